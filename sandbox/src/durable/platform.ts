@@ -1,0 +1,344 @@
+/**
+ * @module
+ * `SandboxPlatform`: one per environment, standing in for the API's gateway (APIM) and its token
+ * server. It owns the environment's clients (client keys only as salted hashes), the access tokens
+ * (only as hashes), the rate limit of the environment's one subscription key, the settings and
+ * injected faults, and the traffic counters. Every token and v2 call passes through one method here,
+ * so the limit is exact: this object handles one event at a time.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { keysOf, type Environment, type SandboxEnv } from "../env";
+import { randomToken, saltedHash, randomHex, sameSecret } from "../lib/crypto";
+import { evaluatePrivileges, PRIVILEGES, SUBSCRIPTIONS } from "../lib/privileges";
+import { matchFault, Settings, type Fault, type SettingsPatch } from "../lib/settings";
+
+const SCHEMA_VERSION = "1";
+/** Window of the rate limit, ms: the API counts requests per second. */
+const RATE_WINDOW_MS = 1000;
+/** Expired token rows are kept this long (ms) before they are purged, so "expired" stays distinguishable from "unknown". */
+const EXPIRED_TOKEN_RETENTION_MS = 3_600_000;
+
+/** Why a call was turned away before it reached a resource. */
+export type Rejection =
+  | { kind: "fault-error"; status: number }
+  | { kind: "fault-drop" }
+  | { kind: "subscription"; reason: "missing" | "invalid" }
+  | { kind: "throttled"; retryAfterSeconds: number }
+  | { kind: "token"; reason: "missing" | "invalid" | "expired" }
+  | { kind: "oauth"; error: "invalid_request" | "invalid_client" | "unsupported_grant_type"; description: string };
+
+/** What the gate decided about one v2 call. */
+export type Admission = { latencyMs: number } & (
+  | { ok: true; clientId: string; privileges: string[] }
+  | { ok: false; rejection: Rejection }
+);
+
+/** What the token endpoint decided. */
+export type TokenResult = { latencyMs: number } & (
+  | { ok: true; accessToken: string; expiresIn: number }
+  | { ok: false; rejection: Rejection }
+);
+
+/** A token request as the Worker parsed it; the platform decides everything else. */
+export interface TokenRequest {
+  subscriptionKey: string | null;
+  path: string;
+  isForm: boolean;
+  grantType: string | null;
+  credentials: { applicationKey: string; clientKey: string } | null;
+}
+
+/** A new client as `POST /_sandbox/clients` describes it. */
+export interface NewClient {
+  name: string;
+  privileges?: string[] | undefined;
+  subscriptions?: string[] | undefined;
+}
+
+interface ClientRow extends Record<string, SqlStorageValue> {
+  id: string;
+  name: string;
+  privileges: string;
+  subscriptions: string;
+}
+
+export class SandboxPlatform extends DurableObject<SandboxEnv> {
+  #settings: Settings;
+  /** Start times of the calls admitted in the current window, oldest first. */
+  #window: number[] = [];
+
+  constructor(ctx: DurableObjectState, env: SandboxEnv) {
+    super(ctx, env);
+    this.#migrate();
+    this.#settings = this.#loadSettings();
+  }
+
+  /** Runs the gateway's checks for one v2 call: faults, subscription key, rate limit, token. */
+  async admit(environment: Environment, call: { subscriptionKey: string | null; bearer: string | null; path: string }): Promise<Admission> {
+    const latencyMs = this.#settings.latencyMs;
+    this.#count("requests");
+    const early = this.#gate(environment, "api", call.subscriptionKey, call.path);
+    if (early) return { ok: false, rejection: early, latencyMs };
+    const refuse = (reason: "missing" | "invalid" | "expired"): Admission => {
+      this.#count("rejectedToken");
+      return { ok: false, rejection: { kind: "token", reason }, latencyMs };
+    };
+    if (!call.bearer) return refuse("missing");
+    const row = this.ctx.storage.sql
+      .exec<{ client_id: string; expires_at: number }>("SELECT client_id, expires_at FROM tokens WHERE hash = ?", await saltedHash("token:", call.bearer))
+      .toArray()[0];
+    if (!row) return refuse("invalid");
+    if (row.expires_at <= Date.now()) return refuse("expired");
+    const client = this.#client(row.client_id);
+    if (!client) return refuse("invalid");
+    const { valid } = evaluatePrivileges(environment, JSON.parse(client.privileges), JSON.parse(client.subscriptions));
+    return { ok: true, clientId: row.client_id, privileges: valid, latencyMs };
+  }
+
+  /** The token endpoint: client credentials in, a bearer token of this environment out. */
+  async issueToken(environment: Environment, req: TokenRequest): Promise<TokenResult> {
+    const latencyMs = this.#settings.latencyMs;
+    this.#count("requests");
+    this.#count("tokenRequests");
+    const early = this.#gate(environment, "token", req.subscriptionKey, req.path);
+    if (early) return { ok: false, rejection: early, latencyMs };
+    const refuse = (error: "invalid_request" | "invalid_client" | "unsupported_grant_type", description: string): TokenResult => ({
+      ok: false,
+      rejection: { kind: "oauth", error, description },
+      latencyMs,
+    });
+    if (!req.isForm) return refuse("invalid_request", "The request must be sent as application/x-www-form-urlencoded.");
+    if (req.grantType === null) return refuse("invalid_request", "The grant_type parameter is missing.");
+    if (req.grantType !== "client_credentials") return refuse("unsupported_grant_type", `The grant type '${req.grantType}' is not supported.`);
+    const clientId = req.credentials && (await this.#verifyClientKey(environment, req.credentials));
+    if (!clientId) {
+      return refuse("invalid_client", "Client integration not found. Please ensure the provided keys are matching the desired environment.");
+    }
+    this.ctx.storage.sql.exec(
+      "INSERT INTO token_counts (client_id, value) VALUES (?, 1) ON CONFLICT(client_id) DO UPDATE SET value = value + 1",
+      clientId,
+    );
+    const accessToken = randomToken();
+    const now = Date.now();
+    this.ctx.storage.sql.exec("DELETE FROM tokens WHERE expires_at < ?", now - EXPIRED_TOKEN_RETENTION_MS);
+    this.ctx.storage.sql.exec(
+      "INSERT INTO tokens (hash, client_id, expires_at) VALUES (?, ?, ?)",
+      await saltedHash("token:", accessToken),
+      clientId,
+      now + this.#settings.tokenLifetimeSeconds * 1000,
+    );
+    this.#count("tokensIssued");
+    return { ok: true, accessToken, expiresIn: this.#settings.tokenLifetimeSeconds, latencyMs };
+  }
+
+  /** Registers a client with a new integration instance; its key is returned here and never again. */
+  async createClient(environment: Environment, input: NewClient): Promise<{ clientId: string; clientKey: string }> {
+    const clientId = crypto.randomUUID();
+    const privileges = input.privileges ?? [...PRIVILEGES.keys()];
+    const subscriptions = input.subscriptions ?? (environment === "demo" ? [...SUBSCRIPTIONS] : ["Accounting"]);
+    this.ctx.storage.sql.exec(
+      "INSERT INTO clients (id, name, privileges, subscriptions, created_at) VALUES (?, ?, ?, ?, ?)",
+      clientId,
+      input.name,
+      JSON.stringify(privileges),
+      JSON.stringify(subscriptions),
+      Date.now(),
+    );
+    return { clientId, clientKey: await this.#newClientKey(clientId) };
+  }
+
+  /** Re-activates a removed integration: a new client key, the old one stays dead. */
+  async reactivate(clientId: string): Promise<{ ok: true; clientKey: string } | { ok: false; reason: "not-found" | "already-active" }> {
+    if (!this.#client(clientId)) return { ok: false, reason: "not-found" };
+    const active = this.ctx.storage.sql.exec("SELECT 1 FROM client_keys WHERE client_id = ? AND active = 1", clientId).toArray();
+    // Only one active instance of the application key per client: the real API refuses a second.
+    if (active.length > 0) return { ok: false, reason: "already-active" };
+    return { ok: true, clientKey: await this.#newClientKey(clientId) };
+  }
+
+  /**
+   * `DELETE /Offboarding/RemoveIntegration`: the client key stops working for new tokens at once;
+   * tokens already issued keep working until they expire, as the real API documents.
+   */
+  removeIntegration(clientId: string): void {
+    this.ctx.storage.sql.exec("UPDATE client_keys SET active = 0, removed_at = ? WHERE client_id = ? AND active = 1", Date.now(), clientId);
+  }
+
+  /** `ClientIntegrationInformationDto` for a client, or null when it does not exist. */
+  integrationInformation(environment: Environment, clientId: string) {
+    const client = this.#client(clientId);
+    if (!client) return null;
+    const subscriptions: string[] = JSON.parse(client.subscriptions);
+    const { valid, invalid } = evaluatePrivileges(environment, JSON.parse(client.privileges), subscriptions);
+    return {
+      ActiveClientSubscriptions: subscriptions,
+      ClientId: client.id,
+      ClientName: client.name,
+      InvalidPrivileges: invalid,
+      ValidPrivileges: valid,
+    };
+  }
+
+  /** Applies a partial settings update and returns the whole settings document. */
+  updateSettings(patch: Omit<SettingsPatch, "environment">): Settings {
+    this.#settings = Settings.parse({ ...this.#settings, ...patch });
+    this.#saveSettings();
+    if (patch.rateLimitPerSecond !== undefined) this.#window = [];
+    return this.#settings;
+  }
+
+  /** The current settings document. */
+  settings(): Settings {
+    return this.#settings;
+  }
+
+  /** Traffic counters since the last reset. */
+  stats() {
+    const counters = Object.fromEntries(
+      this.ctx.storage.sql.exec<{ name: string; value: number }>("SELECT name, value FROM counters").toArray().map((r) => [r.name, r.value]),
+    );
+    const byClient = Object.fromEntries(
+      this.ctx.storage.sql.exec<{ client_id: string; value: number }>("SELECT client_id, value FROM token_counts").toArray().map((r) => [r.client_id, r.value]),
+    );
+    const n = (k: string): number => counters[k] ?? 0;
+    return {
+      requests: n("requests"),
+      throttled: n("throttled"),
+      tokenRequests: { total: n("tokenRequests"), byClient },
+      tokensIssued: n("tokensIssued"),
+      rejected: { subscription: n("rejectedSubscription"), token: n("rejectedToken"), faults: n("faults") },
+    };
+  }
+
+  /** Forgets everything: clients, keys, tokens, counters, settings. Returns the ids of the clients that were removed. */
+  reset(): string[] {
+    const ids = this.ctx.storage.sql.exec<{ id: string }>("SELECT id FROM clients").toArray().map((r) => r.id);
+    for (const table of ["clients", "client_keys", "tokens", "counters", "token_counts", "settings"]) {
+      this.ctx.storage.sql.exec(`DELETE FROM ${table}`);
+    }
+    this.#settings = Settings.parse({});
+    this.#window = [];
+    return ids;
+  }
+
+  /** Whether a client exists in this environment. */
+  hasClient(clientId: string): boolean {
+    return this.#client(clientId) !== null;
+  }
+
+  #gate(environment: Environment, target: "token" | "api", subscriptionKey: string | null, path: string): Rejection | null {
+    const fault = this.#takeFault(target, path);
+    if (fault) {
+      this.#count("faults");
+      if (fault.kind === "drop") return { kind: "fault-drop" };
+      if (fault.kind === "error") return { kind: "fault-error", status: fault.status };
+      this.#count("throttled");
+      return { kind: "throttled", retryAfterSeconds: fault.retryAfterSeconds };
+    }
+    const expected = keysOf(this.env, environment).subscriptionKey;
+    if (!subscriptionKey || !sameSecret(subscriptionKey, expected)) {
+      this.#count("rejectedSubscription");
+      return { kind: "subscription", reason: subscriptionKey ? "invalid" : "missing" };
+    }
+    const retryAfterSeconds = this.#takePermit();
+    if (retryAfterSeconds > 0) {
+      this.#count("throttled");
+      return { kind: "throttled", retryAfterSeconds };
+    }
+    return null;
+  }
+
+  /** Sliding one-second window; returns 0 when the call may pass, else whole seconds to wait. */
+  #takePermit(): number {
+    const now = Date.now();
+    while (this.#window.length > 0 && (this.#window[0] ?? 0) <= now - RATE_WINDOW_MS) this.#window.shift();
+    if (this.#window.length < this.#settings.rateLimitPerSecond) {
+      this.#window.push(now);
+      return 0;
+    }
+    const oldest = this.#window[0] ?? now;
+    return Math.max(1, Math.ceil((oldest + RATE_WINDOW_MS - now) / 1000));
+  }
+
+  #takeFault(target: "token" | "api", path: string): Fault | null {
+    const i = matchFault(this.#settings.faults, target, path);
+    const fault = this.#settings.faults[i];
+    if (!fault) return null;
+    if (fault.count !== undefined) {
+      const faults = [...this.#settings.faults];
+      if (fault.count > 1) faults[i] = { ...fault, count: fault.count - 1 };
+      else faults.splice(i, 1);
+      this.#settings = { ...this.#settings, faults };
+      this.#saveSettings();
+    }
+    return fault;
+  }
+
+  async #verifyClientKey(environment: Environment, creds: { applicationKey: string; clientKey: string }): Promise<string | null> {
+    if (!sameSecret(creds.applicationKey, keysOf(this.env, environment).applicationKey)) return null;
+    const row = this.ctx.storage.sql
+      .exec<{ client_id: string; salt: string; hash: string; active: number }>(
+        "SELECT client_id, salt, hash, active FROM client_keys WHERE lookup = ?",
+        await saltedHash("lookup:", creds.clientKey),
+      )
+      .toArray()[0];
+    if (!row || row.active !== 1) return null;
+    return sameSecret(await saltedHash(row.salt, creds.clientKey), row.hash) ? row.client_id : null;
+  }
+
+  /**
+   * Client keys are stored as a salted hash, found through a separate lookup hash. The lookup
+   * cannot be salted (it must be computed from the presented key alone), so it only indexes;
+   * the salted hash is what verifies.
+   */
+  async #newClientKey(clientId: string): Promise<string> {
+    const clientKey = crypto.randomUUID();
+    const salt = randomHex(16);
+    this.ctx.storage.sql.exec(
+      "INSERT INTO client_keys (lookup, client_id, salt, hash, active, created_at) VALUES (?, ?, ?, ?, 1, ?)",
+      await saltedHash("lookup:", clientKey),
+      clientId,
+      salt,
+      await saltedHash(salt, clientKey),
+      Date.now(),
+    );
+    return clientKey;
+  }
+
+  #client(clientId: string): ClientRow | null {
+    return this.ctx.storage.sql.exec<ClientRow>("SELECT id, name, privileges, subscriptions FROM clients WHERE id = ?", clientId).toArray()[0] ?? null;
+  }
+
+  #count(name: string): void {
+    this.ctx.storage.sql.exec("INSERT INTO counters (name, value) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1", name);
+  }
+
+  #loadSettings(): Settings {
+    const row = this.ctx.storage.sql.exec<{ value: string }>("SELECT value FROM settings WHERE key = 'settings'").toArray()[0];
+    return Settings.parse(row ? JSON.parse(row.value) : {});
+  }
+
+  #saveSettings(): void {
+    this.ctx.storage.sql.exec(
+      "INSERT INTO settings (key, value) VALUES ('settings', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      JSON.stringify(this.#settings),
+    );
+  }
+
+  /** Creates the schema on every wake; cheap once the stored version matches. */
+  #migrate(): void {
+    const sql = this.ctx.storage.sql;
+    sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    const version = sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'").toArray()[0]?.value;
+    if (version === SCHEMA_VERSION) return;
+    sql.exec(`CREATE TABLE IF NOT EXISTS clients (id TEXT PRIMARY KEY, name TEXT NOT NULL, privileges TEXT NOT NULL,
+      subscriptions TEXT NOT NULL, created_at INTEGER NOT NULL)`);
+    sql.exec(`CREATE TABLE IF NOT EXISTS client_keys (lookup TEXT PRIMARY KEY, client_id TEXT NOT NULL, salt TEXT NOT NULL,
+      hash TEXT NOT NULL, active INTEGER NOT NULL, created_at INTEGER NOT NULL, removed_at INTEGER)`);
+    sql.exec("CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, client_id TEXT NOT NULL, expires_at INTEGER NOT NULL)");
+    sql.exec("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+    sql.exec("CREATE TABLE IF NOT EXISTS token_counts (client_id TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+    sql.exec("CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    sql.exec("INSERT INTO meta (key, value) VALUES ('schema', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", SCHEMA_VERSION);
+  }
+}

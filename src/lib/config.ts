@@ -1,0 +1,57 @@
+/**
+ * @module
+ * The gateway's bindings, parsed once with zod. An environment whose keys are not configured is
+ * simply unavailable (503 where it is used); it never crashes the Worker.
+ */
+import { z } from "zod";
+
+/** What wrangler binds to the gateway. Secrets are optional here: their absence is a state, not a crash. */
+export interface Bindings {
+  VERSION?: string;
+  ADMIN_TOKEN?: string;
+  SECRETS_KEY?: string;
+  SECRETS_KEY_PREVIOUS?: string;
+  DEMO_API_BASE_URL?: string;
+  DEMO_AUTH_URL?: string;
+  DEMO_APPLICATION_KEY?: string;
+  DEMO_SUBSCRIPTION_KEY?: string;
+  PRODUCTION_API_BASE_URL?: string;
+  PRODUCTION_AUTH_URL?: string;
+  PRODUCTION_APPLICATION_KEY?: string;
+  PRODUCTION_SUBSCRIPTION_KEY?: string;
+  /** Local development only: the sandbox Worker, reached instead of the network. */
+  SANDBOX?: Fetcher;
+}
+
+/** The two environments of the API. */
+export const Environment = z.enum(["demo", "production"]);
+export type Environment = z.output<typeof Environment>;
+
+/** Upstream URLs must be HTTPS; the only exception is the local sandbox binding, which never leaves the process. */
+const HttpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" });
+
+const EnvironmentConfig = z.object({
+  apiBaseUrl: HttpsUrl,
+  authUrl: HttpsUrl,
+  applicationKey: z.string().min(1),
+  subscriptionKey: z.string().min(1),
+});
+export type EnvironmentConfig = z.output<typeof EnvironmentConfig>;
+
+/**
+ * The configuration of one environment, or why it is unavailable (a list of missing or bad names,
+ * never their values).
+ */
+export function environmentConfig(b: Bindings, environment: Environment): { ok: true; config: EnvironmentConfig } | { ok: false; missing: string[] } {
+  const prefix = environment === "demo" ? "DEMO_" : "PRODUCTION_";
+  const raw = {
+    apiBaseUrl: b[`${prefix}API_BASE_URL`],
+    authUrl: b[`${prefix}AUTH_URL`],
+    applicationKey: b[`${prefix}APPLICATION_KEY`],
+    subscriptionKey: b[`${prefix}SUBSCRIPTION_KEY`],
+  };
+  const parsed = EnvironmentConfig.safeParse(raw);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  const names: Record<string, string> = { apiBaseUrl: "API_BASE_URL", authUrl: "AUTH_URL", applicationKey: "APPLICATION_KEY", subscriptionKey: "SUBSCRIPTION_KEY" };
+  return { ok: false, missing: parsed.error.issues.map((i) => prefix + (names[String(i.path[0])] ?? String(i.path[0]))) };
+}

@@ -1,0 +1,168 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { api, call, control, fresh, keys, newClient, session, tokenFor } from "./helpers";
+
+beforeEach(() => fresh());
+
+describe("v2 gate: tokens", () => {
+  it("serves a call with a valid token and subscription key, under either path casing", async () => {
+    const s = await session("demo");
+    for (const path of ["/ClientIntegrationInformation", "/clientintegrationinformation", "/CLIENTINTEGRATIONINFORMATION"]) {
+      expect((await s.api(path)).status).toBe(200);
+    }
+  });
+
+  it("answers 401 with no body for a missing, unknown or malformed bearer token", async () => {
+    await session("demo");
+    for (const token of [null, "not-a-token", "x".repeat(43)]) {
+      const res = await api("demo", token, "/ClientIntegrationInformation");
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+      expect(await res.text()).toBe("");
+    }
+  });
+
+  it("answers 401 for a token once it has expired (short lifetime)", async () => {
+    await control("PUT", "/settings", { tokenLifetimeSeconds: 1 });
+    const s = await session("demo");
+    expect((await s.api("/ClientIntegrationInformation")).status).toBe(200);
+    await scheduler.wait(1100);
+    const res = await s.api("/ClientIntegrationInformation");
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toContain("expired");
+  });
+
+  it("answers 401 for a token of the other environment", async () => {
+    const demo = await session("demo");
+    const prod = await session("production");
+    expect((await api("production", demo.token, "/ClientIntegrationInformation")).status).toBe(401);
+    expect((await api("demo", prod.token, "/ClientIntegrationInformation")).status).toBe(401);
+  });
+
+  it("answers 401 in the APIM shape for a missing or other subscription key, even with a valid token", async () => {
+    const s = await session("demo");
+    const missing = await api("demo", s.token, "/ClientIntegrationInformation", { subscriptionKey: null });
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toMatchObject({ statusCode: 401, message: expect.stringContaining("missing subscription key") });
+    const other = await api("demo", s.token, "/ClientIntegrationInformation", { subscriptionKey: (await keys()).production.subscriptionKey });
+    expect(other.status).toBe(401);
+    expect(await other.json()).toMatchObject({ statusCode: 401, message: expect.stringContaining("invalid subscription key") });
+  });
+
+  it("takes the subscription key from APIM's subscription-key query parameter too", async () => {
+    const s = await session("demo");
+    const sub = (await keys()).demo.subscriptionKey;
+    const res = await api("demo", s.token, `/ClientIntegrationInformation?subscription-key=${sub}`, { subscriptionKey: null });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe("v2 gate: transport", () => {
+  it("refuses plain HTTP on a public host, lets loopback through", async () => {
+    const s = await session("demo");
+    const sub = (await keys()).demo.subscriptionKey;
+    const headers = { authorization: `Bearer ${s.token}`, "ocp-apim-subscription-key": sub };
+    const plain = await call("http://api.example.com/Demo/v2/ClientIntegrationInformation", { headers });
+    expect(plain.status).toBe(403);
+    expect(await plain.json()).toMatchObject({ statusCode: 403, message: expect.stringContaining("HTTPS") });
+    const local = await call("http://127.0.0.1:8788/Demo/v2/ClientIntegrationInformation", { headers });
+    expect(local.status).toBe(200);
+  });
+
+  it("answers APIM's 404 outside the API's roots", async () => {
+    const res = await call("/Demo/v3/Customers");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ statusCode: 404, message: "Resource not found" });
+  });
+});
+
+describe("v2 gate: rate limit", () => {
+  it("lets 10 calls a second through per subscription key, across clients, and answers 429 with Retry-After", async () => {
+    const a = await session("demo");
+    const b = await session("demo");
+    await control("PUT", "/settings", { rateLimitPerSecond: 10 });
+    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b).api("/ClientIntegrationInformation")));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(6);
+    const throttled = results.find((r) => r.status === 429) as Response;
+    expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(await throttled.json()).toEqual({ statusCode: 429, message: expect.stringMatching(/^Rate limit is exceeded\. Try again in \d+ seconds\.$/) });
+    const stats = await control<{ throttled: number }>("GET", "/stats");
+    expect(stats.throttled).toBe(6);
+  });
+
+  it("keeps the environments' limits apart (one subscription key each)", async () => {
+    const demo = await session("demo");
+    const prod = await session("production");
+    await control("PUT", "/settings", { rateLimitPerSecond: 3 });
+    const d = await Promise.all(Array.from({ length: 3 }, () => demo.api("/ClientIntegrationInformation")));
+    const p = await Promise.all(Array.from({ length: 3 }, () => prod.api("/ClientIntegrationInformation")));
+    expect([...d, ...p].map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+  });
+
+  it("counts token requests against the limit too", async () => {
+    const { clientKey } = await newClient("demo");
+    await control("PUT", "/settings", { rateLimitPerSecond: 2 });
+    await tokenFor("demo", clientKey);
+    await tokenFor("demo", clientKey);
+    const k = (await keys()).demo;
+    const res = await call("/Demo/OAuth/Token", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${btoa(`${k.applicationKey}:${clientKey}`)}`, "ocp-apim-subscription-key": k.subscriptionKey },
+      body: "grant_type=client_credentials",
+    });
+    expect(res.status).toBe(429);
+  });
+});
+
+describe("v2 gate: injected faults", () => {
+  it("fails the token endpoint with a 5xx the given number of times", async () => {
+    const { clientKey } = await newClient("demo");
+    await control("PUT", "/settings", { faults: [{ kind: "error", target: "token", status: 503, count: 2 }] });
+    const k = (await keys()).demo;
+    const init = {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${btoa(`${k.applicationKey}:${clientKey}`)}`, "ocp-apim-subscription-key": k.subscriptionKey },
+      body: "grant_type=client_credentials",
+    };
+    expect((await call("/Demo/OAuth/Token", init)).status).toBe(503);
+    expect((await call("/Demo/OAuth/Token", init)).status).toBe(503);
+    expect((await call("/Demo/OAuth/Token", init)).status).toBe(200);
+  });
+
+  it("drops the connection without an answer", async () => {
+    const s = await session("demo");
+    await control("PUT", "/settings", { faults: [{ kind: "drop", target: "api", count: 1 }] });
+    await expect(s.api("/ClientIntegrationInformation")).rejects.toThrow();
+    expect((await s.api("/ClientIntegrationInformation")).status).toBe(200);
+  });
+
+  it("answers a 429 storm on matching paths only, with the given Retry-After", async () => {
+    const s = await session("demo");
+    await control("PUT", "/settings", { faults: [{ kind: "throttle", target: "api", path: "/Customers", retryAfterSeconds: 3 }] });
+    for (let i = 0; i < 3; i++) {
+      const res = await s.api("/customers");
+      expect(res.status).toBe(429);
+      expect(res.headers.get("retry-after")).toBe("3");
+    }
+    expect((await s.api("/ClientIntegrationInformation")).status).toBe(200);
+  });
+
+  it("adds the configured latency", async () => {
+    const s = await session("demo");
+    await control("PUT", "/settings", { latencyMs: 150 });
+    const started = Date.now();
+    await s.api("/ClientIntegrationInformation");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+  });
+
+  it("refuses a malformed settings document and keeps the old one", async () => {
+    const before = await control("GET", "/settings");
+    for (const bad of [{ rateLimitPerSecond: "ten" }, { faults: [{ kind: "explode" }] }, { tokenLifetimeSeconds: 5, surprise: true }]) {
+      const res = await call("/_sandbox/settings", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(bad) });
+      expect(res.status).toBe(400);
+      expect(res.headers.get("content-type")).toContain("application/problem+json");
+    }
+    expect(await control("GET", "/settings")).toEqual(before);
+  });
+});
