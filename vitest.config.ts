@@ -1,14 +1,51 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { buildSync } from "esbuild";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { defineConfig } from "vitest/config";
 
 // Two projects, both inside workerd: the sandbox Worker on its own, and the gateway with the sandbox
-// attached as an auxiliary Worker (built once by test/global-setup.ts).
+// attached as an auxiliary Worker. Auxiliary Workers must be plain JavaScript, so the sandbox is
+// bundled once here; its bindings come from its own wrangler.toml, so nothing is written twice.
+const SANDBOX_BUNDLE = ".build/sandbox/index.js";
+buildSync({
+  entryPoints: ["sandbox/src/index.ts"],
+  outfile: SANDBOX_BUNDLE,
+  bundle: true,
+  format: "esm",
+  platform: "neutral",
+  target: "es2024",
+  conditions: ["workerd", "worker", "browser"],
+  mainFields: ["module", "main"],
+  external: ["cloudflare:*"],
+  logLevel: "warning",
+});
+const { workerOptions } = unstable_getMiniflareWorkerOptions("./sandbox/wrangler.toml");
+// Only what the sandbox declares; the rest of wrangler's output is source options for unbundled code.
+const sandbox = {
+  name: "ledgergate-sandbox",
+  modules: true,
+  scriptPath: SANDBOX_BUNDLE,
+  compatibilityDate: workerOptions.compatibilityDate,
+  compatibilityFlags: workerOptions.compatibilityFlags,
+  bindings: workerOptions.bindings,
+  durableObjects: workerOptions.durableObjects,
+};
+
 export default defineConfig({
   test: {
     projects: [
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./sandbox/wrangler.toml" } })],
         test: { name: "sandbox", include: ["test/sandbox/**/*.test.ts"] },
+      },
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { workers: [sandbox] },
+          }),
+        ],
+        test: { name: "gateway", include: ["test/gateway/**/*.test.ts"] },
       },
     ],
   },

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// `npm start`: the sandbox on http://127.0.0.1:8788 and the gateway on http://127.0.0.1:8787, the
+// gateway reaching the sandbox through its SANDBOX service binding (wrangler's local dev registry).
+// State persists under .wrangler/ in each Worker's folder, so clients and data survive a restart.
+import { spawn } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const bin = join(root, "node_modules", ".bin");
+// The project's own Node (package `node` in devDependencies) runs wrangler, whatever the system Node is.
+const env = {
+  ...process.env,
+  PATH: `${bin}:${process.env.PATH ?? ""}`,
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_SEND_METRICS: "false",
+};
+
+const workers = [
+  { name: "sandbox", args: ["dev", "--config", "sandbox/wrangler.toml", "--ip", "127.0.0.1", "--port", "8788", "--inspector-port", "9230"] },
+  { name: "gateway", args: ["dev", "--config", "wrangler.toml", "--ip", "127.0.0.1", "--port", "8787", "--inspector-port", "9229"] },
+];
+
+const children = workers.map(({ name, args }) => {
+  const child = spawn(join(bin, "wrangler"), args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const prefix = (line) => (line ? `[${name}] ${line}\n` : "");
+  child.stdout.on("data", (b) => process.stdout.write(b.toString().split("\n").map(prefix).join("")));
+  child.stderr.on("data", (b) => process.stderr.write(b.toString().split("\n").map(prefix).join("")));
+  child.on("exit", (code) => {
+    console.error(`[${name}] exited with ${code}; stopping.`);
+    stop(code ?? 1);
+  });
+  return child;
+});
+
+let stopping = false;
+function stop(code) {
+  if (stopping) return;
+  stopping = true;
+  for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
+  setTimeout(() => process.exit(code), 500);
+}
+process.on("SIGINT", () => stop(0));
+process.on("SIGTERM", () => stop(0));
+
+// Tell the user where things are once both answer.
+async function ready(url) {
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(url)).status < 500) return true;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return false;
+}
+if ((await ready("http://127.0.0.1:8788/_sandbox/keys")) && (await ready("http://127.0.0.1:8787/healthz"))) {
+  console.log("\nledgergate is running:\n  gateway  http://127.0.0.1:8787  (admin token: local-admin-token)\n  sandbox  http://127.0.0.1:8788  (control API: /_sandbox/keys, /_sandbox/clients, ...)\n");
+}
