@@ -19,7 +19,13 @@ buildSync({
   external: ["cloudflare:*"],
   logLevel: "warning",
 });
-const { workerOptions } = unstable_getMiniflareWorkerOptions("./sandbox/wrangler.toml");
+// wrangler types these options loosely; these are the fields the sandbox's wrangler.toml sets.
+const workerOptions = unstable_getMiniflareWorkerOptions("./sandbox/wrangler.toml").workerOptions as {
+  compatibilityDate?: string;
+  compatibilityFlags?: string[];
+  bindings?: Record<string, string>;
+  durableObjects?: Record<string, { className: string; useSQLite?: boolean }>;
+};
 // Only what the sandbox declares; the rest of wrangler's output is source options for unbundled code.
 const sandbox = {
   name: "ledgergate-sandbox",
