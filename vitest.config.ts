@@ -51,7 +51,8 @@ export default defineConfig({
             miniflare: { workers: [sandbox] },
           }),
         ],
-        test: { name: "gateway", include: ["test/gateway/**/*.test.ts"] },
+        // One file at a time: the files share the sandbox, and with it the rate limit they measure.
+        test: { name: "gateway", include: ["test/gateway/**/*.test.ts"], fileParallelism: false, testTimeout: 60_000 },
       },
     ],
   },

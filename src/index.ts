@@ -7,12 +7,20 @@ import { Hono } from "hono";
 import type { GatewayApp } from "./lib/app";
 import { handleError, handleNotFound } from "./lib/problem";
 import { requestId } from "./lib/request-id";
+import { adminRoutes } from "./routes/admin";
 import { metaRoutes } from "./routes/meta";
+import { v2Routes } from "./routes/v2";
+
+export { Directory } from "./durable/directory";
+export { RateGovernor } from "./durable/rate-governor";
+export { Tenant } from "./durable/tenant";
 
 const app = new Hono<GatewayApp>();
 
 app.use("*", requestId);
 app.route("/", metaRoutes);
+app.route("/admin", adminRoutes);
+app.route("/v2", v2Routes);
 app.notFound(handleNotFound);
 app.onError(handleError);
 

@@ -4,9 +4,17 @@
  * simply unavailable (503 where it is used); it never crashes the Worker.
  */
 import { z } from "zod";
+import type { Directory } from "../durable/directory";
+import type { RateGovernor } from "../durable/rate-governor";
+import type { Tenant } from "../durable/tenant";
 
 /** What wrangler binds to the gateway. Secrets are optional here: their absence is a state, not a crash. */
 export interface Bindings {
+  TENANT: DurableObjectNamespace<Tenant>;
+  RATE_GOVERNOR: DurableObjectNamespace<RateGovernor>;
+  DIRECTORY: DurableObjectNamespace<Directory>;
+  /** Upstream calls per second per environment; the API's limit (10) when unset. */
+  RATE_LIMIT_PER_SECOND?: string;
   VERSION?: string;
   ADMIN_TOKEN?: string;
   SECRETS_KEY?: string;

@@ -21,6 +21,7 @@ export const PROBLEM_TYPES = {
   "unprocessable": { status: 422, title: "Unprocessable request" },
   "internal": { status: 500, title: "Internal error" },
   "upstream-failed": { status: 502, title: "The accounting API failed" },
+  "credentials-rejected": { status: 502, title: "The accounting API refused the tenant's client key" },
   "unavailable": { status: 503, title: "Service unavailable" },
   "upstream-timeout": { status: 504, title: "The accounting API did not answer in time" },
 } as const;

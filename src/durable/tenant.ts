@@ -1,0 +1,313 @@
+/**
+ * @module
+ * `Tenant`: one per tenant (`idFromName("demo:acme")`). Everything secret or stateful about the
+ * tenant lives here and only here: the sealed client key, the hashes of its gateway keys, and its
+ * access token with the expiry. Token issuance is serialized here (see `#issue`).
+ * Storage layout: docs/storage.md.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { environmentConfig, type Bindings, type Environment } from "../lib/config";
+import { open, seal, sha256Hex, timingSafeEqual, type Sealed } from "../lib/crypto";
+import { secretsKeys } from "../lib/secrets";
+import { newGatewayKey, tenantName } from "../lib/tenant";
+import { requestToken } from "../lib/upstream/token";
+import { renewalPlan, type TokenRecord } from "../lib/token-timing";
+
+/** Back-off after a failed token request: 1 s doubling to at most this, ms (copied from mature clients' 30 s cooldown). */
+const MAX_BACKOFF_MS = 30_000;
+/** How long a token request may wait for a rate permit, ms. */
+const TOKEN_PERMIT_WAIT_MS = 10_000;
+
+interface TenantRecord {
+  environment: Environment;
+  client: string;
+  name: string;
+  createdAt: string;
+  clientKey: Sealed;
+}
+interface GatewayKeyRecord {
+  hash: string;
+  createdAt: string;
+  /** When an old key stops working after a rotation; null for the current key. */
+  retiresAt: number | null;
+}
+interface Health {
+  rejectedReason: string | null;
+  failures: number;
+  backoffUntil: number;
+  lastError: string | null;
+}
+interface StoredToken {
+  sealed: Sealed;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** What a caller gets for its gateway key: a token, or why not. */
+export type Access =
+  | { ok: true; token: string; expiresAt: number }
+  | { ok: false; problem: "unauthorized" | "rejected" | "unavailable" | "misconfigured"; detail: string; retryAfterSeconds?: number };
+
+/** The outcome of a write by the operator. */
+export type AdminOutcome<T> = { ok: true; value: T } | { ok: false; problem: "conflict" | "not-found" | "unprocessable" | "unavailable" | "misconfigured"; detail: string };
+
+const HEALTHY: Health = { rejectedReason: null, failures: 0, backoffUntil: 0, lastError: null };
+
+export class Tenant extends DurableObject<Bindings> {
+  #record: TenantRecord | null = null;
+  #keys: GatewayKeyRecord[] = [];
+  #health: Health = HEALTHY;
+  #token: TokenRecord | null = null;
+  #tokensIssued = 0;
+  /** Callers that had to wait for a token request (the renewal alarm exists to keep this at zero). */
+  #tokenWaits = 0;
+  #lastUsedAt = 0;
+  /** The token request in flight, shared by every caller that needs a token meanwhile. */
+  #inflight: Promise<Access> | null = null;
+
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
+    void ctx.blockConcurrencyWhile(() => this.#load()).catch(() => undefined);
+  }
+
+  /** Registers the tenant, checking the client key by asking for a token first. Nothing is stored on refusal. */
+  async register(input: { environment: Environment; client: string; name: string; clientKey: string }): Promise<AdminOutcome<{ gatewayKey: string }>> {
+    if (this.#record) return { ok: false, problem: "conflict", detail: `Tenant ${tenantName(input.environment, input.client)} is already registered. Replace its client key with PUT …/client-key.` };
+    const checked = await this.#checkClientKey(input.environment, input.client, input.clientKey);
+    if (!checked.ok) return checked;
+    const keys = await this.#secrets();
+    if (!keys) return { ok: false, problem: "misconfigured", detail: "SECRETS_KEY is not configured." };
+    const name = tenantName(input.environment, input.client);
+    this.#record = { environment: input.environment, client: input.client, name: input.name, createdAt: new Date().toISOString(), clientKey: await seal(input.clientKey, keys[0], name) };
+    const gatewayKey = newGatewayKey(input.environment, input.client);
+    this.#keys = [{ hash: await sha256Hex(gatewayKey), createdAt: this.#record.createdAt, retiresAt: null }];
+    this.#health = HEALTHY;
+    await this.ctx.storage.put({ tenant: this.#record, gatewayKeys: this.#keys, health: this.#health });
+    await this.#keep(checked.value.accessToken, checked.value.expiresIn);
+    return { ok: true, value: { gatewayKey } };
+  }
+
+  /** Authenticates a gateway key and hands out a token for its call. */
+  async access(gatewayKey: string): Promise<Access> {
+    if (!(await this.#authentic(gatewayKey))) return { ok: false, problem: "unauthorized", detail: "The gateway key is not valid." };
+    this.#lastUsedAt = Date.now();
+    return this.#currentToken();
+  }
+
+  /**
+   * Drops `token` after the API answered 401 to it, and only if it is still the current one: a slow
+   * caller's 401 for an old token must not throw away the newer token others already use.
+   */
+  async invalidate(token: string): Promise<void> {
+    if (this.#token?.token !== token) return;
+    this.#token = null;
+    await this.ctx.storage.delete("token");
+  }
+
+  /** A new gateway key; the others keep working for `graceSeconds`. */
+  async rotateGatewayKey(graceSeconds: number): Promise<AdminOutcome<{ gatewayKey: string; previousKeysRetireAt: string }>> {
+    if (!this.#record) return { ok: false, problem: "not-found", detail: "No such tenant." };
+    const now = Date.now();
+    const retiresAt = now + graceSeconds * 1000;
+    const gatewayKey = newGatewayKey(this.#record.environment, this.#record.client);
+    this.#keys = [
+      { hash: await sha256Hex(gatewayKey), createdAt: new Date(now).toISOString(), retiresAt: null },
+      ...this.#keys.filter((k) => k.retiresAt === null || k.retiresAt > now).map((k) => ({ ...k, retiresAt: Math.min(k.retiresAt ?? retiresAt, retiresAt) })),
+    ];
+    await this.ctx.storage.put("gatewayKeys", this.#keys);
+    return { ok: true, value: { gatewayKey, previousKeysRetireAt: new Date(retiresAt).toISOString() } };
+  }
+
+  /** Replaces the client key (after the client re-activated the integration); checked like at registration. */
+  async replaceClientKey(clientKey: string): Promise<AdminOutcome<null>> {
+    if (!this.#record) return { ok: false, problem: "not-found", detail: "No such tenant." };
+    const checked = await this.#checkClientKey(this.#record.environment, this.#record.client, clientKey);
+    if (!checked.ok) return checked;
+    const keys = await this.#secrets();
+    if (!keys) return { ok: false, problem: "misconfigured", detail: "SECRETS_KEY is not configured." };
+    this.#record = { ...this.#record, clientKey: await seal(clientKey, keys[0], this.#record.environment + ":" + this.#record.client) };
+    this.#health = HEALTHY;
+    await this.ctx.storage.put({ tenant: this.#record, health: this.#health });
+    await this.#keep(checked.value.accessToken, checked.value.expiresIn);
+    return { ok: true, value: null };
+  }
+
+  /** Removes the tenant: its secrets, token and alarm are wiped. */
+  async remove(): Promise<AdminOutcome<null>> {
+    if (!this.#record) return { ok: false, problem: "not-found", detail: "No such tenant." };
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    this.#record = null;
+    this.#keys = [];
+    this.#token = null;
+    this.#health = HEALTHY;
+    this.#tokensIssued = 0;
+    return { ok: true, value: null };
+  }
+
+  /** What an operator may see: never a secret, not even part of one. */
+  describe() {
+    if (!this.#record) return null;
+    const now = Date.now();
+    const token =
+      this.#health.rejectedReason !== null
+        ? { state: "rejected" as const, reason: this.#health.rejectedReason }
+        : this.#token && this.#token.expiresAt > now
+          ? { state: "valid" as const, expiresAt: new Date(this.#token.expiresAt).toISOString() }
+          : { state: "none" as const };
+    return {
+      tenant: tenantName(this.#record.environment, this.#record.client),
+      environment: this.#record.environment,
+      client: this.#record.client,
+      name: this.#record.name,
+      createdAt: this.#record.createdAt,
+      token,
+      lastError: this.#health.lastError,
+      gatewayKeys: this.#keys.filter((k) => k.retiresAt === null || k.retiresAt > now).map((k) => ({ createdAt: k.createdAt, retiresAt: k.retiresAt && new Date(k.retiresAt).toISOString() })),
+      tokensIssued: this.#tokensIssued,
+      tokenWaits: this.#tokenWaits,
+    };
+  }
+
+  /**
+   * Renews the token ahead of expiry while the tenant is in use, so no caller waits on a token
+   * request. Safe to run twice: a second run finds a fresh token and only re-arms the alarm.
+   */
+  override async alarm(): Promise<void> {
+    if (!this.#record || !this.#token) return;
+    const plan = renewalPlan(this.#token, Date.now(), this.#lastUsedAt);
+    if (!plan.renewNow) await this.#arm();
+    // An idle tenant's token is left to lapse; the next call issues a fresh one.
+    else if (plan.inUse) await this.#issue();
+  }
+
+  async #currentToken(): Promise<Access> {
+    const now = Date.now();
+    const t = this.#token;
+    if (t) {
+      const plan = renewalPlan(t, now, this.#lastUsedAt);
+      if (plan.usable) {
+        // Inside the renewal window: keep serving this token while one renewal runs for everyone.
+        if (plan.renewNow && !this.#inflight && this.#health.backoffUntil <= now) void this.#issue();
+        return { ok: true, token: t.token, expiresAt: t.expiresAt };
+      }
+    }
+    if (this.#health.rejectedReason !== null) {
+      return { ok: false, problem: "rejected", detail: `The API refused this tenant's client key (${this.#health.rejectedReason}). Replace it: PUT /admin/tenants/{environment}/{client}/client-key.` };
+    }
+    if (this.#health.backoffUntil > now && !this.#inflight) {
+      return { ok: false, problem: "unavailable", detail: `The token endpoint failed (${this.#health.lastError}); retrying after a back-off.`, retryAfterSeconds: Math.ceil((this.#health.backoffUntil - now) / 1000) };
+    }
+    this.#tokenWaits++;
+    return this.#issue();
+  }
+
+  /**
+   * Single-flight issuance: every caller that needs a token while a request is in flight awaits the
+   * same promise. Input gates alone do not give this (an outbound fetch opens the gate, and three
+   * concurrent callers then issued three tokens when tried), so the promise is held explicitly.
+   */
+  #issue(): Promise<Access> {
+    this.#inflight ??= this.#requestAndKeep().finally(() => {
+      this.#inflight = null;
+    });
+    return this.#inflight;
+  }
+
+  async #requestAndKeep(): Promise<Access> {
+    const record = this.#record;
+    if (!record) return { ok: false, problem: "unauthorized", detail: "No such tenant." };
+    const keys = await this.#secrets();
+    const clientKey = keys && (await open(record.clientKey, keys, tenantName(record.environment, record.client)));
+    if (!keys || clientKey === null) return { ok: false, problem: "misconfigured", detail: "The client key cannot be opened with the configured SECRETS_KEY." };
+    if (record.clientKey.kid !== keys[0].kid) {
+      // Rotation of SECRETS_KEY: re-seal under the current key the first time the record is opened.
+      this.#record = { ...record, clientKey: await seal(clientKey, keys[0], tenantName(record.environment, record.client)) };
+      await this.ctx.storage.put("tenant", this.#record);
+    }
+    const checked = await this.#checkClientKey(record.environment, record.client, clientKey);
+    if (!checked.ok) {
+      const now = Date.now();
+      if (checked.problem === "unprocessable") this.#health = { ...this.#health, rejectedReason: checked.detail, lastError: checked.detail };
+      else {
+        const failures = this.#health.failures + 1;
+        this.#health = { ...this.#health, failures, lastError: checked.detail, backoffUntil: now + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (failures - 1)) };
+      }
+      await this.ctx.storage.put("health", this.#health);
+      const t = this.#token;
+      if (t && renewalPlan(t, now, this.#lastUsedAt).usable) return { ok: true, token: t.token, expiresAt: t.expiresAt };
+      return checked.problem === "unprocessable"
+        ? { ok: false, problem: "rejected", detail: `The API refused this tenant's client key (${checked.detail}). Replace it: PUT /admin/tenants/{environment}/{client}/client-key.` }
+        : { ok: false, problem: "unavailable", detail: checked.detail, retryAfterSeconds: Math.ceil((this.#health.backoffUntil - now) / 1000) };
+    }
+    this.#health = HEALTHY;
+    await this.ctx.storage.put("health", this.#health);
+    return this.#keep(checked.value.accessToken, checked.value.expiresIn);
+  }
+
+  /** One token request through the environment's rate governor; refusals are "unprocessable". */
+  async #checkClientKey(environment: Environment, client: string, clientKey: string): Promise<AdminOutcome<{ accessToken: string; expiresIn: number }>> {
+    const config = environmentConfig(this.env, environment);
+    if (!config.ok) return { ok: false, problem: "misconfigured", detail: `Environment ${environment} is not configured (missing ${config.missing.join(", ")}).` };
+    const governor = this.env.RATE_GOVERNOR.get(this.env.RATE_GOVERNOR.idFromName(environment));
+    const permit = await governor.acquire(tenantName(environment, client), TOKEN_PERMIT_WAIT_MS);
+    if (!permit.ok) return { ok: false, problem: "unavailable", detail: "The environment's rate limit leaves no room for a token request now." };
+    const outcome = await requestToken(this.env, config.config, clientKey);
+    if (outcome.ok) return { ok: true, value: outcome };
+    if (outcome.kind === "throttled") {
+      await governor.pause(outcome.retryAfterSeconds);
+      return { ok: false, problem: "unavailable", detail: "The token endpoint answered 429." };
+    }
+    return { ok: false, problem: outcome.kind === "refused" ? "unprocessable" : "unavailable", detail: outcome.reason };
+  }
+
+  async #keep(accessToken: string, expiresIn: number): Promise<Access> {
+    const keys = await this.#secrets();
+    const record = this.#record;
+    if (!keys || !record) return { ok: false, problem: "misconfigured", detail: "SECRETS_KEY is not configured." };
+    // Expiry from our own receive time, not the server's clock: that absorbs clock skew.
+    const issuedAt = Date.now();
+    this.#token = { token: accessToken, issuedAt, expiresAt: issuedAt + expiresIn * 1000 };
+    this.#tokensIssued++;
+    const stored: StoredToken = { sealed: await seal(accessToken, keys[0], `token:${tenantName(record.environment, record.client)}`), issuedAt, expiresAt: this.#token.expiresAt };
+    await this.ctx.storage.put({ token: stored, tokensIssued: this.#tokensIssued });
+    await this.#arm();
+    return { ok: true, token: accessToken, expiresAt: this.#token.expiresAt };
+  }
+
+  /** One alarm, at the renewal time of the current token (with jitter, see `renewalPlan`). */
+  async #arm(): Promise<void> {
+    if (!this.#token) return this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.setAlarm(renewalPlan(this.#token, Date.now(), this.#lastUsedAt).alarmAt);
+  }
+
+  async #authentic(gatewayKey: string): Promise<boolean> {
+    if (!this.#record) return false;
+    const hash = await sha256Hex(gatewayKey);
+    const now = Date.now();
+    let found = false;
+    // Compare against every live key, without stopping early, so timing tells nothing.
+    for (const k of this.#keys) if ((k.retiresAt === null || k.retiresAt > now) && timingSafeEqual(k.hash, hash)) found = true;
+    return found;
+  }
+
+  async #secrets() {
+    try {
+      return await secretsKeys(this.env);
+    } catch {
+      return null;
+    }
+  }
+
+  async #load(): Promise<void> {
+    const got = await this.ctx.storage.get<unknown>(["tenant", "gatewayKeys", "health", "token", "tokensIssued"]);
+    this.#record = (got.get("tenant") as TenantRecord | undefined) ?? null;
+    this.#keys = (got.get("gatewayKeys") as GatewayKeyRecord[] | undefined) ?? [];
+    this.#health = (got.get("health") as Health | undefined) ?? HEALTHY;
+    this.#tokensIssued = (got.get("tokensIssued") as number | undefined) ?? 0;
+    const stored = got.get("token") as StoredToken | undefined;
+    const keys = stored && this.#record ? await this.#secrets() : null;
+    const token = stored && keys && this.#record ? await open(stored.sealed, keys, `token:${tenantName(this.#record.environment, this.#record.client)}`) : null;
+    this.#token = stored && token ? { token, issuedAt: stored.issuedAt, expiresAt: stored.expiresAt } : null;
+  }
+}

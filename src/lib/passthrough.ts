@@ -1,0 +1,119 @@
+/**
+ * @module
+ * Shaping a `/v2/*` call on its way up and its answer on the way back: which headers cross, how
+ * bodies are limited and buffered, which inputs are refused before anything is sent.
+ */
+import { CustomerPost } from "./v2/customers";
+import { JsonPatch } from "./v2/json-patch";
+import { Problem } from "./problem";
+import { fieldErrors } from "./validate";
+import type { z } from "zod";
+
+/** Largest body passed through, bytes: the API's largest upload (a 30 MB pdf) with room for multipart framing. */
+export const MAX_PASSTHROUGH_BODY_BYTES = 32 * 1024 * 1024;
+/** Bodies up to this size are buffered, so a call can be resent after a 401; larger ones are streamed. */
+export const BUFFERED_BODY_BYTES = 1024 * 1024;
+
+/** Request headers that cross to the API; everything else (Authorization, cookies, hop-by-hop, cf-*) stays. */
+const REQUEST_HEADERS = ["accept", "accept-language", "content-type", "content-length", "if-match", "if-none-match", "if-modified-since"];
+/** Response headers that come back to the caller. */
+const RESPONSE_HEADERS = ["content-type", "content-length", "content-disposition", "x-pagination", "location", "retry-after", "etag", "last-modified", "www-authenticate"];
+
+/** Bodies the gateway checks before sending, by method and lowercased path. */
+const BODY_SCHEMAS: { method: string; path: RegExp; schema: z.ZodType; type: "json" | "json-patch" }[] = [
+  { method: "POST", path: /^\/customers$/i, schema: CustomerPost, type: "json" },
+  { method: "PATCH", path: /^\/[^/]+\/[^/]+$/, schema: JsonPatch, type: "json-patch" },
+];
+
+/** The headers to send upstream. */
+export function upstreamHeaders(inbound: Headers, requestId: string): Headers {
+  const out = new Headers();
+  for (const name of REQUEST_HEADERS) {
+    const v = inbound.get(name);
+    if (v !== null) out.set(name, v);
+  }
+  out.set("user-agent", "ledgergate");
+  out.set("x-request-id", requestId);
+  return out;
+}
+
+/** The caller's copy of the API's answer: status and body unchanged, useful headers only, `Location` pointed at the gateway. */
+export function downstreamResponse(res: Response, apiBaseUrl: string, gatewayOrigin: string, requestId: string): Response {
+  const headers = new Headers({ "x-request-id": requestId });
+  for (const name of RESPONSE_HEADERS) {
+    const v = res.headers.get(name);
+    if (v !== null) headers.set(name, name === "location" && v.toLowerCase().startsWith(apiBaseUrl.toLowerCase()) ? `${gatewayOrigin}/v2${v.slice(apiBaseUrl.length)}` : v);
+  }
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}
+
+/**
+ * The body to send: null, a buffer (checked when a schema applies), or a size-limited stream.
+ * Throws a `Problem` for an oversized, malformed or invalid body, before anything is sent.
+ */
+export async function upstreamBody(req: Request, method: string, path: string): Promise<ArrayBuffer | ReadableStream | null> {
+  if (method === "GET" || method === "HEAD" || !req.body) return null;
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (declared > MAX_PASSTHROUGH_BODY_BYTES) throw tooLarge();
+  const rule = BODY_SCHEMAS.find((r) => r.method === method && r.path.test(path));
+  if (!(declared <= BUFFERED_BODY_BYTES) && !rule) return limitStream(req.body);
+  const buffer = await readUpTo(req.body, rule ? BUFFERED_BODY_BYTES : MAX_PASSTHROUGH_BODY_BYTES);
+  if (rule) check(req.headers.get("content-type") ?? "", buffer, rule);
+  return buffer;
+}
+
+function check(contentType: string, buffer: ArrayBuffer, rule: (typeof BODY_SCHEMAS)[number]): void {
+  const type = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
+  if (rule.type === "json-patch" ? type !== "application/json-patch+json" : !/^(application\/([a-z0-9.+-]+\+)?json|text\/json)$/.test(type)) {
+    throw new Problem("unsupported-media-type", rule.type === "json-patch" ? "PATCH takes a JSON Patch as application/json-patch+json." : "Send the body as application/json.");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder().decode(buffer));
+  } catch {
+    throw new Problem("bad-request", "The body is not valid JSON; nothing was sent to the API.");
+  }
+  const parsed = rule.schema.safeParse(value);
+  if (!parsed.success) throw new Problem("validation-failed", "The body failed validation; nothing was sent to the API.", { errors: fieldErrors(parsed.error) });
+}
+
+function tooLarge(): Problem {
+  return new Problem("payload-too-large", `Bodies are limited to ${MAX_PASSTHROUGH_BODY_BYTES} bytes.`);
+}
+
+async function readUpTo(body: ReadableStream<Uint8Array>, max: number): Promise<ArrayBuffer> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out.buffer;
+}
+
+/** Streams `body` on, erroring it once it passes the limit (the upstream then sees an aborted body). */
+function limitStream(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  let size = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, ctrl) {
+        size += chunk.byteLength;
+        if (size > MAX_PASSTHROUGH_BODY_BYTES) ctrl.error(tooLarge());
+        else ctrl.enqueue(chunk);
+      },
+    }),
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * @module
+ * The one client of the API v2, used by the pass-through and the workflows alike. Per call: a token
+ * from the tenant's object, a permit from the environment's governor, the exchange, and the retry
+ * rules below. It never retries a write blindly.
+ */
+import type { Environment, EnvironmentConfig, Bindings } from "../config";
+import { Problem } from "../problem";
+import type { TenantName } from "../tenant";
+import { exchange, retryAfterSeconds } from "./transport";
+
+/** Methods that are safe to resend after a 429/503, since they change nothing. */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Who is calling, and with what. */
+export interface UpstreamCaller {
+  env: Bindings;
+  environment: Environment;
+  config: EnvironmentConfig;
+  tenant: TenantName;
+  gatewayKey: string;
+}
+
+/** One API v2 call. `body` is a buffer when it may be resent, a stream when it may not. */
+export interface UpstreamCall {
+  method: string;
+  /** Path below the v2 root, starting with `/`, already checked (see `lib/v2/path`). */
+  path: string;
+  search: string;
+  headers: Headers;
+  body: ArrayBuffer | ReadableStream | null;
+  /** Epoch ms by which the caller needs an answer. */
+  deadline: number;
+}
+
+/** What happened on the way, for logs and counters. */
+export interface CallTrace {
+  attempts: number;
+  waitedMs: number;
+  tokenRenewed: boolean;
+}
+
+/**
+ * Sends `call` for the tenant and returns the API's response unchanged, or throws a `Problem` when
+ * the gateway cannot get an answer (no token, no permit in time, timeout, connection failure).
+ *
+ * Retries: a 401 once with a new token (the token may have been revoked; a second 401 is the API's
+ * answer). A 429/503 only for safe methods, after its Retry-After, within the deadline; a 429 also
+ * pauses the environment. A write is resent only after a 401, which the API answers before it
+ * reads the body, and only when the body is buffered.
+ */
+export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, trace: CallTrace = { attempts: 0, waitedMs: 0, tokenRenewed: false }): Promise<Response> {
+  const tenantStub = caller.env.TENANT.get(caller.env.TENANT.idFromName(caller.tenant));
+  const governor = caller.env.RATE_GOVERNOR.get(caller.env.RATE_GOVERNOR.idFromName(caller.environment));
+  const replayable = call.body === null || call.body instanceof ArrayBuffer;
+  let renewedAfter401 = false;
+  for (;;) {
+    const access = await tenantStub.access(caller.gatewayKey);
+    if (!access.ok) throw accessProblem(access);
+    const remaining = call.deadline - Date.now();
+    const permit = await governor.acquire(caller.tenant, remaining);
+    if (!permit.ok) {
+      throw new Problem("unavailable", `The ${caller.environment} environment's shared rate limit cannot take this call before its deadline.`, {
+        headers: { "retry-after": String(permit.retryAfterSeconds) },
+      });
+    }
+    trace.waitedMs += permit.waitedMs;
+    trace.attempts++;
+    const headers = new Headers(call.headers);
+    headers.set("authorization", `Bearer ${access.token}`);
+    headers.set("ocp-apim-subscription-key", caller.config.subscriptionKey);
+    const result = await exchange(caller.env, `${caller.config.apiBaseUrl}${call.path}${call.search}`, {
+      method: call.method,
+      headers,
+      body: call.body,
+    }, call.deadline - Date.now());
+    if (!result.ok) {
+      throw result.failure === "timeout"
+        ? new Problem("upstream-timeout", "The accounting API did not answer before the deadline.")
+        : new Problem("upstream-failed", "The connection to the accounting API failed (reset or refused) before an answer came.");
+    }
+    const res = result.response;
+    if (res.status === 401 && !renewedAfter401 && replayable) {
+      renewedAfter401 = true;
+      trace.tokenRenewed = true;
+      await tenantStub.invalidate(access.token);
+      continue;
+    }
+    if (res.status === 429 || res.status === 503) {
+      const wait = retryAfterSeconds(res.headers.get("retry-after"));
+      if (res.status === 429) await governor.pause(wait);
+      if (SAFE_METHODS.has(call.method) && Date.now() + wait * 1000 < call.deadline) {
+        await res.body?.cancel();
+        await scheduler.wait(wait * 1000);
+        continue;
+      }
+    }
+    return res;
+  }
+}
+
+function accessProblem(access: { problem: string; detail: string; retryAfterSeconds?: number }): Problem {
+  const headers = access.retryAfterSeconds ? { "retry-after": String(access.retryAfterSeconds) } : undefined;
+  switch (access.problem) {
+    case "unauthorized":
+      return new Problem("unauthorized", "The gateway key is not valid.", { headers: { "www-authenticate": "Bearer" } });
+    case "rejected":
+      return new Problem("credentials-rejected", access.detail);
+    case "misconfigured":
+      return new Problem("unavailable", access.detail);
+    default:
+      return new Problem("unavailable", access.detail, { headers });
+  }
+}
