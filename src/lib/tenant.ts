@@ -6,7 +6,7 @@
  * served before that check, and no other input ever yields a tenant name.
  */
 import { z } from "zod";
-import { Environment } from "./config";
+import type { Environment } from "./config";
 import { randomSecret } from "./crypto";
 
 /** A client slug: lowercase letters, digits and dashes (no underscore: it separates key parts). */
