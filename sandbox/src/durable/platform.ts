@@ -179,6 +179,12 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     };
   }
 
+  /** Revokes issued tokens (all, or one client's): the next call with them is answered 401. */
+  revokeTokens(clientId?: string): number {
+    const cursor = clientId ? this.ctx.storage.sql.exec("DELETE FROM tokens WHERE client_id = ?", clientId) : this.ctx.storage.sql.exec("DELETE FROM tokens");
+    return cursor.rowsWritten;
+  }
+
   /** Applies a partial settings update and returns the whole settings document. */
   updateSettings(patch: Omit<SettingsPatch, "environment">): Settings {
     this.#settings = Settings.parse({ ...this.#settings, ...patch });

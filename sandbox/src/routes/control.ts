@@ -55,6 +55,13 @@ export const controlRoutes = new Hono<SandboxApp>()
       ? problemResponse({ status: 404, title: "Not Found", detail: `No client ${clientId} in ${environment.data}.` })
       : problemResponse({ status: 409, title: "Conflict", detail: "The integration is already active for this client; remove it first." });
   })
+  .post("/tokens/revoke", async (c) => {
+    const [input, bad] = await body(c, z.strictObject({ environment: EnvironmentName.optional(), clientId: z.string().optional() }));
+    if (bad) return bad;
+    const targets = input.environment ? [input.environment] : ENVIRONMENTS;
+    const counts = await Promise.all(targets.map((e) => platformOf(c.env, e).revokeTokens(input.clientId)));
+    return c.json({ revoked: counts.reduce((a, b) => a + b, 0) });
+  })
   .get("/settings", async (c) => c.json(await perEnvironment((e) => platformOf(c.env, e).settings())))
   .put("/settings", async (c) => {
     const [input, bad] = await body(c, SettingsPatch);
