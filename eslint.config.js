@@ -18,7 +18,7 @@ export default tseslint.config(
   {
     files: ["scripts/**/*.mjs", "bench/**/*.mjs", ".ci/**"],
     languageOptions: {
-      globals: { process: "readonly", console: "readonly", URL: "readonly", fetch: "readonly", setTimeout: "readonly", clearTimeout: "readonly", performance: "readonly", AbortSignal: "readonly", Response: "readonly", Request: "readonly", Headers: "readonly", crypto: "readonly", TextEncoder: "readonly", Buffer: "readonly" },
+      globals: { process: "readonly", console: "readonly", URL: "readonly", fetch: "readonly", setTimeout: "readonly", clearTimeout: "readonly", performance: "readonly", AbortSignal: "readonly", Response: "readonly", Request: "readonly", Headers: "readonly", crypto: "readonly", TextEncoder: "readonly", Buffer: "readonly", btoa: "readonly" },
     },
   },
 );

@@ -13,7 +13,7 @@ async function listed(): Promise<Listed[]> {
 describe("admin: security", () => {
   it("refuses every admin route without the operator token", async () => {
     for (const [method, path] of [["GET", "/admin/tenants"], ["POST", "/admin/tenants"], ["DELETE", "/admin/tenants/demo/x"]] as const) {
-      for (const headers of [{}, { authorization: "Bearer wrong" }, { authorization: "Basic bG9jYWw=" }]) {
+      for (const headers of [{}, { authorization: "Bearer wrong" }, { authorization: "Basic bG9jYWw=" }] as Record<string, string>[]) {
         const res = await gw(path, { method, headers });
         expect(res.status).toBe(401);
         expect(res.headers.get("content-type")).toBe("application/problem+json");

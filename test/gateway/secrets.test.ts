@@ -1,0 +1,45 @@
+import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { open, importSecretsKey, seal } from "../../src/lib/crypto";
+import { redact } from "../../src/lib/log";
+import { fresh, tenant } from "./helpers";
+
+beforeEach(() => fresh());
+
+const TENANT = (env as unknown as { TENANT: DurableObjectNamespace }).TENANT;
+
+describe("secrets at rest", () => {
+  it("the tenant's storage holds neither the client key, the gateway key nor the token as themselves", async () => {
+    const t = await tenant();
+    expect((await t.v2("/ClientIntegrationInformation")).status).toBe(200);
+    const dump = await runInDurableObject(TENANT.get(TENANT.idFromName(t.name)), async (_i, state) => JSON.stringify([...(await state.storage.list()).entries()]));
+    expect(dump).toContain(t.client);
+    expect(dump).not.toContain(t.clientKey);
+    expect(dump).not.toContain(t.gatewayKey.slice(-43));
+    expect(dump).toMatch(/"kid":"[0-9a-f]{12}"/);
+  });
+
+  it("a sealed record opens only with its key and its context, and a previous key still opens it", async () => {
+    const current = await importSecretsKey(btoa("a".repeat(32)));
+    const previous = await importSecretsKey(btoa("b".repeat(32)));
+    const sealed = await seal("client-key-123", previous, "demo:acme");
+    expect(await open(sealed, [current, previous], "demo:acme")).toBe("client-key-123");
+    expect(await open(sealed, [current], "demo:acme")).toBeNull();
+    expect(await open(sealed, [current, previous], "demo:other")).toBeNull();
+    const again = await seal("client-key-123", previous, "demo:acme");
+    expect(again.iv).not.toBe(sealed.iv);
+    await expect(importSecretsKey("too-short")).rejects.toThrow(TypeError);
+  });
+});
+
+describe("logs", () => {
+  it("redact fields named like secrets, nested too", () => {
+    expect(redact({ tenant: "demo:acme", clientKey: "k", nested: { accessToken: "t", authorization: "Bearer x" }, status: 200 })).toEqual({
+      tenant: "demo:acme",
+      clientKey: "[redacted]",
+      nested: { accessToken: "[redacted]", authorization: "[redacted]" },
+      status: 200,
+    });
+  });
+});
