@@ -64,6 +64,8 @@ export class Tenant extends DurableObject<Bindings> {
   #lastUsedAt = 0;
   /** The token request in flight, shared by every caller that needs a token meanwhile. */
   #inflight: Promise<Access> | null = null;
+  /** A registration checking its key: the token request opens the input gate, so a second one must be turned away here. */
+  #registering = false;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -72,7 +74,16 @@ export class Tenant extends DurableObject<Bindings> {
 
   /** Registers the tenant, checking the client key by asking for a token first. Nothing is stored on refusal. */
   async register(input: { environment: Environment; client: string; name: string; clientKey: string }): Promise<AdminOutcome<{ gatewayKey: string }>> {
-    if (this.#record) return { ok: false, problem: "conflict", detail: `Tenant ${tenantName(input.environment, input.client)} is already registered. Replace its client key with PUT …/client-key.` };
+    if (this.#record || this.#registering) return { ok: false, problem: "conflict", detail: `Tenant ${tenantName(input.environment, input.client)} is already registered. Replace its client key with PUT …/client-key.` };
+    this.#registering = true;
+    try {
+      return await this.#register(input);
+    } finally {
+      this.#registering = false;
+    }
+  }
+
+  async #register(input: { environment: Environment; client: string; name: string; clientKey: string }): Promise<AdminOutcome<{ gatewayKey: string }>> {
     const checked = await this.#checkClientKey(input.environment, input.client, input.clientKey);
     if (!checked.ok) return checked;
     const keys = await this.#secrets();

@@ -112,3 +112,15 @@ describe("admin: tenants", () => {
     expect((await gw(`/admin/tenants/demo/${t.client}`, { method: "DELETE", headers: ADMIN })).status).toBe(404);
   });
 });
+
+describe("admin: concurrency", () => {
+  it("two registrations of one tenant at once: one 201, one 409, and the winner's key works", async () => {
+    const client = await control<{ clientKey: string }>("POST", "/clients", { environment: "demo" }, 201);
+    const name = slug();
+    const body = { client: name, environment: "demo", clientKey: client.clientKey };
+    const [a, b] = await Promise.all([gw("/admin/tenants", json(body, "POST", ADMIN)), gw("/admin/tenants", json(body, "POST", ADMIN))]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    const winner = (await (a.status === 201 ? a : b).json()) as { gatewayKey: string };
+    expect((await gw("/v2/ClientIntegrationInformation", { headers: { authorization: `Bearer ${winner.gatewayKey}` } })).status).toBe(200);
+  });
+});
