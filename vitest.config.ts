@@ -33,7 +33,7 @@ const sandbox = {
   scriptPath: SANDBOX_BUNDLE,
   compatibilityDate: workerOptions.compatibilityDate,
   compatibilityFlags: workerOptions.compatibilityFlags,
-  bindings: workerOptions.bindings,
+  bindings: { ...workerOptions.bindings, SANDBOX_CONTROL: "true" },
   durableObjects: workerOptions.durableObjects,
 };
 
@@ -41,7 +41,7 @@ export default defineConfig({
   test: {
     projects: [
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: "./sandbox/wrangler.toml" } })],
+        plugins: [cloudflareTest({ wrangler: { configPath: "./sandbox/wrangler.toml" }, miniflare: { bindings: { SANDBOX_CONTROL: "true" } } })],
         test: { name: "sandbox", include: ["test/sandbox/**/*.test.ts"] },
       },
       {

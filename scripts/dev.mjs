@@ -17,7 +17,7 @@ const env = {
 };
 
 const workers = [
-  { name: "sandbox", args: ["dev", "--config", "sandbox/wrangler.toml", "--ip", "127.0.0.1", "--port", "8788", "--inspector-port", "9230"] },
+  { name: "sandbox", args: ["dev", "--config", "sandbox/wrangler.toml", "--ip", "127.0.0.1", "--port", "8788", "--inspector-port", "9230", "--var", "SANDBOX_CONTROL:true"] },
   { name: "gateway", args: ["dev", "--config", "wrangler.toml", "--ip", "127.0.0.1", "--port", "8787", "--inspector-port", "9229"] },
 ];
 

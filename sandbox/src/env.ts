@@ -16,7 +16,7 @@ export interface SandboxEnv {
   PRODUCTION_APPLICATION_KEY: string;
   PRODUCTION_SUBSCRIPTION_KEY: string;
   /** "true" serves `/_sandbox/*`; anything else answers 404 there. */
-  SANDBOX_CONTROL: string;
+  SANDBOX_CONTROL?: string;
   /** "true" lets plain HTTP through on any host (loopback is always let through). */
   SANDBOX_ALLOW_PLAIN_HTTP?: string;
 }

@@ -113,7 +113,7 @@ export class RateGovernor extends DurableObject<Bindings> {
     if (ahead < free) return start;
     const oldest = this.#granted[0] ?? now;
     const firstFree = Math.max(0, oldest + WINDOW_MS - now);
-    return start + firstFree + Math.floor((ahead - free) / this.#limit) * WINDOW_MS;
+    return Math.max(start, firstFree) + Math.floor((ahead - free) / this.#limit) * WINDOW_MS;
   }
 
   /** Hands out every permit the window allows, round-robin, and sleeps until the next one frees. */
@@ -135,7 +135,8 @@ export class RateGovernor extends DurableObject<Bindings> {
       waiter.resolve({ ok: true, waitedMs: 0 });
     }
     if (this.#ring.length === 0) return;
-    const next = Math.max(this.#pausedUntil, (this.#granted[0] ?? now) + WINDOW_MS);
+    const oldest = this.#granted[0];
+    const next = Math.max(this.#pausedUntil, oldest === undefined ? now : oldest + WINDOW_MS);
     const soonestDeadline = Math.min(...[...this.#queues.values()].flatMap((q) => q.map((w) => w.deadline)));
     this.#timer = setTimeout(() => this.#pump(), Math.max(1, Math.min(next, soonestDeadline) - now));
   }

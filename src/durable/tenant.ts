@@ -66,6 +66,13 @@ export class Tenant extends DurableObject<Bindings> {
   #inflight: Promise<Access> | null = null;
   /** A registration checking its key: the token request opens the input gate, so a second one must be turned away here. */
   #registering = false;
+  /**
+   * Bumped by every operator change (register, replace, remove). A token request that started
+   * before one applies nothing when it comes back: its answer is about credentials that are gone.
+   */
+  #generation = 0;
+  /** When `lastUsedAt` was last written to storage (it is kept at minute resolution there). */
+  #lastUsedStoredAt = 0;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -89,6 +96,7 @@ export class Tenant extends DurableObject<Bindings> {
     const keys = await this.#secrets();
     if (!keys) return { ok: false, problem: "misconfigured", detail: "SECRETS_KEY is not configured." };
     const name = tenantName(input.environment, input.client);
+    this.#generation++;
     this.#record = { environment: input.environment, client: input.client, name: input.name, createdAt: new Date().toISOString(), clientKey: await seal(input.clientKey, keys[0], name) };
     const gatewayKey = newGatewayKey(input.environment, input.client);
     this.#keys = [{ hash: await sha256Hex(gatewayKey), createdAt: this.#record.createdAt, retiresAt: null }];
@@ -102,6 +110,11 @@ export class Tenant extends DurableObject<Bindings> {
   async access(gatewayKey: string): Promise<Access> {
     if (!(await this.#authentic(gatewayKey))) return { ok: false, problem: "unauthorized", detail: "The gateway key is not valid." };
     this.#lastUsedAt = Date.now();
+    if (this.#lastUsedAt - this.#lastUsedStoredAt > 60_000) {
+      // Kept in storage too, so the renewal alarm still knows the tenant is busy after an eviction.
+      this.#lastUsedStoredAt = this.#lastUsedAt;
+      await this.ctx.storage.put("lastUsedAt", this.#lastUsedAt);
+    }
     return this.#currentToken();
   }
 
@@ -132,11 +145,15 @@ export class Tenant extends DurableObject<Bindings> {
   /** Replaces the client key (after the client re-activated the integration); checked like at registration. */
   async replaceClientKey(clientKey: string): Promise<AdminOutcome<null>> {
     if (!this.#record) return { ok: false, problem: "not-found", detail: "No such tenant." };
+    const generation = this.#generation;
     const checked = await this.#checkClientKey(this.#record.environment, this.#record.client, clientKey);
     if (!checked.ok) return checked;
     const keys = await this.#secrets();
     if (!keys) return { ok: false, problem: "misconfigured", detail: "SECRETS_KEY is not configured." };
-    this.#record = { ...this.#record, clientKey: await seal(clientKey, keys[0], this.#record.environment + ":" + this.#record.client) };
+    const record = this.#record;
+    if (!record || generation !== this.#generation) return { ok: false, problem: "conflict", detail: "The tenant changed while its new client key was checked; try again." };
+    this.#generation++;
+    this.#record = { ...record, clientKey: await seal(clientKey, keys[0], tenantName(record.environment, record.client)) };
     this.#health = HEALTHY;
     await this.ctx.storage.put({ tenant: this.#record, health: this.#health });
     await this.#keep(checked.value.accessToken, checked.value.expiresIn);
@@ -146,6 +163,7 @@ export class Tenant extends DurableObject<Bindings> {
   /** Removes the tenant: its secrets, token and alarm are wiped. */
   async remove(): Promise<AdminOutcome<null>> {
     if (!this.#record) return { ok: false, problem: "not-found", detail: "No such tenant." };
+    this.#generation++;
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     this.#record = null;
@@ -187,9 +205,14 @@ export class Tenant extends DurableObject<Bindings> {
   override async alarm(): Promise<void> {
     if (!this.#record || !this.#token) return;
     const plan = renewalPlan(this.#token, Date.now(), this.#lastUsedAt);
-    if (!plan.renewNow) await this.#arm();
+    if (!plan.renewNow) return this.#arm();
     // An idle tenant's token is left to lapse; the next call issues a fresh one.
-    else if (plan.inUse) await this.#issue();
+    if (!plan.inUse) return;
+    const renewed = await this.#issue();
+    // A failed renewal while the old token still serves: try again after the back-off.
+    if (!renewed.ok && this.#token && renewalPlan(this.#token, Date.now(), this.#lastUsedAt).usable) {
+      await this.ctx.storage.setAlarm(Math.max(this.#health.backoffUntil, Date.now() + 1000));
+    }
   }
 
   async #currentToken(): Promise<Access> {
@@ -199,7 +222,7 @@ export class Tenant extends DurableObject<Bindings> {
       const plan = renewalPlan(t, now, this.#lastUsedAt);
       if (plan.usable) {
         // Inside the renewal window: keep serving this token while one renewal runs for everyone.
-        if (plan.renewNow && !this.#inflight && this.#health.backoffUntil <= now) void this.#issue();
+        if (plan.renewNow && !this.#inflight && this.#health.backoffUntil <= now) void this.#issue().catch(() => undefined);
         return { ok: true, token: t.token, expiresAt: t.expiresAt };
       }
     }
@@ -219,13 +242,21 @@ export class Tenant extends DurableObject<Bindings> {
    * concurrent callers then issued three tokens when tried), so the promise is held explicitly.
    */
   #issue(): Promise<Access> {
-    this.#inflight ??= this.#requestAndKeep().finally(() => {
-      this.#inflight = null;
-    });
+    this.#inflight ??= this.#requestAndKeep()
+      .catch(async (): Promise<Access> => {
+        // A failed RPC to the governor or a storage error: a transient failure, backed off like one.
+        const failures = this.#health.failures + 1;
+        this.#health = { ...this.#health, failures, lastError: "internal failure while requesting a token", backoffUntil: Date.now() + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (failures - 1)) };
+        return { ok: false, problem: "unavailable", detail: "The token could not be requested; retrying after a back-off.", retryAfterSeconds: 1 };
+      })
+      .finally(() => {
+        this.#inflight = null;
+      });
     return this.#inflight;
   }
 
   async #requestAndKeep(): Promise<Access> {
+    const generation = this.#generation;
     const record = this.#record;
     if (!record) return { ok: false, problem: "unauthorized", detail: "No such tenant." };
     const keys = await this.#secrets();
@@ -237,6 +268,9 @@ export class Tenant extends DurableObject<Bindings> {
       await this.ctx.storage.put("tenant", this.#record);
     }
     const checked = await this.#checkClientKey(record.environment, record.client, clientKey);
+    if (generation !== this.#generation || !this.#record) {
+      return { ok: false, problem: "unavailable", detail: "The tenant changed while a token was requested; try again.", retryAfterSeconds: 1 };
+    }
     if (!checked.ok) {
       const now = Date.now();
       if (checked.problem === "unprocessable") this.#health = { ...this.#health, rejectedReason: checked.detail, lastError: checked.detail };
@@ -311,7 +345,8 @@ export class Tenant extends DurableObject<Bindings> {
   }
 
   async #load(): Promise<void> {
-    const got = await this.ctx.storage.get<unknown>(["tenant", "gatewayKeys", "health", "token", "tokensIssued"]);
+    const got = await this.ctx.storage.get<unknown>(["tenant", "gatewayKeys", "health", "token", "tokensIssued", "lastUsedAt"]);
+    this.#lastUsedAt = this.#lastUsedStoredAt = (got.get("lastUsedAt") as number | undefined) ?? 0;
     this.#record = (got.get("tenant") as TenantRecord | undefined) ?? null;
     this.#keys = (got.get("gatewayKeys") as GatewayKeyRecord[] | undefined) ?? [];
     this.#health = (got.get("health") as Health | undefined) ?? HEALTHY;

@@ -4,7 +4,7 @@
  * anything is written, so a careless call site cannot leak a key.
  */
 
-const SECRET_NAME = /key|token|secret|authorization|password|cookie/i;
+const SECRET_NAME = /(key|token|secret|authorization|password|cookie)$/i;
 
 type Fields = Record<string, unknown>;
 

@@ -35,11 +35,21 @@ describe("secrets at rest", () => {
 
 describe("logs", () => {
   it("redact fields named like secrets, nested too", () => {
-    expect(redact({ tenant: "demo:acme", clientKey: "k", nested: { accessToken: "t", authorization: "Bearer x" }, status: 200 })).toEqual({
+    expect(redact({ tenant: "demo:acme", clientKey: "k", nested: { accessToken: "t", authorization: "Bearer x" }, status: 200, tokenRenewed: true })).toEqual({
       tenant: "demo:acme",
       clientKey: "[redacted]",
       nested: { accessToken: "[redacted]", authorization: "[redacted]" },
       status: 200,
+      tokenRenewed: true,
     });
+  });
+});
+
+describe("JSON Patch pointers", () => {
+  it("refuse a pathological pointer promptly (no catastrophic backtracking) and accept ordinary ones", async () => {
+    const { JsonPatch } = await import("../../src/lib/v2/json-patch");
+    const evil = [{ op: "remove", path: `${"/".repeat(60)}~` }];
+    expect(JsonPatch.safeParse(evil).success).toBe(false);
+    expect(JsonPatch.safeParse([{ op: "replace", path: "/MailAddress/City", value: "Oslo" }, { op: "add", path: "/ContactGroupIds/-", value: 1 }, { op: "remove", path: "/a~1b~0c" }]).success).toBe(true);
   });
 });

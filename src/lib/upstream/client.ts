@@ -9,6 +9,9 @@ import { Problem } from "../problem";
 import type { TenantName } from "../tenant";
 import { exchange, retryAfterSeconds } from "./transport";
 
+/** A token with less than this left when its call is about to leave is fetched again, ms. */
+const TOKEN_MIN_LEFT_AT_SEND_MS = 30_000;
+
 /** Methods that are safe to resend after a 429/503, since they change nothing. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -55,14 +58,21 @@ export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, t
   const replayable = call.body === null || call.body instanceof ArrayBuffer;
   let renewedAfter401 = false;
   for (;;) {
-    const access = await tenantStub.access(caller.gatewayKey);
-    if (!access.ok) throw accessProblem(access);
     const remaining = call.deadline - Date.now();
+    if (remaining <= 0) throw new Problem("upstream-timeout", "The call's deadline passed before it could be sent.");
+    // The key is authenticated before a permit is taken, so forged keys cannot spend the shared budget.
+    let access = await tenantStub.access(caller.gatewayKey);
+    if (!access.ok) throw accessProblem(access);
     const permit = await governor.acquire(caller.tenant, remaining);
     if (!permit.ok) {
       throw new Problem("unavailable", `The ${caller.environment} environment's shared rate limit cannot take this call before its deadline.`, {
         headers: { "retry-after": String(permit.retryAfterSeconds) },
       });
+    }
+    // A long wait for the permit may have aged the token: ask again (a cheap hop) rather than send a stale one.
+    if (access.expiresAt - Date.now() < TOKEN_MIN_LEFT_AT_SEND_MS) {
+      access = await tenantStub.access(caller.gatewayKey);
+      if (!access.ok) throw accessProblem(access);
     }
     trace.waitedMs += permit.waitedMs;
     trace.attempts++;
@@ -80,11 +90,15 @@ export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, t
         : new Problem("upstream-failed", "The connection to the accounting API failed (reset or refused) before an answer came.");
     }
     const res = result.response;
-    if (res.status === 401 && !renewedAfter401 && replayable) {
-      renewedAfter401 = true;
-      trace.tokenRenewed = true;
+    if (res.status === 401) {
+      // Whether or not this call can be resent, the token is no good: drop it (if still current).
       await tenantStub.invalidate(access.token);
-      continue;
+      if (!renewedAfter401 && replayable) {
+        renewedAfter401 = true;
+        trace.tokenRenewed = true;
+        await res.body?.cancel();
+        continue;
+      }
     }
     if (res.status === 429 || res.status === 503) {
       const wait = retryAfterSeconds(res.headers.get("retry-after"));

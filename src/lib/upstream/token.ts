@@ -37,9 +37,12 @@ export async function requestToken(env: Bindings, config: EnvironmentConfig, cli
       ? { ok: true, accessToken: parsed.data.access_token, expiresIn: parsed.data.expires_in }
       : { ok: false, kind: "failed", reason: "token endpoint answered 200 without a token" };
   }
-  if (res.status === 400 || res.status === 401 || res.status === 403) {
-    const error = typeof body === "object" && body !== null && "error" in body ? String(body.error) : `HTTP ${res.status}`;
-    return { ok: false, kind: "refused", reason: res.status === 401 ? "the subscription key was refused (HTTP 401)" : `the token endpoint refused the keys (${error})` };
+  if (res.status === 400) {
+    const error = typeof body === "object" && body !== null && "error" in body ? String(body.error) : "HTTP 400";
+    return { ok: false, kind: "refused", reason: `the token endpoint refused the keys (${error})` };
   }
+  // 401/403 come from the gateway in front of the API: the environment's subscription key, not the
+  // tenant's client key, is wrong. Blaming the tenant would mark every tenant rejected at once.
+  if (res.status === 401 || res.status === 403) return { ok: false, kind: "failed", reason: `the API refused the environment's subscription key (HTTP ${res.status})` };
   return { ok: false, kind: "failed", reason: `token endpoint answered HTTP ${res.status}` };
 }

@@ -15,12 +15,18 @@ export type Exchange = { ok: true; response: Response } | { ok: false; failure: 
 /** Sends one request upstream with a timeout of at most `timeoutMs`. */
 export async function exchange(env: Bindings, url: string, init: RequestInit, timeoutMs = UPSTREAM_TIMEOUT_MS): Promise<Exchange> {
   if (!url.startsWith("https://")) throw new TypeError("upstream URLs must be https://");
-  const signal = AbortSignal.timeout(Math.max(1, Math.min(timeoutMs, UPSTREAM_TIMEOUT_MS)));
+  if (timeoutMs <= 0) return { ok: false, failure: "timeout" };
+  // The timeout covers the wait for the answer's headers only: a large download that is already
+  // streaming to the caller must not be cut off mid-body.
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), Math.min(timeoutMs, UPSTREAM_TIMEOUT_MS));
   try {
-    const response = await (env.SANDBOX ? env.SANDBOX.fetch(url, { ...init, signal }) : fetch(url, { ...init, signal }));
+    const response = await (env.SANDBOX ? env.SANDBOX.fetch(url, { ...init, signal: abort.signal }) : fetch(url, { ...init, signal: abort.signal }));
     return { ok: true, response };
-  } catch (e) {
-    return { ok: false, failure: e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError") ? "timeout" : "connection" };
+  } catch {
+    return { ok: false, failure: abort.signal.aborted ? "timeout" : "connection" };
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -6,7 +6,8 @@
 import { z } from "zod";
 
 /** A JSON Pointer (RFC 6901): empty, or `/`-separated tokens. */
-const Pointer = z.string().regex(/^(\/([^~]|~[01])*)*$/, "must be a JSON Pointer such as /Name");
+// No nested quantifier that can match "/" twice: the pattern runs in linear time on any input.
+const Pointer = z.string().max(1000).regex(/^(?:\/(?:[^~/]|~[01])*)*$/, "must be a JSON Pointer such as /Name");
 
 /** One patch operation. */
 export const PatchOperation = z.discriminatedUnion("op", [
