@@ -130,7 +130,9 @@ for (const rate of [5, 10, 50, 200]) {
     const after = await stats();
     const ok = statuses.filter((s) => s === 200).length;
     const refused503 = statuses.filter((s) => s === 503).length;
-    row[name] = { offered: n, ok, refused503, other: n - ok - refused503, upstream429: after.throttled - before.throttled };
+    const other = statuses.filter((s) => s !== 200 && s !== 503);
+    const byStatus = [...new Set(other)].map((s) => `${other.filter((x) => x === s).length}×${s}`).join(", ");
+    row[name] = { offered: n, ok, refused503, other: other.length ? `${other.length} (${byStatus})` : "0", upstream429: after.throttled - before.throttled };
   }
   loads.push(row);
 }

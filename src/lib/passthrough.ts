@@ -3,6 +3,7 @@
  * Shaping a `/v2/*` call on its way up and its answer on the way back: which headers cross, how
  * bodies are limited and buffered, which inputs are refused before anything is sent.
  */
+import { readCapped } from "./v2/body";
 import { CustomerPost } from "./v2/customers";
 import { JsonPatch } from "./v2/json-patch";
 import { Problem } from "./problem";
@@ -82,26 +83,9 @@ function tooLarge(): Problem {
 }
 
 async function readUpTo(body: ReadableStream<Uint8Array>, max: number): Promise<ArrayBuffer> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out.buffer;
+  const bytes = await readCapped(body, max);
+  if (bytes === null) throw tooLarge();
+  return bytes.buffer;
 }
 
 /** Streams `body` on, erroring it once it passes the limit (the upstream then sees an aborted body). */

@@ -3,6 +3,7 @@
  * Reading request bodies the way the API does: a size limit, the accepted media types, and JSON
  * that fails to parse answered as a validation problem rather than a crash.
  */
+import { readCapped } from "../../../src/lib/v2/body";
 import type { Problem, Result } from "./problem";
 
 /** Largest JSON body the sandbox reads, bytes. Larger bodies are refused with 413 before parsing. */
@@ -50,24 +51,6 @@ export async function readLimited(req: Request, max: number): Promise<string | n
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (declared > max) return null;
   if (!req.body) return "";
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(all);
+  const bytes = await readCapped(req.body, max);
+  return bytes === null ? null : new TextDecoder().decode(bytes);
 }
