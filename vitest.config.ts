@@ -7,6 +7,8 @@ import { defineConfig } from "vitest/config";
 // attached as an auxiliary Worker. Auxiliary Workers must be plain JavaScript, so the sandbox is
 // bundled once here; its bindings come from its own wrangler.toml, so nothing is written twice.
 const SANDBOX_BUNDLE = ".build/sandbox/index.js";
+/** 32 bytes, base64: the "old" sealing key of the rotation test (test/gateway/secrets.test.ts). */
+export const TEST_PREVIOUS_SECRETS_KEY = btoa("ledgergate-previous-test-key-32b");
 buildSync({
   entryPoints: ["sandbox/src/index.ts"],
   outfile: SANDBOX_BUNDLE,
@@ -48,7 +50,8 @@ export default defineConfig({
         plugins: [
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
-            miniflare: { workers: [sandbox] },
+            // A previous sealing key, so the tests can prove records sealed under it still open.
+            miniflare: { bindings: { SECRETS_KEY_PREVIOUS: TEST_PREVIOUS_SECRETS_KEY }, workers: [sandbox] },
           }),
         ],
         // One file at a time: the files share the sandbox, and with it the rate limit they measure.

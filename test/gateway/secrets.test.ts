@@ -53,3 +53,25 @@ describe("JSON Patch pointers", () => {
     expect(JsonPatch.safeParse([{ op: "replace", path: "/MailAddress/City", value: "Oslo" }, { op: "add", path: "/ContactGroupIds/-", value: 1 }, { op: "remove", path: "/a~1b~0c" }]).success).toBe(true);
   });
 });
+
+describe("SECRETS_KEY rotation", () => {
+  it("a client key sealed under SECRETS_KEY_PREVIOUS still works, and is re-sealed under SECRETS_KEY on first use", async () => {
+    const { evictDurableObject } = await import("cloudflare:test");
+    const t = await tenant();
+    const bindings = env as unknown as { SECRETS_KEY: string; SECRETS_KEY_PREVIOUS: string };
+    const previous = await importSecretsKey(bindings.SECRETS_KEY_PREVIOUS);
+    const current = await importSecretsKey(bindings.SECRETS_KEY);
+    const stub = TENANT.get(TENANT.idFromName(t.name));
+    // As if the tenant had been registered before the rotation: its record sealed under the old key, no token kept.
+    await runInDurableObject(stub, async (_i, state) => {
+      const record = (await state.storage.get<Record<string, unknown>>("tenant")) ?? {};
+      await state.storage.put("tenant", { ...record, clientKey: await seal(t.clientKey, previous, t.name) });
+      await state.storage.delete("token");
+    });
+    await evictDurableObject(stub);
+    expect((await t.v2("/ClientIntegrationInformation")).status).toBe(200);
+    const kid = await runInDurableObject(stub, async (_i, state) => ((await state.storage.get<{ clientKey: { kid: string } }>("tenant"))?.clientKey.kid));
+    expect(kid).toBe(current.kid);
+    expect(kid).not.toBe(previous.kid);
+  });
+});
