@@ -53,6 +53,11 @@ export type AdminOutcome<T> = { ok: true; value: T } | { ok: false; problem: "co
 
 const HEALTHY: Health = { rejectedReason: null, failures: 0, backoffUntil: 0, lastError: null };
 
+/** The answer while the API refuses the tenant's client key: fail fast, and say how to mend it. */
+function rejected(reason: string): Access {
+  return { ok: false, problem: "rejected", detail: `The API refused this tenant's client key (${reason}). Replace it: PUT /admin/tenants/{environment}/{client}/client-key.` };
+}
+
 export class Tenant extends DurableObject<Bindings> {
   #record: TenantRecord | null = null;
   #keys: GatewayKeyRecord[] = [];
@@ -93,17 +98,11 @@ export class Tenant extends DurableObject<Bindings> {
   async #register(input: { environment: Environment; client: string; name: string; clientKey: string }): Promise<AdminOutcome<{ gatewayKey: string }>> {
     const checked = await this.#checkClientKey(input.environment, input.client, input.clientKey);
     if (!checked.ok) return checked;
-    const keys = await this.#secrets();
-    if (!keys) return { ok: false, problem: "misconfigured", detail: "SECRETS_KEY is not configured." };
-    const name = tenantName(input.environment, input.client);
-    this.#generation++;
-    this.#record = { environment: input.environment, client: input.client, name: input.name, createdAt: new Date().toISOString(), clientKey: await seal(input.clientKey, keys[0], name) };
     const gatewayKey = newGatewayKey(input.environment, input.client);
-    this.#keys = [{ hash: await sha256Hex(gatewayKey), createdAt: this.#record.createdAt, retiresAt: null }];
-    this.#health = HEALTHY;
-    await this.ctx.storage.put({ tenant: this.#record, gatewayKeys: this.#keys, health: this.#health });
-    await this.#keep(checked.value.accessToken, checked.value.expiresIn);
-    return { ok: true, value: { gatewayKey } };
+    const createdAt = new Date().toISOString();
+    this.#keys = [{ hash: await sha256Hex(gatewayKey), createdAt, retiresAt: null }];
+    const adopted = await this.#adopt({ environment: input.environment, client: input.client, name: input.name, createdAt }, input.clientKey, checked.value);
+    return adopted.ok ? { ok: true, value: { gatewayKey } } : adopted;
   }
 
   /** Authenticates a gateway key and hands out a token for its call. */
@@ -148,15 +147,28 @@ export class Tenant extends DurableObject<Bindings> {
     const generation = this.#generation;
     const checked = await this.#checkClientKey(this.#record.environment, this.#record.client, clientKey);
     if (!checked.ok) return checked;
-    const keys = await this.#secrets();
-    if (!keys) return { ok: false, problem: "misconfigured", detail: "SECRETS_KEY is not configured." };
     const record = this.#record;
     if (!record || generation !== this.#generation) return { ok: false, problem: "conflict", detail: "The tenant changed while its new client key was checked; try again." };
+    return this.#adopt(record, clientKey, checked.value);
+  }
+
+  /**
+   * Makes a checked client key the tenant's own: sealed into the record, health cleared, and the
+   * token that checked it kept (it is as good as any, and saves a token request).
+   */
+  async #adopt(
+    record: Omit<TenantRecord, "clientKey">,
+    clientKey: string,
+    token: { accessToken: string; expiresIn: number },
+  ): Promise<AdminOutcome<null>> {
+    const keys = await this.#secrets();
+    if (!keys) return { ok: false, problem: "misconfigured", detail: "SECRETS_KEY is not configured." };
     this.#generation++;
-    this.#record = { ...record, clientKey: await seal(clientKey, keys[0], tenantName(record.environment, record.client)) };
+    const { environment, client, name, createdAt } = record;
+    this.#record = { environment, client, name, createdAt, clientKey: await seal(clientKey, keys[0], tenantName(environment, client)) };
     this.#health = HEALTHY;
-    await this.ctx.storage.put({ tenant: this.#record, health: this.#health });
-    await this.#keep(checked.value.accessToken, checked.value.expiresIn);
+    await this.ctx.storage.put({ tenant: this.#record, gatewayKeys: this.#keys, health: this.#health });
+    await this.#keep(token.accessToken, token.expiresIn);
     return { ok: true, value: null };
   }
 
@@ -193,8 +205,7 @@ export class Tenant extends DurableObject<Bindings> {
       token,
       lastError: this.#health.lastError,
       gatewayKeys: this.#keys.filter((k) => k.retiresAt === null || k.retiresAt > now).map((k) => ({ createdAt: k.createdAt, retiresAt: k.retiresAt && new Date(k.retiresAt).toISOString() })),
-      tokensIssued: this.#tokensIssued,
-      tokenWaits: this.#tokenWaits,
+      counters: { tokensIssued: this.#tokensIssued, tokenWaits: this.#tokenWaits },
     };
   }
 
@@ -226,9 +237,7 @@ export class Tenant extends DurableObject<Bindings> {
         return { ok: true, token: t.token, expiresAt: t.expiresAt };
       }
     }
-    if (this.#health.rejectedReason !== null) {
-      return { ok: false, problem: "rejected", detail: `The API refused this tenant's client key (${this.#health.rejectedReason}). Replace it: PUT /admin/tenants/{environment}/{client}/client-key.` };
-    }
+    if (this.#health.rejectedReason !== null) return rejected(this.#health.rejectedReason);
     if (this.#health.backoffUntil > now && !this.#inflight) {
       return { ok: false, problem: "unavailable", detail: `The token endpoint failed (${this.#health.lastError}); retrying after a back-off.`, retryAfterSeconds: Math.ceil((this.#health.backoffUntil - now) / 1000) };
     }
@@ -243,12 +252,8 @@ export class Tenant extends DurableObject<Bindings> {
    */
   #issue(): Promise<Access> {
     this.#inflight ??= this.#requestAndKeep()
-      .catch(async (): Promise<Access> => {
-        // A failed RPC to the governor or a storage error: a transient failure, backed off like one.
-        const failures = this.#health.failures + 1;
-        this.#health = { ...this.#health, failures, lastError: "internal failure while requesting a token", backoffUntil: Date.now() + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (failures - 1)) };
-        return { ok: false, problem: "unavailable", detail: "The token could not be requested; retrying after a back-off.", retryAfterSeconds: 1 };
-      })
+      // A failed RPC to the governor or a storage error: a transient failure, backed off like one.
+      .catch(() => this.#failed("internal failure while requesting a token"))
       .finally(() => {
         this.#inflight = null;
       });
@@ -272,28 +277,32 @@ export class Tenant extends DurableObject<Bindings> {
       return { ok: false, problem: "unavailable", detail: "The tenant changed while a token was requested; try again.", retryAfterSeconds: 1 };
     }
     if (!checked.ok) {
-      const now = Date.now();
-      if (checked.problem === "unprocessable") this.#health = { ...this.#health, rejectedReason: checked.detail, lastError: checked.detail };
-      else {
-        const failures = this.#health.failures + 1;
-        this.#health = { ...this.#health, failures, lastError: checked.detail, backoffUntil: now + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (failures - 1)) };
-      }
+      const failure =
+        checked.problem === "unprocessable"
+          ? ((this.#health = { ...this.#health, rejectedReason: checked.detail, lastError: checked.detail }), rejected(checked.detail))
+          : await this.#failed(checked.detail);
       await this.ctx.storage.put("health", this.#health);
+      // The old token, while it lasts, still serves: a failed renewal is not yet the callers' problem.
       const t = this.#token;
-      if (t && renewalPlan(t, now, this.#lastUsedAt).usable) return { ok: true, token: t.token, expiresAt: t.expiresAt };
-      return checked.problem === "unprocessable"
-        ? { ok: false, problem: "rejected", detail: `The API refused this tenant's client key (${checked.detail}). Replace it: PUT /admin/tenants/{environment}/{client}/client-key.` }
-        : { ok: false, problem: "unavailable", detail: checked.detail, retryAfterSeconds: Math.ceil((this.#health.backoffUntil - now) / 1000) };
+      return t && renewalPlan(t, Date.now(), this.#lastUsedAt).usable ? { ok: true, token: t.token, expiresAt: t.expiresAt } : failure;
     }
     this.#health = HEALTHY;
     await this.ctx.storage.put("health", this.#health);
     return this.#keep(checked.value.accessToken, checked.value.expiresIn);
   }
 
+  /** Records a transient token failure and backs off: 1 s, doubling, at most `MAX_BACKOFF_MS`. */
+  async #failed(reason: string): Promise<Access> {
+    const failures = this.#health.failures + 1;
+    const backoffUntil = Date.now() + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (failures - 1));
+    this.#health = { ...this.#health, failures, lastError: reason, backoffUntil };
+    return { ok: false, problem: "unavailable", detail: reason, retryAfterSeconds: Math.ceil((backoffUntil - Date.now()) / 1000) };
+  }
+
   /** One token request through the environment's rate governor; refusals are "unprocessable". */
   async #checkClientKey(environment: Environment, client: string, clientKey: string): Promise<AdminOutcome<{ accessToken: string; expiresIn: number }>> {
     const config = environmentConfig(this.env, environment);
-    if (!config.ok) return { ok: false, problem: "misconfigured", detail: `Environment ${environment} is not configured (missing ${config.missing.join(", ")}).` };
+    if (!config.ok) return { ok: false, problem: "misconfigured", detail: config.detail };
     const governor = this.env.RATE_GOVERNOR.get(this.env.RATE_GOVERNOR.idFromName(environment));
     const permit = await governor.acquire(tenantName(environment, client), TOKEN_PERMIT_WAIT_MS);
     if (!permit.ok) return { ok: false, problem: "unavailable", detail: "The environment's rate limit leaves no room for a token request now." };

@@ -50,7 +50,7 @@ export type EnvironmentConfig = z.output<typeof EnvironmentConfig>;
  * The configuration of one environment, or why it is unavailable (a list of missing or bad names,
  * never their values).
  */
-export function environmentConfig(b: Bindings, environment: Environment): { ok: true; config: EnvironmentConfig } | { ok: false; missing: string[] } {
+export function environmentConfig(b: Bindings, environment: Environment): { ok: true; config: EnvironmentConfig } | { ok: false; missing: string[]; detail: string } {
   const prefix = environment === "demo" ? "DEMO_" : "PRODUCTION_";
   const raw = {
     apiBaseUrl: b[`${prefix}API_BASE_URL`],
@@ -61,5 +61,6 @@ export function environmentConfig(b: Bindings, environment: Environment): { ok: 
   const parsed = EnvironmentConfig.safeParse(raw);
   if (parsed.success) return { ok: true, config: parsed.data };
   const names: Record<string, string> = { apiBaseUrl: "API_BASE_URL", authUrl: "AUTH_URL", applicationKey: "APPLICATION_KEY", subscriptionKey: "SUBSCRIPTION_KEY" };
-  return { ok: false, missing: parsed.error.issues.map((i) => prefix + (names[String(i.path[0])] ?? String(i.path[0]))) };
+  const missing = parsed.error.issues.map((i) => prefix + (names[String(i.path[0])] ?? String(i.path[0])));
+  return { ok: false, missing, detail: `The ${environment} environment is not configured (missing or invalid: ${missing.join(", ")}).` };
 }

@@ -15,6 +15,17 @@ export const MAX_PASSTHROUGH_BODY_BYTES = 32 * 1024 * 1024;
 /** Bodies up to this size are buffered, so a call can be resent after a 401; larger ones are streamed. */
 export const BUFFERED_BODY_BYTES = 1024 * 1024;
 
+/** How long a call may take in all, ms, unless the caller asks otherwise with `X-Deadline-Ms`. */
+export const DEFAULT_DEADLINE_MS = 30_000;
+/** The longest deadline a caller may ask for, ms. */
+const MAX_DEADLINE_MS = 120_000;
+
+/** The epoch ms by which a call started at `started` must be answered, from its `X-Deadline-Ms` header. */
+export function deadlineOf(header: string | undefined, started: number): number {
+  const asked = Number(header);
+  return started + (Number.isInteger(asked) && asked > 0 ? Math.min(asked, MAX_DEADLINE_MS) : DEFAULT_DEADLINE_MS);
+}
+
 /** Request headers that cross to the API; everything else (Authorization, cookies, hop-by-hop, cf-*) stays. */
 const REQUEST_HEADERS = ["accept", "accept-language", "content-type", "content-length", "if-match", "if-none-match", "if-modified-since"];
 /** Response headers that come back to the caller. */

@@ -47,11 +47,6 @@ export class Problem extends Error {
     this.name = "Problem";
   }
 
-  /** The status of this problem's type. */
-  get status(): number {
-    return PROBLEM_TYPES[this.type].status;
-  }
-
   /** The `application/problem+json` response, stamped with the request id. */
   toResponse(requestId: string): Response {
     const { status, title } = PROBLEM_TYPES[this.type];

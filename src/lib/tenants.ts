@@ -4,7 +4,8 @@
  * the directory kept in step, and the objects' outcomes turned into problems.
  */
 import type { AdminOutcome } from "../durable/tenant";
-import type { Bindings, Environment } from "./config";
+import type { GovernorCounters } from "../durable/rate-governor";
+import { Environment, type Bindings } from "./config";
 import { Problem } from "./problem";
 import { tenantName } from "./tenant";
 
@@ -33,20 +34,18 @@ export function unwrap<T>(outcome: AdminOutcome<T>): T {
   }
 }
 
-/** Every tenant as operators see it, with the rate governor's counters. */
+/** Every tenant as operators see it, its own counters joined with the rate governor's. */
 export async function listTenants(env: Bindings) {
   const names = await directory(env).list();
-  const counters = Object.assign(
-    {},
-    ...(await Promise.all((["demo", "production"] as const).map((e) => env.RATE_GOVERNOR.get(env.RATE_GOVERNOR.idFromName(e)).counters()))),
-  );
+  const perEnvironment = await Promise.all(Environment.options.map((e) => env.RATE_GOVERNOR.get(env.RATE_GOVERNOR.idFromName(e)).counters()));
+  const governed: Record<string, GovernorCounters> = Object.assign({}, ...perEnvironment);
   const described = await Promise.all(
     names.map(async (name) => {
       const [environment, client] = name.split(":") as [Environment, string];
       const d = await tenantStub(env, environment, client).describe();
-      const c = counters[name] ?? { permits: 0, waited: 0, refused: 0 };
-      return d && { ...d, counters: { tokensIssued: d.tokensIssued, tokenWaits: d.tokenWaits, upstreamCalls: c.permits, throttledWaits: c.waited, refusedForDeadline: c.refused } };
+      const g = governed[name] ?? { permits: 0, waited: 0, refused: 0 };
+      return d && { ...d, counters: { ...d.counters, upstreamCalls: g.permits, throttledWaits: g.waited, refusedForDeadline: g.refused } };
     }),
   );
-  return described.filter((d) => d !== null).map(({ tokensIssued: _t, tokenWaits: _w, ...rest }) => rest);
+  return described.filter((d) => d !== null);
 }

@@ -7,15 +7,11 @@ import type { GatewayApp } from "../lib/app";
 import { bearer } from "../lib/auth";
 import { environmentConfig } from "../lib/config";
 import { log } from "../lib/log";
-import { downstreamResponse, upstreamBody, upstreamHeaders } from "../lib/passthrough";
+import { deadlineOf, downstreamResponse, upstreamBody, upstreamHeaders } from "../lib/passthrough";
 import { Problem } from "../lib/problem";
 import { claimedTenant } from "../lib/tenant";
 import { callUpstream, type CallTrace } from "../lib/upstream/client";
 import { v2Path } from "../lib/v2/path";
-
-/** How long a call may take in all, ms, unless the caller asks for less with `X-Deadline-Ms`. */
-export const DEFAULT_DEADLINE_MS = 30_000;
-const MAX_DEADLINE_MS = 120_000;
 
 export const v2Routes = new Hono<GatewayApp>().all("/*", async (c) => {
   const started = Date.now();
@@ -26,9 +22,8 @@ export const v2Routes = new Hono<GatewayApp>().all("/*", async (c) => {
   const path = v2Path(url.pathname);
   if (!path.ok) throw new Problem("bad-request", path.error);
   const config = environmentConfig(c.env, tenant.environment);
-  if (!config.ok) throw new Problem("unavailable", `The ${tenant.environment} environment is not configured (missing ${config.missing.join(", ")}).`);
-  const asked = Number(c.req.header("x-deadline-ms"));
-  const deadline = started + (Number.isInteger(asked) && asked > 0 ? Math.min(asked, MAX_DEADLINE_MS) : DEFAULT_DEADLINE_MS);
+  if (!config.ok) throw new Problem("unavailable", config.detail);
+  const deadline = deadlineOf(c.req.header("x-deadline-ms"), started);
   const method = c.req.method.toUpperCase();
   const body = await upstreamBody(c.req.raw, method, path.value);
   const trace: CallTrace = { attempts: 0, waitedMs: 0, tokenRenewed: false };

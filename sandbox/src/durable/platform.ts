@@ -227,11 +227,6 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     return ids;
   }
 
-  /** Whether a client exists in this environment. */
-  hasClient(clientId: string): boolean {
-    return this.#client(clientId) !== null;
-  }
-
   #gate(environment: Environment, target: "token" | "api", subscriptionKey: string | null, path: string): Rejection | null {
     const fault = this.#takeFault(target, path);
     if (fault) {

@@ -97,23 +97,3 @@ export type CustomerPost = z.output<typeof CustomerPost>;
 
 /** Top-level properties a JSON Patch on `/Customers/{id}` may change (the writable ones). */
 export const customerPatchableFields: ReadonlySet<string> = new Set(Object.keys(customerFields));
-
-/** `ContactAddressDto`, as the API answers it. */
-export const ContactAddress = ContactAddressPost.extend({
-  Id: int64,
-  LastChangedDateTimeOffset: z.string(),
-});
-
-/** `CustomerDto`, as the API answers it; loose, because the API keeps adding fields. */
-export const Customer = z.looseObject({
-  Id: int64,
-  Number: int64.nullable(),
-  Name: z.string().nullable(),
-  SubledgerAccountId: int64,
-  ContactCreatedDateTimeOffset: z.string(),
-  CustomerCreatedDateTimeOffset: z.string(),
-  LastChangedDateTimeOffset: z.string(),
-  ExternalImportReference: z.string().nullish(),
-  MailAddress: ContactAddress.nullish(),
-});
-export type Customer = z.output<typeof Customer>;

@@ -34,9 +34,6 @@ export const int64 = z.int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_I
 /** A calendar date `YYYY-MM-DD`. */
 export const isoDate = z.iso.date();
 
-/** A date-time with offset, as the API writes `...DateTimeOffset` fields. */
-export const isoDateTime = z.iso.datetime({ offset: true });
-
 /** Makes a field optional and nullable, the API's default for writable DTO fields. */
 export function opt<T extends z.ZodType>(schema: T) {
   return schema.nullish();
