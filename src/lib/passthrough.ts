@@ -3,12 +3,11 @@
  * Shaping a `/v2/*` call on its way up and its answer on the way back: which headers cross, how
  * bodies are limited and buffered, which inputs are refused before anything is sent.
  */
+import type { z } from "zod";
 import { readCapped } from "./v2/body";
-import { CustomerPost } from "./v2/customers";
-import { JsonPatch } from "./v2/json-patch";
+import { matchOperation } from "./v2/catalog";
 import { Problem } from "./problem";
 import { fieldErrors } from "./validate";
-import type { z } from "zod";
 
 /** Largest body passed through, bytes: the API's largest upload (a 30 MB pdf) with room for multipart framing. */
 export const MAX_PASSTHROUGH_BODY_BYTES = 32 * 1024 * 1024;
@@ -31,11 +30,18 @@ const REQUEST_HEADERS = ["accept", "accept-language", "content-type", "content-l
 /** Response headers that come back to the caller. */
 const RESPONSE_HEADERS = ["content-type", "content-length", "content-disposition", "x-pagination", "location", "retry-after", "etag", "last-modified", "www-authenticate"];
 
-/** Bodies the gateway checks before sending, by method and lowercased path. */
-const BODY_SCHEMAS: { method: string; path: RegExp; schema: z.ZodType; type: "json" | "json-patch" }[] = [
-  { method: "POST", path: /^\/customers$/i, schema: CustomerPost, type: "json" },
-  { method: "PATCH", path: /^\/[^/]+\/[^/]+$/, schema: JsonPatch, type: "json-patch" },
-];
+/** How the gateway checks a body before sending it. */
+interface BodyRule {
+  schema: z.ZodType;
+  type: "json" | "json-patch";
+}
+
+/** The catalog's schema for the operation's body, if it takes JSON: every POST and PATCH of the API is checked. */
+function bodyRule(method: string, path: string): BodyRule | null {
+  const m = matchOperation(method, path);
+  if (m.kind !== "operation" || !m.op.schema || (m.op.body !== "json" && m.op.body !== "json-patch")) return null;
+  return { schema: m.op.schema, type: m.op.body };
+}
 
 /** The headers to send upstream. */
 export function upstreamHeaders(inbound: Headers, requestId: string): Headers {
@@ -67,14 +73,14 @@ export async function upstreamBody(req: Request, method: string, path: string): 
   if (method === "GET" || method === "HEAD" || !req.body) return null;
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (declared > MAX_PASSTHROUGH_BODY_BYTES) throw tooLarge();
-  const rule = BODY_SCHEMAS.find((r) => r.method === method && r.path.test(path));
+  const rule = bodyRule(method, path);
   if (!(declared <= BUFFERED_BODY_BYTES) && !rule) return limitStream(req.body);
   const buffer = await readUpTo(req.body, rule ? BUFFERED_BODY_BYTES : MAX_PASSTHROUGH_BODY_BYTES);
   if (rule) check(req.headers.get("content-type") ?? "", buffer, rule);
   return buffer;
 }
 
-function check(contentType: string, buffer: ArrayBuffer, rule: (typeof BODY_SCHEMAS)[number]): void {
+function check(contentType: string, buffer: ArrayBuffer, rule: BodyRule): void {
   const type = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
   if (rule.type === "json-patch" ? type !== "application/json-patch+json" : !/^(application\/([a-z0-9.+-]+\+)?json|text\/json)$/.test(type)) {
     throw new Problem("unsupported-media-type", rule.type === "json-patch" ? "PATCH takes a JSON Patch as application/json-patch+json." : "Send the body as application/json.");

@@ -12,7 +12,9 @@ import { randomToken, saltedHash, randomHex, sameSecret } from "../lib/crypto";
 import { evaluatePrivileges, PRIVILEGES, SUBSCRIPTIONS } from "../lib/privileges";
 import { matchFault, Settings, type Fault, type SettingsPatch } from "../lib/settings";
 
-const SCHEMA_VERSION = "1";
+const SCHEMA_VERSION = "2";
+/** The integration a client key belongs to when none is named (the one `POST /_sandbox/clients` creates). */
+export const DEFAULT_INTEGRATION = "default";
 /** Window of the rate limit, ms: the API counts requests per second. */
 const RATE_WINDOW_MS = 1000;
 /** Expired token rows are kept this long (ms) before they are purged, so "expired" stays distinguishable from "unknown". */
@@ -29,7 +31,7 @@ export type Rejection =
 
 /** What the gate decided about one v2 call. */
 export type Admission = { latencyMs: number } & (
-  | { ok: true; clientId: string; privileges: string[] }
+  | { ok: true; clientId: string; integration: string; privileges: string[] }
   | { ok: false; rejection: Rejection }
 );
 
@@ -85,14 +87,17 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     };
     if (!call.bearer) return refuse("missing");
     const row = this.ctx.storage.sql
-      .exec<{ client_id: string; expires_at: number }>("SELECT client_id, expires_at FROM tokens WHERE hash = ?", await saltedHash("token:", call.bearer))
+      .exec<{ client_id: string; integration: string; expires_at: number }>(
+        "SELECT client_id, integration, expires_at FROM tokens WHERE hash = ?",
+        await saltedHash("token:", call.bearer),
+      )
       .toArray()[0];
     if (!row) return refuse("invalid");
     if (row.expires_at <= Date.now()) return refuse("expired");
     const client = this.#client(row.client_id);
     if (!client) return refuse("invalid");
     const { valid } = evaluatePrivileges(environment, JSON.parse(client.privileges), JSON.parse(client.subscriptions));
-    return { ok: true, clientId: row.client_id, privileges: valid, latencyMs };
+    return { ok: true, clientId: row.client_id, integration: row.integration, privileges: valid, latencyMs };
   }
 
   /** The token endpoint: client credentials in, a bearer token of this environment out. */
@@ -110,21 +115,22 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     if (!req.isForm) return refuse("invalid_request", "The request must be sent as application/x-www-form-urlencoded.");
     if (req.grantType === null) return refuse("invalid_request", "The grant_type parameter is missing.");
     if (req.grantType !== "client_credentials") return refuse("unsupported_grant_type", `The grant type '${req.grantType}' is not supported.`);
-    const clientId = req.credentials && (await this.#verifyClientKey(environment, req.credentials));
-    if (!clientId) {
+    const holder = req.credentials && (await this.#verifyClientKey(environment, req.credentials));
+    if (!holder) {
       return refuse("invalid_client", "Client integration not found. Please ensure the provided keys are matching the desired environment.");
     }
     this.ctx.storage.sql.exec(
       "INSERT INTO token_counts (client_id, value) VALUES (?, 1) ON CONFLICT(client_id) DO UPDATE SET value = value + 1",
-      clientId,
+      holder.clientId,
     );
     const accessToken = randomToken();
     const now = Date.now();
     this.ctx.storage.sql.exec("DELETE FROM tokens WHERE expires_at < ?", now - EXPIRED_TOKEN_RETENTION_MS);
     this.ctx.storage.sql.exec(
-      "INSERT INTO tokens (hash, client_id, expires_at) VALUES (?, ?, ?)",
+      "INSERT INTO tokens (hash, client_id, integration, expires_at) VALUES (?, ?, ?, ?)",
       await saltedHash("token:", accessToken),
-      clientId,
+      holder.clientId,
+      holder.integration,
       now + this.#settings.tokenLifetimeSeconds * 1000,
     );
     this.#count("tokensIssued");
@@ -144,24 +150,38 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
       JSON.stringify(subscriptions),
       Date.now(),
     );
-    return { clientId, clientKey: await this.#newClientKey(clientId) };
+    return { clientId, clientKey: await this.#newClientKey(clientId, DEFAULT_INTEGRATION) };
+  }
+
+  /**
+   * Adds another integration (another application, in the real API) to an existing client, with
+   * its own client key. Records an integration creates are its own: the API limits some reads and
+   * writes to them.
+   */
+  async addIntegration(clientId: string, integration: string): Promise<{ ok: true; clientKey: string } | { ok: false; reason: "not-found" | "already-active" }> {
+    return this.reactivate(clientId, integration);
   }
 
   /** Re-activates a removed integration: a new client key, the old one stays dead. */
-  async reactivate(clientId: string): Promise<{ ok: true; clientKey: string } | { ok: false; reason: "not-found" | "already-active" }> {
+  async reactivate(clientId: string, integration = DEFAULT_INTEGRATION): Promise<{ ok: true; clientKey: string } | { ok: false; reason: "not-found" | "already-active" }> {
     if (!this.#client(clientId)) return { ok: false, reason: "not-found" };
-    const active = this.ctx.storage.sql.exec("SELECT 1 FROM client_keys WHERE client_id = ? AND active = 1", clientId).toArray();
+    const active = this.ctx.storage.sql
+      .exec("SELECT 1 FROM client_keys WHERE client_id = ? AND integration = ? AND active = 1", clientId, integration)
+      .toArray();
     // Only one active instance of the application key per client: the real API refuses a second.
     if (active.length > 0) return { ok: false, reason: "already-active" };
-    return { ok: true, clientKey: await this.#newClientKey(clientId) };
+    return { ok: true, clientKey: await this.#newClientKey(clientId, integration) };
   }
 
   /**
    * `DELETE /Offboarding/RemoveIntegration`: the client key stops working for new tokens at once;
    * tokens already issued keep working until they expire, as the real API documents.
    */
-  removeIntegration(clientId: string): void {
-    this.ctx.storage.sql.exec("UPDATE client_keys SET active = 0, removed_at = ? WHERE client_id = ? AND active = 1", Date.now(), clientId);
+  removeIntegration(clientId: string, integration: string): void {
+    this.ctx.storage.sql.exec(
+      "UPDATE client_keys SET active = 0, removed_at = ? WHERE client_id = ? AND integration = ? AND active = 1",
+      Date.now(), clientId, integration,
+    );
   }
 
   /** `ClientIntegrationInformationDto` for a client, or null when it does not exist. */
@@ -275,16 +295,16 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     return fault;
   }
 
-  async #verifyClientKey(environment: Environment, creds: { applicationKey: string; clientKey: string }): Promise<string | null> {
+  async #verifyClientKey(environment: Environment, creds: { applicationKey: string; clientKey: string }): Promise<{ clientId: string; integration: string } | null> {
     if (!sameSecret(creds.applicationKey, keysOf(this.env, environment).applicationKey)) return null;
     const row = this.ctx.storage.sql
-      .exec<{ client_id: string; salt: string; hash: string; active: number }>(
-        "SELECT client_id, salt, hash, active FROM client_keys WHERE lookup = ?",
+      .exec<{ client_id: string; integration: string; salt: string; hash: string; active: number }>(
+        "SELECT client_id, integration, salt, hash, active FROM client_keys WHERE lookup = ?",
         await saltedHash("lookup:", creds.clientKey),
       )
       .toArray()[0];
     if (!row || row.active !== 1) return null;
-    return sameSecret(await saltedHash(row.salt, creds.clientKey), row.hash) ? row.client_id : null;
+    return sameSecret(await saltedHash(row.salt, creds.clientKey), row.hash) ? { clientId: row.client_id, integration: row.integration } : null;
   }
 
   /**
@@ -292,13 +312,14 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
    * cannot be salted (it must be computed from the presented key alone), so it only indexes;
    * the salted hash is what verifies.
    */
-  async #newClientKey(clientId: string): Promise<string> {
+  async #newClientKey(clientId: string, integration: string): Promise<string> {
     const clientKey = crypto.randomUUID();
     const salt = randomHex(16);
     this.ctx.storage.sql.exec(
-      "INSERT INTO client_keys (lookup, client_id, salt, hash, active, created_at) VALUES (?, ?, ?, ?, 1, ?)",
+      "INSERT INTO client_keys (lookup, client_id, integration, salt, hash, active, created_at) VALUES (?, ?, ?, ?, ?, 1, ?)",
       await saltedHash("lookup:", clientKey),
       clientId,
+      integration,
       salt,
       await saltedHash(salt, clientKey),
       Date.now(),
@@ -332,11 +353,13 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     const version = sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'").toArray()[0]?.value;
     if (version === SCHEMA_VERSION) return;
+    // Sandbox state is disposable: a new layout starts the environment afresh.
+    for (const t of ["clients", "client_keys", "tokens", "counters", "token_counts", "settings"]) sql.exec(`DROP TABLE IF EXISTS ${t}`);
     sql.exec(`CREATE TABLE IF NOT EXISTS clients (id TEXT PRIMARY KEY, name TEXT NOT NULL, privileges TEXT NOT NULL,
       subscriptions TEXT NOT NULL, created_at INTEGER NOT NULL)`);
-    sql.exec(`CREATE TABLE IF NOT EXISTS client_keys (lookup TEXT PRIMARY KEY, client_id TEXT NOT NULL, salt TEXT NOT NULL,
+    sql.exec(`CREATE TABLE IF NOT EXISTS client_keys (lookup TEXT PRIMARY KEY, client_id TEXT NOT NULL, integration TEXT NOT NULL, salt TEXT NOT NULL,
       hash TEXT NOT NULL, active INTEGER NOT NULL, created_at INTEGER NOT NULL, removed_at INTEGER)`);
-    sql.exec("CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, client_id TEXT NOT NULL, expires_at INTEGER NOT NULL)");
+    sql.exec("CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, client_id TEXT NOT NULL, integration TEXT NOT NULL, expires_at INTEGER NOT NULL)");
     sql.exec("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
     sql.exec("CREATE TABLE IF NOT EXISTS token_counts (client_id TEXT PRIMARY KEY, value INTEGER NOT NULL)");
     sql.exec("CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)");

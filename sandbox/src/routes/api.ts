@@ -1,40 +1,123 @@
 /**
  * @module
  * `{root}/v2/*` of one environment: the gate every call passes (faults, subscription key, rate
- * limit, bearer token), then the resource routers. Paths arrive lowercased (the API matches them
- * case-insensitively), so routes are registered in lowercase.
+ * limit, bearer token), then one dispatcher for every operation of the catalog: it resolves the
+ * operation (paths match case-insensitively), checks the integration's privileges, reads and
+ * validates the body with the shared schema, and hands the call to the client's data object.
  */
-import { Hono, type MiddlewareHandler } from "hono";
-import { platformOf, type SandboxApp } from "../app";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { matchOperation, type Operation } from "../../../src/lib/v2/catalog";
+import { clientOf, platformOf, type SandboxApp } from "../app";
+import type { Call, Reply, Upload } from "../engine/call";
 import type { Environment } from "../env";
+import { readJson } from "../lib/body";
+import { problemResponse, schemaProblem, type Result } from "../lib/problem";
 import { delay, rejectionResponse } from "../lib/rejection";
-import { customerRoutes } from "./customers";
 import { bearerOf, subscriptionKeyOf } from "./guards";
 import { integrationRoutes } from "./integration";
+
+/** Largest file an upload takes (VoucherDocumentation allows 30 MB). */
+const MAX_UPLOAD_BYTES = 30 * 1024 * 1024;
+
+/** The path below the environment's v2 root, in the caller's casing. */
+function relativePath(url: string): string {
+  return new URL(url).pathname.replace(/^(\/demo)?\/v2/i, "") || "/";
+}
 
 /** Admits the call or answers for the layer that refused it. */
 function gate(environment: Environment): MiddlewareHandler<SandboxApp> {
   return async function gateCall(c, next) {
-    const path = new URL(c.req.url).pathname.toLowerCase().replace(/^(\/demo)?\/v2/, "");
     const admission = await platformOf(c.env, environment).admit(environment, {
       subscriptionKey: subscriptionKeyOf(c.req.raw),
       bearer: bearerOf(c.req.raw),
-      path,
+      path: relativePath(c.req.url).toLowerCase(),
     });
     await delay(admission.latencyMs);
     if (!admission.ok) return rejectionResponse(admission.rejection);
     c.set("environment", environment);
     c.set("clientId", admission.clientId);
+    c.set("integration", admission.integration);
     c.set("privileges", admission.privileges);
     await next();
   };
+}
+
+/** Reads the body an operation takes: JSON checked against its schema, a JSON Patch, or one uploaded file. */
+async function bodyOf(c: Context<SandboxApp>, op: Operation): Promise<Result<{ body: unknown; upload: Upload | null }>> {
+  if (op.body === "none") return { ok: true, value: { body: null, upload: null } };
+  if (op.body === "multipart") return uploadOf(c.req.raw);
+  const raw = await readJson(c.req.raw, op.body === "json-patch" ? "json-patch" : "json");
+  if (!raw.ok) return raw;
+  const parsed = op.schema?.safeParse(raw.value);
+  if (parsed && !parsed.success) return { ok: false, problem: schemaProblem(parsed.error, op.body === "json-patch" ? "patch" : "") };
+  return { ok: true, value: { body: parsed ? parsed.data : raw.value, upload: null } };
+}
+
+async function uploadOf(req: Request): Promise<Result<{ body: null; upload: Upload }>> {
+  if (!(req.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
+    return { ok: false, problem: { status: 415, title: "Unsupported Media Type", detail: "Send the file as multipart/form-data with a field named file." } };
+  }
+  if (Number(req.headers.get("content-length") ?? "0") > MAX_UPLOAD_BYTES) {
+    return { ok: false, problem: { status: 413, title: "Payload Too Large", detail: `Files are limited to ${MAX_UPLOAD_BYTES} bytes.` } };
+  }
+  const form = await req.formData().catch(() => null);
+  const file = form?.get("file");
+  if (!file || typeof file === "string") {
+    return { ok: false, problem: { status: 400, title: "One or more validation errors occurred.", detail: "The file field is required.", errors: { file: ["The file field is required."] } } };
+  }
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if (bytes.byteLength > MAX_UPLOAD_BYTES) return { ok: false, problem: { status: 413, title: "Payload Too Large", detail: `Files are limited to ${MAX_UPLOAD_BYTES} bytes.` } };
+  return { ok: true, value: { body: null, upload: { name: file.name, type: file.type || "application/octet-stream", bytes } } };
+}
+
+function respond(r: Result<Reply>): Response {
+  if (!r.ok) return problemResponse(r.problem);
+  const { status, json, headers = {}, bytes } = r.value;
+  if (bytes) return new Response(bytes.data, { status, headers: { ...headers, "content-type": bytes.type } });
+  if (json === undefined) return new Response(null, { status, headers });
+  return Response.json(json, { status, headers });
+}
+
+/** Serves any operation of the catalog. */
+async function dispatch(c: Context<SandboxApp>): Promise<Response> {
+  const path = relativePath(c.req.url);
+  const match = matchOperation(c.req.method, path);
+  if (match.kind === "not-found") return problemResponse({ status: 404, title: "Not Found", detail: `No resource at ${new URL(c.req.url).pathname}.` });
+  if (match.kind === "method-not-allowed") {
+    const res = problemResponse({ status: 405, title: "Method Not Allowed", detail: `${c.req.method} is not allowed here; use ${match.allow.join(", ")}.` });
+    res.headers.set("allow", match.allow.join(", "));
+    return res;
+  }
+  const { op, params } = match;
+  const held = c.get("privileges");
+  if (op.privileges.length > 0 && !op.privileges.some((p) => held.includes(p))) {
+    // The API documents 403 without a body; naming the privilege is what a developer needs to fix it.
+    return problemResponse({ status: 403, title: "Forbidden", detail: `The integration needs one of these privileges: ${op.privileges.join(", ")}.` });
+  }
+  const body = await bodyOf(c, op);
+  if (!body.ok) return problemResponse(body.problem);
+  const url = new URL(c.req.url);
+  const call: Call = {
+    key: op.key,
+    params,
+    query: [...url.searchParams].map(([k, v]) => [k.toLowerCase(), v]),
+    url: c.req.url,
+    ...body.value,
+    environment: c.get("environment"),
+    clientId: c.get("clientId"),
+    integration: c.get("integration"),
+    privileges: held,
+  };
+  // RPC typing cannot see through `unknown` inside replies; the shape is the method's own.
+  return respond((await clientOf(c.env, call.environment, call.clientId).handle(call)) as Result<Reply>);
 }
 
 /** The v2 API of one environment. */
 export function apiRoutes(environment: Environment) {
   const app = new Hono<SandboxApp>();
   app.use("*", gate(environment));
-  app.route("/customers", customerRoutes);
   app.route("/", integrationRoutes);
+  app.all("*", dispatch);
   return app;
 }
+

@@ -55,6 +55,18 @@ export const controlRoutes = new Hono<SandboxApp>()
       ? problemResponse({ status: 404, title: "Not Found", detail: `No client ${clientId} in ${environment.data}.` })
       : problemResponse({ status: 409, title: "Conflict", detail: "The integration is already active for this client; remove it first." });
   })
+  .post("/clients/:environment/:clientId/integrations", async (c) => {
+    const environment = EnvironmentName.safeParse(c.req.param("environment"));
+    if (!environment.success) return problemResponse({ status: 404, title: "Not Found", detail: "Unknown environment." });
+    const [input, bad] = await body(c, z.strictObject({ name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/) }));
+    if (bad) return bad;
+    const clientId = c.req.param("clientId");
+    const result = await platformOf(c.env, environment.data).addIntegration(clientId, input.name);
+    if (result.ok) return c.json({ clientId, integration: input.name, clientKey: result.clientKey, environment: environment.data }, 201);
+    return result.reason === "not-found"
+      ? problemResponse({ status: 404, title: "Not Found", detail: `No client ${clientId} in ${environment.data}.` })
+      : problemResponse({ status: 409, title: "Conflict", detail: `The integration ${input.name} is already active for this client.` });
+  })
   .post("/tokens/revoke", async (c) => {
     const [input, bad] = await body(c, z.strictObject({ environment: EnvironmentName.optional(), clientId: z.string().optional() }));
     if (bad) return bad;

@@ -1,11 +1,7 @@
 /**
  * @module
- * What the API's layers read from every call: the subscription key, the bearer token, and the
- * privilege a route needs.
+ * What the API's layers read from every call: the subscription key and the bearer token.
  */
-import type { MiddlewareHandler } from "hono";
-import type { SandboxApp } from "../app";
-import { problemResponse } from "../lib/problem";
 
 /** The subscription key from its header, or from APIM's `subscription-key` query parameter. */
 export function subscriptionKeyOf(req: Request): string | null {
@@ -20,18 +16,3 @@ export function bearerOf(req: Request): string | null {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get("authorization") ?? "");
   return m?.[1] ?? null;
 }
-
-/**
- * Refuses a call whose integration holds none of `any`. The API documents 403 without a body; the
- * sandbox adds a ProblemDetails naming the privilege, which is what a developer needs to fix it.
- */
-export function requirePrivilege(...any: string[]): MiddlewareHandler<SandboxApp> {
-  return async function privilege(c, next) {
-    const held = c.get("privileges");
-    if (!any.some((p) => held.includes(p))) {
-      return problemResponse({ status: 403, title: "Forbidden", detail: `The integration needs one of these privileges: ${any.join(", ")}.` });
-    }
-    await next();
-  };
-}
-

@@ -13,6 +13,6 @@ export const integrationRoutes = new Hono<SandboxApp>()
     return info ? c.json(info) : problemResponse({ status: 404, title: "Object(s) not found", detail: "The client no longer exists." });
   })
   .delete("/offboarding/removeintegration", async (c) => {
-    await platformOf(c.env, c.get("environment")).removeIntegration(c.get("clientId"));
+    await platformOf(c.env, c.get("environment")).removeIntegration(c.get("clientId"), c.get("integration"));
     return c.body(null, 200);
   });

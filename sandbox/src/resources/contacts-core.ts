@@ -1,0 +1,143 @@
+/**
+ * @module
+ * Customers and suppliers: contacts with a sub-ledger account, a number in their ledger's series,
+ * a mail address whose country defaults to NO, and the person/company naming rule.
+ */
+import { BANK_APPROVER_DTO_FIELDS, BankApproverPost, CLIENT_BANK_ACCOUNT_DTO_FIELDS, ClientBankAccountPost, CONTACT_GROUP_DTO_FIELDS, ContactGroupPost, SUPPLIER_DTO_FIELDS, SupplierPost } from "../../../src/lib/v2/contacts";
+import { CustomerPost } from "../../../src/lib/v2/customers";
+import type { Ctx, Handler } from "../engine/call";
+import { filter, type Filter } from "../engine/filters";
+import { resourceHandlers, type ResourceSpec } from "../engine/resource";
+import type { Dto } from "../engine/store";
+
+import { SERIES } from "./seed";
+
+const CUSTOMER_DTO_FIELDS = [
+  "Id", "SubledgerAccountId", "ContactCreatedDateTimeOffset", "CustomerCreatedDateTimeOffset",
+  "LastChangedDateTimeOffset", "CreatedFromImportJournalId", "IsActive",
+] as const;
+
+/** What customers and suppliers share: the contact's name, address, groups and sub-ledger account. */
+function contactDerive(created: string) {
+  return (d: Dto, ctx: Ctx): Dto => {
+    const at = ctx.now.toISOString();
+    const address = (d.MailAddress as Dto | null) ?? {};
+    const isPerson = d.IsPerson === true;
+    return {
+      IsPerson: isPerson,
+      Name: isPerson ? `${String(d.FirstName ?? "")} ${String(d.LastName ?? "")}`.trim() : d.Name,
+      CurrencyCode: String(d.CurrencyCode ?? "NOK").toUpperCase(),
+      ContactGroupIds: d.ContactGroupIds ?? [],
+      IsArchived: d.IsArchived ?? false,
+      IsActive: true,
+      // A customer's ledger account is its own; the sandbox gives it an id of its own once.
+      SubledgerAccountId: d.SubledgerAccountId ?? ctx.store.nextId(),
+      ContactCreatedDateTimeOffset: d.ContactCreatedDateTimeOffset ?? at,
+      [created]: d[created] ?? at,
+      MailAddress: {
+        AddressLine1: null, AddressLine2: null, City: null, ZipCode: null, ExternalCode: null, ...address,
+        Id: address.Id ?? ctx.store.nextId(),
+        CountryCode: String(address.CountryCode ?? "NO").toUpperCase(),
+        LastChangedDateTimeOffset: at,
+      },
+    };
+  };
+}
+
+/** Contact groups named on a contact must exist. */
+function groupsExist(d: Dto, ctx: Ctx) {
+  const missing = ((d.ContactGroupIds as number[] | null) ?? []).find((id) => !ctx.store.get("ContactGroup", id));
+  return missing === undefined ? null : { status: 404, title: "Object(s) not found", detail: `Could not find contact group(s) with id = ${missing}.` };
+}
+
+/** A contact is in use once its sub-ledger has entries or a sales order names it. */
+function contactInUse(kind: string) {
+  return (id: string, ctx: Ctx): string | null => {
+    if (ctx.store.all("Posting").some((p) => String(p.dto.ContactId) === id)) return "It has ledger entries.";
+    if (kind === "Customer" && ctx.store.all("SalesOrder").some((o) => String(o.dto.CustomerId) === id)) return "It is used on sales orders.";
+    return null;
+  };
+}
+
+const contactFilters = (nos: string, created: string): Filter[] => [
+  filter(nos, "Number", "ranges"),
+  filter("externalNos", "ExternalNumber", "ranges"),
+  filter("externalImportReference", "ExternalImportReference", "eq"),
+  filter("contactGroupIds", "ContactGroupIds", "contains", { kind: "ContactGroup", entity: "ContactGroup" }),
+  filter(created, created.replace(/GreaterThan$/, "").replace(/^./, (c) => c.toUpperCase()), "after"),
+  filter("lastChangedDateTimeOffsetGreaterThan", "LastChangedDateTimeOffset", "after"),
+  // Newer API versions filter on these; the published document predates them.
+  filter("organizationNumber", "OrganizationNumber", "strings"),
+  filter("organizationNumbers", "OrganizationNumber", "strings"),
+  filter("emailAddress", "EmailAddress", "strings"),
+  filter("emailAddresses", "EmailAddress", "strings"),
+  filter("phoneNumber", "PhoneNumber", "strings"),
+  filter("phoneNumbers", "PhoneNumber", "strings"),
+  filter("subledgerAccountIds", "SubledgerAccountId", "ids"),
+];
+
+const customers: ResourceSpec = {
+  path: "/Customers", entity: "Customer", post: CustomerPost, fields: CUSTOMER_DTO_FIELDS,
+  filters: contactFilters("customerNos", "customerCreatedDateTimeOffsetGreaterThan"),
+  unique: ["Number", "ExternalImportReference", "ExternalNumber"], label: "contact",
+  numbered: { field: "Number", first: SERIES.Customer.from, last: SERIES.Customer.to },
+  refs: [
+    { id: "DepartmentId", code: "DepartmentCode", kind: "Department", entity: "Department" },
+    { id: "PaymentTermId", kind: "PaymentTerm", entity: "PaymentTerm" },
+    { id: "DeliveryTermId", code: "DeliveryTerm", kind: "DeliveryTerm", entity: "DeliveryTerm", by: "Name" },
+    { id: "InvoiceBrandingThemeId", code: "InvoiceBrandingThemeCode", kind: "BrandingTheme", entity: "BrandingTheme" },
+    { id: "SalesPersonEmployeeId", code: "SalesPersonEmployeeNumber", kind: "Employee", entity: "Employee", by: "Number" },
+  ],
+  derive: (d, ctx) => ({
+    ...contactDerive("CustomerCreatedDateTimeOffset")(d, ctx),
+    InvoiceDeliveryType: d.InvoiceDeliveryType ?? "Print",
+    ReminderDeliveryType: d.ReminderDeliveryType ?? "Print",
+    NoticeOfDebtCollectionDeliveryType: d.NoticeOfDebtCollectionDeliveryType ?? "Print",
+    SendPaymentReminders: d.SendPaymentReminders ?? true,
+    TransferToDebtCollectionAgency: d.TransferToDebtCollectionAgency ?? true,
+    UseInvoiceFee: d.UseInvoiceFee ?? true,
+    PaymentTerm: d.PaymentTerm ?? 14,
+  }),
+  check: groupsExist,
+  inUse: contactInUse("Customer"),
+};
+
+const suppliers: ResourceSpec = {
+  path: "/Suppliers", entity: "Supplier", post: SupplierPost, fields: SUPPLIER_DTO_FIELDS,
+  filters: contactFilters("supplierNos", "supplierCreatedDateTimeOffsetGreaterThan"),
+  unique: ["Number", "ExternalImportReference", "ExternalNumber"], label: "contact",
+  numbered: { field: "Number", first: SERIES.Supplier.from, last: SERIES.Supplier.to },
+  derive: (d, ctx) => ({ ...contactDerive("SupplierCreatedDateTimeOffset")(d, ctx), Payout: d.Payout ?? true }),
+  check: groupsExist,
+  inUse: contactInUse("Supplier"),
+};
+
+const contactGroups: ResourceSpec = {
+  path: "/ContactGroups", entity: "ContactGroup", post: ContactGroupPost, fields: CONTACT_GROUP_DTO_FIELDS,
+  inUse: (id, ctx) =>
+    ["Customer", "Supplier", "Employee"].some((k) => ctx.store.all(k).some((r) => ((r.dto.ContactGroupIds as number[] | null) ?? []).includes(Number(id))))
+      ? "Contacts belong to it."
+      : null,
+};
+
+const clientBankAccounts: ResourceSpec = {
+  path: "/ClientBankAccounts", entity: "ClientBankAccount", post: ClientBankAccountPost, fields: CLIENT_BANK_ACCOUNT_DTO_FIELDS,
+  unique: ["BankAccountNumber"],
+  refs: [{ id: "GeneralLedgerAccountId", code: "GeneralLedgerAccountNo", kind: "GeneralLedgerAccount", entity: "GeneralLedgerAccount", by: "AccountNo" }],
+  derive: (d) => ({ IsPrimaryAccount: d.IsPrimaryAccount ?? false, AgricultureDepartment: d.AgricultureDepartment ?? "None" }),
+};
+
+const bankApprovers: ResourceSpec = {
+  path: "/ClientBankAccounts/BankApprovers", entity: "BankApprover", post: BankApproverPost, fields: BANK_APPROVER_DTO_FIELDS,
+  refs: [{ id: "BankAccountId", code: "BankAccountNumber", kind: "ClientBankAccount", entity: "ClientBankAccount", by: "BankAccountNumber" }],
+  derive: (d, ctx) => ({ IsActiveApprover: !d.ToDate || String(d.ToDate) >= ctx.now.toISOString().slice(0, 10) }),
+};
+
+export const contactCoreHandlers: Record<string, Handler> = {
+  ...resourceHandlers(customers),
+  ...resourceHandlers(suppliers),
+  ...resourceHandlers(contactGroups),
+  ...resourceHandlers(clientBankAccounts, ["list", "create", "get", "patch"]),
+  ...resourceHandlers(bankApprovers, ["list", "create", "get", "patch"]),
+};
+

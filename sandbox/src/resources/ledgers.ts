@@ -1,0 +1,133 @@
+/**
+ * @module
+ * Reports computed from the postings: `AccountTransactions`, `TrialBalance`, and the customer and
+ * supplier ledgers (balances, open items, entries by match id, statement).
+ */
+import { ACCOUNT_TRANSACTION_DTO_FIELDS, CUSTOMER_LEDGER_ENTRY_DTO_FIELDS, SUPPLIER_LEDGER_ENTRY_DTO_FIELDS } from "../../../src/lib/v2/vouchers";
+import { bindingProblem, empty, fail, listReply, ok, requiredQuery, type Ctx, type Handler } from "../engine/call";
+import { filter, predicateOf } from "../engine/filters";
+import { datePairProblem, fromOre, ledgerEntries, postingsUpTo, toOre, type SubLedger } from "../engine/ledger";
+import type { Dto } from "../engine/store";
+
+const isDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
+
+function dateQuery(ctx: Ctx, name: string) {
+  const v = requiredQuery(ctx, name);
+  if (!v.ok) return v;
+  const day = v.value.slice(0, 10);
+  return isDate(day) ? { ok: true as const, value: day } : fail(bindingProblem(name, v.value));
+}
+
+/** Fills a DTO with every field of its list (null where the sandbox has no value). */
+function shape(fields: readonly string[], values: Dto): Dto {
+  return Object.fromEntries(fields.map((f) => [f, values[f] ?? null]));
+}
+
+const accountTransactions: Handler = (ctx) => {
+  const from = dateQuery(ctx, "fromDate");
+  if (!from.ok) return from;
+  const to = dateQuery(ctx, "toDate");
+  if (!to.ok) return to;
+  const order = datePairProblem(from.value, to.value);
+  if (order) return fail(order);
+  const pred = predicateOf([filter("accountNos", "AccountNo", "ranges"), filter("voucherNos", "VoucherNo", "ranges"), filter("voucherTypes", "VoucherType", "strings"), filter("vatCodes", "VatCode", "strings"), filter("createdDateTimeOffsetGreaterThan", "CreatedDateTimeOffset", "after"), filter("lastChangedDateTimeOffsetGreaterThan", "LastChangedDateTimeOffset", "after")], ctx.q);
+  if (!pred.ok) return pred;
+  const rows = ctx.store.all("Posting").map((r) => r.dto)
+    .filter((p) => String(p.PostingDate) >= from.value && String(p.PostingDate) <= to.value)
+    .filter(pred.value)
+    .map((p) => shape(ACCOUNT_TRANSACTION_DTO_FIELDS, { ...p, AgricultureDepartment: "None", VatReturnSpecification: "None" }));
+  return listReply(ctx, rows, ACCOUNT_TRANSACTION_DTO_FIELDS);
+};
+
+const trialBalance: Handler = (ctx) => {
+  const date = dateQuery(ctx, "date");
+  if (!date.ok) return date;
+  const pred = predicateOf([filter("accountNos", "AccountNo", "ranges")], ctx.q);
+  if (!pred.ok) return pred;
+  const sums = new Map<number, number>();
+  for (const p of postingsUpTo(ctx.store, date.value)) sums.set(Number(p.AccountId), (sums.get(Number(p.AccountId)) ?? 0) + toOre(Number(p.Amount)));
+  const hideZero = ctx.q.get("hideaccountswithzerobalance")?.toLowerCase() === "true";
+  const rows = ctx.store.all("GeneralLedgerAccount").map((r) => r.dto)
+    .map((a) => ({ AccountId: a.Id, AccountName: a.Name, AccountNo: a.AccountNo, AgricultureDepartment: a.AgricultureDepartment ?? "None", Balance: fromOre(sums.get(Number(a.Id)) ?? 0) }))
+    .filter((l) => !(hideZero && l.Balance === 0))
+    .filter(pred.value)
+    .sort((a, b) => Number(a.AccountNo) - Number(b.AccountNo));
+  return listReply(ctx, rows);
+};
+
+/** The contact-facing view of ledger entries: one kind of contact per ledger. */
+function ledger(kind: "Customer" | "Supplier", key: SubLedger, fields: readonly string[]): Record<string, Handler> {
+  const contactOf = (ctx: Ctx, id: unknown) => ctx.store.get(kind, String(id))?.dto ?? null;
+  const entryDto = (ctx: Ctx, p: Dto, balance: number): Dto => {
+    const c = contactOf(ctx, p.ContactId);
+    return shape(fields, {
+      ...p, Balance: balance, [`${kind}Id`]: p.ContactId, [`${kind}AccountNo`]: c?.Number, [`${kind}ExternalNo`]: c?.ExternalNumber, [`${kind}Name`]: c?.Name,
+      IsCreatedByCurrentIntegration: false,
+    });
+  };
+  const contactFilter = [filter(kind === "Customer" ? "customerNos" : "supplierNos", "ContactNo", "ranges"), filter("invoiceNos", "InvoiceNo", "ranges"), filter("customMatchingReferences", "CustomMatchingReference", "strings"), filter("voucherTypes", "VoucherType", "strings")];
+  const entries = (ctx: Ctx): Dto[] => ledgerEntries(ctx.store, key).map((p) => ({ ...p, ContactNo: contactOf(ctx, p.ContactId)?.Number ?? null }));
+  const base = kind === "Customer" ? "/Customerledger" : "/Supplierledger";
+  return {
+    [`GET ${base}/${kind}Balances`]: (ctx) => {
+      const date = dateQuery(ctx, "date");
+      if (!date.ok) return date;
+      const sums = new Map<string, number>();
+      for (const p of entries(ctx).filter((p) => String(p.PostingDate) <= date.value)) sums.set(String(p.ContactId), (sums.get(String(p.ContactId)) ?? 0) + toOre(Number(p.Amount)));
+      const onlyOpen = ctx.q.get("includeonlyopenitems")?.toLowerCase() === "true";
+      const rows = [...sums].filter(([, ore]) => !(onlyOpen && ore === 0)).map(([id, ore]) => {
+        const c = contactOf(ctx, id);
+        return { Balance: fromOre(ore), [`${kind}AccountNo`]: c?.Number ?? null, [`${kind}ExternalNo`]: c?.ExternalNumber ?? null, [`${kind}Id`]: Number(id), [`${kind}Name`]: c?.Name ?? null };
+      });
+      return listReply(ctx, rows);
+    },
+    [`GET ${base}/OpenItems`]: (ctx) => {
+      const date = dateQuery(ctx, "date");
+      if (!date.ok) return date;
+      const pred = predicateOf(contactFilter, ctx.q);
+      if (!pred.ok) return pred;
+      const upTo = entries(ctx).filter((p) => String(p.PostingDate) <= date.value).filter(pred.value);
+      const groups = new Map<string, Dto[]>();
+      for (const p of upTo) {
+        const k = `${String(p.ContactId)}:${String(p.InvoiceNo ?? p.CustomMatchingReference ?? `entry-${String(p.Id)}`)}`;
+        groups.set(k, [...(groups.get(k) ?? []), p]);
+      }
+      const rows = [...groups.values()].flatMap((g) => {
+        const open = g.reduce((n, p) => n + toOre(Number(p.Amount)), 0);
+        return open === 0 ? [] : g.map((p) => entryDto(ctx, p, fromOre(open)));
+      });
+      return listReply(ctx, rows, fields);
+    },
+    [`GET ${base}/EntriesByMatchId`]: (ctx) => {
+      const raw = requiredQuery(ctx, "matchId");
+      if (!raw.ok) return raw;
+      if (!/^\d+$/.test(raw.value)) return fail(bindingProblem("matchId", raw.value));
+      const rows = entries(ctx).filter((p) => p.MatchId === Number(raw.value)).map((p) => entryDto(ctx, p, 0));
+      return rows.length === 0 ? empty(204) : ok(rows);
+    },
+    [`GET ${base}/Statement`]: (ctx) => {
+      const from = dateQuery(ctx, "fromDate");
+      if (!from.ok) return from;
+      const to = dateQuery(ctx, "toDate");
+      if (!to.ok) return to;
+      const order = datePairProblem(from.value, to.value);
+      if (order) return fail(order);
+      const pred = predicateOf(contactFilter, ctx.q);
+      if (!pred.ok) return pred;
+      let running = new Map<string, number>();
+      const rows = entries(ctx).filter((p) => String(p.PostingDate) <= to.value).filter(pred.value).flatMap((p) => {
+        const k = String(p.ContactId);
+        running = running.set(k, (running.get(k) ?? 0) + toOre(Number(p.Amount)));
+        return String(p.PostingDate) >= from.value ? [entryDto(ctx, p, fromOre(running.get(k) ?? 0))] : [];
+      });
+      return listReply(ctx, rows, fields);
+    },
+  };
+}
+
+export const ledgerHandlers: Record<string, Handler> = {
+  "GET /AccountTransactions": accountTransactions,
+  "GET /TrialBalance": trialBalance,
+  ...ledger("Customer", "customer", CUSTOMER_LEDGER_ENTRY_DTO_FIELDS),
+  ...ledger("Supplier", "supplier", SUPPLIER_LEDGER_ENTRY_DTO_FIELDS),
+};

@@ -1,0 +1,70 @@
+/**
+ * @module
+ * Vouchers posted directly to the ledger (`/Vouchers/{Manual,Bank,Cash,YearEnd}Journals`), their
+ * reads (only the integration's own), the outgoing-invoice voucher, and `POST /Vouchers/Reverse/{id}`.
+ */
+import type { z } from "zod";
+import { ManualVoucherPost } from "../../../src/lib/v2/vouchers";
+import { fail, ok, uuidParam, type Ctx, type Handler } from "../engine/call";
+import { postVoucher, reverseVoucher } from "../engine/ledger";
+import type { Dto } from "../engine/store";
+import { problems } from "../lib/problem";
+
+type PostedVoucher = z.output<typeof ManualVoucherPost>;
+
+/** The four journals posted directly, with the voucher type each records. */
+const JOURNALS = [
+  { route: "ManualJournals", type: "ManualJournal", entity: "ManualVoucher" },
+  { route: "BankJournals", type: "BankJournal", entity: "BankVoucher" },
+  { route: "CashJournals", type: "CashJournal", entity: "CashVoucher" },
+  { route: "YearEndJournals", type: "YearEndJournal", entity: "YearEndVoucher" },
+] as const;
+
+/** The voucher DTO as the journal endpoints answer it: the header and its own lines. */
+export function voucherDto(ctx: Ctx, voucher: Dto): Dto {
+  const { Route: _route, Imported: _imported, ReversedExternalImportReference: _ref, VoucherType: _type, ...header } = voucher;
+  const lines = (voucher.Lines as Dto[] | undefined) ?? [];
+  return { ...header, SaftBatchId: voucher.SaftBatchId ?? null, SaftSourceId: voucher.SaftSourceId ?? null, ImportedVoucherNo: voucher.ImportedVoucherNo ?? null, VoucherLines: lines, Lines: undefined };
+}
+
+function postJournal(j: (typeof JOURNALS)[number]): Handler {
+  return (ctx) => {
+    const body = ctx.call.body as PostedVoucher;
+    const lines = body.VoucherLines ?? [];
+    const posted = postVoucher(ctx, {
+      VoucherType: j.type, VoucherDate: body.VoucherDate, Description: body.Description ?? null, ExternalImportReference: body.ExternalImportReference ?? null,
+      CurrencyCode: body.CurrencyCode ?? null, lines: lines.map((l) => ({ ...l, AccountId: Number(l.AccountId) })), entity: j.entity,
+      bank: j.type === "BankJournal", route: j.route, imported: true,
+    });
+    if (!posted.ok) return posted;
+    const at = ctx.now.toISOString();
+    const stored: Dto = {
+      ...posted.value.voucher, SaftBatchId: body.SaftBatchId ?? null, SaftSourceId: body.SaftSourceId ?? null, ImportedVoucherNo: body.ImportedVoucherNo ?? null,
+      Lines: lines.map((l, i) => ({ ...l, Id: posted.value.lineIds[i], CreatedDateTimeOffset: at })),
+    };
+    ctx.store.put("Voucher", String(stored.Id), stored, { owner: ctx.call.integration });
+    return ok(voucherDto(ctx, stored), 201);
+  };
+}
+
+/** `GET /Vouchers/<route>/{id}`: only vouchers of that route that this integration created; others are not found. */
+function getOwn(route: string): Handler {
+  return (ctx) => {
+    const id = uuidParam(ctx, "id");
+    if (!id.ok) return id;
+    const r = ctx.store.get("Voucher", id.value);
+    if (!r || r.owner !== ctx.call.integration || r.dto.Route !== route) return fail(problems.notFound("Voucher", id.value));
+    return ok(voucherDto(ctx, r.dto));
+  };
+}
+
+export const voucherHandlers: Record<string, Handler> = {
+  ...Object.fromEntries(JOURNALS.flatMap((j) => [[`POST /Vouchers/${j.route}`, postJournal(j)], [`GET /Vouchers/${j.route}/{id}`, getOwn(j.route)]])),
+  "GET /Vouchers/OutgoingInvoiceJournals/{id}": getOwn("OutgoingInvoiceJournals"),
+  "POST /Vouchers/Reverse/{id}": (ctx) => {
+    const id = uuidParam(ctx, "id");
+    if (!id.ok) return id;
+    const reversed = reverseVoucher(ctx, id.value);
+    return reversed.ok ? ok({ Id: reversed.value.Id, VoucherNo: reversed.value.VoucherNo }) : reversed;
+  },
+};
