@@ -16,8 +16,8 @@ async function create(api: Api, body: Record<string, unknown>) {
 async function customerCount(environment: string, clientId: string): Promise<number> {
   const ns = (env as unknown as { CLIENTS: DurableObjectNamespace }).CLIENTS;
   return runInDurableObject(ns.get(ns.idFromName(`${environment}:${clientId}`)), (_i, state) => {
-    const t = state.storage.sql.exec("SELECT name FROM sqlite_master WHERE name = 'customers'").toArray();
-    return t.length ? (state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM customers").one().n) : 0;
+    const t = state.storage.sql.exec("SELECT name FROM sqlite_master WHERE name = 'records'").toArray();
+    return t.length ? state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM records WHERE kind = 'Customer'").one().n : 0;
   });
 }
 

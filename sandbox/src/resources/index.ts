@@ -3,7 +3,10 @@
  * Every handler of the sandbox, keyed by the catalog's operation keys (`METHOD /Path/{param}`).
  */
 import type { Handler } from "../engine/call";
+import { adminHandlers } from "./admin";
+import { contactDetailHandlers } from "./contact-details";
 import { contactCoreHandlers } from "./contacts-core";
+import { journalHandlers } from "./journal";
 import { ledgerHandlers } from "./ledgers";
 import { masterdataHandlers } from "./masterdata";
 import { referenceHandlers } from "./reference";
@@ -12,9 +15,12 @@ import { voucherHandlers } from "./vouchers";
 
 export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...referenceHandlers,
+  ...adminHandlers,
   ...contactCoreHandlers,
+  ...contactDetailHandlers,
   ...masterdataHandlers,
   ...salesHandlers,
   ...voucherHandlers,
   ...ledgerHandlers,
+  ...journalHandlers,
 };

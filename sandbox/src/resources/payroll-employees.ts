@@ -12,7 +12,6 @@ import { fail, ok, problems, type Ctx, type Handler } from "../engine/call";
 import { filter } from "../engine/filters";
 import { resourceHandlers, type ResourceSpec } from "../engine/resource";
 import type { Dto } from "../engine/store";
-import { idList } from "../lib/query";
 import type { Problem } from "../lib/problem";
 import { KIND, employeeOf, patched, reshaped, then, withoutNulls } from "./payroll-shared";
 import { SERIES } from "./seed";
@@ -29,7 +28,7 @@ const spec: ResourceSpec = {
     filter("employeeNos", "Number", "ranges"),
     filter("externalNos", "ExternalNumber", "ranges"),
     filter("externalImportReference", "ExternalImportReference", "eq"),
-    filter("contactGroupIds", "ContactGroupIds", "contains"),
+    filter("contactGroupIds", "ContactGroupIds", "contains", { kind: "ContactGroup", entity: "ContactGroup" }),
     filter("employeeCreatedDateTimeOffsetGreaterThan", "EmployeeCreatedDateTimeOffset", "after"),
     filter("lastChangedDateTimeOffsetGreaterThan", "LastChangedDateTimeOffset", "after"),
     // Not in the published document; the newer API filters employees by their id numbers, one or a comma list.
@@ -44,6 +43,9 @@ const spec: ResourceSpec = {
     { id: "ManagerEmployeeId", code: "ManagerEmployeeNo", kind: KIND.employee, entity: "Employee", by: "Number" },
   ],
   numbered: { field: "Number", first: SERIES.Employee.from, last: SERIES.Employee.to },
+  // "Unique within each class of Contacts": among employees, whatever customers or suppliers use.
+  unique: ["Number", "ExternalNumber", "ExternalImportReference"],
+  label: "contact",
   derive: defaults,
   check: rules,
   inUse,
@@ -76,9 +78,7 @@ function address(given: Dto | null, prior: Dto | undefined, ctx: Ctx): Dto {
   };
 }
 
-const UNIQUE = ["Number", "ExternalNumber", "ExternalImportReference"] as const;
-
-function rules(dto: Dto, ctx: Ctx, self: string | null): Problem | null {
+function rules(dto: Dto, ctx: Ctx): Problem | null {
   const seriesId = dto.SubLedgerNumberSeriesId;
   if (typeof seriesId === "string") {
     const series = ctx.store.get("SubLedgerNumberSeries", seriesId);
@@ -93,14 +93,6 @@ function rules(dto: Dto, ctx: Ctx, self: string | null): Problem | null {
   const groups = (dto.ContactGroupIds as number[] | null) ?? [];
   const missing = groups.filter((g) => !ctx.store.get("ContactGroup", g));
   if (missing.length > 0) return groupsNotFound(missing);
-  const others = ctx.store.all(KIND.employee).filter((r) => r.id !== (self ?? String(dto.Id)));
-  for (const field of UNIQUE) {
-    const value = dto[field];
-    if (value === null || value === undefined || value === "") continue;
-    const norm = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v);
-    const taken = others.find((r) => norm(r.dto[field]) === norm(value));
-    if (taken) return problems.validation("Employee", `${field} is already in use. '${String(value)}' is used on (contact) Id = ${taken.id}.`);
-  }
   if (dto.ManagerEmployeeId !== null && dto.ManagerEmployeeId === dto.Id) return problems.validation("Employee", "An employee cannot be their own manager.");
   return null;
 }
@@ -109,8 +101,9 @@ function groupsNotFound(ids: number[]): Problem {
   return { status: 404, title: "Object(s) not found", detail: `Could not find contact group(s) with id = ${ids.join(", ")}.` };
 }
 
-/** Employments, salary lines and reports make an employee part of the payroll history. */
+/** Ledger entries, employments, salary lines and reports make an employee part of the history. */
 function inUse(id: string, ctx: Ctx): string | null {
+  if (ctx.store.all("Posting").some((p) => String(p.dto.ContactId) === id)) return "It has ledger entries.";
   const employments = ctx.store.all(KIND.employment, id).length;
   if (employments > 0) return `It has ${employments} employment(s).`;
   const lines = ctx.store.all(KIND.salaryLine).filter((r) => String(r.dto.EmployeeId) === id).length;
@@ -132,18 +125,6 @@ export function masked(dto: Dto): Dto {
 }
 
 const base = resourceHandlers(spec);
-
-/** An unknown contact group in the filter is a 404 naming every missing id, as the API answers. */
-const list: Handler = (ctx) => {
-  const raw = ctx.q.get("contactgroupids")?.trim();
-  if (raw) {
-    const ids = idList(raw, "contactGroupIds");
-    if (!ids.ok) return ids;
-    const missing = ids.value.filter((g) => !ctx.store.get("ContactGroup", g));
-    if (missing.length > 0) return fail(groupsNotFound(missing));
-  }
-  return (base["GET /Employees"] as Handler)(ctx);
-};
 
 /** The employee's own sub-records go with it. */
 const remove = then(base["DELETE /Employees/{employeeId}"] as Handler, (ctx, reply) => {
@@ -190,7 +171,7 @@ const patchBankAccounts: Handler = (ctx) => {
 const hide = (h: Handler | undefined) => reshaped(h as Handler, masked);
 
 export const employeeHandlers: Record<string, Handler> = {
-  "GET /Employees": hide(list),
+  "GET /Employees": hide(base["GET /Employees"]),
   "POST /Employees": hide(base["POST /Employees"]),
   "GET /Employees/{employeeId}": hide(base["GET /Employees/{employeeId}"]),
   "PATCH /Employees/{employeeId}": hide(base["PATCH /Employees/{employeeId}"]),

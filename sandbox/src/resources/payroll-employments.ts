@@ -16,6 +16,7 @@ import { filter, predicateOf } from "../engine/filters";
 import { resourceHandlers, type ResourceSpec } from "../engine/resource";
 import type { Dto } from "../engine/store";
 import type { Problem, Result } from "../lib/problem";
+import { enterprises } from "./admin/reference";
 import { KIND, lineDefaults, lineRefProblem, reworded, then } from "./payroll-shared";
 
 /** One kind of line under an employment. */
@@ -112,11 +113,9 @@ const employment: ResourceSpec = {
     EndedAndReported: dto.EndedAndReported ?? false,
     ...Object.fromEntries(LINES.map((l) => [l.count, dto[l.count] ?? 0])),
   }),
-  // The enterprises are the client's own; when the sandbox holds any, the employment must name one of them.
-  check: (dto, ctx) => {
-    const enterprises = ctx.store.all("Enterprise");
-    return enterprises.length > 0 && !enterprises.some((e) => e.id === String(dto.EnterpriseId)) ? problems.notFound("Enterprise", String(dto.EnterpriseId)) : null;
-  },
+  // An employment is reported under one of the client's enterprises (the default one is created on first use).
+  check: (dto, ctx) =>
+    enterprises(ctx.store, ctx.now).some((e) => e.id === String(dto.EnterpriseId)) ? null : problems.notFound("Enterprise", String(dto.EnterpriseId)),
 };
 
 /** An employee has one default employment: a new default takes the mark from the others. */
