@@ -4,8 +4,8 @@
  * reads (only the integration's own), the outgoing-invoice voucher, and `POST /Vouchers/Reverse/{id}`.
  */
 import type { z } from "zod";
-import { ManualVoucherPost } from "../../../src/lib/v2/vouchers";
-import { fail, ok, uuidParam, type Ctx, type Handler } from "../engine/call";
+import type { ManualVoucherPost } from "../../../src/lib/v2/vouchers";
+import { fail, ok, uuidParam, type Handler } from "../engine/call";
 import { postVoucher, reverseVoucher } from "../engine/ledger";
 import type { Dto } from "../engine/store";
 import { problems } from "../lib/problem";
@@ -21,10 +21,9 @@ const JOURNALS = [
 ] as const;
 
 /** The voucher DTO as the journal endpoints answer it: the header and its own lines. */
-export function voucherDto(ctx: Ctx, voucher: Dto): Dto {
-  const { Route: _route, Imported: _imported, ReversedExternalImportReference: _ref, VoucherType: _type, ...header } = voucher;
-  const lines = (voucher.Lines as Dto[] | undefined) ?? [];
-  return { ...header, SaftBatchId: voucher.SaftBatchId ?? null, SaftSourceId: voucher.SaftSourceId ?? null, ImportedVoucherNo: voucher.ImportedVoucherNo ?? null, VoucherLines: lines, Lines: undefined };
+export function voucherDto(voucher: Dto): Dto {
+  const { Route: _route, Imported: _imported, ReversedExternalImportReference: _ref, VoucherType: _type, Lines: lines, ...header } = voucher;
+  return { ...header, SaftBatchId: voucher.SaftBatchId ?? null, SaftSourceId: voucher.SaftSourceId ?? null, ImportedVoucherNo: voucher.ImportedVoucherNo ?? null, VoucherLines: lines ?? [] };
 }
 
 function postJournal(j: (typeof JOURNALS)[number]): Handler {
@@ -43,7 +42,7 @@ function postJournal(j: (typeof JOURNALS)[number]): Handler {
       Lines: lines.map((l, i) => ({ ...l, Id: posted.value.lineIds[i], CreatedDateTimeOffset: at })),
     };
     ctx.store.put("Voucher", String(stored.Id), stored, { owner: ctx.call.integration });
-    return ok(voucherDto(ctx, stored), 201);
+    return ok(voucherDto(stored), 201);
   };
 }
 
@@ -54,7 +53,7 @@ function getOwn(route: string): Handler {
     if (!id.ok) return id;
     const r = ctx.store.get("Voucher", id.value);
     if (!r || r.owner !== ctx.call.integration || r.dto.Route !== route) return fail(problems.notFound("Voucher", id.value));
-    return ok(voucherDto(ctx, r.dto));
+    return ok(voucherDto(r.dto));
   };
 }
 
