@@ -9,6 +9,7 @@ import { contactCoreHandlers } from "./contacts-core";
 import { journalHandlers } from "./journal";
 import { ledgerHandlers } from "./ledgers";
 import { masterdataHandlers } from "./masterdata";
+import { payrollHandlers } from "./payroll";
 import { referenceHandlers } from "./reference";
 import { salesHandlers } from "./sales";
 import { voucherHandlers } from "./vouchers";
@@ -23,4 +24,5 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...voucherHandlers,
   ...ledgerHandlers,
   ...journalHandlers,
+  ...payrollHandlers,
 };
