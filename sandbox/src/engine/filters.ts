@@ -22,6 +22,8 @@ export type FilterKind =
   | "from"
   | "to"
   | "bool"
+  /** `only…=true` keeps the records whose boolean property is true; `false` keeps all, as the API reads it */
+  | "only"
   /** exact string, any casing */
   | "eq";
 
@@ -91,9 +93,11 @@ function one(f: Filter, raw: string): Result<Predicate> {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(raw)) return { ok: false, problem: problems.cast(`${f.param} must be a date such as 2026-01-31.`) };
       return { ok: true, value: (d) => typeof value(d) === "string" && (f.kind === "from" ? String(value(d)) >= raw : String(value(d)).slice(0, 10) <= raw) };
     }
-    case "bool": {
+    case "bool":
+    case "only": {
       if (!/^(true|false)$/i.test(raw)) return { ok: false, problem: problems.cast(`${f.param} must be true or false.`) };
       const want = raw.toLowerCase() === "true";
+      if (f.kind === "only" && !want) return { ok: true, value: () => true };
       return { ok: true, value: (d) => (value(d) === true) === want };
     }
   }

@@ -49,6 +49,12 @@ export interface VoucherInput {
   route: string;
   /** Posted through the API's own POST endpoints ("imported"), which VoucherDocumentation requires. */
   imported: boolean;
+  /** The voucher's id when it already has one (a draft keeps its id when it is posted). */
+  id?: string;
+  /** Header properties the voucher's own endpoint shows besides the ledger's (e.g. SaftBatchId). */
+  header?: Dto;
+  /** The lines as the voucher's endpoint shows them; each gets its line id. */
+  lineDtos?: Dto[];
 }
 
 /** The sub-ledger a posting belongs to. */
@@ -151,10 +157,12 @@ function resolveVat(store: Store, v: VoucherInput, line: PostingLine, noVatAccou
 function write(ctx: Ctx, v: VoucherInput, postings: Dto[]): { voucher: Dto; lineIds: number[] } {
   const { store } = ctx;
   const at = ctx.now.toISOString();
-  const id = crypto.randomUUID();
+  const id = v.id ?? crypto.randomUUID();
   const voucherNo = store.next("voucherNo", 1);
   const lineIds = v.lines.map(() => store.nextId());
   const voucher: Dto = {
+    ...v.header,
+    ...(v.lineDtos ? { Lines: v.lineDtos.map((l, i) => ({ ...l, Id: lineIds[i], CreatedDateTimeOffset: at })) } : {}),
     Id: id, VoucherNo: voucherNo, VoucherType: v.VoucherType, VoucherDate: v.VoucherDate, Description: v.Description ?? null,
     ExternalImportReference: v.ExternalImportReference ?? null, CurrencyCode: v.CurrencyCode ?? "NOK", IsReversed: false,
     CreatedDateTimeOffset: at, Route: v.route, Imported: v.imported,

@@ -13,7 +13,7 @@ import { applyPatch } from "../lib/json-patch";
 import { problems, schemaProblem, type Problem, type Result } from "../lib/problem";
 import { empty, fail, intParam, listReply, ok, uuidParam, type Ctx, type Handler, type Reply } from "./call";
 import { predicateOf, type Filter } from "./filters";
-import type { Dto, Stored } from "./store";
+import { shape, type Dto, type Stored } from "./store";
 
 /** A reference from one record to another by Id or by Code (or number): Id wins when both are given. */
 export interface Ref {
@@ -115,7 +115,7 @@ function create(spec: ResourceSpec, ctx: Ctx): Result<Reply> {
   if (!parsed.success) return fail(schemaProblem(parsed.error));
   const id = spec.idType === "uuid" ? crypto.randomUUID() : ctx.store.nextId();
   const now = ctx.now.toISOString();
-  const base: Dto = Object.fromEntries([...spec.fields, ...Object.keys(spec.post.shape)].map((f) => [f, null]));
+  const base = shape([...spec.fields, ...Object.keys(spec.post.shape)]);
   const stamps: Dto = {};
   for (const f of ["CreatedDateTimeOffset", "LastChangedDateTimeOffset"]) if (spec.fields.includes(f)) stamps[f] = now;
   if (spec.fields.includes("IsCreatedByCurrentIntegration")) stamps.IsCreatedByCurrentIntegration = true;
@@ -202,6 +202,8 @@ export function resolveRefs(ctx: Ctx, refs: readonly Ref[], dto: Dto): Result<Dt
       const target = ctx.store.findBy(ref.kind, ref.by ?? "Code", code);
       if (!target) return fail({ status: 404, title: "Object(s) not found", detail: `${ref.entity} with code = '${String(code)}' not found.` });
       out[ref.id] = typeof target.dto.Id === "number" ? target.dto.Id : target.id;
+      // Codes match in any casing; the record answers with the target's own spelling.
+      out[ref.code] = target.dto[ref.by ?? "Code"] ?? code;
     }
   }
   return { ok: true, value: out };

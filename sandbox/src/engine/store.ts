@@ -8,6 +8,14 @@
 /** A stored document: the DTO the API answers with. */
 export type Dto = Record<string, unknown>;
 
+/**
+ * A DTO with exactly `fields`, in that order, null where `values` has nothing: stored records may
+ * carry bookkeeping the API does not show, and a response always names every property of its schema.
+ */
+export function shape(fields: readonly string[], values: Dto = {}): Dto {
+  return Object.fromEntries(fields.map((f) => [f, values[f] ?? null]));
+}
+
 interface Row extends Record<string, SqlStorageValue> {
   id: string;
   parent: string | null;

@@ -8,7 +8,7 @@ import { CustomerPost } from "../../../src/lib/v2/customers";
 import type { Ctx, Handler } from "../engine/call";
 import { filter, type Filter } from "../engine/filters";
 import { resourceHandlers, type ResourceSpec } from "../engine/resource";
-import type { Dto } from "../engine/store";
+import { shape, type Dto } from "../engine/store";
 
 import { SERIES } from "./seed";
 
@@ -17,11 +17,28 @@ const CUSTOMER_DTO_FIELDS = [
   "LastChangedDateTimeOffset", "CreatedFromImportJournalId", "IsActive",
 ] as const;
 
+const ADDRESS_FIELDS = ["AddressLine1", "AddressLine2", "City", "ZipCode", "CountryCode", "ExternalCode"] as const;
+
+/**
+ * A contact's mail address as a `ContactAddressDto`: the country defaults to NO, the address keeps
+ * its Id across changes, and its timestamp moves only when it changes.
+ */
+export function contactAddress(given: Dto | null, prior: Dto | undefined, ctx: Ctx): Dto {
+  const fields = shape(ADDRESS_FIELDS, given ?? {});
+  fields.CountryCode = typeof fields.CountryCode === "string" ? fields.CountryCode.toUpperCase() : "NO";
+  const same = prior !== undefined && ADDRESS_FIELDS.every((f) => prior[f] === fields[f]);
+  return {
+    ...fields,
+    Id: prior?.Id ?? ctx.store.nextId(),
+    LastChangedDateTimeOffset: same ? prior.LastChangedDateTimeOffset : ctx.now.toISOString(),
+  };
+}
+
 /** What customers and suppliers share: the contact's name, address, groups and sub-ledger account. */
-function contactDerive(created: string) {
+function contactDerive(kind: string, created: string) {
   return (d: Dto, ctx: Ctx): Dto => {
     const at = ctx.now.toISOString();
-    const address = (d.MailAddress as Dto | null) ?? {};
+    const prior = ctx.store.get(kind, String(d.Id))?.dto;
     const isPerson = d.IsPerson === true;
     return {
       IsPerson: isPerson,
@@ -34,12 +51,7 @@ function contactDerive(created: string) {
       SubledgerAccountId: d.SubledgerAccountId ?? ctx.store.nextId(),
       ContactCreatedDateTimeOffset: d.ContactCreatedDateTimeOffset ?? at,
       [created]: d[created] ?? at,
-      MailAddress: {
-        AddressLine1: null, AddressLine2: null, City: null, ZipCode: null, ExternalCode: null, ...address,
-        Id: address.Id ?? ctx.store.nextId(),
-        CountryCode: String(address.CountryCode ?? "NO").toUpperCase(),
-        LastChangedDateTimeOffset: at,
-      },
+      MailAddress: contactAddress(d.MailAddress as Dto | null, prior?.MailAddress as Dto | undefined, ctx),
     };
   };
 }
@@ -59,12 +71,13 @@ function contactInUse(kind: string) {
   };
 }
 
-const contactFilters = (nos: string, created: string): Filter[] => [
-  filter(nos, "Number", "ranges"),
+/** The list filters customers and suppliers share; `kind` names their own number and creation-time filters. */
+const contactFilters = (kind: "customer" | "supplier"): Filter[] => [
+  filter(`${kind}Nos`, "Number", "ranges"),
   filter("externalNos", "ExternalNumber", "ranges"),
   filter("externalImportReference", "ExternalImportReference", "eq"),
   filter("contactGroupIds", "ContactGroupIds", "contains", { kind: "ContactGroup", entity: "ContactGroup" }),
-  filter(created, created.replace(/GreaterThan$/, "").replace(/^./, (c) => c.toUpperCase()), "after"),
+  filter(`${kind}CreatedDateTimeOffsetGreaterThan`, `${kind === "customer" ? "Customer" : "Supplier"}CreatedDateTimeOffset`, "after"),
   filter("lastChangedDateTimeOffsetGreaterThan", "LastChangedDateTimeOffset", "after"),
   // Newer API versions filter on these; the published document predates them.
   filter("organizationNumber", "OrganizationNumber", "strings"),
@@ -78,7 +91,7 @@ const contactFilters = (nos: string, created: string): Filter[] => [
 
 const customers: ResourceSpec = {
   path: "/Customers", entity: "Customer", post: CustomerPost, fields: CUSTOMER_DTO_FIELDS,
-  filters: contactFilters("customerNos", "customerCreatedDateTimeOffsetGreaterThan"),
+  filters: contactFilters("customer"),
   unique: ["Number", "ExternalImportReference", "ExternalNumber"], label: "contact",
   numbered: { field: "Number", first: SERIES.Customer.from, last: SERIES.Customer.to },
   refs: [
@@ -89,7 +102,7 @@ const customers: ResourceSpec = {
     { id: "SalesPersonEmployeeId", code: "SalesPersonEmployeeNumber", kind: "Employee", entity: "Employee", by: "Number" },
   ],
   derive: (d, ctx) => ({
-    ...contactDerive("CustomerCreatedDateTimeOffset")(d, ctx),
+    ...contactDerive("Customer", "CustomerCreatedDateTimeOffset")(d, ctx),
     InvoiceDeliveryType: d.InvoiceDeliveryType ?? "Print",
     ReminderDeliveryType: d.ReminderDeliveryType ?? "Print",
     NoticeOfDebtCollectionDeliveryType: d.NoticeOfDebtCollectionDeliveryType ?? "Print",
@@ -104,10 +117,10 @@ const customers: ResourceSpec = {
 
 const suppliers: ResourceSpec = {
   path: "/Suppliers", entity: "Supplier", post: SupplierPost, fields: SUPPLIER_DTO_FIELDS,
-  filters: contactFilters("supplierNos", "supplierCreatedDateTimeOffsetGreaterThan"),
+  filters: contactFilters("supplier"),
   unique: ["Number", "ExternalImportReference", "ExternalNumber"], label: "contact",
   numbered: { field: "Number", first: SERIES.Supplier.from, last: SERIES.Supplier.to },
-  derive: (d, ctx) => ({ ...contactDerive("SupplierCreatedDateTimeOffset")(d, ctx), Payout: d.Payout ?? true }),
+  derive: (d, ctx) => ({ ...contactDerive("Supplier", "SupplierCreatedDateTimeOffset")(d, ctx), Payout: d.Payout ?? true }),
   check: groupsExist,
   inUse: contactInUse("Supplier"),
 };

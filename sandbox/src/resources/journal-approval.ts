@@ -95,15 +95,6 @@ const submit: Handler = (ctx) => {
   return ok(statusOf(next));
 };
 
-/** Moves the voucher `postVoucher` wrote, and its postings, to the draft's id: the id persists when a draft is posted. */
-function adoptId(store: Store, from: string, to: string): void {
-  const voucher = store.get("Voucher", from);
-  if (!voucher) return;
-  store.remove("Voucher", from);
-  store.put("Voucher", to, { ...voucher.dto, Id: to }, { owner: voucher.owner });
-  for (const p of store.all("Posting", from)) store.put("Posting", p.id, { ...p.dto, VoucherId: to }, { parent: to, owner: p.owner });
-}
-
 function approve(ctx: Ctx, r: Stored): Result<Stored> {
   const d = r.dto;
   const lines = postingLines(ctx.store, d);
@@ -112,10 +103,9 @@ function approve(ctx: Ctx, r: Stored): Result<Stored> {
     VoucherType: KINDS[d.Route as Route].voucherType, VoucherDate: String(d.VoucherDate), Description: (d.Description ?? null) as string | null,
     CurrencyCode: (d.CurrencyCode ?? null) as string | null, lines: lines.value, entity: ENTITY, bank: d.Route === "BankJournals",
     // Posted through the approval workflow, not the API's POST /Vouchers/*: not "imported", and not served by GET /Vouchers/*.
-    route: "JournalEntryVouchers", imported: false,
+    route: "JournalEntryVouchers", imported: false, id: r.id,
   });
   if (!posted.ok) return posted;
-  adoptId(ctx.store, String(posted.value.voucher.Id), r.id);
   return { ok: true, value: saveDraft(ctx, r, { ...d, VoucherState: "IsPosted", InApprovalWorkflow: false, ApprovalState: "Approved", VoucherNo: posted.value.voucher.VoucherNo }) };
 }
 

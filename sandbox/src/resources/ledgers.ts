@@ -7,7 +7,7 @@ import { ACCOUNT_TRANSACTION_DTO_FIELDS, CUSTOMER_LEDGER_ENTRY_DTO_FIELDS, SUPPL
 import { bindingProblem, empty, fail, listReply, ok, requiredQuery, type Ctx, type Handler } from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
 import { datePairProblem, fromOre, ledgerEntries, postingsUpTo, toOre, type SubLedger } from "../engine/ledger";
-import type { Dto } from "../engine/store";
+import { shape, type Dto } from "../engine/store";
 
 const isDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
 
@@ -16,11 +16,6 @@ function dateQuery(ctx: Ctx, name: string) {
   if (!v.ok) return v;
   const day = v.value.slice(0, 10);
   return isDate(day) ? { ok: true as const, value: day } : fail(bindingProblem(name, v.value));
-}
-
-/** Fills a DTO with every field of its list (null where the sandbox has no value). */
-function shape(fields: readonly string[], values: Dto): Dto {
-  return Object.fromEntries(fields.map((f) => [f, values[f] ?? null]));
 }
 
 const accountTransactions: Handler = (ctx) => {

@@ -14,9 +14,9 @@ import { resourceHandlers, type ResourceSpec } from "../engine/resource";
 import type { Dto } from "../engine/store";
 import type { Problem } from "../lib/problem";
 import { KIND, afterwards, employeeOf, patched, reshaped, withoutNulls } from "./payroll-shared";
+import { contactAddress } from "./contacts-core";
 import { SERIES } from "./seed";
 
-const ADDRESS_FIELDS = ["AddressLine1", "AddressLine2", "City", "ZipCode", "CountryCode", "ExternalCode"] as const;
 
 const spec: ResourceSpec = {
   path: "/Employees",
@@ -55,31 +55,14 @@ const spec: ResourceSpec = {
 function defaults(dto: Dto, ctx: Ctx): Dto {
   const prior = ctx.store.get(KIND.employee, String(dto.Id))?.dto;
   const at = ctx.now.toISOString();
-  // A reference given by code reads back with the target's own spelling of it.
-  const code = (kind: string, id: unknown, field: string) => (id === null || id === undefined ? null : (ctx.store.get(kind, String(id))?.dto[field] ?? null));
   return {
-    DepartmentCode: code("Department", dto.DepartmentId, "Code"),
-    LocationCode: code("Location", dto.LocationId, "Code"),
-    ManagerEmployeeNo: code(KIND.employee, dto.ManagerEmployeeId, "Number"),
     ContactGroupIds: dto.ContactGroupIds ?? [],
     IsArchived: dto.IsArchived ?? false,
     InternationalIdReportToAltinn: dto.InternationalIdReportToAltinn ?? false,
-    MailAddress: address(dto.MailAddress as Dto | null, prior?.MailAddress as Dto | undefined, ctx),
+    MailAddress: contactAddress(dto.MailAddress as Dto | null, prior?.MailAddress as Dto | undefined, ctx),
     SubledgerAccountId: dto.SubledgerAccountId ?? ctx.store.nextId(),
     ContactCreatedDateTimeOffset: dto.ContactCreatedDateTimeOffset ?? at,
     EmployeeCreatedDateTimeOffset: dto.EmployeeCreatedDateTimeOffset ?? at,
-  };
-}
-
-/** The address keeps its Id across changes; its timestamp moves only when it changes. */
-function address(given: Dto | null, prior: Dto | undefined, ctx: Ctx): Dto {
-  const fields = Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, given?.[f] ?? null]));
-  fields.CountryCode = typeof fields.CountryCode === "string" ? fields.CountryCode.toUpperCase() : "NO";
-  const same = prior !== undefined && ADDRESS_FIELDS.every((f) => prior[f] === fields[f]);
-  return {
-    ...fields,
-    Id: prior?.Id ?? ctx.store.nextId(),
-    LastChangedDateTimeOffset: same ? prior.LastChangedDateTimeOffset : ctx.now.toISOString(),
   };
 }
 

@@ -14,7 +14,7 @@ import {
 import { fail, listReply, problems, type Ctx, type Handler, type Reply } from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
 import { resourceHandlers, type ResourceSpec } from "../engine/resource";
-import type { Dto } from "../engine/store";
+import { shape, type Dto } from "../engine/store";
 import type { Problem, Result } from "../lib/problem";
 import { enterprises } from "./admin/reference";
 import { KIND, afterwards, lineDefaults, lineRefProblem, reworded } from "./payroll-shared";
@@ -186,7 +186,7 @@ const listAll: Handler = (ctx) => {
   const isActive = (d: Dto) => d.EndDate === null || String(d.EndDate) > today;
   const rows = ctx.store.all(KIND.employment).map((r) => r.dto)
     .filter((d) => pred.value(d) && (!active || isActive(d) === (active === "true")))
-    .map((d) => Object.fromEntries(EMPLOYMENT_LIGHT_DTO_FIELDS.map((f) => [f, d[f] ?? null])));
+    .map((d) => shape(EMPLOYMENT_LIGHT_DTO_FIELDS, d));
   return listReply(ctx, rows, EMPLOYMENT_LIGHT_DTO_FIELDS);
 };
 

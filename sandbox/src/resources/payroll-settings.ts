@@ -7,7 +7,7 @@
 import { PAY_ITEM_DTO_FIELDS, PAYROLL_SETTINGS_DTO_FIELDS, PENSION_SCHEME_DTO_FIELDS } from "../../../src/lib/v2/payroll";
 import { fail, listReply, ok, problems, uuidParam, type Ctx, type Handler } from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
-import type { Dto } from "../engine/store";
+import { shape, type Dto } from "../engine/store";
 import { KIND } from "./payroll-shared";
 import { SETTINGS } from "./seed";
 
@@ -120,7 +120,7 @@ const getPayItem: Handler = (ctx) => {
 };
 
 const listPensionSchemes: Handler = (ctx) => {
-  const rows = ctx.store.all("PensionScheme").map((r) => Object.fromEntries(PENSION_SCHEME_DTO_FIELDS.map((f) => [f, r.dto[f] ?? null])));
+  const rows = ctx.store.all("PensionScheme").map((r) => shape(PENSION_SCHEME_DTO_FIELDS, r.dto));
   return listReply(ctx, rows, PENSION_SCHEME_DTO_FIELDS);
 };
 

@@ -8,6 +8,7 @@ import { bindingProblem, fail, listReply, ok, requiredQuery, type Handler } from
 import { filter, predicateOf } from "../engine/filters";
 import { nokRate } from "../engine/ledger";
 import { problems } from "../lib/problem";
+import { shape } from "../engine/store";
 import { SETTINGS } from "./seed";
 
 /** A settings singleton as stored by the seed. */
@@ -53,6 +54,6 @@ export const referenceHandlers: Record<string, Handler> = {
       DeliveryAddress: address, MailAddressIsDeliveryAddress: true, DefaultAgricultureDepartment: "None", InvoiceInboxEhf: false,
       InvoiceInboxEmail: false, IsAgricultureClient: false, LastChangedDateTimeOffset: ctx.now.toISOString(),
     };
-    return ok(Object.fromEntries(ORGANIZATION_SETTING_DTO_FIELDS.map((f) => [f, values[f] ?? null])));
+    return ok(shape(ORGANIZATION_SETTING_DTO_FIELDS, values));
   },
 };

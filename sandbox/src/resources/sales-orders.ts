@@ -10,32 +10,33 @@ import { empty, fail, listReply, ok, uuidParam, type Ctx, type Handler } from ".
 import { filter, predicateOf } from "../engine/filters";
 import { fromOre, toOre } from "../engine/ledger";
 import { resolveRefs, type Ref } from "../engine/resource";
-import type { Dto, Stored } from "../engine/store";
+import { shape, type Dto, type Stored } from "../engine/store";
 import { applyPatch } from "../lib/json-patch";
 import { problems, schemaProblem, type Result } from "../lib/problem";
 
-const HEADER_REFS: Ref[] = [
-  { id: "CustomerId", code: "CustomerNo", kind: "Customer", entity: "Customer", by: "Number" },
+/** The dimensions a header and each of its lines may name. */
+const DIMENSION_REFS: Ref[] = [
   { id: "DepartmentId", code: "DepartmentCode", kind: "Department", entity: "Department" },
   { id: "ProjectId", code: "ProjectCode", kind: "Project", entity: "Project" },
   { id: "LocationId", code: "LocationCode", kind: "Location", entity: "Location" },
+];
+const HEADER_REFS: Ref[] = [
+  { id: "CustomerId", code: "CustomerNo", kind: "Customer", entity: "Customer", by: "Number" },
+  ...DIMENSION_REFS,
   { id: "PaymentTermId", kind: "PaymentTerm", entity: "PaymentTerm" },
   { id: "DeliveryTermId", code: "DeliveryTerm", kind: "DeliveryTerm", entity: "DeliveryTerm", by: "Name" },
   { id: "BrandingThemeId", code: "BrandingThemeCode", kind: "BrandingTheme", entity: "BrandingTheme" },
   { id: "SalesPersonEmployeeId", code: "SalesPersonEmployeeNumber", kind: "Employee", entity: "Employee", by: "Number" },
 ];
-const LINE_REFS: Ref[] = [
-  { id: "ProductId", code: "ProductCode", kind: "Product", entity: "Product" },
-  { id: "DepartmentId", code: "DepartmentCode", kind: "Department", entity: "Department" },
-  { id: "ProjectId", code: "ProjectCode", kind: "Project", entity: "Project" },
-  { id: "LocationId", code: "LocationCode", kind: "Location", entity: "Location" },
-];
+const LINE_REFS: Ref[] = [{ id: "ProductId", code: "ProductCode", kind: "Product", entity: "Product" }, ...DIMENSION_REFS];
+const HEADER_KEYS = Object.keys(SalesOrderCompletePost.shape);
+const LINE_KEYS = Object.keys(SalesOrderLinePost.shape);
 
 const KIND = "SalesOrder";
 
 /** Builds a stored line from a posted one: product defaults, account, VAT and amounts. */
 function lineOf(ctx: Ctx, orderId: string, posted: Dto, customer: Dto | null, sortOrder: number, id = crypto.randomUUID()): Result<Dto> {
-  const refs = resolveRefs(ctx, LINE_REFS, { ...nulls(SalesOrderLinePost.shape), ...posted });
+  const refs = resolveRefs(ctx, LINE_REFS, { ...shape(LINE_KEYS), ...posted });
   if (!refs.ok) return refs;
   const l = refs.value;
   const product = l.ProductId ? ctx.store.get("Product", String(l.ProductId))?.dto ?? null : null;
@@ -60,10 +61,6 @@ function lineOf(ctx: Ctx, orderId: string, posted: Dto, customer: Dto | null, so
       VatId: vat?.Id ?? null, VatCode: vat?.Code ?? null, VatRate: rate, AccountId: accountId,
     },
   };
-}
-
-function nulls(shape: Record<string, unknown>): Dto {
-  return Object.fromEntries(Object.keys(shape).map((k) => [k, null]));
 }
 
 /** Recomputes the header's totals from its lines. */
@@ -108,7 +105,7 @@ const create: Handler = (ctx) => {
     const taken = ctx.store.all(KIND).find((r) => r.dto.ExternalImportReference === ref) ?? ctx.store.all("OutgoingInvoice").find((r) => r.dto.ExternalImportReference === ref);
     if (taken) return fail(problems.validation("SalesOrder", `ExternalImportReference is already in use. '${String(ref)}' is used on (sales order) Id = ${taken.id}.`));
   }
-  const refs = resolveRefs(ctx, HEADER_REFS, { ...nulls(SalesOrderCompletePost.shape), ...body });
+  const refs = resolveRefs(ctx, HEADER_REFS, { ...shape(HEADER_KEYS), ...body });
   if (!refs.ok) return refs;
   const customer = ctx.store.get("Customer", String(refs.value.CustomerId))?.dto ?? null;
   const id = crypto.randomUUID();
@@ -141,7 +138,7 @@ const patchHeader: Handler = (ctx) => {
   if (!applied.ok) return fail(problems.validation("SalesOrder", `Operation ${applied.index}: ${applied.message}.`));
   const parsed = SalesOrderCompletePost.safeParse(applied.value);
   if (!parsed.success) return fail(schemaProblem(parsed.error));
-  const refs = resolveRefs(ctx, HEADER_REFS, { ...r.value.dto, ...nulls(SalesOrderCompletePost.shape), ...(parsed.data as Dto), SalesOrderLines: r.value.dto.SalesOrderLines });
+  const refs = resolveRefs(ctx, HEADER_REFS, { ...r.value.dto, ...shape(HEADER_KEYS), ...(parsed.data as Dto), SalesOrderLines: r.value.dto.SalesOrderLines });
   if (!refs.ok) return refs;
   const next = withTotals({ ...refs.value, CustomerNo: ctx.store.get("Customer", String(refs.value.CustomerId))?.dto.Number ?? null }, ctx.now.toISOString());
   ctx.store.put(KIND, r.value.id, next, { owner: r.value.owner });
@@ -177,7 +174,7 @@ function lineIndex(ctx: Ctx, r: Stored): Result<number> {
 const lineHandlers: Record<string, Handler> = {
   "GET /SalesOrders/{id}/Lines": (ctx) => {
     const r = orderOf(ctx);
-    return r.ok ? listReply(ctx, r.value.dto.SalesOrderLines as Dto[], [...Object.keys(SalesOrderLinePost.shape), ...SALES_ORDER_LINE_DTO_FIELDS]) : r;
+    return r.ok ? listReply(ctx, r.value.dto.SalesOrderLines as Dto[], [...LINE_KEYS, ...SALES_ORDER_LINE_DTO_FIELDS]) : r;
   },
   "POST /SalesOrders/{id}/Lines": (ctx) => {
     const r = orderOf(ctx);
@@ -202,7 +199,7 @@ const lineHandlers: Record<string, Handler> = {
     if (!i.ok) return i;
     const changed = changeLines(ctx, r.value, (lines, customer) => {
       const current = lines[i.value] as Dto;
-      const view = Object.fromEntries(Object.keys(SalesOrderLinePost.shape).filter((k) => current[k] != null).map((k) => [k, current[k]]));
+      const view = Object.fromEntries(LINE_KEYS.filter((k) => current[k] != null).map((k) => [k, current[k]]));
       const applied = applyPatch(view, JsonPatch.parse(ctx.call.body));
       if (!applied.ok) return fail(problems.validation("SalesOrderLine", `Operation ${applied.index}: ${applied.message}.`));
       const parsed = SalesOrderLinePost.safeParse(applied.value);
@@ -227,13 +224,13 @@ export const salesOrderHandlers: Record<string, Handler> = {
   "GET /SalesOrders": (ctx) => {
     const pred = predicateOf([
       filter("customerNos", "CustomerNo", "ranges"), filter("orderStatus", "SalesOrderStatus", "eq"), filter("departmentCodes", "DepartmentCode", "strings"),
-      filter("projectCodes", "ProjectCode", "strings"), filter("onlyCreatedByCurrentIntegration", "IsCreatedByCurrentIntegration", "bool"),
+      filter("projectCodes", "ProjectCode", "strings"), filter("onlyCreatedByCurrentIntegration", "IsCreatedByCurrentIntegration", "only"),
       filter("lastChangedDateTimeOffsetGreaterThan", "LastChangedDateTimeOffset", "after"), filter("salesOrderNos", "SalesOrderNo", "ranges"),
     ], ctx.q);
     if (!pred.ok) return pred;
-    const only = ctx.q.get("onlycreatedbycurrentintegration")?.toLowerCase() === "true";
-    const rows = ctx.store.all(KIND).map((r) => header(r, ctx)).filter((d) => (only ? d.IsCreatedByCurrentIntegration === true : true)).filter((d) => (only ? true : pred.value(d)));
-    return listReply(ctx, only ? rows.filter(pred.value) : rows, [...SalesOrderHeaderPatchable, ...SALES_ORDER_COMPLETE_DTO_FIELDS]);
+    // `header` sets IsCreatedByCurrentIntegration for this caller, so onlyCreatedByCurrentIntegration is a plain filter.
+    const rows = ctx.store.all(KIND).map((r) => header(r, ctx)).filter(pred.value);
+    return listReply(ctx, rows, [...SalesOrderHeaderPatchable, ...SALES_ORDER_COMPLETE_DTO_FIELDS]);
   },
   "POST /SalesOrders/Complete": create,
   "GET /SalesOrders/{id}": (ctx) => {

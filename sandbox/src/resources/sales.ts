@@ -9,14 +9,13 @@ import { INVOICE_SENT_STATE_DTO_FIELDS, OUTGOING_INVOICE_DTO_FIELDS, OUTGOING_IN
 import { empty, fail, intParam, listReply, ok, uuidParam, type Ctx, type Handler } from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
 import { fromOre, ledgerEntries, postVoucher, toOre } from "../engine/ledger";
-import type { Dto } from "../engine/store";
-import { problems } from "../lib/problem";
+import { shape, type Dto, type Stored } from "../engine/store";
+import { problems, type Result } from "../lib/problem";
 import { orderOf, salesOrderHandlers } from "./sales-orders";
 
 /** How long the sandbox takes to deliver an invoice, ms: long enough that a client must poll sentState. */
 export const DELIVERY_DELAY_MS = 1500;
 
-const shape = (fields: readonly string[], values: Dto): Dto => Object.fromEntries(fields.map((f) => [f, values[f] ?? null]));
 const plusDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 const send: Handler = (ctx) => {
@@ -133,7 +132,7 @@ const invoiceHandlers: Record<string, Handler> = {
       filter("fromDate", "VoucherDate", "from"), filter("toDate", "VoucherDate", "to"), filter("customerNos", "CustomerNo", "ranges"),
       filter("invoiceNos", "InvoiceNo", "ranges"), filter("voucherNos", "VoucherNo", "ranges"), filter("invoiceIds", "Id", "strings"),
       filter("customMatchingReferences", "CustomMatchingReference", "strings"), filter("sentDateTimeOffsetGreaterThan", "SentDateTimeOffset", "after"),
-      filter("onlyCreatedByCurrentIntegration", "IsCreatedByCurrentIntegration", "bool"),
+      filter("onlyCreatedByCurrentIntegration", "IsCreatedByCurrentIntegration", "only"),
     ], ctx.q);
     if (!pred.ok) return pred;
     const unpaid = ctx.q.get("onlyunpaidinvoices")?.toLowerCase() === "true";
@@ -151,6 +150,16 @@ const invoiceHandlers: Record<string, Handler> = {
     return listReply(ctx, lines, OUTGOING_INVOICE_LINE_DTO_FIELDS);
   },
 };
+
+/** The attachment the path names, on the sales order the path names. */
+function attachmentOf(ctx: Ctx): Result<Stored> {
+  const order = orderOf(ctx, "salesOrderId");
+  if (!order.ok) return order;
+  const id = intParam(ctx, "id");
+  if (!id.ok) return id;
+  const r = ctx.store.get("SalesOrderAttachment", id.value);
+  return r && r.parent === order.value.id ? { ok: true, value: r } : fail(problems.notFound("SalesOrderAttachment", id.value));
+}
 
 const attachmentHandlers: Record<string, Handler> = {
   "GET /SalesOrders/{salesOrderId}/attachments": (ctx) => {
@@ -170,23 +179,16 @@ const attachmentHandlers: Record<string, Handler> = {
     return ok(dto, 201);
   },
   "GET /SalesOrders/{salesOrderId}/attachments/{id}": (ctx) => {
-    const order = orderOf(ctx, "salesOrderId");
-    if (!order.ok) return order;
-    const id = intParam(ctx, "id");
-    if (!id.ok) return id;
-    const r = ctx.store.get("SalesOrderAttachment", id.value);
-    if (!r || r.parent !== order.value.id) return fail(problems.notFound("SalesOrderAttachment", id.value));
-    const data = Uint8Array.from(atob(String(r.dto.Data)), (c) => c.charCodeAt(0));
-    return { ok: true, value: { status: 200, bytes: { type: String(r.dto.Type), data }, headers: { "content-disposition": `attachment; filename="${String(r.dto.FileName).replaceAll('"', "")}"` } } };
+    const r = attachmentOf(ctx);
+    if (!r.ok) return r;
+    const data = Uint8Array.from(atob(String(r.value.dto.Data)), (c) => c.charCodeAt(0));
+    const filename = String(r.value.dto.FileName).replaceAll('"', "");
+    return { ok: true, value: { status: 200, bytes: { type: String(r.value.dto.Type), data }, headers: { "content-disposition": `attachment; filename="${filename}"` } } };
   },
   "DELETE /SalesOrders/{salesOrderId}/attachments/{id}": (ctx) => {
-    const order = orderOf(ctx, "salesOrderId");
-    if (!order.ok) return order;
-    const id = intParam(ctx, "id");
-    if (!id.ok) return id;
-    const r = ctx.store.get("SalesOrderAttachment", id.value);
-    if (!r || r.parent !== order.value.id) return fail(problems.notFound("SalesOrderAttachment", id.value));
-    ctx.store.remove("SalesOrderAttachment", id.value);
+    const r = attachmentOf(ctx);
+    if (!r.ok) return r;
+    ctx.store.remove("SalesOrderAttachment", r.value.id);
     return empty(200);
   },
 };

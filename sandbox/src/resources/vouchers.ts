@@ -23,7 +23,7 @@ const JOURNALS = [
 /** The voucher DTO as the journal endpoints answer it: the header and its own lines. */
 export function voucherDto(voucher: Dto): Dto {
   const { Route: _route, Imported: _imported, ReversedExternalImportReference: _ref, VoucherType: _type, Lines: lines, ...header } = voucher;
-  return { ...header, SaftBatchId: voucher.SaftBatchId ?? null, SaftSourceId: voucher.SaftSourceId ?? null, ImportedVoucherNo: voucher.ImportedVoucherNo ?? null, VoucherLines: lines ?? [] };
+  return { SaftBatchId: null, SaftSourceId: null, ImportedVoucherNo: null, ...header, VoucherLines: lines ?? [] };
 }
 
 function postJournal(j: (typeof JOURNALS)[number]): Handler {
@@ -34,15 +34,11 @@ function postJournal(j: (typeof JOURNALS)[number]): Handler {
       VoucherType: j.type, VoucherDate: body.VoucherDate, Description: body.Description ?? null, ExternalImportReference: body.ExternalImportReference ?? null,
       CurrencyCode: body.CurrencyCode ?? null, lines: lines.map((l) => ({ ...l, AccountId: Number(l.AccountId) })), entity: j.entity,
       bank: j.type === "BankJournal", route: j.route, imported: true,
+      header: { SaftBatchId: body.SaftBatchId ?? null, SaftSourceId: body.SaftSourceId ?? null, ImportedVoucherNo: body.ImportedVoucherNo ?? null },
+      lineDtos: lines,
     });
     if (!posted.ok) return posted;
-    const at = ctx.now.toISOString();
-    const stored: Dto = {
-      ...posted.value.voucher, SaftBatchId: body.SaftBatchId ?? null, SaftSourceId: body.SaftSourceId ?? null, ImportedVoucherNo: body.ImportedVoucherNo ?? null,
-      Lines: lines.map((l, i) => ({ ...l, Id: posted.value.lineIds[i], CreatedDateTimeOffset: at })),
-    };
-    ctx.store.put("Voucher", String(stored.Id), stored, { owner: ctx.call.integration });
-    return ok(voucherDto(stored), 201);
+    return ok(voucherDto(posted.value.voucher), 201);
   };
 }
 

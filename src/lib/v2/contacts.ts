@@ -81,9 +81,6 @@ export const AddressPost = z.strictObject({
 });
 export type AddressPost = z.output<typeof AddressPost>;
 
-/** Response-only fields of `ContactAddressDto` (a supplier's MailAddress in responses). */
-export const CONTACT_ADDRESS_DTO_FIELDS = ["Id", "LastChangedDateTimeOffset"] as const;
-
 // ---------------------------------------------------------------------------------------------
 // Suppliers
 // ---------------------------------------------------------------------------------------------
@@ -126,9 +123,6 @@ export const SupplierPost = z.strictObject(supplierFields).superRefine((s, ctx) 
 });
 export type SupplierPost = z.output<typeof SupplierPost>;
 
-/** Top-level properties a JSON Patch on `/Suppliers/{id}` may change (the writable ones). */
-export const supplierPatchableFields: ReadonlySet<string> = new Set(Object.keys(supplierFields));
-
 /** Fields of `SupplierDto` that `SupplierPostDto` lacks (all server-assigned). */
 export const SUPPLIER_DTO_FIELDS = [
   "ContactCreatedDateTimeOffset", "CreatedFromImportJournalId", "Id", "IsActive",
@@ -155,9 +149,6 @@ const contactPersonFields = {
 export const ContactPersonPost = z.strictObject(contactPersonFields);
 export type ContactPersonPost = z.output<typeof ContactPersonPost>;
 
-/** Top-level properties a JSON Patch on `/ContactPersons/{contactId}/{id}` may change. */
-export const contactPersonPatchableFields: ReadonlySet<string> = new Set(Object.keys(contactPersonFields));
-
 /** Fields of `ContactPersonDto` that the POST body lacks. Its MailAddress (`AddressDto`) adds none. */
 export const CONTACT_PERSON_DTO_FIELDS = ["ContactId", "CreatedDateTimeOffset", "Id", "LastChangedDateTimeOffset"] as const;
 
@@ -176,9 +167,6 @@ const contactBankAccountFields = {
 /** `ContactBankAccountPostDto` (`POST /ContactBankAccounts/{contactId}`), strict. */
 export const ContactBankAccountPost = z.strictObject(contactBankAccountFields);
 export type ContactBankAccountPost = z.output<typeof ContactBankAccountPost>;
-
-/** Top-level properties a JSON Patch on `/ContactBankAccounts/{contactId}/{id}` may change. */
-export const contactBankAccountPatchableFields: ReadonlySet<string> = new Set(Object.keys(contactBankAccountFields));
 
 /** Fields of `ContactBankAccountDto` that the POST body lacks (`CreateDateTimeOffset` is the spec's spelling). */
 export const CONTACT_BANK_ACCOUNT_DTO_FIELDS = ["ContactId", "CreateDateTimeOffset", "Id", "LastChangedDateTimeOffset"] as const;
@@ -201,9 +189,6 @@ const contactDeliveryAddressFields = {
 export const ContactDeliveryAddressPost = z.strictObject(contactDeliveryAddressFields);
 export type ContactDeliveryAddressPost = z.output<typeof ContactDeliveryAddressPost>;
 
-/** Top-level properties a JSON Patch on `/ContactDeliveryAddresses/{contactId}/{id}` may change. */
-export const contactDeliveryAddressPatchableFields: ReadonlySet<string> = new Set(Object.keys(contactDeliveryAddressFields));
-
 /** Fields of `ContactDeliveryAddressDto` that the POST body lacks. */
 export const CONTACT_DELIVERY_ADDRESS_DTO_FIELDS = ["ContactId", "CreatedDateTimeOffset", "Id", "LastChangedDateTimeOffset"] as const;
 
@@ -218,9 +203,6 @@ const contactGroupFields = {
 /** `ContactGroupPostDto` (`POST /ContactGroups`), strict. */
 export const ContactGroupPost = z.strictObject(contactGroupFields);
 export type ContactGroupPost = z.output<typeof ContactGroupPost>;
-
-/** Top-level properties a JSON Patch on `/ContactGroups/{id}` may change. */
-export const contactGroupPatchableFields: ReadonlySet<string> = new Set(Object.keys(contactGroupFields));
 
 /** Fields of `ContactGroupDto` that the POST body lacks. */
 export const CONTACT_GROUP_DTO_FIELDS = ["CreatedDateTimeOffset", "Id", "LastChangedDateTimeOffset"] as const;
@@ -254,9 +236,6 @@ export const ClientBankAccountPost = z.strictObject(clientBankAccountFields).sup
 });
 export type ClientBankAccountPost = z.output<typeof ClientBankAccountPost>;
 
-/** Top-level properties a JSON Patch on `/ClientBankAccounts/{id}` may change. */
-export const clientBankAccountPatchableFields: ReadonlySet<string> = new Set(Object.keys(clientBankAccountFields));
-
 /** Fields of `ClientBankAccountDto` that the POST body lacks. */
 export const CLIENT_BANK_ACCOUNT_DTO_FIELDS = [
   "ActiveIncomingPaymentService", "ActiveOutgoingPaymentServices", "AgricultureDepartment", "CreatedDateTimeOffset",
@@ -273,12 +252,6 @@ export const BankApproverPost = z
   })
   .superRefine(checkPeriod);
 export type BankApproverPost = z.output<typeof BankApproverPost>;
-
-/**
- * Top-level properties a JSON Patch on `/ClientBankAccounts/BankApprovers/{id}` may change. The
- * spec dropped `BankApproverPatchDto`; this is what its request example patches.
- */
-export const bankApproverPatchableFields: ReadonlySet<string> = new Set(["FromDate", "IsActiveApprover", "ToDate"]);
 
 /** Fields of `BankApproverDto` that the POST body lacks. */
 export const BANK_APPROVER_DTO_FIELDS = ["BankAccountNumber", "Id", "IsActiveApprover"] as const;

@@ -94,6 +94,3 @@ export const CustomerPost = z.strictObject(customerFields).superRefine((c, ctx) 
   }
 });
 export type CustomerPost = z.output<typeof CustomerPost>;
-
-/** Top-level properties a JSON Patch on `/Customers/{id}` may change (the writable ones). */
-export const customerPatchableFields: ReadonlySet<string> = new Set(Object.keys(customerFields));

@@ -274,8 +274,6 @@ export const VAT_CODE_DTO_FIELDS = [
   "BaseVatCodeId", "Code", "Description", "Id", "IsActive", "IsCustom", "Name", "Rate", "ValidFrom", "ValidTo",
   "VatBasisRatio", "VatBasisRatioValidFrom", "VatBasisRatios",
 ] as const;
-/** Items of `VatCodeDto.VatBasisRatios` (schema `VatBasisRatios`). */
-export const VAT_BASIS_RATIOS_FIELDS = ["VatBasisRatio", "VatBasisRatioValidFrom"] as const;
 /** `SubLedgerNumberSeriesDto` (read-only resource; its Id is a uuid). */
 export const SUB_LEDGER_NUMBER_SERIES_DTO_FIELDS = [
   "FromInclusive", "GeneralLedgerAccountId", "GeneralLedgerAccountNo", "Id", "IsClientTrust", "IsDefault", "Name",

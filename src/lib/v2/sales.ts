@@ -53,29 +53,34 @@ export const SalesOrderAccrualPost = z
   });
 export type SalesOrderAccrualPost = z.output<typeof SalesOrderAccrualPost>;
 
-/** Writable sales order line fields, as `SalesOrderLinePostDto` names them. */
-const salesOrderLineFields = {
-  Accrual: SalesOrderAccrualPost.optional(),
-  Allowance: opt(z.number().min(-1000, "Allowance is a percentage from -1000 to 100").max(100, "Allowance is a percentage from -1000 to 100")),
+/** The dimensions a header and each of its lines may name, by Id (-1 for none) or by code. */
+const dimensionFields = {
   DepartmentCode: opt(z.string()),
   DepartmentId: opt(refIdOrNone),
-  Description: opt(z.string()),
   Dim1Code: opt(z.string()),
   Dim1Id: opt(refIdOrNone),
   Dim2Code: opt(z.string()),
   Dim2Id: opt(refIdOrNone),
   Dim3Code: opt(z.string()),
   Dim3Id: opt(refIdOrNone),
-  ExternalImportReference: opt(z.string()),
-  LineType: VoucherLineType.optional(),
   LocationCode: opt(z.string()),
   LocationId: opt(refIdOrNone),
+  ProjectCode: opt(z.string()),
+  ProjectId: opt(refIdOrNone),
+};
+
+/** Writable sales order line fields, as `SalesOrderLinePostDto` names them. */
+const salesOrderLineFields = {
+  Accrual: SalesOrderAccrualPost.optional(),
+  Allowance: opt(z.number().min(-1000, "Allowance is a percentage from -1000 to 100").max(100, "Allowance is a percentage from -1000 to 100")),
+  ...dimensionFields,
+  Description: opt(z.string()),
+  ExternalImportReference: opt(z.string()),
+  LineType: VoucherLineType.optional(),
   ProductCode: opt(z.string()),
   ProductId: opt(int64),
   ProductUnitCost: opt(z.number()),
   ProductUnitPrice: opt(z.number()),
-  ProjectCode: opt(z.string()),
-  ProjectId: opt(refIdOrNone),
   Quantity: opt(z.number()),
   SellersReferenceEmployeeId: opt(int64),
   SellersReferenceEmployeeNo: opt(int64),
@@ -97,9 +102,6 @@ export const SalesOrderLinePost = z.strictObject(salesOrderLineFields).superRefi
 });
 export type SalesOrderLinePost = z.output<typeof SalesOrderLinePost>;
 
-/** Top-level properties a JSON Patch on `/SalesOrders/{id}/Lines/{lineId}` may change. */
-export const SalesOrderLinePatchable: ReadonlySet<string> = new Set(Object.keys(salesOrderLineFields));
-
 /** Writable sales order header fields, as `SalesOrderCompletePostDto` names them (lines apart). */
 const salesOrderHeaderFields = {
   BrandingThemeCode: opt(z.string()),
@@ -116,22 +118,11 @@ const salesOrderHeaderFields = {
   DeliveryDate: opt(isoDate),
   DeliveryTerm: opt(z.string()),
   DeliveryTermId: opt(int64),
-  DepartmentCode: opt(z.string()),
-  DepartmentId: opt(refIdOrNone),
-  Dim1Code: opt(z.string()),
-  Dim1Id: opt(refIdOrNone),
-  Dim2Code: opt(z.string()),
-  Dim2Id: opt(refIdOrNone),
-  Dim3Code: opt(z.string()),
-  Dim3Id: opt(refIdOrNone),
+  ...dimensionFields,
   ExternalImportReference: opt(z.string()),
   ImportedOrderNo: opt(int64),
-  LocationCode: opt(z.string()),
-  LocationId: opt(refIdOrNone),
   PaymentTerm: opt(z.int().nonnegative()),
   PaymentTermId: opt(int64),
-  ProjectCode: opt(z.string()),
-  ProjectId: opt(refIdOrNone),
   PurchaseOrderReference: opt(z.string()),
   RelatedInvoiceNo: opt(int64),
   SalesOrderDate: opt(isoDate),

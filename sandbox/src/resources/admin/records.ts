@@ -9,10 +9,9 @@ import { ASSIGNMENT_GENERAL_DTO_FIELDS, ASSIGNMENT_LIGHT_WEIGHT_DTO_FIELDS } fro
 import { INCOMING_INVOICE_LIST_ITEM_DTO_FIELDS } from "../../../../src/lib/v2/sales";
 import { fail, intParam, listReply, ok, problems, uuidParam, type Ctx, type Handler } from "../../engine/call";
 import { filter, predicateOf } from "../../engine/filters";
-import type { Dto } from "../../engine/store";
+import { shape, type Dto } from "../../engine/store";
 import { stringList } from "../../lib/query";
 import type { Result } from "../../lib/problem";
-import { shape } from "./shape";
 
 type Pred = (d: Dto) => boolean;
 const all: Pred = () => true;

@@ -8,8 +8,7 @@ import { CLIENT_CONTACT_DTO_FIELDS } from "../../../../src/lib/v2/contacts";
 import { BRANDING_THEME_DTO_FIELDS, CUSTOM_DIMENSION_SETTINGS_DTO_FIELDS, ENTERPRISE_DTO_FIELDS, SUB_LEDGER_NUMBER_SERIES_DTO_FIELDS } from "../../../../src/lib/v2/masterdata";
 import { fail, intParam, listReply, ok, problems, uuidParam, type Handler } from "../../engine/call";
 import { filter, predicateOf } from "../../engine/filters";
-import type { Dto, Store, Stored } from "../../engine/store";
-import { shape } from "./shape";
+import { shape, type Dto, type Store, type Stored } from "../../engine/store";
 
 /**
  * The client's enterprises (one, the default), stored on first use so their ids and timestamps stay
