@@ -71,14 +71,19 @@ function contactInUse(kind: string) {
   };
 }
 
-/** The list filters customers and suppliers share; `kind` names their own number and creation-time filters. */
-const contactFilters = (kind: "customer" | "supplier"): Filter[] => [
+/** The list filters of every kind of contact (customers, suppliers, employees); `kind` names its number and creation-time filters. */
+export const contactFilters = (kind: "customer" | "supplier" | "employee"): Filter[] => [
   filter(`${kind}Nos`, "Number", "ranges"),
   filter("externalNos", "ExternalNumber", "ranges"),
   filter("externalImportReference", "ExternalImportReference", "eq"),
   filter("contactGroupIds", "ContactGroupIds", "contains", { kind: "ContactGroup", entity: "ContactGroup" }),
-  filter(`${kind}CreatedDateTimeOffsetGreaterThan`, `${kind === "customer" ? "Customer" : "Supplier"}CreatedDateTimeOffset`, "after"),
+  filter(`${kind}CreatedDateTimeOffsetGreaterThan`, `${kind[0]?.toUpperCase() ?? ""}${kind.slice(1)}CreatedDateTimeOffset`, "after"),
   filter("lastChangedDateTimeOffsetGreaterThan", "LastChangedDateTimeOffset", "after"),
+];
+
+/** Customers and suppliers also filter on these. */
+const companyContactFilters = (kind: "customer" | "supplier"): Filter[] => [
+  ...contactFilters(kind),
   // Newer API versions filter on these; the published document predates them.
   filter("organizationNumber", "OrganizationNumber", "strings"),
   filter("organizationNumbers", "OrganizationNumber", "strings"),
@@ -91,7 +96,7 @@ const contactFilters = (kind: "customer" | "supplier"): Filter[] => [
 
 const customers: ResourceSpec = {
   path: "/Customers", entity: "Customer", post: CustomerPost, fields: CUSTOMER_DTO_FIELDS,
-  filters: contactFilters("customer"),
+  filters: companyContactFilters("customer"),
   unique: ["Number", "ExternalImportReference", "ExternalNumber"], label: "contact",
   numbered: { field: "Number", first: SERIES.Customer.from, last: SERIES.Customer.to },
   refs: [
@@ -117,7 +122,7 @@ const customers: ResourceSpec = {
 
 const suppliers: ResourceSpec = {
   path: "/Suppliers", entity: "Supplier", post: SupplierPost, fields: SUPPLIER_DTO_FIELDS,
-  filters: contactFilters("supplier"),
+  filters: companyContactFilters("supplier"),
   unique: ["Number", "ExternalImportReference", "ExternalNumber"], label: "contact",
   numbered: { field: "Number", first: SERIES.Supplier.from, last: SERIES.Supplier.to },
   derive: (d, ctx) => ({ ...contactDerive("Supplier", "SupplierCreatedDateTimeOffset")(d, ctx), Payout: d.Payout ?? true }),

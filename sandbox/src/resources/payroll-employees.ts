@@ -14,7 +14,7 @@ import { resourceHandlers, type ResourceSpec } from "../engine/resource";
 import type { Dto } from "../engine/store";
 import type { Problem } from "../lib/problem";
 import { KIND, afterwards, employeeOf, patched, reshaped, withoutNulls } from "./payroll-shared";
-import { contactAddress } from "./contacts-core";
+import { contactAddress, contactFilters } from "./contacts-core";
 import { SERIES } from "./seed";
 
 
@@ -25,12 +25,7 @@ const spec: ResourceSpec = {
   post: EmployeePost,
   fields: EMPLOYEE_DTO_FIELDS,
   filters: [
-    filter("employeeNos", "Number", "ranges"),
-    filter("externalNos", "ExternalNumber", "ranges"),
-    filter("externalImportReference", "ExternalImportReference", "eq"),
-    filter("contactGroupIds", "ContactGroupIds", "contains", { kind: "ContactGroup", entity: "ContactGroup" }),
-    filter("employeeCreatedDateTimeOffsetGreaterThan", "EmployeeCreatedDateTimeOffset", "after"),
-    filter("lastChangedDateTimeOffsetGreaterThan", "LastChangedDateTimeOffset", "after"),
+    ...contactFilters("employee"),
     // Not in the published document; the newer API filters employees by their id numbers, one or a comma list.
     filter("nationalIdNumber", "NationalIdNumber", "eq"),
     filter("nationalIdNumbers", "NationalIdNumber", "strings"),
