@@ -43,6 +43,11 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // Pure library modules (order adapters, money): the Workers runtime, no bindings needed.
+        plugins: [cloudflareTest({ miniflare: { compatibilityDate: "2026-11-01" } })],
+        test: { name: "lib", include: ["test/lib/**/*.test.ts"] },
+      },
+      {
         plugins: [cloudflareTest({ wrangler: { configPath: "./sandbox/wrangler.toml" }, miniflare: { bindings: { SANDBOX_CONTROL: "true" } } })],
         test: { name: "sandbox", include: ["test/sandbox/**/*.test.ts"] },
       },

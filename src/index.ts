@@ -1,6 +1,7 @@
 /**
  * @module
- * ledgergate: builds the Hono app from the route modules and exports the Durable Object classes.
+ * ledgergate: builds the Hono app from the route modules and exports the Durable Object and
+ * Workflow classes.
  * Nothing else.
  */
 import { Hono } from "hono";
@@ -9,11 +10,14 @@ import { handleError, handleNotFound } from "./lib/problem";
 import { requestId } from "./lib/request-id";
 import { adminRoutes } from "./routes/admin";
 import { metaRoutes } from "./routes/meta";
+import { orderRoutes } from "./routes/orders";
 import { v2Routes } from "./routes/v2";
+import { webhookRoutes } from "./routes/webhooks";
 
 export { Directory } from "./durable/directory";
 export { RateGovernor } from "./durable/rate-governor";
 export { Tenant } from "./durable/tenant";
+export { OrderToInvoice } from "./workflows/order-to-invoice";
 
 const app = new Hono<GatewayApp>();
 
@@ -21,6 +25,8 @@ app.use("*", requestId);
 app.route("/", metaRoutes);
 app.route("/admin", adminRoutes);
 app.route("/v2", v2Routes);
+app.route("/webhooks", webhookRoutes);
+app.route("/orders", orderRoutes);
 app.notFound(handleNotFound);
 app.onError(handleError);
 

@@ -12,11 +12,17 @@ import { secretsKeys } from "../lib/secrets";
 import { newGatewayKey, tenantName } from "../lib/tenant";
 import { requestToken } from "../lib/upstream/token";
 import { renewalPlan, type TokenRecord } from "../lib/token-timing";
+import type { OrderMapping, OrderMappingInput } from "../lib/orders/mapping";
+import type { Source } from "../lib/orders/order";
+import type { OrderRun, OrderRunView, RunState } from "../lib/orders/runs";
+import { OrderDesk, type RunPatch, type WebhookAnswer } from "./order-desk";
 
 /** Back-off after a failed token request: 1 s doubling to at most this, ms (copied from mature clients' 30 s cooldown). */
 const MAX_BACKOFF_MS = 30_000;
 /** How long a token request may wait for a rate permit, ms. */
 const TOKEN_PERMIT_WAIT_MS = 10_000;
+/** When a run's Workflow instance could not be created, the alarm tries again after this, ms. */
+const START_RETRY_MS = 5_000;
 
 interface TenantRecord {
   environment: Environment;
@@ -78,9 +84,14 @@ export class Tenant extends DurableObject<Bindings> {
   #generation = 0;
   /** When `lastUsedAt` was last written to storage (it is kept at minute resolution there). */
   #lastUsedStoredAt = 0;
+  /** Webhooks, order mapping and the order book. */
+  readonly #desk: OrderDesk;
+  /** Some run's Workflow instance is still to be created (see `OrderDesk.startPending`). */
+  #startsWaiting = false;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
+    this.#desk = new OrderDesk(ctx.storage, env, () => this.#record && tenantName(this.#record.environment, this.#record.client));
     void ctx.blockConcurrencyWhile(() => this.#load()).catch(() => undefined);
   }
 
@@ -108,6 +119,19 @@ export class Tenant extends DurableObject<Bindings> {
   /** Authenticates a gateway key and hands out a token for its call. */
   async access(gatewayKey: string): Promise<Access> {
     if (!(await this.#authentic(gatewayKey))) return { ok: false, problem: "unauthorized", detail: "The gateway key is not valid." };
+    return this.#accessNow();
+  }
+
+  /**
+   * A token for an order run. The run was started by this object itself after it verified a
+   * webhook's signature with this tenant's secret, so the run holds no gateway key.
+   */
+  async accessForRun(): Promise<Access> {
+    if (!this.#record) return { ok: false, problem: "unauthorized", detail: "No such tenant." };
+    return this.#accessNow();
+  }
+
+  async #accessNow(): Promise<Access> {
     this.#lastUsedAt = Date.now();
     if (this.#lastUsedAt - this.#lastUsedStoredAt > 60_000) {
       // Kept in storage too, so the renewal alarm still knows the tenant is busy after an eviction.
@@ -178,6 +202,7 @@ export class Tenant extends DurableObject<Bindings> {
     this.#generation++;
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
+    this.#desk.book.reset();
     this.#record = null;
     this.#keys = [];
     this.#token = null;
@@ -214,6 +239,8 @@ export class Tenant extends DurableObject<Bindings> {
    * request. Safe to run twice: a second run finds a fresh token and only re-arms the alarm.
    */
   override async alarm(): Promise<void> {
+    if (this.#record) this.#startsWaiting = await this.#desk.startPending();
+    if (this.#startsWaiting) await this.#arm();
     if (!this.#record || !this.#token) return;
     const plan = renewalPlan(this.#token, Date.now(), this.#lastUsedAt);
     if (!plan.renewNow) return this.#arm();
@@ -329,10 +356,79 @@ export class Tenant extends DurableObject<Bindings> {
     return { ok: true, token: accessToken, expiresAt: this.#token.expiresAt };
   }
 
-  /** One alarm, at the renewal time of the current token (with jitter, see `renewalPlan`). */
+  /** One alarm: at the renewal time of the current token (with jitter, see `renewalPlan`), or sooner while a run waits to start. */
   async #arm(): Promise<void> {
-    if (!this.#token) return this.ctx.storage.deleteAlarm();
-    await this.ctx.storage.setAlarm(renewalPlan(this.#token, Date.now(), this.#lastUsedAt).alarmAt);
+    const times = [this.#token ? renewalPlan(this.#token, Date.now(), this.#lastUsedAt).alarmAt : Infinity, this.#startsWaiting ? Date.now() + START_RETRY_MS : Infinity];
+    const at = Math.min(...times);
+    if (at === Infinity) return this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.setAlarm(at);
+  }
+
+  // --- Orders: webhooks in, runs out. The runs call the methods below `runInput`. -------------
+
+  /** Stores a source's webhook secret, sealed. */
+  async setWebhookSecret(source: Source, secret: string): Promise<AdminOutcome<null>> {
+    if (!this.#record) return { ok: false, problem: "not-found", detail: "No such tenant." };
+    return (await this.#desk.setSecret(source, secret)) ? { ok: true, value: null } : { ok: false, problem: "misconfigured", detail: "SECRETS_KEY is not configured." };
+  }
+
+  async setOrderMapping(input: OrderMappingInput): Promise<AdminOutcome<OrderMapping>> {
+    if (!this.#record) return { ok: false, problem: "not-found", detail: "No such tenant." };
+    return { ok: true, value: await this.#desk.setMapping(input) };
+  }
+
+  async orderMapping(): Promise<AdminOutcome<OrderMapping>> {
+    if (!this.#record) return { ok: false, problem: "not-found", detail: "No such tenant." };
+    return { ok: true, value: await this.#desk.mapping() };
+  }
+
+  /** A webhook for this tenant: verified with its secret, recorded, its run started. */
+  async receiveWebhook(source: Source, headers: [string, string][], body: Uint8Array): Promise<WebhookAnswer> {
+    if (!this.#record) return { ok: false, status: 404, detail: "No such tenant." };
+    const answer = await this.#desk.receive(source, new Headers(headers), body);
+    const waiting = this.#desk.book.pending().length > 0;
+    if (waiting !== this.#startsWaiting) {
+      this.#startsWaiting = waiting;
+      await this.#arm();
+    }
+    return answer;
+  }
+
+  /** One order's run, for a caller holding this tenant's gateway key (null: no such order, or not authorized). */
+  async orderRun(gatewayKey: string, source: Source, orderId: string): Promise<OrderRunView | null | "unauthorized"> {
+    if (!(await this.#authentic(gatewayKey))) return "unauthorized";
+    return this.#desk.view(source, orderId);
+  }
+
+  async orderRuns(gatewayKey: string, state: RunState | null, limit: number): Promise<OrderRunView[] | "unauthorized"> {
+    if (!(await this.#authentic(gatewayKey))) return "unauthorized";
+    return this.#desk.list(state, limit);
+  }
+
+  async retryOrder(gatewayKey: string, source: Source, orderId: string): Promise<OrderRunView | null | "unauthorized"> {
+    if (!(await this.#authentic(gatewayKey))) return "unauthorized";
+    const run = await this.#desk.retry(source, orderId);
+    return run && this.#desk.view(source, orderId);
+  }
+
+  /** What a run needs: the order's record and the mapping. */
+  async runInput(source: Source, orderId: string): Promise<{ run: OrderRun; mapping: OrderMapping } | null> {
+    const run = this.#desk.book.get(source, orderId);
+    return run && { run, mapping: await this.#desk.mapping() };
+  }
+
+  /** What a run reports back. */
+  async runReport(source: Source, orderId: string, refundId: string | null, patch: RunPatch): Promise<OrderRun | null> {
+    return this.#desk.report(source, orderId, refundId, patch);
+  }
+
+  /** Ids looked up once per tenant and kept (a settlement account's id, the VatId of code 0). */
+  async cached(key: string): Promise<unknown> {
+    return (await this.ctx.storage.get(`cache:${key}`)) ?? null;
+  }
+
+  async cache(key: string, value: unknown): Promise<void> {
+    await this.ctx.storage.put(`cache:${key}`, value);
   }
 
   async #authentic(gatewayKey: string): Promise<boolean> {

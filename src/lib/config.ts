@@ -7,12 +7,15 @@ import { z } from "zod";
 import type { Directory } from "../durable/directory";
 import type { RateGovernor } from "../durable/rate-governor";
 import type { Tenant } from "../durable/tenant";
+import type { RunParams } from "./orders/runs";
 
 /** What wrangler binds to the gateway. Secrets are optional here: their absence is a state, not a crash. */
 export interface Bindings {
   TENANT: DurableObjectNamespace<Tenant>;
   RATE_GOVERNOR: DurableObjectNamespace<RateGovernor>;
   DIRECTORY: DurableObjectNamespace<Directory>;
+  /** One durable run per shop order (workflows/order-to-invoice.ts). */
+  ORDER_TO_INVOICE: Workflow<RunParams>;
   /** Upstream calls per second per environment; the API's limit (10) when unset. */
   RATE_LIMIT_PER_SECOND?: string;
   VERSION?: string;

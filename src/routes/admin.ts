@@ -7,6 +7,8 @@ import { z } from "zod";
 import type { GatewayApp } from "../lib/app";
 import { requireAdmin } from "../lib/auth";
 import { Environment } from "../lib/config";
+import { OrderMappingInput } from "../lib/orders/mapping";
+import { Source } from "../lib/orders/order";
 import { ClientSlug, tenantName } from "../lib/tenant";
 import { directory, listTenants, tenantStub, unwrap } from "../lib/tenants";
 import { jsonBody, param } from "../lib/validate";
@@ -18,6 +20,7 @@ const ClientKey = z.string().min(1).max(200);
 const NewTenant = z.strictObject({ client: ClientSlug, environment: Environment, clientKey: ClientKey, name: z.string().min(1).max(200).optional() });
 const Rotation = z.strictObject({ graceSeconds: z.int().min(0).max(30 * 86_400).default(DEFAULT_KEY_GRACE_SECONDS) });
 const Replacement = z.strictObject({ clientKey: ClientKey });
+const WebhookSecret = z.strictObject({ secret: z.string().min(8).max(500) });
 
 function target(c: { req: { param: (k: string) => string | undefined } }) {
   return { environment: param(Environment, c.req.param("environment"), "environment"), client: param(ClientSlug, c.req.param("client"), "client") };
@@ -42,6 +45,22 @@ export const adminRoutes = new Hono<GatewayApp>()
     const { clientKey } = await jsonBody(c.req.raw, Replacement);
     unwrap(await tenantStub(c.env, environment, client).replaceClientKey(clientKey));
     return c.body(null, 204);
+  })
+  .put("/tenants/:environment/:client/webhooks/:source", async (c) => {
+    const { environment, client } = target(c);
+    const source = param(Source, c.req.param("source"), "webhook source");
+    const { secret } = await jsonBody(c.req.raw, WebhookSecret);
+    unwrap(await tenantStub(c.env, environment, client).setWebhookSecret(source, secret));
+    return c.body(null, 204);
+  })
+  .put("/tenants/:environment/:client/order-mapping", async (c) => {
+    const { environment, client } = target(c);
+    const input = await jsonBody(c.req.raw, OrderMappingInput);
+    return c.json(unwrap(await tenantStub(c.env, environment, client).setOrderMapping(input)));
+  })
+  .get("/tenants/:environment/:client/order-mapping", async (c) => {
+    const { environment, client } = target(c);
+    return c.json(unwrap(await tenantStub(c.env, environment, client).orderMapping()));
   })
   .delete("/tenants/:environment/:client", async (c) => {
     const { environment, client } = target(c);

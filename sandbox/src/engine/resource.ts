@@ -52,6 +52,8 @@ export interface ResourceSpec {
   check?: (dto: Dto, ctx: Ctx, self: string | null) => Problem | null;
   /** Why a record cannot be deleted, if it is in use. */
   inUse?: (id: string, ctx: Ctx) => string | null;
+  /** The stored record as a JSON Patch sees it, where the server rewrote a property on the way in (a joined code). */
+  writable?: (dto: Dto) => Dto;
   /** The parent record the path's first parameter names. */
   parent?: { param: string; kind: string; entity: string; field?: string };
   createStatus?: 200 | 201;
@@ -135,7 +137,7 @@ function patch(spec: ResourceSpec, ctx: Ctx, r: Stored): Result<Reply> {
     const ref = codeFields.get((pointerTokens(op.path)[0] ?? "").toLowerCase());
     if (ref) return fail(problems.validation(spec.entity, `PATCH refers to other records by Id only: use /${ref.id} instead of /${ref.code}.`));
   }
-  const view = writableView(spec, r.dto);
+  const view = writableView(spec, spec.writable?.(r.dto) ?? r.dto);
   const applied = applyPatch(view, doc.data);
   if (!applied.ok) return fail(problems.validation(spec.entity, `Operation ${applied.index}: ${applied.message}.`));
   const parsed = spec.post.safeParse(applied.value);

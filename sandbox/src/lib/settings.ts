@@ -10,7 +10,7 @@ const Target = z.enum(["token", "api", "any"]);
 
 const faultBase = {
   target: Target.default("any"),
-  /** Case-insensitive prefix of the path after the environment root, e.g. `/Customers`. */
+  /** Case-insensitive prefix of the path after the environment root, e.g. `/Customers`; a `*` stands for one path segment (see `prefixMatches`). */
   path: z.string().startsWith("/").optional(),
   /** How many matching calls it hits before it is used up; absent: every matching call. */
   count: z.int().positive().optional(),
@@ -49,10 +49,15 @@ export const SettingsPatch = z.strictObject({
 });
 export type SettingsPatch = z.output<typeof SettingsPatch>;
 
+/** Whether `pattern` is a prefix of `path`, a `*` in it matching one segment: `/SalesOrders/{star}/createAndSendInvoice`. */
+function prefixMatches(pattern: string, path: string): boolean {
+  if (!pattern.includes("*")) return path.startsWith(pattern);
+  const escaped = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`^${escaped.join("[^/]+")}`).test(path);
+}
+
 /** The fault, if any, that hits a call to `path` at `target`; `path` is relative to the environment root. */
 export function matchFault(faults: readonly Fault[], target: "token" | "api", path: string): number {
   const lower = path.toLowerCase();
-  return faults.findIndex(
-    (f) => (f.target === "any" || f.target === target) && (f.path === undefined || lower.startsWith(f.path.toLowerCase())),
-  );
+  return faults.findIndex((f) => (f.target === "any" || f.target === target) && (f.path === undefined || prefixMatches(f.path.toLowerCase(), lower)));
 }

@@ -84,6 +84,15 @@ const locations: ResourceSpec = {
   inUse: usedBy(["Employee", "Project", "SalesOrder"], "LocationId", "employees, projects or sales orders"),
 };
 
+/**
+ * A sub-project's Code is its parent's code and its own joined by a dot (`P1` and `2` make `P1.2`),
+ * as Go answers it; the body names only the sub-code, and a dot in a posted Code is refused.
+ */
+function projectCode(d: Dto, ctx: Ctx): unknown {
+  const parent = d.ParentProjectId ? ctx.store.get("Project", String(d.ParentProjectId)) : null;
+  return parent && typeof d.Code === "string" && d.Code !== "" ? `${String(parent.dto.Code)}.${d.Code}` : d.Code;
+}
+
 const projects: ResourceSpec = {
   path: "/Projects", entity: "Project", post: ProjectPost, fields: PROJECT_DTO_FIELDS,
   filters: [
@@ -91,7 +100,7 @@ const projects: ResourceSpec = {
     filter("status", "ProjectStatus", "eq"), filter("projectBillingMethod", "ProjectBillingMethod", "eq"),
     filter("projectManagerEmployeeNos", "ProjectManagerEmployeeNo", "ranges"), ...stampFilters,
   ],
-  unique: ["Code"],
+  // Code is unique once joined with the parent's (see `check`): sub-code 2 may exist under P1 and under P3.
   refs: [
     { id: "CustomerId", code: "CustomerNo", kind: "Customer", entity: "Customer", by: "Number" },
     { id: "DepartmentId", code: "DepartmentCode", kind: "Department", entity: "Department" },
@@ -102,12 +111,18 @@ const projects: ResourceSpec = {
     { id: "BrandingThemeId", code: "BrandingThemeCode", kind: "BrandingTheme", entity: "BrandingTheme" },
     { id: "ProjectManagerEmployeeId", code: "ProjectManagerEmployeeNo", kind: "Employee", entity: "Employee", by: "Number" },
   ],
-  derive: (d) => ({
+  derive: (d, ctx) => ({
+    Code: projectCode(d, ctx),
     AllowAllActivities: d.AllowAllActivities ?? true, AllowAllEmployees: d.AllowAllEmployees ?? true,
     AttachExpenseVouchersWhenBilling: d.AttachExpenseVouchersWhenBilling ?? false, DenyTimeTracking: d.DenyTimeTracking ?? false,
     ProjectStatus: d.ProjectStatus ?? "Active", IsActive: d.IsActive ?? true,
   }),
+  // A JSON Patch works on the sub-code alone; `derive` joins it again with whichever parent the result names.
+  writable: (d) => (d.ParentProjectId && typeof d.Code === "string" ? { ...d, Code: d.Code.slice(d.Code.indexOf(".") + 1) } : d),
   check: (d, ctx, self) => {
+    const code = typeof d.Code === "string" ? d.Code.toLowerCase() : "";
+    const taken = code === "" ? undefined : ctx.store.all("Project").find((r) => r.id !== (self ?? String(d.Id)) && String(r.dto.Code).toLowerCase() === code);
+    if (taken) return problems.validation("Project", `Code is already in use. '${String(d.Code)}' is used on (project) Id = ${taken.id}.`);
     if (!d.ParentProjectId) return null;
     if (self !== null && String(d.ParentProjectId) === self) return problems.validation("Project", "A project cannot be its own parent.");
     const parent = ctx.store.get("Project", String(d.ParentProjectId));

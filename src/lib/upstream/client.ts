@@ -21,7 +21,11 @@ export interface UpstreamCaller {
   environment: Environment;
   config: EnvironmentConfig;
   tenant: TenantName;
-  gatewayKey: string;
+  /**
+   * The caller's gateway key, authenticated by the tenant's object before anything is spent; null
+   * for an order run, which a verified webhook started for this tenant (see `durable/tenant.ts`).
+   */
+  gatewayKey: string | null;
 }
 
 /** One API v2 call. `body` is a buffer when it may be resent, a stream when it may not. */
@@ -56,12 +60,14 @@ export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, t
   const tenantStub = caller.env.TENANT.get(caller.env.TENANT.idFromName(caller.tenant));
   const governor = caller.env.RATE_GOVERNOR.get(caller.env.RATE_GOVERNOR.idFromName(caller.environment));
   const replayable = call.body === null || call.body instanceof ArrayBuffer;
+  const key = caller.gatewayKey;
+  const tokenFor = () => (key === null ? tenantStub.accessForRun() : tenantStub.access(key));
   let renewedAfter401 = false;
   for (;;) {
     const remaining = call.deadline - Date.now();
     if (remaining <= 0) throw new Problem("upstream-timeout", "The call's deadline passed before it could be sent.");
     // The key is authenticated before a permit is taken, so forged keys cannot spend the shared budget.
-    let access = await tenantStub.access(caller.gatewayKey);
+    let access = await tokenFor();
     if (!access.ok) throw accessProblem(access);
     const permit = await governor.acquire(caller.tenant, remaining);
     if (!permit.ok) {
@@ -71,7 +77,7 @@ export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, t
     }
     // A long wait for the permit may have aged the token: ask again (a cheap hop) rather than send a stale one.
     if (access.expiresAt - Date.now() < TOKEN_MIN_LEFT_AT_SEND_MS) {
-      access = await tenantStub.access(caller.gatewayKey);
+      access = await tokenFor();
       if (!access.ok) throw accessProblem(access);
     }
     trace.waitedMs += permit.waitedMs;

@@ -1,0 +1,89 @@
+/**
+ * @module
+ * Step "products": which product each order line is invoiced on. One list call fetches every SKU
+ * of the order together with the mapping's shipping, fallback and rounding products; only the
+ * missing ones are created (each on its VAT class's sales account, since that account sets the
+ * line's VAT). A product whose sales account belongs to another VAT class than the shop charged
+ * is not used for the line: it would change the VAT and so the total; the class's fallback
+ * product takes the line, with the SKU in its description.
+ */
+import type { LineProducts } from "../invoice-lines";
+import type { OrderMapping } from "../mapping";
+import type { Order, VatClass } from "../order";
+import { expectStatus, isDuplicate, rows, type RunApi } from "./api";
+
+/** What the step found and did. */
+export interface ProductChoice {
+  products: LineProducts;
+  created: string[];
+  /** Lines moved to a fallback product, and why. */
+  notes: string[];
+}
+
+type ProductDto = { Code?: string | null; StandardSalesAccount?: number | null };
+
+/** A SKU the API can take in a comma-separated list filter. */
+const listable = (sku: string) => !/[,]/.test(sku) && sku.length <= 100;
+
+const CLASS_NAMES: Record<VatClass, string> = { "25": "25 %", "15": "15 %", "12": "12 %", zero: "fritatt", exempt: "utenfor mva" };
+
+/**
+ * Resolves (and creates where the mapping says so) the products of `order`'s lines. The rounding
+ * product is listed always (it costs nothing in the same call) and created when `needRounding`.
+ */
+export async function chooseProducts(api: RunApi, order: Order, mapping: OrderMapping, needRounding: boolean): Promise<ProductChoice> {
+  const wanted = new Map<string, { name: string; vat: VatClass }>();
+  const notes: string[] = [];
+  const products: LineProducts = {};
+  for (const l of order.lines) {
+    const route = mapping.vat[l.vat];
+    // Listed with the rest (no extra call), in case a line must fall back to it.
+    if (!wanted.has(route.fallbackProduct)) wanted.set(route.fallbackProduct, { name: `Diverse ${CLASS_NAMES[l.vat]}`, vat: l.vat });
+    if (l.kind === "item" && l.sku && listable(l.sku)) {
+      products[l.ref] = l.sku;
+      if (!wanted.has(l.sku)) wanted.set(l.sku, { name: l.name, vat: l.vat });
+    } else {
+      const code = l.kind === "shipping" ? route.shippingProduct : route.fallbackProduct;
+      products[l.ref] = code;
+      wanted.set(code, { name: l.kind === "shipping" ? `Frakt ${CLASS_NAMES[l.vat]}` : `Diverse ${CLASS_NAMES[l.vat]}`, vat: l.vat });
+    }
+  }
+  wanted.set(mapping.roundingProduct, { name: "Øreavrunding", vat: "exempt" });
+  const codes = [...wanted.keys()];
+  const query = codes.map(encodeURIComponent).join(",");
+  const found = new Map(rows<ProductDto>(expectStatus(await api.call("GET", `/Products?codes=${query}`), "Listing the products", 200, 204)).map((p) => [p.Code ?? "", p]));
+  const created: string[] = [];
+  const accountOf = (code: string, vat: VatClass) => (code === mapping.roundingProduct ? mapping.roundingAccount : mapping.vat[vat].salesAccount);
+  for (const l of order.lines) {
+    const code = products[l.ref] as string;
+    const existing = found.get(code);
+    const isSku = l.kind === "item" && code === l.sku;
+    if (existing && isSku && existing.StandardSalesAccount != null && existing.StandardSalesAccount !== mapping.vat[l.vat].salesAccount) {
+      products[l.ref] = mapping.vat[l.vat].fallbackProduct;
+      notes.push(`SKU ${code} is on account ${existing.StandardSalesAccount}, not ${mapping.vat[l.vat].salesAccount} (${CLASS_NAMES[l.vat]}); invoiced on ${mapping.vat[l.vat].fallbackProduct}.`);
+    } else if (!existing && isSku && mapping.unknownSkus === "fallback") {
+      products[l.ref] = mapping.vat[l.vat].fallbackProduct;
+      notes.push(`Unknown SKU ${code}; invoiced on ${mapping.vat[l.vat].fallbackProduct}.`);
+    }
+  }
+  // What must exist now: every product a line uses, and the rounding product.
+  const needed = new Set([...Object.values(products), ...(needRounding ? [mapping.roundingProduct] : [])]);
+  for (const code of needed) {
+    if (found.has(code)) continue;
+    const spec = wanted.get(code) ?? { name: code, vat: order.lines.find((l) => products[l.ref] === code)?.vat ?? "25" };
+    const reply = await api.call("POST", "/Products", { Code: code, Name: spec.name.slice(0, 400) || code, StandardSalesAccount: accountOf(code, spec.vat) });
+    // A duplicate code: an earlier attempt of this step (or another order) created it meanwhile.
+    if (isDuplicate(reply, "Code")) continue;
+    expectStatus(reply, `Creating product ${code}`, 200, 201);
+    created.push(code);
+  }
+  return { products, created, notes };
+}
+
+/** Makes sure the rounding product exists (a credit note or the API's own rounding may need it). */
+export async function ensureRoundingProduct(api: RunApi, mapping: OrderMapping): Promise<void> {
+  const found = rows(expectStatus(await api.call("GET", `/Products?codes=${encodeURIComponent(mapping.roundingProduct)}`), "Listing the rounding product", 200, 204));
+  if (found.length > 0) return;
+  const reply = await api.call("POST", "/Products", { Code: mapping.roundingProduct, Name: "Øreavrunding", StandardSalesAccount: mapping.roundingAccount });
+  if (!isDuplicate(reply, "Code")) expectStatus(reply, `Creating product ${mapping.roundingProduct}`, 200, 201);
+}

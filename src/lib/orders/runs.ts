@@ -1,0 +1,141 @@
+/**
+ * @module
+ * The record of one order's runs, as the tenant's object keeps it, and how each webhook event
+ * changes it. Pure: the object stores what these functions return, in the same synchronous
+ * stretch as it read the record, so two deliveries of one order can never both start a run.
+ */
+import { formatMinor } from "./money";
+import type { Order, OrderEvent, Refund, Source } from "./order";
+import type { LineProducts } from "./invoice-lines";
+
+/** Where an order stands. */
+export type RunState = "received" | "running" | "invoiced" | "settled" | "credited" | "cancelled" | "failed";
+/** Where one refund stands. */
+export type RefundState = "received" | "running" | "credited" | "failed" | "skipped";
+
+/** A JSON value (what a step's result may hold: it crosses RPC and is stored as JSON). */
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/** One finished step: when, whether it succeeded, what it found or did. */
+export interface StepRecord {
+  name: string;
+  at: string;
+  ok: boolean;
+  result: { [key: string]: Json };
+}
+
+/** A refund's own run. */
+export interface RefundRun {
+  refund: Refund;
+  state: RefundState;
+  creditNoteNo: number | null;
+  steps: StepRecord[];
+  error: string | null;
+  attempt: number;
+  started: boolean;
+}
+
+/** Everything the gateway knows about one shop order. */
+export interface OrderRun {
+  source: Source;
+  orderId: string;
+  /** Null while only a cancellation or a refund of the order has arrived. */
+  order: Order | null;
+  state: RunState;
+  receivedAt: string;
+  updatedAt: string;
+  deliveries: number;
+  cancelledAt: string | null;
+  customer: { id: number; number: number | null; subledgerAccountId: number; created: boolean } | null;
+  products: LineProducts | null;
+  salesOrderId: string | null;
+  salesOrderNo: number | null;
+  invoiceNo: number | null;
+  steps: StepRecord[];
+  error: { step: string; detail: string } | null;
+  attempt: number;
+  /** Whether the Workflow instance of the current attempt exists (false: the object's alarm starts it). */
+  started: boolean;
+  refunds: RefundRun[];
+}
+
+/** What a delivery did to the record. */
+export type Intake = "started" | "duplicate" | "cancelled" | "recorded" | "ignored";
+
+function blank(source: Source, orderId: string, at: string): OrderRun {
+  return {
+    source, orderId, order: null, state: "received", receivedAt: at, updatedAt: at, deliveries: 0, cancelledAt: null, customer: null, products: null,
+    salesOrderId: null, salesOrderNo: null, invoiceNo: null, steps: [], error: null, attempt: 1, started: false, refunds: [],
+  };
+}
+
+/** Whether the order's invoice went out. */
+export const invoiced = (r: OrderRun) => r.invoiceNo !== null;
+
+/** Applies one event to the order's record (null: none yet). Returns the new record and what happened. */
+export function applyEvent(run: OrderRun | null, source: Source, event: Exclude<OrderEvent, { kind: "ignored" }>, at: string): { run: OrderRun; intake: Intake } {
+  const orderId = event.kind === "paid" ? event.order.id : event.orderId;
+  const r: OrderRun = run ? { ...run, refunds: [...run.refunds] } : blank(source, orderId, at);
+  r.deliveries++;
+  r.updatedAt = at;
+  switch (event.kind) {
+    case "paid":
+      if (r.order) return { run: r, intake: "duplicate" };
+      r.order = event.order;
+      if (r.state === "cancelled") return { run: r, intake: "duplicate" };
+      return { run: r, intake: "started" };
+    case "cancelled":
+      if (r.cancelledAt) return { run: r, intake: "duplicate" };
+      r.cancelledAt = event.at;
+      // Not yet running: nothing was written upstream, so the order simply stops here. A running
+      // order stops at its next checkpoint; an invoiced one is credited by the shop's refund webhook.
+      if (!r.order || (r.state === "received" && !r.started) || r.state === "failed") r.state = "cancelled";
+      return { run: r, intake: "cancelled" };
+    case "refunded": {
+      if (r.refunds.some((x) => x.refund.id === event.refund.id)) return { run: r, intake: "duplicate" };
+      r.refunds.push({ refund: event.refund, state: "received", creditNoteNo: null, steps: [], error: null, attempt: 1, started: false });
+      return { run: r, intake: "started" };
+    }
+  }
+}
+
+/** Runs whose Workflow instance must still be created: the order's own, and refunds'. */
+export function pendingStarts(r: OrderRun): { refundId: string | null; attempt: number }[] {
+  const out: { refundId: string | null; attempt: number }[] = [];
+  if (r.order && !r.started && r.state === "received") out.push({ refundId: null, attempt: r.attempt });
+  for (const x of r.refunds) if (!x.started && x.state === "received") out.push({ refundId: x.refund.id, attempt: x.attempt });
+  return out;
+}
+
+/** The record as a caller with the tenant's gateway key sees it (no payloads, amounts as decimals). */
+export function publicView(r: OrderRun) {
+  return {
+    source: r.source, orderId: r.orderId, number: r.order?.number ?? null, state: r.state,
+    total: r.order ? formatMinor(r.order.total) : null, currency: r.order?.currency ?? null,
+    receivedAt: r.receivedAt, updatedAt: r.updatedAt, deliveries: r.deliveries, cancelledAt: r.cancelledAt, attempt: r.attempt,
+    customer: r.customer && { id: r.customer.id, number: r.customer.number, created: r.customer.created },
+    salesOrderId: r.salesOrderId, salesOrderNo: r.salesOrderNo, invoiceNo: r.invoiceNo, error: r.error, steps: r.steps,
+    refunds: r.refunds.map((x) => ({ id: x.refund.id, state: x.state, total: formatMinor(x.refund.total), creditNoteNo: x.creditNoteNo, error: x.error, steps: x.steps })),
+  };
+}
+export type OrderRunView = ReturnType<typeof publicView>;
+
+/** What an order run's Workflow instance is told: which tenant's which order (and refund). Nothing secret. */
+export interface RunParams {
+  tenant: `${"demo" | "production"}:${string}`;
+  source: Source;
+  orderId: string;
+  refundId: string | null;
+}
+
+/**
+ * The Workflow instance id of a run: derived from tenant, source, order (and refund) and the
+ * attempt, so a second start of the same attempt is refused by the engine itself ("already
+ * exists"), while a retry by the operator gets an instance of its own. Hashed, because shop ids
+ * may hold characters instance ids may not, and ids are limited to 100 characters.
+ */
+export async function runInstanceId(p: RunParams, attempt: number): Promise<string> {
+  const bytes = new TextEncoder().encode(JSON.stringify([p.tenant, p.source, p.orderId, p.refundId]));
+  const hex = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${p.refundId === null ? "o" : "r"}-${hex.slice(0, 40)}-${attempt}`;
+}

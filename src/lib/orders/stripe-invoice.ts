@@ -1,0 +1,149 @@
+/**
+ * @module
+ * Stripe's Invoice object (the body of `invoice.paid`) and its mapping to the normalized `Order`.
+ * Amounts are integers in the currency's smallest unit; `stripeMinor` turns them into minor units,
+ * which differ for zero-decimal currencies (500 JPY is 50000 minor units here).
+ *
+ * Tax: each line's `tax_amounts[]` says whether it is `inclusive` (the line `amount` has the tax in
+ * it) and how much tax on which `taxable_amount`. The rate is the expanded `tax_rate.percentage`
+ * when the event carries it, otherwise the one Norwegian rate that explains tax ÷ taxable amount.
+ */
+import { z } from "zod";
+import type { Result } from "../result";
+import { stripeMinor } from "./money";
+import type { Buyer, Order, OrderLine, VatClass } from "./order";
+import { normalizeOrgNumber } from "./orgnr";
+import { badBody, Text, unixToIso, vatOfBasisPoints, vatOfTax } from "./payload";
+import type { Refusal } from "./source";
+
+const Rate = z.object({ percentage: z.number(), inclusive: z.boolean().nullish() });
+const TaxAmount = z.object({ amount: z.int(), inclusive: z.boolean(), tax_rate: z.union([z.string(), Rate]).nullish(), taxable_amount: z.int().nullish() });
+
+const Line = z.object({
+  id: z.string().min(1),
+  amount: z.int(),
+  quantity: z.int().positive().nullish(),
+  description: Text,
+  discount_amounts: z.array(z.object({ amount: z.int().nonnegative() })).nullish(),
+  tax_amounts: z.array(TaxAmount).nullish(),
+  metadata: z.record(z.string(), z.string()).nullish(),
+  price: z.object({ lookup_key: Text }).nullish(),
+});
+
+const Shipping = z.object({
+  amount_subtotal: z.int().nonnegative(),
+  amount_tax: z.int().nonnegative().nullish(),
+  amount_total: z.int().nonnegative(),
+  shipping_rate: z.union([z.string(), z.object({ display_name: Text })]).nullish(),
+  taxes: z.array(z.object({ amount: z.int(), rate: Rate.nullish(), taxable_amount: z.int().nullish() })).nullish(),
+});
+
+const Address = z.object({ line1: Text, line2: Text, postal_code: Text, city: Text, country: Text });
+
+/** The invoice fields ledgergate reads. */
+export const StripeInvoice = z.object({
+  id: z.string().min(1).max(100),
+  number: Text,
+  created: z.int(),
+  currency: z.string().regex(/^[A-Za-z]{3}$/, "expected an ISO 4217 code"),
+  customer: z.union([z.string(), z.object({ id: z.string() })]).nullish(),
+  customer_email: Text,
+  customer_name: Text,
+  customer_phone: Text,
+  customer_address: Address.nullish(),
+  customer_tax_ids: z.array(z.object({ type: z.string(), value: z.string() })).nullish(),
+  lines: z.object({ data: z.array(Line).min(1), has_more: z.boolean().nullish() }),
+  shipping_cost: Shipping.nullish(),
+  amount_paid: z.int().nonnegative(),
+  status_transitions: z.object({ paid_at: z.int().nullish(), voided_at: z.int().nullish() }).nullish(),
+});
+export type StripeInvoice = z.output<typeof StripeInvoice>;
+
+/** VAT class from expanded rates (their percentages add up), or from tax over taxable amount. */
+function vatOf(rates: (z.output<typeof Rate> | null)[], tax: number, taxable: number, slack: number): VatClass | null {
+  const known = rates.filter((r): r is z.output<typeof Rate> => r !== null);
+  if (known.length > 0 && known.length === rates.length) return vatOfBasisPoints(Math.round(known.reduce((s, r) => s + r.percentage, 0) * 100));
+  return vatOfTax(tax, taxable, slack);
+}
+
+/** The amount Stripe says it taxed, when every tax entry says it; null otherwise (the caller derives it). */
+function taxableOf(taxes: { taxable_amount?: number | null }[]): number | null {
+  if (taxes.length === 0 || taxes.some((t) => t.taxable_amount == null)) return null;
+  return taxes.reduce((n, t) => n + (t.taxable_amount ?? 0), 0);
+}
+
+function buyerOf(inv: StripeInvoice): Buyer {
+  const ids = inv.customer_tax_ids ?? [];
+  const noVat = ids.find((t) => t.type === "no_vat");
+  // A tax id means a business: Stripe's customer name is then the company's name.
+  const company = ids.length > 0 ? inv.customer_name : null;
+  const words = company === null && inv.customer_name ? inv.customer_name.split(/\s+/) : [];
+  const a = inv.customer_address ?? null;
+  return {
+    externalId: typeof inv.customer === "string" ? inv.customer : (inv.customer?.id ?? null),
+    email: inv.customer_email,
+    firstName: words.length > 1 ? words.slice(0, -1).join(" ") : (words[0] ?? null),
+    lastName: words.length > 1 ? (words.at(-1) ?? null) : null,
+    company,
+    organizationNumber: noVat ? normalizeOrgNumber(noVat.value) : null,
+    phone: inv.customer_phone,
+    address: a ? { line1: a.line1, line2: a.line2, zip: a.postal_code, city: a.city, countryCode: a.country?.toUpperCase() ?? null } : null,
+  };
+}
+
+/**
+ * The normalized order of a paid invoice. An invoice mixing inclusive and exclusive tax cannot be
+ * one order with one `taxIncluded`, so it is refused rather than guessed; one without any tax reads
+ * as tax-inclusive (its lines then add up to the total). `total` is `amount_paid`.
+ */
+export function toOrder(inv: StripeInvoice): Result<Order, Refusal> {
+  if (inv.lines.has_more) return badBody("invoice lists more lines than the event carries (lines.has_more)");
+  const currency = inv.currency.toUpperCase();
+  const m = (n: number): number => stripeMinor(n, currency);
+  const flags = new Set<boolean>();
+  for (const l of inv.lines.data) for (const t of l.tax_amounts ?? []) flags.add(t.inclusive);
+  for (const t of inv.shipping_cost?.taxes ?? []) if (t.rate?.inclusive != null) flags.add(t.rate.inclusive);
+  if (flags.size > 1) return badBody("invoice mixes tax-inclusive and tax-exclusive lines");
+  const taxIncluded = !flags.has(false);
+  const lines: OrderLine[] = [];
+  for (const [i, l] of inv.lines.data.entries()) {
+    const discount = (l.discount_amounts ?? []).reduce((s, d) => s + d.amount, 0);
+    const amount = l.amount - discount;
+    const taxes = l.tax_amounts ?? [];
+    const tax = taxes.reduce((s, t) => s + t.amount, 0);
+    const taxable = taxableOf(taxes) ?? (taxIncluded ? amount - tax : amount);
+    const rates = taxes.map((t) => (typeof t.tax_rate === "object" ? t.tax_rate : null));
+    const vat = taxes.length === 0 ? "zero" : vatOf(rates, tax, taxable, 1);
+    if (vat === null) return badBody(`lines.data.${i}: the tax is not at a Norwegian VAT rate (25, 15, 12 or 0 %)`);
+    if (amount < 0) return badBody(`lines.data.${i}: discounts exceed the line's amount`);
+    const sku = l.metadata?.["sku"] || l.price?.lookup_key || null;
+    lines.push({ ref: l.id, kind: "item", sku, name: l.description ?? "Item", quantity: l.quantity ?? 1, amount: m(amount), discount: m(discount), vat });
+  }
+  const s = inv.shipping_cost;
+  if (s && s.amount_subtotal > 0) {
+    const tax = s.amount_tax ?? 0;
+    const taxes = s.taxes ?? [];
+    const taxable = taxableOf(taxes) ?? (taxIncluded ? s.amount_total - tax : s.amount_subtotal);
+    const vat = tax === 0 && taxes.length === 0 ? "zero" : vatOf(taxes.map((t) => t.rate ?? null), tax, taxable, 1);
+    if (vat === null) return badBody("shipping_cost: the tax is not at a Norwegian VAT rate (25, 15, 12 or 0 %)");
+    const name = typeof s.shipping_rate === "object" ? (s.shipping_rate?.display_name ?? "Shipping") : "Shipping";
+    // Inclusive: the total is the gross price. Exclusive: the subtotal is the net one.
+    lines.push({ ref: "shipping", kind: "shipping", sku: null, name, quantity: 1, amount: m(taxIncluded ? s.amount_total : s.amount_subtotal), discount: 0, vat });
+  }
+  const paidAt = inv.status_transitions?.paid_at;
+  return {
+    ok: true,
+    value: {
+      source: "stripe",
+      id: inv.id,
+      number: inv.number ?? inv.id,
+      placedAt: unixToIso(inv.created),
+      paidAt: paidAt == null ? null : unixToIso(paidAt),
+      currency,
+      taxIncluded,
+      buyer: buyerOf(inv),
+      lines,
+      total: m(inv.amount_paid),
+    },
+  };
+}

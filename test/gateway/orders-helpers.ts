@@ -1,0 +1,65 @@
+/**
+ * Helpers of the order tests: a tenant with a webhook secret for every source, signed Shopify
+ * deliveries, and waiting for a run to reach a state (through `GET /orders/...`, as a shop's
+ * operator would).
+ */
+import { expect } from "vitest";
+import type { Source } from "../../src/lib/orders/order";
+import { sign, TEST_SECRETS, type SignOptions } from "../fixtures/orders/sign";
+import { ADMIN, gw, json, tenant } from "./helpers";
+
+export type { Source };
+export type ShopTenant = Awaited<ReturnType<typeof shopTenant>>;
+
+/** A tenant on a new sandbox client, with each source's webhook secret set (and a mapping, if given). */
+export async function shopTenant(mapping?: Record<string, unknown>) {
+  const t = await tenant();
+  for (const [source, secret] of Object.entries(TEST_SECRETS)) {
+    expect((await gw(`/admin/tenants/${t.environment}/${t.client}/webhooks/${source}`, json({ secret }, "PUT", ADMIN))).status).toBe(204);
+  }
+  if (mapping) expect((await gw(`/admin/tenants/${t.environment}/${t.client}/order-mapping`, json(mapping, "PUT", ADMIN))).status).toBe(200);
+  return {
+    ...t,
+    /** Delivers a webhook for this tenant, as it is. */
+    deliver: (source: Source, headers: Record<string, string>, body: string) => gw(`/webhooks/${source}/${t.client}/${t.environment}`, { method: "POST", headers, body }),
+    /** Signs `payload` as `source` does (with the test secret set above) and delivers it. */
+    send: async (source: Source, payload: unknown, opts: SignOptions = {}) => {
+      const signed = await sign(source, payload, undefined, opts);
+      return gw(`/webhooks/${source}/${t.client}/${t.environment}`, { method: "POST", headers: signed.headers, body: signed.body });
+    },
+    orders: (path: string, init: RequestInit = {}) => gw(`/orders${path}`, { ...init, headers: { ...init.headers, authorization: `Bearer ${t.gatewayKey}` } }),
+    /** A list call to the sandbox's API through the gateway, as rows. */
+    rows: async (path: string) => {
+      const res = await t.v2(path);
+      return res.status === 204 ? [] : ((await res.json()) as Record<string, unknown>[]);
+    },
+  };
+}
+
+/** The run's status once it is in one of `states` (polled every 250 ms, at most 40 s). */
+export async function waitFor(t: ShopTenant, source: Source, orderId: string, states: string[], until: (run: Run) => boolean = () => true): Promise<Run> {
+  let last: Run | null = null;
+  for (let i = 0; i < 160; i++) {
+    const res = await t.orders(`/${source}/${orderId}`);
+    if (res.status === 200) {
+      last = (await res.json()) as Run;
+      if (states.includes(last.state) && until(last)) return last;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`order ${orderId} never reached ${states.join("/")}: ${JSON.stringify(last, null, 1)}`);
+}
+
+/** `GET /orders/{source}/{orderId}`, as the tests read it. */
+export interface Run {
+  state: string;
+  total: string;
+  invoiceNo: number | null;
+  salesOrderId: string | null;
+  deliveries: number;
+  attempt: number;
+  customer: { id: number; created: boolean } | null;
+  error: { step: string; detail: string } | null;
+  steps: { name: string; result: Record<string, unknown> }[];
+  refunds: { id: string; state: string; total: string; creditNoteNo: number | null; error: string | null }[];
+}
