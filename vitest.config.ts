@@ -62,6 +62,17 @@ export default defineConfig({
         // One file at a time: the files share the sandbox, and with it the rate limit they measure.
         test: { name: "gateway", include: ["test/gateway/**/*.test.ts"], fileParallelism: false, testTimeout: 60_000 },
       },
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            // The order corpus proves amounts, not throughput (npm run bench measures that at 10 req/s):
+            // both sides lift the rate limit so 144 orders run in seconds.
+            miniflare: { bindings: { RATE_LIMIT_PER_SECOND: "200" }, workers: [sandbox] },
+          }),
+        ],
+        test: { name: "corpus", include: ["test/corpus/**/*.test.ts"], testTimeout: 180_000 },
+      },
     ],
   },
 });

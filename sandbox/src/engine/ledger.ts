@@ -101,8 +101,8 @@ export function postVoucher(ctx: Ctx, v: VoucherInput): Result<{ voucher: Dto; l
     if (taken) return invalid(`ExternalImportReference is already in use. '${ref}' is used on (voucher) Id = ${taken.id}.`);
   }
   const lockDate = String(store.get(SETTINGS.lockDate, "settings")?.dto.LockDate ?? "0000-00-00");
-  const postings: Dto[] = [];
-  let sum = 0;
+  // First every line in NOK øre; then the balance; then the postings.
+  const lines = [];
   for (const [i, line] of v.lines.entries()) {
     const where = `VoucherLines[${i}]`;
     if (line.PostingDate <= lockDate) return invalid(`${where}.PostingDate ${line.PostingDate} is in a locked period (locked up to ${lockDate}).`);
@@ -113,29 +113,47 @@ export function postVoucher(ctx: Ctx, v: VoucherInput): Result<{ voucher: Dto; l
     const currency = line.CurrencyCode ?? v.CurrencyCode ?? "NOK";
     const rate = line.CurrencyExchangeRate ?? nokRate(currency);
     if (rate === null) return invalid(`${where}.CurrencyCode '${currency}' is not an active currency on the client.`);
-    const gross = toOre(line.CurrencyAmount * rate);
-    const net = vat.value.rate > 0 ? Math.round(gross / (1 + vat.value.rate)) : gross;
-    sum += gross;
+    lines.push({ line, target, vat: vat.value, currency, rate, gross: toOre(line.CurrencyAmount * rate) });
+  }
+  const currencies = new Set(lines.map((l) => l.currency));
+  const [only] = currencies;
+  if (currencies.size === 1 && only !== "NOK") {
+    // One foreign currency: the voucher balances in it. Converting line by line can leave an øre or
+    // two in NOK; that conversion rounding goes to the largest general-ledger line, not to an error,
+    // and never to a customer or supplier line: their entries then convert alike on an invoice and
+    // on its payment, and settle each other to the øre in NOK too.
+    const inCurrency = lines.reduce((n, l) => n + toOre(l.line.CurrencyAmount), 0);
+    if (inCurrency !== 0) return invalid(`The voucher does not balance: its lines sum to ${fromOre(inCurrency).toFixed(2)} ${only}, and must sum to 0.`);
+    const residue = lines.reduce((n, l) => n + l.gross, 0);
+    const general = lines.filter((l) => l.target.ledger === null);
+    const largest = (general.length ? general : lines).reduce((a, b) => (Math.abs(b.gross) > Math.abs(a.gross) ? b : a));
+    largest.gross -= residue;
+  }
+  const sum = lines.reduce((n, l) => n + l.gross, 0);
+  if (sum !== 0) return invalid(`The voucher does not balance: its lines sum to ${fromOre(sum).toFixed(2)} NOK, and must sum to 0.`);
+  const postings: Dto[] = [];
+  for (const { line, target, vat, currency, rate, gross } of lines) {
+    const net = vat.rate > 0 ? Math.round(gross / (1 + vat.rate)) : gross;
+    const inCurrency = (ore: number) => (rate === 1 ? fromOre(ore) : gross === 0 ? 0 : line.CurrencyAmount * (ore / gross));
     const base = {
-      PostingDate: line.PostingDate, Description: line.Description ?? v.Description ?? null, VatId: vat.value.id, VatCode: vat.value.code,
-      VatRate: vat.value.rate, CurrencyCode: currency, DepartmentId: line.DepartmentId ?? null, ProjectId: line.ProjectId ?? null,
+      PostingDate: line.PostingDate, Description: line.Description ?? v.Description ?? null, VatId: vat.id, VatCode: vat.code,
+      VatRate: vat.rate, CurrencyCode: currency, DepartmentId: line.DepartmentId ?? null, ProjectId: line.ProjectId ?? null,
       ProductId: line.ProductId ?? null, LocationId: line.LocationId ?? null, Quantity: line.Quantity ?? null,
     };
     postings.push({
       ...base, AccountId: target.account.Id, AccountNo: target.account.AccountNo, Amount: fromOre(net),
-      CurrencyAmount: rate === 1 ? fromOre(net) : line.CurrencyAmount * (net / gross), VatAmount: fromOre(gross - net),
+      CurrencyAmount: inCurrency(net), VatAmount: fromOre(gross - net),
       ContactId: target.contact?.Id ?? null, Ledger: target.ledger, InvoiceNo: line.InvoiceNo ?? null,
       CustomMatchingReference: line.CustomMatchingReference ?? null, DueDate: line.DueDate ?? null,
     });
     if (gross !== net) {
-      const vatAccount = store.findBy("GeneralLedgerAccount", "AccountNo", vat.value.direction === "input" ? INPUT_VAT_ACCOUNT : OUTPUT_VAT_ACCOUNT);
+      const vatAccount = store.findBy("GeneralLedgerAccount", "AccountNo", vat.direction === "input" ? INPUT_VAT_ACCOUNT : OUTPUT_VAT_ACCOUNT);
       postings.push({
         ...base, AccountId: vatAccount?.dto.Id ?? null, AccountNo: vatAccount?.dto.AccountNo ?? null, Amount: fromOre(gross - net),
-        CurrencyAmount: fromOre(gross - net), VatAmount: 0, ContactId: null, Ledger: null, InvoiceNo: null, CustomMatchingReference: null, DueDate: null,
+        CurrencyAmount: inCurrency(gross - net), VatAmount: 0, ContactId: null, Ledger: null, InvoiceNo: null, CustomMatchingReference: null, DueDate: null,
       });
     }
   }
-  if (sum !== 0) return invalid(`The voucher does not balance: its lines sum to ${fromOre(sum).toFixed(2)} NOK, and must sum to 0.`);
   return { ok: true, value: write(ctx, v, postings) };
 }
 

@@ -114,7 +114,9 @@ function sentStateDto(r: Dto): Dto {
 /** An outgoing invoice with its balance read from the customer ledger. */
 function invoiceDto(ctx: Ctx, inv: Dto, owner: string): Dto {
   const entries = ledgerEntries(ctx.store, "customer").filter((p) => p.InvoiceNo === String(inv.InvoiceNo) && String(p.ContactId) === String(inv.CustomerId));
-  const balance = fromOre(entries.reduce((n, p) => n + toOre(Number(p.Amount)), 0));
+  // In the invoice's own currency, as the invoice's amounts are.
+  const field = inv.CurrencyCode && inv.CurrencyCode !== "NOK" ? "CurrencyAmount" : "Amount";
+  const balance = fromOre(entries.reduce((n, p) => n + toOre(Number(p[field])), 0));
   const matchId = entries.find((p) => p.MatchId)?.MatchId ?? null;
   return shape(OUTGOING_INVOICE_DTO_FIELDS, { ...inv, Balance: balance, MatchId: matchId, IsCreatedByCurrentIntegration: owner === ctx.call.integration });
 }
