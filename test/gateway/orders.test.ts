@@ -7,6 +7,7 @@ import { env } from "cloudflare:workers";
 import { introspectWorkflow } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { corpus as shopifyCorpus, shopifyCancelled, shopifyRefund } from "../fixtures/orders/shopify";
+import { corpus as stripeCorpus, stripeChargeRefunded } from "../fixtures/orders/stripe";
 import { control } from "./helpers";
 import { shopTenant, waitFor, type ShopTenant } from "./orders-helpers";
 
@@ -88,6 +89,20 @@ describe("order to invoice", () => {
     const [invoice] = await t.rows(`/OutgoingInvoices?invoiceNos=${String(run.invoiceNo)}`);
     expect(invoice?.Balance).toBe(0);
     expect((await t.send("shopify", refund, { topic: "refunds/create" })).status).toBe(200);
+  });
+
+  it("a partial Stripe refund (an amount, no lines): a credit note for exactly that amount, shared over the invoiced lines", async () => {
+    const t = await shopTenant();
+    const paid = stripeCorpus().find((c) => c.currency === "NOK" && Object.keys(c.byVat).length >= 2);
+    if (!paid) throw new Error("the Stripe corpus has no NOK order with two VAT classes");
+    const invoiceId = String((paid.payload.data as { object: { id: string } }).object.id);
+    await t.send("stripe", paid.payload);
+    await waitFor(t, "stripe", invoiceId, ["settled"]);
+    const amount = Math.round(paid.expectedTotal / 3) + 1;
+    expect((await t.send("stripe", stripeChargeRefunded(paid.payload, amount))).status).toBe(202);
+    const run = await waitFor(t, "stripe", invoiceId, ["credited"], (r) => r.refunds[0]?.state === "credited");
+    const notes = (await invoices(t)).filter((i) => i.VoucherType === "OutgoingCreditNote");
+    expect(notes).toEqual([expect.objectContaining({ InvoiceNo: run.refunds[0]?.creditNoteNo, TotalAmount: -amount / 100, Balance: 0 })]);
   });
 
   it("a cancellation before the order is invoiced stops it: no sales order, no invoice", async () => {

@@ -65,18 +65,32 @@ function split(base: Omit<PlannedLine, "quantity" | "unitPrice">, quantity: numb
 }
 
 /**
- * The lines for `quantity` units worth `gross` VAT included: the net is searched near
- * gross / (1 + rate) for one whose lines give `gross` back exactly; failing that, the nearest.
+ * Ways to carry `net` over `quantity` units in at most two lines: the even split (q − r at p,
+ * r at p + 0.01), and one odd unit beside q − 1 at a round price. VAT is rounded per line, so the
+ * two ways can differ by an øre in gross, and one of them often hits the gross exactly.
+ */
+function splits(base: Omit<PlannedLine, "quantity" | "unitPrice">, quantity: number, net: number, sign: 1 | -1): PlannedLine[][] {
+  const even = split(base, quantity, net, sign);
+  if (quantity < 2) return [even];
+  const price = Math.floor(net / quantity);
+  const odd = [price - 1, price].map((p) => [
+    { ...base, quantity: sign * (quantity - 1), unitPrice: p },
+    { ...base, quantity: sign, unitPrice: net - p * (quantity - 1) },
+  ]);
+  return [even, ...odd];
+}
+
+/**
+ * The lines for `quantity` units worth `gross` VAT included: nets near gross / (1 + rate), each
+ * split both ways, are tried for lines that give `gross` back exactly; failing that, the even split
+ * of the nearest net (the rounding line then takes the øre).
  */
 function grossLines(base: Omit<PlannedLine, "quantity" | "unitPrice">, quantity: number, gross: number, sign: 1 | -1): PlannedLine[] {
   const start = mulDiv(gross, 100, 100 + vatPercent(base.vat));
-  let best = split(base, quantity, start, sign);
   for (const delta of [0, -1, 1, -2, 2]) {
-    const lines = split(base, quantity, start + delta, sign);
-    if (plannedTotal(lines) === sign * gross) return lines;
-    if (delta === 0) best = lines;
+    for (const lines of splits(base, quantity, start + delta, sign)) if (plannedTotal(lines) === sign * gross) return lines;
   }
-  return best;
+  return split(base, quantity, start, sign);
 }
 
 /** The lines of one order line, VAT included or not as the order says. */
