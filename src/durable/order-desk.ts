@@ -50,7 +50,11 @@ export class OrderDesk {
     const sealed = await this.storage.get<Sealed>(secretKey(source));
     const keys = sealed && (await secretsKeys(this.env).catch(() => null));
     const tenant = this.tenant();
-    return sealed && keys && tenant ? open(sealed, keys, `webhook:${tenant}:${source}`) : null;
+    if (!sealed || !keys || !tenant) return null;
+    const secret = await open(sealed, keys, `webhook:${tenant}:${source}`);
+    // SECRETS_KEY rotation: re-sealed under the current key the first time it is opened.
+    if (secret !== null && sealed.kid !== keys[0].kid) await this.storage.put(secretKey(source), await seal(secret, keys[0], `webhook:${tenant}:${source}`));
+    return secret;
   }
 
   async setMapping(input: OrderMappingInput): Promise<OrderMapping> {

@@ -27,7 +27,9 @@ export async function shopTenant(mapping?: Record<string, unknown>) {
       const signed = await sign(source, payload, undefined, opts);
       return gw(`/webhooks/${source}/${t.client}/${t.environment}`, { method: "POST", headers: signed.headers, body: signed.body });
     },
-    orders: (path: string, init: RequestInit = {}) => gw(`/orders${path}`, { ...init, headers: { ...init.headers, authorization: `Bearer ${t.gatewayKey}` } }),
+    /** A call to `/orders…` with this tenant's gateway key (unless `headers` brings another). */
+    orders: (path: string, init: Omit<RequestInit, "headers"> & { headers?: Record<string, string> } = {}) =>
+      gw(`/orders${path}`, { ...init, headers: { authorization: `Bearer ${t.gatewayKey}`, ...init.headers } }),
     /** A list call to the sandbox's API through the gateway, as rows. */
     rows: async (path: string) => {
       const res = await t.v2(path);

@@ -39,6 +39,12 @@ describe("order to invoice", () => {
     expect(await t.rows("/Customers")).toHaveLength(1);
     expect(await t.rows("/SalesOrders")).toHaveLength(0);
     expect(run.steps.map((s) => s.name)).toEqual(["customer", "products", "sales order", "send invoice", "delivery 1", "settle"]);
+    // Another tenant's key finds no such order; a forged key is refused.
+    const other = await shopTenant();
+    expect((await other.orders(`/shopify/${orderId}`)).status).toBe(404);
+    expect(((await (await other.orders("")).json()) as { orders: unknown[] }).orders).toEqual([]);
+    const forged = `${t.gatewayKey.slice(0, -4)}AAAA`;
+    expect((await t.orders(`/shopify/${orderId}`, { headers: { authorization: `Bearer ${forged}` } })).status).toBe(401);
   });
 
   it("the same webhook delivered 20 times at once: one run, one customer, one invoice; every delivery answered 2xx", async () => {
