@@ -118,7 +118,7 @@ class Run {
     if (!salesOrder) return this.#stop("cancelled before the sales order was created");
     const delivered = await this.#deliver(salesOrder, mapping, order.buyer.email, (d) => ({ order: { invoiceNo: d.invoiceNo, state: "invoiced" } }));
     if (!delivered) return this.#stop("cancelled before the invoice was sent");
-    if (mapping.settle) await this.#settle("settle", { ...order, total: order.total }, delivered.invoiceNo, order.total, customer.subledgerAccountId, mapping, reference(order.source, "p", order.id), { order: { state: "settled" } });
+    if (mapping.settle) await this.#settle("settle", order, delivered.invoiceNo, order.total, customer.subledgerAccountId, mapping, reference(order.source, "p", order.id), { order: { state: "settled" } });
     return { invoiceNo: delivered.invoiceNo };
   }
 
