@@ -142,6 +142,24 @@ describe("order to invoice, when things fail midway", () => {
     }
   });
 
+  it("a cancellation while the run waits to send: the draft sales order is deleted and nothing is invoiced", async () => {
+    const t = await shopTenant();
+    // Sending fails until the cancellation is in: the run is held between its sales order and the send.
+    await control("PUT", "/settings", { faults: [{ kind: "error", status: 503, target: "api", path: "/SalesOrders/*/createAndSendInvoice" }] });
+    try {
+      await t.send("shopify", order.payload);
+      const held = await waitFor(t, "shopify", orderId, ["running"], (r) => r.salesOrderId !== null);
+      expect((await t.send("shopify", shopifyCancelled(order.payload), { topic: "orders/cancelled" })).status).toBe(202);
+      await control("PUT", "/settings", { faults: [] });
+      const run = await waitFor(t, "shopify", orderId, ["cancelled", "failed", "settled"]);
+      expect(run).toMatchObject({ state: "cancelled", salesOrderId: held.salesOrderId, invoiceNo: null });
+      expect((await t.v2(`/SalesOrders/${String(held.salesOrderId)}`)).status).toBe(404);
+      expect(await invoices(t)).toHaveLength(0);
+    } finally {
+      await control("PUT", "/settings", { faults: [] });
+    }
+  });
+
   it("a crash between creating the sales order and sending it: the retry sends that same order", async () => {
     const t = await shopTenant();
     {
