@@ -8,6 +8,7 @@ import { bindingProblem, empty, fail, listReply, ok, requiredQuery, type Ctx, ty
 import { filter, predicateOf } from "../engine/filters";
 import { datePairProblem, fromOre, ledgerEntries, postingsUpTo, toOre, type SubLedger } from "../engine/ledger";
 import { shape, type Dto } from "../engine/store";
+import type { Result } from "../lib/problem";
 
 const isDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
 
@@ -18,17 +19,23 @@ function dateQuery(ctx: Ctx, name: string) {
   return isDate(day) ? { ok: true as const, value: day } : fail(bindingProblem(name, v.value));
 }
 
-const accountTransactions: Handler = (ctx) => {
+/** The required `fromDate`–`toDate` pair, FromDate not after ToDate. */
+function dateRange(ctx: Ctx): Result<{ from: string; to: string }> {
   const from = dateQuery(ctx, "fromDate");
   if (!from.ok) return from;
   const to = dateQuery(ctx, "toDate");
   if (!to.ok) return to;
   const order = datePairProblem(from.value, to.value);
-  if (order) return fail(order);
+  return order ? fail(order) : { ok: true, value: { from: from.value, to: to.value } };
+}
+
+const accountTransactions: Handler = (ctx) => {
+  const range = dateRange(ctx);
+  if (!range.ok) return range;
   const pred = predicateOf([filter("accountNos", "AccountNo", "ranges"), filter("voucherNos", "VoucherNo", "ranges"), filter("voucherTypes", "VoucherType", "strings"), filter("vatCodes", "VatCode", "strings"), filter("createdDateTimeOffsetGreaterThan", "CreatedDateTimeOffset", "after"), filter("lastChangedDateTimeOffsetGreaterThan", "LastChangedDateTimeOffset", "after")], ctx.q);
   if (!pred.ok) return pred;
   const rows = ctx.store.all("Posting").map((r) => r.dto)
-    .filter((p) => String(p.PostingDate) >= from.value && String(p.PostingDate) <= to.value)
+    .filter((p) => String(p.PostingDate) >= range.value.from && String(p.PostingDate) <= range.value.to)
     .filter(pred.value)
     .map((p) => shape(ACCOUNT_TRANSACTION_DTO_FIELDS, { ...p, AgricultureDepartment: "None", VatReturnSpecification: "None" }));
   return listReply(ctx, rows, ACCOUNT_TRANSACTION_DTO_FIELDS);
@@ -101,19 +108,15 @@ function ledger(kind: "Customer" | "Supplier", key: SubLedger, fields: readonly 
       return rows.length === 0 ? empty(204) : ok(rows);
     },
     [`GET ${base}/Statement`]: (ctx) => {
-      const from = dateQuery(ctx, "fromDate");
-      if (!from.ok) return from;
-      const to = dateQuery(ctx, "toDate");
-      if (!to.ok) return to;
-      const order = datePairProblem(from.value, to.value);
-      if (order) return fail(order);
+      const range = dateRange(ctx);
+      if (!range.ok) return range;
       const pred = predicateOf(contactFilter, ctx.q);
       if (!pred.ok) return pred;
       let running = new Map<string, number>();
-      const rows = entries(ctx).filter((p) => String(p.PostingDate) <= to.value).filter(pred.value).flatMap((p) => {
+      const rows = entries(ctx).filter((p) => String(p.PostingDate) <= range.value.to).filter(pred.value).flatMap((p) => {
         const k = String(p.ContactId);
         running = running.set(k, (running.get(k) ?? 0) + toOre(Number(p.Amount)));
-        return String(p.PostingDate) >= from.value ? [entryDto(ctx, p, fromOre(running.get(k) ?? 0))] : [];
+        return String(p.PostingDate) >= range.value.from ? [entryDto(ctx, p, fromOre(running.get(k) ?? 0))] : [];
       });
       return listReply(ctx, rows, fields);
     },
