@@ -84,20 +84,27 @@ class Run {
   }
 
   async #load(): Promise<RunInput> {
-    const input = await this.#loadRecord();
-    const refund = input.run.refunds.find((x) => x.refund.id === this.p.refundId);
-    this.runAttempt = refund ? refund.attempt : input.run.attempt;
-    return input;
-  }
-
-  async #loadRecord(): Promise<RunInput> {
     // Kept as JSON text: the record is plain JSON, and its full type is too deep for the step's typing.
     const text = await this.step.do("load", async () => {
       const input = await this.stub.runInput(this.p.source, this.p.orderId);
       if (!input) throw new NonRetryableError("The order's record is gone (the tenant was removed).");
       return JSON.stringify(input);
     });
-    return JSON.parse(text) as RunInput;
+    const input = JSON.parse(text) as RunInput;
+    this.runAttempt = input.run.refunds.find((x) => x.refund.id === this.p.refundId)?.attempt ?? input.run.attempt;
+    return input;
+  }
+
+  /**
+   * Reports to the tenant's object from a step of its own. Every report is made inside a step: the
+   * engine replays `run` after sleeps and evictions, and a report outside a step would be made
+   * again then, putting an older state back over a newer one.
+   */
+  async #record(name: string, patch: RunPatch): Promise<void> {
+    await this.step.do(name, async () => {
+      await this.stub.runReport(this.p.source, this.p.orderId, this.p.refundId, patch);
+      return true;
+    });
   }
 
   async #cancelled(): Promise<boolean> {
@@ -130,15 +137,15 @@ class Run {
     this.current = "await invoice";
     const invoiced = await this.step.do("await invoice", AWAIT_INVOICE, async () => {
       const now = (await this.stub.runInput(this.p.source, this.p.orderId))?.run;
-      if (now && now.invoiceNo === null && (now.state === "cancelled" || now.state === "failed")) return null;
+      if (now && now.invoiceNo === null && (now.state === "cancelled" || now.state === "failed")) {
+        await this.stub.runReport(this.p.source, this.p.orderId, refundId, { refund: { state: "skipped", error: "The order was never invoiced, so there is nothing to credit." } });
+        return null;
+      }
       if (!now?.order || now.invoiceNo === null || !now.customer || !now.products) throw new Error("The order is not invoiced yet; the refund waits for its invoice.");
+      await this.stub.runReport(this.p.source, this.p.orderId, refundId, { refund: { state: "running" } });
       return { order: now.order, invoiceNo: now.invoiceNo, customer: now.customer, products: now.products };
     });
-    if (!invoiced) {
-      await this.stub.runReport(this.p.source, this.p.orderId, refundId, { refund: { state: "skipped", error: "The order was never invoiced, so there is nothing to credit." } });
-      return { skipped: true };
-    }
-    await this.stub.runReport(this.p.source, this.p.orderId, refundId, { refund: { state: "running" } });
+    if (!invoiced) return { skipped: true };
     const plan = creditPlan(invoiced.order, refund, invoiced.products, mapping);
     const ref = reference(this.p.source, "r", `${this.p.orderId}:${refundId}`);
     const salesOrder = await this.#salesOrder("credit note order", invoiced.order, plan, mapping, invoiced.customer.id, ref, invoiced.invoiceNo, false);
@@ -150,10 +157,7 @@ class Run {
   }
 
   async #stop(why: string): Promise<unknown> {
-    await this.step.do("stop", async () => {
-      await this.stub.runReport(this.p.source, this.p.orderId, null, { order: { state: "cancelled" }, step: { name: "stop", at: new Date().toISOString(), ok: true, result: { reason: why } } });
-      return true;
-    });
+    await this.#record("stop", { order: { state: "cancelled" }, step: { name: "stop", at: new Date().toISOString(), ok: true, result: { reason: why } } });
     return { cancelled: why };
   }
 
@@ -176,9 +180,11 @@ class Run {
   /** Sends (unless sentState shows it sent) and polls until delivered; null when cancelled before sending. */
   async #deliver(so: SalesOrderRef, mapping: OrderMapping, email: string | null, done: (d: { invoiceNo: number }) => RunPatch, cancellable = true): Promise<{ invoiceNo: number } | null> {
     if (so.kind === "invoiced") {
-      await this.stub.runReport(this.p.source, this.p.orderId, this.p.refundId, done({ invoiceNo: so.invoiceNo }));
+      await this.#record("invoice found", done({ invoiceNo: so.invoiceNo }));
       return { invoiceNo: so.invoiceNo };
     }
+    // The step that sees the invoice delivered reports it, as part of that step.
+    const delivered = (d: Delivery | { state: "cancelled" }): RunPatch => (d.state === "sent" ? done({ invoiceNo: d.invoiceNo }) : {});
     let state: Delivery | { state: "cancelled" } = await this.#do(
       "send invoice",
       async (api, attempt): Promise<Delivery | { state: "cancelled" }> => {
@@ -190,18 +196,17 @@ class Run {
         return sendInvoice(api, so.id, mapping, email, attempt > 1 || this.runAttempt > 1);
       },
       (d) => ({ ...d }),
+      delivered,
     );
     if (state.state === "cancelled") return null;
     for (const [i, wait] of POLL_WAITS_S.entries()) {
       if (state.state !== "processing") break;
       await this.step.sleep(`wait for delivery ${i + 1}`, `${wait} seconds`);
-      state = await this.#do(`delivery ${i + 1}`, async (api) => (await sentState(api, so.id)) ?? { state: "failed" as const, error: "The API has no send request for this order." }, (d) => ({ ...d }));
+      state = await this.#do(`delivery ${i + 1}`, async (api) => (await sentState(api, so.id)) ?? { state: "failed" as const, error: "The API has no send request for this order." }, (d) => ({ ...d }), delivered);
     }
     if (state.state === "processing") throw new RunError("The invoice was still being processed after 20 minutes.", false);
     if (state.state === "failed") throw new RunError(`The invoice could not be delivered: ${state.error}`, false);
-    const invoiceNo = state.invoiceNo;
-    await this.stub.runReport(this.p.source, this.p.orderId, this.p.refundId, done({ invoiceNo }));
-    return { invoiceNo };
+    return { invoiceNo: state.invoiceNo };
   }
 
   async #settle(name: string, order: Order, invoiceNo: number, amount: number, customerAccountId: number, mapping: OrderMapping, ref: string, after: RunPatch): Promise<void> {
@@ -209,8 +214,11 @@ class Run {
       name,
       async (api) => {
         const key = `settlement:${mapping.settlementAccount}`;
-        const ids = ((await this.stub.cached(key)) as Awaited<ReturnType<typeof settlementIds>> | null) ?? (await settlementIds(api, mapping.settlementAccount));
-        await this.stub.cache(key, ids);
+        let ids = (await this.stub.cached(key)) as Awaited<ReturnType<typeof settlementIds>> | null;
+        if (!ids) {
+          ids = await settlementIds(api, mapping.settlementAccount);
+          await this.stub.cache(key, ids);
+        }
         const date = (order.paidAt ?? order.placedAt).slice(0, 10);
         return settle(api, { reference: ref, invoiceNo, amount, currency: order.currency, date: amount < 0 ? new Date().toISOString().slice(0, 10) : date, ...ids, customerAccountId, description: `${order.source} ${order.number}` });
       },
