@@ -28,6 +28,8 @@ const secretKey = (source: Source) => `webhookSecret:${source}`;
 
 export class OrderDesk {
   readonly book: OrderBook;
+  /** Whether the last `startPending` left runs without an instance (the object's alarm then tries again). */
+  startsWaiting = false;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -94,7 +96,7 @@ export class OrderDesk {
       const { run, intake } = applyEvent(this.book.get(source, orderId), source, event, at);
       this.book.put(run);
       // The most telling outcome answers: a start over a record over a duplicate.
-      const rank = (i: Intake | "ping") => ["ignored", "ping", "duplicate", "recorded", "cancelled", "started"].indexOf(i);
+      const rank = (i: Intake | "ping") => ["ignored", "ping", "duplicate", "cancelled", "started"].indexOf(i);
       if (rank(intake) >= rank(answer.intake)) answer = { ok: true, status: intake === "duplicate" ? 200 : 202, intake, detail: describe(intake), run: publicView(run) };
     }
     if (seen !== null && answer.ok && answer.intake !== "ignored") answer = { ...answer, status: 200, intake: "duplicate", detail: describe("duplicate") };
@@ -126,6 +128,7 @@ export class OrderDesk {
         });
       }
     }
+    this.startsWaiting = waiting;
     return waiting;
   }
 
@@ -151,16 +154,20 @@ export class OrderDesk {
     });
   }
 
-  /** A failed order (or refund) gets a new attempt: a new Workflow instance, the steps' own references keep it from duplicating anything. */
-  async retry(source: Source, orderId: string): Promise<OrderRun | null> {
+  /**
+   * A failed order (or refund) gets a new attempt: a new Workflow instance, the steps' own
+   * references keep it from duplicating anything. "nothing-failed" when there is nothing to retry.
+   */
+  async retry(source: Source, orderId: string): Promise<OrderRunView | null | "nothing-failed"> {
     const run = this.book.get(source, orderId);
     if (!run) return null;
+    if (run.state !== "failed" && !run.refunds.some((x) => x.state === "failed")) return "nothing-failed";
     const next: OrderRun = { ...run, refunds: run.refunds.map((x) => (x.state === "failed" ? { ...x, state: "received", error: null, attempt: x.attempt + 1, started: false } : x)) };
     if (run.state === "failed" && run.order) Object.assign(next, { state: "received", error: null, attempt: run.attempt + 1, started: false });
     next.updatedAt = new Date().toISOString();
     this.book.put(next);
     await this.startPending();
-    return this.book.get(source, orderId);
+    return this.view(source, orderId);
   }
 
   view(source: Source, orderId: string): OrderRunView | null {
@@ -188,8 +195,6 @@ function describe(intake: Intake): string {
       return "Already received: this is the existing run; nothing new was started.";
     case "cancelled":
       return "The cancellation is recorded.";
-    case "recorded":
-      return "Recorded.";
     default:
       return "Nothing to do for this event.";
   }

@@ -86,8 +86,6 @@ export class Tenant extends DurableObject<Bindings> {
   #lastUsedStoredAt = 0;
   /** Webhooks, order mapping and the order book. */
   readonly #desk: OrderDesk;
-  /** Some run's Workflow instance is still to be created (see `OrderDesk.startPending`). */
-  #startsWaiting = false;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -239,8 +237,7 @@ export class Tenant extends DurableObject<Bindings> {
    * request. Safe to run twice: a second run finds a fresh token and only re-arms the alarm.
    */
   override async alarm(): Promise<void> {
-    if (this.#record) this.#startsWaiting = await this.#desk.startPending();
-    if (this.#startsWaiting) await this.#arm();
+    if (this.#record && (await this.#desk.startPending())) await this.#arm();
     if (!this.#record || !this.#token) return;
     const plan = renewalPlan(this.#token, Date.now(), this.#lastUsedAt);
     if (!plan.renewNow) return this.#arm();
@@ -358,7 +355,7 @@ export class Tenant extends DurableObject<Bindings> {
 
   /** One alarm: at the renewal time of the current token (with jitter, see `renewalPlan`), or sooner while a run waits to start. */
   async #arm(): Promise<void> {
-    const times = [this.#token ? renewalPlan(this.#token, Date.now(), this.#lastUsedAt).alarmAt : Infinity, this.#startsWaiting ? Date.now() + START_RETRY_MS : Infinity];
+    const times = [this.#token ? renewalPlan(this.#token, Date.now(), this.#lastUsedAt).alarmAt : Infinity, this.#desk.startsWaiting ? Date.now() + START_RETRY_MS : Infinity];
     const at = Math.min(...times);
     if (at === Infinity) return this.ctx.storage.deleteAlarm();
     await this.ctx.storage.setAlarm(at);
@@ -386,11 +383,7 @@ export class Tenant extends DurableObject<Bindings> {
   async receiveWebhook(source: Source, headers: [string, string][], body: Uint8Array): Promise<WebhookAnswer> {
     if (!this.#record) return { ok: false, status: 404, detail: "No such tenant." };
     const answer = await this.#desk.receive(source, new Headers(headers), body);
-    const waiting = this.#desk.book.pending().length > 0;
-    if (waiting !== this.#startsWaiting) {
-      this.#startsWaiting = waiting;
-      await this.#arm();
-    }
+    if (this.#desk.startsWaiting) await this.#arm();
     return answer;
   }
 
@@ -405,10 +398,11 @@ export class Tenant extends DurableObject<Bindings> {
     return this.#desk.list(state, limit);
   }
 
-  async retryOrder(gatewayKey: string, source: Source, orderId: string): Promise<OrderRunView | null | "unauthorized"> {
+  async retryOrder(gatewayKey: string, source: Source, orderId: string): Promise<OrderRunView | null | "nothing-failed" | "unauthorized"> {
     if (!(await this.#authentic(gatewayKey))) return "unauthorized";
     const run = await this.#desk.retry(source, orderId);
-    return run && this.#desk.view(source, orderId);
+    if (this.#desk.startsWaiting) await this.#arm();
+    return run;
   }
 
   /** What a run needs: the order's record and the mapping. */

@@ -55,9 +55,7 @@ export const orderRoutes = new Hono<GatewayApp>()
     const { key, stub } = caller(c);
     const source = param(Source, c.req.param("source"), "source");
     const orderId = param(OrderId, c.req.param("orderId"), "order");
-    const before = found(authorized(await stub.orderRun(key, source, orderId)), source, orderId);
-    if (before.state !== "failed" && !before.refunds.some((r) => r.state === "failed")) {
-      throw new Problem("conflict", `The order is ${before.state}, not failed: there is nothing to retry.`);
-    }
-    return c.json(found(authorized(await stub.retryOrder(key, source, orderId)), source, orderId), 202);
+    const run = found(authorized(await stub.retryOrder(key, source, orderId)), source, orderId);
+    if (run === "nothing-failed") throw new Problem("conflict", "Neither the order nor any of its refunds failed: there is nothing to retry.");
+    return c.json(run, 202);
   });

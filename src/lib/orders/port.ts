@@ -17,7 +17,7 @@ export interface OrderPort {
   receiveWebhook(source: Source, headers: [string, string][], body: Uint8Array): Promise<WebhookAnswer>;
   orderRun(gatewayKey: string, source: Source, orderId: string): Promise<OrderRunView | null | "unauthorized">;
   orderRuns(gatewayKey: string, state: RunState | null, limit: number): Promise<OrderRunView[] | "unauthorized">;
-  retryOrder(gatewayKey: string, source: Source, orderId: string): Promise<OrderRunView | null | "unauthorized">;
+  retryOrder(gatewayKey: string, source: Source, orderId: string): Promise<OrderRunView | null | "nothing-failed" | "unauthorized">;
   runInput(source: Source, orderId: string): Promise<RunInput | null>;
   runReport(source: Source, orderId: string, refundId: string | null, patch: RunPatch): Promise<unknown>;
   cached(key: string): Promise<unknown>;

@@ -60,7 +60,7 @@ export interface OrderRun {
 }
 
 /** What a delivery did to the record. */
-export type Intake = "started" | "duplicate" | "cancelled" | "recorded" | "ignored";
+export type Intake = "started" | "duplicate" | "cancelled" | "ignored";
 
 function blank(source: Source, orderId: string, at: string): OrderRun {
   return {

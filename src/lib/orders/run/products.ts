@@ -70,7 +70,8 @@ export async function chooseProducts(api: RunApi, order: Order, mapping: OrderMa
   const needed = new Set([...Object.values(products), ...(needRounding ? [mapping.roundingProduct] : [])]);
   for (const code of needed) {
     if (found.has(code)) continue;
-    const spec = wanted.get(code) ?? { name: code, vat: order.lines.find((l) => products[l.ref] === code)?.vat ?? "25" };
+    // Every code a line can use was put in `wanted` above, with its name and VAT class.
+    const spec = wanted.get(code) ?? { name: code, vat: "exempt" as const };
     const reply = await api.call("POST", "/Products", { Code: code, Name: spec.name.slice(0, 400) || code, StandardSalesAccount: accountOf(code, spec.vat) });
     // A duplicate code: an earlier attempt of this step (or another order) created it meanwhile.
     if (isDuplicate(reply, "Code")) continue;
