@@ -1,6 +1,6 @@
 /**
  * @module
- * WebCrypto only: sealing client keys (AES-256-GCM with a key id, so `SECRETS_KEY` can rotate),
+ * WebCrypto only: base64 and hex, sealing client keys (AES-256-GCM with a key id, so `SECRETS_KEY` can rotate),
  * hashing gateway keys (SHA-256: they are random and long, so a fast hash is the right one), random
  * secrets, and constant-time comparison.
  */
@@ -14,23 +14,52 @@ export interface Sealed {
   ct: string;
 }
 
-function b64(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes));
+/**
+ * Bytes of a standard base64 string (padding optional), or null when it is not base64.
+ * @example fromBase64("AQI=") // Uint8Array [1, 2]
+ */
+export function fromBase64(text: string): Uint8Array<ArrayBuffer> | null {
+  const t = text.trim();
+  if (t === "" || !/^[A-Za-z0-9+/]+={0,2}$/.test(t)) return null;
+  try {
+    return Uint8Array.from(atob(t), (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
 }
 
-function unb64(text: string): Uint8Array<ArrayBuffer> {
-  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+/** Standard base64 (with padding) of `bytes`. */
+export function toBase64(bytes: Uint8Array): string {
+  let s = "";
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s);
 }
+
+/**
+ * Bytes of a hex string (either case), or null when it is not an even run of hex digits.
+ * @example fromHex("0aff") // Uint8Array [10, 255]
+ */
+export function fromHex(text: string): Uint8Array<ArrayBuffer> | null {
+  if (text.length === 0 || text.length % 2 !== 0 || !/^[0-9a-fA-F]+$/.test(text)) return null;
+  const out = new Uint8Array(text.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+/** Lowercase hex of `bytes`. */
+export function toHex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 
 /** Lowercase hex of SHA-256 of `text`. */
 export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text))));
 }
 
 /** `bytes` random bytes as base64url, for gateway keys and other bearer secrets. */
 export function randomSecret(bytes = 32): string {
-  return b64(crypto.getRandomValues(new Uint8Array(bytes))).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return toBase64(crypto.getRandomValues(new Uint8Array(bytes))).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
 /** Constant-time equality of two strings. */
@@ -45,13 +74,8 @@ export function timingSafeEqual(a: string, b: string): boolean {
  * so a sealed record names the key that opens it without revealing it.
  */
 export async function importSecretsKey(base64Key: string): Promise<{ kid: string; key: CryptoKey }> {
-  let raw: Uint8Array<ArrayBuffer>;
-  try {
-    raw = unb64(base64Key.trim());
-  } catch {
-    throw new TypeError("SECRETS_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)");
-  }
-  if (raw.byteLength !== 32) throw new TypeError("SECRETS_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)");
+  const raw = fromBase64(base64Key);
+  if (raw === null || raw.byteLength !== 32) throw new TypeError("SECRETS_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)");
   const kid = (await sha256Hex(`kid:${base64Key.trim()}`)).slice(0, 12);
   return { kid, key: await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]) };
 }
@@ -64,15 +88,17 @@ export async function importSecretsKey(base64Key: string): Promise<{ kid: string
 export async function seal(plaintext: string, k: { kid: string; key: CryptoKey }, context: string): Promise<Sealed> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const ct = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(context) }, k.key, encoder.encode(plaintext));
-  return { kid: k.kid, iv: b64(iv), ct: b64(new Uint8Array(ct)) };
+  return { kid: k.kid, iv: toBase64(iv), ct: toBase64(new Uint8Array(ct)) };
 }
 
 /** Opens a sealed record with whichever of `keys` sealed it; null when none did or it was tampered with. */
 export async function open(sealed: Sealed, keys: { kid: string; key: CryptoKey }[], context: string): Promise<string | null> {
   const k = keys.find((x) => x.kid === sealed.kid);
-  if (!k) return null;
+  const iv = fromBase64(sealed.iv);
+  const ct = fromBase64(sealed.ct);
+  if (!k || !iv || !ct) return null;
   try {
-    const pt = await crypto.subtle.decrypt({ name: "AES-GCM", iv: unb64(sealed.iv), additionalData: encoder.encode(context) }, k.key, unb64(sealed.ct));
+    const pt = await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(context) }, k.key, ct);
     return decoder.decode(pt);
   } catch {
     return null;

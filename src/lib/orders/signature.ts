@@ -7,6 +7,8 @@
  * re-serializing its JSON) would change what was signed.
  */
 
+import { fromBase64, fromHex } from "../crypto";
+
 const encoder = new TextEncoder();
 
 /** Longest signature header read, characters: a handful of signatures fit, a flood does not. */
@@ -33,43 +35,6 @@ export function concatBytes(...parts: (string | Uint8Array)[]): Uint8Array<Array
     at += c.byteLength;
   }
   return out;
-}
-
-/**
- * Bytes of a standard base64 string (padding optional), or null when it is not base64.
- * @example fromBase64("AQI=") // Uint8Array [1, 2]
- */
-export function fromBase64(text: string): Uint8Array<ArrayBuffer> | null {
-  const t = text.trim();
-  if (t === "" || !/^[A-Za-z0-9+/]+={0,2}$/.test(t)) return null;
-  try {
-    return Uint8Array.from(atob(t), (c) => c.charCodeAt(0));
-  } catch {
-    return null;
-  }
-}
-
-/** Standard base64 (with padding) of `bytes`. */
-export function toBase64(bytes: Uint8Array): string {
-  let s = "";
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s);
-}
-
-/**
- * Bytes of a hex string (either case), or null when it is not an even run of hex digits.
- * @example fromHex("0aff") // Uint8Array [10, 255]
- */
-export function fromHex(text: string): Uint8Array<ArrayBuffer> | null {
-  if (text.length === 0 || text.length % 2 !== 0 || !/^[0-9a-fA-F]+$/.test(text)) return null;
-  const out = new Uint8Array(text.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
-
-/** Lowercase hex of `bytes`. */
-export function toHex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**

@@ -12,7 +12,8 @@ import type { Result } from "../result";
 import { formatMinor } from "./money";
 import type { Order, OrderEvent, OrderLine } from "./order";
 import { badBody, decodeJson, header, paidEvent, parseWith, safeEventId, unauthorized } from "./payload";
-import { concatBytes, fromBase64, MAX_SIGNATURE_HEADER_CHARS, verifyHmac } from "./signature";
+import { fromBase64 } from "../crypto";
+import { concatBytes, MAX_SIGNATURE_HEADER_CHARS, verifyHmac } from "./signature";
 import type { Refusal, SourceAdapter } from "./source";
 import { StandardCancel, StandardEnvelope, StandardOrder, StandardRefund } from "./standard-schema";
 

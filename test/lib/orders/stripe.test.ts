@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { stripe } from "../../../src/lib/orders/stripe";
-import { hmacSha256, toHex } from "../../../src/lib/orders/signature";
+import { toHex } from "../../../src/lib/crypto";
+import { hmacSha256 } from "../../../src/lib/orders/signature";
 import { sign, TEST_SECRETS, toDelivery } from "../../fixtures/orders/sign";
 import { corpus, stripeChargeRefunded, stripeInvoiceVoided } from "../../fixtures/orders/stripe";
 import { eventsOf, must, parseSigned, signatureSuite } from "./security";
