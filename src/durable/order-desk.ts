@@ -26,6 +26,13 @@ export type WebhookAnswer =
 
 const secretKey = (source: Source) => `webhookSecret:${source}`;
 
+/**
+ * Which outcome answers a delivery that carried several events: a start over a cancellation over a
+ * duplicate. A re-delivered event needs no rule of its own: its effect is in the book, so
+ * `applyEvent` already calls it a duplicate.
+ */
+const rank = (i: Intake | "ping") => ["ignored", "ping", "duplicate", "cancelled", "started"].indexOf(i);
+
 export class OrderDesk {
   readonly book: OrderBook;
   /** Whether the last `startPending` left runs without an instance (the object's alarm then tries again). */
@@ -95,11 +102,8 @@ export class OrderDesk {
       const orderId = event.kind === "paid" ? event.order.id : event.orderId;
       const { run, intake } = applyEvent(this.book.get(source, orderId), source, event, at);
       this.book.put(run);
-      // The most telling outcome answers: a start over a record over a duplicate.
-      const rank = (i: Intake | "ping") => ["ignored", "ping", "duplicate", "cancelled", "started"].indexOf(i);
       if (rank(intake) >= rank(answer.intake)) answer = { ok: true, status: intake === "duplicate" ? 200 : 202, intake, detail: describe(intake), run: publicView(run) };
     }
-    if (seen !== null && answer.ok && answer.intake !== "ignored") answer = { ...answer, status: 200, intake: "duplicate", detail: describe("duplicate") };
     await this.startPending();
     return answer;
   }
