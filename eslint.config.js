@@ -15,6 +15,20 @@ export default tseslint.config(
       "no-console": "error",
     },
   },
+  // The boundary between the two Workers: the sandbox imports only the shared folder (catalog, v2
+  // schemas, byte helpers), the gateway never imports the sandbox, and shared code imports neither.
+  {
+    files: ["sandbox/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["**/src/**", "!**/sandbox/src/**"], message: "The sandbox may import only from shared/ (the catalog, v2 schemas and byte helpers)." }] }] },
+  },
+  {
+    files: ["src/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["**/sandbox/**"], message: "The gateway never imports the sandbox." }] }] },
+  },
+  {
+    files: ["shared/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["**/src/**", "**/sandbox/**"], message: "shared/ stands alone: both Workers import it, it imports neither." }] }] },
+  },
   {
     files: ["scripts/**/*.mjs", "bench/**/*.mjs", ".ci/**"],
     languageOptions: {

@@ -7,7 +7,7 @@ import { defineConfig } from "vitest/config";
 // attached as an auxiliary Worker. Auxiliary Workers must be plain JavaScript, so the sandbox is
 // bundled once here; its bindings come from its own wrangler.toml, so nothing is written twice.
 const SANDBOX_BUNDLE = ".build/sandbox/index.js";
-/** 32 bytes, base64: the "old" sealing key of the rotation test (test/gateway/secrets.test.ts). */
+/** 32 bytes, base64: the "old" sealing key of the rotation test (test/durable/tenant/secrets.test.ts). */
 export const TEST_PREVIOUS_SECRETS_KEY = btoa("ledgergate-previous-test-key-32b");
 buildSync({
   entryPoints: ["sandbox/src/index.ts"],
@@ -60,7 +60,7 @@ export default defineConfig({
           }),
         ],
         // One file at a time: the files share the sandbox, and with it the rate limit they measure.
-        test: { name: "gateway", include: ["test/gateway/**/*.test.ts"], fileParallelism: false, testTimeout: 60_000 },
+        test: { name: "gateway", include: ["test/{routes,durable,workflows}/**/*.test.ts"], fileParallelism: false, testTimeout: 60_000 },
       },
       {
         plugins: [

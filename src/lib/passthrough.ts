@@ -4,8 +4,8 @@
  * bodies are limited and buffered, which inputs are refused before anything is sent.
  */
 import type { z } from "zod";
-import { readCapped } from "./v2/body";
-import { matchOperation } from "./v2/catalog";
+import { readCapped } from "../../shared/bytes";
+import { matchOperation } from "../../shared/v2/catalog";
 import { Problem } from "./problem";
 import { fieldErrors } from "./validate";
 

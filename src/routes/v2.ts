@@ -11,7 +11,7 @@ import { deadlineOf, downstreamResponse, upstreamBody, upstreamHeaders } from ".
 import { Problem } from "../lib/problem";
 import { claimedTenant } from "../lib/tenant";
 import { callUpstream, type CallTrace } from "../lib/upstream/client";
-import { v2Path } from "../lib/v2/path";
+import { v2Path } from "../lib/v2-path";
 
 export const v2Routes = new Hono<GatewayApp>().all("/*", async (c) => {
   const started = Date.now();

@@ -14,7 +14,7 @@ import { orderPort } from "../lib/orders/port";
 import { Problem } from "../lib/problem";
 import { ClientSlug, tenantName } from "../lib/tenant";
 import { tenantStub } from "../lib/tenants";
-import { readCapped } from "../lib/v2/body";
+import { readCapped } from "../../shared/bytes";
 import { param } from "../lib/validate";
 
 /** Largest webhook body, bytes: a large Shopify order is tens of kB; this leaves ample room. */

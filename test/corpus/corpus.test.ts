@@ -13,8 +13,8 @@ import { corpus as shopify } from "../fixtures/orders/shopify";
 import { corpus as standard } from "../fixtures/orders/standard";
 import { corpus as stripe } from "../fixtures/orders/stripe";
 import { corpus as woocommerce } from "../fixtures/orders/woocommerce";
-import { control } from "../gateway/helpers";
-import { shopTenant, type Run } from "../gateway/orders-helpers";
+import { control } from "../helpers/gateway";
+import { shopTenant, type Run } from "../helpers/orders";
 
 const CORPORA: Record<Source, () => CorpusCase[]> = { shopify, woocommerce, stripe, standard };
 

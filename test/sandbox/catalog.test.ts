@@ -4,7 +4,7 @@
  * privileges.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { CATALOG, type Operation } from "../../src/lib/v2/catalog";
+import { CATALOG, type Operation } from "../../shared/v2/catalog";
 import { fresh, session } from "./helpers";
 
 /** A request for `op` with placeholder parameters and a body of the right kind (its content may be refused; the route may not). */

@@ -7,8 +7,8 @@
  * them, and "in use" conflicts on delete.
  */
 import type { z } from "zod";
-import { JsonPatch } from "../../../src/lib/v2/json-patch";
-import { pointerTokens } from "../../../src/lib/v2/json-patch";
+import { JsonPatch } from "../../../shared/v2/json-patch";
+import { pointerTokens } from "../../../shared/v2/json-patch";
 import { applyPatch } from "../lib/json-patch";
 import { problems, schemaProblem, type Problem, type Result } from "../lib/problem";
 import { empty, fail, intParam, listReply, ok, uuidParam, type Ctx, type Handler, type Reply } from "./call";

@@ -3,7 +3,7 @@
  * Reading request bodies the way the API does: a size limit, the accepted media types, and JSON
  * that fails to parse answered as a validation problem rather than a crash.
  */
-import { readCapped } from "../../../src/lib/v2/body";
+import { readCapped } from "../../../shared/bytes";
 import type { Problem, Result } from "./problem";
 
 /** Largest JSON body the sandbox reads, bytes. Larger bodies are refused with 413 before parsing. */

@@ -3,7 +3,7 @@
  * Applies an RFC 6902 JSON Patch to a plain JSON document. Atomic: it works on a copy and either
  * returns the whole patched document or the first operation's failure.
  */
-import { pointerTokens, type JsonPatch } from "../../../src/lib/v2/json-patch";
+import { pointerTokens, type JsonPatch } from "../../../shared/v2/json-patch";
 
 type Json = unknown;
 

@@ -4,7 +4,7 @@
  * valid; in production a privilege is valid only when it was granted and the client holds the
  * subscription it belongs to, as `GET /ClientIntegrationInformation` reports.
  */
-import { CATALOG_PRIVILEGES } from "../../../src/lib/v2/catalog";
+import { CATALOG_PRIVILEGES } from "../../../shared/v2/catalog";
 
 /** Client subscriptions ("Go-subscriptions") a client can hold. */
 export const SUBSCRIPTIONS = ["Accounting", "Payroll", "TimeTracking", "TravelExpense", "HolidayAndLeave"] as const;

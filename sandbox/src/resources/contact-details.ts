@@ -9,7 +9,7 @@
 import {
   CONTACT_BANK_ACCOUNT_DTO_FIELDS, CONTACT_DELIVERY_ADDRESS_DTO_FIELDS, CONTACT_PERSON_DTO_FIELDS,
   ContactBankAccountPost, ContactDeliveryAddressPost, ContactPersonPost,
-} from "../../../src/lib/v2/contacts";
+} from "../../../shared/v2/contacts";
 import type { Ctx, Handler } from "../engine/call";
 import { filter } from "../engine/filters";
 import type { Dto } from "../engine/store";

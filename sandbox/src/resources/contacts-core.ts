@@ -3,8 +3,8 @@
  * Customers and suppliers: contacts with a sub-ledger account, a number in their ledger's series,
  * a mail address whose country defaults to NO, and the person/company naming rule.
  */
-import { BANK_APPROVER_DTO_FIELDS, BankApproverPost, CLIENT_BANK_ACCOUNT_DTO_FIELDS, ClientBankAccountPost, CONTACT_GROUP_DTO_FIELDS, ContactGroupPost, SUPPLIER_DTO_FIELDS, SupplierPost } from "../../../src/lib/v2/contacts";
-import { CustomerPost } from "../../../src/lib/v2/customers";
+import { BANK_APPROVER_DTO_FIELDS, BankApproverPost, CLIENT_BANK_ACCOUNT_DTO_FIELDS, ClientBankAccountPost, CONTACT_GROUP_DTO_FIELDS, ContactGroupPost, SUPPLIER_DTO_FIELDS, SupplierPost } from "../../../shared/v2/contacts";
+import { CustomerPost } from "../../../shared/v2/customers";
 import type { Ctx, Handler } from "../engine/call";
 import { filter, type Filter } from "../engine/filters";
 import { resourceHandlers, type ResourceSpec } from "../engine/resource";

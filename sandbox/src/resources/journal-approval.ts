@@ -4,7 +4,7 @@
  * draft that would post in the approval list (`GET /VoucherApproval`); `POST /VoucherApproval/{voucherId}`
  * approves it, which posts it to the ledger under the draft's own id, or rejects it back to draft.
  */
-import { VOUCHER_FOR_APPROVAL_DTO_FIELDS, type VoucherApprovalPost } from "../../../src/lib/v2/vouchers";
+import { VOUCHER_FOR_APPROVAL_DTO_FIELDS, type VoucherApprovalPost } from "../../../shared/v2/vouchers";
 import { fail, listReply, ok, uuidParam, type Ctx, type Handler } from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
 import { fromOre, nokRate, postVoucher, toOre, type PostingLine } from "../engine/ledger";

@@ -4,7 +4,7 @@
  * was imported through the API's own `POST /Vouchers/*` endpoints, and the documentation of one voucher
  * downloaded as a single zip.
  */
-import { VOUCHER_DOCUMENTATION_DTO_FIELDS, VoucherDocumentationType } from "../../../src/lib/v2/vouchers";
+import { VOUCHER_DOCUMENTATION_DTO_FIELDS, VoucherDocumentationType } from "../../../shared/v2/vouchers";
 import { bindingProblem, empty, fail, listReply, requiredQuery, uuidParam, type Ctx, type Handler } from "../engine/call";
 import type { Stored } from "../engine/store";
 import { problems, type Result } from "../lib/problem";

@@ -6,13 +6,13 @@
  * changed, the references a draft may make, and the DTOs the API answers with.
  */
 import type { z } from "zod";
-import { pointerTokens, JsonPatch, type PatchOperation } from "../../../src/lib/v2/json-patch";
+import { pointerTokens, JsonPatch, type PatchOperation } from "../../../shared/v2/json-patch";
 import {
   BANK_JOURNAL_ENTRY_VOUCHER_DTO_FIELDS, BANK_JOURNAL_ENTRY_VOUCHER_LINE_DTO_FIELDS, BankJournalEntryVoucherLinePost, BankJournalEntryVoucherPost,
   MANUAL_JOURNAL_ENTRY_VOUCHER_DTO_FIELDS, MANUAL_JOURNAL_ENTRY_VOUCHER_LINE_DTO_FIELDS, ManualJournalEntryVoucherLinePost, ManualJournalEntryVoucherPost,
   SUPPLIER_CREDIT_NOTE_JOURNAL_ENTRY_VOUCHER_DTO_FIELDS, SUPPLIER_INVOICE_JOURNAL_ENTRY_VOUCHER_DTO_FIELDS, SUPPLIER_VOUCHER_LINE_DTO_FIELDS,
   SupplierCreditNoteJournalEntryVoucherPost, SupplierInvoiceJournalEntryVoucherPost, SupplierVoucherLinePost,
-} from "../../../src/lib/v2/vouchers";
+} from "../../../shared/v2/vouchers";
 import { fail, uuidParam, type Ctx } from "../engine/call";
 import type { Dto, Store, Stored } from "../engine/store";
 import { applyPatch } from "../lib/json-patch";

@@ -4,7 +4,7 @@
  * its lines, delete a draft, and list all drafts of the client. Only drafts change; a voucher that is
  * posted or waiting for approval answers 409.
  */
-import { JOURNAL_ENTRY_VOUCHER_LIST_ITEM_FIELDS } from "../../../src/lib/v2/vouchers";
+import { JOURNAL_ENTRY_VOUCHER_LIST_ITEM_FIELDS } from "../../../shared/v2/vouchers";
 import { empty, fail, intParam, listReply, ok, uuidParam, type Ctx, type Handler } from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
 import type { Dto, Stored } from "../engine/store";

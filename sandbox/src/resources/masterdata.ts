@@ -7,7 +7,7 @@ import {
   CUSTOM_DIMENSION_DTO_FIELDS, CustomDimensionPost, DELIVERY_TERM_DTO_FIELDS, DeliveryTermPost, DEPARTMENT_DTO_FIELDS, DepartmentPost,
   GENERAL_LEDGER_ACCOUNT_DTO_FIELDS, GeneralLedgerAccountPost, LOCATION_DTO_FIELDS, LocationPost, PAYMENT_TERM_DTO_FIELDS, PaymentTermPost,
   PRODUCT_DTO_FIELDS, PRODUCT_GROUP_DTO_FIELDS, ProductGroupPost, ProductPost, PROJECT_DTO_FIELDS, ProjectPost,
-} from "../../../src/lib/v2/masterdata";
+} from "../../../shared/v2/masterdata";
 import type { Ctx, Handler } from "../engine/call";
 import { filter } from "../engine/filters";
 import { resourceHandlers, type Ref, type ResourceSpec } from "../engine/resource";

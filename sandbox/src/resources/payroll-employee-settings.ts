@@ -8,7 +8,7 @@ import type { z } from "zod";
 import {
   EMPLOYEE_HOURLY_RATE_DTO_FIELDS, EMPLOYEE_PAYROLL_SETTINGS_DTO_FIELDS, EMPLOYEE_PENSION_SETTINGS_DTO_FIELDS,
   EmployeeHourlyRatePost, EmployeePayrollSettingsWritable, EmployeePensionSettingsWritable,
-} from "../../../src/lib/v2/payroll";
+} from "../../../shared/v2/payroll";
 import { fail, listReply, ok, problems, type Ctx, type Handler, type Reply } from "../engine/call";
 import { parentOf, resourceHandlers, type ResourceSpec } from "../engine/resource";
 import type { Dto } from "../engine/store";

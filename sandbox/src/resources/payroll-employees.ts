@@ -6,8 +6,8 @@
  * numbers (and gender) read back as "hidden". Also the payout bank accounts of an employee.
  */
 import { z } from "zod";
-import { EMPLOYEE_DTO_FIELDS, EmployeePost } from "../../../src/lib/v2/payroll";
-import { int64 } from "../../../src/lib/v2/schema-kit";
+import { EMPLOYEE_DTO_FIELDS, EmployeePost } from "../../../shared/v2/payroll";
+import { int64 } from "../../../shared/v2/schema-kit";
 import { fail, ok, problems, type Ctx, type Handler } from "../engine/call";
 import { filter } from "../engine/filters";
 import { resourceHandlers, type ResourceSpec } from "../engine/resource";

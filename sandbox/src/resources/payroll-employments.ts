@@ -10,7 +10,7 @@ import {
   EMPLOYMENT_DTO_FIELDS, EMPLOYMENT_FIXED_SALARY_DTO_FIELDS, EMPLOYMENT_FTE_PERCENTAGE_DTO_FIELDS, EMPLOYMENT_LAYOFF_DTO_FIELDS,
   EMPLOYMENT_LEAVE_DTO_FIELDS, EMPLOYMENT_LIGHT_DTO_FIELDS, EMPLOYMENT_SALARY_DTO_FIELDS, EmploymentFixedSalaryPost,
   EmploymentFtePercentagePost, EmploymentLayoffPost, EmploymentLeavePost, EmploymentPost, EmploymentSalaryPost,
-} from "../../../src/lib/v2/payroll";
+} from "../../../shared/v2/payroll";
 import { fail, listReply, problems, type Ctx, type Handler, type Reply } from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
 import { resourceHandlers, type ResourceSpec } from "../engine/resource";

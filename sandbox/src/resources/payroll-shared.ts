@@ -5,7 +5,7 @@
  * JSON Patch of a resource that has no body of its own (settings, bank accounts).
  */
 import type { z } from "zod";
-import { JsonPatch } from "../../../src/lib/v2/json-patch";
+import { JsonPatch } from "../../../shared/v2/json-patch";
 import { fail, intParam, problems, type Ctx, type Handler, type Reply } from "../engine/call";
 import type { Dto, Stored } from "../engine/store";
 import { applyPatch } from "../lib/json-patch";

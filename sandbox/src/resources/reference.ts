@@ -3,7 +3,7 @@
  * Read-only reference data and settings of a client: currencies and their rates, VAT codes, and the
  * financial, lock-date, VAT and organization settings.
  */
-import { ORGANIZATION_SETTING_DTO_FIELDS } from "../../../src/lib/v2/masterdata";
+import { ORGANIZATION_SETTING_DTO_FIELDS } from "../../../shared/v2/masterdata";
 import { bindingProblem, fail, listReply, ok, requiredQuery, type Handler } from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
 import { nokRate } from "../engine/ledger";

@@ -4,8 +4,8 @@
  * the amounts the API computes. A line takes no VAT code: it follows the sales account of its
  * product, and that account's VAT code sets the rate. Amounts are computed in øre.
  */
-import { SALES_ORDER_COMPLETE_DTO_FIELDS, SALES_ORDER_LINE_DTO_FIELDS, SalesOrderCompletePost, SalesOrderHeaderPatchable, SalesOrderLinePost } from "../../../src/lib/v2/sales";
-import { JsonPatch } from "../../../src/lib/v2/json-patch";
+import { SALES_ORDER_COMPLETE_DTO_FIELDS, SALES_ORDER_LINE_DTO_FIELDS, SalesOrderCompletePost, SalesOrderHeaderPatchable, SalesOrderLinePost } from "../../../shared/v2/sales";
+import { JsonPatch } from "../../../shared/v2/json-patch";
 import { empty, fail, listReply, ok, uuidParam, type Ctx, type Handler } from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
 import { fromOre, toOre } from "../engine/ledger";

@@ -4,7 +4,7 @@
  * reads (only the integration's own), the outgoing-invoice voucher, and `POST /Vouchers/Reverse/{id}`.
  */
 import type { z } from "zod";
-import type { ManualVoucherPost } from "../../../src/lib/v2/vouchers";
+import type { ManualVoucherPost } from "../../../shared/v2/vouchers";
 import { fail, ok, uuidParam, type Handler } from "../engine/call";
 import { postVoucher, reverseVoucher } from "../engine/ledger";
 import type { Dto } from "../engine/store";

@@ -6,7 +6,7 @@
  * validates the body with the shared schema, and hands the call to the client's data object.
  */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
-import { matchOperation, type Operation } from "../../../src/lib/v2/catalog";
+import { matchOperation, type Operation } from "../../../shared/v2/catalog";
 import { clientOf, platformOf, type SandboxApp } from "../app";
 import type { Call, Reply, Upload } from "../engine/call";
 import type { Environment } from "../env";

@@ -5,8 +5,8 @@
  * assignments (kind `Assignment`; API v2 as published cannot create them, so a client has none
  * unless they are put there).
  */
-import { ASSIGNMENT_GENERAL_DTO_FIELDS, ASSIGNMENT_LIGHT_WEIGHT_DTO_FIELDS } from "../../../../src/lib/v2/contacts";
-import { INCOMING_INVOICE_LIST_ITEM_DTO_FIELDS } from "../../../../src/lib/v2/sales";
+import { ASSIGNMENT_GENERAL_DTO_FIELDS, ASSIGNMENT_LIGHT_WEIGHT_DTO_FIELDS } from "../../../../shared/v2/contacts";
+import { INCOMING_INVOICE_LIST_ITEM_DTO_FIELDS } from "../../../../shared/v2/sales";
 import { fail, intParam, listReply, ok, problems, uuidParam, type Ctx, type Handler } from "../../engine/call";
 import { filter, predicateOf } from "../../engine/filters";
 import { shape, type Dto } from "../../engine/store";

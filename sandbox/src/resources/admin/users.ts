@@ -6,9 +6,9 @@
  * seen only in the client's user list.
  */
 import { z } from "zod";
-import { type AddPartnerUserPost, type InviteUserPost, USER_DTO_FIELDS, userPatchableFields } from "../../../../src/lib/v2/contacts";
-import { JsonPatch, pointerTokens } from "../../../../src/lib/v2/json-patch";
-import { isoDate, opt } from "../../../../src/lib/v2/schema-kit";
+import { type AddPartnerUserPost, type InviteUserPost, USER_DTO_FIELDS, userPatchableFields } from "../../../../shared/v2/contacts";
+import { JsonPatch, pointerTokens } from "../../../../shared/v2/json-patch";
+import { isoDate, opt } from "../../../../shared/v2/schema-kit";
 import { fail, listReply, ok, problems, uuidParam, type Ctx, type Handler, type Reply } from "../../engine/call";
 import type { Dto, Stored } from "../../engine/store";
 import { applyPatch } from "../../lib/json-patch";

@@ -6,7 +6,7 @@
 import { expect } from "vitest";
 import type { Source } from "../../src/lib/orders/order";
 import { sign, TEST_SECRETS, type SignOptions } from "../fixtures/orders/sign";
-import { ADMIN, gw, json, tenant } from "./helpers";
+import { ADMIN, gw, json, tenant } from "./gateway";
 
 export type { Source };
 export type ShopTenant = Awaited<ReturnType<typeof shopTenant>>;

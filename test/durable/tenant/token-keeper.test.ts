@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, control, fresh, gw, stats, tenant } from "./helpers";
+import { ADMIN, control, fresh, gw, stats, tenant } from "../../helpers/gateway";
 
 type Listed = { tenant: string; counters: { tokensIssued: number; tokenWaits: number } };
 async function counters(name: string) {

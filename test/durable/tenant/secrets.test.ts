@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { open, importSecretsKey, seal } from "../../src/lib/crypto";
-import { redact } from "../../src/lib/log";
-import { fresh, tenant } from "./helpers";
+import { open, importSecretsKey, seal } from "../../../src/lib/crypto";
+import { redact } from "../../../src/lib/log";
+import { fresh, tenant } from "../../helpers/gateway";
 
 beforeEach(() => fresh());
 
@@ -47,7 +47,7 @@ describe("logs", () => {
 
 describe("JSON Patch pointers", () => {
   it("refuse a pathological pointer promptly (no catastrophic backtracking) and accept ordinary ones", async () => {
-    const { JsonPatch } = await import("../../src/lib/v2/json-patch");
+    const { JsonPatch } = await import("../../../shared/v2/json-patch");
     const evil = [{ op: "remove", path: `${"/".repeat(60)}~` }];
     expect(JsonPatch.safeParse(evil).success).toBe(false);
     expect(JsonPatch.safeParse([{ op: "replace", path: "/MailAddress/City", value: "Oslo" }, { op: "add", path: "/ContactGroupIds/-", value: 1 }, { op: "remove", path: "/a~1b~0c" }]).success).toBe(true);

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { fresh, stats, tenant } from "./helpers";
+import { fresh, stats, tenant } from "../helpers/gateway";
 
 beforeEach(() => fresh());
 

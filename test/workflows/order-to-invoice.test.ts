@@ -8,8 +8,8 @@ import { introspectWorkflow } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { corpus as shopifyCorpus, shopifyCancelled, shopifyRefund } from "../fixtures/orders/shopify";
 import { corpus as stripeCorpus, stripeChargeRefunded } from "../fixtures/orders/stripe";
-import { control } from "./helpers";
-import { shopTenant, waitFor, type ShopTenant } from "./orders-helpers";
+import { control } from "../helpers/gateway";
+import { shopTenant, waitFor, type ShopTenant } from "../helpers/orders";
 
 type Json = Record<string, unknown>;
 const workflow = (env as unknown as { ORDER_TO_INVOICE: Workflow }).ORDER_TO_INVOICE;

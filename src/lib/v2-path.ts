@@ -5,7 +5,7 @@
  * something in front of it) see another path: encoded slashes, backslashes and dots, empty
  * segments, control characters.
  */
-import type { Result } from "../result";
+import type { Result } from "./result";
 
 const SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%]+$/;
 const FORBIDDEN_ESCAPE = /%(2f|5c|2e|00)/i;

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { ADMIN, control, fresh, gw, json, slug, stats, tenant } from "./helpers";
+import { ADMIN, control, fresh, gw, json, slug, stats, tenant } from "../helpers/gateway";
 
 beforeEach(() => fresh());
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { upstreamHeaders } from "../../src/lib/passthrough";
-import { control, fresh, gw, json, stats, tenant } from "./helpers";
+import { control, fresh, gw, json, stats, tenant } from "../helpers/gateway";
 
 beforeEach(() => fresh());
 

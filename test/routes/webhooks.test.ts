@@ -8,8 +8,8 @@ import { corpus as standardCorpus } from "../fixtures/orders/standard";
 import { corpus as stripeCorpus } from "../fixtures/orders/stripe";
 import { corpus as wooCorpus } from "../fixtures/orders/woocommerce";
 import { sign, TEST_SECRETS, wooPing } from "../fixtures/orders/sign";
-import { ADMIN, gw, json, stats, tenant } from "./helpers";
-import { shopTenant, waitFor, type ShopTenant } from "./orders-helpers";
+import { ADMIN, gw, json, stats, tenant } from "../helpers/gateway";
+import { shopTenant, waitFor, type ShopTenant } from "../helpers/orders";
 
 const [shop] = shopifyCorpus();
 const [std] = standardCorpus();
