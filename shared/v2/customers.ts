@@ -1,14 +1,15 @@
 /**
  * @module
- * The Customer resource of API v2: the body of `POST /Customers`, the fields a JSON Patch may touch,
- * and the response shape. Shared by the gateway (validation before anything is sent) and the
- * sandbox (validation of what it receives), so both refuse the same input in the same words.
+ * The Customer resource of API v2: the body of `POST /Customers`. Shared by the gateway (validation
+ * before anything is sent) and the sandbox (validation of what it receives), so both refuse the same
+ * input in the same words.
  */
 import { z } from "zod";
-import { enumCI, int64, isoDate, opt } from "./schema-kit";
+import { ContactAddressPost } from "./addresses";
+import { currencyCode, enumCI, int64, isoDate, opt } from "./schema-kit";
 
 /** How an invoice reaches the customer. */
-export const InvoiceDeliveryType = enumCI([
+const InvoiceDeliveryType = enumCI([
   "PdfByEmail",
   "Print",
   "EHF",
@@ -19,24 +20,14 @@ export const InvoiceDeliveryType = enumCI([
 ]);
 
 /** How reminders and debt-collection notices reach the customer. */
-export const ReminderDeliveryType = enumCI(["PdfByEmail", "Print"]);
-
-/** `ContactAddressPostDto`: City and ZipCode are required keys (their value may be null). */
-export const ContactAddressPost = z.strictObject({
-  AddressLine1: opt(z.string().max(200)),
-  AddressLine2: opt(z.string().max(200)),
-  City: z.string().max(100).nullable(),
-  CountryCode: opt(z.string().regex(/^[A-Za-z]{2}$/, "must be an ISO 3166-1 alpha-2 code")),
-  ExternalCode: opt(z.string().max(50)),
-  ZipCode: z.string().max(50).nullable(),
-});
+const ReminderDeliveryType = enumCI(["PdfByEmail", "Print"]);
 
 /** Writable customer fields, as `CustomerPostDto` names them. */
 const customerFields = {
   Allowance: opt(z.number().min(-1000).max(100)),
   BillableRate: opt(z.number().nonnegative()),
   ContactGroupIds: opt(z.array(int64.positive())),
-  CurrencyCode: opt(z.string().regex(/^[A-Za-z]{3}$/, "must be an ISO 4217 code")),
+  CurrencyCode: opt(currencyCode),
   CustomerSince: opt(isoDate),
   DateOfBirth: opt(isoDate),
   DeliveryTerm: opt(z.string()),

@@ -1,33 +1,26 @@
 /**
  * @module
- * Master data of API v2: products, product groups, departments, locations, projects, custom
- * dimensions, delivery and payment terms, general ledger accounts (POST bodies), plus the field
- * lists of their responses and of the read-only settings resources (currencies, VAT codes,
- * sub-ledger number series, branding themes, client settings, enterprises). Shared by the gateway
- * and the sandbox so both refuse the same body in the same words. Rules that need stored data
- * (uniqueness of codes, references that must exist, sub-project codes) are the sandbox's job.
+ * Master data of API v2: the POST bodies of products, product groups, departments, locations,
+ * projects, custom dimensions, delivery and payment terms and general ledger accounts. Shared by the
+ * gateway and the sandbox so both refuse the same body in the same words. Rules that need stored data
+ * (uniqueness of codes, references that must exist, sub-project codes) are the sandbox's job, and so
+ * are the response shapes (`sandbox/src/resources/fields/`).
  */
 import { z } from "zod";
 import { AgricultureDepartment, UnitOfMeasureType, VatReturnSpecification } from "./enums";
-import { enumCI, int64, isoDate, opt } from "./schema-kit";
+import { currencyCode, enumCI, int64, isoDate, opt } from "./schema-kit";
 
 /** `ProductType`; a product is created as `Product` when none is given. */
-export const ProductType = enumCI(["Product", "Service"]);
-
-/** `GeneralLedgerAccountType`: set by Go from the account, never sent. */
-export const GeneralLedgerAccountType = enumCI(["Asset", "Liability", "Equity", "Income", "Expense"]);
+const ProductType = enumCI(["Product", "Service"]);
 
 /** `ProjectStatusType` (`Tentative` means on hold). */
-export const ProjectStatusType = enumCI(["Tentative", "Active", "Archived", "NotStarted", "Complete"]);
+const ProjectStatusType = enumCI(["Tentative", "Active", "Archived", "NotStarted", "Complete"]);
 
 /** `ProjectBillingMethod`: how a project is billed to its customer. */
-export const ProjectBillingMethod = enumCI(["FixedPrice", "Time", "TimeAndExpenses"]);
+const ProjectBillingMethod = enumCI(["FixedPrice", "Time", "TimeAndExpenses"]);
 
 /** `BillableRateSpecification`: where the hourly rate comes from when billing. */
-export const BillableRateSpecification = enumCI(["Activity", "Employee", "Project"]);
-
-/** `SubLedgerNumberSeriesType`. Note: the list filter on it is case-sensitive server side. */
-export const SubLedgerNumberSeriesType = enumCI(["Customer", "Supplier", "Employee"]);
+const BillableRateSpecification = enumCI(["Activity", "Employee", "Project"]);
 
 /**
  * A field the spec marks required: present, not null, and not blank (the API keeps the spec's
@@ -220,7 +213,7 @@ export const GeneralLedgerAccountPost = z
   .strictObject({
     AccountNo: int64,
     AgricultureDepartment: opt(AgricultureDepartment),
-    CurrencyCode: opt(z.string().regex(/^[A-Za-z]{3}$/, "must be an ISO 4217 code")),
+    CurrencyCode: opt(currencyCode),
     DepartmentCode: opt(z.string()),
     DepartmentId: opt(int64),
     IsActive: z.boolean(),
@@ -240,72 +233,3 @@ export const GeneralLedgerAccountPost = z
     }
   });
 export type GeneralLedgerAccountPost = z.output<typeof GeneralLedgerAccountPost>;
-
-// --- Response fields beyond the POST bodies --------------------------------------------------
-
-/** Set by Go on every stored record of most master-data resources. */
-const STAMPS = ["CreatedDateTimeOffset", "CreatedFromImportJournalId", "Id", "LastChangedDateTimeOffset"] as const;
-
-/** `ProductDto` fields a POST cannot set (note the lower-case `t` of `Datetime`, as the API spells it). */
-export const PRODUCT_DTO_FIELDS = [...STAMPS, "StockAvailable", "StockOnHandLastChangedDatetimeOffset"] as const;
-/** `ProductGroupDto` fields a POST cannot set. */
-export const PRODUCT_GROUP_DTO_FIELDS = STAMPS;
-/** `DepartmentDto` fields a POST cannot set. */
-export const DEPARTMENT_DTO_FIELDS = STAMPS;
-/** `LocationDto` fields a POST cannot set (no import journal id on locations). */
-export const LOCATION_DTO_FIELDS = ["CreatedDateTimeOffset", "Id", "LastChangedDateTimeOffset"] as const;
-/** `ProjectDto` fields a POST cannot set. */
-export const PROJECT_DTO_FIELDS = STAMPS;
-/** `CustomDimensionDto` fields a POST cannot set. */
-export const CUSTOM_DIMENSION_DTO_FIELDS = STAMPS;
-/** `DeliveryTermDto` fields a POST cannot set. */
-export const DELIVERY_TERM_DTO_FIELDS = ["CreatedDateTimeOffset", "Id", "LastChangedDateTimeOffset"] as const;
-/** `PaymentTermDto` fields a POST cannot set. */
-export const PAYMENT_TERM_DTO_FIELDS = ["CreatedDateTimeOffset", "Id", "LastChangedDateTimeOffset"] as const;
-/** `GeneralLedgerAccountDto` fields a POST cannot set (no created stamp on accounts). */
-export const GENERAL_LEDGER_ACCOUNT_DTO_FIELDS = ["GeneralLedgerAccountType", "Id", "LastChangedDateTimeOffset"] as const;
-
-/** `CurrencyDto` (read-only resource). */
-export const CURRENCY_DTO_FIELDS = ["Code", "IsActive", "Notation"] as const;
-/** `CurrencyRateDto` (read-only resource). */
-export const CURRENCY_RATE_DTO_FIELDS = ["CurrencyCode", "ExchangeBase", "ExchangeRate", "RateDate", "ReverseExchangeRate"] as const;
-/** `VatCodeDto` (read-only resource); `VatBasisRatios` holds `VatBasisRatios` items. */
-export const VAT_CODE_DTO_FIELDS = [
-  "BaseVatCodeId", "Code", "Description", "Id", "IsActive", "IsCustom", "Name", "Rate", "ValidFrom", "ValidTo",
-  "VatBasisRatio", "VatBasisRatioValidFrom", "VatBasisRatios",
-] as const;
-/** `SubLedgerNumberSeriesDto` (read-only resource; its Id is a uuid). */
-export const SUB_LEDGER_NUMBER_SERIES_DTO_FIELDS = [
-  "FromInclusive", "GeneralLedgerAccountId", "GeneralLedgerAccountNo", "Id", "IsClientTrust", "IsDefault", "Name",
-  "SubLedgerNumberSeriesType", "ToInclusive",
-] as const;
-/** `BrandingThemeDto` (read-only resource). */
-export const BRANDING_THEME_DTO_FIELDS = ["Code", "CreatedDateTimeOffset", "Id", "IsDefault", "LanguageCode", "LastChangedDateTimeOffset", "Name"] as const;
-/** `FinancialSettingsDto` (single object). */
-export const FINANCIAL_SETTINGS_DTO_FIELDS = [
-  "ConversionDate", "CurrencyCode", "CurrencyGainsAccountId", "CurrencyGainsAccountNo", "CurrencyLossAccountId",
-  "CurrencyLossAccountNo", "FinancialYearEndMonth", "LastChangedDateTimeOffset", "UseTrustAccountManagement",
-] as const;
-/** `LockDateSettingsDto` (single object). */
-export const LOCK_DATE_SETTINGS_DTO_FIELDS = ["LockDate"] as const;
-/** `VatSettingsDto` (single object). */
-export const VAT_SETTINGS_DTO_FIELDS = [
-  "AlternativeVatPeriod", "AlternativeVatReturnFromYear", "AlternativeVatReturnType", "IsVatRegistered",
-  "ReportAlternativeVatReturn", "ReportVatReturnManually", "RoundingAccountAgricultureDepartment", "RoundingAccountId",
-  "RoundingAccountNo", "UseVatCompensation", "VatAlternativeGrouping", "VatNumber", "VatPeriod", "VatReturnType",
-] as const;
-/** `OrganizationSettingDto` (single object); `MailAddress` and `DeliveryAddress` are `Address` objects. */
-export const ORGANIZATION_SETTING_DTO_FIELDS = [
-  "DefaultAgricultureDepartment", "DeliveryAddress", "EmailAddress", "Id", "InvoiceInboxEhf", "InvoiceInboxEmail",
-  "InvoiceInboxEmailAddress", "IsAgricultureClient", "LastChangedDateTimeOffset", "LegalName", "MailAddress",
-  "MailAddressIsDeliveryAddress", "Name", "OrganizationNumber", "PhoneNumber", "WebsiteUrl",
-] as const;
-/** `Address` in `OrganizationSettingDto`, and `AddressDto` in `EnterpriseDto`: the same five fields. */
-export const ADDRESS_FIELDS = ["AddressLine1", "AddressLine2", "City", "CountryCode", "ZipCode"] as const;
-/** `CustomDimensionSettingsDto` (one per ordinal). */
-export const CUSTOM_DIMENSION_SETTINGS_DTO_FIELDS = ["IsActive", "Name", "Ordinal"] as const;
-/** `EnterpriseDto` (read-only resource); `MailAddress` is an `AddressDto`. */
-export const ENTERPRISE_DTO_FIELDS = [
-  "CreatedDateTimeOffset", "EmployerContributionRule", "EmployerContributionZone", "EnterpriseNo", "Id", "IsDefault",
-  "LastChangedDateTimeOffset", "MailAddress", "Municipality", "Name",
-] as const;

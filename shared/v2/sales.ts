@@ -1,23 +1,20 @@
 /**
  * @module
- * Sales orders (invoice drafts) of API v2 and what they turn into: the body of
- * `POST /SalesOrders/Complete`, of `POST /SalesOrders/{id}/Lines` and of
- * `POST /SalesOrders/{id}/createAndSendInvoice`, the header fields a JSON Patch may touch, and the
- * server-only fields of the sales-order, sent-state, outgoing/incoming invoice and attachment
- * responses. Only rules that need no stored data are checked here; the rest is the sandbox's job.
+ * Sales orders (invoice drafts) of API v2: the body of `POST /SalesOrders/Complete`, of
+ * `POST /SalesOrders/{id}/Lines` and of `POST /SalesOrders/{id}/createAndSendInvoice`, and the header
+ * fields a JSON Patch may touch. Only rules that need no stored data are checked here; the rest, and
+ * the response shapes (`sandbox/src/resources/fields/sales.ts`), are the sandbox's job.
  */
 import { z } from "zod";
 import { AgricultureDepartment, UnitOfMeasureType, VatReturnSpecification, VoucherLineType } from "./enums";
-import { enumCI, int64, isoDate, opt } from "./schema-kit";
+import { currencyCode, enumCI, int64, isoDate, opt } from "./schema-kit";
+import { accrualFields } from "./voucher-lines";
 
 /** `OrderStatus`: Confirmed locks the order against edits until it is set back to Draft. */
-export const OrderStatus = enumCI(["Draft", "Confirmed"]);
+const OrderStatus = enumCI(["Draft", "Confirmed"]);
 
 /** `SendInvoiceDeliveryType`; the API assumes Auto when none is given. */
-export const SendInvoiceDeliveryType = enumCI(["PdfByEmail", "PdfPrintForDownload", "Auto"]);
-
-/** `OutgoingInvoiceVoucherType` of a sent invoice. */
-export const OutgoingInvoiceVoucherType = enumCI(["OutgoingInvoice", "OutgoingCreditNote"]);
+const SendInvoiceDeliveryType = enumCI(["PdfByEmail", "PdfPrintForDownload", "Auto"]);
 
 /**
  * A department, project, location or dimension id: the spec gives `-1` the meaning "none" (so a
@@ -26,13 +23,9 @@ export const OutgoingInvoiceVoucherType = enumCI(["OutgoingInvoice", "OutgoingCr
 const refIdOrNone = int64.refine((v) => v > 0 || v === -1, { error: "must be a positive id, or -1 for none" });
 
 /** `SalesOrderAccrualPostDto`. FromDate, IsActive and ToDate are not nullable in the spec. */
-export const SalesOrderAccrualPost = z
+const SalesOrderAccrualPost = z
   .strictObject({
-    BalanceAccountAgricultureDepartment: AgricultureDepartment.optional(),
-    BalanceAccountId: opt(int64),
-    BalanceAccountNo: opt(int64),
-    FromDate: isoDate.optional(),
-    IsActive: z.boolean().optional(),
+    ...accrualFields,
     ResultAccountAgricultureDepartment: AgricultureDepartment.optional(),
     ResultAccountId: opt(int64),
     ResultAccountNo: opt(int64),
@@ -51,7 +44,6 @@ export const SalesOrderAccrualPost = z
       ctx.addIssue({ code: "custom", path: ["ToDate"], message: `ToDate (${a.ToDate}) is before FromDate (${a.FromDate})` });
     }
   });
-export type SalesOrderAccrualPost = z.output<typeof SalesOrderAccrualPost>;
 
 /** The dimensions a header and each of its lines may name, by Id (-1 for none) or by code. */
 const dimensionFields = {
@@ -108,7 +100,7 @@ const salesOrderHeaderFields = {
   BrandingThemeId: opt(int64),
   ContactDeliveryAddressId: opt(int64),
   ContractNo: opt(z.string()),
-  CurrencyCode: opt(z.string().regex(/^[A-Za-z]{3}$/, "must be an ISO 4217 code")),
+  CurrencyCode: opt(currencyCode),
   CurrencyExchangeRate: opt(z.number().positive()),
   CustomMatchingReference: opt(z.string()),
   CustomerId: opt(int64),
@@ -166,80 +158,3 @@ export const SendInvoiceRequestPost = z
     }
   });
 export type SendInvoiceRequestPost = z.output<typeof SendInvoiceRequestPost>;
-
-/** `SalesOrderCompleteDto` properties the server adds to a `SalesOrderCompletePostDto`. */
-export const SALES_ORDER_COMPLETE_DTO_FIELDS = [
-  "CreatedDateTimeOffset", "Id", "IsCreatedByCurrentIntegration", "LastChangedDateTimeOffset", "LineCount", "NetAmount",
-  "SalesOrderNo", "TotalAmount",
-] as const;
-
-/** `SalesOrderDto` (no lines) properties the server adds to the header fields. */
-export const SALES_ORDER_DTO_FIELDS = SALES_ORDER_COMPLETE_DTO_FIELDS;
-
-/** `SalesOrderLineDto` properties the server adds to a `SalesOrderLinePostDto`. */
-export const SALES_ORDER_LINE_DTO_FIELDS = [
-  "Id", "NetAmount", "SalesOrderId", "TotalAmount", "VatAmount", "VatCode", "VatId", "VatRate",
-] as const;
-
-/** `SendInvoiceRequestDto` properties the server adds to a `SendInvoiceRequestPostDto`. */
-export const SEND_INVOICE_REQUEST_DTO_FIELDS = ["Id"] as const;
-
-/** `InvoiceSentStateDto` (GET /SalesOrders/sentState only). */
-export const INVOICE_SENT_STATE_DTO_FIELDS = [
-  "DueDate", "Id", "InvoiceDeliveryType", "InvoiceNo", "IsInvoiceBeingProcessed", "LastErrorMessage", "SentDateTimeOffset",
-] as const;
-
-/** `OutgoingInvoiceDto` (GET only; a sent invoice has no writable fields). */
-export const OUTGOING_INVOICE_DTO_FIELDS = [
-  "Balance", "BalanceLastChangedDateTimeOffset", "BrandingThemeCode", "BrandingThemeId", "Cid", "ContractNo",
-  "CreatedDateTimeOffset", "CurrencyCode", "CurrencyExchangeRate", "CustomMatchingReference", "CustomerId", "CustomerNo",
-  "CustomerReference", "CustomerReferenceContactPersonId", "DeliveryAddress1", "DeliveryAddress2", "DeliveryAddressCity",
-  "DeliveryAddressCountryCode", "DeliveryAddressZipCode", "DeliveryDate", "DeliveryTerm", "DeliveryTermId", "DepartmentCode",
-  "DepartmentId", "Dim1Code", "Dim1Id", "Dim2Code", "Dim2Id", "Dim3Code", "Dim3Id", "DueDate", "ExternalImportReference", "Id",
-  "ImportedOrderNo", "InvoiceDeliveryType", "InvoiceNo", "IsCreatedByCurrentIntegration", "IsReversed",
-  "LastChangedDateTimeOffset", "LocationCode", "LocationId", "MatchId", "NetAmount", "NetPostedAmount", "OrderDate", "OrderNo",
-  "PaymentTerm", "PaymentTermId", "ProjectCode", "ProjectId", "PurchaseOrderReference", "RelatedInvoiceNo",
-  "SellersReferenceEmployeeId", "SellersReferenceEmployeeNo", "SentDateTimeOffset", "TotalAmount", "TotalPostedAmount",
-  "VoucherDate", "VoucherNo", "VoucherType",
-] as const;
-
-/** `OutgoingInvoiceLineDto` (GET /OutgoingInvoices/{id}/Lines only). */
-export const OUTGOING_INVOICE_LINE_DTO_FIELDS = [
-  "AccountId", "AccountNo", "AgricultureDepartment", "Allowance", "DepartmentCode", "DepartmentId", "Description", "Dim1Code",
-  "Dim1Id", "Dim2Code", "Dim2Id", "Dim3Code", "Dim3Id", "ExternalImportReference", "Id", "IsAccrued", "LineType",
-  "LocationCode", "LocationId", "NetAmount", "NetPostedAmount", "ProductCode", "ProductId", "ProductUnitCost",
-  "ProductUnitPrice", "ProjectCode", "ProjectId", "Quantity", "SellersReferenceEmployeeId", "SellersReferenceEmployeeNo",
-  "SortOrder", "TotalAmount", "TotalPostedAmount", "UnitOfMeasureCode", "VatAmount", "VatCode", "VatId", "VatRate",
-  "VatReturnSpecification",
-] as const;
-
-/** `IncomingInvoiceListItemDto` (GET /IncomingInvoices only). */
-export const INCOMING_INVOICE_LIST_ITEM_DTO_FIELDS = [
-  "Balance", "BalanceLastChangedDateTimeOffset", "Cid", "ContractNo", "CreatedDateTimeOffset", "CurrencyCode",
-  "CurrencyExchangeRate", "CustomMatchingReference", "DepartmentCode", "DepartmentId", "Dim1Code", "Dim1Id", "Dim2Code",
-  "Dim2Id", "Dim3Code", "Dim3Id", "DueDate", "ExternalImportReference", "Id", "InvoiceNo", "IsReversed",
-  "LastChangedDateTimeOffset", "LocationCode", "LocationId", "MatchId", "NetAmount", "NetPostedAmount", "ProjectCode",
-  "ProjectId", "PurchaseOrderReference", "RelatedInvoiceNo", "SupplierId", "SupplierNo", "TotalAmount", "TotalPostedAmount",
-  "VoucherDate", "VoucherNo", "VoucherType",
-] as const;
-
-/** `SalesOrderAttachmentDto`: the upload is a multipart file, so every field comes from the server. */
-export const SALES_ORDER_ATTACHMENT_DTO_FIELDS = [
-  "CreatedDateTimeOffset", "FileName", "FileSize", "Id", "LastChangedDateTimeOffset", "SalesOrderId",
-] as const;
-
-/** `OutgoingInvoiceVoucherDto` (this spec has only GET /Vouchers/OutgoingInvoiceJournals/{id}). */
-export const OUTGOING_INVOICE_VOUCHER_DTO_FIELDS = [
-  "Cid", "ContractNo", "CreatedDateTimeOffset", "CurrencyAmount", "CurrencyCode", "CurrencyExchangeRate",
-  "CustomMatchingReference", "CustomerAccountId", "CustomerReference", "DeliveryAddress1", "DeliveryAddress2",
-  "DeliveryAddressCity", "DeliveryAddressCountryCode", "DeliveryAddressZipCode", "DeliveryDate", "DeliveryTermId",
-  "DepartmentId", "Description", "Dim1Id", "Dim2Id", "Dim3Id", "DueDate", "ExternalImportReference", "Id", "ImportedOrderNo",
-  "ImportedVoucherNo", "InvoiceNo", "IsReversed", "LocationId", "OutgoingInvoiceLines", "ProjectId", "PurchaseOrderReference",
-  "SaftSourceId", "SalesPersonEmployeeId", "VoucherDate", "VoucherNo",
-] as const;
-
-/** `OutgoingInvoiceVoucherLineDto`, the lines of an `OutgoingInvoiceVoucherDto`. */
-export const OUTGOING_INVOICE_VOUCHER_LINE_DTO_FIELDS = [
-  "AccountId", "Accrual", "CurrencyAmount", "DepartmentId", "Description", "Dim1Id", "Dim2Id", "Dim3Id", "LocationId",
-  "ProductId", "ProjectId", "Quantity", "QuantityOrdered", "UnitOfMeasureType", "VatId", "VatReturnSpecification",
-] as const;

@@ -6,14 +6,12 @@
  * a delivery address is a record of its own, so the contact's MailAddress stays as the contact's
  * own endpoint left it.
  */
-import {
-  CONTACT_BANK_ACCOUNT_DTO_FIELDS, CONTACT_DELIVERY_ADDRESS_DTO_FIELDS, CONTACT_PERSON_DTO_FIELDS,
-  ContactBankAccountPost, ContactDeliveryAddressPost, ContactPersonPost,
-} from "../../../shared/v2/contacts";
+import { ContactBankAccountPost, ContactDeliveryAddressPost, ContactPersonPost } from "../../../shared/v2/contacts";
 import type { Ctx, Handler } from "../engine/call";
 import { filter } from "../engine/filters";
 import type { Dto } from "../engine/store";
 import { detailHandlers, type DetailSpec } from "./contact-scope";
+import { CONTACT_BANK_ACCOUNT_DTO_FIELDS, CONTACT_DELIVERY_ADDRESS_DTO_FIELDS, CONTACT_PERSON_DTO_FIELDS } from "./fields/contacts";
 
 /** Country codes default to NO and are stored upper-case, as the API answers them. */
 const country = (code: unknown) => (typeof code === "string" && code !== "" ? code.toUpperCase() : "NO");

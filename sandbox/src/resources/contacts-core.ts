@@ -3,19 +3,16 @@
  * Customers and suppliers: contacts with a sub-ledger account, a number in their ledger's series,
  * a mail address whose country defaults to NO, and the person/company naming rule.
  */
-import { BANK_APPROVER_DTO_FIELDS, BankApproverPost, CLIENT_BANK_ACCOUNT_DTO_FIELDS, ClientBankAccountPost, CONTACT_GROUP_DTO_FIELDS, ContactGroupPost, SUPPLIER_DTO_FIELDS, SupplierPost } from "../../../shared/v2/contacts";
+import { BankApproverPost, ClientBankAccountPost } from "../../../shared/v2/clients";
+import { ContactGroupPost, SupplierPost } from "../../../shared/v2/contacts";
 import { CustomerPost } from "../../../shared/v2/customers";
 import type { Ctx, Handler } from "../engine/call";
 import { filter, type Filter } from "../engine/filters";
 import { resourceHandlers, type ResourceSpec } from "../engine/resource";
 import { shape, type Dto } from "../engine/store";
+import { BANK_APPROVER_DTO_FIELDS, CLIENT_BANK_ACCOUNT_DTO_FIELDS, CONTACT_GROUP_DTO_FIELDS, CUSTOMER_DTO_FIELDS, SUPPLIER_DTO_FIELDS } from "./fields/contacts";
 
 import { SERIES } from "./seed";
-
-const CUSTOMER_DTO_FIELDS = [
-  "Id", "SubledgerAccountId", "ContactCreatedDateTimeOffset", "CustomerCreatedDateTimeOffset",
-  "LastChangedDateTimeOffset", "CreatedFromImportJournalId", "IsActive",
-] as const;
 
 const ADDRESS_FIELDS = ["AddressLine1", "AddressLine2", "City", "ZipCode", "CountryCode", "ExternalCode"] as const;
 

@@ -4,12 +4,13 @@
  * draft that would post in the approval list (`GET /VoucherApproval`); `POST /VoucherApproval/{voucherId}`
  * approves it, which posts it to the ledger under the draft's own id, or rejects it back to draft.
  */
-import { VOUCHER_FOR_APPROVAL_DTO_FIELDS, type VoucherApprovalPost } from "../../../shared/v2/vouchers";
+import type { VoucherApprovalPost } from "../../../shared/v2/journal-entries";
 import { fail, listReply, ok, uuidParam, type Ctx, type Handler } from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
 import { fromOre, nokRate, postVoucher, toOre, type PostingLine } from "../engine/ledger";
 import type { Dto, Store, Stored } from "../engine/store";
 import { problems, type Result } from "../lib/problem";
+import { VOUCHER_FOR_APPROVAL_DTO_FIELDS } from "./fields/journal";
 import { accountOf, alreadyPosted, DRAFT_KIND, ENTITY, findDraft, KINDS, saveDraft, type Route } from "./journal-drafts";
 
 const invalid = (detail: string): Result<never> => fail(problems.validation(ENTITY, detail));

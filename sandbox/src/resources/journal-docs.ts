@@ -4,11 +4,12 @@
  * was imported through the API's own `POST /Vouchers/*` endpoints, and the documentation of one voucher
  * downloaded as a single zip.
  */
-import { VOUCHER_DOCUMENTATION_DTO_FIELDS, VoucherDocumentationType } from "../../../shared/v2/vouchers";
+import { VoucherDocumentationType } from "../../../shared/v2/journal-entries";
 import { bindingProblem, empty, fail, listReply, requiredQuery, uuidParam, type Ctx, type Handler } from "../engine/call";
 import type { Stored } from "../engine/store";
 import { problems, type Result } from "../lib/problem";
 import { zip, type ZipEntry } from "../lib/zip";
+import { VOUCHER_DOCUMENTATION_DTO_FIELDS } from "./fields/journal";
 import { fileBytes, filesOf, PDF_MAGIC, putFile, removeFile, startsWith, type FileType } from "./journal-files";
 
 const ENTITY = "VoucherDocumentation";

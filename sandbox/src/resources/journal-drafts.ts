@@ -8,15 +8,18 @@
 import type { z } from "zod";
 import { pointerTokens, JsonPatch, type PatchOperation } from "../../../shared/v2/json-patch";
 import {
-  BANK_JOURNAL_ENTRY_VOUCHER_DTO_FIELDS, BANK_JOURNAL_ENTRY_VOUCHER_LINE_DTO_FIELDS, BankJournalEntryVoucherLinePost, BankJournalEntryVoucherPost,
-  MANUAL_JOURNAL_ENTRY_VOUCHER_DTO_FIELDS, MANUAL_JOURNAL_ENTRY_VOUCHER_LINE_DTO_FIELDS, ManualJournalEntryVoucherLinePost, ManualJournalEntryVoucherPost,
-  SUPPLIER_CREDIT_NOTE_JOURNAL_ENTRY_VOUCHER_DTO_FIELDS, SUPPLIER_INVOICE_JOURNAL_ENTRY_VOUCHER_DTO_FIELDS, SUPPLIER_VOUCHER_LINE_DTO_FIELDS,
+  BankJournalEntryVoucherLinePost, BankJournalEntryVoucherPost, ManualJournalEntryVoucherLinePost, ManualJournalEntryVoucherPost,
   SupplierCreditNoteJournalEntryVoucherPost, SupplierInvoiceJournalEntryVoucherPost, SupplierVoucherLinePost,
-} from "../../../shared/v2/vouchers";
+} from "../../../shared/v2/journal-entries";
 import { fail, uuidParam, type Ctx } from "../engine/call";
 import type { Dto, Store, Stored } from "../engine/store";
 import { applyPatch } from "../lib/json-patch";
 import { problems, schemaProblem, type Problem, type Result } from "../lib/problem";
+import {
+  BANK_JOURNAL_ENTRY_VOUCHER_DTO_FIELDS, BANK_JOURNAL_ENTRY_VOUCHER_LINE_DTO_FIELDS, MANUAL_JOURNAL_ENTRY_VOUCHER_DTO_FIELDS,
+  MANUAL_JOURNAL_ENTRY_VOUCHER_LINE_DTO_FIELDS, SUPPLIER_CREDIT_NOTE_JOURNAL_ENTRY_VOUCHER_DTO_FIELDS,
+  SUPPLIER_INVOICE_JOURNAL_ENTRY_VOUCHER_DTO_FIELDS, SUPPLIER_VOUCHER_LINE_DTO_FIELDS,
+} from "./fields/journal";
 import { pagesOf } from "./journal-files";
 
 export const DRAFT_KIND = "JournalEntryVoucher";

@@ -4,11 +4,11 @@
  * its lines, delete a draft, and list all drafts of the client. Only drafts change; a voucher that is
  * posted or waiting for approval answers 409.
  */
-import { JOURNAL_ENTRY_VOUCHER_LIST_ITEM_FIELDS } from "../../../shared/v2/vouchers";
 import { empty, fail, intParam, listReply, ok, uuidParam, type Ctx, type Handler } from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
 import type { Dto, Stored } from "../engine/store";
 import { problems, schemaProblem, type Result } from "../lib/problem";
+import { JOURNAL_ENTRY_VOUCHER_LIST_ITEM_FIELDS } from "./fields/journal";
 import {
   alreadyPosted, DRAFT_KIND, findDraft, headerKeys, KINDS, lineKeys, missingRef, newLine, notEditable, patchView, presentDraft, presentLine,
   saveDraft, stripUndefined, viewOf, visible, type KindSpec, type Route,

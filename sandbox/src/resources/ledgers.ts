@@ -3,12 +3,12 @@
  * Reports computed from the postings: `AccountTransactions`, `TrialBalance`, and the customer and
  * supplier ledgers (balances, open items, entries by match id, statement).
  */
-import { ACCOUNT_TRANSACTION_DTO_FIELDS, CUSTOMER_LEDGER_ENTRY_DTO_FIELDS, SUPPLIER_LEDGER_ENTRY_DTO_FIELDS } from "../../../shared/v2/vouchers";
 import { bindingProblem, empty, fail, listReply, ok, requiredQuery, type Ctx, type Handler } from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
 import { datePairProblem, fromOre, ledgerEntries, postingsUpTo, toOre, type SubLedger } from "../engine/ledger";
 import { shape, type Dto } from "../engine/store";
 import type { Result } from "../lib/problem";
+import { ACCOUNT_TRANSACTION_DTO_FIELDS, CUSTOMER_LEDGER_ENTRY_DTO_FIELDS, SUPPLIER_LEDGER_ENTRY_DTO_FIELDS } from "./fields/ledgers";
 
 const isDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
 

@@ -4,9 +4,8 @@
  * dimensions, delivery and payment terms, and the chart of accounts.
  */
 import {
-  CUSTOM_DIMENSION_DTO_FIELDS, CustomDimensionPost, DELIVERY_TERM_DTO_FIELDS, DeliveryTermPost, DEPARTMENT_DTO_FIELDS, DepartmentPost,
-  GENERAL_LEDGER_ACCOUNT_DTO_FIELDS, GeneralLedgerAccountPost, LOCATION_DTO_FIELDS, LocationPost, PAYMENT_TERM_DTO_FIELDS, PaymentTermPost,
-  PRODUCT_DTO_FIELDS, PRODUCT_GROUP_DTO_FIELDS, ProductGroupPost, ProductPost, PROJECT_DTO_FIELDS, ProjectPost,
+  CustomDimensionPost, DeliveryTermPost, DepartmentPost, GeneralLedgerAccountPost, LocationPost, PaymentTermPost, ProductGroupPost, ProductPost,
+  ProjectPost,
 } from "../../../shared/v2/masterdata";
 import type { Ctx, Handler } from "../engine/call";
 import { filter } from "../engine/filters";
@@ -14,6 +13,10 @@ import { resourceHandlers, type Ref, type ResourceSpec } from "../engine/resourc
 import type { Dto } from "../engine/store";
 import { problems } from "../lib/problem";
 import { ACCOUNT_TYPE_BY_CLASS } from "./chart";
+import {
+  CUSTOM_DIMENSION_DTO_FIELDS, DELIVERY_TERM_DTO_FIELDS, DEPARTMENT_DTO_FIELDS, GENERAL_LEDGER_ACCOUNT_DTO_FIELDS, LOCATION_DTO_FIELDS,
+  PAYMENT_TERM_DTO_FIELDS, PRODUCT_DTO_FIELDS, PRODUCT_GROUP_DTO_FIELDS, PROJECT_DTO_FIELDS,
+} from "./fields/masterdata";
 
 const stampFilters = [
   filter("createdDateTimeOffsetGreaterThan", "CreatedDateTimeOffset", "after"),

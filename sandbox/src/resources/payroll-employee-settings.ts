@@ -5,14 +5,12 @@
  * the sets of hourly rates, each valid from its date until the next set starts.
  */
 import type { z } from "zod";
-import {
-  EMPLOYEE_HOURLY_RATE_DTO_FIELDS, EMPLOYEE_PAYROLL_SETTINGS_DTO_FIELDS, EMPLOYEE_PENSION_SETTINGS_DTO_FIELDS,
-  EmployeeHourlyRatePost, EmployeePayrollSettingsWritable, EmployeePensionSettingsWritable,
-} from "../../../shared/v2/payroll";
+import { EmployeeHourlyRatePost, EmployeePayrollSettingsWritable, EmployeePensionSettingsWritable } from "../../../shared/v2/employees";
 import { fail, listReply, ok, problems, type Ctx, type Handler, type Reply } from "../engine/call";
 import { parentOf, resourceHandlers, type ResourceSpec } from "../engine/resource";
 import type { Dto } from "../engine/store";
 import type { Result } from "../lib/problem";
+import { EMPLOYEE_HOURLY_RATE_DTO_FIELDS, EMPLOYEE_PAYROLL_SETTINGS_DTO_FIELDS, EMPLOYEE_PENSION_SETTINGS_DTO_FIELDS } from "./fields/payroll";
 import { KIND, afterwards, employeeOf, patched, withoutNulls } from "./payroll-shared";
 import { payrollSettings } from "./payroll-settings";
 

@@ -6,13 +6,14 @@
  * numbers (and gender) read back as "hidden". Also the payout bank accounts of an employee.
  */
 import { z } from "zod";
-import { EMPLOYEE_DTO_FIELDS, EmployeePost } from "../../../shared/v2/payroll";
+import { EmployeePost } from "../../../shared/v2/employees";
 import { int64 } from "../../../shared/v2/schema-kit";
 import { fail, ok, problems, type Ctx, type Handler } from "../engine/call";
 import { filter } from "../engine/filters";
 import { resourceHandlers, type ResourceSpec } from "../engine/resource";
 import type { Dto } from "../engine/store";
 import type { Problem } from "../lib/problem";
+import { EMPLOYEE_DTO_FIELDS } from "./fields/payroll";
 import { KIND, afterwards, employeeOf, patched, reshaped, withoutNulls } from "./payroll-shared";
 import { contactAddress, contactFilters } from "./contacts-core";
 import { SERIES } from "./seed";

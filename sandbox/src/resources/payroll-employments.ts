@@ -7,9 +7,7 @@
  */
 import type { z } from "zod";
 import {
-  EMPLOYMENT_DTO_FIELDS, EMPLOYMENT_FIXED_SALARY_DTO_FIELDS, EMPLOYMENT_FTE_PERCENTAGE_DTO_FIELDS, EMPLOYMENT_LAYOFF_DTO_FIELDS,
-  EMPLOYMENT_LEAVE_DTO_FIELDS, EMPLOYMENT_LIGHT_DTO_FIELDS, EMPLOYMENT_SALARY_DTO_FIELDS, EmploymentFixedSalaryPost,
-  EmploymentFtePercentagePost, EmploymentLayoffPost, EmploymentLeavePost, EmploymentPost, EmploymentSalaryPost,
+  EmploymentFixedSalaryPost, EmploymentFtePercentagePost, EmploymentLayoffPost, EmploymentLeavePost, EmploymentPost, EmploymentSalaryPost,
 } from "../../../shared/v2/payroll";
 import { fail, listReply, problems, type Ctx, type Handler, type Reply } from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
@@ -17,6 +15,10 @@ import { resourceHandlers, type ResourceSpec } from "../engine/resource";
 import { shape, type Dto } from "../engine/store";
 import type { Problem, Result } from "../lib/problem";
 import { enterprises } from "./admin/reference";
+import {
+  EMPLOYMENT_DTO_FIELDS, EMPLOYMENT_FIXED_SALARY_DTO_FIELDS, EMPLOYMENT_FTE_PERCENTAGE_DTO_FIELDS, EMPLOYMENT_LAYOFF_DTO_FIELDS,
+  EMPLOYMENT_LEAVE_DTO_FIELDS, EMPLOYMENT_LIGHT_DTO_FIELDS, EMPLOYMENT_SALARY_DTO_FIELDS,
+} from "./fields/payroll";
 import { KIND, afterwards, lineDefaults, lineRefProblem, reworded } from "./payroll-shared";
 
 /** One kind of line under an employment. */

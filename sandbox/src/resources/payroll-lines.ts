@@ -5,9 +5,10 @@
  * pay item must exist (404), the pay item must be active, and an ExternalImportReference can exist
  * only once, which is what makes it a duplicate check.
  */
-import { SALARY_LINE_DTO_FIELDS, SalaryLinePost } from "../../../shared/v2/payroll";
+import { SalaryLinePost } from "../../../shared/v2/payroll";
 import { fail, intParam, listReply, problems, type Handler } from "../engine/call";
 import { present, resourceHandlers, type ResourceSpec } from "../engine/resource";
+import { SALARY_LINE_DTO_FIELDS } from "./fields/payroll";
 import { KIND, lineDefaults, lineRefProblem } from "./payroll-shared";
 
 const ENTITY = "Salary line";

@@ -4,10 +4,10 @@
  * the pension schemes and the pay items. The seed stores pay items with their essentials only; the
  * rest of a PayItemDto is filled in here from what a standard Norwegian payroll sets for them.
  */
-import { PAY_ITEM_DTO_FIELDS, PAYROLL_SETTINGS_DTO_FIELDS, PENSION_SCHEME_DTO_FIELDS } from "../../../shared/v2/payroll";
 import { fail, listReply, ok, problems, uuidParam, type Ctx, type Handler } from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
 import { shape, type Dto } from "../engine/store";
+import { PAY_ITEM_DTO_FIELDS, PAYROLL_SETTINGS_DTO_FIELDS, PENSION_SCHEME_DTO_FIELDS } from "./fields/payroll";
 import { KIND } from "./payroll-shared";
 import { SETTINGS } from "./seed";
 

@@ -3,12 +3,12 @@
  * Read-only reference data and settings of a client: currencies and their rates, VAT codes, and the
  * financial, lock-date, VAT and organization settings.
  */
-import { ORGANIZATION_SETTING_DTO_FIELDS } from "../../../shared/v2/masterdata";
 import { bindingProblem, fail, listReply, ok, requiredQuery, type Handler } from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
 import { nokRate } from "../engine/ledger";
 import { problems } from "../lib/problem";
 import { shape } from "../engine/store";
+import { ORGANIZATION_SETTING_DTO_FIELDS } from "./fields/reference";
 import { SETTINGS } from "./seed";
 
 /** A settings singleton as stored by the seed. */

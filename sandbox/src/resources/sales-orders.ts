@@ -4,7 +4,7 @@
  * the amounts the API computes. A line takes no VAT code: it follows the sales account of its
  * product, and that account's VAT code sets the rate. Amounts are computed in øre.
  */
-import { SALES_ORDER_COMPLETE_DTO_FIELDS, SALES_ORDER_LINE_DTO_FIELDS, SalesOrderCompletePost, SalesOrderHeaderPatchable, SalesOrderLinePost } from "../../../shared/v2/sales";
+import { SalesOrderCompletePost, SalesOrderHeaderPatchable, SalesOrderLinePost } from "../../../shared/v2/sales";
 import { JsonPatch } from "../../../shared/v2/json-patch";
 import { empty, fail, listReply, ok, uuidParam, type Ctx, type Handler } from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
@@ -13,6 +13,7 @@ import { resolveRefs, type Ref } from "../engine/resource";
 import { shape, type Dto, type Stored } from "../engine/store";
 import { applyPatch } from "../lib/json-patch";
 import { problems, schemaProblem, type Result } from "../lib/problem";
+import { SALES_ORDER_COMPLETE_DTO_FIELDS, SALES_ORDER_LINE_DTO_FIELDS } from "./fields/sales";
 
 /** The dimensions a header and each of its lines may name. */
 const DIMENSION_REFS: Ref[] = [

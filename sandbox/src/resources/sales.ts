@@ -5,12 +5,13 @@
  * invoices with their lines, and sales-order attachments. Sending is not idempotent in the API:
  * once delivered the order is gone, so a second send answers 404; while it is being sent, 409.
  */
-import { INVOICE_SENT_STATE_DTO_FIELDS, OUTGOING_INVOICE_DTO_FIELDS, OUTGOING_INVOICE_LINE_DTO_FIELDS, SALES_ORDER_ATTACHMENT_DTO_FIELDS, type SendInvoiceRequestPost } from "../../../shared/v2/sales";
+import type { SendInvoiceRequestPost } from "../../../shared/v2/sales";
 import { empty, fail, intParam, listReply, ok, uuidParam, type Ctx, type Handler } from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
 import { fromOre, ledgerEntries, postVoucher, toOre } from "../engine/ledger";
 import { shape, type Dto, type Stored } from "../engine/store";
 import { problems, type Result } from "../lib/problem";
+import { INVOICE_SENT_STATE_DTO_FIELDS, OUTGOING_INVOICE_DTO_FIELDS, OUTGOING_INVOICE_LINE_DTO_FIELDS, SALES_ORDER_ATTACHMENT_DTO_FIELDS } from "./fields/sales";
 import { orderOf, salesOrderHandlers } from "./sales-orders";
 
 /** How long the sandbox takes to deliver an invoice, ms: long enough that a client must poll sentState. */

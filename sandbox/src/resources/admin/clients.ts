@@ -5,11 +5,12 @@
  * the partner's own client; the clients it creates are records under it (kind `PartnerClient`), so
  * "only clients that belong to the partner are available" means: only those records.
  */
-import { type ClientPost, CLIENT_DTO_FIELDS } from "../../../../shared/v2/contacts";
+import type { ClientPost } from "../../../../shared/v2/clients";
 import { fail, listReply, ok, problems, uuidParam, type Ctx, type Handler } from "../../engine/call";
 import { filter, predicateOf } from "../../engine/filters";
 import type { Dto, Stored } from "../../engine/store";
 import type { Result } from "../../lib/problem";
+import { CLIENT_DTO_FIELDS } from "../fields/admin";
 
 export const CLIENT_KIND = "PartnerClient";
 const INTEGRATION_KIND = "PartnerIntegration";

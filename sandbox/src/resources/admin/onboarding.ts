@@ -7,7 +7,7 @@
  * the user had authorized every client offered. The clients offered are the partner's clients
  * (`POST /ClientAdmin/CreateNewClient`), narrowed to ClientOrganizationNo when it is given.
  */
-import type { FinalizeOnboardingPost, InitiateOnboardingPost } from "../../../../shared/v2/contacts";
+import type { FinalizeOnboardingPost, InitiateOnboardingPost } from "../../../../shared/v2/clients";
 import { fail, ok, problems, type Handler } from "../../engine/call";
 import { CLIENT_KIND } from "./clients";
 

@@ -5,13 +5,13 @@
  * assignments (kind `Assignment`; API v2 as published cannot create them, so a client has none
  * unless they are put there).
  */
-import { ASSIGNMENT_GENERAL_DTO_FIELDS, ASSIGNMENT_LIGHT_WEIGHT_DTO_FIELDS } from "../../../../shared/v2/contacts";
-import { INCOMING_INVOICE_LIST_ITEM_DTO_FIELDS } from "../../../../shared/v2/sales";
 import { fail, intParam, listReply, ok, problems, uuidParam, type Ctx, type Handler } from "../../engine/call";
 import { filter, predicateOf } from "../../engine/filters";
 import { shape, type Dto } from "../../engine/store";
 import { stringList } from "../../lib/query";
 import type { Result } from "../../lib/problem";
+import { ASSIGNMENT_GENERAL_DTO_FIELDS, ASSIGNMENT_LIGHT_WEIGHT_DTO_FIELDS } from "../fields/admin";
+import { INCOMING_INVOICE_LIST_ITEM_DTO_FIELDS } from "../fields/sales";
 
 type Pred = (d: Dto) => boolean;
 const all: Pred = () => true;

@@ -4,11 +4,11 @@
  * settings, branding themes, custom dimension settings and sub-ledger number series. None of these
  * can be written through API v2; they are set up in Go itself.
  */
-import { CLIENT_CONTACT_DTO_FIELDS } from "../../../../shared/v2/contacts";
-import { BRANDING_THEME_DTO_FIELDS, CUSTOM_DIMENSION_SETTINGS_DTO_FIELDS, ENTERPRISE_DTO_FIELDS, SUB_LEDGER_NUMBER_SERIES_DTO_FIELDS } from "../../../../shared/v2/masterdata";
 import { fail, intParam, listReply, ok, problems, uuidParam, type Handler } from "../../engine/call";
 import { filter, predicateOf } from "../../engine/filters";
 import { shape, type Dto, type Store, type Stored } from "../../engine/store";
+import { CLIENT_CONTACT_DTO_FIELDS } from "../fields/admin";
+import { BRANDING_THEME_DTO_FIELDS, CUSTOM_DIMENSION_SETTINGS_DTO_FIELDS, ENTERPRISE_DTO_FIELDS, SUB_LEDGER_NUMBER_SERIES_DTO_FIELDS } from "../fields/reference";
 
 /**
  * The client's enterprises (one, the default), stored on first use so their ids and timestamps stay

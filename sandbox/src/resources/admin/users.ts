@@ -6,13 +6,14 @@
  * seen only in the client's user list.
  */
 import { z } from "zod";
-import { type AddPartnerUserPost, type InviteUserPost, USER_DTO_FIELDS, userPatchableFields } from "../../../../shared/v2/contacts";
+import { type AddPartnerUserPost, type InviteUserPost, userPatchableFields } from "../../../../shared/v2/clients";
 import { JsonPatch, pointerTokens } from "../../../../shared/v2/json-patch";
 import { isoDate, opt } from "../../../../shared/v2/schema-kit";
 import { fail, listReply, ok, problems, uuidParam, type Ctx, type Handler, type Reply } from "../../engine/call";
 import type { Dto, Stored } from "../../engine/store";
 import { applyPatch } from "../../lib/json-patch";
 import { schemaProblem, type Result } from "../../lib/problem";
+import { USER_DTO_FIELDS } from "../fields/admin";
 import { accessRoleProblem, CLIENT_KIND, partnerClient, USER_KIND, userKey } from "./clients";
 
 /** `UserDto`: the invite body's fields (less InviteAsEmployee, which only matters on acceptance) and the server's. */
