@@ -7,7 +7,8 @@
 import { Hono } from "hono";
 import type { GatewayApp } from "./lib/app";
 import { handleError, handleNotFound } from "./lib/problem";
-import { requestId } from "./lib/request-id";
+import { requestId } from "./middleware/request-id";
+import { requestLog } from "./middleware/request-log";
 import { adminRoutes } from "./routes/admin";
 import { metaRoutes } from "./routes/meta";
 import { orderRoutes } from "./routes/orders";
@@ -21,7 +22,7 @@ export { OrderToInvoice } from "./workflows/order-to-invoice";
 
 const app = new Hono<GatewayApp>();
 
-app.use("*", requestId);
+app.use("*", requestId, requestLog);
 app.route("/", metaRoutes);
 app.route("/admin", adminRoutes);
 app.route("/v2", v2Routes);

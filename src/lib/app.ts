@@ -2,10 +2,25 @@
  * @module
  * Hono typing of the gateway: its bindings and the per-request context variables.
  */
-import type { Bindings } from "./config";
+import type { Bindings, Environment } from "./config";
+import type { TenantName } from "./stubs";
+
+/** Who a request with a gateway key claims to be; the tenant's object authenticates the key on each call. */
+export interface Caller {
+  /** The gateway key as presented. */
+  key: string;
+  tenant: TenantName;
+  environment: Environment;
+}
 
 /** Hono environment of every gateway router. */
 export interface GatewayApp {
   Bindings: Bindings;
-  Variables: { requestId: string };
+  Variables: {
+    requestId: string;
+    /** Set by the `gatewayKey()` middleware. */
+    caller: Caller;
+    /** Fields a handler adds to its request's log line (never secrets: the logger redacts by name anyway). */
+    logFields: object;
+  };
 }

@@ -4,15 +4,14 @@
  * hashing gateway keys (SHA-256: they are random and long, so a fast hash is the right one), random
  * secrets, and constant-time comparison.
  */
+import { z } from "zod";
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** A sealed secret as stored: which key sealed it, the IV and the ciphertext (base64). */
-export interface Sealed {
-  kid: string;
-  iv: string;
-  ct: string;
-}
+export const Sealed = z.object({ kid: z.string(), iv: z.string(), ct: z.string() });
+export type Sealed = z.output<typeof Sealed>;
 
 /**
  * Bytes of a standard base64 string (padding optional), or null when it is not base64.

@@ -1,12 +1,17 @@
 /**
  * @module
- * Shaping a `/v2/*` call on its way up and its answer on the way back: which headers cross, how
- * bodies are limited and buffered, which inputs are refused before anything is sent.
+ * A `/v2/*` call passed through for its caller's tenant: the path checked, the body limited and
+ * validated against the catalog before anything is sent, one call through the upstream client, and
+ * the answer passed back with only the headers that belong to it.
  */
 import type { z } from "zod";
 import { readCapped } from "../../shared/bytes";
 import { matchOperation } from "../../shared/v2/catalog";
+import type { Caller } from "./app";
+import { environmentConfig, type Bindings } from "./config";
 import { Problem } from "./problem";
+import { callUpstream, type CallTrace } from "./upstream/client";
+import { v2Path } from "./v2-path";
 import { fieldErrors } from "./validate";
 
 /** Largest body passed through, bytes: the API's largest upload (a 30 MB pdf) with room for multipart framing. */
@@ -19,8 +24,30 @@ export const DEFAULT_DEADLINE_MS = 30_000;
 /** The longest deadline a caller may ask for, ms. */
 const MAX_DEADLINE_MS = 120_000;
 
+/**
+ * Passes `req` (a request below `/v2`) to the API for `caller`'s tenant and answers the API's
+ * response: same status and body, useful headers only. Throws a `Problem` for bad input (before
+ * anything is sent) and when no answer can be had. `trace` is filled in for the request's log line.
+ */
+export async function passThrough(env: Bindings, caller: Caller, req: Request, requestId: string, trace: CallTrace): Promise<Response> {
+  const started = Date.now();
+  const url = new URL(req.url);
+  const path = v2Path(url.pathname);
+  if (!path.ok) throw new Problem("bad-request", path.error);
+  const config = environmentConfig(env, caller.environment);
+  if (!config.ok) throw new Problem("unavailable", config.detail);
+  const method = req.method.toUpperCase();
+  const body = await upstreamBody(req, method, path.value);
+  const res = await callUpstream(
+    { env, environment: caller.environment, config: config.config, tenant: caller.tenant, gatewayKey: caller.key },
+    { method, path: path.value, search: url.search, headers: upstreamHeaders(req.headers, requestId), body, deadline: deadlineOf(req.headers.get("x-deadline-ms"), started) },
+    trace,
+  );
+  return downstreamResponse(res, config.config.apiBaseUrl, url.origin, requestId);
+}
+
 /** The epoch ms by which a call started at `started` must be answered, from its `X-Deadline-Ms` header. */
-export function deadlineOf(header: string | undefined, started: number): number {
+export function deadlineOf(header: string | null, started: number): number {
   const asked = Number(header);
   return started + (Number.isInteger(asked) && asked > 0 ? Math.min(asked, MAX_DEADLINE_MS) : DEFAULT_DEADLINE_MS);
 }
@@ -56,7 +83,7 @@ export function upstreamHeaders(inbound: Headers, requestId: string): Headers {
 }
 
 /** The caller's copy of the API's answer: status and body unchanged, useful headers only, `Location` pointed at the gateway. */
-export function downstreamResponse(res: Response, apiBaseUrl: string, gatewayOrigin: string, requestId: string): Response {
+function downstreamResponse(res: Response, apiBaseUrl: string, gatewayOrigin: string, requestId: string): Response {
   const headers = new Headers({ "x-request-id": requestId });
   for (const name of RESPONSE_HEADERS) {
     const v = res.headers.get(name);
@@ -69,7 +96,7 @@ export function downstreamResponse(res: Response, apiBaseUrl: string, gatewayOri
  * The body to send: null, a buffer (checked when a schema applies), or a size-limited stream.
  * Throws a `Problem` for an oversized, malformed or invalid body, before anything is sent.
  */
-export async function upstreamBody(req: Request, method: string, path: string): Promise<ArrayBuffer | ReadableStream | null> {
+async function upstreamBody(req: Request, method: string, path: string): Promise<ArrayBuffer | ReadableStream | null> {
   if (method === "GET" || method === "HEAD" || !req.body) return null;
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (declared > MAX_PASSTHROUGH_BODY_BYTES) throw tooLarge();

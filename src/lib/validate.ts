@@ -1,7 +1,7 @@
 /**
  * @module
- * Request validation for the gateway's own routes: JSON bodies and path parameters parsed with zod,
- * failures thrown as `Problem`s that list each field.
+ * Reading the gateway's own JSON bodies: size-capped, content type checked, parsed with zod, failures
+ * thrown as `Problem`s that list each field (used by `middleware/validate.ts`).
  */
 import type { z } from "zod";
 import { Problem, type FieldError } from "./problem";
@@ -33,12 +33,5 @@ export async function jsonBody<T extends z.ZodType>(req: Request, schema: T, emp
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new Problem("validation-failed", "The body failed validation; see errors.", { errors: fieldErrors(parsed.error) });
-  return parsed.data;
-}
-
-/** A path parameter parsed with `schema`; a bad one is a 404, since no such resource can exist. */
-export function param<T extends z.ZodType>(schema: T, raw: string | undefined, name: string): z.output<T> {
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new Problem("not-found", `No such ${name}.`);
   return parsed.data;
 }

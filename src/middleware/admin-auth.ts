@@ -1,20 +1,23 @@
 /**
  * @module
- * The two credentials ledgergate takes: the operator's `ADMIN_TOKEN`, and a tenant's gateway key
- * (checked by the tenant's own object, see `durable/tenant.ts`).
+ * The operator's credential: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time.
  */
 import type { MiddlewareHandler } from "hono";
-import type { GatewayApp } from "./app";
-import { timingSafeEqual } from "./crypto";
-import { Problem } from "./problem";
+import type { GatewayApp } from "../lib/app";
+import { timingSafeEqual } from "../lib/crypto";
+import { Problem } from "../lib/problem";
 
-/** The bearer credential of a request, or null. */
+/** The bearer credential of an `Authorization` header, or null. */
 export function bearer(header: string | undefined): string | null {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
   return m?.[1] ?? null;
 }
 
-/** Lets a request through only with `Authorization: Bearer <ADMIN_TOKEN>`. */
+/**
+ * Lets a request through only with the operator's token.
+ *
+ * @example app.use("/admin/*", requireAdmin)
+ */
 export const requireAdmin: MiddlewareHandler<GatewayApp> = async function requireAdmin(c, next) {
   const expected = c.env.ADMIN_TOKEN;
   if (!expected) throw new Problem("unavailable", "The admin API is disabled: ADMIN_TOKEN is not configured.");

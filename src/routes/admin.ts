@@ -1,17 +1,19 @@
 /**
  * @module
- * The operator API (`Authorization: Bearer <ADMIN_TOKEN>`): register, list, rotate, replace, remove.
+ * The operator API (`Authorization: Bearer <ADMIN_TOKEN>`): register, list, rotate, replace, remove,
+ * webhook secrets and the order mapping.
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { z } from "zod";
 import type { GatewayApp } from "../lib/app";
-import { requireAdmin } from "../lib/auth";
 import { Environment } from "../lib/config";
 import { OrderMappingInput } from "../lib/orders/mapping";
 import { Source } from "../lib/orders/order";
-import { ClientSlug, tenantName } from "../lib/tenant";
-import { directory, listTenants, tenantStub, unwrap } from "../lib/tenants";
-import { jsonBody, param } from "../lib/validate";
+import { unwrap } from "../lib/outcome";
+import { ClientSlug, tenantName, tenantStub } from "../lib/stubs";
+import { listTenants, registerTenant, removeTenant } from "../lib/tenant-admin";
+import { requireAdmin } from "../middleware/admin-auth";
+import { validJson, validParams } from "../middleware/validate";
 
 /** How long a rotated gateway key keeps working, s: a day, so callers can roll out the new one. */
 export const DEFAULT_KEY_GRACE_SECONDS = 86_400;
@@ -21,50 +23,34 @@ const NewTenant = z.strictObject({ client: ClientSlug, environment: Environment,
 const Rotation = z.strictObject({ graceSeconds: z.int().min(0).max(30 * 86_400).default(DEFAULT_KEY_GRACE_SECONDS) });
 const Replacement = z.strictObject({ clientKey: ClientKey });
 const WebhookSecret = z.strictObject({ secret: z.string().min(8).max(500) });
+const Target = z.object({ environment: Environment, client: ClientSlug });
+const WebhookTarget = Target.extend({ source: Source });
 
-function target(c: { req: { param: (k: string) => string | undefined } }) {
-  return { environment: param(Environment, c.req.param("environment"), "environment"), client: param(ClientSlug, c.req.param("client"), "client") };
-}
+/** The object of the tenant the (validated) path names. */
+const stubOf = (c: Context<GatewayApp>, p: z.output<typeof Target>) => tenantStub(c.env, tenantName(p.environment, p.client));
 
 export const adminRoutes = new Hono<GatewayApp>()
   .use("*", requireAdmin)
-  .post("/tenants", async (c) => {
-    const input = await jsonBody(c.req.raw, NewTenant);
-    const { gatewayKey } = unwrap(await tenantStub(c.env, input.environment, input.client).register({ ...input, name: input.name ?? input.client }));
-    await directory(c.env).add(tenantName(input.environment, input.client));
-    return c.json({ tenant: tenantName(input.environment, input.client), gatewayKey }, 201);
+  .post("/tenants", validJson(NewTenant), async (c) => {
+    const input = c.req.valid("json");
+    return c.json(await registerTenant(c.env, { ...input, name: input.name ?? input.client }), 201);
   })
   .get("/tenants", async (c) => c.json({ tenants: await listTenants(c.env) }))
-  .post("/tenants/:environment/:client/gateway-keys", async (c) => {
-    const { environment, client } = target(c);
-    const { graceSeconds } = await jsonBody(c.req.raw, Rotation, {});
-    return c.json(unwrap(await tenantStub(c.env, environment, client).rotateGatewayKey(graceSeconds)), 201);
+  .post("/tenants/:environment/:client/gateway-keys", validParams(Target), validJson(Rotation, {}), async (c) => {
+    return c.json(unwrap(await stubOf(c, c.req.valid("param")).rotateGatewayKey(c.req.valid("json").graceSeconds)), 201);
   })
-  .put("/tenants/:environment/:client/client-key", async (c) => {
-    const { environment, client } = target(c);
-    const { clientKey } = await jsonBody(c.req.raw, Replacement);
-    unwrap(await tenantStub(c.env, environment, client).replaceClientKey(clientKey));
+  .put("/tenants/:environment/:client/client-key", validParams(Target), validJson(Replacement), async (c) => {
+    unwrap(await stubOf(c, c.req.valid("param")).replaceClientKey(c.req.valid("json").clientKey));
     return c.body(null, 204);
   })
-  .put("/tenants/:environment/:client/webhooks/:source", async (c) => {
-    const { environment, client } = target(c);
-    const source = param(Source, c.req.param("source"), "webhook source");
-    const { secret } = await jsonBody(c.req.raw, WebhookSecret);
-    unwrap(await tenantStub(c.env, environment, client).setWebhookSecret(source, secret));
+  .put("/tenants/:environment/:client/webhooks/:source", validParams(WebhookTarget), validJson(WebhookSecret), async (c) => {
+    unwrap(await stubOf(c, c.req.valid("param")).setWebhookSecret(c.req.valid("param").source, c.req.valid("json").secret));
     return c.body(null, 204);
   })
-  .put("/tenants/:environment/:client/order-mapping", async (c) => {
-    const { environment, client } = target(c);
-    const input = await jsonBody(c.req.raw, OrderMappingInput);
-    return c.json(unwrap(await tenantStub(c.env, environment, client).setOrderMapping(input)));
-  })
-  .get("/tenants/:environment/:client/order-mapping", async (c) => {
-    const { environment, client } = target(c);
-    return c.json(unwrap(await tenantStub(c.env, environment, client).orderMapping()));
-  })
-  .delete("/tenants/:environment/:client", async (c) => {
-    const { environment, client } = target(c);
-    unwrap(await tenantStub(c.env, environment, client).remove());
-    await directory(c.env).remove(tenantName(environment, client));
+  .put("/tenants/:environment/:client/order-mapping", validParams(Target), validJson(OrderMappingInput), async (c) => c.json(unwrap(await stubOf(c, c.req.valid("param")).setOrderMapping(c.req.valid("json")))))
+  .get("/tenants/:environment/:client/order-mapping", validParams(Target), async (c) => c.json(unwrap(await stubOf(c, c.req.valid("param")).orderMapping())))
+  .delete("/tenants/:environment/:client", validParams(Target), async (c) => {
+    const { environment, client } = c.req.valid("param");
+    await removeTenant(c.env, tenantName(environment, client));
     return c.body(null, 204);
   });

@@ -1,61 +1,35 @@
 /**
  * @module
- * `/orders/*` (gateway key of the tenant): where each shop order's run stands, the failed ones,
- * and a retry. The tenant comes from the authenticated key; another tenant's order is a 404.
+ * `/orders/*` (gateway key of the tenant): where each shop order's run stands, the failed ones, and
+ * a retry. The tenant comes from the authenticated key; another tenant's order is a 404.
  */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import type { GatewayApp } from "../lib/app";
-import { bearer } from "../lib/auth";
 import { Source } from "../lib/orders/order";
-import { orderPort } from "../lib/orders/port";
-import { Problem } from "../lib/problem";
-import { claimedTenant } from "../lib/tenant";
-import { tenantStub } from "../lib/tenants";
-import { param } from "../lib/validate";
+import { RunState } from "../lib/orders/runs";
+import { unwrap } from "../lib/outcome";
+import { tenantStub } from "../lib/stubs";
+import { gatewayKey } from "../middleware/gateway-key";
+import { validParams, validQuery } from "../middleware/validate";
 
-const ListQuery = z.strictObject({
-  state: z.enum(["received", "running", "invoiced", "settled", "credited", "cancelled", "failed"]).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-});
-const OrderId = z.string().min(1).max(100);
+const ListQuery = z.strictObject({ state: RunState.optional(), limit: z.coerce.number().int().min(1).max(500).default(100) });
+const OrderParams = z.object({ source: Source, orderId: z.string().min(1).max(100) });
 
-/** The tenant object of the caller's gateway key (authenticated by the object on each call). */
-function caller(c: Context<GatewayApp>) {
-  const key = bearer(c.req.header("authorization"));
-  const tenant = key ? claimedTenant(key) : null;
-  if (!key || !tenant) throw new Problem("unauthorized", "Send a gateway key as Authorization: Bearer <gateway key>.", { headers: { "www-authenticate": "Bearer" } });
-  return { key, stub: orderPort(tenantStub(c.env, tenant.environment, tenant.client)) };
-}
-
-function authorized<T>(value: T | "unauthorized"): T {
-  if (value === "unauthorized") throw new Problem("unauthorized", "The gateway key is not valid.", { headers: { "www-authenticate": "Bearer" } });
-  return value;
-}
-
-function found<T>(value: T | null, source: string, orderId: string): T {
-  if (value === null) throw new Problem("not-found", `No ${source} order ${orderId} has reached this tenant.`);
-  return value;
-}
+/** The object of the caller's tenant. */
+const own = (c: Context<GatewayApp>) => tenantStub(c.env, c.var.caller.tenant);
 
 export const orderRoutes = new Hono<GatewayApp>()
-  .get("/", async (c) => {
-    const parsed = ListQuery.safeParse(c.req.query());
-    if (!parsed.success) throw new Problem("bad-request", `Query: ${parsed.error.issues.map((i) => `${i.path.join(".") || "query"} ${i.message}`).join("; ")}.`);
-    const { key, stub } = caller(c);
-    return c.json({ orders: authorized(await stub.orderRuns(key, parsed.data.state ?? null, parsed.data.limit)) });
+  .use("*", gatewayKey())
+  .get("/", validQuery(ListQuery), async (c) => {
+    const { state, limit } = c.req.valid("query");
+    return c.json({ orders: unwrap(await own(c).orderRuns(c.var.caller.key, state ?? null, limit)) });
   })
-  .get("/:source/:orderId", async (c) => {
-    const { key, stub } = caller(c);
-    const source = param(Source, c.req.param("source"), "source");
-    const orderId = param(OrderId, c.req.param("orderId"), "order");
-    return c.json(found(authorized(await stub.orderRun(key, source, orderId)), source, orderId));
+  .get("/:source/:orderId", validParams(OrderParams), async (c) => {
+    const { source, orderId } = c.req.valid("param");
+    return c.json(unwrap(await own(c).orderRun(c.var.caller.key, source, orderId)));
   })
-  .post("/:source/:orderId/retry", async (c) => {
-    const { key, stub } = caller(c);
-    const source = param(Source, c.req.param("source"), "source");
-    const orderId = param(OrderId, c.req.param("orderId"), "order");
-    const run = found(authorized(await stub.retryOrder(key, source, orderId)), source, orderId);
-    if (run === "nothing-failed") throw new Problem("conflict", "Neither the order nor any of its refunds failed: there is nothing to retry.");
-    return c.json(run, 202);
+  .post("/:source/:orderId/retry", validParams(OrderParams), async (c) => {
+    const { source, orderId } = c.req.valid("param");
+    return c.json(unwrap(await own(c).retryOrder(c.var.caller.key, source, orderId)), 202);
   });

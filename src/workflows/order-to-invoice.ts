@@ -9,11 +9,12 @@
  */
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
-import type { Bindings, Environment } from "../lib/config";
+import type { Bindings } from "../lib/config";
 import { creditPlan, invoicePlan, type LinePlan } from "../lib/orders/invoice-lines";
 import type { OrderMapping } from "../lib/orders/mapping";
 import { formatMinor } from "../lib/orders/money";
 import type { Order } from "../lib/orders/order";
+import type { OrderRunPort, RunInput } from "../lib/orders/port";
 import { runApi, RunError, type RunApi } from "../lib/orders/run/api";
 import { findOrCreateCustomer } from "../lib/orders/run/customer";
 import { sendInvoice, sentState, type Delivery } from "../lib/orders/run/invoice";
@@ -21,10 +22,8 @@ import { chooseProducts, ensureRoundingProduct } from "../lib/orders/run/product
 import { reference } from "../lib/orders/run/refs";
 import { createSalesOrder, type SalesOrderRef } from "../lib/orders/run/sales-order";
 import { settle, settlementIds } from "../lib/orders/run/settle";
-import { orderPort, type OrderPort, type RunInput } from "../lib/orders/port";
-import type { RunParams } from "../lib/orders/runs";
-import type { RunPatch } from "../durable/order-desk";
-import { tenantStub } from "../lib/tenants";
+import type { RunParams, RunPatch } from "../lib/orders/runs";
+import { orderRunPort } from "../lib/stubs";
 
 /** Steps that call the API: retried 6 times, 2 s doubling (≈ 2 min in all), each attempt at most 2 minutes. */
 const CALL_STEP: WorkflowStepConfig = { retries: { limit: 6, delay: "2 seconds", backoff: "exponential" }, timeout: "2 minutes" };
@@ -37,15 +36,14 @@ const AWAIT_INVOICE: WorkflowStepConfig = { retries: { limit: 10, delay: "30 sec
 export class OrderToInvoice extends WorkflowEntrypoint<Bindings, RunParams> {
   override async run(event: Readonly<WorkflowEvent<RunParams>>, step: WorkflowStep): Promise<unknown> {
     const p = event.payload;
-    const [environment, client] = p.tenant.split(":") as [Environment, string];
-    const stub = orderPort(tenantStub(this.env, environment, client));
-    const run = new Run(step, stub, () => runApi(this.env, environment, p.tenant), p);
+    const port = orderRunPort(this.env, p.tenant);
+    const run = new Run(step, port, () => runApi(this.env, p.tenant), p);
     try {
       return p.refundId === null ? await run.invoice() : await run.credit(p.refundId);
     } catch (e) {
       const detail = e instanceof Error ? e.message : String(e);
       await step.do("record failure", async () => {
-        await stub.runReport(p.source, p.orderId, p.refundId, p.refundId === null ? { order: { state: "failed", error: { step: run.current, detail } } } : { refund: { state: "failed", error: `${run.current}: ${detail}` } });
+        await port.runReport(p.source, p.orderId, p.refundId, p.refundId === null ? { order: { state: "failed", error: { step: run.current, detail } } } : { refund: { state: "failed", error: `${run.current}: ${detail}` } });
         return true;
       });
       throw new NonRetryableError(detail || "The run failed.");
@@ -62,7 +60,7 @@ class Run {
 
   constructor(
     private readonly step: WorkflowStep,
-    private readonly stub: OrderPort,
+    private readonly port: OrderRunPort,
     private readonly api: () => RunApi,
     private readonly p: RunParams,
   ) {}
@@ -71,10 +69,11 @@ class Run {
   async #do<T extends Rpc.Serializable<T>>(name: string, fn: (api: RunApi, attempt: number) => Promise<T>, summary: (t: T) => Record<string, unknown>, patch: (t: T) => RunPatch = () => ({})): Promise<T> {
     this.current = name;
     return this.step.do(name, CALL_STEP, async (ctx) => {
-      const api = this.api();
       try {
+        // In the try: a tenant name the client refuses is a RunError too, and retrying cannot mend it.
+        const api = this.api();
         const value = await fn(api, ctx.attempt);
-        await this.stub.runReport(this.p.source, this.p.orderId, this.p.refundId, { ...patch(value), step: { name, at: new Date().toISOString(), ok: true, result: { ...summary(value), upstreamCalls: api.calls } } });
+        await this.port.runReport(this.p.source, this.p.orderId, this.p.refundId, { ...patch(value), step: { name, at: new Date().toISOString(), ok: true, result: { ...summary(value), upstreamCalls: api.calls } } });
         return value;
       } catch (e) {
         if (e instanceof RunError && !e.retryable) throw new NonRetryableError(e.message);
@@ -86,7 +85,7 @@ class Run {
   async #load(): Promise<RunInput> {
     // Kept as JSON text: the record is plain JSON, and its full type is too deep for the step's typing.
     const text = await this.step.do("load", async () => {
-      const input = await this.stub.runInput(this.p.source, this.p.orderId);
+      const input = await this.port.runInput(this.p.source, this.p.orderId);
       if (!input) throw new NonRetryableError("The order's record is gone (the tenant was removed).");
       return JSON.stringify(input);
     });
@@ -102,13 +101,13 @@ class Run {
    */
   async #record(name: string, patch: RunPatch): Promise<void> {
     await this.step.do(name, async () => {
-      await this.stub.runReport(this.p.source, this.p.orderId, this.p.refundId, patch);
+      await this.port.runReport(this.p.source, this.p.orderId, this.p.refundId, patch);
       return true;
     });
   }
 
   async #cancelled(): Promise<boolean> {
-    return (await this.stub.runInput(this.p.source, this.p.orderId))?.run.cancelledAt != null;
+    return (await this.port.runInput(this.p.source, this.p.orderId))?.run.cancelledAt != null;
   }
 
   /** The order's run. */
@@ -136,13 +135,13 @@ class Run {
     if (!refund) throw new NonRetryableError(`No refund ${refundId} on this order.`);
     this.current = "await invoice";
     const invoiced = await this.step.do("await invoice", AWAIT_INVOICE, async () => {
-      const now = (await this.stub.runInput(this.p.source, this.p.orderId))?.run;
+      const now = (await this.port.runInput(this.p.source, this.p.orderId))?.run;
       if (now && now.invoiceNo === null && (now.state === "cancelled" || now.state === "failed")) {
-        await this.stub.runReport(this.p.source, this.p.orderId, refundId, { refund: { state: "skipped", error: "The order was never invoiced, so there is nothing to credit." } });
+        await this.port.runReport(this.p.source, this.p.orderId, refundId, { refund: { state: "skipped", error: "The order was never invoiced, so there is nothing to credit." } });
         return null;
       }
       if (!now?.order || now.invoiceNo === null || !now.customer || !now.products) throw new Error("The order is not invoiced yet; the refund waits for its invoice.");
-      await this.stub.runReport(this.p.source, this.p.orderId, refundId, { refund: { state: "running" } });
+      await this.port.runReport(this.p.source, this.p.orderId, refundId, { refund: { state: "running" } });
       return { order: now.order, invoiceNo: now.invoiceNo, customer: now.customer, products: now.products };
     });
     if (!invoiced) return { skipped: true };
@@ -213,11 +212,11 @@ class Run {
     await this.#do(
       name,
       async (api) => {
-        const key = `settlement:${mapping.settlementAccount}`;
-        let ids = (await this.stub.cached(key)) as Awaited<ReturnType<typeof settlementIds>> | null;
+        // Looked up once per account number: the ids do not change while the account exists.
+        let ids = await this.port.settlementIds(mapping.settlementAccount);
         if (!ids) {
           ids = await settlementIds(api, mapping.settlementAccount);
-          await this.stub.cache(key, ids);
+          await this.port.rememberSettlementIds(mapping.settlementAccount, ids);
         }
         const date = (order.paidAt ?? order.placedAt).slice(0, 10);
         return settle(api, { reference: ref, invoiceNo, amount, currency: order.currency, date: amount < 0 ? new Date().toISOString().slice(0, 10) : date, ...ids, customerAccountId, description: `${order.source} ${order.number}` });

@@ -9,22 +9,26 @@
  * run. The instance is created after the record is stored; if that fails, the record says so and
  * the object's alarm starts it later, so an answered webhook never loses its run.
  */
-import type { Bindings } from "../lib/config";
-import { open, seal, type Sealed } from "../lib/crypto";
-import { ADAPTERS } from "../lib/orders/adapters";
-import { resolveMapping, type OrderMapping, type OrderMappingInput } from "../lib/orders/mapping";
-import type { Source } from "../lib/orders/order";
-import { applyEvent, pendingStarts, publicView, runInstanceId, type Intake, type OrderRun, type OrderRunView, type RefundRun, type RunParams, type RunState } from "../lib/orders/runs";
-import { secretsKeys } from "../lib/secrets";
-import type { TenantName } from "../lib/tenant";
+import type { Bindings } from "../../lib/config";
+import { ADAPTERS } from "../../lib/orders/adapters";
+import type { Source } from "../../lib/orders/order";
+import { applyEvent, pendingStarts, publicView, runInstanceId, type Intake, type OrderRun, type OrderRunView, type RefundRun, type RunParams, type RunPatch, type RunState } from "../../lib/orders/runs";
+import { fail, ok, type Outcome } from "../../lib/outcome";
+import type { TenantName } from "../../lib/stubs";
 import { OrderBook } from "./order-book";
+import type { OrderSettings } from "./order-settings";
 
-/** The answer to a webhook. */
-export type WebhookAnswer =
-  | { ok: true; status: 200 | 202; intake: Intake | "ping"; detail: string; run: OrderRunView | null }
-  | { ok: false; status: 400 | 401 | 404; detail: string };
+/** When a run's Workflow instance could not be created, the alarm tries again after this, ms. */
+const START_RETRY_MS = 5_000;
 
-const secretKey = (source: Source) => `webhookSecret:${source}`;
+/** What a webhook did: 202 when it started or changed a run, 200 otherwise. */
+export interface WebhookIntake {
+  status: 200 | 202;
+  intake: Intake | "ping";
+  detail: string;
+  run: OrderRunView | null;
+}
+
 
 /**
  * Which outcome answers a delivery that carried several events: a start over a cancellation over a
@@ -36,64 +40,40 @@ const rank = (i: Intake | "ping") => ["ignored", "ping", "duplicate", "cancelled
 export class OrderDesk {
   readonly book: OrderBook;
   /** Whether the last `startPending` left runs without an instance (the object's alarm then tries again). */
-  startsWaiting = false;
+  #startsWaiting = false;
 
   constructor(
-    private readonly storage: DurableObjectStorage,
+    sql: SqlStorage,
     private readonly env: Bindings,
-    private readonly tenant: () => TenantName | null,
+    private readonly settings: OrderSettings,
   ) {
-    this.book = new OrderBook(storage.sql);
+    this.book = new OrderBook(sql);
   }
 
-  /** Seals and stores a source's webhook secret. */
-  async setSecret(source: Source, secret: string): Promise<boolean> {
-    const keys = await secretsKeys(this.env).catch(() => null);
-    const tenant = this.tenant();
-    if (!keys || !tenant) return false;
-    await this.storage.put(secretKey(source), await seal(secret, keys[0], `webhook:${tenant}:${source}`));
-    return true;
-  }
-
-  async #secret(source: Source): Promise<string | null> {
-    const sealed = await this.storage.get<Sealed>(secretKey(source));
-    const keys = sealed && (await secretsKeys(this.env).catch(() => null));
-    const tenant = this.tenant();
-    if (!sealed || !keys || !tenant) return null;
-    const secret = await open(sealed, keys, `webhook:${tenant}:${source}`);
-    // SECRETS_KEY rotation: re-sealed under the current key the first time it is opened.
-    if (secret !== null && sealed.kid !== keys[0].kid) await this.storage.put(secretKey(source), await seal(secret, keys[0], `webhook:${tenant}:${source}`));
-    return secret;
-  }
-
-  async setMapping(input: OrderMappingInput): Promise<OrderMapping> {
-    await this.storage.put("orderMapping", input);
-    return resolveMapping(input);
-  }
-
-  async mapping(): Promise<OrderMapping> {
-    return resolveMapping((await this.storage.get<OrderMappingInput>("orderMapping")) ?? {});
+  /** When the alarm should start waiting runs again, or null. */
+  dueAt(now: number): number | null {
+    return this.#startsWaiting ? now + START_RETRY_MS : null;
   }
 
   /** Verifies, records and starts: the whole webhook intake. */
-  async receive(source: Source, headers: Headers, body: Uint8Array, now = Date.now()): Promise<WebhookAnswer> {
+  async receive(tenant: TenantName, source: Source, headers: Headers, body: Uint8Array, now: number): Promise<Outcome<WebhookIntake>> {
     const adapter = ADAPTERS[source];
     const delivery = { headers, body };
-    if (adapter.isPing?.(delivery)) return { ok: true, status: 200, intake: "ping", detail: "Ping answered; nothing was processed.", run: null };
-    const secret = await this.#secret(source);
-    if (secret === null) return { ok: false, status: 401, detail: `No ${source} webhook secret is set for this tenant; set it with PUT /admin/tenants/{environment}/{client}/webhooks/${source}.` };
+    if (adapter.isPing?.(delivery)) return ok({ status: 200, intake: "ping", detail: "Ping answered; nothing was processed.", run: null });
+    const secret = await this.settings.secret(tenant, source);
+    if (secret === null) return fail("bad-signature", `No ${source} webhook secret is set for this tenant; set it with PUT /admin/tenants/{environment}/{client}/webhooks/${source}.`);
     const verified = await adapter.verify(delivery, secret, now);
-    if (!verified.ok) return { ok: false, status: verified.error.status, detail: verified.error.detail };
+    if (!verified.ok) return fail(verified.error.status === 401 ? "bad-signature" : "bad-request", verified.error.detail);
     // From here to the end of the intake: no await, so concurrent deliveries cannot interleave.
     const { eventId, signedAt } = verified.value;
     const seen = eventId === null ? null : this.book.lastDelivery(source, eventId);
     // A genuine retry is signed anew; the same signed timestamp again is somebody replaying it.
-    if (seen !== null && signedAt !== null && signedAt <= seen) return { ok: false, status: 401, detail: "This delivery was already received with this signature; a replay is refused." };
+    if (seen !== null && signedAt !== null && signedAt <= seen) return fail("bad-signature", "This delivery was already received with this signature; a replay is refused.");
     const parsed = adapter.parse(delivery);
-    if (!parsed.ok) return { ok: false, status: parsed.error.status, detail: parsed.error.detail };
+    if (!parsed.ok) return fail(parsed.error.status === 401 ? "bad-signature" : "bad-request", parsed.error.detail);
     if (eventId !== null) this.book.remember(source, eventId, signedAt, now);
     const at = new Date(now).toISOString();
-    let answer: WebhookAnswer = { ok: true, status: 200, intake: "ignored", detail: "Nothing to do for this event.", run: null };
+    let answer: WebhookIntake = { status: 200, intake: "ignored", detail: "Nothing to do for this event.", run: null };
     for (const event of parsed.value) {
       if (event.kind === "ignored") {
         if (answer.intake === "ignored") answer = { ...answer, detail: event.reason };
@@ -102,16 +82,14 @@ export class OrderDesk {
       const orderId = event.kind === "paid" ? event.order.id : event.orderId;
       const { run, intake } = applyEvent(this.book.get(source, orderId), source, event, at);
       this.book.put(run);
-      if (rank(intake) >= rank(answer.intake)) answer = { ok: true, status: intake === "duplicate" ? 200 : 202, intake, detail: describe(intake), run: publicView(run) };
+      if (rank(intake) >= rank(answer.intake)) answer = { status: intake === "duplicate" ? 200 : 202, intake, detail: describe(intake), run: publicView(run) };
     }
-    await this.startPending();
-    return answer;
+    await this.startPending(tenant);
+    return ok(answer);
   }
 
   /** Creates the Workflow instances of runs that have none yet; true when some are still waiting. */
-  async startPending(): Promise<boolean> {
-    const tenant = this.tenant();
-    if (!tenant) return false;
+  async startPending(tenant: TenantName): Promise<boolean> {
     let waiting = false;
     for (const run of this.book.pending()) {
       for (const start of pendingStarts(run)) {
@@ -132,7 +110,7 @@ export class OrderDesk {
         });
       }
     }
-    this.startsWaiting = waiting;
+    this.#startsWaiting = waiting;
     return waiting;
   }
 
@@ -148,8 +126,8 @@ export class OrderDesk {
   }
 
   /** What a run reports: a step done (on the order, or on its refund), states and ids found. */
-  report(source: Source, orderId: string, refundId: string | null, patch: RunPatch): OrderRun | null {
-    return this.#update(source, orderId, refundId, (r, refund) => {
+  report(source: Source, orderId: string, refundId: string | null, patch: RunPatch): void {
+    this.#update(source, orderId, refundId, (r, refund) => {
       // A refund's credit note may land before the invoice's settlement is booked: "credited" stays.
       const keep = r.state === "credited" && patch.order?.state === "settled";
       Object.assign(r, patch.order, keep ? { state: "credited" } : {});
@@ -162,21 +140,22 @@ export class OrderDesk {
    * A failed order (or refund) gets a new attempt: a new Workflow instance, the steps' own
    * references keep it from duplicating anything. "nothing-failed" when there is nothing to retry.
    */
-  async retry(source: Source, orderId: string): Promise<OrderRunView | null | "nothing-failed"> {
+  async retry(tenant: TenantName, source: Source, orderId: string): Promise<Outcome<OrderRunView>> {
     const run = this.book.get(source, orderId);
-    if (!run) return null;
-    if (run.state !== "failed" && !run.refunds.some((x) => x.state === "failed")) return "nothing-failed";
+    if (!run) return notFound(source, orderId);
+    if (run.state !== "failed" && !run.refunds.some((x) => x.state === "failed")) return fail("conflict", "Neither the order nor any of its refunds failed: there is nothing to retry.");
     const next: OrderRun = { ...run, refunds: run.refunds.map((x) => (x.state === "failed" ? { ...x, state: "received", error: null, attempt: x.attempt + 1, started: false } : x)) };
     if (run.state === "failed" && run.order) Object.assign(next, { state: "received", error: null, attempt: run.attempt + 1, started: false });
     next.updatedAt = new Date().toISOString();
     this.book.put(next);
-    await this.startPending();
+    await this.startPending(tenant);
     return this.view(source, orderId);
   }
 
-  view(source: Source, orderId: string): OrderRunView | null {
+  /** One order's run as its tenant's callers see it. */
+  view(source: Source, orderId: string): Outcome<OrderRunView> {
     const r = this.book.get(source, orderId);
-    return r && publicView(r);
+    return r ? ok(publicView(r)) : notFound(source, orderId);
   }
 
   list(state: RunState | null, limit: number): OrderRunView[] {
@@ -184,11 +163,9 @@ export class OrderDesk {
   }
 }
 
-/** A run's report: fields of the order's record, or of one refund's, and a finished step. */
-export interface RunPatch {
-  order?: Partial<Pick<OrderRun, "state" | "customer" | "products" | "salesOrderId" | "salesOrderNo" | "invoiceNo" | "error">>;
-  refund?: Partial<Pick<RefundRun, "state" | "creditNoteNo" | "error">>;
-  step?: OrderRun["steps"][number];
+
+function notFound(source: Source, orderId: string) {
+  return fail("not-found", `No ${source} order ${orderId} has reached this tenant.`);
 }
 
 function describe(intake: Intake): string {

@@ -1,30 +1,32 @@
 /**
  * @module
- * The tenant object's order methods, typed plainly for their callers (routes and runs). Workers
- * RPC types a stub's answers structurally, and for these nested records that exceeds TypeScript's
- * instantiation depth; the object's own signatures (`durable/tenant.ts`) are the source of truth.
+ * What an order run needs from its tenant's object: the order's record and mapping, a place to
+ * report, and the ids it looked up once. `Tenant` implements this interface (the compiler checks it
+ * there), and the Workflow sees the tenant only through it.
  */
-import type { RunPatch, WebhookAnswer } from "../../durable/order-desk";
+import { z } from "zod";
 import type { OrderMapping } from "./mapping";
 import type { Source } from "./order";
-import type { OrderRun, OrderRunView, RunState } from "./runs";
+import type { OrderRun, RunPatch } from "./runs";
 
 /** What a run reads: the order's record and the tenant's mapping. */
-export type RunInput = { run: OrderRun; mapping: OrderMapping };
-
-/** The order side of a `Tenant` stub. */
-export interface OrderPort {
-  receiveWebhook(source: Source, headers: [string, string][], body: Uint8Array): Promise<WebhookAnswer>;
-  orderRun(gatewayKey: string, source: Source, orderId: string): Promise<OrderRunView | null | "unauthorized">;
-  orderRuns(gatewayKey: string, state: RunState | null, limit: number): Promise<OrderRunView[] | "unauthorized">;
-  retryOrder(gatewayKey: string, source: Source, orderId: string): Promise<OrderRunView | null | "nothing-failed" | "unauthorized">;
-  runInput(source: Source, orderId: string): Promise<RunInput | null>;
-  runReport(source: Source, orderId: string, refundId: string | null, patch: RunPatch): Promise<unknown>;
-  cached(key: string): Promise<unknown>;
-  cache(key: string, value: unknown): Promise<void>;
+export interface RunInput {
+  run: OrderRun;
+  mapping: OrderMapping;
 }
 
-/** `stub` seen through `OrderPort`. */
-export function orderPort(stub: DurableObjectStub): OrderPort {
-  return stub as unknown as OrderPort;
+/** Ids a settlement needs that only the API knows: the settlement account's id and the VatId of code 0. */
+export const SettlementIds = z.object({ settlementAccountId: z.int(), noVatId: z.int() });
+export type SettlementIds = z.output<typeof SettlementIds>;
+
+/** The tenant's side of an order run. */
+export interface OrderRunPort {
+  /** The order's record and the mapping, or null when the order (or its tenant) is gone. */
+  runInput(source: Source, orderId: string): Promise<RunInput | null>;
+  /** Records a step, a state or ids found on the order (and, with `refundId`, on that refund). */
+  runReport(source: Source, orderId: string, refundId: string | null, patch: RunPatch): Promise<void>;
+  /** The settlement ids remembered for a settlement account number, or null. */
+  settlementIds(accountNo: number): Promise<SettlementIds | null>;
+  /** Remembers the settlement ids of an account number (they do not change while the account exists). */
+  rememberSettlementIds(accountNo: number, ids: SettlementIds): Promise<void>;
 }

@@ -4,60 +4,65 @@
  * changes it. Pure: the object stores what these functions return, in the same synchronous
  * stretch as it read the record, so two deliveries of one order can never both start a run.
  */
+import { z } from "zod";
 import { formatMinor } from "./money";
-import type { Order, OrderEvent, Refund, Source } from "./order";
-import type { LineProducts } from "./invoice-lines";
+import { Order, Refund, Source, type OrderEvent } from "./order";
+import type { TenantName } from "../stubs";
 
 /** Where an order stands. */
-export type RunState = "received" | "running" | "invoiced" | "settled" | "credited" | "cancelled" | "failed";
+export const RunState = z.enum(["received", "running", "invoiced", "settled", "credited", "cancelled", "failed"]);
+export type RunState = z.output<typeof RunState>;
 /** Where one refund stands. */
-export type RefundState = "received" | "running" | "credited" | "failed" | "skipped";
+export const RefundState = z.enum(["received", "running", "credited", "failed", "skipped"]);
+export type RefundState = z.output<typeof RefundState>;
 
-/** A JSON value (what a step's result may hold: it crosses RPC and is stored as JSON). */
-export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+/**
+ * One value of a step's result: flat on purpose. It crosses RPC and is stored as JSON, and a
+ * recursive JSON type makes the RPC stub types of the tenant's object too deep for the compiler.
+ */
+export const StepValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.union([z.string(), z.number()]))]);
+export type StepValue = z.output<typeof StepValue>;
 
 /** One finished step: when, whether it succeeded, what it found or did. */
-export interface StepRecord {
-  name: string;
-  at: string;
-  ok: boolean;
-  result: { [key: string]: Json };
-}
+export const StepRecord = z.object({ name: z.string(), at: z.string(), ok: z.boolean(), result: z.record(z.string(), StepValue) });
+export type StepRecord = z.output<typeof StepRecord>;
 
 /** A refund's own run. */
-export interface RefundRun {
-  refund: Refund;
-  state: RefundState;
-  creditNoteNo: number | null;
-  steps: StepRecord[];
-  error: string | null;
-  attempt: number;
-  started: boolean;
-}
+export const RefundRun = z.object({
+  refund: Refund,
+  state: RefundState,
+  creditNoteNo: z.int().nullable(),
+  steps: z.array(StepRecord),
+  error: z.string().nullable(),
+  attempt: z.int(),
+  started: z.boolean(),
+});
+export type RefundRun = z.output<typeof RefundRun>;
 
 /** Everything the gateway knows about one shop order. */
-export interface OrderRun {
-  source: Source;
-  orderId: string;
+export const OrderRun = z.object({
+  source: Source,
+  orderId: z.string(),
   /** Null while only a cancellation or a refund of the order has arrived. */
-  order: Order | null;
-  state: RunState;
-  receivedAt: string;
-  updatedAt: string;
-  deliveries: number;
-  cancelledAt: string | null;
-  customer: { id: number; number: number | null; subledgerAccountId: number; created: boolean } | null;
-  products: LineProducts | null;
-  salesOrderId: string | null;
-  salesOrderNo: number | null;
-  invoiceNo: number | null;
-  steps: StepRecord[];
-  error: { step: string; detail: string } | null;
-  attempt: number;
+  order: Order.nullable(),
+  state: RunState,
+  receivedAt: z.string(),
+  updatedAt: z.string(),
+  deliveries: z.int(),
+  cancelledAt: z.string().nullable(),
+  customer: z.object({ id: z.int(), number: z.int().nullable(), subledgerAccountId: z.int(), created: z.boolean() }).nullable(),
+  products: z.record(z.string(), z.string()).nullable(),
+  salesOrderId: z.string().nullable(),
+  salesOrderNo: z.int().nullable(),
+  invoiceNo: z.int().nullable(),
+  steps: z.array(StepRecord),
+  error: z.object({ step: z.string(), detail: z.string() }).nullable(),
+  attempt: z.int(),
   /** Whether the Workflow instance of the current attempt exists (false: the object's alarm starts it). */
-  started: boolean;
-  refunds: RefundRun[];
-}
+  started: z.boolean(),
+  refunds: z.array(RefundRun),
+});
+export type OrderRun = z.output<typeof OrderRun>;
 
 /** What a delivery did to the record. */
 export type Intake = "started" | "duplicate" | "cancelled" | "ignored";
@@ -120,9 +125,16 @@ export function publicView(r: OrderRun) {
 }
 export type OrderRunView = ReturnType<typeof publicView>;
 
+/** A run's report: fields of the order's record, or of one refund's, and a finished step. */
+export interface RunPatch {
+  order?: Partial<Pick<OrderRun, "state" | "customer" | "products" | "salesOrderId" | "salesOrderNo" | "invoiceNo" | "error">>;
+  refund?: Partial<Pick<RefundRun, "state" | "creditNoteNo" | "error">>;
+  step?: OrderRun["steps"][number];
+}
+
 /** What an order run's Workflow instance is told: which tenant's which order (and refund). Nothing secret. */
 export interface RunParams {
-  tenant: `${"demo" | "production"}:${string}`;
+  tenant: TenantName;
   source: Source;
   orderId: string;
   refundId: string | null;

@@ -5,8 +5,9 @@
  * rules below. It never retries a write blindly.
  */
 import type { Environment, EnvironmentConfig, Bindings } from "../config";
+import { problemOf } from "../outcome";
 import { Problem } from "../problem";
-import type { TenantName } from "../tenant";
+import { governorStub, tenantStub, type TenantName } from "../stubs";
 import { exchange, retryAfterSeconds } from "./transport";
 
 /** A token with less than this left when its call is about to leave is fetched again, ms. */
@@ -57,18 +58,21 @@ export interface CallTrace {
  * reads the body, and only when the body is buffered.
  */
 export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, trace: CallTrace = { attempts: 0, waitedMs: 0, tokenRenewed: false }): Promise<Response> {
-  const tenantStub = caller.env.TENANT.get(caller.env.TENANT.idFromName(caller.tenant));
-  const governor = caller.env.RATE_GOVERNOR.get(caller.env.RATE_GOVERNOR.idFromName(caller.environment));
+  const tenant = tenantStub(caller.env, caller.tenant);
+  const governor = governorStub(caller.env, caller.environment);
   const replayable = call.body === null || call.body instanceof ArrayBuffer;
   const key = caller.gatewayKey;
-  const tokenFor = () => (key === null ? tenantStub.accessForRun() : tenantStub.access(key));
+  const tokenFor = async () => {
+    const access = await (key === null ? tenant.accessForRun() : tenant.access(key));
+    if (!access.ok) throw problemOf(access.error);
+    return access.value;
+  };
   let renewedAfter401 = false;
   for (;;) {
     const remaining = call.deadline - Date.now();
     if (remaining <= 0) throw new Problem("upstream-timeout", "The call's deadline passed before it could be sent.");
     // The key is authenticated before a permit is taken, so forged keys cannot spend the shared budget.
     let access = await tokenFor();
-    if (!access.ok) throw accessProblem(access);
     const permit = await governor.acquire(caller.tenant, remaining);
     if (!permit.ok) {
       throw new Problem("unavailable", `The ${caller.environment} environment's shared rate limit cannot take this call before its deadline.`, {
@@ -78,7 +82,6 @@ export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, t
     // A long wait for the permit may have aged the token: ask again (a cheap hop) rather than send a stale one.
     if (access.expiresAt - Date.now() < TOKEN_MIN_LEFT_AT_SEND_MS) {
       access = await tokenFor();
-      if (!access.ok) throw accessProblem(access);
     }
     trace.waitedMs += permit.waitedMs;
     trace.attempts++;
@@ -98,7 +101,7 @@ export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, t
     const res = result.response;
     if (res.status === 401) {
       // Whether or not this call can be resent, the token is no good: drop it (if still current).
-      await tenantStub.invalidate(access.token);
+      await tenant.invalidate(access.token);
       if (!renewedAfter401 && replayable) {
         renewedAfter401 = true;
         trace.tokenRenewed = true;
@@ -116,19 +119,5 @@ export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, t
       }
     }
     return res;
-  }
-}
-
-function accessProblem(access: { problem: string; detail: string; retryAfterSeconds?: number }): Problem {
-  const headers = access.retryAfterSeconds ? { "retry-after": String(access.retryAfterSeconds) } : undefined;
-  switch (access.problem) {
-    case "unauthorized":
-      return new Problem("unauthorized", "The gateway key is not valid.", { headers: { "www-authenticate": "Bearer" } });
-    case "rejected":
-      return new Problem("credentials-rejected", access.detail);
-    case "misconfigured":
-      return new Problem("unavailable", access.detail);
-    default:
-      return new Problem("unavailable", access.detail, { headers });
   }
 }

@@ -3,7 +3,9 @@
  * The client-credentials request to the API's token endpoint, and what its answer means.
  */
 import { z } from "zod";
-import type { Bindings, EnvironmentConfig } from "../config";
+import { environmentConfig, type Bindings, type Environment, type EnvironmentConfig } from "../config";
+import { fail, ok, type Outcome } from "../outcome";
+import { governorStub, type TenantName } from "../stubs";
 import { exchange, retryAfterSeconds } from "./transport";
 
 const TokenResponse = z.object({ access_token: z.string().min(1), token_type: z.string(), expires_in: z.number().int().positive() });
@@ -45,4 +47,27 @@ export async function requestToken(env: Bindings, config: EnvironmentConfig, cli
   // tenant's client key, is wrong. Blaming the tenant would mark every tenant rejected at once.
   if (res.status === 401 || res.status === 403) return { ok: false, kind: "failed", reason: `the API refused the environment's subscription key (HTTP ${res.status})` };
   return { ok: false, kind: "failed", reason: `token endpoint answered HTTP ${res.status}` };
+}
+
+/** How long a token request may wait for a rate permit, ms. */
+const TOKEN_PERMIT_WAIT_MS = 10_000;
+
+/**
+ * One token request for a tenant's client key, through the environment's rate governor (token
+ * requests spend the shared 10 req/s too). A refusal of the key is `unprocessable`; a 429 pauses
+ * the environment for its Retry-After.
+ */
+export async function issueToken(env: Bindings, environment: Environment, tenant: TenantName, clientKey: string): Promise<Outcome<{ accessToken: string; expiresIn: number }>> {
+  const config = environmentConfig(env, environment);
+  if (!config.ok) return fail("misconfigured", config.detail);
+  const governor = governorStub(env, environment);
+  const permit = await governor.acquire(tenant, TOKEN_PERMIT_WAIT_MS);
+  if (!permit.ok) return fail("unavailable", "The environment's rate limit leaves no room for a token request now.", permit.retryAfterSeconds);
+  const outcome = await requestToken(env, config.config, clientKey);
+  if (outcome.ok) return ok({ accessToken: outcome.accessToken, expiresIn: outcome.expiresIn });
+  if (outcome.kind === "throttled") {
+    await governor.pause(outcome.retryAfterSeconds);
+    return fail("unavailable", "The token endpoint answered 429.", outcome.retryAfterSeconds);
+  }
+  return fail(outcome.kind === "refused" ? "unprocessable" : "unavailable", outcome.reason);
 }

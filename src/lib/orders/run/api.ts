@@ -1,20 +1,27 @@
 /**
  * @module
  * The order run's view of the API v2: JSON calls through the one upstream client (permits, tokens,
- * 401 renewal, 429 pauses), with the answer parsed and each failure sorted into "try the step
- * again later" or "this will not get better by retrying".
+ * 401 renewal, 429 pauses), each checked against the shared catalog before it is sent, with the
+ * answer parsed and each failure sorted into "try the step again later" or "this will not get
+ * better by retrying".
  */
+import type { z } from "zod";
+import { matchOperation, type Operation } from "../../../../shared/v2/catalog";
 import { environmentConfig, type Bindings } from "../../config";
 import { Problem } from "../../problem";
-import type { TenantName } from "../../tenant";
+import { parseTenantName, type TenantName } from "../../stubs";
 import { callUpstream } from "../../upstream/client";
-import type { Environment } from "../../config";
+import { fieldErrors } from "../../validate";
 
 /** How long one call of a run may take, waiting for a permit included, ms. */
 const RUN_CALL_DEADLINE_MS = 30_000;
+/** Field errors named in one failure message; the rest are counted (a run's error is read by a person). */
+const MAX_ISSUES_SHOWN = 5;
 
 /** An answer of the API: status and parsed JSON body (null when empty). */
 export interface Reply {
+  /** The catalog's name of the call, e.g. `GET /Customers` (no ids or query, so no buyer's e-mail in a message). */
+  operation: string;
   status: number;
   body: unknown;
   /** The ProblemDetails' detail or title, or the body's text, for error messages. */
@@ -38,14 +45,51 @@ export class RunError extends Error {
 
 /** A JSON client of the API for one tenant, counting its calls. */
 export interface RunApi {
-  call(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown): Promise<Reply>;
+  /** A call without a body. */
+  call(method: "GET" | "DELETE", path: string): Promise<Reply>;
+  /**
+   * A call with a body. `Body` is stated by the caller, as the shared schema's type of that
+   * operation: `NoInfer` and the `never` default make an unstated type a compile error, so no
+   * body is typed by whatever happened to be built. The body is checked against the catalog's
+   * schema before it is sent.
+   *
+   * @example api.call<z.input<typeof ProductPost>>("POST", "/Products", { Code: "VARE-25", Name: "Diverse" })
+   */
+  call<Body extends object = never>(method: "POST" | "PATCH", path: string, body: NoInfer<Body>): Promise<Reply>;
   /** Upstream calls made so far (each spends the shared 10 req/s budget). */
   readonly calls: number;
 }
 
+/**
+ * zod issues as one line of `path: message` (the style of `fieldErrors`), the first few only.
+ *
+ * @example describeIssues(error) // "MailAddress.CountryCode: must be an ISO 3166-1 alpha-2 code"
+ */
+export function describeIssues(error: z.ZodError): string {
+  const all = fieldErrors(error);
+  const shown = all.slice(0, MAX_ISSUES_SHOWN).map((e) => `${e.path}: ${e.message}`).join("; ");
+  return all.length > MAX_ISSUES_SHOWN ? `${shown}; and ${all.length - MAX_ISSUES_SHOWN} more` : shown;
+}
+
+/**
+ * The catalog's operation of a call, with its body checked against the operation's schema. A call
+ * the catalog does not know, or a body it refuses, is the run's own bug: retrying builds the same
+ * body again, so it fails the run at once and nothing is sent.
+ */
+function checkedOperation(method: string, path: string, body: unknown): Operation {
+  const match = matchOperation(method, path);
+  if (match.kind !== "operation") throw new RunError(`${method} ${path} is not an operation of the API v2 catalog; nothing was sent.`, false);
+  const op = match.op;
+  if (body === undefined) return op;
+  if (op.schema === null) throw new RunError(`${op.key} takes no JSON body; nothing was sent.`, false);
+  const parsed = op.schema.safeParse(body);
+  if (!parsed.success) throw new RunError(`${op.key}: the body fails the API's schema, so nothing was sent: ${describeIssues(parsed.error)}`, false);
+  return op;
+}
+
 function detailOf(body: unknown, text: string): string {
   if (body && typeof body === "object") {
-    const entries = Object.entries(body as Record<string, unknown>);
+    const entries = Object.entries(body);
     const field = (name: string) => entries.find(([k]) => k.toLowerCase() === name)?.[1];
     const d = field("detail") ?? field("title") ?? field("message");
     if (typeof d === "string") return d;
@@ -53,25 +97,34 @@ function detailOf(body: unknown, text: string): string {
   return text.slice(0, 300);
 }
 
-/** The run's client for `tenant`. */
-export function runApi(env: Bindings, environment: Environment, tenant: TenantName): RunApi {
+/**
+ * The run's client for `tenant`, in the tenant name's own environment.
+ *
+ * @throws RunError (not retryable) when `tenant` is not a tenant name: no attempt can mend it.
+ */
+export function runApi(env: Bindings, tenant: TenantName): RunApi {
+  const name = parseTenantName(tenant);
+  if (!name.ok) throw new RunError(name.error, false);
+  const { environment } = name.value;
   const config = environmentConfig(env, environment);
   let calls = 0;
   return {
     get calls() {
       return calls;
     },
-    async call(method, path, body) {
+    async call(method: "GET" | "DELETE" | "POST" | "PATCH", path: string, body?: unknown): Promise<Reply> {
+      // Retryable: the operator may add the environment's keys while the step backs off.
       if (!config.ok) throw new RunError(config.detail, true);
-      const [p, search = ""] = path.split("?", 2);
+      const [p = path, search = ""] = path.split("?", 2);
+      const op = checkedOperation(method, p, body);
       const headers = new Headers({ accept: "application/json", "user-agent": "ledgergate-orders" });
-      if (body !== undefined) headers.set("content-type", "application/json");
+      if (body !== undefined) headers.set("content-type", op.body === "json-patch" ? "application/json-patch+json" : "application/json");
       calls++;
       let res: Response;
       try {
         res = await callUpstream(
           { env, environment, config: config.config, tenant, gatewayKey: null },
-          { method, path: p ?? path, search: search ? `?${search}` : "", headers, body: body === undefined ? null : (new TextEncoder().encode(JSON.stringify(body)).buffer as ArrayBuffer), deadline: Date.now() + RUN_CALL_DEADLINE_MS },
+          { method, path: p, search: search ? `?${search}` : "", headers, body: body === undefined ? null : (new TextEncoder().encode(JSON.stringify(body)).buffer as ArrayBuffer), deadline: Date.now() + RUN_CALL_DEADLINE_MS },
         );
       } catch (e) {
         if (e instanceof Problem) throw new RunError(`${method} ${p}: ${e.detail}`, e.type !== "credentials-rejected");
@@ -84,7 +137,7 @@ export function runApi(env: Bindings, environment: Environment, tenant: TenantNa
       } catch {
         parsed = null;
       }
-      const reply = { status: res.status, body: parsed, detail: detailOf(parsed, text) };
+      const reply: Reply = { operation: op.key, status: res.status, body: parsed, detail: detailOf(parsed, text) };
       if (res.status >= 500 || res.status === 429 || res.status === 408) throw new RunError(`${method} ${p} answered ${res.status}: ${reply.detail}`, true);
       return reply;
     },
@@ -95,11 +148,6 @@ export function runApi(env: Bindings, environment: Environment, tenant: TenantNa
 export function expectStatus(reply: Reply, what: string, ...expected: number[]): Reply {
   if (expected.includes(reply.status)) return reply;
   throw new RunError(`${what} answered ${reply.status}: ${reply.detail}`, false);
-}
-
-/** The rows of a list answer (204 and an empty body are no rows). */
-export function rows<T = Record<string, unknown>>(reply: Reply): T[] {
-  return reply.status === 204 || !Array.isArray(reply.body) ? [] : (reply.body as T[]);
 }
 
 /** Whether a 400 says `field` is taken (the API's duplicate protection: "ExternalImportReference is already in use"). */

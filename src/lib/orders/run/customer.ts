@@ -5,11 +5,17 @@
  * customer id as ExternalImportReference); a create carries an ExternalImportReference, so a
  * repeated step that finds its create already done reads the customer back instead of duplicating it.
  */
+import type { z } from "zod";
+import type { CustomerPost } from "../../../../shared/v2/customers";
 import type { OrderMapping } from "../mapping";
 import type { Buyer, Order } from "../order";
 import { isValidOrgNumber, normalizeOrgNumber } from "../orgnr";
-import { expectStatus, isDuplicate, rows, type RunApi } from "./api";
+import { expectStatus, isDuplicate, type RunApi } from "./api";
 import { reference } from "./refs";
+import { CustomerReply, parseBody, parseRows } from "./replies";
+
+/** What the run posts to `POST /Customers`. */
+type CustomerBody = z.input<typeof CustomerPost>;
 
 /** The customer an order is invoiced to. */
 export interface CustomerRef {
@@ -21,19 +27,17 @@ export interface CustomerRef {
   warning: string | null;
 }
 
-type CustomerDto = { Id: number; Number?: number | null; SubledgerAccountId: number; IsArchived?: boolean };
-
-function refOf(c: CustomerDto, created: boolean, warning: string | null = null): CustomerRef {
+function refOf(c: CustomerReply, created: boolean, warning: string | null = null): CustomerRef {
   return { id: c.Id, number: c.Number ?? null, subledgerAccountId: c.SubledgerAccountId, created, warning };
 }
 
-async function findBy(api: RunApi, query: string): Promise<CustomerDto | null> {
-  const found = rows<CustomerDto>(expectStatus(await api.call("GET", `/Customers?${query}`), "Finding the customer", 200, 204));
+async function findBy(api: RunApi, query: string): Promise<CustomerReply | null> {
+  const found = parseRows(expectStatus(await api.call("GET", `/Customers?${query}`), "Finding the customer", 200, 204), CustomerReply);
   return found.find((c) => !c.IsArchived) ?? found[0] ?? null;
 }
 
 /** The CustomerPostDto of a buyer: a company when it has a company name, else a person. */
-function customerBody(b: Buyer, orgNumber: string | null, externalRef: string): Record<string, unknown> {
+function customerBody(b: Buyer, orgNumber: string | null, externalRef: string): CustomerBody {
   const address = b.address && {
     AddressLine1: b.address.line1, AddressLine2: b.address.line2, ZipCode: b.address.zip, City: b.address.city, CountryCode: b.address.countryCode ?? "NO",
   };
@@ -66,12 +70,12 @@ export async function findOrCreateCustomer(api: RunApi, order: Order, mapping: O
   return create(api, customerBody(b, orgNumber, externalRef), externalRef, warning);
 }
 
-async function create(api: RunApi, body: Record<string, unknown>, externalRef: string, warning: string | null): Promise<CustomerRef> {
-  const reply = await api.call("POST", "/Customers", body);
+async function create(api: RunApi, body: CustomerBody, externalRef: string, warning: string | null): Promise<CustomerRef> {
+  const reply = await api.call<CustomerBody>("POST", "/Customers", body);
   if (isDuplicate(reply, "ExternalImportReference")) {
     // An earlier attempt of this step created it and did not live to say so.
     const existing = await findBy(api, `externalImportReference=${encodeURIComponent(externalRef)}`);
     if (existing) return refOf(existing, false, warning);
   }
-  return refOf(expectStatus(reply, "Creating the customer", 200, 201).body as CustomerDto, true, warning);
+  return refOf(parseBody(expectStatus(reply, "Creating the customer", 200, 201), CustomerReply), true, warning);
 }

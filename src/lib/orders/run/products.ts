@@ -7,10 +7,13 @@
  * is not used for the line: it would change the VAT and so the total; the class's fallback
  * product takes the line, with the SKU in its description.
  */
+import type { z } from "zod";
+import type { ProductPost } from "../../../../shared/v2/masterdata";
 import type { LineProducts } from "../invoice-lines";
 import type { OrderMapping } from "../mapping";
 import type { Order, VatClass } from "../order";
-import { expectStatus, isDuplicate, rows, type RunApi } from "./api";
+import { expectStatus, isDuplicate, type RunApi } from "./api";
+import { parseRows, ProductReply } from "./replies";
 
 /** What the step found and did. */
 export interface ProductChoice {
@@ -20,7 +23,8 @@ export interface ProductChoice {
   notes: string[];
 }
 
-type ProductDto = { Code?: string | null; StandardSalesAccount?: number | null };
+/** What the run posts to `POST /Products`. */
+type ProductBody = z.input<typeof ProductPost>;
 
 /** A SKU the API can take in a comma-separated list filter. */
 const listable = (sku: string) => !/[,]/.test(sku) && sku.length <= 100;
@@ -51,7 +55,7 @@ export async function chooseProducts(api: RunApi, order: Order, mapping: OrderMa
   wanted.set(mapping.roundingProduct, { name: "Øreavrunding", vat: "exempt" });
   const codes = [...wanted.keys()];
   const query = codes.map(encodeURIComponent).join(",");
-  const found = new Map(rows<ProductDto>(expectStatus(await api.call("GET", `/Products?codes=${query}`), "Listing the products", 200, 204)).map((p) => [p.Code ?? "", p]));
+  const found = new Map(parseRows(expectStatus(await api.call("GET", `/Products?codes=${query}`), "Listing the products", 200, 204), ProductReply).map((p) => [p.Code ?? "", p]));
   const created: string[] = [];
   const accountOf = (code: string, vat: VatClass) => (code === mapping.roundingProduct ? mapping.roundingAccount : mapping.vat[vat].salesAccount);
   for (const l of order.lines) {
@@ -72,19 +76,25 @@ export async function chooseProducts(api: RunApi, order: Order, mapping: OrderMa
     if (found.has(code)) continue;
     // Every code a line can use was put in `wanted` above, with its name and VAT class.
     const spec = wanted.get(code) ?? { name: code, vat: "exempt" as const };
-    const reply = await api.call("POST", "/Products", { Code: code, Name: spec.name.slice(0, 400) || code, StandardSalesAccount: accountOf(code, spec.vat) });
-    // A duplicate code: an earlier attempt of this step (or another order) created it meanwhile.
-    if (isDuplicate(reply, "Code")) continue;
-    expectStatus(reply, `Creating product ${code}`, 200, 201);
-    created.push(code);
+    if (await createProduct(api, { Code: code, Name: spec.name.slice(0, 400) || code, StandardSalesAccount: accountOf(code, spec.vat) })) created.push(code);
   }
   return { products, created, notes };
 }
 
 /** Makes sure the rounding product exists (a credit note or the API's own rounding may need it). */
 export async function ensureRoundingProduct(api: RunApi, mapping: OrderMapping): Promise<void> {
-  const found = rows(expectStatus(await api.call("GET", `/Products?codes=${encodeURIComponent(mapping.roundingProduct)}`), "Listing the rounding product", 200, 204));
+  const found = parseRows(expectStatus(await api.call("GET", `/Products?codes=${encodeURIComponent(mapping.roundingProduct)}`), "Listing the rounding product", 200, 204), ProductReply);
   if (found.length > 0) return;
-  const reply = await api.call("POST", "/Products", { Code: mapping.roundingProduct, Name: "Øreavrunding", StandardSalesAccount: mapping.roundingAccount });
-  if (!isDuplicate(reply, "Code")) expectStatus(reply, `Creating product ${mapping.roundingProduct}`, 200, 201);
+  await createProduct(api, { Code: mapping.roundingProduct, Name: "Øreavrunding", StandardSalesAccount: mapping.roundingAccount });
+}
+
+/**
+ * Creates a product; answers whether this call created it. A taken code is not an error: an earlier
+ * attempt of the step, or another order's run, created the same product meanwhile.
+ */
+async function createProduct(api: RunApi, body: ProductBody & { Code: string }): Promise<boolean> {
+  const reply = await api.call<ProductBody>("POST", "/Products", body);
+  if (isDuplicate(reply, "Code")) return false;
+  expectStatus(reply, `Creating product ${body.Code}`, 200, 201);
+  return true;
 }

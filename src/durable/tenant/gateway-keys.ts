@@ -1,0 +1,61 @@
+/**
+ * @module
+ * A tenant's gateway keys, stored only as SHA-256 hashes (they are random and long, so a fast hash
+ * is the right one). Rotation adds a new key and gives the others a retirement time, so callers can
+ * roll the new key out before the old one stops working.
+ */
+import { z } from "zod";
+import type { Environment } from "../../lib/config";
+import { sha256Hex, timingSafeEqual } from "../../lib/crypto";
+import { newGatewayKey } from "../../lib/gateway-key";
+import { rows } from "./sql";
+
+/** The table, created by the tenant's schema. */
+export const GATEWAY_KEY_TABLES = ["CREATE TABLE IF NOT EXISTS gateway_keys (hash TEXT PRIMARY KEY, created_at TEXT NOT NULL, retires_at INTEGER)"];
+
+const KeyRow = z.object({ hash: z.string(), created_at: z.string(), retires_at: z.int().nullable() });
+
+export class GatewayKeys {
+  constructor(private readonly sql: SqlStorage) {}
+
+  /** A first key for a new registration; any earlier keys are gone. */
+  async issue(environment: Environment, client: string, now: number): Promise<string> {
+    const key = newGatewayKey(environment, client);
+    const hash = await sha256Hex(key);
+    this.sql.exec("DELETE FROM gateway_keys");
+    this.sql.exec("INSERT INTO gateway_keys (hash, created_at, retires_at) VALUES (?, ?, NULL)", hash, new Date(now).toISOString());
+    return key;
+  }
+
+  /** A new key; every other live key retires at `retiresAt` (or earlier, if it already was to). */
+  async rotate(environment: Environment, client: string, now: number, retiresAt: number): Promise<string> {
+    const key = newGatewayKey(environment, client);
+    const hash = await sha256Hex(key);
+    this.sql.exec("DELETE FROM gateway_keys WHERE retires_at IS NOT NULL AND retires_at <= ?", now);
+    this.sql.exec("UPDATE gateway_keys SET retires_at = MIN(COALESCE(retires_at, ?), ?)", retiresAt, retiresAt);
+    this.sql.exec("INSERT INTO gateway_keys (hash, created_at, retires_at) VALUES (?, ?, NULL)", hash, new Date(now).toISOString());
+    return key;
+  }
+
+  /** Whether `key` is one of the live keys. Compared against every one, without stopping early, so timing tells nothing. */
+  async authentic(key: string, now: number): Promise<boolean> {
+    const hash = await sha256Hex(key);
+    let found = false;
+    for (const k of this.#live(now)) if (timingSafeEqual(k.hash, hash)) found = true;
+    return found;
+  }
+
+  /** The live keys as an operator sees them: when each was made and when it retires. */
+  list(now: number): { createdAt: string; retiresAt: string | null }[] {
+    return this.#live(now).map((k) => ({ createdAt: k.created_at, retiresAt: k.retires_at === null ? null : new Date(k.retires_at).toISOString() }));
+  }
+
+  /** Removes every key. */
+  clear(): void {
+    this.sql.exec("DELETE FROM gateway_keys");
+  }
+
+  #live(now: number) {
+    return rows(this.sql, KeyRow, "SELECT hash, created_at, retires_at FROM gateway_keys WHERE retires_at IS NULL OR retires_at > ? ORDER BY created_at DESC", now);
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * @module
+ * Sealing for the tenant's stored secrets (client key, token, webhook secrets) under the configured
+ * `SECRETS_KEY`, with `SECRETS_KEY_PREVIOUS` still opening records during a rotation. A record
+ * opened with the previous key comes back re-sealed under the current one, for the caller to store.
+ */
+import type { Bindings } from "../../lib/config";
+import { open, seal, type Sealed } from "../../lib/crypto";
+import { secretsKeys } from "../../lib/secrets";
+
+/** An opened secret, and the record to store instead when it was sealed under the previous key. */
+export interface Opened {
+  text: string;
+  resealed: Sealed | null;
+}
+
+export class Sealer {
+  constructor(private readonly env: Bindings) {}
+
+  /** `text` sealed under the current key, bound to `context`; null when SECRETS_KEY is missing or malformed. */
+  async seal(text: string, context: string): Promise<Sealed | null> {
+    const keys = await this.#keys();
+    return keys && seal(text, keys[0], context);
+  }
+
+  /** The secret in `sealed`, or null when no configured key opens it (or it was bound to another context). */
+  async open(sealed: Sealed, context: string): Promise<Opened | null> {
+    const keys = await this.#keys();
+    const text = keys && (await open(sealed, keys, context));
+    if (!keys || text === null) return null;
+    return { text, resealed: sealed.kid === keys[0].kid ? null : await seal(text, keys[0], context) };
+  }
+
+  async #keys() {
+    try {
+      return await secretsKeys(this.env);
+    } catch {
+      return null;
+    }
+  }
+}

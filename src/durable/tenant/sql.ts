@@ -1,0 +1,28 @@
+/**
+ * @module
+ * Reads of the tenant's SQLite tables, parsed with zod rather than cast: a row that does not match
+ * its schema is a storage fault and throws, instead of flowing on with the wrong shape. Values are
+ * always bound parameters, never spliced into the query text.
+ */
+import { z } from "zod";
+
+/** A TEXT column holding JSON, parsed with `schema`. */
+export function jsonColumn<T extends z.ZodType>(schema: T) {
+  return z
+    .string()
+    .transform((text) => JSON.parse(text) as unknown)
+    .pipe(schema);
+}
+
+/** Every row of `query`, parsed with `schema`. */
+export function rows<T extends z.ZodType>(sql: SqlStorage, schema: T, query: string, ...params: SqlStorageValue[]): z.output<T>[] {
+  return sql
+    .exec(query, ...params)
+    .toArray()
+    .map((r) => schema.parse(r));
+}
+
+/** The first row of `query` (a lookup by key) parsed with `schema`, or null when there is none. */
+export function row<T extends z.ZodType>(sql: SqlStorage, schema: T, query: string, ...params: SqlStorageValue[]): z.output<T> | null {
+  return rows(sql, schema, query, ...params)[0] ?? null;
+}

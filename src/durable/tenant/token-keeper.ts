@@ -1,0 +1,250 @@
+/**
+ * @module
+ * The tenant's access token: issued once, reused, renewed ahead of expiry, never handed out in its
+ * last seconds (see `lib/token-timing.ts`), dropped on a 401 only if it is still the current one.
+ * The clock and the token request come in as arguments, so the policy is tested with a driven
+ * clock and counted requests (test/durable/tenant/token-keeper.test.ts).
+ */
+import { z } from "zod";
+import { Sealed } from "../../lib/crypto";
+import { fail, ok, type Failure, type Outcome } from "../../lib/outcome";
+import { renewalPlan, type TokenRecord } from "../../lib/token-timing";
+import { jsonColumn, row } from "./sql";
+
+/** Back-off after a failed token request: 1 s doubling to at most this, ms (mature clients cool down for 30 s). */
+const MAX_BACKOFF_MS = 30_000;
+/** `lastUsedAt` is written to storage at most this often, ms: the renewal alarm needs minutes, not milliseconds. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+/** After a failed renewal while the old token still serves, the alarm tries again no sooner than this, ms. */
+const RENEW_RETRY_MS = 1_000;
+
+/** The table, created by the tenant's schema. */
+export const TOKEN_TABLES = [
+  `CREATE TABLE IF NOT EXISTS token_state (id INTEGER PRIMARY KEY CHECK (id = 1), sealed TEXT, issued_at INTEGER, expires_at INTEGER,
+    rejected_reason TEXT, failures INTEGER NOT NULL, backoff_until INTEGER NOT NULL, last_error TEXT, tokens_issued INTEGER NOT NULL, last_used_at INTEGER NOT NULL)`,
+];
+
+const StateRow = z.object({
+  sealed: jsonColumn(Sealed).nullable(),
+  issued_at: z.int().nullable(),
+  expires_at: z.int().nullable(),
+  rejected_reason: z.string().nullable(),
+  failures: z.int(),
+  backoff_until: z.int(),
+  last_error: z.string().nullable(),
+  tokens_issued: z.int(),
+  last_used_at: z.int(),
+});
+
+/** A token a caller may send now. */
+export type Access = { token: string; expiresAt: number };
+/** A token as the token endpoint gave it. */
+export type IssuedToken = { accessToken: string; expiresIn: number };
+
+/** What the keeper needs from its tenant: one token request, and sealing for storage. */
+export interface TokenSource {
+  /** One token request with the tenant's client key; `unprocessable` means the API refused the key. */
+  request(): Promise<Outcome<IssuedToken>>;
+  seal(token: string): Promise<Sealed | null>;
+  open(sealed: Sealed): Promise<string | null>;
+}
+
+export class TokenKeeper {
+  #token: TokenRecord | null = null;
+  #sealed: Sealed | null = null;
+  #rejectedReason: string | null = null;
+  #failures = 0;
+  #backoffUntil = 0;
+  #lastError: string | null = null;
+  #issued = 0;
+  /** Callers that had to wait for a token request (the renewal alarm exists to keep this at zero). */
+  #waits = 0;
+  #lastUsedAt = 0;
+  #lastUsedStoredAt = 0;
+  /** When the renewal alarm is due for the current token (jittered once, when the token is kept). */
+  #renewAt = 0;
+  /** The token request in flight, shared by every caller that needs a token meanwhile. */
+  #inflight: Promise<Outcome<Access>> | null = null;
+  /** Bumped by every operator change: a request that started before one applies nothing when it returns. */
+  #generation = 0;
+
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly now: () => number,
+    private readonly source: TokenSource,
+    /** Called after the token changed, so the object re-arms its one alarm. */
+    private readonly changed: () => Promise<void>,
+  ) {}
+
+  /** Reads the stored state (the token is opened with the sealing keys, hence async). */
+  async load(): Promise<void> {
+    const s = row(this.sql, StateRow, "SELECT * FROM token_state WHERE id = 1");
+    if (!s) return;
+    [this.#rejectedReason, this.#failures, this.#backoffUntil, this.#lastError] = [s.rejected_reason, s.failures, s.backoff_until, s.last_error];
+    this.#issued = s.tokens_issued;
+    this.#lastUsedAt = this.#lastUsedStoredAt = s.last_used_at;
+    const token = s.sealed && (await this.source.open(s.sealed));
+    if (token && s.issued_at !== null && s.expires_at !== null) {
+      this.#token = { token, issuedAt: s.issued_at, expiresAt: s.expires_at };
+      this.#sealed = s.sealed;
+      this.#renewAt = renewalPlan(this.#token, this.now(), this.#lastUsedAt).alarmAt;
+    }
+  }
+
+  /** A token for a call now: the cached one, or one request shared with every concurrent caller. */
+  async access(): Promise<Outcome<Access>> {
+    const now = this.now();
+    this.#lastUsedAt = now;
+    // Kept in storage too, so the renewal alarm still knows the tenant is busy after an eviction.
+    if (now - this.#lastUsedStoredAt > LAST_USED_RESOLUTION_MS) this.#persist();
+    const t = this.#token;
+    if (t) {
+      const plan = renewalPlan(t, now, now);
+      if (plan.usable) {
+        // Inside the renewal window: keep serving this token while one renewal runs for everyone.
+        if (plan.renewNow && !this.#inflight && this.#backoffUntil <= now) void this.#issue();
+        return ok({ token: t.token, expiresAt: t.expiresAt });
+      }
+    }
+    if (this.#rejectedReason !== null) return this.#rejected(this.#rejectedReason);
+    if (this.#backoffUntil > now && !this.#inflight) {
+      return fail("unavailable", `The token endpoint failed (${this.#lastError}); retrying after a back-off.`, Math.ceil((this.#backoffUntil - now) / 1000));
+    }
+    this.#waits++;
+    return this.#issue();
+  }
+
+  /**
+   * Keeps a token a registration obtained while checking the client key (it is as good as any, and
+   * saves a token request). An operator change: requests in flight for the old key apply nothing.
+   */
+  async adopt(issued: IssuedToken): Promise<Outcome<Access>> {
+    this.#generation++;
+    this.#healthy();
+    return this.#keep(issued);
+  }
+
+  /**
+   * Drops `token` after the API answered 401 to it, and only if it is still the current one: a slow
+   * caller's 401 for an old token must not throw away the newer token others already use.
+   */
+  invalidate(token: string): void {
+    if (this.#token?.token !== token) return;
+    this.#token = this.#sealed = null;
+    this.#persist();
+  }
+
+  /** The alarm's part: renews a token in its renewal window while the tenant is in use. Safe to run twice. */
+  async renew(): Promise<void> {
+    const t = this.#token;
+    if (!t) return;
+    const plan = renewalPlan(t, this.now(), this.#lastUsedAt);
+    if (plan.renewNow && plan.inUse && !this.#inflight) await this.#issue();
+  }
+
+  /** When the alarm should next call `renew`, or null when nothing is due (no token, or an idle tenant's token left to lapse). */
+  dueAt(): number | null {
+    const t = this.#token;
+    if (!t) return null;
+    const now = this.now();
+    const plan = renewalPlan(t, now, this.#lastUsedAt);
+    if (!plan.renewNow) return this.#renewAt;
+    // In the window with the token still serving: a renewal failed; try again after the back-off.
+    return plan.inUse && plan.usable ? Math.max(this.#backoffUntil, now + RENEW_RETRY_MS) : null;
+  }
+
+  /** The token's state for operators: never the token itself. */
+  view() {
+    const now = this.now();
+    const state =
+      this.#rejectedReason !== null
+        ? { state: "rejected" as const, reason: this.#rejectedReason }
+        : this.#token && this.#token.expiresAt > now
+          ? { state: "valid" as const, expiresAt: new Date(this.#token.expiresAt).toISOString() }
+          : { state: "none" as const };
+    return { token: state, lastError: this.#lastError, counters: { tokensIssued: this.#issued, tokenWaits: this.#waits } };
+  }
+
+  /** Forgets everything (the tenant is removed); a request in flight applies nothing. */
+  clear(): void {
+    this.#generation++;
+    this.sql.exec("DELETE FROM token_state");
+    this.#token = this.#sealed = null;
+    this.#rejectedReason = this.#lastError = null;
+    this.#failures = this.#backoffUntil = this.#issued = this.#waits = this.#lastUsedAt = this.#lastUsedStoredAt = 0;
+  }
+
+  /**
+   * Single-flight issuance: every caller that needs a token while a request is in flight awaits the
+   * same promise. Input gates alone do not give this (an outbound fetch opens the gate, and three
+   * concurrent callers then issued three tokens when tried), so the promise is held explicitly.
+   */
+  #issue(): Promise<Outcome<Access>> {
+    this.#inflight ??= this.#requestAndKeep()
+      // A failed RPC to the governor or a storage error: a transient failure, backed off like one.
+      .catch(() => this.#failed({ reason: "unavailable", detail: "internal failure while requesting a token" }))
+      .finally(() => {
+        this.#inflight = null;
+      });
+    return this.#inflight;
+  }
+
+  async #requestAndKeep(): Promise<Outcome<Access>> {
+    const generation = this.#generation;
+    const got = await this.source.request();
+    if (generation !== this.#generation) return fail("unavailable", "The tenant changed while a token was requested; try again.", 1);
+    if (got.ok) {
+      this.#healthy();
+      return this.#keep(got.value);
+    }
+    const e = got.error;
+    const failure: Outcome<Access> =
+      e.reason === "unprocessable" ? ((this.#rejectedReason = this.#lastError = e.detail), this.#rejected(e.detail)) : e.reason === "misconfigured" ? { ok: false, error: e } : this.#failed(e);
+    this.#persist();
+    // The old token, while it lasts, still serves: a failed renewal is not yet the callers' problem.
+    const t = this.#token;
+    return t && renewalPlan(t, this.now(), this.#lastUsedAt).usable ? ok({ token: t.token, expiresAt: t.expiresAt }) : failure;
+  }
+
+  /** Records a transient failure and backs off: 1 s, doubling, at most `MAX_BACKOFF_MS`. */
+  #failed(e: Failure): Outcome<Access> {
+    this.#failures++;
+    const now = this.now();
+    this.#backoffUntil = now + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (this.#failures - 1));
+    this.#lastError = e.detail;
+    return fail("unavailable", e.detail, Math.ceil((this.#backoffUntil - now) / 1000));
+  }
+
+  #healthy(): void {
+    this.#rejectedReason = this.#lastError = null;
+    this.#failures = this.#backoffUntil = 0;
+  }
+
+  #rejected(reason: string): Outcome<Access> {
+    return fail("rejected", `The API refused this tenant's client key (${reason}). Replace it: PUT /admin/tenants/{environment}/{client}/client-key.`);
+  }
+
+  async #keep(issued: IssuedToken): Promise<Outcome<Access>> {
+    const sealed = await this.source.seal(issued.accessToken);
+    if (!sealed) return fail("misconfigured", "SECRETS_KEY is not configured.");
+    // Expiry from our own receive time, not the server's clock: that absorbs clock skew.
+    const issuedAt = this.now();
+    this.#token = { token: issued.accessToken, issuedAt, expiresAt: issuedAt + issued.expiresIn * 1000 };
+    this.#sealed = sealed;
+    this.#renewAt = renewalPlan(this.#token, issuedAt, this.#lastUsedAt).alarmAt;
+    this.#issued++;
+    this.#persist();
+    await this.changed();
+    return ok({ token: this.#token.token, expiresAt: this.#token.expiresAt });
+  }
+
+  #persist(): void {
+    this.#lastUsedStoredAt = this.#lastUsedAt;
+    this.sql.exec(
+      `INSERT OR REPLACE INTO token_state (id, sealed, issued_at, expires_at, rejected_reason, failures, backoff_until, last_error, tokens_issued, last_used_at)
+       VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      this.#sealed && JSON.stringify(this.#sealed), this.#token?.issuedAt ?? null, this.#token?.expiresAt ?? null,
+      this.#rejectedReason, this.#failures, this.#backoffUntil, this.#lastError, this.#issued, this.#lastUsedAt,
+    );
+  }
+}
