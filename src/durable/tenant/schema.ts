@@ -8,7 +8,7 @@ import { GATEWAY_KEY_TABLES } from "./gateway-keys";
 import { ORDER_BOOK_TABLES } from "./order-book";
 import { ORDER_SETTINGS_TABLES } from "./order-settings";
 import { REGISTRATION_TABLES } from "./registration";
-import { TOKEN_TABLES } from "./token-keeper";
+import { TOKEN_TABLES } from "./token-state";
 
 /** Bumped when a table is added or changed. */
 const SCHEMA_VERSION = "2";

@@ -5,11 +5,10 @@
  * The clock and the token request come in as arguments, so the policy is tested with a driven
  * clock and counted requests (test/durable/tenant/token-keeper.test.ts).
  */
-import { z } from "zod";
-import { Sealed } from "../../lib/crypto";
+import type { Sealed } from "../../lib/crypto";
 import { fail, ok, type Failure, type Outcome } from "../../lib/outcome";
 import { renewalPlan, type TokenRecord } from "../../lib/token-timing";
-import { jsonColumn, row } from "./sql";
+import { readTokenState, writeTokenState } from "./token-state";
 
 /** Back-off after a failed token request: 1 s doubling to at most this, ms (mature clients cool down for 30 s). */
 const MAX_BACKOFF_MS = 30_000;
@@ -17,24 +16,6 @@ const MAX_BACKOFF_MS = 30_000;
 const LAST_USED_RESOLUTION_MS = 60_000;
 /** After a failed renewal while the old token still serves, the alarm tries again no sooner than this, ms. */
 const RENEW_RETRY_MS = 1_000;
-
-/** The table, created by the tenant's schema. */
-export const TOKEN_TABLES = [
-  `CREATE TABLE IF NOT EXISTS token_state (id INTEGER PRIMARY KEY CHECK (id = 1), sealed TEXT, issued_at INTEGER, expires_at INTEGER,
-    rejected_reason TEXT, failures INTEGER NOT NULL, backoff_until INTEGER NOT NULL, last_error TEXT, tokens_issued INTEGER NOT NULL, last_used_at INTEGER NOT NULL)`,
-];
-
-const StateRow = z.object({
-  sealed: jsonColumn(Sealed).nullable(),
-  issued_at: z.int().nullable(),
-  expires_at: z.int().nullable(),
-  rejected_reason: z.string().nullable(),
-  failures: z.int(),
-  backoff_until: z.int(),
-  last_error: z.string().nullable(),
-  tokens_issued: z.int(),
-  last_used_at: z.int(),
-});
 
 /** A token a caller may send now. */
 export type Access = { token: string; expiresAt: number };
@@ -78,7 +59,7 @@ export class TokenKeeper {
 
   /** Reads the stored state (the token is opened with the sealing keys, hence async). */
   async load(): Promise<void> {
-    const s = row(this.sql, StateRow, "SELECT * FROM token_state WHERE id = 1");
+    const s = readTokenState(this.sql);
     if (!s) return;
     [this.#rejectedReason, this.#failures, this.#backoffUntil, this.#lastError] = [s.rejected_reason, s.failures, s.backoff_until, s.last_error];
     this.#issued = s.tokens_issued;
@@ -102,7 +83,7 @@ export class TokenKeeper {
       const plan = renewalPlan(t, now, now);
       if (plan.usable) {
         // Inside the renewal window: keep serving this token while one renewal runs for everyone.
-        if (plan.renewNow && !this.#inflight && this.#backoffUntil <= now) void this.#issue();
+        if (plan.renewNow && this.#mayRequest(now)) void this.#issue();
         return ok({ token: t.token, expiresAt: t.expiresAt });
       }
     }
@@ -139,7 +120,7 @@ export class TokenKeeper {
     const t = this.#token;
     if (!t) return;
     const plan = renewalPlan(t, this.now(), this.#lastUsedAt);
-    if (plan.renewNow && plan.inUse && !this.#inflight) await this.#issue();
+    if (plan.renewNow && plan.inUse && this.#mayRequest(this.now())) await this.#issue();
   }
 
   /** When the alarm should next call `renew`, or null when nothing is due (no token, or an idle tenant's token left to lapse). */
@@ -149,8 +130,9 @@ export class TokenKeeper {
     const now = this.now();
     const plan = renewalPlan(t, now, this.#lastUsedAt);
     if (!plan.renewNow) return this.#renewAt;
-    // In the window with the token still serving: a renewal failed; try again after the back-off.
-    return plan.inUse && plan.usable ? Math.max(this.#backoffUntil, now + RENEW_RETRY_MS) : null;
+    // In the window with the token still serving: a renewal failed; try again after the back-off,
+    // unless the key was refused (only a new client key mends that, and asking again spends the budget).
+    return plan.inUse && plan.usable && this.#rejectedReason === null ? Math.max(this.#backoffUntil, now + RENEW_RETRY_MS) : null;
   }
 
   /** The token's state for operators: never the token itself. */
@@ -199,20 +181,25 @@ export class TokenKeeper {
     }
     const e = got.error;
     const failure: Outcome<Access> =
-      e.reason === "unprocessable" ? ((this.#rejectedReason = this.#lastError = e.detail), this.#rejected(e.detail)) : e.reason === "misconfigured" ? { ok: false, error: e } : this.#failed(e);
+      e.reason === "unprocessable" ? ((this.#rejectedReason = this.#lastError = e.detail), this.#rejected(e.detail)) : this.#failed(e);
     this.#persist();
     // The old token, while it lasts, still serves: a failed renewal is not yet the callers' problem.
     const t = this.#token;
     return t && renewalPlan(t, this.now(), this.#lastUsedAt).usable ? ok({ token: t.token, expiresAt: t.expiresAt }) : failure;
   }
 
-  /** Records a transient failure and backs off: 1 s, doubling, at most `MAX_BACKOFF_MS`. */
+  /** Records a failure that may mend by itself (or by configuration) and backs off: 1 s, doubling, at most `MAX_BACKOFF_MS`. */
   #failed(e: Failure): Outcome<Access> {
     this.#failures++;
     const now = this.now();
     this.#backoffUntil = now + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (this.#failures - 1));
     this.#lastError = e.detail;
-    return fail("unavailable", e.detail, Math.ceil((this.#backoffUntil - now) / 1000));
+    return fail(e.reason === "misconfigured" ? "misconfigured" : "unavailable", e.detail, Math.ceil((this.#backoffUntil - now) / 1000));
+  }
+
+  /** Whether a token request may start now: none in flight, no back-off, and a key the API has not refused. */
+  #mayRequest(now: number): boolean {
+    return !this.#inflight && this.#backoffUntil <= now && this.#rejectedReason === null;
   }
 
   #healthy(): void {
@@ -240,11 +227,10 @@ export class TokenKeeper {
 
   #persist(): void {
     this.#lastUsedStoredAt = this.#lastUsedAt;
-    this.sql.exec(
-      `INSERT OR REPLACE INTO token_state (id, sealed, issued_at, expires_at, rejected_reason, failures, backoff_until, last_error, tokens_issued, last_used_at)
-       VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      this.#sealed && JSON.stringify(this.#sealed), this.#token?.issuedAt ?? null, this.#token?.expiresAt ?? null,
-      this.#rejectedReason, this.#failures, this.#backoffUntil, this.#lastError, this.#issued, this.#lastUsedAt,
-    );
+    writeTokenState(this.sql, {
+      sealed: this.#sealed, issued_at: this.#token?.issuedAt ?? null, expires_at: this.#token?.expiresAt ?? null, rejected_reason: this.#rejectedReason,
+      failures: this.#failures, backoff_until: this.#backoffUntil, last_error: this.#lastError, tokens_issued: this.#issued, last_used_at: this.#lastUsedAt,
+    });
   }
+
 }

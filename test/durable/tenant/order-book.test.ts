@@ -1,0 +1,167 @@
+import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { OrderBook } from "../../../src/durable/tenant/order-book";
+import type { Bindings } from "../../../src/lib/config";
+import type { Order } from "../../../src/lib/orders/order";
+import { applyEvent, type OrderRun } from "../../../src/lib/orders/runs";
+
+const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
+let seq = 0;
+/** The SQLite storage of a tenant object never registered (its constructor has migrated it), under a name no other test uses. */
+function withSql<R>(run: (sql: SqlStorage) => R | Promise<R>): Promise<R> {
+  const stub = TENANT.get(TENANT.idFromName(`test:order-book-${Date.now().toString(36)}-${seq++}`));
+  return runInDurableObject(stub, (_i, state) => run(state.storage.sql));
+}
+
+const DAY = 86_400_000;
+const T0 = Date.parse("2026-03-01T10:00:00.000Z");
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function order(id: string): Order {
+  return {
+    source: "shopify", id, number: `#${id}`, placedAt: iso(T0), paidAt: iso(T0), currency: "NOK", taxIncluded: true,
+    buyer: { externalId: null, email: null, firstName: "Kari", lastName: "Nordmann", company: null, organizationNumber: null, phone: null, address: null },
+    lines: [{ ref: "L1", kind: "item", sku: "SKU-1", name: "Kaffe", quantity: 1, amount: 12_500, discount: 0, vat: "15" }],
+    total: 12_500,
+  };
+}
+/** A paid order's record, changed at `at`, with `patch` applied. */
+function run(id: string, at: number, patch: Partial<OrderRun> = {}): OrderRun {
+  return { ...applyEvent(null, "shopify", { kind: "paid", order: order(id) }, iso(at)).run, ...patch };
+}
+
+describe("order-book: put and get", () => {
+  it("round-trips a record by source and order id; another order or source is null", async () => {
+    await withSql((sql) => {
+      const book = new OrderBook(sql);
+      const r = run("1001", T0);
+      book.put(r);
+      expect(book.get("shopify", "1001")).toEqual(r);
+      expect(new OrderBook(sql).get("shopify", "1001")).toEqual(r);
+      expect(book.get("shopify", "1002")).toBeNull();
+      expect(book.get("stripe", "1001")).toBeNull();
+    });
+  });
+
+  it("replaces the record of the same order", async () => {
+    await withSql((sql) => {
+      const book = new OrderBook(sql);
+      book.put(run("1001", T0));
+      book.put(run("1001", T0 + 1000, { state: "running", started: true }));
+      expect(book.get("shopify", "1001")).toMatchObject({ state: "running", started: true, updatedAt: iso(T0 + 1000) });
+      expect(sql.exec("SELECT order_id FROM order_runs").toArray()).toHaveLength(1);
+    });
+  });
+
+  it("refuses a record that does not match its schema, and stores nothing", async () => {
+    await withSql((sql) => {
+      const book = new OrderBook(sql);
+      const bad = [
+        { ...run("1001", T0), state: "lost" },
+        { ...run("1002", T0), attempt: 1.5 },
+        { ...run("1003", T0), source: "etsy" },
+        { ...run("1004", T0), order: { ...order("1004"), lines: [] } },
+      ] as unknown as OrderRun[];
+      for (const r of bad) expect(() => book.put(r), r.orderId).toThrow();
+      expect(sql.exec("SELECT order_id FROM order_runs").toArray()).toEqual([]);
+    });
+  });
+
+  it("a stored record that no longer matches its schema is a storage fault: reading it throws", async () => {
+    await withSql((sql) => {
+      const book = new OrderBook(sql);
+      book.put(run("1001", T0));
+      sql.exec("UPDATE order_runs SET data = json_set(data, '$.state', 'lost')");
+      expect(() => book.get("shopify", "1001")).toThrow();
+    });
+  });
+});
+
+describe("order-book: list and pending", () => {
+  it("lists newest change first, up to the limit, optionally in one state", async () => {
+    await withSql((sql) => {
+      const book = new OrderBook(sql);
+      book.put(run("a", T0, { state: "invoiced", started: true }));
+      book.put(run("b", T0 + 3000, { state: "failed", started: true }));
+      book.put(run("c", T0 + 1000, { state: "invoiced", started: true }));
+      book.put(run("d", T0 + 2000));
+      expect(book.list(null, 10).map((r) => r.orderId)).toEqual(["b", "d", "c", "a"]);
+      expect(book.list(null, 2).map((r) => r.orderId)).toEqual(["b", "d"]);
+      expect(book.list("invoiced", 10).map((r) => r.orderId)).toEqual(["c", "a"]);
+      expect(book.list("invoiced", 1).map((r) => r.orderId)).toEqual(["c"]);
+      expect(book.list("cancelled", 10)).toEqual([]);
+    });
+  });
+
+  it("lists as pending exactly the orders with a run still to start, and forgets them once started", async () => {
+    await withSql((sql) => {
+      const book = new OrderBook(sql);
+      const waiting = run("waiting", T0);
+      book.put(waiting);
+      book.put(run("running", T0, { state: "running", started: true }));
+      book.put(run("cancelled", T0, { state: "cancelled" }));
+      const withRefund = applyEvent(run("refund", T0, { state: "invoiced", started: true }), "shopify", { kind: "refunded", orderId: "refund", refund: { id: "r1", at: iso(T0), lines: [], total: 100 } }, iso(T0)).run;
+      book.put(withRefund);
+      expect(book.pending().map((r) => r.orderId).sort()).toEqual(["refund", "waiting"]);
+      book.put({ ...waiting, started: true });
+      book.put({ ...withRefund, refunds: withRefund.refunds.map((x) => ({ ...x, started: true })) });
+      expect(book.pending()).toEqual([]);
+    });
+  });
+
+  it("hands out pending orders in batches of at most 50", async () => {
+    await withSql((sql) => {
+      const book = new OrderBook(sql);
+      for (let i = 0; i < 60; i++) book.put(run(`o${i}`, T0 + i));
+      expect(book.pending()).toHaveLength(50);
+    });
+  });
+});
+
+describe("order-book: deliveries", () => {
+  it("is null for a new event, and remembers the signed time (0 when unsigned) per source", async () => {
+    await withSql((sql) => {
+      const book = new OrderBook(sql);
+      expect(book.lastDelivery("shopify", "evt-1")).toBeNull();
+      book.remember("shopify", "evt-1", 1_772_359_200, T0);
+      book.remember("shopify", "evt-2", null, T0);
+      expect(book.lastDelivery("shopify", "evt-1")).toBe(1_772_359_200);
+      expect(book.lastDelivery("shopify", "evt-2")).toBe(0);
+      expect(book.lastDelivery("stripe", "evt-1")).toBeNull();
+      book.remember("shopify", "evt-1", 1_772_359_260, T0 + 1000);
+      expect(book.lastDelivery("shopify", "evt-1")).toBe(1_772_359_260);
+    });
+  });
+
+  it("forgets deliveries seen more than 7 days before the latest one, and keeps those of exactly 7 days", async () => {
+    await withSql((sql) => {
+      const book = new OrderBook(sql);
+      book.remember("shopify", "old", 1, T0);
+      book.remember("stripe", "older", 2, T0 - 1);
+      book.remember("shopify", "newer", 3, T0 + 7 * DAY);
+      expect(book.lastDelivery("shopify", "old")).toBe(1);
+      expect(book.lastDelivery("stripe", "older")).toBeNull();
+      book.remember("shopify", "newest", 4, T0 + 7 * DAY + 1);
+      expect(book.lastDelivery("shopify", "old")).toBeNull();
+      expect(book.lastDelivery("shopify", "newer")).toBe(3);
+      expect(book.lastDelivery("shopify", "newest")).toBe(4);
+    });
+  });
+});
+
+describe("order-book: clear", () => {
+  it("removes every order and delivery", async () => {
+    await withSql((sql) => {
+      const book = new OrderBook(sql);
+      book.put(run("1001", T0));
+      book.remember("shopify", "evt-1", 1, T0);
+      book.clear();
+      expect(book.get("shopify", "1001")).toBeNull();
+      expect(book.list(null, 10)).toEqual([]);
+      expect(book.pending()).toEqual([]);
+      expect(book.lastDelivery("shopify", "evt-1")).toBeNull();
+      expect(sql.exec("SELECT * FROM webhook_deliveries").toArray()).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,156 @@
+import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { OrderSettings } from "../../../src/durable/tenant/order-settings";
+import { Sealer } from "../../../src/durable/tenant/sealer";
+import type { Bindings } from "../../../src/lib/config";
+import { importSecretsKey, seal } from "../../../src/lib/crypto";
+import { DEFAULT_VAT_ROUTES } from "../../../src/lib/orders/mapping";
+
+const bindings = env as unknown as Bindings;
+const TENANT = bindings.TENANT;
+let seq = 0;
+/** The SQLite storage of a tenant object never registered (its constructor has migrated it), under a name no other test uses. */
+function withSql<R>(run: (sql: SqlStorage) => R | Promise<R>): Promise<R> {
+  const stub = TENANT.get(TENANT.idFromName(`test:order-settings-${Date.now().toString(36)}-${seq++}`));
+  return runInDurableObject(stub, (_i, state) => run(state.storage.sql));
+}
+const settings = (sql: SqlStorage, sealer = new Sealer(bindings)) => new OrderSettings(sql, sealer);
+const storedSecrets = (sql: SqlStorage) => sql.exec<{ source: string; sealed: string }>("SELECT source, sealed FROM webhook_secrets ORDER BY source").toArray();
+
+const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+describe("order-settings: webhook secrets", () => {
+  it("stores a secret sealed (never as itself) and opens it for its tenant and source", async () => {
+    await withSql(async (sql) => {
+      const s = settings(sql);
+      expect(await s.setSecret("demo:acme", "shopify", SECRET)).toBe(true);
+      const rows = storedSecrets(sql);
+      expect(rows.map((r) => r.source)).toEqual(["shopify"]);
+      expect(JSON.stringify(rows)).not.toContain(SECRET);
+      expect(JSON.parse(rows[0]?.sealed ?? "null")).toMatchObject({ kid: expect.stringMatching(/^[0-9a-f]{12}$/) as unknown, iv: expect.any(String) as unknown, ct: expect.any(String) as unknown });
+      expect(await s.secret("demo:acme", "shopify")).toBe(SECRET);
+    });
+  });
+
+  it("opens a secret only under its own tenant and source context", async () => {
+    await withSql(async (sql) => {
+      const s = settings(sql);
+      await s.setSecret("demo:acme", "shopify", SECRET);
+      expect(await s.secret("demo:other", "shopify")).toBeNull();
+      expect(await s.secret("production:acme", "shopify")).toBeNull();
+      expect(await s.secret("demo:acme", "stripe")).toBeNull();
+      // The sealed record copied to another source's row does not open there either.
+      sql.exec("INSERT INTO webhook_secrets (source, sealed) SELECT 'stripe', sealed FROM webhook_secrets WHERE source = 'shopify'");
+      expect(await s.secret("demo:acme", "stripe")).toBeNull();
+      expect(await s.secret("demo:acme", "shopify")).toBe(SECRET);
+    });
+  });
+
+  it("replaces a source's secret, one row per source", async () => {
+    await withSql(async (sql) => {
+      const s = settings(sql);
+      await s.setSecret("demo:acme", "shopify", "first");
+      await s.setSecret("demo:acme", "shopify", "second");
+      await s.setSecret("demo:acme", "woocommerce", "third");
+      expect(storedSecrets(sql).map((r) => r.source)).toEqual(["shopify", "woocommerce"]);
+      expect(await s.secret("demo:acme", "shopify")).toBe("second");
+      expect(await s.secret("demo:acme", "woocommerce")).toBe("third");
+    });
+  });
+
+  it("refuses to store a secret without SECRETS_KEY, and stores nothing", async () => {
+    await withSql(async (sql) => {
+      const s = settings(sql, new Sealer({ ...bindings, SECRETS_KEY: undefined }));
+      expect(await s.setSecret("demo:acme", "shopify", SECRET)).toBe(false);
+      expect(storedSecrets(sql)).toEqual([]);
+    });
+  });
+
+  it("opens a secret sealed under SECRETS_KEY_PREVIOUS and re-seals it under SECRETS_KEY", async () => {
+    await withSql(async (sql) => {
+      const previous = await importSecretsKey(bindings.SECRETS_KEY_PREVIOUS ?? "");
+      const current = await importSecretsKey(bindings.SECRETS_KEY ?? "");
+      const old = await seal(SECRET, previous, "webhook:demo:acme:stripe");
+      sql.exec("INSERT INTO webhook_secrets (source, sealed) VALUES ('stripe', ?)", JSON.stringify(old));
+      const s = settings(sql);
+      expect(await s.secret("demo:acme", "stripe")).toBe(SECRET);
+      const kid = (JSON.parse(storedSecrets(sql)[0]?.sealed ?? "null") as { kid: string }).kid;
+      expect(kid).toBe(current.kid);
+      expect(await s.secret("demo:acme", "stripe")).toBe(SECRET);
+    });
+  });
+});
+
+describe("order-settings: mapping", () => {
+  it("answers the defaults when none is stored", async () => {
+    await withSql((sql) => {
+      const m = settings(sql).mapping();
+      expect(m.vat).toEqual(DEFAULT_VAT_ROUTES);
+      expect(m).toMatchObject({ unknownSkus: "create", customers: "create", deliveryType: "Auto", settle: true, settlementAccount: 1920, roundingProduct: "AVRUNDING", roundingAccount: 3200 });
+    });
+  });
+
+  it("stores the input as sent and answers it with the defaults filled in, now and on a later read", async () => {
+    await withSql((sql) => {
+      const s = settings(sql);
+      const input = { vat: { "25": { salesAccount: 3001 } }, settlementAccount: 1950, customers: "webshop" as const };
+      const answered = s.setMapping(input);
+      expect(answered.vat["25"]).toEqual({ salesAccount: 3001, shippingProduct: "FRAKT-25", fallbackProduct: "VARE-25" });
+      expect(answered.vat["15"]).toEqual(DEFAULT_VAT_ROUTES["15"]);
+      expect(answered).toMatchObject({ settlementAccount: 1950, customers: "webshop", webshopCustomerName: "Nettbutikk", settle: true });
+      expect(settings(sql).mapping()).toEqual(answered);
+      // Stored as sent, so a later change of a default reaches tenants that never set it.
+      expect(sql.exec("SELECT data FROM order_mapping").toArray()).toEqual([{ data: JSON.stringify(input) }]);
+    });
+  });
+
+  it("a new mapping replaces the old one whole (fields left out go back to their defaults)", async () => {
+    await withSql((sql) => {
+      const s = settings(sql);
+      s.setMapping({ settlementAccount: 1950, settle: false });
+      s.setMapping({ deliveryType: "PdfByEmail" });
+      expect(s.mapping()).toMatchObject({ deliveryType: "PdfByEmail", settlementAccount: 1920, settle: true });
+    });
+  });
+});
+
+describe("order-settings: settlement ids", () => {
+  it("round-trips per account number, null for another", async () => {
+    await withSql((sql) => {
+      const s = settings(sql);
+      expect(s.settlementIds(1920)).toBeNull();
+      s.rememberSettlementIds(1920, { settlementAccountId: 77, noVatId: 3 });
+      s.rememberSettlementIds(1950, { settlementAccountId: 78, noVatId: 3 });
+      expect(settings(sql).settlementIds(1920)).toEqual({ settlementAccountId: 77, noVatId: 3 });
+      expect(settings(sql).settlementIds(1950)).toEqual({ settlementAccountId: 78, noVatId: 3 });
+      expect(s.settlementIds(2400)).toBeNull();
+      s.rememberSettlementIds(1920, { settlementAccountId: 79, noVatId: 4 });
+      expect(s.settlementIds(1920)).toEqual({ settlementAccountId: 79, noVatId: 4 });
+    });
+  });
+
+  it("refuses ids that do not match their schema, and stores nothing", async () => {
+    await withSql((sql) => {
+      const s = settings(sql);
+      expect(() => s.rememberSettlementIds(1920, { settlementAccountId: 1.5, noVatId: 3 })).toThrow();
+      expect(s.settlementIds(1920)).toBeNull();
+    });
+  });
+});
+
+describe("order-settings: clear", () => {
+  it("removes every secret, the mapping and the remembered ids", async () => {
+    await withSql(async (sql) => {
+      const s = settings(sql);
+      await s.setSecret("demo:acme", "shopify", SECRET);
+      s.setMapping({ settlementAccount: 1950 });
+      s.rememberSettlementIds(1950, { settlementAccountId: 78, noVatId: 3 });
+      s.clear();
+      expect(await s.secret("demo:acme", "shopify")).toBeNull();
+      expect(s.mapping().settlementAccount).toBe(1920);
+      expect(s.settlementIds(1950)).toBeNull();
+      for (const table of ["webhook_secrets", "order_mapping", "settlement_ids"]) expect(sql.exec(`SELECT * FROM ${table}`).toArray(), table).toEqual([]);
+    });
+  });
+});

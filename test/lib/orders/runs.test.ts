@@ -1,0 +1,169 @@
+import { describe, expect, it } from "vitest";
+import type { Order, Refund } from "../../../src/lib/orders/order";
+import { applyEvent, OrderRun, pendingStarts, publicView, runInstanceId, type RunParams } from "../../../src/lib/orders/runs";
+
+const AT = "2026-03-01T10:00:00.000Z";
+const LATER = "2026-03-01T10:05:00.000Z";
+
+function order(id = "1001", total = 12_500): Order {
+  return {
+    source: "shopify", id, number: `#${id}`, placedAt: AT, paidAt: AT, currency: "NOK", taxIncluded: true,
+    buyer: { externalId: null, email: "kari@example.no", firstName: "Kari", lastName: "Nordmann", company: null, organizationNumber: null, phone: null, address: null },
+    lines: [{ ref: "L1", kind: "item", sku: "SKU-1", name: "Kaffe", quantity: 1, amount: total, discount: 0, vat: "15" }],
+    total,
+  };
+}
+const refund = (id: string, total = 2_500): Refund => ({ id, at: LATER, lines: [], total });
+
+const paid = (o = order()) => ({ kind: "paid" as const, order: o });
+const cancelled = (orderId = "1001", at = LATER) => ({ kind: "cancelled" as const, orderId, at });
+const refunded = (id: string, orderId = "1001") => ({ kind: "refunded" as const, orderId, refund: refund(id) });
+
+/** A run of order 1001 that has been paid, in `state`, with its instance started or not. */
+function paidRun(state: OrderRun["state"], started: boolean): OrderRun {
+  return { ...applyEvent(null, "shopify", paid(), AT).run, state, started };
+}
+
+describe("runs: applyEvent", () => {
+  it("paid on a new order records it as received, to be started, and the record passes its schema", () => {
+    const { run, intake } = applyEvent(null, "shopify", paid(), AT);
+    expect(intake).toBe("started");
+    expect(run).toMatchObject({ source: "shopify", orderId: "1001", state: "received", receivedAt: AT, updatedAt: AT, deliveries: 1, attempt: 1, started: false, cancelledAt: null, refunds: [] });
+    expect(run.order?.total).toBe(12_500);
+    expect(OrderRun.safeParse(run).success).toBe(true);
+  });
+
+  it("a second paid is a duplicate: counted, but the first order stays", () => {
+    const first = applyEvent(null, "shopify", paid(), AT).run;
+    const { run, intake } = applyEvent(first, "shopify", paid(order("1001", 99)), LATER);
+    expect(intake).toBe("duplicate");
+    expect(run.deliveries).toBe(2);
+    expect(run.updatedAt).toBe(LATER);
+    expect(run.order?.total).toBe(12_500);
+  });
+
+  it("does not change the record it was given", () => {
+    const first = applyEvent(null, "shopify", paid(), AT).run;
+    const snapshot = structuredClone(first);
+    applyEvent(first, "shopify", refunded("r1"), LATER);
+    applyEvent(first, "shopify", cancelled(), LATER);
+    expect(first).toEqual(snapshot);
+  });
+
+  it("cancelled before the run started cancels the order, and nothing is left to start", () => {
+    const { run, intake } = applyEvent(paidRun("received", false), "shopify", cancelled(), LATER);
+    expect(intake).toBe("cancelled");
+    expect(run.state).toBe("cancelled");
+    expect(run.cancelledAt).toBe(LATER);
+    expect(pendingStarts(run)).toEqual([]);
+  });
+
+  it("cancelled before paid: the later paid is a duplicate and starts nothing", () => {
+    const c = applyEvent(null, "shopify", cancelled(), AT);
+    expect(c.intake).toBe("cancelled");
+    expect(c.run).toMatchObject({ state: "cancelled", order: null, cancelledAt: LATER });
+    const p = applyEvent(c.run, "shopify", paid(), LATER);
+    expect(p.intake).toBe("duplicate");
+    expect(p.run.state).toBe("cancelled");
+    expect(p.run.order?.id).toBe("1001");
+    expect(pendingStarts(p.run)).toEqual([]);
+  });
+
+  it("cancelled after the run started leaves it running (it stops at its next checkpoint)", () => {
+    for (const [state, started] of [["running", true], ["received", true], ["invoiced", true]] as const) {
+      const { run, intake } = applyEvent(paidRun(state, started), "shopify", cancelled(), LATER);
+      expect(intake).toBe("cancelled");
+      expect(run.state, state).toBe(state);
+      expect(run.cancelledAt).toBe(LATER);
+    }
+  });
+
+  it("cancelled after a failure cancels the order", () => {
+    expect(applyEvent(paidRun("failed", true), "shopify", cancelled(), LATER).run.state).toBe("cancelled");
+  });
+
+  it("a second cancellation is a duplicate and keeps the first time", () => {
+    const once = applyEvent(paidRun("running", true), "shopify", cancelled("1001", AT), AT).run;
+    const { run, intake } = applyEvent(once, "shopify", cancelled("1001", LATER), LATER);
+    expect(intake).toBe("duplicate");
+    expect(run.cancelledAt).toBe(AT);
+  });
+
+  it("a refund is added as received and to be started; the same refund again is a duplicate", () => {
+    const base = paidRun("invoiced", true);
+    const { run, intake } = applyEvent(base, "shopify", refunded("r1"), LATER);
+    expect(intake).toBe("started");
+    expect(run.refunds).toEqual([{ refund: refund("r1"), state: "received", creditNoteNo: null, steps: [], error: null, attempt: 1, started: false }]);
+    expect(run.state).toBe("invoiced");
+    const again = applyEvent(run, "shopify", refunded("r1"), LATER);
+    expect(again.intake).toBe("duplicate");
+    expect(again.run.refunds).toHaveLength(1);
+    expect(applyEvent(run, "shopify", refunded("r2"), LATER).run.refunds.map((x) => x.refund.id)).toEqual(["r1", "r2"]);
+  });
+});
+
+describe("runs: pendingStarts", () => {
+  it("lists the order's own run while it is received and not started", () => {
+    expect(pendingStarts(paidRun("received", false))).toEqual([{ refundId: null, attempt: 1 }]);
+    expect(pendingStarts({ ...paidRun("received", false), attempt: 3 })).toEqual([{ refundId: null, attempt: 3 }]);
+    expect(pendingStarts(paidRun("received", true))).toEqual([]);
+    expect(pendingStarts(paidRun("running", false))).toEqual([]);
+  });
+
+  it("lists refunds received and not started, each with its attempt", () => {
+    let run = paidRun("invoiced", true);
+    for (const id of ["r1", "r2", "r3"]) run = applyEvent(run, "shopify", refunded(id), LATER).run;
+    run.refunds = run.refunds.map((x) => (x.refund.id === "r1" ? { ...x, started: true } : x.refund.id === "r3" ? { ...x, state: "skipped" } : { ...x, attempt: 2 }));
+    expect(pendingStarts(run)).toEqual([{ refundId: "r2", attempt: 2 }]);
+  });
+
+  it("lists just the refund for a refund-only record (no order yet)", () => {
+    const { run } = applyEvent(null, "shopify", refunded("r1"), AT);
+    expect(pendingStarts(run)).toEqual([{ refundId: "r1", attempt: 1 }]);
+  });
+});
+
+describe("runs: publicView", () => {
+  it("shows amounts as decimals and no buyer or lines", () => {
+    const run = applyEvent(paidRun("invoiced", true), "shopify", refunded("r1"), LATER).run;
+    const view = publicView(run);
+    expect(view).toMatchObject({ number: "#1001", total: "125.00", currency: "NOK", refunds: [{ id: "r1", total: "25.00", state: "received" }] });
+    expect(JSON.stringify(view)).not.toContain("kari@example.no");
+    expect(JSON.stringify(view)).not.toContain("Kaffe");
+  });
+});
+
+describe("runs: runInstanceId", () => {
+  const p: RunParams = { tenant: "demo:acme", source: "shopify", orderId: "1001", refundId: null };
+
+  it("is the same for the same run and attempt, so a second start is refused by the engine", async () => {
+    expect(await runInstanceId(p, 1)).toBe(await runInstanceId({ ...p }, 1));
+  });
+
+  it("differs per attempt, per refund, per order, per source and per tenant", async () => {
+    const ids = await Promise.all([
+      runInstanceId(p, 1),
+      runInstanceId(p, 2),
+      runInstanceId({ ...p, refundId: "r1" }, 1),
+      runInstanceId({ ...p, refundId: "r2" }, 1),
+      runInstanceId({ ...p, orderId: "1002" }, 1),
+      runInstanceId({ ...p, source: "stripe" }, 1),
+      runInstanceId({ ...p, tenant: "demo:other" }, 1),
+    ]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids[0]).toMatch(/^o-/);
+    expect(ids[2]).toMatch(/^r-/);
+  });
+
+  it("stays within 100 characters of [a-z0-9-], whatever the shop's ids hold", async () => {
+    const odd: RunParams = { tenant: `production:${"a".repeat(63)}`, source: "woocommerce", orderId: `ordre/æøå#${"x".repeat(90)}`, refundId: `${"r".repeat(100)}` };
+    for (const id of [await runInstanceId(odd, 1), await runInstanceId(odd, 999_999), await runInstanceId({ ...odd, refundId: null }, 1)]) {
+      expect(id.length).toBeLessThanOrEqual(100);
+      expect(id).toMatch(/^[a-z0-9-]+$/);
+    }
+  });
+
+  it("is not confused by ids that run together ('ab'+'c' vs 'a'+'bc')", async () => {
+    expect(await runInstanceId({ ...p, orderId: "ab", refundId: "c" }, 1)).not.toBe(await runInstanceId({ ...p, orderId: "a", refundId: "bc" }, 1));
+  });
+});
