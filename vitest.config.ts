@@ -39,8 +39,57 @@ const sandbox = {
   durableObjects: workerOptions.durableObjects,
 };
 
+/** The gateway's logs in tests: warnings and errors only; the info line of every request is noise. */
+const TEST_LOG_LEVEL = "warn";
+
+/**
+ * Runtime lines that a passing run prints by design. workerd reports as an "uncaught exception"
+ * every error a Workflow step throws, although the engine catches it and retries the step or fails
+ * the run, and the error the sandbox throws to drop a connection; the tests inject exactly those
+ * failures and assert what follows. The plugin writes workerd's lines to this process's stdout or
+ * stderr itself and passes no log handler through from the config, so they are dropped here, by
+ * exact pattern. Any other runtime line still shows, and vitest reports a failing test either way.
+ */
+const EXPECTED_RUNTIME_LINES = [
+  // The sandbox's injected faults: an answer whose detail ends "(injected fault)" failing a step,
+  // and a connection the sandbox drops on purpose by throwing.
+  /^uncaught exception; [^\n]*(\(injected fault\)|connection dropped by an injected sandbox fault)/,
+  // The step error test/workflows mocks to model a crash, as thrown and as wrapped by the run.
+  /^uncaught exception; source = Uncaught \(in promise\); stack = \w*Error: worker crashed$/m,
+  // The engine stopping a run after a NonRetryableError: how a run fails for good.
+  /^uncaught exception; exception = \S+: failed: broken\.outputGateBroken; jsg\.Error: Aborting engine: A step threw a NonRetryableError/,
+];
+/** The native frames workerd prints after some of those: addresses in its binary, nothing to read. */
+const RUNTIME_BINARY_FRAME = /^stack:( \S*workerd@[0-9a-f]+)+\s*$/;
+const QUIETED = Symbol.for("ledgergate.quietExpectedRuntimeLines");
+
+/**
+ * Drops `EXPECTED_RUNTIME_LINES` (and the binary frames right after one) from this process's
+ * output. Both streams: the plugin sends workerd's lines to stdout or stderr by their level.
+ */
+function quietExpectedRuntimeLines(): void {
+  for (const stream of [process.stdout, process.stderr] as (typeof process.stdout & { [QUIETED]?: true })[]) {
+    if (stream[QUIETED]) continue;
+    stream[QUIETED] = true;
+    const write = stream.write;
+    let droppedLast = false;
+    stream.write = function quietWrite(this: typeof stream, chunk: unknown, ...rest: unknown[]): boolean {
+      const text = typeof chunk === "string" ? chunk : "";
+      droppedLast = EXPECTED_RUNTIME_LINES.some((line) => line.test(text)) || (droppedLast && RUNTIME_BINARY_FRAME.test(text));
+      if (!droppedLast) return Reflect.apply(write, this, [chunk, ...rest]) as boolean;
+      // A dropped write still "completes", so a caller waiting on its callback is not left hanging.
+      const done = rest.at(-1);
+      if (typeof done === "function") process.nextTick(done);
+      return true;
+    } as typeof stream.write;
+  }
+}
+quietExpectedRuntimeLines();
+
 export default defineConfig({
   test: {
+    // A passing test prints nothing; a failing one still shows everything it logged.
+    silent: "passed-only",
     projects: [
       {
         // Pure library modules (order adapters, money): the Workers runtime, no bindings needed.
@@ -56,7 +105,7 @@ export default defineConfig({
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             // A previous sealing key, so the tests can prove records sealed under it still open.
-            miniflare: { bindings: { SECRETS_KEY_PREVIOUS: TEST_PREVIOUS_SECRETS_KEY }, workers: [sandbox] },
+            miniflare: { bindings: { SECRETS_KEY_PREVIOUS: TEST_PREVIOUS_SECRETS_KEY, LOG_LEVEL: TEST_LOG_LEVEL }, workers: [sandbox] },
           }),
         ],
         // One file at a time: the files share the sandbox, and with it the rate limit they measure.
@@ -68,7 +117,7 @@ export default defineConfig({
             wrangler: { configPath: "./wrangler.toml" },
             // The order corpus proves amounts, not throughput (npm run bench measures that at 10 req/s):
             // both sides lift the rate limit so 144 orders run in seconds.
-            miniflare: { bindings: { RATE_LIMIT_PER_SECOND: "200" }, workers: [sandbox] },
+            miniflare: { bindings: { RATE_LIMIT_PER_SECOND: "200", LOG_LEVEL: TEST_LOG_LEVEL }, workers: [sandbox] },
           }),
         ],
         test: { name: "corpus", include: ["test/corpus/**/*.test.ts"], testTimeout: 180_000 },

@@ -19,6 +19,8 @@ export interface Bindings {
   /** Upstream calls per second per environment; the API's limit (10) when unset. */
   RATE_LIMIT_PER_SECOND?: string;
   VERSION?: string;
+  /** `debug`, `info` (default), `warn`, `error` or `silent` (see `lib/log.ts`). */
+  LOG_LEVEL?: string;
   ADMIN_TOKEN?: string;
   SECRETS_KEY?: string;
   SECRETS_KEY_PREVIOUS?: string;

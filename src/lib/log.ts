@@ -2,11 +2,24 @@
  * @module
  * Structured JSON logs, one line per event. Fields whose names suggest a secret are redacted before
  * anything is written, so a careless call site cannot leak a key.
+ *
+ * The `LOG_LEVEL` var (`debug`, `info`, `warn`, `error` or `silent`; `info` when unset or unknown)
+ * sets the least severe level written. It is read at every call, from the bindings of the running
+ * Worker, so one deployment (or one test project) can turn the volume down without code changes.
  */
+import { env } from "cloudflare:workers";
 
 const SECRET_NAME = /(key|token|secret|authorization|password|cookie)$/i;
 
 type Fields = Record<string, unknown>;
+
+/** A level a line can be written at. */
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+/** Severity order; `silent` ranks above every level, so nothing is written. */
+const RANK = { debug: 10, info: 20, warn: 30, error: 40, silent: 50 } as const;
+/** The level when `LOG_LEVEL` is unset or misspelt: a typo must not silence production logs. */
+const DEFAULT_LEVEL = "info";
 
 /** A copy of `fields` with secret-looking values replaced by "[redacted]" (nested objects too). */
 export function redact(fields: Fields): Fields {
@@ -19,15 +32,31 @@ export function redact(fields: Fields): Fields {
   return out;
 }
 
-function write(level: "info" | "warn" | "error", event: string, fields: Fields): void {
-  const line = JSON.stringify({ level, event, time: new Date().toISOString(), ...redact(fields) });
-  // The Workers runtime ships console output to Logs/Tail; it is the logging API there.
-  // eslint-disable-next-line no-console
-  (level === "error" ? console.error : level === "warn" ? console.warn : console.log)(line);
+/** The configured threshold. `env` can be absent outside a Worker (scripts that import this module). */
+function threshold(): number {
+  const configured = (env as { LOG_LEVEL?: unknown } | undefined)?.LOG_LEVEL;
+  const name = typeof configured === "string" ? configured.trim().toLowerCase() : DEFAULT_LEVEL;
+  return Object.hasOwn(RANK, name) ? RANK[name as keyof typeof RANK] : RANK[DEFAULT_LEVEL];
 }
 
-/** The gateway's logger. */
+function write(level: LogLevel, event: string, fields: Fields): void {
+  if (RANK[level] < threshold()) return;
+  const line = JSON.stringify({ level, event, time: new Date().toISOString(), ...redact(fields) });
+  // The Workers runtime ships console output to Logs/Tail; it is the logging API there.
+  /* eslint-disable no-console */
+  const sink = level === "error" ? console.error : level === "warn" ? console.warn : level === "debug" ? console.debug : console.log;
+  /* eslint-enable no-console */
+  sink(line);
+}
+
+/**
+ * The gateway's logger: one method per level, each taking an event name and redactable fields.
+ *
+ * @example
+ * log.warn("v2", { tenant: "demo:acme", status: 503 });
+ */
 export const log = {
+  debug: (event: string, fields: Fields = {}) => write("debug", event, fields),
   info: (event: string, fields: Fields = {}) => write("info", event, fields),
   warn: (event: string, fields: Fields = {}) => write("warn", event, fields),
   error: (event: string, fields: Fields = {}) => write("error", event, fields),

@@ -1,44 +1,104 @@
+/**
+ * The rate governor through the gateway and the sandbox. Every assertion is a count, a status, a
+ * header or an order, never a duration: the schedule itself (the limit per window, round-robin,
+ * deadlines, pauses) is proven on a simulated clock in test/lib/rate/fair-queue.test.ts.
+ */
 import { beforeEach, describe, expect, it } from "vitest";
-import { fresh, stats, tenant } from "../helpers/gateway";
+import { ADMIN, control, fresh, gw, json, stats, tenant } from "../helpers/gateway";
 
-beforeEach(() => fresh());
+/**
+ * The sandbox's own limit, lifted far above the governor's: with the real 10 req/s, a permit
+ * delayed on a loaded machine can land in the sandbox's next second and draw a 429, a retry and an
+ * extra request. Lifted, every count below is the governor's doing alone.
+ */
+const SANDBOX_UNLIMITED = { rateLimitPerSecond: 1000 };
+const CALL = "/ClientIntegrationInformation";
+/** A pause long enough that a call sent right after the 429 surely finds it still on, s. */
+const PAUSE_SECONDS = 5;
+/** Between two looks at the counters while waiting for the governor to fill its queue, ms. */
+const POLL_MS = 100;
+/** Looks before giving up (about 30 s), well inside the project's 60 s test timeout. */
+const POLL_ATTEMPTS = 300;
+
+beforeEach(() => fresh(SANDBOX_UNLIMITED));
+
+interface Governed {
+  upstreamCalls: number;
+  throttledWaits: number;
+  refusedForDeadline: number;
+}
+
+/** The governor's counters for one tenant, as operators see them in `GET /admin/tenants`. */
+async function governed(name: string): Promise<Governed> {
+  const res = await gw("/admin/tenants", { headers: ADMIN });
+  expect(res.status).toBe(200);
+  const { tenants } = (await res.json()) as { tenants: { tenant: string; counters: Governed }[] };
+  const listed = tenants.find((t) => t.tenant === name);
+  if (!listed) throw new Error(`${name} is not listed`);
+  return listed.counters;
+}
+
+/** Waits (by polling, never asserting on time) until `ready` holds. */
+async function until(what: string, ready: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < POLL_ATTEMPTS; i++) {
+    if (await ready()) return;
+    await scheduler.wait(POLL_MS);
+  }
+  throw new Error(`gave up waiting until ${what}`);
+}
 
 describe("rate governor: the shared 10 req/s", () => {
-  it("100 calls offered at once reach the sandbox with zero 429s, all answered", async () => {
+  it("answers 100 calls offered at once, each with one permit and one request to the API", async () => {
     const t = await tenant();
-    const before = await stats();
-    const results = await Promise.all(Array.from({ length: 100 }, () => t.v2("/ClientIntegrationInformation")));
-    expect(results.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
-    const after = await stats();
-    expect(after.throttled - before.throttled).toBe(0);
-    expect(after.requests - before.requests).toBe(100);
+    const [sandboxBefore, before] = [await stats(), await governed(t.name)];
+    const results = await Promise.all(Array.from({ length: 100 }, () => t.v2(CALL)));
+    expect(results.map((r) => r.status)).toEqual(Array<number>(100).fill(200));
+    const [sandboxAfter, after] = [await stats(), await governed(t.name)];
+    expect(sandboxAfter.requests - sandboxBefore.requests).toBe(100);
+    expect(sandboxAfter.throttled - sandboxBefore.throttled).toBe(0);
+    expect(after.upstreamCalls - before.upstreamCalls).toBe(100);
+    expect(after.refusedForDeadline - before.refusedForDeadline).toBe(0);
   });
 
-  it("is fair: while tenant A offers 200 calls, tenant B's 5 calls all complete within 2.5 s", async () => {
+  it("is fair: tenant B's 5 calls, offered behind 150 queued calls of tenant A, finish while most of A's still wait", async () => {
     const a = await tenant();
     const b = await tenant();
-    const bulk = Promise.all(Array.from({ length: 200 }, () => a.v2("/ClientIntegrationInformation").then((r) => r.status)));
-    await scheduler.wait(300);
-    const started = Date.now();
-    const mine = await Promise.all(Array.from({ length: 5 }, () => b.v2("/ClientIntegrationInformation").then((r) => r.status)));
-    const elapsed = Date.now() - started;
+    const before = await governed(a.name);
+    const finished: ("a" | "b")[] = [];
+    const send = (t: typeof a, who: "a" | "b") =>
+      t.v2(CALL).then((r) => {
+        finished.push(who);
+        return r.status;
+      });
+    const bulk = Promise.all(Array.from({ length: 200 }, () => send(a, "a")));
+    await until("150 of A's calls wait in the governor", async () => (await governed(a.name)).throttledWaits - before.throttledWaits >= 150);
+    const mine = await Promise.all(Array.from({ length: 5 }, () => send(b, "b")));
     expect(mine).toEqual([200, 200, 200, 200, 200]);
-    expect(elapsed).toBeLessThan(2500);
-    const statuses = await bulk;
-    expect(statuses.filter((s) => s !== 200)).toEqual([]);
-    expect((await stats()).throttled).toBe(0);
+    expect((await bulk).filter((s) => s !== 200)).toEqual([]);
+    // Round-robin grants B's 5 within the next 10 permits, while over a hundred of A's calls still
+    // wait. First-come-first-served would put B behind every queued call of A, leaving at most the
+    // 50 not yet queued to finish after B.
+    const aAfterB = finished.length - 1 - finished.lastIndexOf("b");
+    expect(aAfterB).toBeGreaterThanOrEqual(75);
+    expect((await governed(b.name)).refusedForDeadline).toBe(0);
   });
 
-  it("refuses at once, with 503 and Retry-After, a call whose wait would pass its deadline", async () => {
-    const a = await tenant();
-    const bulk = Promise.all(Array.from({ length: 40 }, () => a.v2("/ClientIntegrationInformation")));
-    await scheduler.wait(100);
-    const started = Date.now();
-    const res = await a.v2("/ClientIntegrationInformation", { headers: { "x-deadline-ms": "500" } });
+  it("refuses at once, with 503, Retry-After and the unavailable problem, a call whose wait would pass its deadline", async () => {
+    const t = await tenant();
+    // A 429 on a write is passed on and pauses the whole environment for its Retry-After.
+    await control("PUT", "/settings", { faults: [{ kind: "throttle", target: "api", path: "/Customers", count: 1, retryAfterSeconds: PAUSE_SECONDS }] });
+    expect((await t.v2("/Customers", json({ Name: "Paused AS" }))).status).toBe(429);
+    const before = await governed(t.name);
+    const res = await t.v2(CALL, { headers: { "x-deadline-ms": "500" } });
     expect(res.status).toBe(503);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(await res.json()).toMatchObject({ type: "https://ledgergate.dev/problems/unavailable" });
-    expect(Date.now() - started).toBeLessThan(400);
-    await bulk;
+    const after = await governed(t.name);
+    expect(after.refusedForDeadline - before.refusedForDeadline).toBe(1);
+    expect(after.upstreamCalls).toBe(before.upstreamCalls);
+    // A patient call waits the pause out (and leaves the environment unpaused for the next test).
+    const sent = (await stats()).requests;
+    expect((await t.v2(CALL)).status).toBe(200);
+    expect((await stats()).requests - sent).toBe(1);
   });
 });

@@ -148,12 +148,21 @@ describe("v2 gate: injected faults", () => {
     expect((await s.api("/ClientIntegrationInformation")).status).toBe(200);
   });
 
-  it("adds the configured latency", async () => {
+  it("adds the configured latency: an admitted call is held while the control API answers", async () => {
     const s = await session("demo");
-    await control("PUT", "/settings", { latencyMs: 150 });
-    const started = Date.now();
-    await s.api("/ClientIntegrationInformation");
-    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    // Long beside one control round trip, so the order below holds on a loaded machine too.
+    await control("PUT", "/settings", { latencyMs: 2000 });
+    const { requests } = await control<{ requests: number }>("GET", "/stats");
+    const order: string[] = [];
+    const held = s.api("/ClientIntegrationInformation").then((res) => {
+      order.push("answered");
+      return res.status;
+    });
+    // The sandbox counts a call when it admits it, before the latency: poll until it has.
+    while ((await control<{ requests: number }>("GET", "/stats")).requests === requests) await scheduler.wait(10);
+    order.push("counted");
+    expect(await held).toBe(200);
+    expect(order).toEqual(["counted", "answered"]);
   });
 
   it("refuses a malformed settings document and keeps the old one", async () => {
