@@ -23,6 +23,8 @@ import { Sealer } from "./tenant/sealer";
 import { TokenKeeper, type Access, type IssuedToken } from "./tenant/token-keeper";
 
 const NO_TENANT = "No such tenant.";
+const GONE = "The tenant's registration this run was started under is gone (the tenant was removed): the run stops without calling the API.";
+const ownerOf = (r: TenantRecord) => ({ tenant: nameOf(r), registration: r.registrationId });
 const BAD_KEY = "The gateway key is not valid.";
 
 export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
@@ -56,7 +58,7 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
       const checked = await this.#check(input.environment, input.client, input.clientKey);
       if (!checked.ok) return checked;
       const gatewayKey = await this.#keys.issue(input.environment, input.client, Date.now());
-      const adopted = await this.#adopt({ ...input, createdAt: new Date().toISOString() }, input.clientKey, checked.value);
+      const adopted = await this.#adopt({ ...input, registrationId: crypto.randomUUID(), createdAt: new Date().toISOString() }, input.clientKey, checked.value);
       return adopted.ok ? ok({ gatewayKey }) : adopted;
     } finally {
       this.#registering = false;
@@ -70,10 +72,11 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
 
   /**
    * A token for an order run. The run was started by this object itself after it verified a
-   * webhook's signature with this tenant's secret, so the run holds no gateway key.
+   * webhook's signature with this tenant's secret, so the run holds no gateway key, only the
+   * registration it was started under: once that is gone, no token.
    */
-  async accessForRun(): Promise<Outcome<Access>> {
-    return this.#registration.get() ? this.#tokens.access() : fail("unauthorized", NO_TENANT);
+  async accessForRun(registration: string): Promise<Outcome<Access>> {
+    return this.#registration.current(registration) ? this.#tokens.access() : fail("not-found", GONE);
   }
 
   /** Drops `token` after the API answered 401 to it, if it is still the current one. */
@@ -102,9 +105,15 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     return this.#adopt(before, clientKey, checked.value);
   }
 
-  /** Removes the tenant: every table is emptied in one transaction, and the alarm is deleted. */
+  /**
+   * Removes the tenant: its running order runs are terminated, every table is emptied in one
+   * transaction, and the alarm is deleted. A run that escapes termination finds its registration
+   * gone at its next step and stops there.
+   */
   async remove(): Promise<Outcome<null>> {
-    if (!this.#registration.get()) return fail("not-found", NO_TENANT);
+    const r = this.#registration.get();
+    if (!r) return fail("not-found", NO_TENANT);
+    const stopping = this.#desk.stopAll(ownerOf(r));
     this.ctx.storage.transactionSync(() => {
       this.#desk.book.clear();
       this.#settings.clear();
@@ -112,6 +121,7 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
       this.#keys.clear();
       this.#registration.clear();
     });
+    await stopping;
     await this.ctx.storage.deleteAlarm();
     return ok(null);
   }
@@ -127,7 +137,7 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
   override async alarm(): Promise<void> {
     const r = this.#registration.get();
     if (!r) return;
-    await this.#desk.startPending(nameOf(r));
+    await this.#desk.startPending(ownerOf(r));
     await this.#tokens.renew();
     await this.#arm();
   }
@@ -154,7 +164,7 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     const r = this.#registration.get();
     // Answered like a bad signature: without the tenant's secret nothing can be verified.
     if (!r) return fail("bad-signature", "The signature cannot be verified: no such tenant, or no webhook secret for this source.");
-    const answer = await this.#desk.receive(nameOf(r), source, new Headers(headers), body, Date.now());
+    const answer = await this.#desk.receive(ownerOf(r), source, new Headers(headers), body, Date.now());
     await this.#arm();
     return answer;
   }
@@ -173,34 +183,34 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
   async retryOrder(gatewayKey: string, source: Source, orderId: string): Promise<Outcome<OrderRunView>> {
     const r = this.#registration.get();
     if (!r || !(await this.#authentic(gatewayKey))) return fail("unauthorized", BAD_KEY);
-    const run = await this.#desk.retry(nameOf(r), source, orderId);
+    const run = await this.#desk.retry(ownerOf(r), source, orderId);
     await this.#arm();
     return run;
   }
 
-  async runInput(source: Source, orderId: string): Promise<RunInput | null> {
-    const run = this.#registration.get() && this.#desk.book.get(source, orderId);
+  async runInput(registration: string, source: Source, orderId: string): Promise<RunInput | null> {
+    const run = this.#registration.current(registration) && this.#desk.book.get(source, orderId);
     return run ? { run, mapping: this.#settings.mapping() } : null;
   }
 
-  async runReport(source: Source, orderId: string, refundId: string | null, patch: RunPatch): Promise<void> {
-    this.#desk.report(source, orderId, refundId, patch);
+  async runReport(registration: string, source: Source, orderId: string, refundId: string | null, patch: RunPatch): Promise<void> {
+    if (this.#registration.current(registration)) this.#desk.report(source, orderId, refundId, patch);
   }
 
-  async settlementIds(accountNo: number): Promise<SettlementIds | null> {
-    return this.#settings.settlementIds(accountNo);
+  async settlementIds(registration: string, accountNo: number): Promise<SettlementIds | null> {
+    return this.#registration.current(registration) && this.#settings.settlementIds(accountNo);
   }
 
-  async rememberSettlementIds(accountNo: number, ids: SettlementIds): Promise<void> {
-    if (this.#registration.get()) this.#settings.rememberSettlementIds(accountNo, ids);
+  async rememberSettlementIds(registration: string, accountNo: number, ids: SettlementIds): Promise<void> {
+    if (this.#registration.current(registration)) this.#settings.rememberSettlementIds(accountNo, ids);
   }
 
   /** Makes a checked client key the tenant's own, sealed, and keeps the token that checked it. */
   async #adopt(record: Omit<TenantRecord, "clientKey">, clientKey: string, token: IssuedToken): Promise<Outcome<null>> {
     const sealed = await this.#sealer.seal(clientKey, nameOf(record));
     if (!sealed) return fail("misconfigured", "SECRETS_KEY is not configured.");
-    const { environment, client, name, createdAt } = record;
-    this.#registration.save({ environment, client, name, createdAt, clientKey: sealed });
+    const { registrationId, environment, client, name, createdAt } = record;
+    this.#registration.save({ registrationId, environment, client, name, createdAt, clientKey: sealed });
     const kept = await this.#tokens.adopt(token);
     return kept.ok ? ok(null) : kept;
   }

@@ -39,7 +39,7 @@ export async function passThrough(env: Bindings, caller: Caller, req: Request, r
   const method = req.method.toUpperCase();
   const body = await upstreamBody(req, method, path.value);
   const res = await callUpstream(
-    { env, environment: caller.environment, config: config.config, tenant: caller.tenant, gatewayKey: caller.key },
+    { env, environment: caller.environment, config: config.config, tenant: caller.tenant, credential: { gatewayKey: caller.key } },
     { method, path: path.value, search: url.search, headers: upstreamHeaders(req.headers, requestId), body, deadline: deadlineOf(req.headers.get("x-deadline-ms"), started) },
     trace,
   );

@@ -37,13 +37,13 @@ export class OrderToInvoice extends WorkflowEntrypoint<Bindings, RunParams> {
   override async run(event: Readonly<WorkflowEvent<RunParams>>, step: WorkflowStep): Promise<unknown> {
     const p = event.payload;
     const port = orderRunPort(this.env, p.tenant);
-    const run = new Run(step, port, () => runApi(this.env, p.tenant), p);
+    const run = new Run(step, port, () => runApi(this.env, p.tenant, p.registration), p);
     try {
       return p.refundId === null ? await run.invoice() : await run.credit(p.refundId);
     } catch (e) {
       const detail = e instanceof Error ? e.message : String(e);
       await step.do("record failure", async () => {
-        await port.runReport(p.source, p.orderId, p.refundId, p.refundId === null ? { order: { state: "failed", error: { step: run.current, detail } } } : { refund: { state: "failed", error: `${run.current}: ${detail}` } });
+        await port.runReport(p.registration, p.source, p.orderId, p.refundId, p.refundId === null ? { order: { state: "failed", error: { step: run.current, detail } } } : { refund: { state: "failed", error: `${run.current}: ${detail}` } });
         return true;
       });
       throw new NonRetryableError(detail || "The run failed.");
@@ -73,7 +73,7 @@ class Run {
         // In the try: a tenant name the client refuses is a RunError too, and retrying cannot mend it.
         const api = this.api();
         const value = await fn(api, ctx.attempt);
-        await this.port.runReport(this.p.source, this.p.orderId, this.p.refundId, { ...patch(value), step: { name, at: new Date().toISOString(), ok: true, result: { ...summary(value), upstreamCalls: api.calls } } });
+        await this.port.runReport(this.p.registration, this.p.source, this.p.orderId, this.p.refundId, { ...patch(value), step: { name, at: new Date().toISOString(), ok: true, result: { ...summary(value), upstreamCalls: api.calls } } });
         return value;
       } catch (e) {
         if (e instanceof RunError && !e.retryable) throw new NonRetryableError(e.message);
@@ -85,7 +85,7 @@ class Run {
   async #load(): Promise<RunInput> {
     // Kept as JSON text: the record is plain JSON, and its full type is too deep for the step's typing.
     const text = await this.step.do("load", async () => {
-      const input = await this.port.runInput(this.p.source, this.p.orderId);
+      const input = await this.port.runInput(this.p.registration, this.p.source, this.p.orderId);
       if (!input) throw new NonRetryableError("The order's record is gone (the tenant was removed).");
       return JSON.stringify(input);
     });
@@ -101,13 +101,13 @@ class Run {
    */
   async #record(name: string, patch: RunPatch): Promise<void> {
     await this.step.do(name, async () => {
-      await this.port.runReport(this.p.source, this.p.orderId, this.p.refundId, patch);
+      await this.port.runReport(this.p.registration, this.p.source, this.p.orderId, this.p.refundId, patch);
       return true;
     });
   }
 
   async #cancelled(): Promise<boolean> {
-    return (await this.port.runInput(this.p.source, this.p.orderId))?.run.cancelledAt != null;
+    return (await this.port.runInput(this.p.registration, this.p.source, this.p.orderId))?.run.cancelledAt != null;
   }
 
   /** The order's run. */
@@ -135,13 +135,13 @@ class Run {
     if (!refund) throw new NonRetryableError(`No refund ${refundId} on this order.`);
     this.current = "await invoice";
     const invoiced = await this.step.do("await invoice", AWAIT_INVOICE, async () => {
-      const now = (await this.port.runInput(this.p.source, this.p.orderId))?.run;
+      const now = (await this.port.runInput(this.p.registration, this.p.source, this.p.orderId))?.run;
       if (now && now.invoiceNo === null && (now.state === "cancelled" || now.state === "failed")) {
-        await this.port.runReport(this.p.source, this.p.orderId, refundId, { refund: { state: "skipped", error: "The order was never invoiced, so there is nothing to credit." } });
+        await this.port.runReport(this.p.registration, this.p.source, this.p.orderId, refundId, { refund: { state: "skipped", error: "The order was never invoiced, so there is nothing to credit." } });
         return null;
       }
       if (!now?.order || now.invoiceNo === null || !now.customer || !now.products) throw new Error("The order is not invoiced yet; the refund waits for its invoice.");
-      await this.port.runReport(this.p.source, this.p.orderId, refundId, { refund: { state: "running" } });
+      await this.port.runReport(this.p.registration, this.p.source, this.p.orderId, refundId, { refund: { state: "running" } });
       return { order: now.order, invoiceNo: now.invoiceNo, customer: now.customer, products: now.products };
     });
     if (!invoiced) return { skipped: true };
@@ -213,10 +213,10 @@ class Run {
       name,
       async (api) => {
         // Looked up once per account number: the ids do not change while the account exists.
-        let ids = await this.port.settlementIds(mapping.settlementAccount);
+        let ids = await this.port.settlementIds(this.p.registration, mapping.settlementAccount);
         if (!ids) {
           ids = await settlementIds(api, mapping.settlementAccount);
-          await this.port.rememberSettlementIds(mapping.settlementAccount, ids);
+          await this.port.rememberSettlementIds(this.p.registration, mapping.settlementAccount, ids);
         }
         const date = (order.paidAt ?? order.placedAt).slice(0, 10);
         return settle(api, { reference: ref, invoiceNo, amount, currency: order.currency, date: amount < 0 ? new Date().toISOString().slice(0, 10) : date, ...ids, customerAccountId, description: `${order.source} ${order.number}` });

@@ -53,6 +53,11 @@ export class OrderBook {
       : rows(this.sql, RunRow, "SELECT data FROM order_runs ORDER BY updated_at DESC LIMIT ?", limit);
   }
 
+  /** Orders whose own run has not reached an end, and every order with refunds (the caller checks theirs). */
+  unfinished(): OrderRun[] {
+    return rows(this.sql, RunRow, "SELECT data FROM order_runs WHERE state NOT IN ('settled', 'cancelled', 'failed') OR data LIKE ?", '%"refunds":[{%');
+  }
+
   /** Orders with a run still to start. */
   pending(): OrderRun[] {
     return rows(this.sql, RunRow, "SELECT data FROM order_runs WHERE pending = 1 LIMIT ?", PENDING_BATCH);

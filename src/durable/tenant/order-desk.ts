@@ -14,9 +14,11 @@ import { ADAPTERS } from "../../lib/orders/adapters";
 import type { Source } from "../../lib/orders/order";
 import { applyEvent, pendingStarts, publicView, runInstanceId, type Intake, type OrderRun, type OrderRunView, type RefundRun, type RunParams, type RunPatch, type RunState } from "../../lib/orders/runs";
 import { fail, ok, type Outcome } from "../../lib/outcome";
-import type { TenantName } from "../../lib/stubs";
 import { OrderBook } from "./order-book";
 import type { OrderSettings } from "./order-settings";
+
+/** Whom a run is started for: the tenant, under its current registration. */
+export type RunOwner = Pick<RunParams, "tenant" | "registration">;
 
 /** When a run's Workflow instance could not be created, the alarm tries again after this, ms. */
 const START_RETRY_MS = 5_000;
@@ -56,11 +58,11 @@ export class OrderDesk {
   }
 
   /** Verifies, records and starts: the whole webhook intake. */
-  async receive(tenant: TenantName, source: Source, headers: Headers, body: Uint8Array, now: number): Promise<Outcome<WebhookIntake>> {
+  async receive(owner: RunOwner, source: Source, headers: Headers, body: Uint8Array, now: number): Promise<Outcome<WebhookIntake>> {
     const adapter = ADAPTERS[source];
     const delivery = { headers, body };
     if (adapter.isPing?.(delivery)) return ok({ status: 200, intake: "ping", detail: "Ping answered; nothing was processed.", run: null });
-    const secret = await this.settings.secret(tenant, source);
+    const secret = await this.settings.secret(owner.tenant, source);
     if (secret === null) return fail("bad-signature", `No ${source} webhook secret is set for this tenant; set it with PUT /admin/tenants/{environment}/{client}/webhooks/${source}.`);
     const verified = await adapter.verify(delivery, secret, now);
     if (!verified.ok) return fail(verified.error.status === 401 ? "bad-signature" : "bad-request", verified.error.detail);
@@ -84,16 +86,16 @@ export class OrderDesk {
       this.book.put(run);
       if (rank(intake) >= rank(answer.intake)) answer = { status: intake === "duplicate" ? 200 : 202, intake, detail: describe(intake), run: publicView(run) };
     }
-    await this.startPending(tenant);
+    await this.startPending(owner);
     return ok(answer);
   }
 
   /** Creates the Workflow instances of runs that have none yet; true when some are still waiting. */
-  async startPending(tenant: TenantName): Promise<boolean> {
+  async startPending(owner: RunOwner): Promise<boolean> {
     let waiting = false;
     for (const run of this.book.pending()) {
       for (const start of pendingStarts(run)) {
-        const params: RunParams = { tenant, source: run.source, orderId: run.orderId, refundId: start.refundId };
+        const params: RunParams = { ...owner, source: run.source, orderId: run.orderId, refundId: start.refundId };
         const id = await runInstanceId(params, start.attempt);
         try {
           await this.env.ORDER_TO_INVOICE.create({ id, params });
@@ -112,6 +114,20 @@ export class OrderDesk {
     }
     this.#startsWaiting = waiting;
     return waiting;
+  }
+
+  /**
+   * Terminates the Workflow instances of every run still under way (the tenant is being removed).
+   * Best effort: a run that escapes termination still stops at its next step, because its
+   * registration is gone (see `OrderRunPort`).
+   */
+  async stopAll(owner: RunOwner): Promise<void> {
+    const ids: Promise<string>[] = [];
+    for (const run of this.book.unfinished()) {
+      if (run.order && run.state !== "settled" && run.state !== "cancelled" && run.state !== "failed") ids.push(runInstanceId({ ...owner, source: run.source, orderId: run.orderId, refundId: null }, run.attempt));
+      for (const x of run.refunds) if (x.state === "received" || x.state === "running") ids.push(runInstanceId({ ...owner, source: run.source, orderId: run.orderId, refundId: x.refund.id }, x.attempt));
+    }
+    await Promise.allSettled((await Promise.all(ids)).map(async (id) => (await this.env.ORDER_TO_INVOICE.get(id)).terminate()));
   }
 
   /** Changes an order's record, and with `refundId` one refund of it too, stamping the time. */
@@ -140,7 +156,7 @@ export class OrderDesk {
    * A failed order (or refund) gets a new attempt: a new Workflow instance, the steps' own
    * references keep it from duplicating anything. "nothing-failed" when there is nothing to retry.
    */
-  async retry(tenant: TenantName, source: Source, orderId: string): Promise<Outcome<OrderRunView>> {
+  async retry(owner: RunOwner, source: Source, orderId: string): Promise<Outcome<OrderRunView>> {
     const run = this.book.get(source, orderId);
     if (!run) return notFound(source, orderId);
     if (run.state !== "failed" && !run.refunds.some((x) => x.state === "failed")) return fail("conflict", "Neither the order nor any of its refunds failed: there is nothing to retry.");
@@ -148,7 +164,7 @@ export class OrderDesk {
     if (run.state === "failed" && run.order) Object.assign(next, { state: "received", error: null, attempt: run.attempt + 1, started: false });
     next.updatedAt = new Date().toISOString();
     this.book.put(next);
-    await this.startPending(tenant);
+    await this.startPending(owner);
     return this.view(source, orderId);
   }
 

@@ -1,6 +1,7 @@
 /**
  * @module
- * The tenant's registration: which client in which environment it is, its display name, and its
+ * The tenant's registration: its random id (new for every registration, so nothing started under a
+ * removed one can act under the next), which client in which environment it is, its display name, and its
  * client key, sealed (AES-256-GCM under `SECRETS_KEY`, the tenant name bound as additional data, so
  * a sealed key copied to another tenant does not open there). One row, or none.
  */
@@ -12,13 +13,13 @@ import { jsonColumn, row } from "./sql";
 
 /** The table, created by the tenant's schema. */
 export const REGISTRATION_TABLES = [
-  `CREATE TABLE IF NOT EXISTS registration (id INTEGER PRIMARY KEY CHECK (id = 1), environment TEXT NOT NULL, client TEXT NOT NULL,
-    name TEXT NOT NULL, created_at TEXT NOT NULL, client_key TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS registration (id INTEGER PRIMARY KEY CHECK (id = 1), registration_id TEXT NOT NULL, environment TEXT NOT NULL,
+    client TEXT NOT NULL, name TEXT NOT NULL, created_at TEXT NOT NULL, client_key TEXT NOT NULL)`,
 ];
 
 const RegistrationRow = z
-  .object({ environment: Environment, client: ClientSlug, name: z.string(), created_at: z.string(), client_key: jsonColumn(Sealed) })
-  .transform((r) => ({ environment: r.environment, client: r.client, name: r.name, createdAt: r.created_at, clientKey: r.client_key }));
+  .object({ registration_id: z.string(), environment: Environment, client: ClientSlug, name: z.string(), created_at: z.string(), client_key: jsonColumn(Sealed) })
+  .transform((r) => ({ registrationId: r.registration_id, environment: r.environment, client: r.client, name: r.name, createdAt: r.created_at, clientKey: r.client_key }));
 
 /** A registered tenant as stored. */
 export type TenantRecord = z.output<typeof RegistrationRow>;
@@ -31,7 +32,7 @@ export class Registration {
   #record: TenantRecord | null;
 
   constructor(private readonly sql: SqlStorage) {
-    this.#record = row(sql, RegistrationRow, "SELECT environment, client, name, created_at, client_key FROM registration WHERE id = 1");
+    this.#record = row(sql, RegistrationRow, "SELECT registration_id, environment, client, name, created_at, client_key FROM registration WHERE id = 1");
   }
 
   /** The registration, or null when the tenant is not registered. */
@@ -39,11 +40,19 @@ export class Registration {
     return this.#record;
   }
 
+  /**
+   * The registration, if it is still the one with this id: a run started under an earlier
+   * registration of the same name gets null, and so reads and writes nothing.
+   */
+  current(registrationId: string): TenantRecord | null {
+    return this.#record?.registrationId === registrationId ? this.#record : null;
+  }
+
   /** Stores the registration (a new one, or the same with a re-sealed client key). */
   save(r: TenantRecord): void {
     this.sql.exec(
-      "INSERT OR REPLACE INTO registration (id, environment, client, name, created_at, client_key) VALUES (1, ?, ?, ?, ?, ?)",
-      r.environment, r.client, r.name, r.createdAt, JSON.stringify(r.clientKey),
+      "INSERT OR REPLACE INTO registration (id, registration_id, environment, client, name, created_at, client_key) VALUES (1, ?, ?, ?, ?, ?, ?)",
+      r.registrationId, r.environment, r.client, r.name, r.createdAt, JSON.stringify(r.clientKey),
     );
     this.#record = r;
   }

@@ -19,14 +19,18 @@ export interface RunInput {
 export const SettlementIds = z.object({ settlementAccountId: z.int(), noVatId: z.int() });
 export type SettlementIds = z.output<typeof SettlementIds>;
 
-/** The tenant's side of an order run. */
+/**
+ * The tenant's side of an order run. Every method names the registration the run was started
+ * under: once that registration is gone (the tenant removed, perhaps registered again for another
+ * company), the run reads nothing and writes nothing.
+ */
 export interface OrderRunPort {
-  /** The order's record and the mapping, or null when the order (or its tenant) is gone. */
-  runInput(source: Source, orderId: string): Promise<RunInput | null>;
+  /** The order's record and the mapping, or null when the order or its registration is gone. */
+  runInput(registration: string, source: Source, orderId: string): Promise<RunInput | null>;
   /** Records a step, a state or ids found on the order (and, with `refundId`, on that refund). */
-  runReport(source: Source, orderId: string, refundId: string | null, patch: RunPatch): Promise<void>;
+  runReport(registration: string, source: Source, orderId: string, refundId: string | null, patch: RunPatch): Promise<void>;
   /** The settlement ids remembered for a settlement account number, or null. */
-  settlementIds(accountNo: number): Promise<SettlementIds | null>;
+  settlementIds(registration: string, accountNo: number): Promise<SettlementIds | null>;
   /** Remembers the settlement ids of an account number (they do not change while the account exists). */
-  rememberSettlementIds(accountNo: number, ids: SettlementIds): Promise<void>;
+  rememberSettlementIds(registration: string, accountNo: number, ids: SettlementIds): Promise<void>;
 }

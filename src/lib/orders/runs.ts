@@ -135,19 +135,22 @@ export interface RunPatch {
 /** What an order run's Workflow instance is told: which tenant's which order (and refund). Nothing secret. */
 export interface RunParams {
   tenant: TenantName;
+  /** The tenant's registration the run belongs to: a run never outlives it (see `OrderRunPort`). */
+  registration: string;
   source: Source;
   orderId: string;
   refundId: string | null;
 }
 
 /**
- * The Workflow instance id of a run: derived from tenant, source, order (and refund) and the
- * attempt, so a second start of the same attempt is refused by the engine itself ("already
- * exists"), while a retry by the operator gets an instance of its own. Hashed, because shop ids
+ * The Workflow instance id of a run: derived from tenant, registration, source, order (and refund)
+ * and the attempt, so a second start of the same attempt is refused by the engine itself ("already
+ * exists"), a retry by the operator gets an instance of its own, and so does the same order after
+ * the tenant was removed and registered again. Hashed, because shop ids
  * may hold characters instance ids may not, and ids are limited to 100 characters.
  */
 export async function runInstanceId(p: RunParams, attempt: number): Promise<string> {
-  const bytes = new TextEncoder().encode(JSON.stringify([p.tenant, p.source, p.orderId, p.refundId]));
+  const bytes = new TextEncoder().encode(JSON.stringify([p.tenant, p.registration, p.source, p.orderId, p.refundId]));
   const hex = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
   return `${p.refundId === null ? "o" : "r"}-${hex.slice(0, 40)}-${attempt}`;
 }

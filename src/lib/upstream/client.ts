@@ -23,10 +23,11 @@ export interface UpstreamCaller {
   config: EnvironmentConfig;
   tenant: TenantName;
   /**
-   * The caller's gateway key, authenticated by the tenant's object before anything is spent; null
-   * for an order run, which a verified webhook started for this tenant (see `durable/tenant.ts`).
+   * The caller's gateway key, authenticated by the tenant's object before anything is spent; or,
+   * for an order run (which a verified webhook started for this tenant), the registration it was
+   * started under, which must still be the tenant's (see `durable/tenant.ts`).
    */
-  gatewayKey: string | null;
+  credential: { gatewayKey: string } | { registration: string };
 }
 
 /** One API v2 call. `body` is a buffer when it may be resent, a stream when it may not. */
@@ -61,9 +62,9 @@ export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, t
   const tenant = tenantStub(caller.env, caller.tenant);
   const governor = governorStub(caller.env, caller.environment);
   const replayable = call.body === null || call.body instanceof ArrayBuffer;
-  const key = caller.gatewayKey;
+  const credential = caller.credential;
   const tokenFor = async () => {
-    const access = await (key === null ? tenant.accessForRun() : tenant.access(key));
+    const access = await ("gatewayKey" in credential ? tenant.access(credential.gatewayKey) : tenant.accessForRun(credential.registration));
     if (!access.ok) throw problemOf(access.error);
     return access.value;
   };

@@ -13,6 +13,7 @@ function withSql<R>(run: (sql: SqlStorage) => R | Promise<R>): Promise<R> {
 }
 
 const RECORD: TenantRecord = {
+  registrationId: "5b0e2a52-8d1c-4bcb-9d0a-3f6f1c2f7a10",
   environment: "demo",
   client: "acme",
   name: "Acme AS",
@@ -48,6 +49,18 @@ describe("registration", () => {
     });
   });
 
+  it("current(id) answers the record only under its own registration id", async () => {
+    await withSql((sql) => {
+      const r = new Registration(sql);
+      expect(r.current(RECORD.registrationId)).toBeNull();
+      r.save(RECORD);
+      expect(r.current(RECORD.registrationId)).toEqual(RECORD);
+      expect(r.current("another-registration")).toBeNull();
+      r.clear();
+      expect(r.current(RECORD.registrationId)).toBeNull();
+    });
+  });
+
   it("clear() removes the record, in memory and in storage", async () => {
     await withSql((sql) => {
       const r = new Registration(sql);
@@ -61,7 +74,7 @@ describe("registration", () => {
 
   it("a stored row that does not match its schema is a storage fault: reading it throws", async () => {
     await withSql((sql) => {
-      sql.exec("INSERT INTO registration (id, environment, client, name, created_at, client_key) VALUES (1, 'demo', 'Not_A_Slug', 'x', 't', ?)", JSON.stringify(RECORD.clientKey));
+      sql.exec("INSERT INTO registration (id, registration_id, environment, client, name, created_at, client_key) VALUES (1, 'r', 'demo', 'Not_A_Slug', 'x', 't', ?)", JSON.stringify(RECORD.clientKey));
       expect(() => new Registration(sql)).toThrow();
       sql.exec("UPDATE registration SET client = 'acme', client_key = '{\"kid\":1}'");
       expect(() => new Registration(sql)).toThrow();

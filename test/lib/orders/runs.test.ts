@@ -134,13 +134,13 @@ describe("runs: publicView", () => {
 });
 
 describe("runs: runInstanceId", () => {
-  const p: RunParams = { tenant: "demo:acme", source: "shopify", orderId: "1001", refundId: null };
+  const p: RunParams = { tenant: "demo:acme", registration: "reg-1", source: "shopify", orderId: "1001", refundId: null };
 
   it("is the same for the same run and attempt, so a second start is refused by the engine", async () => {
     expect(await runInstanceId(p, 1)).toBe(await runInstanceId({ ...p }, 1));
   });
 
-  it("differs per attempt, per refund, per order, per source and per tenant", async () => {
+  it("differs per attempt, per refund, per order, per source, per tenant and per registration", async () => {
     const ids = await Promise.all([
       runInstanceId(p, 1),
       runInstanceId(p, 2),
@@ -149,6 +149,8 @@ describe("runs: runInstanceId", () => {
       runInstanceId({ ...p, orderId: "1002" }, 1),
       runInstanceId({ ...p, source: "stripe" }, 1),
       runInstanceId({ ...p, tenant: "demo:other" }, 1),
+      // The same order after the tenant was removed and registered again.
+      runInstanceId({ ...p, registration: "reg-2" }, 1),
     ]);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids[0]).toMatch(/^o-/);
@@ -156,7 +158,7 @@ describe("runs: runInstanceId", () => {
   });
 
   it("stays within 100 characters of [a-z0-9-], whatever the shop's ids hold", async () => {
-    const odd: RunParams = { tenant: `production:${"a".repeat(63)}`, source: "woocommerce", orderId: `ordre/æøå#${"x".repeat(90)}`, refundId: `${"r".repeat(100)}` };
+    const odd: RunParams = { tenant: `production:${"a".repeat(63)}`, registration: crypto.randomUUID(), source: "woocommerce", orderId: `ordre/æøå#${"x".repeat(90)}`, refundId: `${"r".repeat(100)}` };
     for (const id of [await runInstanceId(odd, 1), await runInstanceId(odd, 999_999), await runInstanceId({ ...odd, refundId: null }, 1)]) {
       expect(id.length).toBeLessThanOrEqual(100);
       expect(id).toMatch(/^[a-z0-9-]+$/);

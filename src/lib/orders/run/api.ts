@@ -98,11 +98,11 @@ function detailOf(body: unknown, text: string): string {
 }
 
 /**
- * The run's client for `tenant`, in the tenant name's own environment.
+ * The run's client for `tenant` under `registration`, in the tenant name's own environment.
  *
  * @throws RunError (not retryable) when `tenant` is not a tenant name: no attempt can mend it.
  */
-export function runApi(env: Bindings, tenant: TenantName): RunApi {
+export function runApi(env: Bindings, tenant: TenantName, registration: string): RunApi {
   const name = parseTenantName(tenant);
   if (!name.ok) throw new RunError(name.error, false);
   const { environment } = name.value;
@@ -123,11 +123,12 @@ export function runApi(env: Bindings, tenant: TenantName): RunApi {
       let res: Response;
       try {
         res = await callUpstream(
-          { env, environment, config: config.config, tenant, gatewayKey: null },
+          { env, environment, config: config.config, tenant, credential: { registration } },
           { method, path: p, search: search ? `?${search}` : "", headers, body: body === undefined ? null : (new TextEncoder().encode(JSON.stringify(body)).buffer as ArrayBuffer), deadline: Date.now() + RUN_CALL_DEADLINE_MS },
         );
       } catch (e) {
-        if (e instanceof Problem) throw new RunError(`${method} ${p}: ${e.detail}`, e.type !== "credentials-rejected");
+        // A refused key, or a registration that is gone, does not mend by retrying the step.
+        if (e instanceof Problem) throw new RunError(`${method} ${p}: ${e.detail}`, e.type !== "credentials-rejected" && e.type !== "not-found");
         throw e;
       }
       const text = await res.text();
