@@ -56,8 +56,9 @@ const EXPECTED_RUNTIME_LINES = [
   /^uncaught exception; [^\n]*(\(injected fault\)|connection dropped by an injected sandbox fault)/,
   // The step error test/workflows mocks to model a crash, as thrown and as wrapped by the run.
   /^uncaught exception; source = Uncaught \(in promise\); stack = \w*Error: worker crashed$/m,
-  // The engine stopping a run after a NonRetryableError: how a run fails for good.
-  /^uncaught exception; exception = \S+: failed: broken\.outputGateBroken; jsg\.Error: Aborting engine: A step threw a NonRetryableError/,
+  // The engine stopping a run after a NonRetryableError (how a run fails for good), or because the
+  // run was terminated (test/workflows/tenant-lifecycle.test.ts removes a tenant mid-run).
+  /^uncaught exception; exception = \S+: failed: broken\.outputGateBroken; jsg\.Error: Aborting engine: (A step threw a NonRetryableError|User called terminate)/,
 ];
 /** The native frames workerd prints after some of those: addresses in its binary, nothing to read. */
 const RUNTIME_BINARY_FRAME = /^stack:( \S*workerd@[0-9a-f]+)+\s*$/;

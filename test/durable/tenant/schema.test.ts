@@ -51,7 +51,7 @@ describe("schema: migrate", () => {
   it("re-runs the DDL over an older version: missing tables come back, existing rows stay, the version is current again", async () => {
     await withSql((sql) => {
       const current = version(sql);
-      sql.exec("INSERT INTO registration (id, environment, client, name, created_at, client_key) VALUES (1, 'demo', 'acme', 'Acme', 't', '{}')");
+      sql.exec("INSERT INTO registration (id, registration_id, environment, client, name, created_at, client_key) VALUES (1, 'r', 'demo', 'acme', 'Acme', 't', '{}')");
       sql.exec("DROP TABLE settlement_ids");
       sql.exec("UPDATE meta SET value = '0' WHERE key = 'schema'");
       migrate(sql);
