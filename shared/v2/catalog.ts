@@ -1,16 +1,19 @@
 /**
  * @module
- * The catalog of API v2: every method and path of the published document, the privileges that may
- * call it (any one of them suffices), and the body it takes (the table is `catalog-entries.ts`). The
- * gateway validates bodies against it before anything is sent; the sandbox routes, authorizes and
- * validates by it. One list, so the two cannot drift apart.
+ * The catalog of API v2: every method and path of the published document and the newer ones the
+ * seed names, the privileges that may call it (any one of them suffices), and the body it takes (the
+ * table is `catalog-entries.ts`). The gateway validates bodies against it before anything is sent;
+ * the sandbox routes, authorizes and validates by it. One list, so the two cannot drift apart.
+ *
+ * An operation whose shapes are unpublished has no schema: its JSON body is passed through (and
+ * stored by the sandbox) unchecked, because any property name the project chose would be a guess.
  */
 import type { z } from "zod";
-import { ENTRIES, type Entry, type Method } from "./catalog-entries";
+import { ENTRIES, NEWER_ENTRIES, type Entry, type Method } from "./catalog-entries";
 import { JsonPatch } from "./json-patch";
 
-/** How an operation's body is sent. */
-export type BodyKind = "none" | "json" | "json-patch" | "multipart";
+/** How an operation's body is sent (`multipart-or-json`: one uploaded file, or JSON). */
+export type BodyKind = "none" | "json" | "json-patch" | "multipart" | "multipart-or-json";
 
 /** One operation of the API. */
 export interface Operation {
@@ -22,21 +25,24 @@ export interface Operation {
   /** Privileges of which the integration needs one; empty means any valid token. */
   privileges: readonly string[];
   body: BodyKind;
-  /** Schema of a JSON body (JSON Patch for every PATCH). */
+  /** Schema of a JSON body (JSON Patch for every PATCH); null when there is none or its shape is unpublished (passed unchecked). */
   schema: z.ZodType | null;
+  /** `unpublished`: no reachable source publishes the operation's request and response shapes. */
+  shape: "published" | "unpublished";
 }
 
-function operationOf([key, privileges, body]: Entry): Operation {
+function operationOf([key, privileges, body, unpublished]: Entry): Operation {
   const space = key.indexOf(" ");
   const method = key.slice(0, space) as Method;
-  const path = key.slice(space + 1);
-  if (method === "PATCH") return { method, path, key, privileges, body: "json-patch", schema: JsonPatch };
-  if (body === "multipart") return { method, path, key, privileges, body, schema: null };
-  return { method, path, key, privileges, body: body ? "json" : "none", schema: body ?? null };
+  const base = { method, path: key.slice(space + 1), key, privileges, shape: unpublished ?? "published" } as const;
+  if (method === "PATCH") return { ...base, body: "json-patch", schema: JsonPatch };
+  if (body === undefined) return { ...base, body: "none", schema: null };
+  if (typeof body === "string") return { ...base, body, schema: null };
+  return { ...base, body: "json", schema: body };
 }
 
-/** Every operation of the API. */
-export const CATALOG: readonly Operation[] = ENTRIES.map(operationOf);
+/** Every operation: the published document's, then the newer ones with unpublished shapes. */
+export const CATALOG: readonly Operation[] = [...ENTRIES, ...NEWER_ENTRIES].map(operationOf);
 
 /** Every privilege the catalog names. */
 export const CATALOG_PRIVILEGES: ReadonlySet<string> = new Set(CATALOG.flatMap((o) => o.privileges));

@@ -1,8 +1,5 @@
-import { env } from "cloudflare:workers";
-import { runInDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { Store } from "../../sandbox/src/engine/store";
-import { fresh, json, session } from "./helpers";
+import { fresh, json, putRecords, session } from "./helpers";
 
 beforeEach(() => fresh());
 
@@ -29,15 +26,6 @@ async function body<T = Row>(res: Response, status: number): Promise<T> {
 
 async function newPartnerClient(s: Session, extra: Row = {}): Promise<Row> {
   return body(await s.api("/ClientAdmin/CreateNewClient", json(clientBody(extra))), 200);
-}
-
-/** Puts records straight into the client's store: the API has no way to write these kinds. */
-async function seedRecords(s: Session, kind: string, rows: Row[]): Promise<void> {
-  const ns = (env as unknown as { CLIENTS: DurableObjectNamespace }).CLIENTS;
-  await runInDurableObject(ns.get(ns.idFromName(`${s.environment}:${s.clientId}`)), (_i, state) => {
-    const store = new Store(state.storage.sql);
-    for (const r of rows) store.put(kind, String(r.Id), r, { owner: "test" });
-  });
 }
 
 async function expectProblem(res: Response, status: number, title: string, detail?: RegExp): Promise<Row> {
@@ -348,7 +336,7 @@ describe("IncomingInvoices", () => {
     const s = await session();
     const a = invoice({ VoucherNo: 1, SupplierNo: 20000, DepartmentCode: "SALG", ProjectCode: "P1.2" });
     const b = invoice({ VoucherNo: 2, SupplierNo: 20001, VoucherDate: "2026-02-10", Balance: 0 });
-    await seedRecords(s, "IncomingInvoice", [a, b]);
+    await putRecords(s, "IncomingInvoice", [a, b]);
     const list = await body<Row[]>(await s.api("/IncomingInvoices"), 200);
     expect(list).toHaveLength(2);
     expect(Object.keys(list[0] ?? {})).toHaveLength(38);
@@ -376,7 +364,7 @@ describe("Assignments", () => {
 
   it("lists assignments without archived ones unless asked, filters them, and gets the general view", async () => {
     const s = await session();
-    await seedRecords(s, "Assignment", [
+    await putRecords(s, "Assignment", [
       { Id: 101, Description: "Årsoppgjør", Status: "Active", ManagerSubledgerAccountId: 7, CustomerSubledgerAccountId: 50, NoticePeriod: 3, SubjectToAudit: "Yes" },
       { Id: 102, Description: "Gammelt oppdrag", Status: "Archived", ManagerSubledgerAccountId: 8, CustomerSubledgerAccountId: 51, NoticePeriod: 1, SubjectToAudit: "No" },
     ]);

@@ -2,8 +2,10 @@
  * Helpers for the sandbox's tests: calls through the real Worker (`exports.default`), clients made
  * with the control API, tokens from the real token endpoint.
  */
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
+import { Store, type Dto } from "../../sandbox/src/engine/store";
 
 /** Base URL of the calls; HTTPS, as the real API requires. */
 export const BASE = "https://sandbox.test";
@@ -84,4 +86,24 @@ export async function session(environment: Environment = "demo", extra: Record<s
 /** A JSON body for `init`. */
 export function json(body: unknown, method = "POST", contentType = "application/json"): RequestInit {
   return { method, headers: { "content-type": contentType }, body: JSON.stringify(body) };
+}
+
+/**
+ * Puts records straight into a client's store, for kinds API v2 has no way to write (incoming
+ * invoices, assignments' service tasks): each row is stored as it is under its `Id` (and `parent`).
+ */
+export async function putRecords(s: { environment: Environment; clientId: string }, kind: string, rows: Dto[], parent?: string): Promise<void> {
+  const ns = (env as unknown as { CLIENTS: DurableObjectNamespace }).CLIENTS;
+  await runInDurableObject(ns.get(ns.idFromName(`${s.environment}:${s.clientId}`)), (_i, state) => {
+    const store = new Store(state.storage.sql);
+    for (const r of rows) store.put(kind, String(r.Id), r, { parent: parent ?? null, owner: "test" });
+  });
+}
+
+/** The kinds of records in a client's store, with how many of each: what a call left behind. */
+export async function storedKinds(s: { environment: Environment; clientId: string }): Promise<Record<string, number>> {
+  const ns = (env as unknown as { CLIENTS: DurableObjectNamespace }).CLIENTS;
+  return runInDurableObject(ns.get(ns.idFromName(`${s.environment}:${s.clientId}`)), (_i, state) =>
+    Object.fromEntries(state.storage.sql.exec<{ kind: string; n: number }>("SELECT kind, COUNT(*) AS n FROM records GROUP BY kind").toArray().map((r) => [r.kind, r.n])),
+  );
 }

@@ -75,6 +75,9 @@ describe("sales flow", () => {
 
     const [open] = await body<Dto[]>(await api("/Customerledger/OpenItems?date=2099-12-31"), 200);
     expect(open).toMatchObject({ CustomerId: customer.Id, InvoiceNo: "10001", Amount: 1811.55 });
+    // invoiceNos matches the entries' InvoiceNo, a string, as a comma list.
+    expect(await body<Dto[]>(await api("/Customerledger/OpenItems?date=2099-12-31&invoiceNos=10001,20002"), 200)).toEqual([open]);
+    expect((await api("/CustomerLedger/OpenItems?date=2099-12-31&invoiceNos=20002")).status).toBe(204);
     const today = new Date().toISOString().slice(0, 10);
     await body(await api("/Vouchers/BankJournals", json({
       VoucherDate: today, CurrencyCode: "NOK", ExternalImportReference: "payment-1001",

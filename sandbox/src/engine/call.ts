@@ -14,6 +14,8 @@ export interface Upload {
   name: string;
   type: string;
   bytes: Uint8Array;
+  /** The form's text fields besides the file, as the caller named them. */
+  fields: Record<string, string>;
 }
 
 /** One API call, as the client's data object sees it. */

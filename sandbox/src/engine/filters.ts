@@ -72,7 +72,9 @@ function one(f: Filter, raw: string): Result<Predicate> {
     case "ranges": {
       const r = numberRanges(raw);
       if (!r) return { ok: false, problem: problems.cast(`${f.param} must be numbers or ranges such as "10000-11000, 12000, 13000-".`) };
-      return { ok: true, value: (d) => typeof value(d) === "number" && r.some(([lo, hi]) => (value(d) as number) >= lo && (value(d) as number) <= hi) };
+      // A number, or a string of digits (a stored number may have come in as text): anything else never matches.
+      const numberOf = (v: unknown) => (typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : null);
+      return { ok: true, value: (d) => { const n = numberOf(value(d)); return n !== null && r.some(([lo, hi]) => n >= lo && n <= hi); } };
     }
     case "ids":
     case "contains": {

@@ -38,6 +38,8 @@ export interface ResourceSpec {
   post: z.ZodObject;
   /** Response-only properties, filled with null unless the resource sets them. */
   fields: readonly string[];
+  /** Properties of the POST body that the response DTO lacks (kept in storage, never answered). */
+  omit?: readonly string[];
   filters?: readonly Filter[];
   /** Properties unique within the client (a duplicate is a 400 validation error). */
   unique?: readonly string[];
@@ -69,7 +71,7 @@ export function resourceHandlers(spec: ResourceSpec, only?: readonly ("list" | "
   const all: Record<string, [string, Handler]> = {
     list: [`GET ${spec.path}`, (ctx) => list(spec, ctx)],
     create: [`POST ${spec.path}`, (ctx) => create(spec, ctx)],
-    get: [`GET ${item}`, (ctx) => withRecord(spec, ctx, (r) => ok(present(r, ctx)))],
+    get: [`GET ${item}`, (ctx) => withRecord(spec, ctx, (r) => ok(answer(spec, r, ctx)))],
     patch: [`PATCH ${item}`, (ctx) => withRecord(spec, ctx, (r) => patch(spec, ctx, r))],
     delete: [`DELETE ${item}`, (ctx) => withRecord(spec, ctx, (r) => remove(spec, ctx, r))],
   };
@@ -77,7 +79,21 @@ export function resourceHandlers(spec: ResourceSpec, only?: readonly ("list" | "
   return Object.fromEntries(names.map((n) => all[n] as [string, Handler]));
 }
 
-/** The DTO as the calling integration sees it. */
+/**
+ * The properties of the resource's response DTO: the POST body's, less those the DTO lacks, and the
+ * server's own. Answers carry exactly these, so stored bookkeeping never leaks and a seeded record
+ * still names every property.
+ */
+export function responseFields(spec: Pick<ResourceSpec, "post" | "fields" | "omit">): string[] {
+  return [...new Set([...Object.keys(spec.post.shape).filter((k) => !spec.omit?.includes(k)), ...spec.fields])];
+}
+
+/** The response DTO of `r` as the calling integration sees it. */
+function answer(spec: ResourceSpec, r: Stored, ctx: Ctx): Dto {
+  return shape(responseFields(spec), present(r, ctx));
+}
+
+/** The stored DTO as the calling integration sees it. */
 export function present(r: Stored, ctx: Ctx): Dto {
   return "IsCreatedByCurrentIntegration" in r.dto ? { ...r.dto, IsCreatedByCurrentIntegration: r.owner === ctx.call.integration } : r.dto;
 }
@@ -95,8 +111,9 @@ function list(spec: ResourceSpec, ctx: Ctx): Result<Reply> {
   if (!parent.ok) return parent;
   const pred = predicateOf(spec.filters ?? [], ctx.q, (kind, id) => ctx.store.get(kind, id) !== null);
   if (!pred.ok) return pred;
-  const rows = ctx.store.all(kindOf(spec), parent.value).map((r) => present(r, ctx)).filter(pred.value);
-  return listReply(ctx, rows, [...Object.keys(spec.post.shape), ...spec.fields]);
+  const fields = responseFields(spec);
+  const rows = ctx.store.all(kindOf(spec), parent.value).map((r) => present(r, ctx)).filter(pred.value).map((d) => shape(fields, d));
+  return listReply(ctx, rows, fields);
 }
 
 function withRecord(spec: ResourceSpec, ctx: Ctx, run: (r: Stored) => Result<Reply>): Result<Reply> {
@@ -125,7 +142,7 @@ function create(spec: ResourceSpec, ctx: Ctx): Result<Reply> {
   const dto = finish(spec, ctx, { ...base, ...stripNulls(parsed.data as Dto), ...stamps, Id: id }, null);
   if (!dto.ok) return dto;
   ctx.store.put(kindOf(spec), id, dto.value, { parent: parent.value ?? null, owner: ctx.call.integration });
-  return ok(dto.value, spec.createStatus ?? 201);
+  return ok(shape(responseFields(spec), dto.value), spec.createStatus ?? 201);
 }
 
 function patch(spec: ResourceSpec, ctx: Ctx, r: Stored): Result<Reply> {
@@ -150,7 +167,7 @@ function patch(spec: ResourceSpec, ctx: Ctx, r: Stored): Result<Reply> {
   const dto = finish(spec, ctx, next, r.id);
   if (!dto.ok) return dto;
   ctx.store.put(kindOf(spec), r.id, dto.value, { parent: r.parent, owner: r.owner });
-  return ok(present({ ...r, dto: dto.value }, ctx));
+  return ok(answer(spec, { ...r, dto: dto.value }, ctx));
 }
 
 function remove(spec: ResourceSpec, ctx: Ctx, r: Stored): Result<Reply> {

@@ -23,7 +23,7 @@ export const Fault = z.discriminatedUnion("kind", [
   /** Drop the connection without an answer. */
   z.strictObject({ kind: z.literal("drop"), ...faultBase }),
   /** Answer 429 as the API's gateway does, whatever the real load (a "429 storm"). */
-  z.strictObject({ kind: z.literal("throttle"), retryAfterSeconds: z.int().min(1).max(60).default(1), ...faultBase }),
+  z.strictObject({ kind: z.literal("throttle"), retryAfterSeconds: z.int().min(1).max(3600).default(1), ...faultBase }),
 ]);
 export type Fault = z.output<typeof Fault>;
 

@@ -12,14 +12,15 @@
  */
 import { fail, intParam, listReply, type Ctx, type Handler, type Reply } from "../engine/call";
 import { predicateOf, type Filter } from "../engine/filters";
-import { resourceHandlers, type ResourceSpec } from "../engine/resource";
-import type { Dto } from "../engine/store";
+import { resourceHandlers, responseFields, type ResourceSpec } from "../engine/resource";
+import { shape, type Dto } from "../engine/store";
 import { problems, type Problem, type Result } from "../lib/problem";
 
 export const CONTACT_KINDS = ["Customer", "Supplier", "Employee"] as const;
 export type ContactKind = (typeof CONTACT_KINDS)[number];
 
-interface Contact {
+/** A contact: its kind and id. */
+export interface Contact {
   kind: ContactKind;
   id: string;
 }
@@ -44,7 +45,7 @@ export interface DetailSpec {
 }
 
 /** The contact `{contactId}` names, or 404. */
-function contactOf(ctx: Ctx): Result<Contact> {
+export function contactOf(ctx: Ctx): Result<Contact> {
   const id = intParam(ctx, "contactId");
   if (!id.ok) return id;
   for (const kind of CONTACT_KINDS) if (ctx.store.get(kind, id.value)) return { ok: true, value: { kind, id: String(id.value) } };
@@ -131,6 +132,7 @@ function list(ctx: Ctx, spec: DetailSpec, kind: string): Result<Reply> {
   const readable = new Set(
     spec.kinds.filter((k) => mayReach(ctx.call.privileges, spec.privilege, k, false)).flatMap((k) => ctx.store.all(k).map((c) => c.id)),
   );
-  const rows = ctx.store.all(kind).filter((r) => r.parent !== null && readable.has(r.parent)).map((r) => r.dto).filter(pred.value);
-  return listReply(ctx, rows, [...Object.keys(spec.resource.post.shape), ...spec.resource.fields]);
+  const fields = responseFields(spec.resource);
+  const rows = ctx.store.all(kind).filter((r) => r.parent !== null && readable.has(r.parent)).map((r) => r.dto).filter(pred.value).map((d) => shape(fields, d));
+  return listReply(ctx, rows, fields);
 }

@@ -93,6 +93,8 @@ const companyContactFilters = (kind: "customer" | "supplier"): Filter[] => [
 
 const customers: ResourceSpec = {
   path: "/Customers", entity: "Customer", post: CustomerPost, fields: CUSTOMER_DTO_FIELDS,
+  // CustomerPostDto takes the series to number the customer from; CustomerDto does not show it.
+  omit: ["SubLedgerNumberSeriesId"],
   filters: companyContactFilters("customer"),
   unique: ["Number", "ExternalImportReference", "ExternalNumber"], label: "contact",
   numbered: { field: "Number", first: SERIES.Customer.from, last: SERIES.Customer.to },
@@ -119,6 +121,8 @@ const customers: ResourceSpec = {
 
 const suppliers: ResourceSpec = {
   path: "/Suppliers", entity: "Supplier", post: SupplierPost, fields: SUPPLIER_DTO_FIELDS,
+  // As for customers: the body names the series to number from, the DTO does not show it.
+  omit: ["SubLedgerNumberSeriesId"],
   filters: companyContactFilters("supplier"),
   unique: ["Number", "ExternalImportReference", "ExternalNumber"], label: "contact",
   numbered: { field: "Number", first: SERIES.Supplier.from, last: SERIES.Supplier.to },

@@ -9,6 +9,7 @@ import { contactCoreHandlers } from "./contacts-core";
 import { journalHandlers } from "./journal";
 import { ledgerHandlers } from "./ledgers";
 import { masterdataHandlers } from "./masterdata";
+import { newerHandlers } from "./newer";
 import { payrollHandlers } from "./payroll";
 import { referenceHandlers } from "./reference";
 import { salesHandlers } from "./sales";
@@ -25,4 +26,5 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...ledgerHandlers,
   ...journalHandlers,
   ...payrollHandlers,
+  ...newerHandlers,
 };

@@ -14,8 +14,11 @@ const CHUNK_KIND = "VoucherFileChunk";
 /** Raw bytes per chunk: 768 KiB become 1 MiB of base64, well inside a row. */
 const CHUNK_BYTES = 768 * 1024;
 
-/** What a file documents, named as `VoucherDocumentationType` names it. */
-export type FileType = "Pdf" | "Images";
+/**
+ * What a file documents, named as `VoucherDocumentationType` names it; `Upload` is a file that is
+ * not voucher documentation (an import's file, a quality document's version), stored the same way.
+ */
+export type FileType = "Pdf" | "Images" | "Upload";
 
 /** Stores `upload` under `voucherId` and returns its metadata record. */
 export function putFile(store: Store, voucherId: string, type: FileType, upload: Upload, owner: string, at: Date): Dto {

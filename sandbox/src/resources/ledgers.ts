@@ -67,7 +67,8 @@ function ledger(kind: "Customer" | "Supplier", key: SubLedger, fields: readonly 
       IsCreatedByCurrentIntegration: false,
     });
   };
-  const contactFilter = [filter(kind === "Customer" ? "customerNos" : "supplierNos", "ContactNo", "ranges"), filter("invoiceNos", "InvoiceNo", "ranges"), filter("customMatchingReferences", "CustomMatchingReference", "strings"), filter("voucherTypes", "VoucherType", "strings")];
+  // A ledger entry's InvoiceNo is a string ("not necessarily a number"), so invoiceNos is a plain comma list, not ranges.
+  const contactFilter = [filter(kind === "Customer" ? "customerNos" : "supplierNos", "ContactNo", "ranges"), filter("invoiceNos", "InvoiceNo", "strings"), filter("customMatchingReferences", "CustomMatchingReference", "strings"), filter("voucherTypes", "VoucherType", "strings")];
   const entries = (ctx: Ctx): Dto[] => ledgerEntries(ctx.store, key).map((p) => ({ ...p, ContactNo: contactOf(ctx, p.ContactId)?.Number ?? null }));
   const base = kind === "Customer" ? "/Customerledger" : "/Supplierledger";
   return {
@@ -123,9 +124,13 @@ function ledger(kind: "Customer" | "Supplier", key: SubLedger, fields: readonly 
   };
 }
 
+const supplierLedger = ledger("Supplier", "supplier", SUPPLIER_LEDGER_ENTRY_DTO_FIELDS);
+
 export const ledgerHandlers: Record<string, Handler> = {
   "GET /AccountTransactions": accountTransactions,
   "GET /TrialBalance": trialBalance,
   ...ledger("Customer", "customer", CUSTOMER_LEDGER_ENTRY_DTO_FIELDS),
-  ...ledger("Supplier", "supplier", SUPPLIER_LEDGER_ENTRY_DTO_FIELDS),
+  ...supplierLedger,
+  // The seed's name for the supplier ledger's balances, answered as the reference's SupplierBalances.
+  "GET /SupplierLedger/CustomerBalances": supplierLedger["GET /Supplierledger/SupplierBalances"] as Handler,
 };

@@ -25,6 +25,8 @@ const spec: ResourceSpec = {
   entity: "Employee",
   post: EmployeePost,
   fields: EMPLOYEE_DTO_FIELDS,
+  // The body names the series to number from (read below); EmployeeDto does not show it.
+  omit: ["SubLedgerNumberSeriesId"],
   filters: [
     ...contactFilters("employee"),
     // Not in the published document; the newer API filters employees by their id numbers, one or a comma list.

@@ -32,6 +32,8 @@ const HEADER_REFS: Ref[] = [
 const LINE_REFS: Ref[] = [{ id: "ProductId", code: "ProductCode", kind: "Product", entity: "Product" }, ...DIMENSION_REFS];
 const HEADER_KEYS = Object.keys(SalesOrderCompletePost.shape);
 const LINE_KEYS = Object.keys(SalesOrderLinePost.shape);
+/** A line as answered: `SalesOrderLineDto` has no AccountId, so the sales account a line posts to stays internal. */
+const lineDto = (l: Dto) => shape([...LINE_KEYS, ...SALES_ORDER_LINE_DTO_FIELDS], l);
 
 const KIND = "SalesOrder";
 
@@ -78,8 +80,8 @@ function header(r: Stored, ctx: Ctx): Dto {
 }
 
 function complete(r: Stored, ctx: Ctx): Dto {
-  const { Sending: _sending, ...rest } = r.dto;
-  return { ...rest, IsCreatedByCurrentIntegration: r.owner === ctx.call.integration };
+  const { Sending: _sending, SalesOrderLines: lines, ...rest } = r.dto;
+  return { ...rest, SalesOrderLines: (lines as Dto[]).map(lineDto), IsCreatedByCurrentIntegration: r.owner === ctx.call.integration };
 }
 
 export function orderOf(ctx: Ctx, param = "id"): Result<Stored> {
@@ -175,7 +177,7 @@ function lineIndex(ctx: Ctx, r: Stored): Result<number> {
 const lineHandlers: Record<string, Handler> = {
   "GET /SalesOrders/{id}/Lines": (ctx) => {
     const r = orderOf(ctx);
-    return r.ok ? listReply(ctx, r.value.dto.SalesOrderLines as Dto[], [...LINE_KEYS, ...SALES_ORDER_LINE_DTO_FIELDS]) : r;
+    return r.ok ? listReply(ctx, (r.value.dto.SalesOrderLines as Dto[]).map(lineDto), [...LINE_KEYS, ...SALES_ORDER_LINE_DTO_FIELDS]) : r;
   },
   "POST /SalesOrders/{id}/Lines": (ctx) => {
     const r = orderOf(ctx);
@@ -185,13 +187,13 @@ const lineHandlers: Record<string, Handler> = {
       if (line.ok) lines.push(line.value);
       return line;
     });
-    return changed.ok ? ok(changed.value, 201) : changed;
+    return changed.ok ? ok(lineDto(changed.value as Dto), 201) : changed;
   },
   "GET /SalesOrders/{id}/Lines/{lineId}": (ctx) => {
     const r = orderOf(ctx);
     if (!r.ok) return r;
     const i = lineIndex(ctx, r.value);
-    return i.ok ? ok((r.value.dto.SalesOrderLines as Dto[])[i.value]) : i;
+    return i.ok ? ok(lineDto((r.value.dto.SalesOrderLines as Dto[])[i.value] as Dto)) : i;
   },
   "PATCH /SalesOrders/{id}/Lines/{lineId}": (ctx) => {
     const r = orderOf(ctx);
@@ -209,7 +211,7 @@ const lineHandlers: Record<string, Handler> = {
       if (line.ok) lines[i.value] = line.value;
       return line;
     });
-    return changed.ok ? ok(changed.value) : changed;
+    return changed.ok ? ok(lineDto(changed.value as Dto)) : changed;
   },
   "DELETE /SalesOrders/{id}/Lines/{lineId}": (ctx) => {
     const r = orderOf(ctx);

@@ -71,8 +71,10 @@ export function seedClient(store: Store, now: Date): void {
     UnitCost: null, UnitPrice: null, UnitOfMeasureCode: "EA", CreatedDateTimeOffset: at, LastChangedDateTimeOffset: at, CreatedFromImportJournalId: null,
   });
   put("ClientBankAccount", {
-    Id: store.nextId(), BankAccountNumber: "15030012345", Name: "Driftskonto", CurrencyCode: "NOK", GeneralLedgerAccountId: accountIds.get(1920),
-    GeneralLedgerAccountNo: 1920, IsPrimaryAccount: true, AgricultureDepartment: "None", CreatedDateTimeOffset: at, LastChangedDateTimeOffset: at,
+    Id: store.nextId(), BankAccountNumber: "15030012345", BankName: "DNB Bank ASA", BicSwift: "DNBANOKKXXX", CountryCode: "NO", CurrencyCode: "NOK",
+    GeneralLedgerAccountId: accountIds.get(1920), GeneralLedgerAccountNo: 1920, IsPrimaryAccount: true, IsActive: true, IsClientTrustAccount: false,
+    AllowOverdraft: false, OverdraftLimit: null, ActiveIncomingPaymentService: false, ActiveOutgoingPaymentServices: false,
+    AgricultureDepartment: "None", CreatedDateTimeOffset: at, LastChangedDateTimeOffset: at,
   });
   for (let ordinal = 1; ordinal <= 3; ordinal++) put("CustomDimensionSettings", { Ordinal: ordinal, Name: `Dimension ${ordinal}`, IsActive: ordinal === 1 }, ordinal);
   put(SETTINGS.financial, {

@@ -1,14 +1,16 @@
 /**
  * @module
  * Vouchers posted directly to the ledger (`/Vouchers/{Manual,Bank,Cash,YearEnd}Journals`), their
- * reads (only the integration's own), the outgoing-invoice voucher, and `POST /Vouchers/Reverse/{id}`.
+ * reads (only the integration's own), and `POST /Vouchers/Reverse/{id}`. The outgoing invoice and
+ * credit-note journals are in `newer/payments.ts`: their posts' shapes are unpublished.
  */
 import type { z } from "zod";
 import type { ManualVoucherPost } from "../../../shared/v2/vouchers";
-import { fail, ok, uuidParam, type Handler } from "../engine/call";
+import { empty, fail, ok, uuidParam, type Handler } from "../engine/call";
 import { postVoucher, reverseVoucher } from "../engine/ledger";
-import type { Dto } from "../engine/store";
+import { shape, type Dto } from "../engine/store";
 import { problems } from "../lib/problem";
+import { BANK_VOUCHER_LINE_DTO_FIELDS, VOUCHER_DTO_FIELDS, VOUCHER_LINE_DTO_FIELDS } from "./fields/vouchers";
 
 type PostedVoucher = z.output<typeof ManualVoucherPost>;
 
@@ -20,10 +22,11 @@ const JOURNALS = [
   { route: "YearEndJournals", type: "YearEndJournal", entity: "YearEndVoucher" },
 ] as const;
 
-/** The voucher DTO as the journal endpoints answer it: the header and its own lines. */
+/** The voucher DTO as the journal endpoints answer it: the header and its own lines, in their published shapes. */
 export function voucherDto(voucher: Dto): Dto {
-  const { Route: _route, Imported: _imported, ReversedExternalImportReference: _ref, VoucherType: _type, Lines: lines, ...header } = voucher;
-  return { SaftBatchId: null, SaftSourceId: null, ImportedVoucherNo: null, ...header, VoucherLines: lines ?? [] };
+  const lineFields = voucher.Route === "BankJournals" ? BANK_VOUCHER_LINE_DTO_FIELDS : VOUCHER_LINE_DTO_FIELDS;
+  const lines = ((voucher.Lines as Dto[] | undefined) ?? []).map((l) => shape(lineFields, l));
+  return shape(VOUCHER_DTO_FIELDS, { ...voucher, VoucherLines: lines });
 }
 
 function postJournal(j: (typeof JOURNALS)[number]): Handler {
@@ -55,11 +58,11 @@ function getOwn(route: string): Handler {
 
 export const voucherHandlers: Record<string, Handler> = {
   ...Object.fromEntries(JOURNALS.flatMap((j) => [[`POST /Vouchers/${j.route}`, postJournal(j)], [`GET /Vouchers/${j.route}/{id}`, getOwn(j.route)]])),
-  "GET /Vouchers/OutgoingInvoiceJournals/{id}": getOwn("OutgoingInvoiceJournals"),
   "POST /Vouchers/Reverse/{id}": (ctx) => {
     const id = uuidParam(ctx, "id");
     if (!id.ok) return id;
     const reversed = reverseVoucher(ctx, id.value);
-    return reversed.ok ? ok({ Id: reversed.value.Id, VoucherNo: reversed.value.VoucherNo }) : reversed;
+    // The published 200 has no body; the reversal voucher shows in the ledgers.
+    return reversed.ok ? empty(200) : reversed;
   },
 };

@@ -6,9 +6,10 @@
  * validates the body with the shared schema, and hands the call to the client's data object.
  */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
-import { matchOperation, type Operation } from "../../../shared/v2/catalog";
+import { matchOperation, type Match, type Operation } from "../../../shared/v2/catalog";
 import { clientOf, platformOf, type SandboxApp } from "../app";
 import type { Call, Reply, Upload } from "../engine/call";
+import { SHAPE_HEADER, UNPUBLISHED } from "../engine/free";
 import type { Environment } from "../env";
 import { readJson } from "../lib/body";
 import { problemResponse, schemaProblem, type Result } from "../lib/problem";
@@ -42,10 +43,14 @@ function gate(environment: Environment): MiddlewareHandler<SandboxApp> {
   };
 }
 
-/** Reads the body an operation takes: JSON checked against its schema, a JSON Patch, or one uploaded file. */
+/**
+ * Reads the body an operation takes: JSON checked against its schema (unchecked where the shape is
+ * unpublished), a JSON Patch, or one uploaded file (either of the last two for `multipart-or-json`).
+ */
 async function bodyOf(c: Context<SandboxApp>, op: Operation): Promise<Result<{ body: unknown; upload: Upload | null }>> {
   if (op.body === "none") return { ok: true, value: { body: null, upload: null } };
-  if (op.body === "multipart") return uploadOf(c.req.raw);
+  const multipart = (c.req.header("content-type") ?? "").toLowerCase().startsWith("multipart/form-data");
+  if (op.body === "multipart" || (op.body === "multipart-or-json" && multipart)) return uploadOf(c.req.raw);
   const raw = await readJson(c.req.raw, op.body === "json-patch" ? "json-patch" : "json");
   if (!raw.ok) return raw;
   const parsed = op.schema?.safeParse(raw.value);
@@ -67,7 +72,9 @@ async function uploadOf(req: Request): Promise<Result<{ body: null; upload: Uplo
   }
   const bytes = new Uint8Array(await file.arrayBuffer());
   if (bytes.byteLength > MAX_UPLOAD_BYTES) return { ok: false, problem: { status: 413, title: "Payload Too Large", detail: `Files are limited to ${MAX_UPLOAD_BYTES} bytes.` } };
-  return { ok: true, value: { body: null, upload: { name: file.name, type: file.type || "application/octet-stream", bytes } } };
+  const fields: Record<string, string> = {};
+  for (const [name, value] of form?.entries() ?? []) if (typeof value === "string") fields[name] = value;
+  return { ok: true, value: { body: null, upload: { name: file.name, type: file.type || "application/octet-stream", bytes, fields } } };
 }
 
 function respond(r: Result<Reply>): Response {
@@ -78,10 +85,18 @@ function respond(r: Result<Reply>): Response {
   return Response.json(json, { status, headers });
 }
 
-/** Serves any operation of the catalog. */
+/**
+ * Serves any operation of the catalog. Every answer of an operation whose shapes are unpublished,
+ * refusals included, says so in `X-Sandbox-Shape`: its fields are the caller's own, not the API's.
+ */
 async function dispatch(c: Context<SandboxApp>): Promise<Response> {
-  const path = relativePath(c.req.url);
-  const match = matchOperation(c.req.method, path);
+  const match = matchOperation(c.req.method, relativePath(c.req.url));
+  const res = await serve(c, match);
+  if (match.kind === "operation" && match.op.shape === "unpublished") res.headers.set(SHAPE_HEADER, UNPUBLISHED[SHAPE_HEADER]);
+  return res;
+}
+
+async function serve(c: Context<SandboxApp>, match: Match): Promise<Response> {
   if (match.kind === "not-found") return problemResponse({ status: 404, title: "Not Found", detail: `No resource at ${new URL(c.req.url).pathname}.` });
   if (match.kind === "method-not-allowed") {
     const res = problemResponse({ status: 405, title: "Method Not Allowed", detail: `${c.req.method} is not allowed here; use ${match.allow.join(", ")}.` });

@@ -101,7 +101,16 @@ const accessRoles: Handler = (ctx) => {
   return listReply(ctx, ACCESS_ROLES.map((r) => ({ ...r })), ["AccessRoleId", "AccessRoleName"]);
 };
 
+/**
+ * The access roles a template client hands down, with the seed's `IsTemplateRole`: every role of the
+ * sandbox's set except Administrator, which each client has of its own rather than from a template.
+ * (The shape beyond the published role fields is unpublished; the sandbox's choice.)
+ */
+const templateAccessRoles: Handler = (ctx) =>
+  listReply(ctx, ACCESS_ROLES.map((r) => ({ ...r, IsTemplateRole: r.AccessRoleId !== ADMINISTRATOR_ROLE })), ["AccessRoleId", "AccessRoleName", "IsTemplateRole"]);
+
 export const clientHandlers: Record<string, Handler> = {
+  "GET /ClientAdmin/TemplateAccessRoles": templateAccessRoles,
   "GET /ClientAdmin/Clients": listClients,
   "POST /ClientAdmin/CreateNewClient": createClient,
   "POST /ClientAdmin/AddIntegrationToClient/{clientId}": addIntegration,

@@ -2,8 +2,8 @@
  * @module
  * Read-only views of records other flows write: incoming invoices (the sandbox's only incoming
  * invoices are posted supplier invoices, stored as kind `IncomingInvoice`) and the quality module's
- * assignments (kind `Assignment`; API v2 as published cannot create them, so a client has none
- * unless they are put there).
+ * assignments (kind `Assignment`, created by `POST /Assignments` in `../newer/quality.ts` or put
+ * there by a test).
  */
 import { fail, intParam, listReply, ok, problems, uuidParam, type Ctx, type Handler } from "../../engine/call";
 import { filter, predicateOf } from "../../engine/filters";
@@ -99,7 +99,10 @@ const getAssignment: Handler = (ctx) => {
   const id = intParam(ctx, "id");
   if (!id.ok) return id;
   const assignment = ctx.store.get("Assignment", id.value);
-  return assignment ? ok(shape(ASSIGNMENT_GENERAL_DTO_FIELDS, assignment.dto)) : fail(problems.notFound("Assignment", id.value));
+  if (!assignment) return fail(problems.notFound("Assignment", id.value));
+  // The seed spells the write bodies' auditor `AuidtorId`; the published read spells it `AuditorId`.
+  const { AuidtorId: auditor, ...dto } = assignment.dto;
+  return ok(shape(ASSIGNMENT_GENERAL_DTO_FIELDS, { AuditorId: auditor, ...dto }));
 };
 
 export const recordHandlers: Record<string, Handler> = {
