@@ -7,8 +7,10 @@
 import { Hono } from "hono";
 import type { GatewayApp } from "./lib/app";
 import { handleError, handleNotFound } from "./lib/problem";
+import { limitFailedAuth } from "./middleware/inbound-limit";
 import { requestId } from "./middleware/request-id";
 import { requestLog } from "./middleware/request-log";
+import { webhookPrecheck } from "./middleware/webhook-precheck";
 import { adminRoutes } from "./routes/admin";
 import { metaRoutes } from "./routes/meta";
 import { orderRoutes } from "./routes/orders";
@@ -22,7 +24,8 @@ export { OrderToInvoice } from "./workflows/order-to-invoice";
 
 const app = new Hono<GatewayApp>();
 
-app.use("*", requestId, requestLog);
+app.use("*", requestId, requestLog, limitFailedAuth());
+app.use("/webhooks/:source/:client/:environment", webhookPrecheck);
 app.route("/", metaRoutes);
 app.route("/admin", adminRoutes);
 app.route("/v2", v2Routes);

@@ -9,10 +9,18 @@
  * the one timer that wakes the queue, and answers the promises of the callers it holds.
  * Nothing is stored: a permit is worth a fraction of a second, and an evicted object loses only
  * callers whose RPC connections broke with it.
+ *
+ * It also keeps the health of the environment's token endpoint (`lib/rate/key-health.ts`): which
+ * tenants' keys were refused since a token was last issued. That belongs here because this object is
+ * exactly one per environment, which is the scope of the application and subscription keys, and
+ * every token request already takes a permit here. It is not stored either: a deploy (the only way
+ * the keys change) restarts the object, so what it forgets was judged under the old keys anyway,
+ * and an eviction only makes the next verdicts more cautious ("unproven") for a while.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../lib/config";
 import { FairQueue, type TenantCounters } from "../lib/rate/fair-queue";
+import { KeyHealth, type RefusalVerdict } from "../lib/rate/key-health";
 
 /**
  * The window the limit counts over, ms: the API's second plus a margin, because a permit granted
@@ -33,13 +41,15 @@ export type Permit = { ok: true; waitedMs: number } | { ok: false; retryAfterSec
 export type GovernorCounters = TenantCounters;
 
 /**
- * The permits of one environment. Its three methods are its whole API (RPC reaches any public member).
+ * The permits of one environment, and its token endpoint's health. Its public methods are its whole
+ * API (RPC reaches any public member).
  *
  * @example
  * const permit = await env.RATE_GOVERNOR.get(env.RATE_GOVERNOR.idFromName("demo")).acquire("demo:acme", 5000);
  */
 export class RateGovernor extends DurableObject<Bindings> {
   readonly #queue: FairQueue<(permit: Permit) => void>;
+  readonly #keys = new KeyHealth();
   #timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
@@ -62,6 +72,21 @@ export class RateGovernor extends DurableObject<Bindings> {
   pause(seconds: number): void {
     this.#queue.pause(seconds, Date.now());
     this.#pump();
+  }
+
+  /** A token was issued to `tenant`: the environment's keys work. */
+  tokenIssued(tenant: string): void {
+    this.#keys.issued(tenant, Date.now());
+  }
+
+  /** The token endpoint refused `tenant`'s key (`proven`: one that got a token before); whose fault it is. */
+  tokenRefused(tenant: string, proven: boolean): RefusalVerdict {
+    return this.#keys.refused(tenant, proven, Date.now());
+  }
+
+  /** Whether the environment's keys are suspect (several tenants refused since the last token issued). */
+  keyHealth(): { suspect: boolean; refusedTenants: number } {
+    return this.#keys.view(Date.now());
   }
 
   /** Counters per tenant since this object started. */

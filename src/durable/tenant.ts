@@ -15,17 +15,18 @@ import type { OrderRunView, RunPatch, RunState } from "../lib/orders/runs";
 import { fail, ok, type Outcome } from "../lib/outcome";
 import { issueToken } from "../lib/upstream/token";
 import { GatewayKeys } from "./tenant/gateway-keys";
-import { OrderDesk, type WebhookIntake } from "./tenant/order-desk";
-import { OrderSettings } from "./tenant/order-settings";
+import { OrderDesk, unverified, type WebhookIntake } from "./tenant/order-desk";
+import { OrderSettings, type SecretOptions } from "./tenant/order-settings";
 import { nameOf, Registration, type TenantRecord } from "./tenant/registration";
 import { migrate } from "./tenant/schema";
 import { Sealer } from "./tenant/sealer";
 import { TokenKeeper, type Access, type IssuedToken } from "./tenant/token-keeper";
+import { tokenSource } from "./tenant/token-source";
 
 const NO_TENANT = "No such tenant.";
+const BAD_KEY = "The gateway key is not valid.";
 const GONE = "The tenant's registration this run was started under is gone (the tenant was removed): the run stops without calling the API.";
 const ownerOf = (r: TenantRecord) => ({ tenant: nameOf(r), registration: r.registrationId });
-const BAD_KEY = "The gateway key is not valid.";
 
 export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
   readonly #sealer: Sealer;
@@ -46,7 +47,7 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     this.#keys = new GatewayKeys(sql);
     this.#settings = new OrderSettings(sql, this.#sealer);
     this.#desk = new OrderDesk(sql, env, this.#settings);
-    this.#tokens = new TokenKeeper(sql, Date.now, { request: () => this.#requestToken(), seal: (t) => this.#sealToken(t), open: (s) => this.#openToken(s) }, () => this.#arm());
+    this.#tokens = new TokenKeeper(sql, Date.now, tokenSource(() => this.env, this.#registration, this.#sealer), () => this.#arm());
     void ctx.blockConcurrencyWhile(() => this.#tokens.load());
   }
 
@@ -133,20 +134,20 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     return { tenant: nameOf(r), environment: r.environment, client: r.client, name: r.name, createdAt: r.createdAt, ...this.#tokens.view(), gatewayKeys: this.#keys.list(Date.now()) };
   }
 
-  /** Starts runs still waiting for their Workflow instance, and renews the token ahead of expiry. Safe to run twice. */
+  /** Purges what outlived its retention, starts runs still waiting for their Workflow instance, and renews the token ahead of expiry. Safe to run twice. */
   override async alarm(): Promise<void> {
     const r = this.#registration.get();
     if (!r) return;
+    for (const kept of [this.#desk.book, this.#settings]) kept.purge(Date.now());
     await this.#desk.startPending(ownerOf(r));
     await this.#tokens.renew();
     await this.#arm();
   }
 
-  /** Stores a source's webhook secret, sealed. */
-  async setWebhookSecret(source: Source, secret: string): Promise<Outcome<null>> {
+  /** Stores a source's webhook secret, sealed, and the shop it is pinned to; with `graceSeconds`, a rotation (`OrderSettings.configure`). */
+  async setWebhookSecret(source: Source, secret: string, opts: SecretOptions = {}): Promise<Outcome<{ previousSecretRetiresAt: string | null }>> {
     const r = this.#registration.get();
-    if (!r) return fail("not-found", NO_TENANT);
-    return (await this.#settings.setSecret(nameOf(r), source, secret)) ? ok(null) : fail("misconfigured", "SECRETS_KEY is not configured.");
+    return r ? this.#settings.configure(nameOf(r), source, secret, opts, Date.now()) : fail("not-found", NO_TENANT);
   }
 
   /** Stores the order mapping; answers it with the defaults filled in. */
@@ -162,8 +163,7 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
   /** A webhook for this tenant: verified with its secret, recorded, its run started. */
   async receiveWebhook(source: Source, headers: [string, string][], body: Uint8Array): Promise<Outcome<WebhookIntake>> {
     const r = this.#registration.get();
-    // Answered like a bad signature: without the tenant's secret nothing can be verified.
-    if (!r) return fail("bad-signature", "The signature cannot be verified: no such tenant, or no webhook secret for this source.");
+    if (!r) return unverified(null, source, "no such tenant");
     const answer = await this.#desk.receive(ownerOf(r), source, new Headers(headers), body, Date.now());
     await this.#arm();
     return answer;
@@ -194,7 +194,8 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
   }
 
   async runReport(registration: string, source: Source, orderId: string, refundId: string | null, patch: RunPatch): Promise<void> {
-    if (this.#registration.current(registration)) this.#desk.report(source, orderId, refundId, patch);
+    const r = this.#registration.current(registration);
+    if (r && (await this.#desk.report(ownerOf(r), source, orderId, refundId, patch))) await this.#arm();
   }
 
   async settlementIds(registration: string, accountNo: number): Promise<SettlementIds | null> {
@@ -220,34 +221,13 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     return issueToken(this.env, environment, nameOf({ environment, client }), clientKey);
   }
 
-  /** The token keeper's request: the stored client key, opened (and re-sealed after a SECRETS_KEY rotation). */
-  async #requestToken(): Promise<Outcome<IssuedToken>> {
-    const r = this.#registration.get();
-    if (!r) return fail("unauthorized", NO_TENANT);
-    const opened = await this.#sealer.open(r.clientKey, nameOf(r));
-    if (!opened) return fail("misconfigured", "The client key cannot be opened with the configured SECRETS_KEY.");
-    if (opened.resealed && this.#registration.get() === r) this.#registration.save({ ...r, clientKey: opened.resealed });
-    return this.#check(r.environment, r.client, opened.text);
-  }
-
-  async #sealToken(token: string) {
-    const r = this.#registration.get();
-    return r && this.#sealer.seal(token, `token:${nameOf(r)}`);
-  }
-
-  async #openToken(sealed: Parameters<Sealer["open"]>[0]) {
-    const r = this.#registration.get();
-    return r && ((await this.#sealer.open(sealed, `token:${nameOf(r)}`))?.text ?? null);
-  }
-
   async #authentic(gatewayKey: string): Promise<boolean> {
     return this.#registration.get() !== null && (await this.#keys.authentic(gatewayKey, Date.now()));
   }
 
-  /** One alarm: the earliest due time of the token keeper's and the order desk's stored work. */
+  /** One alarm: the earliest due time of the modules' stored work (token renewal, run starts, purges, a previous secret's retirement). */
   async #arm(): Promise<void> {
-    const due = [this.#tokens.dueAt(), this.#desk.dueAt(Date.now())].filter((t): t is number => t !== null);
-    if (due.length === 0) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(Math.min(...due));
+    const due = [this.#tokens.dueAt(), this.#desk.dueAt(Date.now()), this.#desk.book.purgeDueAt(), this.#settings.dueAt()].filter((t): t is number => t !== null);
+    await (due.length === 0 ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(Math.min(...due)));
   }
 }

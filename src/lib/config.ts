@@ -34,6 +34,8 @@ export interface Bindings {
   PRODUCTION_SUBSCRIPTION_KEY?: string;
   /** Local development only: the sandbox Worker, reached instead of the network. */
   SANDBOX?: Fetcher;
+  /** Rate limiting binding: failed authentications and `/healthz` reads per client address (`middleware/inbound-limit.ts`). */
+  INBOUND_LIMIT?: RateLimit;
 }
 
 /** The two environments of the API. */
@@ -46,7 +48,8 @@ const HttpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" }
 const EnvironmentConfig = z.object({
   apiBaseUrl: HttpsUrl,
   authUrl: HttpsUrl,
-  applicationKey: z.string().min(1),
+  // The user-id of a Basic header: visible ASCII (btoa takes Latin-1 only) and no colon (it ends the user-id).
+  applicationKey: z.string().regex(/^[\x21-\x39\x3b-\x7e]+$/, "must be visible ASCII without a colon"),
   subscriptionKey: z.string().min(1),
 });
 export type EnvironmentConfig = z.output<typeof EnvironmentConfig>;
@@ -68,4 +71,26 @@ export function environmentConfig(b: Bindings, environment: Environment): { ok: 
   const names: Record<string, string> = { apiBaseUrl: "API_BASE_URL", authUrl: "AUTH_URL", applicationKey: "APPLICATION_KEY", subscriptionKey: "SUBSCRIPTION_KEY" };
   const missing = parsed.error.issues.map((i) => prefix + (names[String(i.path[0])] ?? String(i.path[0])));
   return { ok: false, missing, detail: `The ${environment} environment is not configured (missing or invalid: ${missing.join(", ")}).` };
+}
+
+/**
+ * The development values committed in wrangler.toml `[vars]`. They are public, so they guard
+ * nothing; they are harmless only where everything upstream is the sandbox.
+ */
+const COMMITTED_DEVELOPMENT_VALUES = { ADMIN_TOKEN: "local-admin-token", SECRETS_KEY: "bGVkZ2VyZ2F0ZS1sb2NhbC1kZXZlbG9wbWVudC1rZXk=" } as const;
+
+/**
+ * The names of the secrets that still hold their committed development value outside local
+ * development; empty when none does, or when the Worker is local.
+ *
+ * "Local" is the SANDBOX service binding being bound. That is the fact that makes the public values
+ * harmless: with it, every upstream call goes to the sandbox (`upstream/transport.ts`), so the
+ * public token reaches sandbox data only. `[env.production]` inherits neither `[vars]` nor
+ * `[[services]]`, so a production deploy has no SANDBOX by construction. An explicit `LOCAL=true` var
+ * would be a second switch that a copied `[vars]` block carries into production, where it would
+ * say "local" while the Worker talks to the real API.
+ */
+export function committedSecretsInUse(b: Bindings): (keyof typeof COMMITTED_DEVELOPMENT_VALUES)[] {
+  if (b.SANDBOX) return [];
+  return (["ADMIN_TOKEN", "SECRETS_KEY"] as const).filter((name) => b[name] === COMMITTED_DEVELOPMENT_VALUES[name]);
 }

@@ -11,6 +11,7 @@ import type { Caller } from "./app";
 import { environmentConfig, type Bindings } from "./config";
 import { Problem } from "./problem";
 import { callUpstream, type CallTrace } from "./upstream/client";
+import { gatewayLink, gatewayPagination } from "./upstream/links";
 import { v2Path } from "./v2-path";
 import { fieldErrors } from "./validate";
 
@@ -82,12 +83,17 @@ export function upstreamHeaders(inbound: Headers, requestId: string): Headers {
   return out;
 }
 
-/** The caller's copy of the API's answer: status and body unchanged, useful headers only, `Location` pointed at the gateway. */
+/**
+ * The caller's copy of the API's answer: status and body unchanged, useful headers only, and the
+ * links in `Location` and `X-Pagination` pointed at the gateway (a link to anywhere else is
+ * dropped: see `upstream/links.ts`).
+ */
 function downstreamResponse(res: Response, apiBaseUrl: string, gatewayOrigin: string, requestId: string): Response {
   const headers = new Headers({ "x-request-id": requestId });
   for (const name of RESPONSE_HEADERS) {
     const v = res.headers.get(name);
-    if (v !== null) headers.set(name, name === "location" && v.toLowerCase().startsWith(apiBaseUrl.toLowerCase()) ? `${gatewayOrigin}/v2${v.slice(apiBaseUrl.length)}` : v);
+    const out = v === null ? null : name === "location" ? gatewayLink(v, apiBaseUrl, gatewayOrigin) : name === "x-pagination" ? gatewayPagination(v, apiBaseUrl, gatewayOrigin) : v;
+    if (out !== null) headers.set(name, out);
   }
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 }

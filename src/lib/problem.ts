@@ -2,7 +2,9 @@
  * @module
  * ledgergate's one error vocabulary (RFC 9457 `application/problem+json`). A closed set of problem
  * types, one status per type, one body shape with the request id. Anything that is not a `Problem`
- * becomes a bare 500 whose text never reaches the caller.
+ * becomes a 500 whose text never reaches the caller, except the runtime's own word that a Durable
+ * Object is overloaded or briefly unreachable: that is a 503 with a Retry-After, because the caller
+ * did nothing wrong and the same call will work a little later.
  */
 import type { Context } from "hono";
 import type { GatewayApp } from "./app";
@@ -19,6 +21,7 @@ export const PROBLEM_TYPES = {
   "payload-too-large": { status: 413, title: "Payload too large" },
   "unsupported-media-type": { status: 415, title: "Unsupported media type" },
   "unprocessable": { status: 422, title: "Unprocessable request" },
+  "too-many-requests": { status: 429, title: "Too many requests" },
   "internal": { status: 500, title: "Internal error" },
   "upstream-failed": { status: 502, title: "The accounting API failed" },
   "credentials-rejected": { status: 502, title: "The accounting API refused the tenant's client key" },
@@ -58,10 +61,45 @@ export class Problem extends Error {
   }
 }
 
-/** Hono `onError`: a `Problem` answers itself; anything else is logged and becomes a bare 500. */
+/**
+ * How long to wait after a Durable Object said it is overloaded, s. Cloudflare advises against
+ * retrying an overload at once (it deepens it), so not 1; a few seconds let its queue drain.
+ */
+export const OVERLOADED_RETRY_AFTER_SECONDS = 5;
+/** After a retryable platform failure (a reset, a lost connection) that outlived the runtime's own retries, s. */
+const UNREACHABLE_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The 503 for an error the runtime raised about a Durable Object, or null for any other error. An
+ * overload carries `.overloaded` ("Durable Object is overloaded. Too many requests queued."; only
+ * the message on some paths, so both are read); a transient platform failure carries `.retryable`
+ * without `.remote` (an error thrown by the object's own code is `.remote`, and stays a 500).
+ */
+export function platformProblem(err: unknown): Problem | null {
+  if (typeof err !== "object" || err === null) return null;
+  const e = err as { overloaded?: unknown; retryable?: unknown; remote?: unknown; message?: unknown };
+  if (e.overloaded === true || (typeof e.message === "string" && /durable object is overloaded/i.test(e.message))) {
+    return new Problem("unavailable", "Part of the gateway is overloaded right now. Try again after the Retry-After.", {
+      headers: { "retry-after": String(OVERLOADED_RETRY_AFTER_SECONDS) },
+    });
+  }
+  if (e.retryable === true && e.remote !== true) {
+    return new Problem("unavailable", "Part of the gateway could not be reached for a moment. Try again after the Retry-After.", {
+      headers: { "retry-after": String(UNREACHABLE_RETRY_AFTER_SECONDS) },
+    });
+  }
+  return null;
+}
+
+/** Hono `onError`: a `Problem` answers itself; a Durable Object's overload is a 503; anything else is logged and becomes a bare 500. */
 export function handleError(err: Error, c: Context<GatewayApp>): Response {
   const id = c.get("requestId");
   if (err instanceof Problem) return err.toResponse(id);
+  const platform = platformProblem(err);
+  if (platform) {
+    log.warn("durable-object-unavailable", { requestId: id, route: c.req.routePath, error: err.name, overloaded: (err as { overloaded?: unknown }).overloaded === true });
+    return platform.toResponse(id);
+  }
   log.error("unhandled", { requestId: id, route: c.req.routePath, error: err.name });
   return new Problem("internal", "The gateway failed to handle the request. Quote the request id when you report it.").toResponse(id);
 }

@@ -1,9 +1,11 @@
 /**
  * @module
- * The operator's credential: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time.
+ * The operator's credential: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time, and
+ * refused altogether in a deploy that kept the committed development token or sealing key.
  */
 import type { MiddlewareHandler } from "hono";
 import type { GatewayApp } from "../lib/app";
+import { committedSecretsInUse } from "../lib/config";
 import { timingSafeEqual } from "../lib/crypto";
 import { Problem } from "../lib/problem";
 
@@ -21,6 +23,14 @@ export function bearer(header: string | undefined): string | null {
 export const requireAdmin: MiddlewareHandler<GatewayApp> = async function requireAdmin(c, next) {
   const expected = c.env.ADMIN_TOKEN;
   if (!expected) throw new Problem("unavailable", "The admin API is disabled: ADMIN_TOKEN is not configured.");
+  // Before the token is compared: with a public token, a right answer proves nothing about the caller.
+  const committed = committedSecretsInUse(c.env);
+  if (committed.length > 0) {
+    throw new Problem(
+      "unavailable",
+      `The admin API is disabled: ${committed.join(" and ")} still ${committed.length > 1 ? "hold" : "holds"} the development value committed in wrangler.toml, which anyone can read. Set your own with \`wrangler secret put\` (see README, "Deploy").`,
+    );
+  }
   const given = bearer(c.req.header("authorization"));
   if (!given || !timingSafeEqual(given, expected)) {
     throw new Problem("unauthorized", "Send the operator's token as Authorization: Bearer <ADMIN_TOKEN>.", { headers: { "www-authenticate": "Bearer" } });

@@ -1,7 +1,7 @@
 /**
  * @module
  * The operator API (`Authorization: Bearer <ADMIN_TOKEN>`): register, list, rotate, replace, remove,
- * webhook secrets and the order mapping.
+ * webhook secrets (set outright, or rotated with an overlap like gateway keys) and the order mapping.
  */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
@@ -9,6 +9,7 @@ import type { GatewayApp } from "../lib/app";
 import { Environment } from "../lib/config";
 import { OrderMappingInput } from "../lib/orders/mapping";
 import { Source } from "../lib/orders/order";
+import { ShopDomain } from "../lib/orders/shopify";
 import { unwrap } from "../lib/outcome";
 import { ClientSlug, tenantName, tenantStub } from "../lib/stubs";
 import { listTenants, registerTenant, removeTenant } from "../lib/tenant-admin";
@@ -22,7 +23,8 @@ const ClientKey = z.string().min(1).max(200);
 const NewTenant = z.strictObject({ client: ClientSlug, environment: Environment, clientKey: ClientKey, name: z.string().min(1).max(200).optional() });
 const Rotation = z.strictObject({ graceSeconds: z.int().min(0).max(30 * 86_400).default(DEFAULT_KEY_GRACE_SECONDS) });
 const Replacement = z.strictObject({ clientKey: ClientKey });
-const WebhookSecret = z.strictObject({ secret: z.string().min(8).max(500) });
+const WebhookSecret = z.strictObject({ secret: z.string().min(8).max(500), shopDomain: ShopDomain.optional() });
+const SecretRotation = WebhookSecret.extend({ graceSeconds: Rotation.shape.graceSeconds });
 const Target = z.object({ environment: Environment, client: ClientSlug });
 const WebhookTarget = Target.extend({ source: Source });
 
@@ -44,8 +46,13 @@ export const adminRoutes = new Hono<GatewayApp>()
     return c.body(null, 204);
   })
   .put("/tenants/:environment/:client/webhooks/:source", validParams(WebhookTarget), validJson(WebhookSecret), async (c) => {
-    unwrap(await stubOf(c, c.req.valid("param")).setWebhookSecret(c.req.valid("param").source, c.req.valid("json").secret));
+    const { secret, shopDomain } = c.req.valid("json");
+    unwrap(await stubOf(c, c.req.valid("param")).setWebhookSecret(c.req.valid("param").source, secret, { shopDomain }));
     return c.body(null, 204);
+  })
+  .post("/tenants/:environment/:client/webhooks/:source/secrets", validParams(WebhookTarget), validJson(SecretRotation), async (c) => {
+    const { secret, ...opts } = c.req.valid("json");
+    return c.json(unwrap(await stubOf(c, c.req.valid("param")).setWebhookSecret(c.req.valid("param").source, secret, opts)), 201);
   })
   .put("/tenants/:environment/:client/order-mapping", validParams(Target), validJson(OrderMappingInput), async (c) => c.json(unwrap(await stubOf(c, c.req.valid("param")).setOrderMapping(c.req.valid("json")))))
   .get("/tenants/:environment/:client/order-mapping", validParams(Target), async (c) => c.json(unwrap(await stubOf(c, c.req.valid("param")).orderMapping())))

@@ -23,10 +23,16 @@ describe("v2-path: accepted paths", () => {
     expect(accepted("/v2/")).toBe("/");
   });
 
-  it("keeps harmless percent-escapes (a space, a letter, a double-encoded slash that decodes once to text)", () => {
+  it("keeps harmless percent-escapes (a space, a non-ASCII letter)", () => {
     expect(accepted("/v2/Customers/Ola%20Nordmann")).toBe("/Customers/Ola%20Nordmann");
     expect(accepted("/v2/%C3%A6")).toBe("/%C3%A6");
-    expect(accepted("/v2/a%252Fb")).toBe("/a%252Fb");
+  });
+
+  it("decodes escapes of unreserved characters (RFC 3986 §6.2.2.2): the path checked is the path the API acts on", () => {
+    expect(accepted("/v2/%43ustomers")).toBe("/Customers");
+    expect(accepted("/v2/%63ustomers/%34%32")).toBe("/customers/42");
+    expect(accepted("/v2/a%2Db%5Fc%7Ed")).toBe("/a-b_c~d");
+    expect(accepted("/v2/%43ustomers%20x")).toBe("/Customers%20x");
   });
 
   it("matches the /v2 prefix in any case, passing only the rest on", () => {
@@ -49,6 +55,14 @@ describe("v2-path: refused paths", () => {
     for (const p of ["/v2/a%2fb", "/v2/a%2Fb", "/v2/a%5cb", "/v2/a%5Cb", "/v2/%2e%2e/admin", "/v2/%2E", "/v2/a%00", "/v2/Customers%2F..%2Fadmin"]) {
       expect(refusal(p), p).toMatch(/Encoded slashes/);
     }
+  });
+
+  it("refuses double encoding (an encoded %) and a % that starts no escape, so decoding can never make one", () => {
+    for (const p of ["/v2/a%252Fb", "/v2/a%252fb", "/v2/Customers/1%252f..%252fadmin", "/v2/%25", "/v2/%2%46", "/v2/a%", "/v2/a%4", "/v2/a%zz"]) {
+      expect(refusal(p), p).not.toBeNull();
+    }
+    expect(refusal("/v2/a%252Fb")).toMatch(/percent signs/);
+    expect(refusal("/v2/%2%46")).toMatch(/two hex digits/);
   });
 
   it("refuses raw backslashes", () => {

@@ -52,6 +52,20 @@ describe("admin: tenants", () => {
     expect((await gw("/admin/tenants", json({ client, environment: "demo", clientKey: prod.clientKey }, "POST", ADMIN))).status).toBe(422);
   });
 
+  it("refuses a client key outside the token's character set with 422, before any token request", async () => {
+    const before = (await stats()).tokenRequests.total;
+    for (const clientKey of ["key-€-0b0e", "nøkkel-0b0e", "with space", "tab\tkey"]) {
+      const res = await gw("/admin/tenants", json({ client: slug(), environment: "demo", clientKey }, "POST", ADMIN));
+      expect(res.status, clientKey).toBe(422);
+      expect(await res.json()).toMatchObject({ type: "https://ledgergate.dev/problems/unprocessable", detail: expect.stringContaining("characters") });
+    }
+    const t = await tenant();
+    expect((await gw(`/admin/tenants/demo/${t.client}/client-key`, json({ clientKey: "ny-€-nøkkel" }, "PUT", ADMIN))).status).toBe(422);
+    // One token request: the registration of `t`. None for the refused keys.
+    expect((await stats()).tokenRequests.total).toBe(before + 1);
+    expect((await t.v2("/ClientIntegrationInformation")).status).toBe(200);
+  });
+
   it("refuses malformed registrations with a problem listing the fields", async () => {
     for (const body of [{ client: "Acme!", environment: "demo", clientKey: "k" }, { client: "acme", environment: "staging", clientKey: "k" }, { client: "acme", environment: "demo" }, { client: "acme", environment: "demo", clientKey: "k", extra: 1 }]) {
       const res = await gw("/admin/tenants", json(body, "POST", ADMIN));
@@ -93,6 +107,11 @@ describe("admin: tenants", () => {
     // The client removes the integration; once the token expires, the old key gets nothing.
     await control("PUT", "/settings", { tokenLifetimeSeconds: 1200 });
     expect((await t.v2("/Offboarding/RemoveIntegration", { method: "DELETE" })).status).toBe(200);
+    await scheduler.wait(1100);
+    // Nothing yet tells the tenant's key from the environment's keys: retried, not rejected for good
+    // (test/routes/environment-keys.test.ts). Another tenant's token then shows whose fault it is.
+    expect((await t.v2("/ClientIntegrationInformation")).status).toBe(503);
+    await tenant();
     await scheduler.wait(1100);
     const refused = await t.v2("/ClientIntegrationInformation");
     expect(refused.status).toBe(502);

@@ -9,6 +9,8 @@ import { corpus as stripeCorpus } from "../fixtures/orders/stripe";
 import { corpus as wooCorpus } from "../fixtures/orders/woocommerce";
 import { sign, TEST_SECRETS, wooPing } from "../fixtures/orders/sign";
 import { ADMIN, gw, json, stats, tenant } from "../helpers/gateway";
+// The one detail of every unverified delivery: it never says why (the log does), so it never tells whether the tenant exists.
+import { WEBHOOK_UNVERIFIED } from "../../src/lib/orders/source";
 import { shopTenant, waitFor, type ShopTenant } from "../helpers/orders";
 
 const [shop] = shopifyCorpus();
@@ -19,7 +21,7 @@ if (!shop || !std || !str || !woo) throw new Error("empty corpus");
 const now = () => Math.floor(Date.now() / 1000);
 
 /** Expects a problem answer with `status`, and that no order run exists afterwards. */
-async function refused(t: ShopTenant, res: Response, status: number, source: string, orderId: string, detail?: RegExp) {
+async function refused(t: ShopTenant, res: Response, status: number, source: string, orderId: string, detail?: RegExp | string) {
   expect(res.status, await res.clone().text()).toBe(status);
   expect(res.headers.get("content-type")).toBe("application/problem+json");
   const body = (await res.json()) as { status: number; detail: string };
@@ -34,7 +36,7 @@ describe("webhooks: bad deliveries start nothing", () => {
     const before = await stats();
     const good = await sign("shopify", shop.payload);
     const { "X-Shopify-Hmac-Sha256": _sig, ...unsigned } = good.headers;
-    await refused(t, await t.deliver("shopify", unsigned, good.body), 401, "shopify", String(shop.payload.id), /X-Shopify-Hmac-Sha256/);
+    await refused(t, await t.deliver("shopify", unsigned, good.body), 401, "shopify", String(shop.payload.id), WEBHOOK_UNVERIFIED);
     const wrong = await sign("shopify", shop.payload, "not-the-secret");
     await refused(t, await t.deliver("shopify", wrong.headers, wrong.body), 401, "shopify", String(shop.payload.id));
     await refused(t, await t.deliver("shopify", good.headers, good.body.replace(/"total_price":"[^"]+"/, '"total_price":"0.01"')), 401, "shopify", String(shop.payload.id));
@@ -50,16 +52,16 @@ describe("webhooks: bad deliveries start nothing", () => {
     const t = await shopTenant();
     const strId = String((str.payload.data as { object: { id: string } }).object.id);
     const stale = await sign("stripe", str.payload, undefined, { timestamp: now() - 301 });
-    await refused(t, await t.deliver("stripe", stale.headers, stale.body), 401, "stripe", strId, /timestamp/i);
+    await refused(t, await t.deliver("stripe", stale.headers, stale.body), 401, "stripe", strId, WEBHOOK_UNVERIFIED);
     const stdId = String((std.payload.data as { id: string }).id);
     const staleStd = await sign("standard", std.payload, undefined, { timestamp: now() - 301 });
-    await refused(t, await t.deliver("standard", staleStd.headers, staleStd.body), 401, "standard", stdId, /timestamp/i);
+    await refused(t, await t.deliver("standard", staleStd.headers, staleStd.body), 401, "standard", stdId, WEBHOOK_UNVERIFIED);
 
     const first = await sign("stripe", str.payload, undefined, { timestamp: now() - 5 });
     expect((await t.deliver("stripe", first.headers, first.body)).status).toBe(202);
     const replay = await t.deliver("stripe", first.headers, first.body);
     expect(replay.status).toBe(401);
-    expect(((await replay.json()) as { detail: string }).detail).toMatch(/replay/);
+    expect(((await replay.json()) as { detail: string }).detail).toMatch(WEBHOOK_UNVERIFIED);
     const retry = await sign("stripe", str.payload);
     expect((await t.deliver("stripe", retry.headers, retry.body)).status).toBe(200);
 
@@ -80,7 +82,8 @@ describe("webhooks: bad deliveries start nothing", () => {
     const bare = await tenant();
     const noSecret = await gw(`/webhooks/shopify/${bare.client}/demo`, { method: "POST", headers: signed.headers, body: signed.body });
     expect(noSecret.status).toBe(401);
-    expect(((await noSecret.json()) as { detail: string }).detail).toMatch(/No shopify webhook secret/);
+    expect(((await noSecret.json()) as { detail: string }).detail).toMatch(WEBHOOK_UNVERIFIED);
+    expect(((await unknown.json()) as { detail: string }).detail).toMatch(WEBHOOK_UNVERIFIED);
     const other = await shopTenant();
     expect((await gw(`/admin/tenants/demo/${other.client}/webhooks/shopify`, json({ secret: "another-tenants-secret" }, "PUT", ADMIN))).status).toBe(204);
     const elsewhere = await sign("shopify", shop.payload, "another-tenants-secret");

@@ -55,7 +55,8 @@ describe("order to invoice", () => {
     expect(statuses.filter((s) => s === 202)).toHaveLength(1);
     expect(statuses.filter((s) => s === 200)).toHaveLength(19);
     const run = await waitFor(t, "shopify", orderId, ["settled", "failed"]);
-    expect(run).toMatchObject({ state: "settled", deliveries: 20 });
+    // The 19 others carry the same event id: recognized as that event again, they change nothing.
+    expect(run).toMatchObject({ state: "settled", deliveries: 1 });
     expect(await invoices(t)).toHaveLength(1);
     expect(await t.rows("/Customers")).toHaveLength(1);
     // A later duplicate with a new event id (orders/paid sent again) is the same order: still one invoice.

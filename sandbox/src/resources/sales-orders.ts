@@ -228,7 +228,7 @@ export const salesOrderHandlers: Record<string, Handler> = {
     const pred = predicateOf([
       filter("customerNos", "CustomerNo", "ranges"), filter("orderStatus", "SalesOrderStatus", "eq"), filter("departmentCodes", "DepartmentCode", "strings"),
       filter("projectCodes", "ProjectCode", "strings"), filter("onlyCreatedByCurrentIntegration", "IsCreatedByCurrentIntegration", "only"),
-      filter("lastChangedDateTimeOffsetGreaterThan", "LastChangedDateTimeOffset", "after"), filter("salesOrderNos", "SalesOrderNo", "ranges"),
+      filter("lastChangedDateTimeOffsetGreaterThan", "LastChangedDateTimeOffset", "after"), filter("salesOrderNos", "SalesOrderNo", "ranges"), filter("externalImportReferences", "ExternalImportReference", "strings"),
     ], ctx.q);
     if (!pred.ok) return pred;
     // `header` sets IsCreatedByCurrentIntegration for this caller, so onlyCreatedByCurrentIntegration is a plain filter.

@@ -136,6 +136,8 @@ const invoiceHandlers: Record<string, Handler> = {
       filter("invoiceNos", "InvoiceNo", "ranges"), filter("voucherNos", "VoucherNo", "ranges"), filter("invoiceIds", "Id", "strings"),
       filter("customMatchingReferences", "CustomMatchingReference", "strings"), filter("sentDateTimeOffsetGreaterThan", "SentDateTimeOffset", "after"),
       filter("onlyCreatedByCurrentIntegration", "IsCreatedByCurrentIntegration", "only"),
+      // Here and on GET /SalesOrders, not in the published document: named like its plural list filters (invoiceNos, codes).
+      filter("externalImportReferences", "ExternalImportReference", "strings"),
     ], ctx.q);
     if (!pred.ok) return pred;
     const unpaid = ctx.q.get("onlyunpaidinvoices")?.toLowerCase() === "true";

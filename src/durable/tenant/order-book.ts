@@ -5,6 +5,10 @@
  * deliveries seen per source (event id and signed timestamp), kept 7 days: longer than any source
  * retries (Shopify 4 h, Stripe 3 days, Standard Webhooks ≈ 75 h).
  * All synchronous: callers read, decide and write without an await in between.
+ *
+ * Retention: the object's alarm purges runs nobody has touched for `RUN_RETENTION_MS` (except those
+ * still waiting to start) and deliveries past their window, a batch at a time, each through an
+ * index that begins with the purge's own condition, so a purge never scans the table.
  */
 import { z } from "zod";
 import type { Source } from "../../lib/orders/order";
@@ -15,6 +19,14 @@ import { jsonColumn, row, rows } from "./sql";
 const DELIVERY_MEMORY_MS = 7 * 86_400_000;
 /** Runs started by one alarm at most: each start is an RPC to the Workflow engine. */
 const PENDING_BATCH = 50;
+/**
+ * How long a run is kept after its last change, ms: 400 days. Over a year, so a late refund (a
+ * return, a warranty claim) still finds its order's invoice and a year's runs can be reviewed at the
+ * annual closing; the books themselves are the accounting system's, not ours.
+ */
+export const RUN_RETENTION_MS = 400 * 86_400_000;
+/** Rows one purge deletes per table at most, so an alarm stays short; the next alarm takes the rest. */
+const PURGE_BATCH = 500;
 
 /** The tables, created by the tenant's schema. */
 export const ORDER_BOOK_TABLES = [
@@ -24,10 +36,14 @@ export const ORDER_BOOK_TABLES = [
   "CREATE INDEX IF NOT EXISTS order_runs_pending ON order_runs (pending)",
   `CREATE TABLE IF NOT EXISTS webhook_deliveries (source TEXT NOT NULL, event_id TEXT NOT NULL, signed_at INTEGER,
     seen_at INTEGER NOT NULL, PRIMARY KEY (source, event_id))`,
+  // The purge's: runs by age among those not waiting to start, deliveries by age.
+  "CREATE INDEX IF NOT EXISTS order_runs_purge ON order_runs (pending, updated_at)",
+  "CREATE INDEX IF NOT EXISTS webhook_deliveries_seen ON webhook_deliveries (seen_at)",
 ];
 
 const RunRow = z.object({ data: jsonColumn(OrderRun) }).transform((r) => r.data);
 const DeliveryRow = z.object({ signed_at: z.int().nullable() });
+const OldestRow = z.object({ run: z.string().nullable(), seen: z.int().nullable() });
 
 export class OrderBook {
   constructor(private readonly sql: SqlStorage) {}
@@ -73,6 +89,23 @@ export class OrderBook {
   remember(source: Source, eventId: string, signedAt: number | null, now: number): void {
     this.sql.exec("INSERT OR REPLACE INTO webhook_deliveries (source, event_id, signed_at, seen_at) VALUES (?, ?, ?, ?)", source, eventId, signedAt, now);
     this.sql.exec("DELETE FROM webhook_deliveries WHERE seen_at < ?", now - DELIVERY_MEMORY_MS);
+  }
+
+  /** When the next purge is due (epoch ms): the oldest purgeable run's or delivery's end of retention; null when there is none. */
+  purgeDueAt(): number | null {
+    const oldest = row(this.sql, OldestRow, "SELECT (SELECT MIN(updated_at) FROM order_runs WHERE pending = 0) AS run, (SELECT MIN(seen_at) FROM webhook_deliveries) AS seen");
+    const due = [oldest?.run == null ? null : Date.parse(oldest.run) + RUN_RETENTION_MS, oldest?.seen == null ? null : oldest.seen + DELIVERY_MEMORY_MS].filter((t) => t !== null);
+    return due.length > 0 ? Math.min(...due) : null;
+  }
+
+  /**
+   * Removes, a batch at a time, the runs last changed more than `RUN_RETENTION_MS` before `now`
+   * (epoch ms) that have nothing left to start, and the deliveries past their window. Safe to repeat.
+   */
+  purge(now: number): void {
+    const cutoff = new Date(now - RUN_RETENTION_MS).toISOString();
+    this.sql.exec("DELETE FROM order_runs WHERE rowid IN (SELECT rowid FROM order_runs WHERE pending = 0 AND updated_at < ? LIMIT ?)", cutoff, PURGE_BATCH);
+    this.sql.exec("DELETE FROM webhook_deliveries WHERE rowid IN (SELECT rowid FROM webhook_deliveries WHERE seen_at < ? LIMIT ?)", now - DELIVERY_MEMORY_MS, PURGE_BATCH);
   }
 
   /** Removes every order and delivery. */

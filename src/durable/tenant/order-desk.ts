@@ -4,16 +4,20 @@
  * verified webhooks into the order book, starting each run's Workflow instance, and what runs
  * report back. `Tenant` owns one and exposes its methods; nothing here is reachable otherwise.
  *
- * Exactly once: a delivery is verified (the only await), then read, decided and written in one
- * synchronous stretch, so twenty concurrent deliveries of one order see one record and start one
- * run. The instance is created after the record is stored; if that fails, the record says so and
- * the object's alarm starts it later, so an answered webhook never loses its run.
+ * Exactly once: a delivery is verified (the only awaits: opening the source's secrets and checking
+ * the signature), then read, decided and written in one synchronous stretch, so twenty concurrent
+ * deliveries of one order see one record and start one run. The instance is created after the
+ * record is stored; if that fails, the record says so and the object's alarm starts it later, so
+ * an answered webhook never loses its run.
  */
 import type { Bindings } from "../../lib/config";
+import { log } from "../../lib/log";
 import { ADAPTERS } from "../../lib/orders/adapters";
 import type { Source } from "../../lib/orders/order";
+import { WEBHOOK_UNVERIFIED, type Delivery, type DeliveryId, type SourceAdapter } from "../../lib/orders/source";
 import { applyEvent, pendingStarts, publicView, runInstanceId, type Intake, type OrderRun, type OrderRunView, type RefundRun, type RunParams, type RunPatch, type RunState } from "../../lib/orders/runs";
 import { fail, ok, type Outcome } from "../../lib/outcome";
+import type { TenantName } from "../../lib/stubs";
 import { OrderBook } from "./order-book";
 import type { OrderSettings } from "./order-settings";
 
@@ -26,9 +30,18 @@ const START_RETRY_MS = 5_000;
 /** What a webhook did: 202 when it started or changed a run, 200 otherwise. */
 export interface WebhookIntake {
   status: 200 | 202;
-  intake: Intake | "ping";
+  intake: Intake;
   detail: string;
   run: OrderRunView | null;
+}
+
+/**
+ * The one refusal of an unverified delivery (see `WEBHOOK_UNVERIFIED`), for an unknown tenant as for
+ * a bad signature. The precise reason is logged for the operator, never answered.
+ */
+export function unverified(tenant: string | null, source: Source, reason: string) {
+  log.info("webhook-refused", { tenant, source, reason });
+  return fail("bad-signature", WEBHOOK_UNVERIFIED);
 }
 
 
@@ -37,7 +50,7 @@ export interface WebhookIntake {
  * duplicate. A re-delivered event needs no rule of its own: its effect is in the book, so
  * `applyEvent` already calls it a duplicate.
  */
-const rank = (i: Intake | "ping") => ["ignored", "ping", "duplicate", "cancelled", "started"].indexOf(i);
+const rank = (i: Intake) => ["ignored", "duplicate", "failed", "cancelled", "started"].indexOf(i);
 
 export class OrderDesk {
   readonly book: OrderBook;
@@ -57,23 +70,31 @@ export class OrderDesk {
     return this.#startsWaiting ? now + START_RETRY_MS : null;
   }
 
-  /** Verifies, records and starts: the whole webhook intake. */
+  /**
+   * Verifies, records and starts: the whole webhook intake. A source that names its shop is pinned
+   * to the first one a verified delivery names (unless the operator pinned one with the secret), so
+   * a body signed with a secret several shops share is refused at any other tenant's address.
+   */
   async receive(owner: RunOwner, source: Source, headers: Headers, body: Uint8Array, now: number): Promise<Outcome<WebhookIntake>> {
     const adapter = ADAPTERS[source];
     const delivery = { headers, body };
-    if (adapter.isPing?.(delivery)) return ok({ status: 200, intake: "ping", detail: "Ping answered; nothing was processed.", run: null });
-    const secret = await this.settings.secret(owner.tenant, source);
-    if (secret === null) return fail("bad-signature", `No ${source} webhook secret is set for this tenant; set it with PUT /admin/tenants/{environment}/{client}/webhooks/${source}.`);
-    const verified = await adapter.verify(delivery, secret, now);
-    if (!verified.ok) return fail(verified.error.status === 401 ? "bad-signature" : "bad-request", verified.error.detail);
+    const verified = await this.#verify(owner.tenant, adapter, delivery, now);
+    if (!verified.ok) return verified;
     // From here to the end of the intake: no await, so concurrent deliveries cannot interleave.
     const { eventId, signedAt } = verified.value;
+    const shop = adapter.shopOf?.(delivery);
+    const pinned = this.settings.shop(source);
+    if (shop === null || (shop !== undefined && pinned !== null && shop !== pinned)) return unverified(owner.tenant, source, `delivery names shop ${shop ?? "(none)"}; pinned to ${pinned ?? "(none)"}`);
     const seen = eventId === null ? null : this.book.lastDelivery(source, eventId);
+    // An event id seen within its window, with no signed time to tell a retry by (Shopify): the same
+    // event again, a lost answer's retry or a replay. Either way it changes nothing and starts nothing.
+    if (seen !== null && signedAt === null) return ok({ status: 200, intake: "duplicate", detail: "Already received: this event was delivered before; nothing new was started.", run: null });
     // A genuine retry is signed anew; the same signed timestamp again is somebody replaying it.
-    if (seen !== null && signedAt !== null && signedAt <= seen) return fail("bad-signature", "This delivery was already received with this signature; a replay is refused.");
+    if (seen !== null && signedAt !== null && signedAt <= seen) return unverified(owner.tenant, source, "replay: this event was already received with this signed timestamp");
     const parsed = adapter.parse(delivery);
     if (!parsed.ok) return fail(parsed.error.status === 401 ? "bad-signature" : "bad-request", parsed.error.detail);
     if (eventId !== null) this.book.remember(source, eventId, signedAt, now);
+    if (shop !== undefined && pinned === null) this.settings.pinShop(source, shop);
     const at = new Date(now).toISOString();
     let answer: WebhookIntake = { status: 200, intake: "ignored", detail: "Nothing to do for this event.", run: null };
     for (const event of parsed.value) {
@@ -88,6 +109,22 @@ export class OrderDesk {
     }
     await this.startPending(owner);
     return ok(answer);
+  }
+
+  /**
+   * The delivery's identity once one of the source's live secrets verifies it: the current one, then
+   * the one it replaced while its grace period runs. Only a verified signature gets as far as a 400
+   * (Stripe's event JSON); every other refusal is the one unverified answer.
+   */
+  async #verify(tenant: TenantName, adapter: SourceAdapter, delivery: Delivery, now: number): Promise<Outcome<DeliveryId>> {
+    let reason = "no webhook secret is set for this source";
+    for (const secret of await this.settings.secrets(tenant, adapter.source, now)) {
+      const verified = await adapter.verify(delivery, secret, now);
+      if (verified.ok) return ok(verified.value);
+      if (verified.error.status === 400) return fail("bad-request", verified.error.detail);
+      reason = verified.error.detail;
+    }
+    return unverified(tenant, adapter.source, reason);
   }
 
   /** Creates the Workflow instances of runs that have none yet; true when some are still waiting. */
@@ -141,15 +178,22 @@ export class OrderDesk {
     return next;
   }
 
-  /** What a run reports: a step done (on the order, or on its refund), states and ids found. */
-  report(source: Source, orderId: string, refundId: string | null, patch: RunPatch): void {
-    this.#update(source, orderId, refundId, (r, refund) => {
+  /**
+   * What a run reports: a step done (on the order, or on its refund), states and ids found. A report
+   * may bring the invoice that waiting refunds need (see `pendingStarts`): their runs start now, and
+   * the answer says so (the object's alarm may then be due).
+   */
+  async report(owner: RunOwner, source: Source, orderId: string, refundId: string | null, patch: RunPatch): Promise<boolean> {
+    const next = this.#update(source, orderId, refundId, (r, refund) => {
       // A refund's credit note may land before the invoice's settlement is booked: "credited" stays.
       const keep = r.state === "credited" && patch.order?.state === "settled";
       Object.assign(r, patch.order, keep ? { state: "credited" } : {});
       if (refund) Object.assign(refund, patch.refund);
       if (patch.step) (refund ?? r).steps.push(patch.step);
     });
+    if (next === null || pendingStarts(next).length === 0) return false;
+    await this.startPending(owner);
+    return true;
   }
 
   /**
@@ -160,6 +204,8 @@ export class OrderDesk {
     const run = this.book.get(source, orderId);
     if (!run) return notFound(source, orderId);
     if (run.state !== "failed" && !run.refunds.some((x) => x.state === "failed")) return fail("conflict", "Neither the order nor any of its refunds failed: there is nothing to retry.");
+    // An order that came unusable (see `UnusableOrder`) failed on what the shop sent: retrying reads the same.
+    if (run.state === "failed" && !run.order) return fail("conflict", `The order cannot be invoiced as the shop sent it (${run.error?.detail ?? "see its error"}); a retry would read the same. Correct it in the shop so it is sent again.`);
     const next: OrderRun = { ...run, refunds: run.refunds.map((x) => (x.state === "failed" ? { ...x, state: "received", error: null, attempt: x.attempt + 1, started: false } : x)) };
     if (run.state === "failed" && run.order) Object.assign(next, { state: "received", error: null, attempt: run.attempt + 1, started: false });
     next.updatedAt = new Date().toISOString();
@@ -192,6 +238,8 @@ function describe(intake: Intake): string {
       return "Already received: this is the existing run; nothing new was started.";
     case "cancelled":
       return "The cancellation is recorded.";
+    case "failed":
+      return "The order is recorded, but it cannot be invoiced as sent: its run failed (see error); nothing was booked.";
     default:
       return "Nothing to do for this event.";
   }

@@ -1,13 +1,21 @@
 /**
  * @module
  * What the tenant's order runs are configured with: each shop source's webhook secret (sealed,
- * bound to `webhook:<tenant>:<source>`, opened only here to verify a delivery), the order mapping,
+ * bound to `webhook:<tenant>:<source>`, opened only here to verify a delivery), the secret it
+ * replaced while that one's grace period runs, the shop a source is pinned to, the order mapping,
  * and ids a run looked up once (a settlement account's id, the VatId of code 0).
+ *
+ * Rotation keeps one previous secret, like gateway keys keep theirs: Shopify and WooCommerce sign
+ * with one secret at a time and switch over on their own schedule (Shopify takes up to an hour), so
+ * deliveries signed with the old one keep arriving for a while. A second rotation replaces the
+ * previous secret; a PUT replaces the current one outright and drops the previous (a leaked secret).
  */
 import { z } from "zod";
 import { Sealed } from "../../lib/crypto";
 import { OrderMappingInput, resolveMapping, type OrderMapping } from "../../lib/orders/mapping";
+import { ADAPTERS } from "../../lib/orders/adapters";
 import type { Source } from "../../lib/orders/order";
+import { fail, ok, type Outcome } from "../../lib/outcome";
 import { SettlementIds } from "../../lib/orders/port";
 import type { TenantName } from "../../lib/stubs";
 import type { Sealer } from "./sealer";
@@ -18,11 +26,24 @@ export const ORDER_SETTINGS_TABLES = [
   "CREATE TABLE IF NOT EXISTS webhook_secrets (source TEXT PRIMARY KEY, sealed TEXT NOT NULL)",
   "CREATE TABLE IF NOT EXISTS order_mapping (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL)",
   "CREATE TABLE IF NOT EXISTS settlement_ids (account_no INTEGER PRIMARY KEY, data TEXT NOT NULL)",
+  "CREATE TABLE IF NOT EXISTS webhook_previous_secrets (source TEXT PRIMARY KEY, sealed TEXT NOT NULL, retires_at INTEGER NOT NULL)",
+  "CREATE TABLE IF NOT EXISTS webhook_shops (source TEXT PRIMARY KEY, shop TEXT NOT NULL)",
 ];
+
+/** How a secret is set: outright, or as a rotation with `graceSeconds` of overlap; and the shop its source is pinned to. */
+export interface SecretOptions {
+  graceSeconds?: number;
+  shopDomain?: string;
+}
+
+/** The tables that hold webhook secrets: the current one, and the one it replaced in its grace period. */
+type SecretTable = "webhook_secrets" | "webhook_previous_secrets";
 
 const SecretRow = z.object({ sealed: jsonColumn(Sealed) }).transform((r) => r.sealed);
 const MappingRow = z.object({ data: jsonColumn(OrderMappingInput) }).transform((r) => r.data);
 const IdsRow = z.object({ data: jsonColumn(SettlementIds) }).transform((r) => r.data);
+const ShopRow = z.object({ shop: z.string() }).transform((r) => r.shop);
+const DueRow = z.object({ due: z.int().nullable() });
 
 const context = (tenant: TenantName, source: Source) => `webhook:${tenant}:${source}`;
 
@@ -32,22 +53,75 @@ export class OrderSettings {
     private readonly sealer: Sealer,
   ) {}
 
-  /** Seals and stores a source's webhook secret; false when SECRETS_KEY is not configured. */
-  async setSecret(tenant: TenantName, source: Source, secret: string): Promise<boolean> {
+  /**
+   * Seals and stores a source's webhook secret; false when SECRETS_KEY is not configured. With
+   * `previousRetiresAt` (epoch ms) the secret it replaces keeps verifying until then (a rotation);
+   * without, the replacement is outright and no earlier secret verifies any more.
+   */
+  async setSecret(tenant: TenantName, source: Source, secret: string, previousRetiresAt?: number): Promise<boolean> {
     const sealed = await this.sealer.seal(secret, context(tenant, source));
     if (!sealed) return false;
+    this.sql.exec("DELETE FROM webhook_previous_secrets WHERE source = ?", source);
+    if (previousRetiresAt !== undefined) {
+      this.sql.exec("INSERT INTO webhook_previous_secrets (source, sealed, retires_at) SELECT source, sealed, ? FROM webhook_secrets WHERE source = ?", previousRetiresAt, source);
+    }
     this.sql.exec("INSERT OR REPLACE INTO webhook_secrets (source, sealed) VALUES (?, ?)", source, JSON.stringify(sealed));
     return true;
   }
 
-  /** A source's webhook secret, or null when none is set (or it cannot be opened). */
-  async secret(tenant: TenantName, source: Source): Promise<string | null> {
-    const sealed = row(this.sql, SecretRow, "SELECT sealed FROM webhook_secrets WHERE source = ?", source);
-    const opened = sealed && (await this.sealer.open(sealed, context(tenant, source)));
-    if (!opened) return null;
-    // SECRETS_KEY rotation: re-sealed under the current key the first time it is opened.
-    if (opened.resealed) this.sql.exec("UPDATE webhook_secrets SET sealed = ? WHERE source = ?", JSON.stringify(opened.resealed), source);
-    return opened.text;
+  /**
+   * Sets a source's secret (see `setSecret`; with `graceSeconds`, a rotation from `now`, epoch ms) and
+   * pins the source to `shopDomain` if given: the operator's word replaces a pin made by a delivery.
+   * Answers when the previous secret retires, null when none is kept.
+   */
+  async configure(tenant: TenantName, source: Source, secret: string, opts: SecretOptions, now: number): Promise<Outcome<{ previousSecretRetiresAt: string | null }>> {
+    if (opts.shopDomain !== undefined && !ADAPTERS[source].shopOf) return fail("bad-request", `shopDomain applies to sources that name their shop (shopify), not to ${source}.`);
+    const retiresAt = opts.graceSeconds === undefined ? undefined : now + opts.graceSeconds * 1000;
+    if (!(await this.setSecret(tenant, source, secret, retiresAt))) return fail("misconfigured", "SECRETS_KEY is not configured.");
+    if (opts.shopDomain !== undefined) this.pinShop(source, opts.shopDomain);
+    const previous = this.previousRetiresAt(source);
+    return ok({ previousSecretRetiresAt: previous === null ? null : new Date(previous).toISOString() });
+  }
+
+  /** A source's current webhook secret, or null when none is set (or it cannot be opened). */
+  secret(tenant: TenantName, source: Source): Promise<string | null> {
+    return this.#open("webhook_secrets", tenant, source, row(this.sql, SecretRow, "SELECT sealed FROM webhook_secrets WHERE source = ?", source));
+  }
+
+  /**
+   * The secrets a delivery may be signed with at `now` (epoch ms): the current one, then the one it
+   * replaced while its grace period runs. Empty when none is set.
+   */
+  async secrets(tenant: TenantName, source: Source, now: number): Promise<string[]> {
+    const current = await this.secret(tenant, source);
+    const sealed = row(this.sql, SecretRow, "SELECT sealed FROM webhook_previous_secrets WHERE source = ? AND retires_at > ?", source, now);
+    const previous = await this.#open("webhook_previous_secrets", tenant, source, sealed);
+    return [current, previous].filter((s): s is string => s !== null);
+  }
+
+  /** When the previous secret of a source retires (epoch ms), or null when there is none. */
+  previousRetiresAt(source: Source): number | null {
+    return row(this.sql, DueRow, "SELECT retires_at AS due FROM webhook_previous_secrets WHERE source = ?", source)?.due ?? null;
+  }
+
+  /** The shop a source is pinned to, or null when none is yet. */
+  shop(source: Source): string | null {
+    return row(this.sql, ShopRow, "SELECT shop FROM webhook_shops WHERE source = ?", source);
+  }
+
+  /** Pins a source to `shop`: deliveries naming another shop are refused from now on. */
+  pinShop(source: Source, shop: string): void {
+    this.sql.exec("INSERT OR REPLACE INTO webhook_shops (source, shop) VALUES (?, ?)", source, shop);
+  }
+
+  /** When the earliest previous secret retires (epoch ms): the alarm removes it then. Null when none. */
+  dueAt(): number | null {
+    return row(this.sql, DueRow, "SELECT MIN(retires_at) AS due FROM webhook_previous_secrets")?.due ?? null;
+  }
+
+  /** Removes the previous secrets retired by `now` (epoch ms): a secret nobody may use is not kept. */
+  purge(now: number): void {
+    this.sql.exec("DELETE FROM webhook_previous_secrets WHERE retires_at <= ?", now);
   }
 
   /** Stores the mapping as the operator sent it; answers it with the defaults filled in. */
@@ -71,8 +145,20 @@ export class OrderSettings {
     this.sql.exec("INSERT OR REPLACE INTO settlement_ids (account_no, data) VALUES (?, ?)", accountNo, JSON.stringify(SettlementIds.parse(ids)));
   }
 
-  /** Removes every secret, the mapping and the remembered ids. */
+  /** Removes every secret, pinned shop, the mapping and the remembered ids. */
   clear(): void {
-    for (const table of ["webhook_secrets", "order_mapping", "settlement_ids"]) this.sql.exec(`DELETE FROM ${table}`);
+    for (const table of ["webhook_secrets", "webhook_previous_secrets", "webhook_shops", "order_mapping", "settlement_ids"]) this.sql.exec(`DELETE FROM ${table}`);
+  }
+
+  /**
+   * `sealed`, a record read from `table`, opened. SECRETS_KEY rotation: re-sealed under the current
+   * key the first time it is opened, unless the row changed while it was being opened (a new secret
+   * set meanwhile must not be overwritten by the old one; a seal's ciphertext is unique to it).
+   */
+  async #open(table: SecretTable, tenant: TenantName, source: Source, sealed: Sealed | null): Promise<string | null> {
+    const opened = sealed && (await this.sealer.open(sealed, context(tenant, source)));
+    if (!opened) return null;
+    if (opened.resealed) this.sql.exec(`UPDATE ${table} SET sealed = ? WHERE source = ? AND json_extract(sealed, '$.ct') = ?`, JSON.stringify(opened.resealed), source, sealed.ct);
+    return opened.text;
   }
 }

@@ -11,7 +11,7 @@ import { REGISTRATION_TABLES } from "./registration";
 import { TOKEN_TABLES } from "./token-state";
 
 /** Bumped when a table is added or changed. */
-const SCHEMA_VERSION = "2";
+const SCHEMA_VERSION = "3";
 
 const DDL = [...REGISTRATION_TABLES, ...GATEWAY_KEY_TABLES, ...TOKEN_TABLES, ...ORDER_SETTINGS_TABLES, ...ORDER_BOOK_TABLES];
 

@@ -7,13 +7,14 @@
  *   when such a net exists (it does for most amounts: VAT skips one gross value in 1/rate);
  * - an amount that does not divide by its quantity becomes two lines (q − r at p, r at p + 0.01),
  *   so quantities stay whole and nothing is lost to a rounded unit price;
- * - whatever the shop's own per-line tax rounding leaves over goes on one VAT-free rounding line.
+ * - whatever the shop's own per-line tax rounding leaves over goes on one VAT-free rounding line,
+ *   at most `MAX_ROUNDING_UNITS` (a larger gap is money the lines do not explain: see `roundingProblem`).
  * The run then reads the API's own total and corrects with a rounding line if the API rounded
  * differently (see `run/sales-order.ts`): the model here only saves that call in the usual case.
  */
 import type { OrderMapping } from "./mapping";
 import { vatPercent } from "./mapping";
-import { formatMinor, mulDiv, toDecimal } from "./money";
+import { formatMinor, minorPerUnit, mulDiv, toDecimal } from "./money";
 import type { Order, OrderLine, Refund, VatClass } from "./order";
 
 /** One sales order line as planned: unit price in minor units, quantity negative on a credit note. */
@@ -32,6 +33,27 @@ export interface LinePlan {
   total: number;
   /** What the rounding line carries (0: none), so the run knows the rounding product is needed. */
   rounding: number;
+}
+
+/**
+ * The most a rounding line may carry, in the currency's smallest units (5 øre, 5 cents, 5 yen).
+ * Per-line VAT rounding leaves an øre or two (the 144 orders of `test/corpus` need at most 2); a
+ * larger gap between the shop's total and its lines is money the lines do not explain (a tip,
+ * duties, a shop's bug), which must not be booked VAT-free as rounding.
+ */
+export const MAX_ROUNDING_UNITS = 5;
+
+/**
+ * Why `plan` cannot be booked: its rounding line would carry more than `MAX_ROUNDING_UNITS`. Null
+ * when it is within the bound. The run checks this before its first call, so nothing is booked.
+ *
+ * @example roundingProblem(invoicePlan(order, {}, mapping), "NOK") // "The total 268.89 NOK is 50.00 more than the lines add up to (218.89), …"
+ */
+export function roundingProblem(plan: LinePlan, currency: string): string | null {
+  if (Math.abs(plan.rounding) <= MAX_ROUNDING_UNITS * minorPerUnit(currency)) return null;
+  const lines = plan.total - plan.rounding;
+  const [more, amount] = plan.rounding > 0 ? ["more", plan.rounding] : ["less", -plan.rounding];
+  return `The total ${formatMinor(plan.total)} ${currency} is ${formatMinor(amount)} ${more} than the lines add up to (${formatMinor(lines)}), and a rounding line may carry at most ${MAX_ROUNDING_UNITS} of the currency's smallest unit: something the lines do not show (a tip, duties, a fee) or a shop error. Nothing was booked for it; book it by hand.`;
 }
 
 /** The product code each order line is invoiced on, by the line's `ref`. */

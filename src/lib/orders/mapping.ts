@@ -38,6 +38,14 @@ export const OrderMappingInput = z.strictObject({
   unknownSkus: z.enum(["create", "fallback"]).optional(),
   /** "create": find or create each buyer; "webshop": book every order to one customer. */
   customers: z.enum(["create", "webshop"]).optional(),
+  /**
+   * When an existing customer is the buyer. "verified" (the default): only when every key the buyer
+   * typed agrees with the record, so a typed organization number selects that company's record only
+   * if the buyer's e-mail is the record's too, and an e-mail selects a record with another company's
+   * organization number never. "organizationNumber": a valid organization number alone selects the
+   * record (for shops that verify their business buyers themselves). See `run/customer.ts`.
+   */
+  customerMatch: z.enum(["verified", "organizationNumber"]).optional(),
   /** The customer's name when `customers` is "webshop". */
   webshopCustomerName: z.string().min(1).max(200).optional(),
   /** How the invoice is delivered (`createAndSendInvoice`'s DeliveryType). */
@@ -67,6 +75,7 @@ export function resolveMapping(input: OrderMappingInput = {}): OrderMapping {
     vat,
     unknownSkus: input.unknownSkus ?? "create",
     customers: input.customers ?? "create",
+    customerMatch: input.customerMatch ?? "verified",
     webshopCustomerName: input.webshopCustomerName ?? "Nettbutikk",
     deliveryType: input.deliveryType ?? "Auto",
     settle: input.settle ?? true,

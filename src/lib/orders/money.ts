@@ -25,9 +25,18 @@ export function toMinor(value: string | number): number | null {
   return sign === "-" && n !== 0 ? -n : n;
 }
 
+/**
+ * Minor units in one of the currency's smallest units: 100 for a zero-decimal currency (1 yen is
+ * 100 minor units here), 1 otherwise (1 øre, 1 cent).
+ * @example minorPerUnit("JPY") // 100
+ */
+export function minorPerUnit(currency: string): number {
+  return ZERO_DECIMAL.has(currency.toUpperCase()) ? 100 : 1;
+}
+
 /** Minor units of a Stripe amount (integer in the currency's smallest unit). */
 export function stripeMinor(amount: number, currency: string): number {
-  return ZERO_DECIMAL.has(currency.toUpperCase()) ? amount * 100 : amount;
+  return amount * minorPerUnit(currency);
 }
 
 /** The API's decimal number for `minor` units: 19990 → 199.9. Exact for every safe integer of øre. */

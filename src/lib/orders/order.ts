@@ -112,9 +112,23 @@ export const Refund = z.object({
 });
 export type Refund = z.output<typeof Refund>;
 
+/**
+ * A paid order that cannot be invoiced as the shop sent it: a line whose VAT the shop did not state,
+ * or stated at a rate that is not Norwegian. Booking it would mean guessing the VAT (0 % was the old
+ * guess), so its run is recorded as failed with `problem`, and nothing is booked.
+ */
+export interface UnusableOrder {
+  id: string;
+  number: string;
+  /** What a person must fix, naming the line ("line_items.2: …"). */
+  problem: string;
+}
+
 /** What one verified webhook says. */
 export type OrderEvent =
   | { kind: "paid"; order: Order }
+  /** A paid order that cannot be invoiced (see `UnusableOrder`): its run is recorded as failed. */
+  | { kind: "unusable"; orderId: string; reason: string }
   | { kind: "cancelled"; orderId: string; at: string }
   | { kind: "refunded"; orderId: string; refund: Refund }
   /** Verified, well-formed, but nothing to do (an unpaid update, a test order, another topic). */

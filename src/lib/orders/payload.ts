@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { Result } from "../result";
 import { toMinor } from "./money";
-import type { Order, OrderEvent, VatClass } from "./order";
+import type { Order, OrderEvent, UnusableOrder, VatClass } from "./order";
 import { Order as OrderSchema } from "./order";
 import type { Refusal } from "./source";
 
@@ -23,10 +23,22 @@ export function unauthorized(detail: string): { ok: false; error: Refusal } {
 
 const utf8Strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
-/** The body as JSON; a body that is not UTF-8 JSON is a 400 refusal. */
+/** `JSON.parse`'s reviver with the source text of each primitive (TC39 "JSON.parse source text access", in V8). */
+type SourceReviver = (this: unknown, key: string, value: unknown, context: { source?: string }) => unknown;
+
+/**
+ * Keeps an integer literal that no JS number can hold exactly as its own digits. Shop ids are
+ * 64-bit (Shopify's test notification sends order 820982911946154508, above 2^53): as a number it
+ * would round to 820982911946154500, another order's id, so ids never pass through one. Safe
+ * integers and decimals stay numbers; the schemas take ids as either and keep them as strings.
+ */
+const exactIntegers: SourceReviver = (_key, value, context) =>
+  typeof value === "number" && !Number.isSafeInteger(value) && context.source !== undefined && /^-?\d+$/.test(context.source) ? context.source : value;
+
+/** The body as JSON, big integers kept exact (see `exactIntegers`); a body that is not UTF-8 JSON is a 400 refusal. */
 export function decodeJson(body: Uint8Array): Result<unknown, Refusal> {
   try {
-    return { ok: true, value: JSON.parse(utf8Strict.decode(body)) };
+    return { ok: true, value: JSON.parse(utf8Strict.decode(body), exactIntegers as Parameters<typeof JSON.parse>[1]) };
   } catch {
     return badBody("the body is not JSON");
   }
@@ -46,11 +58,22 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown, what: 
 }
 
 /**
+ * The answer of an adapter's `toOrder` for a paid order it cannot invoice (see `UnusableOrder`):
+ * not a refusal, because the shop sent what it had and would only send it again; the run is
+ * recorded as failed with `problem`, where the tenant's operator sees it.
+ * @example return unusable(o.id, o.name, `line_items.${i}: the shop states no VAT for this line`);
+ */
+export function unusable(id: string, number: string, problem: string): { ok: true; value: UnusableOrder } {
+  return { ok: true, value: { id, number, problem } };
+}
+
+/**
  * Checks a mapped order against the normalized schema. Adapters build orders from checked fields,
  * so this catches only what the source itself got wrong (no lines, a zero quantity) and reports it
- * as the source's fault, a 400.
+ * as the source's fault, a 400. An unusable order becomes its `unusable` event.
  */
-export function paidEvent(order: Order): Result<OrderEvent[], Refusal> {
+export function paidEvent(order: Order | UnusableOrder): Result<OrderEvent[], Refusal> {
+  if ("problem" in order) return { ok: true, value: [{ kind: "unusable", orderId: order.id, reason: `Order ${order.number} cannot be invoiced as the shop sent it: ${order.problem}` }] };
   const checked = parseWith(OrderSchema, order, `order ${order.id}`);
   return checked.ok ? { ok: true, value: [{ kind: "paid", order: checked.value }] } : checked;
 }

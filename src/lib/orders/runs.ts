@@ -64,8 +64,8 @@ export const OrderRun = z.object({
 });
 export type OrderRun = z.output<typeof OrderRun>;
 
-/** What a delivery did to the record. */
-export type Intake = "started" | "duplicate" | "cancelled" | "ignored";
+/** What a delivery did to the record ("failed": an unusable order, recorded as a failed run). */
+export type Intake = "started" | "duplicate" | "cancelled" | "failed" | "ignored";
 
 function blank(source: Source, orderId: string, at: string): OrderRun {
   return {
@@ -88,13 +88,23 @@ export function applyEvent(run: OrderRun | null, source: Source, event: Exclude<
       if (r.order) return { run: r, intake: "duplicate" };
       r.order = event.order;
       if (r.state === "cancelled") return { run: r, intake: "duplicate" };
+      // The shop sent it again, usable now (an order that came unusable has a failed record and no order).
+      if (r.state === "failed") Object.assign(r, { state: "received", error: null });
       return { run: r, intake: "started" };
+    case "unusable":
+      // A usable order already recorded, or a cancelled one, stays as it is.
+      if (r.order || r.state === "cancelled") return { run: r, intake: "duplicate" };
+      Object.assign(r, { state: "failed", error: { step: "intake", detail: event.reason } });
+      return { run: r, intake: "failed" };
     case "cancelled":
       if (r.cancelledAt) return { run: r, intake: "duplicate" };
       r.cancelledAt = event.at;
       // Not yet running: nothing was written upstream, so the order simply stops here. A running
       // order stops at its next checkpoint; an invoiced one is credited by the shop's refund webhook.
-      if (!r.order || (r.state === "received" && !r.started) || r.state === "failed") r.state = "cancelled";
+      if (!r.order || (r.state === "received" && !r.started)) r.state = "cancelled";
+      // A failed run may have left a draft sales order: a new attempt withdraws it before the
+      // order reads "cancelled" (see the run's "withdraw" step). An invoiced one keeps its state.
+      else if (r.state === "failed" && r.invoiceNo === null) Object.assign(r, { state: "received", error: null, attempt: r.attempt + 1, started: false });
       return { run: r, intake: "cancelled" };
     case "refunded": {
       if (r.refunds.some((x) => x.refund.id === event.refund.id)) return { run: r, intake: "duplicate" };
@@ -104,10 +114,18 @@ export function applyEvent(run: OrderRun | null, source: Source, event: Exclude<
   }
 }
 
-/** Runs whose Workflow instance must still be created: the order's own, and refunds'. */
+/**
+ * Runs whose Workflow instance must still be created: the order's own, and refunds'. A refund
+ * starts once its run has something to do: the order's invoice to credit, a cancelled order to
+ * skip, or (no order yet) the order to wait for. While the order's own run is under way, or has
+ * failed, without an invoice, the refund waits unstarted, so nothing of it is lost or given up on a
+ * timeout: the report of the invoice (after the order's retry, if it failed) starts it.
+ */
 export function pendingStarts(r: OrderRun): { refundId: string | null; attempt: number }[] {
   const out: { refundId: string | null; attempt: number }[] = [];
   if (r.order && !r.started && r.state === "received") out.push({ refundId: null, attempt: r.attempt });
+  const underway = r.state === "received" || r.state === "running" || r.state === "failed";
+  if (r.order && r.invoiceNo === null && underway) return out;
   for (const x of r.refunds) if (!x.started && x.state === "received") out.push({ refundId: x.refund.id, attempt: x.attempt });
   return out;
 }

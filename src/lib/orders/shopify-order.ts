@@ -6,9 +6,9 @@
  */
 import { z } from "zod";
 import type { Result } from "../result";
-import type { Buyer, Order, OrderLine, VatClass } from "./order";
+import type { Buyer, Order, OrderLine, UnusableOrder, VatClass } from "./order";
 import { isOrgNumberField, normalizeOrgNumber } from "./orgnr";
-import { badBody, Id, IsoDateTime, Money, Text, vatOfBasisPoints } from "./payload";
+import { badBody, Id, IsoDateTime, Money, Text, unusable, vatOfBasisPoints } from "./payload";
 import type { Refusal } from "./source";
 
 /** A tax line: `rate` is a fraction (0.25) as a JSON number; `price` is the tax after discounts. */
@@ -23,7 +23,10 @@ const LineItem = z.object({
   title: Text,
   quantity: z.int().nonnegative(),
   price: Money,
-  tax_lines: z.array(ShopifyTaxLine).default([]),
+  /** False for a product Shopify charges no tax on; absent or true with no tax line, the VAT is not told. */
+  taxable: z.boolean().nullish(),
+  /** Absent (not empty) means the payload says nothing of the line's tax. */
+  tax_lines: z.array(ShopifyTaxLine).nullish(),
   discount_allocations: z.array(Allocation).default([]),
 });
 
@@ -32,7 +35,7 @@ const ShippingLine = z.object({
   title: Text,
   price: Money,
   discounted_price: Money.nullish(),
-  tax_lines: z.array(ShopifyTaxLine).default([]),
+  tax_lines: z.array(ShopifyTaxLine).nullish(),
   discount_allocations: z.array(Allocation).default([]),
 });
 
@@ -120,21 +123,28 @@ const sum = (xs: { amount: number }[]): number => xs.reduce((s, x) => s + x.amou
  *
  * `paidAt` is `updated_at`: the REST order has no payment time, and an `orders/paid` payload is
  * built when the payment lands (retries resend the original), so its last update is the payment.
+ *
+ * VAT is never guessed: a charged item that Shopify calls taxable (or does not say) but that has no
+ * tax line, or any line without `tax_lines` at all, makes the order unusable, like a rate that is
+ * not Norwegian. Only an item marked `taxable: false`, or a tax line at 0 %, is zero-rated.
  */
-export function toOrder(o: ShopifyOrder): Result<Order, Refusal> {
+export function toOrder(o: ShopifyOrder): Result<Order | UnusableOrder, Refusal> {
   const lines: OrderLine[] = [];
+  const bad = (where: string, why: string) => unusable(o.id, o.name, `${where}: ${why}`);
   for (const [i, l] of o.line_items.entries()) {
-    const vat = shopifyVat(l.tax_lines);
-    if (vat === null) return badBody(`line_items.${i}: the tax rate is not a Norwegian VAT rate (25, 15, 12 or 0 %)`);
     if (l.quantity === 0) continue; // removed by an order edit: nothing was charged for it
     const discount = sum(l.discount_allocations);
     const amount = l.price * l.quantity - discount;
     if (amount < 0) return badBody(`line_items.${i}: discounts exceed the line's price`);
+    if (l.tax_lines == null || (l.tax_lines.length === 0 && l.taxable !== false && amount > 0)) return bad(`line_items.${i}`, "the line is charged and taxable, but Shopify states no tax for it, so its VAT cannot be determined");
+    const vat = shopifyVat(l.tax_lines);
+    if (vat === null) return bad(`line_items.${i}`, "the tax rate is not a Norwegian VAT rate (25, 15, 12 or 0 %)");
     lines.push({ ref: l.id, kind: "item", sku: l.sku, name: l.name ?? l.title ?? `Item ${l.id}`, quantity: l.quantity, amount, discount, vat });
   }
   for (const [i, s] of o.shipping_lines.entries()) {
+    if (s.tax_lines == null) return bad(`shipping_lines.${i}`, "Shopify states nothing of the shipping's tax, so its VAT cannot be determined");
     const vat = shopifyVat(s.tax_lines);
-    if (vat === null) return badBody(`shipping_lines.${i}: the tax rate is not a Norwegian VAT rate (25, 15, 12 or 0 %)`);
+    if (vat === null) return bad(`shipping_lines.${i}`, "the tax rate is not a Norwegian VAT rate (25, 15, 12 or 0 %)");
     // discounted_price already has the allocations taken off; older payloads only carry them.
     const amount = s.discounted_price ?? s.price - sum(s.discount_allocations);
     if (amount < 0) return badBody(`shipping_lines.${i}: discounts exceed the shipping price`);

@@ -7,8 +7,12 @@
  * de-duplication key (`X-Shopify-Webhook-Id` only when the event id is absent).
  *
  * Topics: `orders/paid` → paid, `orders/cancelled` → cancelled, `refunds/create` → refunded; every
- * other topic is acknowledged and ignored.
+ * other topic is acknowledged and ignored. The topic and shop headers are outside the signature, so
+ * the signed body must agree with them: an `orders/cancelled` body without `cancelled_at` (a paid
+ * order's body relabelled) or an `orders/paid` body with it is refused, and the shop is pinned per
+ * tenant (`shopOf`).
  */
+import { z } from "zod";
 import type { OrderEvent } from "./order";
 import { badBody, decodeJson, header, paidEvent, parseWith, safeEventId, unauthorized } from "./payload";
 import { ShopifyOrder, toOrder } from "./shopify-order";
@@ -18,6 +22,15 @@ import type { SourceAdapter } from "./source";
 
 /** Financial states in which the order was paid in full at some point (later refunds do not undo that). */
 const PAID_STATES = new Set(["paid", "partially_refunded", "refunded"]);
+
+/** A shop's own domain, as Shopify names it in `X-Shopify-Shop-Domain`: `<handle>.myshopify.com`. */
+const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]{0,62}\.myshopify\.com$/;
+
+/** A shop domain as an operator gives it (any case), lowercased. */
+export const ShopDomain = z.string().max(100).toLowerCase().regex(SHOP_DOMAIN, "expected <shop>.myshopify.com");
+
+/** A body that says otherwise than its (unsigned) topic header: refused, never guessed at. */
+const contradicts = (topic: string, why: string) => badBody(`topic ${topic}, but ${why}: the body contradicts the topic`);
 
 const ignored = (orderId: string | null, reason: string): { ok: true; value: OrderEvent[] } => ({ ok: true, value: [{ kind: "ignored", orderId, reason }] });
 
@@ -33,6 +46,11 @@ export const shopify: SourceAdapter = {
     return { ok: true, value: { eventId, signedAt: null } };
   },
 
+  shopOf(delivery) {
+    const domain = header(delivery.headers, "X-Shopify-Shop-Domain", "Shopify-Shop-Domain")?.toLowerCase() ?? null;
+    return domain !== null && SHOP_DOMAIN.test(domain) ? domain : null;
+  },
+
   parse(delivery) {
     const topic = header(delivery.headers, "X-Shopify-Topic", "Shopify-Topic");
     if (topic === null) return badBody("missing X-Shopify-Topic header");
@@ -42,7 +60,9 @@ export const shopify: SourceAdapter = {
       case "orders/paid": {
         const o = parseWith(ShopifyOrder, json.value, "Shopify order");
         if (!o.ok) return o;
+        // After the test check: a test notification starts nothing either way, and is answered 200.
         if (o.value.test) return ignored(o.value.id, "test order");
+        if (o.value.cancelled_at) return contradicts(topic, "the order has cancelled_at");
         if (!PAID_STATES.has(o.value.financial_status ?? "")) return ignored(o.value.id, `financial_status ${o.value.financial_status ?? "missing"} is not paid`);
         const order = toOrder(o.value);
         return order.ok ? paidEvent(order.value) : order;
@@ -51,7 +71,8 @@ export const shopify: SourceAdapter = {
         const o = parseWith(ShopifyOrder.pick({ id: true, test: true, cancelled_at: true, updated_at: true, created_at: true }), json.value, "Shopify order");
         if (!o.ok) return o;
         if (o.value.test) return ignored(o.value.id, "test order");
-        return { ok: true, value: [{ kind: "cancelled", orderId: o.value.id, at: o.value.cancelled_at ?? o.value.updated_at ?? o.value.created_at }] };
+        if (!o.value.cancelled_at) return contradicts(topic, "the order has no cancelled_at");
+        return { ok: true, value: [{ kind: "cancelled", orderId: o.value.id, at: o.value.cancelled_at }] };
       }
       case "refunds/create": {
         const r = parseWith(ShopifyRefund, json.value, "Shopify refund");

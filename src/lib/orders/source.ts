@@ -6,6 +6,13 @@
 import type { Result } from "../result";
 import type { OrderEvent, Source } from "./order";
 
+/**
+ * The one detail of every webhook refused as unverified: an unknown tenant, no secret for the
+ * source, a missing, wrong or stale signature, a replay, another shop's delivery. One text, so a
+ * refusal never tells whether the tenant exists; the precise reason goes to the logs only.
+ */
+export const WEBHOOK_UNVERIFIED = "The delivery cannot be verified for this webhook address; nothing was processed.";
+
 /** What a webhook brought: its headers and the exact bytes that were signed. */
 export interface Delivery {
   headers: Headers;
@@ -41,4 +48,10 @@ export interface SourceAdapter {
   parse(delivery: Delivery): Result<OrderEvent[], Refusal>;
   /** An unsigned delivery the source needs answered 200 without processing (WooCommerce's activation ping). */
   isPing?(delivery: Delivery): boolean;
+  /**
+   * The shop a delivery says it comes from, for sources whose secret can sign for many shops (one
+   * Shopify app's client secret signs every shop's webhooks); null when it names none. The tenant
+   * pins it, so the same signed body sent to another tenant's address is refused.
+   */
+  shopOf?(delivery: Delivery): string | null;
 }

@@ -4,20 +4,39 @@
  * Amounts are integers in the currency's smallest unit; `stripeMinor` turns them into minor units,
  * which differ for zero-decimal currencies (500 JPY is 50000 minor units here).
  *
- * Tax: each line's `tax_amounts[]` says whether it is `inclusive` (the line `amount` has the tax in
- * it) and how much tax on which `taxable_amount`. The rate is the expanded `tax_rate.percentage`
- * when the event carries it, otherwise the one Norwegian rate that explains tax ÷ taxable amount.
+ * Tax comes in two shapes. Before API version 2025-03-31 a line's `tax_amounts[]` says whether it
+ * is `inclusive` (the line `amount` has the tax in it) and how much tax on which `taxable_amount`;
+ * since then `tax_amounts` is gone and the line's `taxes[]` says the same with `tax_behavior`
+ * (`inclusive` or `exclusive`) and the rate under `tax_rate_details`. Both are read. The rate is the
+ * expanded rate's `percentage` when the event carries it, otherwise the one Norwegian rate that
+ * explains tax ÷ taxable amount. A line that carries neither list says nothing of its VAT: the order
+ * is unusable (its run fails, naming the line) instead of being booked at 0 %.
  */
 import { z } from "zod";
 import type { Result } from "../result";
 import { stripeMinor } from "./money";
-import type { Buyer, Order, OrderLine, VatClass } from "./order";
+import type { Buyer, Order, OrderLine, UnusableOrder, VatClass } from "./order";
 import { normalizeOrgNumber } from "./orgnr";
-import { badBody, Text, unixToIso, vatOfBasisPoints, vatOfTax } from "./payload";
+import { badBody, Text, unixToIso, unusable, vatOfBasisPoints, vatOfTax } from "./payload";
 import type { Refusal } from "./source";
 
 const Rate = z.object({ percentage: z.number(), inclusive: z.boolean().nullish() });
+/** A line's tax before API version 2025-03-31. */
 const TaxAmount = z.object({ amount: z.int(), inclusive: z.boolean(), tax_rate: z.union([z.string(), Rate]).nullish(), taxable_amount: z.int().nullish() });
+/** A line's tax since API version 2025-03-31 (`taxes[]`); the rate is an id unless expanded. */
+const LineTax = z.object({
+  amount: z.int(),
+  tax_behavior: z.enum(["inclusive", "exclusive"]),
+  taxable_amount: z.int().nullish(),
+  tax_rate_details: z.object({ tax_rate: z.union([z.string(), Rate]).nullish() }).nullish(),
+});
+/** One tax of a line, whichever shape it came in. */
+interface Tax {
+  amount: number;
+  inclusive: boolean;
+  rate: z.output<typeof Rate> | null;
+  taxable_amount: number | null;
+}
 
 const Line = z.object({
   id: z.string().min(1),
@@ -26,6 +45,7 @@ const Line = z.object({
   description: Text,
   discount_amounts: z.array(z.object({ amount: z.int().nonnegative() })).nullish(),
   tax_amounts: z.array(TaxAmount).nullish(),
+  taxes: z.array(LineTax).nullish(),
   metadata: z.record(z.string(), z.string()).nullish(),
   price: z.object({ lookup_key: Text }).nullish(),
 });
@@ -72,6 +92,14 @@ function taxableOf(taxes: { taxable_amount?: number | null }[]): number | null {
   return taxes.reduce((n, t) => n + (t.taxable_amount ?? 0), 0);
 }
 
+/** A line's taxes in either shape (see the module comment); null when the line carries neither list. */
+function lineTaxes(l: z.output<typeof Line>): Tax[] | null {
+  const rateOf = (r: string | z.output<typeof Rate> | null | undefined) => (typeof r === "object" ? (r ?? null) : null);
+  if (l.taxes != null) return l.taxes.map((t) => ({ amount: t.amount, inclusive: t.tax_behavior === "inclusive", rate: rateOf(t.tax_rate_details?.tax_rate), taxable_amount: t.taxable_amount ?? null }));
+  if (l.tax_amounts != null) return l.tax_amounts.map((t) => ({ amount: t.amount, inclusive: t.inclusive, rate: rateOf(t.tax_rate), taxable_amount: t.taxable_amount ?? null }));
+  return null;
+}
+
 function buyerOf(inv: StripeInvoice): Buyer {
   const ids = inv.customer_tax_ids ?? [];
   const noVat = ids.find((t) => t.type === "no_vat");
@@ -94,14 +122,19 @@ function buyerOf(inv: StripeInvoice): Buyer {
 /**
  * The normalized order of a paid invoice. An invoice mixing inclusive and exclusive tax cannot be
  * one order with one `taxIncluded`, so it is refused rather than guessed; one without any tax reads
- * as tax-inclusive (its lines then add up to the total). `total` is `amount_paid`.
+ * as tax-inclusive (its lines then add up to the total). `total` is `amount_paid`. A line whose VAT
+ * is not told, or not Norwegian, makes the order unusable (see `UnusableOrder`).
  */
-export function toOrder(inv: StripeInvoice): Result<Order, Refusal> {
+export function toOrder(inv: StripeInvoice): Result<Order | UnusableOrder, Refusal> {
   if (inv.lines.has_more) return badBody("invoice lists more lines than the event carries (lines.has_more)");
   const currency = inv.currency.toUpperCase();
+  const number = inv.number ?? inv.id;
   const m = (n: number): number => stripeMinor(n, currency);
+  const taxesOf = inv.lines.data.map(lineTaxes);
+  const untold = taxesOf.findIndex((t) => t === null);
+  if (untold >= 0) return unusable(inv.id, number, `lines.data.${untold}: the line carries neither taxes nor tax_amounts, so its VAT cannot be determined`);
   const flags = new Set<boolean>();
-  for (const l of inv.lines.data) for (const t of l.tax_amounts ?? []) flags.add(t.inclusive);
+  for (const taxes of taxesOf) for (const t of taxes ?? []) flags.add(t.inclusive);
   for (const t of inv.shipping_cost?.taxes ?? []) if (t.rate?.inclusive != null) flags.add(t.rate.inclusive);
   if (flags.size > 1) return badBody("invoice mixes tax-inclusive and tax-exclusive lines");
   const taxIncluded = !flags.has(false);
@@ -109,23 +142,24 @@ export function toOrder(inv: StripeInvoice): Result<Order, Refusal> {
   for (const [i, l] of inv.lines.data.entries()) {
     const discount = (l.discount_amounts ?? []).reduce((s, d) => s + d.amount, 0);
     const amount = l.amount - discount;
-    const taxes = l.tax_amounts ?? [];
+    const taxes = taxesOf[i] ?? [];
     const tax = taxes.reduce((s, t) => s + t.amount, 0);
     const taxable = taxableOf(taxes) ?? (taxIncluded ? amount - tax : amount);
-    const rates = taxes.map((t) => (typeof t.tax_rate === "object" ? t.tax_rate : null));
-    const vat = taxes.length === 0 ? "zero" : vatOf(rates, tax, taxable, 1);
-    if (vat === null) return badBody(`lines.data.${i}: the tax is not at a Norwegian VAT rate (25, 15, 12 or 0 %)`);
+    // An empty list is Stripe saying it charged no tax on the line: zero-rated.
+    const vat = taxes.length === 0 ? "zero" : vatOf(taxes.map((t) => t.rate), tax, taxable, 1);
+    if (vat === null) return unusable(inv.id, number, `lines.data.${i}: the tax is not at a Norwegian VAT rate (25, 15, 12 or 0 %)`);
     if (amount < 0) return badBody(`lines.data.${i}: discounts exceed the line's amount`);
     const sku = l.metadata?.["sku"] || l.price?.lookup_key || null;
     lines.push({ ref: l.id, kind: "item", sku, name: l.description ?? "Item", quantity: l.quantity ?? 1, amount: m(amount), discount: m(discount), vat });
   }
   const s = inv.shipping_cost;
   if (s && s.amount_subtotal > 0) {
+    if (s.taxes == null && s.amount_tax == null) return unusable(inv.id, number, "shipping_cost: carries neither taxes nor amount_tax, so its VAT cannot be determined");
     const tax = s.amount_tax ?? 0;
     const taxes = s.taxes ?? [];
     const taxable = taxableOf(taxes) ?? (taxIncluded ? s.amount_total - tax : s.amount_subtotal);
     const vat = tax === 0 && taxes.length === 0 ? "zero" : vatOf(taxes.map((t) => t.rate ?? null), tax, taxable, 1);
-    if (vat === null) return badBody("shipping_cost: the tax is not at a Norwegian VAT rate (25, 15, 12 or 0 %)");
+    if (vat === null) return unusable(inv.id, number, "shipping_cost: the tax is not at a Norwegian VAT rate (25, 15, 12 or 0 %)");
     const name = typeof s.shipping_rate === "object" ? (s.shipping_rate?.display_name ?? "Shipping") : "Shipping";
     // Inclusive: the total is the gross price. Exclusive: the subtotal is the net one.
     lines.push({ ref: "shipping", kind: "shipping", sku: null, name, quantity: 1, amount: m(taxIncluded ? s.amount_total : s.amount_subtotal), discount: 0, vat });
@@ -136,7 +170,7 @@ export function toOrder(inv: StripeInvoice): Result<Order, Refusal> {
     value: {
       source: "stripe",
       id: inv.id,
-      number: inv.number ?? inv.id,
+      number,
       placedAt: unixToIso(inv.created),
       paidAt: paidAt == null ? null : unixToIso(paidAt),
       currency,

@@ -10,9 +10,9 @@
  */
 import { z } from "zod";
 import type { Result } from "../result";
-import type { Buyer, Order, OrderLine, VatClass } from "./order";
+import type { Buyer, Order, OrderLine, UnusableOrder, VatClass } from "./order";
 import { isOrgNumberField, normalizeOrgNumber } from "./orgnr";
-import { badBody, Id, Money, Text, vatOfBasisPoints, vatOfTax } from "./payload";
+import { badBody, Id, Money, Text, unusable, vatOfBasisPoints, vatOfTax } from "./payload";
 import type { Refusal } from "./source";
 
 /** Woo's GMT date-times have no offset ("2026-03-01T10:00:00"); they are UTC, so `Z` is added. */
@@ -37,7 +37,8 @@ export const WooOrder = z.object({
   date_modified_gmt: GmtDate.nullish(),
   date_paid: z.string().nullish(),
   date_paid_gmt: GmtDate.nullish(),
-  customer_id: z.int().nonnegative().default(0),
+  /** 0 for a guest; an id, kept exact like every shop id (see `Id`). */
+  customer_id: Id.default("0"),
   billing: z
     .object({ first_name: Text, last_name: Text, company: Text, address_1: Text, address_2: Text, city: Text, postcode: Text, country: Text, email: Text, phone: Text })
     .nullish(),
@@ -75,7 +76,7 @@ function buyerOf(o: WooOrder): Buyer {
     if (organizationNumber) break;
   }
   return {
-    externalId: o.customer_id > 0 ? String(o.customer_id) : null,
+    externalId: /^0*$/.test(o.customer_id) ? null : o.customer_id,
     email: b?.email ?? null,
     firstName: b?.first_name ?? null,
     lastName: b?.last_name ?? null,
@@ -86,27 +87,31 @@ function buyerOf(o: WooOrder): Buyer {
   };
 }
 
-/** The normalized order of a Woo order (see the module comment for why it is tax-exclusive). */
-export function toOrder(o: WooOrder): Result<Order, Refusal> {
+/**
+ * The normalized order of a Woo order (see the module comment for why it is tax-exclusive). A line
+ * whose tax fits no Norwegian rate makes the order unusable (see `UnusableOrder`), never 0 %.
+ */
+export function toOrder(o: WooOrder): Result<Order | UnusableOrder, Refusal> {
   const rates = new Map(o.tax_lines.filter((t) => t.rate_percent != null).map((t) => [t.rate_id, t.rate_percent ?? 0]));
   const lines: OrderLine[] = [];
+  const notNorwegian = (where: string) => unusable(o.id, o.number, `${where}: the tax is not at a Norwegian VAT rate (25, 15, 12 or 0 %), so its VAT cannot be determined`);
   for (const [i, l] of o.line_items.entries()) {
     if (l.quantity <= 0) continue; // Woo keeps a zero-quantity line after an edit; nothing was charged
     const vat = vatOf(l, rates, l.quantity);
-    if (vat === null) return badBody(`line_items.${i}: the tax is not at a Norwegian VAT rate (25, 15, 12 or 0 %)`);
+    if (vat === null) return notNorwegian(`line_items.${i}`);
     const discount = l.subtotal - l.total;
     if (discount < 0 || l.total < 0) return badBody(`line_items.${i}: total must be between 0 and subtotal`);
     lines.push({ ref: l.id, kind: "item", sku: l.sku, name: l.name ?? `Item ${l.id}`, quantity: l.quantity, amount: l.total, discount, vat });
   }
   for (const [i, s] of o.shipping_lines.entries()) {
     const vat = vatOf(s, rates, 1);
-    if (vat === null) return badBody(`shipping_lines.${i}: the tax is not at a Norwegian VAT rate (25, 15, 12 or 0 %)`);
+    if (vat === null) return notNorwegian(`shipping_lines.${i}`);
     if (s.total === 0 && s.total_tax === 0) continue; // free shipping or pickup: no invoice line
     lines.push({ ref: s.id, kind: "shipping", sku: null, name: s.method_title ?? "Shipping", quantity: 1, amount: s.total, discount: 0, vat });
   }
   for (const [i, f] of o.fee_lines.entries()) {
     const vat = vatOf(f, rates, 1);
-    if (vat === null) return badBody(`fee_lines.${i}: the tax is not at a Norwegian VAT rate (25, 15, 12 or 0 %)`);
+    if (vat === null) return notNorwegian(`fee_lines.${i}`);
     lines.push({ ref: f.id, kind: "fee", sku: null, name: f.name ?? "Fee", quantity: 1, amount: f.total, discount: 0, vat });
   }
   return {

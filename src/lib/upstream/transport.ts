@@ -3,6 +3,10 @@
  * How bytes reach the API: over HTTPS with `fetch`, or, in local development, through the SANDBOX
  * service binding (the one exception to HTTPS-only, since it never leaves the process). Failures are
  * told apart, because the caller's answer differs: a timeout is 504, anything else 502.
+ *
+ * Redirects are never followed (`redirect: "manual"`): following one resends the request, with its
+ * `Authorization` and `Ocp-Apim-Subscription-Key`, to wherever the `Location` points. A 3xx goes
+ * back to the caller as the API sent it, its `Location` pointed at the gateway or dropped.
  */
 import type { Bindings } from "../config";
 
@@ -21,7 +25,8 @@ export async function exchange(env: Bindings, url: string, init: RequestInit, ti
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), Math.min(timeoutMs, UPSTREAM_TIMEOUT_MS));
   try {
-    const response = await (env.SANDBOX ? env.SANDBOX.fetch(url, { ...init, signal: abort.signal }) : fetch(url, { ...init, signal: abort.signal }));
+    const sent: RequestInit = { ...init, redirect: "manual", signal: abort.signal };
+    const response = await (env.SANDBOX ? env.SANDBOX.fetch(url, sent) : fetch(url, sent));
     return { ok: true, response };
   } catch {
     return { ok: false, failure: abort.signal.aborted ? "timeout" : "connection" };
@@ -30,11 +35,19 @@ export async function exchange(env: Bindings, url: string, init: RequestInit, ti
   }
 }
 
-/** Seconds from a `Retry-After` header (delta-seconds or HTTP-date), or `fallback`. */
+/**
+ * The longest Retry-After the gateway obeys, s. A 429 pauses the whole environment (every tenant)
+ * for its Retry-After, so one answer saying "an hour" (a proxy's default, a quota policy, a bug)
+ * would stall everyone for an hour; the API's own throttle asks for seconds. Past this cap a call
+ * is tried again, and a throttle that really lasts costs one 429 a minute.
+ */
+export const MAX_RETRY_AFTER_SECONDS = 60;
+
+/** Seconds from a `Retry-After` header (delta-seconds or HTTP-date), at most `MAX_RETRY_AFTER_SECONDS`, or `fallback`. */
 export function retryAfterSeconds(header: string | null, fallback = 1): number {
   if (!header) return fallback;
   const n = Number(header);
-  if (Number.isFinite(n) && n >= 0) return Math.ceil(n);
   const at = Date.parse(header);
-  return Number.isNaN(at) ? fallback : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+  const seconds = Number.isFinite(n) && n >= 0 ? Math.ceil(n) : Number.isNaN(at) ? fallback : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+  return Math.min(seconds, MAX_RETRY_AFTER_SECONDS);
 }

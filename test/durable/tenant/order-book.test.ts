@@ -150,6 +150,65 @@ describe("order-book: deliveries", () => {
   });
 });
 
+describe("order-book: retention", () => {
+  const RETENTION = 400 * DAY;
+
+  it("purges runs untouched for longer than 400 days and deliveries seen over 7 days ago, keeping the rest", async () => {
+    await withSql((sql) => {
+      const book = new OrderBook(sql);
+      const now = T0 + RETENTION + 10 * DAY;
+      book.put(run("old", T0, { state: "settled", started: true }));
+      book.put(run("failed-old", T0 + 1000, { state: "failed", started: true }));
+      book.put(run("young", now - RETENTION, { state: "settled", started: true }));
+      // Still waiting for its Workflow instance: the alarm keeps starting it, so it is never purged.
+      book.put(run("waiting", T0));
+      book.remember("stripe", "evt-old", 1, now - 7 * DAY - 1);
+      book.remember("stripe", "evt-young", 2, now - 7 * DAY);
+      book.purge(now);
+      expect(book.list(null, 10).map((r) => r.orderId).sort()).toEqual(["waiting", "young"]);
+      expect(book.lastDelivery("stripe", "evt-old")).toBeNull();
+      expect(book.lastDelivery("stripe", "evt-young")).toBe(2);
+      book.purge(now);
+      expect(book.list(null, 10)).toHaveLength(2);
+    });
+  });
+
+  it("is due at the earliest end of retention of a purgeable run or a delivery; null when there is nothing", async () => {
+    await withSql((sql) => {
+      const book = new OrderBook(sql);
+      expect(book.purgeDueAt()).toBeNull();
+      book.put(run("waiting", T0));
+      expect(book.purgeDueAt()).toBeNull();
+      book.put(run("done", T0 + DAY, { state: "settled", started: true }));
+      expect(book.purgeDueAt()).toBe(T0 + DAY + RETENTION);
+      book.remember("shopify", "evt-1", null, T0 + 2 * DAY);
+      expect(book.purgeDueAt()).toBe(T0 + 9 * DAY);
+    });
+  });
+
+  it("purges a batch at a time, so one alarm stays short", async () => {
+    await withSql((sql) => {
+      const book = new OrderBook(sql);
+      for (let i = 0; i < 510; i++) book.remember("shopify", `evt-${i}`, null, T0);
+      book.purge(T0 + 8 * DAY);
+      expect(sql.exec("SELECT COUNT(*) AS n FROM webhook_deliveries").one()).toEqual({ n: 10 });
+      expect(book.purgeDueAt()).toBe(T0 + 7 * DAY);
+    });
+  });
+
+  it("finds what to purge through an index, never by scanning a table", async () => {
+    await withSql((sql) => {
+      const plan = (query: string, ...params: SqlStorageValue[]) => sql.exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`, ...params).toArray().map((r) => r.detail).join("; ");
+      const runs = plan("SELECT rowid FROM order_runs WHERE pending = 0 AND updated_at < ? LIMIT 500", iso(T0));
+      expect(runs).toMatch(/USING (COVERING )?INDEX order_runs_purge/);
+      expect(plan("SELECT MIN(updated_at) FROM order_runs WHERE pending = 0")).toMatch(/USING (COVERING )?INDEX order_runs_purge/);
+      const deliveries = plan("SELECT rowid FROM webhook_deliveries WHERE seen_at < ? LIMIT 500", T0);
+      expect(deliveries).toMatch(/USING (COVERING )?INDEX webhook_deliveries_seen/);
+      expect(`${runs}; ${deliveries}`).not.toMatch(/^SCAN|; SCAN/);
+    });
+  });
+});
+
 describe("order-book: clear", () => {
   it("removes every order and delivery", async () => {
     await withSql((sql) => {

@@ -82,6 +82,82 @@ describe("order-settings: webhook secrets", () => {
   });
 });
 
+describe("order-settings: secret rotation and the pinned shop", () => {
+  const T0 = Date.parse("2026-03-01T10:00:00.000Z");
+  const HOUR = 3_600_000;
+
+  it("keeps the replaced secret verifying until its retire time, then only the current one", async () => {
+    await withSql(async (sql) => {
+      const s = settings(sql);
+      expect(await s.secrets("demo:acme", "shopify", T0)).toEqual([]);
+      await s.setSecret("demo:acme", "shopify", "first-secret");
+      expect(await s.configure("demo:acme", "shopify", "second-secret", { graceSeconds: 3600 }, T0)).toEqual({ ok: true, value: { previousSecretRetiresAt: new Date(T0 + HOUR).toISOString() } });
+      expect(await s.secrets("demo:acme", "shopify", T0 + HOUR - 1)).toEqual(["second-secret", "first-secret"]);
+      expect(await s.secrets("demo:acme", "shopify", T0 + HOUR)).toEqual(["second-secret"]);
+      expect(await s.secret("demo:acme", "shopify")).toBe("second-secret");
+      // Sealed like the current one, never as itself.
+      expect(JSON.stringify(sql.exec("SELECT * FROM webhook_previous_secrets").toArray())).not.toContain("first-secret");
+    });
+  });
+
+  it("keeps one previous secret: a second rotation replaces it, and an outright set drops it", async () => {
+    await withSql(async (sql) => {
+      const s = settings(sql);
+      await s.setSecret("demo:acme", "woocommerce", "first-secret");
+      await s.configure("demo:acme", "woocommerce", "second-secret", { graceSeconds: 3600 }, T0);
+      await s.configure("demo:acme", "woocommerce", "third-secret", { graceSeconds: 60 }, T0 + 1000);
+      expect(await s.secrets("demo:acme", "woocommerce", T0 + 2000)).toEqual(["third-secret", "second-secret"]);
+      expect(s.previousRetiresAt("woocommerce")).toBe(T0 + 61_000);
+      expect(await s.configure("demo:acme", "woocommerce", "fourth-secret", {}, T0 + 3000)).toEqual({ ok: true, value: { previousSecretRetiresAt: null } });
+      expect(await s.secrets("demo:acme", "woocommerce", T0 + 3000)).toEqual(["fourth-secret"]);
+      // A rotation with nothing to replace keeps nothing.
+      expect(await s.configure("demo:acme", "shopify", "only-secret", { graceSeconds: 3600 }, T0)).toEqual({ ok: true, value: { previousSecretRetiresAt: null } });
+    });
+  });
+
+  it("is due when the earliest previous secret retires, and the purge removes retired ones only", async () => {
+    await withSql(async (sql) => {
+      const s = settings(sql);
+      expect(s.dueAt()).toBeNull();
+      for (const [source, grace] of [["shopify", 7200], ["woocommerce", 3600]] as const) {
+        await s.setSecret("demo:acme", source, "old-secret");
+        await s.configure("demo:acme", source, "new-secret", { graceSeconds: grace }, T0);
+      }
+      expect(s.dueAt()).toBe(T0 + HOUR);
+      s.purge(T0 + HOUR);
+      expect(s.previousRetiresAt("woocommerce")).toBeNull();
+      expect(s.dueAt()).toBe(T0 + 2 * HOUR);
+      expect(await s.secrets("demo:acme", "shopify", T0 + HOUR)).toEqual(["new-secret", "old-secret"]);
+    });
+  });
+
+  it("pins a source to the shop given with its secret, and refuses a shop for a source that names none", async () => {
+    await withSql(async (sql) => {
+      const s = settings(sql);
+      expect(s.shop("shopify")).toBeNull();
+      s.pinShop("shopify", "first.myshopify.com");
+      await s.configure("demo:acme", "shopify", SECRET, { shopDomain: "second.myshopify.com" }, T0);
+      expect(s.shop("shopify")).toBe("second.myshopify.com");
+      // Set again without a shop: the pin stays.
+      await s.configure("demo:acme", "shopify", SECRET, {}, T0);
+      expect(s.shop("shopify")).toBe("second.myshopify.com");
+      expect(await s.configure("demo:acme", "stripe", SECRET, { shopDomain: "x.myshopify.com" }, T0)).toMatchObject({ ok: false, error: { reason: "bad-request" } });
+      expect(await s.secret("demo:acme", "stripe")).toBeNull();
+    });
+  });
+
+  it("re-seals a previous secret sealed under SECRETS_KEY_PREVIOUS", async () => {
+    await withSql(async (sql) => {
+      const previous = await importSecretsKey(bindings.SECRETS_KEY_PREVIOUS ?? "");
+      const current = await importSecretsKey(bindings.SECRETS_KEY ?? "");
+      sql.exec("INSERT INTO webhook_previous_secrets (source, sealed, retires_at) VALUES ('shopify', ?, ?)", JSON.stringify(await seal("old-secret", previous, "webhook:demo:acme:shopify")), T0 + HOUR);
+      expect(await settings(sql).secrets("demo:acme", "shopify", T0)).toEqual(["old-secret"]);
+      const [stored] = sql.exec<{ sealed: string }>("SELECT sealed FROM webhook_previous_secrets").toArray();
+      expect((JSON.parse(stored?.sealed ?? "null") as { kid: string }).kid).toBe(current.kid);
+    });
+  });
+});
+
 describe("order-settings: mapping", () => {
   it("answers the defaults when none is stored", async () => {
     await withSql((sql) => {
@@ -140,17 +216,18 @@ describe("order-settings: settlement ids", () => {
 });
 
 describe("order-settings: clear", () => {
-  it("removes every secret, the mapping and the remembered ids", async () => {
+  it("removes every secret, pinned shop, the mapping and the remembered ids", async () => {
     await withSql(async (sql) => {
       const s = settings(sql);
       await s.setSecret("demo:acme", "shopify", SECRET);
+      await s.configure("demo:acme", "shopify", `${SECRET}-2`, { graceSeconds: 60, shopDomain: "x.myshopify.com" }, Date.now());
       s.setMapping({ settlementAccount: 1950 });
       s.rememberSettlementIds(1950, { settlementAccountId: 78, noVatId: 3 });
       s.clear();
       expect(await s.secret("demo:acme", "shopify")).toBeNull();
       expect(s.mapping().settlementAccount).toBe(1920);
       expect(s.settlementIds(1950)).toBeNull();
-      for (const table of ["webhook_secrets", "order_mapping", "settlement_ids"]) expect(sql.exec(`SELECT * FROM ${table}`).toArray(), table).toEqual([]);
+      for (const table of ["webhook_secrets", "webhook_previous_secrets", "webhook_shops", "order_mapping", "settlement_ids"]) expect(sql.exec(`SELECT * FROM ${table}`).toArray(), table).toEqual([]);
     });
   });
 });

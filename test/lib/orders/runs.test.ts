@@ -78,8 +78,28 @@ describe("runs: applyEvent", () => {
     }
   });
 
-  it("cancelled after a failure cancels the order", () => {
-    expect(applyEvent(paidRun("failed", true), "shopify", cancelled(), LATER).run.state).toBe("cancelled");
+  it("cancelled after a failure before the invoice: a new attempt withdraws what the failed one may have left", () => {
+    const { run } = applyEvent({ ...paidRun("failed", true), salesOrderId: "so-1", error: { step: "send invoice", detail: "x" } }, "shopify", cancelled(), LATER);
+    expect(run).toMatchObject({ state: "received", attempt: 2, started: false, error: null, cancelledAt: LATER });
+    expect(pendingStarts(run)).toEqual([{ refundId: null, attempt: 2 }]);
+    // Invoiced before it failed: the invoice stands (the shop's refund credits it), the state too.
+    expect(applyEvent({ ...paidRun("failed", true), invoiceNo: 7 }, "shopify", cancelled(), LATER).run).toMatchObject({ state: "failed", attempt: 1 });
+  });
+
+  it("an unusable order is recorded as a failed run; the same order sent usable later starts it", () => {
+    const unusable = { kind: "unusable" as const, orderId: "1001", reason: "Order #1001 cannot be invoiced as the shop sent it: line_items.0: no tax" };
+    const first = applyEvent(null, "shopify", unusable, AT);
+    expect(first.intake).toBe("failed");
+    expect(first.run).toMatchObject({ state: "failed", order: null, error: { step: "intake", detail: unusable.reason } });
+    expect(pendingStarts(first.run)).toEqual([]);
+    expect(OrderRun.safeParse(first.run).success).toBe(true);
+    const fixed = applyEvent(first.run, "shopify", paid(), LATER);
+    expect(fixed).toMatchObject({ intake: "started", run: { state: "received", error: null } });
+    expect(pendingStarts(fixed.run)).toEqual([{ refundId: null, attempt: 1 }]);
+    // Once an order is recorded, an unusable copy of it changes nothing.
+    expect(applyEvent(fixed.run, "shopify", unusable, LATER)).toMatchObject({ intake: "duplicate", run: { state: "received" } });
+    // Cancelled: nothing was written, so it simply stops.
+    expect(applyEvent(first.run, "shopify", cancelled(), LATER).run.state).toBe("cancelled");
   });
 
   it("a second cancellation is a duplicate and keeps the first time", () => {
@@ -115,6 +135,19 @@ describe("runs: pendingStarts", () => {
     for (const id of ["r1", "r2", "r3"]) run = applyEvent(run, "shopify", refunded(id), LATER).run;
     run.refunds = run.refunds.map((x) => (x.refund.id === "r1" ? { ...x, started: true } : x.refund.id === "r3" ? { ...x, state: "skipped" } : { ...x, attempt: 2 }));
     expect(pendingStarts(run)).toEqual([{ refundId: "r2", attempt: 2 }]);
+  });
+
+  it("holds a refund back until its order has an invoice: while the order runs, and while it has failed before one", () => {
+    const failed = applyEvent(paidRun("failed", true), "shopify", refunded("r1"), LATER).run;
+    expect(failed.refunds[0]?.state).toBe("received");
+    expect(pendingStarts(failed)).toEqual([]);
+    // The order's retry starts the order alone; the report of its invoice then starts the refund.
+    expect(pendingStarts({ ...failed, state: "received", started: false, attempt: 2 })).toEqual([{ refundId: null, attempt: 2 }]);
+    expect(pendingStarts({ ...failed, state: "running" })).toEqual([]);
+    expect(pendingStarts({ ...failed, state: "invoiced", invoiceNo: 7 })).toEqual([{ refundId: "r1", attempt: 1 }]);
+    // Failed after its invoice (in settle), or cancelled before one: the refund's run credits, or skips.
+    expect(pendingStarts({ ...failed, invoiceNo: 7 })).toEqual([{ refundId: "r1", attempt: 1 }]);
+    expect(pendingStarts({ ...failed, state: "cancelled" })).toEqual([{ refundId: "r1", attempt: 1 }]);
   });
 
   it("lists just the refund for a refund-only record (no order yet)", () => {

@@ -25,6 +25,22 @@ describe("shopify verify", () => {
   });
 });
 
+describe("shopify shopOf", () => {
+  const named = (headers: Record<string, string>) => shopify.shopOf?.({ headers: new Headers(headers), body: new Uint8Array() });
+
+  it("reads the shop domain, either spelling, lowercased", () => {
+    expect(named({ "X-Shopify-Shop-Domain": "fjellbutikken.myshopify.com" })).toBe("fjellbutikken.myshopify.com");
+    expect(named({ "Shopify-Shop-Domain": "Fjell-Butikken.MyShopify.com" })).toBe("fjell-butikken.myshopify.com");
+  });
+
+  it("is null without a domain or for anything but <shop>.myshopify.com", () => {
+    for (const domain of ["", "fjellbutikken.no", "evil.com/x.myshopify.com", "a.b.myshopify.com", "-x.myshopify.com", "x.myshopify.com.evil.com"]) {
+      expect(named({ "X-Shopify-Shop-Domain": domain }), domain).toBeNull();
+    }
+    expect(named({})).toBeNull();
+  });
+});
+
 describe("shopify parse", () => {
   it("refuses a body that is not JSON with 400", async () => {
     const result = await parseSigned("shopify", "{not json");
@@ -42,11 +58,10 @@ describe("shopify parse", () => {
     expect(result).toMatchObject({ ok: false, error: { status: 400 } });
   });
 
-  it("refuses a tax rate that is not Norwegian", async () => {
+  it("a tax rate that is not Norwegian makes the order unusable: a failed run naming the line, never a guess", async () => {
     const order = structuredClone(inclusive) as { line_items: { tax_lines: { rate: number }[] }[] };
     must(must(order.line_items[0]).tax_lines[0]).rate = 0.2;
-    const result = await parseSigned("shopify", order);
-    expect(result).toMatchObject({ ok: false, error: { status: 400 } });
+    expect(await eventsOf("shopify", order)).toEqual([{ kind: "unusable", orderId: String(inclusive["id"]), reason: expect.stringContaining("line_items.0: the tax rate is not a Norwegian VAT rate") }]);
   });
 
   it("maps the order fields", async () => {
@@ -71,6 +86,18 @@ describe("shopify parse", () => {
   it("maps orders/cancelled to cancelled", async () => {
     const events = await eventsOf("shopify", shopifyCancelled(inclusive), { topic: "orders/cancelled" });
     expect(events).toEqual([{ kind: "cancelled", orderId: String(inclusive["id"]), at: "2026-03-03T09:00:00+01:00" }]);
+  });
+
+  it("refuses a body its topic contradicts: orders/cancelled without cancelled_at, orders/paid with it (400)", async () => {
+    const relabelled = await parseSigned("shopify", { ...inclusive, cancelled_at: null }, { topic: "orders/cancelled" });
+    expect(relabelled).toMatchObject({ ok: false, error: { status: 400 } });
+    if (!relabelled.ok) expect(relabelled.error.detail).toBe("topic orders/cancelled, but the order has no cancelled_at: the body contradicts the topic");
+    const { cancelled_at: _c, ...noField } = shopifyCancelled(inclusive);
+    expect(await parseSigned("shopify", noField, { topic: "orders/cancelled" })).toMatchObject({ ok: false, error: { status: 400 } });
+    const paidAfterAll = await parseSigned("shopify", { ...shopifyCancelled(inclusive), financial_status: "refunded" }, { topic: "orders/paid" });
+    expect(paidAfterAll).toMatchObject({ ok: false, error: { status: 400, detail: "topic orders/paid, but the order has cancelled_at: the body contradicts the topic" } });
+    // A test order starts nothing either way: still acknowledged (Shopify's own test notifications).
+    expect(await eventsOf("shopify", { ...inclusive, test: true }, { topic: "orders/cancelled" })).toEqual([{ kind: "ignored", orderId: String(inclusive["id"]), reason: "test order" }]);
   });
 
   it("ignores other topics", async () => {

@@ -3,7 +3,7 @@ import { stripe } from "../../../src/lib/orders/stripe";
 import { toHex } from "../../../src/lib/crypto";
 import { hmacSha256 } from "../../../src/lib/orders/signature";
 import { sign, TEST_SECRETS, toDelivery } from "../../fixtures/orders/sign";
-import { corpus, stripeChargeRefunded, stripeInvoiceVoided } from "../../fixtures/orders/stripe";
+import { corpus, stripeBasil, stripeChargeRefunded, stripeInvoiceVoided } from "../../fixtures/orders/stripe";
 import { eventsOf, must, parseSigned, signatureSuite } from "./security";
 
 const cases = corpus();
@@ -114,5 +114,33 @@ describe("stripe parse", () => {
     (body["data"] as { object: { invoice: string | null } }).object.invoice = null;
     expect((await eventsOf("stripe", body))[0]?.kind).toBe("ignored");
     expect(await eventsOf("stripe", { ...event, type: "customer.created" })).toEqual([{ kind: "ignored", orderId: null, reason: "event customer.created is not used" }]);
+  });
+});
+
+describe("stripe tax, in the shape before and since API version 2025-03-31", () => {
+  it("reads a line's taxes[] (tax_behavior, rate id) exactly as tax_amounts, for every order of the corpus", async () => {
+    for (const c of cases) {
+      const [before] = await eventsOf("stripe", c.payload);
+      const [since] = await eventsOf("stripe", stripeBasil(c.payload));
+      expect(since, c.name).toEqual(before);
+      expect(since?.kind, c.name).toBe("paid");
+    }
+  });
+
+  it("a line that carries neither taxes nor tax_amounts makes the order unusable (a failed run), not 0 %", async () => {
+    const basil = stripeBasil(event);
+    const untold = structuredClone((basil["data"] as { object: Record<string, unknown> }).object) as { lines: { data: Record<string, unknown>[] } };
+    delete must(untold.lines.data[2]).taxes;
+    expect(await eventsOf("stripe", { ...basil, data: { object: untold } })).toEqual([
+      { kind: "unusable", orderId: invoice["id"], reason: `Order ${String(invoice["number"])} cannot be invoiced as the shop sent it: lines.data.2: the line carries neither taxes nor tax_amounts, so its VAT cannot be determined` },
+    ]);
+  });
+
+  it("shipping with neither taxes nor amount_tax, or a tax at no Norwegian rate, makes the order unusable", async () => {
+    const noTax = { ...invoice, shipping_cost: { ...(invoice["shipping_cost"] as object), taxes: null, amount_tax: null } };
+    expect((await eventsOf("stripe", { ...event, data: { object: noTax } }))[0]).toMatchObject({ kind: "unusable", reason: expect.stringContaining("shipping_cost: carries neither taxes nor amount_tax") });
+    const foreign = structuredClone(invoice) as { lines: { data: { tax_amounts: { tax_rate: unknown }[] }[] } };
+    must(must(foreign.lines.data[0]).tax_amounts[0]).tax_rate = { percentage: 20, inclusive: true };
+    expect((await eventsOf("stripe", { ...event, data: { object: foreign } }))[0]).toMatchObject({ kind: "unusable", reason: expect.stringContaining("lines.data.0: the tax is not at a Norwegian VAT rate") });
   });
 });

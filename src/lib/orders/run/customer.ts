@@ -1,17 +1,29 @@
 /**
  * @module
- * Step "customer": find the buyer among the client's customers, or create them. One lookup by the
- * strongest key the order has (a valid organization number, else the e-mail, else the shop's
- * customer id as ExternalImportReference); a create carries an ExternalImportReference, so a
- * repeated step that finds its create already done reads the customer back instead of duplicating it.
+ * Step "customer": find the buyer among the client's customers, or create them.
+ *
+ * Whom an order is invoiced to is a trust decision: the organization number and the e-mail are what
+ * the buyer typed, and nothing checks them. Under the default policy (`customerMatch: "verified"`)
+ * an existing customer is the buyer only when every key the buyer gave agrees with the record. A
+ * record found by organization number must also carry the buyer's e-mail: a buyer who types a
+ * company's number must not get the order invoiced to that company's record (with `DeliveryType:
+ * Auto`, sent to it by EHF). A record found by e-mail must carry the same organization number (or,
+ * for a person, none). A record the run created for this buyer (its ExternalImportReference) always
+ * agrees. When none agrees, a new customer is created; if the typed organization number is another
+ * record's, the new customer goes without it, so nothing reaches that company, and the step says
+ * so. `customerMatch: "organizationNumber"` trusts a valid organization number alone.
+ *
+ * Every create carries an ExternalImportReference derived from the buyer (the shop's customer id,
+ * else what a guest typed, see `guestReference`), so a repeated step, or a second order of the same
+ * new buyer at the same moment, gets the API's duplicate answer and reads that customer back.
  */
 import type { z } from "zod";
 import type { CustomerPost } from "../../../../shared/v2/customers";
 import type { OrderMapping } from "../mapping";
 import type { Buyer, Order } from "../order";
 import { isValidOrgNumber, normalizeOrgNumber } from "../orgnr";
-import { expectStatus, isDuplicate, type RunApi } from "./api";
-import { reference } from "./refs";
+import { expectStatus, isDuplicate, RunError, type RunApi } from "./api";
+import { guestReference, reference } from "./refs";
 import { CustomerReply, parseBody, parseRows } from "./replies";
 
 /** What the run posts to `POST /Customers`. */
@@ -23,17 +35,41 @@ export interface CustomerRef {
   number: number | null;
   subledgerAccountId: number;
   created: boolean;
-  /** Set when the buyer gave an organization number that failed its MOD11 check (it was left out). */
+  /** Set when the buyer's organization number was left out: it failed its MOD11 check, or it is another customer's. */
   warning: string | null;
+}
+
+/** What the buyer gave, checked: the e-mail, a valid organization number, and the reference of the buyer's own customer. */
+export interface BuyerKeys {
+  email: string | null;
+  orgNumber: string | null;
+  externalRef: string;
 }
 
 function refOf(c: CustomerReply, created: boolean, warning: string | null = null): CustomerRef {
   return { id: c.Id, number: c.Number ?? null, subledgerAccountId: c.SubledgerAccountId, created, warning };
 }
 
-async function findBy(api: RunApi, query: string): Promise<CustomerReply | null> {
-  const found = parseRows(expectStatus(await api.call("GET", `/Customers?${query}`), "Finding the customer", 200, 204), CustomerReply);
-  return found.find((c) => !c.IsArchived) ?? found[0] ?? null;
+async function list(api: RunApi, query: string): Promise<CustomerReply[]> {
+  return parseRows(expectStatus(await api.call("GET", `/Customers?${query}`), "Finding the customer", 200, 204), CustomerReply);
+}
+
+/** The first record that is not archived, else the first. */
+const pick = (rows: CustomerReply[]): CustomerReply | null => rows.find((c) => !c.IsArchived) ?? rows[0] ?? null;
+
+const sameText = (a: string | null | undefined, b: string | null): boolean => a != null && b != null && a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/**
+ * Whether the record `c` is the buyer under the "verified" policy: created by the run for this
+ * buyer, or carrying the buyer's e-mail and exactly the buyer's organization number (none for none).
+ *
+ * @example agrees({ Id: 1, SubledgerAccountId: 2, OrganizationNumber: "923609016", EmailAddress: "post@firma.no" }, { email: "kari@gmail.com", orgNumber: "923609016", externalRef: "lg:shp:g:#…" }) // false
+ */
+export function agrees(c: CustomerReply, keys: BuyerKeys): boolean {
+  if (c.ExternalImportReference === keys.externalRef) return true;
+  const email = sameText(c.EmailAddress, keys.email) || sameText(c.InvoiceEmailAddress, keys.email);
+  const org = c.OrganizationNumber ? normalizeOrgNumber(c.OrganizationNumber) : null;
+  return email && org === keys.orgNumber;
 }
 
 /** The CustomerPostDto of a buyer: a company when it has a company name, else a person. */
@@ -47,35 +83,40 @@ function customerBody(b: Buyer, orgNumber: string | null, externalRef: string): 
   return { ...common, IsPerson: true, FirstName: b.firstName || person || b.email || "Ukjent", LastName: b.lastName || "Kunde" };
 }
 
-/** Finds or creates the customer of `order`. */
+/** Finds or creates the customer of `order` (see the module comment for whom an existing record may be). */
 export async function findOrCreateCustomer(api: RunApi, order: Order, mapping: OrderMapping): Promise<CustomerRef> {
   if (mapping.customers === "webshop") {
     const ref = reference(order.source, "c", "webshop");
-    const existing = await findBy(api, `externalImportReference=${encodeURIComponent(ref)}`);
+    const existing = pick(await list(api, `externalImportReference=${encodeURIComponent(ref)}`));
     if (existing) return refOf(existing, false);
     return create(api, { IsPerson: false, Name: mapping.webshopCustomerName, ExternalImportReference: ref }, ref, null);
   }
   const b = order.buyer;
   const digits = b.organizationNumber ? normalizeOrgNumber(b.organizationNumber) : null;
   const orgNumber = digits && isValidOrgNumber(digits) ? digits : null;
-  const warning = b.organizationNumber && !orgNumber ? `Organization number '${b.organizationNumber}' failed its MOD11 check; the customer was created without it.` : null;
-  const externalRef = reference(order.source, b.externalId ? "c" : "e", b.externalId ?? order.id);
-  const query = orgNumber
-    ? `organizationNumbers=${orgNumber}`
-    : b.email
-      ? `emailAddresses=${encodeURIComponent(b.email)}`
-      : `externalImportReference=${encodeURIComponent(externalRef)}`;
-  const existing = await findBy(api, query);
-  if (existing) return refOf(existing, false, warning);
-  return create(api, customerBody(b, orgNumber, externalRef), externalRef, warning);
+  const invalid = b.organizationNumber && !orgNumber ? `Organization number '${b.organizationNumber}' failed its MOD11 check; the customer was created without it.` : null;
+  const email = b.email?.trim() || null;
+  const externalRef = b.externalId ? reference(order.source, "c", b.externalId) : email || orgNumber ? guestReference(order.source, email, orgNumber) : reference(order.source, "e", order.id);
+  const keys: BuyerKeys = { email, orgNumber, externalRef };
+  const rows = await list(api, orgNumber ? `organizationNumbers=${orgNumber}` : email ? `emailAddresses=${encodeURIComponent(email)}` : `externalImportReference=${encodeURIComponent(externalRef)}`);
+  const existing = pick(mapping.customerMatch === "organizationNumber" ? rows : rows.filter((c) => agrees(c, keys)));
+  if (existing) return refOf(existing, false, invalid);
+  // Only reachable under "verified": the typed number is another record's, so the new customer goes without it.
+  const owner = orgNumber !== null ? rows[0] : undefined;
+  const warning = owner
+    ? `Organization number ${String(orgNumber)} belongs to customer ${String(owner.Number ?? owner.Id)}, whose e-mail is not the buyer's: a new customer was created without the number, so nothing is sent to that company (order mapping customerMatch "verified").`
+    : invalid;
+  return create(api, customerBody(b, owner ? null : orgNumber, externalRef), externalRef, warning);
 }
 
 async function create(api: RunApi, body: CustomerBody, externalRef: string, warning: string | null): Promise<CustomerRef> {
   const reply = await api.call<CustomerBody>("POST", "/Customers", body);
   if (isDuplicate(reply, "ExternalImportReference")) {
-    // An earlier attempt of this step created it and did not live to say so.
-    const existing = await findBy(api, `externalImportReference=${encodeURIComponent(externalRef)}`);
+    // An earlier attempt of this step, or another order of the same new buyer, created it first.
+    const existing = pick(await list(api, `externalImportReference=${encodeURIComponent(externalRef)}`));
     if (existing) return refOf(existing, false, warning);
+    // Taken but not listed yet (the API's lists may lag a create by a second or so): the step runs again.
+    throw new RunError(`Customer reference ${externalRef} is in use but not listed yet.`, true);
   }
   return refOf(parseBody(expectStatus(reply, "Creating the customer", 200, 201), CustomerReply), true, warning);
 }

@@ -17,8 +17,24 @@ function fnv64(text: string): string {
   return h.toString(16).padStart(16, "0");
 }
 
-/** `lg:<source>:<kind>:<id>`, or the id hashed when the whole would pass 50 characters. */
-export function reference(source: Source, kind: "o" | "c" | "e" | "r" | "p" | "rp", id: string): string {
+/**
+ * `lg:<source>:<kind>:<id>`, or the id hashed when the whole would pass 50 characters, or when it
+ * holds a comma: the API's list filters (`externalImportReferences=`) read a comma as a separator,
+ * so a reference with one could not be looked up.
+ */
+export function reference(source: Source, kind: "o" | "c" | "e" | "g" | "r" | "p" | "rp", id: string): string {
   const plain = `lg:${SHORT[source]}:${kind}:${id}`;
-  return plain.length <= MAX_REFERENCE ? plain : `lg:${SHORT[source]}:${kind}:#${fnv64(id)}`;
+  return plain.length <= MAX_REFERENCE && !plain.includes(",") ? plain : `lg:${SHORT[source]}:${kind}:#${fnv64(id)}`;
+}
+
+/**
+ * The reference of a guest buyer's customer, from what the buyer typed: the same e-mail (lower
+ * case) and organization number give the same reference, on any order. Two orders of one new guest,
+ * even at the same moment, then post the same reference, and the API refuses the second customer
+ * (its only duplicate check): one customer, found by the reference. Always hashed: the e-mail is
+ * not written into another field.
+ * @example guestReference("shopify", "kari@example.no", null) // "lg:shp:g:#…"
+ */
+export function guestReference(source: Source, email: string | null, orgNumber: string | null): string {
+  return `lg:${SHORT[source]}:g:#${fnv64(`${orgNumber ?? ""}|${email?.trim().toLowerCase() ?? ""}`)}`;
 }

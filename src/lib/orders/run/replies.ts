@@ -10,8 +10,20 @@ import { z } from "zod";
 import { int64 } from "../../../../shared/v2/schema-kit";
 import { describeIssues, RunError, type Reply } from "./api";
 
-/** A customer (`CustomerDto`): its id, number and sub-ledger account (where a settlement posts). */
-export const CustomerReply = z.object({ Id: int64, Number: int64.nullish(), SubledgerAccountId: int64, IsArchived: z.boolean().nullish() });
+/**
+ * A customer (`CustomerDto`): its id, number and sub-ledger account (where a settlement posts), and
+ * what the run compares with the buyer before it invoices the record (see `run/customer.ts`).
+ */
+export const CustomerReply = z.object({
+  Id: int64,
+  Number: int64.nullish(),
+  SubledgerAccountId: int64,
+  IsArchived: z.boolean().nullish(),
+  EmailAddress: z.string().nullish(),
+  InvoiceEmailAddress: z.string().nullish(),
+  OrganizationNumber: z.string().nullish(),
+  ExternalImportReference: z.string().nullish(),
+});
 export type CustomerReply = z.output<typeof CustomerReply>;
 
 /** A product (`ProductDto`): its code and the sales account that decides a line's VAT. */

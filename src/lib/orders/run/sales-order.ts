@@ -3,16 +3,21 @@
  * Step "sales order": `POST /SalesOrders/Complete` with the run's ExternalImportReference. When the
  * API says the reference is taken, an earlier attempt created the order (or it was already
  * invoiced, which turns the order into an outgoing invoice): the step finds it instead of
- * creating a second one. `GET /SalesOrders` has no reference filter, so the search lists the
- * integration's orders changed since the run began and matches the reference itself.
- * The API's own total is then checked against what the buyer paid; a difference (the API rounded
- * VAT differently from our model) is absorbed by one VAT-free rounding line.
+ * creating a second one, by that reference (`externalImportReferences=` on `GET /SalesOrders` and
+ * `GET /OutgoingInvoices`), however long ago the earlier attempt was: a retry days later finds it
+ * as surely as one a second later.
+ * The API's own total is then checked against what the buyer paid; a difference of a few øre (the
+ * API rounded VAT differently from our model) is absorbed by one VAT-free rounding line, a larger
+ * one fails the step (see `MAX_ROUNDING_UNITS`).
+ *
+ * A cancelled order's draft is withdrawn here too: deleted, and only reported gone once the API
+ * says so (or answers that there is no such order).
  */
 import type { z } from "zod";
 import type { SalesOrderCompletePost, SalesOrderLinePost } from "../../../../shared/v2/sales";
-import { apiLine, type LinePlan } from "../invoice-lines";
+import { apiLine, MAX_ROUNDING_UNITS, type LinePlan } from "../invoice-lines";
 import type { OrderMapping } from "../mapping";
-import { toDecimal, toMinor } from "../money";
+import { formatMinor, minorPerUnit, toDecimal, toMinor } from "../money";
 import { expectStatus, isDuplicate, RunError, type RunApi } from "./api";
 import { ensureRoundingProduct } from "./products";
 import { InvoiceReply, parseBody, parseRows, SalesOrderReply } from "./replies";
@@ -34,8 +39,6 @@ export interface SalesOrderHeader {
   currency: string;
   date: string;
   customerReference: string;
-  /** When the run began (ISO): the search for an existing order starts a day before. */
-  since: string;
   /** For a credit note: the invoice it credits. */
   relatedInvoiceNo?: number;
 }
@@ -45,14 +48,39 @@ function orderRef(o: SalesOrderReply): SalesOrderRef {
   return { kind: "order", id: o.Id, number: o.SalesOrderNo ?? null, total: toMinor(o.TotalAmount) ?? 0, roundingAdded: 0 };
 }
 
-async function findExisting(api: RunApi, h: SalesOrderHeader): Promise<SalesOrderRef | null> {
-  const since = encodeURIComponent(new Date(Date.parse(h.since) - 86_400_000).toISOString());
-  const orders = parseRows(expectStatus(await api.call("GET", `/SalesOrders?onlyCreatedByCurrentIntegration=true&lastChangedDateTimeOffsetGreaterThan=${since}`), "Finding the sales order", 200, 204), SalesOrderReply);
-  const order = orders.find((o) => o.ExternalImportReference === h.reference);
+/**
+ * The sales order, or the invoice it became, that carries `reference`; null when neither exists.
+ * The rows are matched again here: a filter the API ignored must not hand back another order.
+ */
+export async function findExisting(api: RunApi, reference: string): Promise<SalesOrderRef | null> {
+  const query = `externalImportReferences=${encodeURIComponent(reference)}`;
+  const orders = parseRows(expectStatus(await api.call("GET", `/SalesOrders?${query}`), "Finding the sales order", 200, 204), SalesOrderReply);
+  const order = orders.find((o) => o.ExternalImportReference === reference);
   if (order) return orderRef(order);
-  const invoices = parseRows(expectStatus(await api.call("GET", `/OutgoingInvoices?sentDateTimeOffsetGreaterThan=${since}`), "Finding the invoice", 200, 204), InvoiceReply);
-  const invoice = invoices.find((i) => i.ExternalImportReference === h.reference);
+  const invoices = parseRows(expectStatus(await api.call("GET", `/OutgoingInvoices?${query}`), "Finding the invoice", 200, 204), InvoiceReply);
+  const invoice = invoices.find((i) => i.ExternalImportReference === reference);
   return invoice ? { kind: "invoiced", invoiceNo: invoice.InvoiceNo, invoiceId: invoice.Id } : null;
+}
+
+/**
+ * Deletes a cancelled order's draft. Done only when the API says so: 200 or 204, or 404 (an
+ * earlier attempt deleted it). Any other answer (409: it is being invoiced) fails the step, so the
+ * run never reports "cancelled" while the draft is still in the books.
+ */
+export async function deleteDraft(api: RunApi, salesOrderId: string): Promise<void> {
+  const reply = await api.call("DELETE", `/SalesOrders/${salesOrderId}`);
+  if (reply.status !== 404) expectStatus(reply, `The order was cancelled, but deleting its draft sales order ${salesOrderId}`, 200, 204);
+}
+
+/**
+ * For a cancelled order whose earlier attempt may have created its sales order: deletes the draft
+ * that carries `reference`, if any (null: nothing of the order is left). A sales order that was
+ * already invoiced cannot be withdrawn; it is answered, and the shop's refund credits it.
+ */
+export async function withdrawOrder(api: RunApi, reference: string): Promise<Extract<SalesOrderRef, { kind: "invoiced" }> | null> {
+  const found = await findExisting(api, reference);
+  if (found?.kind === "order") await deleteDraft(api, found.id);
+  return found?.kind === "invoiced" ? found : null;
 }
 
 /** Creates (or finds) the sales order for `plan`, and makes its total exact. */
@@ -63,13 +91,16 @@ export async function createSalesOrder(api: RunApi, h: SalesOrderHeader, plan: L
   });
   let ref: SalesOrderRef | null;
   if (isDuplicate(reply, "ExternalImportReference")) {
-    ref = await findExisting(api, h);
+    ref = await findExisting(api, h.reference);
     if (!ref) throw new RunError(`The API says sales order reference ${h.reference} is in use, but no order or invoice of this integration carries it.`, false);
   } else {
     ref = orderRef(parseBody(expectStatus(reply, "Creating the sales order", 200, 201), SalesOrderReply));
   }
   if (ref.kind !== "order" || ref.total === plan.total) return ref;
   const rest = plan.total - ref.total;
+  if (Math.abs(rest) > MAX_ROUNDING_UNITS * minorPerUnit(h.currency)) {
+    throw new RunError(`The API's total for sales order ${ref.id} is ${formatMinor(ref.total)}, ${formatMinor(rest)} from the ${formatMinor(plan.total)} planned: more than rounding, so no rounding line was added and the draft is left for review.`, false);
+  }
   // Rare (the API rounded otherwise than our model): the product may not exist yet.
   await ensureRoundingProduct(api, mapping);
   const line = await api.call<LineBody>("POST", `/SalesOrders/${ref.id}/Lines`, { ProductCode: mapping.roundingProduct, Description: "Øreavrunding", Quantity: 1, ProductUnitPrice: toDecimal(rest) });

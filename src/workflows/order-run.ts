@@ -1,0 +1,246 @@
+/**
+ * @module
+ * The steps of one order run (`OrderToInvoice`): the order's (customer, products, sales order,
+ * send, delivery, settle) and a refund's (await the invoice, credit note, send, settle). Every API
+ * step is retried by the engine and idempotent on its own (see `lib/orders/run/*`), and reports to
+ * the tenant's object through `OrderRunPort`, from inside its step (see `#record`).
+ */
+import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
+import { NonRetryableError } from "cloudflare:workflows";
+import { creditPlan, invoicePlan, roundingProblem, type LinePlan } from "../lib/orders/invoice-lines";
+import type { OrderMapping } from "../lib/orders/mapping";
+import { formatMinor } from "../lib/orders/money";
+import type { Order } from "../lib/orders/order";
+import type { OrderRunPort, RunInput } from "../lib/orders/port";
+import { RunError, type RunApi } from "../lib/orders/run/api";
+import { findOrCreateCustomer } from "../lib/orders/run/customer";
+import { sendInvoice, sentState, type Delivery } from "../lib/orders/run/invoice";
+import { chooseProducts, ensureRoundingProduct } from "../lib/orders/run/products";
+import { reference } from "../lib/orders/run/refs";
+import { createSalesOrder, deleteDraft, withdrawOrder, type SalesOrderRef } from "../lib/orders/run/sales-order";
+import { settle, settlementIds } from "../lib/orders/run/settle";
+import type { RunParams, RunPatch } from "../lib/orders/runs";
+
+/** Steps that call the API: retried 6 times, 2 s doubling (≈ 2 min in all), each attempt at most 2 minutes. */
+const CALL_STEP: WorkflowStepConfig = { retries: { limit: 6, delay: "2 seconds", backoff: "exponential" }, timeout: "2 minutes" };
+/** Waits between sentState polls, s: the API delivers in seconds; after ≈ 20 minutes the run gives up. */
+const POLL_WAITS_S = [2, 2, 3, 5, 10, 20, 30, 60, 120, 300, 600];
+/**
+ * A refund that came before its order waits for the order's invoice this long in all (30 s
+ * doubling, 10 times ≈ 8.5 h). A refund of a recorded order is started only once it is invoiced.
+ */
+const AWAIT_INVOICE: WorkflowStepConfig = { retries: { limit: 10, delay: "30 seconds", backoff: "exponential" }, timeout: "1 minute" };
+
+/** One run's steps: `invoice()` for an order, `credit()` for a refund. `current` names the step a failure happened in. */
+export class Run {
+  /** The step running now, named in the failure. */
+  current = "load";
+  /** The run's attempt (1, then one more per operator retry). */
+  runAttempt = 1;
+
+  constructor(
+    private readonly step: WorkflowStep,
+    private readonly port: OrderRunPort,
+    private readonly api: () => RunApi,
+    private readonly p: RunParams,
+  ) {}
+
+  /** One API step: the engine retries transient failures; the others fail the run at once. The step's outcome is reported to the tenant's object. */
+  async #do<T extends Rpc.Serializable<T>>(name: string, fn: (api: RunApi, attempt: number) => Promise<T>, summary: (t: T) => Record<string, unknown>, patch: (t: T) => RunPatch = () => ({})): Promise<T> {
+    this.current = name;
+    return this.step.do(name, CALL_STEP, async (ctx) => {
+      try {
+        // In the try: a tenant name the client refuses is a RunError too, and retrying cannot mend it.
+        const api = this.api();
+        const value = await fn(api, ctx.attempt);
+        await this.port.runReport(this.p.registration, this.p.source, this.p.orderId, this.p.refundId, { ...patch(value), step: { name, at: new Date().toISOString(), ok: true, result: { ...summary(value), upstreamCalls: api.calls } } });
+        return value;
+      } catch (e) {
+        if (e instanceof RunError && !e.retryable) throw new NonRetryableError(e.message);
+        throw e;
+      }
+    });
+  }
+
+  async #load(): Promise<RunInput> {
+    // Kept as JSON text: the record is plain JSON, and its full type is too deep for the step's typing.
+    const text = await this.step.do("load", async () => {
+      const input = await this.port.runInput(this.p.registration, this.p.source, this.p.orderId);
+      if (!input) throw new NonRetryableError("The order's record is gone (the tenant was removed).");
+      return JSON.stringify(input);
+    });
+    const input = JSON.parse(text) as RunInput;
+    this.runAttempt = input.run.refunds.find((x) => x.refund.id === this.p.refundId)?.attempt ?? input.run.attempt;
+    return input;
+  }
+
+  /**
+   * Reports to the tenant's object from a step of its own. Every report is made inside a step: the
+   * engine replays `run` after sleeps and evictions, and a report outside a step would be made
+   * again then, putting an older state back over a newer one.
+   */
+  async #record(name: string, patch: RunPatch): Promise<void> {
+    await this.step.do(name, async () => {
+      await this.port.runReport(this.p.registration, this.p.source, this.p.orderId, this.p.refundId, patch);
+      return true;
+    });
+  }
+
+  async #cancelled(): Promise<boolean> {
+    return (await this.port.runInput(this.p.registration, this.p.source, this.p.orderId))?.run.cancelledAt != null;
+  }
+
+  /** The order's run. */
+  async invoice(): Promise<unknown> {
+    const { run, mapping } = await this.#load();
+    const order = run.order;
+    if (!order) throw new NonRetryableError("The order has no paid order data.");
+    if (run.cancelledAt) return this.#withdraw(order);
+    // Before the first call: an order whose lines do not explain its total books nothing at all.
+    this.current = "plan";
+    const draft = invoicePlan(order, {}, mapping);
+    const unexplained = roundingProblem(draft, order.currency);
+    if (unexplained) return this.#refuse(unexplained);
+    const needsRounding = draft.rounding !== 0;
+    const customer = await this.#do("customer", (api) => findOrCreateCustomer(api, order, mapping), (c) => ({ ...c }), (c) => ({ order: { state: "running", customer: c } }));
+    const chosen = await this.#do("products", (api) => chooseProducts(api, order, mapping, needsRounding), (c) => ({ created: c.created, notes: c.notes }), (c) => ({ order: { products: c.products } }));
+    const plan = invoicePlan(order, chosen.products, mapping);
+    const salesOrder = await this.#salesOrder("sales order", order, plan, mapping, customer.id, reference(order.source, "o", order.id));
+    if (!salesOrder) return this.#stop("cancelled before the sales order was created");
+    const delivered = await this.#deliver(salesOrder, mapping, order.buyer.email, (d) => ({ order: { invoiceNo: d.invoiceNo, state: "invoiced" } }));
+    if (!delivered) return this.#stop("cancelled before the invoice was sent");
+    if (mapping.settle) await this.#settle("settle", order, delivered.invoiceNo, order.total, customer.subledgerAccountId, mapping, reference(order.source, "p", order.id), { order: { state: "settled" } });
+    return { invoiceNo: delivered.invoiceNo };
+  }
+
+  /** A refund's run: a credit note for exactly what was refunded. */
+  async credit(refundId: string): Promise<unknown> {
+    const { run, mapping } = await this.#load();
+    const refund = run.refunds.find((x) => x.refund.id === refundId)?.refund;
+    if (!refund) throw new NonRetryableError(`No refund ${refundId} on this order.`);
+    this.current = "await invoice";
+    const invoiced = await this.step.do("await invoice", AWAIT_INVOICE, async () => {
+      const now = (await this.port.runInput(this.p.registration, this.p.source, this.p.orderId))?.run;
+      if (now && now.invoiceNo === null && now.state === "cancelled") {
+        await this.port.runReport(this.p.registration, this.p.source, this.p.orderId, refundId, { refund: { state: "skipped", error: "The order was never invoiced, so there is nothing to credit." } });
+        return null;
+      }
+      // Not lost: the order's retry retries this refund too, which then waits for the new invoice.
+      if (now && now.invoiceNo === null && now.state === "failed") throw new NonRetryableError("The order's run failed before it was invoiced; retry the order, and this refund runs again once the order is invoiced.");
+      if (!now?.order || now.invoiceNo === null || !now.customer || !now.products) throw new Error("The order is not invoiced yet; the refund waits for its invoice.");
+      await this.port.runReport(this.p.registration, this.p.source, this.p.orderId, refundId, { refund: { state: "running" } });
+      return { order: now.order, invoiceNo: now.invoiceNo, customer: now.customer, products: now.products };
+    });
+    if (!invoiced) return { skipped: true };
+    const plan = creditPlan(invoiced.order, refund, invoiced.products, mapping);
+    this.current = "plan";
+    const unexplained = roundingProblem(plan, invoiced.order.currency);
+    if (unexplained) return this.#refuse(unexplained);
+    const ref = reference(this.p.source, "r", `${this.p.orderId}:${refundId}`);
+    const salesOrder = await this.#salesOrder("credit note order", invoiced.order, plan, mapping, invoiced.customer.id, ref, invoiced.invoiceNo, false);
+    if (!salesOrder) throw new NonRetryableError("The credit note order could not be created.");
+    const delivered = await this.#deliver(salesOrder, mapping, invoiced.order.buyer.email, (d) => ({ refund: { creditNoteNo: d.invoiceNo, state: "credited" }, order: { state: "credited" } }), false);
+    if (!delivered) throw new NonRetryableError("The credit note was not sent.");
+    if (mapping.settle) await this.#settle("settle refund", invoiced.order, delivered.invoiceNo, -refund.total, invoiced.customer.subledgerAccountId, mapping, reference(this.p.source, "rp", `${this.p.orderId}:${refundId}`), {});
+    return { creditNoteNo: delivered.invoiceNo };
+  }
+
+  /** The report of this run's failure, naming the step it failed in (`current`). */
+  failed(detail: string): RunPatch {
+    return this.p.refundId === null ? { order: { state: "failed", error: { step: this.current, detail } } } : { refund: { state: "failed", error: `${this.current}: ${detail}` } };
+  }
+
+  /**
+   * Ends the run as failed, without an exception, for a failure the run decided itself before its
+   * first call: nothing was written, nothing for the engine to retry. (An exception would end the
+   * same, through `OrderToInvoice`'s catch, and be logged by the runtime as uncaught.)
+   */
+  async #refuse(detail: string): Promise<unknown> {
+    await this.#record("record failure", this.failed(detail));
+    return { failed: detail };
+  }
+
+  /**
+   * A cancelled order: stopped at once on its first attempt (nothing was written yet); on a later
+   * attempt an earlier one may have left a draft sales order, which is deleted first, so "cancelled"
+   * is never reported while a draft of the order is in the books.
+   */
+  async #withdraw(order: Order): Promise<unknown> {
+    if (this.runAttempt === 1) return this.#stop("cancelled before the run began");
+    const ref = reference(order.source, "o", order.id);
+    const invoiced = await this.#do("withdraw", (api) => withdrawOrder(api, ref), (w) => (w ? { ...w } : { withdrawn: true }), (w) => (w ? { order: { invoiceNo: w.invoiceNo, state: "invoiced" } } : {}));
+    return invoiced ? { invoiceNo: invoiced.invoiceNo } : this.#stop("cancelled; no draft of the order is left");
+  }
+
+  async #stop(why: string): Promise<unknown> {
+    await this.#record("stop", { order: { state: "cancelled" }, step: { name: "stop", at: new Date().toISOString(), ok: true, result: { reason: why } } });
+    return { cancelled: why };
+  }
+
+  /** Creates (or finds) the sales order; null when the order was cancelled first. */
+  async #salesOrder(name: string, order: Order, plan: LinePlan, mapping: OrderMapping, customerId: number, ref: string, relatedInvoiceNo?: number, cancellable = true): Promise<SalesOrderRef | null> {
+    const result = await this.#do(
+      name,
+      async (api, attempt) => {
+        // An earlier attempt may have created the draft and not lived to report it: it is withdrawn.
+        if (cancellable && (await this.#cancelled())) return attempt > 1 || this.runAttempt > 1 ? withdrawOrder(api, ref) : null;
+        // A credit note's products were settled by the invoice's run; only rounding may be new.
+        if (relatedInvoiceNo !== undefined && plan.rounding !== 0) await ensureRoundingProduct(api, mapping);
+        return createSalesOrder(api, { customerId, reference: ref, currency: order.currency, date: order.placedAt.slice(0, 10), customerReference: order.number, relatedInvoiceNo }, plan, mapping);
+      },
+      (s) => (s === null ? { cancelled: true } : s.kind === "invoiced" ? { ...s } : { ...s, total: formatMinor(s.total), roundingAdded: formatMinor(s.roundingAdded), expectedTotal: formatMinor(plan.total) }),
+      (s) => (s?.kind === "order" && relatedInvoiceNo === undefined ? { order: { salesOrderId: s.id, salesOrderNo: s.number } } : {}),
+    );
+    return result;
+  }
+
+  /** Sends (unless sentState shows it sent) and polls until delivered; null when cancelled before sending. */
+  async #deliver(so: SalesOrderRef, mapping: OrderMapping, email: string | null, done: (d: { invoiceNo: number }) => RunPatch, cancellable = true): Promise<{ invoiceNo: number } | null> {
+    if (so.kind === "invoiced") {
+      await this.#record("invoice found", done({ invoiceNo: so.invoiceNo }));
+      return { invoiceNo: so.invoiceNo };
+    }
+    // The step that sees the invoice delivered reports it, as part of that step.
+    const delivered = (d: Delivery | { state: "cancelled" }): RunPatch => (d.state === "sent" ? done({ invoiceNo: d.invoiceNo }) : {});
+    let state: Delivery | { state: "cancelled" } = await this.#do(
+      "send invoice",
+      async (api, attempt): Promise<Delivery | { state: "cancelled" }> => {
+        if (cancellable && (await this.#cancelled()) && (await sentState(api, so.id)) === null) {
+          // Not sent yet: the draft order is removed, so nothing of a cancelled order stays in the books.
+          await deleteDraft(api, so.id);
+          return { state: "cancelled" };
+        }
+        return sendInvoice(api, so.id, mapping, email, attempt > 1 || this.runAttempt > 1);
+      },
+      (d) => ({ ...d }),
+      delivered,
+    );
+    if (state.state === "cancelled") return null;
+    for (const [i, wait] of POLL_WAITS_S.entries()) {
+      if (state.state !== "processing") break;
+      await this.step.sleep(`wait for delivery ${i + 1}`, `${wait} seconds`);
+      state = await this.#do(`delivery ${i + 1}`, async (api) => (await sentState(api, so.id)) ?? { state: "failed" as const, error: "The API has no send request for this order." }, (d) => ({ ...d }), delivered);
+    }
+    if (state.state === "processing") throw new RunError("The invoice was still being processed after 20 minutes.", false);
+    if (state.state === "failed") throw new RunError(`The invoice could not be delivered: ${state.error}`, false);
+    return { invoiceNo: state.invoiceNo };
+  }
+
+  async #settle(name: string, order: Order, invoiceNo: number, amount: number, customerAccountId: number, mapping: OrderMapping, ref: string, after: RunPatch): Promise<void> {
+    await this.#do(
+      name,
+      async (api) => {
+        // Looked up once per account number: the ids do not change while the account exists.
+        let ids = await this.port.settlementIds(this.p.registration, mapping.settlementAccount);
+        if (!ids) {
+          ids = await settlementIds(api, mapping.settlementAccount);
+          await this.port.rememberSettlementIds(this.p.registration, mapping.settlementAccount, ids);
+        }
+        const date = (order.paidAt ?? order.placedAt).slice(0, 10);
+        return settle(api, { reference: ref, invoiceNo, amount, currency: order.currency, date: amount < 0 ? new Date().toISOString().slice(0, 10) : date, ...ids, customerAccountId, description: `${order.source} ${order.number}` });
+      },
+      (r) => ({ ...r, invoiceNo, amount: formatMinor(amount) }),
+      () => after,
+    );
+  }
+}
