@@ -1,6 +1,7 @@
 // Shared by the bench's parts (bench/run.mjs, bench/orders.mjs): addresses, small HTTP helpers, the
 // sandbox's counters, percentiles and the header line every bench run prints.
 import { execSync } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
 
 export const GW = "http://127.0.0.1:8787";
@@ -72,4 +73,112 @@ export function header() {
     // not a git checkout
   }
   return `ledgergate bench — ${new Date().toISOString()} — ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB — node ${process.version} — commit ${commit}`;
+}
+
+// Clients of both Workers, shared by run.mjs (latency, tokens) and load.mjs (the rate limit).
+
+/** A new sandbox client registered as a tenant (retried: registration's token request may meet a full budget). */
+export async function newTenant(name = "Bench AS") {
+  const client = await json("POST", `${SB}/_sandbox/clients`, { environment: "demo", name });
+  const slug = `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+  let t = null;
+  for (let attempt = 0; attempt < 5 && !t?.gatewayKey; attempt++) {
+    if (attempt > 0) await sleep(1500);
+    t = await json("POST", `${GW}/admin/tenants`, { client: slug, environment: "demo", clientKey: client.clientKey }, ADMIN);
+  }
+  if (!t?.gatewayKey) throw new Error(`registering ${slug} failed: ${JSON.stringify(t)}`);
+  return { ...client, slug, gatewayKey: t.gatewayKey };
+}
+
+/** A token straight from the sandbox's token endpoint, as a client with no gateway gets one; null when refused. */
+export async function directToken(keys, clientKey) {
+  const res = await fetch(`${SB}/Demo/OAuth/Token`, {
+    method: "POST",
+    headers: { authorization: `Basic ${btoa(`${keys.applicationKey}:${clientKey}`)}`, "ocp-apim-subscription-key": keys.subscriptionKey, "content-type": "application/x-www-form-urlencoded" },
+    body: "grant_type=client_credentials",
+  });
+  return res.ok ? (await res.json()).access_token : null;
+}
+
+/** The bench's call, straight to the sandbox (no limiter at all). */
+export const direct = (keys, token) => fetch(`${SB}/Demo/v2/ClientIntegrationInformation`, { headers: { authorization: `Bearer ${token}`, "ocp-apim-subscription-key": keys.subscriptionKey } });
+/** The same call through the gateway. */
+export const viaGateway = (gatewayKey) => fetch(`${GW}/v2/ClientIntegrationInformation`, { headers: { authorization: `Bearer ${gatewayKey}` } });
+
+/** Requests the sandbox answered other than with a 429 or a refusal, over both environments: what its limit let through. */
+export const served = (s) => Object.values(s.environments).reduce((n, e) => n + e.requests - e.throttled - e.rejected.subscription - e.rejected.token - e.rejected.faults, 0);
+
+/**
+ * Sends `rate` calls a second for `seconds` (open loop: on a fixed schedule, whatever the answers),
+ * `send(i)` making call `i`. Answers each call's send and answer times (ms from the start) and
+ * status (0: no answer), with the sandbox's `served` count sampled every `sampleMs` meanwhile.
+ */
+export async function openLoop(rate, seconds, send, sampleMs = 250) {
+  const t0 = performance.now();
+  const at = () => performance.now() - t0;
+  const samples = [];
+  let sending = true;
+  const sample = async () => {
+    const asked = at();
+    const s = await stats().catch(() => null);
+    if (s) samples.push({ t: (asked + at()) / 2, served: served(s), throttled: s.throttled });
+  };
+  const sampler = (async () => {
+    while (sending) {
+      await sample();
+      await sleep(sampleMs);
+    }
+  })();
+  const calls = [];
+  for (let i = 0; i < rate * seconds; i++) {
+    const wait = (i * 1000) / rate - at();
+    if (wait > 1) await sleep(wait);
+    const sentAt = at();
+    calls.push(
+      (async () => {
+        try {
+          const r = await send(i);
+          await r.arrayBuffer();
+          return { i, sentAt, doneAt: at(), status: r.status };
+        } catch {
+          return { i, sentAt, doneAt: at(), status: 0 }; // the connection failed or dropped
+        }
+      })(),
+    );
+  }
+  const answered = await Promise.all(calls);
+  sending = false;
+  await sampler;
+  await sample(); // the last word: every call has been answered
+  return { calls: answered, samples };
+}
+
+/** Jain's fairness index of `xs`: 1 when all are equal, 1/n when one takes everything. */
+export const jain = (xs) => xs.reduce((a, b) => a + b, 0) ** 2 / (xs.length * xs.reduce((a, b) => a + b * b, 0));
+
+/** Requests served per second between `fromMs` and `toMs` of an `openLoop`, interpolated between its samples. */
+export function servedRate(samples, fromMs, toMs) {
+  const at = (t) => {
+    const j = samples.findIndex((s) => s.t >= t);
+    if (j === -1) return samples.at(-1).served;
+    if (j === 0) return samples[0].served;
+    const [a, b] = [samples[j - 1], samples[j]];
+    return a.served + ((b.served - a.served) * (t - a.t)) / (b.t - a.t);
+  };
+  return ((at(toMs) - at(fromMs)) * 1000) / (toMs - fromMs);
+}
+
+/**
+ * The newest modification time (ms) of the Workers' sources. `wrangler dev` reloads a Worker when
+ * they change, dropping its connections and its Durable Objects' memory, so a run that sees this
+ * move measured across a reload (someone edited the tree meanwhile) and says so.
+ */
+export function newestSource(dirs = ["src", "shared", "sandbox/src"]) {
+  let newest = 0;
+  for (const dir of dirs) {
+    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) newest = Math.max(newest, statSync(`${entry.parentPath}/${entry.name}`).mtimeMs);
+    }
+  }
+  return newest;
 }

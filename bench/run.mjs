@@ -2,19 +2,26 @@
 // `npm run bench`: starts both Workers locally (as `npm start` does; stop that first), then measures
 //   1. the latency the gateway adds against calling the sandbox directly (median, p99, ratio),
 //   2. token requests per 1,000 calls: ledgergate against a client that asks for a token per call,
-//   3. upstream 429s at offered loads of 5, 10, 50 and 200 req/s, against a client with no limiter,
+//   3, 3b, 3c. the shared rate limit (bench/load.mjs): upstream 429s at offered loads of 5 to
+//      200 req/s against a client with no limiter, upstream use above the quota, fairness,
 //   4–6. shop orders (bench/orders.mjs): upstream calls per order, orders per minute through the
 //      10 req/s limit with 20 tenants, webhook answer time.
-// `npm run bench -- latency` runs 1–3 only, `npm run bench -- orders` 4–6 only; the default is all.
+// `npm run bench -- latency` runs 1–2 only, `-- load` 3–3c only, `-- orders` 4–6 only; the default
+// is all. `npm run bench -- margin` (bench/margin.mjs, not part of all) compares pacing margins.
 // Every figure comes from this one run, baseline included. Not a test: it asserts nothing.
 import { spawn } from "node:child_process";
-import { ADMIN, GW, SB, answers, header, json, pct, sleep, stats, up } from "./lib.mjs";
+import { openSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { GW, SB, answers, direct as directCall, directToken, header, json, newTenant, newestSource, pct, sleep, stats, up, viaGateway } from "./lib.mjs";
+import { loadBench } from "./load.mjs";
+import { marginBench } from "./margin.mjs";
 import { ordersBench } from "./orders.mjs";
 
-const PARTS = { all: ["latency", "orders"], latency: ["latency"], orders: ["orders"] };
+const PARTS = { all: ["latency", "load", "orders"], latency: ["latency"], load: ["load"], orders: ["orders"], margin: ["margin"] };
 const mode = process.argv[2] ?? "all";
 if (!Object.hasOwn(PARTS, mode)) {
-  console.error(`Usage: npm run bench [-- latency|orders]  (not ${mode})`);
+  console.error(`Usage: npm run bench [-- latency|load|orders|margin]  (not ${mode})`);
   process.exit(2);
 }
 if ((await answers(`${GW}/healthz`)) || (await answers(`${SB}/_sandbox/keys`))) {
@@ -22,7 +29,20 @@ if ((await answers(`${GW}/healthz`)) || (await answers(`${SB}/_sandbox/keys`))) 
   process.exit(1);
 }
 
-const dev = spawn(process.execPath, ["scripts/dev.mjs"], { stdio: "ignore", detached: true });
+if (mode === "margin") {
+  // Restarts the gateway once per margin, so it starts the Workers itself.
+  const print = await marginBench();
+  console.log(header());
+  print();
+  process.exit(0);
+}
+
+const sourcesAtStart = newestSource();
+// The Workers' own output goes to a file, for when a run fails (a Worker that exits stops both).
+const devLog = join(os.tmpdir(), `ledgergate-bench-dev-${process.pid}.log`);
+const devOut = openSync(devLog, "w");
+const dev = spawn(process.execPath, ["scripts/dev.mjs"], { stdio: ["ignore", devOut, devOut], detached: true });
+console.error(`Workers starting; their output: ${devLog}`);
 const stop = () => {
   try {
     process.kill(-dev.pid, "SIGTERM");
@@ -36,23 +56,7 @@ await up(`${SB}/_sandbox/keys`);
 await up(`${GW}/healthz`);
 await json("POST", `${SB}/_sandbox/reset`);
 const keys = (await json("GET", `${SB}/_sandbox/keys`)).demo;
-
-async function newTenant() {
-  const client = await json("POST", `${SB}/_sandbox/clients`, { environment: "demo", name: "Bench AS" });
-  const slug = `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-  const t = await json("POST", `${GW}/admin/tenants`, { client: slug, environment: "demo", clientKey: client.clientKey }, ADMIN);
-  return { ...client, gatewayKey: t.gatewayKey };
-}
-async function directToken(clientKey) {
-  const res = await fetch(`${SB}/Demo/OAuth/Token`, {
-    method: "POST",
-    headers: { authorization: `Basic ${btoa(`${keys.applicationKey}:${clientKey}`)}`, "ocp-apim-subscription-key": keys.subscriptionKey, "content-type": "application/x-www-form-urlencoded" },
-    body: "grant_type=client_credentials",
-  });
-  return res.ok ? (await res.json()).access_token : null;
-}
-const direct = (token) => fetch(`${SB}/Demo/v2/ClientIntegrationInformation`, { headers: { authorization: `Bearer ${token}`, "ocp-apim-subscription-key": keys.subscriptionKey } });
-const viaGateway = (key) => fetch(`${GW}/v2/ClientIntegrationInformation`, { headers: { authorization: `Bearer ${key}` } });
+const direct = (token) => directCall(keys, token);
 async function timed(fn) {
   const t0 = performance.now();
   const res = await fn();
@@ -60,12 +64,12 @@ async function timed(fn) {
   return { ms: performance.now() - t0, status: res.status };
 }
 
-/** Parts 1–3; answers a function that prints their tables. */
+/** Parts 1–2; answers a function that prints their tables. */
 async function latencyBench() {
   // 1. Added latency. Calls alternate, paced under the shared limit (under 8 req/s in all) so neither
   // waits on the rate limit; 40 warm-up pairs are dropped, 200 pairs are kept.
   const t = await newTenant();
-  const token = await directToken(t.clientKey);
+  const token = await directToken(keys, t.clientKey);
   const d = [];
   const g = [];
   let latencyStatuses = 0;
@@ -97,36 +101,13 @@ async function latencyBench() {
   const t3 = await newTenant();
   s0 = await stats();
   for (let i = 0; i < 100; i++) {
-    const tok = await directToken(t3.clientKey);
+    const tok = await directToken(keys, t3.clientKey);
     await (await direct(tok)).arrayBuffer();
     await sleep(220);
   }
   s1 = await stats();
   const naivePer1000 = ((s1.tokenRequests.byClient[t3.clientId] ?? 0) - (s0.tokenRequests.byClient[t3.clientId] ?? 0)) * 10;
 
-  // 3. Upstream 429s at offered loads: open loop for 3 s each, through the gateway and directly.
-  const loads = [];
-  for (const rate of [5, 10, 50, 200]) {
-    const row = { rate };
-    for (const [name, send] of [["gateway", () => viaGateway(t.gatewayKey)], ["direct", () => direct(token)]]) {
-      await sleep(1500);
-      const before = await stats();
-      const pending = [];
-      const n = rate * 3;
-      for (let i = 0; i < n; i++) {
-        pending.push(send().then(async (r) => (await r.arrayBuffer(), r.status)));
-        await sleep(1000 / rate);
-      }
-      const statuses = await Promise.all(pending);
-      const after = await stats();
-      const ok = statuses.filter((s) => s === 200).length;
-      const refused503 = statuses.filter((s) => s === 503).length;
-      const other = statuses.filter((s) => s !== 200 && s !== 503);
-      const byStatus = [...new Set(other)].map((s) => `${other.filter((x) => x === s).length}×${s}`).join(", ");
-      row[name] = { offered: n, ok, refused503, other: other.length ? `${other.length} (${byStatus})` : "0", upstream429: after.throttled - before.throttled };
-    }
-    loads.push(row);
-  }
   return () => {
     const f = (x) => x.toFixed(1);
     console.log(`\n1. Latency, GET /v2/ClientIntegrationInformation, ${d.length} calls each, both Workers local (ms; pairs with a non-200: ${latencyStatuses})\n`);
@@ -139,15 +120,14 @@ async function latencyBench() {
     console.log(`| a token per call (baseline, 100 calls) | ${naivePer1000} |`);
     console.log(`| ledgergate (1,000 calls) | ${oursPer1000} |`);
     console.log(`| ratio | ${(oursPer1000 / naivePer1000).toFixed(4)} |`);
-    console.log("\n3. Upstream 429s at offered loads (3 s each; limit 10 req/s)\n");
-    console.log("| offered req/s | direct: 429s of calls | ledgergate: upstream 429s | ledgergate: 200 / 503 refused for deadline / other |\n|---|---|---|---|");
-    for (const r of loads) console.log(`| ${r.rate} | ${r.direct.upstream429} of ${r.direct.offered} | ${r.gateway.upstream429} | ${r.gateway.ok} / ${r.gateway.refused503} / ${r.gateway.other} |`);
   };
 }
 
 const printers = [];
-for (const part of PARTS[mode]) printers.push(part === "latency" ? await latencyBench() : await ordersBench(keys));
+const BENCHES = { latency: latencyBench, load: () => loadBench(keys), orders: () => ordersBench(keys) };
+for (const part of PARTS[mode]) printers.push(await BENCHES[part]());
 stop();
 console.log(header());
+if (newestSource() !== sourcesAtStart) console.log("\nNOTE: sources under src/, shared/ or sandbox/src/ changed during this run, so wrangler reloaded a Worker mid-run (dropped connections, a fresh RateGovernor); its figures are suspect.");
 for (const print of printers) print();
 process.exit(0);

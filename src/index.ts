@@ -7,6 +7,8 @@
 import { Hono } from "hono";
 import type { GatewayApp } from "./lib/app";
 import { handleError, handleNotFound } from "./lib/problem";
+import { AccessCache } from "./lib/upstream/access-cache";
+import { withAccessCache } from "./middleware/access-cache";
 import { limitFailedAuth } from "./middleware/inbound-limit";
 import { requestId } from "./middleware/request-id";
 import { requestLog } from "./middleware/request-log";
@@ -24,7 +26,8 @@ export { OrderToInvoice } from "./workflows/order-to-invoice";
 
 const app = new Hono<GatewayApp>();
 
-app.use("*", requestId, requestLog, limitFailedAuth());
+// The one object that lives as long as the isolate: its verified gateway keys (lib/upstream/access-cache.ts).
+app.use("*", requestId, requestLog, limitFailedAuth(), withAccessCache(new AccessCache()));
 app.use("/webhooks/:source/:client/:environment", webhookPrecheck);
 app.route("/", metaRoutes);
 app.route("/admin", adminRoutes);

@@ -10,11 +10,13 @@ import { DurableObject } from "cloudflare:workers";
 import type { Bindings, Environment } from "../lib/config";
 import type { OrderMapping, OrderMappingInput } from "../lib/orders/mapping";
 import type { Source } from "../lib/orders/order";
-import type { OrderRunPort, RunInput, SettlementIds } from "../lib/orders/port";
+import type { Known, KnownAsk, Learned, OrderRunPort, RunInput } from "../lib/orders/port";
 import type { OrderRunView, RunPatch, RunState } from "../lib/orders/runs";
 import { fail, ok, type Outcome } from "../lib/outcome";
+import { cacheMs, type KeyAccess } from "../lib/upstream/access-cache";
 import { issueToken } from "../lib/upstream/token";
 import { GatewayKeys } from "./tenant/gateway-keys";
+import { KnownIds } from "./tenant/known-ids";
 import { OrderDesk, unverified, type WebhookIntake } from "./tenant/order-desk";
 import { OrderSettings, type SecretOptions } from "./tenant/order-settings";
 import { nameOf, Registration, type TenantRecord } from "./tenant/registration";
@@ -35,6 +37,7 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
   readonly #tokens: TokenKeeper;
   readonly #settings: OrderSettings;
   readonly #desk: OrderDesk;
+  readonly #known: KnownIds;
   /** A registration checking its key: the token request opens the input gate, so a second one must be turned away here. */
   #registering = false;
 
@@ -47,6 +50,7 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     this.#keys = new GatewayKeys(sql);
     this.#settings = new OrderSettings(sql, this.#sealer);
     this.#desk = new OrderDesk(sql, env, this.#settings);
+    this.#known = new KnownIds(sql, this.#settings);
     this.#tokens = new TokenKeeper(sql, Date.now, tokenSource(() => this.env, this.#registration, this.#sealer), () => this.#arm());
     void ctx.blockConcurrencyWhile(() => this.#tokens.load());
   }
@@ -66,9 +70,16 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     }
   }
 
-  /** Authenticates a gateway key and hands out a token for its call. */
-  async access(gatewayKey: string): Promise<Outcome<Access>> {
-    return (await this.#authentic(gatewayKey)) ? this.#tokens.access() : fail("unauthorized", BAD_KEY);
+  /**
+   * Authenticates a gateway key and hands out a token for its call, with how long an isolate may
+   * serve a copy of it to this key without asking again (`cacheMs`: never past the key's retirement
+   * or the token's renewal window; see `lib/upstream/access-cache.ts`).
+   */
+  async access(gatewayKey: string): Promise<Outcome<KeyAccess>> {
+    const key = this.#registration.get() && (await this.#keys.check(gatewayKey, Date.now()));
+    if (!key) return fail("unauthorized", BAD_KEY);
+    const a = await this.#tokens.access();
+    return a.ok ? ok({ ...a.value, cacheMs: cacheMs(Date.now(), { servesUntil: this.#tokens.servesUntil(a.value.token), retiresAt: key.retiresAt }) }) : a;
   }
 
   /**
@@ -118,6 +129,7 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     this.ctx.storage.transactionSync(() => {
       this.#desk.book.clear();
       this.#settings.clear();
+      this.#known.clear();
       this.#tokens.clear();
       this.#keys.clear();
       this.#registration.clear();
@@ -131,7 +143,8 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
   describe() {
     const r = this.#registration.get();
     if (!r) return null;
-    return { tenant: nameOf(r), environment: r.environment, client: r.client, name: r.name, createdAt: r.createdAt, ...this.#tokens.view(), gatewayKeys: this.#keys.list(Date.now()) };
+    const t = this.#tokens.view();
+    return { tenant: nameOf(r), environment: r.environment, client: r.client, name: r.name, createdAt: r.createdAt, ...t, counters: { ...t.counters, keyChecks: this.#keys.checks }, gatewayKeys: this.#keys.list(Date.now()) };
   }
 
   /** Purges what outlived its retention, starts runs still waiting for their Workflow instance, and renews the token ahead of expiry. Safe to run twice. */
@@ -198,12 +211,12 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     if (r && (await this.#desk.report(ownerOf(r), source, orderId, refundId, patch))) await this.#arm();
   }
 
-  async settlementIds(registration: string, accountNo: number): Promise<SettlementIds | null> {
-    return this.#registration.current(registration) && this.#settings.settlementIds(accountNo);
+  async known(registration: string, ask: KnownAsk): Promise<Known> {
+    return this.#registration.current(registration) ? this.#known.recall(registration, ask, Date.now()) : { customer: null, products: [], settlement: null };
   }
 
-  async rememberSettlementIds(registration: string, accountNo: number, ids: SettlementIds): Promise<void> {
-    if (this.#registration.current(registration)) this.#settings.rememberSettlementIds(accountNo, ids);
+  async learn(registration: string, learned: Learned): Promise<void> {
+    if (this.#registration.current(registration)) this.#known.learn(registration, learned, Date.now());
   }
 
   /** Makes a checked client key the tenant's own, sealed, and keeps the token that checked it. */
@@ -211,6 +224,8 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     const sealed = await this.#sealer.seal(clientKey, nameOf(record));
     if (!sealed) return fail("misconfigured", "SECRETS_KEY is not configured.");
     const { registrationId, environment, client, name, createdAt } = record;
+    // A new client key may open another company's books, where remembered ids are other records.
+    this.#known.clear();
     this.#registration.save({ registrationId, environment, client, name, createdAt, clientKey: sealed });
     const kept = await this.#tokens.adopt(token);
     return kept.ok ? ok(null) : kept;

@@ -4,6 +4,7 @@
  */
 import type { Bindings, Environment } from "./config";
 import type { TenantName } from "./stubs";
+import type { AccessCache } from "./upstream/access-cache";
 
 /** Who a request with a gateway key claims to be; the tenant's object authenticates the key on each call. */
 export interface Caller {
@@ -20,6 +21,8 @@ export interface GatewayApp {
     requestId: string;
     /** Set by the `gatewayKey()` middleware. */
     caller: Caller;
+    /** The isolate's verified keys (`withAccessCache`). */
+    accessCache: AccessCache;
     /** Fields a handler adds to its request's log line (never secrets: the logger redacts by name anyway). */
     logFields: object;
   };

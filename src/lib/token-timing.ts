@@ -20,12 +20,24 @@ export const TOKEN_HARD_FLOOR_MS = 60_000;
 /** Alarms are spread over this share of the renewal margin, so tenants issued together do not renew in the same second. */
 const ALARM_JITTER_SHARE = 0.2;
 
+/** The renewal margin of `t`, ms: `TOKEN_RENEW_MARGIN_MS`, or a quarter of a shorter lifetime. */
+const renewMargin = (t: TokenRecord) => Math.min(TOKEN_RENEW_MARGIN_MS, (t.expiresAt - t.issuedAt) / 4);
+
+/**
+ * When `t`'s renewal window opens (epoch ms): the last moment a copy of it held outside the
+ * tenant's object (`lib/upstream/access-cache.ts`) may be used, so that a renewed token reaches
+ * every caller before the old one nears its end.
+ */
+export function renewalStart(t: TokenRecord): number {
+  return t.expiresAt - renewMargin(t);
+}
+
 /** What to do with `t` at `now`, for a tenant last used at `lastUsedAt`. */
 export function renewalPlan(t: TokenRecord, now: number, lastUsedAt: number) {
   const lifetime = t.expiresAt - t.issuedAt;
-  const margin = Math.min(TOKEN_RENEW_MARGIN_MS, lifetime / 4);
+  const margin = renewMargin(t);
   const floor = Math.min(TOKEN_HARD_FLOOR_MS, lifetime / 10);
-  const renewAt = t.expiresAt - margin;
+  const renewAt = renewalStart(t);
   return {
     /** Still safe to hand out. */
     usable: t.expiresAt - now > floor,

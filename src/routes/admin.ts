@@ -30,6 +30,11 @@ const WebhookTarget = Target.extend({ source: Source });
 
 /** The object of the tenant the (validated) path names. */
 const stubOf = (c: Context<GatewayApp>, p: z.output<typeof Target>) => tenantStub(c.env, tenantName(p.environment, p.client));
+/**
+ * After a change to the tenant's keys or registration: this isolate's copies of its verified keys
+ * go at once; other isolates' lapse within `ACCESS_CACHE_MS` (lib/upstream/access-cache.ts).
+ */
+const dropCopies = (c: Context<GatewayApp>, p: z.output<typeof Target>) => c.var.accessCache.dropTenant(tenantName(p.environment, p.client));
 
 export const adminRoutes = new Hono<GatewayApp>()
   .use("*", requireAdmin)
@@ -39,10 +44,13 @@ export const adminRoutes = new Hono<GatewayApp>()
   })
   .get("/tenants", async (c) => c.json({ tenants: await listTenants(c.env) }))
   .post("/tenants/:environment/:client/gateway-keys", validParams(Target), validJson(Rotation, {}), async (c) => {
-    return c.json(unwrap(await stubOf(c, c.req.valid("param")).rotateGatewayKey(c.req.valid("json").graceSeconds)), 201);
+    const rotated = unwrap(await stubOf(c, c.req.valid("param")).rotateGatewayKey(c.req.valid("json").graceSeconds));
+    dropCopies(c, c.req.valid("param"));
+    return c.json(rotated, 201);
   })
   .put("/tenants/:environment/:client/client-key", validParams(Target), validJson(Replacement), async (c) => {
     unwrap(await stubOf(c, c.req.valid("param")).replaceClientKey(c.req.valid("json").clientKey));
+    dropCopies(c, c.req.valid("param"));
     return c.body(null, 204);
   })
   .put("/tenants/:environment/:client/webhooks/:source", validParams(WebhookTarget), validJson(WebhookSecret), async (c) => {
@@ -59,5 +67,6 @@ export const adminRoutes = new Hono<GatewayApp>()
   .delete("/tenants/:environment/:client", validParams(Target), async (c) => {
     const { environment, client } = c.req.valid("param");
     await removeTenant(c.env, tenantName(environment, client));
+    dropCopies(c, { environment, client });
     return c.body(null, 204);
   });

@@ -11,5 +11,5 @@ import { gatewayKey } from "../middleware/gateway-key";
 export const v2Routes = new Hono<GatewayApp>().all("/*", gatewayKey(), async (c) => {
   const trace: CallTrace = { attempts: 0, waitedMs: 0, tokenRenewed: false };
   c.set("logFields", trace);
-  return passThrough(c.env, c.var.caller, c.req.raw, c.get("requestId"), trace);
+  return passThrough(c.env, c.var.caller, c.req.raw, c.get("requestId"), trace, c.var.accessCache);
 });

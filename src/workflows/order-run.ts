@@ -3,26 +3,30 @@
  * The steps of one order run (`OrderToInvoice`): the order's (customer, products, sales order,
  * send, delivery, settle) and a refund's (await the invoice, credit note, send, settle). Every API
  * step is retried by the engine and idempotent on its own (see `lib/orders/run/*`), and reports to
- * the tenant's object through `OrderRunPort`, from inside its step (see `#record`).
+ * the tenant's object through `OrderRunPort`, from inside its step (see `RunSteps`).
+ *
+ * Customers, products and settlement ids come from the tenant's memory when it has them
+ * (`run/memory.ts`), so a returning buyer with known products costs 4 calls: order, send, one
+ * delivery check, payment. A remembered id the API says is gone is forgotten, and the customer,
+ * products and sales order steps run once more with fresh lookups (`#parties`).
  */
-import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
+import type { WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
 import { creditPlan, invoicePlan, roundingProblem, type LinePlan } from "../lib/orders/invoice-lines";
 import type { OrderMapping } from "../lib/orders/mapping";
 import { formatMinor } from "../lib/orders/money";
 import type { Order } from "../lib/orders/order";
-import type { OrderRunPort, RunInput } from "../lib/orders/port";
-import { RunError, type RunApi } from "../lib/orders/run/api";
+import { RunError } from "../lib/orders/run/api";
 import { findOrCreateCustomer } from "../lib/orders/run/customer";
 import { sendInvoice, sentState, type Delivery } from "../lib/orders/run/invoice";
+import { runMemory, type RunMemory } from "../lib/orders/run/memory";
 import { chooseProducts, ensureRoundingProduct } from "../lib/orders/run/products";
 import { reference } from "../lib/orders/run/refs";
-import { createSalesOrder, deleteDraft, withdrawOrder, type SalesOrderRef } from "../lib/orders/run/sales-order";
-import { settle, settlementIds } from "../lib/orders/run/settle";
-import type { RunParams, RunPatch } from "../lib/orders/runs";
+import { createSalesOrder, deleteDraft, withdrawOrder, type Gone, type Remembered, type SalesOrderRef } from "../lib/orders/run/sales-order";
+import { knownSettlementIds, settle } from "../lib/orders/run/settle";
+import type { RunPatch } from "../lib/orders/runs";
+import { RunSteps } from "./run-steps";
 
-/** Steps that call the API: retried 6 times, 2 s doubling (≈ 2 min in all), each attempt at most 2 minutes. */
-const CALL_STEP: WorkflowStepConfig = { retries: { limit: 6, delay: "2 seconds", backoff: "exponential" }, timeout: "2 minutes" };
 /** Waits between sentState polls, s: the API delivers in seconds; after ≈ 20 minutes the run gives up. */
 const POLL_WAITS_S = [2, 2, 3, 5, 10, 20, 30, 60, 120, 300, 600];
 /**
@@ -31,68 +35,20 @@ const POLL_WAITS_S = [2, 2, 3, 5, 10, 20, 30, 60, 120, 300, 600];
  */
 const AWAIT_INVOICE: WorkflowStepConfig = { retries: { limit: 10, delay: "30 seconds", backoff: "exponential" }, timeout: "1 minute" };
 
-/** One run's steps: `invoice()` for an order, `credit()` for a refund. `current` names the step a failure happened in. */
-export class Run {
-  /** The step running now, named in the failure. */
-  current = "load";
-  /** The run's attempt (1, then one more per operator retry). */
-  runAttempt = 1;
+/** How `#salesOrder` makes an order: its customer and reference, a credit note's invoice, and what came from the run's memory. */
+interface SalesOrderOptions {
+  customerId: number;
+  ref: string;
+  relatedInvoiceNo?: number;
+  cancellable?: boolean;
+  recalled?: { remembered: Remembered; memory: RunMemory };
+}
 
-  constructor(
-    private readonly step: WorkflowStep,
-    private readonly port: OrderRunPort,
-    private readonly api: () => RunApi,
-    private readonly p: RunParams,
-  ) {}
-
-  /** One API step: the engine retries transient failures; the others fail the run at once. The step's outcome is reported to the tenant's object. */
-  async #do<T extends Rpc.Serializable<T>>(name: string, fn: (api: RunApi, attempt: number) => Promise<T>, summary: (t: T) => Record<string, unknown>, patch: (t: T) => RunPatch = () => ({})): Promise<T> {
-    this.current = name;
-    return this.step.do(name, CALL_STEP, async (ctx) => {
-      try {
-        // In the try: a tenant name the client refuses is a RunError too, and retrying cannot mend it.
-        const api = this.api();
-        const value = await fn(api, ctx.attempt);
-        await this.port.runReport(this.p.registration, this.p.source, this.p.orderId, this.p.refundId, { ...patch(value), step: { name, at: new Date().toISOString(), ok: true, result: { ...summary(value), upstreamCalls: api.calls } } });
-        return value;
-      } catch (e) {
-        if (e instanceof RunError && !e.retryable) throw new NonRetryableError(e.message);
-        throw e;
-      }
-    });
-  }
-
-  async #load(): Promise<RunInput> {
-    // Kept as JSON text: the record is plain JSON, and its full type is too deep for the step's typing.
-    const text = await this.step.do("load", async () => {
-      const input = await this.port.runInput(this.p.registration, this.p.source, this.p.orderId);
-      if (!input) throw new NonRetryableError("The order's record is gone (the tenant was removed).");
-      return JSON.stringify(input);
-    });
-    const input = JSON.parse(text) as RunInput;
-    this.runAttempt = input.run.refunds.find((x) => x.refund.id === this.p.refundId)?.attempt ?? input.run.attempt;
-    return input;
-  }
-
-  /**
-   * Reports to the tenant's object from a step of its own. Every report is made inside a step: the
-   * engine replays `run` after sleeps and evictions, and a report outside a step would be made
-   * again then, putting an older state back over a newer one.
-   */
-  async #record(name: string, patch: RunPatch): Promise<void> {
-    await this.step.do(name, async () => {
-      await this.port.runReport(this.p.registration, this.p.source, this.p.orderId, this.p.refundId, patch);
-      return true;
-    });
-  }
-
-  async #cancelled(): Promise<boolean> {
-    return (await this.port.runInput(this.p.registration, this.p.source, this.p.orderId))?.run.cancelledAt != null;
-  }
-
+/** One run's steps: `invoice()` for an order, `credit()` for a refund, built from `RunSteps`. */
+export class Run extends RunSteps {
   /** The order's run. */
   async invoice(): Promise<unknown> {
-    const { run, mapping } = await this.#load();
+    const { run, mapping } = await this.load();
     const order = run.order;
     if (!order) throw new NonRetryableError("The order has no paid order data.");
     if (run.cancelledAt) return this.#withdraw(order);
@@ -100,22 +56,24 @@ export class Run {
     this.current = "plan";
     const draft = invoicePlan(order, {}, mapping);
     const unexplained = roundingProblem(draft, order.currency);
-    if (unexplained) return this.#refuse(unexplained);
+    if (unexplained) return this.refuse(unexplained);
     const needsRounding = draft.rounding !== 0;
-    const customer = await this.#do("customer", (api) => findOrCreateCustomer(api, order, mapping), (c) => ({ ...c }), (c) => ({ order: { state: "running", customer: c } }));
-    const chosen = await this.#do("products", (api) => chooseProducts(api, order, mapping, needsRounding), (c) => ({ created: c.created, notes: c.notes }), (c) => ({ order: { products: c.products } }));
-    const plan = invoicePlan(order, chosen.products, mapping);
-    const salesOrder = await this.#salesOrder("sales order", order, plan, mapping, customer.id, reference(order.source, "o", order.id));
-    if (!salesOrder) return this.#stop("cancelled before the sales order was created");
+    let made = await this.#parties(order, mapping, needsRounding, true);
+    // A remembered customer or product the API no longer has: forgotten by the sales order step, so
+    // the steps run once more with fresh lookups ("customer (looked up again)" and so on).
+    if (made.salesOrder?.kind === "gone") made = await this.#parties(order, mapping, needsRounding, false);
+    const { customer, salesOrder } = made;
+    if (!salesOrder) return this.stop("cancelled before the sales order was created");
+    if (salesOrder.kind === "gone") throw new RunError("The API refused the sales order's customer or products even as just looked up.", false);
     const delivered = await this.#deliver(salesOrder, mapping, order.buyer.email, (d) => ({ order: { invoiceNo: d.invoiceNo, state: "invoiced" } }));
-    if (!delivered) return this.#stop("cancelled before the invoice was sent");
+    if (!delivered) return this.stop("cancelled before the invoice was sent");
     if (mapping.settle) await this.#settle("settle", order, delivered.invoiceNo, order.total, customer.subledgerAccountId, mapping, reference(order.source, "p", order.id), { order: { state: "settled" } });
     return { invoiceNo: delivered.invoiceNo };
   }
 
   /** A refund's run: a credit note for exactly what was refunded. */
   async credit(refundId: string): Promise<unknown> {
-    const { run, mapping } = await this.#load();
+    const { run, mapping } = await this.load();
     const refund = run.refunds.find((x) => x.refund.id === refundId)?.refund;
     if (!refund) throw new NonRetryableError(`No refund ${refundId} on this order.`);
     this.current = "await invoice";
@@ -135,29 +93,14 @@ export class Run {
     const plan = creditPlan(invoiced.order, refund, invoiced.products, mapping);
     this.current = "plan";
     const unexplained = roundingProblem(plan, invoiced.order.currency);
-    if (unexplained) return this.#refuse(unexplained);
+    if (unexplained) return this.refuse(unexplained);
     const ref = reference(this.p.source, "r", `${this.p.orderId}:${refundId}`);
-    const salesOrder = await this.#salesOrder("credit note order", invoiced.order, plan, mapping, invoiced.customer.id, ref, invoiced.invoiceNo, false);
-    if (!salesOrder) throw new NonRetryableError("The credit note order could not be created.");
+    const salesOrder = await this.#salesOrder("credit note order", invoiced.order, plan, mapping, { customerId: invoiced.customer.id, ref, relatedInvoiceNo: invoiced.invoiceNo, cancellable: false });
+    if (!salesOrder || salesOrder.kind === "gone") throw new NonRetryableError("The credit note order could not be created.");
     const delivered = await this.#deliver(salesOrder, mapping, invoiced.order.buyer.email, (d) => ({ refund: { creditNoteNo: d.invoiceNo, state: "credited" }, order: { state: "credited" } }), false);
     if (!delivered) throw new NonRetryableError("The credit note was not sent.");
     if (mapping.settle) await this.#settle("settle refund", invoiced.order, delivered.invoiceNo, -refund.total, invoiced.customer.subledgerAccountId, mapping, reference(this.p.source, "rp", `${this.p.orderId}:${refundId}`), {});
     return { creditNoteNo: delivered.invoiceNo };
-  }
-
-  /** The report of this run's failure, naming the step it failed in (`current`). */
-  failed(detail: string): RunPatch {
-    return this.p.refundId === null ? { order: { state: "failed", error: { step: this.current, detail } } } : { refund: { state: "failed", error: `${this.current}: ${detail}` } };
-  }
-
-  /**
-   * Ends the run as failed, without an exception, for a failure the run decided itself before its
-   * first call: nothing was written, nothing for the engine to retry. (An exception would end the
-   * same, through `OrderToInvoice`'s catch, and be logged by the runtime as uncaught.)
-   */
-  async #refuse(detail: string): Promise<unknown> {
-    await this.#record("record failure", this.failed(detail));
-    return { failed: detail };
   }
 
   /**
@@ -166,29 +109,39 @@ export class Run {
    * is never reported while a draft of the order is in the books.
    */
   async #withdraw(order: Order): Promise<unknown> {
-    if (this.runAttempt === 1) return this.#stop("cancelled before the run began");
+    if (this.runAttempt === 1) return this.stop("cancelled before the run began");
     const ref = reference(order.source, "o", order.id);
-    const invoiced = await this.#do("withdraw", (api) => withdrawOrder(api, ref), (w) => (w ? { ...w } : { withdrawn: true }), (w) => (w ? { order: { invoiceNo: w.invoiceNo, state: "invoiced" } } : {}));
-    return invoiced ? { invoiceNo: invoiced.invoiceNo } : this.#stop("cancelled; no draft of the order is left");
+    const invoiced = await this.apiStep("withdraw", (api) => withdrawOrder(api, ref), (w) => (w ? { ...w } : { withdrawn: true }), (w) => (w ? { order: { invoiceNo: w.invoiceNo, state: "invoiced" } } : {}));
+    return invoiced ? { invoiceNo: invoiced.invoiceNo } : this.stop("cancelled; no draft of the order is left");
   }
 
-  async #stop(why: string): Promise<unknown> {
-    await this.#record("stop", { order: { state: "cancelled" }, step: { name: "stop", at: new Date().toISOString(), ok: true, result: { reason: why } } });
-    return { cancelled: why };
+  /**
+   * The order's customer, products and sales order. With `recall`, customer and products may come
+   * from the tenant's memory, and the sales order answers `gone` when the API no longer has them.
+   */
+  async #parties(order: Order, mapping: OrderMapping, needsRounding: boolean, recall: boolean) {
+    const again = recall ? "" : " (looked up again)";
+    const memory = runMemory(this.port, this.p.registration, recall);
+    const customer = await this.apiStep(`customer${again}`, (api) => findOrCreateCustomer(api, order, mapping, memory), (c) => ({ ...c }), (c) => ({ order: { state: "running", customer: c } }));
+    const chosen = await this.apiStep(`products${again}`, (api) => chooseProducts(api, order, mapping, needsRounding, memory), (c) => ({ created: c.created, notes: c.notes, remembered: c.remembered }), (c) => ({ order: { products: c.products } }));
+    const plan = invoicePlan(order, chosen.products, mapping);
+    const recalled = { remembered: { customer: customer.remembered, products: chosen.remembered }, memory };
+    return { customer, salesOrder: await this.#salesOrder(`sales order${again}`, order, plan, mapping, { customerId: customer.id, ref: reference(order.source, "o", order.id), recalled }) };
   }
 
   /** Creates (or finds) the sales order; null when the order was cancelled first. */
-  async #salesOrder(name: string, order: Order, plan: LinePlan, mapping: OrderMapping, customerId: number, ref: string, relatedInvoiceNo?: number, cancellable = true): Promise<SalesOrderRef | null> {
-    const result = await this.#do(
+  async #salesOrder(name: string, order: Order, plan: LinePlan, mapping: OrderMapping, o: SalesOrderOptions): Promise<SalesOrderRef | Gone | null> {
+    const { customerId, ref, relatedInvoiceNo, cancellable = true } = o;
+    const result = await this.apiStep(
       name,
       async (api, attempt) => {
         // An earlier attempt may have created the draft and not lived to report it: it is withdrawn.
-        if (cancellable && (await this.#cancelled())) return attempt > 1 || this.runAttempt > 1 ? withdrawOrder(api, ref) : null;
+        if (cancellable && (await this.cancelled())) return attempt > 1 || this.runAttempt > 1 ? withdrawOrder(api, ref) : null;
         // A credit note's products were settled by the invoice's run; only rounding may be new.
         if (relatedInvoiceNo !== undefined && plan.rounding !== 0) await ensureRoundingProduct(api, mapping);
-        return createSalesOrder(api, { customerId, reference: ref, currency: order.currency, date: order.placedAt.slice(0, 10), customerReference: order.number, relatedInvoiceNo }, plan, mapping);
+        return createSalesOrder(api, { customerId, reference: ref, currency: order.currency, date: order.placedAt.slice(0, 10), customerReference: order.number, relatedInvoiceNo }, plan, mapping, o.recalled);
       },
-      (s) => (s === null ? { cancelled: true } : s.kind === "invoiced" ? { ...s } : { ...s, total: formatMinor(s.total), roundingAdded: formatMinor(s.roundingAdded), expectedTotal: formatMinor(plan.total) }),
+      (s) => (s === null ? { cancelled: true } : s.kind === "order" ? { ...s, total: formatMinor(s.total), roundingAdded: formatMinor(s.roundingAdded), expectedTotal: formatMinor(plan.total) } : { ...s }),
       (s) => (s?.kind === "order" && relatedInvoiceNo === undefined ? { order: { salesOrderId: s.id, salesOrderNo: s.number } } : {}),
     );
     return result;
@@ -197,15 +150,15 @@ export class Run {
   /** Sends (unless sentState shows it sent) and polls until delivered; null when cancelled before sending. */
   async #deliver(so: SalesOrderRef, mapping: OrderMapping, email: string | null, done: (d: { invoiceNo: number }) => RunPatch, cancellable = true): Promise<{ invoiceNo: number } | null> {
     if (so.kind === "invoiced") {
-      await this.#record("invoice found", done({ invoiceNo: so.invoiceNo }));
+      await this.record("invoice found", done({ invoiceNo: so.invoiceNo }));
       return { invoiceNo: so.invoiceNo };
     }
     // The step that sees the invoice delivered reports it, as part of that step.
     const delivered = (d: Delivery | { state: "cancelled" }): RunPatch => (d.state === "sent" ? done({ invoiceNo: d.invoiceNo }) : {});
-    let state: Delivery | { state: "cancelled" } = await this.#do(
+    let state: Delivery | { state: "cancelled" } = await this.apiStep(
       "send invoice",
       async (api, attempt): Promise<Delivery | { state: "cancelled" }> => {
-        if (cancellable && (await this.#cancelled()) && (await sentState(api, so.id)) === null) {
+        if (cancellable && (await this.cancelled()) && (await sentState(api, so.id)) === null) {
           // Not sent yet: the draft order is removed, so nothing of a cancelled order stays in the books.
           await deleteDraft(api, so.id);
           return { state: "cancelled" };
@@ -219,7 +172,7 @@ export class Run {
     for (const [i, wait] of POLL_WAITS_S.entries()) {
       if (state.state !== "processing") break;
       await this.step.sleep(`wait for delivery ${i + 1}`, `${wait} seconds`);
-      state = await this.#do(`delivery ${i + 1}`, async (api) => (await sentState(api, so.id)) ?? { state: "failed" as const, error: "The API has no send request for this order." }, (d) => ({ ...d }), delivered);
+      state = await this.apiStep(`delivery ${i + 1}`, async (api) => (await sentState(api, so.id)) ?? { state: "failed" as const, error: "The API has no send request for this order." }, (d) => ({ ...d }), delivered);
     }
     if (state.state === "processing") throw new RunError("The invoice was still being processed after 20 minutes.", false);
     if (state.state === "failed") throw new RunError(`The invoice could not be delivered: ${state.error}`, false);
@@ -227,15 +180,10 @@ export class Run {
   }
 
   async #settle(name: string, order: Order, invoiceNo: number, amount: number, customerAccountId: number, mapping: OrderMapping, ref: string, after: RunPatch): Promise<void> {
-    await this.#do(
+    await this.apiStep(
       name,
       async (api) => {
-        // Looked up once per account number: the ids do not change while the account exists.
-        let ids = await this.port.settlementIds(this.p.registration, mapping.settlementAccount);
-        if (!ids) {
-          ids = await settlementIds(api, mapping.settlementAccount);
-          await this.port.rememberSettlementIds(this.p.registration, mapping.settlementAccount, ids);
-        }
+        const ids = await knownSettlementIds(api, runMemory(this.port, this.p.registration), mapping.settlementAccount);
         const date = (order.paidAt ?? order.placedAt).slice(0, 10);
         return settle(api, { reference: ref, invoiceNo, amount, currency: order.currency, date: amount < 0 ? new Date().toISOString().slice(0, 10) : date, ...ids, customerAccountId, description: `${order.source} ${order.number}` });
       },

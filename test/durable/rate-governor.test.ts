@@ -1,10 +1,18 @@
 /**
  * The rate governor through the gateway and the sandbox. Every assertion is a count, a status, a
- * header or an order, never a duration: the schedule itself (the limit per window, round-robin,
- * deadlines, pauses) is proven on a simulated clock in test/lib/rate/fair-queue.test.ts.
+ * header, a setting or an order, never a duration: the schedule itself (the spacing, slowing down
+ * and creeping back, round-robin, deadlines, pauses) is proven on a simulated clock in
+ * test/lib/rate/pacer.test.ts and test/lib/rate/fair-queue.test.ts.
  */
+import { env } from "cloudflare:workers";
+import { evictDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
+import type { Bindings } from "../../src/lib/config";
+import { SLOWDOWN_FACTOR } from "../../src/lib/rate/pacer";
 import { ADMIN, control, fresh, gw, json, stats, tenant } from "../helpers/gateway";
+
+const GOVERNORS = (env as unknown as Pick<Bindings, "RATE_GOVERNOR">).RATE_GOVERNOR;
+const governor = () => GOVERNORS.get(GOVERNORS.idFromName("demo"));
 
 /**
  * The sandbox's own limit, lifted far above the governor's: with the real 10 req/s, a permit
@@ -83,11 +91,16 @@ describe("rate governor: the shared 10 req/s", () => {
     expect((await governed(b.name)).refusedForDeadline).toBe(0);
   });
 
-  it("refuses at once, with 503, Retry-After and the unavailable problem, a call whose wait would pass its deadline", async () => {
+  it("after a 429, slows the pace and refuses at once, with 503, Retry-After and the unavailable problem, a call whose wait would pass its deadline", async () => {
     const t = await tenant();
-    // A 429 on a write is passed on and pauses the whole environment for its Retry-After.
+    const pace = await governor().state();
+    expect(pace.spacingMs).toBe(pace.floorMs);
+    // A 429 on a write is passed on, pauses the whole environment for its Retry-After, and slows the pace.
     await control("PUT", "/settings", { faults: [{ kind: "throttle", target: "api", path: "/Customers", count: 1, retryAfterSeconds: PAUSE_SECONDS }] });
     expect((await t.v2("/Customers", json({ Name: "Paused AS" }))).status).toBe(429);
+    const slowed = await governor().state();
+    expect(slowed.spacingMs).toBeCloseTo(pace.floorMs * SLOWDOWN_FACTOR, 9);
+    expect(slowed.pausedForMs).toBeGreaterThan(0);
     const before = await governed(t.name);
     const res = await t.v2(CALL, { headers: { "x-deadline-ms": "500" } });
     expect(res.status).toBe(503);
@@ -100,5 +113,7 @@ describe("rate governor: the shared 10 req/s", () => {
     const sent = (await stats()).requests;
     expect((await t.v2(CALL)).status).toBe(200);
     expect((await stats()).requests - sent).toBe(1);
+    // The slower pace lives in the governor's memory only: eviction restores the floor for whatever runs next.
+    await evictDurableObject(governor());
   });
 });

@@ -16,6 +16,9 @@ export const GATEWAY_KEY_TABLES = ["CREATE TABLE IF NOT EXISTS gateway_keys (has
 const KeyRow = z.object({ hash: z.string(), created_at: z.string(), retires_at: z.int().nullable() });
 
 export class GatewayKeys {
+  /** Keys checked since the object woke: the isolates' access caches exist to keep this low (shown to operators). */
+  checks = 0;
+
   constructor(private readonly sql: SqlStorage) {}
 
   /** A first key for a new registration; any earlier keys are gone. */
@@ -37,11 +40,20 @@ export class GatewayKeys {
     return key;
   }
 
-  /** Whether `key` is one of the live keys. Compared against every one, without stopping early, so timing tells nothing. */
+  /** Whether `key` is one of the live keys. */
   async authentic(key: string, now: number): Promise<boolean> {
+    return (await this.check(key, now)) !== null;
+  }
+
+  /**
+   * The live key `key` is, with when it retires (null: the current key), or null when it is none.
+   * Compared against every one, without stopping early, so timing tells nothing.
+   */
+  async check(key: string, now: number): Promise<{ retiresAt: number | null } | null> {
+    this.checks++;
     const hash = await sha256Hex(key);
-    let found = false;
-    for (const k of this.#live(now)) if (timingSafeEqual(k.hash, hash)) found = true;
+    let found: { retiresAt: number | null } | null = null;
+    for (const k of this.#live(now)) if (timingSafeEqual(k.hash, hash)) found = { retiresAt: k.retires_at };
     return found;
   }
 

@@ -5,15 +5,16 @@
  * statements are additive and safe to repeat. Layout and fields: docs/storage.md.
  */
 import { GATEWAY_KEY_TABLES } from "./gateway-keys";
+import { KNOWN_ID_TABLES } from "./known-ids";
 import { ORDER_BOOK_TABLES } from "./order-book";
 import { ORDER_SETTINGS_TABLES } from "./order-settings";
 import { REGISTRATION_TABLES } from "./registration";
 import { TOKEN_TABLES } from "./token-state";
 
 /** Bumped when a table is added or changed. */
-const SCHEMA_VERSION = "3";
+const SCHEMA_VERSION = "4";
 
-const DDL = [...REGISTRATION_TABLES, ...GATEWAY_KEY_TABLES, ...TOKEN_TABLES, ...ORDER_SETTINGS_TABLES, ...ORDER_BOOK_TABLES];
+const DDL = [...REGISTRATION_TABLES, ...GATEWAY_KEY_TABLES, ...TOKEN_TABLES, ...ORDER_SETTINGS_TABLES, ...ORDER_BOOK_TABLES, ...KNOWN_ID_TABLES];
 
 /** Creates the tables when the stored version is not the current one. Synchronous: call it from the constructor. */
 export function migrate(sql: SqlStorage): void {

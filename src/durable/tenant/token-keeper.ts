@@ -7,7 +7,7 @@
  */
 import type { Sealed } from "../../lib/crypto";
 import { fail, ok, type Failure, type Outcome } from "../../lib/outcome";
-import { renewalPlan, type TokenRecord } from "../../lib/token-timing";
+import { renewalPlan, renewalStart, type TokenRecord } from "../../lib/token-timing";
 import { readTokenState, writeTokenState } from "./token-state";
 
 /** Back-off after a failed token request: 1 s doubling to at most this, ms (mature clients cool down for 30 s). */
@@ -93,6 +93,14 @@ export class TokenKeeper {
     }
     this.#waits++;
     return this.#issue();
+  }
+
+  /**
+   * Until when (epoch ms) a copy of `token` may be served without asking again: the start of its
+   * renewal window while it is the current token; 0 once it is not (renewed or dropped meanwhile).
+   */
+  servesUntil(token: string): number {
+    return this.#token?.token === token ? renewalStart(this.#token) : 0;
   }
 
   /**

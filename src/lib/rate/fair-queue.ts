@@ -1,29 +1,26 @@
 /**
  * @module
- * The policy of the rate governor, without timers or promises: a sliding-window limit shared by all
- * tenants of one environment, per-tenant queues served round-robin, deadlines, and pauses. Every
- * method takes the current time as an argument (epoch ms), so tests drive the clock themselves and
- * assert on counts and order; `durable/rate-governor.ts` keeps the timer and resolves the promises.
+ * The policy of the rate governor, without timers or promises: per-tenant queues served
+ * round-robin under one shared pace (`pacer.ts`), deadlines, and pauses. Every method takes the
+ * current time as an argument (epoch ms), so tests drive the clock themselves and assert on counts
+ * and order; `durable/rate-governor.ts` keeps the timer and resolves the promises.
  *
  * Fairness: waiting callers are queued per tenant and served round-robin, one permit per tenant per
- * turn, so one tenant's bulk job cannot starve another tenant's single invoice.
+ * turn, so one tenant's bulk job cannot starve another tenant's single invoice: a tenant that sends
+ * one call waits at most one permit per other waiting tenant, whatever their backlog.
  * Deadlines: a caller says how long it may wait; if its estimated turn lies beyond that, it is
- * refused at once with a Retry-After instead of being queued to fail later.
+ * refused at once with a Retry-After instead of being queued to fail later. The estimate is the
+ * permits ahead of it under round-robin times the current spacing, so it grows after a 429.
  * Pauses: after a 429 the whole environment stops for the Retry-After, because the key (and so
- * the limit) is shared by all tenants alike.
+ * the limit) is shared by all tenants alike; the pace then slows (see `pacer.ts`).
  */
+import type { PaceState, Pacer } from "./pacer";
 
 /** Per-tenant counters: permits granted, callers that had to queue, callers refused. */
 export interface TenantCounters {
   permits: number;
   waited: number;
   refused: number;
-}
-
-/** The limit: at most `limit` grants in any `windowMs` ms. */
-export interface FairQueueOptions {
-  limit: number;
-  windowMs: number;
 }
 
 /** What `offer` decided: a permit now, a place in the queue, or a refusal with a Retry-After. */
@@ -36,6 +33,14 @@ export interface Drain<T> {
   wakeAt: number | null;
 }
 
+/** The pace and the queue, for counters and the bench. */
+export interface QueueState extends PaceState {
+  /** Requests waiting, over all tenants. */
+  waiting: number;
+  /** Tenants with at least one request waiting. */
+  waitingTenants: number;
+}
+
 interface Waiter<T> {
   ticket: T;
   since: number;
@@ -46,44 +51,35 @@ interface Waiter<T> {
 const retryAfter = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /**
- * Permits under a shared limit, served fairly between tenants. `T` is whatever the caller needs to
+ * Permits at a shared pace, served fairly between tenants. `T` is whatever the caller needs to
  * answer a queued request later (the governor keeps a promise's resolve function).
  *
- * @see durable/rate-governor.ts, the shell that keeps its timer.
+ * @see durable/rate-governor.ts, the shell that keeps its timer; pacer.ts, the pace.
  * @example
- * const q = new FairQueue<string>({ limit: 10, windowMs: 1200 });
- * q.offer("demo:acme", 5000, now, "call-1"); // { outcome: "granted" } while the window has room
+ * const q = new FairQueue<string>(new Pacer({ limit: 10, margin: 0.04, catchUpMs: 5 }));
+ * q.offer("demo:acme", 5000, now, "call-1"); // { outcome: "granted" } when the pace allows one now
  * const { granted, wakeAt } = q.drain(now);   // call again at wakeAt
  */
 export class FairQueue<T> {
-  readonly #limit: number;
-  readonly #windowMs: number;
-  /** Times of the grants still inside the window, oldest first. */
-  #granted: number[] = [];
+  readonly #pacer: Pacer;
   #queues = new Map<string, Waiter<T>[]>();
   /** Tenants with waiters, in serving order; the head is served next. */
   #ring: string[] = [];
-  #pausedUntil = 0;
   #counters = new Map<string, TenantCounters>();
 
-  /** @throws TypeError when the limit or window is not a positive integer. */
-  constructor(options: FairQueueOptions) {
-    if (!Number.isInteger(options.limit) || options.limit < 1) throw new TypeError(`FairQueue: limit must be a positive integer, got ${options.limit}`);
-    if (!Number.isInteger(options.windowMs) || options.windowMs < 1) throw new TypeError(`FairQueue: windowMs must be a positive integer, got ${options.windowMs}`);
-    this.#limit = options.limit;
-    this.#windowMs = options.windowMs;
+  constructor(pacer: Pacer) {
+    this.#pacer = pacer;
   }
 
   /**
    * A request of `tenant` that may wait `maxWaitMs`: granted at once when nobody waits and the
-   * window has room; refused when its estimated turn is later than that; queued otherwise (call
-   * `drain` next, then at its `wakeAt`).
+   * pace allows a permit now; refused when its estimated turn is later than that; queued otherwise
+   * (call `drain` next, then at its `wakeAt`).
    */
   offer(tenant: string, maxWaitMs: number, now: number, ticket: T): Offer {
     const counters = this.#countersOf(tenant);
-    this.#prune(now);
-    if (this.#ring.length === 0 && now >= this.#pausedUntil && this.#granted.length < this.#limit) {
-      this.#granted.push(now);
+    if (this.#ring.length === 0 && this.#pacer.ready(now)) {
+      this.#pacer.grant(now, false);
       counters.permits++;
       return { outcome: "granted" };
     }
@@ -100,60 +96,55 @@ export class FairQueue<T> {
     return { outcome: "queued" };
   }
 
-  /** Stops every grant until `seconds` (at least 1) from `now`; a shorter pause never cuts a longer one. */
+  /** Stops every grant for `seconds` (at least 1) from `now` and slows the pace (see `Pacer.pause`). */
   pause(seconds: number, now: number): void {
-    const until = now + Math.max(1, seconds) * 1000;
-    if (until > this.#pausedUntil) this.#pausedUntil = until;
+    this.#pacer.pause(seconds, now);
   }
 
   /**
    * Refuses the waiters whose deadline has passed (a pause can push their turn out of reach), then
-   * grants every permit the window allows, one per tenant per turn.
+   * grants the permit the pace allows now, to the tenant whose turn it is.
    */
   drain(now: number): Drain<T> {
-    this.#prune(now);
     const out: Drain<T> = { granted: [], refused: this.#expire(now), wakeAt: null };
-    while (this.#ring.length > 0 && now >= this.#pausedUntil && this.#granted.length < this.#limit) {
+    while (this.#ring.length > 0 && this.#pacer.ready(now)) {
       const tenant = this.#ring.shift() as string;
       const queue = this.#queues.get(tenant) ?? [];
       const waiter = queue.shift();
       if (queue.length > 0) this.#ring.push(tenant);
       else this.#queues.delete(tenant);
       if (!waiter) continue;
-      this.#granted.push(now);
+      this.#pacer.grant(now, true);
       this.#countersOf(tenant).permits++;
       out.granted.push({ tenant, ticket: waiter.ticket, waitedMs: now - waiter.since });
     }
     if (this.#ring.length === 0) return out;
-    const oldest = this.#granted[0];
-    const nextFree = Math.max(this.#pausedUntil, oldest === undefined ? now : oldest + this.#windowMs);
     let soonestDeadline = Infinity;
     for (const q of this.#queues.values()) for (const w of q) soonestDeadline = Math.min(soonestDeadline, w.deadline);
-    out.wakeAt = Math.min(nextFree, soonestDeadline);
+    out.wakeAt = Math.min(this.#pacer.nextAt(), soonestDeadline);
     return out;
   }
 
   /**
    * Estimated wait of a new request of `tenant`, ms: the permits served before it under round-robin
-   * (its own queue, plus at most one more than that from every other tenant), spread over the
-   * windows to come, and never before a pause ends.
+   * (its own queue, plus at most one more than that from every other tenant) at the current
+   * spacing, after the next permit is due (never before a pause ends).
    */
   estimateWait(tenant: string, now: number): number {
-    this.#prune(now);
     const mine = this.#queues.get(tenant)?.length ?? 0;
     let ahead = mine;
     for (const [other, q] of this.#queues) if (other !== tenant) ahead += Math.min(q.length, mine + 1);
-    const free = this.#limit - this.#granted.length;
-    const start = Math.max(0, this.#pausedUntil - now);
-    if (ahead < free) return start;
-    const oldest = this.#granted[0] ?? now;
-    const firstFree = Math.max(0, oldest + this.#windowMs - now);
-    return Math.max(start, firstFree) + Math.floor((ahead - free) / this.#limit) * this.#windowMs;
+    return this.#pacer.eta(ahead, now);
   }
 
   /** Counters per tenant since this queue was made. */
   counters(): Record<string, TenantCounters> {
     return Object.fromEntries([...this.#counters].map(([tenant, c]) => [tenant, { ...c }]));
+  }
+
+  /** The pace and how many wait. */
+  state(now: number): QueueState {
+    return { ...this.#pacer.state(now), waiting: this.waiting, waitingTenants: this.#ring.length };
   }
 
   /** How many requests wait, over all tenants. */
@@ -169,25 +160,24 @@ export class FairQueue<T> {
     return c;
   }
 
-  #prune(now: number): void {
-    while (this.#granted.length > 0 && (this.#granted[0] ?? 0) <= now - this.#windowMs) this.#granted.shift();
-  }
-
+  /** Takes the waiters whose deadline has passed out of the queues; each is told when its tenant's turn would now come. */
   #expire(now: number): Drain<T>["refused"] {
-    const refused: Drain<T>["refused"] = [];
+    const expired: { tenant: string; ticket: T }[] = [];
     for (const [tenant, queue] of this.#queues) {
-      const keep = queue.filter((w) => {
-        if (w.deadline > now) return true;
-        this.#countersOf(tenant).refused++;
-        refused.push({ tenant, ticket: w.ticket, retryAfterSeconds: retryAfter(this.#pausedUntil - now) });
-        return false;
-      });
+      const keep: Waiter<T>[] = [];
+      for (const w of queue) {
+        if (w.deadline > now) keep.push(w);
+        else expired.push({ tenant, ticket: w.ticket });
+      }
       if (keep.length > 0) this.#queues.set(tenant, keep);
       else {
         this.#queues.delete(tenant);
         this.#ring = this.#ring.filter((t) => t !== tenant);
       }
     }
-    return refused;
+    return expired.map(({ tenant, ticket }) => {
+      this.#countersOf(tenant).refused++;
+      return { tenant, ticket, retryAfterSeconds: retryAfter(this.estimateWait(tenant, now)) };
+    });
   }
 }

@@ -1,13 +1,15 @@
 /**
  * @module
  * The one client of the API v2, used by the pass-through and the workflows alike. Per call: a token
- * from the tenant's object, a permit from the environment's governor, the exchange, and the retry
- * rules below. It never retries a write blindly.
+ * from the tenant's object (for a gateway key seen in the last seconds, from the isolate's
+ * `AccessCache` instead: see `access-cache.ts`), a permit from the environment's governor, the
+ * exchange, and the retry rules below. It never retries a write blindly.
  */
 import type { Environment, EnvironmentConfig, Bindings } from "../config";
 import { problemOf } from "../outcome";
 import { Problem } from "../problem";
 import { governorStub, tenantStub, type TenantName } from "../stubs";
+import type { AccessCache } from "./access-cache";
 import { exchange, retryAfterSeconds } from "./transport";
 
 /** A token with less than this left when its call is about to leave is fetched again, ms. */
@@ -28,6 +30,8 @@ export interface UpstreamCaller {
    * started under, which must still be the tenant's (see `durable/tenant.ts`).
    */
   credential: { gatewayKey: string } | { registration: string };
+  /** The isolate's verified keys, for a gateway-key credential; without it every call asks the tenant's object. */
+  accessCache?: AccessCache;
 }
 
 /** One API v2 call. `body` is a buffer when it may be resent, a stream when it may not. */
@@ -63,8 +67,14 @@ export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, t
   const governor = governorStub(caller.env, caller.environment);
   const replayable = call.body === null || call.body instanceof ArrayBuffer;
   const credential = caller.credential;
-  const tokenFor = async () => {
-    const access = await ("gatewayKey" in credential ? tenant.access(credential.gatewayKey) : tenant.accessForRun(credential.registration));
+  const cache = caller.accessCache;
+  /** The tenant's token; `fresh` asks the tenant's object even when the isolate holds a copy. */
+  const tokenFor = async (fresh = false) => {
+    const access = await ("gatewayKey" in credential
+      ? cache
+        ? cache.access(caller.tenant, credential.gatewayKey, () => tenant.access(credential.gatewayKey), fresh)
+        : tenant.access(credential.gatewayKey)
+      : tenant.accessForRun(credential.registration));
     if (!access.ok) throw problemOf(access.error);
     return access.value;
   };
@@ -82,7 +92,7 @@ export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, t
     }
     // A long wait for the permit may have aged the token: ask again (a cheap hop) rather than send a stale one.
     if (access.expiresAt - Date.now() < TOKEN_MIN_LEFT_AT_SEND_MS) {
-      access = await tokenFor();
+      access = await tokenFor(true);
     }
     trace.waitedMs += permit.waitedMs;
     trace.attempts++;
@@ -101,7 +111,9 @@ export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, t
     }
     const res = result.response;
     if (res.status === 401) {
-      // Whether or not this call can be resent, the token is no good: drop it (if still current).
+      // Whether or not this call can be resent, the token is no good: drop this isolate's copies of
+      // it first (so the retry asks the object), then the object's token (if still current).
+      cache?.dropToken(access.token);
       await tenant.invalidate(access.token);
       if (!renewedAfter401 && replayable) {
         renewedAfter401 = true;

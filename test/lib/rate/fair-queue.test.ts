@@ -1,13 +1,22 @@
+/**
+ * Who gets each permit, on a driven clock: the paced limit, round-robin between tenants, deadlines
+ * and pauses of `lib/rate/fair-queue.ts`. Counts, order and simulated times only, never wall-clock
+ * time. The pace itself (slowing and creeping back) is `pacer.test.ts`'s.
+ */
 import { describe, expect, it } from "vitest";
 import { FairQueue } from "../../../src/lib/rate/fair-queue";
+import { Pacer, SLOWDOWN_FACTOR } from "../../../src/lib/rate/pacer";
 
-/** The governor's settings: the API's 10 per second, counted over 1.2 s (see durable/rate-governor.ts). */
+/** The API's 10 per second, with a 5 % margin: a permit every 105.26 ms. */
 const LIMIT = 10;
-const WINDOW_MS = 1200;
+const MARGIN = 0.05;
+const SPACING_MS = 1000 / (LIMIT * (1 - MARGIN));
 /** Long enough that no request in these tests hits its deadline unless the test means it to. */
 const PATIENT_MS = 600_000;
+/** Float noise in sums of spacings, ms. */
+const EPSILON = 1e-6;
 
-const queue = () => new FairQueue<number>({ limit: LIMIT, windowMs: WINDOW_MS });
+const queue = () => new FairQueue<number>(new Pacer({ limit: LIMIT, margin: MARGIN, catchUpMs: 5 }));
 
 interface Arrival {
   at: number;
@@ -23,10 +32,11 @@ interface Answer {
 }
 
 /**
- * Plays `arrivals` against `q` on a simulated clock, as the governor's timer would: the clock jumps
- * to the next arrival or to the queue's `wakeAt`, whichever is first. Returns every answer in order.
+ * Plays `arrivals` against `q` on a simulated clock, as the governor's timer would (a punctual
+ * one): the clock jumps to the next arrival or to the queue's `wakeAt`, whichever is first, and
+ * `at(now)` runs first at each step (a 429 arriving, say). Returns every answer in order.
  */
-function simulate(q: FairQueue<number>, arrivals: Arrival[]): Answer[] {
+function simulate(q: FairQueue<number>, arrivals: Arrival[], at: (now: number) => void = () => {}): Answer[] {
   const pending = [...arrivals].sort((a, b) => a.at - b.at);
   const answers: Answer[] = [];
   let wakeAt: number | null = null;
@@ -34,6 +44,7 @@ function simulate(q: FairQueue<number>, arrivals: Arrival[]): Answer[] {
   for (;;) {
     const now = Math.min(pending[0]?.at ?? Infinity, wakeAt ?? Infinity);
     if (now === Infinity) return answers;
+    at(now);
     for (let a = pending[0]; a !== undefined && a.at === now; a = pending[0]) {
       pending.shift();
       const offer = q.offer(a.tenant, a.maxWaitMs ?? PATIENT_MS, now, id);
@@ -48,62 +59,69 @@ function simulate(q: FairQueue<number>, arrivals: Arrival[]): Answer[] {
   }
 }
 
-/** The most grants found in any window of `WINDOW_MS` (half-open, as the queue counts it). */
-function busiestWindow(times: number[]): number {
+/** The most grants in any rolling 1000 ms window, counted as the API counts: (t − 1000, t]. */
+function busiestSecond(times: number[]): number {
   const sorted = [...times].sort((a, b) => a - b);
   let most = 0;
   for (let i = 0, j = 0; i < sorted.length; i++) {
-    while ((sorted[j] ?? Infinity) < (sorted[i] ?? 0) + WINDOW_MS) j++;
-    most = Math.max(most, j - i);
+    while ((sorted[j] ?? 0) <= (sorted[i] ?? 0) - 1000) j++;
+    most = Math.max(most, i - j + 1);
   }
   return most;
 }
 
+/** Each element minus the one before it. */
+const diffs = (xs: number[]) => xs.slice(1).map((x, i) => x - (xs[i] ?? 0));
+/** The gaps between consecutive grants. */
+const gaps = (answers: Answer[]) => diffs(answers.filter((a) => a.ok).map((a) => a.at));
+const granted = (answers: Answer[], tenant?: string) => answers.filter((a) => a.ok && (tenant === undefined || a.tenant === tenant));
 const burst = (n: number, tenant: string, at = 0, maxWaitMs = PATIENT_MS): Arrival[] => Array.from({ length: n }, () => ({ at, tenant, maxWaitMs }));
+/** Jain's fairness index: 1 when all counts are equal, 1/n when one tenant takes everything. */
+const jain = (xs: number[]) => xs.reduce((a, b) => a + b, 0) ** 2 / (xs.length * xs.reduce((a, b) => a + b * b, 0));
 
-describe("fair queue: the limit", () => {
-  it("grants at once while the window has room and nobody waits", () => {
+describe("fair queue: the pace", () => {
+  it("grants at once when idle, and queues the next call until one spacing later", () => {
     const q = queue();
-    const offers = Array.from({ length: LIMIT + 1 }, (_, i) => q.offer("a", PATIENT_MS, 0, i).outcome);
-    expect(offers).toEqual([...Array<string>(LIMIT).fill("granted"), "queued"]);
-    expect(q.counters()).toEqual({ a: { permits: LIMIT, waited: 1, refused: 0 } });
+    expect(q.offer("a", PATIENT_MS, 0, 0)).toEqual({ outcome: "granted" });
+    expect(q.offer("a", PATIENT_MS, 0, 1)).toEqual({ outcome: "queued" });
+    expect(q.drain(0).wakeAt).toBeCloseTo(SPACING_MS, 9);
+    expect(q.counters()).toEqual({ a: { permits: 1, waited: 1, refused: 0 } });
   });
 
-  it("never grants more than the limit in any window, whatever the arrival pattern", () => {
-    const arrivals = [
-      ...burst(200, "a"),
-      ...Array.from({ length: 90 }, (_, i) => ({ at: (i * 377) % 9000, tenant: `t${i % 3}` })),
-      ...burst(30, "b", 4321),
-    ];
+  it("spaces grants evenly: no two closer than the spacing, and never more than the limit in any rolling second", () => {
+    const arrivals = [...burst(200, "a"), ...Array.from({ length: 90 }, (_, i) => ({ at: (i * 377) % 9000, tenant: `t${i % 3}` })), ...burst(30, "b", 4321)];
     const answers = simulate(queue(), arrivals);
     expect(answers).toHaveLength(arrivals.length);
     expect(answers.every((a) => a.ok)).toBe(true);
-    expect(busiestWindow(answers.map((a) => a.at))).toBe(LIMIT);
+    expect(Math.min(...gaps(answers))).toBeGreaterThanOrEqual(SPACING_MS - EPSILON);
+    expect(busiestSecond(answers.map((a) => a.at))).toBe(LIMIT);
   });
 
-  it("frees each permit exactly one window after it was granted", () => {
+  it("keeps a rolling second at the limit even when every call's arrival upstream is delayed by up to 10 × spacing − 1000 ms more than the tenth before it", () => {
+    const answers = simulate(queue(), burst(300, "a"));
+    const slack = 10 * SPACING_MS - 1000;
+    // The worst case for the API: alternately on time and delayed by the whole slack.
+    const arrivals = granted(answers).map((a, i) => a.at + (Math.floor(i / 10) % 2 === 0 ? slack - EPSILON : 0));
+    expect(busiestSecond(arrivals)).toBe(LIMIT);
+  });
+
+  it("serves a backlog at the spacing exactly, with no bursts", () => {
     const answers = simulate(queue(), burst(3 * LIMIT, "a"));
-    expect(answers.map((a) => a.at)).toEqual([0, WINDOW_MS, 2 * WINDOW_MS].flatMap((t) => Array<number>(LIMIT).fill(t)));
-  });
-
-  it("rejects a limit or window that is not a positive integer", () => {
-    expect(() => new FairQueue({ limit: 0, windowMs: WINDOW_MS })).toThrow(TypeError);
-    expect(() => new FairQueue({ limit: LIMIT, windowMs: 1.5 })).toThrow(TypeError);
+    granted(answers).forEach((a, i) => expect(a.at).toBeCloseTo(i * SPACING_MS, 6));
   });
 });
 
 describe("fair queue: fairness", () => {
   it("serves two queued tenants in turn: B's 5 calls behind A's 200 are all among the first 10 grants after they arrive", () => {
     const answers = simulate(queue(), [...burst(200, "a"), ...burst(5, "b", 300)]);
-    const afterB = answers.filter((a) => a.at >= 300 && a.ok);
-    const bTurns = afterB.flatMap((a, i) => (a.tenant === "b" ? [i] : []));
+    const bTurns = granted(answers).filter((a) => a.at >= 300).flatMap((a, i) => (a.tenant === "b" ? [i] : []));
     expect(bTurns).toEqual([1, 3, 5, 7, 9]);
-    expect(answers.filter((a) => a.tenant === "a" && a.ok)).toHaveLength(200);
+    expect(granted(answers, "a")).toHaveLength(200);
   });
 
   it("serves three tenants round-robin, one permit each per turn", () => {
     const answers = simulate(queue(), [...burst(LIMIT, "fill"), ...burst(4, "a", 1), ...burst(4, "b", 2), ...burst(4, "c", 3)]);
-    expect(answers.filter((a) => a.tenant !== "fill").map((a) => a.tenant).join("")).toBe("abcabcabcabc");
+    expect(granted(answers).filter((a) => a.tenant !== "fill").map((a) => a.tenant).join("")).toBe("abcabcabcabc");
   });
 
   it("keeps each tenant's own calls in arrival order", () => {
@@ -113,46 +131,80 @@ describe("fair queue: fairness", () => {
       expect(ids).toEqual([...ids].sort((x, y) => x - y));
     }
   });
+
+  it("gives 5 backlogged tenants equal counts (Jain's index 1) whatever they offer, over a drained period", () => {
+    const offers = [4, 8, 16, 32, 64];
+    const arrivals = offers.flatMap((perSecond, k) => Array.from({ length: perSecond * 10 }, (_, i) => ({ at: Math.floor((i * 1000) / perSecond), tenant: `t${k}` })));
+    const answers = simulate(queue(), arrivals);
+    // Drained period: from the first grant to the moment the lightest tenant's last call is served; all five wait throughout.
+    const end = granted(answers, "t0").at(-1)?.at ?? 0;
+    const counts = offers.map((_, k) => granted(answers, `t${k}`).filter((a) => a.at <= end).length);
+    expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
+    expect(jain(counts)).toBeGreaterThan(0.999);
+    // …and the period is long: all of the lightest tenant's 40 calls, and as many of each other's.
+    expect(counts.reduce((a, b) => a + b, 0)).toBeGreaterThan(5 * 39);
+  });
 });
 
 describe("fair queue: deadlines", () => {
-  it("refuses at once, with a Retry-After of at least 1 s, a call whose estimated wait passes its deadline", () => {
+  it("refuses at once, with a Retry-After from the estimated turn, a call whose wait passes its deadline", () => {
     const q = queue();
-    for (let i = 0; i < 2 * LIMIT; i++) q.offer("a", PATIENT_MS, 0, i);
-    const offer = q.offer("a", 500, 100, 99);
-    expect(offer).toEqual({ outcome: "refused", retryAfterSeconds: expect.any(Number) });
-    expect(offer.outcome === "refused" && offer.retryAfterSeconds).toBeGreaterThanOrEqual(1);
-    expect(q.waiting).toBe(LIMIT);
-    expect(q.counters().a).toEqual({ permits: LIMIT, waited: LIMIT, refused: 1 });
+    for (let i = 0; i < 20; i++) q.offer("a", PATIENT_MS, 0, i);
+    // 19 wait ahead of it: the next permit at 105 ms, then 19 spacings, 2.1 s in all, so 3 s.
+    expect(q.offer("a", 500, 0, 99)).toEqual({ outcome: "refused", retryAfterSeconds: 3 });
+    expect(q.waiting).toBe(19);
+    expect(q.counters().a).toEqual({ permits: 1, waited: 19, refused: 1 });
   });
 
   it("queues a call whose estimated wait is within its deadline, and grants it in time", () => {
-    const answers = simulate(queue(), [...burst(LIMIT, "a"), { at: 100, tenant: "b", maxWaitMs: WINDOW_MS }]);
-    expect(answers.at(-1)).toEqual({ id: LIMIT, at: WINDOW_MS, tenant: "b", ok: true });
+    const answers = simulate(queue(), [...burst(5, "a"), { at: 100, tenant: "b", maxWaitMs: 300 }]);
+    // One of A's permits is ahead of B (A's turn was already due): B gets the second, at 2 spacings.
+    expect(granted(answers, "b")).toEqual([{ id: 5, at: 2 * SPACING_MS, tenant: "b", ok: true }]);
   });
 
-  it("refuses a queued call when a pause pushes its turn past its deadline", () => {
+  it("refuses a queued call when a pause pushes its turn past its deadline, with a Retry-After from the new estimate", () => {
     const q = queue();
-    for (let i = 0; i < LIMIT; i++) q.offer("a", PATIENT_MS, 0, i);
+    q.offer("a", PATIENT_MS, 0, 0);
     expect(q.offer("b", 1500, 0, 42).outcome).toBe("queued");
-    q.pause(5, 100);
-    expect(q.drain(100)).toEqual({ granted: [], refused: [], wakeAt: 1500 });
+    q.pause(5, 50);
+    expect(q.drain(50)).toEqual({ granted: [], refused: [], wakeAt: 1500 });
+    // At 1500 the pause has 3550 ms to go: 4 s.
     expect(q.drain(1500)).toEqual({ granted: [], refused: [{ tenant: "b", ticket: 42, retryAfterSeconds: 4 }], wakeAt: null });
     expect(q.counters().b).toEqual({ permits: 0, waited: 1, refused: 1 });
   });
 });
 
-describe("fair queue: pauses", () => {
-  it("holds every grant until the pause ends, then resumes at the limit", () => {
+describe("fair queue: after a 429", () => {
+  it("holds every grant for the pause, then resumes round-robin at a slower spacing", () => {
     const q = queue();
     q.pause(2, 0);
     expect(q.offer("a", PATIENT_MS, 0, 0).outcome).toBe("queued");
-    const answers = simulate(q, burst(2 * LIMIT, "b", 10));
-    expect(Math.min(...answers.map((a) => a.at))).toBe(2000);
-    expect(answers.filter((a) => a.at === 2000).map((a) => a.tenant)).toEqual(["a", ...Array<string>(LIMIT - 1).fill("b")]);
-    expect(answers).toHaveLength(2 * LIMIT + 1);
+    const answers = simulate(q, burst(LIMIT, "b", 10));
+    expect(answers.map((a) => a.tenant).slice(0, 3)).toEqual(["a", "b", "b"]);
+    expect(answers[0]?.at).toBe(2000);
+    expect(gaps(answers)[0]).toBeCloseTo(SPACING_MS * SLOWDOWN_FACTOR, 9);
+    expect(Math.min(...gaps(answers))).toBeGreaterThan(SPACING_MS);
     expect(answers.every((a) => a.ok)).toBe(true);
-    expect(busiestWindow(answers.map((a) => a.at))).toBe(LIMIT);
+  });
+
+  it("adapts under load: a 429 widens the gaps, then they shrink back towards the spacing with every 429-free grant", () => {
+    const q = queue();
+    let answered429 = false;
+    const answers = simulate(q, burst(400, "a"), (now) => {
+      if (answered429 || now < 5000) return;
+      answered429 = true;
+      q.pause(1, now);
+    });
+    const g = gaps(answers);
+    const before = g.slice(0, 40);
+    const pauseAt = g.findIndex((x) => x > 900);
+    const after = g.slice(pauseAt + 1);
+    for (const x of before) expect(x).toBeCloseTo(SPACING_MS, 6);
+    expect(after[0]).toBeCloseTo(SPACING_MS * SLOWDOWN_FACTOR, 1);
+    expect(Math.max(...diffs(after))).toBeLessThanOrEqual(EPSILON);
+    expect(after.at(-1)).toBeLessThan(after[0] ?? 0);
+    expect(Math.min(...after)).toBeGreaterThanOrEqual(SPACING_MS - EPSILON);
+    expect(q.state(0).spacingMs).toBeLessThan(SPACING_MS * SLOWDOWN_FACTOR);
   });
 
   it("refuses at once a call that cannot wait for the pause to end", () => {

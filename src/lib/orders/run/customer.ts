@@ -16,13 +16,19 @@
  * Every create carries an ExternalImportReference derived from the buyer (the shop's customer id,
  * else what a guest typed, see `guestReference`), so a repeated step, or a second order of the same
  * new buyer at the same moment, gets the API's duplicate answer and reads that customer back.
+ *
+ * The answer is remembered (`RunMemory`) under a hash of exactly what decided it, so a returning
+ * buyer costs no call: the same keys under the same policy give the same record, and a record the
+ * API no longer has is caught by the sales order and looked up again (`workflows/order-run.ts`).
  */
 import type { z } from "zod";
 import type { CustomerPost } from "../../../../shared/v2/customers";
+import { sha256Hex } from "../../crypto";
 import type { OrderMapping } from "../mapping";
 import type { Buyer, Order } from "../order";
 import { isValidOrgNumber, normalizeOrgNumber } from "../orgnr";
 import { expectStatus, isDuplicate, RunError, type RunApi } from "./api";
+import { NO_MEMORY, type RunMemory } from "./memory";
 import { guestReference, reference } from "./refs";
 import { CustomerReply, parseBody, parseRows } from "./replies";
 
@@ -37,6 +43,8 @@ export interface CustomerRef {
   created: boolean;
   /** Set when the buyer's organization number was left out: it failed its MOD11 check, or it is another customer's. */
   warning: string | null;
+  /** Taken from what an earlier run of this tenant found (no call made); the sales order then tells whether it still exists. */
+  remembered: boolean;
 }
 
 /** What the buyer gave, checked: the e-mail, a valid organization number, and the reference of the buyer's own customer. */
@@ -47,7 +55,7 @@ export interface BuyerKeys {
 }
 
 function refOf(c: CustomerReply, created: boolean, warning: string | null = null): CustomerRef {
-  return { id: c.Id, number: c.Number ?? null, subledgerAccountId: c.SubledgerAccountId, created, warning };
+  return { id: c.Id, number: c.Number ?? null, subledgerAccountId: c.SubledgerAccountId, created, warning, remembered: false };
 }
 
 async function list(api: RunApi, query: string): Promise<CustomerReply[]> {
@@ -83,30 +91,62 @@ function customerBody(b: Buyer, orgNumber: string | null, externalRef: string): 
   return { ...common, IsPerson: true, FirstName: b.firstName || person || b.email || "Ukjent", LastName: b.lastName || "Kunde" };
 }
 
-/** Finds or creates the customer of `order` (see the module comment for whom an existing record may be). */
-export async function findOrCreateCustomer(api: RunApi, order: Order, mapping: OrderMapping): Promise<CustomerRef> {
-  if (mapping.customers === "webshop") {
-    const ref = reference(order.source, "c", "webshop");
-    const existing = pick(await list(api, `externalImportReference=${encodeURIComponent(ref)}`));
-    if (existing) return refOf(existing, false);
-    return create(api, { IsPerson: false, Name: mapping.webshopCustomerName, ExternalImportReference: ref }, ref, null);
-  }
+/**
+ * Finds or creates the customer of `order` (see the module comment for whom an existing record may
+ * be). A buyer this tenant's runs already matched under the same policy and with the same keys is
+ * taken from `memory`, with no call (the answer a lookup gave for exactly those keys); a lookup's
+ * or a create's answer is remembered.
+ */
+export async function findOrCreateCustomer(api: RunApi, order: Order, mapping: OrderMapping, memory: RunMemory = NO_MEMORY): Promise<CustomerRef> {
+  const webshop = mapping.customers === "webshop" ? reference(order.source, "c", "webshop") : null;
+  const { keys, invalid } = webshop ? { keys: null, invalid: null } : buyerKeys(order);
+  // Everything a lookup's answer depends on (the policy and the buyer's keys as typed), hashed: no
+  // e-mail or organization number becomes a key in the tenant's storage.
+  const buyer = await sha256Hex(JSON.stringify(keys ? [mapping.customerMatch, keys.externalRef, keys.orgNumber, keys.email] : ["webshop", webshop]));
+  const known = await memory.customer(buyer);
+  if (known) return { id: known.id, number: known.number, subledgerAccountId: known.subledgerAccountId, created: false, warning: known.warning ?? invalid, remembered: true };
+  const found = keys ? await lookUp(api, order.buyer, keys, mapping, invalid) : await webshopCustomer(api, mapping, webshop ?? "");
+  const { id, number, subledgerAccountId } = found.ref;
+  await memory.learn({ customer: { buyer, known: { id, number, subledgerAccountId, warning: found.ownerWarning } } });
+  return found.ref;
+}
+
+/** What the buyer gave, checked, and the warning for an organization number that failed its MOD11 check. */
+function buyerKeys(order: Order): { keys: BuyerKeys; invalid: string | null } {
   const b = order.buyer;
   const digits = b.organizationNumber ? normalizeOrgNumber(b.organizationNumber) : null;
   const orgNumber = digits && isValidOrgNumber(digits) ? digits : null;
   const invalid = b.organizationNumber && !orgNumber ? `Organization number '${b.organizationNumber}' failed its MOD11 check; the customer was created without it.` : null;
   const email = b.email?.trim() || null;
   const externalRef = b.externalId ? reference(order.source, "c", b.externalId) : email || orgNumber ? guestReference(order.source, email, orgNumber) : reference(order.source, "e", order.id);
-  const keys: BuyerKeys = { email, orgNumber, externalRef };
+  return { keys: { email, orgNumber, externalRef }, invalid };
+}
+
+/** The customer found or created, and the warning that came from the lookup (the typed number is another record's). */
+interface Found {
+  ref: CustomerRef;
+  ownerWarning: string | null;
+}
+
+/** One web-shop customer for every order (mapping `customers: "webshop"`). */
+async function webshopCustomer(api: RunApi, mapping: OrderMapping, ref: string): Promise<Found> {
+  const existing = pick(await list(api, `externalImportReference=${encodeURIComponent(ref)}`));
+  const customer = existing ? refOf(existing, false) : await create(api, { IsPerson: false, Name: mapping.webshopCustomerName, ExternalImportReference: ref }, ref, null);
+  return { ref: customer, ownerWarning: null };
+}
+
+/** One lookup by the strongest key, then the policy; a new customer when no record is the buyer. */
+async function lookUp(api: RunApi, b: Buyer, keys: BuyerKeys, mapping: OrderMapping, invalid: string | null): Promise<Found> {
+  const { email, orgNumber, externalRef } = keys;
   const rows = await list(api, orgNumber ? `organizationNumbers=${orgNumber}` : email ? `emailAddresses=${encodeURIComponent(email)}` : `externalImportReference=${encodeURIComponent(externalRef)}`);
   const existing = pick(mapping.customerMatch === "organizationNumber" ? rows : rows.filter((c) => agrees(c, keys)));
-  if (existing) return refOf(existing, false, invalid);
+  if (existing) return { ref: refOf(existing, false, invalid), ownerWarning: null };
   // Only reachable under "verified": the typed number is another record's, so the new customer goes without it.
   const owner = orgNumber !== null ? rows[0] : undefined;
-  const warning = owner
+  const ownerWarning = owner
     ? `Organization number ${String(orgNumber)} belongs to customer ${String(owner.Number ?? owner.Id)}, whose e-mail is not the buyer's: a new customer was created without the number, so nothing is sent to that company (order mapping customerMatch "verified").`
-    : invalid;
-  return create(api, customerBody(b, owner ? null : orgNumber, externalRef), externalRef, warning);
+    : null;
+  return { ref: await create(api, customerBody(b, owner ? null : orgNumber, externalRef), externalRef, ownerWarning ?? invalid), ownerWarning };
 }
 
 async function create(api: RunApi, body: CustomerBody, externalRef: string, warning: string | null): Promise<CustomerRef> {

@@ -18,7 +18,8 @@ import type { SalesOrderCompletePost, SalesOrderLinePost } from "../../../../sha
 import { apiLine, MAX_ROUNDING_UNITS, type LinePlan } from "../invoice-lines";
 import type { OrderMapping } from "../mapping";
 import { formatMinor, minorPerUnit, toDecimal, toMinor } from "../money";
-import { expectStatus, isDuplicate, RunError, type RunApi } from "./api";
+import { expectStatus, isDuplicate, RunError, type Reply, type RunApi } from "./api";
+import { NO_MEMORY, type RunMemory } from "./memory";
 import { ensureRoundingProduct } from "./products";
 import { InvoiceReply, parseBody, parseRows, SalesOrderReply } from "./replies";
 
@@ -31,6 +32,19 @@ type LineBody = z.input<typeof SalesOrderLinePost>;
 export type SalesOrderRef =
   | { kind: "order"; id: string; number: number | null; total: number; roundingAdded: number }
   | { kind: "invoiced"; invoiceNo: number; invoiceId: string };
+
+/** A sales order refused because the remembered customer or products it names are gone from the books. */
+export interface Gone {
+  kind: "gone";
+  customer: boolean;
+  products: boolean;
+}
+
+/** Which of the order's references came from the run's memory, not from a lookup just made. */
+export interface Remembered {
+  customer: boolean;
+  products: boolean;
+}
 
 /** What the header of the order carries besides its lines. */
 export interface SalesOrderHeader {
@@ -83,12 +97,45 @@ export async function withdrawOrder(api: RunApi, reference: string): Promise<Ext
   return found?.kind === "invoiced" ? found : null;
 }
 
-/** Creates (or finds) the sales order for `plan`, and makes its total exact. */
-export async function createSalesOrder(api: RunApi, h: SalesOrderHeader, plan: LinePlan, mapping: OrderMapping): Promise<SalesOrderRef> {
+/**
+ * What a refused sales order says is missing: its customer, a product, or neither (null). The API
+ * answers a missing reference 404 (`Customer with id = 7 not found.`, `Product with code = 'X' not
+ * found.`); a 400 counts when its message names one as not found or not existing. The match is
+ * loose on purpose: a wrong "gone" costs one lookup, a missed one fails a run that a lookup mends.
+ *
+ * @example missingReference({ operation: "POST /SalesOrders/Complete", status: 404, body: null, detail: "Customer with id = 7 not found." }) // { customer: true, products: false }
+ */
+export function missingReference(reply: Reply): Remembered | null {
+  if (reply.status !== 404 && reply.status !== 400) return null;
+  const text = `${reply.detail} ${JSON.stringify(reply.body ?? "")}`;
+  if (reply.status === 400 && !/not found|does not exist|no such/i.test(text)) return null;
+  const found = { customer: /\bcustomer\b/i.test(text), products: /\bproduct\b/i.test(text) };
+  return found.customer || found.products ? found : null;
+}
+
+/**
+ * Creates (or finds) the sales order for `plan`, and makes its total exact. When the API refuses it
+ * because a customer or product that came from the run's `memory` (as `remembered` says) is gone,
+ * they are forgotten and `Gone` is answered instead of a failure: the run looks them up again.
+ */
+export async function createSalesOrder(
+  api: RunApi,
+  h: SalesOrderHeader,
+  plan: LinePlan,
+  mapping: OrderMapping,
+  { remembered, memory }: { remembered: Remembered; memory: RunMemory } = { remembered: { customer: false, products: false }, memory: NO_MEMORY },
+): Promise<SalesOrderRef | Gone> {
   const reply = await api.call<SalesOrderBody>("POST", "/SalesOrders/Complete", {
     CustomerId: h.customerId, ExternalImportReference: h.reference, CurrencyCode: h.currency, SalesOrderDate: h.date,
     CustomerReference: h.customerReference.slice(0, 200), RelatedInvoiceNo: h.relatedInvoiceNo, SalesOrderLines: plan.lines.map(apiLine),
   });
+  const missing = missingReference(reply);
+  const gone = { customer: !!missing?.customer && remembered.customer, products: !!missing?.products && remembered.products };
+  if (gone.customer || gone.products) {
+    const codes = [...new Set(plan.lines.map((l) => l.productCode))];
+    await memory.learn({ gone: { ...(gone.customer ? { customerId: h.customerId } : {}), ...(gone.products ? { codes } : {}) } });
+    return { kind: "gone", ...gone };
+  }
   let ref: SalesOrderRef | null;
   if (isDuplicate(reply, "ExternalImportReference")) {
     ref = await findExisting(api, h.reference);

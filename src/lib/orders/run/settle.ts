@@ -9,6 +9,7 @@ import type { BankVoucherLinePost, BankVoucherPost } from "../../../../shared/v2
 import { toDecimal } from "../money";
 import type { SettlementIds } from "../port";
 import { expectStatus, isDuplicate, RunError, type RunApi } from "./api";
+import type { RunMemory } from "./memory";
 import { AccountReply, parseRows, VatCodeReply } from "./replies";
 
 /** What the run posts to `POST /Vouchers/BankJournals`, and one of its lines. */
@@ -41,6 +42,18 @@ export async function settle(api: RunApi, s: Settlement): Promise<{ posted: bool
   if (isDuplicate(reply, "ExternalImportReference")) return { posted: false };
   expectStatus(reply, "Posting the settlement", 200, 201);
   return { posted: true };
+}
+
+/**
+ * The settlement ids of `accountNo`: remembered, or looked up and remembered (they do not change
+ * while the account exists), so only a tenant's first settlement to an account pays the two calls.
+ */
+export async function knownSettlementIds(api: RunApi, memory: RunMemory, accountNo: number): Promise<SettlementIds> {
+  const known = await memory.settlement(accountNo);
+  if (known) return known;
+  const ids = await settlementIds(api, accountNo);
+  await memory.learn({ settlement: { accountNo, ids } });
+  return ids;
 }
 
 /** Ids the settlement needs that only the API knows: the account's id and the VatId of code 0. */

@@ -1,0 +1,112 @@
+/**
+ * One hop on a warm `/v2` call, through the gateway and the sandbox: the isolate's copy of a
+ * verified key spares the call the tenant's object (counted by the object's `keyChecks`), a 401
+ * drops the copy and brings one new token, changes made through the admin API stop the key at once,
+ * and the tenant's own answer bounds every copy by the key's retirement and the token's renewal.
+ * (The bound on changes made through another isolate is driven on a clock in
+ * test/lib/upstream/access-cache.test.ts.)
+ */
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Bindings } from "../../src/lib/config";
+import { ACCESS_CACHE_MS } from "../../src/lib/upstream/access-cache";
+import { ADMIN, control, fresh, gw, json, stats, tenant } from "../helpers/gateway";
+
+const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
+const CALL = "/ClientIntegrationInformation";
+type Counters = { keyChecks: number; tokensIssued: number; upstreamCalls: number };
+
+beforeEach(() => fresh());
+
+async function counters(name: string): Promise<Counters> {
+  const res = await gw("/admin/tenants", { headers: ADMIN });
+  const listed = ((await res.json()) as { tenants: { tenant: string; counters: Counters }[] }).tenants.find((t) => t.tenant === name);
+  if (!listed) throw new Error(`${name} is not listed`);
+  return listed.counters;
+}
+
+describe("access cache: happy", () => {
+  it("a warm call makes no round trip to the tenant's object: 6 calls, 1 key check, 6 permits, 6 upstream answers", async () => {
+    const t = await tenant();
+    const before = await counters(t.name);
+    const s0 = await stats();
+    for (let i = 0; i < 6; i++) expect((await t.v2(CALL)).status).toBe(200);
+    const after = await counters(t.name);
+    expect(after.keyChecks - before.keyChecks).toBe(1);
+    // Still one permit per call from the governor (the one hop left), and every call reached the API.
+    expect(after.upstreamCalls - before.upstreamCalls).toBe(6);
+    expect((await stats()).requests - s0.requests).toBe(6);
+    expect(after.tokensIssued).toBe(before.tokensIssued);
+  });
+
+  it("each key is its own tenant's: two warm tenants get their own data, and a key rewritten to the other's is refused", async () => {
+    const a = await tenant();
+    const b = await tenant();
+    for (const t of [a, b, a, b]) expect(((await (await t.v2(CALL)).json()) as { ClientId: string }).ClientId).toBe(t.clientId);
+    const forged = a.gatewayKey.replace(a.client, b.client);
+    expect((await gw(`/v2${CALL}`, { headers: { authorization: `Bearer ${forged}` } })).status).toBe(401);
+    expect((await counters(a.name)).keyChecks).toBe(1);
+  });
+});
+
+describe("access cache: invalidation", () => {
+  it("a 401 from the API drops the copy: the call is retried with one new token, and the next call is warm again", async () => {
+    const t = await tenant();
+    expect((await t.v2(CALL)).status).toBe(200);
+    const before = await counters(t.name);
+    const s0 = await stats();
+    expect(await control("POST", "/tokens/revoke", { clientId: t.clientId })).toEqual({ revoked: 1 });
+    expect((await t.v2(CALL)).status).toBe(200);
+    const after = await counters(t.name);
+    expect(after.tokensIssued - before.tokensIssued).toBe(1);
+    expect((await stats()).tokenRequests.byClient[t.clientId] ?? 0).toBe((s0.tokenRequests.byClient[t.clientId] ?? 0) + 1);
+    // The retry asked the object (the copy was gone); the call after it is served by the new copy.
+    expect(after.keyChecks - before.keyChecks).toBe(1);
+    expect((await t.v2(CALL)).status).toBe(200);
+    expect((await counters(t.name)).keyChecks).toBe(after.keyChecks);
+  });
+
+  it("a tenant removed through the admin API: its warm key is refused on the next call", async () => {
+    const t = await tenant();
+    expect((await t.v2(CALL)).status).toBe(200);
+    expect((await gw(`/admin/tenants/demo/${t.client}`, { method: "DELETE", headers: ADMIN })).status).toBe(204);
+    const s0 = await stats();
+    expect((await t.v2(CALL)).status).toBe(401);
+    expect((await stats()).requests).toBe(s0.requests);
+  });
+
+  it("a key rotated with no grace through the admin API: the warm old key is refused at once, the new one works", async () => {
+    const t = await tenant();
+    expect((await t.v2(CALL)).status).toBe(200);
+    const res = await gw(`/admin/tenants/demo/${t.client}/gateway-keys`, json({ graceSeconds: 0 }, "POST", ADMIN));
+    const { gatewayKey } = (await res.json()) as { gatewayKey: string };
+    expect((await t.v2(CALL)).status).toBe(401);
+    expect((await gw(`/v2${CALL}`, { headers: { authorization: `Bearer ${gatewayKey}` } })).status).toBe(200);
+  });
+});
+
+describe("access cache: the tenant's answer bounds every copy", () => {
+  it("a key in its grace period may be copied only until it retires; the current key for at most ACCESS_CACHE_MS", async () => {
+    const t = await tenant();
+    const stub = TENANT.get(TENANT.idFromName(t.name));
+    const current = await stub.access(t.gatewayKey);
+    expect(current.ok && current.value.cacheMs).toBeGreaterThan(0);
+    expect(current.ok && current.value.cacheMs).toBeLessThanOrEqual(ACCESS_CACHE_MS);
+    const rotated = await gw(`/admin/tenants/demo/${t.client}/gateway-keys`, json({ graceSeconds: 4 }, "POST", ADMIN));
+    const { gatewayKey, previousKeysRetireAt } = (await rotated.json()) as { gatewayKey: string; previousKeysRetireAt: string };
+    const asked = Date.now();
+    const old = await stub.access(t.gatewayKey);
+    expect(old.ok).toBe(true);
+    expect(old.ok && asked + old.value.cacheMs).toBeLessThanOrEqual(Date.parse(previousKeysRetireAt));
+    const fresh = await stub.access(gatewayKey);
+    expect(fresh.ok && fresh.value.cacheMs).toBeGreaterThan(4_000);
+  });
+
+  it("a token is never copied into its renewal window: an 8-second token (renewed from 6 s) allows at most 6 s", async () => {
+    await fresh({ tokenLifetimeSeconds: 8 });
+    const t = await tenant();
+    const a = await TENANT.get(TENANT.idFromName(t.name)).access(t.gatewayKey);
+    expect(a.ok && a.value.cacheMs).toBeGreaterThan(0);
+    expect(a.ok && a.value.cacheMs).toBeLessThanOrEqual(6_000);
+  });
+});
