@@ -90,14 +90,20 @@ export async function newTenant(name = "Bench AS") {
   return { ...client, slug, gatewayKey: t.gatewayKey };
 }
 
-/** A token straight from the sandbox's token endpoint, as a client with no gateway gets one; null when refused. */
+/** A token straight from the sandbox's token endpoint, as a client with no gateway gets one (after a 429, again); null when refused. */
 export async function directToken(keys, clientKey) {
-  const res = await fetch(`${SB}/Demo/OAuth/Token`, {
-    method: "POST",
-    headers: { authorization: `Basic ${btoa(`${keys.applicationKey}:${clientKey}`)}`, "ocp-apim-subscription-key": keys.subscriptionKey, "content-type": "application/x-www-form-urlencoded" },
-    body: "grant_type=client_credentials",
-  });
-  return res.ok ? (await res.json()).access_token : null;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const res = await fetch(`${SB}/Demo/OAuth/Token`, {
+      method: "POST",
+      headers: { authorization: `Basic ${btoa(`${keys.applicationKey}:${clientKey}`)}`, "ocp-apim-subscription-key": keys.subscriptionKey, "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=client_credentials",
+    });
+    if (res.ok) return (await res.json()).access_token;
+    await res.arrayBuffer();
+    if (res.status !== 429) return null;
+    await sleep(1000 * (Number(res.headers.get("retry-after")) || 1));
+  }
+  return null;
 }
 
 /** The bench's call, straight to the sandbox (no limiter at all). */

@@ -8,6 +8,7 @@
 //   3c. fairness: a light tenant's wait at 1 req/s while another floods at 100 req/s (baseline: the
 //       light tenant alone), and Jain's index over 5 backlogged tenants offering 4 to 64 req/s
 //       (baseline: the same offers with no limiter, where the API serves whoever asks most).
+// Everything through ledgergate runs first and the no-limiter baselines last (see loadBench).
 // Not a test: it asserts nothing. Needs both Workers up and the sandbox's demo keys; `run.mjs` starts them.
 import { direct, directToken, jain, newTenant, openLoop, pct, quiet, servedRate, sleep, viaGateway } from "./lib.mjs";
 
@@ -21,11 +22,22 @@ const LIMIT = 10;
 /** Offered req/s of the 5 backlogged tenants: all above a fair share (10 × 0.95 ÷ 5 = 1.9), and unequal, so a limiter that is not fair shows it. */
 const BACKLOGGED = [4, 8, 16, 32, 64];
 
-/** A tenant of the gateway, and a token of its own for the no-limiter client. */
+/**
+ * A tenant of the gateway, and the same client for the no-limiter baseline. Its token for that is
+ * asked for only by `directly`, after every measurement through ledgergate: a direct token request
+ * spends the shared key beside the governor, as any other user of the key would.
+ */
 async function pair(keys) {
   const t = await newTenant();
-  const token = await directToken(keys, t.clientKey);
-  return { ...t, gateway: () => viaGateway(t.gatewayKey), direct: () => direct(keys, token) };
+  let token = null;
+  return {
+    gateway: () => viaGateway(t.gatewayKey),
+    direct: () => direct(keys, token),
+    directly: async () => {
+      token ??= await directToken(keys, t.clientKey);
+      if (!token) throw new Error("the sandbox refused a token for the no-limiter baseline");
+    },
+  };
 }
 
 const count = (calls, status) => calls.filter((c) => c.status === status).length;
@@ -68,34 +80,41 @@ async function backlogged(tenants, via) {
 
 /** Runs part 3, 3b and 3c; answers a function that prints their tables. */
 export async function loadBench(keys) {
+  // Every tenant first: registering one takes a token request, which should not meet a busy key.
   const t = await pair(keys);
-  const loads = [];
-  for (const rate of RATES) {
-    const row = { rate };
-    for (const via of ["gateway", "direct"]) {
-      await quiet(1500);
-      console.error(`load: ${rate} req/s for ${SECONDS} s, ${via}`);
-      row[via] = await openLoop(rate, SECONDS, () => t[via]());
-    }
-    loads.push(row);
-  }
-
-  // 3c. A light tenant at 1 req/s: alone, then while another tenant floods at 100 req/s (it starts 2 s into the flood, when the flood's queue is long).
   const light = await pair(keys);
   const flood = await pair(keys);
-  await quiet(1500);
-  console.error("load: a light tenant alone, then beside a flood");
-  const alone = await openLoop(1, SECONDS, () => light.gateway());
-  await quiet(1500);
-  const [flooded, beside] = await Promise.all([openLoop(100, 20, () => flood.gateway()), sleep(2000).then(() => openLoop(1, 15, () => light.gateway()))]);
-  const waits = (run) => run.calls.filter((c) => c.status === 200).map((c) => c.doneAt - c.sentAt);
-
   const five = [];
   for (let k = 0; k < BACKLOGGED.length; k++) five.push(await pair(keys));
-  await quiet(1500);
-  console.error("load: 5 backlogged tenants, gateway then direct");
+  const step = async (what) => {
+    await quiet(1500);
+    console.error(`load: ${what}`);
+  };
+
+  // Everything through ledgergate first, the no-limiter baselines last: a baseline saturates the
+  // key that ledgergate shares, and any 429 ledgergate meets meanwhile (a token renewal, say)
+  // rightly slows its governor, which would then carry into the next measurement.
+  const loads = RATES.map((rate) => ({ rate }));
+  for (const row of loads) {
+    await step(`${row.rate} req/s for ${SECONDS} s through ledgergate`);
+    row.gateway = await openLoop(row.rate, SECONDS, () => t.gateway());
+  }
+  // 3c. A light tenant at 1 req/s: alone, then while another tenant floods at 100 req/s (it starts 2 s into the flood, when the flood's queue is long).
+  await step("a light tenant alone");
+  const alone = await openLoop(1, SECONDS, () => light.gateway());
+  await step("the light tenant beside a flood");
+  const [flooded, beside] = await Promise.all([openLoop(100, 20, () => flood.gateway()), sleep(2000).then(() => openLoop(1, 15, () => light.gateway()))]);
+  const waits = (run) => run.calls.filter((c) => c.status === 200).map((c) => c.doneAt - c.sentAt);
+  await step("5 backlogged tenants through ledgergate");
   const fairGateway = await backlogged(five, "gateway");
-  await quiet(1500);
+
+  await step("tokens for the no-limiter client");
+  for (const p of [t, ...five]) await p.directly();
+  for (const row of loads) {
+    await step(`${row.rate} req/s for ${SECONDS} s with no limiter`);
+    row.direct = await openLoop(row.rate, SECONDS, () => t.direct());
+  }
+  await step("5 backlogged tenants with no limiter");
   const fairDirect = await backlogged(five, "direct");
 
   return () => {

@@ -29,7 +29,8 @@ import { Pacer } from "../lib/rate/pacer";
  * The fraction of the API's limit left unused: permits leave every 1000 / (10 × 0.96) = 104.2 ms.
  * The API counts a rolling second on arrival, so ten permits spanning 10 × 104.2 = 1042 ms leave
  * 42 ms (37 ms after `CATCH_UP_MS`) for one call's way to take longer than the tenth next one's.
- * Measured with `npm run bench -- margin` (2026-11-23, 2 cores under a test loop; 10 s per load):
+ * Measured with `npm run bench -- margin` (2026-11-23T13:14Z, commit e29498a plus this change,
+ * 2 cores under a test loop; 10 s per load, through ledgergate):
  *
  *   margin            2 %   3 %   4 %   5 %   7 %   10 %
  *   served/s at 50    9.80  9.75  9.65  9.44  9.26  8.96   (no 429s at any margin)
@@ -37,10 +38,12 @@ import { Pacer } from "../lib/rate/pacer";
  *
  * Use follows 1 − margin (the catch-up makes up the timer's usual lateness), so the goal of 95 %
  * of the limit wants 4 % or less, with a point to spare for a loaded machine; 5 % already fell
- * short. The 429s at 200 req/s did not fall with the margin from 2 % to 5 %: they came from
- * stalls of the saturated machine longer than any of those margins covers, which the slow-down
- * after a 429 absorbs. A path with more jitter than this one (the real API is across the internet)
- * sets `RATE_PACING_MARGIN` instead.
+ * short. The 429s at 200 req/s did not fall with the margin from 2 % to 5 %, which points at
+ * stalls of the saturated machine longer than any of those margins covers (the timer probe below
+ * saw 20–60 ms at the 99th percentile) rather than at the usual jitter; the slow-down after a 429
+ * absorbs those. At 4 %, `npm run bench -- load` (2026-11-23T14:17Z) then saw no 429 at 5 to
+ * 200 req/s and 9.63 and 9.55 calls served a second at 50 and 200 req/s. A path with more jitter
+ * than this one (the real API is across the internet) sets `RATE_PACING_MARGIN` instead.
  */
 const PACING_MARGIN = 0.04;
 /**
@@ -49,20 +52,15 @@ const PACING_MARGIN = 0.04;
  * `npm run bench -- load` (50–200 req/s offered, 2 cores under a test loop) saw it fire 1.5 ms
  * late on average, 2 ms at the 90th percentile and 20–60 ms at the 99th; with no catch-up, 50 req/s
  * got 9.36 served/s of a 9.5 pace. 5 ms makes up nearly all of the usual lateness and costs the
- * jitter budget only 5 ms; the rare long stall is better lost than crammed into the API's second.
+ * jitter budget only 5 ms. The rare long stall is better lost than made up: it holds up the calls
+ * this isolate has in flight as well as the timer, and making it up would crowd the next ten
+ * permits against those delayed calls in the API's second.
  */
 const CATCH_UP_MS = 5;
 /** The API's limit per subscription key, per second. */
 const DEFAULT_LIMIT = 10;
 /** The shortest timer, ms: a wake time already reached still goes through the event loop once. */
 const MIN_TIMER_MS = 1;
-
-/**
- * The bindings this object reads beyond `Bindings`: `RATE_PACING_MARGIN` overrides
- * `PACING_MARGIN` (a fraction, 0 ≤ m < 1) for a path with more jitter than the one measured, and
- * lets `npm run bench -- margin` compare margins without an edit.
- */
-type GovernorBindings = Bindings & { RATE_PACING_MARGIN?: string };
 
 /** The answer to `acquire`. */
 export type Permit = { ok: true; waitedMs: number } | { ok: false; retryAfterSeconds: number };
@@ -82,7 +80,7 @@ export class RateGovernor extends DurableObject<Bindings> {
   readonly #keys = new KeyHealth();
   #timer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(ctx: DurableObjectState, env: GovernorBindings) {
+  constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
     const n = Number(env.RATE_LIMIT_PER_SECOND);
     const m = env.RATE_PACING_MARGIN ? Number(env.RATE_PACING_MARGIN) : Number.NaN;

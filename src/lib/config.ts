@@ -18,6 +18,8 @@ export interface Bindings {
   ORDER_TO_INVOICE: Workflow<RunParams>;
   /** Upstream calls per second per environment; the API's limit (10) when unset. */
   RATE_LIMIT_PER_SECOND?: string;
+  /** Share of the limit the governor leaves unused as a jitter margin, 0 ≤ m < 1, for a path with more jitter than the one measured (default `PACING_MARGIN` in `durable/rate-governor.ts`). */
+  RATE_PACING_MARGIN?: string;
   VERSION?: string;
   /** `debug`, `info` (default), `warn`, `error` or `silent` (see `lib/log.ts`). */
   LOG_LEVEL?: string;

@@ -16,15 +16,18 @@
  * Adaptation: a 429 that still comes back means the path's jitter (or another user of the key) is
  * larger than the margin assumed, so the spacing grows by `SLOWDOWN_FACTOR`, once per pause (the
  * other calls already in flight answer 429 together and teach nothing new), up to `MAX_SLOWDOWN`.
- * It creeps back by `RECOVERY_PER_SECOND` for every second's worth of grants made without a 429,
- * down to the floor. Idle time teaches nothing, so only grants count.
+ * It creeps back by `RECOVERY_PER_SECOND` for every second without a 429 after the pause, down to
+ * the floor. Seconds, not permits: what a 429 teaches (a neighbour's burst on the key, a stall on
+ * the way) passes whether or not anyone sends meanwhile, and a pace slowed by one busy minute must
+ * not still throttle the next hour's first burst; if the cause is still there, the next 429 slows
+ * it again at the cost of one pause.
  */
 
 /** A 429 multiplies the spacing by this (a third slower), as TCP halves its window on a loss, but gentler: a 429 costs a 1 s pause already. */
 export const SLOWDOWN_FACTOR = 1.5;
-/** The widest spacing, as a multiple of the floor: about 2.4 req/s at a limit of 10, still a trickle for every tenant; three 429s in a row reach it. */
+/** The widest spacing, as a multiple of the floor: about 2.4 req/s at a limit of 10, still a trickle for every tenant; four 429s in a row reach it. */
 export const MAX_SLOWDOWN = 4;
-/** The spacing shrinks by this fraction per second of grants without a 429: back from one slow-down in about 40 s, from the widest in about 140 s. */
+/** The spacing shrinks by this fraction per second without a 429: back from one slow-down in about 40 s, from the widest in about 140 s. */
 export const RECOVERY_PER_SECOND = 0.01;
 
 /** The pace's settings. */
@@ -66,7 +69,8 @@ export interface PaceState {
 export class Pacer {
   readonly #floorMs: number;
   readonly #catchUpMs: number;
-  #spacingMs: number;
+  /** The spacing the last 429 set; it shrinks back from the end of that 429's pause (see `spacing`). */
+  #slowedMs: number;
   /** The earliest time of the next permit, by the spacing alone (the GCRA's theoretical arrival time). */
   #tat = 0;
   #pausedUntil = 0;
@@ -78,7 +82,7 @@ export class Pacer {
     if (!(margin >= 0 && margin < 1)) throw new TypeError(`Pacer: margin must be at least 0 and below 1, got ${margin}`);
     if (!(catchUpMs >= 0)) throw new TypeError(`Pacer: catchUpMs must not be negative, got ${catchUpMs}`);
     this.#floorMs = 1000 / (limit * (1 - margin));
-    this.#spacingMs = this.#floorMs;
+    this.#slowedMs = this.#floorMs;
     this.#catchUpMs = Math.min(catchUpMs, this.#floorMs / 2);
   }
 
@@ -99,9 +103,7 @@ export class Pacer {
    */
   grant(now: number, queued: boolean): void {
     const from = queued ? Math.max(this.nextAt(), now - this.#catchUpMs) : now;
-    this.#tat = from + this.#spacingMs;
-    // One permit's worth of 429-free time: over a second of back-to-back permits this compounds to RECOVERY_PER_SECOND.
-    this.#spacingMs = Math.max(this.#floorMs, this.#spacingMs * (1 - (RECOVERY_PER_SECOND * this.#spacingMs) / 1000));
+    this.#tat = from + this.spacing(now);
   }
 
   /**
@@ -110,17 +112,24 @@ export class Pacer {
    * lengthens it, since its call left before the pace slowed.
    */
   pause(seconds: number, now: number): void {
-    if (now >= this.#pausedUntil) this.#spacingMs = Math.min(this.#spacingMs * SLOWDOWN_FACTOR, this.#floorMs * MAX_SLOWDOWN);
+    if (now >= this.#pausedUntil) this.#slowedMs = Math.min(this.spacing(now) * SLOWDOWN_FACTOR, this.#floorMs * MAX_SLOWDOWN);
     this.#pausedUntil = Math.max(this.#pausedUntil, now + Math.max(1, seconds) * 1000);
   }
 
   /** Estimated ms from `now` until the permit that has `ahead` permits before it may leave, at the current spacing. */
   eta(ahead: number, now: number): number {
-    return Math.max(0, this.nextAt() - now) + ahead * this.#spacingMs;
+    return Math.max(0, this.nextAt() - now) + ahead * this.spacing(now);
+  }
+
+  /** The spacing at `now`, ms: the last 429's, less `RECOVERY_PER_SECOND` for each second since its pause ended, never below the floor. */
+  spacing(now: number): number {
+    const seconds = Math.max(0, now - this.#pausedUntil) / 1000;
+    return Math.max(this.#floorMs, this.#slowedMs * (1 - RECOVERY_PER_SECOND) ** seconds);
   }
 
   /** The pace now. */
   state(now: number): PaceState {
-    return { spacingMs: this.#spacingMs, floorMs: this.#floorMs, perSecond: 1000 / this.#spacingMs, pausedForMs: Math.max(0, this.#pausedUntil - now) };
+    const spacingMs = this.spacing(now);
+    return { spacingMs, floorMs: this.#floorMs, perSecond: 1000 / spacingMs, pausedForMs: Math.max(0, this.#pausedUntil - now) };
   }
 }

@@ -113,25 +113,26 @@ describe("pacer: after a 429", () => {
     expect(p.state(45_000)).toMatchObject({ spacingMs: FLOOR_MS * MAX_SLOWDOWN, pausedForMs: 1000 });
   });
 
-  it("creeps back with permits granted, about RECOVERY_PER_SECOND per second of them, down to the floor and no further", () => {
+  it("creeps back RECOVERY_PER_SECOND per second after the pause, busy or idle, down to the floor and no further", () => {
     const p = pacer();
     p.pause(1, 0);
-    const slowed = p.state(1000).spacingMs;
-    const times = backToBack(p, 200, 1000);
-    const spacings = diffs(times);
-    // The gaps shrink, never grow, while no 429 comes, and never below the floor.
-    expect(Math.max(...diffs(spacings))).toBeLessThanOrEqual(0);
-    expect(Math.min(...spacings)).toBeGreaterThanOrEqual(FLOOR_MS);
-    const last = times.at(-1) ?? 0;
-    expect(p.state(0).spacingMs / slowed).toBeCloseTo((1 - RECOVERY_PER_SECOND) ** ((last - 1000) / 1000), 2);
-    backToBack(p, 1000, last);
-    expect(p.state(0).spacingMs).toBe(FLOOR_MS);
+    const slowed = FLOOR_MS * SLOWDOWN_FACTOR;
+    expect(p.state(1000).spacingMs).toBe(slowed);
+    expect(p.state(11_000).spacingMs).toBeCloseTo(slowed * (1 - RECOVERY_PER_SECOND) ** 10, 9);
+    // Busy: the gaps between back-to-back permits shrink, never grow, while no 429 comes, and never below the floor.
+    const gaps = diffs(backToBack(p, 200, 1000));
+    expect(Math.max(...diffs(gaps))).toBeLessThanOrEqual(1e-9);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(FLOOR_MS);
+    expect(gaps[0]).toBeCloseTo(slowed, 9);
+    // Back at the floor once (1 − r)^s ≤ 1 / SLOWDOWN_FACTOR, about 40 s.
+    expect(p.state(42_000).spacingMs).toBe(FLOOR_MS);
   });
 
-  it("learns nothing while idle: a slowed pace stays slow until permits are granted", () => {
+  it("slows a relapse from where the pace has come back to, not from where it was", () => {
     const p = pacer();
     p.pause(1, 0);
-    expect(p.state(3_600_000).spacingMs).toBe(FLOOR_MS * SLOWDOWN_FACTOR);
+    p.pause(1, 21_000); // 20 s after the pause: 1.5 × 0.99^20 of the floor, then × 1.5
+    expect(p.state(21_000).spacingMs).toBeCloseTo(FLOOR_MS * SLOWDOWN_FACTOR ** 2 * (1 - RECOVERY_PER_SECOND) ** 20, 9);
   });
 
   it("estimates a permit's wait as the time to the next one plus a spacing per permit ahead", () => {
