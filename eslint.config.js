@@ -7,7 +7,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
-    files: ["**/*.ts"],
+    files: ["**/*.{ts,tsx}"],
     rules: {
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
@@ -22,7 +22,7 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["**/src/**", "!**/sandbox/src/**"], message: "The sandbox may import only from shared/ (the catalog, v2 schemas and byte helpers)." }] }] },
   },
   {
-    files: ["src/**/*.ts"],
+    files: ["src/**/*.{ts,tsx}"],
     rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["**/sandbox/**"], message: "The gateway never imports the sandbox." }] }] },
   },
   {

@@ -5,8 +5,10 @@
 //   3, 3b, 3c. the shared rate limit (bench/load.mjs): upstream 429s at offered loads of 5 to
 //      200 req/s against a client with no limiter, upstream use above the quota, fairness,
 //   4–6. shop orders (bench/orders.mjs): upstream calls per order, orders per minute through the
-//      10 req/s limit with 20 tenants, webhook answer time.
-// `npm run bench -- latency` runs 1–2 only, `-- load` 3–3c only, `-- orders` 4–6 only; the default
+//      10 req/s limit with 20 tenants, webhook answer time,
+//   7. the reference cache (bench/reference.mjs): upstream calls of 100 orders' lookups and writes,
+//      cached against the plain pass-through.
+// `npm run bench -- latency` runs 1–2 only, `-- load` 3–3c only, `-- orders` 4–6 only, `-- reference` 7 only; the default
 // is all. `npm run bench -- margin` (bench/margin.mjs, not part of all) compares pacing margins.
 // Every figure comes from this one run, baseline included. Not a test: it asserts nothing.
 import { spawn } from "node:child_process";
@@ -17,11 +19,12 @@ import { GW, SB, answers, direct as directCall, directToken, header, json, newTe
 import { loadBench } from "./load.mjs";
 import { marginBench } from "./margin.mjs";
 import { ordersBench } from "./orders.mjs";
+import { referenceBench } from "./reference.mjs";
 
-const PARTS = { all: ["latency", "load", "orders"], latency: ["latency"], load: ["load"], orders: ["orders"], margin: ["margin"] };
+const PARTS = { all: ["latency", "load", "orders", "reference"], latency: ["latency"], load: ["load"], orders: ["orders"], reference: ["reference"], margin: ["margin"] };
 const mode = process.argv[2] ?? "all";
 if (!Object.hasOwn(PARTS, mode)) {
-  console.error(`Usage: npm run bench [-- latency|load|orders|margin]  (not ${mode})`);
+  console.error(`Usage: npm run bench [-- latency|load|orders|reference|margin]  (not ${mode})`);
   process.exit(2);
 }
 if ((await answers(`${GW}/healthz`)) || (await answers(`${SB}/_sandbox/keys`))) {
@@ -124,7 +127,7 @@ async function latencyBench() {
 }
 
 const printers = [];
-const BENCHES = { latency: latencyBench, load: () => loadBench(keys), orders: () => ordersBench(keys) };
+const BENCHES = { latency: latencyBench, load: () => loadBench(keys), orders: () => ordersBench(keys), reference: referenceBench };
 for (const part of PARTS[mode]) printers.push(await BENCHES[part]());
 stop();
 console.log(header());

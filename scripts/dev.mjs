@@ -2,6 +2,11 @@
 // `npm start`: the sandbox on http://127.0.0.1:8788 and the gateway on http://127.0.0.1:8787, the
 // gateway reaching the sandbox through its SANDBOX service binding (wrangler's local dev registry).
 // State persists under .wrangler/ in each Worker's folder, so clients and data survive a restart.
+// Other ports and state (the browser tests run a second pair beside `npm start`): the environment
+// variables LEDGERGATE_GATEWAY_PORT, LEDGERGATE_SANDBOX_PORT, LEDGERGATE_GATEWAY_INSPECTOR_PORT,
+// LEDGERGATE_SANDBOX_INSPECTOR_PORT, and LEDGERGATE_PERSIST_DIR (state under <dir>/gateway and
+// <dir>/sandbox). A second pair also needs its own WRANGLER_REGISTRY_PATH, so that its gateway's
+// SANDBOX binding finds its own sandbox.
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,9 +21,14 @@ const env = {
   WRANGLER_SEND_METRICS: "false",
 };
 
+const port = (name, fallback) => process.env[name] || fallback;
+const gatewayPort = port("LEDGERGATE_GATEWAY_PORT", "8787");
+const sandboxPort = port("LEDGERGATE_SANDBOX_PORT", "8788");
+const persist = (worker) => (process.env.LEDGERGATE_PERSIST_DIR ? ["--persist-to", join(process.env.LEDGERGATE_PERSIST_DIR, worker)] : []);
 const workers = [
-  { name: "sandbox", args: ["dev", "--config", "sandbox/wrangler.toml", "--ip", "127.0.0.1", "--port", "8788", "--inspector-port", "9230", "--var", "SANDBOX_CONTROL:true"] },
-  { name: "gateway", args: ["dev", "--config", "wrangler.toml", "--ip", "127.0.0.1", "--port", "8787", "--inspector-port", "9229"] },
+  // SANDBOX_PUBLIC_URL: the gateway reaches the sandbox through its binding, but a browser opens the onboarding page here.
+  { name: "sandbox", args: ["dev", "--config", "sandbox/wrangler.toml", "--ip", "127.0.0.1", "--port", sandboxPort, "--inspector-port", port("LEDGERGATE_SANDBOX_INSPECTOR_PORT", "9230"), "--var", "SANDBOX_CONTROL:true", "--var", `SANDBOX_PUBLIC_URL:http://127.0.0.1:${sandboxPort}`, ...persist("sandbox")] },
+  { name: "gateway", args: ["dev", "--config", "wrangler.toml", "--ip", "127.0.0.1", "--port", gatewayPort, "--inspector-port", port("LEDGERGATE_GATEWAY_INSPECTOR_PORT", "9229"), ...persist("gateway")] },
 ];
 
 const children = workers.map(({ name, args }) => {
@@ -55,6 +65,6 @@ async function ready(url) {
   }
   return false;
 }
-if ((await ready("http://127.0.0.1:8788/_sandbox/keys")) && (await ready("http://127.0.0.1:8787/healthz"))) {
-  console.log("\nledgergate is running:\n  gateway  http://127.0.0.1:8787  (admin token: local-admin-token)\n  sandbox  http://127.0.0.1:8788  (control API: /_sandbox/keys, /_sandbox/clients, ...)\n");
+if ((await ready(`http://127.0.0.1:${sandboxPort}/_sandbox/keys`)) && (await ready(`http://127.0.0.1:${gatewayPort}/healthz`))) {
+  console.log(`\nledgergate is running:\n  gateway  http://127.0.0.1:${gatewayPort}  (admin token: local-admin-token)\n  sandbox  http://127.0.0.1:${sandboxPort}  (control API: /_sandbox/keys, /_sandbox/clients, ...)\n`);
 }

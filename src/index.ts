@@ -4,7 +4,7 @@
  * Workflow classes.
  * Nothing else.
  */
-import { Hono } from "hono";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayApp } from "./lib/app";
 import { handleError, handleNotFound } from "./lib/problem";
 import { AccessCache } from "./lib/upstream/access-cache";
@@ -14,7 +14,10 @@ import { requestId } from "./middleware/request-id";
 import { requestLog } from "./middleware/request-log";
 import { webhookPrecheck } from "./middleware/webhook-precheck";
 import { adminRoutes } from "./routes/admin";
+import { consoleRoutes } from "./routes/console";
+import { docsRoutes } from "./routes/docs";
 import { metaRoutes } from "./routes/meta";
+import { onboardingRoutes } from "./routes/onboarding";
 import { orderRoutes } from "./routes/orders";
 import { v2Routes } from "./routes/v2";
 import { webhookRoutes } from "./routes/webhooks";
@@ -24,16 +27,21 @@ export { RateGovernor } from "./durable/rate-governor";
 export { Tenant } from "./durable/tenant";
 export { OrderToInvoice } from "./workflows/order-to-invoice";
 
-const app = new Hono<GatewayApp>();
+// An OpenAPIHono: mounting a router also merges its route declarations, which /openapi.json lists.
+const app = new OpenAPIHono<GatewayApp>();
 
 // The one object that lives as long as the isolate: its verified gateway keys (lib/upstream/access-cache.ts).
 app.use("*", requestId, requestLog, limitFailedAuth(), withAccessCache(new AccessCache()));
 app.use("/webhooks/:source/:client/:environment", webhookPrecheck);
 app.route("/", metaRoutes);
 app.route("/admin", adminRoutes);
+// Before /v2: /v2/openapi.json is the gateway's document, not an API call, and needs no key.
+app.route("/", docsRoutes(app));
 app.route("/v2", v2Routes);
 app.route("/webhooks", webhookRoutes);
 app.route("/orders", orderRoutes);
+app.route("/console", consoleRoutes);
+app.route("/", onboardingRoutes);
 app.notFound(handleNotFound);
 app.onError(handleError);
 

@@ -17,6 +17,12 @@ export interface SandboxEnv {
   PRODUCTION_SUBSCRIPTION_KEY: string;
   /** "true" serves `/_sandbox/*`; anything else answers 404 there. */
   SANDBOX_CONTROL?: string;
+  /**
+   * Origin of the onboarding approval page in TemporaryUrls (`http://127.0.0.1:8788` under `npm start`),
+   * for when the caller reaches the sandbox at an address a browser cannot (a service binding); the
+   * request's own origin when unset.
+   */
+  SANDBOX_PUBLIC_URL?: string;
   /** "true" lets plain HTTP through on any host (loopback is always let through). */
   SANDBOX_ALLOW_PLAIN_HTTP?: string;
 }

@@ -10,6 +10,7 @@ import { DroppedConnection } from "./lib/rejection";
 import { apimResponse, problemResponse } from "./lib/problem";
 import { apiRoutes } from "./routes/api";
 import { controlRoutes } from "./routes/control";
+import { onboardingPageRoutes } from "./routes/onboarding-page";
 import { requireHttps } from "./routes/https";
 import { tokenRoutes } from "./routes/token";
 
@@ -20,6 +21,7 @@ const app = new Hono<SandboxApp>({ getPath: (req) => new URL(req.url).pathname.t
 
 app.use("*", requireHttps);
 app.route("/_sandbox", controlRoutes);
+app.route("/onboarding", onboardingPageRoutes);
 app.route("/demo/oauth", tokenRoutes("demo"));
 app.route("/demo/v2", apiRoutes("demo"));
 app.route("/oauth", tokenRoutes("production"));

@@ -24,6 +24,7 @@ import { log } from "../lib/log";
 import { FairQueue, type QueueState, type TenantCounters } from "../lib/rate/fair-queue";
 import { KeyHealth, type RefusalVerdict } from "../lib/rate/key-health";
 import { Pacer } from "../lib/rate/pacer";
+import { PermitRing } from "../lib/rate/permit-ring";
 
 /**
  * The fraction of the API's limit left unused: permits leave every 1000 / (10 × 0.96) = 104.2 ms.
@@ -68,6 +69,17 @@ export type Permit = { ok: true; waitedMs: number } | { ok: false; retryAfterSec
 /** Per-tenant counters: permits granted, callers that had to queue, callers refused. */
 export type GovernorCounters = TenantCounters;
 
+/** What the console's budget page draws: the last minute's permits per second, the queue, the 429s. */
+export interface GovernorBudget {
+  /** Permits granted in each of the last 60 seconds, oldest first. */
+  perSecond: number[];
+  /** Callers waiting now, per tenant with any waiting. */
+  waitingByTenant: Record<string, number>;
+  /** 429s the API answered since this object started. */
+  throttled: number;
+  state: QueueState;
+}
+
 /**
  * The permits of one environment, and its token endpoint's health. Its public methods are its whole
  * API (RPC reaches any public member).
@@ -78,6 +90,9 @@ export type GovernorCounters = TenantCounters;
 export class RateGovernor extends DurableObject<Bindings> {
   readonly #queue: FairQueue<(permit: Permit) => void>;
   readonly #keys = new KeyHealth();
+  // In memory, like the queue: the chart shows the last minute, which an eviction barely dents.
+  readonly #granted = new PermitRing();
+  #throttled = 0;
   #timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
@@ -92,7 +107,10 @@ export class RateGovernor extends DurableObject<Bindings> {
   acquire(tenant: string, maxWaitMs: number): Promise<Permit> {
     const { promise, resolve } = Promise.withResolvers<Permit>();
     const offer = this.#queue.offer(tenant, maxWaitMs, Date.now(), resolve);
-    if (offer.outcome === "granted") return Promise.resolve({ ok: true, waitedMs: 0 });
+    if (offer.outcome === "granted") {
+      this.#granted.add(Date.now());
+      return Promise.resolve({ ok: true, waitedMs: 0 });
+    }
     if (offer.outcome === "refused") return Promise.resolve({ ok: false, retryAfterSeconds: offer.retryAfterSeconds });
     this.#pump();
     return promise;
@@ -101,6 +119,7 @@ export class RateGovernor extends DurableObject<Bindings> {
   /** Stops all permits of this environment for `seconds` (the API answered 429), then goes slower for a while. */
   pause(seconds: number): void {
     const now = Date.now();
+    this.#throttled++;
     const before = this.#queue.state(now).spacingMs;
     this.#queue.pause(seconds, now);
     const after = this.#queue.state(now);
@@ -134,6 +153,12 @@ export class RateGovernor extends DurableObject<Bindings> {
     return this.#queue.state(Date.now());
   }
 
+  /** The last minute's permits per second, who waits, and the 429s, for the console's budget page. */
+  budget(): GovernorBudget {
+    const now = Date.now();
+    return { perSecond: this.#granted.series(now), waitingByTenant: this.#queue.waitingByTenant(), throttled: this.#throttled, state: this.#queue.state(now) };
+  }
+
   /** Answers every caller the queue decided on, and sleeps until it can decide again. */
   #pump(): void {
     if (this.#timer) clearTimeout(this.#timer);
@@ -141,7 +166,10 @@ export class RateGovernor extends DurableObject<Bindings> {
     const now = Date.now();
     const { granted, refused, wakeAt } = this.#queue.drain(now);
     for (const r of refused) r.ticket({ ok: false, retryAfterSeconds: r.retryAfterSeconds });
-    for (const g of granted) g.ticket({ ok: true, waitedMs: g.waitedMs });
+    for (const g of granted) {
+      this.#granted.add(now);
+      g.ticket({ ok: true, waitedMs: g.waitedMs });
+    }
     if (wakeAt !== null) this.#timer = setTimeout(() => this.#pump(), Math.max(MIN_TIMER_MS, wakeAt - now));
   }
 }

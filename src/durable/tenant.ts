@@ -13,12 +13,17 @@ import type { Source } from "../lib/orders/order";
 import type { Known, KnownAsk, Learned, OrderRunPort, RunInput } from "../lib/orders/port";
 import type { OrderRunView, RunPatch, RunState } from "../lib/orders/runs";
 import { fail, ok, type Outcome } from "../lib/outcome";
+import type { CodeId, CodeKey } from "../lib/shaping/code-refs";
+import type { StoredAnswer } from "../lib/shaping/stored-answer";
 import { cacheMs, type KeyAccess } from "../lib/upstream/access-cache";
 import { issueToken } from "../lib/upstream/token";
+import { CodeIds } from "./tenant/code-ids";
 import { GatewayKeys } from "./tenant/gateway-keys";
+import { IdempotencyKeys, type Claim, type Finish } from "./tenant/idempotency-keys";
 import { KnownIds } from "./tenant/known-ids";
 import { OrderDesk, unverified, type WebhookIntake } from "./tenant/order-desk";
 import { OrderSettings, type SecretOptions } from "./tenant/order-settings";
+import { ReferenceCache, type ReferenceRead } from "./tenant/reference-cache";
 import { nameOf, Registration, type TenantRecord } from "./tenant/registration";
 import { migrate } from "./tenant/schema";
 import { Sealer } from "./tenant/sealer";
@@ -38,6 +43,9 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
   readonly #settings: OrderSettings;
   readonly #desk: OrderDesk;
   readonly #known: KnownIds;
+  readonly #codeIds: CodeIds;
+  readonly #idempotency: IdempotencyKeys;
+  readonly #references: ReferenceCache;
   /** A registration checking its key: the token request opens the input gate, so a second one must be turned away here. */
   #registering = false;
 
@@ -51,6 +59,9 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     this.#settings = new OrderSettings(sql, this.#sealer);
     this.#desk = new OrderDesk(sql, env, this.#settings);
     this.#known = new KnownIds(sql, this.#settings);
+    this.#codeIds = new CodeIds(sql);
+    this.#idempotency = new IdempotencyKeys(sql);
+    this.#references = new ReferenceCache(sql);
     this.#tokens = new TokenKeeper(sql, Date.now, tokenSource(() => this.env, this.#registration, this.#sealer), () => this.#arm());
     void ctx.blockConcurrencyWhile(() => this.#tokens.load());
   }
@@ -89,6 +100,12 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
    */
   async accessForRun(registration: string): Promise<Outcome<Access>> {
     return this.#registration.current(registration) ? this.#tokens.access() : fail("not-found", GONE);
+  }
+
+  /** The current registration's id, for an operator action that calls the API as this tenant (offboarding: `lib/onboarding/offboard.ts`). */
+  registrationId(): Outcome<string> {
+    const r = this.#registration.get();
+    return r ? ok(r.registrationId) : fail("not-found", NO_TENANT);
   }
 
   /** Drops `token` after the API answered 401 to it, if it is still the current one. */
@@ -130,6 +147,9 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
       this.#desk.book.clear();
       this.#settings.clear();
       this.#known.clear();
+      this.#codeIds.clear();
+      this.#idempotency.clear();
+      this.#references.clear();
       this.#tokens.clear();
       this.#keys.clear();
       this.#registration.clear();
@@ -151,7 +171,7 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
   override async alarm(): Promise<void> {
     const r = this.#registration.get();
     if (!r) return;
-    for (const kept of [this.#desk.book, this.#settings]) kept.purge(Date.now());
+    for (const kept of [this.#desk.book, this.#settings, this.#idempotency, this.#references]) kept.purge(Date.now());
     await this.#desk.startPending(ownerOf(r));
     await this.#tokens.renew();
     await this.#arm();
@@ -201,6 +221,29 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     return run;
   }
 
+  /**
+   * The tenant's runs for the operator console. No gateway key: the Worker has already checked the
+   * operator's session, which is the authority here, as the admin API's token is for the other
+   * operator methods.
+   */
+  operatorRuns(state: RunState | null, limit: number): Outcome<OrderRunView[]> {
+    return this.#registration.get() ? ok(this.#desk.list(state, limit)) : fail("not-found", NO_TENANT);
+  }
+
+  /** One order's run for the operator console (see `operatorRuns`). */
+  operatorRun(source: Source, orderId: string): Outcome<OrderRunView> {
+    return this.#registration.get() ? this.#desk.view(source, orderId) : fail("not-found", NO_TENANT);
+  }
+
+  /** A new attempt for a failed order, started by the operator (see `operatorRuns`). */
+  async operatorRetry(source: Source, orderId: string): Promise<Outcome<OrderRunView>> {
+    const r = this.#registration.get();
+    if (!r) return fail("not-found", NO_TENANT);
+    const run = await this.#desk.retry(ownerOf(r), source, orderId);
+    await this.#arm();
+    return run;
+  }
+
   async runInput(registration: string, source: Source, orderId: string): Promise<RunInput | null> {
     const run = this.#registration.current(registration) && this.#desk.book.get(source, orderId);
     return run ? { run, mapping: this.#settings.mapping() } : null;
@@ -219,6 +262,59 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     if (this.#registration.current(registration)) this.#known.learn(registration, learned, Date.now());
   }
 
+  /** Claims an idempotency key for a `/v2` write (`lib/shaping/idempotency.ts`): first, a replay, or why not. */
+  async idempotencyClaim(gatewayKey: string, ask: { keyHash: string; fingerprint: string; recheck: boolean; leaseUntil: number }): Promise<Outcome<Claim>> {
+    if (!(await this.#authentic(gatewayKey))) return fail("unauthorized", BAD_KEY);
+    // Synchronous: no other claim runs between this one's read and its insert.
+    const claim = this.#idempotency.claim(ask.keyHash, ask.fingerprint, ask.recheck, ask.leaseUntil, Date.now());
+    if (claim.kind === "first") await this.#arm();
+    return ok(claim);
+  }
+
+  /** Ends a claim with the answer, an unknown outcome, or a release; false when the claim had lapsed to another caller. */
+  async idempotencyFinish(gatewayKey: string, ask: { keyHash: string; holder: string; how: Finish }): Promise<Outcome<boolean>> {
+    return (await this.#authentic(gatewayKey)) ? ok(this.#idempotency.finish(ask.keyHash, ask.holder, ask.how)) : fail("unauthorized", BAD_KEY);
+  }
+
+  /** A cached reference answer, or the generation a fresh read will be kept under (`lib/shaping/reference-cache.ts`). */
+  async referenceRead(gatewayKey: string, ask: { key: string; resource: string; refresh: boolean }): Promise<Outcome<ReferenceRead>> {
+    return (await this.#authentic(gatewayKey)) ? ok(this.#references.read(ask.key, ask.resource, ask.refresh, Date.now())) : fail("unauthorized", BAD_KEY);
+  }
+
+  /** Keeps a reference answer read under `generation`, unless its resource was written since; answers when it was kept and expires, or null. */
+  async referenceKeep(gatewayKey: string, ask: { key: string; resource: string; generation: number; answer: StoredAnswer }): Promise<Outcome<{ storedAt: number; expiresAt: number } | null>> {
+    if (!(await this.#authentic(gatewayKey))) return fail("unauthorized", BAD_KEY);
+    const kept = this.#references.keep(ask.key, ask.resource, ask.generation, ask.answer, Date.now());
+    if (kept) await this.#arm();
+    return ok(kept);
+  }
+
+  /** Forgets the cached answers of a resource a write went to. */
+  async referenceForget(gatewayKey: string, resource: string): Promise<Outcome<null>> {
+    if (!(await this.#authentic(gatewayKey))) return fail("unauthorized", BAD_KEY);
+    this.#references.forget(resource);
+    return ok(null);
+  }
+
+  /** The ids still trusted for codes a `/v2` write gave (`lib/shaping/code-refs.ts`). */
+  async codeIds(gatewayKey: string, keys: CodeKey[]): Promise<Outcome<CodeId[]>> {
+    return (await this.#authentic(gatewayKey)) ? ok(this.#codeIds.recall(keys, Date.now())) : fail("unauthorized", BAD_KEY);
+  }
+
+  /** Remembers ids a lookup found for codes. */
+  async rememberCodeIds(gatewayKey: string, found: CodeId[]): Promise<Outcome<null>> {
+    if (!(await this.#authentic(gatewayKey))) return fail("unauthorized", BAD_KEY);
+    this.#codeIds.remember(found, Date.now());
+    return ok(null);
+  }
+
+  /** Forgets remembered ids the API refused a write with. */
+  async forgetCodeIds(gatewayKey: string, keys: CodeKey[]): Promise<Outcome<null>> {
+    if (!(await this.#authentic(gatewayKey))) return fail("unauthorized", BAD_KEY);
+    this.#codeIds.forget(keys);
+    return ok(null);
+  }
+
   /** Makes a checked client key the tenant's own, sealed, and keeps the token that checked it. */
   async #adopt(record: Omit<TenantRecord, "clientKey">, clientKey: string, token: IssuedToken): Promise<Outcome<null>> {
     const sealed = await this.#sealer.seal(clientKey, nameOf(record));
@@ -226,6 +322,10 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     const { registrationId, environment, client, name, createdAt } = record;
     // A new client key may open another company's books, where remembered ids are other records.
     this.#known.clear();
+    this.#codeIds.clear();
+    // Kept answers and cached reference data are of the old books too.
+    this.#idempotency.clear();
+    this.#references.clear();
     this.#registration.save({ registrationId, environment, client, name, createdAt, clientKey: sealed });
     const kept = await this.#tokens.adopt(token);
     return kept.ok ? ok(null) : kept;
@@ -242,7 +342,7 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
 
   /** One alarm: the earliest due time of the modules' stored work (token renewal, run starts, purges, a previous secret's retirement). */
   async #arm(): Promise<void> {
-    const due = [this.#tokens.dueAt(), this.#desk.dueAt(Date.now()), this.#desk.book.purgeDueAt(), this.#settings.dueAt()].filter((t): t is number => t !== null);
+    const due = [this.#tokens.dueAt(), this.#desk.dueAt(Date.now()), this.#desk.book.purgeDueAt(), this.#settings.dueAt(), this.#idempotency.dueAt(), this.#references.dueAt()].filter((t): t is number => t !== null);
     await (due.length === 0 ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(Math.min(...due)));
   }
 }

@@ -20,6 +20,8 @@ export interface Bindings {
   RATE_LIMIT_PER_SECOND?: string;
   /** Share of the limit the governor leaves unused as a jitter margin, 0 ≤ m < 1, for a path with more jitter than the one measured (default `PACING_MARGIN` in `durable/rate-governor.ts`). */
   RATE_PACING_MARGIN?: string;
+  /** Most rows one `Prefer: pages=all` answer may hold, a whole number ≥ 1; 50 000 when unset (`lib/shaping/all-pages.ts`). A caller may ask for less with `Prefer: max-rows=N`, never more. */
+  PAGES_ALL_MAX_ROWS?: string;
   VERSION?: string;
   /** `debug`, `info` (default), `warn`, `error` or `silent` (see `lib/log.ts`). */
   LOG_LEVEL?: string;

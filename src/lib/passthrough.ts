@@ -2,13 +2,14 @@
  * @module
  * A `/v2/*` call passed through for its caller's tenant: the path checked, the body limited and
  * validated against the catalog before anything is sent, one call through the upstream client, and
- * the answer passed back with only the headers that belong to it.
+ * the answer passed back with only the headers that belong to it. Shaping (`lib/shaping/`) works on
+ * the `V2Request` between reading and sending: a changed request is a new object, never an edit.
  */
 import type { z } from "zod";
 import { readCapped } from "../../shared/bytes";
 import { matchOperation } from "../../shared/v2/catalog";
 import type { Caller } from "./app";
-import { environmentConfig, type Bindings } from "./config";
+import { environmentConfig, type Bindings, type EnvironmentConfig } from "./config";
 import { Problem } from "./problem";
 import type { AccessCache } from "./upstream/access-cache";
 import { callUpstream, type CallTrace } from "./upstream/client";
@@ -27,12 +28,34 @@ export const DEFAULT_DEADLINE_MS = 30_000;
 const MAX_DEADLINE_MS = 120_000;
 
 /**
- * Passes `req` (a request below `/v2`) to the API for `caller`'s tenant and answers the API's
- * response: same status and body, useful headers only. Throws a `Problem` for bad input (before
- * anything is sent) and when no answer can be had. `trace` is filled in for the request's log line;
- * `accessCache`, the isolate's verified keys, spares a warm call the tenant's object.
+ * A `/v2` request read and checked as far as it can be before shaping: its operation, path, query,
+ * deadline and body. What shaping does with it (`lib/shaping/`) happens between `readV2Request` and
+ * `sendV2`; the plain pass-through is `sendV2(r, checkedBody(r), trace)`.
  */
-export async function passThrough(env: Bindings, caller: Caller, req: Request, requestId: string, trace: CallTrace, accessCache?: AccessCache): Promise<Response> {
+export interface V2Request {
+  env: Bindings;
+  caller: Caller;
+  config: EnvironmentConfig;
+  requestId: string;
+  /** The gateway's origin, for links in answers. */
+  origin: string;
+  method: string;
+  /** Below the v2 root, checked by `v2Path`. */
+  path: string;
+  /** `?…` or empty, as the caller sent it. */
+  search: string;
+  /** The caller's headers (not yet filtered: `upstreamHeaders` does that when sending). */
+  headers: Headers;
+  /** Epoch ms by which the caller needs an answer. */
+  deadline: number;
+  /** The body as read: buffered when it is checked or small enough to resend, else a size-limited stream. */
+  body: ArrayBuffer | ReadableStream | null;
+  /** The isolate's verified keys, spares a warm call the tenant's object. */
+  accessCache?: AccessCache;
+}
+
+/** The caller's `/v2` request, its path and size checked; throws a `Problem` for bad input before anything is sent. */
+export async function readV2Request(env: Bindings, caller: Caller, req: Request, requestId: string, accessCache?: AccessCache): Promise<V2Request> {
   const started = Date.now();
   const url = new URL(req.url);
   const path = v2Path(url.pathname);
@@ -40,13 +63,30 @@ export async function passThrough(env: Bindings, caller: Caller, req: Request, r
   const config = environmentConfig(env, caller.environment);
   if (!config.ok) throw new Problem("unavailable", config.detail);
   const method = req.method.toUpperCase();
-  const body = await upstreamBody(req, method, path.value);
+  const body = await readBody(req, method, path.value);
+  const deadline = deadlineOf(req.headers.get("x-deadline-ms"), started);
+  return { env, caller, config: config.config, requestId, origin: url.origin, method, path: path.value, search: url.search, headers: req.headers, deadline, body, accessCache };
+}
+
+/** The body to send as it is: checked against the catalog when a schema applies. Throws a `Problem` for a malformed or invalid body. */
+export function checkedBody(r: V2Request): ArrayBuffer | ReadableStream | null {
+  const rule = bodyRule(r.method, r.path);
+  if (rule && r.body instanceof ArrayBuffer) check(r.headers.get("content-type") ?? "", r.body, rule);
+  return r.body;
+}
+
+/**
+ * Sends `r` with `body` to the API for its caller's tenant and answers the API's response: same
+ * status and body, useful headers only. Throws a `Problem` when no answer can be had. `trace` is
+ * filled in for the request's log line.
+ */
+export async function sendV2(r: V2Request, body: ArrayBuffer | ReadableStream | null, trace: CallTrace): Promise<Response> {
   const res = await callUpstream(
-    { env, environment: caller.environment, config: config.config, tenant: caller.tenant, credential: { gatewayKey: caller.key }, accessCache },
-    { method, path: path.value, search: url.search, headers: upstreamHeaders(req.headers, requestId), body, deadline: deadlineOf(req.headers.get("x-deadline-ms"), started) },
+    { env: r.env, environment: r.caller.environment, config: r.config, tenant: r.caller.tenant, credential: { gatewayKey: r.caller.key }, accessCache: r.accessCache },
+    { method: r.method, path: r.path, search: r.search, headers: upstreamHeaders(r.headers, r.requestId), body, deadline: r.deadline },
     trace,
   );
-  return downstreamResponse(res, config.config.apiBaseUrl, url.origin, requestId);
+  return downstreamResponse(res, r.config.apiBaseUrl, r.origin, r.requestId);
 }
 
 /** The epoch ms by which a call started at `started` must be answered, from its `X-Deadline-Ms` header. */
@@ -61,13 +101,13 @@ const REQUEST_HEADERS = ["accept", "accept-language", "content-type", "content-l
 const RESPONSE_HEADERS = ["content-type", "content-length", "content-disposition", "x-pagination", "location", "retry-after", "etag", "last-modified", "www-authenticate"];
 
 /** How the gateway checks a body before sending it. */
-interface BodyRule {
+export interface BodyRule {
   schema: z.ZodType;
   type: "json" | "json-patch";
 }
 
 /** The catalog's schema for the operation's body, if it takes JSON: every POST and PATCH of the API is checked. */
-function bodyRule(method: string, path: string): BodyRule | null {
+export function bodyRule(method: string, path: string): BodyRule | null {
   const m = matchOperation(method, path);
   if (m.kind !== "operation" || !m.op.schema || (m.op.body !== "json" && m.op.body !== "json-patch")) return null;
   return { schema: m.op.schema, type: m.op.body };
@@ -101,21 +141,20 @@ function downstreamResponse(res: Response, apiBaseUrl: string, gatewayOrigin: st
 }
 
 /**
- * The body to send: null, a buffer (checked when a schema applies), or a size-limited stream.
- * Throws a `Problem` for an oversized, malformed or invalid body, before anything is sent.
+ * The body as read: null, a buffer (when a schema applies, or small enough to resend after a
+ * 401), or a size-limited stream. Throws a `Problem` for an oversized body, before anything is sent.
  */
-async function upstreamBody(req: Request, method: string, path: string): Promise<ArrayBuffer | ReadableStream | null> {
+async function readBody(req: Request, method: string, path: string): Promise<ArrayBuffer | ReadableStream | null> {
   if (method === "GET" || method === "HEAD" || !req.body) return null;
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (declared > MAX_PASSTHROUGH_BODY_BYTES) throw tooLarge();
-  const rule = bodyRule(method, path);
-  if (!(declared <= BUFFERED_BODY_BYTES) && !rule) return limitStream(req.body);
-  const buffer = await readUpTo(req.body, rule ? BUFFERED_BODY_BYTES : MAX_PASSTHROUGH_BODY_BYTES);
-  if (rule) check(req.headers.get("content-type") ?? "", buffer, rule);
-  return buffer;
+  const checked = bodyRule(method, path) !== null;
+  if (!(declared <= BUFFERED_BODY_BYTES) && !checked) return limitStream(req.body);
+  return readUpTo(req.body, checked ? BUFFERED_BODY_BYTES : MAX_PASSTHROUGH_BODY_BYTES);
 }
 
-function check(contentType: string, buffer: ArrayBuffer, rule: BodyRule): void {
+/** Throws a `Problem` unless `buffer` is JSON of the declared type that `rule` accepts. */
+export function check(contentType: string, buffer: ArrayBuffer, rule: BodyRule): void {
   const type = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
   if (rule.type === "json-patch" ? type !== "application/json-patch+json" : !/^(application\/([a-z0-9.+-]+\+)?json|text\/json)$/.test(type)) {
     throw new Problem("unsupported-media-type", rule.type === "json-patch" ? "PATCH takes a JSON Patch as application/json-patch+json." : "Send the body as application/json.");

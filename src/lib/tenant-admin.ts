@@ -6,19 +6,42 @@
  */
 import type { GovernorCounters } from "../durable/rate-governor";
 import { Environment, type Bindings } from "./config";
-import { unwrap } from "./outcome";
+import { offboardTenant } from "./onboarding/offboard";
+import { ok, unwrap, type Outcome } from "./outcome";
 import { directoryStub, governorStub, parseTenantName, tenantName, tenantStub, type TenantName } from "./stubs";
 
-/** Registers a tenant (its object checks the client key first) and lists it; answers the new gateway key. */
-export async function registerTenant(env: Bindings, input: { environment: Environment; client: string; name: string; clientKey: string }) {
-  const name = tenantName(input.environment, input.client);
-  const { gatewayKey } = unwrap(await tenantStub(env, name).register(input));
-  await directoryStub(env).add(name);
-  return { tenant: name, gatewayKey };
+/** What registering a tenant takes. */
+export interface NewTenant {
+  environment: Environment;
+  client: string;
+  name: string;
+  clientKey: string;
 }
 
-/** Removes a tenant's object's data and its name from the directory. */
-export async function removeTenant(env: Bindings, name: TenantName): Promise<void> {
+/**
+ * Registers a tenant (its object checks the client key first) and lists it; answers the new gateway
+ * key, or why not (`conflict` when the slug is taken, which costs no upstream call).
+ */
+export async function tryRegisterTenant(env: Bindings, input: NewTenant): Promise<Outcome<{ tenant: TenantName; gatewayKey: string }>> {
+  const name = tenantName(input.environment, input.client);
+  const registered = await tenantStub(env, name).register(input);
+  if (!registered.ok) return registered;
+  await directoryStub(env).add(name);
+  return ok({ tenant: name, gatewayKey: registered.value.gatewayKey });
+}
+
+/** `tryRegisterTenant`, its failure thrown as a `Problem`. */
+export async function registerTenant(env: Bindings, input: NewTenant) {
+  return unwrap(await tryRegisterTenant(env, input));
+}
+
+/**
+ * Removes a tenant's object's data and its name from the directory. With `offboard`, first removes
+ * the integration from the client upstream (`DELETE /Offboarding/RemoveIntegration`); if that
+ * fails, nothing is removed, so the operator can try again.
+ */
+export async function removeTenant(env: Bindings, name: TenantName, { offboard = false }: { offboard?: boolean } = {}): Promise<void> {
+  if (offboard) await offboardTenant(env, name);
   unwrap(await tenantStub(env, name).remove());
   await directoryStub(env).remove(name);
 }

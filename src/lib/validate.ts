@@ -1,9 +1,10 @@
 /**
  * @module
  * Reading the gateway's own JSON bodies: size-capped, content type checked, parsed with zod, failures
- * thrown as `Problem`s that list each field (used by `middleware/validate.ts`).
+ * thrown as `Problem`s; zod issues as field errors (used by `middleware/validate.ts` and the pass-through).
  */
 import type { z } from "zod";
+import { readCapped } from "../../shared/bytes";
 import { Problem, type FieldError } from "./problem";
 
 /** Largest body of ledgergate's own JSON routes, bytes. */
@@ -17,21 +18,23 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
   }));
 }
 
-/** Parses a JSON body with `schema`; an empty body counts as `empty` when given. */
-export async function jsonBody<T extends z.ZodType>(req: Request, schema: T, empty?: unknown): Promise<z.output<T>> {
+/**
+ * Reads a JSON body: size-capped, content type checked, parsed. An empty body is `undefined` when
+ * `optional`; otherwise it is refused like any body that is not JSON. The schema is applied by the
+ * caller (the route's declared schema, `middleware/validate.ts`).
+ */
+export async function readJson(req: Request, optional = false): Promise<unknown> {
   const type = req.headers.get("content-type") ?? "";
-  const text = await req.text();
-  if (text.length > MAX_ADMIN_BODY_BYTES) throw new Problem("payload-too-large", `The body is larger than ${MAX_ADMIN_BODY_BYTES} bytes.`);
-  let value: unknown = empty;
-  if (text.trim() !== "" || empty === undefined) {
-    if (!/^application\/(.+\+)?json/i.test(type)) throw new Problem("unsupported-media-type", "Send the body as application/json.");
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new Problem("bad-request", "The body is not valid JSON.");
-    }
+  // Read up to the cap and no further (a huge body is never held whole), decoded here rather than by
+  // `req.text()`, which the runtime warns about for a body whose type is not text.
+  const bytes = req.body ? await readCapped(req.body, MAX_ADMIN_BODY_BYTES) : new Uint8Array();
+  if (bytes === null) throw new Problem("payload-too-large", `The body is larger than ${MAX_ADMIN_BODY_BYTES} bytes.`);
+  const text = new TextDecoder().decode(bytes);
+  if (text.trim() === "" && optional) return undefined;
+  if (!/^application\/(.+\+)?json/i.test(type)) throw new Problem("unsupported-media-type", "Send the body as application/json.");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new Problem("bad-request", "The body is not valid JSON.");
   }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Problem("validation-failed", "The body failed validation; see errors.", { errors: fieldErrors(parsed.error) });
-  return parsed.data;
 }

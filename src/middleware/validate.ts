@@ -1,45 +1,49 @@
 /**
  * @module
- * zod validation as middleware, so handlers read `c.req.valid(…)` already typed. Failures are the
- * gateway's own problems: a body lists each field (`errors`), a bad path parameter is a 404 (no such
- * resource can exist), a bad query is a 400 naming the parameter.
+ * Validation of the gateway's own routes. The schemas are the routes' OpenAPI declarations
+ * (`routes/contract/*`); `@hono/zod-openapi` runs them, and `validationProblem` (the routers'
+ * `defaultHook`) turns a failure into the gateway's problem: a body lists each field (`errors`), a
+ * bad path parameter is a 404 (no such resource can exist), a bad query is a 400 naming the
+ * parameter. `jsonGate` runs before the body's schema: size cap, content type and JSON syntax, each
+ * its own problem, and an empty body standing for a default where the route allows one.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import type { GatewayApp } from "../lib/app";
 import { Problem } from "../lib/problem";
-import { jsonBody } from "../lib/validate";
+import { fieldErrors, readJson } from "../lib/validate";
 
-type Validated<Target extends string, T extends z.ZodType> = MiddlewareHandler<GatewayApp, string, { in: { [K in Target]: z.input<T> }; out: { [K in Target]: z.output<T> } }>;
+/** What `@hono/zod-openapi` hands its hook after each validation (its `Hook` type's first argument). */
+export type ValidationResult = { target: string } & ({ success: true; data: unknown } | { success: false; error: z.ZodError });
 
 /**
- * A JSON body parsed with `schema`; an empty body stands for `empty` when given.
+ * The `defaultHook` of every gateway router: lets valid input through, throws the problem of invalid input.
  *
- * @example app.post("/tenants", validJson(NewTenant), (c) => c.json(c.req.valid("json")))
+ * @example new OpenAPIHono<GatewayApp>({ defaultHook: validationProblem })
  */
-export function validJson<T extends z.ZodType<object>>(schema: T, empty?: z.input<T>): Validated<"json", T> {
-  return async function validJson(c, next) {
-    c.req.addValidatedData("json", await jsonBody(c.req.raw, schema, empty));
-    await next();
-  };
+export function validationProblem(result: ValidationResult, _c: Context): void {
+  if (result.success) return;
+  const issues = result.error.issues;
+  if (result.target === "param") throw new Problem("not-found", `No such ${issues.map((i) => i.path.join(".")).join(", ")}.`);
+  if (result.target === "query") throw new Problem("bad-request", `Query: ${issues.map((i) => `${i.path.join(".") || "query"} ${i.message}`).join("; ")}.`);
+  throw new Problem("validation-failed", "The body failed validation; see errors.", { errors: fieldErrors(result.error) });
 }
 
-/** Path parameters parsed with `schema`; a parameter that does not parse names no resource, so 404. */
-export function validParams<T extends z.ZodType<object>>(schema: T): Validated<"param", T> {
-  return async function validParams(c, next) {
-    const parsed = schema.safeParse(c.req.param());
-    if (!parsed.success) throw new Problem("not-found", `No such ${parsed.error.issues.map((i) => i.path.join(".")).join(", ")}.`);
-    c.req.addValidatedData("param", parsed.data);
-    await next();
-  };
-}
-
-/** Query parameters parsed with `schema`. */
-export function validQuery<T extends z.ZodType<object>>(schema: T): Validated<"query", T> {
-  return async function validQuery(c, next) {
-    const parsed = schema.safeParse(c.req.query());
-    if (!parsed.success) throw new Problem("bad-request", `Query: ${parsed.error.issues.map((i) => `${i.path.join(".") || "query"} ${i.message}`).join("; ")}.`);
-    c.req.addValidatedData("query", parsed.data);
+/**
+ * Reads a JSON body before the route's schema sees it: refuses one too large (413), not JSON (415)
+ * or not parseable (400). With `optional`, an empty body stands for `{}` (the schema's defaults).
+ *
+ * The body is read from a clone, and the parsed value left in Hono's body cache, where the schema's
+ * validator reads it (`c.req.json()`): the validator never meets bytes the gate has not checked.
+ * With no content type the body is empty (anything else is a 415 here), and the validator then
+ * takes `{}` by itself.
+ *
+ * @example createRoute({ …, middleware: [jsonGate({ optional: true })], request: { body: jsonBody(Rotation) } })
+ */
+export function jsonGate(opts: { optional?: boolean } = {}): MiddlewareHandler<GatewayApp> {
+  return async function jsonGate(c, next) {
+    const value = (await readJson(c.req.raw.clone(), opts.optional)) ?? {};
+    if (c.req.header("content-type") !== undefined) c.req.bodyCache.json = Promise.resolve(value);
     await next();
   };
 }

@@ -5,20 +5,21 @@
  * since it last issued a token: the environment's own keys are likely wrong, see
  * `lib/rate/key-health.ts`), or `configured`.
  */
-import { Hono } from "hono";
-import type { GatewayApp } from "../lib/app";
-import { Environment, environmentConfig, type Bindings } from "../lib/config";
+import type { z } from "@hono/zod-openapi";
+import { environmentConfig, type Bindings, type Environment } from "../lib/config";
 import { governorStub } from "../lib/stubs";
 import { countHealthRead } from "../middleware/inbound-limit";
+import { gatewayRouter } from "./contract/kit";
+import { healthz, type EnvironmentState } from "./contract/meta";
 
 /** What `/healthz` says of one environment. */
-async function environmentState(env: Bindings, environment: Environment): Promise<"configured" | "unconfigured" | "suspect"> {
+async function environmentState(env: Bindings, environment: Environment): Promise<z.output<typeof EnvironmentState>> {
   if (!environmentConfig(env, environment).ok) return "unconfigured";
   return (await governorStub(env, environment).keyHealth()).suspect ? "suspect" : "configured";
 }
 
-export const metaRoutes = new Hono<GatewayApp>().get("/healthz", async (c) => {
+export const metaRoutes = gatewayRouter().openapi(healthz, async (c) => {
   await countHealthRead(c);
-  const states = await Promise.all(Environment.options.map(async (e) => [e, await environmentState(c.env, e)] as const));
-  return c.json({ ok: true, version: c.env.VERSION ?? "dev", environments: Object.fromEntries(states) });
+  const [demo, production] = await Promise.all([environmentState(c.env, "demo"), environmentState(c.env, "production")]);
+  return c.json({ ok: true as const, version: c.env.VERSION ?? "dev", environments: { demo, production } }, 200);
 });

@@ -7,24 +7,19 @@
  *
  * WooCommerce's activation ping is unsigned and carries nothing: it is answered here, the same for
  * every address, so a ping cannot tell which tenants exist (and reaches no tenant's object).
+ * The declaration (path schema, answers, signature schemes): `contract/webhooks.ts`.
  */
-import { Hono } from "hono";
-import { z } from "zod";
-import type { GatewayApp } from "../lib/app";
-import { Environment } from "../lib/config";
 import { ADAPTERS } from "../lib/orders/adapters";
 import { readDelivery } from "../lib/orders/delivery";
-import { Source } from "../lib/orders/order";
 import { unwrap } from "../lib/outcome";
-import { ClientSlug, tenantName, tenantStub } from "../lib/stubs";
-import { validParams } from "../middleware/validate";
+import { tenantName, tenantStub } from "../lib/stubs";
+import { gatewayRouter } from "./contract/kit";
+import { receiveWebhook } from "./contract/webhooks";
 
-const WebhookRoute = z.object({ source: Source, client: ClientSlug, environment: Environment });
-
-export const webhookRoutes = new Hono<GatewayApp>().post("/:source/:client/:environment", validParams(WebhookRoute), async (c) => {
+export const webhookRoutes = gatewayRouter().openapi(receiveWebhook, async (c) => {
   const { source, client, environment } = c.req.valid("param");
   const { headers, body } = await readDelivery(c.req.raw);
-  if (ADAPTERS[source].isPing?.({ headers: new Headers(headers), body })) return c.json({ intake: "ping", detail: "Ping answered; nothing was processed.", run: null }, 200);
+  if (ADAPTERS[source].isPing?.({ headers: new Headers(headers), body })) return c.json({ intake: "ping" as const, detail: "Ping answered; nothing was processed.", run: null }, 200);
   const tenant = tenantName(environment, client);
   c.set("logFields", { tenant, source });
   const answer = unwrap(await tenantStub(c.env, tenant).receiveWebhook(source, headers, body));

@@ -10,7 +10,6 @@ const ADMIN_ROLE = "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa";
 const ACCOUNTANT_ROLE = "1b0e6f3c-2d4a-4c8e-9f10-5a6b7c8d9e01";
 const ADMIN_USER = "0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f";
 const UNKNOWN = "5d41402a-bc4b-4a76-b971-9d911017c592";
-const APP_KEY = "1ed94aa6-b176-4c89-baa9-da3d240ac1e9";
 
 function clientBody(extra: Row = {}): Row {
   return {
@@ -205,54 +204,6 @@ describe("ClientAdmin: users", () => {
       { AccessRoleId: ADMIN_ROLE, ClientId: b.Id, ClientName: "B AS" },
     ]);
     await expectProblem(await s.api(`/ClientAdmin/${UNKNOWN}/UserAccessRoles`), 404, "Object(s) not found");
-  });
-});
-
-describe("Onboarding", () => {
-  it("initiates with a TemporaryUrl holding the token, and finalizes it once for the partner's clients", async () => {
-    const s = await session();
-    const c = await newPartnerClient(s);
-    const started = await body<{ TemporaryUrl: string; ValidUntilDateTimeOffset: string }>(
-      await s.api("/Onboarding/Initiate", json({ ApplicationKey: APP_KEY, RedirectUri: "https://app.example.no/callback" })), 200);
-    expect(Object.keys(started).sort()).toEqual(["TemporaryUrl", "ValidUntilDateTimeOffset"]);
-    expect(Date.parse(started.ValidUntilDateTimeOffset)).toBeGreaterThan(Date.now());
-    const token = new URL(started.TemporaryUrl).searchParams.get("token") ?? "";
-    expect(token).toMatch(/^[A-Za-z0-9]{64,}$/);
-    const done = await body(await s.api("/Onboarding/Finalize", json({ OnboardingToken: token })), 200);
-    expect(done).toEqual({
-      OnboardedClientsInformation: [{ ClientKey: expect.stringMatching(/^[0-9a-f-]{36}$/), ClientName: c.ClientName, ClientOrganizationNumber: c.OrganizationNumber }],
-      UserEmail: expect.stringContaining("@"),
-    });
-    await expectProblem(await s.api("/Onboarding/Finalize", json({ OnboardingToken: token })), 400, "Onboarding validation error(s)");
-  });
-
-  it("narrows to ClientOrganizationNo, and refuses one that matches no client (400)", async () => {
-    const s = await session();
-    await newPartnerClient(s, { ClientName: "A AS", OrganizationNumber: "111111111" });
-    await newPartnerClient(s, { ClientName: "B AS", OrganizationNumber: "222222222" });
-    const started = await body<{ TemporaryUrl: string }>(await s.api("/Onboarding/Initiate", json({ ApplicationKey: APP_KEY, ClientOrganizationNo: "222222222" })), 200);
-    const token = new URL(started.TemporaryUrl).searchParams.get("token");
-    const done = await body<{ OnboardedClientsInformation: Row[] }>(await s.api("/Onboarding/Finalize", json({ OnboardingToken: token })), 200);
-    expect(done.OnboardedClientsInformation.map((c) => c.ClientName)).toEqual(["B AS"]);
-    await expectProblem(await s.api("/Onboarding/Initiate", json({ ApplicationKey: APP_KEY, ClientOrganizationNo: "333333333" })), 400, "Onboarding validation error(s)", /333333333/);
-  });
-
-  it("refuses Initiate without ApplicationKey and Finalize without OnboardingToken, naming the field (400)", async () => {
-    const s = await session();
-    const a = await body<{ errors: Record<string, string[]> }>(await s.api("/Onboarding/Initiate", json({ RedirectUri: "https://app.example.no/cb" })), 400);
-    expect(Object.keys(a.errors)).toEqual(["ApplicationKey"]);
-    const f = await body<{ errors: Record<string, string[]> }>(await s.api("/Onboarding/Finalize", json({})), 400);
-    expect(Object.keys(f.errors)).toEqual(["OnboardingToken"]);
-  });
-
-  it("refuses an unknown token (400, the only error the spec documents for Finalize)", async () => {
-    const s = await session();
-    await expectProblem(await s.api("/Onboarding/Finalize", json({ OnboardingToken: "not-a-token" })), 400, "Onboarding validation error(s)");
-  });
-
-  it("needs no privilege: a client with none reaches the handler (400 for nothing to onboard, not 403)", async () => {
-    const s = await session("production", { privileges: [] });
-    await expectProblem(await s.api("/Onboarding/Initiate", json({ ApplicationKey: APP_KEY })), 400, "Onboarding validation error(s)");
   });
 });
 

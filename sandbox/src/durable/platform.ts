@@ -11,8 +11,9 @@ import { keysOf, type Environment, type SandboxEnv } from "../env";
 import { randomToken, saltedHash, randomHex, sameSecret } from "../lib/crypto";
 import { evaluatePrivileges, PRIVILEGES, SUBSCRIPTIONS } from "../lib/privileges";
 import { matchFault, Settings, type Fault, type SettingsPatch } from "../lib/settings";
+import { ONBOARDING_TABLE, OnboardingBook, PAGE_LIFETIME_MS, TOKEN_LIFETIME_MS, type OnboardedClient, type OnboardingDecided, type OnboardingDecision, type OnboardingView } from "./onboarding-book";
 
-const SCHEMA_VERSION = "2";
+const SCHEMA_VERSION = "3";
 /** The integration a client key belongs to when none is named (the one `POST /_sandbox/clients` creates). */
 export const DEFAULT_INTEGRATION = "default";
 /** Window of the rate limit, ms: the API counts requests per second. */
@@ -53,6 +54,8 @@ export interface TokenRequest {
 /** A new client as `POST /_sandbox/clients` describes it. */
 export interface NewClient {
   name: string;
+  /** The company's organization number, which onboarding offers clients by; none when omitted. */
+  organizationNumber?: string | undefined;
   privileges?: string[] | undefined;
   subscriptions?: string[] | undefined;
 }
@@ -60,12 +63,14 @@ export interface NewClient {
 interface ClientRow extends Record<string, SqlStorageValue> {
   id: string;
   name: string;
+  org_no: string | null;
   privileges: string;
   subscriptions: string;
 }
 
 export class SandboxPlatform extends DurableObject<SandboxEnv> {
   #settings: Settings;
+  readonly #onboardings: OnboardingBook;
   /** Start times of the calls admitted in the current window, oldest first. */
   #window: number[] = [];
 
@@ -73,6 +78,7 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     super(ctx, env);
     this.#migrate();
     this.#settings = this.#loadSettings();
+    this.#onboardings = new OnboardingBook(ctx.storage.sql);
   }
 
   /** Runs the gateway's checks for one v2 call: faults, subscription key, rate limit, token. */
@@ -139,17 +145,7 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
 
   /** Registers a client with a new integration instance; its key is returned here and never again. */
   async createClient(environment: Environment, input: NewClient): Promise<{ clientId: string; clientKey: string }> {
-    const clientId = crypto.randomUUID();
-    const privileges = input.privileges ?? [...PRIVILEGES.keys()];
-    const subscriptions = input.subscriptions ?? (environment === "demo" ? [...SUBSCRIPTIONS] : ["Accounting"]);
-    this.ctx.storage.sql.exec(
-      "INSERT INTO clients (id, name, privileges, subscriptions, created_at) VALUES (?, ?, ?, ?, ?)",
-      clientId,
-      input.name,
-      JSON.stringify(privileges),
-      JSON.stringify(subscriptions),
-      Date.now(),
-    );
+    const clientId = this.#insertClient(environment, input);
     return { clientId, clientKey: await this.#newClientKey(clientId, DEFAULT_INTEGRATION) };
   }
 
@@ -199,6 +195,96 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     };
   }
 
+  /** The gate of the calls the spec marks anonymous (Onboarding): faults, subscription key and rate limit, but no token. */
+  admitAnonymous(environment: Environment, call: { subscriptionKey: string | null; path: string }): { latencyMs: number } & ({ ok: true } | { ok: false; rejection: Rejection }) {
+    const latencyMs = this.#settings.latencyMs;
+    this.#count("requests");
+    const early = this.#gate(environment, "api", call.subscriptionKey, call.path);
+    return early ? { ok: false, rejection: early, latencyMs } : { ok: true, latencyMs };
+  }
+
+  /**
+   * `POST /Onboarding/Initiate`: opens a session whose approval page is `{pageBase}/{page id}`.
+   * The application key must be this environment's: the real API onboards a known application only.
+   */
+  async initiateOnboarding(environment: Environment, input: { applicationKey: string; redirectUri: string; orgNo: string | null; pageBase: string }): Promise<{ ok: true; temporaryUrl: string; validUntil: string } | { ok: false; field: string; message: string }> {
+    if (!sameSecret(input.applicationKey, keysOf(this.env, environment).applicationKey)) {
+      return { ok: false, field: "ApplicationKey", message: `The ApplicationKey is not an application of the ${environment} environment.` };
+    }
+    // Hex, not base64url: the sandbox routes on the lowercased path, so the id must survive it.
+    const pageId = randomHex(32);
+    const now = Date.now();
+    const validUntil = now + PAGE_LIFETIME_MS;
+    this.#onboardings.open(await saltedHash("onboarding-page:", pageId), { redirectUri: input.redirectUri, orgNo: input.orgNo, validUntil }, now);
+    return { ok: true, temporaryUrl: `${input.pageBase}/${pageId}`, validUntil: new Date(validUntil).toISOString() };
+  }
+
+  /** What the approval page shows: the clients offered, or why the page can no longer be used. */
+  async onboardingView(pageId: string): Promise<OnboardingView> {
+    const s = this.#onboardings.session(await saltedHash("onboarding-page:", pageId));
+    if (!s) return { state: "unknown" };
+    if (s.status !== "pending") return { state: "done" };
+    if (s.validUntil <= Date.now()) return { state: "expired" };
+    return { state: "pending", orgNo: s.orgNo, validUntil: new Date(s.validUntil).toISOString(), clients: this.#offered(s.orgNo) };
+  }
+
+  /**
+   * The user's answer on the approval page: where to send the browser (the RedirectUri with
+   * `token`, or with `error=access_denied`), or why not. The RedirectUri's own query parameters
+   * are kept: the API ignores them when it checks the address, so integrations carry their state there.
+   */
+  async decideOnboarding(environment: Environment, pageId: string, d: OnboardingDecision): Promise<OnboardingDecided> {
+    const pageHash = await saltedHash("onboarding-page:", pageId);
+    const token = randomToken();
+    const tokenHash = await saltedHash("onboarding-token:", token);
+    // Synchronous from here: no other event runs between the check of the session and its update.
+    const s = this.#onboardings.session(pageHash);
+    if (!s) return { ok: false, reason: "unknown" };
+    if (s.status !== "pending") return { ok: false, reason: "done" };
+    const now = Date.now();
+    if (s.validUntil <= now) return { ok: false, reason: "expired" };
+    const back = new URL(s.redirectUri);
+    if (!d.approve) {
+      this.#onboardings.decline(pageHash);
+      back.searchParams.set("error", "access_denied");
+      back.searchParams.set("error_description", "The user declined to connect the integration.");
+      return { ok: true, location: back.toString() };
+    }
+    const offered = this.#offered(s.orgNo);
+    const invalid = (message: string): OnboardingDecided => ({ ok: false, reason: "invalid", message });
+    if (!d.clientIds.every((id) => offered.some((c) => c.id === id))) return invalid("A company that was not offered was picked.");
+    const picked = [...new Set(d.clientIds)];
+    if (d.newCompany) {
+      const orgNo = d.newCompany.organizationNumber;
+      if (s.orgNo !== null && orgNo !== s.orgNo) return invalid(`The integration asked for the company with organization number ${s.orgNo}.`);
+      const taken = this.ctx.storage.sql.exec("SELECT 1 FROM clients WHERE org_no = ?", orgNo).toArray().length > 0;
+      if (taken) return invalid(`A company with organization number ${orgNo} exists already; pick it in the list instead.`);
+      picked.push(this.#insertClient(environment, { name: d.newCompany.name, organizationNumber: orgNo }));
+    }
+    if (picked.length === 0) return invalid("Pick at least one company, or create one.");
+    this.#onboardings.approve(pageHash, picked, tokenHash, now + TOKEN_LIFETIME_MS);
+    back.searchParams.set("token", token);
+    return { ok: true, location: back.toString() };
+  }
+
+  /**
+   * `POST /Onboarding/Finalize`: one new client key per approved client, once; null when the token
+   * is unknown, used or expired. The integration becomes active on those clients: a key it held
+   * for one of them before stops working (one active instance of an application per client).
+   */
+  async finalizeOnboarding(token: string): Promise<OnboardedClient[] | null> {
+    const s = this.#onboardings.claim(await saltedHash("onboarding-token:", token), Date.now());
+    if (!s) return null;
+    const onboarded: OnboardedClient[] = [];
+    for (const id of s.clientIds) {
+      const c = this.#client(id);
+      if (!c) continue;
+      this.removeIntegration(id, DEFAULT_INTEGRATION);
+      onboarded.push({ ClientKey: await this.#newClientKey(id, DEFAULT_INTEGRATION), ClientName: c.name, ClientOrganizationNumber: c.org_no });
+    }
+    return onboarded;
+  }
+
   /** Revokes issued tokens (all, or one client's): the next call with them is answered 401. */
   revokeTokens(clientId?: string): number {
     const cursor = clientId ? this.ctx.storage.sql.exec("DELETE FROM tokens WHERE client_id = ?", clientId) : this.ctx.storage.sql.exec("DELETE FROM tokens");
@@ -239,7 +325,7 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
   /** Forgets everything: clients, keys, tokens, counters, settings. Returns the ids of the clients that were removed. */
   reset(): string[] {
     const ids = this.ctx.storage.sql.exec<{ id: string }>("SELECT id FROM clients").toArray().map((r) => r.id);
-    for (const table of ["clients", "client_keys", "tokens", "counters", "token_counts", "settings"]) {
+    for (const table of ["clients", "client_keys", "tokens", "counters", "token_counts", "settings", "onboardings"]) {
       this.ctx.storage.sql.exec(`DELETE FROM ${table}`);
     }
     this.#settings = Settings.parse({});
@@ -327,8 +413,34 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     return clientKey;
   }
 
+  /** The clients an onboarding offers: all of the environment's, or those with the organization number asked for. */
+  #offered(orgNo: string | null): { id: string; name: string; orgNo: string | null }[] {
+    return this.ctx.storage.sql
+      .exec<{ id: string; name: string; org_no: string | null }>("SELECT id, name, org_no FROM clients ORDER BY created_at, name")
+      .toArray()
+      .filter((r) => orgNo === null || r.org_no === orgNo)
+      .map((r) => ({ id: r.id, name: r.name, orgNo: r.org_no }));
+  }
+
+  /** A new client with no integration yet. */
+  #insertClient(environment: Environment, input: NewClient): string {
+    const clientId = crypto.randomUUID();
+    const privileges = input.privileges ?? [...PRIVILEGES.keys()];
+    const subscriptions = input.subscriptions ?? (environment === "demo" ? [...SUBSCRIPTIONS] : ["Accounting"]);
+    this.ctx.storage.sql.exec(
+      "INSERT INTO clients (id, name, org_no, privileges, subscriptions, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+      clientId,
+      input.name,
+      input.organizationNumber ?? null,
+      JSON.stringify(privileges),
+      JSON.stringify(subscriptions),
+      Date.now(),
+    );
+    return clientId;
+  }
+
   #client(clientId: string): ClientRow | null {
-    return this.ctx.storage.sql.exec<ClientRow>("SELECT id, name, privileges, subscriptions FROM clients WHERE id = ?", clientId).toArray()[0] ?? null;
+    return this.ctx.storage.sql.exec<ClientRow>("SELECT id, name, org_no, privileges, subscriptions FROM clients WHERE id = ?", clientId).toArray()[0] ?? null;
   }
 
   #count(name: string): void {
@@ -354,8 +466,8 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     const version = sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'").toArray()[0]?.value;
     if (version === SCHEMA_VERSION) return;
     // Sandbox state is disposable: a new layout starts the environment afresh.
-    for (const t of ["clients", "client_keys", "tokens", "counters", "token_counts", "settings"]) sql.exec(`DROP TABLE IF EXISTS ${t}`);
-    sql.exec(`CREATE TABLE IF NOT EXISTS clients (id TEXT PRIMARY KEY, name TEXT NOT NULL, privileges TEXT NOT NULL,
+    for (const t of ["clients", "client_keys", "tokens", "counters", "token_counts", "settings", "onboardings"]) sql.exec(`DROP TABLE IF EXISTS ${t}`);
+    sql.exec(`CREATE TABLE IF NOT EXISTS clients (id TEXT PRIMARY KEY, name TEXT NOT NULL, org_no TEXT, privileges TEXT NOT NULL,
       subscriptions TEXT NOT NULL, created_at INTEGER NOT NULL)`);
     sql.exec(`CREATE TABLE IF NOT EXISTS client_keys (lookup TEXT PRIMARY KEY, client_id TEXT NOT NULL, integration TEXT NOT NULL, salt TEXT NOT NULL,
       hash TEXT NOT NULL, active INTEGER NOT NULL, created_at INTEGER NOT NULL, removed_at INTEGER)`);
@@ -363,6 +475,7 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     sql.exec("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
     sql.exec("CREATE TABLE IF NOT EXISTS token_counts (client_id TEXT PRIMARY KEY, value INTEGER NOT NULL)");
     sql.exec("CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    sql.exec(ONBOARDING_TABLE);
     sql.exec("INSERT INTO meta (key, value) VALUES ('schema', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", SCHEMA_VERSION);
   }
 }

@@ -41,8 +41,18 @@ export const filter = (param: string, field: string, kind: FilterKind, names?: F
 
 type Predicate = (d: Dto) => boolean;
 
+/**
+ * A query that wants to hear which filters a handler declares. Most lists declare theirs inline,
+ * next to the code that reads them, so this is how test/sandbox/query-params.test.ts lists every
+ * operation's filters (and checks them against `shared/v2/query.ts`) without running a request.
+ */
+export interface DeclaringQuery extends Map<string, string> {
+  declare?(filters: readonly Filter[]): void;
+}
+
 /** Builds the predicate of the given filters from a query with lowercased names; a malformed value is a problem. */
-export function predicateOf(filters: readonly Filter[], q: Map<string, string>, exists?: (kind: string, id: number) => boolean): Result<Predicate> {
+export function predicateOf(filters: readonly Filter[], q: DeclaringQuery, exists?: (kind: string, id: number) => boolean): Result<Predicate> {
+  q.declare?.(filters);
   const preds: Predicate[] = [];
   for (const f of filters) {
     const raw = q.get(f.param.toLowerCase())?.trim();

@@ -4,11 +4,11 @@
  * camelCase filters read case-insensitively, comma-separated lists, number ranges such as
  * `10000-11000, 12000, 13000-`, and the `X-Pagination` header.
  */
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../../../shared/v2/query";
 import { problems, type Result } from "./problem";
 
-/** Page size when the caller gives none, and the largest one allowed (the API's MaxPageSize). */
-export const DEFAULT_PAGE_SIZE = 5000;
-export const MAX_PAGE_SIZE = 20_000;
+// The API's defaults, shared with the gateway's OpenAPI document so the two cannot disagree.
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
 /** Query parameters with lowercased names: ASP.NET binds them case-insensitively. */
 export function queryOf(url: URL): Map<string, string> {

@@ -16,6 +16,7 @@ import { problemResponse, schemaProblem, type Result } from "../lib/problem";
 import { delay, rejectionResponse } from "../lib/rejection";
 import { bearerOf, subscriptionKeyOf } from "./guards";
 import { integrationRoutes } from "./integration";
+import { onboardingApiRoutes } from "./onboarding-api";
 
 /** Largest file an upload takes (VoucherDocumentation allows 30 MB). */
 const MAX_UPLOAD_BYTES = 30 * 1024 * 1024;
@@ -130,6 +131,8 @@ async function serve(c: Context<SandboxApp>, match: Match): Promise<Response> {
 /** The v2 API of one environment. */
 export function apiRoutes(environment: Environment) {
   const app = new Hono<SandboxApp>();
+  // Before the gate: Onboarding has an empty security requirement (no token), and its own front-layer check.
+  app.route("/", onboardingApiRoutes(environment));
   app.use("*", gate(environment));
   app.route("/", integrationRoutes);
   app.all("*", dispatch);

@@ -16,6 +16,7 @@ const EnvironmentName = z.enum(ENVIRONMENTS);
 const NewClientBody = z.strictObject({
   environment: EnvironmentName,
   name: z.string().min(1).max(200).optional(),
+  organizationNumber: z.string().regex(/^[0-9]{9}$/, "must be 9 digits").optional(),
   privileges: z.array(z.string().refine((p) => PRIVILEGES.has(p), "unknown privilege")).optional(),
   subscriptions: z.array(z.enum(SUBSCRIPTIONS)).optional(),
 });

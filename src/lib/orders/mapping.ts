@@ -12,7 +12,7 @@ const ProductCode = z.string().min(1).max(100);
 const AccountNo = z.int().min(1000).max(99_999_999);
 
 /** Where lines of one VAT class go. */
-const VatRoute = z.strictObject({
+export const VatRoute = z.strictObject({
   /** The sales account of products created for this class; its VAT code sets the line's rate. */
   salesAccount: AccountNo,
   /** The product shipping of this class is invoiced on (created when missing). */

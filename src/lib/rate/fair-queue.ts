@@ -147,6 +147,11 @@ export class FairQueue<T> {
     return { ...this.#pacer.state(now), waiting: this.waiting, waitingTenants: this.#ring.length };
   }
 
+  /** How many requests wait, per tenant with any waiting. */
+  waitingByTenant(): Record<string, number> {
+    return Object.fromEntries([...this.#queues].map(([tenant, q]) => [tenant, q.length]));
+  }
+
   /** How many requests wait, over all tenants. */
   get waiting(): number {
     let n = 0;

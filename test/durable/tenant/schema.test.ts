@@ -12,7 +12,7 @@ function withSql<R>(run: (sql: SqlStorage) => R | Promise<R>): Promise<R> {
   return runInDurableObject(stub, (_i, state) => run(state.storage.sql));
 }
 
-const TABLES = ["gateway_keys", "known_customers", "known_products", "meta", "order_mapping", "order_runs", "registration", "settlement_ids", "token_state", "webhook_deliveries", "webhook_previous_secrets", "webhook_secrets", "webhook_shops"];
+const TABLES = ["code_ids", "gateway_keys", "idempotency_keys", "known_customers", "known_products", "meta", "order_mapping", "order_runs", "reference_cache", "reference_generations", "registration", "settlement_ids", "token_state", "webhook_deliveries", "webhook_previous_secrets", "webhook_secrets", "webhook_shops"];
 const tables = (sql: SqlStorage) =>
   sql
     .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")

@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// `npm run build` (and `prepack`, so `npm pack` always ships a fresh build): the package's dist/.
+//
+//   dist/sandbox/worker.js   the sandbox Worker, one ES module (esbuild of sandbox/src/index.ts)
+//   dist/sandbox/attach.js   `ledgergate/sandbox`: sandbox/attach.ts with sandbox/wrangler.toml's
+//                            settings injected, so the package holds no second copy of them
+//   dist/client/index.js     `ledgergate/client`: client/index.ts (openapi-fetch stays a dependency)
+//   dist/**/*.d.ts           declarations by tsc (tsconfig.package.json), plus the generated types
+//
+// dist/ is build output, never committed (.gitignore).
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildSync } from "esbuild";
+import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
+import { SANDBOX_BUNDLE_OPTIONS } from "./sandbox-bundle.ts";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const dist = join(root, "dist");
+const sandboxConfigPath = join(root, "sandbox", "wrangler.toml");
+
+rmSync(dist, { recursive: true, force: true });
+
+// The same bundle the repository's own tests attach (scripts/sandbox-bundle.ts).
+buildSync({ ...SANDBOX_BUNDLE_OPTIONS, entryPoints: [join(root, "sandbox/src/index.ts")], outfile: join(dist, "sandbox/worker.js"), legalComments: "none" });
+
+// What wrangler itself reads from sandbox/wrangler.toml (as vitest.config.ts does).
+const raw = unstable_readConfig({ config: sandboxConfigPath });
+const { workerOptions } = unstable_getMiniflareWorkerOptions(sandboxConfigPath);
+const durableObjects = Object.fromEntries(
+  Object.entries(workerOptions.durableObjects ?? {}).map(([binding, d]) => [binding, { className: d.className, useSQLite: d.useSQLite === true }]),
+);
+// sandbox/attach.ts types exactly these two bindings; a change in wrangler.toml must change it too.
+if (Object.keys(durableObjects).sort().join() !== "CLIENTS,PLATFORM") {
+  throw new Error(`sandbox/wrangler.toml binds Durable Objects ${Object.keys(durableObjects).join(", ")}; sandbox/attach.ts expects PLATFORM and CLIENTS`);
+}
+const sandboxConfig = {
+  name: raw.name,
+  compatibilityDate: workerOptions.compatibilityDate,
+  compatibilityFlags: workerOptions.compatibilityFlags ?? [],
+  vars: workerOptions.bindings ?? {},
+  durableObjects,
+};
+
+buildSync({
+  entryPoints: [join(root, "sandbox/attach.ts")],
+  outfile: join(dist, "sandbox/attach.js"),
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  define: { __LEDGERGATE_SANDBOX_CONFIG__: JSON.stringify(sandboxConfig) },
+  logLevel: "warning",
+});
+buildSync({
+  entryPoints: [join(root, "client/index.ts")],
+  outfile: join(dist, "client/index.js"),
+  format: "esm",
+  platform: "neutral",
+  target: "es2022",
+  logLevel: "warning",
+});
+
+// Declarations. The generated path types are already .d.ts files: tsc does not copy those, so they
+// go next to dist/client/index.d.ts, which imports them as ./generated/*.js.
+execFileSync(join(root, "node_modules/.bin/tsc"), ["-p", join(root, "tsconfig.package.json"), "--noEmit", "false", "--declaration", "--emitDeclarationOnly", "--outDir", dist], { stdio: "inherit" });
+mkdirSync(join(dist, "client/generated"), { recursive: true });
+cpSync(join(root, "client/generated"), join(dist, "client/generated"), { recursive: true });

@@ -1,0 +1,107 @@
+/**
+ * @module
+ * The tenant's cache of reference data (`lib/shaping/reference-cache.ts`): 200 answers to GETs of
+ * slow-changing resources (VAT codes, accounts, terms, settings), filed under the path and query
+ * as the caller sent them, each with the resource (first path segment, lower case) it belongs to.
+ *
+ * A write through the gateway forgets every entry of its resource and moves the resource's
+ * generation on. A read that missed says which generation it saw, and its answer is kept only if
+ * no write came in between: otherwise an answer read before a write could be kept after it, and be
+ * served stale for a whole `REFERENCE_TTL_MS`.
+ *
+ * Bounded: at most `MAX_REFERENCE_ENTRIES` entries (the oldest go first); each entry's body is
+ * limited by the caller (`MAX_REFERENCE_ENTRY_BYTES`, below the 2 MB SQLite row limit).
+ */
+import { z } from "zod";
+import { StoredHeaders, type StoredAnswer } from "../../lib/shaping/stored-answer";
+import { jsonColumn, row } from "./sql";
+
+/**
+ * How long an entry is served, ms: 5 minutes. Reference data changes a few times a year, mostly in
+ * the accounting UI (which the gateway cannot see): five minutes bounds how long such a change
+ * stays unseen, while a job that looks up VAT codes for every order asks the API once per 5 minutes.
+ */
+export const REFERENCE_TTL_MS = 5 * 60_000;
+/** Entries kept per tenant at most: every reference list in a few projections and pages. */
+export const MAX_REFERENCE_ENTRIES = 100;
+
+/** The tables, created by the tenant's schema. Times in epoch ms. */
+export const REFERENCE_CACHE_TABLES = [
+  `CREATE TABLE IF NOT EXISTS reference_cache (key TEXT PRIMARY KEY, resource TEXT NOT NULL, status INTEGER NOT NULL,
+    headers TEXT NOT NULL, body BLOB, stored_at INTEGER NOT NULL, expires_at INTEGER NOT NULL)`,
+  "CREATE INDEX IF NOT EXISTS reference_cache_resource ON reference_cache (resource)",
+  "CREATE INDEX IF NOT EXISTS reference_cache_expiry ON reference_cache (expires_at)",
+  "CREATE TABLE IF NOT EXISTS reference_generations (resource TEXT PRIMARY KEY, generation INTEGER NOT NULL)",
+];
+
+/** A cached answer and its age, or a miss with the generation the caller's read will be kept under. */
+export type ReferenceRead = { kind: "hit"; answer: StoredAnswer; storedAt: number; expiresAt: number } | { kind: "miss"; generation: number };
+
+const EntryRow = z.object({ status: z.int(), headers: jsonColumn(StoredHeaders), body: z.instanceof(ArrayBuffer).nullable(), stored_at: z.int(), expires_at: z.int() });
+const GenerationRow = z.object({ generation: z.int() });
+/** The generation row that counts into every resource's (moved on by `clear`). */
+const ALL = "*";
+const DueRow = z.object({ due: z.int().nullable() });
+
+export class ReferenceCache {
+  constructor(private readonly sql: SqlStorage) {}
+
+  /** The live entry for `key` at `now`; with `refresh`, a miss whatever is kept (the caller asked for `no-cache`). */
+  read(key: string, resource: string, refresh: boolean, now: number): ReferenceRead {
+    const e = refresh ? null : row(this.sql, EntryRow, "SELECT status, headers, body, stored_at, expires_at FROM reference_cache WHERE key = ? AND expires_at > ?", key, now);
+    if (e) return { kind: "hit", answer: { status: e.status, headers: e.headers, body: e.body }, storedAt: e.stored_at, expiresAt: e.expires_at };
+    return { kind: "miss", generation: this.#generation(resource) };
+  }
+
+  /** Keeps `answer` for `key`, unless `resource` was written since `generation` was read; answers when it was kept and expires (epoch ms), or null when not kept. */
+  keep(key: string, resource: string, generation: number, answer: StoredAnswer, now: number): { storedAt: number; expiresAt: number } | null {
+    if (this.#generation(resource) !== generation) return null;
+    this.purge(now);
+    this.sql.exec(
+      "INSERT OR REPLACE INTO reference_cache (key, resource, status, headers, body, stored_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      key,
+      resource,
+      answer.status,
+      JSON.stringify(answer.headers),
+      answer.body,
+      now,
+      now + REFERENCE_TTL_MS,
+    );
+    this.sql.exec("DELETE FROM reference_cache WHERE key IN (SELECT key FROM reference_cache ORDER BY stored_at DESC LIMIT -1 OFFSET ?)", MAX_REFERENCE_ENTRIES);
+    return { storedAt: now, expiresAt: now + REFERENCE_TTL_MS };
+  }
+
+  /** Forgets every entry of `resource` and moves its generation on (a write to it went through the gateway). */
+  forget(resource: string): void {
+    this.sql.exec("DELETE FROM reference_cache WHERE resource = ?", resource);
+    this.#bump(resource);
+  }
+
+  /** When the next entry expires (epoch ms), or null when there is none. */
+  dueAt(): number | null {
+    return row(this.sql, DueRow, "SELECT MIN(expires_at) AS due FROM reference_cache")?.due ?? null;
+  }
+
+  /** Removes the entries expired by `now` (epoch ms). Safe to repeat. */
+  purge(now: number): void {
+    this.sql.exec("DELETE FROM reference_cache WHERE expires_at <= ?", now);
+  }
+
+  /**
+   * Forgets everything (the tenant is removed, or its client key replaced) and moves every
+   * generation on, through the `*` row that counts into all of them: a read of the old books still
+   * in flight is then not kept. The generation rows stay; they hold no data of the books.
+   */
+  clear(): void {
+    this.sql.exec("DELETE FROM reference_cache");
+    this.#bump(ALL);
+  }
+
+  #bump(resource: string): void {
+    this.sql.exec("INSERT INTO reference_generations (resource, generation) VALUES (?, 1) ON CONFLICT(resource) DO UPDATE SET generation = generation + 1", resource);
+  }
+
+  #generation(resource: string): number {
+    return row(this.sql, GenerationRow, "SELECT COALESCE(SUM(generation), 0) AS generation FROM reference_generations WHERE resource IN (?, ?)", resource, ALL)?.generation ?? 0;
+  }
+}

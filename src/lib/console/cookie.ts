@@ -1,0 +1,69 @@
+/**
+ * @module
+ * The console's cookie and its request checks: the `Set-Cookie` line with its flags, reading the
+ * cookie back, the CSRF token of a session, and the refusal of cross-site form posts.
+ */
+import { timingSafeEqual } from "../crypto";
+import { mac, type Session } from "./session";
+
+/**
+ * The cookie's name. Not `__Host-`: that prefix demands `Path=/`, and the cookie is scoped to
+ * `/console` so no other route of the gateway (the API, webhooks) ever receives it.
+ */
+export const SESSION_COOKIE = "lg_console";
+export const COOKIE_PATH = "/console";
+
+/**
+ * Hosts where the cookie goes without `Secure`: loopback only, where `npm start` serves plain
+ * http and no network sits between browser and Worker. Everywhere else (the tests' https host
+ * included) it is `Secure`.
+ */
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/** Whether the request's host is a loopback one (see `LOOPBACK_HOSTS`). */
+export function isLoopback(url: string): boolean {
+  return LOOPBACK_HOSTS.has(new URL(url).hostname);
+}
+
+/**
+ * The `Set-Cookie` value for `value` lasting `maxAgeSeconds` (0 clears it). `HttpOnly`: no script
+ * reads it; `SameSite=Strict`: no other site's page sends it, not even on a top-level link.
+ */
+export function sessionCookie(value: string, maxAgeSeconds: number, url: string): string {
+  const flags = [`${SESSION_COOKIE}=${value}`, `Path=${COOKIE_PATH}`, `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`, "HttpOnly", "SameSite=Strict"];
+  if (!isLoopback(url)) flags.push("Secure");
+  return flags.join("; ");
+}
+
+/** The session cookie's value in a `Cookie` header, or undefined. */
+export function cookieValue(header: string | undefined): string | undefined {
+  for (const part of (header ?? "").split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === SESSION_COOKIE) return rest.join("=");
+  }
+  return undefined;
+}
+
+/**
+ * The CSRF token of a session: an HMAC of its id, so it needs no storage and cannot be made
+ * without the signing key, and a token of one session is worthless in another.
+ */
+export function csrfToken(key: CryptoKey, s: Session): Promise<string> {
+  return mac(key, `csrf.${s.id}`);
+}
+
+/** Whether `given` is the session's CSRF token (constant time). */
+export async function csrfValid(key: CryptoKey, s: Session, given: unknown): Promise<boolean> {
+  return typeof given === "string" && timingSafeEqual(given, await csrfToken(key, s));
+}
+
+/**
+ * Whether a form post comes from another site, by the browser's own word: `Sec-Fetch-Site`
+ * anything but `same-origin` (or `none`, a user's own navigation), or an `Origin` of another origin
+ * (`null` included, as a sandboxed frame sends). A client that sends neither (curl, the tests) is
+ * judged by the CSRF token alone, which every form post needs anyway.
+ */
+export function crossSite(headers: { origin?: string | undefined; fetchSite?: string | undefined }, url: string): boolean {
+  if (headers.fetchSite !== undefined && headers.fetchSite !== "same-origin" && headers.fetchSite !== "none") return true;
+  return headers.origin !== undefined && headers.origin !== new URL(url).origin;
+}

@@ -1,0 +1,42 @@
+/**
+ * @module
+ * Offboarding: `DELETE /Offboarding/RemoveIntegration` for a tenant, before the operator removes it
+ * (`removeTenant(…, { offboard: true })`). The call is the tenant's own (its token names the
+ * client), so it goes through the one upstream client with the tenant's current registration as
+ * the credential, the same way an order run calls: permit, token, one retry after a 401.
+ */
+import { environmentConfig, type Bindings } from "../config";
+import { unwrap } from "../outcome";
+import { Problem } from "../problem";
+import { parseTenantName, tenantStub, type TenantName } from "../stubs";
+import { callUpstream } from "../upstream/client";
+
+/** How long offboarding may take, ms: one call, perhaps a token request and a wait for a permit. */
+const OFFBOARD_DEADLINE_MS = 30_000;
+
+/**
+ * Removes the integration from the tenant's client upstream; throws a `Problem` when that did not
+ * happen (the tenant is then left as it is). A client key the token endpoint refuses counts as
+ * offboarded already: the API answers that way for an integration it no longer has on the client
+ * (removed in the client's own settings, or by an earlier attempt whose answer was lost).
+ */
+export async function offboardTenant(env: Bindings, name: TenantName): Promise<void> {
+  const parsed = parseTenantName(name);
+  if (!parsed.ok) throw new Problem("not-found", "No such tenant.");
+  const registration = unwrap(await tenantStub(env, name).registrationId());
+  const config = environmentConfig(env, parsed.value.environment);
+  if (!config.ok) throw new Problem("unavailable", config.detail);
+  let res: Response;
+  try {
+    res = await callUpstream(
+      { env, environment: parsed.value.environment, config: config.config, tenant: name, credential: { registration } },
+      { method: "DELETE", path: "/Offboarding/RemoveIntegration", search: "", headers: new Headers({ "user-agent": "ledgergate" }), body: null, deadline: Date.now() + OFFBOARD_DEADLINE_MS },
+    );
+  } catch (e) {
+    if (e instanceof Problem && e.type === "credentials-rejected") return;
+    throw e;
+  }
+  await res.body?.cancel();
+  if (res.ok) return;
+  throw new Problem("upstream-failed", `The accounting API answered HTTP ${res.status} to DELETE /Offboarding/RemoveIntegration, so the tenant was kept. Try again, or remove it without offboard=true.`);
+}

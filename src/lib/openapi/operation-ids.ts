@@ -1,0 +1,28 @@
+/**
+ * @module
+ * Operation ids of API v2 operations, derived from the method and the path alone, so an id never
+ * changes while its operation exists, and a client generated from the document keeps its names:
+ * `GET /Customers/{id}` is `getCustomersById`, `POST /SalesOrders/{id}/Lines` `postSalesOrdersByIdLines`.
+ */
+import type { Operation } from "../../../shared/v2/catalog";
+
+const pascal = (s: string) => s.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase()).replace(/^./, (c) => c.toUpperCase());
+
+/** The id of one operation. */
+export function operationIdOf(op: Pick<Operation, "method" | "path">): string {
+  const segments = op.path.split("/").filter(Boolean).map((s) => (s.startsWith("{") ? `By${pascal(s.slice(1, -1))}` : pascal(s)));
+  return op.method.toLowerCase() + segments.join("");
+}
+
+/**
+ * `ids` made unique by a numeric suffix on the second and later of a kind, in catalog order (two
+ * paths differing only in casing or punctuation would otherwise collide; none do today).
+ */
+export function uniqueIds(ids: string[]): string[] {
+  const seen = new Map<string, number>();
+  return ids.map((id) => {
+    const n = (seen.get(id) ?? 0) + 1;
+    seen.set(id, n);
+    return n === 1 ? id : `${id}${n}`;
+  });
+}

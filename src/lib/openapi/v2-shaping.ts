@@ -1,0 +1,60 @@
+/**
+ * @module
+ * The gateway's additions to API v2 (`lib/shaping/`), as the document describes them: the request
+ * headers each applies to, and which operations take them. Written from the shaping issue's
+ * contract (issue 13); the behaviour itself lives in `lib/shaping/`.
+ */
+import type { Operation } from "../../../shared/v2/catalog";
+import type { JsonSchema } from "./json-schema";
+
+/**
+ * Resources whose reads the gateway caches per tenant, by first path segment (the list of
+ * `REFERENCE_RESOURCES` in `lib/shaping/reference-cache.ts`; keep the two in step).
+ */
+export const REFERENCE_READS: ReadonlySet<string> = new Set(
+  ["VatCodes", "Currencies", "GeneralLedgerAccounts", "PaymentTerms", "DeliveryTerms", "BrandingThemes", "SubLedgerNumberSeries", "FinancialSettings", "VatSettings", "OrganizationSettings", "CustomDimensionSettings"].map((r) => r.toLowerCase()),
+);
+
+/** A `GET` of a collection (its last segment is not a parameter): `Prefer: pages=all` applies. */
+export function isListRead(op: Pick<Operation, "method" | "path">): boolean {
+  return op.method === "GET" && !/\}$/.test(op.path);
+}
+
+/** A `GET` of reference data the gateway caches. */
+export function isReferenceRead(op: Pick<Operation, "method" | "path">): boolean {
+  return op.method === "GET" && REFERENCE_READS.has((op.path.split("/")[1] ?? "").toLowerCase());
+}
+
+/** `components.parameters` of the v2 document. */
+export const SHAPING_PARAMETERS: Record<string, JsonSchema> = {
+  idempotencyKey: {
+    name: "Idempotency-Key",
+    in: "header",
+    required: false,
+    schema: { type: "string", maxLength: 255 },
+    description:
+      "Makes the write safe to repeat (IETF httpapi draft, as Stripe). The first answer (status, body, Location) is kept per tenant for 24 h; a repeat with the same key and body gets it again with `Idempotent-Replayed: true` and no upstream call; the same key with another body is 422; a repeat while the first is in flight is 409; when the first's outcome is unknown the repeat gets a problem that says so.",
+  },
+  preferPages: {
+    name: "Prefer",
+    in: "header",
+    required: false,
+    schema: { type: "string", enum: ["pages=all"] },
+    description:
+      "`pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged.",
+  },
+  deadline: {
+    name: "X-Deadline-Ms",
+    in: "header",
+    required: false,
+    schema: { type: "integer", minimum: 1, maximum: 120000, default: 30000 },
+    description: "How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504.",
+  },
+  cacheControl: {
+    name: "Cache-Control",
+    in: "header",
+    required: false,
+    schema: { type: "string", enum: ["no-cache"] },
+    description: "Reference data is served from a per-tenant cache for a few minutes (answers carry `Age` and `Cache-Control`) and invalidated by writes through the gateway; `no-cache` reads from the API.",
+  },
+};

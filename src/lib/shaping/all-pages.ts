@@ -1,0 +1,188 @@
+/**
+ * @module
+ * Every page at once: a list `GET` with `Prefer: pages=all` walks `PageNumber` from the caller's
+ * (default 1) to the end and answers one JSON array, streamed as the pages arrive, with
+ * `Preference-Applied: pages=all` and `X-Total-Count`. Each page is one ordinary call (its own
+ * permit from the governor, the caller's token, the caller's `PageSize`).
+ *
+ * Bounds, both judged after the first page and before a byte is streamed, from its `X-Pagination`:
+ * the rows still to come against a cap (`PAGES_ALL_MAX_ROWS`, or less with `Prefer: max-rows=N`),
+ * and the pages still to come against the call's deadline at the governor's pace (a lower bound:
+ * the walk is refused only when it surely cannot fit). Once streaming, a page that fails, a
+ * deadline that passes, or a list that grew past the cap errors the stream: the caller sees an
+ * aborted body, never a complete-looking array that is missing rows.
+ */
+import { matchOperation } from "../../../shared/v2/catalog";
+import { log } from "../log";
+import { Problem } from "../problem";
+import { sendV2, type V2Request } from "../passthrough";
+import type { CallTrace } from "../upstream/client";
+import { parsePrefer } from "./prefer";
+
+/** Rows one answer holds at most when `PAGES_ALL_MAX_ROWS` is unset: a few MB of JSON, well inside a Worker's memory. */
+export const DEFAULT_PAGES_ALL_MAX_ROWS = 50_000;
+/** The API's page size when the caller names none. */
+const API_DEFAULT_PAGE_SIZE = 5000;
+/** The API's rate limit when `RATE_LIMIT_PER_SECOND` is unset (as `durable/rate-governor.ts` reads it). */
+const DEFAULT_RATE_PER_SECOND = 10;
+
+/** Whether `headers` ask for every page (`Prefer: pages=all`). */
+export function wantsAllPages(headers: Headers): boolean {
+  return parsePrefer(headers.get("prefer")).get("pages")?.value?.toLowerCase() === "all";
+}
+
+/** The row cap: the binding's (or the default), lowered by a valid `max-rows` preference. */
+export function rowCap(binding: string | undefined, asked: string | null | undefined): { cap: number; lowered: boolean } {
+  const b = Number(binding);
+  const cap = Number.isSafeInteger(b) && b > 0 ? b : DEFAULT_PAGES_ALL_MAX_ROWS;
+  const a = asked && /^\d{1,9}$/.test(asked) ? Number(asked) : 0;
+  return a > 0 && a < cap ? { cap: a, lowered: true } : { cap, lowered: false };
+}
+
+/** The fields of `X-Pagination` the walk reads (keys in any casing), or null when there is none. */
+export interface Pagination {
+  totalCount: number | null;
+  pageSize: number | null;
+  totalPages: number | null;
+  /** False only when the header says there is no next page. */
+  hasNext: boolean;
+}
+
+export function readPagination(header: string | null): Pagination | null {
+  let v: unknown;
+  try {
+    v = header === null ? null : JSON.parse(header);
+  } catch {
+    return null;
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return null;
+  const by = new Map(Object.entries(v).map(([k, x]) => [k.toLowerCase(), x] as const));
+  const n = (k: string) => { const x = by.get(k); return typeof x === "number" && Number.isSafeInteger(x) && x >= 0 ? x : null; };
+  return { totalCount: n("totalcount"), pageSize: n("pagesize"), totalPages: n("totalpages"), hasNext: !by.has("nextpagelink") || Boolean(by.get("nextpagelink")) };
+}
+
+/** A page's rows as the raw JSON between its brackets (int64 ids keep every digit) and their count; null when the body is not a JSON array. */
+export function pageRows(text: string): { inner: string; count: number } | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(v)) return null;
+  const t = text.trim();
+  return { inner: t.slice(1, -1).trim(), count: v.length };
+}
+
+/** Whether another page follows page `page` that held `count` rows: not after a short page, nor past the last one the header names. */
+export function morePages(count: number, pageSize: number, page: number, p: Pagination | null): boolean {
+  if (count < pageSize || count === 0) return false;
+  if (p && !p.hasNext) return false;
+  return !(p?.totalPages !== null && p?.totalPages !== undefined && page >= p.totalPages);
+}
+
+/** The least time the pages after the first can take, ms: one permit each at the environment's rate. */
+export function leastWalkMs(pagesLeft: number, ratePerSecond: string | undefined): number {
+  const n = Number(ratePerSecond);
+  return (pagesLeft * 1000) / (Number.isInteger(n) && n > 0 ? n : DEFAULT_RATE_PER_SECOND);
+}
+
+/** `search` with `PageNumber` set to `page` (a caller's `pagenumber` in any casing replaced). */
+export function withPage(search: string, page: number): string {
+  const q = new URLSearchParams(search);
+  for (const k of [...q.keys()]) if (k.toLowerCase() === "pagenumber") q.delete(k);
+  q.set("PageNumber", String(page));
+  return `?${q.toString()}`;
+}
+
+/** A whole-number query parameter in any casing, or null. */
+function intQuery(search: string, name: string): number | null {
+  for (const [k, v] of new URLSearchParams(search)) if (k.toLowerCase() === name && /^\d{1,9}$/.test(v.trim())) return Number(v);
+  return null;
+}
+
+/** Answers a GET that prefers every page: one streamed array, or the first page's answer as the API gave it when it is not a list page. */
+export async function allPages(r: V2Request, trace: CallTrace): Promise<Response> {
+  const { cap, lowered } = rowCap(r.env.PAGES_ALL_MAX_ROWS, parsePrefer(r.headers.get("prefer")).get("max-rows")?.value);
+  const start = intQuery(r.search, "pagenumber") ?? 1;
+  const first = await sendV2(r, null, trace);
+  const applied = lowered ? `pages=all, max-rows=${cap}` : "pages=all";
+  if (first.status === 204 && isListPath(r.path)) return arrayAnswer(r, "[]", applied, 0);
+  if (first.status !== 200 || !/json/i.test(first.headers.get("content-type") ?? "")) return first;
+  const bytes = await first.arrayBuffer();
+  const rows = pageRows(new TextDecoder().decode(bytes));
+  // An item, not a list: the preference does not apply, and the answer is the API's as it came.
+  if (!rows) return new Response(bytes, { status: first.status, headers: first.headers });
+  const pagination = readPagination(first.headers.get("x-pagination"));
+  const pageSize = pagination?.pageSize || intQuery(r.search, "pagesize") || API_DEFAULT_PAGE_SIZE;
+  const total = pagination?.totalCount ?? null;
+  if (total !== null) {
+    const toCome = Math.max(0, total - (start - 1) * pageSize);
+    if (toCome > cap) throw new Problem("too-many-rows", `The list has ${toCome} rows from page ${start} on; Prefer: pages=all answers at most ${cap}. Page with PageNumber and PageSize, or narrow the list with filters.`);
+    const pagesLeft = Math.max(0, Math.ceil(toCome / pageSize) - 1);
+    const least = leastWalkMs(pagesLeft, r.env.RATE_LIMIT_PER_SECOND);
+    if (Date.now() + least > r.deadline) {
+      throw new Problem("deadline-too-short", `${pagesLeft} more pages take at least ${Math.ceil(least)} ms at the API's rate limit, more than is left of the call's deadline. Raise X-Deadline-Ms (up to 120000) or PageSize.`);
+    }
+  }
+  // workerd's own stream: an abort errors the caller's body without a stray unhandled rejection in JS.
+  const { readable, writable } = new IdentityTransformStream();
+  void walk(r, trace, writable.getWriter(), { start, pageSize, cap, first: rows, pagination });
+  return arrayAnswer(r, readable, applied, total);
+}
+
+/** Whether `path` is a collection (its operation's path does not end in an `{id}`): an empty one is answered 204. */
+function isListPath(path: string): boolean {
+  const m = matchOperation("GET", path);
+  return m.kind === "operation" && !m.op.path.endsWith("}");
+}
+
+function arrayAnswer(r: V2Request, body: BodyInit, applied: string, total: number | null): Response {
+  const headers = new Headers({ "content-type": "application/json; charset=utf-8", "preference-applied": applied, "x-request-id": r.requestId });
+  if (total !== null) headers.set("x-total-count", String(total));
+  return new Response(body, { status: 200, headers });
+}
+
+interface Walk {
+  start: number;
+  pageSize: number;
+  cap: number;
+  first: { inner: string; count: number };
+  pagination: Pagination | null;
+}
+
+/** Writes `[`, the rows of every page joined by `,`, and `]`; errors the stream on any failure. */
+async function walk(r: V2Request, trace: CallTrace, writer: WritableStreamDefaultWriter, w: Walk): Promise<void> {
+  // An aborted walk rejects `closed`; the caller learns of it from the errored body, not from here.
+  writer.closed.catch(() => undefined);
+  const encoder = new TextEncoder();
+  let sent = 0;
+  let page = w.start;
+  const emit = async (rows: { inner: string; count: number }) => {
+    if (rows.count === 0) return;
+    sent += rows.count;
+    if (sent > w.cap) throw new Problem("too-many-rows", `The list grew past ${w.cap} rows while it was read.`);
+    await writer.write(encoder.encode(sent === rows.count ? rows.inner : `,${rows.inner}`));
+  };
+  try {
+    await writer.write(encoder.encode("["));
+    await emit(w.first);
+    let more = morePages(w.first.count, w.pageSize, page, w.pagination);
+    while (more) {
+      page++;
+      const res = await sendV2({ ...r, search: withPage(r.search, page) }, null, trace);
+      if (res.status === 204) break;
+      const rows = res.status === 200 ? pageRows(await res.text()) : null;
+      if (!rows) throw new Problem("upstream-failed", `Page ${page} was answered with status ${res.status}, not a list.`);
+      await emit(rows);
+      more = morePages(rows.count, w.pageSize, page, readPagination(res.headers.get("x-pagination")));
+    }
+    await writer.write(encoder.encode("]"));
+    await writer.close();
+  } catch (err) {
+    log.info("pages-all-aborted", { requestId: r.requestId, page, rows: sent, reason: err instanceof Problem ? err.type : "error" });
+    // The runtime logs the reason of an aborted body: it says what stopped the walk, never a secret.
+    const why = err instanceof Problem ? err.detail : "an internal error";
+    await writer.abort(new Error(`pages=all aborted at page ${page}: ${why}`)).catch(() => undefined);
+  }
+}

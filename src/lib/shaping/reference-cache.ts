@@ -1,0 +1,97 @@
+/**
+ * @module
+ * Cached reference data: a `GET` of a slow-changing resource (`REFERENCE_RESOURCES`) is answered
+ * from the tenant's cache (`durable/tenant/reference-cache.ts`) for 5 minutes, at the cost
+ * of one hop to the tenant's object (which authenticates the gateway key) and no upstream call.
+ *
+ * Only `200` answers up to `MAX_REFERENCE_ENTRY_BYTES` are kept, filed under the path and query as
+ * sent. A write through the gateway to the same resource (first path segment, any case) forgets
+ * its entries (`forgetReference`). `Cache-Control: no-cache` or `Pragma: no-cache` from the caller
+ * goes upstream and refreshes the entry; a conditional `GET` (`If-None-Match`, `If-Modified-Since`)
+ * is passed through untouched, its `304` being the API's to give.
+ */
+import { log } from "../log";
+import { unwrap } from "../outcome";
+import { sendV2, type V2Request } from "../passthrough";
+import { tenantStub } from "../stubs";
+import type { CallTrace } from "../upstream/client";
+import { answerResponse, capture } from "./stored-answer";
+
+/**
+ * The resources whose reads are cached, by first path segment in lower case: VAT codes, currencies,
+ * the chart of accounts, payment and delivery terms, branding themes, sub-ledger number series and
+ * the client's settings. Left out on purpose: `CurrencyRates` (change daily and are read by date),
+ * `LockDateSettings` (moved at period close, and read right before posting to decide whether it
+ * may), and master data that grows with the business (customers, products, projects, departments).
+ */
+export const REFERENCE_RESOURCES: ReadonlySet<string> = new Set(
+  ["VatCodes", "Currencies", "GeneralLedgerAccounts", "PaymentTerms", "DeliveryTerms", "BrandingThemes", "SubLedgerNumberSeries", "FinancialSettings", "VatSettings", "OrganizationSettings", "CustomDimensionSettings"].map((r) => r.toLowerCase()),
+);
+
+/** The largest answer kept, bytes: a large chart of accounts (~1,000 accounts), below the 2 MB SQLite row limit. */
+export const MAX_REFERENCE_ENTRY_BYTES = 1024 * 1024;
+/** Headers of an answer that are kept. */
+const KEPT_HEADERS = ["content-type", "x-pagination", "etag", "last-modified"];
+/** Says whether the answer came from the cache. */
+export const X_CACHE = "x-cache";
+
+/** The resource `path` belongs to: its first segment, lower case. */
+export function resourceOf(path: string): string {
+  return (path.split("/")[1] ?? "").toLowerCase();
+}
+
+/** Whether `r` is a read the cache answers. */
+export function isCachedReference(r: Pick<V2Request, "method" | "path" | "headers">): boolean {
+  return r.method === "GET" && REFERENCE_RESOURCES.has(resourceOf(r.path)) && !r.headers.has("if-none-match") && !r.headers.has("if-modified-since");
+}
+
+/** Whether the caller asked to bypass caches (`Cache-Control: no-cache` or `max-age=0`, or `Pragma: no-cache`). */
+export function wantsFresh(headers: Headers): boolean {
+  const cc = (headers.get("cache-control") ?? "").toLowerCase();
+  return /(^|,)\s*(no-cache|no-store|max-age=0)\s*(,|$)/.test(cc) || (!headers.has("cache-control") && /no-cache/i.test(headers.get("pragma") ?? ""));
+}
+
+/** Answers a reference read from the tenant's cache, or reads it upstream and keeps a `200`. */
+export async function cachedReference(r: V2Request, trace: CallTrace): Promise<Response> {
+  const tenant = tenantStub(r.env, r.caller.tenant);
+  const key = r.path + r.search;
+  const resource = resourceOf(r.path);
+  const read = unwrap(await tenant.referenceRead(r.caller.key, { key, resource, refresh: wantsFresh(r.headers) }));
+  if (read.kind === "hit") {
+    return answerResponse(read.answer, { "x-request-id": r.requestId, ...freshness(read.storedAt, read.expiresAt, Date.now()), [X_CACHE]: "hit" });
+  }
+  const res = await sendV2(r, null, trace);
+  if (res.status !== 200) return marked(res, "miss");
+  const kept = await capture(res, KEPT_HEADERS, MAX_REFERENCE_ENTRY_BYTES);
+  if (!kept.complete) return marked(kept.response, "miss");
+  const entry = unwrap(await tenant.referenceKeep(r.caller.key, { key, resource, generation: read.generation, answer: kept.answer }));
+  const out = marked(kept.response, "miss");
+  // Not kept (a write came in between): the answer is fresh, but no cache stands behind it.
+  if (entry) for (const [name, value] of Object.entries(freshness(entry.storedAt, entry.expiresAt, entry.storedAt))) out.headers.set(name, value);
+  return out;
+}
+
+/**
+ * Forgets the cached reads of the resource `r` writes to, if it is a cached one. Called before the
+ * write (so a read racing it is not kept) and after it, even when it failed (it may have been applied).
+ * After the write a failure to reach the object is logged, not thrown: the write's answer matters
+ * more than the cache, which then ages out within `REFERENCE_TTL_MS`.
+ */
+export async function forgetReference(r: V2Request, stage: "before" | "after"): Promise<void> {
+  const resource = resourceOf(r.path);
+  if (!REFERENCE_RESOURCES.has(resource)) return;
+  const forget = async () => unwrap(await tenantStub(r.env, r.caller.tenant).referenceForget(r.caller.key, resource));
+  if (stage === "before") return void (await forget());
+  await forget().catch((err: unknown) => log.warn("reference-forget-failed", { requestId: r.requestId, resource, error: err instanceof Error ? err.name : "unknown" }));
+}
+
+/** `Age` and `Cache-Control` of an entry kept at `storedAt` until `expiresAt`, seen at `now` (epoch ms). */
+export function freshness(storedAt: number, expiresAt: number, now: number): { age: string; "cache-control": string } {
+  return { age: String(Math.max(0, Math.floor((now - storedAt) / 1000))), "cache-control": `private, max-age=${Math.max(0, Math.floor((expiresAt - now) / 1000))}` };
+}
+
+function marked(res: Response, how: "hit" | "miss"): Response {
+  const out = new Response(res.body, res);
+  out.headers.set(X_CACHE, how);
+  return out;
+}

@@ -1,0 +1,98 @@
+/**
+ * @module
+ * An answer kept in the tenant's object to be given again: its status, the few headers that belong
+ * to it, and its body up to a size limit. Idempotent writes (`idempotency.ts`) and the reference
+ * cache (`reference-cache.ts`) both keep answers in this one shape.
+ */
+import { z } from "zod";
+
+/** A kept answer. `body` is null when it was too large to keep (or had none). */
+export interface StoredAnswer {
+  status: number;
+  /** By lower-case name. */
+  headers: Record<string, string>;
+  body: ArrayBuffer | null;
+}
+
+/** The headers column of a kept answer. */
+export const StoredHeaders = z.record(z.string(), z.string());
+
+/** An answer read for keeping: the part that is kept, and the caller's response (the whole body, kept or not). */
+export interface Captured {
+  answer: StoredAnswer;
+  /** Whether the whole body fits in `answer.body` (false: the body was larger than the limit). */
+  complete: boolean;
+  response: Response;
+}
+
+/**
+ * Reads `res`'s body up to `maxBytes` to keep it. A larger body is not kept (`complete` false) but
+ * still reaches the caller whole: what was read is sent first, then the rest as it streams.
+ *
+ * @param res the answer, unread
+ * @param keep the names (lower case) of the headers to keep
+ * @param maxBytes the largest body kept
+ * @returns the kept part and the response to give the caller
+ * @example const { answer, complete, response } = await capture(res, ["content-type"], 256 * 1024);
+ */
+export async function capture(res: Response, keep: readonly string[], maxBytes: number): Promise<Captured> {
+  const headers: Record<string, string> = {};
+  for (const name of keep) {
+    const v = res.headers.get(name);
+    if (v !== null) headers[name] = v;
+  }
+  const meta = { status: res.status, statusText: res.statusText, headers: res.headers };
+  if (!res.body) return { answer: { status: res.status, headers, body: null }, complete: true, response: new Response(null, meta) };
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { answer: { status: res.status, headers, body: concat(chunks, size) }, complete: true, response: new Response(concat(chunks, size), meta) };
+    chunks.push(value);
+    size += value.byteLength;
+    if (size > maxBytes) return { answer: { status: res.status, headers, body: null }, complete: false, response: new Response(rest(chunks, reader), meta) };
+  }
+}
+
+/**
+ * The response for a kept answer: its status, kept headers and body, with `extra` headers added.
+ *
+ * @param answer the kept answer
+ * @param extra headers to set on top (the request id, `Idempotent-Replayed`, `Age` …)
+ */
+export function answerResponse(answer: StoredAnswer, extra: Record<string, string>): Response {
+  const headers = new Headers(answer.headers);
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  // A status that takes no body (204, 304) must be answered without one; a body not kept has no type.
+  const body = answer.status === 204 || answer.status === 304 ? null : answer.body;
+  if (body === null) headers.delete("content-type");
+  return new Response(body, { status: answer.status, headers });
+}
+
+function concat(chunks: Uint8Array[], size: number): ArrayBuffer {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out.buffer;
+}
+
+/** The chunks already read, then the rest of `reader`. */
+function rest(read: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
+  const queued = [...read];
+  return new ReadableStream<Uint8Array>({
+    async pull(ctrl) {
+      const next = queued.shift();
+      if (next) return ctrl.enqueue(next);
+      const { done, value } = await reader.read();
+      if (done) ctrl.close();
+      else ctrl.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * @module
+ * What the gateway does to a `/v2` call beyond passing it through (README, "Shaping /v2 calls"):
+ * each feature is asked for with a header, and a request that asks for none is the plain
+ * pass-through, byte for byte, except a read of reference data (`reference-cache.ts`), which is
+ * cached unless the caller says `Cache-Control: no-cache`.
+ */
+import { checkedBody, sendV2, type V2Request } from "../passthrough";
+import type { CallTrace } from "../upstream/client";
+import { allPages, wantsAllPages } from "./all-pages";
+import { idempotent } from "./idempotency";
+import { cachedReference, forgetReference, isCachedReference } from "./reference-cache";
+import { shapedWrite } from "./write-body";
+
+/** Methods that change something upstream. */
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** Answers `r`, shaped as its headers ask. */
+export async function shapedV2(r: V2Request, trace: CallTrace): Promise<Response> {
+  if (WRITES.has(r.method)) return r.headers.has("idempotency-key") ? idempotent(r, trace, (req) => written(req, trace)) : written(r, trace);
+  if (r.method === "GET" && wantsAllPages(r.headers)) return allPages(r, trace);
+  if (isCachedReference(r)) return cachedReference(r, trace);
+  return sendV2(r, checkedBody(r), trace);
+}
+
+/** A write: its body shaped (merge patch to JSON Patch, codes to ids), checked and sent. */
+async function written(r: V2Request, trace: CallTrace): Promise<Response> {
+  // The resource's cached reads are forgotten before (a read racing the write is then not kept) and after, even when it threw.
+  await forgetReference(r, "before");
+  try {
+    return await shapedWrite(r, trace);
+  } finally {
+    await forgetReference(r, "after");
+  }
+}

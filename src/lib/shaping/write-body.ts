@@ -1,0 +1,122 @@
+/**
+ * @module
+ * A write's body shaped before it is checked and sent: a merge patch (`application/merge-patch+json`)
+ * turned into the JSON Patch the API takes, and codes given for ids resolved (`code-refs.ts`). A
+ * body that asks for neither is sent exactly as it came, byte for byte.
+ *
+ * Order: the merge patch is read, its codes resolved (their lookups are the only calls made before
+ * the write), then it becomes a JSON Patch that `checkedBody` validates like any other; a bad body
+ * or an unknown code is a 4xx problem with nothing written.
+ */
+import { checkedBody, sendV2, type V2Request } from "../passthrough";
+import { unwrap } from "../outcome";
+import { Problem } from "../problem";
+import { tenantStub } from "../stubs";
+import type { CallTrace } from "../upstream/client";
+import { lookupSearch, resolveSites, type CodeDeps, type CodeKey, type LookupAnswer, type Target } from "./code-refs";
+import { codeSchema, findSites, type CodeMode } from "./code-sites";
+import { isJsonObject, parseMergePatch, toJsonPatch, type JsonObject } from "./merge-patch";
+
+/** The media type of RFC 7396 merge patches. */
+export const MERGE_PATCH_TYPE = "application/merge-patch+json";
+
+/** Statuses of a refused write after which the ids the cache supplied for it are forgotten: the record may be gone. */
+const REFUSED_WITH_STALE_IDS = new Set([400, 404]);
+
+/** Answers write `r`: its body shaped as its headers ask, then checked and sent. */
+export async function shapedWrite(r: V2Request, trace: CallTrace): Promise<Response> {
+  const merge = r.method === "PATCH" && mediaType(r.headers) === MERGE_PATCH_TYPE;
+  if (!merge && r.method !== "POST") return sendV2(r, checkedBody(r), trace);
+  const body = merge ? mergeDocument(r.body) : postDocument(r);
+  if (body === null) return sendV2(r, checkedBody(r), trace);
+  const codes = await resolveCodes(r, trace, body, merge ? "merge" : "post");
+  if (codes instanceof Response) return codes;
+  if (!merge && !codes.changed) return sendV2(r, checkedBody(r), trace);
+  const patch = merge ? toJsonPatch(body) : null;
+  if (patch && !patch.ok) throw new Problem("bad-request", patch.error);
+  const headers = new Headers(r.headers);
+  // The body changed: the caller's length no longer holds, and the runtime sets the right one.
+  headers.delete("content-length");
+  if (patch) headers.set("content-type", "application/json-patch+json");
+  const shaped: V2Request = { ...r, headers, body: jsonBuffer(patch ? patch.value : body) };
+  const res = await sendV2(shaped, checkedBody(shaped), trace);
+  if (codes.cached.length > 0 && REFUSED_WITH_STALE_IDS.has(res.status)) await forget(r, codes.cached);
+  return res;
+}
+
+/** The merge patch of a PATCH, or a `Problem` for anything that is not a JSON object. */
+function mergeDocument(body: V2Request["body"]): JsonObject {
+  if (body === null) throw new Problem("bad-request", "A merge patch needs a body: a JSON object naming the fields to change.");
+  // Every PATCH of the catalog is buffered (it has a schema); only an unknown path streams.
+  if (!(body instanceof ArrayBuffer)) throw new Problem("payload-too-large", "A merge patch is read whole: send it with a Content-Length of at most 1 MB.");
+  const doc = parseMergePatch(new TextDecoder().decode(body));
+  if (!doc.ok) throw new Problem("bad-request", doc.error);
+  return doc.value;
+}
+
+/** A POST's JSON object body when codes could apply to it, else null (sent as it came, `checkedBody` judges it). */
+function postDocument(r: V2Request): JsonObject | null {
+  if (!(r.body instanceof ArrayBuffer) || !/^application\/([a-z0-9.+-]+\+)?json$|^text\/json$/.test(mediaType(r.headers))) return null;
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(r.body));
+    return isJsonObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The codes of `body` swapped for ids, in place; the API's answer when a lookup was refused. Throws a `Problem` for unknown or malformed codes. */
+async function resolveCodes(r: V2Request, trace: CallTrace, body: JsonObject, mode: CodeMode): Promise<{ changed: boolean; cached: CodeKey[] } | Response> {
+  const schema = codeSchema(mode === "merge" ? "PATCH" : "POST", r.path);
+  if (!schema) return { changed: false, cached: [] };
+  const found = findSites(body, schema, mode);
+  if (found.errors.length > 0) throw invalidCodes(found.errors);
+  const resolved = await resolveSites(found.sites, codeDeps(r, trace));
+  if (resolved.kind === "refused") return resolved.response;
+  if (resolved.kind === "unknown") throw invalidCodes(resolved.errors);
+  return { changed: found.changed, cached: resolved.cached };
+}
+
+function invalidCodes(errors: { path: string; message: string }[]): Problem {
+  const list = errors.map((e) => `${e.path}: ${e.message}`).join(" ");
+  return new Problem("validation-failed", `A code in the body cannot be resolved to an id; nothing was written. ${list}`, { errors });
+}
+
+/** The tenant's code cache and the lookup GET, for `r`'s caller. */
+function codeDeps(r: V2Request, trace: CallTrace): CodeDeps {
+  const tenant = tenantStub(r.env, r.caller.tenant);
+  return {
+    recall: async (keys) => unwrap(await tenant.codeIds(r.caller.key, keys)),
+    remember: async (found) => {
+      unwrap(await tenant.rememberCodeIds(r.caller.key, found));
+    },
+    lookup: (target, codes) => lookup(r, trace, target, codes),
+  };
+}
+
+/** One lookup GET, sent like any call of the caller's (its permit, its token, its deadline). */
+async function lookup(r: V2Request, trace: CallTrace, target: Target, codes: string[]): Promise<LookupAnswer> {
+  const ask: V2Request = { ...r, method: "GET", path: target.list, search: lookupSearch(target, codes), headers: new Headers({ accept: "application/json" }), body: null };
+  const res = await sendV2(ask, null, trace);
+  if (res.status === 204) return { ok: true, rows: [] };
+  if (res.status !== 200) return { ok: false, response: res };
+  const rows: unknown = await res.json().catch(() => null);
+  if (!Array.isArray(rows)) throw new Problem("upstream-failed", `The accounting API answered a lookup of ${target.list} with something other than a list.`);
+  return { ok: true, rows };
+}
+
+async function forget(r: V2Request, keys: CodeKey[]): Promise<void> {
+  unwrap(await tenantStub(r.env, r.caller.tenant).forgetCodeIds(r.caller.key, keys));
+}
+
+/** `value` as JSON bytes in a buffer of their own (a buffered body can be resent after a 401). */
+function jsonBuffer(value: unknown): ArrayBuffer {
+  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  const out = new ArrayBuffer(bytes.byteLength);
+  new Uint8Array(out).set(bytes);
+  return out;
+}
+
+function mediaType(headers: Headers): string {
+  return (headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}

@@ -1,0 +1,45 @@
+/**
+ * @module
+ * A tenant's order runs, one run, its Retry, and the shared budget. The runs come from the tenant's
+ * object's operator methods (`operatorRuns`, `operatorRun`, `operatorRetry`): the session is the
+ * authority here, as the gateway key is on `/orders`.
+ */
+import { budgets } from "../../lib/console/data";
+import { orderPath } from "../../lib/console/views";
+import { unwrap } from "../../lib/outcome";
+import { Problem } from "../../lib/problem";
+import { tenantName, tenantStub } from "../../lib/stubs";
+import * as route from "./contract";
+import { BudgetPage } from "./pages/budget";
+import { OrderPage, OrdersPage } from "./pages/orders";
+import { html, see } from "./render";
+import type { ConsoleRouter } from "./router";
+
+/** Most runs one page lists: a screenful to scan; the state filter narrows it. */
+const RUNS_PER_PAGE = 200;
+
+/** Binds the order and budget routes to `router`. */
+export function orderRoutes(router: ConsoleRouter) {
+  return router
+    .openapi(route.ordersPage, async (c) => {
+      const { environment, client } = c.req.valid("param");
+      const state = c.req.valid("query").state ?? null;
+      const name = tenantName(environment, client);
+      const runs = unwrap(await tenantStub(c.env, name).operatorRuns(state, RUNS_PER_PAGE));
+      return html(c, <OrdersPage csrf={c.var.console.csrf} tenant={name} environment={environment} client={client} runs={runs} state={state} />);
+    })
+    .openapi(route.orderPage, async (c) => {
+      const { environment, client, source, orderId } = c.req.valid("param");
+      const name = tenantName(environment, client);
+      const run = unwrap(await tenantStub(c.env, name).operatorRun(source, orderId));
+      return html(c, <OrderPage csrf={c.var.console.csrf} tenant={name} environment={environment} client={client} run={run} />);
+    })
+    .openapi(route.retryOrder, async (c) => {
+      const { environment, client, source, orderId } = c.req.valid("param");
+      const retried = await tenantStub(c.env, tenantName(environment, client)).operatorRetry(source, orderId);
+      if (!retried.ok && retried.error.reason === "conflict") throw new Problem("conflict", `${retried.error.detail} Nothing was started.`);
+      unwrap(retried);
+      return see(c, orderPath(environment, client, source, orderId));
+    })
+    .openapi(route.budgetPage, async (c) => html(c, <BudgetPage csrf={c.var.console.csrf} environments={await budgets(c.env)} />));
+}

@@ -1,0 +1,164 @@
+/**
+ * @module
+ * A tenant's page: its token, its gateway keys (never a key, except one just issued, once), the
+ * webhook URLs with their secret forms, the order mapping, and removal.
+ */
+import type { Environment } from "../../../lib/config";
+import { SOURCE_LABELS, tenantPath, tokenSummary, webhookUrl, when } from "../../../lib/console/views";
+import { Source } from "../../../lib/orders/order";
+import type { FieldError } from "../../../lib/problem";
+import { Csrf, Layout } from "../layout";
+import { MappingFields } from "./mapping";
+import type { TenantRow } from "./tenants";
+
+/** The tenant as its page shows it. */
+export interface TenantDetail extends TenantRow {
+  createdAt: string;
+  gatewayKeys: { createdAt: string; retiresAt: string | null }[];
+}
+
+/** What the page shows besides the tenant. */
+export interface TenantPageProps {
+  csrf: string;
+  origin: string;
+  tenant: TenantDetail;
+  mapping: Record<string, string>;
+  notice?: string | undefined;
+  /** A key just issued: shown here, this once. */
+  freshKey?: { gatewayKey: string; previousKeysRetireAt: string } | undefined;
+  mappingErrors?: FieldError[] | undefined;
+}
+
+/** The tenant's page. */
+export function TenantPage(p: TenantPageProps) {
+  const t = p.tenant;
+  const token = tokenSummary(t.token);
+  const path = (rest: string) => tenantPath(t.environment, t.client, rest);
+  return (
+    <Layout title={t.tenant} csrf={p.csrf}>
+      <h1>{t.tenant}</h1>
+      <p class="muted">{`${t.name}, connected ${when(t.createdAt)}.`}</p>
+      {p.notice ? <p class="notice" role="status">{p.notice}</p> : null}
+      {p.freshKey ? (
+        <div class="fresh" role="status">
+          <p>
+            <label for="new-gateway-key">New gateway key (shown once)</label>
+          </p>
+          <output id="new-gateway-key">{p.freshKey.gatewayKey}</output>
+          <p>Copy it now: the gateway keeps only a hash of it and cannot show it again. Earlier keys stop working at {when(p.freshKey.previousKeysRetireAt)}.</p>
+        </div>
+      ) : null}
+
+      <h2 id="token">Token</h2>
+      <dl>
+        <dt>State</dt>
+        <dd>{token.state}</dd>
+        <dt>Expires</dt>
+        <dd>{token.expiry}</dd>
+        <dt>Last error</dt>
+        <dd>{t.lastError ?? "–"}</dd>
+        {Object.entries(t.counters).map(([name, n]) => (
+          <>
+            <dt>{name}</dt>
+            <dd>{n}</dd>
+          </>
+        ))}
+      </dl>
+      {token.note ? <p class="muted">{token.note}</p> : null}
+
+      <h2 id="keys">Gateway keys</h2>
+      <div class="scroll">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Created</th>
+              <th scope="col">Retires</th>
+            </tr>
+          </thead>
+          <tbody>
+            {t.gatewayKeys.map((k, i) => (
+              <tr>
+                <td>
+                  <code>{`#${i + 1} lg_${t.environment}_${t.client}_…`}</code>
+                </td>
+                <td>{when(k.createdAt)}</td>
+                <td>{k.retiresAt ? when(k.retiresAt) : "in use"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <form method="post" action={path("/gateway-keys")}>
+        <Csrf token={p.csrf} />
+        <label for="graceSeconds">Earlier keys keep working for</label>
+        <select id="graceSeconds" name="graceSeconds">
+          <option value="0">no time: they stop at once</option>
+          <option value="3600">one hour</option>
+          <option value="86400" selected>
+            one day
+          </option>
+          <option value="604800">one week</option>
+        </select>
+        <button type="submit">Rotate gateway key</button>
+      </form>
+
+      <h2 id="webhooks">Webhooks</h2>
+      <p>Paste a shop's URL into the shop's webhook settings, and save the signing secret the shop shows you here. The gateway stores it sealed and never shows it again.</p>
+      {Source.options.map((s) => (
+        <WebhookForm csrf={p.csrf} origin={p.origin} environment={t.environment} client={t.client} source={s} />
+      ))}
+
+      <h2 id="mapping">Order mapping</h2>
+      <p>How shop orders become invoices. The fields show the mapping in force.</p>
+      <MappingFields csrf={p.csrf} action={path("/order-mapping")} values={p.mapping} errors={p.mappingErrors} />
+
+      <h2 id="orders">Orders</h2>
+      <p>
+        <a href={path("/orders")}>Orders</a>: every shop order's run, failed ones with their error and a Retry button.
+      </p>
+
+      <h2 id="remove">Remove</h2>
+      <form method="post" action={path("/remove")}>
+        <Csrf token={p.csrf} />
+        <p>Removing the tenant deletes its client key, token, gateway keys, webhook secrets and order runs from the gateway.</p>
+        <p>
+          <input type="checkbox" id="confirm-remove" name="confirm" value="yes" required />
+          <label class="inline" for="confirm-remove">Yes, remove this tenant</label>
+        </p>
+        <p>
+          <input type="checkbox" id="offboard" name="offboard" value="yes" />
+          <label class="inline" for="offboard">Also remove the integration from the client in the accounting system (offboarding)</label>
+        </p>
+        <button type="submit" class="danger">Remove tenant</button>
+      </form>
+    </Layout>
+  );
+}
+
+/** One source's webhook URL and secret form. */
+function WebhookForm(p: { csrf: string; origin: string; environment: Environment; client: string; source: Source }) {
+  const label = SOURCE_LABELS[p.source];
+  const id = `secret-${p.source}`;
+  return (
+    <section aria-labelledby={`wh-${p.source}`}>
+      <h3 id={`wh-${p.source}`}>{label}</h3>
+      <p>
+        URL: <code>{webhookUrl(p.origin, p.source, p.environment, p.client)}</code>
+      </p>
+      <form method="post" action={tenantPath(p.environment, p.client, `/webhooks/${p.source}`)}>
+        <Csrf token={p.csrf} />
+        <label for={id}>{`${label} webhook secret`}</label>
+        <input id={id} name="secret" type="password" autocomplete="off" required minlength={8} maxlength={500} />
+        {p.source === "shopify" ? (
+          <>
+            <label for="shop-domain">Shop domain</label>
+            <p id="shop-domain-hint" class="muted">Optional: with it, only webhooks from this shop are taken.</p>
+            <input id="shop-domain" name="shopDomain" placeholder="example.myshopify.com" aria-describedby="shop-domain-hint" autocomplete="off" />
+          </>
+        ) : null}
+        <button type="submit">{`Save ${label} secret`}</button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,29 @@
+/**
+ * @module
+ * The declaration of `GET /healthz`: liveness, version, and each environment's state.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { problems } from "../../lib/openapi/problems";
+import { jsonAnswer } from "./kit";
+
+/** What `/healthz` says of one environment (see `routes/meta.ts`). */
+export const EnvironmentState = z.enum(["configured", "unconfigured", "suspect"]);
+
+const Health = z
+  .object({
+    ok: z.literal(true),
+    version: z.string(),
+    environments: z.object({ demo: EnvironmentState, production: EnvironmentState }),
+  })
+  .openapi("Health");
+
+export const healthz = createRoute({
+  method: "get",
+  path: "/healthz",
+  tags: ["meta"],
+  operationId: "getHealth",
+  summary: "Liveness, the version, and the state of each environment",
+  description: "No credential. Reads are counted per client address (20 a minute) and answered 429 beyond that.",
+  security: [],
+  responses: { 200: jsonAnswer("The gateway is up.", Health), ...problems(429) },
+});

@@ -1,0 +1,57 @@
+/**
+ * @module
+ * The declarations of `/orders/*` (gateway key): where each shop order's run stands, the failed
+ * ones, and a retry. `routes/orders.ts` binds a handler to each.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { Source } from "../../lib/orders/order";
+import { RunState, StepRecord } from "../../lib/orders/runs";
+import { problems } from "../../lib/openapi/problems";
+import { SECURITY } from "../../lib/openapi/security";
+import { jsonAnswer } from "./kit";
+
+const ListQuery = z.strictObject({
+  state: RunState.optional().openapi({ description: "Only runs in this state (e.g. `failed`)." }),
+  limit: z.coerce.number().int().min(1).max(500).default(100).openapi({ description: "At most this many runs, newest first." }),
+});
+const OrderParams = z.object({ source: Source, orderId: z.string().min(1).max(100) });
+
+const Failure = z.object({ step: z.string(), detail: z.string() }).nullable();
+/** A run as the tenant's gateway key sees it (`publicView` in `lib/orders/runs.ts`): no payloads, amounts as decimals. */
+const OrderRunView = z
+  .looseObject({
+    source: Source,
+    orderId: z.string(),
+    state: RunState,
+    total: z.string().nullable(),
+    currency: z.string().nullable(),
+    receivedAt: z.string(),
+    updatedAt: z.string(),
+    attempt: z.int(),
+    salesOrderNo: z.int().nullable(),
+    invoiceNo: z.int().nullable(),
+    error: Failure,
+    steps: z.array(StepRecord),
+    refunds: z.array(z.looseObject({ id: z.string(), total: z.string(), creditNoteNo: z.int().nullable(), error: z.string().nullable(), steps: z.array(StepRecord) })),
+  })
+  .openapi("OrderRun");
+
+const base = { tags: ["orders"], security: [{ [SECURITY.gatewayKey]: [] }] };
+
+export const listOrders = createRoute({
+  ...base, method: "get", path: "/", operationId: "listOrders", summary: "The tenant's order runs, newest first",
+  request: { query: ListQuery },
+  responses: { 200: jsonAnswer("The runs.", z.object({ orders: z.array(OrderRunView) })), ...problems(400, 401, 429, 503) },
+});
+
+export const getOrder = createRoute({
+  ...base, method: "get", path: "/{source}/{orderId}", operationId: "getOrder", summary: "One order's run, with each step",
+  request: { params: OrderParams },
+  responses: { 200: jsonAnswer("The run.", OrderRunView), ...problems(401, 404, 429, 503) },
+});
+
+export const retryOrder = createRoute({
+  ...base, method: "post", path: "/{source}/{orderId}/retry", operationId: "retryOrder", summary: "Start a failed run again from its first unfinished step",
+  request: { params: OrderParams },
+  responses: { 202: jsonAnswer("The run, started again.", OrderRunView), ...problems(401, 404, 409, 429, 503) },
+});

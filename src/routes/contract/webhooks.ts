@@ -1,0 +1,51 @@
+/**
+ * @module
+ * The declaration of `POST /webhooks/{source}/{client}/{environment}`: a shop's signed delivery.
+ * Each source signs its own way (`lib/openapi/security.ts`); the route accepts whichever scheme
+ * belongs to the `source` in its path.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { Environment } from "../../lib/config";
+import { Source } from "../../lib/orders/order";
+import { problems } from "../../lib/openapi/problems";
+import { SECURITY } from "../../lib/openapi/security";
+import { ClientSlug } from "../../lib/stubs";
+import { jsonAnswer } from "./kit";
+
+const WebhookRoute = z.object({ source: Source, client: ClientSlug, environment: Environment });
+
+const Intake = z
+  .object({
+    intake: z.enum(["started", "duplicate", "cancelled", "failed", "ignored", "ping"]),
+    detail: z.string(),
+    run: z.looseObject({ orderId: z.string(), state: z.string() }).nullable().openapi({ description: "The order's run (as `GET /orders/{source}/{orderId}` shows it), or null." }),
+  })
+  .openapi("WebhookIntake");
+
+/**
+ * Any one of the signature schemes (each source uses its own). Typed as the wide requirement list:
+ * a literal union of differently keyed objects makes `createRoute` lose the route's request types.
+ */
+const SIGNATURES: Record<string, string[]>[] = [SECURITY.shopify, SECURITY.woocommerce, SECURITY.stripe, SECURITY.standard].map((name) => ({ [name]: [] }));
+
+export const receiveWebhook = createRoute({
+  method: "post",
+  path: "/{source}/{client}/{environment}",
+  tags: ["webhooks"],
+  operationId: "receiveWebhook",
+  summary: "A shop's webhook delivery",
+  description:
+    "The raw body as the shop sent it, verified with the tenant's secret for `source`. Answered as soon as the order's run is recorded (no API call is made while the shop waits); a repeat of one order is answered 200 and never runs twice. An unsigned or unverifiable delivery is 401, the same for every address.",
+  security: SIGNATURES,
+  request: {
+    params: WebhookRoute,
+    // A plain JSON Schema, not zod: a zod body would make the library read and parse the bytes, and
+    // the adapters need them untouched (and read them with a size cap, lib/orders/delivery.ts).
+    body: { required: true, description: "The source's own payload, read as bytes (its signature covers them exactly).", content: { "application/json": { schema: { type: "object" as const } } } },
+  },
+  responses: {
+    200: jsonAnswer("Already recorded (a duplicate), ignored, or WooCommerce's ping.", Intake),
+    202: jsonAnswer("Recorded; the run is started.", Intake),
+    ...problems(400, 401, 404, 413, 422, 429, 503),
+  },
+});

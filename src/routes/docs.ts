@@ -1,0 +1,50 @@
+/**
+ * @module
+ * The gateway's contract, served: `/openapi.json` (its own routes, from their declarations),
+ * `/v2/openapi.json` (API v2 through the gateway, from the catalog) and `/docs`, an interactive
+ * reference of both. No credential. Mounted before `/v2`, so its document is not taken for an API call.
+ *
+ * The page is Scalar's: its HTML from `@scalar/hono-api-reference`, its script from
+ * `@scalar/api-reference`'s standalone bundle, imported as text and served here, so nothing is
+ * loaded from a CDN. Its default fonts (fonts.scalar.com) are off; the page uses system fonts.
+ */
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
+import scalarScript from "@scalar/api-reference/browser/standalone.js";
+import type { GatewayApp } from "../lib/app";
+import { gatewayDocument } from "../lib/openapi/gateway-document";
+import { v2Document } from "../lib/openapi/v2-document";
+import { gatewayRouter } from "./contract/kit";
+import { docsPage, docsScript, gatewayOpenApi, v2OpenApi } from "./contract/docs";
+
+/** How long browsers may keep the script, s: it changes only with a deploy, and the page asks for it on every load. */
+const SCRIPT_MAX_AGE_SECONDS = 3600;
+
+/**
+ * The documents and the page for `app` (the whole gateway, whose declared routes `/openapi.json`
+ * lists as mounted when it is asked). One router per isolate: the v2 document, built from the
+ * catalog on first use, is kept for the isolate's life (it changes only with a deploy).
+ *
+ * @example app.route("/", docsRoutes(app))
+ */
+export function docsRoutes(app: OpenAPIHono<GatewayApp>) {
+  let v2: ReturnType<typeof v2Document> | null = null;
+  const router = gatewayRouter()
+    .openapi(gatewayOpenApi, (c) => c.json(gatewayDocument(app, c.env.VERSION ?? "dev"), 200))
+    .openapi(v2OpenApi, (c) => c.json((v2 ??= v2Document(c.env.VERSION ?? "dev")), 200))
+    .openapi(docsScript, (c) => c.body(scalarScript, 200, { "content-type": "text/javascript; charset=utf-8", "cache-control": `public, max-age=${SCRIPT_MAX_AGE_SECONDS}` }));
+  router.openAPIRegistry.registerPath(docsPage);
+  return router.get(
+    docsPage.getRoutingPath(),
+    Scalar<GatewayApp>({
+      pageTitle: "ledgergate API reference",
+      cdn: docsScript.path,
+      sources: [
+        { title: "ledgergate", slug: "ledgergate", url: gatewayOpenApi.path },
+        { title: "API v2 through ledgergate", slug: "v2", url: v2OpenApi.path },
+      ],
+      withDefaultFonts: false,
+      telemetry: false,
+    }),
+  );
+}

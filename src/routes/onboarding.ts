@@ -1,0 +1,30 @@
+/**
+ * @module
+ * `GET /onboarding/callback`: where the client's browser lands after approving (or declining) in
+ * the accounting system. Always an HTML page, errors included: a person reads it, not a program.
+ * The work is `lib/onboarding/finish.ts`; the declaration `contract/onboarding.ts`. The operator's
+ * half (`POST /admin/onboarding`) is in `routes/admin.ts`.
+ */
+import type { Context } from "hono";
+import type { GatewayApp } from "../lib/app";
+import { finishOnboarding } from "../lib/onboarding/finish";
+import { callbackPage, PAGE_HEADERS } from "../lib/onboarding/page";
+import { gatewayRouter } from "./contract/kit";
+import { onboardingCallback } from "./contract/onboarding";
+
+/** A query that fails its schema (an over-long or repeated value) gets the page too, not a problem+json. */
+function badQuery(c: Context<GatewayApp>) {
+  const { status, page } = callbackPage({ ok: false, reason: "unknown-state", detail: "This onboarding link is malformed. Ask the operator for a new one." });
+  return c.html(page, status, PAGE_HEADERS);
+}
+
+export const onboardingRoutes = gatewayRouter().openapi(
+  onboardingCallback,
+  async (c) => {
+    const finished = await finishOnboarding(c.env, c.req.valid("query"));
+    c.set("logFields", finished.ok ? { environment: finished.environment, connected: finished.connected.map((t) => t.tenant), notConnected: finished.failed.length } : { onboarding: finished.reason });
+    const { status, page } = callbackPage(finished);
+    return c.html(page, status, PAGE_HEADERS);
+  },
+  (result, c) => (result.success ? undefined : badQuery(c)),
+);

@@ -1,0 +1,30 @@
+/**
+ * Both OpenAPI documents, validated by a public validator (`@seriousme/openapi-schema-validator`).
+ * It runs in Node, not workerd (it reads its meta-schemas from disk and compiles them to code with
+ * Ajv, which workerd forbids), so the documents are built here with the very functions the gateway
+ * serves them with; test/routes/openapi.test.ts checks that the gateway serves the same documents.
+ */
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import app from "../../src/index";
+import { gatewayDocument } from "../../src/lib/openapi/gateway-document";
+import { v2Document } from "../../src/lib/openapi/v2-document";
+
+async function expectValid(doc: object): Promise<void> {
+  const validator = new Validator();
+  // The validator takes any object and reports what is wrong with it; its type asks for a spec-shaped one.
+  const result = await validator.validate(structuredClone(doc) as Parameters<Validator["validate"]>[0]);
+  expect(result.errors ?? [], JSON.stringify(result.errors, null, 1)?.slice(0, 3000)).toEqual([]);
+  expect(result.valid).toBe(true);
+  expect(validator.version).toBe("3.1");
+}
+
+describe("contract: the documents are valid OpenAPI 3.1", () => {
+  it("the gateway's own document (/openapi.json)", async () => {
+    await expectValid(gatewayDocument(app, "0.1.0"));
+  });
+
+  it("API v2 through the gateway (/v2/openapi.json)", async () => {
+    await expectValid(v2Document("0.1.0"));
+  });
+});

@@ -1,0 +1,2 @@
+/** Text modules (wrangler `rules`) in Node: the contract project never serves them. */
+export default "";

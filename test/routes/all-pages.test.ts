@@ -1,0 +1,109 @@
+/**
+ * `Prefer: pages=all` through `/v2`: one streamed JSON array of every page, one upstream call per
+ * page; the row cap and the deadline refuse a walk before a byte is streamed, and a walk that
+ * fails midway aborts the body instead of ending a short array.
+ */
+import { beforeEach, describe, expect, it } from "vitest";
+import { control, fresh, json, stats, tenant } from "../helpers/gateway";
+
+beforeEach(() => fresh());
+
+type Tenant = Awaited<ReturnType<typeof tenant>>;
+const requests = async () => (await stats()).requests;
+const all = (extra = ""): RequestInit => ({ headers: { prefer: `pages=all${extra}` } });
+
+async function departments(t: Tenant, n: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 1; i <= n; i++) {
+    const res = await t.v2("/Departments", json({ Code: `D${i}`, Name: `Avdeling ${i}` }));
+    expect(res.status).toBe(201);
+    ids.push(((await res.json()) as { Id: number }).Id);
+  }
+  return ids;
+}
+
+describe("pages=all: happy", () => {
+  it("returns every row once, in order, over 3 pages in 3 upstream calls, with the total and no X-Pagination", async () => {
+    const t = await tenant();
+    const ids = await departments(t, 7);
+    const n = await requests();
+    const res = await t.v2("/Departments?PageSize=3&OrderBy=Code&Fields=Id,Code", all());
+    expect(res.status).toBe(200);
+    expect(res.headers.get("preference-applied")).toBe("pages=all");
+    expect(res.headers.get("x-total-count")).toBe("7");
+    expect(res.headers.get("x-pagination")).toBeNull();
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    const rows = (await res.json()) as { Id: number; Code: string }[];
+    expect(rows.map((r) => r.Id)).toEqual(ids);
+    expect(rows.map((r) => r.Code)).toEqual(["D1", "D2", "D3", "D4", "D5", "D6", "D7"]);
+    expect((await requests()) - n).toBe(3);
+  });
+
+  it("starts at the caller's PageNumber, and answers an empty list (204 upstream) as []", async () => {
+    const t = await tenant();
+    const ids = await departments(t, 7);
+    const rest = await t.v2("/Departments?pagenumber=2&PageSize=3&Fields=Id", all());
+    expect(((await rest.json()) as { Id: number }[]).map((r) => r.Id)).toEqual(ids.slice(3));
+    const empty = await t.v2("/Customers?PageSize=3", all());
+    expect(empty.status).toBe(200);
+    expect(empty.headers.get("preference-applied")).toBe("pages=all");
+    expect(empty.headers.get("x-total-count")).toBe("0");
+    expect(await empty.json()).toEqual([]);
+  });
+
+  it("does not apply to an item, and passes a first page the API refused back as its answer", async () => {
+    const t = await tenant();
+    const [id] = await departments(t, 1);
+    const item = await t.v2(`/Departments/${id}`, all());
+    expect(item.status).toBe(200);
+    expect(item.headers.get("preference-applied")).toBeNull();
+    expect(await item.json()).toMatchObject({ Id: id, Code: "D1" });
+    const n = await requests();
+    const refused = await t.v2("/Departments?PageSize=0", all());
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("preference-applied")).toBeNull();
+    expect(await refused.json()).toMatchObject({ title: "Invalid resourceParameter" });
+    expect((await requests()) - n).toBe(1);
+  });
+});
+
+describe("pages=all: bounds", () => {
+  it("beyond the row cap (lowered per request with max-rows) is a 422 problem after only the first page's call", async () => {
+    const t = await tenant();
+    const n = await requests();
+    const res = await t.v2("/GeneralLedgerAccounts?PageSize=3", all(", max-rows=5"));
+    expect(res.status).toBe(422);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    const problem = (await res.json()) as { type: string; detail: string };
+    expect(problem.type).toBe("https://ledgergate.dev/problems/too-many-rows");
+    expect(problem.detail).toMatch(/at most 5\b/);
+    expect((await requests()) - n).toBe(1);
+  });
+
+  it("within a lowered cap, says so in Preference-Applied", async () => {
+    const t = await tenant();
+    await departments(t, 2);
+    const res = await t.v2("/Departments", all(", max-rows=5"));
+    expect(res.headers.get("preference-applied")).toBe("pages=all, max-rows=5");
+    expect(await res.json()).toHaveLength(2);
+  });
+
+  it("refuses a walk that cannot fit the deadline at the rate limit, after only the first page's call", async () => {
+    const t = await tenant();
+    const n = await requests();
+    // 33 accounts a page each: 32 more permits take at least 3.2 s at 10 a second.
+    const res = await t.v2("/GeneralLedgerAccounts?PageSize=1", { headers: { prefer: "pages=all", "x-deadline-ms": "2500" } });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ type: "https://ledgergate.dev/problems/deadline-too-short" });
+    expect((await requests()) - n).toBe(1);
+  });
+
+  it("a deadline that passes mid-walk aborts the body: never a complete-looking array", async () => {
+    const t = await tenant();
+    // Each call takes 500 ms: the first page and the estimate (6 more permits, 0.6 s) fit 2 s; 7 pages do not.
+    await control("PUT", "/settings", { latencyMs: 500 });
+    const res = await t.v2("/GeneralLedgerAccounts?PageSize=5", { headers: { prefer: "pages=all", "x-deadline-ms": "2000" } });
+    expect(res.status).toBe(200);
+    await expect(res.text()).rejects.toThrow();
+  });
+});
