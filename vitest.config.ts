@@ -2,7 +2,7 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { buildSync } from "esbuild";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { defineConfig } from "vitest/config";
-import { SANDBOX_BUNDLE_OPTIONS } from "./scripts/sandbox-bundle";
+import { SANDBOX_BUNDLE_OPTIONS } from "./scripts/sandbox-bundle.ts";
 
 // Projects: lib (pure modules), sandbox (the sandbox Worker on its own) and gateway and corpus (the
 // gateway with the sandbox attached as an auxiliary Worker), all inside workerd; contract and browser
