@@ -6,6 +6,7 @@
 // look. Every run makes a new client and tenant, so the customer and the products are new each time.
 // Exits non-zero when the order does not end settled.
 import { createHmac, randomBytes } from "node:crypto";
+import { signedShopifyOrder } from "./sample-shopify-order.ts";
 
 const GW = process.env.LEDGERGATE_URL ?? "http://127.0.0.1:8787";
 const SB = process.env.SANDBOX_URL ?? "http://127.0.0.1:8788";
@@ -128,41 +129,8 @@ function standardOrder() {
 }
 
 function shopifyOrder() {
-  const id = 5_600_000_000_000 + Math.floor(Math.random() * 1_000_000);
-  const oslo = (d) => `${new Date(d.getTime() + 3_600_000).toISOString().slice(0, 19)}+01:00`;
-  const tax = (rate, amount) => [{ price: amount, rate, title: "MVA" }];
-  const address = { first_name: buyer.firstName, last_name: buyer.lastName, company: buyer.company, address1: buyer.line1, address2: null, zip: buyer.zip, city: buyer.city, country: "Norway", country_code: "NO", phone: buyer.phone };
-  const order = {
-    id,
-    name: `#${orderNo}`,
-    test: false,
-    financial_status: "paid",
-    created_at: oslo(new Date(now.getTime() - 90_000)),
-    processed_at: oslo(new Date(now.getTime() - 90_000)),
-    updated_at: oslo(now),
-    currency: "NOK",
-    taxes_included: true,
-    total_price: TOTAL,
-    total_tax: "641.90",
-    email: buyer.email,
-    customer: { id: 7_000_004_471, email: buyer.email, first_name: buyer.firstName, last_name: buyer.lastName, phone: buyer.phone },
-    billing_address: address,
-    shipping_address: address,
-    // Shopify has no organization number field: checkout apps put it in a note attribute.
-    note_attributes: [{ name: "Org.nr", value: "926 483 013" }],
-    line_items: [
-      { id: 13_500_000_000_001, sku: "PLEDD-ROROS", name: "Ullpledd, Røros Tweed, 150 × 200 cm", title: "Ullpledd, Røros Tweed", quantity: 2, price: "1249.00", tax_lines: tax(0.25, "499.60"), discount_allocations: [] },
-      { id: 13_500_000_000_002, sku: "KAFFE-1KG", name: "Kaffe, hele bønner, 1 kg", title: "Kaffe, hele bønner", quantity: 3, price: "287.50", tax_lines: tax(0.15, "112.50"), discount_allocations: [] },
-    ],
-    shipping_lines: [{ id: 4_700_000_000_001, title: "Bring, Pakke til bedrift", price: "149.00", discounted_price: "149.00", tax_lines: tax(0.25, "29.80"), discount_allocations: [] }],
-  };
-  const body = JSON.stringify(order);
-  const hmac = createHmac("sha256", secret).update(body).digest("base64");
-  return {
-    orderId: String(id),
-    body,
-    headers: { "content-type": "application/json", "X-Shopify-Topic": "orders/paid", "X-Shopify-Hmac-Sha256": hmac, "X-Shopify-Event-Id": crypto.randomUUID(), "X-Shopify-Shop-Domain": "nordlys-nettbutikk.myshopify.com" },
-  };
+  const orderId = String(5_600_000_000_000 + Math.floor(Math.random() * 1_000_000));
+  return { orderId, ...signedShopifyOrder(orderId, secret, "nordlys-nettbutikk.myshopify.com") };
 }
 
 const delivery = source === "standard" ? standardOrder() : shopifyOrder();
