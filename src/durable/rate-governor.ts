@@ -19,7 +19,7 @@
  * and an eviction only makes the next verdicts more cautious ("unproven") for a while.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { Bindings } from "../lib/config";
+import { rateLimitPerSecond, type Bindings } from "../lib/config";
 import { log } from "../lib/log";
 import { FairQueue, type QueueState, type TenantCounters } from "../lib/rate/fair-queue";
 import { KeyHealth, type RefusalVerdict } from "../lib/rate/key-health";
@@ -58,8 +58,6 @@ const PACING_MARGIN = 0.04;
  * permits against those delayed calls in the API's second.
  */
 const CATCH_UP_MS = 5;
-/** The API's limit per subscription key, per second. */
-const DEFAULT_LIMIT = 10;
 /** The shortest timer, ms: a wake time already reached still goes through the event loop once. */
 const MIN_TIMER_MS = 1;
 
@@ -97,10 +95,9 @@ export class RateGovernor extends DurableObject<Bindings> {
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
-    const n = Number(env.RATE_LIMIT_PER_SECOND);
     const m = env.RATE_PACING_MARGIN ? Number(env.RATE_PACING_MARGIN) : Number.NaN;
     const margin = m >= 0 && m < 1 ? m : PACING_MARGIN;
-    this.#queue = new FairQueue(new Pacer({ limit: Number.isInteger(n) && n > 0 ? n : DEFAULT_LIMIT, margin, catchUpMs: CATCH_UP_MS }));
+    this.#queue = new FairQueue(new Pacer({ limit: rateLimitPerSecond(env), margin, catchUpMs: CATCH_UP_MS }));
   }
 
   /** Waits for a permit for `tenant`, at most `maxWaitMs`. */

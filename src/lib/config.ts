@@ -42,6 +42,15 @@ export interface Bindings {
   INBOUND_LIMIT?: RateLimit;
 }
 
+/** The API's limit per subscription key, per second. */
+export const API_LIMIT_PER_SECOND = 10;
+
+/** The limit the environments' upstream calls are paced to: `RATE_LIMIT_PER_SECOND` when it is a positive whole number, else the API's. */
+export function rateLimitPerSecond(env: Pick<Bindings, "RATE_LIMIT_PER_SECOND">): number {
+  const n = Number(env.RATE_LIMIT_PER_SECOND);
+  return Number.isInteger(n) && n > 0 ? n : API_LIMIT_PER_SECOND;
+}
+
 /** The two environments of the API. */
 export const Environment = z.enum(["demo", "production"]);
 export type Environment = z.output<typeof Environment>;

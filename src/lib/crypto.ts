@@ -50,10 +50,9 @@ export function toHex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-
-/** Lowercase hex of SHA-256 of `text`. */
-export async function sha256Hex(text: string): Promise<string> {
-  return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text))));
+/** Lowercase hex of SHA-256 of `data` (a string as UTF-8). */
+export async function sha256Hex(data: string | Uint8Array<ArrayBuffer>): Promise<string> {
+  return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", typeof data === "string" ? encoder.encode(data) : data)));
 }
 
 /** `bytes` random bytes as base64url, for gateway keys and other bearer secrets. */

@@ -71,7 +71,7 @@ export async function readV2Request(env: Bindings, caller: Caller, req: Request,
 /** The body to send as it is: checked against the catalog when a schema applies. Throws a `Problem` for a malformed or invalid body. */
 export function checkedBody(r: V2Request): ArrayBuffer | ReadableStream | null {
   const rule = bodyRule(r.method, r.path);
-  if (rule && r.body instanceof ArrayBuffer) check(r.headers.get("content-type") ?? "", r.body, rule);
+  if (rule && r.body instanceof ArrayBuffer) check(r.headers, r.body, rule);
   return r.body;
 }
 
@@ -101,13 +101,13 @@ const REQUEST_HEADERS = ["accept", "accept-language", "content-type", "content-l
 const RESPONSE_HEADERS = ["content-type", "content-length", "content-disposition", "x-pagination", "location", "retry-after", "etag", "last-modified", "www-authenticate"];
 
 /** How the gateway checks a body before sending it. */
-export interface BodyRule {
+interface BodyRule {
   schema: z.ZodType;
   type: "json" | "json-patch";
 }
 
 /** The catalog's schema for the operation's body, if it takes JSON: every POST and PATCH of the API is checked. */
-export function bodyRule(method: string, path: string): BodyRule | null {
+function bodyRule(method: string, path: string): BodyRule | null {
   const m = matchOperation(method, path);
   if (m.kind !== "operation" || !m.op.schema || (m.op.body !== "json" && m.op.body !== "json-patch")) return null;
   return { schema: m.op.schema, type: m.op.body };
@@ -153,10 +153,20 @@ async function readBody(req: Request, method: string, path: string): Promise<Arr
   return readUpTo(req.body, checked ? BUFFERED_BODY_BYTES : MAX_PASSTHROUGH_BODY_BYTES);
 }
 
+/** The media type of `headers`' `Content-Type`, lower case, without parameters. */
+export function mediaType(headers: Headers): string {
+  return (headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
+/** Whether `type` (see `mediaType`) is JSON: `application/json`, any `application/…+json`, or `text/json`. */
+export function isJsonType(type: string): boolean {
+  return /^(application\/([a-z0-9.+-]+\+)?json|text\/json)$/.test(type);
+}
+
 /** Throws a `Problem` unless `buffer` is JSON of the declared type that `rule` accepts. */
-export function check(contentType: string, buffer: ArrayBuffer, rule: BodyRule): void {
-  const type = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
-  if (rule.type === "json-patch" ? type !== "application/json-patch+json" : !/^(application\/([a-z0-9.+-]+\+)?json|text\/json)$/.test(type)) {
+function check(headers: Headers, buffer: ArrayBuffer, rule: BodyRule): void {
+  const type = mediaType(headers);
+  if (rule.type === "json-patch" ? type !== "application/json-patch+json" : !isJsonType(type)) {
     throw new Problem("unsupported-media-type", rule.type === "json-patch" ? "PATCH takes a JSON Patch as application/json-patch+json." : "Send the body as application/json.");
   }
   let value: unknown;

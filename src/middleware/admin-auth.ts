@@ -5,7 +5,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import type { GatewayApp } from "../lib/app";
-import { committedSecretsInUse } from "../lib/config";
+import { committedSecretsInUse, type Bindings } from "../lib/config";
 import { timingSafeEqual } from "../lib/crypto";
 import { Problem } from "../lib/problem";
 
@@ -16,21 +16,31 @@ export function bearer(header: string | undefined): string | null {
 }
 
 /**
+ * The operator's token, or a 503 `Problem` where it must not be used: none is configured, or a
+ * deploy kept the development token or sealing key committed in wrangler.toml. Checked before any
+ * token is compared: with a public token, a right answer proves nothing about the caller. Shared by
+ * the admin API and the console (`what` names which one is refused).
+ */
+export function usableAdminToken(env: Bindings, what: "admin API" | "console"): string {
+  const token = env.ADMIN_TOKEN;
+  if (!token) throw new Problem("unavailable", `The ${what} is disabled: ADMIN_TOKEN is not configured.`);
+  const committed = committedSecretsInUse(env);
+  if (committed.length > 0) {
+    throw new Problem(
+      "unavailable",
+      `The ${what} is disabled: ${committed.join(" and ")} still ${committed.length > 1 ? "hold" : "holds"} the development value committed in wrangler.toml, which anyone can read. Set your own with \`wrangler secret put\` (see README, "Deploy").`,
+    );
+  }
+  return token;
+}
+
+/**
  * Lets a request through only with the operator's token.
  *
  * @example app.use("/admin/*", requireAdmin)
  */
 export const requireAdmin: MiddlewareHandler<GatewayApp> = async function requireAdmin(c, next) {
-  const expected = c.env.ADMIN_TOKEN;
-  if (!expected) throw new Problem("unavailable", "The admin API is disabled: ADMIN_TOKEN is not configured.");
-  // Before the token is compared: with a public token, a right answer proves nothing about the caller.
-  const committed = committedSecretsInUse(c.env);
-  if (committed.length > 0) {
-    throw new Problem(
-      "unavailable",
-      `The admin API is disabled: ${committed.join(" and ")} still ${committed.length > 1 ? "hold" : "holds"} the development value committed in wrangler.toml, which anyone can read. Set your own with \`wrangler secret put\` (see README, "Deploy").`,
-    );
-  }
+  const expected = usableAdminToken(c.env, "admin API");
   const given = bearer(c.req.header("authorization"));
   if (!given || !timingSafeEqual(given, expected)) {
     throw new Problem("unauthorized", "Send the operator's token as Authorization: Bearer <ADMIN_TOKEN>.", { headers: { "www-authenticate": "Bearer" } });

@@ -7,9 +7,6 @@
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../../../shared/v2/query";
 import { problems, type Result } from "./problem";
 
-// The API's defaults, shared with the gateway's OpenAPI document so the two cannot disagree.
-export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
-
 /** Query parameters with lowercased names: ASP.NET binds them case-insensitively. */
 export function queryOf(url: URL): Map<string, string> {
   const q = new Map<string, string>();

@@ -5,14 +5,12 @@
  * own methods, as the admin API does.
  */
 import type { GovernorBudget } from "../../durable/rate-governor";
-import { Environment, type Bindings } from "../config";
+import { Environment, rateLimitPerSecond, type Bindings } from "../config";
 import { unwrap } from "../outcome";
 import { Problem } from "../problem";
 import { governorStub, tenantName, tenantStub } from "../stubs";
 import { formOfMapping } from "./mapping-form";
 
-/** The API's limit per subscription key, per second, when `RATE_LIMIT_PER_SECOND` does not say otherwise (as the governor reads it). */
-const DEFAULT_LIMIT = 10;
 
 /** A tenant's description and its mapping as the form's values; a 404 problem when there is no such tenant. */
 export async function tenantWithMapping(env: Bindings, environment: Environment, client: string) {
@@ -24,7 +22,6 @@ export async function tenantWithMapping(env: Bindings, environment: Environment,
 
 /** Each environment's budget, with the limit it is paced to. */
 export async function budgets(env: Bindings): Promise<{ environment: Environment; limit: number; budget: GovernorBudget }[]> {
-  const n = Number(env.RATE_LIMIT_PER_SECOND);
-  const limit = Number.isInteger(n) && n > 0 ? n : DEFAULT_LIMIT;
+  const limit = rateLimitPerSecond(env);
   return Promise.all(Environment.options.map(async (environment) => ({ environment, limit, budget: await governorStub(env, environment).budget() })));
 }

@@ -4,6 +4,7 @@
  * four webhook signature schemes. OpenAPI has no word for "an HMAC of the body", so each signature
  * is an `apiKey` in its header, with the scheme described in words.
  */
+import { SESSION_COOKIE } from "../console/cookie";
 
 /** Names of the schemes, as routes list them under `security`. */
 export const SECURITY = {
@@ -52,7 +53,7 @@ export const SECURITY_SCHEMES = {
   [SECURITY.operatorSession]: {
     type: "apiKey",
     in: "cookie",
-    name: "lg_console",
+    name: SESSION_COOKIE,
     description: "The console's session cookie, set by `POST /console/sign-in` with the operator token (HttpOnly, SameSite=Strict, Path=/console). Form posts also carry the session's CSRF token in the field `csrf`.",
   },
 } as const;

@@ -5,24 +5,17 @@
  * contract (issue 13); the behaviour itself lives in `lib/shaping/`.
  */
 import type { Operation } from "../../../shared/v2/catalog";
+import { REFERENCE_RESOURCES, resourceOf } from "../shaping/reference-cache";
 import type { JsonSchema } from "./json-schema";
-
-/**
- * Resources whose reads the gateway caches per tenant, by first path segment (the list of
- * `REFERENCE_RESOURCES` in `lib/shaping/reference-cache.ts`; keep the two in step).
- */
-export const REFERENCE_READS: ReadonlySet<string> = new Set(
-  ["VatCodes", "Currencies", "GeneralLedgerAccounts", "PaymentTerms", "DeliveryTerms", "BrandingThemes", "SubLedgerNumberSeries", "FinancialSettings", "VatSettings", "OrganizationSettings", "CustomDimensionSettings"].map((r) => r.toLowerCase()),
-);
 
 /** A `GET` of a collection (its last segment is not a parameter): `Prefer: pages=all` applies. */
 export function isListRead(op: Pick<Operation, "method" | "path">): boolean {
   return op.method === "GET" && !/\}$/.test(op.path);
 }
 
-/** A `GET` of reference data the gateway caches. */
+/** A `GET` of reference data the gateway caches (`lib/shaping/reference-cache.ts`). */
 export function isReferenceRead(op: Pick<Operation, "method" | "path">): boolean {
-  return op.method === "GET" && REFERENCE_READS.has((op.path.split("/")[1] ?? "").toLowerCase());
+  return op.method === "GET" && REFERENCE_RESOURCES.has(resourceOf(op.path));
 }
 
 /** `components.parameters` of the v2 document. */

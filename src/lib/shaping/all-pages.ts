@@ -17,14 +17,13 @@ import { log } from "../log";
 import { Problem } from "../problem";
 import { sendV2, type V2Request } from "../passthrough";
 import type { CallTrace } from "../upstream/client";
+import { rateLimitPerSecond } from "../config";
 import { parsePrefer } from "./prefer";
 
 /** Rows one answer holds at most when `PAGES_ALL_MAX_ROWS` is unset: a few MB of JSON, well inside a Worker's memory. */
 export const DEFAULT_PAGES_ALL_MAX_ROWS = 50_000;
 /** The API's page size when the caller names none. */
 const API_DEFAULT_PAGE_SIZE = 5000;
-/** The API's rate limit when `RATE_LIMIT_PER_SECOND` is unset (as `durable/rate-governor.ts` reads it). */
-const DEFAULT_RATE_PER_SECOND = 10;
 
 /** Whether `headers` ask for every page (`Prefer: pages=all`). */
 export function wantsAllPages(headers: Headers): boolean {
@@ -83,8 +82,7 @@ export function morePages(count: number, pageSize: number, page: number, p: Pagi
 
 /** The least time the pages after the first can take, ms: one permit each at the environment's rate. */
 export function leastWalkMs(pagesLeft: number, ratePerSecond: string | undefined): number {
-  const n = Number(ratePerSecond);
-  return (pagesLeft * 1000) / (Number.isInteger(n) && n > 0 ? n : DEFAULT_RATE_PER_SECOND);
+  return (pagesLeft * 1000) / rateLimitPerSecond({ RATE_LIMIT_PER_SECOND: ratePerSecond });
 }
 
 /** `search` with `PageNumber` set to `page` (a caller's `pagenumber` in any casing replaced). */

@@ -4,7 +4,7 @@
  * requests "the same", and which creates can be looked up by `ExternalImportReference` when their
  * outcome is unknown.
  */
-import { toHex } from "../crypto";
+import { sha256Hex } from "../crypto";
 import type { Result } from "../result";
 
 /** The longest key, characters (Stripe's limit; a UUID or a hash fits with room to spare). */
@@ -42,7 +42,7 @@ export async function fingerprintOf(method: string, target: string, body: ArrayB
   const bytes = new Uint8Array(head.byteLength + (body?.byteLength ?? 0));
   bytes.set(head, 0);
   if (body) bytes.set(new Uint8Array(body), head.byteLength);
-  return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
+  return sha256Hex(bytes);
 }
 
 /** A create that can be looked up by its reference: the list to ask and the status a create answers. */

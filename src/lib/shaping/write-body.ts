@@ -8,7 +8,7 @@
  * the write), then it becomes a JSON Patch that `checkedBody` validates like any other; a bad body
  * or an unknown code is a 4xx problem with nothing written.
  */
-import { checkedBody, sendV2, type V2Request } from "../passthrough";
+import { checkedBody, isJsonType, mediaType, sendV2, type V2Request } from "../passthrough";
 import { unwrap } from "../outcome";
 import { Problem } from "../problem";
 import { tenantStub } from "../stubs";
@@ -56,7 +56,7 @@ function mergeDocument(body: V2Request["body"]): JsonObject {
 
 /** A POST's JSON object body when codes could apply to it, else null (sent as it came, `checkedBody` judges it). */
 function postDocument(r: V2Request): JsonObject | null {
-  if (!(r.body instanceof ArrayBuffer) || !/^application\/([a-z0-9.+-]+\+)?json$|^text\/json$/.test(mediaType(r.headers))) return null;
+  if (!(r.body instanceof ArrayBuffer) || !isJsonType(mediaType(r.headers))) return null;
   try {
     const value: unknown = JSON.parse(new TextDecoder().decode(r.body));
     return isJsonObject(value) ? value : null;
@@ -117,6 +117,3 @@ function jsonBuffer(value: unknown): ArrayBuffer {
   return out;
 }
 
-function mediaType(headers: Headers): string {
-  return (headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-}

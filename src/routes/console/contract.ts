@@ -14,7 +14,7 @@ import { Source } from "../../lib/orders/order";
 import { ShopDomain } from "../../lib/orders/shopify";
 import { RunState } from "../../lib/orders/runs";
 import { SECURITY } from "../../lib/openapi/security";
-import { ClientSlug } from "../../lib/stubs";
+import { Target } from "../contract/admin";
 import { requireSession } from "./guard";
 
 const page = (description: string) => ({ description, content: { "text/html": { schema: z.string() } } });
@@ -23,7 +23,6 @@ const form = <T extends z.ZodType>(schema: T) => ({ required: true, content: { "
 const refused = { 401: page("Not signed in (a form post)."), 403: page("The form's CSRF token is missing or wrong (\"The form expired\"), or it came from another site."), 503: page("The console is disabled (no usable ADMIN_TOKEN).") };
 
 const Csrf = z.string().openapi({ description: "The session's CSRF token, from the page's hidden field." });
-const Target = z.object({ environment: Environment, client: ClientSlug });
 const WebhookTarget = Target.extend({ source: Source });
 const OrderTarget = Target.extend({ source: Source, orderId: z.string().min(1).max(100) });
 

@@ -10,9 +10,8 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { ConsoleApp } from "../../lib/console/app";
 import { cookieValue, crossSite, csrfToken, csrfValid, sessionCookie } from "../../lib/console/cookie";
 import { encodeSession, readSession, sessionKey, slide } from "../../lib/console/session";
-import { committedSecretsInUse } from "../../lib/config";
-import { Problem } from "../../lib/problem";
 import { directoryStub } from "../../lib/stubs";
+import { usableAdminToken } from "../../middleware/admin-auth";
 import { MessagePage } from "./layout";
 import { html, see } from "./render";
 
@@ -21,10 +20,7 @@ const MAX_FORM_BYTES = 16 * 1024;
 
 /** The signing key of the console's sessions, or a 503 where the operator token is unusable (as `requireAdmin` does). */
 export async function operatorKey(c: Context<ConsoleApp>): Promise<{ token: string; key: CryptoKey }> {
-  const token = c.env.ADMIN_TOKEN;
-  if (!token) throw new Problem("unavailable", "The console is disabled: ADMIN_TOKEN is not configured.");
-  const committed = committedSecretsInUse(c.env);
-  if (committed.length > 0) throw new Problem("unavailable", `The console is disabled: ${committed.join(" and ")} still hold the development value committed in wrangler.toml. Set your own with \`wrangler secret put\`.`);
+  const token = usableAdminToken(c.env, "console");
   return { token, key: await sessionKey(token) };
 }
 
