@@ -6,6 +6,8 @@ import os from "node:os";
 
 export const GW = "http://127.0.0.1:8787";
 export const SB = "http://127.0.0.1:8788";
+/** The bare forwarder (bench/forwarder/), started by run.mjs for the latency part only. */
+export const FW = "http://127.0.0.1:8789";
 export const ADMIN = { authorization: "Bearer local-admin-token" };
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -108,6 +110,8 @@ export async function directToken(keys, clientKey) {
 
 /** The bench's call, straight to the sandbox (no limiter at all). */
 export const direct = (keys, token) => fetch(`${SB}/Demo/v2/ClientIntegrationInformation`, { headers: { authorization: `Bearer ${token}`, "ocp-apim-subscription-key": keys.subscriptionKey } });
+/** The same call through the bare forwarder: the sandbox's own headers, the gateway's path. */
+export const viaForwarder = (keys, token) => fetch(`${FW}/v2/ClientIntegrationInformation`, { headers: { authorization: `Bearer ${token}`, "ocp-apim-subscription-key": keys.subscriptionKey } });
 /** The same call through the gateway. */
 export const viaGateway = (gatewayKey) => fetch(`${GW}/v2/ClientIntegrationInformation`, { headers: { authorization: `Bearer ${gatewayKey}` } });
 

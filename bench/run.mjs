@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: starts both Workers locally (as `npm start` does; stop that first), then measures
-//   1. the latency the gateway adds against calling the sandbox directly (median, p99, ratio),
+//   1. the latency the gateway adds against calling the sandbox directly (median, p99, ratio), and
+//      against a bare forwarding Worker (bench/forwarder/, on :8789) that pays the same local hop,
 //   2. token requests per 1,000 calls: ledgergate against a client that asks for a token per call,
 //   3, 3b, 3c. the shared rate limit (bench/load.mjs): upstream 429s at offered loads of 5 to
 //      200 req/s against a client with no limiter, upstream use above the quota, fairness,
@@ -14,8 +15,9 @@
 import { spawn } from "node:child_process";
 import { openSync } from "node:fs";
 import os from "node:os";
-import { join } from "node:path";
-import { GW, SB, answers, direct as directCall, directToken, header, json, newTenant, newestSource, pct, sleep, stats, up, viaGateway } from "./lib.mjs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { FW, GW, SB, answers, direct as directCall, directToken, header, json, newTenant, newestSource, pct, sleep, stats, up, viaForwarder, viaGateway } from "./lib.mjs";
 import { loadBench } from "./load.mjs";
 import { marginBench } from "./margin.mjs";
 import { ordersBench } from "./orders.mjs";
@@ -29,6 +31,10 @@ if (!Object.hasOwn(PARTS, mode)) {
 }
 if ((await answers(`${GW}/healthz`)) || (await answers(`${SB}/_sandbox/keys`))) {
   console.error("Something already answers on :8787 or :8788 (is `npm start` running?). Stop it first: the bench starts its own Workers and resets the sandbox.");
+  process.exit(1);
+}
+if (PARTS[mode].includes("latency") && (await answers(`${FW}/v2/`))) {
+  console.error("Something already answers on :8789 (another bench?). The latency part starts its own forwarder there.");
   process.exit(1);
 }
 
@@ -46,13 +52,15 @@ const devLog = join(os.tmpdir(), `ledgergate-bench-dev-${process.pid}.log`);
 const devOut = openSync(devLog, "w");
 const dev = spawn(process.execPath, ["scripts/dev.mjs"], { stdio: ["ignore", devOut, devOut], detached: true });
 console.error(`Workers starting; their output: ${devLog}`);
-const stop = () => {
+/** Stops a detached child and whatever it started (wrangler's workerd). */
+const kill = (child) => {
   try {
-    process.kill(-dev.pid, "SIGTERM");
+    process.kill(-child.pid, "SIGTERM");
   } catch {
     // already gone
   }
 };
+const stop = () => kill(dev);
 process.on("exit", stop);
 
 await up(`${SB}/_sandbox/keys`);
@@ -67,25 +75,55 @@ async function timed(fn) {
   return { ms: performance.now() - t0, status: res.status };
 }
 
+/**
+ * The bare forwarder (bench/forwarder/) on :8789, started as scripts/dev.mjs starts the Workers (the
+ * project's wrangler and Node), its output in the same log. Only the latency part needs it.
+ */
+async function startForwarder() {
+  const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+  const bin = join(root, "node_modules", ".bin");
+  const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}`, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
+  const args = ["dev", "--config", "bench/forwarder/wrangler.toml", "--ip", "127.0.0.1", "--port", "8789", "--inspector-port", "9231"];
+  const child = spawn(join(bin, "wrangler"), args, { cwd: root, env, stdio: ["ignore", devOut, devOut], detached: true });
+  const stopIt = () => kill(child);
+  process.on("exit", stopIt);
+  // Through the binding, not just the Worker: the dev registry may find the sandbox a moment later.
+  await up(`${FW}/_sandbox/keys`);
+  return () => {
+    process.off("exit", stopIt);
+    stopIt();
+  };
+}
+
 /** Parts 1–2; answers a function that prints their tables. */
 async function latencyBench() {
-  // 1. Added latency. Calls alternate, paced under the shared limit (under 8 req/s in all) so neither
-  // waits on the rate limit; 40 warm-up pairs are dropped, 200 pairs are kept.
+  // 1. Added latency. Each round times the three paths in turn, paced under the shared limit (3
+  // calls a round, ~8 req/s in all; 220 ms between rounds made ~12) so none waits on the rate
+  // limit; 40 warm-up rounds are dropped, 200 are kept.
+  const stopForwarder = await startForwarder();
   const t = await newTenant();
   const token = await directToken(keys, t.clientKey);
+  // The two token requests above share the sandbox's one-second window: let them leave it first.
+  await sleep(1000);
   const d = [];
+  const w = [];
   const g = [];
   let latencyStatuses = 0;
+  const l0 = await stats();
   for (let i = 0; i < 240; i++) {
     const a = await timed(() => direct(token));
-    const b = await timed(() => viaGateway(t.gatewayKey));
-    if (a.status !== 200 || b.status !== 200) latencyStatuses++;
+    const b = await timed(() => viaForwarder(keys, token));
+    const c = await timed(() => viaGateway(t.gatewayKey));
+    if (a.status !== 200 || b.status !== 200 || c.status !== 200) latencyStatuses++;
     if (i >= 40) {
       d.push(a.ms);
-      g.push(b.ms);
+      w.push(b.ms);
+      g.push(c.ms);
     }
-    await sleep(220);
+    await sleep(350);
   }
+  const latencyThrottled = (await stats()).throttled - l0.throttled;
+  stopForwarder();
 
   // 2. Token requests per 1,000 calls. Ours: 1,000 calls through the gateway. Baseline: a client that
   // asks for a token before each call, measured over 100 calls and counted from the sandbox's stats.
@@ -113,11 +151,15 @@ async function latencyBench() {
 
   return () => {
     const f = (x) => x.toFixed(1);
-    console.log(`\n1. Latency, GET /v2/ClientIntegrationInformation, ${d.length} calls each, both Workers local (ms; pairs with a non-200: ${latencyStatuses})\n`);
+    const ratio = (a, b) => `${(pct(a, 50) / pct(b, 50)).toFixed(2)}× | ${(pct(a, 99) / pct(b, 99)).toFixed(2)}× |`;
+    console.log(`\n1. Latency, GET /v2/ClientIntegrationInformation, ${d.length} calls each, all Workers local (ms; rounds with a non-200: ${latencyStatuses}; sandbox 429s: ${latencyThrottled})\n`);
     console.log("| path | median | p99 |\n|---|---|---|");
     console.log(`| sandbox directly (baseline) | ${f(pct(d, 50))} | ${f(pct(d, 99))} |`);
+    console.log(`| through a bare forwarding Worker (second baseline) | ${f(pct(w, 50))} | ${f(pct(w, 99))} |`);
     console.log(`| through ledgergate | ${f(pct(g, 50))} | ${f(pct(g, 99))} |`);
-    console.log(`| ratio | ${(pct(g, 50) / pct(d, 50)).toFixed(2)}× | ${(pct(g, 99) / pct(d, 99)).toFixed(2)}× |`);
+    console.log(`| ratio: ledgergate ÷ direct | ${ratio(g, d)}`);
+    console.log(`| ratio: forwarder ÷ direct (any Worker in front of the sandbox, here) | ${ratio(w, d)}`);
+    console.log(`| ratio: ledgergate ÷ forwarder (what ledgergate itself adds) | ${ratio(g, w)}`);
     console.log("\n2. Token requests per 1,000 calls\n");
     console.log("| client | token requests |\n|---|---|");
     console.log(`| a token per call (baseline, 100 calls) | ${naivePer1000} |`);

@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { evictDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Bindings } from "../../src/lib/config";
-import { SLOWDOWN_FACTOR } from "../../src/lib/rate/pacer";
+import { ECHO_MS } from "../../src/lib/rate/pacer";
 import { ADMIN, control, fresh, gw, json, stats, tenant } from "../helpers/gateway";
 
 const GOVERNORS = (env as unknown as Pick<Bindings, "RATE_GOVERNOR">).RATE_GOVERNOR;
@@ -91,15 +91,21 @@ describe("rate governor: the shared 10 req/s", () => {
     expect((await governed(b.name)).refusedForDeadline).toBe(0);
   });
 
-  it("after a 429, slows the pace and refuses at once, with 503, Retry-After and the unavailable problem, a call whose wait would pass its deadline", async () => {
+  it("after a 429 nudges the pace; after a second, pauses and slows it, and refuses at once, with 503, Retry-After and the unavailable problem, a call whose wait would pass its deadline", async () => {
     const t = await tenant();
     const pace = await governor().state();
     expect(pace.spacingMs).toBe(pace.floorMs);
-    // A 429 on a write is passed on, pauses the whole environment for its Retry-After, and slows the pace.
-    await control("PUT", "/settings", { faults: [{ kind: "throttle", target: "api", path: "/Customers", count: 1, retryAfterSeconds: PAUSE_SECONDS }] });
+    // A 429 on a write is passed on. The first only nudges the pace (a stall on the way, most likely); a second one after
+    // that 429's echo second pauses the whole environment for its Retry-After and slows the pace. The exact factors are pacer.test.ts's.
+    await control("PUT", "/settings", { faults: [{ kind: "throttle", target: "api", path: "/Customers", count: 2, retryAfterSeconds: PAUSE_SECONDS }] });
+    expect((await t.v2("/Customers", json({ Name: "Nudged AS" }))).status).toBe(429);
+    const nudged = await governor().state();
+    expect(nudged.spacingMs).toBeGreaterThan(pace.floorMs);
+    expect(nudged.pausedForMs).toBe(0);
+    await scheduler.wait(ECHO_MS);
     expect((await t.v2("/Customers", json({ Name: "Paused AS" }))).status).toBe(429);
     const slowed = await governor().state();
-    expect(slowed.spacingMs).toBeCloseTo(pace.floorMs * SLOWDOWN_FACTOR, 9);
+    expect(slowed.spacingMs).toBeGreaterThan(nudged.spacingMs);
     expect(slowed.pausedForMs).toBeGreaterThan(0);
     const before = await governed(t.name);
     const res = await t.v2(CALL, { headers: { "x-deadline-ms": "500" } });

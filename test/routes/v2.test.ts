@@ -134,7 +134,7 @@ describe("v2 pass-through: upstream failures", () => {
     expect((await stats()).tokenRequests.total).toBe(before);
   });
 
-  it("a 429 from the API is passed on for a write, pauses the environment, and a GET is retried after Retry-After", async () => {
+  it("a 429 from the API is passed on for a write and slows the environment's pace, and a GET is retried after Retry-After", async () => {
     const t = await tenant();
     await control("PUT", "/settings", { faults: [{ kind: "throttle", target: "api", count: 2, retryAfterSeconds: 1 }] });
     const before = await stats();

@@ -60,7 +60,7 @@ export async function onboardingCall<T extends z.ZodType>(env: Bindings, environ
   const res = result.response;
   if (res.status === 429) {
     const wait = retryAfterSeconds(res.headers.get("retry-after"));
-    await governor.pause(wait);
+    await governor.throttled(wait, permit.permit);
     return fail("unavailable", `The accounting API answered 429 to ${op}.`, wait);
   }
   const answer: unknown = await res.json().catch(() => null);

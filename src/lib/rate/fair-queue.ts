@@ -11,10 +11,10 @@
  * Deadlines: a caller says how long it may wait; if its estimated turn lies beyond that, it is
  * refused at once with a Retry-After instead of being queued to fail later. The estimate is the
  * permits ahead of it under round-robin times the current spacing, so it grows after a 429.
- * Pauses: after a 429 the whole environment stops for the Retry-After, because the key (and so
- * the limit) is shared by all tenants alike; the pace then slows (see `pacer.ts`).
+ * Pauses: after repeated 429s the whole environment stops for the Retry-After, because the key
+ * (and so the limit) is shared by all tenants alike; the pace then slows (see `pacer.ts`).
  */
-import type { PaceState, Pacer } from "./pacer";
+import type { PaceState, Pacer, Reaction } from "./pacer";
 
 /** Per-tenant counters: permits granted, callers that had to queue, callers refused. */
 export interface TenantCounters {
@@ -24,11 +24,11 @@ export interface TenantCounters {
 }
 
 /** What `offer` decided: a permit now, a place in the queue, or a refusal with a Retry-After. */
-export type Offer = { outcome: "granted" } | { outcome: "queued" } | { outcome: "refused"; retryAfterSeconds: number };
+export type Offer = { outcome: "granted"; permit: number } | { outcome: "queued" } | { outcome: "refused"; retryAfterSeconds: number };
 
 /** What `drain` decided for queued callers, and when it must be called again (null: nothing waits). */
 export interface Drain<T> {
-  granted: { tenant: string; ticket: T; waitedMs: number }[];
+  granted: { tenant: string; ticket: T; waitedMs: number; permit: number }[];
   refused: { tenant: string; ticket: T; retryAfterSeconds: number }[];
   wakeAt: number | null;
 }
@@ -79,9 +79,9 @@ export class FairQueue<T> {
   offer(tenant: string, maxWaitMs: number, now: number, ticket: T): Offer {
     const counters = this.#countersOf(tenant);
     if (this.#ring.length === 0 && this.#pacer.ready(now)) {
-      this.#pacer.grant(now, false);
+      const permit = this.#pacer.grant(now, false);
       counters.permits++;
-      return { outcome: "granted" };
+      return { outcome: "granted", permit };
     }
     const estimate = this.estimateWait(tenant, now);
     if (estimate > maxWaitMs) {
@@ -96,9 +96,9 @@ export class FairQueue<T> {
     return { outcome: "queued" };
   }
 
-  /** Stops every grant for `seconds` (at least 1) from `now` and slows the pace (see `Pacer.pause`). */
-  pause(seconds: number, now: number): void {
-    this.#pacer.pause(seconds, now);
+  /** The API answered 429 to the call of `permit`: the pace reacts (see `Pacer.throttled`). */
+  throttled(seconds: number, now: number, permit: number): Reaction {
+    return this.#pacer.throttled(seconds, now, permit);
   }
 
   /**
@@ -114,9 +114,9 @@ export class FairQueue<T> {
       if (queue.length > 0) this.#ring.push(tenant);
       else this.#queues.delete(tenant);
       if (!waiter) continue;
-      this.#pacer.grant(now, true);
+      const permit = this.#pacer.grant(now, true);
       this.#countersOf(tenant).permits++;
-      out.granted.push({ tenant, ticket: waiter.ticket, waitedMs: now - waiter.since });
+      out.granted.push({ tenant, ticket: waiter.ticket, waitedMs: now - waiter.since, permit });
     }
     if (this.#ring.length === 0) return out;
     let soonestDeadline = Infinity;

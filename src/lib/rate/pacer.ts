@@ -13,22 +13,44 @@
  * ten consecutive grants `10 × spacing` apart, so jitter of up to `10 × spacing − 1000` ms on the
  * way (42 ms at a 4 % margin) cannot put eleven calls in one of the API's seconds.
  *
- * Adaptation: a 429 that still comes back means the path's jitter (or another user of the key) is
- * larger than the margin assumed, so the spacing grows by `SLOWDOWN_FACTOR`, once per pause (the
- * other calls already in flight answer 429 together and teach nothing new), up to `MAX_SLOWDOWN`.
- * It creeps back by `RECOVERY_PER_SECOND` for every second without a 429 after the pause, down to
- * the floor. Seconds, not permits: what a 429 teaches (a neighbour's burst on the key, a stall on
- * the way) passes whether or not anyone sends meanwhile, and a pace slowed by one busy minute must
- * not still throttle the next hour's first burst; if the cause is still there, the next 429 slows
- * it again at the cost of one pause.
+ * Adaptation, in two steps, because a 429 means one of two things:
+ * - A stall on the way: one call held up longer than the margin covers, then delivered together
+ *   with later ones. Traced in `npm run bench -- orders` (2026-11-23, 100 orders at once): sends left
+ *   the gateway on time (at most 9 ms after their permit) and reached the sandbox 4 ms later at the
+ *   median, 29 ms at the 99th percentile, but once 449 ms later, together with two later calls:
+ *   the only 429 of the run. No margin covers that, and the pace was right. So a 429 after a calm
+ *   spell only nudges the spacing (`NUDGE_FACTOR`) and stops nothing: the API's window slides
+ *   (Azure API Management's `rate-limit`, which answers for the API), so once the stalled calls
+ *   age out of it, within `ECHO_MS`, evenly spaced calls find room again; 429s meanwhile are the
+ *   same stall and change nothing more. The throttled calls themselves still wait their Retry-After
+ *   before they are resent. Holding every tenant for the Retry-After (1 s) and slowing by half, as
+ *   the first version did, turned that one 429 into a fifth of a 50 s run.
+ * - A pace too fast for the key (another user of the same key, a lower limit than configured): then
+ *   429s repeat. A 429 within `CALM_MS` of the last reaction stops every permit for its Retry-After
+ *   and widens the spacing by `SLOWDOWN_FACTOR`, up to `MAX_SLOWDOWN`.
+ * Answers to calls that had their permit before the pace last reacted teach nothing new either
+ * (they left at the old pace; permits are numbered to tell): they only lengthen a pause that is on.
+ * The spacing creeps back by `RECOVERY_PER_SECOND` for every
+ * second without a 429 after a reaction (after its pause, if any), down to the floor. Seconds, not
+ * permits: what a 429 teaches passes whether or not anyone sends meanwhile, and a pace slowed by one
+ * busy minute must not still throttle the next hour's first burst.
  */
 
-/** A 429 multiplies the spacing by this (a third slower), as TCP halves its window on a loss, but gentler: a 429 costs a 1 s pause already. */
+/** A first 429 after a calm spell widens the spacing by this (a tenth slower): back at the floor in about 10 s. */
+export const NUDGE_FACTOR = 1.1;
+/** A 429 this soon after the last reaction is a pattern, not a stall, ms: it pauses everything and slows by `SLOWDOWN_FACTOR`. */
+export const CALM_MS = 30_000;
+/** After a nudge, 429s for this long are the same stall, ms: the API's rolling second, in which the stalled calls still count. */
+export const ECHO_MS = 1000;
+/** A repeated 429 multiplies the spacing by this (a third slower), as TCP halves its window on a loss, but gentler: it costs a pause already. */
 export const SLOWDOWN_FACTOR = 1.5;
-/** The widest spacing, as a multiple of the floor: about 2.4 req/s at a limit of 10, still a trickle for every tenant; four 429s in a row reach it. */
+/** The widest spacing, as a multiple of the floor: about 2.4 req/s at a limit of 10, still a trickle for every tenant. */
 export const MAX_SLOWDOWN = 4;
-/** The spacing shrinks by this fraction per second without a 429: back from one slow-down in about 40 s, from the widest in about 140 s. */
+/** The spacing shrinks by this fraction per second without a 429: back from a nudge in about 10 s, from one slow-down in about 40 s. */
 export const RECOVERY_PER_SECOND = 0.01;
+
+/** How the pace took a 429: not at all (the echo of what it last reacted to), a nudge, or a pause and a slow-down. */
+export type Reaction = "echo" | "nudged" | "slowed";
 
 /** The pace's settings. */
 export interface PacerOptions {
@@ -64,16 +86,24 @@ export interface PaceState {
  * @see fair-queue.ts, which asks it when the next permit may leave.
  * @example
  * const pace = new Pacer({ limit: 10, margin: 0.04, catchUpMs: 5 });
- * if (pace.ready(now)) pace.grant(now, false); // then pace.nextAt() is now + 104.2 ms
+ * if (pace.ready(now)) pace.grant(now, false); // permit 0; then pace.nextAt() is now + 104.2 ms
  */
 export class Pacer {
   readonly #floorMs: number;
   readonly #catchUpMs: number;
-  /** The spacing the last 429 set; it shrinks back from the end of that 429's pause (see `spacing`). */
+  /** The spacing the last reaction set; it shrinks back from `#recoverFrom` (see `spacing`). */
   #slowedMs: number;
+  #recoverFrom = 0;
   /** The earliest time of the next permit, by the spacing alone (the GCRA's theoretical arrival time). */
   #tat = 0;
-  #pausedUntil = 0;
+  #pausedUntil = Number.NEGATIVE_INFINITY;
+  /** The number the next permit gets. */
+  #nextPermit = 0;
+  /** The first permit granted after the last reaction: a 429 to an earlier one left at the old pace. */
+  #reactedFrom = 0;
+  #lastReaction = Number.NEGATIVE_INFINITY;
+  /** Until when a 429 is the echo of the last reaction's cause, whatever its permit. */
+  #echoUntil = Number.NEGATIVE_INFINITY;
 
   /** @throws TypeError when the limit is not a positive integer, the margin not in [0, 1) or the catch-up negative. */
   constructor(options: PacerOptions) {
@@ -99,21 +129,36 @@ export class Pacer {
   /**
    * Records a permit leaving at `now` (only when `ready(now)`). `queued`: it goes to a caller who
    * waited for it, so its lateness is the timer's and the next permit may make up `catchUpMs` of
-   * it; otherwise (an idle governor answering at once) the next counts from `now`.
+   * it; otherwise (an idle governor answering at once) the next counts from `now`. Answers the
+   * permit's number, which its caller hands back with a 429 (see `throttled`).
    */
-  grant(now: number, queued: boolean): void {
+  grant(now: number, queued: boolean): number {
     const from = queued ? Math.max(this.nextAt(), now - this.#catchUpMs) : now;
     this.#tat = from + this.spacing(now);
+    return this.#nextPermit++;
   }
 
   /**
-   * The API answered 429: no permit for `seconds` (at least 1) from `now`, and a wider spacing
-   * afterwards. A shorter pause never cuts a longer one; a 429 answered during a pause only
-   * lengthens it, since its call left before the pace slowed.
+   * The API answered 429, with a Retry-After of `seconds`, to the call of permit `permit` (the number
+   * `grant` returned). After a calm spell: a nudge, nothing stops. Within `CALM_MS` of the last
+   * reaction: no permit for `seconds` (at least 1) from `now`, and a wider spacing afterwards. An
+   * echo (within `ECHO_MS` of a nudge, or to a permit granted before the last reaction) changes no
+   * pace, and only lengthens a pause that is on (a shorter pause never cuts a longer one).
    */
-  pause(seconds: number, now: number): void {
-    if (now >= this.#pausedUntil) this.#slowedMs = Math.min(this.spacing(now) * SLOWDOWN_FACTOR, this.#floorMs * MAX_SLOWDOWN);
-    this.#pausedUntil = Math.max(this.#pausedUntil, now + Math.max(1, seconds) * 1000);
+  throttled(seconds: number, now: number, permit: number): Reaction {
+    const hold = now + Math.max(1, seconds) * 1000;
+    if (permit < this.#reactedFrom || now < this.#echoUntil) {
+      if (this.#pausedUntil > now) this.#pausedUntil = Math.max(this.#pausedUntil, hold);
+      return "echo";
+    }
+    const repeated = now - this.#lastReaction < CALM_MS;
+    this.#slowedMs = Math.min(this.spacing(now) * (repeated ? SLOWDOWN_FACTOR : NUDGE_FACTOR), this.#floorMs * MAX_SLOWDOWN);
+    if (repeated) this.#pausedUntil = Math.max(this.#pausedUntil, hold);
+    this.#recoverFrom = Math.max(now, this.#pausedUntil);
+    this.#lastReaction = now;
+    this.#reactedFrom = this.#nextPermit;
+    this.#echoUntil = repeated ? this.#pausedUntil : now + ECHO_MS;
+    return repeated ? "slowed" : "nudged";
   }
 
   /** Estimated ms from `now` until the permit that has `ahead` permits before it may leave, at the current spacing. */
@@ -121,9 +166,9 @@ export class Pacer {
     return Math.max(0, this.nextAt() - now) + ahead * this.spacing(now);
   }
 
-  /** The spacing at `now`, ms: the last 429's, less `RECOVERY_PER_SECOND` for each second since its pause ended, never below the floor. */
+  /** The spacing at `now`, ms: the last reaction's, less `RECOVERY_PER_SECOND` for each second since it (its pause) ended, never below the floor. */
   spacing(now: number): number {
-    const seconds = Math.max(0, now - this.#pausedUntil) / 1000;
+    const seconds = Math.max(0, now - this.#recoverFrom) / 1000;
     return Math.max(this.#floorMs, this.#slowedMs * (1 - RECOVERY_PER_SECOND) ** seconds);
   }
 

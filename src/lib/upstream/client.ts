@@ -59,7 +59,7 @@ export interface CallTrace {
  *
  * Retries: a 401 once with a new token (the token may have been revoked; a second 401 is the API's
  * answer). A 429/503 only for safe methods, after its Retry-After, within the deadline; a 429 also
- * pauses the environment. A write is resent only after a 401, which the API answers before it
+ * slows the environment's pace (and pauses it when 429s repeat). A write is resent only after a 401, which the API answers before it
  * reads the body, and only when the body is buffered.
  */
 export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, trace: CallTrace = { attempts: 0, waitedMs: 0, tokenRenewed: false }): Promise<Response> {
@@ -124,7 +124,7 @@ export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, t
     }
     if (res.status === 429 || res.status === 503) {
       const wait = retryAfterSeconds(res.headers.get("retry-after"));
-      if (res.status === 429) await governor.pause(wait);
+      if (res.status === 429) await governor.throttled(wait, permit.permit);
       if (SAFE_METHODS.has(call.method) && Date.now() + wait * 1000 < call.deadline) {
         await res.body?.cancel();
         await scheduler.wait(wait * 1000);

@@ -67,7 +67,7 @@ const CLIENT_KEY_CHARS = /^[\x21-\x7e]+$/;
 
 /**
  * One token request for a tenant's client key, through the environment's rate governor (token
- * requests spend the shared 10 req/s too). A 429 pauses the environment for its Retry-After.
+ * requests spend the shared 10 req/s too). A 429 goes to the governor, which slows the pace.
  *
  * A refusal (`400 invalid_client`) is judged by the governor (`lib/rate/key-health.ts`), because the
  * API answers a wrong application key exactly like a wrong client key: `unprocessable` when the
@@ -95,7 +95,7 @@ export async function issueToken(
     return ok({ accessToken: outcome.accessToken, expiresIn: outcome.expiresIn });
   }
   if (outcome.kind === "throttled") {
-    await governor.pause(outcome.retryAfterSeconds);
+    await governor.throttled(outcome.retryAfterSeconds, permit.permit);
     return fail("unavailable", "The token endpoint answered 429.", outcome.retryAfterSeconds);
   }
   if (outcome.kind === "failed") return fail("unavailable", outcome.reason);

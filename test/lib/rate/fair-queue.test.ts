@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { FairQueue } from "../../../src/lib/rate/fair-queue";
-import { Pacer, SLOWDOWN_FACTOR } from "../../../src/lib/rate/pacer";
+import { ECHO_MS, NUDGE_FACTOR, Pacer, RECOVERY_PER_SECOND, SLOWDOWN_FACTOR } from "../../../src/lib/rate/pacer";
 
 /** The API's 10 per second, with a 5 % margin: a permit every 105.26 ms. */
 const LIMIT = 10;
@@ -18,6 +18,15 @@ const EPSILON = 1e-6;
 
 const queue = () => new FairQueue<number>(new Pacer({ limit: LIMIT, margin: MARGIN, catchUpMs: 5 }));
 
+/** A permit number above any granted: a call sent after every reaction of the pace so far. */
+const NEWEST = Number.MAX_SAFE_INTEGER;
+
+/** Two 429s to new calls, a second apart: the first nudges the pace, the second (at `now`) pauses it for `seconds` and slows it. */
+function pauseFor(q: FairQueue<number>, seconds: number, now: number): void {
+  expect(q.throttled(1, now - ECHO_MS, NEWEST)).toBe("nudged");
+  expect(q.throttled(seconds, now, NEWEST)).toBe("slowed");
+}
+
 interface Arrival {
   at: number;
   tenant: string;
@@ -29,6 +38,8 @@ interface Answer {
   tenant: string;
   ok: boolean;
   retryAfterSeconds?: number;
+  /** The permit's number, for a grant. */
+  permit?: number;
 }
 
 /**
@@ -36,7 +47,7 @@ interface Answer {
  * one): the clock jumps to the next arrival or to the queue's `wakeAt`, whichever is first, and
  * `at(now)` runs first at each step (a 429 arriving, say). Returns every answer in order.
  */
-function simulate(q: FairQueue<number>, arrivals: Arrival[], at: (now: number) => void = () => {}): Answer[] {
+function simulate(q: FairQueue<number>, arrivals: Arrival[], at: (now: number, answers: Answer[]) => void = () => {}): Answer[] {
   const pending = [...arrivals].sort((a, b) => a.at - b.at);
   const answers: Answer[] = [];
   let wakeAt: number | null = null;
@@ -44,17 +55,17 @@ function simulate(q: FairQueue<number>, arrivals: Arrival[], at: (now: number) =
   for (;;) {
     const now = Math.min(pending[0]?.at ?? Infinity, wakeAt ?? Infinity);
     if (now === Infinity) return answers;
-    at(now);
+    at(now, answers);
     for (let a = pending[0]; a !== undefined && a.at === now; a = pending[0]) {
       pending.shift();
       const offer = q.offer(a.tenant, a.maxWaitMs ?? PATIENT_MS, now, id);
-      if (offer.outcome === "granted") answers.push({ id, at: now, tenant: a.tenant, ok: true });
+      if (offer.outcome === "granted") answers.push({ id, at: now, tenant: a.tenant, ok: true, permit: offer.permit });
       if (offer.outcome === "refused") answers.push({ id, at: now, tenant: a.tenant, ok: false, retryAfterSeconds: offer.retryAfterSeconds });
       id++;
     }
     const drained = q.drain(now);
     for (const r of drained.refused) answers.push({ id: r.ticket, at: now, tenant: r.tenant, ok: false, retryAfterSeconds: r.retryAfterSeconds });
-    for (const g of drained.granted) answers.push({ id: g.ticket, at: now, tenant: g.tenant, ok: true });
+    for (const g of drained.granted) answers.push({ id: g.ticket, at: now, tenant: g.tenant, ok: true, permit: g.permit });
     wakeAt = drained.wakeAt;
   }
 }
@@ -82,7 +93,7 @@ const jain = (xs: number[]) => xs.reduce((a, b) => a + b, 0) ** 2 / (xs.length *
 describe("fair queue: the pace", () => {
   it("grants at once when idle, and queues the next call until one spacing later", () => {
     const q = queue();
-    expect(q.offer("a", PATIENT_MS, 0, 0)).toEqual({ outcome: "granted" });
+    expect(q.offer("a", PATIENT_MS, 0, 0)).toEqual({ outcome: "granted", permit: 0 });
     expect(q.offer("a", PATIENT_MS, 0, 1)).toEqual({ outcome: "queued" });
     expect(q.drain(0).wakeAt).toBeCloseTo(SPACING_MS, 9);
     expect(q.counters()).toEqual({ a: { permits: 1, waited: 1, refused: 0 } });
@@ -159,14 +170,14 @@ describe("fair queue: deadlines", () => {
   it("queues a call whose estimated wait is within its deadline, and grants it in time", () => {
     const answers = simulate(queue(), [...burst(5, "a"), { at: 100, tenant: "b", maxWaitMs: 300 }]);
     // One of A's permits is ahead of B (A's turn was already due): B gets the second, at 2 spacings.
-    expect(granted(answers, "b")).toEqual([{ id: 5, at: 2 * SPACING_MS, tenant: "b", ok: true }]);
+    expect(granted(answers, "b")).toEqual([{ id: 5, at: 2 * SPACING_MS, tenant: "b", ok: true, permit: 2 }]);
   });
 
   it("refuses a queued call when a pause pushes its turn past its deadline, with a Retry-After from the new estimate", () => {
     const q = queue();
     q.offer("a", PATIENT_MS, 0, 0);
     expect(q.offer("b", 1500, 0, 42).outcome).toBe("queued");
-    q.pause(5, 50);
+    pauseFor(q, 5, 50);
     expect(q.drain(50)).toEqual({ granted: [], refused: [], wakeAt: 1500 });
     // At 1500 the pause has 3550 ms to go: 4 s.
     expect(q.drain(1500)).toEqual({ granted: [], refused: [{ tenant: "b", ticket: 42, retryAfterSeconds: 4 }], wakeAt: null });
@@ -177,46 +188,53 @@ describe("fair queue: deadlines", () => {
 describe("fair queue: after a 429", () => {
   it("holds every grant for the pause, then resumes round-robin at a slower spacing", () => {
     const q = queue();
-    q.pause(2, 0);
+    pauseFor(q, 2, 0);
     expect(q.offer("a", PATIENT_MS, 0, 0).outcome).toBe("queued");
     const answers = simulate(q, burst(LIMIT, "b", 10));
     expect(answers.map((a) => a.tenant).slice(0, 3)).toEqual(["a", "b", "b"]);
     expect(answers[0]?.at).toBe(2000);
-    expect(gaps(answers)[0]).toBeCloseTo(SPACING_MS * SLOWDOWN_FACTOR, 9);
+    expect(gaps(answers)[0]).toBeCloseTo(SPACING_MS * NUDGE_FACTOR * (1 - RECOVERY_PER_SECOND) * SLOWDOWN_FACTOR, 9);
     expect(Math.min(...gaps(answers))).toBeGreaterThan(SPACING_MS);
     expect(answers.every((a) => a.ok)).toBe(true);
   });
 
-  it("adapts under load: a 429 widens the gaps, then they shrink back towards the spacing as 429-free seconds pass", () => {
+  it("adapts under load: a first 429 widens the gaps a little and holds nothing, a second soon after holds every grant and widens them more, then they shrink back as 429-free seconds pass", () => {
     const q = queue();
-    let answered429 = false;
-    const answers = simulate(q, burst(400, "a"), (now) => {
-      if (answered429 || now < 5000) return;
-      answered429 = true;
-      q.pause(1, now);
+    const reactions: string[] = [];
+    // The API answers 429 to the newest call at 5 s, and again at 8 s.
+    const answers = simulate(q, burst(400, "a"), (now, so) => {
+      if (now < ([5000, 8000][reactions.length] ?? Infinity)) return;
+      reactions.push(q.throttled(1, now, so.at(-1)?.permit ?? -1));
     });
+    expect(reactions).toEqual(["nudged", "slowed"]);
+    const ok = granted(answers);
     const g = gaps(answers);
-    const before = g.slice(0, 40);
-    const pauseAt = g.findIndex((x) => x > 900);
-    const after = g.slice(pauseAt + 1);
-    for (const x of before) expect(x).toBeCloseTo(SPACING_MS, 6);
-    expect(after[0]).toBeCloseTo(SPACING_MS * SLOWDOWN_FACTOR, 1);
+    // The grant at the step of the first 429 was already due; the gap after it is the first nudged one.
+    const firstNudged = ok.findIndex((a) => a.at >= 5000);
+    const pause = g.findIndex((x) => x > 900);
+    for (const x of g.slice(0, firstNudged)) expect(x).toBeCloseTo(SPACING_MS, 6);
+    // Nudged: about a tenth wider at once, no pause until the second 429.
+    expect((g[firstNudged] ?? 0) / SPACING_MS).toBeCloseTo(NUDGE_FACTOR, 1);
+    // The only pause starts at the second 429 (the grant due then waits it out).
+    expect(ok[pause + 1]?.at).toBeGreaterThanOrEqual(9000);
+    // Slowed: the pause, then half as wide again as the nudged pace had crept back to, shrinking from there, never below the spacing.
+    const after = g.slice(pause + 1);
+    expect((after[0] ?? 0) / SPACING_MS).toBeCloseTo(NUDGE_FACTOR * (1 - RECOVERY_PER_SECOND) ** 3 * SLOWDOWN_FACTOR, 1);
     expect(Math.max(...diffs(after))).toBeLessThanOrEqual(EPSILON);
     expect(after.at(-1)).toBeLessThan(after[0] ?? 0);
     expect(Math.min(...after)).toBeGreaterThanOrEqual(SPACING_MS - EPSILON);
-    expect(q.state(answers.at(-1)?.at ?? 0).spacingMs).toBeLessThan(SPACING_MS * SLOWDOWN_FACTOR);
   });
 
   it("refuses at once a call that cannot wait for the pause to end", () => {
     const q = queue();
-    q.pause(3, 0);
+    pauseFor(q, 3, 0);
     expect(q.offer("a", 1000, 0, 0)).toEqual({ outcome: "refused", retryAfterSeconds: 3 });
   });
 
   it("never lets a shorter pause cut a longer one short", () => {
     const q = queue();
-    q.pause(5, 0);
-    q.pause(1, 1000);
+    pauseFor(q, 5, 0);
+    expect(q.throttled(1, 1000, NEWEST)).toBe("echo");
     expect(q.estimateWait("a", 1000)).toBe(4000);
   });
 });

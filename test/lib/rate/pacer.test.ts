@@ -1,9 +1,9 @@
 /**
- * The pace of `lib/rate/pacer.ts` on a driven clock: spacing, the floor, pauses, slowing down after
- * a 429 and creeping back. Counts and times on the simulated clock only, never wall-clock time.
+ * The pace of `lib/rate/pacer.ts` on a driven clock: spacing, the floor, the nudge after a first
+ * 429, the pause and slow-down after repeated ones, and creeping back. Counts and times on the simulated clock only, never wall-clock time.
  */
 import { describe, expect, it } from "vitest";
-import { MAX_SLOWDOWN, Pacer, RECOVERY_PER_SECOND, SLOWDOWN_FACTOR } from "../../../src/lib/rate/pacer";
+import { CALM_MS, ECHO_MS, MAX_SLOWDOWN, NUDGE_FACTOR, Pacer, RECOVERY_PER_SECOND, SLOWDOWN_FACTOR } from "../../../src/lib/rate/pacer";
 
 const LIMIT = 10;
 const MARGIN = 0.05;
@@ -85,54 +85,106 @@ describe("pacer: the floor", () => {
 });
 
 describe("pacer: after a 429", () => {
-  it("holds every permit for the pause, then spaces them SLOWDOWN_FACTOR wider", () => {
+  /** Grants one permit at `now` (or when the pace next allows one) and answers its number. */
+  const sendAt = (p: Pacer, now: number) => p.grant(Math.max(now, p.nextAt()), false);
+
+  it("takes a first 429 after a calm spell as a stall on the way: the spacing NUDGE_FACTOR wider, nothing held", () => {
     const p = pacer();
     backToBack(p, 3);
-    p.pause(2, 300);
-    expect(p.ready(2299)).toBe(false);
-    expect(p.nextAt()).toBe(2300);
-    expect(p.state(300)).toMatchObject({ spacingMs: FLOOR_MS * SLOWDOWN_FACTOR, pausedForMs: 2000 });
-    const times = backToBack(p, 2, 2300);
-    expect(diffs(times)[0]).toBeCloseTo(FLOOR_MS * SLOWDOWN_FACTOR, 9);
+    const due = p.nextAt();
+    expect(p.throttled(1, 300, 2)).toBe("nudged");
+    expect(p.state(300)).toMatchObject({ spacingMs: FLOOR_MS * NUDGE_FACTOR, pausedForMs: 0 });
+    // The permit already due stays due; the ones after it come at the nudged spacing (crept back since 300).
+    expect(p.nextAt()).toBe(due);
+    const after = backToBack(p, 2, due);
+    expect(after[0]).toBe(due);
+    expect(diffs(after)[0]).toBeCloseTo(FLOOR_MS * NUDGE_FACTOR * (1 - RECOVERY_PER_SECOND) ** ((due - 300) / 1000), 9);
   });
 
-  it("slows once per pause: the other calls of the same moment answering 429 only lengthen it", () => {
+  it("takes a 429 within CALM_MS of the last reaction, to a call granted since, as a pace too fast: every permit held for its Retry-After, the spacing SLOWDOWN_FACTOR wider", () => {
     const p = pacer();
-    p.pause(1, 0);
-    p.pause(1, 10);
-    p.pause(3, 20);
-    p.pause(1, 30);
-    expect(p.state(30)).toMatchObject({ spacingMs: FLOOR_MS * SLOWDOWN_FACTOR, pausedForMs: 2990 });
-    p.pause(1, 3020); // a 429 after the pause ended: its call left at the slower pace
-    expect(p.state(3020).spacingMs).toBeCloseTo(FLOOR_MS * SLOWDOWN_FACTOR ** 2, 9);
+    expect(p.throttled(1, 0, sendAt(p, 0))).toBe("nudged");
+    const permit = sendAt(p, 5000);
+    expect(p.throttled(2, 5000, permit)).toBe("slowed");
+    const slowed = FLOOR_MS * NUDGE_FACTOR * (1 - RECOVERY_PER_SECOND) ** 5 * SLOWDOWN_FACTOR;
+    expect(p.state(5000).pausedForMs).toBe(2000);
+    expect(p.state(5000).spacingMs).toBeCloseTo(slowed, 9);
+    expect(p.ready(6999)).toBe(false);
+    expect(p.nextAt()).toBe(7000);
+    const times = backToBack(p, 2, 7000);
+    expect(times[0]).toBe(7000);
+    expect(diffs(times)[0]).toBeCloseTo(slowed, 9);
   });
 
-  it("never slows past MAX_SLOWDOWN times the floor, and a pause of 0 s still holds 1 s", () => {
+  it("takes 429s within ECHO_MS of a nudge as the same stall, even to calls granted since: nothing more changes", () => {
     const p = pacer();
-    for (let i = 0; i < 10; i++) p.pause(0, i * 5000);
+    expect(p.throttled(1, 0, sendAt(p, 0))).toBe("nudged");
+    expect(p.throttled(1, 200, sendAt(p, 200))).toBe("echo");
+    expect(p.throttled(3, ECHO_MS - 1, sendAt(p, ECHO_MS - 1))).toBe("echo");
+    expect(p.state(0)).toMatchObject({ spacingMs: FLOOR_MS * NUDGE_FACTOR, pausedForMs: 0 });
+    expect(p.state(ECHO_MS - 1).pausedForMs).toBe(0);
+    expect(p.throttled(1, ECHO_MS, sendAt(p, ECHO_MS))).toBe("slowed");
+  });
+
+  it("learns nothing from 429s to calls granted before the last reaction (they left at the old pace): they only lengthen a pause that is on", () => {
+    const p = pacer();
+    const early = [sendAt(p, 0), sendAt(p, 0), sendAt(p, 0)];
+    expect(p.throttled(1, 250, early[0] ?? -1)).toBe("nudged");
+    const later = sendAt(p, 300);
+    // After the echo second, an early call's 429 still teaches nothing; the later call's is a second 429.
+    expect(p.throttled(5, 1260, early[1] ?? -1)).toBe("echo");
+    expect(p.state(250)).toMatchObject({ spacingMs: FLOOR_MS * NUDGE_FACTOR, pausedForMs: 0 });
+    expect(p.state(1260).pausedForMs).toBe(0);
+    expect(p.throttled(1, 1300, later)).toBe("slowed");
+    const spacing = p.state(1300).spacingMs;
+    expect(p.throttled(3, 1310, early[2] ?? -1)).toBe("echo");
+    expect(p.throttled(1, 1320, later)).toBe("echo");
+    // The pause is 3 s from 1310 now, the spacing as the one reaction left it.
+    expect(p.state(1320)).toMatchObject({ spacingMs: spacing, pausedForMs: 2990 });
+  });
+
+  it("takes a 429 more than CALM_MS after the last reaction as a new stall: a nudge again", () => {
+    const p = pacer();
+    expect(p.throttled(1, 0, sendAt(p, 0))).toBe("nudged");
+    expect(p.throttled(1, CALM_MS, sendAt(p, CALM_MS))).toBe("nudged");
+    expect(p.state(CALM_MS)).toMatchObject({ spacingMs: FLOOR_MS * NUDGE_FACTOR, pausedForMs: 0 });
+  });
+
+  it("never slows past MAX_SLOWDOWN times the floor, and a Retry-After of 0 s still holds 1 s", () => {
+    const p = pacer();
+    for (let i = 0; i < 10; i++) p.throttled(0, i * 5000, sendAt(p, i * 5000));
     expect(p.state(45_000)).toMatchObject({ spacingMs: FLOOR_MS * MAX_SLOWDOWN, pausedForMs: 1000 });
   });
 
-  it("creeps back RECOVERY_PER_SECOND per second after the pause, busy or idle, down to the floor and no further", () => {
+  it("creeps back RECOVERY_PER_SECOND per second after a nudge, busy or idle, down to the floor and no further", () => {
     const p = pacer();
-    p.pause(1, 0);
-    const slowed = FLOOR_MS * SLOWDOWN_FACTOR;
-    expect(p.state(1000).spacingMs).toBe(slowed);
-    expect(p.state(11_000).spacingMs).toBeCloseTo(slowed * (1 - RECOVERY_PER_SECOND) ** 10, 9);
+    p.throttled(1, 0, sendAt(p, 0));
+    const nudged = FLOOR_MS * NUDGE_FACTOR;
+    expect(p.state(0).spacingMs).toBe(nudged);
+    expect(p.state(5000).spacingMs).toBeCloseTo(nudged * (1 - RECOVERY_PER_SECOND) ** 5, 9);
     // Busy: the gaps between back-to-back permits shrink, never grow, while no 429 comes, and never below the floor.
-    const gaps = diffs(backToBack(p, 200, 1000));
+    const gaps = diffs(backToBack(p, 120, 0));
     expect(Math.max(...diffs(gaps))).toBeLessThanOrEqual(1e-9);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(FLOOR_MS);
-    expect(gaps[0]).toBeCloseTo(slowed, 9);
-    // Back at the floor once (1 − r)^s ≤ 1 / SLOWDOWN_FACTOR, about 40 s.
-    expect(p.state(42_000).spacingMs).toBe(FLOOR_MS);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(FLOOR_MS - 1e-9);
+    // Back at the floor once (1 − r)^s ≤ 1 / NUDGE_FACTOR, about 10 s.
+    expect(p.state(9000).spacingMs).toBeGreaterThan(FLOOR_MS);
+    expect(p.state(10_000).spacingMs).toBe(FLOOR_MS);
+  });
+
+  it("creeps back from the end of a pause, not from the 429", () => {
+    const p = pacer();
+    p.throttled(1, 0, sendAt(p, 0));
+    p.throttled(4, 1000, sendAt(p, 1000));
+    const slowed = p.state(1000).spacingMs;
+    expect(p.state(5000).spacingMs).toBe(slowed);
+    expect(p.state(15_000).spacingMs).toBeCloseTo(slowed * (1 - RECOVERY_PER_SECOND) ** 10, 9);
   });
 
   it("slows a relapse from where the pace has come back to, not from where it was", () => {
     const p = pacer();
-    p.pause(1, 0);
-    p.pause(1, 21_000); // 20 s after the pause: 1.5 × 0.99^20 of the floor, then × 1.5
-    expect(p.state(21_000).spacingMs).toBeCloseTo(FLOOR_MS * SLOWDOWN_FACTOR ** 2 * (1 - RECOVERY_PER_SECOND) ** 20, 9);
+    p.throttled(1, 0, sendAt(p, 0));
+    p.throttled(1, 5000, sendAt(p, 5000)); // 5 s after the nudge: 1.1 × 0.99^5 of the floor, then × 1.5
+    expect(p.state(5000).spacingMs).toBeCloseTo(FLOOR_MS * NUDGE_FACTOR * SLOWDOWN_FACTOR * (1 - RECOVERY_PER_SECOND) ** 5, 9);
   });
 
   it("estimates a permit's wait as the time to the next one plus a spacing per permit ahead", () => {
@@ -141,7 +193,8 @@ describe("pacer: after a 429", () => {
     p.grant(0, false);
     expect(p.eta(0, 5)).toBeCloseTo(FLOOR_MS - 5, 9);
     expect(p.eta(9, 5)).toBeCloseTo(10 * FLOOR_MS - 5, 9);
-    p.pause(4, 5);
-    expect(p.eta(2, 5)).toBeCloseTo(4000 + 2 * FLOOR_MS * SLOWDOWN_FACTOR, 9);
+    p.throttled(1, 5, 0);
+    p.throttled(4, 5 + ECHO_MS, sendAt(p, 5 + ECHO_MS));
+    expect(p.eta(2, 5 + ECHO_MS)).toBeCloseTo(4000 + 2 * FLOOR_MS * NUDGE_FACTOR * (1 - RECOVERY_PER_SECOND) * SLOWDOWN_FACTOR, 9);
   });
 });
