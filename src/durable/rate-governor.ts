@@ -47,9 +47,10 @@ import { PermitRing } from "../lib/rate/permit-ring";
  * at once (2026-11-23T16:56Z, 866 calls) confirmed the width: calls reached the sandbox 4 ms after
  * they left at the median, 6 ms at the 90th percentile and 29 ms at the 99th; the closest any call
  * came to the tenth after it, but once, was 1000–1015 ms (the API allows ten in a rolling second,
- * so 1000 is the edge), and 3 % (31 ms less room) would have drawn several 429s there. The one exception was a 449 ms stall, which no margin
- * covers (see `lib/rate/pacer.ts` for how the pace takes it). A path with more jitter than this
- * one (the real API is across the internet) sets `RATE_PACING_MARGIN` instead.
+ * so 1000 is the edge), and 3 % (31 ms less room) would have drawn several 429s there. The one
+ * exception was a 449 ms stall, which no margin covers (see `lib/rate/pacer.ts` for how the pace
+ * takes it). A path with more jitter than this one (the real API is across the internet) sets
+ * `RATE_PACING_MARGIN` instead.
  */
 const PACING_MARGIN = 0.04;
 /**

@@ -23,17 +23,17 @@
  *   (Azure API Management's `rate-limit`, which answers for the API), so once the stalled calls
  *   age out of it, within `ECHO_MS`, evenly spaced calls find room again; 429s meanwhile are the
  *   same stall and change nothing more. The throttled calls themselves still wait their Retry-After
- *   before they are resent. Holding every tenant for the Retry-After (1 s) and slowing by half, as
- *   the first version did, turned that one 429 into a fifth of a 50 s run.
+ *   before they are resent. Holding every tenant for the Retry-After (1 s) and slowing by a third,
+ *   as the first version did, turned that one 429 into a fifth of a 50 s run.
  * - A pace too fast for the key (another user of the same key, a lower limit than configured): then
  *   429s repeat. A 429 within `CALM_MS` of the last reaction stops every permit for its Retry-After
  *   and widens the spacing by `SLOWDOWN_FACTOR`, up to `MAX_SLOWDOWN`.
  * Answers to calls that had their permit before the pace last reacted teach nothing new either
  * (they left at the old pace; permits are numbered to tell): they only lengthen a pause that is on.
- * The spacing creeps back by `RECOVERY_PER_SECOND` for every
- * second without a 429 after a reaction (after its pause, if any), down to the floor. Seconds, not
- * permits: what a 429 teaches passes whether or not anyone sends meanwhile, and a pace slowed by one
- * busy minute must not still throttle the next hour's first burst.
+ * The spacing creeps back by `RECOVERY_PER_SECOND` for every second without a 429 after a reaction
+ * (after its pause, if any), down to the floor. Seconds, not permits: what a 429 teaches passes
+ * whether or not anyone sends meanwhile, and a pace slowed by one busy minute must not still
+ * throttle the next hour's first burst.
  */
 
 /** A first 429 after a calm spell widens the spacing by this (a tenth slower): back at the floor in about 10 s. */

@@ -73,8 +73,8 @@ export interface CallTrace {
  *
  * Retries: a 401 once with a new token (the token may have been revoked; a second 401 is the API's
  * answer). A 429/503 only for safe methods, after its Retry-After, within the deadline; a 429 also
- * slows the environment's pace (and pauses it when 429s repeat). A write is resent only after a 401, which the API answers before it
- * reads the body, and only when the body is buffered.
+ * slows the environment's pace (and pauses it when 429s repeat). A write is resent only after a
+ * 401, which the API answers before it reads the body, and only when the body is buffered.
  */
 export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, trace: CallTrace = { attempts: 0, waitedMs: 0, tokenRenewed: false }): Promise<Response> {
   const tenant = tenantStub(caller.env, caller.tenant);

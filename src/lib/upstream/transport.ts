@@ -37,9 +37,9 @@ export async function exchange(env: Bindings, url: string, init: RequestInit, ti
 
 /**
  * The longest Retry-After the gateway obeys, s. Repeated 429s pause the whole environment (every
- * tenant) for their Retry-After, so one answer saying "an hour" (a proxy's default, a quota policy, a bug)
- * would stall everyone for an hour; the API's own throttle asks for seconds. Past this cap a call
- * is tried again, and a throttle that really lasts costs one 429 a minute.
+ * tenant) for their Retry-After, so one answer saying "an hour" (a proxy's default, a quota policy,
+ * a bug) would stall everyone for an hour; the API's own throttle asks for seconds. Past this cap a
+ * call is tried again, and a throttle that really lasts costs one 429 a minute.
  */
 export const MAX_RETRY_AFTER_SECONDS = 60;
 
