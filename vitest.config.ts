@@ -1,34 +1,30 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { buildSync } from "esbuild";
-import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { defineConfig } from "vitest/config";
 import { SANDBOX_BUNDLE_OPTIONS } from "./scripts/sandbox-bundle.ts";
+import { readSandboxConfig } from "./scripts/sandbox-config.ts";
 
 // Projects: lib (pure modules), sandbox (the sandbox Worker on its own) and gateway and corpus (the
 // gateway with the sandbox attached as an auxiliary Worker), all inside workerd; contract and browser
 // in Node. Auxiliary Workers must be plain JavaScript, so the sandbox is bundled once here (the same
-// bundle the package ships); its bindings come from its own wrangler.toml, so nothing is written twice.
+// bundle the package ships); its settings come from its own wrangler.toml, so nothing is written twice.
 const SANDBOX_BUNDLE = ".build/sandbox/index.js";
 /** 32 bytes, base64: the "old" sealing key of the rotation test (test/durable/tenant/secrets.test.ts). */
 export const TEST_PREVIOUS_SECRETS_KEY = btoa("ledgergate-previous-test-key-32b");
 buildSync({ ...SANDBOX_BUNDLE_OPTIONS, outfile: SANDBOX_BUNDLE });
-// wrangler types these options loosely; these are the fields the sandbox's wrangler.toml sets.
-const workerOptions = unstable_getMiniflareWorkerOptions("./sandbox/wrangler.toml").workerOptions as {
-  compatibilityDate?: string;
-  compatibilityFlags?: string[];
-  bindings?: Record<string, string>;
-  durableObjects?: Record<string, { className: string; useSQLite?: boolean }>;
-};
+const sandboxConfig = readSandboxConfig();
 // Only what the sandbox declares; the rest of wrangler's output is source options for unbundled code.
 const sandbox = {
-  name: "ledgergate-sandbox",
+  name: sandboxConfig.name,
   modules: true,
   scriptPath: SANDBOX_BUNDLE,
-  compatibilityDate: workerOptions.compatibilityDate,
-  compatibilityFlags: workerOptions.compatibilityFlags,
-  bindings: { ...workerOptions.bindings, SANDBOX_CONTROL: "true" },
-  durableObjects: workerOptions.durableObjects,
+  compatibilityDate: sandboxConfig.compatibilityDate,
+  compatibilityFlags: sandboxConfig.compatibilityFlags,
+  bindings: { ...sandboxConfig.vars, SANDBOX_CONTROL: "true" },
+  durableObjects: sandboxConfig.durableObjects,
 };
+/** The contract project's stand-ins for workerd-only modules (shared with scripts/generate-client.mjs). */
+const RUNTIME_STANDINS = "./test/contract/runtime-standins.ts";
 
 /** The gateway's logs in tests: warnings and errors only; the info line of every request is noise. */
 const TEST_LOG_LEVEL = "warn";
@@ -96,7 +92,7 @@ export default defineConfig({
         // code, which workerd forbids. It validates the documents built by the gateway's own functions;
         // the runtime modules and text modules they import are stubbed, nothing here runs a request.
         test: { name: "contract", include: ["test/contract/**/*.test.ts"], environment: "node" },
-        resolve: { alias: { "cloudflare:workers": "./test/contract/cloudflare-stub.ts", "cloudflare:workflows": "./test/contract/cloudflare-stub.ts", "@scalar/api-reference/browser/standalone.js": "./test/contract/text-stub.ts" } },
+        resolve: { alias: { "cloudflare:workers": RUNTIME_STANDINS, "cloudflare:workflows": RUNTIME_STANDINS, "@scalar/api-reference/browser/standalone.js": RUNTIME_STANDINS } },
       },
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./sandbox/wrangler.toml" }, miniflare: { bindings: { SANDBOX_CONTROL: "true" } } })],

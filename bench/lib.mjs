@@ -1,5 +1,6 @@
-// Shared by the bench's parts (bench/run.mjs, bench/orders.mjs): addresses, small HTTP helpers, the
-// sandbox's counters, percentiles and the header line every bench run prints.
+// Shared by the bench's parts (bench/run.mjs, load.mjs, margin.mjs, orders*.mjs, reference.mjs):
+// addresses, small HTTP helpers, tenants and direct tokens, the sandbox's counters, percentiles and
+// the header line every bench run prints.
 import { execSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
@@ -77,12 +78,15 @@ export function header() {
   return `ledgergate bench — ${new Date().toISOString()} — ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB — node ${process.version} — commit ${commit}`;
 }
 
-// Clients of both Workers, shared by run.mjs (latency, tokens) and load.mjs (the rate limit).
+// Clients of both Workers, shared by every part.
 
-/** A new sandbox client registered as a tenant (retried: registration's token request may meet a full budget). */
-export async function newTenant(name = "Bench AS") {
+/**
+ * A new sandbox client registered as a tenant named `bench-[tag-]…` (retried: registration asks for a
+ * token, which a 429, the key's limit spent by direct calls, answers 503).
+ */
+export async function newTenant(name = "Bench AS", tag = "") {
   const client = await json("POST", `${SB}/_sandbox/clients`, { environment: "demo", name });
-  const slug = `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+  const slug = `bench-${tag ? `${tag}-` : ""}${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
   let t = null;
   for (let attempt = 0; attempt < 5 && !t?.gatewayKey; attempt++) {
     if (attempt > 0) await sleep(1500);

@@ -4,20 +4,9 @@
 // sending (the send is not idempotent); send; poll sentState (the same waits as ledgergate's run:
 // 2 s, 2 s, 3 s …); look the bank account and the VAT code up, post the settlement voucher. It
 // paces itself under 10 calls a second so that it meets no 429 (which would only add calls), and
-// reuses one token (fetched outside the count).
+// reuses one token (bench/lib.mjs's `directToken`, fetched outside the count).
 import { SB, sleep } from "./lib.mjs";
 import { BUYER, CATALOG, ORG_DIGITS, TOTAL } from "./orders-shop.mjs";
-
-/** A token straight from the sandbox (outside the count). */
-export async function directToken(keys, clientKey) {
-  const res = await fetch(`${SB}/Demo/OAuth/Token`, {
-    method: "POST",
-    headers: { authorization: `Basic ${btoa(`${keys.applicationKey}:${clientKey}`)}`, "ocp-apim-subscription-key": keys.subscriptionKey, "content-type": "application/x-www-form-urlencoded" },
-    body: "grant_type=client_credentials",
-  });
-  if (!res.ok) throw new Error(`token: ${res.status}`);
-  return (await res.json()).access_token;
-}
 
 /** The straightforward client: its calls counted (`api.calls`) and its failures listed (`api.errors`). */
 export function naiveClient(keys, token) {

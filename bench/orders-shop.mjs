@@ -1,7 +1,7 @@
 // The shop side of the orders bench (bench/orders.mjs): the bench order, its buyer and products,
 // signed Standard Webhooks deliveries, a tenant to send them to, and reading the runs back.
 import { createHmac, randomBytes } from "node:crypto";
-import { ADMIN, GW, SB, json, sleep } from "./lib.mjs";
+import { ADMIN, GW, json, newTenant, sleep } from "./lib.mjs";
 
 /** The products of the bench order: VAT included in `gross`; `net` is what a client sends the API. */
 export const CATALOG = {
@@ -54,21 +54,13 @@ export function signed(secret, body, webhookId, ts) {
   return { "content-type": "application/json", "webhook-id": webhookId, "webhook-timestamp": String(ts), "webhook-signature": `v1,${sig}` };
 }
 
-/** A sandbox client registered as a tenant with a Standard Webhooks secret. */
+/** A new tenant (bench/lib.mjs's `newTenant`) with a Standard Webhooks secret. */
 export async function orderTenant(tag) {
-  const client = await json("POST", `${SB}/_sandbox/clients`, { environment: "demo", name: "Bench Nettbutikk AS" });
-  const slug = `bench-${tag}-${Date.now().toString(36)}-${randomBytes(2).toString("hex")}`;
-  // Registration asks for a token, which a 429 (the key's limit spent by direct calls) answers 503: try again.
-  let t = null;
-  for (let attempt = 0; attempt < 5 && !t?.gatewayKey; attempt++) {
-    if (attempt > 0) await sleep(1500);
-    t = await json("POST", `${GW}/admin/tenants`, { client: slug, environment: "demo", clientKey: client.clientKey }, ADMIN);
-  }
-  if (!t?.gatewayKey) throw new Error(`registering ${slug} failed: ${JSON.stringify(t)}`);
+  const tenant = await newTenant("Bench Nettbutikk AS", tag);
   const secret = `whsec_${randomBytes(32).toString("base64")}`;
-  const res = await fetch(`${GW}/admin/tenants/demo/${slug}/webhooks/standard`, { method: "PUT", headers: { "content-type": "application/json", ...ADMIN }, body: JSON.stringify({ secret }) });
-  if (res.status !== 204) throw new Error(`setting the secret of ${slug} answered ${res.status}`);
-  return { ...client, slug, gatewayKey: t.gatewayKey, secret };
+  const res = await fetch(`${GW}/admin/tenants/demo/${tenant.slug}/webhooks/standard`, { method: "PUT", headers: { "content-type": "application/json", ...ADMIN }, body: JSON.stringify({ secret }) });
+  if (res.status !== 204) throw new Error(`setting the secret of ${tenant.slug} answered ${res.status}`);
+  return { ...tenant, secret };
 }
 
 /** Puts `KNOWN_TO_BOOKS`' customer and products into `tenant`'s books through the gateway's /v2, as a bookkeeper would. */

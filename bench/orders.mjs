@@ -20,8 +20,8 @@ const KINDS = [
   { kind: "returning customer, known products, first seen by this tenant (ids looked up)", variant: { buyer: KNOWN_TO_BOOKS.buyer, skus: KNOWN_TO_BOOKS.skus }, seed: true },
 ];
 import { randomBytes } from "node:crypto";
-import { GW, SB, json, pct, quiet, sleep, stats } from "./lib.mjs";
-import { directToken, naiveClient, naiveOrder } from "./orders-baseline.mjs";
+import { GW, SB, directToken, json, pct, quiet, sleep, stats } from "./lib.mjs";
+import { naiveClient, naiveOrder } from "./orders-baseline.mjs";
 import { KNOWN_TO_BOOKS, TERMINAL, byStep, orderEvent, orderRuns, orderTenant, seedBooks, sendOrder, signed, stepCalls, untilDone } from "./orders-shop.mjs";
 
 /** Runs 4–6; answers a function that prints their tables. */
@@ -52,7 +52,9 @@ export async function ordersBench(keys) {
     perOrder.push({ kind, sandbox: s1.requests - s0.requests, throttled: s1.throttled - s0.throttled, steps: stepCalls(run), byStep: byStep(run), seconds: ms / 1000 });
   }
   const naiveTenant = await json("POST", `${SB}/_sandbox/clients`, { environment: "demo", name: "Naive Nettbutikk AS" });
-  const api = naiveClient(keys, await directToken(keys, naiveTenant.clientKey));
+  const naiveToken = await directToken(keys, naiveTenant.clientKey);
+  if (!naiveToken) throw new Error("the sandbox refused a token for the baseline of part 4");
+  const api = naiveClient(keys, naiveToken);
   for (const row of perOrder) {
     await quiet(1000, 10_000);
     const before = api.calls;

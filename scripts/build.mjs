@@ -13,35 +13,23 @@ import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
-import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
 import { SANDBOX_BUNDLE_OPTIONS } from "./sandbox-bundle.ts";
+import { readSandboxConfig } from "./sandbox-config.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
-const sandboxConfigPath = join(root, "sandbox", "wrangler.toml");
 
 rmSync(dist, { recursive: true, force: true });
 
 // The same bundle the repository's own tests attach (scripts/sandbox-bundle.ts).
 buildSync({ ...SANDBOX_BUNDLE_OPTIONS, entryPoints: [join(root, "sandbox/src/index.ts")], outfile: join(dist, "sandbox/worker.js"), legalComments: "none" });
 
-// What wrangler itself reads from sandbox/wrangler.toml (as vitest.config.ts does).
-const raw = unstable_readConfig({ config: sandboxConfigPath });
-const { workerOptions } = unstable_getMiniflareWorkerOptions(sandboxConfigPath);
-const durableObjects = Object.fromEntries(
-  Object.entries(workerOptions.durableObjects ?? {}).map(([binding, d]) => [binding, { className: d.className, useSQLite: d.useSQLite === true }]),
-);
+// What wrangler itself reads from sandbox/wrangler.toml (scripts/sandbox-config.ts, as vitest.config.ts does).
+const sandboxConfig = readSandboxConfig();
 // sandbox/attach.ts types exactly these two bindings; a change in wrangler.toml must change it too.
-if (Object.keys(durableObjects).sort().join() !== "CLIENTS,PLATFORM") {
-  throw new Error(`sandbox/wrangler.toml binds Durable Objects ${Object.keys(durableObjects).join(", ")}; sandbox/attach.ts expects PLATFORM and CLIENTS`);
+if (Object.keys(sandboxConfig.durableObjects).sort().join() !== "CLIENTS,PLATFORM") {
+  throw new Error(`sandbox/wrangler.toml binds Durable Objects ${Object.keys(sandboxConfig.durableObjects).join(", ")}; sandbox/attach.ts expects PLATFORM and CLIENTS`);
 }
-const sandboxConfig = {
-  name: raw.name,
-  compatibilityDate: workerOptions.compatibilityDate,
-  compatibilityFlags: workerOptions.compatibilityFlags ?? [],
-  vars: workerOptions.bindings ?? {},
-  durableObjects,
-};
 
 buildSync({
   entryPoints: [join(root, "sandbox/attach.ts")],

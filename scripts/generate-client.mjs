@@ -6,7 +6,8 @@
 // The documents are built the way the Worker builds them, with no server: esbuild bundles a tiny
 // entry that imports the gateway app (src/index.ts) and the two builders of src/lib/openapi/, and
 // Node calls them. The runtime-only modules (`cloudflare:*`, the docs page's script, which is text)
-// are replaced by stand-ins: building a document touches none of them.
+// are replaced by the contract tests' stand-ins (test/contract/runtime-standins.ts; esbuild reads
+// the TypeScript): building a document touches none of them.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -16,18 +17,7 @@ import openapiTS, { astToString } from "openapi-typescript";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = join(root, "client", "generated");
 const check = process.argv.includes("--check");
-
-/** Stand-ins for what exists only inside workerd; enough for the modules to load. */
-const RUNTIME_STANDINS = {
-  "cloudflare:workers": `
-    export class DurableObject { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }
-    export class WorkflowEntrypoint { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }
-    export class WorkerEntrypoint { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }
-    export class RpcTarget {}
-    export const env = {};
-    export const exports = {};`,
-  "cloudflare:workflows": "export class NonRetryableError extends Error {}",
-};
+const standins = join(root, "test", "contract", "runtime-standins.ts");
 
 /** The two documents, exactly as `GET /openapi.json` and `GET /v2/openapi.json` build them. */
 async function documents(version) {
@@ -53,9 +43,8 @@ async function documents(version) {
       {
         name: "runtime-standins",
         setup(b) {
-          b.onResolve({ filter: /^cloudflare:/ }, (args) => ({ path: args.path, namespace: "standin" }));
-          b.onResolve({ filter: /^@scalar\/api-reference\/browser\/standalone\.js$/ }, (args) => ({ path: args.path, namespace: "standin" }));
-          b.onLoad({ filter: /.*/, namespace: "standin" }, (args) => ({ contents: RUNTIME_STANDINS[args.path] ?? 'export default "";', loader: "js" }));
+          b.onResolve({ filter: /^cloudflare:/ }, () => ({ path: standins }));
+          b.onResolve({ filter: /^@scalar\/api-reference\/browser\/standalone\.js$/ }, () => ({ path: standins }));
         },
       },
     ],

@@ -18,7 +18,7 @@ import type { StoredAnswer } from "../lib/shaping/stored-answer";
 import { cacheMs, type KeyAccess } from "../lib/upstream/access-cache";
 import { issueToken } from "../lib/upstream/token";
 import { CodeIds } from "./tenant/code-ids";
-import { GatewayKeys } from "./tenant/gateway-keys";
+import { GatewayKeys, type MatchedKey } from "./tenant/gateway-keys";
 import { IdempotencyKeys, type Claim, type Finish } from "./tenant/idempotency-keys";
 import { KnownIds } from "./tenant/known-ids";
 import { OrderDesk, unverified, type WebhookIntake } from "./tenant/order-desk";
@@ -87,7 +87,7 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
    * or the token's renewal window; see `lib/upstream/access-cache.ts`).
    */
   async access(gatewayKey: string): Promise<Outcome<KeyAccess>> {
-    const key = this.#registration.get() && (await this.#keys.check(gatewayKey, Date.now()));
+    const key = await this.#matchedKey(gatewayKey);
     if (!key) return fail("unauthorized", BAD_KEY);
     const a = await this.#tokens.access();
     return a.ok ? ok({ ...a.value, cacheMs: cacheMs(Date.now(), { servesUntil: this.#tokens.servesUntil(a.value.token), retiresAt: key.retiresAt }) }) : a;
@@ -337,7 +337,16 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
   }
 
   async #authentic(gatewayKey: string): Promise<boolean> {
-    return this.#registration.get() !== null && (await this.#keys.authentic(gatewayKey, Date.now()));
+    return (await this.#matchedKey(gatewayKey)) !== null;
+  }
+
+  /**
+   * The one check of a gateway key, for every method that takes one: the live key it matched (in
+   * constant time, `GatewayKeys.check`), or null when it matches none or the tenant is not
+   * registered. `access` needs the match itself: an isolate may not cache it past its retirement.
+   */
+  async #matchedKey(gatewayKey: string): Promise<MatchedKey | null> {
+    return this.#registration.get() ? this.#keys.check(gatewayKey, Date.now()) : null;
   }
 
   /** One alarm: the earliest due time of the modules' stored work (token renewal, run starts, purges, a previous secret's retirement). */

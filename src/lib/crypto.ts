@@ -1,6 +1,6 @@
 /**
  * @module
- * WebCrypto only: base64 and hex, sealing client keys (AES-256-GCM with a key id, so `SECRETS_KEY` can rotate),
+ * WebCrypto only: base64, base64url and hex, sealing client keys (AES-256-GCM with a key id, so `SECRETS_KEY` can rotate),
  * hashing gateway keys (SHA-256: they are random and long, so a fast hash is the right one), random
  * secrets, and constant-time comparison.
  */
@@ -35,6 +35,26 @@ export function toBase64(bytes: Uint8Array): string {
 }
 
 /**
+ * base64url (RFC 4648 §5) of `bytes`, without padding: safe in cookies, URLs and file names.
+ * @example toBase64Url(new Uint8Array([251, 255])) // "-_8"
+ */
+export function toBase64Url(bytes: Uint8Array): string {
+  return toBase64(bytes).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/**
+ * Bytes of an unpadded base64url string, or null when it is not one. Only the canonical spelling
+ * is accepted (the unused low bits of the last character zero), so each byte string has exactly
+ * one text: a MAC read back from a cookie cannot be respelled and still pass.
+ * @example fromBase64Url("-_8") // Uint8Array [251, 255]
+ */
+export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
+  if (!/^[A-Za-z0-9_-]+$/.test(text) || text.length % 4 === 1) return null;
+  const bytes = fromBase64(text.replaceAll("-", "+").replaceAll("_", "/"));
+  return bytes !== null && toBase64Url(bytes) === text ? bytes : null;
+}
+
+/**
  * Bytes of a hex string (either case), or null when it is not an even run of hex digits.
  * @example fromHex("0aff") // Uint8Array [10, 255]
  */
@@ -57,7 +77,7 @@ export async function sha256Hex(data: string | Uint8Array<ArrayBuffer>): Promise
 
 /** `bytes` random bytes as base64url, for gateway keys and other bearer secrets. */
 export function randomSecret(bytes = 32): string {
-  return toBase64(crypto.getRandomValues(new Uint8Array(bytes))).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
 /** Constant-time equality of two strings. */

@@ -15,6 +15,11 @@ export const GATEWAY_KEY_TABLES = ["CREATE TABLE IF NOT EXISTS gateway_keys (has
 
 const KeyRow = z.object({ hash: z.string(), created_at: z.string(), retires_at: z.int().nullable() });
 
+/** A live key a presented key matched: when it retires (null: the current key). */
+export interface MatchedKey {
+  retiresAt: number | null;
+}
+
 export class GatewayKeys {
   /** Keys checked since the object woke: the isolates' access caches exist to keep this low (shown to operators). */
   checks = 0;
@@ -49,10 +54,10 @@ export class GatewayKeys {
    * The live key `key` is, with when it retires (null: the current key), or null when it is none.
    * Compared against every one, without stopping early, so timing tells nothing.
    */
-  async check(key: string, now: number): Promise<{ retiresAt: number | null } | null> {
+  async check(key: string, now: number): Promise<MatchedKey | null> {
     this.checks++;
     const hash = await sha256Hex(key);
-    let found: { retiresAt: number | null } | null = null;
+    let found: MatchedKey | null = null;
     for (const k of this.#live(now)) if (timingSafeEqual(k.hash, hash)) found = { retiresAt: k.retires_at };
     return found;
   }

@@ -3,8 +3,7 @@
  * The console's cookie and its request checks: the `Set-Cookie` line with its flags, reading the
  * cookie back, the CSRF token of a session, and the refusal of cross-site form posts.
  */
-import { timingSafeEqual } from "../crypto";
-import { mac, type Session } from "./session";
+import { mac, macValid, type Session } from "./session";
 
 /**
  * The cookie's name. Not `__Host-`: that prefix demands `Path=/`, and the cookie is scoped to
@@ -44,17 +43,20 @@ export function cookieValue(header: string | undefined): string | undefined {
   return undefined;
 }
 
+/** What a session's CSRF token is the MAC of; the prefix keeps it from ever passing for a session token. */
+const csrfText = (s: Session) => `csrf.${s.id}`;
+
 /**
  * The CSRF token of a session: an HMAC of its id, so it needs no storage and cannot be made
  * without the signing key, and a token of one session is worthless in another.
  */
 export function csrfToken(key: CryptoKey, s: Session): Promise<string> {
-  return mac(key, `csrf.${s.id}`);
+  return mac(key, csrfText(s));
 }
 
-/** Whether `given` is the session's CSRF token (constant time). */
+/** Whether `given` is the session's CSRF token (constant time, see `macValid`). */
 export async function csrfValid(key: CryptoKey, s: Session, given: unknown): Promise<boolean> {
-  return typeof given === "string" && timingSafeEqual(given, await csrfToken(key, s));
+  return typeof given === "string" && macValid(key, csrfText(s), given);
 }
 
 /**

@@ -13,7 +13,8 @@
  * to a revocation list in the Directory object (`durable/directory.ts`), kept until no cookie of it
  * can be valid any more; stateless tokens cannot otherwise be ended before they lapse.
  */
-import { randomSecret, timingSafeEqual, toBase64 } from "../crypto";
+import { fromBase64Url, randomSecret, toBase64Url } from "../crypto";
+import { hmacSha256 } from "../orders/signature";
 
 /** How long a session lasts without a request, ms: short, since the cookie opens the operator's powers. */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -33,21 +34,27 @@ export interface Session {
   expiresAt: number;
 }
 
-const b64url = (bytes: ArrayBuffer) => toBase64(new Uint8Array(bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-
 /**
  * The console's signing key, derived from the operator token (HMAC of a fixed label, keyed by the
- * token), so the token itself never signs anything a browser holds.
+ * token), so the token itself never signs anything a browser holds. It both signs and verifies.
  */
 export async function sessionKey(adminToken: string): Promise<CryptoKey> {
-  const outer = await crypto.subtle.importKey("raw", encoder.encode(adminToken), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const derived = await crypto.subtle.sign("HMAC", outer, encoder.encode(KEY_LABEL));
-  return crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const derived = await hmacSha256(adminToken, KEY_LABEL);
+  return crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 }
 
 /** base64url HMAC of `text` under `key`. */
 export async function mac(key: CryptoKey, text: string): Promise<string> {
-  return b64url(await crypto.subtle.sign("HMAC", key, encoder.encode(text)));
+  return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(text))));
+}
+
+/**
+ * Whether `given` is `mac(key, text)`. Checked by `crypto.subtle.verify`, which compares in constant
+ * time; text that is not canonical base64url is refused before any MAC is computed.
+ */
+export async function macValid(key: CryptoKey, text: string, given: string): Promise<boolean> {
+  const sig = fromBase64Url(given);
+  return sig !== null && crypto.subtle.verify("HMAC", key, sig, encoder.encode(text));
 }
 
 /** The cookie value of `s`: `id.issuedAt.expiresAt.mac`. */
@@ -74,7 +81,7 @@ export async function readSession(key: CryptoKey, value: string | undefined, now
   const m = /^([A-Za-z0-9_-]{16,64})\.(\d{1,16})\.(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(value ?? "");
   if (!m) return null;
   const [, id = "", issued = "", expires = "", given = ""] = m;
-  if (!timingSafeEqual(given, await mac(key, `session.${id}.${issued}.${expires}`))) return null;
+  if (!(await macValid(key, `session.${id}.${issued}.${expires}`, given))) return null;
   const s = { id, issuedAt: Number(issued), expiresAt: Number(expires) };
   return s.expiresAt > now && s.issuedAt <= now && now < s.issuedAt + SESSION_MAX_MS ? s : null;
 }

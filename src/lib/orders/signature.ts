@@ -47,7 +47,8 @@ export function hmacKey(key: string | Uint8Array, usage: "sign" | "verify"): Pro
 }
 
 /**
- * HMAC-SHA256 of `message` under `key`: for signing (tests and documentation examples).
+ * HMAC-SHA256 of `message` under `key`: for signing (the console's session key, tests and
+ * documentation examples).
  * @param key the secret, as text (UTF-8) or bytes
  * @param message the signed content
  * @returns the 32-byte MAC

@@ -15,6 +15,7 @@ import { tenantStub } from "../stubs";
 import type { CallTrace } from "../upstream/client";
 import { lookupSearch, resolveSites, type CodeDeps, type CodeKey, type LookupAnswer, type Target } from "./code-refs";
 import { codeSchema, findSites, type CodeMode } from "./code-sites";
+import { getFilteredList } from "./filtered-list";
 import { isJsonObject, parseMergePatch, toJsonPatch, type JsonObject } from "./merge-patch";
 
 /** The media type of RFC 7396 merge patches. */
@@ -96,13 +97,23 @@ function codeDeps(r: V2Request, trace: CallTrace): CodeDeps {
 
 /** One lookup GET, sent like any call of the caller's (its permit, its token, its deadline). */
 async function lookup(r: V2Request, trace: CallTrace, target: Target, codes: string[]): Promise<LookupAnswer> {
-  const ask: V2Request = { ...r, method: "GET", path: target.list, search: lookupSearch(target, codes), headers: new Headers({ accept: "application/json" }), body: null };
-  const res = await sendV2(ask, null, trace);
-  if (res.status === 204) return { ok: true, rows: [] };
-  if (res.status !== 200) return { ok: false, response: res };
-  const rows: unknown = await res.json().catch(() => null);
-  if (!Array.isArray(rows)) throw new Problem("upstream-failed", `The accounting API answered a lookup of ${target.list} with something other than a list.`);
-  return { ok: true, rows };
+  const list = await getFilteredList(r, trace, target.list, lookupSearch(target, codes));
+  switch (list.kind) {
+    case "rows":
+      return { ok: true, rows: list.rows };
+    case "refused":
+      return { ok: false, response: list.response };
+    case "unreadable":
+      if (list.why === "too-large") throw new Problem("upstream-failed", `The accounting API answered a lookup of ${target.list} with a list too large to read.`);
+      throw notAList(target);
+    case "broken":
+      // A body that broke off while read is as unusable as one that is not a list.
+      throw notAList(target);
+  }
+}
+
+function notAList(target: Target): Problem {
+  return new Problem("upstream-failed", `The accounting API answered a lookup of ${target.list} with something other than a list.`);
 }
 
 async function forget(r: V2Request, keys: CodeKey[]): Promise<void> {

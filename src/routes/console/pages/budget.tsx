@@ -7,6 +7,7 @@ import type { GovernorBudget } from "../../../durable/rate-governor";
 import type { Environment } from "../../../lib/config";
 import { CHART, chartOf } from "../../../lib/console/chart";
 import { Layout } from "../layout";
+import { Table } from "../table";
 
 /** How often the page reloads, s. */
 export const BUDGET_REFRESH_SECONDS = 5;
@@ -67,22 +68,7 @@ function EnvironmentSection(e: EnvironmentBudget) {
       {waiting.length === 0 ? (
         <p>Nobody is waiting.</p>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Tenant</th>
-              <th scope="col">Waiting</th>
-            </tr>
-          </thead>
-          <tbody>
-            {waiting.map(([tenant, n]) => (
-              <tr>
-                <td>{tenant}</td>
-                <td>{n}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table columns={["Tenant", "Waiting"]} rows={waiting} scroll={false} />
       )}
     </section>
   );

@@ -7,6 +7,7 @@ import type { Environment } from "../../../lib/config";
 import { orderPath, stepCalls, tenantPath, when } from "../../../lib/console/views";
 import { RunState, type OrderRunView } from "../../../lib/orders/runs";
 import { Csrf, Layout } from "../layout";
+import { Table } from "../table";
 
 interface Owner {
   csrf: string;
@@ -14,6 +15,9 @@ interface Owner {
   environment: Environment;
   client: string;
 }
+
+/** A run's total with its currency, or a dash before the order's total is known. */
+const total = (r: OrderRunView) => (r.total ? `${r.total} ${r.currency ?? ""}` : "–");
 
 /** The runs page, optionally of one state. */
 export function OrdersPage(p: Owner & { runs: OrderRunView[]; state: RunState | null }) {
@@ -38,32 +42,10 @@ export function OrdersPage(p: Owner & { runs: OrderRunView[]; state: RunState | 
       {p.runs.length === 0 ? (
         <p>No orders{p.state ? ` in state ${p.state}` : ""} yet.</p>
       ) : (
-        <div class="scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Source</th>
-                <th scope="col">Order</th>
-                <th scope="col">State</th>
-                <th scope="col">Total</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.runs.map((r) => (
-                <tr>
-                  <td>{r.source}</td>
-                  <td>
-                    <a href={orderPath(p.environment, p.client, r.source, r.orderId)}>{r.orderId}</a>
-                  </td>
-                  <td>{r.state}</td>
-                  <td>{r.total ? `${r.total} ${r.currency ?? ""}` : "–"}</td>
-                  <td>{when(r.updatedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          columns={["Source", "Order", "State", "Total", "Updated"]}
+          rows={p.runs.map((r) => [r.source, <a href={orderPath(p.environment, p.client, r.source, r.orderId)}>{r.orderId}</a>, r.state, total(r), when(r.updatedAt)])}
+        />
       )}
     </Layout>
   );
@@ -85,7 +67,7 @@ export function OrderPage(p: Owner & { run: OrderRunView }) {
         <dt>Source</dt>
         <dd>{r.source}</dd>
         <dt>Total</dt>
-        <dd>{r.total ? `${r.total} ${r.currency ?? ""}` : "–"}</dd>
+        <dd>{total(r)}</dd>
         <dt>Sales order</dt>
         <dd>{r.salesOrderNo ?? "–"}</dd>
         <dt>Invoice</dt>
@@ -133,28 +115,5 @@ export function OrderPage(p: Owner & { run: OrderRunView }) {
 /** A run's steps. */
 function Steps(p: { steps: OrderRunView["steps"] }) {
   if (p.steps.length === 0) return <p>No steps finished yet.</p>;
-  return (
-    <div class="scroll">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Step</th>
-            <th scope="col">Upstream calls</th>
-            <th scope="col">Time</th>
-            <th scope="col">Result</th>
-          </tr>
-        </thead>
-        <tbody>
-          {p.steps.map((s) => (
-            <tr>
-              <td>{s.name}</td>
-              <td>{stepCalls(s.result)}</td>
-              <td>{when(s.at)}</td>
-              <td>{s.ok ? "done" : "failed"}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  return <Table columns={["Step", "Upstream calls", "Time", "Result"]} rows={p.steps.map((s) => [s.name, stepCalls(s.result), when(s.at), s.ok ? "done" : "failed"])} />;
 }

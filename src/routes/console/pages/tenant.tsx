@@ -8,6 +8,7 @@ import { SOURCE_LABELS, tenantPath, tokenSummary, webhookUrl, when } from "../..
 import { Source } from "../../../lib/orders/order";
 import type { FieldError } from "../../../lib/problem";
 import { Csrf, Layout } from "../layout";
+import { Table } from "../table";
 import { MappingFields } from "./mapping";
 import type { TenantRow } from "./tenants";
 
@@ -67,28 +68,10 @@ export function TenantPage(p: TenantPageProps) {
       {token.note ? <p class="muted">{token.note}</p> : null}
 
       <h2 id="keys">Gateway keys</h2>
-      <div class="scroll">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Created</th>
-              <th scope="col">Retires</th>
-            </tr>
-          </thead>
-          <tbody>
-            {t.gatewayKeys.map((k, i) => (
-              <tr>
-                <td>
-                  <code>{`#${i + 1} lg_${t.environment}_${t.client}_…`}</code>
-                </td>
-                <td>{when(k.createdAt)}</td>
-                <td>{k.retiresAt ? when(k.retiresAt) : "in use"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        columns={["Key", "Created", "Retires"]}
+        rows={t.gatewayKeys.map((k, i) => [<code>{`#${i + 1} lg_${t.environment}_${t.client}_…`}</code>, when(k.createdAt), k.retiresAt ? when(k.retiresAt) : "in use"])}
+      />
       <form method="post" action={path("/gateway-keys")}>
         <Csrf token={p.csrf} />
         <label for="graceSeconds">Earlier keys keep working for</label>

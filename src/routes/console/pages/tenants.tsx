@@ -5,6 +5,7 @@
 import type { Environment } from "../../../lib/config";
 import { tenantPath, tokenSummary, when, type TokenView } from "../../../lib/console/views";
 import { Csrf, Layout } from "../layout";
+import { Table } from "../table";
 
 /** One tenant as the list shows it. */
 export interface TenantRow {
@@ -26,37 +27,13 @@ export function TenantsPage(p: { csrf: string; tenants: TenantRow[]; notice?: st
       {p.tenants.length === 0 ? (
         <p>No tenants yet. Connect a client below.</p>
       ) : (
-        <div class="scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Tenant</th>
-                <th scope="col">Name</th>
-                <th scope="col">Token</th>
-                <th scope="col">Token expires</th>
-                <th scope="col">Upstream calls</th>
-                <th scope="col">Last error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.tenants.map((t) => {
-                const token = tokenSummary(t.token);
-                return (
-                  <tr>
-                    <td>
-                      <a href={tenantPath(t.environment, t.client)}>{t.tenant}</a>
-                    </td>
-                    <td>{t.name}</td>
-                    <td>{token.state}</td>
-                    <td>{token.expiry}</td>
-                    <td>{t.counters.upstreamCalls ?? 0}</td>
-                    <td>{t.lastError ?? "–"}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          columns={["Tenant", "Name", "Token", "Token expires", "Upstream calls", "Last error"]}
+          rows={p.tenants.map((t) => {
+            const token = tokenSummary(t.token);
+            return [<a href={tenantPath(t.environment, t.client)}>{t.tenant}</a>, t.name, token.state, token.expiry, t.counters.upstreamCalls ?? 0, t.lastError ?? "–"];
+          })}
+        />
       )}
       <ConnectForm csrf={p.csrf} />
     </Layout>

@@ -1,2 +1,0 @@
-/** Text modules (wrangler `rules`) in Node: the contract project never serves them. */
-export default "";
