@@ -56,6 +56,13 @@ export class OrderDesk {
   readonly book: OrderBook;
   /** Whether the last `startPending` left runs without an instance (the object's alarm then tries again). */
   #startsWaiting = false;
+  /**
+   * Instances whose creation is under way. Concurrent intakes each start what is pending, and a run
+   * stays pending until its instance exists, so without this every delivery of a burst created the
+   * instances of all the others again (five orders of one tenant at once: fifteen creations for
+   * five runs), each one a round trip to the Workflows engine while the shop waits.
+   */
+  readonly #creating = new Set<string>();
 
   constructor(
     sql: SqlStorage,
@@ -134,6 +141,14 @@ export class OrderDesk {
       for (const start of pendingStarts(run)) {
         const params: RunParams = { ...owner, source: run.source, orderId: run.orderId, refundId: start.refundId };
         const id = await runInstanceId(params, start.attempt);
+        // Another call is creating it: if that fails, the alarm this leaves armed tries again.
+        if (this.#creating.has(id)) {
+          waiting = true;
+          continue;
+        }
+        // Or another call started it while this one awaited: the list read above is behind the book.
+        if (!this.#stillPending(run.source, run.orderId, start)) continue;
+        this.#creating.add(id);
         try {
           await this.env.ORDER_TO_INVOICE.create({ id, params });
         } catch (e) {
@@ -142,6 +157,8 @@ export class OrderDesk {
             waiting = true;
             continue;
           }
+        } finally {
+          this.#creating.delete(id);
         }
         this.#update(run.source, run.orderId, start.refundId, (r, refund) => {
           if (refund) refund.started = true;
@@ -151,6 +168,12 @@ export class OrderDesk {
     }
     this.#startsWaiting = waiting;
     return waiting;
+  }
+
+  /** Whether the book (read now, not the caller's earlier copy) still has `start` of the order to make. */
+  #stillPending(source: Source, orderId: string, start: { refundId: string | null; attempt: number }): boolean {
+    const run = this.book.get(source, orderId);
+    return run !== null && pendingStarts(run).some((s) => s.refundId === start.refundId && s.attempt === start.attempt);
   }
 
   /**
