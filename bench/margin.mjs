@@ -5,8 +5,8 @@
 // over the steady part. The smallest margin with no 429s, plus headroom, is PACING_MARGIN.
 // Not a test: it asserts nothing.
 import { spawn } from "node:child_process";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { bin, root, wranglerEnv } from "../scripts/wrangler-env.mjs";
 import { GW, SB, answers, json, newTenant, openLoop, quiet, servedRate, sleep, up, viaGateway } from "./lib.mjs";
 
 const MARGINS = [0.02, 0.03, 0.04, 0.05, 0.07, 0.1];
@@ -15,10 +15,8 @@ const SECONDS = 10;
 /** The steady part of a run, ms from its start (as in load.mjs). */
 const STEADY = [2000, 10_000];
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = join(root, "node_modules", ".bin");
 // As scripts/dev.mjs starts them: the project's own Node runs wrangler, with no telemetry.
-const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}`, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
+const env = wranglerEnv();
 
 /** Starts one Worker with `wrangler dev`; answers a function that stops it (its whole process group). */
 function start(config, port, inspector, vars) {

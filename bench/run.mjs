@@ -15,8 +15,8 @@
 import { spawn } from "node:child_process";
 import { openSync } from "node:fs";
 import os from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { bin, root, wranglerEnv } from "../scripts/wrangler-env.mjs";
 import { FW, GW, SB, answers, direct as directCall, directToken, header, json, newTenant, newestSource, pct, sleep, stats, up, viaForwarder, viaGateway } from "./lib.mjs";
 import { loadBench } from "./load.mjs";
 import { marginBench } from "./margin.mjs";
@@ -80,11 +80,8 @@ async function timed(fn) {
  * project's wrangler and Node), its output in the same log. Only the latency part needs it.
  */
 async function startForwarder() {
-  const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-  const bin = join(root, "node_modules", ".bin");
-  const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}`, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
   const args = ["dev", "--config", "bench/forwarder/wrangler.toml", "--ip", "127.0.0.1", "--port", "8789", "--inspector-port", "9231"];
-  const child = spawn(join(bin, "wrangler"), args, { cwd: root, env, stdio: ["ignore", devOut, devOut], detached: true });
+  const child = spawn(join(bin, "wrangler"), args, { cwd: root, env: wranglerEnv(), stdio: ["ignore", devOut, devOut], detached: true });
   const stopIt = () => kill(child);
   process.on("exit", stopIt);
   // Through the binding, not just the Worker: the dev registry may find the sandbox a moment later.

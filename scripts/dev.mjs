@@ -8,18 +8,10 @@
 // <dir>/sandbox). A second pair also needs its own WRANGLER_REGISTRY_PATH, so that its gateway's
 // SANDBOX binding finds its own sandbox.
 import { spawn } from "node:child_process";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { bin, root, wranglerEnv } from "./wrangler-env.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = join(root, "node_modules", ".bin");
-// The project's own Node (package `node` in devDependencies) runs wrangler, whatever the system Node is.
-const env = {
-  ...process.env,
-  PATH: `${bin}:${process.env.PATH ?? ""}`,
-  CLOUDFLARE_CF_FETCH_ENABLED: "false",
-  WRANGLER_SEND_METRICS: "false",
-};
+const env = wranglerEnv();
 
 const port = (name, fallback) => process.env[name] || fallback;
 const gatewayPort = port("LEDGERGATE_GATEWAY_PORT", "8787");

@@ -9,20 +9,18 @@
 import { execFile } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { promisify } from "node:util";
+import { bin, root, wranglerEnv } from "./wrangler-env.mjs";
 
 const run = promisify(execFile);
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = join(root, "node_modules", ".bin");
 const keep = process.argv.includes("--keep");
 const started = performance.now();
 const seconds = (from) => ((performance.now() - from) / 1000).toFixed(1);
 
 // The project's own Node (package `node` in devDependencies) runs every tool, in the scratch project
 // too, whatever the system Node is.
-const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}`, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", FORCE_COLOR: "0" };
+const env = wranglerEnv({ NO_COLOR: "1", FORCE_COLOR: "0" });
 
 const work = mkdtempSync(join(tmpdir(), "ledgergate-pack-"));
 const scratch = join(work, "project");

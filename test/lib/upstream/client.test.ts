@@ -14,6 +14,5 @@ describe("upstream client: the wait for a permit", () => {
   it("keeps half of a short deadline, so a caller in a hurry still gets a permit when the pace is free", () => {
     expect(permitWaitMs(500)).toBe(250);
     expect(permitWaitMs(1)).toBe(0.5);
-    expect(permitWaitMs(500)).toBeGreaterThan(0);
   });
 });
