@@ -18,7 +18,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
 /** The Workers' own output, kept for a failed run (overwritten by the next one). */
 export const WORKERS_LOG = join(ROOT, ".build", "browser", "workers.log");
 /** What the Workers are built from (besides node_modules): copied, so that edits during a run do not reload them. */
-const SOURCES = ["src", "shared", "sandbox", "scripts/dev.mjs", "wrangler.toml", "tsconfig.json", "package.json"];
+const SOURCES = ["src", "shared", "sandbox", "scripts/dev.mjs", "scripts/wrangler-env.mjs", "wrangler.toml", "tsconfig.json", "package.json"];
 
 /** A copy of the Workers' sources under `dir`, with the project's node_modules linked in. */
 function snapshotSources(dir: string): void {
