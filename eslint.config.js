@@ -10,7 +10,10 @@ export default tseslint.config(
     files: ["**/*.{ts,tsx}"],
     rules: {
       "@typescript-eslint/no-explicit-any": "error",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
+      ],
       "@typescript-eslint/consistent-type-imports": "error",
       "no-console": "error",
     },
@@ -19,20 +22,70 @@ export default tseslint.config(
   // schemas, byte helpers), the gateway never imports the sandbox, and shared code imports neither.
   {
     files: ["sandbox/**/*.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["**/src/**", "!**/sandbox/src/**"], message: "The sandbox may import only from shared/ (the catalog, v2 schemas and byte helpers)." }] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/src/**", "!**/sandbox/src/**"],
+              message:
+                "The sandbox may import only from shared/ (the catalog, v2 schemas and byte helpers).",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ["src/**/*.{ts,tsx}"],
-    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["**/sandbox/**"], message: "The gateway never imports the sandbox." }] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["**/sandbox/**"], message: "The gateway never imports the sandbox." },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ["shared/**/*.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["**/src/**", "**/sandbox/**"], message: "shared/ stands alone: both Workers import it, it imports neither." }] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/src/**", "**/sandbox/**"],
+              message: "shared/ stands alone: both Workers import it, it imports neither.",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ["scripts/**/*.mjs", "bench/**/*.mjs", ".ci/**"],
     languageOptions: {
-      globals: { process: "readonly", console: "readonly", URL: "readonly", fetch: "readonly", setTimeout: "readonly", clearTimeout: "readonly", performance: "readonly", AbortSignal: "readonly", Response: "readonly", Request: "readonly", Headers: "readonly", crypto: "readonly", TextEncoder: "readonly", Buffer: "readonly", btoa: "readonly" },
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        URL: "readonly",
+        fetch: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        performance: "readonly",
+        AbortSignal: "readonly",
+        Response: "readonly",
+        Request: "readonly",
+        Headers: "readonly",
+        crypto: "readonly",
+        TextEncoder: "readonly",
+        Buffer: "readonly",
+        btoa: "readonly",
+      },
     },
   },
 );

@@ -5,15 +5,20 @@ import { SANDBOX_BUNDLE_OPTIONS } from "./scripts/sandbox-bundle.ts";
 import { readSandboxConfig } from "./scripts/sandbox-config.ts";
 
 // Projects: lib (pure modules), sandbox (the sandbox Worker on its own) and gateway and corpus (the
-// gateway with the sandbox attached as an auxiliary Worker), all inside workerd; contract and browser
-// in Node. Auxiliary Workers must be plain JavaScript, so the sandbox is bundled once here (the same
-// bundle the package ships); its settings come from its own wrangler.toml, so nothing is written twice.
+// gateway with the sandbox attached as an auxiliary Worker), all inside workerd; contract and
+// browser in Node. Auxiliary Workers must be plain JavaScript, so the sandbox is bundled once here
+// (the same bundle the package ships); its settings come from its own wrangler.toml, so nothing is
+// written twice.
 const SANDBOX_BUNDLE = ".build/sandbox/index.js";
-/** 32 bytes, base64: the "old" sealing key of the rotation test (test/durable/tenant/secrets.test.ts). */
+/**
+ * 32 bytes, base64: the "old" sealing key of the rotation test
+ * (test/durable/tenant/secrets.test.ts).
+ */
 export const TEST_PREVIOUS_SECRETS_KEY = btoa("ledgergate-previous-test-key-32b");
 buildSync({ ...SANDBOX_BUNDLE_OPTIONS, outfile: SANDBOX_BUNDLE });
 const sandboxConfig = readSandboxConfig();
-// Only what the sandbox declares; the rest of wrangler's output is source options for unbundled code.
+// Only what the sandbox declares; the rest of wrangler's output is source options for unbundled
+// code.
 const sandbox = {
   name: sandboxConfig.name,
   modules: true,
@@ -23,10 +28,15 @@ const sandbox = {
   bindings: { ...sandboxConfig.vars, SANDBOX_CONTROL: "true" },
   durableObjects: sandboxConfig.durableObjects,
 };
-/** The contract project's stand-ins for workerd-only modules (shared with scripts/generate-client.mjs). */
+/**
+ * The contract project's stand-ins for workerd-only modules (shared with
+ * scripts/generate-client.mjs).
+ */
 const RUNTIME_STANDINS = "./test/contract/runtime-standins.ts";
 
-/** The gateway's logs in tests: warnings and errors only; the info line of every request is noise. */
+/**
+ * The gateway's logs in tests: warnings and errors only; the info line of every request is noise.
+ */
 const TEST_LOG_LEVEL = "warn";
 
 /**
@@ -50,7 +60,9 @@ const EXPECTED_RUNTIME_LINES = [
   // run was terminated (test/workflows/tenant-lifecycle.test.ts removes a tenant mid-run).
   /^uncaught exception; exception = \S+: failed: broken\.outputGateBroken; jsg\.Error: Aborting engine: (A step threw a NonRetryableError|User called terminate)/,
 ];
-/** The native frames workerd prints after some of those: addresses in its binary, nothing to read. */
+/**
+ * The native frames workerd prints after some of those: addresses in its binary, nothing to read.
+ */
 const RUNTIME_BINARY_FRAME = /^stack:( \S*workerd@[0-9a-f]+)+\s*$/;
 const QUIETED = Symbol.for("ledgergate.quietExpectedRuntimeLines");
 
@@ -59,14 +71,22 @@ const QUIETED = Symbol.for("ledgergate.quietExpectedRuntimeLines");
  * output. Both streams: the plugin sends workerd's lines to stdout or stderr by their level.
  */
 function quietExpectedRuntimeLines(): void {
-  for (const stream of [process.stdout, process.stderr] as (typeof process.stdout & { [QUIETED]?: true })[]) {
+  for (const stream of [process.stdout, process.stderr] as (typeof process.stdout & {
+    [QUIETED]?: true;
+  })[]) {
     if (stream[QUIETED]) continue;
     stream[QUIETED] = true;
     const write = stream.write;
     let droppedLast = false;
-    stream.write = function quietWrite(this: typeof stream, chunk: unknown, ...rest: unknown[]): boolean {
+    stream.write = function quietWrite(
+      this: typeof stream,
+      chunk: unknown,
+      ...rest: unknown[]
+    ): boolean {
       const text = typeof chunk === "string" ? chunk : "";
-      droppedLast = EXPECTED_RUNTIME_LINES.some((line) => line.test(text)) || (droppedLast && RUNTIME_BINARY_FRAME.test(text));
+      droppedLast =
+        EXPECTED_RUNTIME_LINES.some((line) => line.test(text)) ||
+        (droppedLast && RUNTIME_BINARY_FRAME.test(text));
       if (!droppedLast) return Reflect.apply(write, this, [chunk, ...rest]) as boolean;
       // A dropped write still "completes", so a caller waiting on its callback is not left hanging.
       const done = rest.at(-1);
@@ -88,14 +108,26 @@ export default defineConfig({
         test: { name: "lib", include: ["test/lib/**/*.test.ts"] },
       },
       {
-        // Node, not workerd: the OpenAPI validator reads its meta-schemas from disk and compiles them to
-        // code, which workerd forbids. It validates the documents built by the gateway's own functions;
-        // the runtime modules and text modules they import are stubbed, nothing here runs a request.
+        // Node, not workerd: the OpenAPI validator reads its meta-schemas from disk and compiles
+        // them to code, which workerd forbids. It validates the documents built by the gateway's
+        // own functions; the runtime modules and text modules they import are stubbed, nothing here
+        // runs a request.
         test: { name: "contract", include: ["test/contract/**/*.test.ts"], environment: "node" },
-        resolve: { alias: { "cloudflare:workers": RUNTIME_STANDINS, "cloudflare:workflows": RUNTIME_STANDINS, "@scalar/api-reference/browser/standalone.js": RUNTIME_STANDINS } },
+        resolve: {
+          alias: {
+            "cloudflare:workers": RUNTIME_STANDINS,
+            "cloudflare:workflows": RUNTIME_STANDINS,
+            "@scalar/api-reference/browser/standalone.js": RUNTIME_STANDINS,
+          },
+        },
       },
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: "./sandbox/wrangler.toml" }, miniflare: { bindings: { SANDBOX_CONTROL: "true" } } })],
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./sandbox/wrangler.toml" },
+            miniflare: { bindings: { SANDBOX_CONTROL: "true" } },
+          }),
+        ],
         test: { name: "sandbox", include: ["test/sandbox/**/*.test.ts"] },
       },
       {
@@ -103,28 +135,48 @@ export default defineConfig({
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             // A previous sealing key, so the tests can prove records sealed under it still open.
-            miniflare: { bindings: { SECRETS_KEY_PREVIOUS: TEST_PREVIOUS_SECRETS_KEY, LOG_LEVEL: TEST_LOG_LEVEL }, workers: [sandbox] },
+            miniflare: {
+              bindings: {
+                SECRETS_KEY_PREVIOUS: TEST_PREVIOUS_SECRETS_KEY,
+                LOG_LEVEL: TEST_LOG_LEVEL,
+              },
+              workers: [sandbox],
+            },
           }),
         ],
         // One file at a time: the files share the sandbox, and with it the rate limit they measure.
-        test: { name: "gateway", include: ["test/{routes,durable,workflows}/**/*.test.ts"], fileParallelism: false, testTimeout: 60_000 },
+        test: {
+          name: "gateway",
+          include: ["test/{routes,durable,workflows}/**/*.test.ts"],
+          fileParallelism: false,
+          testTimeout: 60_000,
+        },
       },
       {
         plugins: [
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
-            // The order corpus proves amounts, not throughput (npm run bench measures that at 10 req/s):
-            // both sides lift the rate limit so 144 orders run in seconds.
-            miniflare: { bindings: { RATE_LIMIT_PER_SECOND: "200", LOG_LEVEL: TEST_LOG_LEVEL }, workers: [sandbox] },
+            // The order corpus proves amounts, not throughput (npm run bench measures that at 10
+            // req/s): both sides lift the rate limit so 144 orders run in seconds.
+            miniflare: {
+              bindings: { RATE_LIMIT_PER_SECOND: "200", LOG_LEVEL: TEST_LOG_LEVEL },
+              workers: [sandbox],
+            },
           }),
         ],
         test: { name: "corpus", include: ["test/corpus/**/*.test.ts"], testTimeout: 180_000 },
       },
       {
-        // Node: the operator console in real Chromium (playwright-core driving the system's Chromium)
-        // against both Workers under `wrangler dev` on free ports with fresh state (test/browser/).
-        // Its own tsconfig (Node's types), checked by `npm run typecheck`.
-        test: { name: "browser", include: ["test/browser/**/*.test.ts"], environment: "node", testTimeout: 240_000, hookTimeout: 300_000 },
+        // Node: the operator console in real Chromium (playwright-core driving the system's
+        // Chromium) against both Workers under `wrangler dev` on free ports with fresh state
+        // (test/browser/). Its own tsconfig (Node's types), checked by `npm run typecheck`.
+        test: {
+          name: "browser",
+          include: ["test/browser/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 240_000,
+          hookTimeout: 300_000,
+        },
       },
     ],
   },

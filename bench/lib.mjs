@@ -37,7 +37,11 @@ export async function up(url) {
 
 /** A JSON call; the parsed answer (null for 204). */
 export const json = async (method, url, body, headers = {}) => {
-  const res = await fetch(url, { method, headers: { "content-type": "application/json", ...headers }, body: body && JSON.stringify(body) });
+  const res = await fetch(url, {
+    method,
+    headers: { "content-type": "application/json", ...headers },
+    body: body && JSON.stringify(body),
+  });
   return res.status === 204 ? null : res.json();
 };
 
@@ -50,7 +54,10 @@ export const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 
-/** Waits until the sandbox has seen no request for `quietMs` (at most `maxMs`); false if it never went quiet. */
+/**
+ * Waits until the sandbox has seen no request for `quietMs` (at most `maxMs`); false if it never
+ * went quiet.
+ */
 export async function quiet(quietMs = 2000, maxMs = 60_000) {
   const t0 = Date.now();
   let last = (await stats()).requests;
@@ -66,12 +73,24 @@ export async function quiet(quietMs = 2000, maxMs = 60_000) {
   return false;
 }
 
-/** The line every run starts with: date, machine, node, commit (and whether the tree had uncommitted changes). */
+/**
+ * The line every run starts with: date, machine, node, commit (and whether the tree had uncommitted
+ * changes).
+ */
 export function header() {
   let commit = "unknown";
   try {
-    commit = execSync("git rev-parse --short HEAD", { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
-    if (execSync("git status --porcelain --untracked-files=no", { stdio: ["ignore", "pipe", "ignore"] }).toString().trim()) commit += " + uncommitted changes";
+    commit = execSync("git rev-parse --short HEAD", { stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
+    if (
+      execSync("git status --porcelain --untracked-files=no", {
+        stdio: ["ignore", "pipe", "ignore"],
+      })
+        .toString()
+        .trim()
+    )
+      commit += " + uncommitted changes";
   } catch {
     // not a git checkout
   }
@@ -81,8 +100,8 @@ export function header() {
 // Clients of both Workers, shared by every part.
 
 /**
- * A new sandbox client registered as a tenant named `bench-[tag-]…` (retried: registration asks for a
- * token, which a 429, the key's limit spent by direct calls, answers 503).
+ * A new sandbox client registered as a tenant named `bench-[tag-]…` (retried: registration asks for
+ * a token, which a 429, the key's limit spent by direct calls, answers 503).
  */
 export async function newTenant(name = "Bench AS", tag = "") {
   const client = await json("POST", `${SB}/_sandbox/clients`, { environment: "demo", name });
@@ -90,18 +109,30 @@ export async function newTenant(name = "Bench AS", tag = "") {
   let t = null;
   for (let attempt = 0; attempt < 5 && !t?.gatewayKey; attempt++) {
     if (attempt > 0) await sleep(1500);
-    t = await json("POST", `${GW}/admin/tenants`, { client: slug, environment: "demo", clientKey: client.clientKey }, ADMIN);
+    t = await json(
+      "POST",
+      `${GW}/admin/tenants`,
+      { client: slug, environment: "demo", clientKey: client.clientKey },
+      ADMIN,
+    );
   }
   if (!t?.gatewayKey) throw new Error(`registering ${slug} failed: ${JSON.stringify(t)}`);
   return { ...client, slug, gatewayKey: t.gatewayKey };
 }
 
-/** A token straight from the sandbox's token endpoint, as a client with no gateway gets one (after a 429, again); null when refused. */
+/**
+ * A token straight from the sandbox's token endpoint, as a client with no gateway gets one (after a
+ * 429, again); null when refused.
+ */
 export async function directToken(keys, clientKey) {
   for (let attempt = 0; attempt < 5; attempt++) {
     const res = await fetch(`${SB}/Demo/OAuth/Token`, {
       method: "POST",
-      headers: { authorization: `Basic ${btoa(`${keys.applicationKey}:${clientKey}`)}`, "ocp-apim-subscription-key": keys.subscriptionKey, "content-type": "application/x-www-form-urlencoded" },
+      headers: {
+        authorization: `Basic ${btoa(`${keys.applicationKey}:${clientKey}`)}`,
+        "ocp-apim-subscription-key": keys.subscriptionKey,
+        "content-type": "application/x-www-form-urlencoded",
+      },
       body: "grant_type=client_credentials",
     });
     if (res.ok) return (await res.json()).access_token;
@@ -113,14 +144,37 @@ export async function directToken(keys, clientKey) {
 }
 
 /** The bench's call, straight to the sandbox (no limiter at all). */
-export const direct = (keys, token) => fetch(`${SB}/Demo/v2/ClientIntegrationInformation`, { headers: { authorization: `Bearer ${token}`, "ocp-apim-subscription-key": keys.subscriptionKey } });
+export const direct = (keys, token) =>
+  fetch(`${SB}/Demo/v2/ClientIntegrationInformation`, {
+    headers: {
+      authorization: `Bearer ${token}`,
+      "ocp-apim-subscription-key": keys.subscriptionKey,
+    },
+  });
 /** The same call through the bare forwarder: the sandbox's own headers, the gateway's path. */
-export const viaForwarder = (keys, token) => fetch(`${FW}/v2/ClientIntegrationInformation`, { headers: { authorization: `Bearer ${token}`, "ocp-apim-subscription-key": keys.subscriptionKey } });
+export const viaForwarder = (keys, token) =>
+  fetch(`${FW}/v2/ClientIntegrationInformation`, {
+    headers: {
+      authorization: `Bearer ${token}`,
+      "ocp-apim-subscription-key": keys.subscriptionKey,
+    },
+  });
 /** The same call through the gateway. */
-export const viaGateway = (gatewayKey) => fetch(`${GW}/v2/ClientIntegrationInformation`, { headers: { authorization: `Bearer ${gatewayKey}` } });
+export const viaGateway = (gatewayKey) =>
+  fetch(`${GW}/v2/ClientIntegrationInformation`, {
+    headers: { authorization: `Bearer ${gatewayKey}` },
+  });
 
-/** Requests the sandbox answered other than with a 429 or a refusal, over both environments: what its limit let through. */
-export const served = (s) => Object.values(s.environments).reduce((n, e) => n + e.requests - e.throttled - e.rejected.subscription - e.rejected.token - e.rejected.faults, 0);
+/**
+ * Requests the sandbox answered other than with a 429 or a refusal, over both environments: what
+ * its limit let through.
+ */
+export const served = (s) =>
+  Object.values(s.environments).reduce(
+    (n, e) =>
+      n + e.requests - e.throttled - e.rejected.subscription - e.rejected.token - e.rejected.faults,
+    0,
+  );
 
 /**
  * Sends `rate` calls a second for `seconds` (open loop: on a fixed schedule, whatever the answers),
@@ -168,9 +222,13 @@ export async function openLoop(rate, seconds, send, sampleMs = 250) {
 }
 
 /** Jain's fairness index of `xs`: 1 when all are equal, 1/n when one takes everything. */
-export const jain = (xs) => xs.reduce((a, b) => a + b, 0) ** 2 / (xs.length * xs.reduce((a, b) => a + b * b, 0));
+export const jain = (xs) =>
+  xs.reduce((a, b) => a + b, 0) ** 2 / (xs.length * xs.reduce((a, b) => a + b * b, 0));
 
-/** Requests served per second between `fromMs` and `toMs` of an `openLoop`, interpolated between its samples. */
+/**
+ * Requests served per second between `fromMs` and `toMs` of an `openLoop`, interpolated between its
+ * samples.
+ */
 export function servedRate(samples, fromMs, toMs) {
   const at = (t) => {
     const j = samples.findIndex((s) => s.t >= t);
@@ -191,7 +249,8 @@ export function newestSource(dirs = ["src", "shared", "sandbox/src"]) {
   let newest = 0;
   for (const dir of dirs) {
     for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) newest = Math.max(newest, statSync(`${entry.parentPath}/${entry.name}`).mtimeMs);
+      if (entry.isFile())
+        newest = Math.max(newest, statSync(`${entry.parentPath}/${entry.name}`).mtimeMs);
     }
   }
   return newest;

@@ -8,18 +8,36 @@
 //   3c. fairness: a light tenant's wait at 1 req/s while another floods at 100 req/s (baseline: the
 //       light tenant alone), and Jain's index over 5 backlogged tenants offering 4 to 64 req/s
 //       (baseline: the same offers with no limiter, where the API serves whoever asks most).
-// Everything through ledgergate runs first and the no-limiter baselines last (see loadBench).
-// Not a test: it asserts nothing. Needs both Workers up and the sandbox's demo keys; `run.mjs` starts them.
-import { direct, directToken, jain, newTenant, openLoop, pct, quiet, servedRate, sleep, viaGateway } from "./lib.mjs";
+// Everything through ledgergate runs first and the no-limiter baselines last (see loadBench). Not a
+// test: it asserts nothing. Needs both Workers up and the sandbox's demo keys; `run.mjs` starts
+// them.
+import {
+  direct,
+  directToken,
+  jain,
+  newTenant,
+  openLoop,
+  pct,
+  quiet,
+  servedRate,
+  sleep,
+  viaGateway,
+} from "./lib.mjs";
 
 const RATES = [5, 10, 50, 200];
 /** Each offered load lasts this long, s. */
 const SECONDS = 10;
-/** The steady part of a run, ms from its start: the queue is full after the first second; the last calls are sent at 10 s. */
+/**
+ * The steady part of a run, ms from its start: the queue is full after the first second; the last
+ * calls are sent at 10 s.
+ */
 const STEADY = [2000, 10_000];
 /** The API's limit, req/s (the sandbox's default). */
 const LIMIT = 10;
-/** Offered req/s of the 5 backlogged tenants: all above a fair share (10 × 0.95 ÷ 5 = 1.9), and unequal, so a limiter that is not fair shows it. */
+/**
+ * Offered req/s of the 5 backlogged tenants: all above a fair share (10 × 0.95 ÷ 5 = 1.9), and
+ * unequal, so a limiter that is not fair shows it.
+ */
 const BACKLOGGED = [4, 8, 16, 32, 64];
 
 /**
@@ -45,13 +63,16 @@ const throttled = (run) => run.samples.at(-1).throttled - run.samples[0].throttl
 /** Statuses other than 200 and 503, as "n (k×status, …)". */
 function others(calls) {
   const other = calls.filter((c) => c.status !== 200 && c.status !== 503).map((c) => c.status);
-  return other.length ? `${other.length} (${[...new Set(other)].map((s) => `${other.filter((x) => x === s).length}×${s}`).join(", ")})` : "0";
+  return other.length
+    ? `${other.length} (${[...new Set(other)].map((s) => `${other.filter((x) => x === s).length}×${s}`).join(", ")})`
+    : "0";
 }
 
 /** 200s per tenant answered inside the steady part, when `send(i)` goes to tenant `owner(i)`. */
 function steadyCounts(run, owner, tenants) {
   const counts = Array(tenants).fill(0);
-  for (const c of run.calls) if (c.status === 200 && c.doneAt >= STEADY[0] && c.doneAt < STEADY[1]) counts[owner(c.i)]++;
+  for (const c of run.calls)
+    if (c.status === 200 && c.doneAt >= STEADY[0] && c.doneAt < STEADY[1]) counts[owner(c.i)]++;
   return counts;
 }
 
@@ -99,11 +120,15 @@ export async function loadBench(keys) {
     await step(`${row.rate} req/s for ${SECONDS} s through ledgergate`);
     row.gateway = await openLoop(row.rate, SECONDS, () => t.gateway());
   }
-  // 3c. A light tenant at 1 req/s: alone, then while another tenant floods at 100 req/s (it starts 2 s into the flood, when the flood's queue is long).
+  // 3c. A light tenant at 1 req/s: alone, then while another tenant floods at 100 req/s (it starts
+  // 2 s into the flood, when the flood's queue is long).
   await step("a light tenant alone");
   const alone = await openLoop(1, SECONDS, () => light.gateway());
   await step("the light tenant beside a flood");
-  const [flooded, beside] = await Promise.all([openLoop(100, 20, () => flood.gateway()), sleep(2000).then(() => openLoop(1, 15, () => light.gateway()))]);
+  const [flooded, beside] = await Promise.all([
+    openLoop(100, 20, () => flood.gateway()),
+    sleep(2000).then(() => openLoop(1, 15, () => light.gateway())),
+  ]);
   const waits = (run) => run.calls.filter((c) => c.status === 200).map((c) => c.doneAt - c.sentAt);
   await step("5 backlogged tenants through ledgergate");
   const fairGateway = await backlogged(five, "gateway");
@@ -120,24 +145,55 @@ export async function loadBench(keys) {
   return () => {
     const f = (x) => x.toFixed(1);
     console.log(`\n3. Upstream 429s at offered loads (${SECONDS} s each; limit ${LIMIT} req/s)\n`);
-    console.log("| offered req/s | no limiter (baseline): 429s of calls | ledgergate: upstream 429s | ledgergate: 200 / 503 refused for deadline / other |\n|---|---|---|---|");
-    for (const r of loads) console.log(`| ${r.rate} | ${throttled(r.direct)} of ${r.direct.calls.length} | ${throttled(r.gateway)} | ${count(r.gateway.calls, 200)} / ${count(r.gateway.calls, 503)} / ${others(r.gateway.calls)} |`);
-    console.log(`\n3b. Upstream use when demand exceeds the quota: calls the sandbox served per second from ${STEADY[0] / 1000} s to ${STEADY[1] / 1000} s of each run of 3\n`);
-    console.log(`| offered req/s | no limiter (baseline): served/s | ledgergate: served/s | ledgergate: of ${LIMIT} req/s | ledgergate ÷ baseline |\n|---|---|---|---|---|`);
+    console.log(
+      "| offered req/s | no limiter (baseline): 429s of calls | ledgergate: upstream 429s | ledgergate: 200 / 503 refused for deadline / other |\n|---|---|---|---|",
+    );
+    for (const r of loads)
+      console.log(
+        `| ${r.rate} | ${throttled(r.direct)} of ${r.direct.calls.length} | ${throttled(r.gateway)} | ${count(r.gateway.calls, 200)} / ${count(r.gateway.calls, 503)} / ${others(r.gateway.calls)} |`,
+      );
+    console.log(
+      `\n3b. Upstream use when demand exceeds the quota: calls the sandbox served per second from ${STEADY[0] / 1000} s to ${STEADY[1] / 1000} s of each run of 3\n`,
+    );
+    console.log(
+      `| offered req/s | no limiter (baseline): served/s | ledgergate: served/s | ledgergate: of ${LIMIT} req/s | ledgergate ÷ baseline |\n|---|---|---|---|---|`,
+    );
     for (const r of loads.filter((l) => l.rate > LIMIT)) {
-      const [d, g] = [servedRate(r.direct.samples, ...STEADY), servedRate(r.gateway.samples, ...STEADY)];
-      console.log(`| ${r.rate} | ${d.toFixed(2)} | ${g.toFixed(2)} | ${((100 * g) / LIMIT).toFixed(1)} % | ${(g / d).toFixed(3)} |`);
+      const [d, g] = [
+        servedRate(r.direct.samples, ...STEADY),
+        servedRate(r.gateway.samples, ...STEADY),
+      ];
+      console.log(
+        `| ${r.rate} | ${d.toFixed(2)} | ${g.toFixed(2)} | ${((100 * g) / LIMIT).toFixed(1)} % | ${(g / d).toFixed(3)} |`,
+      );
     }
     console.log("\n3c. Fairness\n");
-    console.log("| light tenant, 1 req/s, through ledgergate (ms from send to answer) | calls | median | p95 | max |\n|---|---|---|---|---|");
-    for (const [name, run] of [["alone (baseline)", alone], ["while another tenant floods at 100 req/s", beside]]) {
+    console.log(
+      "| light tenant, 1 req/s, through ledgergate (ms from send to answer) | calls | median | p95 | max |\n|---|---|---|---|---|",
+    );
+    for (const [name, run] of [
+      ["alone (baseline)", alone],
+      ["while another tenant floods at 100 req/s", beside],
+    ]) {
       const w = waits(run);
-      console.log(`| ${name} | ${w.length} of ${run.calls.length} answered 200 | ${f(pct(w, 50))} | ${f(pct(w, 95))} | ${f(Math.max(...w))} |`);
+      console.log(
+        `| ${name} | ${w.length} of ${run.calls.length} answered 200 | ${f(pct(w, 50))} | ${f(pct(w, 95))} | ${f(Math.max(...w))} |`,
+      );
     }
     const fw = waits(flooded);
-    console.log(`| the flooding tenant itself (for scale) | ${fw.length} of ${flooded.calls.length} answered 200, ${count(flooded.calls, 503)} refused 503 | ${f(pct(fw, 50))} | ${f(pct(fw, 95))} | ${f(Math.max(...fw))} |`);
-    console.log(`\n| 5 backlogged tenants offering ${BACKLOGGED.join(", ")} req/s for ${SECONDS} s | 200s per tenant from ${STEADY[0] / 1000} s to ${STEADY[1] / 1000} s | Jain's index | upstream 429s |\n|---|---|---|---|`);
-    for (const [name, r] of [["no limiter (baseline)", fairDirect], ["ledgergate", fairGateway]]) console.log(`| ${name} | ${r.counts.join(" · ")} | ${jain(r.counts).toFixed(3)} | ${r.throttled} |`);
+    console.log(
+      `| the flooding tenant itself (for scale) | ${fw.length} of ${flooded.calls.length} answered 200, ${count(flooded.calls, 503)} refused 503 | ${f(pct(fw, 50))} | ${f(pct(fw, 95))} | ${f(Math.max(...fw))} |`,
+    );
+    console.log(
+      `\n| 5 backlogged tenants offering ${BACKLOGGED.join(", ")} req/s for ${SECONDS} s | 200s per tenant from ${STEADY[0] / 1000} s to ${STEADY[1] / 1000} s | Jain's index | upstream 429s |\n|---|---|---|---|`,
+    );
+    for (const [name, r] of [
+      ["no limiter (baseline)", fairDirect],
+      ["ledgergate", fairGateway],
+    ])
+      console.log(
+        `| ${name} | ${r.counts.join(" · ")} | ${jain(r.counts).toFixed(3)} | ${r.throttled} |`,
+      );
     console.log(`\nUpstream 429s through ledgergate during the flood: ${throttled(flooded)}.`);
   };
 }

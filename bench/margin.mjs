@@ -7,7 +7,19 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { bin, root, wranglerEnv } from "../scripts/wrangler-env.mjs";
-import { GW, SB, answers, json, newTenant, openLoop, quiet, servedRate, sleep, up, viaGateway } from "./lib.mjs";
+import {
+  GW,
+  SB,
+  answers,
+  json,
+  newTenant,
+  openLoop,
+  quiet,
+  servedRate,
+  sleep,
+  up,
+  viaGateway,
+} from "./lib.mjs";
 
 const MARGINS = [0.02, 0.03, 0.04, 0.05, 0.07, 0.1];
 const RATES = [50, 200];
@@ -18,10 +30,29 @@ const STEADY = [2000, 10_000];
 // As scripts/dev.mjs starts them: the project's own Node runs wrangler, with no telemetry.
 const env = wranglerEnv();
 
-/** Starts one Worker with `wrangler dev`; answers a function that stops it (its whole process group). */
+/**
+ * Starts one Worker with `wrangler dev`; answers a function that stops it (its whole process
+ * group).
+ */
 function start(config, port, inspector, vars) {
-  const args = ["dev", "--config", config, "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector), ...vars.flatMap((v) => ["--var", v])];
-  const child = spawn(join(bin, "wrangler"), args, { cwd: root, env, stdio: "ignore", detached: true });
+  const args = [
+    "dev",
+    "--config",
+    config,
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(inspector),
+    ...vars.flatMap((v) => ["--var", v]),
+  ];
+  const child = spawn(join(bin, "wrangler"), args, {
+    cwd: root,
+    env,
+    stdio: "ignore",
+    detached: true,
+  });
   const stop = () => {
     try {
       process.kill(-child.pid, "SIGTERM");
@@ -53,7 +84,10 @@ export async function marginBench() {
       await quiet(1500);
       console.error(`margin ${margin}: ${rate} req/s for ${SECONDS} s`);
       const run = await openLoop(rate, SECONDS, () => viaGateway(t.gatewayKey));
-      row[rate] = { throttled: run.samples.at(-1).throttled - run.samples[0].throttled, served: servedRate(run.samples, ...STEADY) };
+      row[rate] = {
+        throttled: run.samples.at(-1).throttled - run.samples[0].throttled,
+        served: servedRate(run.samples, ...STEADY),
+      };
     }
     rows.push(row);
     stopGateway();
@@ -61,8 +95,15 @@ export async function marginBench() {
   }
   stopSandbox();
   return () => {
-    console.log(`\nPacing margin: upstream 429s and calls served per second (${STEADY[0] / 1000}–${STEADY[1] / 1000} s) at offered loads of ${SECONDS} s through ledgergate, one gateway start per margin\n`);
-    console.log(`| margin | spacing (ms) | ${RATES.map((r) => `${r} req/s: 429s | ${r} req/s: served/s`).join(" | ")} |\n|---|---|${RATES.map(() => "---|---|").join("")}`);
-    for (const r of rows) console.log(`| ${(r.margin * 100).toFixed(0)} % | ${(100 / (1 - r.margin)).toFixed(1)} | ${RATES.map((x) => `${r[x].throttled} | ${r[x].served.toFixed(2)}`).join(" | ")} |`);
+    console.log(
+      `\nPacing margin: upstream 429s and calls served per second (${STEADY[0] / 1000}–${STEADY[1] / 1000} s) at offered loads of ${SECONDS} s through ledgergate, one gateway start per margin\n`,
+    );
+    console.log(
+      `| margin | spacing (ms) | ${RATES.map((r) => `${r} req/s: 429s | ${r} req/s: served/s`).join(" | ")} |\n|---|---|${RATES.map(() => "---|---|").join("")}`,
+    );
+    for (const r of rows)
+      console.log(
+        `| ${(r.margin * 100).toFixed(0)} % | ${(100 / (1 - r.margin)).toFixed(1)} | ${RATES.map((x) => `${r[x].throttled} | ${r[x].served.toFixed(2)}`).join(" | ")} |`,
+      );
   };
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run bench`: starts both Workers locally (as `npm start` does; stop that first), then measures
+// `npm run bench`: starts both Workers locally (as `npm start` does; stop that first), then
+// measures
 //   1. the latency the gateway adds against calling the sandbox directly (median, p99, ratio), and
 //      against a bare forwarding Worker (bench/forwarder/, on :8789) that pays the same local hop,
 //   2. token requests per 1,000 calls: ledgergate against a client that asks for a token per call,
@@ -9,32 +10,61 @@
 //      10 req/s limit with 20 tenants, webhook answer time,
 //   7. the reference cache (bench/reference.mjs): upstream calls of 100 orders' lookups and writes,
 //      cached against the plain pass-through.
-// `npm run bench -- latency` runs 1–2 only, `-- load` 3–3c only, `-- orders` 4–6 only, `-- reference` 7 only; the default
-// is all. `npm run bench -- margin` (bench/margin.mjs, not part of all) compares pacing margins.
-// Every figure comes from this one run, baseline included. Not a test: it asserts nothing.
+// `npm run bench -- latency` runs 1–2 only, `-- load` 3–3c only, `-- orders` 4–6 only, `--
+// reference` 7 only; the default is all. `npm run bench -- margin` (bench/margin.mjs, not part of
+// all) compares pacing margins. Every figure comes from this one run, baseline included. Not a
+// test: it asserts nothing.
 import { spawn } from "node:child_process";
 import { openSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { bin, root, wranglerEnv } from "../scripts/wrangler-env.mjs";
-import { FW, GW, SB, answers, direct as directCall, directToken, header, json, newTenant, newestSource, pct, sleep, stats, up, viaForwarder, viaGateway } from "./lib.mjs";
+import {
+  FW,
+  GW,
+  SB,
+  answers,
+  direct as directCall,
+  directToken,
+  header,
+  json,
+  newTenant,
+  newestSource,
+  pct,
+  sleep,
+  stats,
+  up,
+  viaForwarder,
+  viaGateway,
+} from "./lib.mjs";
 import { loadBench } from "./load.mjs";
 import { marginBench } from "./margin.mjs";
 import { ordersBench } from "./orders.mjs";
 import { referenceBench } from "./reference.mjs";
 
-const PARTS = { all: ["latency", "load", "orders", "reference"], latency: ["latency"], load: ["load"], orders: ["orders"], reference: ["reference"], margin: ["margin"] };
+const PARTS = {
+  all: ["latency", "load", "orders", "reference"],
+  latency: ["latency"],
+  load: ["load"],
+  orders: ["orders"],
+  reference: ["reference"],
+  margin: ["margin"],
+};
 const mode = process.argv[2] ?? "all";
 if (!Object.hasOwn(PARTS, mode)) {
   console.error(`Usage: npm run bench [-- latency|load|orders|reference|margin]  (not ${mode})`);
   process.exit(2);
 }
 if ((await answers(`${GW}/healthz`)) || (await answers(`${SB}/_sandbox/keys`))) {
-  console.error("Something already answers on :8787 or :8788 (is `npm start` running?). Stop it first: the bench starts its own Workers and resets the sandbox.");
+  console.error(
+    "Something already answers on :8787 or :8788 (is `npm start` running?). Stop it first: the bench starts its own Workers and resets the sandbox.",
+  );
   process.exit(1);
 }
 if (PARTS[mode].includes("latency") && (await answers(`${FW}/v2/`))) {
-  console.error("Something already answers on :8789 (another bench?). The latency part starts its own forwarder there.");
+  console.error(
+    "Something already answers on :8789 (another bench?). The latency part starts its own forwarder there.",
+  );
   process.exit(1);
 }
 
@@ -50,7 +80,10 @@ const sourcesAtStart = newestSource();
 // The Workers' own output goes to a file, for when a run fails (a Worker that exits stops both).
 const devLog = join(os.tmpdir(), `ledgergate-bench-dev-${process.pid}.log`);
 const devOut = openSync(devLog, "w");
-const dev = spawn(process.execPath, ["scripts/dev.mjs"], { stdio: ["ignore", devOut, devOut], detached: true });
+const dev = spawn(process.execPath, ["scripts/dev.mjs"], {
+  stdio: ["ignore", devOut, devOut],
+  detached: true,
+});
 console.error(`Workers starting; their output: ${devLog}`);
 /** Stops a detached child and whatever it started (wrangler's workerd). */
 const kill = (child) => {
@@ -76,12 +109,27 @@ async function timed(fn) {
 }
 
 /**
- * The bare forwarder (bench/forwarder/) on :8789, started as scripts/dev.mjs starts the Workers (the
- * project's wrangler and Node), its output in the same log. Only the latency part needs it.
+ * The bare forwarder (bench/forwarder/) on :8789, started as scripts/dev.mjs starts the Workers
+ * (the project's wrangler and Node), its output in the same log. Only the latency part needs it.
  */
 async function startForwarder() {
-  const args = ["dev", "--config", "bench/forwarder/wrangler.toml", "--ip", "127.0.0.1", "--port", "8789", "--inspector-port", "9231"];
-  const child = spawn(join(bin, "wrangler"), args, { cwd: root, env: wranglerEnv(), stdio: ["ignore", devOut, devOut], detached: true });
+  const args = [
+    "dev",
+    "--config",
+    "bench/forwarder/wrangler.toml",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    "8789",
+    "--inspector-port",
+    "9231",
+  ];
+  const child = spawn(join(bin, "wrangler"), args, {
+    cwd: root,
+    env: wranglerEnv(),
+    stdio: ["ignore", devOut, devOut],
+    detached: true,
+  });
   const stopIt = () => kill(child);
   process.on("exit", stopIt);
   // Through the binding, not just the Worker: the dev registry may find the sandbox a moment later.
@@ -122,9 +170,11 @@ async function latencyBench() {
   const latencyThrottled = (await stats()).throttled - l0.throttled;
   stopForwarder();
 
-  // 2. Token requests per 1,000 calls. Ours: 1,000 calls through the gateway. Baseline: a client that
-  // asks for a token before each call, measured over 100 calls and counted from the sandbox's stats.
-  // Counted from before registration: the token that checked the key is the one the calls reuse.
+  // 2. Token requests per 1,000 calls. Ours: 1,000 calls through the gateway. Baseline: a client
+  //    that
+  // asks for a token before each call, measured over 100 calls and counted from the sandbox's
+  // stats. Counted from before registration: the token that checked the key is the one the calls
+  // reuse.
   let s0 = await stats();
   const t2 = await newTenant();
   const CALLS = 1000;
@@ -135,7 +185,10 @@ async function latencyBench() {
   }
   await Promise.all(batch);
   let s1 = await stats();
-  const oursPer1000 = ((s1.tokenRequests.byClient[t2.clientId] ?? 0) - (s0.tokenRequests.byClient[t2.clientId] ?? 0)) * (1000 / CALLS);
+  const oursPer1000 =
+    ((s1.tokenRequests.byClient[t2.clientId] ?? 0) -
+      (s0.tokenRequests.byClient[t2.clientId] ?? 0)) *
+    (1000 / CALLS);
   const t3 = await newTenant();
   s0 = await stats();
   for (let i = 0; i < 100; i++) {
@@ -144,18 +197,28 @@ async function latencyBench() {
     await sleep(220);
   }
   s1 = await stats();
-  const naivePer1000 = ((s1.tokenRequests.byClient[t3.clientId] ?? 0) - (s0.tokenRequests.byClient[t3.clientId] ?? 0)) * 10;
+  const naivePer1000 =
+    ((s1.tokenRequests.byClient[t3.clientId] ?? 0) -
+      (s0.tokenRequests.byClient[t3.clientId] ?? 0)) *
+    10;
 
   return () => {
     const f = (x) => x.toFixed(1);
-    const ratio = (a, b) => `${(pct(a, 50) / pct(b, 50)).toFixed(2)}× | ${(pct(a, 99) / pct(b, 99)).toFixed(2)}× |`;
-    console.log(`\n1. Latency, GET /v2/ClientIntegrationInformation, ${d.length} calls each, all Workers local (ms; rounds with a non-200: ${latencyStatuses}; sandbox 429s: ${latencyThrottled})\n`);
+    const ratio = (a, b) =>
+      `${(pct(a, 50) / pct(b, 50)).toFixed(2)}× | ${(pct(a, 99) / pct(b, 99)).toFixed(2)}× |`;
+    console.log(
+      `\n1. Latency, GET /v2/ClientIntegrationInformation, ${d.length} calls each, all Workers local (ms; rounds with a non-200: ${latencyStatuses}; sandbox 429s: ${latencyThrottled})\n`,
+    );
     console.log("| path | median | p99 |\n|---|---|---|");
     console.log(`| sandbox directly (baseline) | ${f(pct(d, 50))} | ${f(pct(d, 99))} |`);
-    console.log(`| through a bare forwarding Worker (second baseline) | ${f(pct(w, 50))} | ${f(pct(w, 99))} |`);
+    console.log(
+      `| through a bare forwarding Worker (second baseline) | ${f(pct(w, 50))} | ${f(pct(w, 99))} |`,
+    );
     console.log(`| through ledgergate | ${f(pct(g, 50))} | ${f(pct(g, 99))} |`);
     console.log(`| ratio: ledgergate ÷ direct | ${ratio(g, d)}`);
-    console.log(`| ratio: forwarder ÷ direct (any Worker in front of the sandbox, here) | ${ratio(w, d)}`);
+    console.log(
+      `| ratio: forwarder ÷ direct (any Worker in front of the sandbox, here) | ${ratio(w, d)}`,
+    );
     console.log(`| ratio: ledgergate ÷ forwarder (what ledgergate itself adds) | ${ratio(g, w)}`);
     console.log("\n2. Token requests per 1,000 calls\n");
     console.log("| client | token requests |\n|---|---|");
@@ -166,10 +229,18 @@ async function latencyBench() {
 }
 
 const printers = [];
-const BENCHES = { latency: latencyBench, load: () => loadBench(keys), orders: () => ordersBench(keys), reference: referenceBench };
+const BENCHES = {
+  latency: latencyBench,
+  load: () => loadBench(keys),
+  orders: () => ordersBench(keys),
+  reference: referenceBench,
+};
 for (const part of PARTS[mode]) printers.push(await BENCHES[part]());
 stop();
 console.log(header());
-if (newestSource() !== sourcesAtStart) console.log("\nNOTE: sources under src/, shared/ or sandbox/src/ changed during this run, so wrangler reloaded a Worker mid-run (dropped connections, a fresh RateGovernor); its figures are suspect.");
+if (newestSource() !== sourcesAtStart)
+  console.log(
+    "\nNOTE: sources under src/, shared/ or sandbox/src/ changed during this run, so wrangler reloaded a Worker mid-run (dropped connections, a fresh RateGovernor); its figures are suspect.",
+  );
 for (const print of printers) print();
 process.exit(0);

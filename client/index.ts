@@ -14,19 +14,29 @@ export type { components as V2Components } from "./generated/v2.js";
 
 /** Options of {@link createLedgergateClient}. */
 export interface LedgergateClientOptions {
-  /** Where the gateway answers, e.g. `https://ledgergate.example.com` or `http://127.0.0.1:8787`. */
+  /**
+   * Where the gateway answers, e.g. `https://ledgergate.example.com` or `http://127.0.0.1:8787`.
+   */
   baseUrl: string;
   /** The tenant's gateway key; sent as `Authorization: Bearer <key>` on every call. */
   gatewayKey: string;
-  /** Another `fetch`, e.g. a service binding's (`env.LEDGERGATE.fetch.bind(env.LEDGERGATE)`) or a test double. */
+  /**
+   * Another `fetch`, e.g. a service binding's (`env.LEDGERGATE.fetch.bind(env.LEDGERGATE)`) or a
+   * test double.
+   */
   fetch?: ClientOptions["fetch"];
 }
 
 /** The two typed clients of one gateway key. */
 export interface LedgergateClient {
-  /** API v2 through the gateway; paths as in the API, relative to `/v2` (`v2.GET("/Customers")`). */
+  /**
+   * API v2 through the gateway; paths as in the API, relative to `/v2` (`v2.GET("/Customers")`).
+   */
   v2: Client<V2Paths>;
-  /** The gateway's own routes (`/healthz`, `/orders/...`, `/admin/...`); paths as the gateway serves them. */
+  /**
+   * The gateway's own routes (`/healthz`, `/orders/...`, `/admin/...`); paths as the gateway serves
+   * them.
+   */
   gateway: Client<GatewayPaths>;
 }
 
@@ -48,7 +58,8 @@ export function createLedgergateClient(options: LedgergateClientOptions): Ledger
   if (!options.gatewayKey) throw new TypeError("createLedgergateClient: gatewayKey is required");
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const shared: ClientOptions = { headers: { authorization: `Bearer ${options.gatewayKey}` } };
-  // Left out when not given, so openapi-fetch picks up globalThis.fetch at call time (a test may stub it).
+  // Left out when not given, so openapi-fetch picks up globalThis.fetch at call time (a test may
+  // stub it).
   if (options.fetch) shared.fetch = options.fetch;
   return {
     v2: createClient<V2Paths>({ ...shared, baseUrl: `${baseUrl}/v2` }),

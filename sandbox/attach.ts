@@ -1,10 +1,10 @@
 /**
  * @module
- * `ledgergate/sandbox`: what an integrator's miniflare or `@cloudflare/vitest-plugin` setup needs to
- * attach the sandbox as a Worker of its own. The sandbox itself ships as one ready bundle next to
- * this module (`worker.js`, esbuild of `sandbox/src/index.ts`); its compatibility settings, vars and
- * Durable Objects are read from `sandbox/wrangler.toml` when the package is built (scripts/build.mjs)
- * and injected here, so there is no second copy of them to drift.
+ * `ledgergate/sandbox`: what an integrator's miniflare or `@cloudflare/vitest-plugin` setup needs
+ * to attach the sandbox as a Worker of its own. The sandbox itself ships as one ready bundle next
+ * to this module (`worker.js`, esbuild of `sandbox/src/index.ts`); its compatibility settings, vars
+ * and Durable Objects are read from `sandbox/wrangler.toml` when the package is built
+ * (scripts/build.mjs) and injected here, so there is no second copy of them to drift.
  *
  * This module runs in Node (a vitest or miniflare config), not in the Workers runtime.
  */
@@ -19,43 +19,57 @@ interface BuiltSandboxConfig {
   durableObjects: Record<"PLATFORM" | "CLIENTS", { className: string; useSQLite: boolean }>;
 }
 
-// Replaced with a JSON literal by esbuild's `define` at build time; never read from the source tree.
+// Replaced with a JSON literal by esbuild's `define` at build time; never read from the source
+// tree.
 declare const __LEDGERGATE_SANDBOX_CONFIG__: BuiltSandboxConfig;
 const built = __LEDGERGATE_SANDBOX_CONFIG__;
 
-/** The Worker's name in `sandbox/wrangler.toml`, and the default `name` of {@link sandboxWorker}. */
+/**
+ * The Worker's name in `sandbox/wrangler.toml`, and the default `name` of {@link sandboxWorker}.
+ */
 export const SANDBOX_WORKER_NAME: string = built.name;
 
 /** `compatibility_date` of `sandbox/wrangler.toml`. */
 export const SANDBOX_COMPATIBILITY_DATE: string = built.compatibilityDate;
 
 /** `compatibility_flags` of `sandbox/wrangler.toml` (empty today). */
-export const SANDBOX_COMPATIBILITY_FLAGS: readonly string[] = Object.freeze([...built.compatibilityFlags]);
+export const SANDBOX_COMPATIBILITY_FLAGS: readonly string[] = Object.freeze([
+  ...built.compatibilityFlags,
+]);
 
 /**
  * The sandbox's Durable Object bindings and the class names the bundle exports for them:
  * `{ PLATFORM: "SandboxPlatform", CLIENTS: "SandboxClient" }`. Both use SQLite storage.
  */
-export const SANDBOX_DURABLE_OBJECTS: Readonly<Record<"PLATFORM" | "CLIENTS", string>> = Object.freeze({
-  PLATFORM: built.durableObjects.PLATFORM.className,
-  CLIENTS: built.durableObjects.CLIENTS.className,
-});
+export const SANDBOX_DURABLE_OBJECTS: Readonly<Record<"PLATFORM" | "CLIENTS", string>> =
+  Object.freeze({
+    PLATFORM: built.durableObjects.PLATFORM.className,
+    CLIENTS: built.durableObjects.CLIENTS.className,
+  });
 
 /**
  * The sandbox's default bindings: the `[vars]` of `sandbox/wrangler.toml` (its own application and
- * subscription keys per environment, safe to commit) plus `SANDBOX_CONTROL: "true"`, which serves the
- * control API under `/_sandbox/` (a test needs it to create clients; a plain deploy leaves it off).
+ * subscription keys per environment, safe to commit) plus `SANDBOX_CONTROL: "true"`, which serves
+ * the control API under `/_sandbox/` (a test needs it to create clients; a plain deploy leaves it
+ * off).
  */
-export const SANDBOX_BINDINGS: Readonly<Record<string, string>> = Object.freeze({ ...built.vars, SANDBOX_CONTROL: "true" });
+export const SANDBOX_BINDINGS: Readonly<Record<string, string>> = Object.freeze({
+  ...built.vars,
+  SANDBOX_CONTROL: "true",
+});
 
 /** Absolute path of the bundled sandbox Worker (ES module) inside the installed package. */
 export const SANDBOX_SCRIPT_PATH: string = fileURLToPath(new URL("./worker.js", import.meta.url));
 
 /** Options of {@link sandboxWorker}. */
 export interface SandboxWorkerOptions {
-  /** The Worker's name, which your service bindings point at. Default: {@link SANDBOX_WORKER_NAME}. */
+  /**
+   * The Worker's name, which your service bindings point at. Default: {@link SANDBOX_WORKER_NAME}.
+   */
   name?: string;
-  /** Bindings added to (or replacing) {@link SANDBOX_BINDINGS}, e.g. `{ SANDBOX_CONTROL: "false" }`. */
+  /**
+   * Bindings added to (or replacing) {@link SANDBOX_BINDINGS}, e.g. `{ SANDBOX_CONTROL: "false" }`.
+   */
   bindings?: Record<string, string>;
 }
 
@@ -78,7 +92,8 @@ export interface SandboxWorkerDefinition {
  * @returns a fresh object each call, safe to change
  * @see SANDBOX_BINDINGS for what is bound by default
  * @example
- * cloudflareTest({ miniflare: { serviceBindings: { ACCOUNTING_API: "ledgergate-sandbox" }, workers: [sandboxWorker()] } })
+ * cloudflareTest({ miniflare: { serviceBindings: { ACCOUNTING_API: "ledgergate-sandbox" }, workers:
+ * [sandboxWorker()] } })
  */
 export function sandboxWorker(options: SandboxWorkerOptions = {}): SandboxWorkerDefinition {
   return {

@@ -16,18 +16,62 @@ const env = wranglerEnv();
 const port = (name, fallback) => process.env[name] || fallback;
 const gatewayPort = port("LEDGERGATE_GATEWAY_PORT", "8787");
 const sandboxPort = port("LEDGERGATE_SANDBOX_PORT", "8788");
-const persist = (worker) => (process.env.LEDGERGATE_PERSIST_DIR ? ["--persist-to", join(process.env.LEDGERGATE_PERSIST_DIR, worker)] : []);
+const persist = (worker) =>
+  process.env.LEDGERGATE_PERSIST_DIR
+    ? ["--persist-to", join(process.env.LEDGERGATE_PERSIST_DIR, worker)]
+    : [];
 const workers = [
-  // SANDBOX_PUBLIC_URL: the gateway reaches the sandbox through its binding, but a browser opens the onboarding page here.
-  { name: "sandbox", args: ["dev", "--config", "sandbox/wrangler.toml", "--ip", "127.0.0.1", "--port", sandboxPort, "--inspector-port", port("LEDGERGATE_SANDBOX_INSPECTOR_PORT", "9230"), "--var", "SANDBOX_CONTROL:true", "--var", `SANDBOX_PUBLIC_URL:http://127.0.0.1:${sandboxPort}`, ...persist("sandbox")] },
-  { name: "gateway", args: ["dev", "--config", "wrangler.toml", "--ip", "127.0.0.1", "--port", gatewayPort, "--inspector-port", port("LEDGERGATE_GATEWAY_INSPECTOR_PORT", "9229"), ...persist("gateway")] },
+  // SANDBOX_PUBLIC_URL: the gateway reaches the sandbox through its binding, but a browser opens
+  // the onboarding page here.
+  {
+    name: "sandbox",
+    args: [
+      "dev",
+      "--config",
+      "sandbox/wrangler.toml",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      sandboxPort,
+      "--inspector-port",
+      port("LEDGERGATE_SANDBOX_INSPECTOR_PORT", "9230"),
+      "--var",
+      "SANDBOX_CONTROL:true",
+      "--var",
+      `SANDBOX_PUBLIC_URL:http://127.0.0.1:${sandboxPort}`,
+      ...persist("sandbox"),
+    ],
+  },
+  {
+    name: "gateway",
+    args: [
+      "dev",
+      "--config",
+      "wrangler.toml",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      gatewayPort,
+      "--inspector-port",
+      port("LEDGERGATE_GATEWAY_INSPECTOR_PORT", "9229"),
+      ...persist("gateway"),
+    ],
+  },
 ];
 
 const children = workers.map(({ name, args }) => {
-  const child = spawn(join(bin, "wrangler"), args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(join(bin, "wrangler"), args, {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const prefix = (line) => (line ? `[${name}] ${line}\n` : "");
-  child.stdout.on("data", (b) => process.stdout.write(b.toString().split("\n").map(prefix).join("")));
-  child.stderr.on("data", (b) => process.stderr.write(b.toString().split("\n").map(prefix).join("")));
+  child.stdout.on("data", (b) =>
+    process.stdout.write(b.toString().split("\n").map(prefix).join("")),
+  );
+  child.stderr.on("data", (b) =>
+    process.stderr.write(b.toString().split("\n").map(prefix).join("")),
+  );
   child.on("exit", (code) => {
     console.error(`[${name}] exited with ${code}; stopping.`);
     stop(code ?? 1);
@@ -57,6 +101,11 @@ async function ready(url) {
   }
   return false;
 }
-if ((await ready(`http://127.0.0.1:${sandboxPort}/_sandbox/keys`)) && (await ready(`http://127.0.0.1:${gatewayPort}/healthz`))) {
-  console.log(`\nledgergate is running:\n  gateway  http://127.0.0.1:${gatewayPort}  (admin token: local-admin-token)\n  sandbox  http://127.0.0.1:${sandboxPort}  (control API: /_sandbox/keys, /_sandbox/clients, ...)\n`);
+if (
+  (await ready(`http://127.0.0.1:${sandboxPort}/_sandbox/keys`)) &&
+  (await ready(`http://127.0.0.1:${gatewayPort}/healthz`))
+) {
+  console.log(
+    `\nledgergate is running:\n  gateway  http://127.0.0.1:${gatewayPort}  (admin token: local-admin-token)\n  sandbox  http://127.0.0.1:${sandboxPort}  (control API: /_sandbox/keys, /_sandbox/clients, ...)\n`,
+  );
 }

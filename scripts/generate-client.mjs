@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm run generate:client`: the path types of `ledgergate/client`, client/generated/{gateway,v2}.d.ts,
-// made by openapi-typescript from the gateway's two OpenAPI documents. `--check` (run by `npm test`)
-// regenerates in memory and fails when the committed files differ: they are never edited by hand.
+// `npm run generate:client`: the path types of `ledgergate/client`,
+// client/generated/{gateway,v2}.d.ts, made by openapi-typescript from the gateway's two OpenAPI
+// documents. `--check` (run by `npm test`) regenerates in memory and fails when the committed files
+// differ: they are never edited by hand.
 //
 // The documents are built the way the Worker builds them, with no server: esbuild bundles a tiny
 // entry that imports the gateway app (src/index.ts) and the two builders of src/lib/openapi/, and
@@ -44,7 +45,9 @@ async function documents(version) {
         name: "runtime-standins",
         setup(b) {
           b.onResolve({ filter: /^cloudflare:/ }, () => ({ path: standins }));
-          b.onResolve({ filter: /^@scalar\/api-reference\/browser\/standalone\.js$/ }, () => ({ path: standins }));
+          b.onResolve({ filter: /^@scalar\/api-reference\/browser\/standalone\.js$/ }, () => ({
+            path: standins,
+          }));
         },
       },
     ],
@@ -76,7 +79,9 @@ if (check) {
     }
   });
   if (stale.length) {
-    console.error(`generate-client: client/generated/${stale.map(([n]) => n).join(", ")} differ from the documents; run \`npm run generate:client\` and commit the result.`);
+    console.error(
+      `generate-client: client/generated/${stale.map(([n]) => n).join(", ")} differ from the documents; run \`npm run generate:client\` and commit the result.`,
+    );
     process.exit(1);
   }
 } else {

@@ -7,7 +7,10 @@
  */
 import type { BuildOptions } from "esbuild";
 
-/** esbuild options of the sandbox bundle, less its output path: workerd conditions, ES modules, `cloudflare:*` left to the runtime. */
+/**
+ * esbuild options of the sandbox bundle, less its output path: workerd conditions, ES modules,
+ * `cloudflare:*` left to the runtime.
+ */
 export const SANDBOX_BUNDLE_OPTIONS = {
   entryPoints: ["sandbox/src/index.ts"],
   bundle: true,

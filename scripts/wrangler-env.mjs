@@ -12,5 +12,11 @@ export const bin = join(root, "node_modules", ".bin");
 
 /** `process.env` for a wrangler child process, with `extra` on top. */
 export function wranglerEnv(extra = {}) {
-  return { ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}`, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", ...extra };
+  return {
+    ...process.env,
+    PATH: `${bin}:${process.env.PATH ?? ""}`,
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    WRANGLER_SEND_METRICS: "false",
+    ...extra,
+  };
 }

@@ -30,7 +30,8 @@ export { OrderToInvoice } from "./workflows/order-to-invoice";
 // An OpenAPIHono: mounting a router also merges its route declarations, which /openapi.json lists.
 const app = new OpenAPIHono<GatewayApp>();
 
-// The one object that lives as long as the isolate: its verified gateway keys (lib/upstream/access-cache.ts).
+// The one object that lives as long as the isolate: its verified gateway keys
+// (lib/upstream/access-cache.ts).
 app.use("*", requestId, requestLog, limitFailedAuth(), withAccessCache(new AccessCache()));
 app.use("/webhooks/:source/:client/:environment", webhookPrecheck);
 app.route("/", metaRoutes);

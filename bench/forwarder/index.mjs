@@ -5,7 +5,9 @@
 export default {
   fetch(request, env) {
     const url = new URL(request.url);
-    const target = url.pathname.startsWith("/v2/") ? `${env.API_BASE_URL}${url.pathname.slice(3)}${url.search}` : new URL(`${url.pathname}${url.search}`, env.API_BASE_URL).href;
+    const target = url.pathname.startsWith("/v2/")
+      ? `${env.API_BASE_URL}${url.pathname.slice(3)}${url.search}`
+      : new URL(`${url.pathname}${url.search}`, env.API_BASE_URL).href;
     return env.SANDBOX.fetch(new Request(target, request));
   },
 };

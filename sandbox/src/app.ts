@@ -7,7 +7,12 @@ import type { Environment, SandboxEnv } from "./env";
 /** Hono environment of the sandbox: bindings, and what the gate learned about the caller. */
 export interface SandboxApp {
   Bindings: SandboxEnv;
-  Variables: { environment: Environment; clientId: string; integration: string; privileges: string[] };
+  Variables: {
+    environment: Environment;
+    clientId: string;
+    integration: string;
+    privileges: string[];
+  };
 }
 
 /** The platform object of an environment. */

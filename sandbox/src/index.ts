@@ -30,12 +30,20 @@ app.route("/v2", apiRoutes("production"));
 // Outside the API's roots the gateway in front of it answers, not the API.
 app.notFound((c) =>
   /^(\/demo)?\/v2\//.test(new URL(c.req.url).pathname.toLowerCase())
-    ? problemResponse({ status: 404, title: "Not Found", detail: `No resource at ${new URL(c.req.url).pathname}.` })
+    ? problemResponse({
+        status: 404,
+        title: "Not Found",
+        detail: `No resource at ${new URL(c.req.url).pathname}.`,
+      })
     : apimResponse(404, "Resource not found"),
 );
 app.onError((err) => {
   if (err instanceof DroppedConnection) throw err;
-  return problemResponse({ status: 500, title: "Internal Server Error", detail: "The sandbox failed to handle the request." });
+  return problemResponse({
+    status: 500,
+    title: "Internal Server Error",
+    detail: "The sandbox failed to handle the request.",
+  });
 });
 
 export default app;

@@ -19,7 +19,8 @@ export const ContactAddressPost = z.strictObject({
 
 /**
  * `AddressPostDto` (client and contact-person mail address): like `ContactAddressPost` without
- * ExternalCode. City and ZipCode are in the spec's `required` list, so they must be present and set.
+ * ExternalCode. City and ZipCode are in the spec's `required` list, so they must be present and
+ * set.
  */
 export const AddressPost = z.strictObject({
   AddressLine1: opt(z.string().max(200)),

@@ -1,20 +1,67 @@
 /**
  * @module
- * The table behind the catalog (`catalog.ts`): every method and path of API v2's published document,
- * and the newer operations the project's brief names whose shapes are published nowhere reachable,
- * with the privileges that may call each (any one of them suffices) and the body it takes. Kept apart
- * from the lookup code in `catalog.ts`, which turns each row into an `Operation`.
+ * The table behind the catalog (`catalog.ts`): every method and path of API v2's published
+ * document, and the newer operations the project's brief names whose shapes are published nowhere
+ * reachable, with the privileges that may call each (any one of them suffices) and the body it
+ * takes. Kept apart from the lookup code in `catalog.ts`, which turns each row into an `Operation`.
  */
 import type { z } from "zod";
-import { AddPartnerUserPost, BankApproverPost, ClientBankAccountPost, ClientPost, FinalizeOnboardingPost, InitiateOnboardingPost, InviteUserPost } from "./clients";
-import { ContactBankAccountPost, ContactDeliveryAddressPost, ContactGroupPost, ContactPersonPost, SupplierPost } from "./contacts";
+import {
+  AddPartnerUserPost,
+  BankApproverPost,
+  ClientBankAccountPost,
+  ClientPost,
+  FinalizeOnboardingPost,
+  InitiateOnboardingPost,
+  InviteUserPost,
+} from "./clients";
+import {
+  ContactBankAccountPost,
+  ContactDeliveryAddressPost,
+  ContactGroupPost,
+  ContactPersonPost,
+  SupplierPost,
+} from "./contacts";
 import { CustomerPost } from "./customers";
 import { EmployeeHourlyRatePost, EmployeePost } from "./employees";
-import { BankJournalEntryVoucherLinePost, BankJournalEntryVoucherPost, ManualJournalEntryVoucherLinePost, ManualJournalEntryVoucherPost, SubmitForApprovalPost, SupplierCreditNoteJournalEntryVoucherPost, SupplierInvoiceJournalEntryVoucherPost, SupplierVoucherLinePost, VoucherApprovalPost } from "./journal-entries";
-import { CustomDimensionPost, DeliveryTermPost, DepartmentPost, GeneralLedgerAccountPost, LocationPost, PaymentTermPost, ProductGroupPost, ProductPost, ProjectPost } from "./masterdata";
-import { EmploymentFixedSalaryPost, EmploymentFtePercentagePost, EmploymentLayoffPost, EmploymentLeavePost, EmploymentPost, EmploymentSalaryPost, SalaryLinePost } from "./payroll";
+import {
+  BankJournalEntryVoucherLinePost,
+  BankJournalEntryVoucherPost,
+  ManualJournalEntryVoucherLinePost,
+  ManualJournalEntryVoucherPost,
+  SubmitForApprovalPost,
+  SupplierCreditNoteJournalEntryVoucherPost,
+  SupplierInvoiceJournalEntryVoucherPost,
+  SupplierVoucherLinePost,
+  VoucherApprovalPost,
+} from "./journal-entries";
+import {
+  CustomDimensionPost,
+  DeliveryTermPost,
+  DepartmentPost,
+  GeneralLedgerAccountPost,
+  LocationPost,
+  PaymentTermPost,
+  ProductGroupPost,
+  ProductPost,
+  ProjectPost,
+} from "./masterdata";
+import {
+  EmploymentFixedSalaryPost,
+  EmploymentFtePercentagePost,
+  EmploymentLayoffPost,
+  EmploymentLeavePost,
+  EmploymentPost,
+  EmploymentSalaryPost,
+  SalaryLinePost,
+} from "./payroll";
 import { SalesOrderCompletePost, SalesOrderLinePost, SendInvoiceRequestPost } from "./sales";
-import { BankVoucherPost, CashVoucherPost, ManualVoucherPost, YearEndVoucherPost } from "./vouchers";
+import {
+  BankVoucherPost,
+  CashVoucherPost,
+  ManualVoucherPost,
+  YearEndVoucherPost,
+} from "./vouchers";
 
 /** An HTTP method the API uses. */
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -27,15 +74,26 @@ type Path = `/${string}`;
  */
 export type EntryBody = z.ZodType | "json" | "multipart" | "multipart-or-json";
 
-/** One row: `METHOD /path`, the privileges of which one suffices (none: any valid token), the body, and whether its shapes are unpublished. */
-export type Entry = [key: `${Method} ${Path}`, privileges: readonly string[], body?: EntryBody, shape?: "unpublished"];
+/**
+ * One row: `METHOD /path`, the privileges of which one suffices (none: any valid token), the body,
+ * and whether its shapes are unpublished.
+ */
+export type Entry = [
+  key: `${Method} ${Path}`,
+  privileges: readonly string[],
+  body?: EntryBody,
+  shape?: "unpublished",
+];
 
 /** Read access: the privilege and its `_Full` form. */
 const R = (...names: string[]) => names.flatMap((n) => [n, `${n}_Full`]);
 /** Write access: only the `_Full` forms. */
 const F = (...names: string[]) => names.map((n) => `${n}_Full`);
 
-/** Contacts (persons, bank accounts, delivery addresses) may also be reached with the privilege of their owner's kind. */
+/**
+ * Contacts (persons, bank accounts, delivery addresses) may also be reached with the privilege of
+ * their owner's kind.
+ */
 const CONTACT_OWNERS = ["Customer", "Supplier", "Employee"] as const;
 
 /**
@@ -53,7 +111,10 @@ function crud(item: Path, post: z.ZodType | "json", ...privileges: string[]): En
   ];
 }
 
-/** The five operations on a contact detail: listed across contacts, created under one, and read, patched and deleted by id. */
+/**
+ * The five operations on a contact detail: listed across contacts, created under one, and read,
+ * patched and deleted by id.
+ */
 function contactDetail(base: Path, post: z.ZodType | "json", ...privileges: string[]): Entry[] {
   return [
     [`GET ${base}`, R(...privileges)],
@@ -64,7 +125,10 @@ function contactDetail(base: Path, post: z.ZodType | "json", ...privileges: stri
   ];
 }
 
-/** The six operations on one kind of journal-entry draft: create, read, patch, and add, patch or delete a line. */
+/**
+ * The six operations on one kind of journal-entry draft: create, read, patch, and add, patch or
+ * delete a line.
+ */
 function journalEntryKind(kind: string, post: z.ZodType, linePost: z.ZodType): Entry[] {
   const base = `/JournalEntryVouchers/${kind}` as const;
   return [
@@ -77,7 +141,9 @@ function journalEntryKind(kind: string, post: z.ZodType, linePost: z.ZodType): E
   ];
 }
 
-/** Every operation of the published document, grouped by area; PATCH bodies are always JSON Patch. */
+/**
+ * Every operation of the published document, grouped by area; PATCH bodies are always JSON Patch.
+ */
 export const ENTRIES: readonly Entry[] = [
   // Client, settings and reference data
   ["GET /ClientIntegrationInformation", []],
@@ -118,8 +184,18 @@ export const ENTRIES: readonly Entry[] = [
   ["PATCH /ClientBankAccounts/BankApprovers/{id}", F("ClientBankAccount")],
   // Contact details, reachable through the contact's own kind as well
   ...contactDetail("/ContactPersons", ContactPersonPost, "ContactPerson", "Customer", "Supplier"),
-  ...contactDetail("/ContactBankAccounts", ContactBankAccountPost, "ContactBankAccount", ...CONTACT_OWNERS),
-  ...contactDetail("/ContactDeliveryAddresses", ContactDeliveryAddressPost, "ContactDeliveryAddress", ...CONTACT_OWNERS),
+  ...contactDetail(
+    "/ContactBankAccounts",
+    ContactBankAccountPost,
+    "ContactBankAccount",
+    ...CONTACT_OWNERS,
+  ),
+  ...contactDetail(
+    "/ContactDeliveryAddresses",
+    ContactDeliveryAddressPost,
+    "ContactDeliveryAddress",
+    ...CONTACT_OWNERS,
+  ),
   // Ledgers and reports, computed from posted vouchers
   ["GET /AccountTransactions", R("AccountTransaction")],
   ["GET /TrialBalance", R("TrialBalance")],
@@ -164,15 +240,31 @@ export const ENTRIES: readonly Entry[] = [
   // Journal entry vouchers (drafts) and their approval
   ["GET /JournalEntryVouchers", R("JournalEntryVoucher")],
   ["DELETE /JournalEntryVouchers/{id}", F("JournalEntryVoucher")],
-  ["POST /JournalEntryVouchers/{id}/submitForApproval", F("JournalEntryVoucher"), SubmitForApprovalPost],
+  [
+    "POST /JournalEntryVouchers/{id}/submitForApproval",
+    F("JournalEntryVoucher"),
+    SubmitForApprovalPost,
+  ],
   ["GET /JournalEntryVouchers/{id}/ehf", R("JournalEntryVoucher")],
   ["POST /JournalEntryVouchers/{id}/VoucherPages", F("JournalEntryVoucher"), "multipart"],
   ["GET /JournalEntryVouchers/{id}/VoucherPages/{pageId}", R("JournalEntryVoucher")],
   ["DELETE /JournalEntryVouchers/{id}/VoucherPages/{pageId}", F("JournalEntryVoucher")],
-  ...journalEntryKind("ManualJournals", ManualJournalEntryVoucherPost, ManualJournalEntryVoucherLinePost),
+  ...journalEntryKind(
+    "ManualJournals",
+    ManualJournalEntryVoucherPost,
+    ManualJournalEntryVoucherLinePost,
+  ),
   ...journalEntryKind("BankJournals", BankJournalEntryVoucherPost, BankJournalEntryVoucherLinePost),
-  ...journalEntryKind("SupplierInvoices", SupplierInvoiceJournalEntryVoucherPost, SupplierVoucherLinePost),
-  ...journalEntryKind("SupplierCreditNotes", SupplierCreditNoteJournalEntryVoucherPost, SupplierVoucherLinePost),
+  ...journalEntryKind(
+    "SupplierInvoices",
+    SupplierInvoiceJournalEntryVoucherPost,
+    SupplierVoucherLinePost,
+  ),
+  ...journalEntryKind(
+    "SupplierCreditNotes",
+    SupplierCreditNoteJournalEntryVoucherPost,
+    SupplierVoucherLinePost,
+  ),
   ["GET /VoucherApproval", F("VoucherApproval")],
   ["POST /VoucherApproval/{voucherId}", F("VoucherApproval"), VoucherApprovalPost],
   ["GET /VoucherDocumentation", R("VoucherDocumentation")],
@@ -185,14 +277,38 @@ export const ENTRIES: readonly Entry[] = [
   ["PATCH /Employees/{employeeId}/PayrollSettings", F("EmployeePayrollSettings")],
   ["GET /Employees/{employeeId}/PensionSettings", R("EmployeePensionSettings")],
   ["PATCH /Employees/{employeeId}/PensionSettings", F("EmployeePensionSettings")],
-  ...crud("/Employees/{employeeId}/HourlyRates/{hourlyRateId}", EmployeeHourlyRatePost, "EmployeeHourlyRates"),
+  ...crud(
+    "/Employees/{employeeId}/HourlyRates/{hourlyRateId}",
+    EmployeeHourlyRatePost,
+    "EmployeeHourlyRates",
+  ),
   ["GET /Employees/Employments", R("Employment")],
   ...crud("/Employees/{employeeId}/Employments/{employmentId}", EmploymentPost, "Employment"),
-  ...crud("/Employees/Employments/{employmentId}/FtePercentages/{ftePercentageId}", EmploymentFtePercentagePost, "EmploymentFtePercentage"),
-  ...crud("/Employees/Employments/{employmentId}/FixedSalaries/{fixedSalaryId}", EmploymentFixedSalaryPost, "EmploymentFixedSalary"),
-  ...crud("/Employees/Employments/{employmentId}/Salaries/{salaryId}", EmploymentSalaryPost, "EmploymentSalary"),
-  ...crud("/Employees/Employments/{employmentId}/Leaves/{leaveId}", EmploymentLeavePost, "EmploymentLeave"),
-  ...crud("/Employees/Employments/{employmentId}/Layoffs/{layoffId}", EmploymentLayoffPost, "EmploymentLayoff"),
+  ...crud(
+    "/Employees/Employments/{employmentId}/FtePercentages/{ftePercentageId}",
+    EmploymentFtePercentagePost,
+    "EmploymentFtePercentage",
+  ),
+  ...crud(
+    "/Employees/Employments/{employmentId}/FixedSalaries/{fixedSalaryId}",
+    EmploymentFixedSalaryPost,
+    "EmploymentFixedSalary",
+  ),
+  ...crud(
+    "/Employees/Employments/{employmentId}/Salaries/{salaryId}",
+    EmploymentSalaryPost,
+    "EmploymentSalary",
+  ),
+  ...crud(
+    "/Employees/Employments/{employmentId}/Leaves/{leaveId}",
+    EmploymentLeavePost,
+    "EmploymentLeave",
+  ),
+  ...crud(
+    "/Employees/Employments/{employmentId}/Layoffs/{layoffId}",
+    EmploymentLayoffPost,
+    "EmploymentLayoff",
+  ),
   ...crud("/SalaryLines/{id}", SalaryLinePost, "SalaryLine"),
   ["GET /PayItems", R("PayItem")],
   ["GET /PayItems/{id}", R("PayItem")],
@@ -217,48 +333,105 @@ export const ENTRIES: readonly Entry[] = [
 ];
 
 /** Marks rows as answering shapes no reachable source publishes. */
-const unpublished = (...rows: Entry[][]): Entry[] => rows.flat().map(([key, privileges, body]) => [key, privileges, body, "unpublished"]);
+const unpublished = (...rows: Entry[][]): Entry[] =>
+  rows.flat().map(([key, privileges, body]) => [key, privileges, body, "unpublished"]);
 
-/** Reads at `read` and writes at `write`, with one privilege (its `_Full` form for writes); POST bodies are unchecked JSON. */
+/**
+ * Reads at `read` and writes at `write`, with one privilege (its `_Full` form for writes); POST
+ * bodies are unchecked JSON.
+ */
 function ops(privilege: string, read: readonly string[], write: readonly string[]): Entry[] {
   return [
     ...read.map((key): Entry => [key as Entry[0], R(privilege)]),
-    ...write.map((key): Entry => [key as Entry[0], F(privilege), key.startsWith("POST") ? "json" : undefined]),
+    ...write.map((key): Entry => [
+      key as Entry[0],
+      F(privilege),
+      key.startsWith("POST") ? "json" : undefined,
+    ]),
   ];
 }
 
 /**
- * Operations newer than the published document (March 2025) that the seed names. No reachable source
- * publishes their v2 shapes (`reference/v2-newer-groups.md`), so bodies pass unchecked and the sandbox
- * stores the caller's JSON. Privileges: `Budget_Full`, `Shareholder_Full`, `UBO_Full`, `Import_Full`
- * are the v1 back end's, `BankTransfer_Full` was seen on a v2 client, `OutgoingInvoiceVoucher_Full` is
- * the published GET's. Unconfirmed: their read forms, the credit-note journal's role, CommonServices
- * (as customer payment terms), QualityAssignmentGeneral beyond the published reads, ClientAdmin here.
+ * Operations newer than the published document (March 2025) that the seed names. No reachable
+ * source publishes their v2 shapes (`reference/v2-newer-groups.md`), so bodies pass unchecked and
+ * the sandbox stores the caller's JSON. Privileges: `Budget_Full`, `Shareholder_Full`, `UBO_Full`,
+ * `Import_Full` are the v1 back end's, `BankTransfer_Full` was seen on a v2 client,
+ * `OutgoingInvoiceVoucher_Full` is the published GET's. Unconfirmed: their read forms, the
+ * credit-note journal's role, CommonServices (as customer payment terms), QualityAssignmentGeneral
+ * beyond the published reads, ClientAdmin here.
  */
 export const NEWER_ENTRIES: readonly Entry[] = [
   ...unpublished(
-    ops("Budget", ["GET /Budget", "GET /Budget/{id}", "GET /Budgets/{id}/Lines/{lineId}"],
-      ["POST /Budgets", "PATCH /Budgets/{id}", "DELETE /Budgets/{id}", "POST /Budgets/{id}/Lines", "PATCH /Budgets/{id}/Lines/{lineId}"]),
-    // The seed names a POST without the contact; the sibling groups' POST under it is served as well.
+    ops(
+      "Budget",
+      ["GET /Budget", "GET /Budget/{id}", "GET /Budgets/{id}/Lines/{lineId}"],
+      [
+        "POST /Budgets",
+        "PATCH /Budgets/{id}",
+        "DELETE /Budgets/{id}",
+        "POST /Budgets/{id}/Lines",
+        "PATCH /Budgets/{id}/Lines/{lineId}",
+      ],
+    ),
+    // The seed names a POST without the contact; the sibling groups' POST under it is served as
+    // well.
     [["POST /ContactShareholders", F("Shareholder", "Customer", "Supplier"), "json"]],
     contactDetail("/ContactShareholders", "json", "Shareholder", "Customer", "Supplier"),
     contactDetail("/ContactUBOs", "json", "UBO", "Customer", "Supplier"),
     crud("/PaymentTermSuppliers/{id}", "json", "CommonServices"),
     ops("Import", ["GET /Imports", "GET /Imports/{id}"], ["DELETE /Imports/{id}"]),
-    [["POST /Imports/Upload", F("Import"), "multipart-or-json"], ["POST /Imports/{id}/Post", F("Import")]],
-    ops("OutgoingInvoiceVoucher", [], ["POST /Vouchers/OutgoingInvoiceJournals", "POST /Vouchers/OutgoingCreditNoteJournals", "GET /Vouchers/OutgoingCreditNoteJournals/{id}"]),
-    ops("BankTransfer", ["GET /BankTransfers", "GET /BankTransfers/{id}"], ["POST /BankTransfers", "DELETE /BankTransfers/{id}"]),
+    [
+      ["POST /Imports/Upload", F("Import"), "multipart-or-json"],
+      ["POST /Imports/{id}/Post", F("Import")],
+    ],
+    ops(
+      "OutgoingInvoiceVoucher",
+      [],
+      [
+        "POST /Vouchers/OutgoingInvoiceJournals",
+        "POST /Vouchers/OutgoingCreditNoteJournals",
+        "GET /Vouchers/OutgoingCreditNoteJournals/{id}",
+      ],
+    ),
+    ops(
+      "BankTransfer",
+      ["GET /BankTransfers", "GET /BankTransfers/{id}"],
+      ["POST /BankTransfers", "DELETE /BankTransfers/{id}"],
+    ),
     // Quality module beyond the published assignment reads, and client documents
-    ops("QualityAssignmentGeneral", ["GET /Assignments/{assignmentId}/Deadlines", "GET /Assignments/{assignmentId}/Deadlines/{deadlineId}",
-      "GET /Assignments/{assignmentId}/Services/Tasks", "GET /AuditingCompany", "GET /qualityDocuments/Documents", "GET /qualityDocuments/Documents/{id}"],
-    ["POST /Assignments", "PATCH /Assignments/{id}", "DELETE /Assignments/{id}", "POST /Assignments/{assignmentId}/Deadlines",
-      "PATCH /Assignments/{assignmentId}/Deadlines/{deadlineId}", "DELETE /Assignments/{assignmentId}/Deadlines/{deadlineId}"]),
+    ops(
+      "QualityAssignmentGeneral",
+      [
+        "GET /Assignments/{assignmentId}/Deadlines",
+        "GET /Assignments/{assignmentId}/Deadlines/{deadlineId}",
+        "GET /Assignments/{assignmentId}/Services/Tasks",
+        "GET /AuditingCompany",
+        "GET /qualityDocuments/Documents",
+        "GET /qualityDocuments/Documents/{id}",
+      ],
+      [
+        "POST /Assignments",
+        "PATCH /Assignments/{id}",
+        "DELETE /Assignments/{id}",
+        "POST /Assignments/{assignmentId}/Deadlines",
+        "PATCH /Assignments/{assignmentId}/Deadlines/{deadlineId}",
+        "DELETE /Assignments/{assignmentId}/Deadlines/{deadlineId}",
+      ],
+    ),
     crud("/qualitysettings/Folders/{folderId}", "json", "QualityAssignmentGeneral"),
     crud("/qualityDocuments/Folders/{folderId}", "json", "QualityAssignmentGeneral"),
-    ["POST /qualityDocuments/Documents/upload", "POST /qualityDocuments/Documents/{id}/AddDocumentVersion"].map((key): Entry => [key as Entry[0], F("QualityAssignmentGeneral"), "multipart"]),
+    [
+      "POST /qualityDocuments/Documents/upload",
+      "POST /qualityDocuments/Documents/{id}/AddDocumentVersion",
+    ].map((key): Entry => [key as Entry[0], F("QualityAssignmentGeneral"), "multipart"]),
     crud("/clientDocuments/Folders/{folderId}", "json", "ClientAdmin"),
-    ops("ClientAdmin", ["GET /clientDocuments/TemplateFolder", "GET /ClientAdmin/TemplateAccessRoles"], []),
+    ops(
+      "ClientAdmin",
+      ["GET /clientDocuments/TemplateFolder", "GET /ClientAdmin/TemplateAccessRoles"],
+      [],
+    ),
   ),
-  // The seed's name for the supplier balances (`/Supplierledger/SupplierBalances`), which it answers.
+  // The seed's name for the supplier balances (`/Supplierledger/SupplierBalances`), which it
+  // answers.
   ["GET /SupplierLedger/CustomerBalances", R("SupplierLedger")],
 ];

@@ -1,9 +1,10 @@
 /**
  * @module
  * The catalog of API v2: every method and path of the published document and the newer ones the
- * seed names, the privileges that may call it (any one of them suffices), and the body it takes (the
- * table is `catalog-entries.ts`). The gateway validates bodies against it before anything is sent;
- * the sandbox routes, authorizes and validates by it. One list, so the two cannot drift apart.
+ * seed names, the privileges that may call it (any one of them suffices), and the body it takes
+ * (the table is `catalog-entries.ts`). The gateway validates bodies against it before anything is
+ * sent; the sandbox routes, authorizes and validates by it. One list, so the two cannot drift
+ * apart.
  *
  * An operation whose shapes are unpublished has no schema: its JSON body is passed through (and
  * stored by the sandbox) unchecked, because any property name the project chose would be a guess.
@@ -25,7 +26,10 @@ export interface Operation {
   /** Privileges of which the integration needs one; empty means any valid token. */
   privileges: readonly string[];
   body: BodyKind;
-  /** Schema of a JSON body (JSON Patch for every PATCH); null when there is none or its shape is unpublished (passed unchecked). */
+  /**
+   * Schema of a JSON body (JSON Patch for every PATCH); null when there is none or its shape is
+   * unpublished (passed unchecked).
+   */
   schema: z.ZodType | null;
   /** `unpublished`: no reachable source publishes the operation's request and response shapes. */
   shape: "published" | "unpublished";
@@ -34,7 +38,13 @@ export interface Operation {
 function operationOf([key, privileges, body, unpublished]: Entry): Operation {
   const space = key.indexOf(" ");
   const method = key.slice(0, space) as Method;
-  const base = { method, path: key.slice(space + 1), key, privileges, shape: unpublished ?? "published" } as const;
+  const base = {
+    method,
+    path: key.slice(space + 1),
+    key,
+    privileges,
+    shape: unpublished ?? "published",
+  } as const;
   if (method === "PATCH") return { ...base, body: "json-patch", schema: JsonPatch };
   if (body === undefined) return { ...base, body: "none", schema: null };
   if (typeof body === "string") return { ...base, body, schema: null };
@@ -45,19 +55,31 @@ function operationOf([key, privileges, body, unpublished]: Entry): Operation {
 export const CATALOG: readonly Operation[] = [...ENTRIES, ...NEWER_ENTRIES].map(operationOf);
 
 /** Every privilege the catalog names. */
-export const CATALOG_PRIVILEGES: ReadonlySet<string> = new Set(CATALOG.flatMap((o) => o.privileges));
+export const CATALOG_PRIVILEGES: ReadonlySet<string> = new Set(
+  CATALOG.flatMap((o) => o.privileges),
+);
 
 interface Compiled {
   op: Operation;
   pattern: RegExp;
-  /** Literal segments rank before parameters, so `/SalesOrders/sentState` beats `/SalesOrders/{id}`. */
+  /**
+   * Literal segments rank before parameters, so `/SalesOrders/sentState` beats `/SalesOrders/{id}`.
+   */
   rank: string;
 }
 
 const COMPILED: Compiled[] = CATALOG.map((op) => {
   const segments = op.path.split("/").slice(1);
-  const source = segments.map((s) => (s.startsWith("{") ? "[^/]+" : s.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/");
-  return { op, pattern: new RegExp(`^/${source}/?$`), rank: segments.map((s) => (s.startsWith("{") ? "1" : "0")).join("") };
+  const source = segments
+    .map((s) =>
+      s.startsWith("{") ? "[^/]+" : s.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+    )
+    .join("/");
+  return {
+    op,
+    pattern: new RegExp(`^/${source}/?$`),
+    rank: segments.map((s) => (s.startsWith("{") ? "1" : "0")).join(""),
+  };
 }).sort((a, b) => a.rank.localeCompare(b.rank));
 
 /** What a request path and method resolve to. */

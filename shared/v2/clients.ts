@@ -13,9 +13,16 @@ import { countryCode, currencyCode, enumCI, int64, isoDate, opt, requiredText } 
  * Adds an issue when both dates are set and `to` is before `from`. Both ends are inclusive in the
  * spec, so equal dates are a valid one-day period.
  */
-function checkPeriod(v: { FromDate?: string | null; ToDate?: string | null }, ctx: z.RefinementCtx) {
+function checkPeriod(
+  v: { FromDate?: string | null; ToDate?: string | null },
+  ctx: z.RefinementCtx,
+) {
   if (v.FromDate && v.ToDate && v.ToDate < v.FromDate) {
-    ctx.addIssue({ code: "custom", path: ["ToDate"], message: `ToDate (${v.ToDate}) must not be before FromDate (${v.FromDate})` });
+    ctx.addIssue({
+      code: "custom",
+      path: ["ToDate"],
+      message: `ToDate (${v.ToDate}) must not be before FromDate (${v.FromDate})`,
+    });
   }
 }
 
@@ -28,8 +35,18 @@ const accessRoleId = z.guid();
 
 /** `Months`: the month a client's financial year ends. */
 const Months = enumCI([
-  "January", "February", "March", "April", "May", "June",
-  "July", "August", "September", "October", "November", "December",
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
 ]);
 
 // ---------------------------------------------------------------------------------------------
@@ -50,18 +67,27 @@ const clientBankAccountFields = {
 };
 
 /**
- * `ClientBankAccountPostDto` (`POST /ClientBankAccounts`), strict. The spec makes an overdraft limit
- * "available only for bank accounts with overdraft enabled", so a limit without AllowOverdraft is
- * refused rather than silently dropped.
+ * `ClientBankAccountPostDto` (`POST /ClientBankAccounts`), strict. The spec makes an overdraft
+ * limit "available only for bank accounts with overdraft enabled", so a limit without
+ * AllowOverdraft is refused rather than silently dropped.
  */
-export const ClientBankAccountPost = z.strictObject(clientBankAccountFields).superRefine((a, ctx) => {
-  if (a.OverdraftLimit != null && a.AllowOverdraft !== true) {
-    ctx.addIssue({ code: "custom", path: ["OverdraftLimit"], message: "OverdraftLimit needs AllowOverdraft set to true" });
-  }
-});
+export const ClientBankAccountPost = z
+  .strictObject(clientBankAccountFields)
+  .superRefine((a, ctx) => {
+    if (a.OverdraftLimit != null && a.AllowOverdraft !== true) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["OverdraftLimit"],
+        message: "OverdraftLimit needs AllowOverdraft set to true",
+      });
+    }
+  });
 export type ClientBankAccountPost = z.output<typeof ClientBankAccountPost>;
 
-/** `BankApproverPostDto` (`POST /ClientBankAccounts/BankApprovers`), strict; the period is inclusive. */
+/**
+ * `BankApproverPostDto` (`POST /ClientBankAccounts/BankApprovers`), strict; the period is
+ * inclusive.
+ */
 export const BankApproverPost = z
   .strictObject({
     BankAccountId: int64,
@@ -91,7 +117,10 @@ export const ClientPost = z.strictObject({
 });
 export type ClientPost = z.output<typeof ClientPost>;
 
-/** `InviteUserPostDto` (`POST /ClientAdmin/{clientId}/Users/Invite`), strict; the period is inclusive. */
+/**
+ * `InviteUserPostDto` (`POST /ClientAdmin/{clientId}/Users/Invite`), strict; the period is
+ * inclusive.
+ */
 export const InviteUserPost = z
   .strictObject({
     AccessRoleId: accessRoleId,
@@ -120,7 +149,11 @@ export type AddPartnerUserPost = z.output<typeof AddPartnerUserPost>;
  * Top-level properties a JSON Patch on `/ClientAdmin/{clientId}/Users/{userId}` may change. The
  * spec dropped `UserPatchDto`; this is what its request example patches.
  */
-export const userPatchableFields: ReadonlySet<string> = new Set(["AccessRoleId", "FromDate", "ToDate"]);
+export const userPatchableFields: ReadonlySet<string> = new Set([
+  "AccessRoleId",
+  "FromDate",
+  "ToDate",
+]);
 
 // ---------------------------------------------------------------------------------------------
 // Onboarding (anonymous: the spec gives these two operations an empty security requirement)
@@ -138,7 +171,9 @@ export const InitiateOnboardingPost = z.strictObject({
 });
 export type InitiateOnboardingPost = z.output<typeof InitiateOnboardingPost>;
 
-/** `FinalizeOnboardingPostDto` (`POST /Onboarding/Finalize`), strict: the token is the whole point. */
+/**
+ * `FinalizeOnboardingPostDto` (`POST /Onboarding/Finalize`), strict: the token is the whole point.
+ */
 export const FinalizeOnboardingPost = z.strictObject({
   OnboardingToken: requiredText(),
 });

@@ -2,9 +2,9 @@
  * @module
  * Suppliers and the contact sub-resources of API v2 (contact persons, bank accounts, delivery
  * addresses, groups): the POST bodies. Shared by the gateway (validation before anything is sent)
- * and the sandbox (validation of what it receives), so both refuse the same input in the same words.
- * Rules that need stored state (uniqueness, "must exist", server defaults) are the sandbox's job, not
- * these schemas'; so are the response shapes (`sandbox/src/resources/fields/contacts.ts`).
+ * and the sandbox (validation of what it receives), so both refuse the same input in the same
+ * words. Rules that need stored state (uniqueness, "must exist", server defaults) are the sandbox's
+ * job, not these schemas'; so are the response shapes (`sandbox/src/resources/fields/contacts.ts`).
  */
 import { z } from "zod";
 import { AddressPost, ContactAddressPost } from "./addresses";
@@ -44,10 +44,19 @@ const supplierFields = {
 export const SupplierPost = z.strictObject(supplierFields).superRefine((s, ctx) => {
   if (s.IsPerson === true) {
     for (const field of ["FirstName", "LastName"] as const) {
-      if (!s[field]?.trim()) ctx.addIssue({ code: "custom", path: [field], message: `${field} is required when IsPerson is true` });
+      if (!s[field]?.trim())
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message: `${field} is required when IsPerson is true`,
+        });
     }
   } else if (!s.Name?.trim()) {
-    ctx.addIssue({ code: "custom", path: ["Name"], message: "Name is required for a company (IsPerson is false)" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["Name"],
+      message: "Name is required for a company (IsPerson is false)",
+    });
   }
 });
 export type SupplierPost = z.output<typeof SupplierPost>;

@@ -1,8 +1,8 @@
 /**
  * @module
  * The Customer resource of API v2: the body of `POST /Customers`. Shared by the gateway (validation
- * before anything is sent) and the sandbox (validation of what it receives), so both refuse the same
- * input in the same words.
+ * before anything is sent) and the sandbox (validation of what it receives), so both refuse the
+ * same input in the same words.
  */
 import { z } from "zod";
 import { ContactAddressPost } from "./addresses";
@@ -78,10 +78,19 @@ const customerFields = {
 export const CustomerPost = z.strictObject(customerFields).superRefine((c, ctx) => {
   if (c.IsPerson === true) {
     for (const field of ["FirstName", "LastName"] as const) {
-      if (!c[field]?.trim()) ctx.addIssue({ code: "custom", path: [field], message: `${field} is required when IsPerson is true` });
+      if (!c[field]?.trim())
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message: `${field} is required when IsPerson is true`,
+        });
     }
   } else if (!c.Name?.trim()) {
-    ctx.addIssue({ code: "custom", path: ["Name"], message: "Name is required for a company (IsPerson is false)" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["Name"],
+      message: "Name is required for a company (IsPerson is false)",
+    });
   }
 });
 export type CustomerPost = z.output<typeof CustomerPost>;

@@ -1,8 +1,8 @@
 /**
  * @module
- * Employees of API v2: the body of `POST /Employees`, of their hourly rates, and what a PATCH may set
- * in an employee's payroll and pension settings. Shared by the gateway and the sandbox so both refuse
- * the same input in the same words; the response shapes are the sandbox's
+ * Employees of API v2: the body of `POST /Employees`, of their hourly rates, and what a PATCH may
+ * set in an employee's payroll and pension settings. Shared by the gateway and the sandbox so both
+ * refuse the same input in the same words; the response shapes are the sandbox's
  * (`sandbox/src/resources/fields/payroll.ts`).
  */
 import { z } from "zod";
@@ -47,7 +47,10 @@ const NationalIdNumber = z
     return mod11(d, NIN_WEIGHTS_1) === d[9] && mod11(d, NIN_WEIGHTS_2) === d[10];
   }, "has wrong control digits: not a valid fødselsnummer or D-number");
 
-/** `EmployeePostDto`. Number, ExternalNumber and ExternalImportReference uniqueness is the server's job. */
+/**
+ * `EmployeePostDto`. Number, ExternalNumber and ExternalImportReference uniqueness is the server's
+ * job.
+ */
 export const EmployeePost = z
   .strictObject({
     ContactGroupIds: opt(z.array(int64.positive())),
@@ -83,7 +86,11 @@ export const EmployeePost = z
     if (e.InternationalIdReportToAltinn === true) {
       for (const field of ["InternationalIdCountryCode", "InternationalIdNumber"] as const) {
         if (!e[field]?.trim()) {
-          ctx.addIssue({ code: "custom", path: [field], message: `${field} is required when InternationalIdReportToAltinn is true` });
+          ctx.addIssue({
+            code: "custom",
+            path: [field],
+            message: `${field} is required when InternationalIdReportToAltinn is true`,
+          });
         }
       }
     }
@@ -100,8 +107,8 @@ export const EmployeeHourlyRatePost = z.strictObject({
 export type EmployeeHourlyRatePost = z.output<typeof EmployeeHourlyRatePost>;
 
 /**
- * What a PATCH on `/Employees/{id}/PayrollSettings` may set (`EmployeePayrollSettingsDto`, none of it
- * readOnly). Null means "use the client's general payroll settings".
+ * What a PATCH on `/Employees/{id}/PayrollSettings` may set (`EmployeePayrollSettingsDto`, none of
+ * it readOnly). Null means "use the client's general payroll settings".
  */
 export const EmployeePayrollSettingsWritable = z.strictObject({
   HolidayPayAbove60Percentage: opt(percentage),
@@ -117,7 +124,10 @@ export const EmployeePayrollSettingsWritable = z.strictObject({
 });
 export type EmployeePayrollSettingsWritable = z.output<typeof EmployeePayrollSettingsWritable>;
 
-/** What a PATCH on `/Employees/{id}/PensionSettings` may set (`EmployeePensionSettingsDto`, none of it readOnly). */
+/**
+ * What a PATCH on `/Employees/{id}/PensionSettings` may set (`EmployeePensionSettingsDto`, none of
+ * it readOnly).
+ */
 export const EmployeePensionSettingsWritable = z.strictObject({
   FnoStatus: FnoStatusType.optional(),
   FnoStatusPercentage: opt(z.int().min(0).max(100)),

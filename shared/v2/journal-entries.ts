@@ -1,16 +1,19 @@
 /**
  * @module
- * Journal-entry vouchers of API v2: the drafts (`POST /JournalEntryVouchers/...`, edited until posted
- * or sent to approval), their lines, the approval calls, and what a voucher documentation download
- * may pack. Shared by the gateway and the sandbox so both refuse the same bodies in the same words;
- * the response shapes are the sandbox's (`sandbox/src/resources/fields/journal.ts`).
+ * Journal-entry vouchers of API v2: the drafts (`POST /JournalEntryVouchers/...`, edited until
+ * posted or sent to approval), their lines, the approval calls, and what a voucher documentation
+ * download may pack. Shared by the gateway and the sandbox so both refuse the same bodies in the
+ * same words; the response shapes are the sandbox's (`sandbox/src/resources/fields/journal.ts`).
  */
 import { z } from "zod";
 import { VatReturnSpecification } from "./enums";
 import { currencyCode, enumCI, int64, isoDate, opt } from "./schema-kit";
 import { accrualFields, dimensionFields, lineCurrencyFields, lineFields } from "./voucher-lines";
 
-/** The integration's verdict on a voucher (`VoucherApprovalStatus`); `Reject` sends it back to draft. */
+/**
+ * The integration's verdict on a voucher (`VoucherApprovalStatus`); `Reject` sends it back to
+ * draft.
+ */
 const VoucherApprovalStatus = enumCI(["Approve", "Reject"]);
 
 /** What `GET /VoucherDocumentation/Download` packs into the zip (`VoucherDocumentationType`). */
@@ -18,10 +21,22 @@ export const VoucherDocumentationType = enumCI(["Ehf", "Pdf", "Images", "All"]);
 
 /** Purpose of a foreign payment for the currency registry (`CurrencyRegistryCode`). */
 const CurrencyRegistryCode = enumCI([
-  "None", "PurchaseOfGoods", "LeaseOfServices", "OtherPurchaseOrSaleOfServices", "Interests", "Dividends",
-  "OtherReturnOnCapital", "PurchaseOrSaleOfProperty", "InvestmentInSharesAndMore", "InvestmentInOtherCapital",
-  "PortfolioInvestmentInSharesAndMutualFundsShares", "PortfolioInvestmentInBondsAndNotes",
-  "PortfolioInvestmentInDerivatives", "LifeInsurancePension", "OtherFinancialInvestments", "Salaries",
+  "None",
+  "PurchaseOfGoods",
+  "LeaseOfServices",
+  "OtherPurchaseOrSaleOfServices",
+  "Interests",
+  "Dividends",
+  "OtherReturnOnCapital",
+  "PurchaseOrSaleOfProperty",
+  "InvestmentInSharesAndMore",
+  "InvestmentInOtherCapital",
+  "PortfolioInvestmentInSharesAndMutualFundsShares",
+  "PortfolioInvestmentInBondsAndNotes",
+  "PortfolioInvestmentInDerivatives",
+  "LifeInsurancePension",
+  "OtherFinancialInvestments",
+  "Salaries",
   "InheritanceGiftsAndMore",
 ]);
 
@@ -31,12 +46,19 @@ const LivestockGender = enumCI(["Male", "Female", "NeuteredMale"]);
 /** A journal-entry comment becomes voucher history in Go; the API caps it at 1000 characters. */
 const comment = z.string().max(1000);
 
-/** `AccrualBase` (periodisering) of a journal-entry line: the amount is spread from FromDate to ToDate. */
+/**
+ * `AccrualBase` (periodisering) of a journal-entry line: the amount is spread from FromDate to
+ * ToDate.
+ */
 const AccrualPost = z
   .strictObject({ ...accrualFields, ToDate: isoDate.optional() })
   .superRefine((a, ctx) => {
     if (a.FromDate && a.ToDate && a.ToDate < a.FromDate) {
-      ctx.addIssue({ code: "custom", path: ["ToDate"], message: "ToDate must not be before FromDate" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["ToDate"],
+        message: "ToDate must not be before FromDate",
+      });
     }
   });
 
@@ -61,8 +83,9 @@ const AgricultureDetailsPost = z.strictObject({
 });
 
 /**
- * Line fields of the journal-entry drafts: one line carries both sides (debit and credit account, each
- * with its own VAT code). The spec states no non-zero rule here, and a draft line may be completed later.
+ * Line fields of the journal-entry drafts: one line carries both sides (debit and credit account,
+ * each with its own VAT code). The spec states no non-zero rule here, and a draft line may be
+ * completed later.
  */
 const draftLineFields = {
   ...lineFields,
@@ -77,22 +100,37 @@ const draftLineFields = {
   DebitVatReturnSpecification: VatReturnSpecification.optional(),
 };
 
-/** Draft line fields of the manual and bank journals; supplier lines take the voucher's currency and date. */
+/**
+ * Draft line fields of the manual and bank journals; supplier lines take the voucher's currency and
+ * date.
+ */
 const journalLineFields = { ...draftLineFields, ...lineCurrencyFields, PostingDate: opt(isoDate) };
 
-/** `ManualJournalEntryVoucherLinePostDto` (also the body of `POST .../ManualJournals/{id}/VoucherLines`). */
+/**
+ * `ManualJournalEntryVoucherLinePostDto` (also the body of `POST
+ * .../ManualJournals/{id}/VoucherLines`).
+ */
 export const ManualJournalEntryVoucherLinePost = z.strictObject(journalLineFields);
 export type ManualJournalEntryVoucherLinePost = z.output<typeof ManualJournalEntryVoucherLinePost>;
 
 /** `BankJournalEntryVoucherLinePostDto`. */
-export const BankJournalEntryVoucherLinePost = z.strictObject({ ...journalLineFields, InvoiceNo: opt(z.string()) });
+export const BankJournalEntryVoucherLinePost = z.strictObject({
+  ...journalLineFields,
+  InvoiceNo: opt(z.string()),
+});
 export type BankJournalEntryVoucherLinePost = z.output<typeof BankJournalEntryVoucherLinePost>;
 
-/** `SupplierVoucherLinePostDto` (also the body of `POST .../Supplier{Invoices,CreditNotes}/{id}/VoucherLines`). */
+/**
+ * `SupplierVoucherLinePostDto` (also the body of `POST
+ * .../Supplier{Invoices,CreditNotes}/{id}/VoucherLines`).
+ */
 export const SupplierVoucherLinePost = z.strictObject(draftLineFields);
 export type SupplierVoucherLinePost = z.output<typeof SupplierVoucherLinePost>;
 
-/** Header fields of every journal-entry draft; lines inherit the header's dimensions unless they set their own. */
+/**
+ * Header fields of every journal-entry draft; lines inherit the header's dimensions unless they set
+ * their own.
+ */
 const draftVoucherFields = {
   ...dimensionFields,
   Comment: opt(comment),
@@ -108,7 +146,10 @@ export const ManualJournalEntryVoucherPost = z.strictObject({
 });
 export type ManualJournalEntryVoucherPost = z.output<typeof ManualJournalEntryVoucherPost>;
 
-/** `BankJournalEntryVoucherPostDto`: the lines go in as `BankJournalLines` but come back as `BankVoucherLines`. */
+/**
+ * `BankJournalEntryVoucherPostDto`: the lines go in as `BankJournalLines` but come back as
+ * `BankVoucherLines`.
+ */
 export const BankJournalEntryVoucherPost = z.strictObject({
   ...draftVoucherFields,
   BankJournalLines: opt(z.array(BankJournalEntryVoucherLinePost)),
@@ -116,8 +157,9 @@ export const BankJournalEntryVoucherPost = z.strictObject({
 export type BankJournalEntryVoucherPost = z.output<typeof BankJournalEntryVoucherPost>;
 
 /**
- * Header fields shared by supplier invoices and credit notes. The spec types their lines as the response
- * `SupplierVoucherLineDto` (a merge artefact: it holds read-only fields); the line POST body is what Go reads.
+ * Header fields shared by supplier invoices and credit notes. The spec types their lines as the
+ * response `SupplierVoucherLineDto` (a merge artefact: it holds read-only fields); the line POST
+ * body is what Go reads.
  */
 const supplierVoucherFields = {
   ...draftVoucherFields,
@@ -135,7 +177,10 @@ const supplierVoucherFields = {
   SupplierVoucherLines: opt(z.array(SupplierVoucherLinePost)),
 };
 
-/** `SupplierInvoiceJournalEntryVoucherPostDto`: an incoming invoice as a draft, due no earlier than its date. */
+/**
+ * `SupplierInvoiceJournalEntryVoucherPostDto`: an incoming invoice as a draft, due no earlier than
+ * its date.
+ */
 export const SupplierInvoiceJournalEntryVoucherPost = z
   .strictObject({
     ...supplierVoucherFields,
@@ -146,30 +191,44 @@ export const SupplierInvoiceJournalEntryVoucherPost = z
   })
   .superRefine((v, ctx) => {
     if (v.DueDate && v.DueDate < v.VoucherDate) {
-      ctx.addIssue({ code: "custom", path: ["DueDate"], message: "DueDate must be on or after VoucherDate" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["DueDate"],
+        message: "DueDate must be on or after VoucherDate",
+      });
     }
   });
-export type SupplierInvoiceJournalEntryVoucherPost = z.output<typeof SupplierInvoiceJournalEntryVoucherPost>;
+export type SupplierInvoiceJournalEntryVoucherPost = z.output<
+  typeof SupplierInvoiceJournalEntryVoucherPost
+>;
 
-/** `SupplierCreditNoteJournalEntryVoucherPostDto`: may point at the invoice it credits, by id or number. */
+/**
+ * `SupplierCreditNoteJournalEntryVoucherPostDto`: may point at the invoice it credits, by id or
+ * number.
+ */
 export const SupplierCreditNoteJournalEntryVoucherPost = z.strictObject({
   ...supplierVoucherFields,
   AppliesInvoiceId: opt(z.uuid()),
   AppliesInvoiceNo: opt(z.string()),
   CreditNoteNo: z.string().min(1).max(40),
 });
-export type SupplierCreditNoteJournalEntryVoucherPost = z.output<typeof SupplierCreditNoteJournalEntryVoucherPost>;
+export type SupplierCreditNoteJournalEntryVoucherPost = z.output<
+  typeof SupplierCreditNoteJournalEntryVoucherPost
+>;
 
 /** `SubmitForApprovalPostDto` (`POST /JournalEntryVouchers/{id}/submitForApproval`). */
 export const SubmitForApprovalPost = z.strictObject({ Comment: opt(comment) });
 export type SubmitForApprovalPost = z.output<typeof SubmitForApprovalPost>;
 
 /**
- * `VoucherApprovalPostDto` (`POST /VoucherApproval/{voucherId}`): the comment is required (minLength 1) because
- * Go shows it to the accountant as the reason for the verdict.
+ * `VoucherApprovalPostDto` (`POST /VoucherApproval/{voucherId}`): the comment is required
+ * (minLength 1) because Go shows it to the accountant as the reason for the verdict.
  */
 export const VoucherApprovalPost = z.strictObject({
-  Comment: z.string().min(1, "Comment is required: say why the voucher is approved or rejected").max(1000),
+  Comment: z
+    .string()
+    .min(1, "Comment is required: say why the voucher is approved or rejected")
+    .max(1000),
   VoucherApprovalStatus: VoucherApprovalStatus,
 });
 export type VoucherApprovalPost = z.output<typeof VoucherApprovalPost>;

@@ -1,10 +1,10 @@
 /**
  * @module
  * Master data of API v2: the POST bodies of products, product groups, departments, locations,
- * projects, custom dimensions, delivery and payment terms and general ledger accounts. Shared by the
- * gateway and the sandbox so both refuse the same body in the same words. Rules that need stored data
- * (uniqueness of codes, references that must exist, sub-project codes) are the sandbox's job, and so
- * are the response shapes (`sandbox/src/resources/fields/`).
+ * projects, custom dimensions, delivery and payment terms and general ledger accounts. Shared by
+ * the gateway and the sandbox so both refuse the same body in the same words. Rules that need
+ * stored data (uniqueness of codes, references that must exist, sub-project codes) are the
+ * sandbox's job, and so are the response shapes (`sandbox/src/resources/fields/`).
  */
 import { z } from "zod";
 import { AgricultureDepartment, UnitOfMeasureType, VatReturnSpecification } from "./enums";
@@ -35,7 +35,11 @@ type Issues = z.core.$RefinementCtx;
 
 /** Reports `field` as set where the API only accepts it under a condition. */
 function onlyWhen(ctx: Issues, field: string, condition: string) {
-  ctx.addIssue({ code: "custom", path: [field], message: `${field} can only be set when ${condition}` });
+  ctx.addIssue({
+    code: "custom",
+    path: [field],
+    message: `${field} can only be set when ${condition}`,
+  });
 }
 
 // --- Products and product groups -------------------------------------------------------------
@@ -80,7 +84,8 @@ export const ProductPost = z
     StockOnHand: opt(z.number()),
   })
   .superRefine((p, ctx) => {
-    if (p.IsStockItem === false && p.StockOnHand != null) onlyWhen(ctx, "StockOnHand", "IsStockItem is not false (Go keeps no stock for this product)");
+    if (p.IsStockItem === false && p.StockOnHand != null)
+      onlyWhen(ctx, "StockOnHand", "IsStockItem is not false (Go keeps no stock for this product)");
   });
 export type ProductPost = z.output<typeof ProductPost>;
 
@@ -127,7 +132,11 @@ export const ProjectPost = z
     BudgetedPayrollExpenses: opt(z.number()),
     BudgetedRevenueHours: opt(z.number()),
     BudgetedTotalRevenue: opt(z.number()),
-    Code: opt(z.string().refine((c) => !c.includes("."), { message: "must not contain '.': Go reserves it to join a parent and a sub-project code" })),
+    Code: opt(
+      z.string().refine((c) => !c.includes("."), {
+        message: "must not contain '.': Go reserves it to join a parent and a sub-project code",
+      }),
+    ),
     ContactPersonId: opt(int64),
     ContractNo: opt(z.string()),
     CustomerId: opt(int64),
@@ -170,17 +179,24 @@ export const ProjectPost = z
       if (p.ProjectBillingMethod !== "Time" && p.ProjectBillingMethod !== "TimeAndExpenses") {
         onlyWhen(ctx, "BillableRate", "ProjectBillingMethod is Time or TimeAndExpenses");
       }
-      if (p.BillableRateSpecification !== "Project") onlyWhen(ctx, "BillableRate", "BillableRateSpecification is Project");
+      if (p.BillableRateSpecification !== "Project")
+        onlyWhen(ctx, "BillableRate", "BillableRateSpecification is Project");
     }
-    if (p.ExpenseMarkupFactor != null && p.ExpenseMarkupEnabled !== true) onlyWhen(ctx, "ExpenseMarkupFactor", "ExpenseMarkupEnabled is true");
-    if (p.HourlyRateMarkupFactor != null && p.HourlyRateMarkupEnabled !== true) onlyWhen(ctx, "HourlyRateMarkupFactor", "HourlyRateMarkupEnabled is true");
-    if (p.ContactPersonId != null && p.CustomerId == null && p.CustomerNo == null) onlyWhen(ctx, "ContactPersonId", "the project has a customer (CustomerId or CustomerNo)");
+    if (p.ExpenseMarkupFactor != null && p.ExpenseMarkupEnabled !== true)
+      onlyWhen(ctx, "ExpenseMarkupFactor", "ExpenseMarkupEnabled is true");
+    if (p.HourlyRateMarkupFactor != null && p.HourlyRateMarkupEnabled !== true)
+      onlyWhen(ctx, "HourlyRateMarkupFactor", "HourlyRateMarkupEnabled is true");
+    if (p.ContactPersonId != null && p.CustomerId == null && p.CustomerNo == null)
+      onlyWhen(ctx, "ContactPersonId", "the project has a customer (CustomerId or CustomerNo)");
   });
 export type ProjectPost = z.output<typeof ProjectPost>;
 
 // --- Custom dimensions, delivery and payment terms -------------------------------------------
 
-/** `CustomDimensionPostDto`: Ordinal picks the set (1 = Dim1, 2 = Dim2, 3 = Dim3). IsActive defaults to true. */
+/**
+ * `CustomDimensionPostDto`: Ordinal picks the set (1 = Dim1, 2 = Dim2, 3 = Dim3). IsActive defaults
+ * to true.
+ */
 export const CustomDimensionPost = z.strictObject({
   Code: opt(z.string().max(40)),
   ExternalImportReference: opt(z.string().max(50)),
@@ -229,7 +245,11 @@ export const GeneralLedgerAccountPost = z
   })
   .superRefine((a, ctx) => {
     if (a.VatCodeId == null && !a.VatCode?.trim()) {
-      ctx.addIssue({ code: "custom", path: ["VatCode"], message: "VatCode or VatCodeId is required when creating a general ledger account" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["VatCode"],
+        message: "VatCode or VatCodeId is required when creating a general ledger account",
+      });
     }
   });
 export type GeneralLedgerAccountPost = z.output<typeof GeneralLedgerAccountPost>;

@@ -3,12 +3,16 @@
  * Employments of API v2 and the lines that hang off an employment (FTE percentages, salaries, fixed
  * salaries, leaves, layoffs), and salary lines for the next payroll. Shared by the gateway and the
  * sandbox so both refuse the same input in the same words; employees themselves are in
- * `employees.ts`, and the response shapes are the sandbox's (`sandbox/src/resources/fields/payroll.ts`).
+ * `employees.ts`, and the response shapes are the sandbox's
+ * (`sandbox/src/resources/fields/payroll.ts`).
  */
 import { z } from "zod";
 import { checkOrder, countryCode, enumCI, int64, isoDate, opt, percentage } from "./schema-kit";
 
-/** Form of an employment (`EmploymentFormType`); the three "…HiredOut"/"…Coverstaff" forms exist from 2025. */
+/**
+ * Form of an employment (`EmploymentFormType`); the three "…HiredOut"/"…Coverstaff" forms exist
+ * from 2025.
+ */
 const EmploymentFormType = enumCI([
   "Permanent",
   "Temporary",
@@ -34,13 +38,29 @@ const EndDateReasonType = enumCI([
 ]);
 
 /** `TaxRuleType` of an employment or a salary line. */
-const TaxRuleType = enumCI(["Ordinary", "Svalbard", "JanMayenAndDependencies", "SpecialAllowanceForSeafarers", "TaxFreeOrganisation"]);
+const TaxRuleType = enumCI([
+  "Ordinary",
+  "Svalbard",
+  "JanMayenAndDependencies",
+  "SpecialAllowanceForSeafarers",
+  "TaxFreeOrganisation",
+]);
 
 /** `WorkingHoursArrangementType` of an employment. */
-const WorkingHoursArrangementType = enumCI(["NonShift", "SemiContinuousShift", "ContinuousShift", "ShiftWork", "Offshore", "OtherShifts"]);
+const WorkingHoursArrangementType = enumCI([
+  "NonShift",
+  "SemiContinuousShift",
+  "ContinuousShift",
+  "ShiftWork",
+  "Offshore",
+  "OtherShifts",
+]);
 
 /** `CommuterPersonType` of a salary line. */
-const CommuterPersonType = enumCI(["ForeignCommuterWithTaxCardWithoutStandardDeduction", "ForeignerWithResidenceInNorway"]);
+const CommuterPersonType = enumCI([
+  "ForeignCommuterWithTaxCardWithoutStandardDeduction",
+  "ForeignerWithResidenceInNorway",
+]);
 
 /** `DeductionType` of a salary line: a fixed amount or a percentage of the start amount. */
 const DeductionType = enumCI(["Amount", "Percent"]);
@@ -52,7 +72,14 @@ const TaxDeductionType = enumCI(["NoTax", "Percentage", "TaxTable"]);
 const SalaryRemunerationType = enumCI(["Commission", "FixedWage", "HourlyWage"]);
 
 /** `LeaveType` of an employment leave. */
-const LeaveType = enumCI(["EducationalNonStatutory", "EducationalStatutory", "Maternity", "Military", "OtherNonStatutory", "OtherStatutory"]);
+const LeaveType = enumCI([
+  "EducationalNonStatutory",
+  "EducationalStatutory",
+  "Maternity",
+  "Military",
+  "OtherNonStatutory",
+  "OtherStatutory",
+]);
 
 /** `EmploymentPostDto`: an employment relationship as reported in the a-melding. */
 export const EmploymentPost = z
@@ -74,15 +101,25 @@ export const EmploymentPost = z
   })
   .superRefine((e, ctx) => {
     if (e.EndDate && !e.EndDateReason) {
-      ctx.addIssue({ code: "custom", path: ["EndDateReason"], message: "EndDateReason is required when EndDate is set" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["EndDateReason"],
+        message: "EndDateReason is required when EndDate is set",
+      });
     }
     checkOrder(ctx, e.StartDate, e.EndDate, "StartDate", "EndDate");
     const country = e.TaxCountryCode?.toUpperCase();
-    if (e.EmploymentSpecification === "CrossBorderCommuter" && country && country !== "FI" && country !== "SE") {
+    if (
+      e.EmploymentSpecification === "CrossBorderCommuter" &&
+      country &&
+      country !== "FI" &&
+      country !== "SE"
+    ) {
       ctx.addIssue({
         code: "custom",
         path: ["TaxCountryCode"],
-        message: "TaxCountryCode can only be FI or SE when EmploymentSpecification is CrossBorderCommuter",
+        message:
+          "TaxCountryCode can only be FI or SE when EmploymentSpecification is CrossBorderCommuter",
       });
     }
   });
@@ -95,7 +132,9 @@ export const EmploymentFtePercentagePost = z.strictObject({
 });
 export type EmploymentFtePercentagePost = z.output<typeof EmploymentFtePercentagePost>;
 
-/** `EmploymentSalaryPostDto`: the hourly rate of a fixed wage is derived by the server when omitted. */
+/**
+ * `EmploymentSalaryPostDto`: the hourly rate of a fixed wage is derived by the server when omitted.
+ */
 export const EmploymentSalaryPost = z.strictObject({
   AnnualSalary: opt(z.number().nonnegative()),
   FromDate: isoDate,
@@ -104,7 +143,9 @@ export const EmploymentSalaryPost = z.strictObject({
 });
 export type EmploymentSalaryPost = z.output<typeof EmploymentSalaryPost>;
 
-/** Fields a fixed salary line and a salary line share; which of them matter depends on the pay item. */
+/**
+ * Fields a fixed salary line and a salary line share; which of them matter depends on the pay item.
+ */
 const salaryLineFields = {
   AccountId: opt(int64),
   Amount: opt(z.number()),
@@ -140,13 +181,25 @@ const salaryLineFields = {
   WorkDriveExceedsKilometerLimit: opt(z.boolean()),
 };
 
-type LineRules = { FromDate?: string | null; ToDate?: string | null; MinAmount?: number | null; MaxAmount?: number | null };
+type LineRules = {
+  FromDate?: string | null;
+  ToDate?: string | null;
+  MinAmount?: number | null;
+  MaxAmount?: number | null;
+};
 
-/** Rules a salary line carries whatever its pay item: a period that runs forward, a sane trade-union band. */
+/**
+ * Rules a salary line carries whatever its pay item: a period that runs forward, a sane trade-union
+ * band.
+ */
 function checkLine(l: LineRules, ctx: z.RefinementCtx) {
   checkOrder(ctx, l.FromDate, l.ToDate, "FromDate", "ToDate");
   if (l.MinAmount != null && l.MaxAmount != null && l.MaxAmount < l.MinAmount) {
-    ctx.addIssue({ code: "custom", path: ["MaxAmount"], message: `MaxAmount (${l.MaxAmount}) is below MinAmount (${l.MinAmount})` });
+    ctx.addIssue({
+      code: "custom",
+      path: ["MaxAmount"],
+      message: `MaxAmount (${l.MaxAmount}) is below MinAmount (${l.MinAmount})`,
+    });
   }
 }
 

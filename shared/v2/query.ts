@@ -18,7 +18,8 @@ import { QUERY_ENTRIES } from "./query-entries";
  * `from`/`to` date, inclusive bounds; `date` one date; `bool`; `eq` one exact string (any casing);
  * `int` one whole number; `uuid` one uuid.
  */
-export type QueryKind = "strings" | "ranges" | "ids" | "after" | "from" | "to" | "date" | "bool" | "eq" | "int" | "uuid";
+export type QueryKind =
+  "strings" | "ranges" | "ids" | "after" | "from" | "to" | "date" | "bool" | "eq" | "int" | "uuid";
 
 /** One query parameter of an operation. */
 export interface QueryParam {
@@ -37,7 +38,9 @@ export interface OperationQuery {
   params: readonly QueryParam[];
 }
 
-/** Page size when the caller gives none, and the largest allowed (the API's read-only MaxPageSize). */
+/**
+ * Page size when the caller gives none, and the largest allowed (the API's read-only MaxPageSize).
+ */
 export const DEFAULT_PAGE_SIZE = 5000;
 export const MAX_PAGE_SIZE = 20_000;
 
@@ -45,12 +48,42 @@ export const MAX_PAGE_SIZE = 20_000;
 export type QuerySchema = Record<string, unknown>;
 
 /** ResourceParameters: the spec models them as one exploded object, so each is a top-level key. */
-export const RESOURCE_PARAMETERS: readonly { name: string; description: string; schema: QuerySchema }[] = [
-  { name: "PageNumber", description: "The page to return, from 1.", schema: { type: "integer", format: "int32", minimum: 1, default: 1 } },
-  { name: "PageSize", description: `Items per page (${DEFAULT_PAGE_SIZE} by default), at most MaxPageSize (${MAX_PAGE_SIZE}).`, schema: { type: "integer", format: "int32", minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE } },
-  { name: "Fields", description: "The properties to answer, comma-separated PascalCase names (all by default).", schema: { type: "string", examples: ["Id,Name"] } },
-  { name: "OrderBy", description: "Properties to order by, each `asc` (default) or `desc`, comma-separated.", schema: { type: "string", examples: ["Name asc, Number desc"] } },
-  { name: "UseDatabaseValidation", description: "Validate the filter values against the database (slow; for debugging).", schema: { type: "boolean" } },
+export const RESOURCE_PARAMETERS: readonly {
+  name: string;
+  description: string;
+  schema: QuerySchema;
+}[] = [
+  {
+    name: "PageNumber",
+    description: "The page to return, from 1.",
+    schema: { type: "integer", format: "int32", minimum: 1, default: 1 },
+  },
+  {
+    name: "PageSize",
+    description: `Items per page (${DEFAULT_PAGE_SIZE} by default), at most MaxPageSize (${MAX_PAGE_SIZE}).`,
+    schema: {
+      type: "integer",
+      format: "int32",
+      minimum: 1,
+      maximum: MAX_PAGE_SIZE,
+      default: DEFAULT_PAGE_SIZE,
+    },
+  },
+  {
+    name: "Fields",
+    description: "The properties to answer, comma-separated PascalCase names (all by default).",
+    schema: { type: "string", examples: ["Id,Name"] },
+  },
+  {
+    name: "OrderBy",
+    description: "Properties to order by, each `asc` (default) or `desc`, comma-separated.",
+    schema: { type: "string", examples: ["Name asc, Number desc"] },
+  },
+  {
+    name: "UseDatabaseValidation",
+    description: "Validate the filter values against the database (slow; for debugging).",
+    schema: { type: "boolean" },
+  },
 ];
 
 /** Number or range, then more after commas; an open upper end (`13000-`) is allowed. */
@@ -67,7 +100,11 @@ export function querySchema(p: Pick<QueryParam, "kind" | "values">): QuerySchema
     case "ids":
       return { type: "string", pattern: IDS_PATTERN, examples: ["41345, 21445"] };
     case "after":
-      return { type: "string", format: "date-time", examples: ["2021-09-25T08:03:00.123456+00:00"] };
+      return {
+        type: "string",
+        format: "date-time",
+        examples: ["2021-09-25T08:03:00.123456+00:00"],
+      };
     case "from":
     case "to":
     case "date":

@@ -1,12 +1,17 @@
 /**
  * @module
- * Sales orders (invoice drafts) of API v2: the body of `POST /SalesOrders/Complete`, of
- * `POST /SalesOrders/{id}/Lines` and of `POST /SalesOrders/{id}/createAndSendInvoice`, and the header
- * fields a JSON Patch may touch. Only rules that need no stored data are checked here; the rest, and
- * the response shapes (`sandbox/src/resources/fields/sales.ts`), are the sandbox's job.
+ * Sales orders (invoice drafts) of API v2: the body of `POST /SalesOrders/Complete`, of `POST
+ * /SalesOrders/{id}/Lines` and of `POST /SalesOrders/{id}/createAndSendInvoice`, and the header
+ * fields a JSON Patch may touch. Only rules that need no stored data are checked here; the rest,
+ * and the response shapes (`sandbox/src/resources/fields/sales.ts`), are the sandbox's job.
  */
 import { z } from "zod";
-import { AgricultureDepartment, UnitOfMeasureType, VatReturnSpecification, VoucherLineType } from "./enums";
+import {
+  AgricultureDepartment,
+  UnitOfMeasureType,
+  VatReturnSpecification,
+  VoucherLineType,
+} from "./enums";
 import { currencyCode, enumCI, int64, isoDate, opt } from "./schema-kit";
 import { accrualFields } from "./voucher-lines";
 
@@ -20,7 +25,9 @@ const SendInvoiceDeliveryType = enumCI(["PdfByEmail", "PdfPrintForDownload", "Au
  * A department, project, location or dimension id: the spec gives `-1` the meaning "none" (so a
  * line can opt out of what the header would pass down); any other non-positive value is a mistake.
  */
-const refIdOrNone = int64.refine((v) => v > 0 || v === -1, { error: "must be a positive id, or -1 for none" });
+const refIdOrNone = int64.refine((v) => v > 0 || v === -1, {
+  error: "must be a positive id, or -1 for none",
+});
 
 /** `SalesOrderAccrualPostDto`. FromDate, IsActive and ToDate are not nullable in the spec. */
 const SalesOrderAccrualPost = z
@@ -36,12 +43,21 @@ const SalesOrderAccrualPost = z
     // 0001-01-01, so an active accrual has to name its period.
     if (a.IsActive === true) {
       for (const field of ["FromDate", "ToDate"] as const) {
-        if (a[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: `${field} is required when the accrual IsActive` });
+        if (a[field] === undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: [field],
+            message: `${field} is required when the accrual IsActive`,
+          });
       }
     }
     // ISO dates compare correctly as strings.
     if (a.FromDate !== undefined && a.ToDate !== undefined && a.FromDate > a.ToDate) {
-      ctx.addIssue({ code: "custom", path: ["ToDate"], message: `ToDate (${a.ToDate}) is before FromDate (${a.FromDate})` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["ToDate"],
+        message: `ToDate (${a.ToDate}) is before FromDate (${a.FromDate})`,
+      });
     }
   });
 
@@ -64,7 +80,12 @@ const dimensionFields = {
 /** Writable sales order line fields, as `SalesOrderLinePostDto` names them. */
 const salesOrderLineFields = {
   Accrual: SalesOrderAccrualPost.optional(),
-  Allowance: opt(z.number().min(-1000, "Allowance is a percentage from -1000 to 100").max(100, "Allowance is a percentage from -1000 to 100")),
+  Allowance: opt(
+    z
+      .number()
+      .min(-1000, "Allowance is a percentage from -1000 to 100")
+      .max(100, "Allowance is a percentage from -1000 to 100"),
+  ),
   ...dimensionFields,
   Description: opt(z.string()),
   ExternalImportReference: opt(z.string()),
@@ -89,7 +110,11 @@ const salesOrderLineFields = {
 export const SalesOrderLinePost = z.strictObject(salesOrderLineFields).superRefine((l, ctx) => {
   const hasProduct = (l.ProductId !== undefined && l.ProductId !== null) || !!l.ProductCode?.trim();
   if (hasProduct && (l.Quantity === undefined || l.Quantity === null)) {
-    ctx.addIssue({ code: "custom", path: ["Quantity"], message: "Quantity is required on a line with a product (ProductId or ProductCode)" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["Quantity"],
+      message: "Quantity is required on a line with a product (ProductId or ProductCode)",
+    });
   }
 });
 export type SalesOrderLinePost = z.output<typeof SalesOrderLinePost>;
@@ -136,13 +161,22 @@ export const SalesOrderCompletePost = z
       if (ref === undefined || ref === null) return;
       const first = firstAt.get(ref);
       if (first === undefined) firstAt.set(ref, i);
-      else ctx.addIssue({ code: "custom", path: ["SalesOrderLines", i, "ExternalImportReference"], message: `ExternalImportReference '${ref}' is already used by line ${first}; it must be unique within the order` });
+      else
+        ctx.addIssue({
+          code: "custom",
+          path: ["SalesOrderLines", i, "ExternalImportReference"],
+          message: `ExternalImportReference '${ref}' is already used by line ${first}; it must be unique within the order`,
+        });
     });
   });
 export type SalesOrderCompletePost = z.output<typeof SalesOrderCompletePost>;
 
-/** Top-level properties a JSON Patch on `/SalesOrders/{id}` may change: the header, not the lines. */
-export const SalesOrderHeaderPatchable: ReadonlySet<string> = new Set(Object.keys(salesOrderHeaderFields));
+/**
+ * Top-level properties a JSON Patch on `/SalesOrders/{id}` may change: the header, not the lines.
+ */
+export const SalesOrderHeaderPatchable: ReadonlySet<string> = new Set(
+  Object.keys(salesOrderHeaderFields),
+);
 
 /** `SendInvoiceRequestPostDto`, strict. Null dates mean "today" and "from the payment term". */
 export const SendInvoiceRequestPost = z
@@ -154,7 +188,11 @@ export const SendInvoiceRequestPost = z
   })
   .superRefine((r, ctx) => {
     if (r.OverrideDueDate && r.VoucherDate && r.OverrideDueDate < r.VoucherDate) {
-      ctx.addIssue({ code: "custom", path: ["OverrideDueDate"], message: `OverrideDueDate (${r.OverrideDueDate}) is before VoucherDate (${r.VoucherDate})` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["OverrideDueDate"],
+        message: `OverrideDueDate (${r.OverrideDueDate}) is before VoucherDate (${r.VoucherDate})`,
+      });
     }
   });
 export type SendInvoiceRequestPost = z.output<typeof SendInvoiceRequestPost>;

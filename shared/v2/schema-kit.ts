@@ -39,10 +39,16 @@ export function opt<T extends z.ZodType>(schema: T) {
   return schema.nullish();
 }
 
-/** An ISO 3166-1 alpha-2 country code, checked for form only (which codes a client enabled is stored state). */
+/**
+ * An ISO 3166-1 alpha-2 country code, checked for form only (which codes a client enabled is stored
+ * state).
+ */
 export const countryCode = z.string().regex(/^[A-Za-z]{2}$/, "must be an ISO 3166-1 alpha-2 code");
 
-/** An ISO 4217 currency code, checked for form only (which currencies a client enabled is stored state). */
+/**
+ * An ISO 4217 currency code, checked for form only (which currencies a client enabled is stored
+ * state).
+ */
 export const currencyCode = z.string().regex(/^[A-Za-z]{3}$/, "must be an ISO 4217 code");
 
 /** A percentage from 0 to 100, both included. */
@@ -68,8 +74,18 @@ export function requiredText(max?: number) {
  * @param ctx the refinement context of the object being checked
  * @example checkOrder(ctx, e.StartDate, e.EndDate, "StartDate", "EndDate")
  */
-export function checkOrder(ctx: z.RefinementCtx, from: string | null | undefined, to: string | null | undefined, fromKey: string, toKey: string) {
+export function checkOrder(
+  ctx: z.RefinementCtx,
+  from: string | null | undefined,
+  to: string | null | undefined,
+  fromKey: string,
+  toKey: string,
+) {
   if (from && to && to < from) {
-    ctx.addIssue({ code: "custom", path: [toKey], message: `${toKey} (${to}) is before ${fromKey} (${from})` });
+    ctx.addIssue({
+      code: "custom",
+      path: [toKey],
+      message: `${toKey} (${to}) is before ${fromKey} (${from})`,
+    });
   }
 }

@@ -9,8 +9,8 @@ import { AgricultureDepartment } from "./enums";
 import { currencyCode, int64, isoDate, opt } from "./schema-kit";
 
 /**
- * The dimensions every voucher line (and journal-entry header) may carry. On journal entries `-1` means
- * "none" and overrides the header, so negative ids are allowed.
+ * The dimensions every voucher line (and journal-entry header) may carry. On journal entries `-1`
+ * means "none" and overrides the header, so negative ids are allowed.
  */
 export const dimensionFields = {
   DepartmentId: opt(int64),
@@ -38,7 +38,8 @@ export const lineCurrencyFields = {
 
 /**
  * The balance side of an accrual (periodisering), its start and whether it is on; the amount is
- * spread from FromDate to ToDate. Each accrual adds ToDate (and a sales-order line its result side).
+ * spread from FromDate to ToDate. Each accrual adds ToDate (and a sales-order line its result
+ * side).
  */
 export const accrualFields = {
   BalanceAccountAgricultureDepartment: AgricultureDepartment.optional(),

@@ -13,12 +13,16 @@ import { lineCurrencyFields, lineFields } from "./voucher-lines";
 const saftId = z.string().max(35);
 
 /**
- * The line amount is the signed gross amount, and the API's own default (0) is refused, so it is required
- * here rather than letting a forgotten field reach PowerOffice as a zero line.
+ * The line amount is the signed gross amount, and the API's own default (0) is refused, so it is
+ * required here rather than letting a forgotten field reach PowerOffice as a zero line.
  */
 function refuseZeroAmount<T extends { CurrencyAmount: number }>(line: T, ctx: z.RefinementCtx<T>) {
   if (line.CurrencyAmount === 0) {
-    ctx.addIssue({ code: "custom", path: ["CurrencyAmount"], message: "CurrencyAmount must be a positive or negative number, not 0" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["CurrencyAmount"],
+      message: "CurrencyAmount must be a positive or negative number, not 0",
+    });
   }
 }
 
@@ -35,10 +39,15 @@ const postedLineFields = {
   VatReturnSpecification: VatReturnSpecification.optional(),
 };
 
-/** `ManualVoucherLinePostDto`; `CashVoucherLinePostDto` and `YearEndVoucherLinePostDto` have exactly the same fields. */
+/**
+ * `ManualVoucherLinePostDto`; `CashVoucherLinePostDto` and `YearEndVoucherLinePostDto` have exactly
+ * the same fields.
+ */
 const postedLine = z.strictObject(postedLineFields).superRefine(refuseZeroAmount);
 
-/** `BankVoucherLinePostDto`: a payment line may name the KID or invoice it settles, for matching. */
+/**
+ * `BankVoucherLinePostDto`: a payment line may name the KID or invoice it settles, for matching.
+ */
 export const BankVoucherLinePost = z
   .strictObject({ ...postedLineFields, Cid: opt(z.string()), InvoiceNo: opt(z.string()) })
   .superRefine(refuseZeroAmount);
@@ -56,17 +65,29 @@ const postedVoucherFields = {
 };
 
 /** `ManualVoucherPostDto`: posts straight to the general ledger. */
-export const ManualVoucherPost = z.strictObject({ ...postedVoucherFields, VoucherLines: opt(z.array(postedLine)) });
+export const ManualVoucherPost = z.strictObject({
+  ...postedVoucherFields,
+  VoucherLines: opt(z.array(postedLine)),
+});
 export type ManualVoucherPost = z.output<typeof ManualVoucherPost>;
 
 /** `BankVoucherPostDto`. */
-export const BankVoucherPost = z.strictObject({ ...postedVoucherFields, VoucherLines: opt(z.array(BankVoucherLinePost)) });
+export const BankVoucherPost = z.strictObject({
+  ...postedVoucherFields,
+  VoucherLines: opt(z.array(BankVoucherLinePost)),
+});
 export type BankVoucherPost = z.output<typeof BankVoucherPost>;
 
 /** `CashVoucherPostDto`. */
-export const CashVoucherPost = z.strictObject({ ...postedVoucherFields, VoucherLines: opt(z.array(postedLine)) });
+export const CashVoucherPost = z.strictObject({
+  ...postedVoucherFields,
+  VoucherLines: opt(z.array(postedLine)),
+});
 export type CashVoucherPost = z.output<typeof CashVoucherPost>;
 
 /** `YearEndVoucherPostDto`: unlike its siblings, the spec requires the lines. */
-export const YearEndVoucherPost = z.strictObject({ ...postedVoucherFields, VoucherLines: z.array(postedLine) });
+export const YearEndVoucherPost = z.strictObject({
+  ...postedVoucherFields,
+  VoucherLines: z.array(postedLine),
+});
 export type YearEndVoucherPost = z.output<typeof YearEndVoucherPost>;

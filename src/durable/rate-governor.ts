@@ -12,8 +12,8 @@
  * callers whose RPC connections broke with it.
  *
  * It also keeps the health of the environment's token endpoint (`lib/rate/key-health.ts`): which
- * tenants' keys were refused since a token was last issued. That belongs here because this object is
- * exactly one per environment, which is the scope of the application and subscription keys, and
+ * tenants' keys were refused since a token was last issued. That belongs here because this object
+ * is exactly one per environment, which is the scope of the application and subscription keys, and
  * every token request already takes a permit here. It is not stored either: a deploy (the only way
  * the keys change) restarts the object, so what it forgets was judged under the old keys anyway,
  * and an eviction only makes the next verdicts more cautious ("unproven") for a while.
@@ -67,13 +67,18 @@ const CATCH_UP_MS = 5;
 /** The shortest timer, ms: a wake time already reached still goes through the event loop once. */
 const MIN_TIMER_MS = 1;
 
-/** The answer to `acquire`; `permit` is handed back to `throttled` if the API answers the call 429. */
-export type Permit = { ok: true; waitedMs: number; permit: number } | { ok: false; retryAfterSeconds: number };
+/**
+ * The answer to `acquire`; `permit` is handed back to `throttled` if the API answers the call 429.
+ */
+export type Permit =
+  { ok: true; waitedMs: number; permit: number } | { ok: false; retryAfterSeconds: number };
 
 /** Per-tenant counters: permits granted, callers that had to queue, callers refused. */
 export type GovernorCounters = TenantCounters;
 
-/** What the console's budget page draws: the last minute's permits per second, the queue, the 429s. */
+/**
+ * What the console's budget page draws: the last minute's permits per second, the queue, the 429s.
+ */
 export interface GovernorBudget {
   /** Permits granted in each of the last 60 seconds, oldest first. */
   perSecond: number[];
@@ -89,7 +94,8 @@ export interface GovernorBudget {
  * API (RPC reaches any public member).
  *
  * @example
- * const permit = await env.RATE_GOVERNOR.get(env.RATE_GOVERNOR.idFromName("demo")).acquire("demo:acme", 5000);
+ * const permit = await
+ * env.RATE_GOVERNOR.get(env.RATE_GOVERNOR.idFromName("demo")).acquire("demo:acme", 5000);
  */
 export class RateGovernor extends DurableObject<Bindings> {
   readonly #queue: FairQueue<(permit: Permit) => void>;
@@ -103,7 +109,9 @@ export class RateGovernor extends DurableObject<Bindings> {
     super(ctx, env);
     const m = env.RATE_PACING_MARGIN ? Number(env.RATE_PACING_MARGIN) : Number.NaN;
     const margin = m >= 0 && m < 1 ? m : PACING_MARGIN;
-    this.#queue = new FairQueue(new Pacer({ limit: rateLimitPerSecond(env), margin, catchUpMs: CATCH_UP_MS }));
+    this.#queue = new FairQueue(
+      new Pacer({ limit: rateLimitPerSecond(env), margin, catchUpMs: CATCH_UP_MS }),
+    );
   }
 
   /** Waits for a permit for `tenant`, at most `maxWaitMs`. */
@@ -114,23 +122,32 @@ export class RateGovernor extends DurableObject<Bindings> {
       this.#granted.add(Date.now());
       return Promise.resolve({ ok: true, waitedMs: 0, permit: offer.permit });
     }
-    if (offer.outcome === "refused") return Promise.resolve({ ok: false, retryAfterSeconds: offer.retryAfterSeconds });
+    if (offer.outcome === "refused")
+      return Promise.resolve({ ok: false, retryAfterSeconds: offer.retryAfterSeconds });
     this.#pump();
     return promise;
   }
 
   /**
    * The API answered 429, with a Retry-After of `seconds`, to the call of `permit`: the pace goes a
-   * little slower after a calm spell, and stops every permit of this environment for the Retry-After
-   * and goes a third slower when 429s repeat (see `lib/rate/pacer.ts`).
+   * little slower after a calm spell, and stops every permit of this environment for the
+   * Retry-After and goes a third slower when 429s repeat (see `lib/rate/pacer.ts`).
    */
   throttled(seconds: number, permit: number): void {
     const now = Date.now();
     this.#throttled++;
     const reaction = this.#queue.throttled(seconds, now, permit);
     const after = this.#queue.state(now);
-    // A 429 despite the pace is worth an operator's look: a stall on the way, a margin too thin for this path, or something else spending the key.
-    if (reaction !== "echo") log.warn(`rate-${reaction}`, { environment: this.ctx.id.name, retryAfterSeconds: seconds, pausedForMs: after.pausedForMs, spacingMs: Math.round(after.spacingMs), perSecond: Number(after.perSecond.toFixed(2)) });
+    // A 429 despite the pace is worth an operator's look: a stall on the way, a margin too thin for
+    // this path, or something else spending the key.
+    if (reaction !== "echo")
+      log.warn(`rate-${reaction}`, {
+        environment: this.ctx.id.name,
+        retryAfterSeconds: seconds,
+        pausedForMs: after.pausedForMs,
+        spacingMs: Math.round(after.spacingMs),
+        perSecond: Number(after.perSecond.toFixed(2)),
+      });
     this.#pump();
   }
 
@@ -139,12 +156,18 @@ export class RateGovernor extends DurableObject<Bindings> {
     this.#keys.issued(tenant, Date.now());
   }
 
-  /** The token endpoint refused `tenant`'s key (`proven`: one that got a token before); whose fault it is. */
+  /**
+   * The token endpoint refused `tenant`'s key (`proven`: one that got a token before); whose fault
+   * it is.
+   */
   tokenRefused(tenant: string, proven: boolean): RefusalVerdict {
     return this.#keys.refused(tenant, proven, Date.now());
   }
 
-  /** Whether the environment's keys are suspect (several tenants refused since the last token issued). */
+  /**
+   * Whether the environment's keys are suspect (several tenants refused since the last token
+   * issued).
+   */
   keyHealth(): { suspect: boolean; refusedTenants: number } {
     return this.#keys.view(Date.now());
   }
@@ -159,10 +182,17 @@ export class RateGovernor extends DurableObject<Bindings> {
     return this.#queue.state(Date.now());
   }
 
-  /** The last minute's permits per second, who waits, and the 429s, for the console's budget page. */
+  /**
+   * The last minute's permits per second, who waits, and the 429s, for the console's budget page.
+   */
   budget(): GovernorBudget {
     const now = Date.now();
-    return { perSecond: this.#granted.series(now), waitingByTenant: this.#queue.waitingByTenant(), throttled: this.#throttled, state: this.#queue.state(now) };
+    return {
+      perSecond: this.#granted.series(now),
+      waitingByTenant: this.#queue.waitingByTenant(),
+      throttled: this.#throttled,
+      state: this.#queue.state(now),
+    };
   }
 
   /** Answers every caller the queue decided on, and sleeps until it can decide again. */
@@ -176,6 +206,7 @@ export class RateGovernor extends DurableObject<Bindings> {
       this.#granted.add(now);
       g.ticket({ ok: true, waitedMs: g.waitedMs, permit: g.permit });
     }
-    if (wakeAt !== null) this.#timer = setTimeout(() => this.#pump(), Math.max(MIN_TIMER_MS, wakeAt - now));
+    if (wakeAt !== null)
+      this.#timer = setTimeout(() => this.#pump(), Math.max(MIN_TIMER_MS, wakeAt - now));
   }
 }

@@ -32,7 +32,8 @@ import { tokenSource } from "./tenant/token-source";
 
 const NO_TENANT = "No such tenant.";
 const BAD_KEY = "The gateway key is not valid.";
-const GONE = "The tenant's registration this run was started under is gone (the tenant was removed): the run stops without calling the API.";
+const GONE =
+  "The tenant's registration this run was started under is gone (the tenant was removed): the run stops without calling the API.";
 const ownerOf = (r: TenantRecord) => ({ tenant: nameOf(r), registration: r.registrationId });
 
 export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
@@ -46,7 +47,10 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
   readonly #codeIds: CodeIds;
   readonly #idempotency: IdempotencyKeys;
   readonly #references: ReferenceCache;
-  /** A registration checking its key: the token request opens the input gate, so a second one must be turned away here. */
+  /**
+   * A registration checking its key: the token request opens the input gate, so a second one must
+   * be turned away here.
+   */
   #registering = false;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
@@ -62,19 +66,40 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     this.#codeIds = new CodeIds(sql);
     this.#idempotency = new IdempotencyKeys(sql);
     this.#references = new ReferenceCache(sql);
-    this.#tokens = new TokenKeeper(sql, Date.now, tokenSource(() => this.env, this.#registration, this.#sealer), () => this.#arm());
+    this.#tokens = new TokenKeeper(
+      sql,
+      Date.now,
+      tokenSource(() => this.env, this.#registration, this.#sealer),
+      () => this.#arm(),
+    );
     void ctx.blockConcurrencyWhile(() => this.#tokens.load());
   }
 
-  /** Registers the tenant, checking the client key by asking for a token first. Nothing is stored on refusal. */
-  async register(input: { environment: Environment; client: string; name: string; clientKey: string }): Promise<Outcome<{ gatewayKey: string }>> {
-    if (this.#registration.get() || this.#registering) return fail("conflict", `Tenant ${nameOf(input)} is already registered. Replace its client key with PUT …/client-key.`);
+  /**
+   * Registers the tenant, checking the client key by asking for a token first. Nothing is stored on
+   * refusal.
+   */
+  async register(input: {
+    environment: Environment;
+    client: string;
+    name: string;
+    clientKey: string;
+  }): Promise<Outcome<{ gatewayKey: string }>> {
+    if (this.#registration.get() || this.#registering)
+      return fail(
+        "conflict",
+        `Tenant ${nameOf(input)} is already registered. Replace its client key with PUT …/client-key.`,
+      );
     this.#registering = true;
     try {
       const checked = await this.#check(input.environment, input.client, input.clientKey);
       if (!checked.ok) return checked;
       const gatewayKey = await this.#keys.issue(input.environment, input.client, Date.now());
-      const adopted = await this.#adopt({ ...input, registrationId: crypto.randomUUID(), createdAt: new Date().toISOString() }, input.clientKey, checked.value);
+      const adopted = await this.#adopt(
+        { ...input, registrationId: crypto.randomUUID(), createdAt: new Date().toISOString() },
+        input.clientKey,
+        checked.value,
+      );
       return adopted.ok ? ok({ gatewayKey }) : adopted;
     } finally {
       this.#registering = false;
@@ -90,7 +115,15 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     const key = await this.#matchedKey(gatewayKey);
     if (!key) return fail("unauthorized", BAD_KEY);
     const a = await this.#tokens.access();
-    return a.ok ? ok({ ...a.value, cacheMs: cacheMs(Date.now(), { servesUntil: this.#tokens.servesUntil(a.value.token), retiresAt: key.retiresAt }) }) : a;
+    return a.ok
+      ? ok({
+          ...a.value,
+          cacheMs: cacheMs(Date.now(), {
+            servesUntil: this.#tokens.servesUntil(a.value.token),
+            retiresAt: key.retiresAt,
+          }),
+        })
+      : a;
   }
 
   /**
@@ -99,10 +132,15 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
    * registration it was started under: once that is gone, no token.
    */
   async accessForRun(registration: string): Promise<Outcome<Access>> {
-    return this.#registration.current(registration) ? this.#tokens.access() : fail("not-found", GONE);
+    return this.#registration.current(registration)
+      ? this.#tokens.access()
+      : fail("not-found", GONE);
   }
 
-  /** The current registration's id, for an operator action that calls the API as this tenant (offboarding: `lib/onboarding/offboard.ts`). */
+  /**
+   * The current registration's id, for an operator action that calls the API as this tenant
+   * (offboarding: `lib/onboarding/offboard.ts`).
+   */
   registrationId(): Outcome<string> {
     const r = this.#registration.get();
     return r ? ok(r.registrationId) : fail("not-found", NO_TENANT);
@@ -114,7 +152,9 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
   }
 
   /** A new gateway key; the others keep working for `graceSeconds`. */
-  async rotateGatewayKey(graceSeconds: number): Promise<Outcome<{ gatewayKey: string; previousKeysRetireAt: string }>> {
+  async rotateGatewayKey(
+    graceSeconds: number,
+  ): Promise<Outcome<{ gatewayKey: string; previousKeysRetireAt: string }>> {
     const r = this.#registration.get();
     if (!r) return fail("not-found", NO_TENANT);
     const now = Date.now();
@@ -123,14 +163,22 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     return ok({ gatewayKey, previousKeysRetireAt: new Date(retiresAt).toISOString() });
   }
 
-  /** Replaces the client key (after the client re-activated the integration); checked like at registration. */
+  /**
+   * Replaces the client key (after the client re-activated the integration); checked like at
+   * registration.
+   */
   async replaceClientKey(clientKey: string): Promise<Outcome<null>> {
     const before = this.#registration.get();
     if (!before) return fail("not-found", NO_TENANT);
     const checked = await this.#check(before.environment, before.client, clientKey);
     if (!checked.ok) return checked;
-    // The token request opened the input gate: a removal or another replacement may have come first.
-    if (this.#registration.get() !== before) return fail("conflict", "The tenant changed while its new client key was checked; try again.");
+    // The token request opened the input gate: a removal or another replacement may have come
+    // first.
+    if (this.#registration.get() !== before)
+      return fail(
+        "conflict",
+        "The tenant changed while its new client key was checked; try again.",
+      );
     return this.#adopt(before, clientKey, checked.value);
   }
 
@@ -164,28 +212,52 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     const r = this.#registration.get();
     if (!r) return null;
     const t = this.#tokens.view();
-    return { tenant: nameOf(r), environment: r.environment, client: r.client, name: r.name, createdAt: r.createdAt, ...t, counters: { ...t.counters, keyChecks: this.#keys.checks }, gatewayKeys: this.#keys.list(Date.now()) };
+    return {
+      tenant: nameOf(r),
+      environment: r.environment,
+      client: r.client,
+      name: r.name,
+      createdAt: r.createdAt,
+      ...t,
+      counters: { ...t.counters, keyChecks: this.#keys.checks },
+      gatewayKeys: this.#keys.list(Date.now()),
+    };
   }
 
-  /** Purges what outlived its retention, starts runs still waiting for their Workflow instance, and renews the token ahead of expiry. Safe to run twice. */
+  /**
+   * Purges what outlived its retention, starts runs still waiting for their Workflow instance, and
+   * renews the token ahead of expiry. Safe to run twice.
+   */
   override async alarm(): Promise<void> {
     const r = this.#registration.get();
     if (!r) return;
-    for (const kept of [this.#desk.book, this.#settings, this.#idempotency, this.#references]) kept.purge(Date.now());
+    for (const kept of [this.#desk.book, this.#settings, this.#idempotency, this.#references])
+      kept.purge(Date.now());
     await this.#desk.startPending(ownerOf(r));
     await this.#tokens.renew();
     await this.#arm();
   }
 
-  /** Stores a source's webhook secret, sealed, and the shop it is pinned to; with `graceSeconds`, a rotation (`OrderSettings.configure`). */
-  async setWebhookSecret(source: Source, secret: string, opts: SecretOptions = {}): Promise<Outcome<{ previousSecretRetiresAt: string | null }>> {
+  /**
+   * Stores a source's webhook secret, sealed, and the shop it is pinned to; with `graceSeconds`, a
+   * rotation (`OrderSettings.configure`).
+   */
+  async setWebhookSecret(
+    source: Source,
+    secret: string,
+    opts: SecretOptions = {},
+  ): Promise<Outcome<{ previousSecretRetiresAt: string | null }>> {
     const r = this.#registration.get();
-    return r ? this.#settings.configure(nameOf(r), source, secret, opts, Date.now()) : fail("not-found", NO_TENANT);
+    return r
+      ? this.#settings.configure(nameOf(r), source, secret, opts, Date.now())
+      : fail("not-found", NO_TENANT);
   }
 
   /** Stores the order mapping; answers it with the defaults filled in. */
   setOrderMapping(input: OrderMappingInput): Outcome<OrderMapping> {
-    return this.#registration.get() ? ok(this.#settings.setMapping(input)) : fail("not-found", NO_TENANT);
+    return this.#registration.get()
+      ? ok(this.#settings.setMapping(input))
+      : fail("not-found", NO_TENANT);
   }
 
   /** The order mapping, defaults filled in. */
@@ -194,26 +266,52 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
   }
 
   /** A webhook for this tenant: verified with its secret, recorded, its run started. */
-  async receiveWebhook(source: Source, headers: [string, string][], body: Uint8Array): Promise<Outcome<WebhookIntake>> {
+  async receiveWebhook(
+    source: Source,
+    headers: [string, string][],
+    body: Uint8Array,
+  ): Promise<Outcome<WebhookIntake>> {
     const r = this.#registration.get();
     if (!r) return unverified(null, source, "no such tenant");
-    const answer = await this.#desk.receive(ownerOf(r), source, new Headers(headers), body, Date.now());
+    const answer = await this.#desk.receive(
+      ownerOf(r),
+      source,
+      new Headers(headers),
+      body,
+      Date.now(),
+    );
     await this.#arm();
     return answer;
   }
 
   /** One order's run, for a caller holding this tenant's gateway key. */
-  async orderRun(gatewayKey: string, source: Source, orderId: string): Promise<Outcome<OrderRunView>> {
-    return (await this.#authentic(gatewayKey)) ? this.#desk.view(source, orderId) : fail("unauthorized", BAD_KEY);
+  async orderRun(
+    gatewayKey: string,
+    source: Source,
+    orderId: string,
+  ): Promise<Outcome<OrderRunView>> {
+    return (await this.#authentic(gatewayKey))
+      ? this.#desk.view(source, orderId)
+      : fail("unauthorized", BAD_KEY);
   }
 
   /** The tenant's runs, newest change first, optionally in one state. */
-  async orderRuns(gatewayKey: string, state: RunState | null, limit: number): Promise<Outcome<OrderRunView[]>> {
-    return (await this.#authentic(gatewayKey)) ? ok(this.#desk.list(state, limit)) : fail("unauthorized", BAD_KEY);
+  async orderRuns(
+    gatewayKey: string,
+    state: RunState | null,
+    limit: number,
+  ): Promise<Outcome<OrderRunView[]>> {
+    return (await this.#authentic(gatewayKey))
+      ? ok(this.#desk.list(state, limit))
+      : fail("unauthorized", BAD_KEY);
   }
 
   /** A new attempt for a failed order (or its failed refunds). */
-  async retryOrder(gatewayKey: string, source: Source, orderId: string): Promise<Outcome<OrderRunView>> {
+  async retryOrder(
+    gatewayKey: string,
+    source: Source,
+    orderId: string,
+  ): Promise<Outcome<OrderRunView>> {
     const r = this.#registration.get();
     if (!r || !(await this.#authentic(gatewayKey))) return fail("unauthorized", BAD_KEY);
     const run = await this.#desk.retry(ownerOf(r), source, orderId);
@@ -227,12 +325,16 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
    * operator methods.
    */
   operatorRuns(state: RunState | null, limit: number): Outcome<OrderRunView[]> {
-    return this.#registration.get() ? ok(this.#desk.list(state, limit)) : fail("not-found", NO_TENANT);
+    return this.#registration.get()
+      ? ok(this.#desk.list(state, limit))
+      : fail("not-found", NO_TENANT);
   }
 
   /** One order's run for the operator console (see `operatorRuns`). */
   operatorRun(source: Source, orderId: string): Outcome<OrderRunView> {
-    return this.#registration.get() ? this.#desk.view(source, orderId) : fail("not-found", NO_TENANT);
+    return this.#registration.get()
+      ? this.#desk.view(source, orderId)
+      : fail("not-found", NO_TENANT);
   }
 
   /** A new attempt for a failed order, started by the operator (see `operatorRuns`). */
@@ -249,42 +351,92 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     return run ? { run, mapping: this.#settings.mapping() } : null;
   }
 
-  async runReport(registration: string, source: Source, orderId: string, refundId: string | null, patch: RunPatch): Promise<void> {
+  async runReport(
+    registration: string,
+    source: Source,
+    orderId: string,
+    refundId: string | null,
+    patch: RunPatch,
+  ): Promise<void> {
     const r = this.#registration.current(registration);
-    if (r && (await this.#desk.report(ownerOf(r), source, orderId, refundId, patch))) await this.#arm();
+    if (r && (await this.#desk.report(ownerOf(r), source, orderId, refundId, patch)))
+      await this.#arm();
   }
 
   async known(registration: string, ask: KnownAsk): Promise<Known> {
-    return this.#registration.current(registration) ? this.#known.recall(registration, ask, Date.now()) : { customer: null, products: [], settlement: null };
+    return this.#registration.current(registration)
+      ? this.#known.recall(registration, ask, Date.now())
+      : { customer: null, products: [], settlement: null };
   }
 
   async learn(registration: string, learned: Learned): Promise<void> {
-    if (this.#registration.current(registration)) this.#known.learn(registration, learned, Date.now());
+    if (this.#registration.current(registration))
+      this.#known.learn(registration, learned, Date.now());
   }
 
-  /** Claims an idempotency key for a `/v2` write (`lib/shaping/idempotency.ts`): first, a replay, or why not. */
-  async idempotencyClaim(gatewayKey: string, ask: { keyHash: string; fingerprint: string; recheck: boolean; leaseUntil: number }): Promise<Outcome<Claim>> {
+  /**
+   * Claims an idempotency key for a `/v2` write (`lib/shaping/idempotency.ts`): first, a replay, or
+   * why not.
+   */
+  async idempotencyClaim(
+    gatewayKey: string,
+    ask: { keyHash: string; fingerprint: string; recheck: boolean; leaseUntil: number },
+  ): Promise<Outcome<Claim>> {
     if (!(await this.#authentic(gatewayKey))) return fail("unauthorized", BAD_KEY);
     // Synchronous: no other claim runs between this one's read and its insert.
-    const claim = this.#idempotency.claim(ask.keyHash, ask.fingerprint, ask.recheck, ask.leaseUntil, Date.now());
+    const claim = this.#idempotency.claim(
+      ask.keyHash,
+      ask.fingerprint,
+      ask.recheck,
+      ask.leaseUntil,
+      Date.now(),
+    );
     if (claim.kind === "first") await this.#arm();
     return ok(claim);
   }
 
-  /** Ends a claim with the answer, an unknown outcome, or a release; false when the claim had lapsed to another caller. */
-  async idempotencyFinish(gatewayKey: string, ask: { keyHash: string; holder: string; how: Finish }): Promise<Outcome<boolean>> {
-    return (await this.#authentic(gatewayKey)) ? ok(this.#idempotency.finish(ask.keyHash, ask.holder, ask.how)) : fail("unauthorized", BAD_KEY);
+  /**
+   * Ends a claim with the answer, an unknown outcome, or a release; false when the claim had lapsed
+   * to another caller.
+   */
+  async idempotencyFinish(
+    gatewayKey: string,
+    ask: { keyHash: string; holder: string; how: Finish },
+  ): Promise<Outcome<boolean>> {
+    return (await this.#authentic(gatewayKey))
+      ? ok(this.#idempotency.finish(ask.keyHash, ask.holder, ask.how))
+      : fail("unauthorized", BAD_KEY);
   }
 
-  /** A cached reference answer, or the generation a fresh read will be kept under (`lib/shaping/reference-cache.ts`). */
-  async referenceRead(gatewayKey: string, ask: { key: string; resource: string; refresh: boolean }): Promise<Outcome<ReferenceRead>> {
-    return (await this.#authentic(gatewayKey)) ? ok(this.#references.read(ask.key, ask.resource, ask.refresh, Date.now())) : fail("unauthorized", BAD_KEY);
+  /**
+   * A cached reference answer, or the generation a fresh read will be kept under
+   * (`lib/shaping/reference-cache.ts`).
+   */
+  async referenceRead(
+    gatewayKey: string,
+    ask: { key: string; resource: string; refresh: boolean },
+  ): Promise<Outcome<ReferenceRead>> {
+    return (await this.#authentic(gatewayKey))
+      ? ok(this.#references.read(ask.key, ask.resource, ask.refresh, Date.now()))
+      : fail("unauthorized", BAD_KEY);
   }
 
-  /** Keeps a reference answer read under `generation`, unless its resource was written since; answers when it was kept and expires, or null. */
-  async referenceKeep(gatewayKey: string, ask: { key: string; resource: string; generation: number; answer: StoredAnswer }): Promise<Outcome<{ storedAt: number; expiresAt: number } | null>> {
+  /**
+   * Keeps a reference answer read under `generation`, unless its resource was written since;
+   * answers when it was kept and expires, or null.
+   */
+  async referenceKeep(
+    gatewayKey: string,
+    ask: { key: string; resource: string; generation: number; answer: StoredAnswer },
+  ): Promise<Outcome<{ storedAt: number; expiresAt: number } | null>> {
     if (!(await this.#authentic(gatewayKey))) return fail("unauthorized", BAD_KEY);
-    const kept = this.#references.keep(ask.key, ask.resource, ask.generation, ask.answer, Date.now());
+    const kept = this.#references.keep(
+      ask.key,
+      ask.resource,
+      ask.generation,
+      ask.answer,
+      Date.now(),
+    );
     if (kept) await this.#arm();
     return ok(kept);
   }
@@ -298,7 +450,9 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
 
   /** The ids still trusted for codes a `/v2` write gave (`lib/shaping/code-refs.ts`). */
   async codeIds(gatewayKey: string, keys: CodeKey[]): Promise<Outcome<CodeId[]>> {
-    return (await this.#authentic(gatewayKey)) ? ok(this.#codeIds.recall(keys, Date.now())) : fail("unauthorized", BAD_KEY);
+    return (await this.#authentic(gatewayKey))
+      ? ok(this.#codeIds.recall(keys, Date.now()))
+      : fail("unauthorized", BAD_KEY);
   }
 
   /** Remembers ids a lookup found for codes. */
@@ -316,7 +470,11 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
   }
 
   /** Makes a checked client key the tenant's own, sealed, and keeps the token that checked it. */
-  async #adopt(record: Omit<TenantRecord, "clientKey">, clientKey: string, token: IssuedToken): Promise<Outcome<null>> {
+  async #adopt(
+    record: Omit<TenantRecord, "clientKey">,
+    clientKey: string,
+    token: IssuedToken,
+  ): Promise<Outcome<null>> {
     const sealed = await this.#sealer.seal(clientKey, nameOf(record));
     if (!sealed) return fail("misconfigured", "SECRETS_KEY is not configured.");
     const { registrationId, environment, client, name, createdAt } = record;
@@ -326,12 +484,21 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     // Kept answers and cached reference data are of the old books too.
     this.#idempotency.clear();
     this.#references.clear();
-    this.#registration.save({ registrationId, environment, client, name, createdAt, clientKey: sealed });
+    this.#registration.save({
+      registrationId,
+      environment,
+      client,
+      name,
+      createdAt,
+      clientKey: sealed,
+    });
     const kept = await this.#tokens.adopt(token);
     return kept.ok ? ok(null) : kept;
   }
 
-  /** A token request with a client key that is not (yet) the tenant's: refusals are `unprocessable`. */
+  /**
+   * A token request with a client key that is not (yet) the tenant's: refusals are `unprocessable`.
+   */
   #check(environment: Environment, client: string, clientKey: string) {
     return issueToken(this.env, environment, nameOf({ environment, client }), clientKey);
   }
@@ -349,9 +516,21 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     return this.#registration.get() ? this.#keys.check(gatewayKey, Date.now()) : null;
   }
 
-  /** One alarm: the earliest due time of the modules' stored work (token renewal, run starts, purges, a previous secret's retirement). */
+  /**
+   * One alarm: the earliest due time of the modules' stored work (token renewal, run starts,
+   * purges, a previous secret's retirement).
+   */
   async #arm(): Promise<void> {
-    const due = [this.#tokens.dueAt(), this.#desk.dueAt(Date.now()), this.#desk.book.purgeDueAt(), this.#settings.dueAt(), this.#idempotency.dueAt(), this.#references.dueAt()].filter((t): t is number => t !== null);
-    await (due.length === 0 ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(Math.min(...due)));
+    const due = [
+      this.#tokens.dueAt(),
+      this.#desk.dueAt(Date.now()),
+      this.#desk.book.purgeDueAt(),
+      this.#settings.dueAt(),
+      this.#idempotency.dueAt(),
+      this.#references.dueAt(),
+    ].filter((t): t is number => t !== null);
+    await (due.length === 0
+      ? this.ctx.storage.deleteAlarm()
+      : this.ctx.storage.setAlarm(Math.min(...due)));
   }
 }

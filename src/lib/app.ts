@@ -6,7 +6,10 @@ import type { Bindings, Environment } from "./config";
 import type { TenantName } from "./stubs";
 import type { AccessCache } from "./upstream/access-cache";
 
-/** Who a request with a gateway key claims to be; the tenant's object authenticates the key on each call. */
+/**
+ * Who a request with a gateway key claims to be; the tenant's object authenticates the key on each
+ * call.
+ */
 export interface Caller {
   /** The gateway key as presented. */
   key: string;
@@ -23,7 +26,10 @@ export interface GatewayApp {
     caller: Caller;
     /** The isolate's verified keys (`withAccessCache`). */
     accessCache: AccessCache;
-    /** Fields a handler adds to its request's log line (never secrets: the logger redacts by name anyway). */
+    /**
+     * Fields a handler adds to its request's log line (never secrets: the logger redacts by name
+     * anyway).
+     */
     logFields: object;
   };
 }

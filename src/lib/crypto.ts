@@ -1,8 +1,8 @@
 /**
  * @module
- * WebCrypto only: base64, base64url and hex, sealing client keys (AES-256-GCM with a key id, so `SECRETS_KEY` can rotate),
- * hashing gateway keys (SHA-256: they are random and long, so a fast hash is the right one), random
- * secrets, and constant-time comparison.
+ * WebCrypto only: base64, base64url and hex, sealing client keys (AES-256-GCM with a key id, so
+ * `SECRETS_KEY` can rotate), hashing gateway keys (SHA-256: they are random and long, so a fast
+ * hash is the right one), random secrets, and constant-time comparison.
  */
 import { z } from "zod";
 
@@ -72,7 +72,11 @@ export function toHex(bytes: Uint8Array): string {
 
 /** Lowercase hex of SHA-256 of `data` (a string as UTF-8). */
 export async function sha256Hex(data: string | Uint8Array<ArrayBuffer>): Promise<string> {
-  return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", typeof data === "string" ? encoder.encode(data) : data)));
+  return toHex(
+    new Uint8Array(
+      await crypto.subtle.digest("SHA-256", typeof data === "string" ? encoder.encode(data) : data),
+    ),
+  );
 }
 
 /** `bytes` random bytes as base64url, for gateway keys and other bearer secrets. */
@@ -91,32 +95,57 @@ export function timingSafeEqual(a: string, b: string): boolean {
  * A secrets key from its configured form: 32 bytes, base64. The key id is a short hash of the key,
  * so a sealed record names the key that opens it without revealing it.
  */
-export async function importSecretsKey(base64Key: string): Promise<{ kid: string; key: CryptoKey }> {
+export async function importSecretsKey(
+  base64Key: string,
+): Promise<{ kid: string; key: CryptoKey }> {
   const raw = fromBase64(base64Key);
-  if (raw === null || raw.byteLength !== 32) throw new TypeError("SECRETS_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)");
+  if (raw === null || raw.byteLength !== 32)
+    throw new TypeError("SECRETS_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)");
   const kid = (await sha256Hex(`kid:${base64Key.trim()}`)).slice(0, 12);
-  return { kid, key: await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]) };
+  return {
+    kid,
+    key: await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]),
+  };
 }
 
 /**
  * Seals `plaintext`. A fresh random 96-bit IV per seal: the key lives long and seals many records,
- * so an IV must never repeat under it. `context` is bound as additional data (the tenant name), so a
- * sealed record copied to another tenant does not open there.
+ * so an IV must never repeat under it. `context` is bound as additional data (the tenant name), so
+ * a sealed record copied to another tenant does not open there.
  */
-export async function seal(plaintext: string, k: { kid: string; key: CryptoKey }, context: string): Promise<Sealed> {
+export async function seal(
+  plaintext: string,
+  k: { kid: string; key: CryptoKey },
+  context: string,
+): Promise<Sealed> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const ct = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(context) }, k.key, encoder.encode(plaintext));
+  const ct = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: encoder.encode(context) },
+    k.key,
+    encoder.encode(plaintext),
+  );
   return { kid: k.kid, iv: toBase64(iv), ct: toBase64(new Uint8Array(ct)) };
 }
 
-/** Opens a sealed record with whichever of `keys` sealed it; null when none did or it was tampered with. */
-export async function open(sealed: Sealed, keys: { kid: string; key: CryptoKey }[], context: string): Promise<string | null> {
+/**
+ * Opens a sealed record with whichever of `keys` sealed it; null when none did or it was tampered
+ * with.
+ */
+export async function open(
+  sealed: Sealed,
+  keys: { kid: string; key: CryptoKey }[],
+  context: string,
+): Promise<string | null> {
   const k = keys.find((x) => x.kid === sealed.kid);
   const iv = fromBase64(sealed.iv);
   const ct = fromBase64(sealed.ct);
   if (!k || !iv || !ct) return null;
   try {
-    const pt = await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(context) }, k.key, ct);
+    const pt = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv, additionalData: encoder.encode(context) },
+      k.key,
+      ct,
+    );
     return decoder.decode(pt);
   } catch {
     return null;

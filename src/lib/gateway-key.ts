@@ -19,7 +19,9 @@ const KEY = /^lg_(demo|production)_([a-z0-9][a-z0-9-]{0,62})_([A-Za-z0-9_-]{43})
  * The tenant a presented key claims, or null when it is not shaped like a gateway key. Not yet
  * authenticated: only the tenant's own object can say whether the secret is right.
  */
-export function claimedTenant(gatewayKey: string): { environment: Environment; client: string; name: TenantName } | null {
+export function claimedTenant(
+  gatewayKey: string,
+): { environment: Environment; client: string; name: TenantName } | null {
   const m = KEY.exec(gatewayKey);
   if (!m?.[1] || !m[2]) return null;
   const environment = m[1] === "demo" ? "demo" : "production";

@@ -32,7 +32,9 @@ export function redact(fields: Fields): Fields {
   return out;
 }
 
-/** The configured threshold. `env` can be absent outside a Worker (scripts that import this module). */
+/**
+ * The configured threshold. `env` can be absent outside a Worker (scripts that import this module).
+ */
 function threshold(): number {
   const configured = (env as { LOG_LEVEL?: unknown } | undefined)?.LOG_LEVEL;
   const name = typeof configured === "string" ? configured.trim().toLowerCase() : DEFAULT_LEVEL;
@@ -44,7 +46,14 @@ function write(level: LogLevel, event: string, fields: Fields): void {
   const line = JSON.stringify({ level, event, time: new Date().toISOString(), ...redact(fields) });
   // The Workers runtime ships console output to Logs/Tail; it is the logging API there.
   /* eslint-disable no-console */
-  const sink = level === "error" ? console.error : level === "warn" ? console.warn : level === "debug" ? console.debug : console.log;
+  const sink =
+    level === "error"
+      ? console.error
+      : level === "warn"
+        ? console.warn
+        : level === "debug"
+          ? console.debug
+          : console.log;
   /* eslint-enable no-console */
   sink(line);
 }

@@ -12,7 +12,10 @@ import type { Result } from "./result";
 export type Reason =
   /** The gateway key does not authenticate (or names no tenant): refused without saying which. */
   | "unauthorized"
-  /** A webhook's signature cannot be verified (unknown tenant, no secret, or a bad signature: never told apart). */
+  /**
+   * A webhook's signature cannot be verified (unknown tenant, no secret, or a bad signature: never
+   * told apart).
+   */
   | "bad-signature"
   /** The request is well signed but its content cannot be used. */
   | "bad-request"
@@ -42,11 +45,22 @@ export type Outcome<T> = Result<T, Failure>;
 export const ok = <T>(value: T): Outcome<T> => ({ ok: true, value });
 
 /** A failed outcome. */
-export function fail(reason: Reason, detail: string, retryAfterSeconds?: number): { ok: false; error: Failure } {
-  return { ok: false, error: retryAfterSeconds === undefined ? { reason, detail } : { reason, detail, retryAfterSeconds } };
+export function fail(
+  reason: Reason,
+  detail: string,
+  retryAfterSeconds?: number,
+): { ok: false; error: Failure } {
+  return {
+    ok: false,
+    error:
+      retryAfterSeconds === undefined ? { reason, detail } : { reason, detail, retryAfterSeconds },
+  };
 }
 
-/** The problem a caller sees for `f`. Exhaustive: a new reason does not compile until it is mapped here. */
+/**
+ * The problem a caller sees for `f`. Exhaustive: a new reason does not compile until it is mapped
+ * here.
+ */
 export function problemOf(f: Failure): Problem {
   const retry = f.retryAfterSeconds ? { "retry-after": String(f.retryAfterSeconds) } : undefined;
   switch (f.reason) {

@@ -17,9 +17,15 @@ import { gatewayLink, gatewayPagination } from "./upstream/links";
 import { v2Path } from "./v2-path";
 import { fieldErrors } from "./validate";
 
-/** Largest body passed through, bytes: the API's largest upload (a 30 MB pdf) with room for multipart framing. */
+/**
+ * Largest body passed through, bytes: the API's largest upload (a 30 MB pdf) with room for
+ * multipart framing.
+ */
 export const MAX_PASSTHROUGH_BODY_BYTES = 32 * 1024 * 1024;
-/** Bodies up to this size are buffered, so a call can be resent after a 401; larger ones are streamed. */
+/**
+ * Bodies up to this size are buffered, so a call can be resent after a 401; larger ones are
+ * streamed.
+ */
 export const BUFFERED_BODY_BYTES = 1024 * 1024;
 
 /** How long a call may take in all, ms, unless the caller asks otherwise with `X-Deadline-Ms`. */
@@ -48,14 +54,26 @@ export interface V2Request {
   headers: Headers;
   /** Epoch ms by which the caller needs an answer. */
   deadline: number;
-  /** The body as read: buffered when it is checked or small enough to resend, else a size-limited stream. */
+  /**
+   * The body as read: buffered when it is checked or small enough to resend, else a size-limited
+   * stream.
+   */
   body: ArrayBuffer | ReadableStream | null;
   /** The isolate's verified keys, spares a warm call the tenant's object. */
   accessCache?: AccessCache;
 }
 
-/** The caller's `/v2` request, its path and size checked; throws a `Problem` for bad input before anything is sent. */
-export async function readV2Request(env: Bindings, caller: Caller, req: Request, requestId: string, accessCache?: AccessCache): Promise<V2Request> {
+/**
+ * The caller's `/v2` request, its path and size checked; throws a `Problem` for bad input before
+ * anything is sent.
+ */
+export async function readV2Request(
+  env: Bindings,
+  caller: Caller,
+  req: Request,
+  requestId: string,
+  accessCache?: AccessCache,
+): Promise<V2Request> {
   const started = Date.now();
   const url = new URL(req.url);
   const path = v2Path(url.pathname);
@@ -65,10 +83,26 @@ export async function readV2Request(env: Bindings, caller: Caller, req: Request,
   const method = req.method.toUpperCase();
   const body = await readBody(req, method, path.value);
   const deadline = deadlineOf(req.headers.get("x-deadline-ms"), started);
-  return { env, caller, config: config.config, requestId, origin: url.origin, method, path: path.value, search: url.search, headers: req.headers, deadline, body, accessCache };
+  return {
+    env,
+    caller,
+    config: config.config,
+    requestId,
+    origin: url.origin,
+    method,
+    path: path.value,
+    search: url.search,
+    headers: req.headers,
+    deadline,
+    body,
+    accessCache,
+  };
 }
 
-/** The body to send as it is: checked against the catalog when a schema applies. Throws a `Problem` for a malformed or invalid body. */
+/**
+ * The body to send as it is: checked against the catalog when a schema applies. Throws a `Problem`
+ * for a malformed or invalid body.
+ */
 export function checkedBody(r: V2Request): ArrayBuffer | ReadableStream | null {
   const rule = bodyRule(r.method, r.path);
   if (rule && r.body instanceof ArrayBuffer) check(r.headers, r.body, rule);
@@ -80,25 +114,70 @@ export function checkedBody(r: V2Request): ArrayBuffer | ReadableStream | null {
  * status and body, useful headers only. Throws a `Problem` when no answer can be had. `trace` is
  * filled in for the request's log line.
  */
-export async function sendV2(r: V2Request, body: ArrayBuffer | ReadableStream | null, trace: CallTrace): Promise<Response> {
+export async function sendV2(
+  r: V2Request,
+  body: ArrayBuffer | ReadableStream | null,
+  trace: CallTrace,
+): Promise<Response> {
   const res = await callUpstream(
-    { env: r.env, environment: r.caller.environment, config: r.config, tenant: r.caller.tenant, credential: { gatewayKey: r.caller.key }, accessCache: r.accessCache },
-    { method: r.method, path: r.path, search: r.search, headers: upstreamHeaders(r.headers, r.requestId), body, deadline: r.deadline },
+    {
+      env: r.env,
+      environment: r.caller.environment,
+      config: r.config,
+      tenant: r.caller.tenant,
+      credential: { gatewayKey: r.caller.key },
+      accessCache: r.accessCache,
+    },
+    {
+      method: r.method,
+      path: r.path,
+      search: r.search,
+      headers: upstreamHeaders(r.headers, r.requestId),
+      body,
+      deadline: r.deadline,
+    },
     trace,
   );
   return downstreamResponse(res, r.config.apiBaseUrl, r.origin, r.requestId);
 }
 
-/** The epoch ms by which a call started at `started` must be answered, from its `X-Deadline-Ms` header. */
+/**
+ * The epoch ms by which a call started at `started` must be answered, from its `X-Deadline-Ms`
+ * header.
+ */
 export function deadlineOf(header: string | null, started: number): number {
   const asked = Number(header);
-  return started + (Number.isInteger(asked) && asked > 0 ? Math.min(asked, MAX_DEADLINE_MS) : DEFAULT_DEADLINE_MS);
+  return (
+    started +
+    (Number.isInteger(asked) && asked > 0 ? Math.min(asked, MAX_DEADLINE_MS) : DEFAULT_DEADLINE_MS)
+  );
 }
 
-/** Request headers that cross to the API; everything else (Authorization, cookies, hop-by-hop, cf-*) stays. */
-const REQUEST_HEADERS = ["accept", "accept-language", "content-type", "content-length", "if-match", "if-none-match", "if-modified-since"];
+/**
+ * Request headers that cross to the API; everything else (Authorization, cookies, hop-by-hop, cf-*)
+ * stays.
+ */
+const REQUEST_HEADERS = [
+  "accept",
+  "accept-language",
+  "content-type",
+  "content-length",
+  "if-match",
+  "if-none-match",
+  "if-modified-since",
+];
 /** Response headers that come back to the caller. */
-const RESPONSE_HEADERS = ["content-type", "content-length", "content-disposition", "x-pagination", "location", "retry-after", "etag", "last-modified", "www-authenticate"];
+const RESPONSE_HEADERS = [
+  "content-type",
+  "content-length",
+  "content-disposition",
+  "x-pagination",
+  "location",
+  "retry-after",
+  "etag",
+  "last-modified",
+  "www-authenticate",
+];
 
 /** How the gateway checks a body before sending it. */
 interface BodyRule {
@@ -106,10 +185,18 @@ interface BodyRule {
   type: "json" | "json-patch";
 }
 
-/** The catalog's schema for the operation's body, if it takes JSON: every POST and PATCH of the API is checked. */
+/**
+ * The catalog's schema for the operation's body, if it takes JSON: every POST and PATCH of the API
+ * is checked.
+ */
 function bodyRule(method: string, path: string): BodyRule | null {
   const m = matchOperation(method, path);
-  if (m.kind !== "operation" || !m.op.schema || (m.op.body !== "json" && m.op.body !== "json-patch")) return null;
+  if (
+    m.kind !== "operation" ||
+    !m.op.schema ||
+    (m.op.body !== "json" && m.op.body !== "json-patch")
+  )
+    return null;
   return { schema: m.op.schema, type: m.op.body };
 }
 
@@ -130,21 +217,37 @@ export function upstreamHeaders(inbound: Headers, requestId: string): Headers {
  * links in `Location` and `X-Pagination` pointed at the gateway (a link to anywhere else is
  * dropped: see `upstream/links.ts`).
  */
-function downstreamResponse(res: Response, apiBaseUrl: string, gatewayOrigin: string, requestId: string): Response {
+function downstreamResponse(
+  res: Response,
+  apiBaseUrl: string,
+  gatewayOrigin: string,
+  requestId: string,
+): Response {
   const headers = new Headers({ "x-request-id": requestId });
   for (const name of RESPONSE_HEADERS) {
     const v = res.headers.get(name);
-    const out = v === null ? null : name === "location" ? gatewayLink(v, apiBaseUrl, gatewayOrigin) : name === "x-pagination" ? gatewayPagination(v, apiBaseUrl, gatewayOrigin) : v;
+    const out =
+      v === null
+        ? null
+        : name === "location"
+          ? gatewayLink(v, apiBaseUrl, gatewayOrigin)
+          : name === "x-pagination"
+            ? gatewayPagination(v, apiBaseUrl, gatewayOrigin)
+            : v;
     if (out !== null) headers.set(name, out);
   }
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 }
 
 /**
- * The body as read: null, a buffer (when a schema applies, or small enough to resend after a
- * 401), or a size-limited stream. Throws a `Problem` for an oversized body, before anything is sent.
+ * The body as read: null, a buffer (when a schema applies, or small enough to resend after a 401),
+ * or a size-limited stream. Throws a `Problem` for an oversized body, before anything is sent.
  */
-async function readBody(req: Request, method: string, path: string): Promise<ArrayBuffer | ReadableStream | null> {
+async function readBody(
+  req: Request,
+  method: string,
+  path: string,
+): Promise<ArrayBuffer | ReadableStream | null> {
   if (method === "GET" || method === "HEAD" || !req.body) return null;
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (declared > MAX_PASSTHROUGH_BODY_BYTES) throw tooLarge();
@@ -158,7 +261,10 @@ export function mediaType(headers: Headers): string {
   return (headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
 
-/** Whether `type` (see `mediaType`) is JSON: `application/json`, any `application/…+json`, or `text/json`. */
+/**
+ * Whether `type` (see `mediaType`) is JSON: `application/json`, any `application/…+json`, or
+ * `text/json`.
+ */
 export function isJsonType(type: string): boolean {
   return /^(application\/([a-z0-9.+-]+\+)?json|text\/json)$/.test(type);
 }
@@ -167,7 +273,12 @@ export function isJsonType(type: string): boolean {
 function check(headers: Headers, buffer: ArrayBuffer, rule: BodyRule): void {
   const type = mediaType(headers);
   if (rule.type === "json-patch" ? type !== "application/json-patch+json" : !isJsonType(type)) {
-    throw new Problem("unsupported-media-type", rule.type === "json-patch" ? "PATCH takes a JSON Patch as application/json-patch+json." : "Send the body as application/json.");
+    throw new Problem(
+      "unsupported-media-type",
+      rule.type === "json-patch"
+        ? "PATCH takes a JSON Patch as application/json-patch+json."
+        : "Send the body as application/json.",
+    );
   }
   let value: unknown;
   try {
@@ -176,11 +287,19 @@ function check(headers: Headers, buffer: ArrayBuffer, rule: BodyRule): void {
     throw new Problem("bad-request", "The body is not valid JSON; nothing was sent to the API.");
   }
   const parsed = rule.schema.safeParse(value);
-  if (!parsed.success) throw new Problem("validation-failed", "The body failed validation; nothing was sent to the API.", { errors: fieldErrors(parsed.error) });
+  if (!parsed.success)
+    throw new Problem(
+      "validation-failed",
+      "The body failed validation; nothing was sent to the API.",
+      { errors: fieldErrors(parsed.error) },
+    );
 }
 
 function tooLarge(): Problem {
-  return new Problem("payload-too-large", `Bodies are limited to ${MAX_PASSTHROUGH_BODY_BYTES} bytes.`);
+  return new Problem(
+    "payload-too-large",
+    `Bodies are limited to ${MAX_PASSTHROUGH_BODY_BYTES} bytes.`,
+  );
 }
 
 async function readUpTo(body: ReadableStream<Uint8Array>, max: number): Promise<ArrayBuffer> {
@@ -189,7 +308,9 @@ async function readUpTo(body: ReadableStream<Uint8Array>, max: number): Promise<
   return bytes.buffer;
 }
 
-/** Streams `body` on, erroring it once it passes the limit (the upstream then sees an aborted body). */
+/**
+ * Streams `body` on, erroring it once it passes the limit (the upstream then sees an aborted body).
+ */
 function limitStream(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   let size = 0;
   return body.pipeThrough(

@@ -14,23 +14,41 @@ import { log } from "./log";
 export const PROBLEM_TYPES = {
   "bad-request": { status: 400, title: "Bad request" },
   "validation-failed": { status: 400, title: "The request failed validation" },
-  "unauthorized": { status: 401, title: "Missing or invalid credentials" },
+  unauthorized: { status: 401, title: "Missing or invalid credentials" },
   "not-found": { status: 404, title: "Not found" },
   "method-not-allowed": { status: 405, title: "Method not allowed" },
-  "conflict": { status: 409, title: "Conflict" },
-  "idempotency-key-in-use": { status: 409, title: "A request with this Idempotency-Key is still in flight" },
-  "outcome-unknown": { status: 409, title: "The outcome of the first request with this Idempotency-Key is unknown" },
+  conflict: { status: 409, title: "Conflict" },
+  "idempotency-key-in-use": {
+    status: 409,
+    title: "A request with this Idempotency-Key is still in flight",
+  },
+  "outcome-unknown": {
+    status: 409,
+    title: "The outcome of the first request with this Idempotency-Key is unknown",
+  },
   "payload-too-large": { status: 413, title: "Payload too large" },
   "unsupported-media-type": { status: 415, title: "Unsupported media type" },
-  "unprocessable": { status: 422, title: "Unprocessable request" },
-  "idempotency-key-reused": { status: 422, title: "This Idempotency-Key was used with another request" },
-  "too-many-rows": { status: 422, title: "The list has more rows than Prefer: pages=all answers at once" },
-  "deadline-too-short": { status: 422, title: "The call's deadline cannot fit the pages it asks for" },
+  unprocessable: { status: 422, title: "Unprocessable request" },
+  "idempotency-key-reused": {
+    status: 422,
+    title: "This Idempotency-Key was used with another request",
+  },
+  "too-many-rows": {
+    status: 422,
+    title: "The list has more rows than Prefer: pages=all answers at once",
+  },
+  "deadline-too-short": {
+    status: 422,
+    title: "The call's deadline cannot fit the pages it asks for",
+  },
   "too-many-requests": { status: 429, title: "Too many requests" },
-  "internal": { status: 500, title: "Internal error" },
+  internal: { status: 500, title: "Internal error" },
   "upstream-failed": { status: 502, title: "The accounting API failed" },
-  "credentials-rejected": { status: 502, title: "The accounting API refused the tenant's client key" },
-  "unavailable": { status: 503, title: "Service unavailable" },
+  "credentials-rejected": {
+    status: 502,
+    title: "The accounting API refused the tenant's client key",
+  },
+  unavailable: { status: 503, title: "Service unavailable" },
   "upstream-timeout": { status: 504, title: "The accounting API did not answer in time" },
 } as const;
 export type ProblemType = keyof typeof PROBLEM_TYPES;
@@ -58,10 +76,21 @@ export class Problem extends Error {
   /** The `application/problem+json` response, stamped with the request id. */
   toResponse(requestId: string): Response {
     const { status, title } = PROBLEM_TYPES[this.type];
-    const body = { type: PROBLEM_BASE + this.type, title, status, detail: this.detail, requestId, errors: this.extra.errors };
+    const body = {
+      type: PROBLEM_BASE + this.type,
+      title,
+      status,
+      detail: this.detail,
+      requestId,
+      errors: this.extra.errors,
+    };
     return new Response(JSON.stringify(body), {
       status,
-      headers: { "content-type": "application/problem+json", "x-request-id": requestId, ...this.extra.headers },
+      headers: {
+        "content-type": "application/problem+json",
+        "x-request-id": requestId,
+        ...this.extra.headers,
+      },
     });
   }
 }
@@ -71,7 +100,10 @@ export class Problem extends Error {
  * retrying an overload at once (it deepens it), so not 1; a few seconds let its queue drain.
  */
 export const OVERLOADED_RETRY_AFTER_SECONDS = 5;
-/** After a retryable platform failure (a reset, a lost connection) that outlived the runtime's own retries, s. */
+/**
+ * After a retryable platform failure (a reset, a lost connection) that outlived the runtime's own
+ * retries, s.
+ */
 const UNREACHABLE_RETRY_AFTER_SECONDS = 1;
 
 /**
@@ -82,34 +114,64 @@ const UNREACHABLE_RETRY_AFTER_SECONDS = 1;
  */
 export function platformProblem(err: unknown): Problem | null {
   if (typeof err !== "object" || err === null) return null;
-  const e = err as { overloaded?: unknown; retryable?: unknown; remote?: unknown; message?: unknown };
-  if (e.overloaded === true || (typeof e.message === "string" && /durable object is overloaded/i.test(e.message))) {
-    return new Problem("unavailable", "Part of the gateway is overloaded right now. Try again after the Retry-After.", {
-      headers: { "retry-after": String(OVERLOADED_RETRY_AFTER_SECONDS) },
-    });
+  const e = err as {
+    overloaded?: unknown;
+    retryable?: unknown;
+    remote?: unknown;
+    message?: unknown;
+  };
+  if (
+    e.overloaded === true ||
+    (typeof e.message === "string" && /durable object is overloaded/i.test(e.message))
+  ) {
+    return new Problem(
+      "unavailable",
+      "Part of the gateway is overloaded right now. Try again after the Retry-After.",
+      {
+        headers: { "retry-after": String(OVERLOADED_RETRY_AFTER_SECONDS) },
+      },
+    );
   }
   if (e.retryable === true && e.remote !== true) {
-    return new Problem("unavailable", "Part of the gateway could not be reached for a moment. Try again after the Retry-After.", {
-      headers: { "retry-after": String(UNREACHABLE_RETRY_AFTER_SECONDS) },
-    });
+    return new Problem(
+      "unavailable",
+      "Part of the gateway could not be reached for a moment. Try again after the Retry-After.",
+      {
+        headers: { "retry-after": String(UNREACHABLE_RETRY_AFTER_SECONDS) },
+      },
+    );
   }
   return null;
 }
 
-/** Hono `onError`: a `Problem` answers itself; a Durable Object's overload is a 503; anything else is logged and becomes a bare 500. */
+/**
+ * Hono `onError`: a `Problem` answers itself; a Durable Object's overload is a 503; anything else
+ * is logged and becomes a bare 500.
+ */
 export function handleError(err: Error, c: Context<GatewayApp>): Response {
   const id = c.get("requestId");
   if (err instanceof Problem) return err.toResponse(id);
   const platform = platformProblem(err);
   if (platform) {
-    log.warn("durable-object-unavailable", { requestId: id, route: c.req.routePath, error: err.name, overloaded: (err as { overloaded?: unknown }).overloaded === true });
+    log.warn("durable-object-unavailable", {
+      requestId: id,
+      route: c.req.routePath,
+      error: err.name,
+      overloaded: (err as { overloaded?: unknown }).overloaded === true,
+    });
     return platform.toResponse(id);
   }
   log.error("unhandled", { requestId: id, route: c.req.routePath, error: err.name });
-  return new Problem("internal", "The gateway failed to handle the request. Quote the request id when you report it.").toResponse(id);
+  return new Problem(
+    "internal",
+    "The gateway failed to handle the request. Quote the request id when you report it.",
+  ).toResponse(id);
 }
 
 /** Hono `notFound`. */
 export function handleNotFound(c: Context<GatewayApp>): Response {
-  return new Problem("not-found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`).toResponse(c.get("requestId"));
+  return new Problem(
+    "not-found",
+    `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`,
+  ).toResponse(c.get("requestId"));
 }

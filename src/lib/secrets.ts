@@ -6,9 +6,16 @@
 import type { Bindings } from "./config";
 import { importSecretsKey } from "./crypto";
 
-/** The configured sealing keys, current first; throws a TypeError naming the setting when it is missing or malformed. */
-export async function secretsKeys(env: Bindings): Promise<[{ kid: string; key: CryptoKey }, ...{ kid: string; key: CryptoKey }[]]> {
+/**
+ * The configured sealing keys, current first; throws a TypeError naming the setting when it is
+ * missing or malformed.
+ */
+export async function secretsKeys(
+  env: Bindings,
+): Promise<[{ kid: string; key: CryptoKey }, ...{ kid: string; key: CryptoKey }[]]> {
   if (!env.SECRETS_KEY) throw new TypeError("SECRETS_KEY is not configured");
   const current = await importSecretsKey(env.SECRETS_KEY);
-  return env.SECRETS_KEY_PREVIOUS ? [current, await importSecretsKey(env.SECRETS_KEY_PREVIOUS)] : [current];
+  return env.SECRETS_KEY_PREVIOUS
+    ? [current, await importSecretsKey(env.SECRETS_KEY_PREVIOUS)]
+    : [current];
 }

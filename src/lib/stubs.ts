@@ -2,8 +2,8 @@
  * @module
  * The one place that addresses Durable Objects. Tenant names are built and parsed here only; every
  * caller that reaches a tenant's object comes through `tenantStub`, with a name derived from an
- * authenticated gateway key, a verified webhook route, an operator's path, or a run the tenant's own
- * object started.
+ * authenticated gateway key, a verified webhook route, an operator's path, or a run the tenant's
+ * own object started.
  */
 import { z } from "zod";
 import type { Bindings } from "./config";
@@ -11,8 +11,16 @@ import { Environment } from "./config";
 import type { OrderRunPort } from "./orders/port";
 import type { Result } from "./result";
 
-/** A client slug: lowercase letters, digits and dashes (no underscore: it separates a gateway key's parts). */
-export const ClientSlug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be 1-63 lowercase letters, digits or dashes, starting with a letter or digit");
+/**
+ * A client slug: lowercase letters, digits and dashes (no underscore: it separates a gateway key's
+ * parts).
+ */
+export const ClientSlug = z
+  .string()
+  .regex(
+    /^[a-z0-9][a-z0-9-]{0,62}$/,
+    "must be 1-63 lowercase letters, digits or dashes, starting with a letter or digit",
+  );
 
 /** `demo:acme`: the unit of isolation. */
 export type TenantName = `${Environment}:${string}`;
@@ -27,11 +35,14 @@ export function tenantName(environment: Environment, client: string): TenantName
  *
  * @example parseTenantName("demo:acme") // { ok: true, value: { environment: "demo", client: "acme" } }
  */
-export function parseTenantName(name: string): Result<{ environment: Environment; client: string }, string> {
+export function parseTenantName(
+  name: string,
+): Result<{ environment: Environment; client: string }, string> {
   const [environment, client, ...rest] = name.split(":");
   const e = Environment.safeParse(environment);
   const c = ClientSlug.safeParse(client);
-  if (!e.success || !c.success || rest.length > 0) return { ok: false, error: `not a tenant name: ${JSON.stringify(name)}` };
+  if (!e.success || !c.success || rest.length > 0)
+    return { ok: false, error: `not a tenant name: ${JSON.stringify(name)}` };
   return { ok: true, value: { environment: e.data, client: c.data } };
 }
 

@@ -8,7 +8,14 @@ import type { GovernorCounters } from "../durable/rate-governor";
 import { Environment, type Bindings } from "./config";
 import { offboardTenant } from "./onboarding/offboard";
 import { ok, unwrap, type Outcome } from "./outcome";
-import { directoryStub, governorStub, parseTenantName, tenantName, tenantStub, type TenantName } from "./stubs";
+import {
+  directoryStub,
+  governorStub,
+  parseTenantName,
+  tenantName,
+  tenantStub,
+  type TenantName,
+} from "./stubs";
 
 /** What registering a tenant takes. */
 export interface NewTenant {
@@ -22,7 +29,10 @@ export interface NewTenant {
  * Registers a tenant (its object checks the client key first) and lists it; answers the new gateway
  * key, or why not (`conflict` when the slug is taken, which costs no upstream call).
  */
-export async function tryRegisterTenant(env: Bindings, input: NewTenant): Promise<Outcome<{ tenant: TenantName; gatewayKey: string }>> {
+export async function tryRegisterTenant(
+  env: Bindings,
+  input: NewTenant,
+): Promise<Outcome<{ tenant: TenantName; gatewayKey: string }>> {
   const name = tenantName(input.environment, input.client);
   const registered = await tenantStub(env, name).register(input);
   if (!registered.ok) return registered;
@@ -40,7 +50,11 @@ export async function registerTenant(env: Bindings, input: NewTenant) {
  * the integration from the client upstream (`DELETE /Offboarding/RemoveIntegration`); if that
  * fails, nothing is removed, so the operator can try again.
  */
-export async function removeTenant(env: Bindings, name: TenantName, { offboard = false }: { offboard?: boolean } = {}): Promise<void> {
+export async function removeTenant(
+  env: Bindings,
+  name: TenantName,
+  { offboard = false }: { offboard?: boolean } = {},
+): Promise<void> {
   if (offboard) await offboardTenant(env, name);
   unwrap(await tenantStub(env, name).remove());
   await directoryStub(env).remove(name);
@@ -49,14 +63,31 @@ export async function removeTenant(env: Bindings, name: TenantName, { offboard =
 /** Every tenant as operators see it, its own counters joined with the rate governor's. */
 export async function listTenants(env: Bindings) {
   const names = await directoryStub(env).list();
-  const perEnvironment = await Promise.all(Environment.options.map((e) => governorStub(env, e).counters()));
+  const perEnvironment = await Promise.all(
+    Environment.options.map((e) => governorStub(env, e).counters()),
+  );
   const governed: Record<string, GovernorCounters> = Object.assign({}, ...perEnvironment);
   const described = await Promise.all(
     names.map(async (name) => {
       const parsed = parseTenantName(name);
-      const d = parsed.ok ? await tenantStub(env, tenantName(parsed.value.environment, parsed.value.client)).describe() : null;
+      const d = parsed.ok
+        ? await tenantStub(
+            env,
+            tenantName(parsed.value.environment, parsed.value.client),
+          ).describe()
+        : null;
       const g = governed[name] ?? { permits: 0, waited: 0, refused: 0 };
-      return d && { ...d, counters: { ...d.counters, upstreamCalls: g.permits, throttledWaits: g.waited, refusedForDeadline: g.refused } };
+      return (
+        d && {
+          ...d,
+          counters: {
+            ...d.counters,
+            upstreamCalls: g.permits,
+            throttledWaits: g.waited,
+            refusedForDeadline: g.refused,
+          },
+        }
+      );
     }),
   );
   return described.filter((d) => d !== null);

@@ -15,13 +15,20 @@ export interface TokenRecord {
 
 /** Renew this long before expiry, at most, ms. */
 export const TOKEN_RENEW_MARGIN_MS = 5 * 60_000;
-/** Never hand out a token with less than this left, at most, ms (clock skew plus the longest upstream call). */
+/**
+ * Never hand out a token with less than this left, at most, ms (clock skew plus the longest
+ * upstream call).
+ */
 export const TOKEN_HARD_FLOOR_MS = 60_000;
-/** Alarms are spread over this share of the renewal margin, so tenants issued together do not renew in the same second. */
+/**
+ * Alarms are spread over this share of the renewal margin, so tenants issued together do not renew
+ * in the same second.
+ */
 const ALARM_JITTER_SHARE = 0.2;
 
 /** The renewal margin of `t`, ms: `TOKEN_RENEW_MARGIN_MS`, or a quarter of a shorter lifetime. */
-const renewMargin = (t: TokenRecord) => Math.min(TOKEN_RENEW_MARGIN_MS, (t.expiresAt - t.issuedAt) / 4);
+const renewMargin = (t: TokenRecord) =>
+  Math.min(TOKEN_RENEW_MARGIN_MS, (t.expiresAt - t.issuedAt) / 4);
 
 /**
  * When `t`'s renewal window opens (epoch ms): the last moment a copy of it held outside the

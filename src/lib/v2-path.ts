@@ -16,9 +16,15 @@
 import type { Result } from "./result";
 
 const SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%]+$/;
-/** Encoded slash, backslash, dot and percent sign, and every encoded control character (the URL parser never leaves a raw one). */
+/**
+ * Encoded slash, backslash, dot and percent sign, and every encoded control character (the URL
+ * parser never leaves a raw one).
+ */
 const FORBIDDEN_ESCAPE = /%(2f|5c|2e|25|[01][0-9a-f]|7f)/i;
-/** A `%` that does not start a two-hex-digit escape: read differently by different decoders, and able to form an escape once its neighbours are decoded. */
+/**
+ * A `%` that does not start a two-hex-digit escape: read differently by different decoders, and
+ * able to form an escape once its neighbours are decoded.
+ */
 const MALFORMED_ESCAPE = /%(?![0-9a-f]{2})/i;
 /** Escapes of unreserved characters other than `.`: digits, letters, `-`, `_`, `~`. */
 const UNRESERVED_ESCAPE = /%(3[0-9]|4[1-9a-f]|5[0-9a]|6[1-9a-f]|7[0-9a]|2d|5f|7e)/gi;
@@ -29,11 +35,22 @@ export function v2Path(pathname: string): Result<string, string> {
   if (!m) return { ok: false, error: "The path must start with /v2/." };
   const raw = m[1] ?? "/";
   if (raw.includes("\\")) return { ok: false, error: "Backslashes are not allowed in the path." };
-  if (MALFORMED_ESCAPE.test(raw)) return { ok: false, error: "A % in the path must start a percent-escape of two hex digits." };
-  if (FORBIDDEN_ESCAPE.test(raw)) return { ok: false, error: "Encoded slashes, backslashes, dots, percent signs and control characters are not allowed in the path." };
-  const rest = raw.replace(UNRESERVED_ESCAPE, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+  if (MALFORMED_ESCAPE.test(raw))
+    return { ok: false, error: "A % in the path must start a percent-escape of two hex digits." };
+  if (FORBIDDEN_ESCAPE.test(raw))
+    return {
+      ok: false,
+      error:
+        "Encoded slashes, backslashes, dots, percent signs and control characters are not allowed in the path.",
+    };
+  const rest = raw.replace(UNRESERVED_ESCAPE, (escape) =>
+    String.fromCharCode(parseInt(escape.slice(1), 16)),
+  );
   const segments = rest.slice(1).split("/");
-  if (rest !== "/" && segments.some((s) => s === "" || s === "." || s === ".." || !SEGMENT.test(s))) {
+  if (
+    rest !== "/" &&
+    segments.some((s) => s === "" || s === "." || s === ".." || !SEGMENT.test(s))
+  ) {
     return { ok: false, error: "The path has an empty, dot or malformed segment." };
   }
   return { ok: true, value: rest };

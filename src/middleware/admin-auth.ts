@@ -23,7 +23,8 @@ export function bearer(header: string | undefined): string | null {
  */
 export function usableAdminToken(env: Bindings, what: "admin API" | "console"): string {
   const token = env.ADMIN_TOKEN;
-  if (!token) throw new Problem("unavailable", `The ${what} is disabled: ADMIN_TOKEN is not configured.`);
+  if (!token)
+    throw new Problem("unavailable", `The ${what} is disabled: ADMIN_TOKEN is not configured.`);
   const committed = committedSecretsInUse(env);
   if (committed.length > 0) {
     throw new Problem(
@@ -43,7 +44,11 @@ export const requireAdmin: MiddlewareHandler<GatewayApp> = async function requir
   const expected = usableAdminToken(c.env, "admin API");
   const given = bearer(c.req.header("authorization"));
   if (!given || !timingSafeEqual(given, expected)) {
-    throw new Problem("unauthorized", "Send the operator's token as Authorization: Bearer <ADMIN_TOKEN>.", { headers: { "www-authenticate": "Bearer" } });
+    throw new Problem(
+      "unauthorized",
+      "Send the operator's token as Authorization: Bearer <ADMIN_TOKEN>.",
+      { headers: { "www-authenticate": "Bearer" } },
+    );
   }
   await next();
 };

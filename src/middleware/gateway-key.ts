@@ -19,7 +19,12 @@ export function gatewayKey(): MiddlewareHandler<GatewayApp> {
   return async function gatewayKey(c, next) {
     const key = bearer(c.req.header("authorization"));
     const claimed = key ? claimedTenant(key) : null;
-    if (!key || !claimed) throw new Problem("unauthorized", "Send a gateway key as Authorization: Bearer <gateway key>.", { headers: { "www-authenticate": "Bearer" } });
+    if (!key || !claimed)
+      throw new Problem(
+        "unauthorized",
+        "Send a gateway key as Authorization: Bearer <gateway key>.",
+        { headers: { "www-authenticate": "Bearer" } },
+      );
     c.set("caller", { key, tenant: claimed.name, environment: claimed.environment });
     await next();
   };

@@ -20,18 +20,26 @@ import type { GatewayApp } from "../lib/app";
 import { Problem } from "../lib/problem";
 import { addressKey, BlockedAddresses } from "../lib/rate/blocked-addresses";
 
-/** The binding's period, s (`simple.period` in wrangler.toml): how long an address stays refused once over. */
+/**
+ * The binding's period, s (`simple.period` in wrangler.toml): how long an address stays refused
+ * once over.
+ */
 export const INBOUND_LIMIT_PERIOD_SECONDS = 60;
 
 /** The 429 for an address over its limit. */
 function tooMany(seconds: number): Problem {
-  return new Problem("too-many-requests", "Too many failed attempts, or calls, from this address; try again after the Retry-After.", {
-    headers: { "retry-after": String(seconds) },
-  });
+  return new Problem(
+    "too-many-requests",
+    "Too many failed attempts, or calls, from this address; try again after the Retry-After.",
+    {
+      headers: { "retry-after": String(seconds) },
+    },
+  );
 }
 
 /** The caller's address key, or null when there is none to count by. */
-const callerAddress = (c: Context<GatewayApp>) => addressKey(c.req.header("cf-connecting-ip") ?? "");
+const callerAddress = (c: Context<GatewayApp>) =>
+  addressKey(c.req.header("cf-connecting-ip") ?? "");
 
 /**
  * Counts failed authentications per address and refuses an address that is over, in the Worker.
@@ -57,13 +65,15 @@ export function limitFailedAuth(blocked = new BlockedAddresses()): MiddlewareHan
 }
 
 /**
- * Counts one read of `/healthz` for the caller's address, and throws a 429 when the address is over.
- * `/healthz` needs no credential yet asks each environment's `RateGovernor` (the object every
- * upstream call waits on) how its token endpoint fares, so an unauthenticated flood must not reach it.
+ * Counts one read of `/healthz` for the caller's address, and throws a 429 when the address is
+ * over. `/healthz` needs no credential yet asks each environment's `RateGovernor` (the object every
+ * upstream call waits on) how its token endpoint fares, so an unauthenticated flood must not reach
+ * it.
  */
 export async function countHealthRead(c: Context<GatewayApp>): Promise<void> {
   const limiter = c.env.INBOUND_LIMIT;
   const address = callerAddress(c);
   if (!limiter || address === null) return;
-  if (!(await limiter.limit({ key: `healthz:${address}` })).success) throw tooMany(INBOUND_LIMIT_PERIOD_SECONDS);
+  if (!(await limiter.limit({ key: `healthz:${address}` })).success)
+    throw tooMany(INBOUND_LIMIT_PERIOD_SECONDS);
 }

@@ -13,20 +13,32 @@ import type { GatewayApp } from "../lib/app";
 import { Problem } from "../lib/problem";
 import { fieldErrors, readJson } from "../lib/validate";
 
-/** What `@hono/zod-openapi` hands its hook after each validation (its `Hook` type's first argument). */
-export type ValidationResult = { target: string } & ({ success: true; data: unknown } | { success: false; error: z.ZodError });
+/**
+ * What `@hono/zod-openapi` hands its hook after each validation (its `Hook` type's first argument).
+ */
+export type ValidationResult = { target: string } & (
+  { success: true; data: unknown } | { success: false; error: z.ZodError }
+);
 
 /**
- * The `defaultHook` of every gateway router: lets valid input through, throws the problem of invalid input.
+ * The `defaultHook` of every gateway router: lets valid input through, throws the problem of
+ * invalid input.
  *
  * @example new OpenAPIHono<GatewayApp>({ defaultHook: validationProblem })
  */
 export function validationProblem(result: ValidationResult, _c: Context): void {
   if (result.success) return;
   const issues = result.error.issues;
-  if (result.target === "param") throw new Problem("not-found", `No such ${issues.map((i) => i.path.join(".")).join(", ")}.`);
-  if (result.target === "query") throw new Problem("bad-request", `Query: ${issues.map((i) => `${i.path.join(".") || "query"} ${i.message}`).join("; ")}.`);
-  throw new Problem("validation-failed", "The body failed validation; see errors.", { errors: fieldErrors(result.error) });
+  if (result.target === "param")
+    throw new Problem("not-found", `No such ${issues.map((i) => i.path.join(".")).join(", ")}.`);
+  if (result.target === "query")
+    throw new Problem(
+      "bad-request",
+      `Query: ${issues.map((i) => `${i.path.join(".") || "query"} ${i.message}`).join("; ")}.`,
+    );
+  throw new Problem("validation-failed", "The body failed validation; see errors.", {
+    errors: fieldErrors(result.error),
+  });
 }
 
 /**

@@ -15,7 +15,9 @@ import { MAX_SIGNATURE_HEADER_CHARS } from "../lib/orders/signature";
 import { WEBHOOK_UNVERIFIED } from "../lib/orders/source";
 import { problemOf } from "../lib/outcome";
 
-/** Per source, the headers a signed delivery carries: every inner list must have one of its names. */
+/**
+ * Per source, the headers a signed delivery carries: every inner list must have one of its names.
+ */
 const SIGNATURE_HEADERS: Record<Source, string[][]> = {
   shopify: [["X-Shopify-Hmac-Sha256", "Shopify-Hmac-Sha256"]],
   woocommerce: [["X-WC-Webhook-Signature"]],
@@ -23,7 +25,10 @@ const SIGNATURE_HEADERS: Record<Source, string[][]> = {
   standard: [["webhook-id"], ["webhook-timestamp"], ["webhook-signature"]],
 };
 
-/** WooCommerce's activation ping is unsigned and at most this long, bytes (`woocommerce.ts` `isPing`). */
+/**
+ * WooCommerce's activation ping is unsigned and at most this long, bytes (`woocommerce.ts`
+ * `isPing`).
+ */
 const WOO_PING_MAX_BYTES = 64;
 
 /** Whether one of `names` is present, non-empty and of a length a signature header can have. */
@@ -40,14 +45,21 @@ function present(headers: Headers, names: string[]): boolean {
  *
  * @example app.use("/webhooks/:source/:client/:environment", webhookPrecheck)
  */
-export const webhookPrecheck: MiddlewareHandler<GatewayApp> = async function webhookPrecheck(c, next) {
+export const webhookPrecheck: MiddlewareHandler<GatewayApp> = async function webhookPrecheck(
+  c,
+  next,
+) {
   const source = Source.safeParse(c.req.param("source"));
   // An unknown source names no adapter: the route answers it (404) without any object.
   if (!source.success) return next();
   const headers = c.req.raw.headers;
   const signed = SIGNATURE_HEADERS[source.data].every((names) => present(headers, names));
   const declared = Number(headers.get("content-length") ?? Number.NaN);
-  const maybePing = source.data === "woocommerce" && !headers.has("X-WC-Webhook-Signature") && declared <= WOO_PING_MAX_BYTES;
-  if (!signed && !maybePing) throw problemOf({ reason: "bad-signature", detail: WEBHOOK_UNVERIFIED });
+  const maybePing =
+    source.data === "woocommerce" &&
+    !headers.has("X-WC-Webhook-Signature") &&
+    declared <= WOO_PING_MAX_BYTES;
+  if (!signed && !maybePing)
+    throw problemOf({ reason: "bad-signature", detail: WEBHOOK_UNVERIFIED });
   await next();
 };

@@ -1,8 +1,9 @@
 /**
  * @module
- * The operator API (`Authorization: Bearer <ADMIN_TOKEN>`): register, onboard, list, rotate, replace, remove (optionally offboarding upstream),
- * webhook secrets (set outright, or rotated with an overlap like gateway keys) and the order mapping.
- * Each route's schemas, problems and security are declared in `contract/admin.ts`.
+ * The operator API (`Authorization: Bearer <ADMIN_TOKEN>`): register, onboard, list, rotate,
+ * replace, remove (optionally offboarding upstream), webhook secrets (set outright, or rotated with
+ * an overlap like gateway keys) and the order mapping. Each route's schemas, problems and security
+ * are declared in `contract/admin.ts`.
  */
 import type { Context } from "hono";
 import type { z } from "zod";
@@ -20,12 +21,14 @@ export { DEFAULT_KEY_GRACE_SECONDS } from "./contract/admin";
 
 type Target = z.output<typeof route.Target>;
 /** The object of the tenant the (validated) path names. */
-const stubOf = (c: Context<GatewayApp>, p: Target) => tenantStub(c.env, tenantName(p.environment, p.client));
+const stubOf = (c: Context<GatewayApp>, p: Target) =>
+  tenantStub(c.env, tenantName(p.environment, p.client));
 /**
  * After a change to the tenant's keys or registration: this isolate's copies of its verified keys
  * go at once; other isolates' lapse within `ACCESS_CACHE_MS` (lib/upstream/access-cache.ts).
  */
-const dropCopies = (c: Context<GatewayApp>, p: Target) => c.var.accessCache.dropTenant(tenantName(p.environment, p.client));
+const dropCopies = (c: Context<GatewayApp>, p: Target) =>
+  c.var.accessCache.dropTenant(tenantName(p.environment, p.client));
 
 const router = gatewayRouter();
 router.use("*", requireAdmin);
@@ -37,7 +40,9 @@ export const adminRoutes = router
   })
   .openapi(route.listTenants, async (c) => c.json({ tenants: await listTenants(c.env) }, 200))
   .openapi(route.rotateGatewayKey, async (c) => {
-    const rotated = unwrap(await stubOf(c, c.req.valid("param")).rotateGatewayKey(c.req.valid("json").graceSeconds));
+    const rotated = unwrap(
+      await stubOf(c, c.req.valid("param")).rotateGatewayKey(c.req.valid("json").graceSeconds),
+    );
     dropCopies(c, c.req.valid("param"));
     return c.json(rotated, 201);
   })
@@ -48,22 +53,48 @@ export const adminRoutes = router
   })
   .openapi(route.setWebhookSecret, async (c) => {
     const { secret, shopDomain } = c.req.valid("json");
-    unwrap(await stubOf(c, c.req.valid("param")).setWebhookSecret(c.req.valid("param").source, secret, { shopDomain }));
+    unwrap(
+      await stubOf(c, c.req.valid("param")).setWebhookSecret(c.req.valid("param").source, secret, {
+        shopDomain,
+      }),
+    );
     return c.body(null, 204);
   })
   .openapi(route.rotateWebhookSecret, async (c) => {
     const { secret, ...opts } = c.req.valid("json");
-    return c.json(unwrap(await stubOf(c, c.req.valid("param")).setWebhookSecret(c.req.valid("param").source, secret, opts)), 201);
+    return c.json(
+      unwrap(
+        await stubOf(c, c.req.valid("param")).setWebhookSecret(
+          c.req.valid("param").source,
+          secret,
+          opts,
+        ),
+      ),
+      201,
+    );
   })
-  .openapi(route.setOrderMapping, async (c) => c.json(unwrap(await stubOf(c, c.req.valid("param")).setOrderMapping(c.req.valid("json"))), 200))
-  .openapi(route.getOrderMapping, async (c) => c.json(unwrap(await stubOf(c, c.req.valid("param")).orderMapping()), 200))
+  .openapi(route.setOrderMapping, async (c) =>
+    c.json(unwrap(await stubOf(c, c.req.valid("param")).setOrderMapping(c.req.valid("json"))), 200),
+  )
+  .openapi(route.getOrderMapping, async (c) =>
+    c.json(unwrap(await stubOf(c, c.req.valid("param")).orderMapping()), 200),
+  )
   .openapi(onboarding.startOnboarding, async (c) => {
     const { environment, organizationNumber } = c.req.valid("json");
-    return c.json(await startOnboarding(c.env, { environment, organizationNumber, origin: new URL(c.req.url).origin }), 201);
+    return c.json(
+      await startOnboarding(c.env, {
+        environment,
+        organizationNumber,
+        origin: new URL(c.req.url).origin,
+      }),
+      201,
+    );
   })
   .openapi(route.removeTenant, async (c) => {
     const { environment, client } = c.req.valid("param");
-    await removeTenant(c.env, tenantName(environment, client), { offboard: c.req.valid("query").offboard === "true" });
+    await removeTenant(c.env, tenantName(environment, client), {
+      offboard: c.req.valid("query").offboard === "true",
+    });
     dropCopies(c, { environment, client });
     return c.body(null, 204);
   });

@@ -2,7 +2,8 @@
  * @module
  * The gateway's contract, served: `/openapi.json` (its own routes, from their declarations),
  * `/v2/openapi.json` (API v2 through the gateway, from the catalog) and `/docs`, an interactive
- * reference of both. No credential. Mounted before `/v2`, so its document is not taken for an API call.
+ * reference of both. No credential. Mounted before `/v2`, so its document is not taken for an API
+ * call.
  *
  * The page is Scalar's: its HTML from `@scalar/hono-api-reference`, its script from
  * `@scalar/api-reference`'s standalone bundle, imported as text and served here, so nothing is
@@ -17,7 +18,10 @@ import { v2Document } from "../lib/openapi/v2-document";
 import { gatewayRouter } from "./contract/kit";
 import { docsPage, docsScript, gatewayOpenApi, v2OpenApi } from "./contract/docs";
 
-/** How long browsers may keep the script, s: it changes only with a deploy, and the page asks for it on every load. */
+/**
+ * How long browsers may keep the script, s: it changes only with a deploy, and the page asks for it
+ * on every load.
+ */
 const SCRIPT_MAX_AGE_SECONDS = 3600;
 
 /**
@@ -32,7 +36,12 @@ export function docsRoutes(app: OpenAPIHono<GatewayApp>) {
   const router = gatewayRouter()
     .openapi(gatewayOpenApi, (c) => c.json(gatewayDocument(app, c.env.VERSION ?? "dev"), 200))
     .openapi(v2OpenApi, (c) => c.json((v2 ??= v2Document(c.env.VERSION ?? "dev")), 200))
-    .openapi(docsScript, (c) => c.body(scalarScript, 200, { "content-type": "text/javascript; charset=utf-8", "cache-control": `public, max-age=${SCRIPT_MAX_AGE_SECONDS}` }));
+    .openapi(docsScript, (c) =>
+      c.body(scalarScript, 200, {
+        "content-type": "text/javascript; charset=utf-8",
+        "cache-control": `public, max-age=${SCRIPT_MAX_AGE_SECONDS}`,
+      }),
+    );
   router.openAPIRegistry.registerPath(docsPage);
   return router.get(
     docsPage.getRoutingPath(),

@@ -1,8 +1,8 @@
 /**
  * @module
  * `GET /healthz`: liveness, the version, and the state of each environment (names only):
- * `unconfigured` (its keys are missing), `suspect` (its token endpoint refused several tenants' keys
- * since it last issued a token: the environment's own keys are likely wrong, see
+ * `unconfigured` (its keys are missing), `suspect` (its token endpoint refused several tenants'
+ * keys since it last issued a token: the environment's own keys are likely wrong, see
  * `lib/rate/key-health.ts`), or `configured`.
  */
 import type { z } from "@hono/zod-openapi";
@@ -13,13 +13,22 @@ import { gatewayRouter } from "./contract/kit";
 import { healthz, type EnvironmentState } from "./contract/meta";
 
 /** What `/healthz` says of one environment. */
-async function environmentState(env: Bindings, environment: Environment): Promise<z.output<typeof EnvironmentState>> {
+async function environmentState(
+  env: Bindings,
+  environment: Environment,
+): Promise<z.output<typeof EnvironmentState>> {
   if (!environmentConfig(env, environment).ok) return "unconfigured";
   return (await governorStub(env, environment).keyHealth()).suspect ? "suspect" : "configured";
 }
 
 export const metaRoutes = gatewayRouter().openapi(healthz, async (c) => {
   await countHealthRead(c);
-  const [demo, production] = await Promise.all([environmentState(c.env, "demo"), environmentState(c.env, "production")]);
-  return c.json({ ok: true as const, version: c.env.VERSION ?? "dev", environments: { demo, production } }, 200);
+  const [demo, production] = await Promise.all([
+    environmentState(c.env, "demo"),
+    environmentState(c.env, "production"),
+  ]);
+  return c.json(
+    { ok: true as const, version: c.env.VERSION ?? "dev", environments: { demo, production } },
+    200,
+  );
 });

@@ -12,9 +12,16 @@ import { callbackPage, PAGE_HEADERS } from "../lib/onboarding/page";
 import { gatewayRouter } from "./contract/kit";
 import { onboardingCallback } from "./contract/onboarding";
 
-/** A query that fails its schema (an over-long or repeated value) gets the page too, not a problem+json. */
+/**
+ * A query that fails its schema (an over-long or repeated value) gets the page too, not a
+ * problem+json.
+ */
 function badQuery(c: Context<GatewayApp>) {
-  const { status, page } = callbackPage({ ok: false, reason: "unknown-state", detail: "This onboarding link is malformed. Ask the operator for a new one." });
+  const { status, page } = callbackPage({
+    ok: false,
+    reason: "unknown-state",
+    detail: "This onboarding link is malformed. Ask the operator for a new one.",
+  });
   return c.html(page, status, PAGE_HEADERS);
 }
 
@@ -22,7 +29,16 @@ export const onboardingRoutes = gatewayRouter().openapi(
   onboardingCallback,
   async (c) => {
     const finished = await finishOnboarding(c.env, c.req.valid("query"));
-    c.set("logFields", finished.ok ? { environment: finished.environment, connected: finished.connected.map((t) => t.tenant), notConnected: finished.failed.length } : { onboarding: finished.reason });
+    c.set(
+      "logFields",
+      finished.ok
+        ? {
+            environment: finished.environment,
+            connected: finished.connected.map((t) => t.tenant),
+            notConnected: finished.failed.length,
+          }
+        : { onboarding: finished.reason },
+    );
     const { status, page } = callbackPage(finished);
     return c.html(page, status, PAGE_HEADERS);
   },

@@ -21,7 +21,10 @@ router.use("*", gatewayKey());
 export const orderRoutes = router
   .openapi(listOrders, async (c) => {
     const { state, limit } = c.req.valid("query");
-    return c.json({ orders: unwrap(await own(c).orderRuns(c.var.caller.key, state ?? null, limit)) }, 200);
+    return c.json(
+      { orders: unwrap(await own(c).orderRuns(c.var.caller.key, state ?? null, limit)) },
+      200,
+    );
   })
   .openapi(getOrder, async (c) => {
     const { source, orderId } = c.req.valid("param");

@@ -13,5 +13,8 @@ import { gatewayKey } from "../middleware/gateway-key";
 export const v2Routes = new Hono<GatewayApp>().all("/*", gatewayKey(), async (c) => {
   const trace: CallTrace = { attempts: 0, waitedMs: 0, tokenRenewed: false };
   c.set("logFields", trace);
-  return shapedV2(await readV2Request(c.env, c.var.caller, c.req.raw, c.get("requestId"), c.var.accessCache), trace);
+  return shapedV2(
+    await readV2Request(c.env, c.var.caller, c.req.raw, c.get("requestId"), c.var.accessCache),
+    trace,
+  );
 });

@@ -19,10 +19,20 @@ import { receiveWebhook } from "./contract/webhooks";
 export const webhookRoutes = gatewayRouter().openapi(receiveWebhook, async (c) => {
   const { source, client, environment } = c.req.valid("param");
   const { headers, body } = await readDelivery(c.req.raw);
-  if (ADAPTERS[source].isPing?.({ headers: new Headers(headers), body })) return c.json({ intake: "ping" as const, detail: "Ping answered; nothing was processed.", run: null }, 200);
+  if (ADAPTERS[source].isPing?.({ headers: new Headers(headers), body }))
+    return c.json(
+      { intake: "ping" as const, detail: "Ping answered; nothing was processed.", run: null },
+      200,
+    );
   const tenant = tenantName(environment, client);
   c.set("logFields", { tenant, source });
   const answer = unwrap(await tenantStub(c.env, tenant).receiveWebhook(source, headers, body));
-  c.set("logFields", { tenant, source, intake: answer.intake, orderId: answer.run?.orderId ?? null, state: answer.run?.state ?? null });
+  c.set("logFields", {
+    tenant,
+    source,
+    intake: answer.intake,
+    orderId: answer.run?.orderId ?? null,
+    state: answer.run?.state ?? null,
+  });
   return c.json({ intake: answer.intake, detail: answer.detail, run: answer.run }, answer.status);
 });

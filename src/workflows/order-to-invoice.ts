@@ -15,9 +15,15 @@ import type { RunParams } from "../lib/orders/runs";
 import { orderRunPort } from "../lib/stubs";
 import { Run } from "./order-run";
 
-/** The order run's Workflow: a failure of any step is reported to the tenant's object, then ends the run. */
+/**
+ * The order run's Workflow: a failure of any step is reported to the tenant's object, then ends the
+ * run.
+ */
 export class OrderToInvoice extends WorkflowEntrypoint<Bindings, RunParams> {
-  override async run(event: Readonly<WorkflowEvent<RunParams>>, step: WorkflowStep): Promise<unknown> {
+  override async run(
+    event: Readonly<WorkflowEvent<RunParams>>,
+    step: WorkflowStep,
+  ): Promise<unknown> {
     const p = event.payload;
     const port = orderRunPort(this.env, p.tenant);
     const run = new Run(step, port, () => runApi(this.env, p.tenant, p.registration), p);

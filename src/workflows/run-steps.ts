@@ -10,8 +10,14 @@ import type { OrderRunPort, RunInput } from "../lib/orders/port";
 import { RunError, type RunApi } from "../lib/orders/run/api";
 import type { RunParams, RunPatch } from "../lib/orders/runs";
 
-/** Steps that call the API: retried 6 times, 2 s doubling (≈ 2 min in all), each attempt at most 2 minutes. */
-const CALL_STEP: WorkflowStepConfig = { retries: { limit: 6, delay: "2 seconds", backoff: "exponential" }, timeout: "2 minutes" };
+/**
+ * Steps that call the API: retried 6 times, 2 s doubling (≈ 2 min in all), each attempt at most 2
+ * minutes.
+ */
+const CALL_STEP: WorkflowStepConfig = {
+  retries: { limit: 6, delay: "2 seconds", backoff: "exponential" },
+  timeout: "2 minutes",
+};
 
 /** The steps every run is made of. `current` names the step a failure happened in. */
 export class RunSteps {
@@ -27,15 +33,38 @@ export class RunSteps {
     protected readonly p: RunParams,
   ) {}
 
-  /** One API step: the engine retries transient failures; the others fail the run at once. The step's outcome is reported to the tenant's object. */
-  protected async apiStep<T extends Rpc.Serializable<T>>(name: string, fn: (api: RunApi, attempt: number) => Promise<T>, summary: (t: T) => Record<string, unknown>, patch: (t: T) => RunPatch = () => ({})): Promise<T> {
+  /**
+   * One API step: the engine retries transient failures; the others fail the run at once. The
+   * step's outcome is reported to the tenant's object.
+   */
+  protected async apiStep<T extends Rpc.Serializable<T>>(
+    name: string,
+    fn: (api: RunApi, attempt: number) => Promise<T>,
+    summary: (t: T) => Record<string, unknown>,
+    patch: (t: T) => RunPatch = () => ({}),
+  ): Promise<T> {
     this.current = name;
     return this.step.do(name, CALL_STEP, async (ctx) => {
       try {
-        // In the try: a tenant name the client refuses is a RunError too, and retrying cannot mend it.
+        // In the try: a tenant name the client refuses is a RunError too, and retrying cannot mend
+        // it.
         const api = this.api();
         const value = await fn(api, ctx.attempt);
-        await this.port.runReport(this.p.registration, this.p.source, this.p.orderId, this.p.refundId, { ...patch(value), step: { name, at: new Date().toISOString(), ok: true, result: { ...summary(value), upstreamCalls: api.calls } } });
+        await this.port.runReport(
+          this.p.registration,
+          this.p.source,
+          this.p.orderId,
+          this.p.refundId,
+          {
+            ...patch(value),
+            step: {
+              name,
+              at: new Date().toISOString(),
+              ok: true,
+              result: { ...summary(value), upstreamCalls: api.calls },
+            },
+          },
+        );
         return value;
       } catch (e) {
         if (e instanceof RunError && !e.retryable) throw new NonRetryableError(e.message);
@@ -44,16 +73,22 @@ export class RunSteps {
     });
   }
 
-  /** The order's record and mapping, read once in a step of its own; the run's attempt is taken from it. */
+  /**
+   * The order's record and mapping, read once in a step of its own; the run's attempt is taken from
+   * it.
+   */
   protected async load(): Promise<RunInput> {
-    // Kept as JSON text: the record is plain JSON, and its full type is too deep for the step's typing.
+    // Kept as JSON text: the record is plain JSON, and its full type is too deep for the step's
+    // typing.
     const text = await this.step.do("load", async () => {
       const input = await this.port.runInput(this.p.registration, this.p.source, this.p.orderId);
-      if (!input) throw new NonRetryableError("The order's record is gone (the tenant was removed).");
+      if (!input)
+        throw new NonRetryableError("The order's record is gone (the tenant was removed).");
       return JSON.stringify(input);
     });
     const input = JSON.parse(text) as RunInput;
-    this.runAttempt = input.run.refunds.find((x) => x.refund.id === this.p.refundId)?.attempt ?? input.run.attempt;
+    this.runAttempt =
+      input.run.refunds.find((x) => x.refund.id === this.p.refundId)?.attempt ?? input.run.attempt;
     return input;
   }
 
@@ -64,19 +99,30 @@ export class RunSteps {
    */
   protected async record(name: string, patch: RunPatch): Promise<void> {
     await this.step.do(name, async () => {
-      await this.port.runReport(this.p.registration, this.p.source, this.p.orderId, this.p.refundId, patch);
+      await this.port.runReport(
+        this.p.registration,
+        this.p.source,
+        this.p.orderId,
+        this.p.refundId,
+        patch,
+      );
       return true;
     });
   }
 
   /** Whether the order was cancelled meanwhile (read afresh, inside the calling step). */
   protected async cancelled(): Promise<boolean> {
-    return (await this.port.runInput(this.p.registration, this.p.source, this.p.orderId))?.run.cancelledAt != null;
+    return (
+      (await this.port.runInput(this.p.registration, this.p.source, this.p.orderId))?.run
+        .cancelledAt != null
+    );
   }
 
   /** The report of this run's failure, naming the step it failed in (`current`). */
   failed(detail: string): RunPatch {
-    return this.p.refundId === null ? { order: { state: "failed", error: { step: this.current, detail } } } : { refund: { state: "failed", error: `${this.current}: ${detail}` } };
+    return this.p.refundId === null
+      ? { order: { state: "failed", error: { step: this.current, detail } } }
+      : { refund: { state: "failed", error: `${this.current}: ${detail}` } };
   }
 
   /**
@@ -91,7 +137,10 @@ export class RunSteps {
 
   /** Ends the order's run as cancelled, saying why. */
   protected async stop(why: string): Promise<unknown> {
-    await this.record("stop", { order: { state: "cancelled" }, step: { name: "stop", at: new Date().toISOString(), ok: true, result: { reason: why } } });
+    await this.record("stop", {
+      order: { state: "cancelled" },
+      step: { name: "stop", at: new Date().toISOString(), ok: true, result: { reason: why } },
+    });
     return { cancelled: why };
   }
 }

@@ -16,7 +16,10 @@ import { newOrderId, SHOP_DOMAIN, signedShopifyOrder } from "./shopify";
 import { startWorkers, WORKERS_LOG, type Workers } from "./workers";
 
 const OPERATOR_TOKEN = "local-admin-token";
-/** How long an outcome may take on a loaded machine (an order's run makes about a dozen upstream calls, paced). */
+/**
+ * How long an outcome may take on a loaded machine (an order's run makes about a dozen upstream
+ * calls, paced).
+ */
 const OUTCOME_MS = 180_000;
 /** Between two reloads of a page that does not refresh itself. */
 const POLL_MS = 1_000;
@@ -26,8 +29,11 @@ let browser: Browser | undefined;
 let context: BrowserContext;
 let page: Page;
 
-/** What the steps hand on to the next: each step fails plainly when an earlier one left it unset. */
-const state: { tenantPath?: string; tenantName?: string; webhookUrl?: string; secret?: string } = {};
+/**
+ * What the steps hand on to the next: each step fails plainly when an earlier one left it unset.
+ */
+const state: { tenantPath?: string; tenantName?: string; webhookUrl?: string; secret?: string } =
+  {};
 function need<K extends keyof typeof state>(key: K): NonNullable<(typeof state)[K]> {
   const value = state[key];
   if (value === undefined) throw new Error(`an earlier step failed: no ${key}`);
@@ -37,7 +43,8 @@ function need<K extends keyof typeof state>(key: K): NonNullable<(typeof state)[
 const gw = (path = ""): string => `${workers?.gateway ?? "http://gateway.not.started"}${path}`;
 
 /** The roles of form controls, in Playwright's ARIA snapshot. */
-const CONTROL = /^\s*- (textbox|searchbox|combobox|listbox|checkbox|radio|spinbutton|slider|switch|button)(?=$|[ :[])(?! ")/;
+const CONTROL =
+  /^\s*- (textbox|searchbox|combobox|listbox|checkbox|radio|spinbutton|slider|switch|button)(?=$|[ :[])(?! ")/;
 
 /**
  * Accessibility smoke check: every control on the page has an accessible name, as the browser
@@ -50,10 +57,15 @@ async function expectNamedControls(where: string, on: Page = page): Promise<void
 }
 
 /**
- * Reloads the page until `check` holds (it reads the page as it is; false or a throw means not yet).
- * A failure says when wrangler reloaded a Worker meanwhile: a reload can lose a run in flight.
+ * Reloads the page until `check` holds (it reads the page as it is; false or a throw means not
+ * yet). A failure says when wrangler reloaded a Worker meanwhile: a reload can lose a run in
+ * flight.
  */
-async function reloadUntil(what: string, check: () => Promise<boolean>, timeout = OUTCOME_MS): Promise<void> {
+async function reloadUntil(
+  what: string,
+  check: () => Promise<boolean>,
+  timeout = OUTCOME_MS,
+): Promise<void> {
   const reloadsBefore = workers?.reloads() ?? 0;
   try {
     await expect
@@ -68,7 +80,8 @@ async function reloadUntil(what: string, check: () => Promise<boolean>, timeout 
       .toBe(true);
   } catch (e) {
     const reloaded = (workers?.reloads() ?? 0) - reloadsBefore;
-    if (reloaded > 0 && e instanceof Error) e.message += `\nNote: wrangler reloaded a Worker ${reloaded} time(s) meanwhile (sources changed during the run), which can lose a run waiting between retries; run again with the tree unchanged. Log: ${WORKERS_LOG}`;
+    if (reloaded > 0 && e instanceof Error)
+      e.message += `\nNote: wrangler reloaded a Worker ${reloaded} time(s) meanwhile (sources changed during the run), which can lose a run waiting between retries; run again with the tree unchanged. Log: ${WORKERS_LOG}`;
     throw e;
   }
 }
@@ -79,7 +92,12 @@ async function betweenReloads(read: () => Promise<void>): Promise<void> {
     try {
       return await read();
     } catch (e) {
-      if (attempt >= 5 || !(e instanceof Error) || !/context was destroyed|navigat|detached/i.test(e.message)) throw e;
+      if (
+        attempt >= 5 ||
+        !(e instanceof Error) ||
+        !/context was destroyed|navigat|detached/i.test(e.message)
+      )
+        throw e;
       await page.waitForLoadState("load");
     }
   }
@@ -88,10 +106,15 @@ async function betweenReloads(read: () => Promise<void>): Promise<void> {
 /** The text of the page's main content (the body when there is no <main>). */
 async function mainText(): Promise<string> {
   const main = page.locator("main");
-  return (await main.count()) > 0 ? await main.first().innerText() : await page.locator("body").innerText();
+  return (await main.count()) > 0
+    ? await main.first().innerText()
+    : await page.locator("body").innerText();
 }
 
-/** Sets the tenant's settlement account with the console's order mapping form, and waits for the saved page. */
+/**
+ * Sets the tenant's settlement account with the console's order mapping form, and waits for the
+ * saved page.
+ */
 async function saveSettlementAccount(accountNo: string): Promise<void> {
   await page.goto(gw(need("tenantPath")));
   await page.getByLabel("Settlement account", { exact: true }).fill(accountNo);
@@ -103,14 +126,20 @@ async function saveSettlementAccount(accountNo: string): Promise<void> {
 /** Posts the signed order `orderId` to the tenant's Shopify webhook URL, as the shop would. */
 async function sendOrder(orderId: string): Promise<void> {
   const delivery = signedShopifyOrder(orderId, need("secret"));
-  const res = await fetch(need("webhookUrl"), { method: "POST", headers: delivery.headers, body: delivery.body });
+  const res = await fetch(need("webhookUrl"), {
+    method: "POST",
+    headers: delivery.headers,
+    body: delivery.body,
+  });
   expect(res.status, await res.text()).toBe(202);
 }
 
 /** Opens the order's page from the tenant's orders list, once the run is listed. */
 async function openOrder(orderId: string): Promise<void> {
   await page.goto(gw(`${need("tenantPath")}/orders`));
-  await expect.poll(async () => page.getByRole("heading", { name: "Orders", exact: true }).count()).toBe(1);
+  await expect
+    .poll(async () => page.getByRole("heading", { name: "Orders", exact: true }).count())
+    .toBe(1);
   const link = page.getByRole("link", { name: orderId, exact: true });
   await reloadUntil(`order ${orderId} listed`, async () => (await link.count()) === 1);
   await link.click();
@@ -156,12 +185,16 @@ describe("the console in Chromium", () => {
   it("refuses without a session, then signs in with the operator token", async () => {
     await page.goto(gw("/console"));
     await page.waitForURL(gw("/console/sign-in"));
-    await expect.poll(() => page.getByLabel("Operator token", { exact: true }).getAttribute("type")).toBe("password");
+    await expect
+      .poll(() => page.getByLabel("Operator token", { exact: true }).getAttribute("type"))
+      .toBe("password");
     await expectNamedControls("sign-in");
     await screenshot(page, "01-sign-in");
 
     await page.getByLabel("Operator token", { exact: true }).fill("not-the-token");
-    const refused = page.waitForResponse((r) => r.request().method() === "POST" && r.url() === gw("/console/sign-in"));
+    const refused = page.waitForResponse(
+      (r) => r.request().method() === "POST" && r.url() === gw("/console/sign-in"),
+    );
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     expect((await refused).status()).toBe(401);
     await page.getByText("That token is not valid.").waitFor();
@@ -182,13 +215,17 @@ describe("the console in Chromium", () => {
   it("connects a client through onboarding, the sandbox's approval page included", async () => {
     await page.getByRole("heading", { name: "Connect a client", exact: true }).waitFor();
     await page.getByLabel("Environment", { exact: true }).selectOption("demo");
-    await expect.poll(() => page.getByLabel("Organization number (optional)", { exact: true }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByLabel("Organization number (optional)", { exact: true }).count())
+      .toBe(1);
     await page.getByRole("button", { name: "Start onboarding", exact: true }).click();
 
     const open = page.getByRole("link", { name: "Open the approval page", exact: true });
     await open.waitFor();
     const href = await open.getAttribute("href");
-    expect(href, "the approval page is the sandbox's TemporaryUrl").toMatch(new RegExp(`^${workers?.sandbox}/onboarding/demo/`));
+    expect(href, "the approval page is the sandbox's TemporaryUrl").toMatch(
+      new RegExp(`^${workers?.sandbox}/onboarding/demo/`),
+    );
     await expectNamedControls("onboarding started");
     await screenshot(page, "04-onboarding-started");
 
@@ -206,18 +243,27 @@ describe("the console in Chromium", () => {
 
     await approval.getByRole("button", { name: "Approve", exact: true }).click();
     await approval.waitForURL((url) => url.origin === workers?.gateway);
-    // The callback page shows what was connected and nothing secret: not the onboarding token it was sent.
+    // The callback page shows what was connected and nothing secret: not the onboarding token it
+    // was sent.
     const token = new URL(approval.url()).searchParams.get("token");
     const callbackHtml = await approval.content();
-    if (token) expect(callbackHtml.includes(token), "the callback page shows the onboarding token").toBe(false);
+    if (token)
+      expect(callbackHtml.includes(token), "the callback page shows the onboarding token").toBe(
+        false,
+      );
     await screenshot(approval, "06-onboarding-callback");
     if (approval !== page) await approval.close();
 
     await page.goto(gw("/console"));
     const link = page.getByRole("link", { name: /^demo:/ });
-    await reloadUntil("the onboarded tenant listed on /console", async () => (await link.count()) === 1);
+    await reloadUntil(
+      "the onboarded tenant listed on /console",
+      async () => (await link.count()) === 1,
+    );
     const row = page.getByRole("row").filter({ has: link });
-    await reloadUntil("the tenant's token valid", async () => /\bvalid\b/.test(await row.innerText()));
+    await reloadUntil("the tenant's token valid", async () =>
+      /\bvalid\b/.test(await row.innerText()),
+    );
     state.tenantName = (await link.innerText()).trim();
     const path = new URL((await link.getAttribute("href")) ?? "", gw()).pathname;
     expect(path).toMatch(/^\/console\/tenants\/demo\/[^/]+$/);
@@ -226,7 +272,10 @@ describe("the console in Chromium", () => {
   });
 
   it("shows the tenants page at phone width (360 px)", async () => {
-    const phone = await browser?.newContext({ viewport: { width: 360, height: 740 }, storageState: await context.storageState() });
+    const phone = await browser?.newContext({
+      viewport: { width: 360, height: 740 },
+      storageState: await context.storageState(),
+    });
     if (!phone) throw new Error("no browser");
     try {
       const small = await phone.newPage();
@@ -241,13 +290,15 @@ describe("the console in Chromium", () => {
   it("sets a Shopify secret on the tenant's page, and never shows it", async () => {
     await page.goto(gw(need("tenantPath")));
     await page.getByRole("heading", { name: need("tenantName"), exact: true }).waitFor();
-    for (const section of ["Token", "Gateway keys", "Webhooks", "Order mapping"]) await page.getByRole("heading", { name: section, exact: true }).waitFor();
+    for (const section of ["Token", "Gateway keys", "Webhooks", "Order mapping"])
+      await page.getByRole("heading", { name: section, exact: true }).waitFor();
     await expectNamedControls("tenant");
     await screenshot(page, "09-tenant");
 
     // The URL to paste into the shop, as the page shows it.
     const client = need("tenantPath").split("/").at(-1) ?? "";
-    const urls = (await page.content()).match(/https?:\/\/[^\s"'<>]+\/webhooks\/shopify\/[^\s"'<>]+/g) ?? [];
+    const urls =
+      (await page.content()).match(/https?:\/\/[^\s"'<>]+\/webhooks\/shopify\/[^\s"'<>]+/g) ?? [];
     expect(urls.length, "the Shopify webhook URL on the tenant's page").toBeGreaterThan(0);
     const webhookUrl = urls[0] ?? "";
     expect(webhookUrl).toBe(gw(`/webhooks/shopify/${client}/demo`));
@@ -259,7 +310,9 @@ describe("the console in Chromium", () => {
     if ((await domain.count()) === 1) await domain.fill(SHOP_DOMAIN);
     await page.getByRole("button", { name: "Save Shopify secret", exact: true }).click();
     await page.getByText("Shopify secret saved.").waitFor();
-    expect((await page.content()).includes(secret), "the page shows the webhook secret").toBe(false);
+    expect((await page.content()).includes(secret), "the page shows the webhook secret").toBe(
+      false,
+    );
     state.secret = secret;
     await screenshot(page, "10-shopify-secret-saved");
   });
@@ -276,35 +329,53 @@ describe("the console in Chromium", () => {
     await screenshot(page, "12-order-settled");
 
     await page.goto(gw(`${need("tenantPath")}/orders`));
-    const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: orderId, exact: true }) });
+    const row = page
+      .getByRole("row")
+      .filter({ has: page.getByRole("link", { name: orderId, exact: true }) });
     await expect.poll(async () => /\bsettled\b/.test(await row.innerText())).toBe(true);
     await screenshot(page, "13-orders");
   });
 
-  it("a run made to fail shows its error, and Retry settles it once the mapping is mended", { timeout: 3 * OUTCOME_MS }, async () => {
-    const orderId = newOrderId();
-    // An account the client's chart does not have: the run fails for good at its settle step (no
-    // retries to wait out), naming the mapping field to change; the console's mapping form mends it.
-    await saveSettlementAccount("1999");
-    try {
-      await sendOrder(orderId);
-      await openOrder(orderId);
-      await reloadUntil(`order ${orderId} failed, with its error`, async () => (await page.locator(".error").count()) > 0 && /\bfailed\b/.test(await mainText()));
-      const error = (await page.locator(".error").first().innerText()).trim();
-      expect(error, "the failed run's error names the account and what to change").toMatch(/settlement account 1999 does not exist.*settlementAccount/);
-      await page.getByRole("button", { name: "Retry", exact: true }).waitFor();
-      await expectNamedControls("order (failed)");
-      await screenshot(page, "14-order-failed");
-    } finally {
-      await saveSettlementAccount("1920");
-    }
+  it(
+    "a run made to fail shows its error, and Retry settles it once the mapping is mended",
+    { timeout: 3 * OUTCOME_MS },
+    async () => {
+      const orderId = newOrderId();
+      // An account the client's chart does not have: the run fails for good at its settle step (no
+      // retries to wait out), naming the mapping field to change; the console's mapping form mends
+      // it.
+      await saveSettlementAccount("1999");
+      try {
+        await sendOrder(orderId);
+        await openOrder(orderId);
+        await reloadUntil(
+          `order ${orderId} failed, with its error`,
+          async () =>
+            (await page.locator(".error").count()) > 0 && /\bfailed\b/.test(await mainText()),
+        );
+        const error = (await page.locator(".error").first().innerText()).trim();
+        expect(error, "the failed run's error names the account and what to change").toMatch(
+          /settlement account 1999 does not exist.*settlementAccount/,
+        );
+        await page.getByRole("button", { name: "Retry", exact: true }).waitFor();
+        await expectNamedControls("order (failed)");
+        await screenshot(page, "14-order-failed");
+      } finally {
+        await saveSettlementAccount("1920");
+      }
 
-    await openOrder(orderId);
-    await page.getByRole("button", { name: "Retry", exact: true }).click();
-    await page.getByRole("heading", { name: `Order ${orderId}`, exact: true }).waitFor();
-    await reloadUntil(`order ${orderId} settled after Retry`, async () => /\bsettled\b/.test(await mainText()) && (await page.getByRole("button", { name: "Retry", exact: true }).count()) === 0);
-    await screenshot(page, "15-order-retried-settled");
-  });
+      await openOrder(orderId);
+      await page.getByRole("button", { name: "Retry", exact: true }).click();
+      await page.getByRole("heading", { name: `Order ${orderId}`, exact: true }).waitFor();
+      await reloadUntil(
+        `order ${orderId} settled after Retry`,
+        async () =>
+          /\bsettled\b/.test(await mainText()) &&
+          (await page.getByRole("button", { name: "Retry", exact: true }).count()) === 0,
+      );
+      await screenshot(page, "15-order-retried-settled");
+    },
+  );
 
   it("rotates a gateway key and shows the new key once", async () => {
     await page.goto(gw(need("tenantPath")));
@@ -315,7 +386,9 @@ describe("the console in Chromium", () => {
     const key = (await shown.innerText()).trim();
     expect(key).toMatch(/^\S{20,}$/);
     // The key works: a call through the gateway with it.
-    const call = await fetch(gw("/v2/ClientIntegrationInformation"), { headers: { authorization: `Bearer ${key}` } });
+    const call = await fetch(gw("/v2/ClientIntegrationInformation"), {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(call.status, await call.text()).toBe(200);
     await screenshot(page, "16-gateway-key-rotated", [shown]);
 
@@ -323,7 +396,10 @@ describe("the console in Chromium", () => {
     await page.goto(gw(need("tenantPath")));
     await page.getByRole("heading", { name: "Gateway keys", exact: true }).waitFor();
     expect(await page.locator("output#new-gateway-key").count()).toBe(0);
-    expect((await page.content()).includes(key), "the tenant's page shows the gateway key again").toBe(false);
+    expect(
+      (await page.content()).includes(key),
+      "the tenant's page shows the gateway key again",
+    ).toBe(false);
     await screenshot(page, "17-tenant-after-rotation");
   });
 
@@ -334,7 +410,10 @@ describe("the console in Chromium", () => {
     await page.waitForEvent("load", { timeout: 60_000 });
     await betweenReloads(async () => {
       await page.getByRole("heading", { name: "Shared budget", exact: true }).waitFor();
-      for (const environment of ["demo", "production"]) await page.getByRole("img", { name: `Permits per second, ${environment}`, exact: true }).waitFor();
+      for (const environment of ["demo", "production"])
+        await page
+          .getByRole("img", { name: `Permits per second, ${environment}`, exact: true })
+          .waitFor();
       await expectNamedControls("budget");
       await screenshot(page, "18-budget");
     });
@@ -345,7 +424,11 @@ describe("the console in Chromium", () => {
     await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await page.waitForURL(gw("/console/sign-in"));
     await screenshot(page, "19-signed-out");
-    for (const path of ["/console", "/console/budget", ...(state.tenantPath ? [state.tenantPath] : [])]) {
+    for (const path of [
+      "/console",
+      "/console/budget",
+      ...(state.tenantPath ? [state.tenantPath] : []),
+    ]) {
       await page.goto(gw(path));
       await page.waitForURL(gw("/console/sign-in"));
       await page.getByLabel("Operator token", { exact: true }).waitFor();

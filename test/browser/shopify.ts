@@ -12,5 +12,9 @@ export function newOrderId(): string {
   return String(5_600_000_000_000 + (Date.now() % 1_000_000) * 100 + next++);
 }
 
-/** The delivery of order `orderId` from `SHOP_DOMAIN`, signed with `secret`: headers and the exact body. */
-export const signedShopifyOrder = (orderId: string, secret: string) => sample(orderId, secret, SHOP_DOMAIN);
+/**
+ * The delivery of order `orderId` from `SHOP_DOMAIN`, signed with `secret`: headers and the exact
+ * body.
+ */
+export const signedShopifyOrder = (orderId: string, secret: string) =>
+  sample(orderId, secret, SHOP_DOMAIN);

@@ -9,7 +9,16 @@
  * Workflow waiting between retries, so an edit made while the tests run must not reach them.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import {
+  closeSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -17,18 +26,36 @@ import { join, resolve } from "node:path";
 const ROOT = resolve(import.meta.dirname, "../..");
 /** The Workers' own output, kept for a failed run (overwritten by the next one). */
 export const WORKERS_LOG = join(ROOT, ".build", "browser", "workers.log");
-/** What the Workers are built from (besides node_modules): copied, so that edits during a run do not reload them. */
-const SOURCES = ["src", "shared", "sandbox", "scripts/dev.mjs", "scripts/wrangler-env.mjs", "wrangler.toml", "tsconfig.json", "package.json"];
+/**
+ * What the Workers are built from (besides node_modules): copied, so that edits during a run do not
+ * reload them.
+ */
+const SOURCES = [
+  "src",
+  "shared",
+  "sandbox",
+  "scripts/dev.mjs",
+  "scripts/wrangler-env.mjs",
+  "wrangler.toml",
+  "tsconfig.json",
+  "package.json",
+];
 
 /** A copy of the Workers' sources under `dir`, with the project's node_modules linked in. */
 function snapshotSources(dir: string): void {
   for (const path of SOURCES) {
-    cpSync(join(ROOT, path), join(dir, path), { recursive: true, filter: (from) => !/[/\\](\.wrangler|node_modules)([/\\]|$)/.test(from.slice(ROOT.length)) });
+    cpSync(join(ROOT, path), join(dir, path), {
+      recursive: true,
+      filter: (from) => !/[/\\](\.wrangler|node_modules)([/\\]|$)/.test(from.slice(ROOT.length)),
+    });
   }
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
 }
 
-/** How long both Workers may take to answer: wrangler bundles and starts workerd twice, on a loaded machine. */
+/**
+ * How long both Workers may take to answer: wrangler bundles and starts workerd twice, on a loaded
+ * machine.
+ */
 const START_TIMEOUT_MS = 240_000;
 
 export interface Workers {
@@ -59,7 +86,8 @@ async function freePorts(count: number): Promise<number[]> {
         server.listen(0, "127.0.0.1", ok);
       });
       const address = server.address();
-      if (address === null || typeof address === "string") throw new Error("no TCP address for a probe socket");
+      if (address === null || typeof address === "string")
+        throw new Error("no TCP address for a probe socket");
       ports.push(address.port);
     }
     return ports;
@@ -80,7 +108,10 @@ function logTail(lines = 40): string {
 /** Waits until `url` answers 2xx, the Workers' process is gone, or time is up. */
 async function answersOk(url: string, child: ChildProcess, deadline: number): Promise<void> {
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`scripts/dev.mjs exited (${child.exitCode ?? child.signalCode}) before ${url} answered. Its output (${WORKERS_LOG}):\n${logTail()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(
+        `scripts/dev.mjs exited (${child.exitCode ?? child.signalCode}) before ${url} answered. Its output (${WORKERS_LOG}):\n${logTail()}`,
+      );
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
       await res.arrayBuffer();
@@ -88,14 +119,22 @@ async function answersOk(url: string, child: ChildProcess, deadline: number): Pr
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${START_TIMEOUT_MS / 1000} s. The Workers' output (${WORKERS_LOG}):\n${logTail()}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${url} did not answer within ${START_TIMEOUT_MS / 1000} s. The Workers' output (${WORKERS_LOG}):\n${logTail()}`,
+      );
     await new Promise((r) => setTimeout(r, 500));
   }
 }
 
 /** Starts the sandbox and the gateway and waits until both answer. */
 export async function startWorkers(): Promise<Workers> {
-  const [gatewayPort, sandboxPort, gatewayInspector, sandboxInspector] = (await freePorts(4)) as [number, number, number, number];
+  const [gatewayPort, sandboxPort, gatewayInspector, sandboxInspector] = (await freePorts(4)) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   const state = mkdtempSync(join(tmpdir(), "ledgergate-browser-"));
   const tree = join(state, "tree");
   snapshotSources(tree);
@@ -110,7 +149,8 @@ export async function startWorkers(): Promise<Workers> {
       LEDGERGATE_GATEWAY_INSPECTOR_PORT: String(gatewayInspector),
       LEDGERGATE_SANDBOX_INSPECTOR_PORT: String(sandboxInspector),
       LEDGERGATE_PERSIST_DIR: join(state, "state"),
-      // Its own dev registry: the gateway's SANDBOX binding must find this sandbox, not `npm start`'s.
+      // Its own dev registry: the gateway's SANDBOX binding must find this sandbox, not `npm
+      // start`'s.
       WRANGLER_REGISTRY_PATH: join(state, "registry"),
     },
     stdio: ["ignore", out, out],
@@ -133,7 +173,10 @@ export async function startWorkers(): Promise<Workers> {
     };
     group("SIGTERM");
     // dev.mjs stops its children and exits within a second; whatever is left after 15 s is killed.
-    const gone = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 15_000))]);
+    const gone = await Promise.race([
+      exited.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), 15_000)),
+    ]);
     await new Promise((r) => setTimeout(r, 1_000));
     group("SIGKILL");
     if (!gone) await exited;

@@ -12,8 +12,11 @@ import { v2Document } from "../../src/lib/openapi/v2-document";
 
 async function expectValid(doc: object): Promise<void> {
   const validator = new Validator();
-  // The validator takes any object and reports what is wrong with it; its type asks for a spec-shaped one.
-  const result = await validator.validate(structuredClone(doc) as Parameters<Validator["validate"]>[0]);
+  // The validator takes any object and reports what is wrong with it; its type asks for a
+  // spec-shaped one.
+  const result = await validator.validate(
+    structuredClone(doc) as Parameters<Validator["validate"]>[0],
+  );
   expect(result.errors ?? [], JSON.stringify(result.errors, null, 1)?.slice(0, 3000)).toEqual([]);
   expect(result.valid).toBe(true);
   expect(validator.version).toBe("3.1");

@@ -20,7 +20,10 @@ const CORPORA: Record<Source, () => CorpusCase[]> = { shopify, woocommerce, stri
 
 /** The order id each source's payload carries. */
 function orderIdOf(source: Source, c: CorpusCase): string {
-  const p = c.payload as Record<string, Record<string, unknown> & { object?: Record<string, unknown> }>;
+  const p = c.payload as Record<
+    string,
+    Record<string, unknown> & { object?: Record<string, unknown> }
+  >;
   if (source === "stripe") return String(p.data?.object?.id);
   if (source === "standard") return String(p.data?.id);
   return String((c.payload as { id: unknown }).id);
@@ -49,18 +52,26 @@ describe.each(Object.keys(CORPORA) as Source[])("%s corpus", (source) => {
       if (pending.size > 0) await new Promise((r) => setTimeout(r, 250));
     }
     expect([...pending.keys()], "orders still running").toEqual([]);
-    const failed = [...runs.values()].filter((r) => r.state !== "settled").map((r) => `${r.state}: ${JSON.stringify(r.error)}`);
+    const failed = [...runs.values()]
+      .filter((r) => r.state !== "settled")
+      .map((r) => `${r.state}: ${JSON.stringify(r.error)}`);
     expect(failed).toEqual([]);
-    const invoices = new Map((await t.rows("/OutgoingInvoices")).map((i) => [String(i.ExternalImportReference), i]));
+    const invoices = new Map(
+      (await t.rows("/OutgoingInvoices")).map((i) => [String(i.ExternalImportReference), i]),
+    );
     expect(invoices.size).toBe(cases.length);
     const mismatches = cases.flatMap((c) => {
       const inv = invoices.get(reference(source, "o", orderIdOf(source, c)));
       const got = { total: inv?.TotalAmount, currency: inv?.CurrencyCode, balance: inv?.Balance };
       const want = { total: c.expectedTotal / 100, currency: c.currency, balance: 0 };
-      return JSON.stringify(got) === JSON.stringify(want) ? [] : [`${c.name}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`];
+      return JSON.stringify(got) === JSON.stringify(want)
+        ? []
+        : [`${c.name}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`];
     });
     expect(mismatches).toEqual([]);
-    const rounded = [...runs.values()].filter((r) => r.steps.some((s) => s.name === "sales order" && s.result.roundingAdded !== "0.00"));
+    const rounded = [...runs.values()].filter((r) =>
+      r.steps.some((s) => s.name === "sales order" && s.result.roundingAdded !== "0.00"),
+    );
     // Our model of the API's rounding matched the API's own for every order (no correcting call).
     expect(rounded.map((r) => r.total)).toEqual([]);
     await control("PUT", "/settings", { rateLimitPerSecond: 10 });

@@ -30,11 +30,17 @@ interface Victim {
 async function victim(n: number, orderPayload: Record<string, unknown>): Promise<Victim> {
   const t = await shopTenant();
   const secret = `xt-secret-${n}-${t.client}`;
-  expect((await gw(`/admin/tenants/demo/${t.client}/webhooks/shopify`, json({ secret }, "PUT", ADMIN))).status).toBe(204);
+  expect(
+    (await gw(`/admin/tenants/demo/${t.client}/webhooks/shopify`, json({ secret }, "PUT", ADMIN)))
+      .status,
+  ).toBe(204);
   const marker = `XT-${t.client}`;
   const customerIds: number[] = [];
   for (const i of [1, 2]) {
-    const res = await t.v2("/Customers", json({ Name: `${marker} ${i}`, EmailAddress: `${t.client}-${i}@example.no` }));
+    const res = await t.v2(
+      "/Customers",
+      json({ Name: `${marker} ${i}`, EmailAddress: `${t.client}-${i}@example.no` }),
+    );
     expect(res.status, await res.clone().text()).toBe(201);
     customerIds.push(((await res.json()) as { Id: number }).Id);
   }
@@ -48,7 +54,12 @@ async function victim(n: number, orderPayload: Record<string, unknown>): Promise
 
 /** What a tenant's books and runs look like, to compare before and after. */
 async function snapshot(v: Victim) {
-  const [customers, orders, invoices, runs] = await Promise.all([v.t.rows("/Customers"), v.t.rows("/SalesOrders"), v.t.rows("/OutgoingInvoices"), v.t.orders("").then((r) => r.json())]);
+  const [customers, orders, invoices, runs] = await Promise.all([
+    v.t.rows("/Customers"),
+    v.t.rows("/SalesOrders"),
+    v.t.rows("/OutgoingInvoices"),
+    v.t.orders("").then((r) => r.json()),
+  ]);
   return JSON.stringify({ customers, orders, invoices, runs });
 }
 
@@ -57,7 +68,11 @@ describe("cross-tenant isolation", () => {
     await control("PUT", "/settings", { rateLimitPerSecond: 200 });
     const base = corpus().find((c) => c.currency === "NOK");
     if (!base) throw new Error("the Shopify corpus has no NOK order");
-    const victims = [await victim(1, base.payload), await victim(2, base.payload), await victim(3, base.payload)];
+    const victims = [
+      await victim(1, base.payload),
+      await victim(2, base.payload),
+      await victim(3, base.payload),
+    ];
     const before = await Promise.all(victims.map(snapshot));
     const r = rng(20261123);
     const leaks: string[] = [];
@@ -67,21 +82,34 @@ describe("cross-tenant isolation", () => {
       const me = r.pick(victims);
       const other = r.pick(victims.filter((v) => v !== me));
       const forged = `lg_demo_${other.t.client}_${"A".repeat(22)}${r.digits(21)}`;
-      const kind = r.pick(["v2-other-id", "v2-forged", "orders-other", "retry-other", "admin-with-key", "webhook-swapped", "path-trick", "orders-forged"] as const);
+      const kind = r.pick([
+        "v2-other-id",
+        "v2-forged",
+        "orders-other",
+        "retry-other",
+        "admin-with-key",
+        "webhook-swapped",
+        "path-trick",
+        "orders-forged",
+      ] as const);
       tally[kind] = (tally[kind] ?? 0) + 1;
       let res: Response;
       let allowed: number[];
       switch (kind) {
         case "v2-other-id":
-          // Own key, the other tenant's record id: the API answers for the caller's own client only.
+          // Own key, the other tenant's record id: the API answers for the caller's own client
+          // only.
           res = await me.t.v2(`/Customers/${r.pick(other.customerIds)}`);
           allowed = [200, 404];
           break;
         case "v2-forged":
-          res = await gw(`/v2/${r.pick(["Customers", "SalesOrders", "OutgoingInvoices", `Customers/${r.pick(other.customerIds)}`])}`, {
-            method: r.pick(["GET", "DELETE", "PATCH"]),
-            headers: { authorization: `Bearer ${forged}` },
-          });
+          res = await gw(
+            `/v2/${r.pick(["Customers", "SalesOrders", "OutgoingInvoices", `Customers/${r.pick(other.customerIds)}`])}`,
+            {
+              method: r.pick(["GET", "DELETE", "PATCH"]),
+              headers: { authorization: `Bearer ${forged}` },
+            },
+          );
           allowed = [401];
           break;
         case "orders-other":
@@ -93,28 +121,49 @@ describe("cross-tenant isolation", () => {
           allowed = [404];
           break;
         case "orders-forged":
-          res = await gw(`/orders/shopify/${other.orderId}${r.chance(0.5) ? "/retry" : ""}`, { method: r.pick(["GET", "POST"]), headers: { authorization: `Bearer ${forged}` } });
+          res = await gw(`/orders/shopify/${other.orderId}${r.chance(0.5) ? "/retry" : ""}`, {
+            method: r.pick(["GET", "POST"]),
+            headers: { authorization: `Bearer ${forged}` },
+          });
           allowed = [401, 404];
           break;
         case "admin-with-key":
-          res = await gw(r.pick(["/admin/tenants", `/admin/tenants/demo/${other.t.client}/order-mapping`]), { headers: { authorization: `Bearer ${me.t.gatewayKey}` } });
+          res = await gw(
+            r.pick(["/admin/tenants", `/admin/tenants/demo/${other.t.client}/order-mapping`]),
+            { headers: { authorization: `Bearer ${me.t.gatewayKey}` } },
+          );
           allowed = [401];
           break;
         case "webhook-swapped": {
           // A delivery signed with the other tenant's secret, sent to this tenant's route.
-          const signed = await sign("shopify", { ...base.payload, id: 8_000_000 + i }, other.secret);
+          const signed = await sign(
+            "shopify",
+            { ...base.payload, id: 8_000_000 + i },
+            other.secret,
+          );
           res = await me.t.deliver("shopify", signed.headers, signed.body);
           allowed = [401];
           break;
         }
         case "path-trick":
-          res = await me.t.v2(r.pick([`/Customers%2F${r.pick(other.customerIds)}`, "/..%2Fadmin/tenants", `/%2e%2e/orders/shopify/${other.orderId}`, "/Customers/%00", `/Customers/${r.pick(other.customerIds)}/..%5C..%5Cadmin`]));
+          res = await me.t.v2(
+            r.pick([
+              `/Customers%2F${r.pick(other.customerIds)}`,
+              "/..%2Fadmin/tenants",
+              `/%2e%2e/orders/shopify/${other.orderId}`,
+              "/Customers/%00",
+              `/Customers/${r.pick(other.customerIds)}/..%5C..%5Cadmin`,
+            ]),
+          );
           allowed = [400, 404];
           break;
       }
       const text = await res.text();
-      if (!allowed.includes(res.status)) leaks.push(`${i} ${kind}: status ${res.status}: ${text.slice(0, 200)}`);
-      for (const m of other.markers) if (text.includes(m)) leaks.push(`${i} ${kind}: answer carries ${other.t.name}'s ${m.slice(0, 12)}…`);
+      if (!allowed.includes(res.status))
+        leaks.push(`${i} ${kind}: status ${res.status}: ${text.slice(0, 200)}`);
+      for (const m of other.markers)
+        if (text.includes(m))
+          leaks.push(`${i} ${kind}: answer carries ${other.t.name}'s ${m.slice(0, 12)}…`);
     }
 
     expect(leaks).toEqual([]);

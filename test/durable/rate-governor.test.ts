@@ -79,7 +79,10 @@ describe("rate governor: the shared 10 req/s", () => {
         return r.status;
       });
     const bulk = Promise.all(Array.from({ length: 200 }, () => send(a, "a")));
-    await until("150 of A's calls wait in the governor", async () => (await governed(a.name)).throttledWaits - before.throttledWaits >= 150);
+    await until(
+      "150 of A's calls wait in the governor",
+      async () => (await governed(a.name)).throttledWaits - before.throttledWaits >= 150,
+    );
     const mine = await Promise.all(Array.from({ length: 5 }, () => send(b, "b")));
     expect(mine).toEqual([200, 200, 200, 200, 200]);
     expect((await bulk).filter((s) => s !== 200)).toEqual([]);
@@ -95,9 +98,20 @@ describe("rate governor: the shared 10 req/s", () => {
     const t = await tenant();
     const pace = await governor().state();
     expect(pace.spacingMs).toBe(pace.floorMs);
-    // A 429 on a write is passed on. The first only nudges the pace (a stall on the way, most likely); a second one after
-    // that 429's echo second pauses the whole environment for its Retry-After and slows the pace. The exact factors are pacer.test.ts's.
-    await control("PUT", "/settings", { faults: [{ kind: "throttle", target: "api", path: "/Customers", count: 2, retryAfterSeconds: PAUSE_SECONDS }] });
+    // A 429 on a write is passed on. The first only nudges the pace (a stall on the way, most
+    // likely); a second one after that 429's echo second pauses the whole environment for its
+    // Retry-After and slows the pace. The exact factors are pacer.test.ts's.
+    await control("PUT", "/settings", {
+      faults: [
+        {
+          kind: "throttle",
+          target: "api",
+          path: "/Customers",
+          count: 2,
+          retryAfterSeconds: PAUSE_SECONDS,
+        },
+      ],
+    });
     expect((await t.v2("/Customers", json({ Name: "Nudged AS" }))).status).toBe(429);
     const nudged = await governor().state();
     expect(nudged.spacingMs).toBeGreaterThan(pace.floorMs);
@@ -119,7 +133,8 @@ describe("rate governor: the shared 10 req/s", () => {
     const sent = (await stats()).requests;
     expect((await t.v2(CALL)).status).toBe(200);
     expect((await stats()).requests - sent).toBe(1);
-    // The slower pace lives in the governor's memory only: eviction restores the floor for whatever runs next.
+    // The slower pace lives in the governor's memory only: eviction restores the floor for whatever
+    // runs next.
     await evictDurableObject(governor());
   });
 });

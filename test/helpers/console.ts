@@ -10,7 +10,12 @@ export const OPERATOR_TOKEN = "local-admin-token";
 /** A form body. */
 export function form(fields: Record<string, string>): RequestInit {
   // "manual": the gateway's fetcher would otherwise follow the console's 303s, without the cookie.
-  return { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString(), redirect: "manual" };
+  return {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+    redirect: "manual",
+  };
 }
 
 /** The session cookie's `name=value` of a `Set-Cookie` header, or null. */
@@ -32,7 +37,8 @@ export async function signIn() {
   expect(res.status).toBe(303);
   expect(res.headers.get("location")).toBe("/console");
   const cookie = cookieOf(res) ?? "";
-  const get = (path: string, headers: Record<string, string> = {}) => gw(path, { headers: { cookie, ...headers }, redirect: "manual" });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    gw(path, { headers: { cookie, ...headers }, redirect: "manual" });
   const csrf = csrfIn(await (await get("/console")).text());
   return {
     cookie,
@@ -46,9 +52,17 @@ export async function signIn() {
       return text;
     },
     /** Posts a form with the session's CSRF token (unless `fields` brings its own). */
-    post: (path: string, fields: Record<string, string> = {}, headers: Record<string, string> = {}) => {
+    post: (
+      path: string,
+      fields: Record<string, string> = {},
+      headers: Record<string, string> = {},
+    ) => {
       const init = form({ csrf, ...fields });
-      return gw(path, { ...init, headers: { ...(init.headers as Record<string, string>), cookie, ...headers }, redirect: "manual" });
+      return gw(path, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), cookie, ...headers },
+        redirect: "manual",
+      });
     },
   };
 }

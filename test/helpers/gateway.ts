@@ -7,7 +7,8 @@ import { expect } from "vitest";
 
 type Environment = "demo" | "production";
 
-// Both Workers' tests share one TypeScript program, so `exports` cannot be typed for this Worker alone.
+// Both Workers' tests share one TypeScript program, so `exports` cannot be typed for this Worker
+// alone.
 const gateway = (exports as unknown as { default: Fetcher }).default;
 const sandbox = (env as unknown as { SANDBOX: Fetcher }).SANDBOX;
 
@@ -19,7 +20,12 @@ export function gw(path: string, init: RequestInit = {}): Promise<Response> {
 }
 
 /** A JSON request to the sandbox's control API; throws unless it answers `expected`. */
-export async function control<T = unknown>(method: string, path: string, body?: unknown, expected = 200): Promise<T> {
+export async function control<T = unknown>(
+  method: string,
+  path: string,
+  body?: unknown,
+  expected = 200,
+): Promise<T> {
   const res = await sandbox.fetch(`https://sandbox.ledgergate.local/_sandbox${path}`, {
     method,
     headers: body === undefined ? {} : { "content-type": "application/json" },
@@ -51,15 +57,35 @@ export function slug(prefix = "t"): string {
 }
 
 /** A JSON body for `init`. */
-export function json(body: unknown, method = "POST", headers: Record<string, string> = {}): RequestInit {
-  return { method, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
+export function json(
+  body: unknown,
+  method = "POST",
+  headers: Record<string, string> = {},
+): RequestInit {
+  return {
+    method,
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  };
 }
 
 /** Registers a tenant on a new sandbox client; returns its gateway key and a v2 caller. */
 export async function tenant(environment: Environment = "demo") {
-  const client = await control<{ clientId: string; clientKey: string }>("POST", "/clients", { environment, name: "Test AS" }, 201);
+  const client = await control<{ clientId: string; clientKey: string }>(
+    "POST",
+    "/clients",
+    { environment, name: "Test AS" },
+    201,
+  );
   const slugName = slug();
-  const res = await gw("/admin/tenants", json({ client: slugName, environment, clientKey: client.clientKey, name: "Test AS" }, "POST", ADMIN));
+  const res = await gw(
+    "/admin/tenants",
+    json(
+      { client: slugName, environment, clientKey: client.clientKey, name: "Test AS" },
+      "POST",
+      ADMIN,
+    ),
+  );
   expect(res.status, await res.clone().text()).toBe(201);
   const { gatewayKey, tenant: name } = (await res.json()) as { gatewayKey: string; tenant: string };
   return {

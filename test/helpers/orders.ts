@@ -11,25 +11,54 @@ import { ADMIN, gw, json, tenant } from "./gateway";
 export type { Source };
 export type ShopTenant = Awaited<ReturnType<typeof shopTenant>>;
 
-/** A tenant on a new sandbox client, with each source's webhook secret set (and a mapping, if given). */
+/**
+ * A tenant on a new sandbox client, with each source's webhook secret set (and a mapping, if
+ * given).
+ */
 export async function shopTenant(mapping?: Record<string, unknown>) {
   const t = await tenant();
   for (const [source, secret] of Object.entries(TEST_SECRETS)) {
-    expect((await gw(`/admin/tenants/${t.environment}/${t.client}/webhooks/${source}`, json({ secret }, "PUT", ADMIN))).status).toBe(204);
+    expect(
+      (
+        await gw(
+          `/admin/tenants/${t.environment}/${t.client}/webhooks/${source}`,
+          json({ secret }, "PUT", ADMIN),
+        )
+      ).status,
+    ).toBe(204);
   }
-  if (mapping) expect((await gw(`/admin/tenants/${t.environment}/${t.client}/order-mapping`, json(mapping, "PUT", ADMIN))).status).toBe(200);
+  if (mapping)
+    expect(
+      (
+        await gw(
+          `/admin/tenants/${t.environment}/${t.client}/order-mapping`,
+          json(mapping, "PUT", ADMIN),
+        )
+      ).status,
+    ).toBe(200);
   return {
     ...t,
     /** Delivers a webhook for this tenant, as it is. */
-    deliver: (source: Source, headers: Record<string, string>, body: string) => gw(`/webhooks/${source}/${t.client}/${t.environment}`, { method: "POST", headers, body }),
+    deliver: (source: Source, headers: Record<string, string>, body: string) =>
+      gw(`/webhooks/${source}/${t.client}/${t.environment}`, { method: "POST", headers, body }),
     /** Signs `payload` as `source` does (with the test secret set above) and delivers it. */
     send: async (source: Source, payload: unknown, opts: SignOptions = {}) => {
       const signed = await sign(source, payload, undefined, opts);
-      return gw(`/webhooks/${source}/${t.client}/${t.environment}`, { method: "POST", headers: signed.headers, body: signed.body });
+      return gw(`/webhooks/${source}/${t.client}/${t.environment}`, {
+        method: "POST",
+        headers: signed.headers,
+        body: signed.body,
+      });
     },
     /** A call to `/orders…` with this tenant's gateway key (unless `headers` brings another). */
-    orders: (path: string, init: Omit<RequestInit, "headers"> & { headers?: Record<string, string> } = {}) =>
-      gw(`/orders${path}`, { ...init, headers: { authorization: `Bearer ${t.gatewayKey}`, ...init.headers } }),
+    orders: (
+      path: string,
+      init: Omit<RequestInit, "headers"> & { headers?: Record<string, string> } = {},
+    ) =>
+      gw(`/orders${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${t.gatewayKey}`, ...init.headers },
+      }),
     /** A list call to the sandbox's API through the gateway, as rows. */
     rows: async (path: string) => {
       const res = await t.v2(path);
@@ -39,7 +68,13 @@ export async function shopTenant(mapping?: Record<string, unknown>) {
 }
 
 /** The run's status once it is in one of `states` (polled every 250 ms, at most 40 s). */
-export async function waitFor(t: ShopTenant, source: Source, orderId: string, states: string[], until: (run: Run) => boolean = () => true): Promise<Run> {
+export async function waitFor(
+  t: ShopTenant,
+  source: Source,
+  orderId: string,
+  states: string[],
+  until: (run: Run) => boolean = () => true,
+): Promise<Run> {
   let last: Run | null = null;
   for (let i = 0; i < 160; i++) {
     const res = await t.orders(`/${source}/${orderId}`);
@@ -49,7 +84,9 @@ export async function waitFor(t: ShopTenant, source: Source, orderId: string, st
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`order ${orderId} never reached ${states.join("/")}: ${JSON.stringify(last, null, 1)}`);
+  throw new Error(
+    `order ${orderId} never reached ${states.join("/")}: ${JSON.stringify(last, null, 1)}`,
+  );
 }
 
 /** `GET /orders/{source}/{orderId}`, as the tests read it. */
@@ -63,5 +100,11 @@ export interface Run {
   customer: { id: number; created: boolean } | null;
   error: { step: string; detail: string } | null;
   steps: { name: string; result: Record<string, unknown> }[];
-  refunds: { id: string; state: string; total: string; creditNoteNo: number | null; error: string | null }[];
+  refunds: {
+    id: string;
+    state: string;
+    total: string;
+    creditNoteNo: number | null;
+    error: string | null;
+  }[];
 }

@@ -9,8 +9,14 @@ import type { Bindings } from "../../src/lib/config";
 const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
 let seq = 0;
 
-/** Runs `run` with a fresh tenant object's storage; `prefix` names the test file in the object's name. */
-export function withTenantSql<R>(prefix: string, run: (sql: SqlStorage) => R | Promise<R>): Promise<R> {
+/**
+ * Runs `run` with a fresh tenant object's storage; `prefix` names the test file in the object's
+ * name.
+ */
+export function withTenantSql<R>(
+  prefix: string,
+  run: (sql: SqlStorage) => R | Promise<R>,
+): Promise<R> {
   const stub = TENANT.get(TENANT.idFromName(`test:${prefix}-${Date.now().toString(36)}-${seq++}`));
   return runInDurableObject(stub, (_i, state) => run(state.storage.sql));
 }

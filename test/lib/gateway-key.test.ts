@@ -18,7 +18,11 @@ describe("gateway-key: newGatewayKey", () => {
 
 describe("gateway-key: claimedTenant", () => {
   it("accepts both environments, dashes and digits in the client, and a secret holding _ and -", () => {
-    expect(claimedTenant(`lg_production_a-1_${SECRET}`)).toEqual({ environment: "production", client: "a-1", name: "production:a-1" });
+    expect(claimedTenant(`lg_production_a-1_${SECRET}`)).toEqual({
+      environment: "production",
+      client: "a-1",
+      name: "production:a-1",
+    });
     expect(claimedTenant(`lg_demo_${"a".repeat(63)}_${SECRET}`)?.client).toBe("a".repeat(63));
     expect(claimedTenant(`lg_demo_0_${SECRET}`)?.name).toBe("demo:0");
   });

@@ -19,12 +19,22 @@ function throwing(err: unknown) {
 }
 
 /** An error as workerd raises it for a Durable Object: a message and properties. */
-const runtimeError = (message: string, props: Record<string, boolean>) => Object.assign(new Error(message), props);
+const runtimeError = (message: string, props: Record<string, boolean>) =>
+  Object.assign(new Error(message), props);
 
 describe("error boundary: Durable Object overload", () => {
   it.each([
-    ["with .overloaded", runtimeError("Durable Object is overloaded. Too many requests queued.", { overloaded: true, retryable: false })],
-    ["by its message only", runtimeError("Durable Object is overloaded. Requests queued for too long.", {})],
+    [
+      "with .overloaded",
+      runtimeError("Durable Object is overloaded. Too many requests queued.", {
+        overloaded: true,
+        retryable: false,
+      }),
+    ],
+    [
+      "by its message only",
+      runtimeError("Durable Object is overloaded. Requests queued for too long.", {}),
+    ],
   ])("answers 503 with Retry-After for an overload %s", async (_how, err) => {
     const res = await throwing(err).request("/");
     expect(res.status).toBe(503);
@@ -37,13 +47,18 @@ describe("error boundary: Durable Object overload", () => {
   });
 
   it("answers 503 with Retry-After for a transient platform failure (.retryable, not from the object's code)", async () => {
-    const res = await throwing(runtimeError("Network connection lost.", { retryable: true })).request("/");
+    const res = await throwing(
+      runtimeError("Network connection lost.", { retryable: true }),
+    ).request("/");
     expect(res.status).toBe(503);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   });
 
   it("keeps a 500 for anything else, including an error the object's own code threw", async () => {
-    for (const err of [new TypeError("x is undefined"), runtimeError("boom", { remote: true, retryable: true })]) {
+    for (const err of [
+      new TypeError("x is undefined"),
+      runtimeError("boom", { remote: true, retryable: true }),
+    ]) {
       const res = await throwing(err).request("/");
       expect(res.status).toBe(500);
       expect(res.headers.get("retry-after")).toBeNull();

@@ -4,13 +4,34 @@ import { ClientSlug, parseTenantName, tenantName } from "../../src/lib/stubs";
 describe("stubs: tenantName and parseTenantName", () => {
   it("builds environment:client and parses it back", () => {
     expect(tenantName("demo", "acme")).toBe("demo:acme");
-    expect(parseTenantName("demo:acme")).toEqual({ ok: true, value: { environment: "demo", client: "acme" } });
-    expect(parseTenantName(tenantName("production", "a-1"))).toEqual({ ok: true, value: { environment: "production", client: "a-1" } });
+    expect(parseTenantName("demo:acme")).toEqual({
+      ok: true,
+      value: { environment: "demo", client: "acme" },
+    });
+    expect(parseTenantName(tenantName("production", "a-1"))).toEqual({
+      ok: true,
+      value: { environment: "production", client: "a-1" },
+    });
     expect(parseTenantName(`demo:${"9".repeat(63)}`).ok).toBe(true);
   });
 
   it("refuses names with an unknown environment, a bad slug or extra parts, quoting the name", () => {
-    const refused = ["", "demo", "demo:", ":acme", "staging:acme", "Demo:acme", "demo:Acme", "demo:acme_1", "demo:-acme", "demo:ac me", "demo:acme:x", "demo:acme:", `demo:${"a".repeat(64)}`, "demo:æ"];
+    const refused = [
+      "",
+      "demo",
+      "demo:",
+      ":acme",
+      "staging:acme",
+      "Demo:acme",
+      "demo:Acme",
+      "demo:acme_1",
+      "demo:-acme",
+      "demo:ac me",
+      "demo:acme:x",
+      "demo:acme:",
+      `demo:${"a".repeat(64)}`,
+      "demo:æ",
+    ];
     for (const name of refused) {
       const r = parseTenantName(name);
       expect(r.ok, name).toBe(false);
@@ -21,7 +42,9 @@ describe("stubs: tenantName and parseTenantName", () => {
 
 describe("stubs: ClientSlug", () => {
   it("accepts 1-63 lowercase letters, digits and dashes, not starting with a dash", () => {
-    for (const s of ["a", "0", "acme-as", "a".repeat(63)]) expect(ClientSlug.safeParse(s).success, s).toBe(true);
-    for (const s of ["", "-a", "A", "a_b", "a.b", "a".repeat(64)]) expect(ClientSlug.safeParse(s).success, s).toBe(false);
+    for (const s of ["a", "0", "acme-as", "a".repeat(63)])
+      expect(ClientSlug.safeParse(s).success, s).toBe(true);
+    for (const s of ["", "-a", "A", "a_b", "a.b", "a".repeat(64)])
+      expect(ClientSlug.safeParse(s).success, s).toBe(false);
   });
 });

@@ -1,9 +1,18 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { renewalPlan, TOKEN_HARD_FLOOR_MS, TOKEN_RENEW_MARGIN_MS, type TokenRecord } from "../../src/lib/token-timing";
+import {
+  renewalPlan,
+  TOKEN_HARD_FLOOR_MS,
+  TOKEN_RENEW_MARGIN_MS,
+  type TokenRecord,
+} from "../../src/lib/token-timing";
 
 const MIN = 60_000;
 /** A token issued at `issuedAt` that lives `lifetimeMs`. */
-const token = (lifetimeMs: number, issuedAt = 1_700_000_000_000): TokenRecord => ({ token: "t", issuedAt, expiresAt: issuedAt + lifetimeMs });
+const token = (lifetimeMs: number, issuedAt = 1_700_000_000_000): TokenRecord => ({
+  token: "t",
+  issuedAt,
+  expiresAt: issuedAt + lifetimeMs,
+});
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -65,7 +74,10 @@ describe("token-timing: renewalPlan", () => {
   it("spreads alarms of tokens issued together over the jitter band", () => {
     const t = token(20 * MIN);
     const renewAt = t.expiresAt - 5 * MIN;
-    const alarms = Array.from({ length: 200 }, () => renewalPlan(t, t.issuedAt, t.issuedAt).alarmAt);
+    const alarms = Array.from(
+      { length: 200 },
+      () => renewalPlan(t, t.issuedAt, t.issuedAt).alarmAt,
+    );
     for (const a of alarms) {
       expect(a).toBeGreaterThanOrEqual(renewAt);
       expect(a).toBeLessThan(renewAt + MIN);

@@ -25,7 +25,9 @@ beforeEach(() => fresh());
 
 async function counters(name: string): Promise<Counters> {
   const res = await gw("/admin/tenants", { headers: ADMIN });
-  const listed = ((await res.json()) as { tenants: { tenant: string; counters: Counters }[] }).tenants.find((t) => t.tenant === name);
+  const listed = (
+    (await res.json()) as { tenants: { tenant: string; counters: Counters }[] }
+  ).tenants.find((t) => t.tenant === name);
   if (!listed) throw new Error(`${name} is not listed`);
   return listed.counters;
 }
@@ -38,7 +40,8 @@ describe("access cache: happy", () => {
     for (let i = 0; i < 6; i++) expect((await t.v2(CALL)).status).toBe(200);
     const after = await counters(t.name);
     expect(after.keyChecks - before.keyChecks).toBe(1);
-    // Still one permit per call from the governor (the one hop left), and every call reached the API.
+    // Still one permit per call from the governor (the one hop left), and every call reached the
+    // API.
     expect(after.upstreamCalls - before.upstreamCalls).toBe(6);
     expect((await stats()).requests - s0.requests).toBe(6);
     expect(after.tokensIssued).toBe(before.tokensIssued);
@@ -47,9 +50,12 @@ describe("access cache: happy", () => {
   it("each key is its own tenant's: two warm tenants get their own data, and a key rewritten to the other's is refused", async () => {
     const a = await tenant();
     const b = await tenant();
-    for (const t of [a, b, a, b]) expect(((await (await t.v2(CALL)).json()) as { ClientId: string }).ClientId).toBe(t.clientId);
+    for (const t of [a, b, a, b])
+      expect(((await (await t.v2(CALL)).json()) as { ClientId: string }).ClientId).toBe(t.clientId);
     const forged = a.gatewayKey.replace(a.client, b.client);
-    expect((await gw(`/v2${CALL}`, { headers: { authorization: `Bearer ${forged}` } })).status).toBe(401);
+    expect(
+      (await gw(`/v2${CALL}`, { headers: { authorization: `Bearer ${forged}` } })).status,
+    ).toBe(401);
     expect((await counters(a.name)).keyChecks).toBe(1);
   });
 });
@@ -60,11 +66,15 @@ describe("access cache: invalidation", () => {
     expect((await t.v2(CALL)).status).toBe(200);
     const before = await counters(t.name);
     const s0 = await stats();
-    expect(await control("POST", "/tokens/revoke", { clientId: t.clientId })).toEqual({ revoked: 1 });
+    expect(await control("POST", "/tokens/revoke", { clientId: t.clientId })).toEqual({
+      revoked: 1,
+    });
     expect((await t.v2(CALL)).status).toBe(200);
     const after = await counters(t.name);
     expect(after.tokensIssued - before.tokensIssued).toBe(1);
-    expect((await stats()).tokenRequests.byClient[t.clientId] ?? 0).toBe((s0.tokenRequests.byClient[t.clientId] ?? 0) + 1);
+    expect((await stats()).tokenRequests.byClient[t.clientId] ?? 0).toBe(
+      (s0.tokenRequests.byClient[t.clientId] ?? 0) + 1,
+    );
     // The retry asked the object (the copy was gone); the call after it is served by the new copy.
     expect(after.keyChecks - before.keyChecks).toBe(1);
     expect((await t.v2(CALL)).status).toBe(200);
@@ -74,7 +84,9 @@ describe("access cache: invalidation", () => {
   it("a tenant removed through the admin API: its warm key is refused on the next call", async () => {
     const t = await tenant();
     expect((await t.v2(CALL)).status).toBe(200);
-    expect((await gw(`/admin/tenants/demo/${t.client}`, { method: "DELETE", headers: ADMIN })).status).toBe(204);
+    expect(
+      (await gw(`/admin/tenants/demo/${t.client}`, { method: "DELETE", headers: ADMIN })).status,
+    ).toBe(204);
     const s0 = await stats();
     expect((await t.v2(CALL)).status).toBe(401);
     expect((await stats()).requests).toBe(s0.requests);
@@ -83,18 +95,24 @@ describe("access cache: invalidation", () => {
   it("a key rotated with no grace through the admin API: the warm old key is refused at once, the new one works", async () => {
     const t = await tenant();
     expect((await t.v2(CALL)).status).toBe(200);
-    const res = await gw(`/admin/tenants/demo/${t.client}/gateway-keys`, json({ graceSeconds: 0 }, "POST", ADMIN));
+    const res = await gw(
+      `/admin/tenants/demo/${t.client}/gateway-keys`,
+      json({ graceSeconds: 0 }, "POST", ADMIN),
+    );
     const { gatewayKey } = (await res.json()) as { gatewayKey: string };
     expect((await t.v2(CALL)).status).toBe(401);
-    expect((await gw(`/v2${CALL}`, { headers: { authorization: `Bearer ${gatewayKey}` } })).status).toBe(200);
+    expect(
+      (await gw(`/v2${CALL}`, { headers: { authorization: `Bearer ${gatewayKey}` } })).status,
+    ).toBe(200);
   });
 });
 
 // The bounds themselves (the least of ACCESS_CACHE_MS, the token's renewal start and the key's
-// retirement) are checked with a driven clock in test/lib/upstream/access-cache.test.ts; here, that the
-// tenant's object feeds them the right limits. `Date` is held still (only `Date` is faked, so I/O and
-// timers run as usual), so each copy's lifetime is an exact figure, not a race with the clock. The
-// token keeper keeps its own clock, taken before the fake: the token's expiry is read from the answer.
+// retirement) are checked with a driven clock in test/lib/upstream/access-cache.test.ts; here, that
+// the tenant's object feeds them the right limits. `Date` is held still (only `Date` is faked, so
+// I/O and timers run as usual), so each copy's lifetime is an exact figure, not a race with the
+// clock. The token keeper keeps its own clock, taken before the fake: the token's expiry is read
+// from the answer.
 describe("access cache: the tenant's answer bounds every copy", () => {
   afterEach(() => vi.useRealTimers());
 
@@ -102,11 +120,15 @@ describe("access cache: the tenant's answer bounds every copy", () => {
     const t = await tenant();
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
     const stub = TENANT.get(TENANT.idFromName(t.name));
-    const rotated = await gw(`/admin/tenants/demo/${t.client}/gateway-keys`, json({ graceSeconds: 4 }, "POST", ADMIN));
+    const rotated = await gw(
+      `/admin/tenants/demo/${t.client}/gateway-keys`,
+      json({ graceSeconds: 4 }, "POST", ADMIN),
+    );
     const { gatewayKey } = (await rotated.json()) as { gatewayKey: string };
     const old = await stub.access(t.gatewayKey);
     const current = await stub.access(gatewayKey);
-    if (!old.ok || !current.ok) throw new Error("a key in its grace period, or the new key, was refused");
+    if (!old.ok || !current.ok)
+      throw new Error("a key in its grace period, or the new key, was refused");
     expect([old.value.cacheMs, current.value.cacheMs]).toEqual([4000, ACCESS_CACHE_MS]);
   });
 
@@ -117,7 +139,8 @@ describe("access cache: the tenant's answer bounds every copy", () => {
     vi.useFakeTimers({ toFake: ["Date"], now: held });
     const near = await TENANT.get(TENANT.idFromName(short.name)).access(short.gatewayKey);
     if (!near.ok) throw new Error("the registered key was refused");
-    // The token's expiry is on the object's record; its renewal window opens a quarter of the lifetime before.
+    // The token's expiry is on the object's record; its renewal window opens a quarter of the
+    // lifetime before.
     expect(near.value.cacheMs).toBe(near.value.expiresAt - (TOKEN_SECONDS * 1000) / 4 - held);
   });
 });

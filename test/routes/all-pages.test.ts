@@ -92,17 +92,24 @@ describe("pages=all: bounds", () => {
     const t = await tenant();
     const n = await requests();
     // 33 accounts a page each: 32 more permits take at least 3.2 s at 10 a second.
-    const res = await t.v2("/GeneralLedgerAccounts?PageSize=1", { headers: { prefer: "pages=all", "x-deadline-ms": "2500" } });
+    const res = await t.v2("/GeneralLedgerAccounts?PageSize=1", {
+      headers: { prefer: "pages=all", "x-deadline-ms": "2500" },
+    });
     expect(res.status).toBe(422);
-    expect(await res.json()).toMatchObject({ type: "https://ledgergate.dev/problems/deadline-too-short" });
+    expect(await res.json()).toMatchObject({
+      type: "https://ledgergate.dev/problems/deadline-too-short",
+    });
     expect((await requests()) - n).toBe(1);
   });
 
   it("a deadline that passes mid-walk aborts the body: never a complete-looking array", async () => {
     const t = await tenant();
-    // Each call takes 500 ms: the first page and the estimate (6 more permits, 0.6 s) fit 2 s; 7 pages do not.
+    // Each call takes 500 ms: the first page and the estimate (6 more permits, 0.6 s) fit 2 s; 7
+    // pages do not.
     await control("PUT", "/settings", { latencyMs: 500 });
-    const res = await t.v2("/GeneralLedgerAccounts?PageSize=5", { headers: { prefer: "pages=all", "x-deadline-ms": "2000" } });
+    const res = await t.v2("/GeneralLedgerAccounts?PageSize=5", {
+      headers: { prefer: "pages=all", "x-deadline-ms": "2000" },
+    });
     expect(res.status).toBe(200);
     await expect(res.text()).rejects.toThrow();
   });

@@ -8,7 +8,11 @@ import { fresh, json, stats, tenant } from "../helpers/gateway";
 beforeEach(() => fresh());
 
 type Tenant = Awaited<ReturnType<typeof tenant>>;
-const merge = (body: unknown): RequestInit => ({ method: "PATCH", headers: { "content-type": "application/merge-patch+json" }, body: JSON.stringify(body) });
+const merge = (body: unknown): RequestInit => ({
+  method: "PATCH",
+  headers: { "content-type": "application/merge-patch+json" },
+  body: JSON.stringify(body),
+});
 const requests = async () => (await stats()).requests;
 
 async function created<T = { Id: number }>(t: Tenant, path: string, body: unknown): Promise<T> {
@@ -27,32 +31,72 @@ describe("codes for ids: happy", () => {
     const res = await t.v2(`/Customers/${c.Id}`, merge({ DepartmentCode: "avd10" }));
     expect(res.status, await res.clone().text()).toBe(200);
     expect((await requests()) - n).toBe(2);
-    expect(await (await t.v2(`/Customers/${c.Id}`)).json()).toMatchObject({ DepartmentId: sales.Id, DepartmentCode: "AVD10" });
+    expect(await (await t.v2(`/Customers/${c.Id}`)).json()).toMatchObject({
+      DepartmentId: sales.Id,
+      DepartmentCode: "AVD10",
+    });
     n = await requests();
-    expect((await t.v2(`/Customers/${c.Id}`, merge({ DepartmentCode: "AVD10", Name: "Fjord Holding AS" }))).status).toBe(200);
+    expect(
+      (
+        await t.v2(
+          `/Customers/${c.Id}`,
+          merge({ DepartmentCode: "AVD10", Name: "Fjord Holding AS" }),
+        )
+      ).status,
+    ).toBe(200);
     expect((await requests()) - n).toBe(1);
   });
 
   it("a CustomerNo lands as the customer's Id, and a null code clears the reference", async () => {
     const t = await tenant();
-    const first = await created<{ Id: number; Number: number }>(t, "/Customers", { Name: "Fjord AS" });
-    const second = await created<{ Id: number; Number: number }>(t, "/Customers", { Name: "Vik AS" });
+    const first = await created<{ Id: number; Number: number }>(t, "/Customers", {
+      Name: "Fjord AS",
+    });
+    const second = await created<{ Id: number; Number: number }>(t, "/Customers", {
+      Name: "Vik AS",
+    });
     const dept = await created(t, "/Departments", { Code: "P", Name: "Prosjekt" });
-    const project = await created(t, "/Projects", { Code: "P1", Name: "Bygg", CustomerId: first.Id, DepartmentId: dept.Id });
+    const project = await created(t, "/Projects", {
+      Code: "P1",
+      Name: "Bygg",
+      CustomerId: first.Id,
+      DepartmentId: dept.Id,
+    });
     const n = await requests();
-    const res = await t.v2(`/Projects/${project.Id}`, merge({ CustomerNo: second.Number, DepartmentCode: null }));
+    const res = await t.v2(
+      `/Projects/${project.Id}`,
+      merge({ CustomerNo: second.Number, DepartmentCode: null }),
+    );
     expect(res.status, await res.clone().text()).toBe(200);
     expect((await requests()) - n).toBe(2);
-    expect(await (await t.v2(`/Projects/${project.Id}`)).json()).toMatchObject({ CustomerId: second.Id, CustomerNo: second.Number, DepartmentId: null });
+    expect(await (await t.v2(`/Projects/${project.Id}`)).json()).toMatchObject({
+      CustomerId: second.Id,
+      CustomerNo: second.Number,
+      DepartmentId: null,
+    });
   });
 
   it("voucher lines in a POST take AccountNo for AccountId: one lookup for both accounts", async () => {
     const t = await tenant();
-    const accounts = (await (await t.v2("/GeneralLedgerAccounts?accountNos=1900,1920&Fields=Id,AccountNo")).json()) as { Id: number; AccountNo: number }[];
+    const accounts = (await (
+      await t.v2("/GeneralLedgerAccounts?accountNos=1900,1920&Fields=Id,AccountNo")
+    ).json()) as { Id: number; AccountNo: number }[];
     const idOf = (no: number) => accounts.find((a) => a.AccountNo === no)?.Id;
     const n = await requests();
-    const line = (AccountNo: number, CurrencyAmount: number) => ({ AccountNo, CurrencyAmount, PostingDate: "2026-01-15", VatId: 1 });
-    const res = await t.v2("/Vouchers/ManualJournals", json({ CurrencyCode: "NOK", VoucherDate: "2026-01-15", VoucherLines: [line(1920, 100), line(1900, -100)] }));
+    const line = (AccountNo: number, CurrencyAmount: number) => ({
+      AccountNo,
+      CurrencyAmount,
+      PostingDate: "2026-01-15",
+      VatId: 1,
+    });
+    const res = await t.v2(
+      "/Vouchers/ManualJournals",
+      json({
+        CurrencyCode: "NOK",
+        VoucherDate: "2026-01-15",
+        VoucherLines: [line(1920, 100), line(1900, -100)],
+      }),
+    );
     expect(res.status, await res.clone().text()).toBe(201);
     expect((await requests()) - n).toBe(2);
     const voucher = (await res.json()) as { VoucherLines: { AccountId: number }[] };
@@ -64,7 +108,14 @@ describe("codes for ids: happy", () => {
     const dept = await created(t, "/Departments", { Code: "AVD10", Name: "Salg" });
     const c = await created(t, "/Customers", { Name: "Fjord AS" });
     const n = await requests();
-    expect((await t.v2(`/Customers/${c.Id}`, merge({ DepartmentId: dept.Id, DepartmentCode: "NO-SUCH-CODE" }))).status).toBe(200);
+    expect(
+      (
+        await t.v2(
+          `/Customers/${c.Id}`,
+          merge({ DepartmentId: dept.Id, DepartmentCode: "NO-SUCH-CODE" }),
+        )
+      ).status,
+    ).toBe(200);
     expect((await requests()) - n).toBe(1);
   });
 
@@ -72,7 +123,13 @@ describe("codes for ids: happy", () => {
     const t = await tenant();
     const c = await created<{ Id: number; Number: number }>(t, "/Customers", { Name: "Fjord AS" });
     const n = await requests();
-    const res = await t.v2("/SalesOrders/Complete", json({ CustomerNo: c.Number, SalesOrderLines: [{ Description: "Timer", Quantity: 1, ProductUnitPrice: 100 }] }));
+    const res = await t.v2(
+      "/SalesOrders/Complete",
+      json({
+        CustomerNo: c.Number,
+        SalesOrderLines: [{ Description: "Timer", Quantity: 1, ProductUnitPrice: 100 }],
+      }),
+    );
     expect(res.status, await res.clone().text()).toBe(201);
     expect((await requests()) - n).toBe(1);
     expect(await res.json()).toMatchObject({ CustomerId: c.Id });
@@ -84,12 +141,21 @@ describe("codes for ids: unknown or malformed codes", () => {
     const t = await tenant();
     const c = await created(t, "/Customers", { Name: "Fjord AS" });
     const n = await requests();
-    const res = await t.v2(`/Customers/${c.Id}`, merge({ Name: "Changed", DepartmentCode: "NOPE" }));
+    const res = await t.v2(
+      `/Customers/${c.Id}`,
+      merge({ Name: "Changed", DepartmentCode: "NOPE" }),
+    );
     expect(res.status).toBe(400);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
-    const problem = (await res.json()) as { type: string; detail: string; errors: { path: string; message: string }[] };
+    const problem = (await res.json()) as {
+      type: string;
+      detail: string;
+      errors: { path: string; message: string }[];
+    };
     expect(problem.type).toBe("https://ledgergate.dev/problems/validation-failed");
-    expect(problem.errors).toEqual([{ path: "DepartmentCode", message: "No department has Code 'NOPE'." }]);
+    expect(problem.errors).toEqual([
+      { path: "DepartmentCode", message: "No department has Code 'NOPE'." },
+    ]);
     expect(problem.detail).toContain("NOPE");
     expect((await requests()) - n).toBe(1);
     expect(await (await t.v2(`/Customers/${c.Id}`)).json()).toMatchObject({ Name: "Fjord AS" });
@@ -98,14 +164,40 @@ describe("codes for ids: unknown or malformed codes", () => {
   it("names the path of a code in a nested line", async () => {
     const t = await tenant();
     const n = await requests();
-    const line = (AccountNo: number | string, CurrencyAmount: number) => ({ AccountNo, CurrencyAmount, PostingDate: "2026-01-15", VatId: 1 });
-    const unknown = await t.v2("/Vouchers/ManualJournals", json({ CurrencyCode: "NOK", VoucherDate: "2026-01-15", VoucherLines: [line(1920, 100), line(1234, -100)] }));
+    const line = (AccountNo: number | string, CurrencyAmount: number) => ({
+      AccountNo,
+      CurrencyAmount,
+      PostingDate: "2026-01-15",
+      VatId: 1,
+    });
+    const unknown = await t.v2(
+      "/Vouchers/ManualJournals",
+      json({
+        CurrencyCode: "NOK",
+        VoucherDate: "2026-01-15",
+        VoucherLines: [line(1920, 100), line(1234, -100)],
+      }),
+    );
     expect(unknown.status).toBe(400);
-    expect(((await unknown.json()) as { errors: unknown[] }).errors).toEqual([{ path: "VoucherLines.1.AccountNo", message: "No general ledger account has AccountNo '1234'." }]);
+    expect(((await unknown.json()) as { errors: unknown[] }).errors).toEqual([
+      {
+        path: "VoucherLines.1.AccountNo",
+        message: "No general ledger account has AccountNo '1234'.",
+      },
+    ]);
     expect((await requests()) - n).toBe(1);
-    const malformed = await t.v2("/Vouchers/ManualJournals", json({ CurrencyCode: "NOK", VoucherDate: "2026-01-15", VoucherLines: [line("1900-1920", 100)] }));
+    const malformed = await t.v2(
+      "/Vouchers/ManualJournals",
+      json({
+        CurrencyCode: "NOK",
+        VoucherDate: "2026-01-15",
+        VoucherLines: [line("1900-1920", 100)],
+      }),
+    );
     expect(malformed.status).toBe(400);
-    expect(((await malformed.json()) as { errors: { path: string }[] }).errors[0]?.path).toBe("VoucherLines.0.AccountNo");
+    expect(((await malformed.json()) as { errors: { path: string }[] }).errors[0]?.path).toBe(
+      "VoucherLines.0.AccountNo",
+    );
     expect((await requests()) - n).toBe(1);
   });
 });
@@ -136,7 +228,9 @@ describe("codes for ids: security", () => {
     await created(a, "/Departments", { Code: "AVD10", Name: "Salg" });
     const ca = await created(a, "/Customers", { Name: "A" });
     const cb = await created(b, "/Customers", { Name: "B" });
-    expect((await a.v2(`/Customers/${ca.Id}`, merge({ DepartmentCode: "AVD10" }))).status).toBe(200);
+    expect((await a.v2(`/Customers/${ca.Id}`, merge({ DepartmentCode: "AVD10" }))).status).toBe(
+      200,
+    );
     const res = await b.v2(`/Customers/${cb.Id}`, merge({ DepartmentCode: "AVD10" }));
     expect(res.status).toBe(400);
   });

@@ -19,10 +19,20 @@ type Doc = { paths: Record<string, Record<string, unknown>> };
 /** Every declared console route but the sign-in page and form, with sample parameters filled in. */
 async function consoleRoutes(): Promise<{ method: string; path: string }[]> {
   const doc = (await (await gw("/openapi.json")).json()) as Doc;
-  const sample: Record<string, string> = { environment: "demo", client: "acme", source: "shopify", orderId: "1001" };
+  const sample: Record<string, string> = {
+    environment: "demo",
+    client: "acme",
+    source: "shopify",
+    orderId: "1001",
+  };
   return Object.entries(doc.paths)
     .filter(([p]) => p.startsWith("/console") && p !== "/console/sign-in")
-    .flatMap(([p, ops]) => Object.keys(ops).map((m) => ({ method: m.toUpperCase(), path: p.replace(/\{(\w+)\}/g, (_, k: string) => sample[k] ?? k) })));
+    .flatMap(([p, ops]) =>
+      Object.keys(ops).map((m) => ({
+        method: m.toUpperCase(),
+        path: p.replace(/\{(\w+)\}/g, (_, k: string) => sample[k] ?? k),
+      })),
+    );
 }
 
 const gateway = (exports as unknown as { default: Fetcher }).default;
@@ -35,11 +45,23 @@ describe("console: security", () => {
     expect(routes.length).toBeGreaterThanOrEqual(12);
     const s = await signIn();
     const [id, issued, expires] = s.cookie.slice("lg_console=".length).split(".");
-    const forged = [undefined, "lg_console=nonsense", `lg_console=${id}.${issued}.${expires}.${"A".repeat(43)}`, `lg_console=${id}.${issued}.${Number(expires) + 3_600_000}.${s.cookie.split(".").at(-1)}`];
+    const forged = [
+      undefined,
+      "lg_console=nonsense",
+      `lg_console=${id}.${issued}.${expires}.${"A".repeat(43)}`,
+      `lg_console=${id}.${issued}.${Number(expires) + 3_600_000}.${s.cookie.split(".").at(-1)}`,
+    ];
     for (const { method, path } of routes) {
       for (const cookie of forged) {
-        const init: RequestInit = method === "GET" ? { method, redirect: "manual" } : { ...form({ csrf: s.csrf }), method };
-        const res = await gw(path, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), ...(cookie ? { cookie } : {}) } });
+        const init: RequestInit =
+          method === "GET" ? { method, redirect: "manual" } : { ...form({ csrf: s.csrf }), method };
+        const res = await gw(path, {
+          ...init,
+          headers: {
+            ...(init.headers as Record<string, string> | undefined),
+            ...(cookie ? { cookie } : {}),
+          },
+        });
         const what = `${method} ${path} with ${cookie ?? "no cookie"}`;
         if (method === "GET") {
           expect(res.status, what).toBe(303);
@@ -65,9 +87,20 @@ describe("console: security", () => {
       expect(bare.status, `${path} with no body`).toBe(403);
     }
     // A valid token is not enough from another site.
-    for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }, { origin: "null" }] as Record<string, string>[]) {
+    for (const headers of [
+      { origin: "https://evil.example" },
+      { "sec-fetch-site": "cross-site" },
+      { origin: "null" },
+    ] as Record<string, string>[]) {
       expect((await a.post("/console/sign-out", {}, headers)).status).toBe(403);
-      expect((await gw("/console/sign-in", { ...form({ token: OPERATOR_TOKEN }), headers: { "content-type": "application/x-www-form-urlencoded", ...headers } })).status).toBe(403);
+      expect(
+        (
+          await gw("/console/sign-in", {
+            ...form({ token: OPERATOR_TOKEN }),
+            headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+          })
+        ).status,
+      ).toBe(403);
     }
     expect((await a.get("/console")).status).toBe(200);
   });
@@ -76,16 +109,31 @@ describe("console: security", () => {
     const res = await gw("/console/sign-in", form({ token: OPERATOR_TOKEN }));
     const flags = (res.headers.get("set-cookie") ?? "").split(/;\s*/);
     expect(flags[0]).toMatch(/^lg_console=[A-Za-z0-9_-]+\.\d+\.\d+\.[A-Za-z0-9_-]{43}$/);
-    expect(flags).toEqual(expect.arrayContaining(["HttpOnly", "SameSite=Strict", "Path=/console", "Secure", "Max-Age=1800"]));
-    const local = await gateway.fetch("http://127.0.0.1:8787/console/sign-in", form({ token: OPERATOR_TOKEN }));
+    expect(flags).toEqual(
+      expect.arrayContaining([
+        "HttpOnly",
+        "SameSite=Strict",
+        "Path=/console",
+        "Secure",
+        "Max-Age=1800",
+      ]),
+    );
+    const local = await gateway.fetch(
+      "http://127.0.0.1:8787/console/sign-in",
+      form({ token: OPERATOR_TOKEN }),
+    );
     expect(local.status).toBe(303);
     const localFlags = (local.headers.get("set-cookie") ?? "").split(/;\s*/);
-    expect(localFlags).toEqual(expect.arrayContaining(["HttpOnly", "SameSite=Strict", "Path=/console"]));
+    expect(localFlags).toEqual(
+      expect.arrayContaining(["HttpOnly", "SameSite=Strict", "Path=/console"]),
+    );
     expect(localFlags).not.toContain("Secure");
     // Each page slides the session: a fresh cookie with the same flags.
     const s = await signIn();
     const slid = (await s.get("/console")).headers.get("set-cookie") ?? "";
-    expect(slid).toMatch(/^lg_console=.+; Path=\/console; Max-Age=1800; HttpOnly; SameSite=Strict; Secure$/);
+    expect(slid).toMatch(
+      /^lg_console=.+; Path=\/console; Max-Age=1800; HttpOnly; SameSite=Strict; Secure$/,
+    );
   });
 
   it("signs out: the cookie is cleared and the old cookie is refused from then on", async () => {
@@ -93,7 +141,9 @@ describe("console: security", () => {
     const out = await s.post("/console/sign-out");
     expect(out.status).toBe(303);
     expect(out.headers.get("location")).toBe("/console/sign-in");
-    expect(out.headers.get("set-cookie")).toMatch(/^lg_console=; Path=\/console; Max-Age=0; HttpOnly; SameSite=Strict; Secure$/);
+    expect(out.headers.get("set-cookie")).toMatch(
+      /^lg_console=; Path=\/console; Max-Age=0; HttpOnly; SameSite=Strict; Secure$/,
+    );
     const page = await s.get("/console");
     expect(page.status).toBe(303);
     expect(page.headers.get("location")).toBe("/console/sign-in");
@@ -112,19 +162,45 @@ describe("console: security", () => {
     await waitFor(t, "shopify", orderId, ["settled", "failed"]);
     const s = await signIn();
     const own = `own-secret-${crypto.randomUUID()}`;
-    expect((await s.post(`/console/tenants/demo/${t.client}/webhooks/stripe`, { secret: own })).status).toBe(303);
+    expect(
+      (await s.post(`/console/tenants/demo/${t.client}/webhooks/stripe`, { secret: own })).status,
+    ).toBe(303);
     const tenantObject = env.TENANT.get(env.TENANT.idFromName(t.name));
     const access = await tenantObject.access(t.gatewayKey);
     if (!access.ok) throw new Error("no token");
-    const secrets = [t.clientKey, access.value.token, t.gatewayKey, own, OPERATOR_TOKEN, ...Object.values(TEST_SECRETS), env.DEMO_APPLICATION_KEY ?? "", env.DEMO_SUBSCRIPTION_KEY ?? "", env.SECRETS_KEY ?? ""];
+    const secrets = [
+      t.clientKey,
+      access.value.token,
+      t.gatewayKey,
+      own,
+      OPERATOR_TOKEN,
+      ...Object.values(TEST_SECRETS),
+      env.DEMO_APPLICATION_KEY ?? "",
+      env.DEMO_SUBSCRIPTION_KEY ?? "",
+      env.SECRETS_KEY ?? "",
+    ];
     const base = `/console/tenants/demo/${t.client}`;
-    const pages = ["/console", "/console/budget", base, `${base}?saved=shopify`, `${base}?saved=mapping`, `${base}/orders`, `${base}/orders?state=settled`, `${base}/orders/shopify/${orderId}`];
+    const pages = [
+      "/console",
+      "/console/budget",
+      base,
+      `${base}?saved=shopify`,
+      `${base}?saved=mapping`,
+      `${base}/orders`,
+      `${base}/orders?state=settled`,
+      `${base}/orders/shopify/${orderId}`,
+    ];
     for (const path of pages) {
       const html = await s.page(path);
-      for (const secret of secrets) expect(html.includes(secret), `${path} holds a secret`).toBe(false);
+      for (const secret of secrets)
+        expect(html.includes(secret), `${path} holds a secret`).toBe(false);
     }
     // The sign-in page and a refusal hold none either.
-    for (const res of [await gw("/console/sign-in"), await gw("/console/sign-in", form({ token: "wrong" })), await s.post(base + "/remove")]) {
+    for (const res of [
+      await gw("/console/sign-in"),
+      await gw("/console/sign-in", form({ token: "wrong" })),
+      await s.post(base + "/remove"),
+    ]) {
       const html = await res.text();
       for (const secret of secrets) expect(html.includes(secret)).toBe(false);
     }
@@ -132,8 +208,14 @@ describe("console: security", () => {
 
   it("serves pages that cannot be framed and load nothing from elsewhere, never cached", async () => {
     const s = await signIn();
-    for (const res of [await gw("/console/sign-in"), await s.get("/console"), await s.get("/console/budget")]) {
-      expect(res.headers.get("content-security-policy")).toMatch(/^default-src 'self'; style-src 'self' 'unsafe-inline';.*frame-ancestors 'none'/);
+    for (const res of [
+      await gw("/console/sign-in"),
+      await s.get("/console"),
+      await s.get("/console/budget"),
+    ]) {
+      expect(res.headers.get("content-security-policy")).toMatch(
+        /^default-src 'self'; style-src 'self' 'unsafe-inline';.*frame-ancestors 'none'/,
+      );
       expect(res.headers.get("x-frame-options")).toBe("DENY");
       expect(res.headers.get("cache-control")).toBe("no-store");
       expect(res.headers.get("content-type")).toMatch(/^text\/html/);

@@ -12,13 +12,23 @@ import { signShopify } from "../fixtures/orders/sign";
 
 beforeEach(() => fresh());
 
-const order = corpus().find((c) => c.currency === "NOK" && (c.payload.line_items as unknown[]).length >= 2);
+const order = corpus().find(
+  (c) => c.currency === "NOK" && (c.payload.line_items as unknown[]).length >= 2,
+);
 if (!order) throw new Error("the Shopify corpus has no NOK order of two lines");
 
-/** The order with a 50.00 tip its lines do not explain: its run fails at its plan, before any upstream call. */
+/**
+ * The order with a 50.00 tip its lines do not explain: its run fails at its plan, before any
+ * upstream call.
+ */
 function tipped(payload: Record<string, unknown>) {
   const total = Number(payload.total_price) + 50;
-  return { ...payload, total_tip_received: "50.00", total_price: total.toFixed(2), current_total_price: total.toFixed(2) };
+  return {
+    ...payload,
+    total_tip_received: "50.00",
+    total_price: total.toFixed(2),
+    current_total_price: total.toFixed(2),
+  };
 }
 
 describe("console: happy", () => {
@@ -46,13 +56,32 @@ describe("console: happy", () => {
     const s = await signIn();
     const list = await s.page("/console");
     expect(list).toContain(`<a href="/console/tenants/demo/${t.client}">demo:${t.client}</a>`);
-    expect(list).toMatch(new RegExp(`demo:${t.client}</a></td><td>Test AS</td><td>valid</td><td>\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC</td>`));
+    expect(list).toMatch(
+      new RegExp(
+        `demo:${t.client}</a></td><td>Test AS</td><td>valid</td><td>\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC</td>`,
+      ),
+    );
     const page = await s.page(`/console/tenants/demo/${t.client}`);
     expect(page).toContain(`<h1>demo:${t.client}</h1>`);
-    for (const h of ["Token", "Gateway keys", "Webhooks", "Order mapping", "Orders", "Remove"]) expect(page).toMatch(new RegExp(`<h2 id="\\w+">${h}</h2>`));
+    for (const h of ["Token", "Gateway keys", "Webhooks", "Order mapping", "Orders", "Remove"])
+      expect(page).toMatch(new RegExp(`<h2 id="\\w+">${h}</h2>`));
     expect(page).toContain(`https://gateway.test/webhooks/shopify/${t.client}/demo`);
-    for (const label of ["Shopify webhook secret", "WooCommerce webhook secret", "Stripe webhook secret", "Standard webhook secret", "Shop domain", "Yes, remove this tenant"]) expect(page).toContain(label);
-    for (const button of ["Rotate gateway key", "Save Shopify secret", "Save mapping", "Remove tenant"]) expect(page).toContain(`${button}</button>`);
+    for (const label of [
+      "Shopify webhook secret",
+      "WooCommerce webhook secret",
+      "Stripe webhook secret",
+      "Standard webhook secret",
+      "Shop domain",
+      "Yes, remove this tenant",
+    ])
+      expect(page).toContain(label);
+    for (const button of [
+      "Rotate gateway key",
+      "Save Shopify secret",
+      "Save mapping",
+      "Remove tenant",
+    ])
+      expect(page).toContain(`${button}</button>`);
     expect(page).toContain(`href="/console/tenants/demo/${t.client}/orders"`);
     expect((await s.get("/console/tenants/demo/nobody-here")).status).toBe(404);
   });
@@ -60,14 +89,18 @@ describe("console: happy", () => {
   it("rotates a gateway key: the new key is on the answer once, and works; the page never shows it again", async () => {
     const t = await tenant();
     const s = await signIn();
-    const res = await s.post(`/console/tenants/demo/${t.client}/gateway-keys`, { graceSeconds: "0" });
+    const res = await s.post(`/console/tenants/demo/${t.client}/gateway-keys`, {
+      graceSeconds: "0",
+    });
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toContain("New gateway key (shown once)");
     const key = /<output id="new-gateway-key">([^<]+)<\/output>/.exec(html)?.[1] ?? "";
     expect(key).toMatch(new RegExp(`^lg_demo_${t.client}_[A-Za-z0-9_-]{43}$`));
     expect(html.split(key)).toHaveLength(2);
-    const withNew = await gw("/v2/ClientIntegrationInformation", { headers: { authorization: `Bearer ${key}` } });
+    const withNew = await gw("/v2/ClientIntegrationInformation", {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(withNew.status).toBe(200);
     expect((await t.v2("/ClientIntegrationInformation")).status).toBe(401);
     const again = await s.page(`/console/tenants/demo/${t.client}`);
@@ -79,16 +112,31 @@ describe("console: happy", () => {
     const t = await tenant();
     const s = await signIn();
     const secret = `shpss_${crypto.randomUUID()}`;
-    const res = await s.post(`/console/tenants/demo/${t.client}/webhooks/shopify`, { secret, shopDomain: "" });
+    const res = await s.post(`/console/tenants/demo/${t.client}/webhooks/shopify`, {
+      secret,
+      shopDomain: "",
+    });
     expect(res.status, await res.clone().text()).toBe(303);
-    expect(res.headers.get("location")).toBe(`/console/tenants/demo/${t.client}?saved=shopify#webhooks`);
+    expect(res.headers.get("location")).toBe(
+      `/console/tenants/demo/${t.client}?saved=shopify#webhooks`,
+    );
     const page = await s.page(`/console/tenants/demo/${t.client}?saved=shopify`);
     expect(page).toContain("Shopify secret saved.");
     expect(page).not.toContain(secret);
     // An order that fails its plan: verified and recorded, and no upstream call outlives the test.
     const signed = await signShopify(tipped(order.payload), secret);
-    expect((await gw(`/webhooks/shopify/${t.client}/demo`, { method: "POST", headers: signed.headers, body: signed.body })).status).toBe(202);
-    const short = await s.post(`/console/tenants/demo/${t.client}/webhooks/shopify`, { secret: "short" });
+    expect(
+      (
+        await gw(`/webhooks/shopify/${t.client}/demo`, {
+          method: "POST",
+          headers: signed.headers,
+          body: signed.body,
+        })
+      ).status,
+    ).toBe(202);
+    const short = await s.post(`/console/tenants/demo/${t.client}/webhooks/shopify`, {
+      secret: "short",
+    });
     expect(short.status).toBe(400);
     expect(await short.text()).not.toContain("short</");
   });
@@ -98,12 +146,33 @@ describe("console: happy", () => {
     const s = await signIn();
     const page = await s.page(`/console/tenants/demo/${t.client}`);
     expect(page).toContain('name="settlementAccount" value="1920"');
-    const res = await s.post(`/console/tenants/demo/${t.client}/order-mapping`, { settlementAccount: "1930", customers: "webshop", vat_25_salesAccount: "3001", settle: "no" });
+    const res = await s.post(`/console/tenants/demo/${t.client}/order-mapping`, {
+      settlementAccount: "1930",
+      customers: "webshop",
+      vat_25_salesAccount: "3001",
+      settle: "no",
+    });
     expect(res.status, await res.clone().text()).toBe(303);
-    expect(await s.page(`/console/tenants/demo/${t.client}?saved=mapping`)).toContain("Order mapping saved.");
-    const mapping = (await (await gw(`/admin/tenants/demo/${t.client}/order-mapping`, { headers: ADMIN })).json()) as { settlementAccount: number; customers: string; settle: boolean; vat: Record<string, { salesAccount: number }> };
-    expect(mapping).toMatchObject({ settlementAccount: 1930, customers: "webshop", settle: false, vat: { "25": { salesAccount: 3001 }, "15": { salesAccount: 3030 } } });
-    const bad = await s.post(`/console/tenants/demo/${t.client}/order-mapping`, { settlementAccount: "12" });
+    expect(await s.page(`/console/tenants/demo/${t.client}?saved=mapping`)).toContain(
+      "Order mapping saved.",
+    );
+    const mapping = (await (
+      await gw(`/admin/tenants/demo/${t.client}/order-mapping`, { headers: ADMIN })
+    ).json()) as {
+      settlementAccount: number;
+      customers: string;
+      settle: boolean;
+      vat: Record<string, { salesAccount: number }>;
+    };
+    expect(mapping).toMatchObject({
+      settlementAccount: 1930,
+      customers: "webshop",
+      settle: false,
+      vat: { "25": { salesAccount: 3001 }, "15": { salesAccount: 3030 } },
+    });
+    const bad = await s.post(`/console/tenants/demo/${t.client}/order-mapping`, {
+      settlementAccount: "12",
+    });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain("settlementAccount");
   });
@@ -116,15 +185,23 @@ describe("console: happy", () => {
     const s = await signIn();
     const list = await s.page(`/console/tenants/demo/${t.client}/orders?state=failed`);
     expect(list).toContain("<h1>Orders</h1>");
-    expect(list).toContain(`<a href="/console/tenants/demo/${t.client}/orders/shopify/${orderId}">${orderId}</a></td><td>failed</td>`);
-    expect(await s.page(`/console/tenants/demo/${t.client}/orders?state=settled`)).not.toContain(`>${orderId}</a>`);
+    expect(list).toContain(
+      `<a href="/console/tenants/demo/${t.client}/orders/shopify/${orderId}">${orderId}</a></td><td>failed</td>`,
+    );
+    expect(await s.page(`/console/tenants/demo/${t.client}/orders?state=settled`)).not.toContain(
+      `>${orderId}</a>`,
+    );
     const page = await s.page(`/console/tenants/demo/${t.client}/orders/shopify/${orderId}`);
     expect(page).toContain(`<h1>Order ${orderId}</h1>`);
-    expect(page).toMatch(/<p class="error" role="alert">Failed at step plan: [^<]*50\.00 more than the lines add up to/);
+    expect(page).toMatch(
+      /<p class="error" role="alert">Failed at step plan: [^<]*50\.00 more than the lines add up to/,
+    );
     expect(page).toContain("Retry</button>");
     const retry = await s.post(`/console/tenants/demo/${t.client}/orders/shopify/${orderId}/retry`);
     expect(retry.status, await retry.clone().text()).toBe(303);
-    expect(retry.headers.get("location")).toBe(`/console/tenants/demo/${t.client}/orders/shopify/${orderId}`);
+    expect(retry.headers.get("location")).toBe(
+      `/console/tenants/demo/${t.client}/orders/shopify/${orderId}`,
+    );
     const run = await waitFor(t, "shopify", orderId, ["failed"], (r) => r.attempt === 2);
     expect(run.attempt).toBe(2);
     expect((await s.get(`/console/tenants/demo/${t.client}/orders/shopify/nope`)).status).toBe(404);
@@ -137,7 +214,8 @@ describe("console: happy", () => {
     const page = await s.page("/console/budget");
     expect(page).toContain("<h1>Shared budget</h1>");
     expect(page).toContain('<meta http-equiv="refresh" content="5"');
-    for (const e of ["demo", "production"]) expect(page).toContain(`<svg role="img" aria-label="Permits per second, ${e}"`);
+    for (const e of ["demo", "production"])
+      expect(page).toContain(`<svg role="img" aria-label="Permits per second, ${e}"`);
     expect(page).toContain("Queue length per tenant");
     expect(page).toContain("429 answers");
     expect(page).toMatch(/<rect class="bar"/);
@@ -150,16 +228,24 @@ describe("console: happy", () => {
     expect((await t.v2("/ClientIntegrationInformation")).status).toBe(200);
     const res = await s.post(`/console/tenants/demo/${t.client}/remove`, { confirm: "yes" });
     expect(res.status).toBe(303);
-    expect(await s.page(res.headers.get("location") ?? "")).toContain(`demo:${t.client} was removed.`);
+    expect(await s.page(res.headers.get("location") ?? "")).toContain(
+      `demo:${t.client} was removed.`,
+    );
     expect((await s.get(`/console/tenants/demo/${t.client}`)).status).toBe(404);
   });
 
   it("starts onboarding: a page with the link to the approval page", async () => {
     const s = await signIn();
-    const res = await s.post("/console/onboarding", { environment: "demo", organizationNumber: "" });
+    const res = await s.post("/console/onboarding", {
+      environment: "demo",
+      organizationNumber: "",
+    });
     const html = await res.text();
     expect(res.status, html).toBe(200);
     expect(html).toMatch(/<a href="https:\/\/[^"]+" rel="noreferrer">Open the approval page<\/a>/);
-    expect((await s.post("/console/onboarding", { environment: "demo", organizationNumber: "12" })).status).toBe(400);
+    expect(
+      (await s.post("/console/onboarding", { environment: "demo", organizationNumber: "12" }))
+        .status,
+    ).toBe(400);
   });
 });

@@ -20,12 +20,21 @@ const OWN_KEY = btoa("an-operators-own-32-byte-key-xyz");
 async function deployed(vars: Partial<Bindings>, token: string): Promise<Response> {
   // A copy: `env` is shared by the whole test runtime, and must not change.
   const bindings: Bindings = { ...(env as unknown as Bindings), SANDBOX: undefined, ...vars };
-  return app.fetch(new Request("https://gateway.test/admin/tenants", { headers: { authorization: `Bearer ${token}` } }), bindings, createExecutionContext());
+  return app.fetch(
+    new Request("https://gateway.test/admin/tenants", {
+      headers: { authorization: `Bearer ${token}` },
+    }),
+    bindings,
+    createExecutionContext(),
+  );
 }
 
 describe("dev secrets: refused when deployed", () => {
   it("the committed admin token: admin calls answer 503 naming ADMIN_TOKEN", async () => {
-    const res = await deployed({ ADMIN_TOKEN: COMMITTED_TOKEN, SECRETS_KEY: OWN_KEY }, COMMITTED_TOKEN);
+    const res = await deployed(
+      { ADMIN_TOKEN: COMMITTED_TOKEN, SECRETS_KEY: OWN_KEY },
+      COMMITTED_TOKEN,
+    );
     expect(res.status).toBe(503);
     const body = (await res.json()) as { type: string; detail: string };
     expect(body.type).toBe("https://ledgergate.dev/problems/unavailable");
@@ -36,18 +45,26 @@ describe("dev secrets: refused when deployed", () => {
   it("the committed sealing key: admin calls answer 503 naming SECRETS_KEY, even with the operator's own token", async () => {
     const res = await deployed({ ADMIN_TOKEN: OWN_TOKEN, SECRETS_KEY: COMMITTED_KEY }, OWN_TOKEN);
     expect(res.status).toBe(503);
-    expect(((await res.json()) as { detail: string }).detail).toMatch(/SECRETS_KEY .*development value/);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(
+      /SECRETS_KEY .*development value/,
+    );
   });
 
   it("the operator's own secrets: admin calls work", async () => {
-    expect((await deployed({ ADMIN_TOKEN: OWN_TOKEN, SECRETS_KEY: OWN_KEY }, OWN_TOKEN)).status).toBe(200);
+    expect(
+      (await deployed({ ADMIN_TOKEN: OWN_TOKEN, SECRETS_KEY: OWN_KEY }, OWN_TOKEN)).status,
+    ).toBe(200);
   });
 });
 
 describe("dev secrets: local development keeps working", () => {
   it("with the SANDBOX binding, the committed values are accepted", async () => {
     expect((env as unknown as Bindings).SANDBOX).toBeDefined();
-    const res = await app.fetch(new Request("https://gateway.test/admin/tenants", { headers: ADMIN }), env as unknown as Bindings, createExecutionContext());
+    const res = await app.fetch(
+      new Request("https://gateway.test/admin/tenants", { headers: ADMIN }),
+      env as unknown as Bindings,
+      createExecutionContext(),
+    );
     expect(res.status).toBe(200);
   });
 });

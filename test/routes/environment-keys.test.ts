@@ -18,7 +18,10 @@ const PAST_FIRST_BACKOFF_MS = 1100;
 
 beforeEach(() => fresh());
 
-/** Gives the tenant's object `vars` over its configuration (a deploy with other secrets); answers how to undo it. */
+/**
+ * Gives the tenant's object `vars` over its configuration (a deploy with other secrets); answers
+ * how to undo it.
+ */
 async function deploy(name: string, vars: Partial<Bindings>): Promise<() => Promise<void>> {
   const stub = TENANT.get(TENANT.idFromName(name));
   const original = await runInDurableObject(stub, (object) => {
@@ -27,7 +30,11 @@ async function deploy(name: string, vars: Partial<Bindings>): Promise<() => Prom
     o.env = { ...before, ...vars };
     return before;
   });
-  return () => runInDurableObject(stub, (object) => void ((object as unknown as { env: Bindings }).env = original));
+  return () =>
+    runInDurableObject(
+      stub,
+      (object) => void ((object as unknown as { env: Bindings }).env = original),
+    );
 }
 
 async function health(): Promise<{ environments: Record<string, string> }> {
@@ -38,11 +45,15 @@ async function health(): Promise<{ environments: Record<string, string> }> {
 
 async function tokenStates(): Promise<Record<string, string>> {
   const res = await gw("/admin/tenants", { headers: ADMIN });
-  const { tenants } = (await res.json()) as { tenants: { tenant: string; token: { state: string } }[] };
+  const { tenants } = (await res.json()) as {
+    tenants: { tenant: string; token: { state: string } }[];
+  };
   return Object.fromEntries(tenants.map((t) => [t.tenant, t.token.state]));
 }
 
-/** Three production tenants whose registration tokens have lapsed, so their next call asks for one. */
+/**
+ * Three production tenants whose registration tokens have lapsed, so their next call asks for one.
+ */
 async function tenantsNeedingTokens() {
   await control("PUT", "/settings", { tokenLifetimeSeconds: 1 });
   const ts = [await tenant("production"), await tenant("production"), await tenant("production")];
@@ -54,7 +65,9 @@ async function tenantsNeedingTokens() {
 describe("environment keys: several tenants refused at once", () => {
   it("the environment is suspect in /healthz, no tenant is rejected, and all recover by themselves once the keys are fixed", async () => {
     const ts = await tenantsNeedingTokens();
-    const undo = await Promise.all(ts.map((t) => deploy(t.name, { PRODUCTION_APPLICATION_KEY: "a-mistyped-application-key" })));
+    const undo = await Promise.all(
+      ts.map((t) => deploy(t.name, { PRODUCTION_APPLICATION_KEY: "a-mistyped-application-key" })),
+    );
     for (const t of ts) {
       const res = await t.v2(CALL);
       expect(res.status, t.name).toBe(503);
@@ -78,7 +91,9 @@ describe("environment keys: one tenant's key refused", () => {
     const lone = await tenant("production");
     await control("PUT", "/settings", { tokenLifetimeSeconds: 1200 });
     // The client removes the integration: its key will be refused from now on.
-    expect((await lone.v2("/Offboarding/RemoveIntegration", { method: "DELETE" })).status).toBe(200);
+    expect((await lone.v2("/Offboarding/RemoveIntegration", { method: "DELETE" })).status).toBe(
+      200,
+    );
     await scheduler.wait(PAST_FIRST_BACKOFF_MS);
     // Nothing yet tells whose fault it is: retried later, not rejected for good.
     expect((await lone.v2(CALL)).status).toBe(503);
@@ -88,7 +103,9 @@ describe("environment keys: one tenant's key refused", () => {
     await scheduler.wait(PAST_FIRST_BACKOFF_MS);
     const refused = await lone.v2(CALL);
     expect(refused.status).toBe(502);
-    expect(await refused.json()).toMatchObject({ type: "https://ledgergate.dev/problems/credentials-rejected" });
+    expect(await refused.json()).toMatchObject({
+      type: "https://ledgergate.dev/problems/credentials-rejected",
+    });
     expect((await tokenStates())[lone.name]).toBe("rejected");
     expect((await health()).environments.production).toBe("configured");
   });

@@ -12,25 +12,53 @@ const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
 const PROBLEMS = "https://ledgergate.dev/problems/";
 type Tenant = Awaited<ReturnType<typeof tenant>>;
 
-/** Upstream calls made by `run` (the sandbox's request counter; the tenant's token is already warm). */
+/**
+ * Upstream calls made by `run` (the sandbox's request counter; the tenant's token is already warm).
+ */
 async function calls<T>(run: () => Promise<T>): Promise<{ value: T; calls: number }> {
   const before = (await stats()).requests;
   const value = await run();
   return { value, calls: (await stats()).requests - before };
 }
 
-const post = (t: Tenant, key: string, body: unknown, path = "/Customers") => t.v2(path, json(body, "POST", { "idempotency-key": key }));
+const post = (t: Tenant, key: string, body: unknown, path = "/Customers") =>
+  t.v2(path, json(body, "POST", { "idempotency-key": key }));
 const customers = async (t: Tenant) => {
   const res = await t.v2("/Customers");
-  return res.status === 204 ? [] : ((await res.json()) as { Id: number; Name: string; ExternalImportReference: string | null }[]);
+  return res.status === 204
+    ? []
+    : ((await res.json()) as {
+        Id: number;
+        Name: string;
+        ExternalImportReference: string | null;
+      }[]);
 };
 
-/** Puts a record straight into the tenant's idempotency table, as a call still in flight (or one whose holder died) leaves it. */
-async function seedInFlight(t: Tenant, key: string, body: unknown, leaseUntil: number, path = "/Customers") {
+/**
+ * Puts a record straight into the tenant's idempotency table, as a call still in flight (or one
+ * whose holder died) leaves it.
+ */
+async function seedInFlight(
+  t: Tenant,
+  key: string,
+  body: unknown,
+  leaseUntil: number,
+  path = "/Customers",
+) {
   const keyHash = await sha256Hex(key);
-  const fingerprint = await fingerprintOf("POST", path, await new Response(JSON.stringify(body)).arrayBuffer());
+  const fingerprint = await fingerprintOf(
+    "POST",
+    path,
+    await new Response(JSON.stringify(body)).arrayBuffer(),
+  );
   await runInDurableObject(TENANT.get(TENANT.idFromName(t.name)), (_i, state) => {
-    state.storage.sql.exec("INSERT INTO idempotency_keys (key_hash, fingerprint, state, holder, lease_until, expires_at) VALUES (?, ?, 'in-flight', 'someone', ?, ?)", keyHash, fingerprint, leaseUntil, Date.now() + 86_400_000);
+    state.storage.sql.exec(
+      "INSERT INTO idempotency_keys (key_hash, fingerprint, state, holder, lease_until, expires_at) VALUES (?, ?, 'in-flight', 'someone', ?, ?)",
+      keyHash,
+      fingerprint,
+      leaseUntil,
+      Date.now() + 86_400_000,
+    );
   });
 }
 
@@ -54,42 +82,76 @@ describe("idempotent writes: happy", () => {
 
   it("20 concurrent repeats of one key create one record with one upstream call", async () => {
     const t = await tenant();
-    const { value: answers, calls: made } = await calls(() => Promise.all(Array.from({ length: 20 }, () => post(t, "burst", { Name: "Burst AS" }))));
+    const { value: answers, calls: made } = await calls(() =>
+      Promise.all(Array.from({ length: 20 }, () => post(t, "burst", { Name: "Burst AS" }))),
+    );
     expect(made).toBe(1);
     const statuses = answers.map((a) => a.status);
     // One created it; the others got it replayed, or were told it was still in flight.
     expect(statuses.filter((s) => s === 201)).not.toHaveLength(0);
     expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
-    expect(answers.filter((a) => a.status === 201 && a.headers.get("idempotent-replayed") === null)).toHaveLength(1);
+    expect(
+      answers.filter((a) => a.status === 201 && a.headers.get("idempotent-replayed") === null),
+    ).toHaveLength(1);
     for (const a of answers.filter((x) => x.status === 409)) {
       expect(a.headers.get("retry-after")).toBe("1");
       expect(await a.json()).toMatchObject({ type: `${PROBLEMS}idempotency-key-in-use` });
     }
     expect(await customers(t)).toHaveLength(1);
-    expect((await post(t, "burst", { Name: "Burst AS" })).headers.get("idempotent-replayed")).toBe("true");
+    expect((await post(t, "burst", { Name: "Burst AS" })).headers.get("idempotent-replayed")).toBe(
+      "true",
+    );
   });
 
   it("keeps PATCH and DELETE answers too, and the IETF draft's quoted form of a key is the same key", async () => {
     const t = await tenant();
-    const c = (await (await t.v2("/Customers", json({ Name: "Patch AS" }))).json()) as { Id: number };
-    const patch = { method: "PATCH", headers: { "content-type": "application/json-patch+json", "idempotency-key": "p-1" }, body: JSON.stringify([{ op: "replace", path: "/Name", value: "Patched AS" }]) };
+    const c = (await (await t.v2("/Customers", json({ Name: "Patch AS" }))).json()) as {
+      Id: number;
+    };
+    const patch = {
+      method: "PATCH",
+      headers: { "content-type": "application/json-patch+json", "idempotency-key": "p-1" },
+      body: JSON.stringify([{ op: "replace", path: "/Name", value: "Patched AS" }]),
+    };
     expect((await t.v2(`/Customers/${c.Id}`, patch)).status).toBe(200);
-    const replayed = await calls(() => t.v2(`/Customers/${c.Id}`, { ...patch, headers: { ...patch.headers, "idempotency-key": '"p-1"' } }));
+    const replayed = await calls(() =>
+      t.v2(`/Customers/${c.Id}`, {
+        ...patch,
+        headers: { ...patch.headers, "idempotency-key": '"p-1"' },
+      }),
+    );
     expect(replayed.calls).toBe(0);
     expect(await replayed.value.json()).toMatchObject({ Name: "Patched AS" });
-    expect((await t.v2(`/Customers/${c.Id}`, { method: "DELETE", headers: { "idempotency-key": "d-1" } })).status).toBe(200);
+    expect(
+      (
+        await t.v2(`/Customers/${c.Id}`, {
+          method: "DELETE",
+          headers: { "idempotency-key": "d-1" },
+        })
+      ).status,
+    ).toBe(200);
     // A plain repeat would be a 404 now; the keyed one is the first answer again.
-    const del = await calls(() => t.v2(`/Customers/${c.Id}`, { method: "DELETE", headers: { "idempotency-key": "d-1" } }));
-    expect([del.value.status, del.value.headers.get("idempotent-replayed"), del.calls]).toEqual([200, "true", 0]);
+    const del = await calls(() =>
+      t.v2(`/Customers/${c.Id}`, { method: "DELETE", headers: { "idempotency-key": "d-1" } }),
+    );
+    expect([del.value.status, del.value.headers.get("idempotent-replayed"), del.calls]).toEqual([
+      200,
+      "true",
+      0,
+    ]);
   });
 
   it("keeps the API's own refusal as the answer (a duplicate ExternalImportReference)", async () => {
     const t = await tenant();
-    expect((await t.v2("/Customers", json({ Name: "A", ExternalImportReference: "dup" }))).status).toBe(201);
+    expect(
+      (await t.v2("/Customers", json({ Name: "A", ExternalImportReference: "dup" }))).status,
+    ).toBe(201);
     const first = await post(t, "k-dup", { Name: "B", ExternalImportReference: "dup" });
     expect(first.status).toBe(400);
     const body = await first.json();
-    const again = await calls(() => post(t, "k-dup", { Name: "B", ExternalImportReference: "dup" }));
+    const again = await calls(() =>
+      post(t, "k-dup", { Name: "B", ExternalImportReference: "dup" }),
+    );
     expect([again.value.status, again.calls]).toEqual([400, 0]);
     expect(await again.value.json()).toEqual(body);
   });
@@ -102,7 +164,11 @@ describe("idempotent writes: bad input", () => {
     const other = await calls(async () => [
       await post(t, "k-1", { Name: "Second AS" }),
       await post(t, "k-1", { Name: "First AS" }, "/Suppliers"),
-      await t.v2("/Customers", { method: "PUT", headers: { "content-type": "application/json", "idempotency-key": "k-1" }, body: JSON.stringify({ Name: "First AS" }) }),
+      await t.v2("/Customers", {
+        method: "PUT",
+        headers: { "content-type": "application/json", "idempotency-key": "k-1" },
+        body: JSON.stringify({ Name: "First AS" }),
+      }),
     ]);
     expect(other.calls).toBe(0);
     for (const res of other.value) {
@@ -115,11 +181,18 @@ describe("idempotent writes: bad input", () => {
 
   it("refuses a key that is empty, too long or not printable ASCII, with nothing sent", async () => {
     const t = await tenant();
-    const bad = await calls(() => Promise.all(["", "x".repeat(256), "tab\tkey", "del\x7f", '""'].map((k) => post(t, k, { Name: "X" }))));
+    const bad = await calls(() =>
+      Promise.all(
+        ["", "x".repeat(256), "tab\tkey", "del\x7f", '""'].map((k) => post(t, k, { Name: "X" })),
+      ),
+    );
     expect(bad.calls).toBe(0);
     for (const res of bad.value) {
       expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ type: `${PROBLEMS}bad-request`, detail: expect.stringContaining("Idempotency-Key") as unknown });
+      expect(await res.json()).toMatchObject({
+        type: `${PROBLEMS}bad-request`,
+        detail: expect.stringContaining("Idempotency-Key") as unknown,
+      });
     }
     expect((await post(t, "x".repeat(255), { Name: "X" })).status).toBe(201);
   });
@@ -137,7 +210,11 @@ describe("idempotent writes: bad input", () => {
     const t = await tenant();
     await seedInFlight(t, "k-busy", { Name: "Busy AS" }, Date.now() + 60_000);
     const busy = await calls(() => post(t, "k-busy", { Name: "Busy AS" }));
-    expect([busy.value.status, busy.value.headers.get("retry-after"), busy.calls]).toEqual([409, "1", 0]);
+    expect([busy.value.status, busy.value.headers.get("retry-after"), busy.calls]).toEqual([
+      409,
+      "1",
+      0,
+    ]);
     expect(await busy.value.json()).toMatchObject({ type: `${PROBLEMS}idempotency-key-in-use` });
   });
 });
@@ -145,11 +222,16 @@ describe("idempotent writes: bad input", () => {
 describe("idempotent writes: unknown outcomes", () => {
   it("a write whose connection dropped after it was sent says outcome-unknown on repeat, and sends nothing again", async () => {
     const t = await tenant();
-    await control("PUT", "/settings", { faults: [{ kind: "drop", target: "api", path: "/Customers", count: 1 }] });
+    await control("PUT", "/settings", {
+      faults: [{ kind: "drop", target: "api", path: "/Customers", count: 1 }],
+    });
     expect((await post(t, "k-lost", { Name: "Lost AS" })).status).toBe(502);
     const again = await calls(() => post(t, "k-lost", { Name: "Lost AS" }));
     expect([again.value.status, again.calls]).toEqual([409, 0]);
-    expect(await again.value.json()).toMatchObject({ type: `${PROBLEMS}outcome-unknown`, detail: expect.stringContaining("unknown") as unknown });
+    expect(await again.value.json()).toMatchObject({
+      type: `${PROBLEMS}outcome-unknown`,
+      detail: expect.stringContaining("unknown") as unknown,
+    });
   });
 
   it("a call whose holder vanished (its lease ran out) is unknown too", async () => {
@@ -162,27 +244,45 @@ describe("idempotent writes: unknown outcomes", () => {
 
   it("with an ExternalImportReference, a repeat looks the record up and, not finding it, sends the write once more", async () => {
     const t = await tenant();
-    await control("PUT", "/settings", { faults: [{ kind: "drop", target: "api", path: "/Customers", count: 1 }] });
+    await control("PUT", "/settings", {
+      faults: [{ kind: "drop", target: "api", path: "/Customers", count: 1 }],
+    });
     const body = { Name: "Retry AS", ExternalImportReference: "shop-77" };
     expect((await post(t, "k-ref", body)).status).toBe(502);
     const again = await calls(() => post(t, "k-ref", body));
     // The lookup, then the write.
     expect([again.value.status, again.calls]).toEqual([201, 2]);
-    expect(await customers(t)).toEqual([expect.objectContaining({ Name: "Retry AS", ExternalImportReference: "shop-77" })]);
+    expect(await customers(t)).toEqual([
+      expect.objectContaining({ Name: "Retry AS", ExternalImportReference: "shop-77" }),
+    ]);
     const third = await calls(() => post(t, "k-ref", body));
-    expect([third.value.status, third.value.headers.get("idempotent-replayed"), third.calls]).toEqual([201, "true", 0]);
+    expect([
+      third.value.status,
+      third.value.headers.get("idempotent-replayed"),
+      third.calls,
+    ]).toEqual([201, "true", 0]);
   });
 
   it("with an ExternalImportReference, a repeat that finds the record answers with it and writes nothing", async () => {
     const t = await tenant();
     const body = { Name: "Found AS", ExternalImportReference: "shop-78" };
-    // The record exists (as if the lost call had been applied), then the keyed call loses its connection.
+    // The record exists (as if the lost call had been applied), then the keyed call loses its
+    // connection.
     const made = (await (await t.v2("/Customers", json(body))).json()) as { Id: number };
-    await control("PUT", "/settings", { faults: [{ kind: "drop", target: "api", path: "/Customers", count: 1 }] });
+    await control("PUT", "/settings", {
+      faults: [{ kind: "drop", target: "api", path: "/Customers", count: 1 }],
+    });
     expect((await post(t, "k-found", body)).status).toBe(502);
     const again = await calls(() => post(t, "k-found", body));
-    expect([again.value.status, again.value.headers.get("idempotent-replayed"), again.calls]).toEqual([201, "true", 1]);
-    expect(await again.value.json()).toMatchObject({ Id: made.Id, ExternalImportReference: "shop-78" });
+    expect([
+      again.value.status,
+      again.value.headers.get("idempotent-replayed"),
+      again.calls,
+    ]).toEqual([201, "true", 1]);
+    expect(await again.value.json()).toMatchObject({
+      Id: made.Id,
+      ExternalImportReference: "shop-78",
+    });
     expect(await customers(t)).toHaveLength(1);
     const third = await calls(() => post(t, "k-found", body));
     expect([third.value.status, third.calls]).toEqual([201, 0]);
@@ -195,7 +295,11 @@ describe("idempotent writes: security", () => {
     const b = await tenant();
     expect((await post(a, "shared-key", { Name: "A's customer" })).status).toBe(201);
     const theirs = await calls(() => post(b, "shared-key", { Name: "A's customer" }));
-    expect([theirs.value.status, theirs.value.headers.get("idempotent-replayed"), theirs.calls]).toEqual([201, null, 1]);
+    expect([
+      theirs.value.status,
+      theirs.value.headers.get("idempotent-replayed"),
+      theirs.calls,
+    ]).toEqual([201, null, 1]);
     expect(await customers(b)).toHaveLength(1);
     expect(await customers(a)).toHaveLength(1);
   });
@@ -203,7 +307,12 @@ describe("idempotent writes: security", () => {
   it("a replay needs a valid gateway key", async () => {
     const t = await tenant();
     expect((await post(t, "k-auth", { Name: "X" })).status).toBe(201);
-    const forged = await calls(() => gw("/v2/Customers", json({ Name: "X" }, "POST", { "idempotency-key": "k-auth", authorization: "Bearer nope" })));
+    const forged = await calls(() =>
+      gw(
+        "/v2/Customers",
+        json({ Name: "X" }, "POST", { "idempotency-key": "k-auth", authorization: "Bearer nope" }),
+      ),
+    );
     expect(forged.calls).toBe(0);
     expect(forged.value.status).toBe(401);
   });
@@ -216,7 +325,9 @@ describe("idempotent writes: retention", () => {
     const stub = TENANT.get(TENANT.idFromName(t.name));
     const armed = await runInDurableObject(stub, async (_i, state) => {
       const alarm = await state.storage.getAlarm();
-      const expires = state.storage.sql.exec<{ e: number }>("SELECT expires_at AS e FROM idempotency_keys").one().e;
+      const expires = state.storage.sql
+        .exec<{ e: number }>("SELECT expires_at AS e FROM idempotency_keys")
+        .one().e;
       state.storage.sql.exec("UPDATE idempotency_keys SET expires_at = ?", Date.now() - 1);
       await state.storage.setAlarm(Date.now());
       return { alarm, expires };
@@ -224,7 +335,11 @@ describe("idempotent writes: retention", () => {
     expect(armed.alarm).not.toBeNull();
     expect(armed.alarm).toBeLessThanOrEqual(armed.expires);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    expect(await runInDurableObject(stub, (_i, state) => state.storage.sql.exec("SELECT key_hash FROM idempotency_keys").toArray())).toEqual([]);
+    expect(
+      await runInDurableObject(stub, (_i, state) =>
+        state.storage.sql.exec("SELECT key_hash FROM idempotency_keys").toArray(),
+      ),
+    ).toEqual([]);
     const again = await post(t, "k-old", { Name: "Old AS" });
     expect([again.status, again.headers.get("idempotent-replayed")]).toEqual([201, null]);
   });

@@ -33,7 +33,11 @@ describe("inbound: webhooks that fail the cheap check", () => {
   it("an unsigned delivery is refused in the Worker, alike for every source, and no tenant object is reached", async () => {
     for (const source of ["shopify", "woocommerce", "stripe", "standard"]) {
       const client = slug("ghost");
-      const res = await gw(`/webhooks/${source}/${client}/demo`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: 1, padding: "x".repeat(100) }) });
+      const res = await gw(`/webhooks/${source}/${client}/demo`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ id: 1, padding: "x".repeat(100) }),
+      });
       expect(res.status, source).toBe(401);
       expect(res.headers.get("content-type")).toBe("application/problem+json");
       expect(await objectExists(`demo:${client}`), source).toBe(false);
@@ -48,7 +52,9 @@ describe("inbound: repeated failed authentications", () => {
     let last: Response | null = null;
     while (attempts < MOST_ATTEMPTS) {
       attempts++;
-      last = await gw("/v2/Customers", { headers: { authorization: `Bearer ${forgedKey(slug("guess"))}`, "cf-connecting-ip": from } });
+      last = await gw("/v2/Customers", {
+        headers: { authorization: `Bearer ${forgedKey(slug("guess"))}`, "cf-connecting-ip": from },
+      });
       if (last.status !== 401) break;
     }
     expect(last?.status).toBe(429);
@@ -56,20 +62,36 @@ describe("inbound: repeated failed authentications", () => {
     expect(attempts).toBeGreaterThan(LIMIT);
     // Blocked: a further guess at a new tenant is refused before its object is ever created.
     const client = slug("guess");
-    const blocked = await gw("/v2/Customers", { headers: { authorization: `Bearer ${forgedKey(client)}`, "cf-connecting-ip": from } });
+    const blocked = await gw("/v2/Customers", {
+      headers: { authorization: `Bearer ${forgedKey(client)}`, "cf-connecting-ip": from },
+    });
     expect(blocked.status).toBe(429);
-    expect(await blocked.json()).toMatchObject({ type: "https://ledgergate.dev/problems/too-many-requests" });
+    expect(await blocked.json()).toMatchObject({
+      type: "https://ledgergate.dev/problems/too-many-requests",
+    });
     expect(await objectExists(`demo:${client}`)).toBe(false);
     // Another address is not affected, and a good key never counts as a failure.
     const t = await tenant();
-    expect((await gw("/v2/ClientIntegrationInformation", { headers: { authorization: `Bearer ${t.gatewayKey}`, "cf-connecting-ip": address() } })).status).toBe(200);
+    expect(
+      (
+        await gw("/v2/ClientIntegrationInformation", {
+          headers: { authorization: `Bearer ${t.gatewayKey}`, "cf-connecting-ip": address() },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("a caller that only ever succeeds is never limited", async () => {
     const t = await tenant();
     const from = address();
     for (let i = 0; i < LIMIT + 5; i++) {
-      expect((await gw("/v2/ClientIntegrationInformation", { headers: { authorization: `Bearer ${t.gatewayKey}`, "cf-connecting-ip": from } })).status).toBe(200);
+      expect(
+        (
+          await gw("/v2/ClientIntegrationInformation", {
+            headers: { authorization: `Bearer ${t.gatewayKey}`, "cf-connecting-ip": from },
+          })
+        ).status,
+      ).toBe(200);
     }
   });
 });
@@ -78,7 +100,8 @@ describe("inbound: /healthz", () => {
   it("is limited per address, since it asks each environment's rate governor", async () => {
     const from = address();
     const statuses: number[] = [];
-    for (let i = 0; i < MOST_ATTEMPTS && !statuses.includes(429); i++) statuses.push((await gw("/healthz", { headers: { "cf-connecting-ip": from } })).status);
+    for (let i = 0; i < MOST_ATTEMPTS && !statuses.includes(429); i++)
+      statuses.push((await gw("/healthz", { headers: { "cf-connecting-ip": from } })).status);
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.length).toBeGreaterThan(LIMIT);
     expect((await gw("/healthz", { headers: { "cf-connecting-ip": address() } })).status).toBe(200);

@@ -19,12 +19,19 @@ beforeAll(() => fresh());
 let orgSeq = 0;
 /** A sandbox company no other test uses: its name and a 9-digit organization number. */
 async function company(environment: Environment = "demo", name = `Fjord ${slug("co")} AS`) {
-  const organizationNumber = String(910_000_000 + Date.now() % 80_000_000 + orgSeq++).slice(0, 9);
-  const c = await control<{ clientId: string; clientKey: string }>("POST", "/clients", { environment, name, organizationNumber }, 201);
+  const organizationNumber = String(910_000_000 + (Date.now() % 80_000_000) + orgSeq++).slice(0, 9);
+  const c = await control<{ clientId: string; clientKey: string }>(
+    "POST",
+    "/clients",
+    { environment, name, organizationNumber },
+    201,
+  );
   return { ...c, name, organizationNumber };
 }
 
-async function start(body: Record<string, unknown>): Promise<{ temporaryUrl: string; expiresAt: string; environment: string }> {
+async function start(
+  body: Record<string, unknown>,
+): Promise<{ temporaryUrl: string; expiresAt: string; environment: string }> {
   const res = await gw("/admin/onboarding", json(body, "POST", ADMIN));
   expect(res.status, await res.clone().text()).toBe(201);
   return res.json();
@@ -33,7 +40,12 @@ async function start(body: Record<string, unknown>): Promise<{ temporaryUrl: str
 /** The user's answer on the sandbox's page; answers where the browser is sent. */
 async function answer(temporaryUrl: string, fields: [string, string][]): Promise<URL> {
   expect((await sandbox.fetch(temporaryUrl)).status).toBe(200);
-  const res = await sandbox.fetch(temporaryUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString(), redirect: "manual" });
+  const res = await sandbox.fetch(temporaryUrl, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+    redirect: "manual",
+  });
   expect(res.status, await res.clone().text()).toBe(303);
   return new URL(res.headers.get("location") ?? "");
 }
@@ -51,11 +63,20 @@ async function tenantNames(): Promise<string[]> {
 
 /** A direct token request to the sandbox with a client key. */
 async function sandboxToken(environment: Environment, clientKey: string): Promise<number> {
-  const k = (await control<Record<Environment, { applicationKey: string; subscriptionKey: string }>>("GET", "/keys"))[environment];
+  const k = (
+    await control<Record<Environment, { applicationKey: string; subscriptionKey: string }>>(
+      "GET",
+      "/keys",
+    )
+  )[environment];
   const root = environment === "demo" ? "/Demo" : "";
   const res = await sandbox.fetch(`https://sandbox.ledgergate.local${root}/OAuth/Token`, {
     method: "POST",
-    headers: { authorization: `Basic ${btoa(`${k.applicationKey}:${clientKey}`)}`, "ocp-apim-subscription-key": k.subscriptionKey, "content-type": "application/x-www-form-urlencoded" },
+    headers: {
+      authorization: `Basic ${btoa(`${k.applicationKey}:${clientKey}`)}`,
+      "ocp-apim-subscription-key": k.subscriptionKey,
+      "content-type": "application/x-www-form-urlencoded",
+    },
     body: "grant_type=client_credentials",
   });
   await res.body?.cancel();
@@ -67,9 +88,14 @@ describe("onboarding: happy path", () => {
     const c = await company("demo", "Fjørd & Sønner AS");
     const started = await start({ environment: "demo", organizationNumber: c.organizationNumber });
     expect(started.environment).toBe("demo");
-    expect(started.temporaryUrl).toMatch(/^https:\/\/sandbox\.ledgergate\.local\/onboarding\/demo\/[0-9a-f]{64}$/);
+    expect(started.temporaryUrl).toMatch(
+      /^https:\/\/sandbox\.ledgergate\.local\/onboarding\/demo\/[0-9a-f]{64}$/,
+    );
     expect(Date.parse(started.expiresAt)).toBeGreaterThan(Date.now());
-    const location = await answer(started.temporaryUrl, [["client", c.clientId], ["decision", "approve"]]);
+    const location = await answer(started.temporaryUrl, [
+      ["client", c.clientId],
+      ["decision", "approve"],
+    ]);
     const res = await land(location);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
@@ -80,21 +106,37 @@ describe("onboarding: happy path", () => {
     expect(html).toContain("Fjørd &amp; Sønner AS");
     expect(html).toContain(c.organizationNumber);
     // Nothing secret: not the onboarding token, the state, a client key (a GUID) or a gateway key.
-    for (const secret of [location.searchParams.get("token") ?? "-", location.searchParams.get("state") ?? "-", c.clientKey]) expect(html).not.toContain(secret);
+    for (const secret of [
+      location.searchParams.get("token") ?? "-",
+      location.searchParams.get("state") ?? "-",
+      c.clientKey,
+    ])
+      expect(html).not.toContain(secret);
     expect(html).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/);
     expect(html).not.toContain("lg_");
 
     const listed = await gw("/admin/tenants", { headers: ADMIN });
-    const t = ((await listed.json()) as { tenants: { tenant: string; name: string; token: { state: string } }[] }).tenants.find((x) => x.tenant === "demo:fjord-sonner-as");
+    const t = (
+      (await listed.json()) as {
+        tenants: { tenant: string; name: string; token: { state: string } }[];
+      }
+    ).tenants.find((x) => x.tenant === "demo:fjord-sonner-as");
     expect(t).toMatchObject({ name: "Fjørd & Sønner AS", token: { state: "valid" } });
-    // The operator's way to a gateway key: rotate with no grace (the registration's first key was never shown).
-    const rotated = await gw("/admin/tenants/demo/fjord-sonner-as/gateway-keys", json({ graceSeconds: 0 }, "POST", ADMIN));
+    // The operator's way to a gateway key: rotate with no grace (the registration's first key was
+    // never shown).
+    const rotated = await gw(
+      "/admin/tenants/demo/fjord-sonner-as/gateway-keys",
+      json({ graceSeconds: 0 }, "POST", ADMIN),
+    );
     expect(rotated.status).toBe(201);
     const { gatewayKey } = (await rotated.json()) as { gatewayKey: string };
-    const who = await gw("/v2/ClientIntegrationInformation", { headers: { authorization: `Bearer ${gatewayKey}` } });
+    const who = await gw("/v2/ClientIntegrationInformation", {
+      headers: { authorization: `Bearer ${gatewayKey}` },
+    });
     expect(who.status).toBe(200);
     expect(((await who.json()) as { ClientName: string }).ClientName).toBe("Fjørd & Sønner AS");
-    // Onboarding replaced the company's earlier key: the integration is active with the new one only.
+    // Onboarding replaced the company's earlier key: the integration is active with the new one
+    // only.
     expect(await sandboxToken("demo", c.clientKey)).toBe(400);
   });
 
@@ -103,12 +145,24 @@ describe("onboarding: happy path", () => {
     const a = await company("production", name);
     const b = await company("production", name);
     const started = await start({ environment: "production" });
-    const location = await answer(started.temporaryUrl, [["client", a.clientId], ["client", b.clientId], ["companyName", "Ny Bedrift AS"], ["organizationNumber", "987654321"], ["decision", "approve"]]);
+    const location = await answer(started.temporaryUrl, [
+      ["client", a.clientId],
+      ["client", b.clientId],
+      ["companyName", "Ny Bedrift AS"],
+      ["organizationNumber", "987654321"],
+      ["decision", "approve"],
+    ]);
     const res = await land(location);
     expect(res.status).toBe(200);
     const base = name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
     const names = await tenantNames();
-    expect(names).toEqual(expect.arrayContaining([`production:${base}`, `production:${base}-2`, "production:ny-bedrift-as"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        `production:${base}`,
+        `production:${base}-2`,
+        "production:ny-bedrift-as",
+      ]),
+    );
   });
 });
 
@@ -116,7 +170,10 @@ describe("onboarding: errors", () => {
   it("a replayed callback is a 409 page and registers nothing more; concurrent ones: exactly one wins", async () => {
     const c = await company();
     const started = await start({ environment: "demo", organizationNumber: c.organizationNumber });
-    const location = await answer(started.temporaryUrl, [["client", c.clientId], ["decision", "approve"]]);
+    const location = await answer(started.temporaryUrl, [
+      ["client", c.clientId],
+      ["decision", "approve"],
+    ]);
     const [one, two] = await Promise.all([land(location), land(location)]);
     expect([one?.status, two?.status].sort()).toEqual([200, 409]);
     const before = await tenantNames();
@@ -128,7 +185,11 @@ describe("onboarding: errors", () => {
 
   it("an expired state is a 410 page, and nothing is finalized or registered", async () => {
     const state = "expired-state-for-test-0123456789abcdef";
-    await directoryStub(bindings).addOnboardingState(await sha256Hex(state), "demo", Date.now() - 1000);
+    await directoryStub(bindings).addOnboardingState(
+      await sha256Hex(state),
+      "demo",
+      Date.now() - 1000,
+    );
     const before = await tenantNames();
     const res = await gw(`/onboarding/callback?state=${state}&token=whatever`);
     expect(res.status).toBe(410);
@@ -157,7 +218,10 @@ describe("onboarding: errors", () => {
 
   it("the admin route wants the operator's token and a valid body", async () => {
     expect((await gw("/admin/onboarding", json({ environment: "demo" }))).status).toBe(401);
-    const bad = await gw("/admin/onboarding", json({ environment: "staging", organizationNumber: "12" }, "POST", ADMIN));
+    const bad = await gw(
+      "/admin/onboarding",
+      json({ environment: "staging", organizationNumber: "12" }, "POST", ADMIN),
+    );
     expect(bad.status).toBe(400);
     expect(bad.headers.get("content-type")).toBe("application/problem+json");
     const paths = ((await bad.json()) as { errors: { path: string }[] }).errors.map((e) => e.path);
@@ -169,7 +233,10 @@ describe("offboarding", () => {
   it("DELETE …?offboard=true removes the integration upstream (the client key stops working), then the tenant", async () => {
     const t = await tenant("demo");
     expect(await sandboxToken("demo", t.clientKey)).toBe(200);
-    const res = await gw(`/admin/tenants/demo/${t.client}?offboard=true`, { method: "DELETE", headers: ADMIN });
+    const res = await gw(`/admin/tenants/demo/${t.client}?offboard=true`, {
+      method: "DELETE",
+      headers: ADMIN,
+    });
     expect(res.status, await res.clone().text()).toBe(204);
     expect(await sandboxToken("demo", t.clientKey)).toBe(400);
     expect(await tenantNames()).not.toContain(t.name);
@@ -177,8 +244,17 @@ describe("offboarding", () => {
 
   it("without the option (the default) the integration stays active upstream; a bad value is 400", async () => {
     const t = await tenant("demo");
-    expect((await gw(`/admin/tenants/demo/${t.client}?offboard=yes`, { method: "DELETE", headers: ADMIN })).status).toBe(400);
-    expect((await gw(`/admin/tenants/demo/${t.client}`, { method: "DELETE", headers: ADMIN })).status).toBe(204);
+    expect(
+      (
+        await gw(`/admin/tenants/demo/${t.client}?offboard=yes`, {
+          method: "DELETE",
+          headers: ADMIN,
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await gw(`/admin/tenants/demo/${t.client}`, { method: "DELETE", headers: ADMIN })).status,
+    ).toBe(204);
     expect(await sandboxToken("demo", t.clientKey)).toBe(200);
   });
 });

@@ -5,7 +5,9 @@ beforeEach(() => fresh());
 
 type Tenant = Awaited<ReturnType<typeof tenant>>;
 
-/** Upstream calls made by `run` (the sandbox's request counter; the tenant's token is already warm). */
+/**
+ * Upstream calls made by `run` (the sandbox's request counter; the tenant's token is already warm).
+ */
 async function calls<T>(run: () => Promise<T>): Promise<{ value: T; calls: number }> {
   const before = (await stats()).requests;
   const value = await run();
@@ -18,17 +20,26 @@ async function read(t: Tenant, path: string, headers: Record<string, string> = {
   return { status: res.status, headers: res.headers, body: await res.text() };
 }
 
-const maxAge = (h: Headers) => Number(/max-age=(\d+)/.exec(h.get("cache-control") ?? "")?.[1] ?? "NaN");
+const maxAge = (h: Headers) =>
+  Number(/max-age=(\d+)/.exec(h.get("cache-control") ?? "")?.[1] ?? "NaN");
 
 describe("reference cache: happy", () => {
   it("a second GET /v2/VatCodes makes no upstream call and answers the same, with Age, Cache-Control and X-Cache", async () => {
     const t = await tenant();
     const miss = await calls(() => read(t, "/VatCodes"));
-    expect([miss.value.status, miss.calls, miss.value.headers.get("x-cache")]).toEqual([200, 1, "miss"]);
+    expect([miss.value.status, miss.calls, miss.value.headers.get("x-cache")]).toEqual([
+      200,
+      1,
+      "miss",
+    ]);
     expect(miss.value.headers.get("cache-control")).toBe("private, max-age=300");
     expect(miss.value.headers.get("age")).toBe("0");
     const hit = await calls(() => read(t, "/VatCodes"));
-    expect([hit.value.status, hit.calls, hit.value.headers.get("x-cache")]).toEqual([200, 0, "hit"]);
+    expect([hit.value.status, hit.calls, hit.value.headers.get("x-cache")]).toEqual([
+      200,
+      0,
+      "hit",
+    ]);
     expect(hit.value.body).toBe(miss.value.body);
     expect(hit.value.headers.get("content-type")).toBe(miss.value.headers.get("content-type"));
     expect(hit.value.headers.get("x-request-id")).toBeTruthy();
@@ -39,9 +50,19 @@ describe("reference cache: happy", () => {
 
   it("files each query apart, and caches settings and the chart of accounts too", async () => {
     const t = await tenant();
-    const first = await calls(async () => [await read(t, "/VatCodes?Fields=Code"), await read(t, "/VatCodes"), await read(t, "/GeneralLedgerAccounts"), await read(t, "/VatSettings")]);
+    const first = await calls(async () => [
+      await read(t, "/VatCodes?Fields=Code"),
+      await read(t, "/VatCodes"),
+      await read(t, "/GeneralLedgerAccounts"),
+      await read(t, "/VatSettings"),
+    ]);
     expect(first.calls).toBe(4);
-    const again = await calls(async () => [await read(t, "/VatCodes?Fields=Code"), await read(t, "/VatCodes"), await read(t, "/GeneralLedgerAccounts"), await read(t, "/VatSettings")]);
+    const again = await calls(async () => [
+      await read(t, "/VatCodes?Fields=Code"),
+      await read(t, "/VatCodes"),
+      await read(t, "/GeneralLedgerAccounts"),
+      await read(t, "/VatSettings"),
+    ]);
     expect(again.calls).toBe(0);
     expect(again.value.map((r) => r.body)).toEqual(first.value.map((r) => r.body));
   });
@@ -50,7 +71,9 @@ describe("reference cache: happy", () => {
     const t = await tenant();
     await read(t, "/PaymentTerms");
     expect((await calls(() => read(t, "/PaymentTerms"))).calls).toBe(0);
-    expect((await t.v2("/paymentterms", json({ Name: "60 dager", CreditDays: 60 }))).status).toBe(201);
+    expect((await t.v2("/paymentterms", json({ Name: "60 dager", CreditDays: 60 }))).status).toBe(
+      201,
+    );
     const after = await calls(() => read(t, "/PaymentTerms"));
     expect([after.calls, after.value.headers.get("x-cache")]).toEqual([1, "miss"]);
     expect(after.value.body).toContain("60 dager");
@@ -70,18 +93,29 @@ describe("reference cache: happy", () => {
   it("a write whose connection dropped still invalidates (it may have been applied)", async () => {
     const t = await tenant();
     await read(t, "/PaymentTerms");
-    await control("PUT", "/settings", { faults: [{ kind: "drop", target: "api", path: "/PaymentTerms", count: 1 }] });
-    expect((await t.v2("/PaymentTerms", json({ Name: "90 dager", CreditDays: 90 }))).status).toBe(502);
+    await control("PUT", "/settings", {
+      faults: [{ kind: "drop", target: "api", path: "/PaymentTerms", count: 1 }],
+    });
+    expect((await t.v2("/PaymentTerms", json({ Name: "90 dager", CreditDays: 90 }))).status).toBe(
+      502,
+    );
     expect((await calls(() => read(t, "/PaymentTerms"))).calls).toBe(1);
   });
 
   it("Cache-Control: no-cache (or Pragma: no-cache) goes upstream and refreshes the entry", async () => {
     const t = await tenant();
     await read(t, "/Currencies");
-    const asks: Record<string, string>[] = [{ "cache-control": "no-cache" }, { pragma: "no-cache" }];
+    const asks: Record<string, string>[] = [
+      { "cache-control": "no-cache" },
+      { pragma: "no-cache" },
+    ];
     for (const headers of asks) {
       const forced = await calls(() => read(t, "/Currencies", headers));
-      expect([forced.calls, forced.value.headers.get("x-cache"), forced.value.headers.get("age")]).toEqual([1, "miss", "0"]);
+      expect([
+        forced.calls,
+        forced.value.headers.get("x-cache"),
+        forced.value.headers.get("age"),
+      ]).toEqual([1, "miss", "0"]);
     }
     const hit = await calls(() => read(t, "/Currencies"));
     expect([hit.calls, hit.value.headers.get("x-cache")]).toEqual([0, "hit"]);
@@ -91,14 +125,20 @@ describe("reference cache: happy", () => {
 describe("reference cache: what is not cached", () => {
   it("only 200 answers: a 404 goes upstream every time", async () => {
     const t = await tenant();
-    const twice = await calls(async () => [await read(t, "/GeneralLedgerAccounts/999999"), await read(t, "/GeneralLedgerAccounts/999999")]);
+    const twice = await calls(async () => [
+      await read(t, "/GeneralLedgerAccounts/999999"),
+      await read(t, "/GeneralLedgerAccounts/999999"),
+    ]);
     expect(twice.value.map((r) => r.status)).toEqual([404, 404]);
     expect(twice.calls).toBe(2);
   });
 
   it("other resources and conditional GETs are the plain pass-through", async () => {
     const t = await tenant();
-    const plain = await calls(async () => [await read(t, "/Customers"), await read(t, "/Customers")]);
+    const plain = await calls(async () => [
+      await read(t, "/Customers"),
+      await read(t, "/Customers"),
+    ]);
     expect(plain.calls).toBe(2);
     expect(plain.value.map((r) => r.headers.get("x-cache"))).toEqual([null, null]);
     await read(t, "/VatCodes");
@@ -119,7 +159,9 @@ describe("reference cache: security", () => {
   it("a cached answer needs a valid gateway key", async () => {
     const t = await tenant();
     await read(t, "/VatCodes");
-    const forged = await calls(() => gw("/v2/VatCodes", { headers: { authorization: `Bearer ${t.gatewayKey.slice(0, -2)}xx` } }));
+    const forged = await calls(() =>
+      gw("/v2/VatCodes", { headers: { authorization: `Bearer ${t.gatewayKey.slice(0, -2)}xx` } }),
+    );
     expect([forged.value.status, forged.calls]).toEqual([401, 0]);
   });
 });

@@ -17,7 +17,8 @@ beforeEach(() => fresh());
 describe("upstream trust: links", () => {
   it("X-Pagination's page links point at the gateway, and following one with the gateway key gives that page", async () => {
     const t = await tenant();
-    for (const Name of ["Alfa AS", "Bravo AS", "Charlie AS"]) expect((await t.v2("/Customers", json({ Name }))).status).toBe(201);
+    for (const Name of ["Alfa AS", "Bravo AS", "Charlie AS"])
+      expect((await t.v2("/Customers", json({ Name }))).status).toBe(201);
     const page = await t.v2("/Customers?PageSize=1&PageNumber=2");
     expect(page.status).toBe(200);
     const header = page.headers.get("x-pagination") ?? "";
@@ -28,7 +29,10 @@ describe("upstream trust: links", () => {
     const next = await t.v2(p.nextPageLink.slice("https://gateway.test/v2".length));
     expect(next.status).toBe(200);
     expect(await next.json()).toEqual([expect.objectContaining({ Name: "Charlie AS" })]);
-    expect(JSON.parse(next.headers.get("x-pagination") ?? "{}")).toMatchObject({ currentPage: 3, nextPageLink: null });
+    expect(JSON.parse(next.headers.get("x-pagination") ?? "{}")).toMatchObject({
+      currentPage: 3,
+      nextPageLink: null,
+    });
   });
 });
 
@@ -38,11 +42,20 @@ describe("upstream trust: encoded paths", () => {
     const before = (await stats()).requests;
     const invalid = await t.v2("/%43ustomers", json({ Name: "X", Nmae: "typo" }));
     expect(invalid.status).toBe(400);
-    expect(await invalid.json()).toMatchObject({ type: "https://ledgergate.dev/problems/validation-failed", errors: [expect.objectContaining({ path: "Nmae" })] });
-    for (const path of ["/Customers/1%252f..%252f..%252fadmin", "/%2543ustomers", "/Customers/%2%46"]) {
+    expect(await invalid.json()).toMatchObject({
+      type: "https://ledgergate.dev/problems/validation-failed",
+      errors: [expect.objectContaining({ path: "Nmae" })],
+    });
+    for (const path of [
+      "/Customers/1%252f..%252f..%252fadmin",
+      "/%2543ustomers",
+      "/Customers/%2%46",
+    ]) {
       const res = await t.v2(path);
       expect(res.status, path).toBe(400);
-      expect(await res.json()).toMatchObject({ type: "https://ledgergate.dev/problems/bad-request" });
+      expect(await res.json()).toMatchObject({
+        type: "https://ledgergate.dev/problems/bad-request",
+      });
     }
     expect((await stats()).requests).toBe(before);
     // Spelt either way, a valid call is the same call.
@@ -54,16 +67,20 @@ describe("upstream trust: encoded paths", () => {
 describe("upstream trust: Retry-After", () => {
   it("an hour's Retry-After on repeated 429s pauses the environment for at most 60 s; the caller still sees the API's own header", async () => {
     const t = await tenant("production");
-    await control("PUT", "/settings", { faults: [{ kind: "throttle", target: "api", count: 2, retryAfterSeconds: 3600 }] });
+    await control("PUT", "/settings", {
+      faults: [{ kind: "throttle", target: "api", count: 2, retryAfterSeconds: 3600 }],
+    });
     try {
-      // The first 429 only nudges the pace; a second one after its echo second pauses the environment.
+      // The first 429 only nudges the pace; a second one after its echo second pauses the
+      // environment.
       for (const name of ["Nudged AS", "Paused AS"]) {
         if (name === "Paused AS") await scheduler.wait(ECHO_MS);
         const write = await t.v2("/Customers", json({ Name: name }));
         expect(write.status).toBe(429);
         expect(write.headers.get("retry-after")).toBe("3600");
       }
-      // The environment is paused: a call that may wait 2 s is refused at once, told when to come back.
+      // The environment is paused: a call that may wait 2 s is refused at once, told when to come
+      // back.
       const refused = await t.v2("/Customers", { headers: { "x-deadline-ms": "2000" } });
       expect(refused.status).toBe(503);
       const wait = Number(refused.headers.get("retry-after"));

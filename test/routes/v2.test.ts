@@ -7,15 +7,25 @@ beforeEach(() => fresh());
 describe("v2 pass-through: happy", () => {
   it("carries create, list (with X-Pagination), get, JSON Patch and delete for the key's tenant", async () => {
     const t = await tenant();
-    const created = await t.v2("/Customers", json({ Name: "Fjord AS", EmailAddress: "post@fjord.no" }));
+    const created = await t.v2(
+      "/Customers",
+      json({ Name: "Fjord AS", EmailAddress: "post@fjord.no" }),
+    );
     expect(created.status).toBe(201);
     expect(created.headers.get("x-request-id")).toBeTruthy();
     const c = (await created.json()) as { Id: number; Name: string };
     const list = await t.v2("/Customers?PageSize=1");
     expect(list.status).toBe(200);
-    expect(JSON.parse(list.headers.get("x-pagination") ?? "{}")).toMatchObject({ totalCount: 1, pageSize: 1 });
+    expect(JSON.parse(list.headers.get("x-pagination") ?? "{}")).toMatchObject({
+      totalCount: 1,
+      pageSize: 1,
+    });
     expect(await list.json()).toEqual([expect.objectContaining({ Id: c.Id })]);
-    const patched = await t.v2(`/Customers/${c.Id}`, { method: "PATCH", headers: { "content-type": "application/json-patch+json" }, body: JSON.stringify([{ op: "replace", path: "/Name", value: "Fjord Holding AS" }]) });
+    const patched = await t.v2(`/Customers/${c.Id}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json-patch+json" },
+      body: JSON.stringify([{ op: "replace", path: "/Name", value: "Fjord Holding AS" }]),
+    });
     expect(patched.status).toBe(200);
     expect(await patched.json()).toMatchObject({ Name: "Fjord Holding AS" });
     expect((await t.v2(`/Customers/${c.Id}`, { method: "DELETE" })).status).toBe(200);
@@ -27,7 +37,10 @@ describe("v2 pass-through: happy", () => {
     const t = await tenant();
     const res = await t.v2("/Customers/999999");
     expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ title: "Object(s) not found", detail: "Customer with id = 999999 not found." });
+    expect(await res.json()).toMatchObject({
+      title: "Object(s) not found",
+      detail: "Customer with id = 999999 not found.",
+    });
     const dup1 = await t.v2("/Customers", json({ Name: "A", ExternalImportReference: "r1" }));
     expect(dup1.status).toBe(201);
     const dup2 = await t.v2("/Customers", json({ Name: "B", ExternalImportReference: "r1" }));
@@ -38,7 +51,9 @@ describe("v2 pass-through: happy", () => {
   it("works in production as in demo, with that environment's keys", async () => {
     const t = await tenant("production");
     expect((await t.v2("/Customers", json({ Name: "Prod AS" }))).status).toBe(201);
-    const info = (await (await t.v2("/ClientIntegrationInformation")).json()) as { ClientId: string };
+    const info = (await (await t.v2("/ClientIntegrationInformation")).json()) as {
+      ClientId: string;
+    };
     expect(info.ClientId).toBe(t.clientId);
   });
 });
@@ -47,18 +62,28 @@ describe("v2 pass-through: security", () => {
   it("tenant A's gateway key never reaches tenant B's data", async () => {
     const a = await tenant();
     const b = await tenant();
-    const c = (await (await b.v2("/Customers", json({ Name: "B's customer" }))).json()) as { Id: number };
+    const c = (await (await b.v2("/Customers", json({ Name: "B's customer" }))).json()) as {
+      Id: number;
+    };
     expect((await a.v2(`/Customers/${c.Id}`)).status).toBe(404);
     expect((await a.v2("/Customers")).status).toBe(204);
     expect((await a.v2(`/Customers/${c.Id}`, { method: "DELETE" })).status).toBe(404);
     expect((await b.v2(`/Customers/${c.Id}`)).status).toBe(200);
     // A key whose tenant part is rewritten to B's is not B's key.
     const forged = a.gatewayKey.replace(a.client, b.client);
-    expect((await gw(`/v2/Customers/${c.Id}`, { headers: { authorization: `Bearer ${forged}` } })).status).toBe(401);
+    expect(
+      (await gw(`/v2/Customers/${c.Id}`, { headers: { authorization: `Bearer ${forged}` } }))
+        .status,
+    ).toBe(401);
   });
 
   it("answers 401 without a gateway key, with a malformed one, or an unknown tenant's", async () => {
-    for (const auth of [undefined, "Bearer nope", "Basic Zm9vOmJhcg==", `Bearer lg_demo_ghost_${"a".repeat(43)}`]) {
+    for (const auth of [
+      undefined,
+      "Bearer nope",
+      "Basic Zm9vOmJhcg==",
+      `Bearer lg_demo_ghost_${"a".repeat(43)}`,
+    ]) {
       const res = await gw("/v2/Customers", { headers: auth ? { authorization: auth } : {} });
       expect(res.status).toBe(401);
       expect(res.headers.get("content-type")).toBe("application/problem+json");
@@ -68,7 +93,13 @@ describe("v2 pass-through: security", () => {
   it("refuses paths that try to leave /v2, and sends nothing", async () => {
     const t = await tenant();
     const before = (await stats()).requests;
-    for (const path of ["/Customers/%2e%2e%2fadmin", "/Customers%2F..%2F..%2Fadmin", "/Customers/%5c..", "/Customers//1", "/Customers/%00"]) {
+    for (const path of [
+      "/Customers/%2e%2e%2fadmin",
+      "/Customers%2F..%2F..%2Fadmin",
+      "/Customers/%5c..",
+      "/Customers//1",
+      "/Customers/%00",
+    ]) {
       const res = await t.v2(path);
       expect(res.status, path).toBe(400);
     }
@@ -77,13 +108,28 @@ describe("v2 pass-through: security", () => {
 
   it("sends the tenant's token, not the caller's gateway key (the API would answer 401 to that)", async () => {
     const t = await tenant();
-    expect((await t.v2("/ClientIntegrationInformation", { headers: { cookie: "session=abc" } })).status).toBe(200);
+    expect(
+      (await t.v2("/ClientIntegrationInformation", { headers: { cookie: "session=abc" } })).status,
+    ).toBe(200);
   });
 
   it("lets only content headers cross: no Authorization, cookies, hop-by-hop or cf-* headers", () => {
-    const inbound = new Headers({ authorization: "Bearer lg_x", cookie: "a=b", connection: "keep-alive", "cf-connecting-ip": "1.2.3.4", "x-forwarded-for": "1.2.3.4", "content-type": "application/json", accept: "application/json" });
+    const inbound = new Headers({
+      authorization: "Bearer lg_x",
+      cookie: "a=b",
+      connection: "keep-alive",
+      "cf-connecting-ip": "1.2.3.4",
+      "x-forwarded-for": "1.2.3.4",
+      "content-type": "application/json",
+      accept: "application/json",
+    });
     const out = upstreamHeaders(inbound, "req-1");
-    expect([...out.keys()].sort()).toEqual(["accept", "content-type", "user-agent", "x-request-id"]);
+    expect([...out.keys()].sort()).toEqual([
+      "accept",
+      "content-type",
+      "user-agent",
+      "x-request-id",
+    ]);
   });
 });
 
@@ -96,8 +142,22 @@ describe("v2 pass-through: bad input is refused before it is sent", () => {
       [json({ Name: "X", Nmae: "typo" }), 400],
       [json({ Name: 7 }), 400],
       [json({ Name: "X" }, "POST", { "content-type": "text/plain" }), 415],
-      [{ method: "PATCH", headers: { "content-type": "application/json-patch+json" }, body: JSON.stringify({ Name: "x" }) }, 400],
-      [{ method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify([{ op: "replace", path: "/Name", value: "x" }]) }, 415],
+      [
+        {
+          method: "PATCH",
+          headers: { "content-type": "application/json-patch+json" },
+          body: JSON.stringify({ Name: "x" }),
+        },
+        400,
+      ],
+      [
+        {
+          method: "PATCH",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify([{ op: "replace", path: "/Name", value: "x" }]),
+        },
+        415,
+      ],
       [json({ Name: "X", WebsiteUrl: "x".repeat(1_100_000) }), 413],
     ];
     for (const [init, status] of cases) {
@@ -105,7 +165,9 @@ describe("v2 pass-through: bad input is refused before it is sent", () => {
       expect(res.status, String(init.body).slice(0, 40)).toBe(status);
       expect(res.headers.get("content-type")).toBe("application/problem+json");
     }
-    const problem = (await (await t.v2("/Customers", json({ Name: "X", Nmae: "typo" }))).json()) as { errors: { path: string }[] };
+    const problem = (await (
+      await t.v2("/Customers", json({ Name: "X", Nmae: "typo" }))
+    ).json()) as { errors: { path: string }[] };
     expect(problem.errors.map((e) => e.path)).toContain("Nmae");
     expect((await stats()).requests).toBe(before);
   });
@@ -117,7 +179,10 @@ describe("v2 pass-through: upstream failures", () => {
     await control("PUT", "/settings", { faults: [{ kind: "drop", target: "api", count: 1 }] });
     const res = await t2.v2("/Customers");
     expect(res.status).toBe(502);
-    expect(await res.json()).toMatchObject({ type: "https://ledgergate.dev/problems/upstream-failed", detail: expect.stringContaining("connection") });
+    expect(await res.json()).toMatchObject({
+      type: "https://ledgergate.dev/problems/upstream-failed",
+      detail: expect.stringContaining("connection"),
+    });
     expect((await t2.v2("/Customers")).status).toBe(204);
   });
 
@@ -136,7 +201,9 @@ describe("v2 pass-through: upstream failures", () => {
 
   it("a 429 from the API is passed on for a write and slows the environment's pace, and a GET is retried after Retry-After", async () => {
     const t = await tenant();
-    await control("PUT", "/settings", { faults: [{ kind: "throttle", target: "api", count: 2, retryAfterSeconds: 1 }] });
+    await control("PUT", "/settings", {
+      faults: [{ kind: "throttle", target: "api", count: 2, retryAfterSeconds: 1 }],
+    });
     const before = await stats();
     const post = await t.v2("/Customers", json({ Name: "Once" }));
     expect(post.status).toBe(429);
@@ -145,9 +212,13 @@ describe("v2 pass-through: upstream failures", () => {
     const get = await t.v2("/Customers");
     expect(get.status).toBe(204);
     const after = await stats();
-    // Counts, not durations: the write reached the API once and its 429 came back as it was; the GET
-    // reached it twice, throttled and then served, so the gateway retried it exactly once.
-    expect([afterPost.requests - before.requests, afterPost.throttled - before.throttled]).toEqual([1, 1]);
-    expect([after.requests - afterPost.requests, after.throttled - afterPost.throttled]).toEqual([2, 1]);
+    // Counts, not durations: the write reached the API once and its 429 came back as it was; the
+    // GET reached it twice, throttled and then served, so the gateway retried it exactly once.
+    expect([afterPost.requests - before.requests, afterPost.throttled - before.throttled]).toEqual([
+      1, 1,
+    ]);
+    expect([after.requests - afterPost.requests, after.throttled - afterPost.throttled]).toEqual([
+      2, 1,
+    ]);
   });
 });

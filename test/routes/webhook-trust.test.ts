@@ -1,8 +1,8 @@
 /**
  * Webhook trust, black-box through the gateway (issue 11, "Webhooks"): a Shopify tenant is bound to
- * its shop, a replayed Shopify event starts and changes nothing, a topic the signed body contradicts
- * is refused, secrets rotate with an overlap, and every refusal looks the same whether the tenant
- * exists or not (the WooCommerce ping too).
+ * its shop, a replayed Shopify event starts and changes nothing, a topic the signed body
+ * contradicts is refused, secrets rotate with an overlap, and every refusal looks the same whether
+ * the tenant exists or not (the WooCommerce ping too).
  */
 import { describe, expect, it } from "vitest";
 import { corpus as shopifyCorpus, shopifyCancelled } from "../fixtures/orders/shopify";
@@ -16,18 +16,32 @@ const shop = shopifyCorpus().find((c) => c.currency === "NOK");
 const [woo] = wooCorpus();
 const [str] = stripeCorpus();
 if (!shop || !woo || !str) throw new Error("empty corpus");
-/** A Shopify cancellation of order `id`: its run is recorded and never started, so no Workflow runs. */
+/**
+ * A Shopify cancellation of order `id`: its run is recorded and never started, so no Workflow runs.
+ */
 const cancellation = (id: number) => shopifyCancelled({ ...shop.payload, id });
 const OTHER_SHOP = "other-shop.myshopify.com";
 
 /** `signed` with another `X-Shopify-Shop-Domain` (the header is outside the signature). */
-const fromShop = (signed: Signed, domain: string): Signed => ({ ...signed, headers: { ...signed.headers, "X-Shopify-Shop-Domain": domain } });
-const deliverTo = (client: string, source: string, signed: Signed) => gw(`/webhooks/${source}/${client}/demo`, { method: "POST", headers: signed.headers, body: signed.body });
-const setSecret = (client: string, source: string, body: unknown) => gw(`/admin/tenants/demo/${client}/webhooks/${source}`, json(body, "PUT", ADMIN));
-const rotate = (client: string, source: string, body: unknown) => gw(`/admin/tenants/demo/${client}/webhooks/${source}/secrets`, json(body, "POST", ADMIN));
+const fromShop = (signed: Signed, domain: string): Signed => ({
+  ...signed,
+  headers: { ...signed.headers, "X-Shopify-Shop-Domain": domain },
+});
+const deliverTo = (client: string, source: string, signed: Signed) =>
+  gw(`/webhooks/${source}/${client}/demo`, {
+    method: "POST",
+    headers: signed.headers,
+    body: signed.body,
+  });
+const setSecret = (client: string, source: string, body: unknown) =>
+  gw(`/admin/tenants/demo/${client}/webhooks/${source}`, json(body, "PUT", ADMIN));
+const rotate = (client: string, source: string, body: unknown) =>
+  gw(`/admin/tenants/demo/${client}/webhooks/${source}/secrets`, json(body, "POST", ADMIN));
 const runOf = async (t: ShopTenant, source: string, id: string | number) => {
   const res = await t.orders(`/${source}/${String(id)}`);
-  return res.status === 200 ? ((await res.json()) as Run & { deliveries: number; cancelledAt: string | null }) : null;
+  return res.status === 200
+    ? ((await res.json()) as Run & { deliveries: number; cancelledAt: string | null })
+    : null;
 };
 
 /** A refusal's status and body, less the request id (which differs on every answer). */
@@ -41,22 +55,39 @@ describe("webhooks: a Shopify tenant is bound to its shop", () => {
   it("refuses the same signed delivery for another tenant pinned to another shop (a shared app secret)", async () => {
     // Both tenants verify with the same secret, as every shop of one Shopify app does.
     const [first, second] = [await shopTenant(), await shopTenant()];
-    expect((await setSecret(second.client, "shopify", { secret: TEST_SECRETS.shopify, shopDomain: OTHER_SHOP })).status).toBe(204);
-    const signed = await sign("shopify", cancellation(9_100_001), undefined, { topic: "orders/cancelled" });
+    expect(
+      (
+        await setSecret(second.client, "shopify", {
+          secret: TEST_SECRETS.shopify,
+          shopDomain: OTHER_SHOP,
+        })
+      ).status,
+    ).toBe(204);
+    const signed = await sign("shopify", cancellation(9_100_001), undefined, {
+      topic: "orders/cancelled",
+    });
     expect((await first.deliver("shopify", signed.headers, signed.body)).status).toBe(202);
     const refused = await second.deliver("shopify", signed.headers, signed.body);
     expect(refused.status).toBe(401);
     expect(await runOf(second, "shopify", 9_100_001)).toBeNull();
     // The pinned shop's own deliveries pass.
-    const own = fromShop(await sign("shopify", cancellation(9_100_002), undefined, { topic: "orders/cancelled" }), OTHER_SHOP);
+    const own = fromShop(
+      await sign("shopify", cancellation(9_100_002), undefined, { topic: "orders/cancelled" }),
+      OTHER_SHOP,
+    );
     expect((await second.deliver("shopify", own.headers, own.body)).status).toBe(202);
   });
 
   it("pins the shop of the first verified delivery when none was given, and refuses other shops after it", async () => {
     const t = await shopTenant();
-    const first = fromShop(await sign("shopify", cancellation(9_200_001), undefined, { topic: "orders/cancelled" }), OTHER_SHOP);
+    const first = fromShop(
+      await sign("shopify", cancellation(9_200_001), undefined, { topic: "orders/cancelled" }),
+      OTHER_SHOP,
+    );
     expect((await t.deliver("shopify", first.headers, first.body)).status).toBe(202);
-    const elsewhere = await sign("shopify", cancellation(9_200_002), undefined, { topic: "orders/cancelled" });
+    const elsewhere = await sign("shopify", cancellation(9_200_002), undefined, {
+      topic: "orders/cancelled",
+    });
     expect((await t.deliver("shopify", elsewhere.headers, elsewhere.body)).status).toBe(401);
     const { "X-Shopify-Shop-Domain": _d, ...noShop } = fromShop(elsewhere, OTHER_SHOP).headers;
     expect((await t.deliver("shopify", noShop, elsewhere.body)).status).toBe(401);
@@ -65,8 +96,18 @@ describe("webhooks: a Shopify tenant is bound to its shop", () => {
 
   it("takes a shop domain only for Shopify, and only a myshopify.com domain", async () => {
     const t = await tenant();
-    expect((await setSecret(t.client, "shopify", { secret: TEST_SECRETS.shopify, shopDomain: "https://evil.example" })).status).toBe(400);
-    expect((await setSecret(t.client, "stripe", { secret: TEST_SECRETS.stripe, shopDomain: OTHER_SHOP })).status).toBe(400);
+    expect(
+      (
+        await setSecret(t.client, "shopify", {
+          secret: TEST_SECRETS.shopify,
+          shopDomain: "https://evil.example",
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await setSecret(t.client, "stripe", { secret: TEST_SECRETS.stripe, shopDomain: OTHER_SHOP }))
+        .status,
+    ).toBe(400);
   });
 });
 
@@ -92,17 +133,29 @@ describe("webhooks: a topic the signed body contradicts is refused", () => {
   it("refuses orders/cancelled for an order that is not cancelled, and orders/paid for one that is", async () => {
     const t = await shopTenant();
     // The topic header is not signed: a paid order's signed body relabelled as a cancellation.
-    const relabelled = await sign("shopify", { ...shop.payload, id: 9_300_001, cancelled_at: null }, undefined, { topic: "orders/cancelled" });
+    const relabelled = await sign(
+      "shopify",
+      { ...shop.payload, id: 9_300_001, cancelled_at: null },
+      undefined,
+      { topic: "orders/cancelled" },
+    );
     const res = await t.deliver("shopify", relabelled.headers, relabelled.body);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { detail: string }).detail).toMatch(/cancelled_at/);
     expect(await runOf(t, "shopify", 9_300_001)).toBeNull();
     // A cancelled (and refunded) order's body relabelled as a payment.
-    const paidAfterAll = await sign("shopify", { ...cancellation(9_300_002), financial_status: "refunded" }, undefined, { topic: "orders/paid" });
+    const paidAfterAll = await sign(
+      "shopify",
+      { ...cancellation(9_300_002), financial_status: "refunded" },
+      undefined,
+      { topic: "orders/paid" },
+    );
     expect((await t.deliver("shopify", paidAfterAll.headers, paidAfterAll.body)).status).toBe(400);
     expect(await runOf(t, "shopify", 9_300_002)).toBeNull();
     // The genuine cancellation passes.
-    expect((await t.send("shopify", cancellation(9_300_003), { topic: "orders/cancelled" })).status).toBe(202);
+    expect(
+      (await t.send("shopify", cancellation(9_300_003), { topic: "orders/cancelled" })).status,
+    ).toBe(202);
   });
 });
 
@@ -110,28 +163,40 @@ describe("webhooks: secrets rotate with an overlap", () => {
   for (const source of ["shopify", "woocommerce"] as const) {
     it(`${source}: the previous secret verifies for graceSeconds, then only the new one`, async () => {
       const t = await shopTenant();
-      const body = (n: number) => (source === "shopify" ? cancellation(n) : wooCancelled({ ...woo.payload, id: n }));
+      const body = (n: number) =>
+        source === "shopify" ? cancellation(n) : wooCancelled({ ...woo.payload, id: n });
       const send = async (n: number, secret: string) => {
-        const signed = await sign(source, body(n), secret, { topic: source === "shopify" ? "orders/cancelled" : "order.updated" });
+        const signed = await sign(source, body(n), secret, {
+          topic: source === "shopify" ? "orders/cancelled" : "order.updated",
+        });
         return (await t.deliver(source, signed.headers, signed.body)).status;
       };
-      const [first, second, third] = [TEST_SECRETS[source], `${source}-second-secret-0123456789`, `${source}-third-secret-0123456789`];
+      const [first, second, third] = [
+        TEST_SECRETS[source],
+        `${source}-second-secret-0123456789`,
+        `${source}-third-secret-0123456789`,
+      ];
       const before = Date.now();
       const rotated = await rotate(t.client, source, { secret: second, graceSeconds: 3600 });
       expect(rotated.status).toBe(201);
-      const { previousSecretRetiresAt } = (await rotated.json()) as { previousSecretRetiresAt: string };
+      const { previousSecretRetiresAt } = (await rotated.json()) as {
+        previousSecretRetiresAt: string;
+      };
       expect(Date.parse(previousSecretRetiresAt) - before).toBeGreaterThanOrEqual(3_600_000);
       expect(Date.parse(previousSecretRetiresAt) - Date.now()).toBeLessThanOrEqual(3_600_000);
       expect(await send(9_400_001, first)).toBe(202);
       expect(await send(9_400_002, second)).toBe(202);
-      // A rotation with no grace retires the previous secret (the second) at once; the first is long gone.
+      // A rotation with no grace retires the previous secret (the second) at once; the first is
+      // long gone.
       expect((await rotate(t.client, source, { secret: third, graceSeconds: 0 })).status).toBe(201);
       expect(await send(9_400_003, first)).toBe(401);
       expect(await send(9_400_004, second)).toBe(401);
       expect(await send(9_400_005, third)).toBe(202);
       // The default grace is a day.
       const byDefault = await rotate(t.client, source, { secret: first });
-      const retires = Date.parse(((await byDefault.json()) as { previousSecretRetiresAt: string }).previousSecretRetiresAt);
+      const retires = Date.parse(
+        ((await byDefault.json()) as { previousSecretRetiresAt: string }).previousSecretRetiresAt,
+      );
       expect(retires).toBeGreaterThan(Date.now() + 86_000_000);
       expect(await send(9_400_006, third)).toBe(202);
       // A PUT replaces the secret outright: nothing else verifies.
@@ -143,11 +208,27 @@ describe("webhooks: secrets rotate with an overlap", () => {
 
   it("refuses a rotation for an unknown tenant (404), bad input (400) and without the admin token (401)", async () => {
     const t = await shopTenant();
-    expect((await rotate(`no-such-${slug()}`, "shopify", { secret: "a-new-secret-0123" })).status).toBe(404);
+    expect(
+      (await rotate(`no-such-${slug()}`, "shopify", { secret: "a-new-secret-0123" })).status,
+    ).toBe(404);
     expect((await rotate(t.client, "shopify", { secret: "short" })).status).toBe(400);
-    expect((await rotate(t.client, "shopify", { secret: "a-new-secret-0123", graceSeconds: 31 * 86_400 })).status).toBe(400);
+    expect(
+      (
+        await rotate(t.client, "shopify", {
+          secret: "a-new-secret-0123",
+          graceSeconds: 31 * 86_400,
+        })
+      ).status,
+    ).toBe(400);
     expect((await rotate(t.client, "magento", { secret: "a-new-secret-0123" })).status).toBe(404);
-    expect((await gw(`/admin/tenants/demo/${t.client}/webhooks/shopify/secrets`, json({ secret: "a-new-secret-0123" }))).status).toBe(401);
+    expect(
+      (
+        await gw(
+          `/admin/tenants/demo/${t.client}/webhooks/shopify/secrets`,
+          json({ secret: "a-new-secret-0123" }),
+        )
+      ).status,
+    ).toBe(401);
   });
 });
 
@@ -157,29 +238,48 @@ describe("webhooks: refusals do not tell an unknown tenant from a bad signature"
     const bare = await tenant();
     const good = await sign("shopify", shop.payload);
     const { "X-Shopify-Hmac-Sha256": _sig, ...unsigned } = good.headers;
-    const stale = await sign("stripe", str.payload, undefined, { timestamp: Math.floor(Date.now() / 1000) - 301 });
-    const fresh = await sign("stripe", { ...str.payload, id: `evt_${slug()}` }, undefined, { timestamp: Math.floor(Date.now() / 1000) - 5 });
+    const stale = await sign("stripe", str.payload, undefined, {
+      timestamp: Math.floor(Date.now() / 1000) - 301,
+    });
+    const fresh = await sign("stripe", { ...str.payload, id: `evt_${slug()}` }, undefined, {
+      timestamp: Math.floor(Date.now() / 1000) - 5,
+    });
     expect((await t.deliver("stripe", fresh.headers, fresh.body)).status).toBe(202);
     const answers = [
       await deliverTo(`no-such-${slug()}`, "shopify", good),
       await deliverTo(bare.client, "shopify", good),
-      await t.deliver("shopify", (await sign("shopify", shop.payload, "not-the-secret")).headers, good.body),
+      await t.deliver(
+        "shopify",
+        (await sign("shopify", shop.payload, "not-the-secret")).headers,
+        good.body,
+      ),
       await t.deliver("shopify", unsigned, good.body),
-      await t.deliver("shopify", good.headers, good.body.replace(/"total_price":"[^"]+"/, '"total_price":"0.01"')),
+      await t.deliver(
+        "shopify",
+        good.headers,
+        good.body.replace(/"total_price":"[^"]+"/, '"total_price":"0.01"'),
+      ),
       await t.deliver("stripe", stale.headers, stale.body),
       await t.deliver("stripe", fresh.headers, fresh.body),
     ];
     const [first, ...rest] = await Promise.all(answers.map(refusal));
     expect(first?.status).toBe(401);
     for (const other of rest) expect(other).toEqual(first);
-    await waitFor(t, "stripe", String((str.payload.data as { object: { id: string } }).object.id), ["settled", "failed"]);
+    await waitFor(t, "stripe", String((str.payload.data as { object: { id: string } }).object.id), [
+      "settled",
+      "failed",
+    ]);
   });
 
   it("answers WooCommerce's activation ping alike for a real tenant, one without a Woo secret, and an unknown one", async () => {
     const [t, bare] = [await shopTenant(), await tenant()];
     const ping = wooPing();
-    const answers = await Promise.all([t.client, bare.client, `no-such-${slug()}`].map((c) => deliverTo(c, "woocommerce", ping)));
-    const bodies = await Promise.all(answers.map(async (r) => ({ status: r.status, body: (await r.json()) as unknown })));
+    const answers = await Promise.all(
+      [t.client, bare.client, `no-such-${slug()}`].map((c) => deliverTo(c, "woocommerce", ping)),
+    );
+    const bodies = await Promise.all(
+      answers.map(async (r) => ({ status: r.status, body: (await r.json()) as unknown })),
+    );
     expect(bodies[0]).toMatchObject({ status: 200, body: { intake: "ping" } });
     for (const b of bodies.slice(1)) expect(b).toEqual(bodies[0]);
   });

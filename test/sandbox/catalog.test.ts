@@ -12,8 +12,11 @@ import { requestFor, servedBy } from "./walk";
 /** The operations of the published document (March 2025). */
 const PUBLISHED = 245;
 
-/** Whether the answer's `X-Sandbox-Shape` matches what the catalog says of the operation's shapes. */
-const marked = (res: Response, unpublished: boolean) => (res.headers.get("x-sandbox-shape") === "unpublished") === unpublished;
+/**
+ * Whether the answer's `X-Sandbox-Shape` matches what the catalog says of the operation's shapes.
+ */
+const marked = (res: Response, unpublished: boolean) =>
+  (res.headers.get("x-sandbox-shape") === "unpublished") === unpublished;
 
 describe("catalog", () => {
   beforeAll(() => fresh());
@@ -24,7 +27,8 @@ describe("catalog", () => {
     for (const op of CATALOG) {
       const [path, init] = requestFor(op);
       const res = await s.api(path, init);
-      if (!(await servedBy(res)) || !marked(res, op.shape === "unpublished")) unserved.push(`${op.key} → ${res.status}`);
+      if (!(await servedBy(res)) || !marked(res, op.shape === "unpublished"))
+        unserved.push(`${op.key} → ${res.status}`);
     }
     expect(unserved).toEqual([]);
     // The published document's operations, and the seed's name for the supplier balances.
@@ -33,22 +37,34 @@ describe("catalog", () => {
   });
 
   it("refuses every operation that needs a privilege with 403 when the integration holds none", async () => {
-    const s = await session("production", { privileges: [], subscriptions: ["Accounting", "Payroll"] });
+    const s = await session("production", {
+      privileges: [],
+      subscriptions: ["Accounting", "Payroll"],
+    });
     const wrong: string[] = [];
     for (const op of CATALOG) {
       const [path, init] = requestFor(op);
       const res = await s.api(path, init);
       const expected = op.privileges.length > 0;
-      if ((res.status === 403) !== expected || !marked(res, op.shape === "unpublished")) wrong.push(`${op.key} → ${res.status}`);
+      if ((res.status === 403) !== expected || !marked(res, op.shape === "unpublished"))
+        wrong.push(`${op.key} → ${res.status}`);
     }
     expect(wrong).toEqual([]);
   });
 
   it("gives the operations with unpublished shapes no body schema, so the gateway passes their JSON unchecked (PATCH stays JSON Patch)", () => {
     const unpublished = CATALOG.filter((op) => op.shape === "unpublished");
-    expect(unpublished.filter((op) => op.method !== "PATCH" && op.schema !== null).map((op) => op.key)).toEqual([]);
-    expect(unpublished.filter((op) => op.method === "PATCH" && op.body !== "json-patch").map((op) => op.key)).toEqual([]);
-    expect(unpublished.filter((op) => op.method === "POST").map((op) => op.body)).not.toContain(undefined);
+    expect(
+      unpublished.filter((op) => op.method !== "PATCH" && op.schema !== null).map((op) => op.key),
+    ).toEqual([]);
+    expect(
+      unpublished
+        .filter((op) => op.method === "PATCH" && op.body !== "json-patch")
+        .map((op) => op.key),
+    ).toEqual([]);
+    expect(unpublished.filter((op) => op.method === "POST").map((op) => op.body)).not.toContain(
+      undefined,
+    );
   });
 
   it("matches paths case-insensitively and prefers literal segments over parameters", async () => {

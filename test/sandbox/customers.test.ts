@@ -16,15 +16,26 @@ async function create(api: Api, body: Record<string, unknown>) {
 async function customerCount(environment: string, clientId: string): Promise<number> {
   const ns = (env as unknown as { CLIENTS: DurableObjectNamespace }).CLIENTS;
   return runInDurableObject(ns.get(ns.idFromName(`${environment}:${clientId}`)), (_i, state) => {
-    const t = state.storage.sql.exec("SELECT name FROM sqlite_master WHERE name = 'records'").toArray();
-    return t.length ? state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM records WHERE kind = 'Customer'").one().n : 0;
+    const t = state.storage.sql
+      .exec("SELECT name FROM sqlite_master WHERE name = 'records'")
+      .toArray();
+    return t.length
+      ? state.storage.sql
+          .exec<{ n: number }>("SELECT COUNT(*) AS n FROM records WHERE kind = 'Customer'")
+          .one().n
+      : 0;
   });
 }
 
 describe("Customers: happy", () => {
   it("creates a company with defaults and the API's field names, then gets it", async () => {
     const s = await session();
-    const c = await create(s.api, { Name: "Fjord AS", OrganizationNumber: "923609016", EmailAddress: "post@fjord.no", MailAddress: { City: "Oslo", ZipCode: "0150" } });
+    const c = await create(s.api, {
+      Name: "Fjord AS",
+      OrganizationNumber: "923609016",
+      EmailAddress: "post@fjord.no",
+      MailAddress: { City: "Oslo", ZipCode: "0150" },
+    });
     expect(c).toMatchObject({
       Id: expect.any(Number),
       Number: 10000,
@@ -45,8 +56,17 @@ describe("Customers: happy", () => {
   it("creates a person from FirstName and LastName, numbering on", async () => {
     const s = await session();
     await create(s.api, { Name: "First" });
-    const p = await create(s.api, { IsPerson: true, FirstName: "Kari", LastName: "Nordmann", InvoiceDeliveryType: "pdfbyemail" });
-    expect(p).toMatchObject({ Name: "Kari Nordmann", Number: 10001, InvoiceDeliveryType: "PdfByEmail" });
+    const p = await create(s.api, {
+      IsPerson: true,
+      FirstName: "Kari",
+      LastName: "Nordmann",
+      InvoiceDeliveryType: "pdfbyemail",
+    });
+    expect(p).toMatchObject({
+      Name: "Kari Nordmann",
+      Number: 10001,
+      InvoiceDeliveryType: "PdfByEmail",
+    });
   });
 
   it("lists as a bare array with X-Pagination, pages with PageNumber/PageSize, 204 past the end and when empty", async () => {
@@ -58,7 +78,13 @@ describe("Customers: happy", () => {
     const items = (await first.json()) as { Name: string }[];
     expect(items.map((c) => c.Name)).toEqual(["C0", "C1"]);
     const pagination = JSON.parse(first.headers.get("x-pagination") ?? "{}");
-    expect(pagination).toMatchObject({ totalCount: 5, pageSize: 2, currentPage: 1, totalPages: 3, previousPageLink: null });
+    expect(pagination).toMatchObject({
+      totalCount: 5,
+      pageSize: 2,
+      currentPage: 1,
+      totalPages: 3,
+      previousPageLink: null,
+    });
     expect(pagination.nextPageLink).toContain("PageNumber=2");
     const last = await s.api("/Customers?pagesize=2&pagenumber=3");
     expect(((await last.json()) as unknown[]).length).toBe(1);
@@ -68,10 +94,16 @@ describe("Customers: happy", () => {
 
   it("filters by customerNos ranges, externalImportReference, organizationNumbers, emailAddresses and timestamps", async () => {
     const s = await session();
-    await create(s.api, { Name: "A", ExternalImportReference: "shop-1", OrganizationNumber: "923609016", EmailAddress: "a@x.no" });
+    await create(s.api, {
+      Name: "A",
+      ExternalImportReference: "shop-1",
+      OrganizationNumber: "923609016",
+      EmailAddress: "a@x.no",
+    });
     await create(s.api, { Name: "B" });
     const c = await create(s.api, { Name: "C", Number: 10500, EmailAddress: "C@x.no" });
-    const names = async (q: string) => ((await (await s.api(`/Customers?${q}`)).json()) as { Name: string }[]).map((x) => x.Name);
+    const names = async (q: string) =>
+      ((await (await s.api(`/Customers?${q}`)).json()) as { Name: string }[]).map((x) => x.Name);
     expect(await names("customerNos=10000, 10400-")).toEqual(["A", "C"]);
     expect(await names("externalImportReference=shop-1")).toEqual(["A"]);
     expect(await names("organizationNumbers=111111111,923609016")).toEqual(["A"]);
@@ -79,7 +111,9 @@ describe("Customers: happy", () => {
     expect(await names("Fields=Name&OrderBy=Number desc")).toEqual(["C", "B", "A"]);
     await scheduler.wait(5);
     await create(s.api, { Name: "D" });
-    const since = encodeURIComponent(String(c.CustomerCreatedDateTimeOffset).replace("Z", "+00:00"));
+    const since = encodeURIComponent(
+      String(c.CustomerCreatedDateTimeOffset).replace("Z", "+00:00"),
+    );
     expect(await names(`customerCreatedDateTimeOffsetGreaterThan=${since}`)).toEqual(["D"]);
     expect(await names(`lastChangedDateTimeOffsetGreaterThan=${since}`)).toEqual(["D"]);
   });
@@ -87,19 +121,34 @@ describe("Customers: happy", () => {
   it("projects with Fields", async () => {
     const s = await session();
     await create(s.api, { Name: "A" });
-    expect(await (await s.api("/Customers?Fields=Id,Name")).json()).toEqual([{ Id: expect.any(Number), Name: "A" }]);
+    expect(await (await s.api("/Customers?Fields=Id,Name")).json()).toEqual([
+      { Id: expect.any(Number), Name: "A" },
+    ]);
   });
 
   it("patches with JSON Patch and answers the updated customer", async () => {
     const s = await session();
     const c = await create(s.api, { Name: "Old", MailAddress: { City: "Oslo", ZipCode: "0150" } });
-    const res = await s.api(`/Customers/${c.Id}`, json([
-      { op: "replace", path: "/Name", value: "New" },
-      { op: "add", path: "/EmailAddress", value: "n@x.no" },
-      { op: "replace", path: "/MailAddress/City", value: "Bergen" },
-    ], "PATCH", "application/json-patch+json"));
+    const res = await s.api(
+      `/Customers/${c.Id}`,
+      json(
+        [
+          { op: "replace", path: "/Name", value: "New" },
+          { op: "add", path: "/EmailAddress", value: "n@x.no" },
+          { op: "replace", path: "/MailAddress/City", value: "Bergen" },
+        ],
+        "PATCH",
+        "application/json-patch+json",
+      ),
+    );
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(await res.json()).toMatchObject({ Id: c.Id, Number: c.Number, Name: "New", EmailAddress: "n@x.no", MailAddress: { City: "Bergen" } });
+    expect(await res.json()).toMatchObject({
+      Id: c.Id,
+      Number: c.Number,
+      Name: "New",
+      EmailAddress: "n@x.no",
+      MailAddress: { City: "Bergen" },
+    });
   });
 
   it("deletes with 200 and no body; then 404", async () => {
@@ -118,7 +167,11 @@ describe("Customers: refused", () => {
     const res = await s.api("/Customers/12345");
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toContain("application/problem+json");
-    expect(await res.json()).toMatchObject({ title: "Object(s) not found", detail: "Customer with id = 12345 not found.", status: 404 });
+    expect(await res.json()).toMatchObject({
+      title: "Object(s) not found",
+      detail: "Customer with id = 12345 not found.",
+      status: 404,
+    });
     expect((await s.api("/Customers/abc")).status).toBe(400);
   });
 
@@ -148,7 +201,11 @@ describe("Customers: refused", () => {
     const s = await session();
     const big = await s.api("/Customers", json({ Name: "X", WebsiteUrl: "x".repeat(1_100_000) }));
     expect(big.status).toBe(413);
-    const xml = await s.api("/Customers", { method: "POST", headers: { "content-type": "application/xml" }, body: "<Name/>" });
+    const xml = await s.api("/Customers", {
+      method: "POST",
+      headers: { "content-type": "application/xml" },
+      body: "<Name/>",
+    });
     expect(xml.status).toBe(415);
     expect(await customerCount("demo", s.clientId)).toBe(0);
   });
@@ -170,12 +227,22 @@ describe("Customers: refused", () => {
   it("refuses a PATCH that is not JSON Patch, touches a read-only field, or fails a test op; nothing changes", async () => {
     const s = await session();
     const c = await create(s.api, { Name: "Keep" });
-    const patch = (ops: unknown, type = "application/json-patch+json") => s.api(`/Customers/${c.Id}`, json(ops, "PATCH", type));
-    expect((await patch([{ op: "replace", path: "/Name", value: "X" }], "application/json")).status).toBe(415);
+    const patch = (ops: unknown, type = "application/json-patch+json") =>
+      s.api(`/Customers/${c.Id}`, json(ops, "PATCH", type));
+    expect(
+      (await patch([{ op: "replace", path: "/Name", value: "X" }], "application/json")).status,
+    ).toBe(415);
     expect((await patch({ Name: "X" })).status).toBe(400);
     expect((await patch([{ op: "replace", path: "/Id", value: 1 }])).status).toBe(400);
     expect((await patch([{ op: "replace", path: "/name", value: "X" }])).status).toBe(400);
-    expect((await patch([{ op: "replace", path: "/Name", value: "X" }, { op: "test", path: "/Name", value: "Y" }])).status).toBe(400);
+    expect(
+      (
+        await patch([
+          { op: "replace", path: "/Name", value: "X" },
+          { op: "test", path: "/Name", value: "Y" },
+        ])
+      ).status,
+    ).toBe(400);
     expect((await patch([{ op: "remove", path: "/Name" }])).status).toBe(400);
     expect(await (await s.api(`/Customers/${c.Id}`)).json()).toEqual(c);
   });
@@ -183,7 +250,17 @@ describe("Customers: refused", () => {
   it("refuses OData paging and bad ResourceParameters with 400", async () => {
     const s = await session();
     await create(s.api, { Name: "A" });
-    for (const q of ["$top=1", "$skip=1", "PageSize=20001", "PageNumber=0", "Fields=Id;Name", "Fields=Nope", "OrderBy=Name sideways", "customerNos=abc", "contactGroupIds=1-4"]) {
+    for (const q of [
+      "$top=1",
+      "$skip=1",
+      "PageSize=20001",
+      "PageNumber=0",
+      "Fields=Id;Name",
+      "Fields=Nope",
+      "OrderBy=Name sideways",
+      "customerNos=abc",
+      "contactGroupIds=1-4",
+    ]) {
       const res = await s.api(`/Customers?${q}`);
       expect(res.status, q).toBe(400);
     }

@@ -6,7 +6,11 @@ beforeEach(() => fresh());
 describe("v2 gate: tokens", () => {
   it("serves a call with a valid token and subscription key, under either path casing", async () => {
     const s = await session("demo");
-    for (const path of ["/ClientIntegrationInformation", "/clientintegrationinformation", "/CLIENTINTEGRATIONINFORMATION"]) {
+    for (const path of [
+      "/ClientIntegrationInformation",
+      "/clientintegrationinformation",
+      "/CLIENTINTEGRATIONINFORMATION",
+    ]) {
       expect((await s.api(path)).status).toBe(200);
     }
   });
@@ -40,18 +44,33 @@ describe("v2 gate: tokens", () => {
 
   it("answers 401 in the APIM shape for a missing or other subscription key, even with a valid token", async () => {
     const s = await session("demo");
-    const missing = await api("demo", s.token, "/ClientIntegrationInformation", { subscriptionKey: null });
+    const missing = await api("demo", s.token, "/ClientIntegrationInformation", {
+      subscriptionKey: null,
+    });
     expect(missing.status).toBe(401);
-    expect(await missing.json()).toMatchObject({ statusCode: 401, message: expect.stringContaining("missing subscription key") });
-    const other = await api("demo", s.token, "/ClientIntegrationInformation", { subscriptionKey: (await keys()).production.subscriptionKey });
+    expect(await missing.json()).toMatchObject({
+      statusCode: 401,
+      message: expect.stringContaining("missing subscription key"),
+    });
+    const other = await api("demo", s.token, "/ClientIntegrationInformation", {
+      subscriptionKey: (await keys()).production.subscriptionKey,
+    });
     expect(other.status).toBe(401);
-    expect(await other.json()).toMatchObject({ statusCode: 401, message: expect.stringContaining("invalid subscription key") });
+    expect(await other.json()).toMatchObject({
+      statusCode: 401,
+      message: expect.stringContaining("invalid subscription key"),
+    });
   });
 
   it("takes the subscription key from APIM's subscription-key query parameter too", async () => {
     const s = await session("demo");
     const sub = (await keys()).demo.subscriptionKey;
-    const res = await api("demo", s.token, `/ClientIntegrationInformation?subscription-key=${sub}`, { subscriptionKey: null });
+    const res = await api(
+      "demo",
+      s.token,
+      `/ClientIntegrationInformation?subscription-key=${sub}`,
+      { subscriptionKey: null },
+    );
     expect(res.status).toBe(200);
   });
 });
@@ -61,10 +80,17 @@ describe("v2 gate: transport", () => {
     const s = await session("demo");
     const sub = (await keys()).demo.subscriptionKey;
     const headers = { authorization: `Bearer ${s.token}`, "ocp-apim-subscription-key": sub };
-    const plain = await call("http://api.example.com/Demo/v2/ClientIntegrationInformation", { headers });
+    const plain = await call("http://api.example.com/Demo/v2/ClientIntegrationInformation", {
+      headers,
+    });
     expect(plain.status).toBe(403);
-    expect(await plain.json()).toMatchObject({ statusCode: 403, message: expect.stringContaining("HTTPS") });
-    const local = await call("http://127.0.0.1:8788/Demo/v2/ClientIntegrationInformation", { headers });
+    expect(await plain.json()).toMatchObject({
+      statusCode: 403,
+      message: expect.stringContaining("HTTPS"),
+    });
+    const local = await call("http://127.0.0.1:8788/Demo/v2/ClientIntegrationInformation", {
+      headers,
+    });
     expect(local.status).toBe(200);
   });
 
@@ -80,13 +106,18 @@ describe("v2 gate: rate limit", () => {
     const a = await session("demo");
     const b = await session("demo");
     await control("PUT", "/settings", { rateLimitPerSecond: 10 });
-    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b).api("/ClientIntegrationInformation")));
+    const results = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b).api("/ClientIntegrationInformation")),
+    );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(6);
     const throttled = results.find((r) => r.status === 429) as Response;
     expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(await throttled.json()).toEqual({ statusCode: 429, message: expect.stringMatching(/^Rate limit is exceeded\. Try again in \d+ seconds\.$/) });
+    expect(await throttled.json()).toEqual({
+      statusCode: 429,
+      message: expect.stringMatching(/^Rate limit is exceeded\. Try again in \d+ seconds\.$/),
+    });
     const stats = await control<{ throttled: number }>("GET", "/stats");
     expect(stats.throttled).toBe(6);
   });
@@ -95,8 +126,12 @@ describe("v2 gate: rate limit", () => {
     const demo = await session("demo");
     const prod = await session("production");
     await control("PUT", "/settings", { rateLimitPerSecond: 3 });
-    const d = await Promise.all(Array.from({ length: 3 }, () => demo.api("/ClientIntegrationInformation")));
-    const p = await Promise.all(Array.from({ length: 3 }, () => prod.api("/ClientIntegrationInformation")));
+    const d = await Promise.all(
+      Array.from({ length: 3 }, () => demo.api("/ClientIntegrationInformation")),
+    );
+    const p = await Promise.all(
+      Array.from({ length: 3 }, () => prod.api("/ClientIntegrationInformation")),
+    );
     expect([...d, ...p].map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
   });
 
@@ -108,7 +143,11 @@ describe("v2 gate: rate limit", () => {
     const k = (await keys()).demo;
     const res = await call("/Demo/OAuth/Token", {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${btoa(`${k.applicationKey}:${clientKey}`)}`, "ocp-apim-subscription-key": k.subscriptionKey },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        authorization: `Basic ${btoa(`${k.applicationKey}:${clientKey}`)}`,
+        "ocp-apim-subscription-key": k.subscriptionKey,
+      },
       body: "grant_type=client_credentials",
     });
     expect(res.status).toBe(429);
@@ -118,11 +157,17 @@ describe("v2 gate: rate limit", () => {
 describe("v2 gate: injected faults", () => {
   it("fails the token endpoint with a 5xx the given number of times", async () => {
     const { clientKey } = await newClient("demo");
-    await control("PUT", "/settings", { faults: [{ kind: "error", target: "token", status: 503, count: 2 }] });
+    await control("PUT", "/settings", {
+      faults: [{ kind: "error", target: "token", status: 503, count: 2 }],
+    });
     const k = (await keys()).demo;
     const init = {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${btoa(`${k.applicationKey}:${clientKey}`)}`, "ocp-apim-subscription-key": k.subscriptionKey },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        authorization: `Basic ${btoa(`${k.applicationKey}:${clientKey}`)}`,
+        "ocp-apim-subscription-key": k.subscriptionKey,
+      },
       body: "grant_type=client_credentials",
     };
     expect((await call("/Demo/OAuth/Token", init)).status).toBe(503);
@@ -139,7 +184,9 @@ describe("v2 gate: injected faults", () => {
 
   it("answers a 429 storm on matching paths only, with the given Retry-After", async () => {
     const s = await session("demo");
-    await control("PUT", "/settings", { faults: [{ kind: "throttle", target: "api", path: "/Customers", retryAfterSeconds: 3 }] });
+    await control("PUT", "/settings", {
+      faults: [{ kind: "throttle", target: "api", path: "/Customers", retryAfterSeconds: 3 }],
+    });
     for (let i = 0; i < 3; i++) {
       const res = await s.api("/customers");
       expect(res.status).toBe(429);
@@ -159,7 +206,8 @@ describe("v2 gate: injected faults", () => {
       return res.status;
     });
     // The sandbox counts a call when it admits it, before the latency: poll until it has.
-    while ((await control<{ requests: number }>("GET", "/stats")).requests === requests) await scheduler.wait(10);
+    while ((await control<{ requests: number }>("GET", "/stats")).requests === requests)
+      await scheduler.wait(10);
     order.push("counted");
     expect(await held).toBe(200);
     expect(order).toEqual(["counted", "answered"]);
@@ -167,8 +215,16 @@ describe("v2 gate: injected faults", () => {
 
   it("refuses a malformed settings document and keeps the old one", async () => {
     const before = await control("GET", "/settings");
-    for (const bad of [{ rateLimitPerSecond: "ten" }, { faults: [{ kind: "explode" }] }, { tokenLifetimeSeconds: 5, surprise: true }]) {
-      const res = await call("/_sandbox/settings", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(bad) });
+    for (const bad of [
+      { rateLimitPerSecond: "ten" },
+      { faults: [{ kind: "explode" }] },
+      { tokenLifetimeSeconds: 5, surprise: true },
+    ]) {
+      const res = await call("/_sandbox/settings", {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(bad),
+      });
       expect(res.status).toBe(400);
       expect(res.headers.get("content-type")).toContain("application/problem+json");
     }

@@ -10,29 +10,53 @@ describe("ClientIntegrationInformation", () => {
     const res = await s.api("/ClientIntegrationInformation");
     expect(res.status).toBe(200);
     const info = (await res.json()) as Record<string, string[] | string>;
-    expect(info).toMatchObject({ ClientId: s.clientId, ClientName: "Acme AS", InvalidPrivileges: [] });
-    expect(info.ValidPrivileges).toEqual(expect.arrayContaining(["Customer_Full", "SalesOrders_Full", "SalaryLine_Full"]));
-    expect(info.ActiveClientSubscriptions).toEqual(expect.arrayContaining(["Accounting", "Payroll"]));
+    expect(info).toMatchObject({
+      ClientId: s.clientId,
+      ClientName: "Acme AS",
+      InvalidPrivileges: [],
+    });
+    expect(info.ValidPrivileges).toEqual(
+      expect.arrayContaining(["Customer_Full", "SalesOrders_Full", "SalaryLine_Full"]),
+    );
+    expect(info.ActiveClientSubscriptions).toEqual(
+      expect.arrayContaining(["Accounting", "Payroll"]),
+    );
   });
 
   it("in production, lists granted privileges without their subscription as invalid", async () => {
-    const s = await session("production", { privileges: ["Customer", "SalaryLine_Full"], subscriptions: ["Accounting"] });
-    const info = (await (await s.api("/ClientIntegrationInformation")).json()) as Record<string, string[]>;
+    const s = await session("production", {
+      privileges: ["Customer", "SalaryLine_Full"],
+      subscriptions: ["Accounting"],
+    });
+    const info = (await (await s.api("/ClientIntegrationInformation")).json()) as Record<
+      string,
+      string[]
+    >;
     expect(info.ValidPrivileges).toEqual(["Customer"]);
     expect(info.InvalidPrivileges).toEqual(["SalaryLine_Full"]);
     expect(info.ActiveClientSubscriptions).toEqual(["Accounting"]);
   });
 
   it("enforces privileges in production: read-only Customer may list but not create", async () => {
-    const s = await session("production", { privileges: ["Customer"], subscriptions: ["Accounting"] });
+    const s = await session("production", {
+      privileges: ["Customer"],
+      subscriptions: ["Accounting"],
+    });
     expect((await s.api("/Customers")).status).toBe(204);
-    const res = await s.api("/Customers", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ Name: "X" }) });
+    const res = await s.api("/Customers", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ Name: "X" }),
+    });
     expect(res.status).toBe(403);
     expect(await res.json()).toMatchObject({ detail: expect.stringContaining("Customer_Full") });
   });
 
   it("in production, a privilege without its subscription does not open the endpoint", async () => {
-    const s = await session("production", { privileges: ["Customer_Full"], subscriptions: ["Payroll"] });
+    const s = await session("production", {
+      privileges: ["Customer_Full"],
+      subscriptions: ["Payroll"],
+    });
     expect((await s.api("/Customers")).status).toBe(403);
   });
 });
@@ -45,7 +69,10 @@ describe("Offboarding", () => {
     expect(removed.status).toBe(200);
     expect((await s.api("/ClientIntegrationInformation")).status).toBe(200);
     const k = (await keys()).demo;
-    const again = await requestToken("demo", { basic: btoa(`${k.applicationKey}:${s.clientKey}`), subscriptionKey: k.subscriptionKey });
+    const again = await requestToken("demo", {
+      basic: btoa(`${k.applicationKey}:${s.clientKey}`),
+      subscriptionKey: k.subscriptionKey,
+    });
     expect(again.status).toBe(400);
     expect(await again.json()).toMatchObject({ error: "invalid_client" });
     await scheduler.wait(2100);
@@ -54,16 +81,31 @@ describe("Offboarding", () => {
 
   it("re-activation gives a new client key; the old one stays dead; only one active instance", async () => {
     const s = await session("demo");
-    const conflict = await control("POST", `/clients/demo/${s.clientId}/reactivate`, undefined, 409);
+    const conflict = await control(
+      "POST",
+      `/clients/demo/${s.clientId}/reactivate`,
+      undefined,
+      409,
+    );
     expect(conflict).toMatchObject({ status: 409 });
     await s.api("/Offboarding/RemoveIntegration", { method: "DELETE" });
-    const back = await control<{ clientKey: string }>("POST", `/clients/demo/${s.clientId}/reactivate`, undefined, 201);
+    const back = await control<{ clientKey: string }>(
+      "POST",
+      `/clients/demo/${s.clientId}/reactivate`,
+      undefined,
+      201,
+    );
     expect(back.clientKey).not.toBe(s.clientKey);
     const token = await tokenFor("demo", back.clientKey);
-    const info = (await (await api("demo", token, "/ClientIntegrationInformation")).json()) as { ClientId: string };
+    const info = (await (await api("demo", token, "/ClientIntegrationInformation")).json()) as {
+      ClientId: string;
+    };
     expect(info.ClientId).toBe(s.clientId);
     const k = (await keys()).demo;
-    const old = await requestToken("demo", { basic: btoa(`${k.applicationKey}:${s.clientKey}`), subscriptionKey: k.subscriptionKey });
+    const old = await requestToken("demo", {
+      basic: btoa(`${k.applicationKey}:${s.clientKey}`),
+      subscriptionKey: k.subscriptionKey,
+    });
     expect(old.status).toBe(400);
   });
 });
@@ -72,17 +114,32 @@ describe("control API", () => {
   it("keeps the documented shapes", async () => {
     const k = await keys();
     for (const e of ["demo", "production"] as const) {
-      expect(k[e]).toEqual({ applicationKey: expect.any(String), subscriptionKey: expect.any(String) });
+      expect(k[e]).toEqual({
+        applicationKey: expect.any(String),
+        subscriptionKey: expect.any(String),
+      });
     }
     const c = await newClient("production", { name: "Acme" });
-    expect(c).toEqual({ clientId: expect.any(String), clientKey: expect.any(String), environment: "production" });
+    expect(c).toEqual({
+      clientId: expect.any(String),
+      clientKey: expect.any(String),
+      environment: "production",
+    });
     await tokenFor("production", c.clientKey);
     const stats = await control<Record<string, unknown>>("GET", "/stats");
-    expect(stats).toMatchObject({ tokenRequests: { total: 1, byClient: { [c.clientId]: 1 } }, requests: 1, throttled: 0 });
+    expect(stats).toMatchObject({
+      tokenRequests: { total: 1, byClient: { [c.clientId]: 1 } },
+      requests: 1,
+      throttled: 0,
+    });
   });
 
   it("refuses a bad client body with a problem and creates nothing", async () => {
-    for (const bad of [{ environment: "staging" }, { environment: "demo", privileges: ["Everything"] }, { environment: "demo", extra: 1 }]) {
+    for (const bad of [
+      { environment: "staging" },
+      { environment: "demo", privileges: ["Everything"] },
+      { environment: "demo", extra: 1 },
+    ]) {
       await control("POST", "/clients", bad, 400);
     }
     const stats = await control<{ tokenRequests: { byClient: object } }>("GET", "/stats");
@@ -102,7 +159,14 @@ describe("control API", () => {
     await fresh();
     expect((await s.api("/ClientIntegrationInformation")).status).toBe(401);
     const k = (await keys()).demo;
-    expect((await requestToken("demo", { basic: btoa(`${k.applicationKey}:${s.clientKey}`), subscriptionKey: k.subscriptionKey })).status).toBe(400);
+    expect(
+      (
+        await requestToken("demo", {
+          basic: btoa(`${k.applicationKey}:${s.clientKey}`),
+          subscriptionKey: k.subscriptionKey,
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 
@@ -113,8 +177,12 @@ describe("secrets at rest", () => {
     const s = await session("demo");
     const ns = (env as unknown as { PLATFORM: DurableObjectNamespace }).PLATFORM;
     const dump = await runInDurableObject(ns.get(ns.idFromName("demo")), (_instance, state) => {
-      const tables = state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").toArray();
-      return JSON.stringify(tables.map((t) => state.storage.sql.exec(`SELECT * FROM "${t.name}"`).toArray()));
+      const tables = state.storage.sql
+        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .toArray();
+      return JSON.stringify(
+        tables.map((t) => state.storage.sql.exec(`SELECT * FROM "${t.name}"`).toArray()),
+      );
     });
     expect(dump).toContain(s.clientId);
     expect(dump).not.toContain(s.clientKey);

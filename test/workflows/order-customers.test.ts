@@ -9,13 +9,19 @@ import { shopTenant, waitFor, type ShopTenant } from "../helpers/orders";
 
 type Json = Record<string, unknown>;
 /** A NOK order of a person, tax included: its buyer is replaced in each test. */
-const base = corpus().find((c) => c.currency === "NOK" && c.orgNumber === null && c.payload["data"] !== undefined);
+const base = corpus().find(
+  (c) => c.currency === "NOK" && c.orgNumber === null && c.payload["data"] !== undefined,
+);
 if (!base) throw new Error("the Standard Webhooks corpus has no NOK order of a person");
 const ORG = "923609016";
 
 /** Creates a customer in the tenant's books, as the client's own bookkeeper would. */
 async function existingCustomer(t: ShopTenant, body: Json): Promise<number> {
-  const res = await t.v2("/Customers", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await t.v2("/Customers", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   return ((await res.json()) as { Id: number }).Id;
 }
@@ -23,21 +29,45 @@ async function existingCustomer(t: ShopTenant, body: Json): Promise<number> {
 describe("order customers", () => {
   it("a buyer who types a company's organization number, with another e-mail, gets a new customer: not that company's record, not its EHF", async () => {
     const t = await shopTenant();
-    const fjordkaffe = await existingCustomer(t, { IsPerson: false, Name: "Fjordkaffe AS", OrganizationNumber: ORG, EmailAddress: "post@fjordkaffe.no", InvoiceDeliveryType: "EHF" });
-    const order = standardVariant(base.payload, "typed-org-1", { id: null, company: "Fjordkaffe AS", organizationNumber: ORG, email: "kari.hansen@gmail.com" });
+    const fjordkaffe = await existingCustomer(t, {
+      IsPerson: false,
+      Name: "Fjordkaffe AS",
+      OrganizationNumber: ORG,
+      EmailAddress: "post@fjordkaffe.no",
+      InvoiceDeliveryType: "EHF",
+    });
+    const order = standardVariant(base.payload, "typed-org-1", {
+      id: null,
+      company: "Fjordkaffe AS",
+      organizationNumber: ORG,
+      email: "kari.hansen@gmail.com",
+    });
     expect((await t.send("standard", order)).status).toBe(202);
     const run = await waitFor(t, "standard", "typed-org-1", ["settled", "failed"]);
     expect(run.state, JSON.stringify(run.error)).toBe("settled");
     expect(run.customer).toMatchObject({ created: true });
     expect(run.customer?.id).not.toBe(fjordkaffe);
-    expect(run.steps.find((s) => s.name === "customer")?.result.warning).toContain(`Organization number ${ORG} belongs to customer`);
+    expect(run.steps.find((s) => s.name === "customer")?.result.warning).toContain(
+      `Organization number ${ORG} belongs to customer`,
+    );
     const [invoice] = await t.rows("/OutgoingInvoices");
-    expect(invoice).toMatchObject({ CustomerId: run.customer?.id, InvoiceDeliveryType: "PdfByEmail" });
+    expect(invoice).toMatchObject({
+      CustomerId: run.customer?.id,
+      InvoiceDeliveryType: "PdfByEmail",
+    });
     const created = (await t.rows("/Customers")).find((c) => c.Id === run.customer?.id);
-    expect(created).toMatchObject({ EmailAddress: "kari.hansen@gmail.com", OrganizationNumber: null });
+    expect(created).toMatchObject({
+      EmailAddress: "kari.hansen@gmail.com",
+      OrganizationNumber: null,
+    });
 
     // The company's own e-mail with its number: that is the company, and its record is used.
-    const own = standardVariant(base.payload, "typed-org-2", { id: null, company: "Fjordkaffe AS", organizationNumber: ORG, email: "post@fjordkaffe.no" });
+    const own = standardVariant(base.payload, "typed-org-2", {
+      id: null,
+      company: "Fjordkaffe AS",
+      organizationNumber: ORG,
+      email: "post@fjordkaffe.no",
+    });
     expect((await t.send("standard", own)).status).toBe(202);
     const second = await waitFor(t, "standard", "typed-org-2", ["settled", "failed"]);
     expect(second.customer).toMatchObject({ id: fjordkaffe, created: false });
@@ -46,7 +76,19 @@ describe("order customers", () => {
   it("eight orders of one new guest at once make one customer", async () => {
     const t = await shopTenant();
     const ids = Array.from({ length: 8 }, (_, i) => `guest-${i + 1}`);
-    const answers = await Promise.all(ids.map((id) => t.send("standard", standardVariant(base.payload, id, { id: null, email: "ola.nordmann@example.no", company: null, organizationNumber: null }))));
+    const answers = await Promise.all(
+      ids.map((id) =>
+        t.send(
+          "standard",
+          standardVariant(base.payload, id, {
+            id: null,
+            email: "ola.nordmann@example.no",
+            company: null,
+            organizationNumber: null,
+          }),
+        ),
+      ),
+    );
     expect(answers.map((r) => r.status)).toEqual(ids.map(() => 202));
     const runs = [];
     for (const id of ids) runs.push(await waitFor(t, "standard", id, ["settled", "failed"]));

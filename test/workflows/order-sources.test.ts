@@ -10,9 +10,18 @@ import { corpus as stripeCorpus, stripeBasil } from "../fixtures/orders/stripe";
 import { shopTenant, waitFor } from "../helpers/orders";
 
 type Json = Record<string, unknown>;
-const invoiceOf = (event: Json) => (event["data"] as { object: Json & { lines: { data: Json[] } } }).object;
-/** A NOK invoice of tax-exclusive lines: Stripe adds the VAT on top, so 0 % would show in the total. */
-const exclusive = stripeCorpus().find((c) => c.currency === "NOK" && invoiceOf(c.payload).lines.data.some((l) => (l["tax_amounts"] as { inclusive: boolean }[])[0]?.inclusive === false));
+const invoiceOf = (event: Json) =>
+  (event["data"] as { object: Json & { lines: { data: Json[] } } }).object;
+/**
+ * A NOK invoice of tax-exclusive lines: Stripe adds the VAT on top, so 0 % would show in the total.
+ */
+const exclusive = stripeCorpus().find(
+  (c) =>
+    c.currency === "NOK" &&
+    invoiceOf(c.payload).lines.data.some(
+      (l) => (l["tax_amounts"] as { inclusive: boolean }[])[0]?.inclusive === false,
+    ),
+);
 if (!exclusive) throw new Error("the Stripe corpus has no tax-exclusive NOK invoice");
 
 describe("order sources", () => {
@@ -20,7 +29,9 @@ describe("order sources", () => {
     const t = await shopTenant();
     const event = stripeBasil(exclusive.payload);
     const invoice = invoiceOf(event);
-    expect(invoice.lines.data.every((l) => l["tax_amounts"] === undefined && Array.isArray(l["taxes"]))).toBe(true);
+    expect(
+      invoice.lines.data.every((l) => l["tax_amounts"] === undefined && Array.isArray(l["taxes"])),
+    ).toBe(true);
     expect((await t.send("stripe", event)).status).toBe(202);
     const run = await waitFor(t, "stripe", String(invoice["id"]), ["settled", "failed"]);
     expect(run.state, JSON.stringify(run.error)).toBe("settled");
@@ -39,10 +50,23 @@ describe("order sources", () => {
     delete invoice.lines.data[0]?.["taxes"];
     const res = await t.send("stripe", event);
     expect(res.status).toBe(202);
-    expect(await res.json()).toMatchObject({ intake: "failed", run: { state: "failed", error: { step: "intake", detail: expect.stringContaining("lines.data.0: the line carries neither taxes nor tax_amounts") } } });
+    expect(await res.json()).toMatchObject({
+      intake: "failed",
+      run: {
+        state: "failed",
+        error: {
+          step: "intake",
+          detail: expect.stringContaining(
+            "lines.data.0: the line carries neither taxes nor tax_amounts",
+          ),
+        },
+      },
+    });
     const run = await waitFor(t, "stripe", String(invoice["id"]), ["failed"]);
     expect(run.steps).toEqual([]);
-    expect((await t.orders(`/stripe/${String(invoice["id"])}/retry`, { method: "POST" })).status).toBe(409);
+    expect(
+      (await t.orders(`/stripe/${String(invoice["id"])}/retry`, { method: "POST" })).status,
+    ).toBe(409);
     expect(await t.rows("/Customers")).toHaveLength(0);
     expect(await t.rows("/OutgoingInvoices")).toHaveLength(0);
   });
@@ -52,14 +76,18 @@ describe("order sources", () => {
     const order = shopifyCorpus().find((c) => c.currency === "NOK");
     if (!order) throw new Error("the Shopify corpus has no NOK order");
     const id = "820982911946154508";
-    const body = JSON.stringify(order.payload).replace(`"id":${String(order.payload.id)},`, `"id":${id},`);
+    const body = JSON.stringify(order.payload).replace(
+      `"id":${String(order.payload.id)},`,
+      `"id":${id},`,
+    );
     const res = await t.send("shopify", body);
     expect(res.status, await res.clone().text()).toBe(202);
     const run = await waitFor(t, "shopify", id, ["settled", "failed"]);
     expect(run.state, JSON.stringify(run.error)).toBe("settled");
     const [invoice] = await t.rows("/OutgoingInvoices");
     expect(invoice?.ExternalImportReference).toBe(reference("shopify", "o", id));
-    // 820982911946154500, where a JS number would have rounded it, is another order: none such here.
+    // 820982911946154500, where a JS number would have rounded it, is another order: none such
+    // here.
     expect((await t.orders("/shopify/820982911946154500")).status).toBe(404);
   });
 });

@@ -2,8 +2,9 @@
  * @module
  * `SandboxClient`: one per environment and client (`demo:<clientId>`), holding that client's
  * accounting data. Every API call for the client runs as one handler inside this object, so each is
- * atomic; no other client's object is ever addressed with this client's token, so each client's data
- * is its own. Handlers return `Result`s instead of throwing: a rejection across RPC carries no status.
+ * atomic; no other client's object is ever addressed with this client's token, so each client's
+ * data is its own. Handlers return `Result`s instead of throwing: a rejection across RPC carries no
+ * status.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Call, Ctx, Reply } from "../engine/call";
@@ -29,9 +30,23 @@ export class SandboxClient extends DurableObject<SandboxEnv> {
   /** Runs one API call. */
   async handle(call: Call): Promise<Result<Reply>> {
     const handler = HANDLERS[call.key];
-    if (!handler) return { ok: false, problem: { status: 501, title: "Not Implemented", detail: `The sandbox does not serve ${call.key}.` } };
+    if (!handler)
+      return {
+        ok: false,
+        problem: {
+          status: 501,
+          title: "Not Implemented",
+          detail: `The sandbox does not serve ${call.key}.`,
+        },
+      };
     const wake: number[] = [];
-    const ctx: Ctx = { store: this.#store, call, q: new Map(call.query), now: new Date(), wakeAt: (at) => wake.push(at) };
+    const ctx: Ctx = {
+      store: this.#store,
+      call,
+      q: new Map(call.query),
+      now: new Date(),
+      wakeAt: (at) => wake.push(at),
+    };
     // Work that came due (invoice deliveries) is applied before the call sees the data.
     settleDue(ctx);
     const result = this.#atomically(() => handler(ctx));
@@ -41,7 +56,13 @@ export class SandboxClient extends DurableObject<SandboxEnv> {
 
   /** Delivers what came due even when nobody asks. */
   override async alarm(): Promise<void> {
-    const next = settleDue({ store: this.#store, call: SYSTEM_CALL, q: new Map(), now: new Date(), wakeAt: () => undefined });
+    const next = settleDue({
+      store: this.#store,
+      call: SYSTEM_CALL,
+      q: new Map(),
+      now: new Date(),
+      wakeAt: () => undefined,
+    });
     if (next !== null) await this.ctx.storage.setAlarm(next);
   }
 
@@ -52,7 +73,10 @@ export class SandboxClient extends DurableObject<SandboxEnv> {
     seedClient(this.#store, new Date());
   }
 
-  /** Runs `run` in one transaction; a refused call rolls back whatever it wrote, so nothing is half-written. */
+  /**
+   * Runs `run` in one transaction; a refused call rolls back whatever it wrote, so nothing is
+   * half-written.
+   */
   #atomically(run: () => Result<Reply>): Result<Reply> {
     try {
       return this.ctx.storage.transactionSync(() => {
@@ -79,7 +103,14 @@ class Refused extends Error {
 }
 
 const SYSTEM_CALL: Call = {
-  key: "alarm", params: {}, query: [], url: "https://sandbox.invalid/", body: null, upload: null,
-  environment: "demo", clientId: "", integration: "system", privileges: [],
+  key: "alarm",
+  params: {},
+  query: [],
+  url: "https://sandbox.invalid/",
+  body: null,
+  upload: null,
+  environment: "demo",
+  clientId: "",
+  integration: "system",
+  privileges: [],
 };
-

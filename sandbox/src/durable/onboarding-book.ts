@@ -14,11 +14,19 @@ export const ONBOARDING_TABLE = `CREATE TABLE IF NOT EXISTS onboardings (page_ha
   org_no TEXT, valid_until INTEGER NOT NULL, status TEXT NOT NULL, client_ids TEXT NOT NULL, token_hash TEXT UNIQUE,
   token_valid_until INTEGER, created_at INTEGER NOT NULL)`;
 
-/** How long a TemporaryUrl can be opened and approved, ms (the spec's example gives no figure; 15 minutes). */
+/**
+ * How long a TemporaryUrl can be opened and approved, ms (the spec's example gives no figure; 15
+ * minutes).
+ */
 export const PAGE_LIFETIME_MS = 15 * 60 * 1000;
-/** How long the onboarding token in the redirect can be finalized, ms: the integration does it at once. */
+/**
+ * How long the onboarding token in the redirect can be finalized, ms: the integration does it at
+ * once.
+ */
 export const TOKEN_LIFETIME_MS = 10 * 60 * 1000;
-/** Sessions are kept this long past their end (ms), so a late visit says "expired", not "unknown". */
+/**
+ * Sessions are kept this long past their end (ms), so a late visit says "expired", not "unknown".
+ */
 const RETENTION_MS = 24 * 3600 * 1000;
 
 /** Where a session is. */
@@ -27,16 +35,25 @@ export type OnboardingStatus = "pending" | "approved" | "declined" | "finalized"
 /** A session as stored. */
 export interface OnboardingSession {
   redirectUri: string;
-  /** The ClientOrganizationNo the integration asked for, or null for "any client the user picks". */
+  /**
+   * The ClientOrganizationNo the integration asked for, or null for "any client the user picks".
+   */
   orgNo: string | null;
   validUntil: number;
   status: OnboardingStatus;
   clientIds: string[];
 }
 
-/** The approval page of an onboarding: the clients offered, or why the page can no longer be used. */
+/**
+ * The approval page of an onboarding: the clients offered, or why the page can no longer be used.
+ */
 export type OnboardingView =
-  | { state: "pending"; orgNo: string | null; validUntil: string; clients: { id: string; name: string; orgNo: string | null }[] }
+  | {
+      state: "pending";
+      orgNo: string | null;
+      validUntil: string;
+      clients: { id: string; name: string; orgNo: string | null }[];
+    }
   | { state: "unknown" | "expired" | "done" };
 
 /** What the user chose on the approval page. */
@@ -48,7 +65,10 @@ export interface OnboardingDecision {
 }
 
 /** Where the approval page sends the browser, or why it cannot. */
-export type OnboardingDecided = { ok: true; location: string } | { ok: false; reason: "unknown" | "expired" | "done" } | { ok: false; reason: "invalid"; message: string };
+export type OnboardingDecided =
+  | { ok: true; location: string }
+  | { ok: false; reason: "unknown" | "expired" | "done" }
+  | { ok: false; reason: "invalid"; message: string };
 
 /** One entry of `FinalizeOnboardingResponseDto.OnboardedClientsInformation`. */
 export interface OnboardedClient {
@@ -72,24 +92,46 @@ function sessionOf(r: Row): OnboardingSession {
   const status = STATUSES.find((s) => s === r.status) ?? "finalized";
   const ids: unknown = JSON.parse(r.client_ids);
   const clientIds = Array.isArray(ids) ? ids.filter((x): x is string => typeof x === "string") : [];
-  return { redirectUri: r.redirect_uri, orgNo: r.org_no, validUntil: r.valid_until, status, clientIds };
+  return {
+    redirectUri: r.redirect_uri,
+    orgNo: r.org_no,
+    validUntil: r.valid_until,
+    status,
+    clientIds,
+  };
 }
 
 export class OnboardingBook {
   constructor(private readonly sql: SqlStorage) {}
 
   /** Opens a session; forgets sessions long past their end. */
-  open(pageHash: string, s: { redirectUri: string; orgNo: string | null; validUntil: number }, now: number): void {
-    this.sql.exec("DELETE FROM onboardings WHERE MAX(valid_until, COALESCE(token_valid_until, 0)) < ?", now - RETENTION_MS);
+  open(
+    pageHash: string,
+    s: { redirectUri: string; orgNo: string | null; validUntil: number },
+    now: number,
+  ): void {
+    this.sql.exec(
+      "DELETE FROM onboardings WHERE MAX(valid_until, COALESCE(token_valid_until, 0)) < ?",
+      now - RETENTION_MS,
+    );
     this.sql.exec(
       "INSERT INTO onboardings (page_hash, redirect_uri, org_no, valid_until, status, client_ids, created_at) VALUES (?, ?, ?, ?, 'pending', '[]', ?)",
-      pageHash, s.redirectUri, s.orgNo, s.validUntil, now,
+      pageHash,
+      s.redirectUri,
+      s.orgNo,
+      s.validUntil,
+      now,
     );
   }
 
   /** The session behind a page, or null. */
   session(pageHash: string): OnboardingSession | null {
-    const r = this.sql.exec<Row>("SELECT redirect_uri, org_no, valid_until, status, client_ids, token_valid_until FROM onboardings WHERE page_hash = ?", pageHash).toArray()[0];
+    const r = this.sql
+      .exec<Row>(
+        "SELECT redirect_uri, org_no, valid_until, status, client_ids, token_valid_until FROM onboardings WHERE page_hash = ?",
+        pageHash,
+      )
+      .toArray()[0];
     return r ? sessionOf(r) : null;
   }
 
@@ -97,13 +139,19 @@ export class OnboardingBook {
   approve(pageHash: string, clientIds: string[], tokenHash: string, tokenValidUntil: number): void {
     this.sql.exec(
       "UPDATE onboardings SET status = 'approved', client_ids = ?, token_hash = ?, token_valid_until = ? WHERE page_hash = ? AND status = 'pending'",
-      JSON.stringify(clientIds), tokenHash, tokenValidUntil, pageHash,
+      JSON.stringify(clientIds),
+      tokenHash,
+      tokenValidUntil,
+      pageHash,
     );
   }
 
   /** The user declined: the page cannot be used again. */
   decline(pageHash: string): void {
-    this.sql.exec("UPDATE onboardings SET status = 'declined' WHERE page_hash = ? AND status = 'pending'", pageHash);
+    this.sql.exec(
+      "UPDATE onboardings SET status = 'declined' WHERE page_hash = ? AND status = 'pending'",
+      pageHash,
+    );
   }
 
   /**
@@ -112,7 +160,12 @@ export class OnboardingBook {
    * than a 400 does).
    */
   claim(tokenHash: string, now: number): OnboardingSession | null {
-    const r = this.sql.exec<Row>("SELECT redirect_uri, org_no, valid_until, status, client_ids, token_valid_until FROM onboardings WHERE token_hash = ?", tokenHash).toArray()[0];
+    const r = this.sql
+      .exec<Row>(
+        "SELECT redirect_uri, org_no, valid_until, status, client_ids, token_valid_until FROM onboardings WHERE token_hash = ?",
+        tokenHash,
+      )
+      .toArray()[0];
     if (!r || r.status !== "approved" || (r.token_valid_until ?? 0) <= now) return null;
     this.sql.exec("UPDATE onboardings SET status = 'finalized' WHERE token_hash = ?", tokenHash);
     return sessionOf(r);

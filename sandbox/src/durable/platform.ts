@@ -3,22 +3,37 @@
  * `SandboxPlatform`: one per environment, standing in for the API's gateway (APIM) and its token
  * server. It owns the environment's clients (client keys only as salted hashes), the access tokens
  * (only as hashes), the rate limit of the environment's one subscription key, the settings and
- * injected faults, and the traffic counters. Every token and v2 call passes through one method here,
- * so the limit is exact: this object handles one event at a time.
+ * injected faults, and the traffic counters. Every token and v2 call passes through one method
+ * here, so the limit is exact: this object handles one event at a time.
  */
 import { DurableObject } from "cloudflare:workers";
 import { keysOf, type Environment, type SandboxEnv } from "../env";
 import { randomToken, saltedHash, randomHex, sameSecret } from "../lib/crypto";
 import { evaluatePrivileges, PRIVILEGES, SUBSCRIPTIONS } from "../lib/privileges";
 import { matchFault, Settings, type Fault, type SettingsPatch } from "../lib/settings";
-import { ONBOARDING_TABLE, OnboardingBook, PAGE_LIFETIME_MS, TOKEN_LIFETIME_MS, type OnboardedClient, type OnboardingDecided, type OnboardingDecision, type OnboardingView } from "./onboarding-book";
+import {
+  ONBOARDING_TABLE,
+  OnboardingBook,
+  PAGE_LIFETIME_MS,
+  TOKEN_LIFETIME_MS,
+  type OnboardedClient,
+  type OnboardingDecided,
+  type OnboardingDecision,
+  type OnboardingView,
+} from "./onboarding-book";
 
 const SCHEMA_VERSION = "3";
-/** The integration a client key belongs to when none is named (the one `POST /_sandbox/clients` creates). */
+/**
+ * The integration a client key belongs to when none is named (the one `POST /_sandbox/clients`
+ * creates).
+ */
 export const DEFAULT_INTEGRATION = "default";
 /** Window of the rate limit, ms: the API counts requests per second. */
 const RATE_WINDOW_MS = 1000;
-/** Expired token rows are kept this long (ms) before they are purged, so "expired" stays distinguishable from "unknown". */
+/**
+ * Expired token rows are kept this long (ms) before they are purged, so "expired" stays
+ * distinguishable from "unknown".
+ */
 const EXPIRED_TOKEN_RETENTION_MS = 3_600_000;
 
 /** Why a call was turned away before it reached a resource. */
@@ -28,7 +43,11 @@ export type Rejection =
   | { kind: "subscription"; reason: "missing" | "invalid" }
   | { kind: "throttled"; retryAfterSeconds: number }
   | { kind: "token"; reason: "missing" | "invalid" | "expired" }
-  | { kind: "oauth"; error: "invalid_request" | "invalid_client" | "unsupported_grant_type"; description: string };
+  | {
+      kind: "oauth";
+      error: "invalid_request" | "invalid_client" | "unsupported_grant_type";
+      description: string;
+    };
 
 /** What the gate decided about one v2 call. */
 export type Admission = { latencyMs: number } & (
@@ -38,8 +57,7 @@ export type Admission = { latencyMs: number } & (
 
 /** What the token endpoint decided. */
 export type TokenResult = { latencyMs: number } & (
-  | { ok: true; accessToken: string; expiresIn: number }
-  | { ok: false; rejection: Rejection }
+  { ok: true; accessToken: string; expiresIn: number } | { ok: false; rejection: Rejection }
 );
 
 /** A token request as the Worker parsed it; the platform decides everything else. */
@@ -82,7 +100,10 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
   }
 
   /** Runs the gateway's checks for one v2 call: faults, subscription key, rate limit, token. */
-  async admit(environment: Environment, call: { subscriptionKey: string | null; bearer: string | null; path: string }): Promise<Admission> {
+  async admit(
+    environment: Environment,
+    call: { subscriptionKey: string | null; bearer: string | null; path: string },
+  ): Promise<Admission> {
     const latencyMs = this.#settings.latencyMs;
     this.#count("requests");
     const early = this.#gate(environment, "api", call.subscriptionKey, call.path);
@@ -102,8 +123,18 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     if (row.expires_at <= Date.now()) return refuse("expired");
     const client = this.#client(row.client_id);
     if (!client) return refuse("invalid");
-    const { valid } = evaluatePrivileges(environment, JSON.parse(client.privileges), JSON.parse(client.subscriptions));
-    return { ok: true, clientId: row.client_id, integration: row.integration, privileges: valid, latencyMs };
+    const { valid } = evaluatePrivileges(
+      environment,
+      JSON.parse(client.privileges),
+      JSON.parse(client.subscriptions),
+    );
+    return {
+      ok: true,
+      clientId: row.client_id,
+      integration: row.integration,
+      privileges: valid,
+      latencyMs,
+    };
   }
 
   /** The token endpoint: client credentials in, a bearer token of this environment out. */
@@ -113,17 +144,32 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     this.#count("tokenRequests");
     const early = this.#gate(environment, "token", req.subscriptionKey, req.path);
     if (early) return { ok: false, rejection: early, latencyMs };
-    const refuse = (error: "invalid_request" | "invalid_client" | "unsupported_grant_type", description: string): TokenResult => ({
+    const refuse = (
+      error: "invalid_request" | "invalid_client" | "unsupported_grant_type",
+      description: string,
+    ): TokenResult => ({
       ok: false,
       rejection: { kind: "oauth", error, description },
       latencyMs,
     });
-    if (!req.isForm) return refuse("invalid_request", "The request must be sent as application/x-www-form-urlencoded.");
-    if (req.grantType === null) return refuse("invalid_request", "The grant_type parameter is missing.");
-    if (req.grantType !== "client_credentials") return refuse("unsupported_grant_type", `The grant type '${req.grantType}' is not supported.`);
+    if (!req.isForm)
+      return refuse(
+        "invalid_request",
+        "The request must be sent as application/x-www-form-urlencoded.",
+      );
+    if (req.grantType === null)
+      return refuse("invalid_request", "The grant_type parameter is missing.");
+    if (req.grantType !== "client_credentials")
+      return refuse(
+        "unsupported_grant_type",
+        `The grant type '${req.grantType}' is not supported.`,
+      );
     const holder = req.credentials && (await this.#verifyClientKey(environment, req.credentials));
     if (!holder) {
-      return refuse("invalid_client", "Client integration not found. Please ensure the provided keys are matching the desired environment.");
+      return refuse(
+        "invalid_client",
+        "Client integration not found. Please ensure the provided keys are matching the desired environment.",
+      );
     }
     this.ctx.storage.sql.exec(
       "INSERT INTO token_counts (client_id, value) VALUES (?, 1) ON CONFLICT(client_id) DO UPDATE SET value = value + 1",
@@ -131,7 +177,10 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     );
     const accessToken = randomToken();
     const now = Date.now();
-    this.ctx.storage.sql.exec("DELETE FROM tokens WHERE expires_at < ?", now - EXPIRED_TOKEN_RETENTION_MS);
+    this.ctx.storage.sql.exec(
+      "DELETE FROM tokens WHERE expires_at < ?",
+      now - EXPIRED_TOKEN_RETENTION_MS,
+    );
     this.ctx.storage.sql.exec(
       "INSERT INTO tokens (hash, client_id, integration, expires_at) VALUES (?, ?, ?, ?)",
       await saltedHash("token:", accessToken),
@@ -143,8 +192,13 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     return { ok: true, accessToken, expiresIn: this.#settings.tokenLifetimeSeconds, latencyMs };
   }
 
-  /** Registers a client with a new integration instance; its key is returned here and never again. */
-  async createClient(environment: Environment, input: NewClient): Promise<{ clientId: string; clientKey: string }> {
+  /**
+   * Registers a client with a new integration instance; its key is returned here and never again.
+   */
+  async createClient(
+    environment: Environment,
+    input: NewClient,
+  ): Promise<{ clientId: string; clientKey: string }> {
     const clientId = this.#insertClient(environment, input);
     return { clientId, clientKey: await this.#newClientKey(clientId, DEFAULT_INTEGRATION) };
   }
@@ -154,15 +208,29 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
    * its own client key. Records an integration creates are its own: the API limits some reads and
    * writes to them.
    */
-  async addIntegration(clientId: string, integration: string): Promise<{ ok: true; clientKey: string } | { ok: false; reason: "not-found" | "already-active" }> {
+  async addIntegration(
+    clientId: string,
+    integration: string,
+  ): Promise<
+    { ok: true; clientKey: string } | { ok: false; reason: "not-found" | "already-active" }
+  > {
     return this.reactivate(clientId, integration);
   }
 
   /** Re-activates a removed integration: a new client key, the old one stays dead. */
-  async reactivate(clientId: string, integration = DEFAULT_INTEGRATION): Promise<{ ok: true; clientKey: string } | { ok: false; reason: "not-found" | "already-active" }> {
+  async reactivate(
+    clientId: string,
+    integration = DEFAULT_INTEGRATION,
+  ): Promise<
+    { ok: true; clientKey: string } | { ok: false; reason: "not-found" | "already-active" }
+  > {
     if (!this.#client(clientId)) return { ok: false, reason: "not-found" };
     const active = this.ctx.storage.sql
-      .exec("SELECT 1 FROM client_keys WHERE client_id = ? AND integration = ? AND active = 1", clientId, integration)
+      .exec(
+        "SELECT 1 FROM client_keys WHERE client_id = ? AND integration = ? AND active = 1",
+        clientId,
+        integration,
+      )
       .toArray();
     // Only one active instance of the application key per client: the real API refuses a second.
     if (active.length > 0) return { ok: false, reason: "already-active" };
@@ -176,7 +244,9 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
   removeIntegration(clientId: string, integration: string): void {
     this.ctx.storage.sql.exec(
       "UPDATE client_keys SET active = 0, removed_at = ? WHERE client_id = ? AND integration = ? AND active = 1",
-      Date.now(), clientId, integration,
+      Date.now(),
+      clientId,
+      integration,
     );
   }
 
@@ -185,7 +255,11 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     const client = this.#client(clientId);
     if (!client) return null;
     const subscriptions: string[] = JSON.parse(client.subscriptions);
-    const { valid, invalid } = evaluatePrivileges(environment, JSON.parse(client.privileges), subscriptions);
+    const { valid, invalid } = evaluatePrivileges(
+      environment,
+      JSON.parse(client.privileges),
+      subscriptions,
+    );
     return {
       ActiveClientSubscriptions: subscriptions,
       ClientId: client.id,
@@ -195,8 +269,14 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     };
   }
 
-  /** The gate of the calls the spec marks anonymous (Onboarding): faults, subscription key and rate limit, but no token. */
-  admitAnonymous(environment: Environment, call: { subscriptionKey: string | null; path: string }): { latencyMs: number } & ({ ok: true } | { ok: false; rejection: Rejection }) {
+  /**
+   * The gate of the calls the spec marks anonymous (Onboarding): faults, subscription key and rate
+   * limit, but no token.
+   */
+  admitAnonymous(
+    environment: Environment,
+    call: { subscriptionKey: string | null; path: string },
+  ): { latencyMs: number } & ({ ok: true } | { ok: false; rejection: Rejection }) {
     const latencyMs = this.#settings.latencyMs;
     this.#count("requests");
     const early = this.#gate(environment, "api", call.subscriptionKey, call.path);
@@ -207,16 +287,34 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
    * `POST /Onboarding/Initiate`: opens a session whose approval page is `{pageBase}/{page id}`.
    * The application key must be this environment's: the real API onboards a known application only.
    */
-  async initiateOnboarding(environment: Environment, input: { applicationKey: string; redirectUri: string; orgNo: string | null; pageBase: string }): Promise<{ ok: true; temporaryUrl: string; validUntil: string } | { ok: false; field: string; message: string }> {
+  async initiateOnboarding(
+    environment: Environment,
+    input: { applicationKey: string; redirectUri: string; orgNo: string | null; pageBase: string },
+  ): Promise<
+    | { ok: true; temporaryUrl: string; validUntil: string }
+    | { ok: false; field: string; message: string }
+  > {
     if (!sameSecret(input.applicationKey, keysOf(this.env, environment).applicationKey)) {
-      return { ok: false, field: "ApplicationKey", message: `The ApplicationKey is not an application of the ${environment} environment.` };
+      return {
+        ok: false,
+        field: "ApplicationKey",
+        message: `The ApplicationKey is not an application of the ${environment} environment.`,
+      };
     }
     // Hex, not base64url: the sandbox routes on the lowercased path, so the id must survive it.
     const pageId = randomHex(32);
     const now = Date.now();
     const validUntil = now + PAGE_LIFETIME_MS;
-    this.#onboardings.open(await saltedHash("onboarding-page:", pageId), { redirectUri: input.redirectUri, orgNo: input.orgNo, validUntil }, now);
-    return { ok: true, temporaryUrl: `${input.pageBase}/${pageId}`, validUntil: new Date(validUntil).toISOString() };
+    this.#onboardings.open(
+      await saltedHash("onboarding-page:", pageId),
+      { redirectUri: input.redirectUri, orgNo: input.orgNo, validUntil },
+      now,
+    );
+    return {
+      ok: true,
+      temporaryUrl: `${input.pageBase}/${pageId}`,
+      validUntil: new Date(validUntil).toISOString(),
+    };
   }
 
   /** What the approval page shows: the clients offered, or why the page can no longer be used. */
@@ -225,15 +323,24 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     if (!s) return { state: "unknown" };
     if (s.status !== "pending") return { state: "done" };
     if (s.validUntil <= Date.now()) return { state: "expired" };
-    return { state: "pending", orgNo: s.orgNo, validUntil: new Date(s.validUntil).toISOString(), clients: this.#offered(s.orgNo) };
+    return {
+      state: "pending",
+      orgNo: s.orgNo,
+      validUntil: new Date(s.validUntil).toISOString(),
+      clients: this.#offered(s.orgNo),
+    };
   }
 
   /**
    * The user's answer on the approval page: where to send the browser (the RedirectUri with
-   * `token`, or with `error=access_denied`), or why not. The RedirectUri's own query parameters
-   * are kept: the API ignores them when it checks the address, so integrations carry their state there.
+   * `token`, or with `error=access_denied`), or why not. The RedirectUri's own query parameters are
+   * kept: the API ignores them when it checks the address, so integrations carry their state there.
    */
-  async decideOnboarding(environment: Environment, pageId: string, d: OnboardingDecision): Promise<OnboardingDecided> {
+  async decideOnboarding(
+    environment: Environment,
+    pageId: string,
+    d: OnboardingDecision,
+  ): Promise<OnboardingDecided> {
     const pageHash = await saltedHash("onboarding-page:", pageId);
     const token = randomToken();
     const tokenHash = await saltedHash("onboarding-token:", token);
@@ -251,15 +358,30 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
       return { ok: true, location: back.toString() };
     }
     const offered = this.#offered(s.orgNo);
-    const invalid = (message: string): OnboardingDecided => ({ ok: false, reason: "invalid", message });
-    if (!d.clientIds.every((id) => offered.some((c) => c.id === id))) return invalid("A company that was not offered was picked.");
+    const invalid = (message: string): OnboardingDecided => ({
+      ok: false,
+      reason: "invalid",
+      message,
+    });
+    if (!d.clientIds.every((id) => offered.some((c) => c.id === id)))
+      return invalid("A company that was not offered was picked.");
     const picked = [...new Set(d.clientIds)];
     if (d.newCompany) {
       const orgNo = d.newCompany.organizationNumber;
-      if (s.orgNo !== null && orgNo !== s.orgNo) return invalid(`The integration asked for the company with organization number ${s.orgNo}.`);
-      const taken = this.ctx.storage.sql.exec("SELECT 1 FROM clients WHERE org_no = ?", orgNo).toArray().length > 0;
-      if (taken) return invalid(`A company with organization number ${orgNo} exists already; pick it in the list instead.`);
-      picked.push(this.#insertClient(environment, { name: d.newCompany.name, organizationNumber: orgNo }));
+      if (s.orgNo !== null && orgNo !== s.orgNo)
+        return invalid(
+          `The integration asked for the company with organization number ${s.orgNo}.`,
+        );
+      const taken =
+        this.ctx.storage.sql.exec("SELECT 1 FROM clients WHERE org_no = ?", orgNo).toArray()
+          .length > 0;
+      if (taken)
+        return invalid(
+          `A company with organization number ${orgNo} exists already; pick it in the list instead.`,
+        );
+      picked.push(
+        this.#insertClient(environment, { name: d.newCompany.name, organizationNumber: orgNo }),
+      );
     }
     if (picked.length === 0) return invalid("Pick at least one company, or create one.");
     this.#onboardings.approve(pageHash, picked, tokenHash, now + TOKEN_LIFETIME_MS);
@@ -280,14 +402,20 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
       const c = this.#client(id);
       if (!c) continue;
       this.removeIntegration(id, DEFAULT_INTEGRATION);
-      onboarded.push({ ClientKey: await this.#newClientKey(id, DEFAULT_INTEGRATION), ClientName: c.name, ClientOrganizationNumber: c.org_no });
+      onboarded.push({
+        ClientKey: await this.#newClientKey(id, DEFAULT_INTEGRATION),
+        ClientName: c.name,
+        ClientOrganizationNumber: c.org_no,
+      });
     }
     return onboarded;
   }
 
   /** Revokes issued tokens (all, or one client's): the next call with them is answered 401. */
   revokeTokens(clientId?: string): number {
-    const cursor = clientId ? this.ctx.storage.sql.exec("DELETE FROM tokens WHERE client_id = ?", clientId) : this.ctx.storage.sql.exec("DELETE FROM tokens");
+    const cursor = clientId
+      ? this.ctx.storage.sql.exec("DELETE FROM tokens WHERE client_id = ?", clientId)
+      : this.ctx.storage.sql.exec("DELETE FROM tokens");
     return cursor.rowsWritten;
   }
 
@@ -307,10 +435,16 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
   /** Traffic counters since the last reset. */
   stats() {
     const counters = Object.fromEntries(
-      this.ctx.storage.sql.exec<{ name: string; value: number }>("SELECT name, value FROM counters").toArray().map((r) => [r.name, r.value]),
+      this.ctx.storage.sql
+        .exec<{ name: string; value: number }>("SELECT name, value FROM counters")
+        .toArray()
+        .map((r) => [r.name, r.value]),
     );
     const byClient = Object.fromEntries(
-      this.ctx.storage.sql.exec<{ client_id: string; value: number }>("SELECT client_id, value FROM token_counts").toArray().map((r) => [r.client_id, r.value]),
+      this.ctx.storage.sql
+        .exec<{ client_id: string; value: number }>("SELECT client_id, value FROM token_counts")
+        .toArray()
+        .map((r) => [r.client_id, r.value]),
     );
     const n = (k: string): number => counters[k] ?? 0;
     return {
@@ -318,14 +452,32 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
       throttled: n("throttled"),
       tokenRequests: { total: n("tokenRequests"), byClient },
       tokensIssued: n("tokensIssued"),
-      rejected: { subscription: n("rejectedSubscription"), token: n("rejectedToken"), faults: n("faults") },
+      rejected: {
+        subscription: n("rejectedSubscription"),
+        token: n("rejectedToken"),
+        faults: n("faults"),
+      },
     };
   }
 
-  /** Forgets everything: clients, keys, tokens, counters, settings. Returns the ids of the clients that were removed. */
+  /**
+   * Forgets everything: clients, keys, tokens, counters, settings. Returns the ids of the clients
+   * that were removed.
+   */
   reset(): string[] {
-    const ids = this.ctx.storage.sql.exec<{ id: string }>("SELECT id FROM clients").toArray().map((r) => r.id);
-    for (const table of ["clients", "client_keys", "tokens", "counters", "token_counts", "settings", "onboardings"]) {
+    const ids = this.ctx.storage.sql
+      .exec<{ id: string }>("SELECT id FROM clients")
+      .toArray()
+      .map((r) => r.id);
+    for (const table of [
+      "clients",
+      "client_keys",
+      "tokens",
+      "counters",
+      "token_counts",
+      "settings",
+      "onboardings",
+    ]) {
       this.ctx.storage.sql.exec(`DELETE FROM ${table}`);
     }
     this.#settings = Settings.parse({});
@@ -333,7 +485,12 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     return ids;
   }
 
-  #gate(environment: Environment, target: "token" | "api", subscriptionKey: string | null, path: string): Rejection | null {
+  #gate(
+    environment: Environment,
+    target: "token" | "api",
+    subscriptionKey: string | null,
+    path: string,
+  ): Rejection | null {
     const fault = this.#takeFault(target, path);
     if (fault) {
       this.#count("faults");
@@ -358,7 +515,8 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
   /** Sliding one-second window; returns 0 when the call may pass, else whole seconds to wait. */
   #takePermit(): number {
     const now = Date.now();
-    while (this.#window.length > 0 && (this.#window[0] ?? 0) <= now - RATE_WINDOW_MS) this.#window.shift();
+    while (this.#window.length > 0 && (this.#window[0] ?? 0) <= now - RATE_WINDOW_MS)
+      this.#window.shift();
     if (this.#window.length < this.#settings.rateLimitPerSecond) {
       this.#window.push(now);
       return 0;
@@ -381,8 +539,12 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     return fault;
   }
 
-  async #verifyClientKey(environment: Environment, creds: { applicationKey: string; clientKey: string }): Promise<{ clientId: string; integration: string } | null> {
-    if (!sameSecret(creds.applicationKey, keysOf(this.env, environment).applicationKey)) return null;
+  async #verifyClientKey(
+    environment: Environment,
+    creds: { applicationKey: string; clientKey: string },
+  ): Promise<{ clientId: string; integration: string } | null> {
+    if (!sameSecret(creds.applicationKey, keysOf(this.env, environment).applicationKey))
+      return null;
     const row = this.ctx.storage.sql
       .exec<{ client_id: string; integration: string; salt: string; hash: string; active: number }>(
         "SELECT client_id, integration, salt, hash, active FROM client_keys WHERE lookup = ?",
@@ -390,7 +552,9 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
       )
       .toArray()[0];
     if (!row || row.active !== 1) return null;
-    return sameSecret(await saltedHash(row.salt, creds.clientKey), row.hash) ? { clientId: row.client_id, integration: row.integration } : null;
+    return sameSecret(await saltedHash(row.salt, creds.clientKey), row.hash)
+      ? { clientId: row.client_id, integration: row.integration }
+      : null;
   }
 
   /**
@@ -413,10 +577,15 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     return clientKey;
   }
 
-  /** The clients an onboarding offers: all of the environment's, or those with the organization number asked for. */
+  /**
+   * The clients an onboarding offers: all of the environment's, or those with the organization
+   * number asked for.
+   */
   #offered(orgNo: string | null): { id: string; name: string; orgNo: string | null }[] {
     return this.ctx.storage.sql
-      .exec<{ id: string; name: string; org_no: string | null }>("SELECT id, name, org_no FROM clients ORDER BY created_at, name")
+      .exec<{ id: string; name: string; org_no: string | null }>(
+        "SELECT id, name, org_no FROM clients ORDER BY created_at, name",
+      )
       .toArray()
       .filter((r) => orgNo === null || r.org_no === orgNo)
       .map((r) => ({ id: r.id, name: r.name, orgNo: r.org_no }));
@@ -426,7 +595,8 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
   #insertClient(environment: Environment, input: NewClient): string {
     const clientId = crypto.randomUUID();
     const privileges = input.privileges ?? [...PRIVILEGES.keys()];
-    const subscriptions = input.subscriptions ?? (environment === "demo" ? [...SUBSCRIPTIONS] : ["Accounting"]);
+    const subscriptions =
+      input.subscriptions ?? (environment === "demo" ? [...SUBSCRIPTIONS] : ["Accounting"]);
     this.ctx.storage.sql.exec(
       "INSERT INTO clients (id, name, org_no, privileges, subscriptions, created_at) VALUES (?, ?, ?, ?, ?, ?)",
       clientId,
@@ -440,15 +610,27 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
   }
 
   #client(clientId: string): ClientRow | null {
-    return this.ctx.storage.sql.exec<ClientRow>("SELECT id, name, org_no, privileges, subscriptions FROM clients WHERE id = ?", clientId).toArray()[0] ?? null;
+    return (
+      this.ctx.storage.sql
+        .exec<ClientRow>(
+          "SELECT id, name, org_no, privileges, subscriptions FROM clients WHERE id = ?",
+          clientId,
+        )
+        .toArray()[0] ?? null
+    );
   }
 
   #count(name: string): void {
-    this.ctx.storage.sql.exec("INSERT INTO counters (name, value) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1", name);
+    this.ctx.storage.sql.exec(
+      "INSERT INTO counters (name, value) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1",
+      name,
+    );
   }
 
   #loadSettings(): Settings {
-    const row = this.ctx.storage.sql.exec<{ value: string }>("SELECT value FROM settings WHERE key = 'settings'").toArray()[0];
+    const row = this.ctx.storage.sql
+      .exec<{ value: string }>("SELECT value FROM settings WHERE key = 'settings'")
+      .toArray()[0];
     return Settings.parse(row ? JSON.parse(row.value) : {});
   }
 
@@ -463,19 +645,37 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
   #migrate(): void {
     const sql = this.ctx.storage.sql;
     sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
-    const version = sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'").toArray()[0]?.value;
+    const version = sql
+      .exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'")
+      .toArray()[0]?.value;
     if (version === SCHEMA_VERSION) return;
     // Sandbox state is disposable: a new layout starts the environment afresh.
-    for (const t of ["clients", "client_keys", "tokens", "counters", "token_counts", "settings", "onboardings"]) sql.exec(`DROP TABLE IF EXISTS ${t}`);
+    for (const t of [
+      "clients",
+      "client_keys",
+      "tokens",
+      "counters",
+      "token_counts",
+      "settings",
+      "onboardings",
+    ])
+      sql.exec(`DROP TABLE IF EXISTS ${t}`);
     sql.exec(`CREATE TABLE IF NOT EXISTS clients (id TEXT PRIMARY KEY, name TEXT NOT NULL, org_no TEXT, privileges TEXT NOT NULL,
       subscriptions TEXT NOT NULL, created_at INTEGER NOT NULL)`);
     sql.exec(`CREATE TABLE IF NOT EXISTS client_keys (lookup TEXT PRIMARY KEY, client_id TEXT NOT NULL, integration TEXT NOT NULL, salt TEXT NOT NULL,
       hash TEXT NOT NULL, active INTEGER NOT NULL, created_at INTEGER NOT NULL, removed_at INTEGER)`);
-    sql.exec("CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, client_id TEXT NOT NULL, integration TEXT NOT NULL, expires_at INTEGER NOT NULL)");
+    sql.exec(
+      "CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, client_id TEXT NOT NULL, integration TEXT NOT NULL, expires_at INTEGER NOT NULL)",
+    );
     sql.exec("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
-    sql.exec("CREATE TABLE IF NOT EXISTS token_counts (client_id TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+    sql.exec(
+      "CREATE TABLE IF NOT EXISTS token_counts (client_id TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+    );
     sql.exec("CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     sql.exec(ONBOARDING_TABLE);
-    sql.exec("INSERT INTO meta (key, value) VALUES ('schema', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", SCHEMA_VERSION);
+    sql.exec(
+      "INSERT INTO meta (key, value) VALUES ('schema', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      SCHEMA_VERSION,
+    );
   }
 }

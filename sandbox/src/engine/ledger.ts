@@ -9,7 +9,15 @@
  * in øre (integers) while they are summed, so no floating-point drift reaches a balance.
  */
 import { problems, type Problem, type Result } from "../lib/problem";
-import { CURRENCIES, CUSTOMER_LEDGER_ACCOUNT, EMPLOYEE_LEDGER_ACCOUNT, INPUT_VAT_ACCOUNT, OUTPUT_VAT_ACCOUNT, SUPPLIER_LEDGER_ACCOUNT, VAT_CODES } from "../resources/chart";
+import {
+  CURRENCIES,
+  CUSTOMER_LEDGER_ACCOUNT,
+  EMPLOYEE_LEDGER_ACCOUNT,
+  INPUT_VAT_ACCOUNT,
+  OUTPUT_VAT_ACCOUNT,
+  SUPPLIER_LEDGER_ACCOUNT,
+  VAT_CODES,
+} from "../resources/chart";
 import { SETTINGS } from "../resources/seed";
 import type { Ctx } from "./call";
 import type { Dto, Store } from "./store";
@@ -47,7 +55,9 @@ export interface VoucherInput {
   bank?: boolean;
   /** The route the voucher came in by, for `GET /Vouchers/<route>/{id}`. */
   route: string;
-  /** Posted through the API's own POST endpoints ("imported"), which VoucherDocumentation requires. */
+  /**
+   * Posted through the API's own POST endpoints ("imported"), which VoucherDocumentation requires.
+   */
   imported: boolean;
   /** The voucher's id when it already has one (a draft keeps its id when it is posted). */
   id?: string;
@@ -69,14 +79,21 @@ const SUBLEDGER_KINDS: [kind: string, ledger: SubLedger, control: number][] = [
 export const toOre = (amount: number) => Math.round(amount * 100);
 export const fromOre = (ore: number) => ore / 100;
 
-/** The account a line's AccountId names: a general ledger account, or a contact's sub-ledger account. */
-function accountOf(store: Store, accountId: number): { account: Dto; contact: Dto | null; ledger: SubLedger | null } | null {
+/**
+ * The account a line's AccountId names: a general ledger account, or a contact's sub-ledger
+ * account.
+ */
+function accountOf(
+  store: Store,
+  accountId: number,
+): { account: Dto; contact: Dto | null; ledger: SubLedger | null } | null {
   const gl = store.get("GeneralLedgerAccount", accountId);
   if (gl) return { account: gl.dto, contact: null, ledger: null };
   for (const [kind, ledger, control] of SUBLEDGER_KINDS) {
     const contact = store.findBy(kind, "SubledgerAccountId", accountId);
     const controlAccount = contact && store.findBy("GeneralLedgerAccount", "AccountNo", control);
-    if (contact && controlAccount) return { account: controlAccount.dto, contact: contact.dto, ledger };
+    if (contact && controlAccount)
+      return { account: controlAccount.dto, contact: contact.dto, ledger };
   }
   return null;
 }
@@ -91,85 +108,176 @@ export function nokRate(code: string | null | undefined): number | null {
  * Posts a voucher: validates every line, splits VAT off gross amounts, writes the voucher and its
  * postings, and matches sub-ledger entries that settle each other.
  */
-export function postVoucher(ctx: Ctx, v: VoucherInput): Result<{ voucher: Dto; lineIds: number[] }> {
+export function postVoucher(
+  ctx: Ctx,
+  v: VoucherInput,
+): Result<{ voucher: Dto; lineIds: number[] }> {
   const { store } = ctx;
-  const invalid = (detail: string): Result<never> => ({ ok: false, problem: problems.validation(v.entity, detail) });
+  const invalid = (detail: string): Result<never> => ({
+    ok: false,
+    problem: problems.validation(v.entity, detail),
+  });
   if (v.lines.length === 0) return invalid("VoucherLines: a voucher needs at least one line.");
   const ref = v.ExternalImportReference;
   if (ref) {
-    const taken = store.all("Voucher").find((r) => r.dto.ExternalImportReference === ref && r.dto.IsReversed !== true);
-    if (taken) return invalid(`ExternalImportReference is already in use. '${ref}' is used on (voucher) Id = ${taken.id}.`);
+    const taken = store
+      .all("Voucher")
+      .find((r) => r.dto.ExternalImportReference === ref && r.dto.IsReversed !== true);
+    if (taken)
+      return invalid(
+        `ExternalImportReference is already in use. '${ref}' is used on (voucher) Id = ${taken.id}.`,
+      );
   }
   const lockDate = String(store.get(SETTINGS.lockDate, "settings")?.dto.LockDate ?? "0000-00-00");
   // First every line in NOK øre; then the balance; then the postings.
   const lines = [];
   for (const [i, line] of v.lines.entries()) {
     const where = `VoucherLines[${i}]`;
-    if (line.PostingDate <= lockDate) return invalid(`${where}.PostingDate ${line.PostingDate} is in a locked period (locked up to ${lockDate}).`);
+    if (line.PostingDate <= lockDate)
+      return invalid(
+        `${where}.PostingDate ${line.PostingDate} is in a locked period (locked up to ${lockDate}).`,
+      );
     const target = accountOf(store, line.AccountId);
     if (!target) return { ok: false, problem: problems.notFound("Account", line.AccountId) };
-    const vat = resolveVat(store, v, line, target.ledger !== null || target.account.AccountNo === 1920 || target.account.AccountNo === 1900, where);
+    const vat = resolveVat(
+      store,
+      v,
+      line,
+      target.ledger !== null ||
+        target.account.AccountNo === 1920 ||
+        target.account.AccountNo === 1900,
+      where,
+    );
     if (!vat.ok) return vat;
     const currency = line.CurrencyCode ?? v.CurrencyCode ?? "NOK";
     const rate = line.CurrencyExchangeRate ?? nokRate(currency);
-    if (rate === null) return invalid(`${where}.CurrencyCode '${currency}' is not an active currency on the client.`);
-    lines.push({ line, target, vat: vat.value, currency, rate, gross: toOre(line.CurrencyAmount * rate) });
+    if (rate === null)
+      return invalid(
+        `${where}.CurrencyCode '${currency}' is not an active currency on the client.`,
+      );
+    lines.push({
+      line,
+      target,
+      vat: vat.value,
+      currency,
+      rate,
+      gross: toOre(line.CurrencyAmount * rate),
+    });
   }
   const currencies = new Set(lines.map((l) => l.currency));
   const [only] = currencies;
   if (currencies.size === 1 && only !== "NOK") {
     // One foreign currency: the voucher balances in it. Converting line by line can leave an øre or
-    // two in NOK; that conversion rounding goes to the largest general-ledger line, not to an error,
-    // and never to a customer or supplier line: their entries then convert alike on an invoice and
-    // on its payment, and settle each other to the øre in NOK too.
+    // two in NOK; that conversion rounding goes to the largest general-ledger line, not to an
+    // error, and never to a customer or supplier line: their entries then convert alike on an
+    // invoice and on its payment, and settle each other to the øre in NOK too.
     const inCurrency = lines.reduce((n, l) => n + toOre(l.line.CurrencyAmount), 0);
-    if (inCurrency !== 0) return invalid(`The voucher does not balance: its lines sum to ${fromOre(inCurrency).toFixed(2)} ${only}, and must sum to 0.`);
+    if (inCurrency !== 0)
+      return invalid(
+        `The voucher does not balance: its lines sum to ${fromOre(inCurrency).toFixed(2)} ${only}, and must sum to 0.`,
+      );
     const residue = lines.reduce((n, l) => n + l.gross, 0);
     const general = lines.filter((l) => l.target.ledger === null);
-    const largest = (general.length ? general : lines).reduce((a, b) => (Math.abs(b.gross) > Math.abs(a.gross) ? b : a));
+    const largest = (general.length ? general : lines).reduce((a, b) =>
+      Math.abs(b.gross) > Math.abs(a.gross) ? b : a,
+    );
     largest.gross -= residue;
   }
   const sum = lines.reduce((n, l) => n + l.gross, 0);
-  if (sum !== 0) return invalid(`The voucher does not balance: its lines sum to ${fromOre(sum).toFixed(2)} NOK, and must sum to 0.`);
+  if (sum !== 0)
+    return invalid(
+      `The voucher does not balance: its lines sum to ${fromOre(sum).toFixed(2)} NOK, and must sum to 0.`,
+    );
   const postings: Dto[] = [];
   for (const { line, target, vat, currency, rate, gross } of lines) {
     const net = vat.rate > 0 ? Math.round(gross / (1 + vat.rate)) : gross;
-    const inCurrency = (ore: number) => (rate === 1 ? fromOre(ore) : gross === 0 ? 0 : line.CurrencyAmount * (ore / gross));
+    const inCurrency = (ore: number) =>
+      rate === 1 ? fromOre(ore) : gross === 0 ? 0 : line.CurrencyAmount * (ore / gross);
     const base = {
-      PostingDate: line.PostingDate, Description: line.Description ?? v.Description ?? null, VatId: vat.id, VatCode: vat.code,
-      VatRate: vat.rate, CurrencyCode: currency, DepartmentId: line.DepartmentId ?? null, ProjectId: line.ProjectId ?? null,
-      ProductId: line.ProductId ?? null, LocationId: line.LocationId ?? null, Quantity: line.Quantity ?? null,
+      PostingDate: line.PostingDate,
+      Description: line.Description ?? v.Description ?? null,
+      VatId: vat.id,
+      VatCode: vat.code,
+      VatRate: vat.rate,
+      CurrencyCode: currency,
+      DepartmentId: line.DepartmentId ?? null,
+      ProjectId: line.ProjectId ?? null,
+      ProductId: line.ProductId ?? null,
+      LocationId: line.LocationId ?? null,
+      Quantity: line.Quantity ?? null,
     };
     postings.push({
-      ...base, AccountId: target.account.Id, AccountNo: target.account.AccountNo, Amount: fromOre(net),
-      CurrencyAmount: inCurrency(net), VatAmount: fromOre(gross - net),
-      ContactId: target.contact?.Id ?? null, Ledger: target.ledger, InvoiceNo: line.InvoiceNo ?? null,
-      CustomMatchingReference: line.CustomMatchingReference ?? null, DueDate: line.DueDate ?? null,
+      ...base,
+      AccountId: target.account.Id,
+      AccountNo: target.account.AccountNo,
+      Amount: fromOre(net),
+      CurrencyAmount: inCurrency(net),
+      VatAmount: fromOre(gross - net),
+      ContactId: target.contact?.Id ?? null,
+      Ledger: target.ledger,
+      InvoiceNo: line.InvoiceNo ?? null,
+      CustomMatchingReference: line.CustomMatchingReference ?? null,
+      DueDate: line.DueDate ?? null,
     });
     if (gross !== net) {
-      const vatAccount = store.findBy("GeneralLedgerAccount", "AccountNo", vat.direction === "input" ? INPUT_VAT_ACCOUNT : OUTPUT_VAT_ACCOUNT);
+      const vatAccount = store.findBy(
+        "GeneralLedgerAccount",
+        "AccountNo",
+        vat.direction === "input" ? INPUT_VAT_ACCOUNT : OUTPUT_VAT_ACCOUNT,
+      );
       postings.push({
-        ...base, AccountId: vatAccount?.dto.Id ?? null, AccountNo: vatAccount?.dto.AccountNo ?? null, Amount: fromOre(gross - net),
-        CurrencyAmount: inCurrency(gross - net), VatAmount: 0, ContactId: null, Ledger: null, InvoiceNo: null, CustomMatchingReference: null, DueDate: null,
+        ...base,
+        AccountId: vatAccount?.dto.Id ?? null,
+        AccountNo: vatAccount?.dto.AccountNo ?? null,
+        Amount: fromOre(gross - net),
+        CurrencyAmount: inCurrency(gross - net),
+        VatAmount: 0,
+        ContactId: null,
+        Ledger: null,
+        InvoiceNo: null,
+        CustomMatchingReference: null,
+        DueDate: null,
       });
     }
   }
   return { ok: true, value: write(ctx, v, postings) };
 }
 
-function resolveVat(store: Store, v: VoucherInput, line: PostingLine, noVatAccount: boolean, where: string): Result<{ id: number; code: string; rate: number; direction: string }> {
+function resolveVat(
+  store: Store,
+  v: VoucherInput,
+  line: PostingLine,
+  noVatAccount: boolean,
+  where: string,
+): Result<{ id: number; code: string; rate: number; direction: string }> {
   const id = line.VatId ?? 1;
   const fact = VAT_CODES.find((c) => c.id === id);
   const stored = store.get("VatCode", id);
   if (v.bank) {
     // Bank lines move money; VAT belongs on the voucher that records the sale or purchase.
-    if (!fact || !stored) return { ok: false, problem: problems.validation(v.entity, `${where}.VatId ${id} is not a valid VAT code on a bank voucher. Bank voucher lines take VatId 1 (code 0, no VAT).`) };
+    if (!fact || !stored)
+      return {
+        ok: false,
+        problem: problems.validation(
+          v.entity,
+          `${where}.VatId ${id} is not a valid VAT code on a bank voucher. Bank voucher lines take VatId 1 (code 0, no VAT).`,
+        ),
+      };
     if (fact.rate > 0 && noVatAccount) {
-      return { ok: false, problem: problems.validation(v.entity, `${where}.VatId ${id} (code ${fact.code}) is not valid on a bank voucher line for a bank or sub-ledger account. Use VatId 1 (code 0, no VAT).`) };
+      return {
+        ok: false,
+        problem: problems.validation(
+          v.entity,
+          `${where}.VatId ${id} (code ${fact.code}) is not valid on a bank voucher line for a bank or sub-ledger account. Use VatId 1 (code 0, no VAT).`,
+        ),
+      };
     }
   }
   if (!fact || !stored) return { ok: false, problem: problems.notFound("VatCode", id) };
-  return { ok: true, value: { id, code: fact.code, rate: noVatAccount ? 0 : fact.rate, direction: fact.direction } };
+  return {
+    ok: true,
+    value: { id, code: fact.code, rate: noVatAccount ? 0 : fact.rate, direction: fact.direction },
+  };
 }
 
 function write(ctx: Ctx, v: VoucherInput, postings: Dto[]): { voucher: Dto; lineIds: number[] } {
@@ -180,20 +288,44 @@ function write(ctx: Ctx, v: VoucherInput, postings: Dto[]): { voucher: Dto; line
   const lineIds = v.lines.map(() => store.nextId());
   const voucher: Dto = {
     ...v.header,
-    ...(v.lineDtos ? { Lines: v.lineDtos.map((l, i) => ({ ...l, Id: lineIds[i], CreatedDateTimeOffset: at })) } : {}),
-    Id: id, VoucherNo: voucherNo, VoucherType: v.VoucherType, VoucherDate: v.VoucherDate, Description: v.Description ?? null,
-    ExternalImportReference: v.ExternalImportReference ?? null, CurrencyCode: v.CurrencyCode ?? "NOK", IsReversed: false,
-    CreatedDateTimeOffset: at, Route: v.route, Imported: v.imported,
+    ...(v.lineDtos
+      ? { Lines: v.lineDtos.map((l, i) => ({ ...l, Id: lineIds[i], CreatedDateTimeOffset: at })) }
+      : {}),
+    Id: id,
+    VoucherNo: voucherNo,
+    VoucherType: v.VoucherType,
+    VoucherDate: v.VoucherDate,
+    Description: v.Description ?? null,
+    ExternalImportReference: v.ExternalImportReference ?? null,
+    CurrencyCode: v.CurrencyCode ?? "NOK",
+    IsReversed: false,
+    CreatedDateTimeOffset: at,
+    Route: v.route,
+    Imported: v.imported,
   };
   store.put("Voucher", id, voucher, { owner: ctx.call.integration });
   const touched = new Set<string>();
   for (const p of postings) {
     const pid = store.nextId();
-    store.put("Posting", pid, {
-      ...p, Id: pid, VoucherId: id, VoucherNo: voucherNo, VoucherType: v.VoucherType, VoucherDate: v.VoucherDate,
-      VoucherDescription: v.Description ?? null, ExternalImportReference: v.ExternalImportReference ?? null, IsReversed: false,
-      MatchId: null, CreatedDateTimeOffset: at, LastChangedDateTimeOffset: at,
-    }, { parent: id, owner: ctx.call.integration });
+    store.put(
+      "Posting",
+      pid,
+      {
+        ...p,
+        Id: pid,
+        VoucherId: id,
+        VoucherNo: voucherNo,
+        VoucherType: v.VoucherType,
+        VoucherDate: v.VoucherDate,
+        VoucherDescription: v.Description ?? null,
+        ExternalImportReference: v.ExternalImportReference ?? null,
+        IsReversed: false,
+        MatchId: null,
+        CreatedDateTimeOffset: at,
+        LastChangedDateTimeOffset: at,
+      },
+      { parent: id, owner: ctx.call.integration },
+    );
     const key = matchKey(p);
     if (p.Ledger && key) touched.add(`${String(p.Ledger)}:${String(p.ContactId)}:${key}`);
   }
@@ -209,40 +341,109 @@ function matchKey(p: Dto): string | null {
 }
 
 function match(store: Store, group: string): void {
-  const entries = store.all("Posting").filter((r) => r.dto.Ledger && `${String(r.dto.Ledger)}:${String(r.dto.ContactId)}:${matchKey(r.dto)}` === group);
+  const entries = store
+    .all("Posting")
+    .filter(
+      (r) =>
+        r.dto.Ledger &&
+        `${String(r.dto.Ledger)}:${String(r.dto.ContactId)}:${matchKey(r.dto)}` === group,
+    );
   const total = entries.reduce((n, r) => n + toOre(Number(r.dto.Amount)), 0);
   const matchId = total === 0 ? store.next("matchId", 1) : null;
-  for (const r of entries) store.put("Posting", r.id, { ...r.dto, MatchId: matchId }, { parent: r.parent, owner: r.owner });
+  for (const r of entries)
+    store.put(
+      "Posting",
+      r.id,
+      { ...r.dto, MatchId: matchId },
+      { parent: r.parent, owner: r.owner },
+    );
 }
 
-/** Reverses a posted voucher: a reversal voucher that nullifies its postings, and the original marked reversed. */
+/**
+ * Reverses a posted voucher: a reversal voucher that nullifies its postings, and the original
+ * marked reversed.
+ */
 export function reverseVoucher(ctx: Ctx, id: string): Result<Dto> {
   const { store } = ctx;
   const original = store.get("Voucher", id);
-  if (!original || original.owner !== ctx.call.integration || original.dto.Imported !== true) return { ok: false, problem: problems.notFound("Voucher", id) };
-  if (original.dto.IsReversed === true) return { ok: false, problem: { status: 409, title: "Object conflict", detail: `Voucher with id = ${id} is already reversed.` } };
+  if (!original || original.owner !== ctx.call.integration || original.dto.Imported !== true)
+    return { ok: false, problem: problems.notFound("Voucher", id) };
+  if (original.dto.IsReversed === true)
+    return {
+      ok: false,
+      problem: {
+        status: 409,
+        title: "Object conflict",
+        detail: `Voucher with id = ${id} is already reversed.`,
+      },
+    };
   const postings = store.all("Posting", id);
-  const reversal = write(ctx, { VoucherType: "ReversalVoucher", VoucherDate: ctx.now.toISOString().slice(0, 10), Description: `Reversal of voucher ${String(original.dto.VoucherNo)}`, lines: [], entity: "Voucher", route: "Reverse", imported: false },
-    postings.map((p) => ({ ...p.dto, Amount: -Number(p.dto.Amount), CurrencyAmount: -Number(p.dto.CurrencyAmount), VatAmount: -Number(p.dto.VatAmount), PostingDate: p.dto.PostingDate })));
-  store.put("Voucher", id, { ...original.dto, IsReversed: true, ExternalImportReference: null, ReversedExternalImportReference: original.dto.ExternalImportReference }, { owner: original.owner });
+  const reversal = write(
+    ctx,
+    {
+      VoucherType: "ReversalVoucher",
+      VoucherDate: ctx.now.toISOString().slice(0, 10),
+      Description: `Reversal of voucher ${String(original.dto.VoucherNo)}`,
+      lines: [],
+      entity: "Voucher",
+      route: "Reverse",
+      imported: false,
+    },
+    postings.map((p) => ({
+      ...p.dto,
+      Amount: -Number(p.dto.Amount),
+      CurrencyAmount: -Number(p.dto.CurrencyAmount),
+      VatAmount: -Number(p.dto.VatAmount),
+      PostingDate: p.dto.PostingDate,
+    })),
+  );
+  store.put(
+    "Voucher",
+    id,
+    {
+      ...original.dto,
+      IsReversed: true,
+      ExternalImportReference: null,
+      ReversedExternalImportReference: original.dto.ExternalImportReference,
+    },
+    { owner: original.owner },
+  );
   for (const p of [...postings, ...store.all("Posting", String(reversal.voucher.Id))]) {
-    // Reversed entries and their reversal cancel out; they leave open items and invoice numbers free for reuse.
-    store.put("Posting", p.id, { ...p.dto, IsReversed: true, InvoiceNo: null, CustomMatchingReference: null }, { parent: p.parent, owner: p.owner });
+    // Reversed entries and their reversal cancel out; they leave open items and invoice numbers
+    // free for reuse.
+    store.put(
+      "Posting",
+      p.id,
+      { ...p.dto, IsReversed: true, InvoiceNo: null, CustomMatchingReference: null },
+      { parent: p.parent, owner: p.owner },
+    );
   }
   return { ok: true, value: reversal.voucher };
 }
 
 /** Postings on or before a date (inclusive), not reversed away. */
 export function postingsUpTo(store: Store, date: string): Dto[] {
-  return store.all("Posting").map((r) => r.dto).filter((p) => String(p.PostingDate) <= date);
+  return store
+    .all("Posting")
+    .map((r) => r.dto)
+    .filter((p) => String(p.PostingDate) <= date);
 }
 
 /** The sub-ledger entries of one ledger, each with the ledger's view of its contact. */
 export function ledgerEntries(store: Store, ledger: SubLedger): Dto[] {
-  return store.all("Posting").map((r) => r.dto).filter((p) => p.Ledger === ledger);
+  return store
+    .all("Posting")
+    .map((r) => r.dto)
+    .filter((p) => p.Ledger === ledger);
 }
 
 /** A problem for a date pair where the first must come before the second. */
 export function datePairProblem(from: string, to: string): Problem | null {
-  return from > to ? { status: 400, title: "Invalid date range", detail: `FromDate (${from}) must be before ToDate (${to}).` } : null;
+  return from > to
+    ? {
+        status: 400,
+        title: "Invalid date range",
+        detail: `FromDate (${from}) must be before ToDate (${to}).`,
+      }
+    : null;
 }

@@ -10,7 +10,8 @@ export type Dto = Record<string, unknown>;
 
 /**
  * A DTO with exactly `fields`, in that order, null where `values` has nothing: stored records may
- * carry bookkeeping the API does not show, and a response always names every property of its schema.
+ * carry bookkeeping the API does not show, and a response always names every property of its
+ * schema.
  */
 export function shape(fields: readonly string[], values: Dto = {}): Dto {
   return Object.fromEntries(fields.map((f) => [f, values[f] ?? null]));
@@ -38,9 +39,12 @@ export class Store {
   migrate(version: string): boolean {
     this.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     if (this.meta("schema") === version) return false;
-    // Sandbox data is disposable: a new layout starts the client afresh instead of migrating documents.
-    for (const t of ["customers", "records", "counters"]) this.sql.exec(`DROP TABLE IF EXISTS ${t}`);
-    this.sql.exec(`CREATE TABLE records (kind TEXT NOT NULL, id TEXT NOT NULL, parent TEXT, owner TEXT NOT NULL,
+    // Sandbox data is disposable: a new layout starts the client afresh instead of migrating
+    // documents.
+    for (const t of ["customers", "records", "counters"])
+      this.sql.exec(`DROP TABLE IF EXISTS ${t}`);
+    this.sql
+      .exec(`CREATE TABLE records (kind TEXT NOT NULL, id TEXT NOT NULL, parent TEXT, owner TEXT NOT NULL,
       seq INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (kind, id))`);
     this.sql.exec("CREATE INDEX records_parent ON records (kind, parent)");
     this.sql.exec("CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
@@ -49,41 +53,75 @@ export class Store {
   }
 
   meta(key: string): string | null {
-    return this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0]?.value ?? null;
+    return (
+      this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0]
+        ?.value ?? null
+    );
   }
 
   setMeta(key: string, value: string): void {
-    this.sql.exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value);
+    this.sql.exec(
+      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      key,
+      value,
+    );
   }
 
   /** All records of a kind (optionally under one parent), in creation order. */
   all(kind: string, parent?: string): Stored[] {
     const rows =
       parent === undefined
-        ? this.sql.exec<Row>("SELECT id, parent, owner, data FROM records WHERE kind = ? ORDER BY seq", kind)
-        : this.sql.exec<Row>("SELECT id, parent, owner, data FROM records WHERE kind = ? AND parent = ? ORDER BY seq", kind, parent);
+        ? this.sql.exec<Row>(
+            "SELECT id, parent, owner, data FROM records WHERE kind = ? ORDER BY seq",
+            kind,
+          )
+        : this.sql.exec<Row>(
+            "SELECT id, parent, owner, data FROM records WHERE kind = ? AND parent = ? ORDER BY seq",
+            kind,
+            parent,
+          );
     return rows.toArray().map(toStored);
   }
 
   get(kind: string, id: string | number): Stored | null {
-    const row = this.sql.exec<Row>("SELECT id, parent, owner, data FROM records WHERE kind = ? AND id = ?", kind, String(id)).toArray()[0];
+    const row = this.sql
+      .exec<Row>(
+        "SELECT id, parent, owner, data FROM records WHERE kind = ? AND id = ?",
+        kind,
+        String(id),
+      )
+      .toArray()[0];
     return row ? toStored(row) : null;
   }
 
-  /** The first record of `kind` whose `field` equals `value` (strings compared case-insensitively). */
+  /**
+   * The first record of `kind` whose `field` equals `value` (strings compared case-insensitively).
+   */
   findBy(kind: string, field: string, value: unknown, parent?: string): Stored | null {
     const wanted = typeof value === "string" ? value.toLowerCase() : value;
-    return this.all(kind, parent).find((r) => {
-      const v = r.dto[field];
-      return (typeof v === "string" ? v.toLowerCase() : v) === wanted;
-    }) ?? null;
+    return (
+      this.all(kind, parent).find((r) => {
+        const v = r.dto[field];
+        return (typeof v === "string" ? v.toLowerCase() : v) === wanted;
+      }) ?? null
+    );
   }
 
-  put(kind: string, id: string | number, dto: Dto, meta: { parent?: string | null; owner: string }): void {
+  put(
+    kind: string,
+    id: string | number,
+    dto: Dto,
+    meta: { parent?: string | null; owner: string },
+  ): void {
     this.sql.exec(
       `INSERT INTO records (kind, id, parent, owner, seq, data) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT(kind, id) DO UPDATE SET data = excluded.data, parent = excluded.parent`,
-      kind, String(id), meta.parent ?? null, meta.owner, this.next("seq", 1), JSON.stringify(dto),
+      kind,
+      String(id),
+      meta.parent ?? null,
+      meta.owner,
+      this.next("seq", 1),
+      JSON.stringify(dto),
     );
   }
 
@@ -100,16 +138,21 @@ export class Store {
     const row = this.sql
       .exec<{ value: number }>(
         "INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
-        name, first,
+        name,
+        first,
       )
       .toArray()[0];
     return row?.value ?? first;
   }
 
-  /** A new int64 id. Ids start at a random point per client, so one client's ids mean nothing to another. */
+  /**
+   * A new int64 id. Ids start at a random point per client, so one client's ids mean nothing to
+   * another.
+   */
   nextId(): number {
     const start = this.meta("id_start");
-    if (start === null) this.setMeta("id_start", String(1_000_000 + Math.floor(Math.random() * 900_000_000)));
+    if (start === null)
+      this.setMeta("id_start", String(1_000_000 + Math.floor(Math.random() * 900_000_000)));
     return this.next("id", Number(this.meta("id_start")));
   }
 }

@@ -6,13 +6,19 @@
 import { readCapped } from "../../../shared/bytes";
 import type { Problem, Result } from "./problem";
 
-/** Largest JSON body the sandbox reads, bytes. Larger bodies are refused with 413 before parsing. */
+/**
+ * Largest JSON body the sandbox reads, bytes. Larger bodies are refused with 413 before parsing.
+ */
 export const MAX_JSON_BODY_BYTES = 1_048_576;
 
 /** Media types the API's JSON endpoints take (`application/*+json` covers json-patch+json). */
 function isJsonType(contentType: string): boolean {
   const type = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
-  return type === "application/json" || type === "text/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+  return (
+    type === "application/json" ||
+    type === "text/json" ||
+    /^application\/[a-z0-9.+-]+\+json$/.test(type)
+  );
 }
 
 /**
@@ -22,16 +28,36 @@ function isJsonType(contentType: string): boolean {
  * @param accept "json" for any JSON type, "json-patch" for `application/json-patch+json` only
  * @returns the parsed value, or the problem the API answers (400, 413, 415)
  */
-export async function readJson(req: Request, accept: "json" | "json-patch"): Promise<Result<unknown>> {
+export async function readJson(
+  req: Request,
+  accept: "json" | "json-patch",
+): Promise<Result<unknown>> {
   const contentType = req.headers.get("content-type") ?? "";
-  const typeOk = accept === "json-patch" ? contentType.toLowerCase().startsWith("application/json-patch+json") : isJsonType(contentType);
+  const typeOk =
+    accept === "json-patch"
+      ? contentType.toLowerCase().startsWith("application/json-patch+json")
+      : isJsonType(contentType);
   if (!typeOk) {
     const want = accept === "json-patch" ? "application/json-patch+json" : "application/json";
-    return { ok: false, problem: { status: 415, title: "Unsupported Media Type", detail: `Send the body as ${want}.` } };
+    return {
+      ok: false,
+      problem: {
+        status: 415,
+        title: "Unsupported Media Type",
+        detail: `Send the body as ${want}.`,
+      },
+    };
   }
   const text = await readLimited(req, MAX_JSON_BODY_BYTES);
   if (text === null) {
-    return { ok: false, problem: { status: 413, title: "Payload Too Large", detail: `The body is larger than ${MAX_JSON_BODY_BYTES} bytes.` } };
+    return {
+      ok: false,
+      problem: {
+        status: 413,
+        title: "Payload Too Large",
+        detail: `The body is larger than ${MAX_JSON_BODY_BYTES} bytes.`,
+      },
+    };
   }
   try {
     return { ok: true, value: JSON.parse(text) };

@@ -14,10 +14,15 @@ export function randomHex(bytes: number): string {
 /** An opaque bearer token: 32 random bytes, base64url. */
 export function randomToken(): string {
   const buf = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...buf)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...buf))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
 }
 
-/** SHA-256 of `salt + value`, hex. A fast hash is right here: every hashed value is random and long. */
+/**
+ * SHA-256 of `salt + value`, hex. A fast hash is right here: every hashed value is random and long.
+ */
 export async function saltedHash(salt: string, value: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", encoder.encode(salt + value));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");

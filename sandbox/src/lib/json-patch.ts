@@ -8,7 +8,10 @@ import { pointerTokens, type JsonPatch } from "../../../shared/v2/json-patch";
 type Json = unknown;
 
 /** Applies `patch` to a copy of `doc`; returns the result or why operation `index` failed. */
-export function applyPatch(doc: Json, patch: JsonPatch): { ok: true; value: Json } | { ok: false; index: number; message: string } {
+export function applyPatch(
+  doc: Json,
+  patch: JsonPatch,
+): { ok: true; value: Json } | { ok: false; index: number; message: string } {
   let root: Json = structuredClone(doc);
   for (const [index, op] of patch.entries()) {
     try {
@@ -24,7 +27,8 @@ export function applyPatch(doc: Json, patch: JsonPatch): { ok: true; value: Json
           root = remove(root, pointerTokens(op.path));
           break;
         case "test":
-          if (JSON.stringify(get(root, pointerTokens(op.path))) !== JSON.stringify(op.value)) throw new Error(`test failed at ${op.path}`);
+          if (JSON.stringify(get(root, pointerTokens(op.path))) !== JSON.stringify(op.value))
+            throw new Error(`test failed at ${op.path}`);
           break;
         case "move": {
           const value = get(root, pointerTokens(op.from));
@@ -32,7 +36,12 @@ export function applyPatch(doc: Json, patch: JsonPatch): { ok: true; value: Json
           break;
         }
         case "copy":
-          root = put(root, pointerTokens(op.path), structuredClone(get(root, pointerTokens(op.from))), "add");
+          root = put(
+            root,
+            pointerTokens(op.path),
+            structuredClone(get(root, pointerTokens(op.from))),
+            "add",
+          );
           break;
       }
     } catch (e) {
@@ -62,7 +71,8 @@ function put(root: Json, tokens: string[], value: Json, mode: "add" | "replace")
   const last = tokens.at(-1) as string;
   if (Array.isArray(parent)) {
     const i = last === "-" ? parent.length : /^\d+$/.test(last) ? Number(last) : -1;
-    if (i < 0 || i > parent.length || (mode === "replace" && i >= parent.length)) throw new Error(`index ${last} is out of range`);
+    if (i < 0 || i > parent.length || (mode === "replace" && i >= parent.length))
+      throw new Error(`index ${last} is out of range`);
     if (mode === "add") parent.splice(i, 0, value);
     else parent[i] = value;
   } else if (isContainer(parent)) {

@@ -17,7 +17,8 @@ type Page = HtmlEscapedString | Promise<HtmlEscapedString>;
 export const PAGE_HEADERS = {
   "cache-control": "no-store",
   "referrer-policy": "no-referrer",
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+  "content-security-policy":
+    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
   "x-frame-options": "DENY",
 } as const;
 
@@ -33,50 +34,125 @@ button[value=approve]{background:#14532d;color:#fff}button[value=decline]{backgr
 
 function layout(title: string, body: Page): Page {
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · accounting API sandbox</title><style>${STYLE}</style></head>
-<body><main>${body}</main></body></html>`;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title} · accounting API sandbox</title>
+        <style>
+          ${STYLE}
+        </style>
+      </head>
+      <body>
+        <main>${body}</main>
+      </body>
+    </html>`;
 }
 
-/** The form: the clients offered, a new company, approve or decline. `error` is shown at the top. */
-export function approvalPage(environment: Environment, view: Extract<OnboardingView, { state: "pending" }>, error: string | null, entered: { companyName: string; organizationNumber: string }): Page {
+/**
+ * The form: the clients offered, a new company, approve or decline. `error` is shown at the top.
+ */
+export function approvalPage(
+  environment: Environment,
+  view: Extract<OnboardingView, { state: "pending" }>,
+  error: string | null,
+  entered: { companyName: string; organizationNumber: string },
+): Page {
   const fixedOrgNo = view.orgNo;
   const clients = view.clients.length
     ? view.clients.map(
-        (c, i) => html`<div class="choice"><input type="checkbox" name="client" value="${c.id}" id="client-${i}"${view.clients.length === 1 ? html` checked` : ""}>
-<label for="client-${i}">${c.name}${c.orgNo ? ` (org. no. ${c.orgNo})` : ""}</label></div>`,
+        (c, i) =>
+          html`<div class="choice">
+            <input
+              type="checkbox"
+              name="client"
+              value="${c.id}"
+              id="client-${i}"
+              ${view.clients.length === 1 ? html` checked` : ""}
+            />
+            <label for="client-${i}">${c.name}${c.orgNo ? ` (org. no. ${c.orgNo})` : ""}</label>
+          </div>`,
       )
-    : html`<p>No company ${fixedOrgNo ? `with organization number ${fixedOrgNo} ` : ""}is in the ${environment} environment yet. Create one below.</p>`;
+    : html`<p>
+        No company ${fixedOrgNo ? `with organization number ${fixedOrgNo} ` : ""}is in the
+        ${environment} environment yet. Create one below.
+      </p>`;
   return layout(
     "Connect an integration",
     html`<h1>Connect an integration</h1>
-<p>An integration asks for access to the books of your companies in the <strong>${environment}</strong> environment of the accounting API sandbox.
-Approving gives it a client key for each company you pick; you never see or handle that key.</p>
-${error ? html`<p class="error" role="alert" id="form-error">${error}</p>` : ""}
-<form method="post"${error ? html` aria-describedby="form-error"` : ""}>
-<fieldset><legend>Companies to connect</legend>${clients}</fieldset>
-<fieldset><legend>Or create a new sandbox company and connect it</legend>
-<label for="company-name">Company name</label>
-<input type="text" id="company-name" name="companyName" maxlength="200" autocomplete="organization" value="${entered.companyName}">
-<label for="organization-number">Organization number (9 digits)</label>
-<input type="text" id="organization-number" name="organizationNumber" inputmode="numeric" pattern="[0-9]{9}" maxlength="9"
- value="${fixedOrgNo ?? entered.organizationNumber}"${fixedOrgNo ? html` readonly aria-describedby="org-note"` : ""}>
-${fixedOrgNo ? html`<p class="note" id="org-note">The integration asked for this company only.</p>` : ""}
-</fieldset>
-<p class="note">This page works until ${view.validUntil}.</p>
-<button type="submit" name="decision" value="approve">Approve</button>
-<button type="submit" name="decision" value="decline">Decline</button>
-</form>`,
+      <p>
+        An integration asks for access to the books of your companies in the
+        <strong>${environment}</strong> environment of the accounting API sandbox. Approving gives
+        it a client key for each company you pick; you never see or handle that key.
+      </p>
+      ${error ? html`<p class="error" role="alert" id="form-error">${error}</p>` : ""}
+      <form method="post" ${error ? html` aria-describedby="form-error"` : ""}>
+        <fieldset>
+          <legend>Companies to connect</legend>
+          ${clients}
+        </fieldset>
+        <fieldset>
+          <legend>Or create a new sandbox company and connect it</legend>
+          <label for="company-name">Company name</label>
+          <input
+            type="text"
+            id="company-name"
+            name="companyName"
+            maxlength="200"
+            autocomplete="organization"
+            value="${entered.companyName}"
+          />
+          <label for="organization-number">Organization number (9 digits)</label>
+          <input
+            type="text"
+            id="organization-number"
+            name="organizationNumber"
+            inputmode="numeric"
+            pattern="[0-9]{9}"
+            maxlength="9"
+            value="${fixedOrgNo ?? entered.organizationNumber}"
+            ${fixedOrgNo ? html` readonly aria-describedby="org-note"` : ""}
+          />
+          ${fixedOrgNo ? html`<p class="note" id="org-note">The integration asked for this company only.</p>` : ""}
+        </fieldset>
+        <p class="note">This page works until ${view.validUntil}.</p>
+        <button type="submit" name="decision" value="approve">Approve</button>
+        <button type="submit" name="decision" value="decline">Decline</button>
+      </form>`,
   );
 }
 
 /** Why a page cannot be used (any more). */
-export function closedPage(state: "unknown" | "expired" | "done"): { status: 404 | 409 | 410; page: Page } {
+export function closedPage(state: "unknown" | "expired" | "done"): {
+  status: 404 | 409 | 410;
+  page: Page;
+} {
   const text = {
-    unknown: { status: 404, title: "No such onboarding", detail: "This address is not an onboarding of this sandbox. Ask the integration for a new link." },
-    expired: { status: 410, title: "This link has expired", detail: "Onboarding links work for a short time only. Ask the integration for a new link." },
-    done: { status: 409, title: "Already answered", detail: "This onboarding was approved or declined already; a link is used once. Ask the integration for a new link if you need one." },
+    unknown: {
+      status: 404,
+      title: "No such onboarding",
+      detail:
+        "This address is not an onboarding of this sandbox. Ask the integration for a new link.",
+    },
+    expired: {
+      status: 410,
+      title: "This link has expired",
+      detail: "Onboarding links work for a short time only. Ask the integration for a new link.",
+    },
+    done: {
+      status: 409,
+      title: "Already answered",
+      detail:
+        "This onboarding was approved or declined already; a link is used once. Ask the integration for a new link if you need one.",
+    },
   } as const;
   const t = text[state];
-  return { status: t.status, page: layout(t.title, html`<h1>${t.title}</h1><p>${t.detail}</p>`) };
+  return {
+    status: t.status,
+    page: layout(
+      t.title,
+      html`<h1>${t.title}</h1>
+        <p>${t.detail}</p>`,
+    ),
+  };
 }

@@ -7,7 +7,13 @@
 import { CATALOG_PRIVILEGES } from "../../../shared/v2/catalog";
 
 /** Client subscriptions ("Go-subscriptions") a client can hold. */
-export const SUBSCRIPTIONS = ["Accounting", "Payroll", "TimeTracking", "TravelExpense", "HolidayAndLeave"] as const;
+export const SUBSCRIPTIONS = [
+  "Accounting",
+  "Payroll",
+  "TimeTracking",
+  "TravelExpense",
+  "HolidayAndLeave",
+] as const;
 export type Subscription = (typeof SUBSCRIPTIONS)[number];
 
 /** Payroll privileges belong to the Payroll subscription; every other privilege to Accounting. */
@@ -15,7 +21,9 @@ const PAYROLL = /^(Employee|Employment|PayItem|PayrollSettings|SalaryLine)/;
 
 /** Every privilege the catalog names, with the subscription it needs. */
 export const PRIVILEGES: ReadonlyMap<string, Subscription> = new Map(
-  [...CATALOG_PRIVILEGES].sort().map((p) => [p, PAYROLL.test(p) ? "Payroll" : "Accounting"] as const),
+  [...CATALOG_PRIVILEGES]
+    .sort()
+    .map((p) => [p, PAYROLL.test(p) ? "Payroll" : "Accounting"] as const),
 );
 
 /** What a client's integration may do, split the way ClientIntegrationInformation reports it. */

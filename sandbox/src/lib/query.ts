@@ -25,23 +25,51 @@ export interface Paging {
 /** Reads ResourceParameters; OData's `$top`/`$skip`/`$filter` belong to v1 and are refused. */
 export function pagingOf(q: Map<string, string>): Result<Paging> {
   if (["$top", "$skip", "$filter", "$orderby"].some((k) => q.has(k))) {
-    return { ok: false, problem: problems.resourceParameter("OData parameters ($top, $skip, $filter, $orderby) are not supported in v2. Use PageNumber and PageSize.") };
+    return {
+      ok: false,
+      problem: problems.resourceParameter(
+        "OData parameters ($top, $skip, $filter, $orderby) are not supported in v2. Use PageNumber and PageSize.",
+      ),
+    };
   }
   const pageNumber = intParam(q.get("pagenumber"), 1);
   const pageSize = intParam(q.get("pagesize"), DEFAULT_PAGE_SIZE);
-  if (pageNumber === null || pageNumber < 1) return { ok: false, problem: problems.resourceParameter("PageNumber must be a whole number of 1 or more.") };
+  if (pageNumber === null || pageNumber < 1)
+    return {
+      ok: false,
+      problem: problems.resourceParameter("PageNumber must be a whole number of 1 or more."),
+    };
   if (pageSize === null || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-    return { ok: false, problem: problems.resourceParameter(`PageSize must be a whole number from 1 to MaxPageSize (${MAX_PAGE_SIZE}).`) };
+    return {
+      ok: false,
+      problem: problems.resourceParameter(
+        `PageSize must be a whole number from 1 to MaxPageSize (${MAX_PAGE_SIZE}).`,
+      ),
+    };
   }
   const fieldsRaw = q.get("fields")?.trim();
   const fields = fieldsRaw ? fieldsRaw.split(",").map((f) => f.trim()) : null;
   if (fields?.some((f) => !/^[A-Za-z][A-Za-z0-9]*$/.test(f))) {
-    return { ok: false, problem: problems.resourceParameter("Fields property in resourceParameter is not formatted correct.") };
+    return {
+      ok: false,
+      problem: problems.resourceParameter(
+        "Fields property in resourceParameter is not formatted correct.",
+      ),
+    };
   }
   const orderBy: Paging["orderBy"] = [];
-  for (const part of (q.get("orderby") ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of (q.get("orderby") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z][A-Za-z0-9]*)(?:\s+(asc|desc))?$/i.exec(part);
-    if (!m?.[1]) return { ok: false, problem: problems.resourceParameter("OrderBy property in resourceParameter is not formatted correct.") };
+    if (!m?.[1])
+      return {
+        ok: false,
+        problem: problems.resourceParameter(
+          "OrderBy property in resourceParameter is not formatted correct.",
+        ),
+      };
     orderBy.push({ field: m[1], desc: m[2]?.toLowerCase() === "desc" });
   }
   return { ok: true, value: { pageNumber, pageSize, fields, orderBy } };
@@ -55,7 +83,10 @@ function intParam(raw: string | undefined, fallback: number): number | null {
 /** `10000-11000, 12000, 13000-` as inclusive ranges; null when malformed. */
 export function numberRanges(raw: string): [number, number][] | null {
   const out: [number, number][] = [];
-  for (const part of raw.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^(\d+)(?:\s*(-)\s*(\d+)?)?$/.exec(part);
     if (!m?.[1]) return null;
     const lo = Number(m[1]);
@@ -68,16 +99,27 @@ export function numberRanges(raw: string): [number, number][] | null {
 
 /** Comma-separated positive ids; ranges and negative numbers are refused, as the API does. */
 export function idList(raw: string, name: string): Result<number[]> {
-  const parts = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  const parts = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (parts.some((p) => !/^\d+$/.test(p))) {
-    return { ok: false, problem: problems.cast(`${name} contains negative numbers and/or range of numbers. Only a comma separated list of positive numbers is allowed.`) };
+    return {
+      ok: false,
+      problem: problems.cast(
+        `${name} contains negative numbers and/or range of numbers. Only a comma separated list of positive numbers is allowed.`,
+      ),
+    };
   }
   return { ok: true, value: parts.map(Number) };
 }
 
 /** Comma-separated strings, trimmed and lowercased for comparison. */
 export function stringList(raw: string): string[] {
-  return raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+  return raw
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 /** A date-time filter value; null when it does not parse. */
@@ -87,11 +129,23 @@ export function timestampParam(raw: string): number | null {
 }
 
 /** Sorts, pages and projects rows of a list; `known` are the DTO's property names. */
-export function pageOf<T extends Record<string, unknown>>(rows: T[], paging: Paging, known: readonly string[]): Result<{ items: Record<string, unknown>[]; total: number }> {
+export function pageOf<T extends Record<string, unknown>>(
+  rows: T[],
+  paging: Paging,
+  known: readonly string[],
+): Result<{ items: Record<string, unknown>[]; total: number }> {
   const canonical = new Map(known.map((k) => [k.toLowerCase(), k]));
   const resolve = (f: string) => canonical.get(f.toLowerCase());
-  const unknown = [...(paging.fields ?? []), ...paging.orderBy.map((o) => o.field)].find((f) => !resolve(f));
-  if (unknown) return { ok: false, problem: problems.resourceParameter(`'${unknown}' is not a property that can be selected or ordered by.`) };
+  const unknown = [...(paging.fields ?? []), ...paging.orderBy.map((o) => o.field)].find(
+    (f) => !resolve(f),
+  );
+  if (unknown)
+    return {
+      ok: false,
+      problem: problems.resourceParameter(
+        `'${unknown}' is not a property that can be selected or ordered by.`,
+      ),
+    };
   const sorted = [...rows];
   for (const { field, desc } of [...paging.orderBy].reverse()) {
     const key = resolve(field) as string;
@@ -108,7 +162,9 @@ function compare(a: unknown, b: unknown): number {
   if (a === b) return 0;
   if (a === null || a === undefined) return -1;
   if (b === null || b === undefined) return 1;
-  return typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b));
+  return typeof a === "number" && typeof b === "number"
+    ? a - b
+    : String(a).localeCompare(String(b));
 }
 
 /** The `X-Pagination` header value for a page of a list served at `url`. */
@@ -116,7 +172,8 @@ export function paginationHeader(url: URL, paging: Paging, total: number): strin
   const totalPages = Math.max(1, Math.ceil(total / paging.pageSize));
   const link = (n: number) => {
     const u = new URL(url);
-    for (const k of [...u.searchParams.keys()]) if (k.toLowerCase() === "pagenumber") u.searchParams.delete(k);
+    for (const k of [...u.searchParams.keys()])
+      if (k.toLowerCase() === "pagenumber") u.searchParams.delete(k);
     u.searchParams.set("PageNumber", String(n));
     return u.toString();
   };

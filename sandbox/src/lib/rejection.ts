@@ -18,7 +18,11 @@ export function rejectionResponse(r: Rejection): Response {
     case "fault-drop":
       throw new DroppedConnection();
     case "fault-error":
-      return problemResponse({ status: r.status, title: "Service Unavailable", detail: "The service is temporarily unable to handle the request (injected fault)." });
+      return problemResponse({
+        status: r.status,
+        title: "Service Unavailable",
+        detail: "The service is temporarily unable to handle the request (injected fault).",
+      });
     case "subscription":
       return apimResponse(
         401,
@@ -27,10 +31,17 @@ export function rejectionResponse(r: Rejection): Response {
           : "Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.",
       );
     case "throttled":
-      return apimResponse(429, `Rate limit is exceeded. Try again in ${r.retryAfterSeconds} seconds.`, { "retry-after": String(r.retryAfterSeconds) });
+      return apimResponse(
+        429,
+        `Rate limit is exceeded. Try again in ${r.retryAfterSeconds} seconds.`,
+        { "retry-after": String(r.retryAfterSeconds) },
+      );
     case "token": {
       // ASP.NET's bearer handler answers 401 with no body and says why in WWW-Authenticate.
-      const challenge = r.reason === "missing" ? "Bearer" : `Bearer error="invalid_token", error_description="The access token is ${r.reason}"`;
+      const challenge =
+        r.reason === "missing"
+          ? "Bearer"
+          : `Bearer error="invalid_token", error_description="The access token is ${r.reason}"`;
       return new Response(null, { status: 401, headers: { "www-authenticate": challenge } });
     }
     case "oauth":

@@ -10,7 +10,10 @@ const Target = z.enum(["token", "api", "any"]);
 
 const faultBase = {
   target: Target.default("any"),
-  /** Case-insensitive prefix of the path after the environment root, e.g. `/Customers`; a `*` stands for one path segment (see `prefixMatches`). */
+  /**
+   * Case-insensitive prefix of the path after the environment root, e.g. `/Customers`; a `*` stands
+   * for one path segment (see `prefixMatches`).
+   */
   path: z.string().startsWith("/").optional(),
   /** How many matching calls it hits before it is used up; absent: every matching call. */
   count: z.int().positive().optional(),
@@ -19,11 +22,19 @@ const faultBase = {
 /** One injected failure. */
 export const Fault = z.discriminatedUnion("kind", [
   /** Answer with a 5xx status, as an overloaded backend would. */
-  z.strictObject({ kind: z.literal("error"), status: z.int().min(500).max(599).default(503), ...faultBase }),
+  z.strictObject({
+    kind: z.literal("error"),
+    status: z.int().min(500).max(599).default(503),
+    ...faultBase,
+  }),
   /** Drop the connection without an answer. */
   z.strictObject({ kind: z.literal("drop"), ...faultBase }),
   /** Answer 429 as the API's gateway does, whatever the real load (a "429 storm"). */
-  z.strictObject({ kind: z.literal("throttle"), retryAfterSeconds: z.int().min(1).max(3600).default(1), ...faultBase }),
+  z.strictObject({
+    kind: z.literal("throttle"),
+    retryAfterSeconds: z.int().min(1).max(3600).default(1),
+    ...faultBase,
+  }),
 ]);
 export type Fault = z.output<typeof Fault>;
 
@@ -49,15 +60,29 @@ export const SettingsPatch = z.strictObject({
 });
 export type SettingsPatch = z.output<typeof SettingsPatch>;
 
-/** Whether `pattern` is a prefix of `path`, a `*` in it matching one segment: `/SalesOrders/{star}/createAndSendInvoice`. */
+/**
+ * Whether `pattern` is a prefix of `path`, a `*` in it matching one segment:
+ * `/SalesOrders/{star}/createAndSendInvoice`.
+ */
 function prefixMatches(pattern: string, path: string): boolean {
   if (!pattern.includes("*")) return path.startsWith(pattern);
   const escaped = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
   return new RegExp(`^${escaped.join("[^/]+")}`).test(path);
 }
 
-/** The fault, if any, that hits a call to `path` at `target`; `path` is relative to the environment root. */
-export function matchFault(faults: readonly Fault[], target: "token" | "api", path: string): number {
+/**
+ * The fault, if any, that hits a call to `path` at `target`; `path` is relative to the environment
+ * root.
+ */
+export function matchFault(
+  faults: readonly Fault[],
+  target: "token" | "api",
+  path: string,
+): number {
   const lower = path.toLowerCase();
-  return faults.findIndex((f) => (f.target === "any" || f.target === target) && (f.path === undefined || prefixMatches(f.path.toLowerCase(), lower)));
+  return faults.findIndex(
+    (f) =>
+      (f.target === "any" || f.target === target) &&
+      (f.path === undefined || prefixMatches(f.path.toLowerCase(), lower)),
+  );
 }

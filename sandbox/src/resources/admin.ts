@@ -1,8 +1,9 @@
 /**
  * @module
- * Client administration for partner integrations (onboarding is `routes/onboarding-api.ts`), the quality module's assignments,
- * and the read-only client facts (enterprises, client contacts, branding themes, custom dimension
- * settings, sub-ledger number series, incoming invoices). Split by sub-area under `./admin/`.
+ * Client administration for partner integrations (onboarding is `routes/onboarding-api.ts`), the
+ * quality module's assignments, and the read-only client facts (enterprises, client contacts,
+ * branding themes, custom dimension settings, sub-ledger number series, incoming invoices). Split
+ * by sub-area under `./admin/`.
  */
 import type { Handler } from "../engine/call";
 import { clientHandlers } from "./admin/clients";

@@ -4,7 +4,10 @@
  * Norwegian VAT codes (SAF-T standard tax codes) with their rates and direction, and currencies.
  */
 
-/** A standard VAT code: id (the API's VatId, int32), code, rate as a fraction, and whether it is charged on sales or purchases. */
+/**
+ * A standard VAT code: id (the API's VatId, int32), code, rate as a fraction, and whether it is
+ * charged on sales or purchases.
+ */
 export interface VatCodeFact {
   id: number;
   code: string;
@@ -16,16 +19,40 @@ export interface VatCodeFact {
 export const VAT_CODES: readonly VatCodeFact[] = [
   { id: 1, code: "0", name: "Ingen mva-behandling", rate: 0, direction: "none" },
   { id: 2, code: "1", name: "Fradrag inngående mva, høy sats", rate: 0.25, direction: "input" },
-  { id: 3, code: "11", name: "Fradrag inngående mva, middels sats", rate: 0.15, direction: "input" },
+  {
+    id: 3,
+    code: "11",
+    name: "Fradrag inngående mva, middels sats",
+    rate: 0.15,
+    direction: "input",
+  },
   { id: 4, code: "13", name: "Fradrag inngående mva, lav sats", rate: 0.12, direction: "input" },
   { id: 5, code: "14", name: "Fradrag innførselsmva, høy sats", rate: 0.25, direction: "input" },
   { id: 6, code: "3", name: "Utgående mva, høy sats", rate: 0.25, direction: "output" },
   { id: 7, code: "31", name: "Utgående mva, middels sats", rate: 0.15, direction: "output" },
   { id: 8, code: "33", name: "Utgående mva, lav sats", rate: 0.12, direction: "output" },
-  { id: 9, code: "5", name: "Innenlands omsetning fritatt for mva (nullsats)", rate: 0, direction: "output" },
+  {
+    id: 9,
+    code: "5",
+    name: "Innenlands omsetning fritatt for mva (nullsats)",
+    rate: 0,
+    direction: "output",
+  },
   { id: 10, code: "6", name: "Omsetning utenfor mva-loven", rate: 0, direction: "none" },
-  { id: 11, code: "52", name: "Utførsel av varer og tjenester, nullsats", rate: 0, direction: "output" },
-  { id: 12, code: "51", name: "Innenlands omsetning med omvendt avgiftsplikt", rate: 0, direction: "output" },
+  {
+    id: 11,
+    code: "52",
+    name: "Utførsel av varer og tjenester, nullsats",
+    rate: 0,
+    direction: "output",
+  },
+  {
+    id: 12,
+    code: "51",
+    name: "Innenlands omsetning med omvendt avgiftsplikt",
+    rate: 0,
+    direction: "output",
+  },
 ];
 
 /** The account that output and input VAT are posted to. */
@@ -37,7 +64,16 @@ export const SUPPLIER_LEDGER_ACCOUNT = 2400;
 export const EMPLOYEE_LEDGER_ACCOUNT = 2930;
 
 /** Account class (first digit) to GeneralLedgerAccountType. */
-export const ACCOUNT_TYPE_BY_CLASS: Record<number, string> = { 1: "Asset", 2: "Liability", 3: "Income", 4: "Expense", 5: "Expense", 6: "Expense", 7: "Expense", 8: "Expense" };
+export const ACCOUNT_TYPE_BY_CLASS: Record<number, string> = {
+  1: "Asset",
+  2: "Liability",
+  3: "Income",
+  4: "Expense",
+  5: "Expense",
+  6: "Expense",
+  7: "Expense",
+  8: "Expense",
+};
 
 /** The chart of accounts, with the VAT code each account is locked to ("0" when none). */
 export const ACCOUNTS: readonly { no: number; name: string; vat: string }[] = [
@@ -75,7 +111,9 @@ export const ACCOUNTS: readonly { no: number; name: string; vat: string }[] = [
   { no: 8800, name: "Årsresultat", vat: "0" },
 ];
 
-/** Currencies and their rate to NOK per one unit (a fixed sandbox table, varied a little by date). */
+/**
+ * Currencies and their rate to NOK per one unit (a fixed sandbox table, varied a little by date).
+ */
 export const CURRENCIES: readonly { code: string; notation: string; nok: number }[] = [
   { code: "NOK", notation: "kr", nok: 1 },
   { code: "EUR", notation: "€", nok: 11.65 },

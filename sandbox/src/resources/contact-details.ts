@@ -6,25 +6,41 @@
  * a delivery address is a record of its own, so the contact's MailAddress stays as the contact's
  * own endpoint left it.
  */
-import { ContactBankAccountPost, ContactDeliveryAddressPost, ContactPersonPost } from "../../../shared/v2/contacts";
+import {
+  ContactBankAccountPost,
+  ContactDeliveryAddressPost,
+  ContactPersonPost,
+} from "../../../shared/v2/contacts";
 import type { Ctx, Handler } from "../engine/call";
 import { filter } from "../engine/filters";
 import type { Dto } from "../engine/store";
 import { detailHandlers, type DetailSpec } from "./contact-scope";
-import { CONTACT_BANK_ACCOUNT_DTO_FIELDS, CONTACT_DELIVERY_ADDRESS_DTO_FIELDS, CONTACT_PERSON_DTO_FIELDS } from "./fields/contacts";
+import {
+  CONTACT_BANK_ACCOUNT_DTO_FIELDS,
+  CONTACT_DELIVERY_ADDRESS_DTO_FIELDS,
+  CONTACT_PERSON_DTO_FIELDS,
+} from "./fields/contacts";
 
 /** Country codes default to NO and are stored upper-case, as the API answers them. */
-const country = (code: unknown) => (typeof code === "string" && code !== "" ? code.toUpperCase() : "NO");
+const country = (code: unknown) =>
+  typeof code === "string" && code !== "" ? code.toUpperCase() : "NO";
 
 /** A contact person's MailAddress (`AddressDto`): every property present, the country defaulted. */
 function address(a: unknown): Dto | null {
   if (!a || typeof a !== "object") return null;
-  return { AddressLine1: null, AddressLine2: null, ...(a as Dto), CountryCode: country((a as Dto).CountryCode) };
+  return {
+    AddressLine1: null,
+    AddressLine2: null,
+    ...(a as Dto),
+    CountryCode: country((a as Dto).CountryCode),
+  };
 }
 
 /** A detail is in use while a sales order names it. */
 const usedOnSalesOrders = (field: string) => (id: string, ctx: Ctx) =>
-  ctx.store.all("SalesOrder").some((o) => String(o.dto[field]) === id) ? "It is used on sales orders." : null;
+  ctx.store.all("SalesOrder").some((o) => String(o.dto[field]) === id)
+    ? "It is used on sales orders."
+    : null;
 
 const timestamps = (created: string) => [
   filter("createdDateTimeOffsetGreaterThan", created, "after"),
@@ -36,11 +52,22 @@ const persons: DetailSpec = {
   privilege: "ContactPerson",
   kinds: ["Customer", "Supplier"],
   wrongKind: "Contact persons are not available for employee contacts.",
-  filters: [filter("contactIds", "ContactId", "ids"), filter("externalCodes", "ExternalCode", "strings"), ...timestamps("CreatedDateTimeOffset")],
+  filters: [
+    filter("contactIds", "ContactId", "ids"),
+    filter("externalCodes", "ExternalCode", "strings"),
+    ...timestamps("CreatedDateTimeOffset"),
+  ],
   resource: {
-    entity: "Contact person", kind: "ContactPerson", post: ContactPersonPost, fields: CONTACT_PERSON_DTO_FIELDS,
+    entity: "Contact person",
+    kind: "ContactPerson",
+    post: ContactPersonPost,
+    fields: CONTACT_PERSON_DTO_FIELDS,
     unique: ["ExternalCode"],
-    derive: (d) => ({ IsActive: d.IsActive ?? true, IsDefault: d.IsDefault ?? false, MailAddress: address(d.MailAddress) }),
+    derive: (d) => ({
+      IsActive: d.IsActive ?? true,
+      IsDefault: d.IsDefault ?? false,
+      MailAddress: address(d.MailAddress),
+    }),
     inUse: usedOnSalesOrders("CustomerReferenceContactPersonId"),
   },
   exclusive: "IsDefault",
@@ -50,11 +77,23 @@ const bankAccounts: DetailSpec = {
   path: "/ContactBankAccounts",
   privilege: "ContactBankAccount",
   kinds: ["Customer", "Supplier", "Employee"],
-  filters: [filter("contactIds", "ContactId", "ids"), filter("bankAccountNumbers", "BankAccountNumber", "strings"), ...timestamps("CreateDateTimeOffset")],
+  filters: [
+    filter("contactIds", "ContactId", "ids"),
+    filter("bankAccountNumbers", "BankAccountNumber", "strings"),
+    ...timestamps("CreateDateTimeOffset"),
+  ],
   resource: {
-    entity: "Contact bank account", kind: "ContactBankAccount", post: ContactBankAccountPost, fields: CONTACT_BANK_ACCOUNT_DTO_FIELDS,
-    // The DTO spells its creation stamp CreateDateTimeOffset, which the engine does not stamp itself.
-    derive: (d, ctx) => ({ CountryCode: country(d.CountryCode), IsActive: d.IsActive ?? true, CreateDateTimeOffset: d.CreateDateTimeOffset ?? ctx.now.toISOString() }),
+    entity: "Contact bank account",
+    kind: "ContactBankAccount",
+    post: ContactBankAccountPost,
+    fields: CONTACT_BANK_ACCOUNT_DTO_FIELDS,
+    // The DTO spells its creation stamp CreateDateTimeOffset, which the engine does not stamp
+    // itself.
+    derive: (d, ctx) => ({
+      CountryCode: country(d.CountryCode),
+      IsActive: d.IsActive ?? true,
+      CreateDateTimeOffset: d.CreateDateTimeOffset ?? ctx.now.toISOString(),
+    }),
   },
 };
 
@@ -62,15 +101,26 @@ const deliveryAddresses: DetailSpec = {
   path: "/ContactDeliveryAddresses",
   privilege: "ContactDeliveryAddress",
   kinds: ["Customer", "Supplier", "Employee"],
-  filters: [filter("contactIds", "ContactId", "ids"), filter("externalCodes", "ExternalCode", "strings"), ...timestamps("CreatedDateTimeOffset")],
+  filters: [
+    filter("contactIds", "ContactId", "ids"),
+    filter("externalCodes", "ExternalCode", "strings"),
+    ...timestamps("CreatedDateTimeOffset"),
+  ],
   resource: {
-    entity: "Contact delivery address", kind: "ContactDeliveryAddress", post: ContactDeliveryAddressPost, fields: CONTACT_DELIVERY_ADDRESS_DTO_FIELDS,
+    entity: "Contact delivery address",
+    kind: "ContactDeliveryAddress",
+    post: ContactDeliveryAddressPost,
+    fields: CONTACT_DELIVERY_ADDRESS_DTO_FIELDS,
     unique: ["ExternalCode"],
     derive: (d, ctx) => ({
       CountryCode: country(d.CountryCode),
       // "The first delivery address created for a contact will automatically be set as primary";
       // a contact with addresses keeps one primary, so only naming another one moves it.
-      IsPrimary: d.IsPrimary === true || !ctx.store.all("ContactDeliveryAddress", String(d.ContactId)).some((r) => r.id !== String(d.Id) && r.dto.IsPrimary === true),
+      IsPrimary:
+        d.IsPrimary === true ||
+        !ctx.store
+          .all("ContactDeliveryAddress", String(d.ContactId))
+          .some((r) => r.id !== String(d.Id) && r.dto.IsPrimary === true),
     }),
     inUse: usedOnSalesOrders("ContactDeliveryAddressId"),
   },
@@ -82,7 +132,11 @@ const deliveryAddresses: DetailSpec = {
 function blankCountryIsDefault(handler: Handler): Handler {
   return (ctx) => {
     const body = Array.isArray(ctx.call.body)
-      ? (ctx.call.body as Dto[]).map((op) => (String(op.path).toLowerCase() === "/countrycode" && op.value === "" ? { ...op, value: null } : op))
+      ? (ctx.call.body as Dto[]).map((op) =>
+          String(op.path).toLowerCase() === "/countrycode" && op.value === ""
+            ? { ...op, value: null }
+            : op,
+        )
       : ctx.call.body;
     return handler({ ...ctx, call: { ...ctx.call, body } });
   };

@@ -8,7 +8,8 @@
  * Access: the catalog lets the owner kinds' privileges (Customer, Supplier, Employee) reach these
  * endpoints. Held without the detail's own privilege (e.g. ContactBankAccount), such a privilege
  * reaches only contacts of its own kind, and only its `_Full` form writes; the API documents the
- * list as "coupled with the contact access privileges", so lists leave out what the caller cannot read.
+ * list as "coupled with the contact access privileges", so lists leave out what the caller cannot
+ * read.
  */
 import { fail, intParam, listReply, type Ctx, type Handler, type Reply } from "../engine/call";
 import { predicateOf, type Filter } from "../engine/filters";
@@ -27,7 +28,10 @@ export interface Contact {
 
 /** One kind of contact detail. */
 export interface DetailSpec {
-  /** The list path, e.g. `/ContactPersons`; the others are `{path}/{contactId}` and `{path}/{contactId}/{id}`. */
+  /**
+   * The list path, e.g. `/ContactPersons`; the others are `{path}/{contactId}` and
+   * `{path}/{contactId}/{id}`.
+   */
   path: string;
   /** The detail's own privilege, e.g. `ContactPerson`. */
   privilege: string;
@@ -38,9 +42,15 @@ export interface DetailSpec {
   filters: readonly Filter[];
   /** The engine's resource, without path and parent (they come from here). */
   resource: Omit<ResourceSpec, "path" | "parent" | "filters">;
-  /** A flag at most one record of a contact holds (IsDefault, IsPrimary): setting it clears it on the others. */
+  /**
+   * A flag at most one record of a contact holds (IsDefault, IsPrimary): setting it clears it on
+   * the others.
+   */
   exclusive?: string;
-  /** With `exclusive`: a contact that has records always has one holder; deleting it passes the flag on. */
+  /**
+   * With `exclusive`: a contact that has records always has one holder; deleting it passes the flag
+   * on.
+   */
   keepHolder?: boolean;
 }
 
@@ -48,19 +58,35 @@ export interface DetailSpec {
 export function contactOf(ctx: Ctx): Result<Contact> {
   const id = intParam(ctx, "contactId");
   if (!id.ok) return id;
-  for (const kind of CONTACT_KINDS) if (ctx.store.get(kind, id.value)) return { ok: true, value: { kind, id: String(id.value) } };
+  for (const kind of CONTACT_KINDS)
+    if (ctx.store.get(kind, id.value)) return { ok: true, value: { kind, id: String(id.value) } };
   return fail(problems.notFound("Contact", id.value));
 }
 
 /** Whether `privileges` reach a contact of `kind` through the detail privilege `own`. */
-export function mayReach(privileges: readonly string[], own: string, kind: ContactKind, write: boolean): boolean {
+export function mayReach(
+  privileges: readonly string[],
+  own: string,
+  kind: ContactKind,
+  write: boolean,
+): boolean {
   const held = new Set(privileges);
-  return held.has(`${own}_Full`) || held.has(`${kind}_Full`) || (!write && (held.has(own) || held.has(kind)));
+  return (
+    held.has(`${own}_Full`) ||
+    held.has(`${kind}_Full`) ||
+    (!write && (held.has(own) || held.has(kind)))
+  );
 }
 
 function forbidden(spec: DetailSpec, contact: Contact, write: boolean): Problem {
-  const need = write ? `${spec.privilege}_Full or ${contact.kind}_Full` : `${spec.privilege}, ${contact.kind} or their _Full forms`;
-  return { status: 403, title: "Forbidden", detail: `Contact with id = ${contact.id} is a ${contact.kind.toLowerCase()}; ${write ? "changing" : "reading"} its records needs ${need}.` };
+  const need = write
+    ? `${spec.privilege}_Full or ${contact.kind}_Full`
+    : `${spec.privilege}, ${contact.kind} or their _Full forms`;
+  return {
+    status: 403,
+    title: "Forbidden",
+    detail: `Contact with id = ${contact.id} is a ${contact.kind.toLowerCase()}; ${write ? "changing" : "reading"} its records needs ${need}.`,
+  };
 }
 
 /** The handlers of one detail, keyed as the catalog names them. */
@@ -70,25 +96,52 @@ export function detailHandlers(spec: DetailSpec): Record<string, Handler> {
   const item = `${collection}/{id}`;
   // One engine resource per contact kind: the engine checks the parent against a single kind.
   const byKind = new Map(
-    spec.kinds.map((k) => [k, resourceHandlers({ ...spec.resource, path: collection, parent: { param: "contactId", kind: k, entity: "Contact", field: "ContactId" } }, ["create", "get", "patch", "delete"])]),
+    spec.kinds.map((k) => [
+      k,
+      resourceHandlers(
+        {
+          ...spec.resource,
+          path: collection,
+          parent: { param: "contactId", kind: k, entity: "Contact", field: "ContactId" },
+        },
+        ["create", "get", "patch", "delete"],
+      ),
+    ]),
   );
 
-  const scoped = (key: string, write: boolean): Handler => (ctx) => {
-    const contact = contactOf(ctx);
-    if (!contact.ok) return contact;
-    const handlers = byKind.get(contact.value.kind);
-    if (!handlers) return fail(problems.validation(spec.resource.entity, spec.wrongKind ?? `Not available for ${contact.value.kind.toLowerCase()} contacts.`));
-    if (!mayReach(ctx.call.privileges, spec.privilege, contact.value.kind, write)) return fail(forbidden(spec, contact.value, write));
-    let before: Dto | null = null;
-    if (key !== `POST ${collection}`) {
-      const found = itemOf(ctx, spec, kind, contact.value.id);
-      if (!found.ok) return found;
-      before = found.value;
-    }
-    const result = (handlers[key] as Handler)(ctx);
-    if (result.ok && spec.exclusive) settleFlag(ctx, spec, kind, contact.value.id, key.startsWith("DELETE") ? null : (result.value.json as Dto), before);
-    return result;
-  };
+  const scoped =
+    (key: string, write: boolean): Handler =>
+    (ctx) => {
+      const contact = contactOf(ctx);
+      if (!contact.ok) return contact;
+      const handlers = byKind.get(contact.value.kind);
+      if (!handlers)
+        return fail(
+          problems.validation(
+            spec.resource.entity,
+            spec.wrongKind ?? `Not available for ${contact.value.kind.toLowerCase()} contacts.`,
+          ),
+        );
+      if (!mayReach(ctx.call.privileges, spec.privilege, contact.value.kind, write))
+        return fail(forbidden(spec, contact.value, write));
+      let before: Dto | null = null;
+      if (key !== `POST ${collection}`) {
+        const found = itemOf(ctx, spec, kind, contact.value.id);
+        if (!found.ok) return found;
+        before = found.value;
+      }
+      const result = (handlers[key] as Handler)(ctx);
+      if (result.ok && spec.exclusive)
+        settleFlag(
+          ctx,
+          spec,
+          kind,
+          contact.value.id,
+          key.startsWith("DELETE") ? null : (result.value.json as Dto),
+          before,
+        );
+      return result;
+    };
 
   return {
     [`GET ${spec.path}`]: (ctx) => list(ctx, spec, kind),
@@ -105,11 +158,24 @@ function itemOf(ctx: Ctx, spec: DetailSpec, kind: string, contactId: string): Re
   if (!id.ok) return id;
   const r = ctx.store.get(kind, id.value);
   if (r && r.parent === contactId) return { ok: true, value: r.dto };
-  return fail({ status: 404, title: "Object(s) not found", detail: `${spec.resource.entity} with id = ${id.value} not found on Contact with id = ${contactId}.` });
+  return fail({
+    status: 404,
+    title: "Object(s) not found",
+    detail: `${spec.resource.entity} with id = ${id.value} not found on Contact with id = ${contactId}.`,
+  });
 }
 
-/** Keeps the exclusive flag with at most one record of the contact (exactly one with `keepHolder`). */
-function settleFlag(ctx: Ctx, spec: DetailSpec, kind: string, contactId: string, changed: Dto | null, before: Dto | null): void {
+/**
+ * Keeps the exclusive flag with at most one record of the contact (exactly one with `keepHolder`).
+ */
+function settleFlag(
+  ctx: Ctx,
+  spec: DetailSpec,
+  kind: string,
+  contactId: string,
+  changed: Dto | null,
+  before: Dto | null,
+): void {
   const flag = spec.exclusive as string;
   const at = ctx.now.toISOString();
   const rows = ctx.store.all(kind, contactId);
@@ -130,9 +196,16 @@ function list(ctx: Ctx, spec: DetailSpec, kind: string): Result<Reply> {
   const pred = predicateOf(spec.filters, ctx.q);
   if (!pred.ok) return pred;
   const readable = new Set(
-    spec.kinds.filter((k) => mayReach(ctx.call.privileges, spec.privilege, k, false)).flatMap((k) => ctx.store.all(k).map((c) => c.id)),
+    spec.kinds
+      .filter((k) => mayReach(ctx.call.privileges, spec.privilege, k, false))
+      .flatMap((k) => ctx.store.all(k).map((c) => c.id)),
   );
   const fields = responseFields(spec.resource);
-  const rows = ctx.store.all(kind).filter((r) => r.parent !== null && readable.has(r.parent)).map((r) => r.dto).filter(pred.value).map((d) => shape(fields, d));
+  const rows = ctx.store
+    .all(kind)
+    .filter((r) => r.parent !== null && readable.has(r.parent))
+    .map((r) => r.dto)
+    .filter(pred.value)
+    .map((d) => shape(fields, d));
   return listReply(ctx, rows, fields);
 }

@@ -1,17 +1,42 @@
 /**
  * @module
- * Editing journal-entry drafts: create, read and patch the header of each kind, add, patch and delete
- * its lines, delete a draft, and list all drafts of the client. Only drafts change; a voucher that is
- * posted or waiting for approval answers 409.
+ * Editing journal-entry drafts: create, read and patch the header of each kind, add, patch and
+ * delete its lines, delete a draft, and list all drafts of the client. Only drafts change; a
+ * voucher that is posted or waiting for approval answers 409.
  */
-import { empty, fail, intParam, listReply, ok, uuidParam, type Ctx, type Handler } from "../engine/call";
+import {
+  empty,
+  fail,
+  intParam,
+  listReply,
+  ok,
+  uuidParam,
+  type Ctx,
+  type Handler,
+} from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
 import type { Dto, Stored } from "../engine/store";
 import { problems, schemaProblem, type Result } from "../lib/problem";
 import { JOURNAL_ENTRY_VOUCHER_LIST_ITEM_FIELDS } from "./fields/journal";
 import {
-  alreadyPosted, DRAFT_KIND, findDraft, headerKeys, KINDS, lineKeys, missingRef, newLine, notEditable, patchView, presentDraft, presentLine,
-  saveDraft, stripUndefined, viewOf, visible, type KindSpec, type Route,
+  alreadyPosted,
+  DRAFT_KIND,
+  findDraft,
+  headerKeys,
+  KINDS,
+  lineKeys,
+  missingRef,
+  newLine,
+  notEditable,
+  patchView,
+  presentDraft,
+  presentLine,
+  saveDraft,
+  stripUndefined,
+  viewOf,
+  visible,
+  type KindSpec,
+  type Route,
 } from "./journal-drafts";
 import { removeFilesOf } from "./journal-files";
 
@@ -22,14 +47,25 @@ function create(spec: KindSpec): Handler {
     // The catalog has already parsed the body with the kind's schema.
     const body = ctx.call.body as Dto;
     const header = Object.fromEntries(headerKeys(spec).map((k) => [k, body[k] ?? null]));
-    const lines = ((body[spec.linesIn] as Dto[] | null | undefined) ?? []).map((l) => newLine(ctx, spec, l));
-    const missing = missingRef(ctx, header) ?? lines.map((l) => missingRef(ctx, l)).find((p) => p !== null);
+    const lines = ((body[spec.linesIn] as Dto[] | null | undefined) ?? []).map((l) =>
+      newLine(ctx, spec, l),
+    );
+    const missing =
+      missingRef(ctx, header) ?? lines.map((l) => missingRef(ctx, l)).find((p) => p !== null);
     if (missing) return fail(missing);
     const id = crypto.randomUUID();
     const at = ctx.now.toISOString();
     const dto: Dto = {
-      ...header, Id: id, Route: spec.route, Lines: lines, VoucherState: "IsDraft", InApprovalWorkflow: false, ApprovalState: null,
-      AvailableFromDateTimeOffset: null, CreatedDateTimeOffset: at, LastChangedDateTimeOffset: at,
+      ...header,
+      Id: id,
+      Route: spec.route,
+      Lines: lines,
+      VoucherState: "IsDraft",
+      InApprovalWorkflow: false,
+      ApprovalState: null,
+      AvailableFromDateTimeOffset: null,
+      CreatedDateTimeOffset: at,
+      LastChangedDateTimeOffset: at,
     };
     ctx.store.put(DRAFT_KIND, id, dto, { owner: ctx.call.integration });
     return ok(presentDraft(ctx, { id, parent: null, owner: ctx.call.integration, dto }), 201);
@@ -57,7 +93,10 @@ function patchHeader(spec: KindSpec): Handler {
     if (!r.ok) return r;
     const keys = headerKeys(spec);
     const why = `The lines are changed through /JournalEntryVouchers/${spec.route}/{id}/VoucherLines.`;
-    const patched = patchView(viewOf(r.value.dto, keys), ctx.call.body, keys, { key: spec.linesIn, why });
+    const patched = patchView(viewOf(r.value.dto, keys), ctx.call.body, keys, {
+      key: spec.linesIn,
+      why,
+    });
     if (!patched.ok) return patched;
     const parsed = spec.post.safeParse(patched.value);
     if (!parsed.success) return fail(schemaProblem(parsed.error));
@@ -75,11 +114,20 @@ function addLine(spec: KindSpec): Handler {
     const line = newLine(ctx, spec, ctx.call.body as Dto);
     const missing = missingRef(ctx, line);
     if (missing) return fail(missing);
-    return ok(presentDraft(ctx, saveDraft(ctx, r.value, { ...r.value.dto, Lines: [...linesOf(r.value), line] })), 201);
+    return ok(
+      presentDraft(
+        ctx,
+        saveDraft(ctx, r.value, { ...r.value.dto, Lines: [...linesOf(r.value), line] }),
+      ),
+      201,
+    );
   };
 }
 
-/** The draft and the index of the line the path names; the line must exist before the state is judged. */
+/**
+ * The draft and the index of the line the path names; the line must exist before the state is
+ * judged.
+ */
 function lineOf(ctx: Ctx, spec: KindSpec): Result<{ r: Stored; index: number }> {
   const r = findDraft(ctx, spec.route);
   if (!r.ok) return r;
@@ -103,7 +151,12 @@ function patchLine(spec: KindSpec): Handler {
     if (!patched.ok) return patched;
     const parsed = spec.line.safeParse(patched.value);
     if (!parsed.success) return fail(schemaProblem(parsed.error));
-    const line: Dto = { ...current, ...Object.fromEntries(keys.map((k) => [k, null])), ...stripUndefined(parsed.data as Dto), LastChangedDateTimeOffset: ctx.now.toISOString() };
+    const line: Dto = {
+      ...current,
+      ...Object.fromEntries(keys.map((k) => [k, null])),
+      ...stripUndefined(parsed.data as Dto),
+      LastChangedDateTimeOffset: ctx.now.toISOString(),
+    };
     const missing = missingRef(ctx, line);
     if (missing) return fail(missing);
     saveDraft(ctx, r, { ...r.dto, Lines: lines.map((l, i) => (i === index ? line : l)) });
@@ -128,7 +181,12 @@ const deleteDraft: Handler = (ctx) => {
   const r = ctx.store.get(DRAFT_KIND, id.value);
   if (!r || !visible(ctx, r)) return fail(problems.notFound("Voucher", id.value));
   // The API answers "already posted" for a voucher in the approval workflow too.
-  if (r.dto.VoucherState === "IsPosted" || r.dto.InApprovalWorkflow === true || r.owner !== ctx.call.integration) return fail(alreadyPosted(r.id));
+  if (
+    r.dto.VoucherState === "IsPosted" ||
+    r.dto.InApprovalWorkflow === true ||
+    r.owner !== ctx.call.integration
+  )
+    return fail(alreadyPosted(r.id));
   ctx.store.remove(DRAFT_KIND, r.id);
   removeFilesOf(ctx.store, r.id);
   return empty(200);
@@ -141,15 +199,26 @@ const LIST_FILTERS = [
   filter("isPosted", "IsPosted", "bool"),
 ];
 
-/** `GET /JournalEntryVouchers`: every draft of the client, posted or not, marked with whether this integration created it. */
+/**
+ * `GET /JournalEntryVouchers`: every draft of the client, posted or not, marked with whether this
+ * integration created it.
+ */
 const list: Handler = (ctx) => {
   const pred = predicateOf(LIST_FILTERS, ctx.q);
   if (!pred.ok) return pred;
-  const rows = ctx.store.all(DRAFT_KIND).map((r) => ({
-    CreatedDateTimeOffset: r.dto.CreatedDateTimeOffset, Id: r.id, InApprovalWorkflow: r.dto.InApprovalWorkflow === true,
-    IsCreatedByCurrentIntegration: r.owner === ctx.call.integration, IsPosted: r.dto.VoucherState === "IsPosted",
-    LastChangedDateTimeOffset: r.dto.LastChangedDateTimeOffset, OriginatedFromEhf: false, VoucherType: KINDS[r.dto.Route as Route].voucherType,
-  })).filter(pred.value);
+  const rows = ctx.store
+    .all(DRAFT_KIND)
+    .map((r) => ({
+      CreatedDateTimeOffset: r.dto.CreatedDateTimeOffset,
+      Id: r.id,
+      InApprovalWorkflow: r.dto.InApprovalWorkflow === true,
+      IsCreatedByCurrentIntegration: r.owner === ctx.call.integration,
+      IsPosted: r.dto.VoucherState === "IsPosted",
+      LastChangedDateTimeOffset: r.dto.LastChangedDateTimeOffset,
+      OriginatedFromEhf: false,
+      VoucherType: KINDS[r.dto.Route as Route].voucherType,
+    }))
+    .filter(pred.value);
   return listReply(ctx, rows, JOURNAL_ENTRY_VOUCHER_LIST_ITEM_FIELDS);
 };
 
@@ -161,15 +230,17 @@ export const draftHandlers: Record<string, Handler> = {
     const r = findDraft(ctx);
     return r.ok ? empty(204) : r;
   },
-  ...Object.fromEntries(Object.values(KINDS).flatMap((spec) => {
-    const base = `/JournalEntryVouchers/${spec.route}`;
-    return [
-      [`POST ${base}`, create(spec)],
-      [`GET ${base}/{id}`, get(spec)],
-      [`PATCH ${base}/{id}`, patchHeader(spec)],
-      [`POST ${base}/{id}/VoucherLines`, addLine(spec)],
-      [`PATCH ${base}/{id}/VoucherLines/{lineId}`, patchLine(spec)],
-      [`DELETE ${base}/{id}/VoucherLines/{lineId}`, deleteLine(spec)],
-    ];
-  })) as Record<string, Handler>,
+  ...(Object.fromEntries(
+    Object.values(KINDS).flatMap((spec) => {
+      const base = `/JournalEntryVouchers/${spec.route}`;
+      return [
+        [`POST ${base}`, create(spec)],
+        [`GET ${base}/{id}`, get(spec)],
+        [`PATCH ${base}/{id}`, patchHeader(spec)],
+        [`POST ${base}/{id}/VoucherLines`, addLine(spec)],
+        [`PATCH ${base}/{id}/VoucherLines/{lineId}`, patchLine(spec)],
+        [`DELETE ${base}/{id}/VoucherLines/{lineId}`, deleteLine(spec)],
+      ];
+    }),
+  ) as Record<string, Handler>),
 };

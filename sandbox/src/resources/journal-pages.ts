@@ -1,7 +1,7 @@
 /**
  * @module
- * `/JournalEntryVouchers/{id}/VoucherPages`: the scanned pages of a draft (images or PDF), added and
- * removed while it is a draft, readable as long as the draft is.
+ * `/JournalEntryVouchers/{id}/VoucherPages`: the scanned pages of a draft (images or PDF), added
+ * and removed while it is a draft, readable as long as the draft is.
  */
 import { empty, fail, intParam, ok, type Ctx, type Handler } from "../engine/call";
 import type { Dto, Stored } from "../engine/store";
@@ -15,7 +15,10 @@ const PAGE_TYPES: Record<string, readonly number[][]> = {
   "image/jpeg": [[0xff, 0xd8, 0xff]],
   "image/png": [[0x89, 0x50, 0x4e, 0x47]],
   "image/gif": [[0x47, 0x49, 0x46, 0x38]],
-  "image/tiff": [[0x49, 0x49, 0x2a, 0x00], [0x4d, 0x4d, 0x00, 0x2a]],
+  "image/tiff": [
+    [0x49, 0x49, 0x2a, 0x00],
+    [0x4d, 0x4d, 0x00, 0x2a],
+  ],
 };
 
 /** The page the path names, on the draft it names. */
@@ -25,7 +28,9 @@ function pageOf(ctx: Ctx): Result<{ draft: Stored; page: Dto }> {
   const pageId = intParam(ctx, "pageId");
   if (!pageId.ok) return pageId;
   const page = filesOf(ctx.store, draft.value.id, "Images").find((f) => f.dto.Id === pageId.value);
-  return page ? { ok: true, value: { draft: draft.value, page: page.dto } } : fail(problems.notFound("VoucherPage", pageId.value));
+  return page
+    ? { ok: true, value: { draft: draft.value, page: page.dto } }
+    : fail(problems.notFound("VoucherPage", pageId.value));
 }
 
 const addPage: Handler = (ctx) => {
@@ -37,10 +42,27 @@ const addPage: Handler = (ctx) => {
   if (!upload) return fail(problems.validation(ENTITY, "The file field is required."));
   const type = upload.type.toLowerCase().split(";")[0]?.trim() ?? "";
   const magic = PAGE_TYPES[type];
-  if (!magic) return fail(problems.validation(ENTITY, `A voucher page must be a PDF or an image (JPEG, PNG, GIF or TIFF), not '${upload.type}'.`));
-  if (!magic.some((m) => startsWith(upload.bytes, m))) return fail(problems.validation(ENTITY, `The file's content is not ${type}.`));
-  const file = putFile(ctx.store, draft.value.id, "Images", { ...upload, type }, ctx.call.integration, ctx.now);
-  return ok({ CreatedDateTimeOffset: file.CreatedDateTimeOffset, Id: file.Id, VoucherId: draft.value.id }, 201);
+  if (!magic)
+    return fail(
+      problems.validation(
+        ENTITY,
+        `A voucher page must be a PDF or an image (JPEG, PNG, GIF or TIFF), not '${upload.type}'.`,
+      ),
+    );
+  if (!magic.some((m) => startsWith(upload.bytes, m)))
+    return fail(problems.validation(ENTITY, `The file's content is not ${type}.`));
+  const file = putFile(
+    ctx.store,
+    draft.value.id,
+    "Images",
+    { ...upload, type },
+    ctx.call.integration,
+    ctx.now,
+  );
+  return ok(
+    { CreatedDateTimeOffset: file.CreatedDateTimeOffset, Id: file.Id, VoucherId: draft.value.id },
+    201,
+  );
 };
 
 export const pageHandlers: Record<string, Handler> = {
@@ -49,7 +71,13 @@ export const pageHandlers: Record<string, Handler> = {
     const found = pageOf(ctx);
     if (!found.ok) return found;
     const { page } = found.value;
-    return { ok: true, value: { status: 200, bytes: { type: String(page.ContentType), data: fileBytes(ctx.store, String(page.Id)) } } };
+    return {
+      ok: true,
+      value: {
+        status: 200,
+        bytes: { type: String(page.ContentType), data: fileBytes(ctx.store, String(page.Id)) },
+      },
+    };
   },
   "DELETE /JournalEntryVouchers/{id}/VoucherPages/{pageId}": (ctx) => {
     const found = pageOf(ctx);

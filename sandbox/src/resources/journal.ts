@@ -1,7 +1,7 @@
 /**
  * @module
- * Journal-entry vouchers (drafts of manual and bank journals, supplier invoices and credit notes), their
- * pages, the approval workflow that posts them, and the documentation of posted vouchers.
+ * Journal-entry vouchers (drafts of manual and bank journals, supplier invoices and credit notes),
+ * their pages, the approval workflow that posts them, and the documentation of posted vouchers.
  */
 import type { Handler } from "../engine/call";
 import { approvalHandlers } from "./journal-approval";

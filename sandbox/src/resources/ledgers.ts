@@ -3,12 +3,32 @@
  * Reports computed from the postings: `AccountTransactions`, `TrialBalance`, and the customer and
  * supplier ledgers (balances, open items, entries by match id, statement).
  */
-import { bindingProblem, empty, fail, listReply, ok, requiredQuery, type Ctx, type Handler } from "../engine/call";
+import {
+  bindingProblem,
+  empty,
+  fail,
+  listReply,
+  ok,
+  requiredQuery,
+  type Ctx,
+  type Handler,
+} from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
-import { datePairProblem, fromOre, ledgerEntries, postingsUpTo, toOre, type SubLedger } from "../engine/ledger";
+import {
+  datePairProblem,
+  fromOre,
+  ledgerEntries,
+  postingsUpTo,
+  toOre,
+  type SubLedger,
+} from "../engine/ledger";
 import { shape, type Dto } from "../engine/store";
 import type { Result } from "../lib/problem";
-import { ACCOUNT_TRANSACTION_DTO_FIELDS, CUSTOMER_LEDGER_ENTRY_DTO_FIELDS, SUPPLIER_LEDGER_ENTRY_DTO_FIELDS } from "./fields/ledgers";
+import {
+  ACCOUNT_TRANSACTION_DTO_FIELDS,
+  CUSTOMER_LEDGER_ENTRY_DTO_FIELDS,
+  SUPPLIER_LEDGER_ENTRY_DTO_FIELDS,
+} from "./fields/ledgers";
 
 const isDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
 
@@ -32,12 +52,32 @@ function dateRange(ctx: Ctx): Result<{ from: string; to: string }> {
 const accountTransactions: Handler = (ctx) => {
   const range = dateRange(ctx);
   if (!range.ok) return range;
-  const pred = predicateOf([filter("accountNos", "AccountNo", "ranges"), filter("voucherNos", "VoucherNo", "ranges"), filter("voucherTypes", "VoucherType", "strings"), filter("vatCodes", "VatCode", "strings"), filter("createdDateTimeOffsetGreaterThan", "CreatedDateTimeOffset", "after"), filter("lastChangedDateTimeOffsetGreaterThan", "LastChangedDateTimeOffset", "after")], ctx.q);
+  const pred = predicateOf(
+    [
+      filter("accountNos", "AccountNo", "ranges"),
+      filter("voucherNos", "VoucherNo", "ranges"),
+      filter("voucherTypes", "VoucherType", "strings"),
+      filter("vatCodes", "VatCode", "strings"),
+      filter("createdDateTimeOffsetGreaterThan", "CreatedDateTimeOffset", "after"),
+      filter("lastChangedDateTimeOffsetGreaterThan", "LastChangedDateTimeOffset", "after"),
+    ],
+    ctx.q,
+  );
   if (!pred.ok) return pred;
-  const rows = ctx.store.all("Posting").map((r) => r.dto)
-    .filter((p) => String(p.PostingDate) >= range.value.from && String(p.PostingDate) <= range.value.to)
+  const rows = ctx.store
+    .all("Posting")
+    .map((r) => r.dto)
+    .filter(
+      (p) => String(p.PostingDate) >= range.value.from && String(p.PostingDate) <= range.value.to,
+    )
     .filter(pred.value)
-    .map((p) => shape(ACCOUNT_TRANSACTION_DTO_FIELDS, { ...p, AgricultureDepartment: "None", VatReturnSpecification: "None" }));
+    .map((p) =>
+      shape(ACCOUNT_TRANSACTION_DTO_FIELDS, {
+        ...p,
+        AgricultureDepartment: "None",
+        VatReturnSpecification: "None",
+      }),
+    );
   return listReply(ctx, rows, ACCOUNT_TRANSACTION_DTO_FIELDS);
 };
 
@@ -47,10 +87,19 @@ const trialBalance: Handler = (ctx) => {
   const pred = predicateOf([filter("accountNos", "AccountNo", "ranges")], ctx.q);
   if (!pred.ok) return pred;
   const sums = new Map<number, number>();
-  for (const p of postingsUpTo(ctx.store, date.value)) sums.set(Number(p.AccountId), (sums.get(Number(p.AccountId)) ?? 0) + toOre(Number(p.Amount)));
+  for (const p of postingsUpTo(ctx.store, date.value))
+    sums.set(Number(p.AccountId), (sums.get(Number(p.AccountId)) ?? 0) + toOre(Number(p.Amount)));
   const hideZero = ctx.q.get("hideaccountswithzerobalance")?.toLowerCase() === "true";
-  const rows = ctx.store.all("GeneralLedgerAccount").map((r) => r.dto)
-    .map((a) => ({ AccountId: a.Id, AccountName: a.Name, AccountNo: a.AccountNo, AgricultureDepartment: a.AgricultureDepartment ?? "None", Balance: fromOre(sums.get(Number(a.Id)) ?? 0) }))
+  const rows = ctx.store
+    .all("GeneralLedgerAccount")
+    .map((r) => r.dto)
+    .map((a) => ({
+      AccountId: a.Id,
+      AccountName: a.Name,
+      AccountNo: a.AccountNo,
+      AgricultureDepartment: a.AgricultureDepartment ?? "None",
+      Balance: fromOre(sums.get(Number(a.Id)) ?? 0),
+    }))
     .filter((l) => !(hideZero && l.Balance === 0))
     .filter(pred.value)
     .sort((a, b) => Number(a.AccountNo) - Number(b.AccountNo));
@@ -58,30 +107,61 @@ const trialBalance: Handler = (ctx) => {
 };
 
 /** The contact-facing view of ledger entries: one kind of contact per ledger. */
-function ledger(kind: "Customer" | "Supplier", key: SubLedger, fields: readonly string[]): Record<string, Handler> {
+function ledger(
+  kind: "Customer" | "Supplier",
+  key: SubLedger,
+  fields: readonly string[],
+): Record<string, Handler> {
   const contactOf = (ctx: Ctx, id: unknown) => ctx.store.get(kind, String(id))?.dto ?? null;
   const entryDto = (ctx: Ctx, p: Dto, balance: number): Dto => {
     const c = contactOf(ctx, p.ContactId);
     return shape(fields, {
-      ...p, Balance: balance, [`${kind}Id`]: p.ContactId, [`${kind}AccountNo`]: c?.Number, [`${kind}ExternalNo`]: c?.ExternalNumber, [`${kind}Name`]: c?.Name,
+      ...p,
+      Balance: balance,
+      [`${kind}Id`]: p.ContactId,
+      [`${kind}AccountNo`]: c?.Number,
+      [`${kind}ExternalNo`]: c?.ExternalNumber,
+      [`${kind}Name`]: c?.Name,
       IsCreatedByCurrentIntegration: false,
     });
   };
-  // A ledger entry's InvoiceNo is a string ("not necessarily a number"), so invoiceNos is a plain comma list, not ranges.
-  const contactFilter = [filter(kind === "Customer" ? "customerNos" : "supplierNos", "ContactNo", "ranges"), filter("invoiceNos", "InvoiceNo", "strings"), filter("customMatchingReferences", "CustomMatchingReference", "strings"), filter("voucherTypes", "VoucherType", "strings")];
-  const entries = (ctx: Ctx): Dto[] => ledgerEntries(ctx.store, key).map((p) => ({ ...p, ContactNo: contactOf(ctx, p.ContactId)?.Number ?? null }));
+  // A ledger entry's InvoiceNo is a string ("not necessarily a number"), so invoiceNos is a plain
+  // comma list, not ranges.
+  const contactFilter = [
+    filter(kind === "Customer" ? "customerNos" : "supplierNos", "ContactNo", "ranges"),
+    filter("invoiceNos", "InvoiceNo", "strings"),
+    filter("customMatchingReferences", "CustomMatchingReference", "strings"),
+    filter("voucherTypes", "VoucherType", "strings"),
+  ];
+  const entries = (ctx: Ctx): Dto[] =>
+    ledgerEntries(ctx.store, key).map((p) => ({
+      ...p,
+      ContactNo: contactOf(ctx, p.ContactId)?.Number ?? null,
+    }));
   const base = kind === "Customer" ? "/Customerledger" : "/Supplierledger";
   return {
     [`GET ${base}/${kind}Balances`]: (ctx) => {
       const date = dateQuery(ctx, "date");
       if (!date.ok) return date;
       const sums = new Map<string, number>();
-      for (const p of entries(ctx).filter((p) => String(p.PostingDate) <= date.value)) sums.set(String(p.ContactId), (sums.get(String(p.ContactId)) ?? 0) + toOre(Number(p.Amount)));
+      for (const p of entries(ctx).filter((p) => String(p.PostingDate) <= date.value))
+        sums.set(
+          String(p.ContactId),
+          (sums.get(String(p.ContactId)) ?? 0) + toOre(Number(p.Amount)),
+        );
       const onlyOpen = ctx.q.get("includeonlyopenitems")?.toLowerCase() === "true";
-      const rows = [...sums].filter(([, ore]) => !(onlyOpen && ore === 0)).map(([id, ore]) => {
-        const c = contactOf(ctx, id);
-        return { Balance: fromOre(ore), [`${kind}AccountNo`]: c?.Number ?? null, [`${kind}ExternalNo`]: c?.ExternalNumber ?? null, [`${kind}Id`]: Number(id), [`${kind}Name`]: c?.Name ?? null };
-      });
+      const rows = [...sums]
+        .filter(([, ore]) => !(onlyOpen && ore === 0))
+        .map(([id, ore]) => {
+          const c = contactOf(ctx, id);
+          return {
+            Balance: fromOre(ore),
+            [`${kind}AccountNo`]: c?.Number ?? null,
+            [`${kind}ExternalNo`]: c?.ExternalNumber ?? null,
+            [`${kind}Id`]: Number(id),
+            [`${kind}Name`]: c?.Name ?? null,
+          };
+        });
       return listReply(ctx, rows);
     },
     [`GET ${base}/OpenItems`]: (ctx) => {
@@ -89,7 +169,9 @@ function ledger(kind: "Customer" | "Supplier", key: SubLedger, fields: readonly 
       if (!date.ok) return date;
       const pred = predicateOf(contactFilter, ctx.q);
       if (!pred.ok) return pred;
-      const upTo = entries(ctx).filter((p) => String(p.PostingDate) <= date.value).filter(pred.value);
+      const upTo = entries(ctx)
+        .filter((p) => String(p.PostingDate) <= date.value)
+        .filter(pred.value);
       const groups = new Map<string, Dto[]>();
       for (const p of upTo) {
         const k = `${String(p.ContactId)}:${String(p.InvoiceNo ?? p.CustomMatchingReference ?? `entry-${String(p.Id)}`)}`;
@@ -105,7 +187,9 @@ function ledger(kind: "Customer" | "Supplier", key: SubLedger, fields: readonly 
       const raw = requiredQuery(ctx, "matchId");
       if (!raw.ok) return raw;
       if (!/^\d+$/.test(raw.value)) return fail(bindingProblem("matchId", raw.value));
-      const rows = entries(ctx).filter((p) => p.MatchId === Number(raw.value)).map((p) => entryDto(ctx, p, 0));
+      const rows = entries(ctx)
+        .filter((p) => p.MatchId === Number(raw.value))
+        .map((p) => entryDto(ctx, p, 0));
       return rows.length === 0 ? empty(204) : ok(rows);
     },
     [`GET ${base}/Statement`]: (ctx) => {
@@ -114,11 +198,16 @@ function ledger(kind: "Customer" | "Supplier", key: SubLedger, fields: readonly 
       const pred = predicateOf(contactFilter, ctx.q);
       if (!pred.ok) return pred;
       let running = new Map<string, number>();
-      const rows = entries(ctx).filter((p) => String(p.PostingDate) <= range.value.to).filter(pred.value).flatMap((p) => {
-        const k = String(p.ContactId);
-        running = running.set(k, (running.get(k) ?? 0) + toOre(Number(p.Amount)));
-        return String(p.PostingDate) >= range.value.from ? [entryDto(ctx, p, fromOre(running.get(k) ?? 0))] : [];
-      });
+      const rows = entries(ctx)
+        .filter((p) => String(p.PostingDate) <= range.value.to)
+        .filter(pred.value)
+        .flatMap((p) => {
+          const k = String(p.ContactId);
+          running = running.set(k, (running.get(k) ?? 0) + toOre(Number(p.Amount)));
+          return String(p.PostingDate) >= range.value.from
+            ? [entryDto(ctx, p, fromOre(running.get(k) ?? 0))]
+            : [];
+        });
       return listReply(ctx, rows, fields);
     },
   };
@@ -131,6 +220,9 @@ export const ledgerHandlers: Record<string, Handler> = {
   "GET /TrialBalance": trialBalance,
   ...ledger("Customer", "customer", CUSTOMER_LEDGER_ENTRY_DTO_FIELDS),
   ...supplierLedger,
-  // The seed's name for the supplier ledger's balances, answered as the reference's SupplierBalances.
-  "GET /SupplierLedger/CustomerBalances": supplierLedger["GET /Supplierledger/SupplierBalances"] as Handler,
+  // The seed's name for the supplier ledger's balances, answered as the reference's
+  // SupplierBalances.
+  "GET /SupplierLedger/CustomerBalances": supplierLedger[
+    "GET /Supplierledger/SupplierBalances"
+  ] as Handler,
 };

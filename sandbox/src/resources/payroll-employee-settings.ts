@@ -5,12 +5,20 @@
  * the sets of hourly rates, each valid from its date until the next set starts.
  */
 import type { z } from "zod";
-import { EmployeeHourlyRatePost, EmployeePayrollSettingsWritable, EmployeePensionSettingsWritable } from "../../../shared/v2/employees";
+import {
+  EmployeeHourlyRatePost,
+  EmployeePayrollSettingsWritable,
+  EmployeePensionSettingsWritable,
+} from "../../../shared/v2/employees";
 import { fail, listReply, ok, problems, type Ctx, type Handler, type Reply } from "../engine/call";
 import { parentOf, resourceHandlers, type ResourceSpec } from "../engine/resource";
 import type { Dto } from "../engine/store";
 import type { Result } from "../lib/problem";
-import { EMPLOYEE_HOURLY_RATE_DTO_FIELDS, EMPLOYEE_PAYROLL_SETTINGS_DTO_FIELDS, EMPLOYEE_PENSION_SETTINGS_DTO_FIELDS } from "./fields/payroll";
+import {
+  EMPLOYEE_HOURLY_RATE_DTO_FIELDS,
+  EMPLOYEE_PAYROLL_SETTINGS_DTO_FIELDS,
+  EMPLOYEE_PENSION_SETTINGS_DTO_FIELDS,
+} from "./fields/payroll";
 import { KIND, afterwards, employeeOf, patched, withoutNulls } from "./payroll-shared";
 import { payrollSettings } from "./payroll-settings";
 
@@ -40,13 +48,28 @@ function settingsHandlers(path: string, spec: SettingsSpec): Record<string, Hand
     [`PATCH ${path}`]: (ctx) => {
       const e = employeeOf(ctx);
       if (!e.ok) return e;
-      const next = patched(ctx, withoutNulls(effective(spec, ctx, e.value)), spec.schema, spec.entity, spec.dtoName);
+      const next = patched(
+        ctx,
+        withoutNulls(effective(spec, ctx, e.value)),
+        spec.schema,
+        spec.entity,
+        spec.dtoName,
+      );
       if (!next.ok) return next;
-      // Only what differs from the inherited value is an override, so a removed or equal value follows the client's setting again.
+      // Only what differs from the inherited value is an override, so a removed or equal value
+      // follows the client's setting again.
       const inherited = spec.inherited(ctx, e.value.dto);
       const given = next.value as Dto;
-      const overrides = Object.fromEntries(spec.fields.map((f) => [f, given[f] === undefined || given[f] === inherited[f] ? null : given[f]]));
-      ctx.store.put(spec.kind, e.value.id, overrides, { parent: e.value.id, owner: ctx.call.integration });
+      const overrides = Object.fromEntries(
+        spec.fields.map((f) => [
+          f,
+          given[f] === undefined || given[f] === inherited[f] ? null : given[f],
+        ]),
+      );
+      ctx.store.put(spec.kind, e.value.id, overrides, {
+        parent: e.value.id,
+        owner: ctx.call.integration,
+      });
       return ok(effective(spec, ctx, e.value));
     },
   };
@@ -60,7 +83,12 @@ const payroll: SettingsSpec = {
   fields: EMPLOYEE_PAYROLL_SETTINGS_DTO_FIELDS,
   inherited: (ctx, employee) => {
     const s = payrollSettings(ctx);
-    return { ...s, OmitECOnHolidayPayProvision: false, PayslipEmailAddress: employee.EmailAddress ?? null, RemunerationPeriodType: s.RemunerationPeriod };
+    return {
+      ...s,
+      OmitECOnHolidayPayProvision: false,
+      PayslipEmailAddress: employee.EmailAddress ?? null,
+      RemunerationPeriodType: s.RemunerationPeriod,
+    };
   },
 };
 
@@ -73,8 +101,13 @@ const pension: SettingsSpec = {
   inherited: (ctx) => {
     const s = payrollSettings(ctx);
     return {
-      FnoStatus: "Active", FnoStatusPercentage: 100, HoursPerYearFno: s.HoursPerYearFno, IncludeInFnoPensionReport: true,
-      IsReceivingAfp: false, IsUnfitForWork: false, PensionAgeFno: s.PensionAgeFno,
+      FnoStatus: "Active",
+      FnoStatusPercentage: 100,
+      HoursPerYearFno: s.HoursPerYearFno,
+      IncludeInFnoPensionReport: true,
+      IsReceivingAfp: false,
+      IsUnfitForWork: false,
+      PensionAgeFno: s.PensionAgeFno,
     };
   },
 };
@@ -88,18 +121,33 @@ const rates: ResourceSpec = {
   fields: EMPLOYEE_HOURLY_RATE_DTO_FIELDS,
   parent: { param: "employeeId", kind: KIND.employee, entity: "Employee" },
   check: (dto, ctx, self) => {
-    const twin = ctx.store.all(KIND.hourlyRate, ctx.call.params.employeeId).find((r) => r.id !== (self ?? String(dto.Id)) && r.dto.ValidFromDate === dto.ValidFromDate);
-    return twin ? problems.validation("Employee Hourly Rates", `A set of hourly rates already starts on ${String(dto.ValidFromDate)} (Id = ${twin.id}).`) : null;
+    const twin = ctx.store
+      .all(KIND.hourlyRate, ctx.call.params.employeeId)
+      .find((r) => r.id !== (self ?? String(dto.Id)) && r.dto.ValidFromDate === dto.ValidFromDate);
+    return twin
+      ? problems.validation(
+          "Employee Hourly Rates",
+          `A set of hourly rates already starts on ${String(dto.ValidFromDate)} (Id = ${twin.id}).`,
+        )
+      : null;
   },
 };
 
 /** Each set is valid until the next one starts: ValidToDate is the next set's ValidFromDate. */
 function chain(ctx: Ctx, reply: Reply): Result<Reply> {
   const employeeId = ctx.call.params.employeeId ?? "";
-  const all = ctx.store.all(KIND.hourlyRate, employeeId).sort((a, b) => String(a.dto.ValidFromDate).localeCompare(String(b.dto.ValidFromDate)));
+  const all = ctx.store
+    .all(KIND.hourlyRate, employeeId)
+    .sort((a, b) => String(a.dto.ValidFromDate).localeCompare(String(b.dto.ValidFromDate)));
   all.forEach((r, i) => {
     const to = all[i + 1]?.dto.ValidFromDate ?? null;
-    if (r.dto.ValidToDate !== to) ctx.store.put(KIND.hourlyRate, r.id, { ...r.dto, ValidToDate: to }, { parent: r.parent, owner: r.owner });
+    if (r.dto.ValidToDate !== to)
+      ctx.store.put(
+        KIND.hourlyRate,
+        r.id,
+        { ...r.dto, ValidToDate: to },
+        { parent: r.parent, owner: r.owner },
+      );
   });
   const json = reply.json as Dto | undefined;
   if (!json) return { ok: true, value: reply };
@@ -112,10 +160,18 @@ const listRates: Handler = (ctx) => {
   const parent = parentOf(rates, ctx);
   if (!parent.ok) return parent;
   const raw = ctx.q.get("validnow")?.trim().toLowerCase();
-  if (raw && raw !== "true" && raw !== "false") return fail(problems.cast("validNow must be true or false."));
+  if (raw && raw !== "true" && raw !== "false")
+    return fail(problems.cast("validNow must be true or false."));
   const today = ctx.now.toISOString().slice(0, 10);
-  const rows = ctx.store.all(KIND.hourlyRate, parent.value).map((r) => r.dto)
-    .filter((d) => raw !== "true" || (String(d.ValidFromDate) <= today && (d.ValidToDate === null || today < String(d.ValidToDate))));
+  const rows = ctx.store
+    .all(KIND.hourlyRate, parent.value)
+    .map((r) => r.dto)
+    .filter(
+      (d) =>
+        raw !== "true" ||
+        (String(d.ValidFromDate) <= today &&
+          (d.ValidToDate === null || today < String(d.ValidToDate))),
+    );
   return listReply(ctx, rows, [...Object.keys(rates.post.shape), ...rates.fields]);
 };
 
@@ -126,7 +182,10 @@ export const employeeSettingsHandlers: Record<string, Handler> = {
   ...settingsHandlers("/Employees/{employeeId}/PayrollSettings", payroll),
   ...settingsHandlers("/Employees/{employeeId}/PensionSettings", pension),
   "GET /Employees/{employeeId}/HourlyRates": listRates,
-  "POST /Employees/{employeeId}/HourlyRates": afterwards(rateBase["POST /Employees/{employeeId}/HourlyRates"] as Handler, chain),
+  "POST /Employees/{employeeId}/HourlyRates": afterwards(
+    rateBase["POST /Employees/{employeeId}/HourlyRates"] as Handler,
+    chain,
+  ),
   [`GET ${item}`]: rateBase[`GET ${item}`] as Handler,
   [`PATCH ${item}`]: afterwards(rateBase[`PATCH ${item}`] as Handler, chain),
   [`DELETE ${item}`]: afterwards(rateBase[`DELETE ${item}`] as Handler, chain),

@@ -1,9 +1,10 @@
 /**
  * @module
- * `/Employees`: employees are contacts (their Id comes from the client's contact id space), numbered
- * from the employee sub-ledger series, with unique external references, Department/Location/manager
- * references where Id wins over Code, and the API's privacy rule that national and international id
- * numbers (and gender) read back as "hidden". Also the payout bank accounts of an employee.
+ * `/Employees`: employees are contacts (their Id comes from the client's contact id space),
+ * numbered from the employee sub-ledger series, with unique external references,
+ * Department/Location/manager references where Id wins over Code, and the API's privacy rule that
+ * national and international id numbers (and gender) read back as "hidden". Also the payout bank
+ * accounts of an employee.
  */
 import { z } from "zod";
 import { EmployeePost } from "../../../shared/v2/employees";
@@ -18,7 +19,6 @@ import { KIND, afterwards, employeeOf, patched, reshaped, withoutNulls } from ".
 import { contactAddress, contactFilters } from "./contacts-core";
 import { SERIES } from "./seed";
 
-
 const spec: ResourceSpec = {
   path: "/Employees",
   itemParam: "employeeId",
@@ -29,7 +29,8 @@ const spec: ResourceSpec = {
   omit: ["SubLedgerNumberSeriesId"],
   filters: [
     ...contactFilters("employee"),
-    // Not in the published document; the newer API filters employees by their id numbers, one or a comma list.
+    // Not in the published document; the newer API filters employees by their id numbers, one or a
+    // comma list.
     filter("nationalIdNumber", "NationalIdNumber", "eq"),
     filter("nationalIdNumbers", "NationalIdNumber", "strings"),
     filter("internationalIdNumber", "InternationalIdNumber", "eq"),
@@ -38,7 +39,13 @@ const spec: ResourceSpec = {
   refs: [
     { id: "DepartmentId", code: "DepartmentCode", kind: "Department", entity: "Department" },
     { id: "LocationId", code: "LocationCode", kind: "Location", entity: "Location" },
-    { id: "ManagerEmployeeId", code: "ManagerEmployeeNo", kind: KIND.employee, entity: "Employee", by: "Number" },
+    {
+      id: "ManagerEmployeeId",
+      code: "ManagerEmployeeNo",
+      kind: KIND.employee,
+      entity: "Employee",
+      by: "Number",
+    },
   ],
   numbered: { field: "Number", first: SERIES.Employee.from, last: SERIES.Employee.to },
   // "Unique within each class of Contacts": among employees, whatever customers or suppliers use.
@@ -49,7 +56,10 @@ const spec: ResourceSpec = {
   inUse,
 };
 
-/** Server-set parts: contact timestamps, the sub-ledger account, and the address as a ContactAddressDto. */
+/**
+ * Server-set parts: contact timestamps, the sub-ledger account, and the address as a
+ * ContactAddressDto.
+ */
 function defaults(dto: Dto, ctx: Ctx): Dto {
   const prior = ctx.store.get(KIND.employee, String(dto.Id))?.dto;
   const at = ctx.now.toISOString();
@@ -57,7 +67,11 @@ function defaults(dto: Dto, ctx: Ctx): Dto {
     ContactGroupIds: dto.ContactGroupIds ?? [],
     IsArchived: dto.IsArchived ?? false,
     InternationalIdReportToAltinn: dto.InternationalIdReportToAltinn ?? false,
-    MailAddress: contactAddress(dto.MailAddress as Dto | null, prior?.MailAddress as Dto | undefined, ctx),
+    MailAddress: contactAddress(
+      dto.MailAddress as Dto | null,
+      prior?.MailAddress as Dto | undefined,
+      ctx,
+    ),
     SubledgerAccountId: dto.SubledgerAccountId ?? ctx.store.nextId(),
     ContactCreatedDateTimeOffset: dto.ContactCreatedDateTimeOffset ?? at,
     EmployeeCreatedDateTimeOffset: dto.EmployeeCreatedDateTimeOffset ?? at,
@@ -70,42 +84,61 @@ function rules(dto: Dto, ctx: Ctx): Problem | null {
     const series = ctx.store.get("SubLedgerNumberSeries", seriesId);
     if (!series) return problems.notFound("SubLedgerNumberSeries", seriesId);
     const s = series.dto;
-    if (s.SubLedgerNumberSeriesType !== "Employee") return problems.validation("Employee", `Sub-ledger number series ${seriesId} is not an employee series.`);
+    if (s.SubLedgerNumberSeriesType !== "Employee")
+      return problems.validation(
+        "Employee",
+        `Sub-ledger number series ${seriesId} is not an employee series.`,
+      );
     const n = dto.Number as number;
     if (n < (s.FromInclusive as number) || n > (s.ToInclusive as number)) {
-      return problems.validation("Employee", `Number ${n} is outside the number series ${String(s.FromInclusive)}-${String(s.ToInclusive)}.`);
+      return problems.validation(
+        "Employee",
+        `Number ${n} is outside the number series ${String(s.FromInclusive)}-${String(s.ToInclusive)}.`,
+      );
     }
   }
   const groups = (dto.ContactGroupIds as number[] | null) ?? [];
   const missing = groups.filter((g) => !ctx.store.get("ContactGroup", g));
   if (missing.length > 0) return groupsNotFound(missing);
-  if (dto.ManagerEmployeeId !== null && dto.ManagerEmployeeId === dto.Id) return problems.validation("Employee", "An employee cannot be their own manager.");
+  if (dto.ManagerEmployeeId !== null && dto.ManagerEmployeeId === dto.Id)
+    return problems.validation("Employee", "An employee cannot be their own manager.");
   return null;
 }
 
 function groupsNotFound(ids: number[]): Problem {
-  return { status: 404, title: "Object(s) not found", detail: `Could not find contact group(s) with id = ${ids.join(", ")}.` };
+  return {
+    status: 404,
+    title: "Object(s) not found",
+    detail: `Could not find contact group(s) with id = ${ids.join(", ")}.`,
+  };
 }
 
 /** Ledger entries, employments, salary lines and reports make an employee part of the history. */
 function inUse(id: string, ctx: Ctx): string | null {
-  if (ctx.store.all("Posting").some((p) => String(p.dto.ContactId) === id)) return "It has ledger entries.";
+  if (ctx.store.all("Posting").some((p) => String(p.dto.ContactId) === id))
+    return "It has ledger entries.";
   const employments = ctx.store.all(KIND.employment, id).length;
   if (employments > 0) return `It has ${employments} employment(s).`;
-  const lines = ctx.store.all(KIND.salaryLine).filter((r) => String(r.dto.EmployeeId) === id).length;
+  const lines = ctx.store
+    .all(KIND.salaryLine)
+    .filter((r) => String(r.dto.EmployeeId) === id).length;
   if (lines > 0) return `It has ${lines} salary line(s).`;
-  const reports = ctx.store.all(KIND.employee).filter((r) => String(r.dto.ManagerEmployeeId) === id).length;
+  const reports = ctx.store
+    .all(KIND.employee)
+    .filter((r) => String(r.dto.ManagerEmployeeId) === id).length;
   if (reports > 0) return `It is the manager of ${reports} employee(s).`;
   return null;
 }
 
 /**
- * Without the special privilege the API grants on request, id numbers read back as 'hidden' when set
- * and gender as Hidden; the sandbox never holds that privilege, so integrations meet what most will.
+ * Without the special privilege the API grants on request, id numbers read back as 'hidden' when
+ * set and gender as Hidden; the sandbox never holds that privilege, so integrations meet what most
+ * will.
  */
 export function masked(dto: Dto): Dto {
   const out = { ...dto };
-  for (const f of ["NationalIdNumber", "InternationalIdNumber"]) if (out[f] !== null && out[f] !== undefined) out[f] = "hidden";
+  for (const f of ["NationalIdNumber", "InternationalIdNumber"])
+    if (out[f] !== null && out[f] !== undefined) out[f] = "hidden";
   if ("Gender" in out) out.Gender = "Hidden";
   return out;
 }
@@ -133,8 +166,16 @@ const patchBankAccounts: Handler = (ctx) => {
   const employee = employeeOf(ctx);
   if (!employee.ok) return employee;
   const e = employee.value;
-  const view = withoutNulls(Object.fromEntries(Object.keys(BankAccountsWritable.shape).map((k) => [k, e.dto[k]])));
-  const next = patched(ctx, view, BankAccountsWritable, "Employee bank accounts", "EmployeeBankAccountsPatchDto");
+  const view = withoutNulls(
+    Object.fromEntries(Object.keys(BankAccountsWritable.shape).map((k) => [k, e.dto[k]])),
+  );
+  const next = patched(
+    ctx,
+    view,
+    BankAccountsWritable,
+    "Employee bank accounts",
+    "EmployeeBankAccountsPatchDto",
+  );
   if (!next.ok) return next;
   const dto: Dto = { ...e.dto };
   const given: Record<string, number | null | undefined> = next.value;
@@ -146,7 +187,12 @@ const patchBankAccounts: Handler = (ctx) => {
     const account = ctx.store.get("ContactBankAccount", value);
     if (!account) return fail(problems.notFound("Contact bank account", value));
     if (account.parent !== e.id && String(account.dto.ContactId) !== e.id) {
-      return fail(problems.validation("Employee bank accounts", `${field}: bank account with id = ${value} does not belong to the employee.`));
+      return fail(
+        problems.validation(
+          "Employee bank accounts",
+          `${field}: bank account with id = ${value} does not belong to the employee.`,
+        ),
+      );
     }
   }
   dto.LastChangedDateTimeOffset = ctx.now.toISOString();

@@ -1,9 +1,9 @@
 /**
  * @module
- * `/SalaryLines`: one-off lines for the next payroll. An integration sees and changes only the lines
- * it created; another integration's line answers 404, as if it did not exist. The employee and the
- * pay item must exist (404), the pay item must be active, and an ExternalImportReference can exist
- * only once, which is what makes it a duplicate check.
+ * `/SalaryLines`: one-off lines for the next payroll. An integration sees and changes only the
+ * lines it created; another integration's line answers 404, as if it did not exist. The employee
+ * and the pay item must exist (404), the pay item must be active, and an ExternalImportReference
+ * can exist only once, which is what makes it a duplicate check.
  */
 import { SalaryLinePost } from "../../../shared/v2/payroll";
 import { fail, intParam, listReply, problems, type Handler } from "../engine/call";
@@ -33,8 +33,18 @@ const spec: ResourceSpec = {
     const ref = dto.ExternalImportReference;
     // Client-wide, not per integration: the API keeps "only one instance of the reference".
     if (typeof ref === "string" && ref !== "") {
-      const taken = ctx.store.all(KIND.salaryLine).find((r) => r.id !== (self ?? String(dto.Id)) && String(r.dto.ExternalImportReference).toLowerCase() === ref.toLowerCase());
-      if (taken) return problems.validation(ENTITY, `ExternalImportReference is already in use. '${ref}' is used on salary line with Id = ${taken.id}.`);
+      const taken = ctx.store
+        .all(KIND.salaryLine)
+        .find(
+          (r) =>
+            r.id !== (self ?? String(dto.Id)) &&
+            String(r.dto.ExternalImportReference).toLowerCase() === ref.toLowerCase(),
+        );
+      if (taken)
+        return problems.validation(
+          ENTITY,
+          `ExternalImportReference is already in use. '${ref}' is used on salary line with Id = ${taken.id}.`,
+        );
     }
     return lineRefProblem(dto, ctx, ENTITY);
   },
@@ -54,7 +64,10 @@ function ownOnly(handler: Handler): Handler {
 }
 
 const list: Handler = (ctx) => {
-  const rows = ctx.store.all(KIND.salaryLine).filter((r) => r.owner === ctx.call.integration).map((r) => present(r, ctx));
+  const rows = ctx.store
+    .all(KIND.salaryLine)
+    .filter((r) => r.owner === ctx.call.integration)
+    .map((r) => present(r, ctx));
   return listReply(ctx, rows, [...Object.keys(spec.post.shape), ...spec.fields]);
 };
 

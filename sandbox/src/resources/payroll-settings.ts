@@ -7,7 +7,11 @@
 import { fail, listReply, ok, problems, uuidParam, type Ctx, type Handler } from "../engine/call";
 import { filter, predicateOf } from "../engine/filters";
 import { shape, type Dto } from "../engine/store";
-import { PAY_ITEM_DTO_FIELDS, PAYROLL_SETTINGS_DTO_FIELDS, PENSION_SCHEME_DTO_FIELDS } from "./fields/payroll";
+import {
+  PAY_ITEM_DTO_FIELDS,
+  PAYROLL_SETTINGS_DTO_FIELDS,
+  PENSION_SCHEME_DTO_FIELDS,
+} from "./fields/payroll";
 import { KIND } from "./payroll-shared";
 import { SETTINGS } from "./seed";
 
@@ -21,7 +25,8 @@ function accountId(ctx: Ctx, no: number): unknown {
  * pay, 2.3 % extra above 60, 25 + 5 days, 37.5 hour week) and the seeded accounts stand in for it.
  */
 export function payrollSettings(ctx: Ctx): Dto {
-  const primaryBank = ctx.store.all("ClientBankAccount").find((r) => r.dto.IsPrimaryAccount === true)?.dto.Id ?? null;
+  const primaryBank =
+    ctx.store.all("ClientBankAccount").find((r) => r.dto.IsPrimaryAccount === true)?.dto.Id ?? null;
   const standard: Dto = {
     ...Object.fromEntries(PAYROLL_SETTINGS_DTO_FIELDS.map((f) => [f, null])),
     AddFinancialActivityTax: false,
@@ -66,10 +71,16 @@ export function payrollSettings(ctx: Ctx): Dto {
   };
   const stored = ctx.store.get(SETTINGS.payroll, "settings")?.dto ?? {};
   const known = new Set<string>(PAYROLL_SETTINGS_DTO_FIELDS);
-  return { ...standard, ...Object.fromEntries(Object.entries(stored).filter(([k]) => known.has(k))) };
+  return {
+    ...standard,
+    ...Object.fromEntries(Object.entries(stored).filter(([k]) => known.has(k))),
+  };
 }
 
-/** What the API reports for the standard pay items, by code; other codes get the cash-salary defaults. */
+/**
+ * What the API reports for the standard pay items, by code; other codes get the cash-salary
+ * defaults.
+ */
 const BY_CODE: Record<string, Dto> = {
   "100": { BenefitDescription: "Fastloenn", ProcessingType: "FixedSalary" },
   "200": { BenefitDescription: "Timeloenn", ProcessingType: "HourlyWage" },
@@ -109,7 +120,14 @@ const PAY_ITEM_FILTERS = [
 const listPayItems: Handler = (ctx) => {
   const pred = predicateOf(PAY_ITEM_FILTERS, ctx.q);
   if (!pred.ok) return pred;
-  return listReply(ctx, ctx.store.all(KIND.payItem).map((r) => payItemDto(r.dto)).filter(pred.value), PAY_ITEM_DTO_FIELDS);
+  return listReply(
+    ctx,
+    ctx.store
+      .all(KIND.payItem)
+      .map((r) => payItemDto(r.dto))
+      .filter(pred.value),
+    PAY_ITEM_DTO_FIELDS,
+  );
 };
 
 const getPayItem: Handler = (ctx) => {

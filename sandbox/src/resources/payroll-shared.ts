@@ -43,9 +43,13 @@ export function reworded(handler: Handler, word: (p: Problem) => Problem): Handl
 
 /**
  * Runs `after` once `handler` has succeeded, inside the same transaction; its reply may replace the
- * handler's. Not named `then`: a module exporting `then` is a thenable, and awaiting its import hangs.
+ * handler's. Not named `then`: a module exporting `then` is a thenable, and awaiting its import
+ * hangs.
  */
-export function afterwards(handler: Handler, after: (ctx: Ctx, reply: Reply) => Result<Reply>): Handler {
+export function afterwards(
+  handler: Handler,
+  after: (ctx: Ctx, reply: Reply) => Result<Reply>,
+): Handler {
   return (ctx) => {
     const r = handler(ctx);
     return r.ok ? after(ctx, r.value) : r;
@@ -62,13 +66,23 @@ export function employeeOf(ctx: Ctx, param = "employeeId"): Result<Stored> {
 
 /**
  * Applies the call's JSON Patch to `view` and validates the outcome with `schema`. `entity` words
- * the refusal of an operation that cannot be applied, `dtoName` names the patch DTO as the API does.
+ * the refusal of an operation that cannot be applied, `dtoName` names the patch DTO as the API
+ * does.
  */
-export function patched<T extends z.ZodType>(ctx: Ctx, view: Dto, schema: T, entity: string, dtoName: string): Result<z.output<T>> {
+export function patched<T extends z.ZodType>(
+  ctx: Ctx,
+  view: Dto,
+  schema: T,
+  entity: string,
+  dtoName: string,
+): Result<z.output<T>> {
   const doc = JsonPatch.safeParse(ctx.call.body);
   if (!doc.success) return fail(schemaProblem(doc.error, "patch"));
   const applied = applyPatch(view, doc.data);
-  if (!applied.ok) return fail(problems.validation(entity, `${dtoName}: operation ${applied.index}: ${applied.message}.`));
+  if (!applied.ok)
+    return fail(
+      problems.validation(entity, `${dtoName}: operation ${applied.index}: ${applied.message}.`),
+    );
   const parsed = schema.safeParse(applied.value);
   if (!parsed.success) return fail(schemaProblem(parsed.error));
   return { ok: true, value: parsed.data };
@@ -79,7 +93,9 @@ export function withoutNulls(dto: Dto): Dto {
   return Object.fromEntries(Object.entries(dto).filter(([, v]) => v !== null && v !== undefined));
 }
 
-/** References a salary line or a fixed salary line may carry, checked by Id (they have no codes). */
+/**
+ * References a salary line or a fixed salary line may carry, checked by Id (they have no codes).
+ */
 const LINE_REFS = [
   { field: "DepartmentId", kind: "Department", entity: "Department" },
   { field: "ProjectId", kind: "Project", entity: "Project" },
@@ -89,25 +105,37 @@ const LINE_REFS = [
 /** Contacts whose sub-ledger accounts a line may post to instead of a general ledger account. */
 const LEDGER_OWNERS = ["Employee", "Customer", "Supplier"] as const;
 
-/** Why a (fixed) salary line's references do not hold, if they do not: the pay item must exist and be active. */
+/**
+ * Why a (fixed) salary line's references do not hold, if they do not: the pay item must exist and
+ * be active.
+ */
 export function lineRefProblem(dto: Dto, ctx: Ctx, entity: string): Problem | null {
   const payItem = ctx.store.get(KIND.payItem, String(dto.PayItemId));
   if (!payItem) return problems.notFound("Pay item", String(dto.PayItemId));
-  if (payItem.dto.IsActive === false) return problems.validation(entity, `Pay item with id = ${String(dto.PayItemId)} is inactive and cannot be used.`);
+  if (payItem.dto.IsActive === false)
+    return problems.validation(
+      entity,
+      `Pay item with id = ${String(dto.PayItemId)} is inactive and cannot be used.`,
+    );
   for (const field of ["AccountId", "OppositeAccountId"] as const) {
     const id = dto[field];
     if (id === null || id === undefined) continue;
-    const known = ctx.store.get("GeneralLedgerAccount", String(id)) ?? LEDGER_OWNERS.flatMap((k) => ctx.store.all(k)).find((r) => r.dto.SubledgerAccountId === id);
+    const known =
+      ctx.store.get("GeneralLedgerAccount", String(id)) ??
+      LEDGER_OWNERS.flatMap((k) => ctx.store.all(k)).find((r) => r.dto.SubledgerAccountId === id);
     if (!known) return problems.notFound("GeneralLedgerAccount", String(id));
   }
   for (const ref of LINE_REFS) {
     const id = dto[ref.field];
-    if (id !== null && id !== undefined && !ctx.store.get(ref.kind, String(id))) return problems.notFound(ref.entity, String(id));
+    if (id !== null && id !== undefined && !ctx.store.get(ref.kind, String(id)))
+      return problems.notFound(ref.entity, String(id));
   }
   return null;
 }
 
 /** Pay item ids are stored as the pay items are: lowercase. */
 export function lineDefaults(dto: Dto): Dto {
-  return { PayItemId: typeof dto.PayItemId === "string" ? dto.PayItemId.toLowerCase() : dto.PayItemId };
+  return {
+    PayItemId: typeof dto.PayItemId === "string" ? dto.PayItemId.toLowerCase() : dto.PayItemId,
+  };
 }

@@ -10,7 +10,11 @@ import { empty, fail, ok, uuidParam, type Handler } from "../engine/call";
 import { postVoucher, reverseVoucher } from "../engine/ledger";
 import { shape, type Dto } from "../engine/store";
 import { problems } from "../lib/problem";
-import { BANK_VOUCHER_LINE_DTO_FIELDS, VOUCHER_DTO_FIELDS, VOUCHER_LINE_DTO_FIELDS } from "./fields/vouchers";
+import {
+  BANK_VOUCHER_LINE_DTO_FIELDS,
+  VOUCHER_DTO_FIELDS,
+  VOUCHER_LINE_DTO_FIELDS,
+} from "./fields/vouchers";
 
 type PostedVoucher = z.output<typeof ManualVoucherPost>;
 
@@ -22,9 +26,13 @@ const JOURNALS = [
   { route: "YearEndJournals", type: "YearEndJournal", entity: "YearEndVoucher" },
 ] as const;
 
-/** The voucher DTO as the journal endpoints answer it: the header and its own lines, in their published shapes. */
+/**
+ * The voucher DTO as the journal endpoints answer it: the header and its own lines, in their
+ * published shapes.
+ */
 export function voucherDto(voucher: Dto): Dto {
-  const lineFields = voucher.Route === "BankJournals" ? BANK_VOUCHER_LINE_DTO_FIELDS : VOUCHER_LINE_DTO_FIELDS;
+  const lineFields =
+    voucher.Route === "BankJournals" ? BANK_VOUCHER_LINE_DTO_FIELDS : VOUCHER_LINE_DTO_FIELDS;
   const lines = ((voucher.Lines as Dto[] | undefined) ?? []).map((l) => shape(lineFields, l));
   return shape(VOUCHER_DTO_FIELDS, { ...voucher, VoucherLines: lines });
 }
@@ -34,10 +42,21 @@ function postJournal(j: (typeof JOURNALS)[number]): Handler {
     const body = ctx.call.body as PostedVoucher;
     const lines = body.VoucherLines ?? [];
     const posted = postVoucher(ctx, {
-      VoucherType: j.type, VoucherDate: body.VoucherDate, Description: body.Description ?? null, ExternalImportReference: body.ExternalImportReference ?? null,
-      CurrencyCode: body.CurrencyCode ?? null, lines: lines.map((l) => ({ ...l, AccountId: Number(l.AccountId) })), entity: j.entity,
-      bank: j.type === "BankJournal", route: j.route, imported: true,
-      header: { SaftBatchId: body.SaftBatchId ?? null, SaftSourceId: body.SaftSourceId ?? null, ImportedVoucherNo: body.ImportedVoucherNo ?? null },
+      VoucherType: j.type,
+      VoucherDate: body.VoucherDate,
+      Description: body.Description ?? null,
+      ExternalImportReference: body.ExternalImportReference ?? null,
+      CurrencyCode: body.CurrencyCode ?? null,
+      lines: lines.map((l) => ({ ...l, AccountId: Number(l.AccountId) })),
+      entity: j.entity,
+      bank: j.type === "BankJournal",
+      route: j.route,
+      imported: true,
+      header: {
+        SaftBatchId: body.SaftBatchId ?? null,
+        SaftSourceId: body.SaftSourceId ?? null,
+        ImportedVoucherNo: body.ImportedVoucherNo ?? null,
+      },
       lineDtos: lines,
     });
     if (!posted.ok) return posted;
@@ -45,19 +64,28 @@ function postJournal(j: (typeof JOURNALS)[number]): Handler {
   };
 }
 
-/** `GET /Vouchers/<route>/{id}`: only vouchers of that route that this integration created; others are not found. */
+/**
+ * `GET /Vouchers/<route>/{id}`: only vouchers of that route that this integration created; others
+ * are not found.
+ */
 function getOwn(route: string): Handler {
   return (ctx) => {
     const id = uuidParam(ctx, "id");
     if (!id.ok) return id;
     const r = ctx.store.get("Voucher", id.value);
-    if (!r || r.owner !== ctx.call.integration || r.dto.Route !== route) return fail(problems.notFound("Voucher", id.value));
+    if (!r || r.owner !== ctx.call.integration || r.dto.Route !== route)
+      return fail(problems.notFound("Voucher", id.value));
     return ok(voucherDto(r.dto));
   };
 }
 
 export const voucherHandlers: Record<string, Handler> = {
-  ...Object.fromEntries(JOURNALS.flatMap((j) => [[`POST /Vouchers/${j.route}`, postJournal(j)], [`GET /Vouchers/${j.route}/{id}`, getOwn(j.route)]])),
+  ...Object.fromEntries(
+    JOURNALS.flatMap((j) => [
+      [`POST /Vouchers/${j.route}`, postJournal(j)],
+      [`GET /Vouchers/${j.route}/{id}`, getOwn(j.route)],
+    ]),
+  ),
   "POST /Vouchers/Reverse/{id}": (ctx) => {
     const id = uuidParam(ctx, "id");
     if (!id.ok) return id;

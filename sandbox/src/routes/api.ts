@@ -46,42 +46,94 @@ function gate(environment: Environment): MiddlewareHandler<SandboxApp> {
 
 /**
  * Reads the body an operation takes: JSON checked against its schema (unchecked where the shape is
- * unpublished), a JSON Patch, or one uploaded file (either of the last two for `multipart-or-json`).
+ * unpublished), a JSON Patch, or one uploaded file (either of the last two for
+ * `multipart-or-json`).
  */
-async function bodyOf(c: Context<SandboxApp>, op: Operation): Promise<Result<{ body: unknown; upload: Upload | null }>> {
+async function bodyOf(
+  c: Context<SandboxApp>,
+  op: Operation,
+): Promise<Result<{ body: unknown; upload: Upload | null }>> {
   if (op.body === "none") return { ok: true, value: { body: null, upload: null } };
-  const multipart = (c.req.header("content-type") ?? "").toLowerCase().startsWith("multipart/form-data");
-  if (op.body === "multipart" || (op.body === "multipart-or-json" && multipart)) return uploadOf(c.req.raw);
+  const multipart = (c.req.header("content-type") ?? "")
+    .toLowerCase()
+    .startsWith("multipart/form-data");
+  if (op.body === "multipart" || (op.body === "multipart-or-json" && multipart))
+    return uploadOf(c.req.raw);
   const raw = await readJson(c.req.raw, op.body === "json-patch" ? "json-patch" : "json");
   if (!raw.ok) return raw;
   const parsed = op.schema?.safeParse(raw.value);
-  if (parsed && !parsed.success) return { ok: false, problem: schemaProblem(parsed.error, op.body === "json-patch" ? "patch" : "") };
+  if (parsed && !parsed.success)
+    return {
+      ok: false,
+      problem: schemaProblem(parsed.error, op.body === "json-patch" ? "patch" : ""),
+    };
   return { ok: true, value: { body: parsed ? parsed.data : raw.value, upload: null } };
 }
 
 async function uploadOf(req: Request): Promise<Result<{ body: null; upload: Upload }>> {
   if (!(req.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
-    return { ok: false, problem: { status: 415, title: "Unsupported Media Type", detail: "Send the file as multipart/form-data with a field named file." } };
+    return {
+      ok: false,
+      problem: {
+        status: 415,
+        title: "Unsupported Media Type",
+        detail: "Send the file as multipart/form-data with a field named file.",
+      },
+    };
   }
   if (Number(req.headers.get("content-length") ?? "0") > MAX_UPLOAD_BYTES) {
-    return { ok: false, problem: { status: 413, title: "Payload Too Large", detail: `Files are limited to ${MAX_UPLOAD_BYTES} bytes.` } };
+    return {
+      ok: false,
+      problem: {
+        status: 413,
+        title: "Payload Too Large",
+        detail: `Files are limited to ${MAX_UPLOAD_BYTES} bytes.`,
+      },
+    };
   }
   const form = await req.formData().catch(() => null);
   const file = form?.get("file");
   if (!file || typeof file === "string") {
-    return { ok: false, problem: { status: 400, title: "One or more validation errors occurred.", detail: "The file field is required.", errors: { file: ["The file field is required."] } } };
+    return {
+      ok: false,
+      problem: {
+        status: 400,
+        title: "One or more validation errors occurred.",
+        detail: "The file field is required.",
+        errors: { file: ["The file field is required."] },
+      },
+    };
   }
   const bytes = new Uint8Array(await file.arrayBuffer());
-  if (bytes.byteLength > MAX_UPLOAD_BYTES) return { ok: false, problem: { status: 413, title: "Payload Too Large", detail: `Files are limited to ${MAX_UPLOAD_BYTES} bytes.` } };
+  if (bytes.byteLength > MAX_UPLOAD_BYTES)
+    return {
+      ok: false,
+      problem: {
+        status: 413,
+        title: "Payload Too Large",
+        detail: `Files are limited to ${MAX_UPLOAD_BYTES} bytes.`,
+      },
+    };
   const fields: Record<string, string> = {};
-  for (const [name, value] of form?.entries() ?? []) if (typeof value === "string") fields[name] = value;
-  return { ok: true, value: { body: null, upload: { name: file.name, type: file.type || "application/octet-stream", bytes, fields } } };
+  for (const [name, value] of form?.entries() ?? [])
+    if (typeof value === "string") fields[name] = value;
+  return {
+    ok: true,
+    value: {
+      body: null,
+      upload: { name: file.name, type: file.type || "application/octet-stream", bytes, fields },
+    },
+  };
 }
 
 function respond(r: Result<Reply>): Response {
   if (!r.ok) return problemResponse(r.problem);
   const { status, json, headers = {}, bytes } = r.value;
-  if (bytes) return new Response(bytes.data, { status, headers: { ...headers, "content-type": bytes.type } });
+  if (bytes)
+    return new Response(bytes.data, {
+      status,
+      headers: { ...headers, "content-type": bytes.type },
+    });
   if (json === undefined) return new Response(null, { status, headers });
   return Response.json(json, { status, headers });
 }
@@ -93,22 +145,37 @@ function respond(r: Result<Reply>): Response {
 async function dispatch(c: Context<SandboxApp>): Promise<Response> {
   const match = matchOperation(c.req.method, relativePath(c.req.url));
   const res = await serve(c, match);
-  if (match.kind === "operation" && match.op.shape === "unpublished") res.headers.set(SHAPE_HEADER, UNPUBLISHED[SHAPE_HEADER]);
+  if (match.kind === "operation" && match.op.shape === "unpublished")
+    res.headers.set(SHAPE_HEADER, UNPUBLISHED[SHAPE_HEADER]);
   return res;
 }
 
 async function serve(c: Context<SandboxApp>, match: Match): Promise<Response> {
-  if (match.kind === "not-found") return problemResponse({ status: 404, title: "Not Found", detail: `No resource at ${new URL(c.req.url).pathname}.` });
+  if (match.kind === "not-found")
+    return problemResponse({
+      status: 404,
+      title: "Not Found",
+      detail: `No resource at ${new URL(c.req.url).pathname}.`,
+    });
   if (match.kind === "method-not-allowed") {
-    const res = problemResponse({ status: 405, title: "Method Not Allowed", detail: `${c.req.method} is not allowed here; use ${match.allow.join(", ")}.` });
+    const res = problemResponse({
+      status: 405,
+      title: "Method Not Allowed",
+      detail: `${c.req.method} is not allowed here; use ${match.allow.join(", ")}.`,
+    });
     res.headers.set("allow", match.allow.join(", "));
     return res;
   }
   const { op, params } = match;
   const held = c.get("privileges");
   if (op.privileges.length > 0 && !op.privileges.some((p) => held.includes(p))) {
-    // The API documents 403 without a body; naming the privilege is what a developer needs to fix it.
-    return problemResponse({ status: 403, title: "Forbidden", detail: `The integration needs one of these privileges: ${op.privileges.join(", ")}.` });
+    // The API documents 403 without a body; naming the privilege is what a developer needs to fix
+    // it.
+    return problemResponse({
+      status: 403,
+      title: "Forbidden",
+      detail: `The integration needs one of these privileges: ${op.privileges.join(", ")}.`,
+    });
   }
   const body = await bodyOf(c, op);
   if (!body.ok) return problemResponse(body.problem);
@@ -125,17 +192,19 @@ async function serve(c: Context<SandboxApp>, match: Match): Promise<Response> {
     privileges: held,
   };
   // RPC typing cannot see through `unknown` inside replies; the shape is the method's own.
-  return respond((await clientOf(c.env, call.environment, call.clientId).handle(call)) as Result<Reply>);
+  return respond(
+    (await clientOf(c.env, call.environment, call.clientId).handle(call)) as Result<Reply>,
+  );
 }
 
 /** The v2 API of one environment. */
 export function apiRoutes(environment: Environment) {
   const app = new Hono<SandboxApp>();
-  // Before the gate: Onboarding has an empty security requirement (no token), and its own front-layer check.
+  // Before the gate: Onboarding has an empty security requirement (no token), and its own
+  // front-layer check.
   app.route("/", onboardingApiRoutes(environment));
   app.use("*", gate(environment));
   app.route("/", integrationRoutes);
   app.all("*", dispatch);
   return app;
 }
-

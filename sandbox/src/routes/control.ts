@@ -1,7 +1,7 @@
 /**
  * @module
- * `/_sandbox/*`, the control API for local use: keys, clients, settings and faults, counters, reset.
- * Served only when `SANDBOX_CONTROL` is "true"; a deployed sandbox leaves it off.
+ * `/_sandbox/*`, the control API for local use: keys, clients, settings and faults, counters,
+ * reset. Served only when `SANDBOX_CONTROL` is "true"; a deployed sandbox leaves it off.
  */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
@@ -16,66 +16,126 @@ const EnvironmentName = z.enum(ENVIRONMENTS);
 const NewClientBody = z.strictObject({
   environment: EnvironmentName,
   name: z.string().min(1).max(200).optional(),
-  organizationNumber: z.string().regex(/^[0-9]{9}$/, "must be 9 digits").optional(),
+  organizationNumber: z
+    .string()
+    .regex(/^[0-9]{9}$/, "must be 9 digits")
+    .optional(),
   privileges: z.array(z.string().refine((p) => PRIVILEGES.has(p), "unknown privilege")).optional(),
   subscriptions: z.array(z.enum(SUBSCRIPTIONS)).optional(),
 });
 
 /** Parses a JSON body against `schema`; the second element is the problem response, if any. */
-async function body<T extends z.ZodType>(c: Context<SandboxApp>, schema: T): Promise<[z.output<T>, null] | [null, Response]> {
+async function body<T extends z.ZodType>(
+  c: Context<SandboxApp>,
+  schema: T,
+): Promise<[z.output<T>, null] | [null, Response]> {
   const raw = await readJson(c.req.raw, "json");
   if (!raw.ok) return [null, problemResponse(raw.problem)];
   const parsed = schema.safeParse(raw.value);
-  return parsed.success ? [parsed.data, null] : [null, problemResponse(schemaProblem(parsed.error))];
+  return parsed.success
+    ? [parsed.data, null]
+    : [null, problemResponse(schemaProblem(parsed.error))];
 }
 
-function perEnvironment<T>(run: (environment: Environment) => Promise<T>): Promise<Record<Environment, T>> {
-  return Promise.all(ENVIRONMENTS.map(async (e) => [e, await run(e)] as const)).then((pairs) => Object.fromEntries(pairs) as Record<Environment, T>);
+function perEnvironment<T>(
+  run: (environment: Environment) => Promise<T>,
+): Promise<Record<Environment, T>> {
+  return Promise.all(ENVIRONMENTS.map(async (e) => [e, await run(e)] as const)).then(
+    (pairs) => Object.fromEntries(pairs) as Record<Environment, T>,
+  );
 }
 
 export const controlRoutes = new Hono<SandboxApp>()
   .use("*", async (c, next) => {
-    if (c.env.SANDBOX_CONTROL !== "true") return problemResponse({ status: 404, title: "Not Found", detail: "The sandbox control API is disabled." });
+    if (c.env.SANDBOX_CONTROL !== "true")
+      return problemResponse({
+        status: 404,
+        title: "Not Found",
+        detail: "The sandbox control API is disabled.",
+      });
     await next();
   })
-  .get("/keys", (c) => c.json({ demo: keysOf(c.env, "demo"), production: keysOf(c.env, "production") }))
+  .get("/keys", (c) =>
+    c.json({ demo: keysOf(c.env, "demo"), production: keysOf(c.env, "production") }),
+  )
   .post("/clients", async (c) => {
     const [input, bad] = await body(c, NewClientBody);
     if (bad) return bad;
     const name = input.name ?? `Sandbox client ${new Date().toISOString()}`;
-    const created = await platformOf(c.env, input.environment).createClient(input.environment, { ...input, name });
+    const created = await platformOf(c.env, input.environment).createClient(input.environment, {
+      ...input,
+      name,
+    });
     return c.json({ ...created, environment: input.environment }, 201);
   })
   .post("/clients/:environment/:clientId/reactivate", async (c) => {
     const environment = EnvironmentName.safeParse(c.req.param("environment"));
-    if (!environment.success) return problemResponse({ status: 404, title: "Not Found", detail: "Unknown environment." });
+    if (!environment.success)
+      return problemResponse({ status: 404, title: "Not Found", detail: "Unknown environment." });
     const clientId = c.req.param("clientId");
     const result = await platformOf(c.env, environment.data).reactivate(clientId);
-    if (result.ok) return c.json({ clientId, clientKey: result.clientKey, environment: environment.data }, 201);
+    if (result.ok)
+      return c.json({ clientId, clientKey: result.clientKey, environment: environment.data }, 201);
     return result.reason === "not-found"
-      ? problemResponse({ status: 404, title: "Not Found", detail: `No client ${clientId} in ${environment.data}.` })
-      : problemResponse({ status: 409, title: "Conflict", detail: "The integration is already active for this client; remove it first." });
+      ? problemResponse({
+          status: 404,
+          title: "Not Found",
+          detail: `No client ${clientId} in ${environment.data}.`,
+        })
+      : problemResponse({
+          status: 409,
+          title: "Conflict",
+          detail: "The integration is already active for this client; remove it first.",
+        });
   })
   .post("/clients/:environment/:clientId/integrations", async (c) => {
     const environment = EnvironmentName.safeParse(c.req.param("environment"));
-    if (!environment.success) return problemResponse({ status: 404, title: "Not Found", detail: "Unknown environment." });
-    const [input, bad] = await body(c, z.strictObject({ name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/) }));
+    if (!environment.success)
+      return problemResponse({ status: 404, title: "Not Found", detail: "Unknown environment." });
+    const [input, bad] = await body(
+      c,
+      z.strictObject({ name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/) }),
+    );
     if (bad) return bad;
     const clientId = c.req.param("clientId");
     const result = await platformOf(c.env, environment.data).addIntegration(clientId, input.name);
-    if (result.ok) return c.json({ clientId, integration: input.name, clientKey: result.clientKey, environment: environment.data }, 201);
+    if (result.ok)
+      return c.json(
+        {
+          clientId,
+          integration: input.name,
+          clientKey: result.clientKey,
+          environment: environment.data,
+        },
+        201,
+      );
     return result.reason === "not-found"
-      ? problemResponse({ status: 404, title: "Not Found", detail: `No client ${clientId} in ${environment.data}.` })
-      : problemResponse({ status: 409, title: "Conflict", detail: `The integration ${input.name} is already active for this client.` });
+      ? problemResponse({
+          status: 404,
+          title: "Not Found",
+          detail: `No client ${clientId} in ${environment.data}.`,
+        })
+      : problemResponse({
+          status: 409,
+          title: "Conflict",
+          detail: `The integration ${input.name} is already active for this client.`,
+        });
   })
   .post("/tokens/revoke", async (c) => {
-    const [input, bad] = await body(c, z.strictObject({ environment: EnvironmentName.optional(), clientId: z.string().optional() }));
+    const [input, bad] = await body(
+      c,
+      z.strictObject({ environment: EnvironmentName.optional(), clientId: z.string().optional() }),
+    );
     if (bad) return bad;
     const targets = input.environment ? [input.environment] : ENVIRONMENTS;
-    const counts = await Promise.all(targets.map((e) => platformOf(c.env, e).revokeTokens(input.clientId)));
+    const counts = await Promise.all(
+      targets.map((e) => platformOf(c.env, e).revokeTokens(input.clientId)),
+    );
     return c.json({ revoked: counts.reduce((a, b) => a + b, 0) });
   })
-  .get("/settings", async (c) => c.json(await perEnvironment((e) => platformOf(c.env, e).settings())))
+  .get("/settings", async (c) =>
+    c.json(await perEnvironment((e) => platformOf(c.env, e).settings())),
+  )
   .put("/settings", async (c) => {
     const [input, bad] = await body(c, SettingsPatch);
     if (bad) return bad;
@@ -87,12 +147,16 @@ export const controlRoutes = new Hono<SandboxApp>()
   .get("/stats", async (c) => {
     const environments = await perEnvironment((e) => platformOf(c.env, e).stats());
     const both = Object.values(environments);
-    const sum = (pick: (s: (typeof both)[number]) => number) => both.reduce((n, s) => n + pick(s), 0);
+    const sum = (pick: (s: (typeof both)[number]) => number) =>
+      both.reduce((n, s) => n + pick(s), 0);
     return c.json({
       requests: sum((s) => s.requests),
       throttled: sum((s) => s.throttled),
       tokensIssued: sum((s) => s.tokensIssued),
-      tokenRequests: { total: sum((s) => s.tokenRequests.total), byClient: Object.assign({}, ...both.map((s) => s.tokenRequests.byClient)) },
+      tokenRequests: {
+        total: sum((s) => s.tokenRequests.total),
+        byClient: Object.assign({}, ...both.map((s) => s.tokenRequests.byClient)),
+      },
       environments,
     });
   })

@@ -7,7 +7,8 @@
 export function subscriptionKeyOf(req: Request): string | null {
   const header = req.headers.get("ocp-apim-subscription-key");
   if (header) return header;
-  for (const [k, v] of new URL(req.url).searchParams) if (k.toLowerCase() === "subscription-key") return v;
+  for (const [k, v] of new URL(req.url).searchParams)
+    if (k.toLowerCase() === "subscription-key") return v;
   return null;
 }
 

@@ -16,18 +16,26 @@ import type { OnboardingDecided } from "../durable/onboarding-book";
 import { ENVIRONMENTS } from "../env";
 import { approvalPage, closedPage, PAGE_HEADERS } from "../lib/onboarding-page";
 
-const Params = z.object({ environment: z.enum(ENVIRONMENTS), pageId: z.string().regex(/^[0-9a-f]{64}$/) });
+const Params = z.object({
+  environment: z.enum(ENVIRONMENTS),
+  pageId: z.string().regex(/^[0-9a-f]{64}$/),
+});
 
 /** The form as posted; a single checked box arrives as a string, several as a list. */
 const Form = z.object({
   decision: z.enum(["approve", "decline"]),
-  client: z.union([z.string(), z.array(z.string())]).optional().transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
+  client: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
   companyName: z.string().trim().max(200).optional().default(""),
   organizationNumber: z.string().trim().max(20).optional().default(""),
 });
 
 /** The new company the form asks for, null for none, or what is wrong with it. */
-function newCompany(f: z.output<typeof Form>): { name: string; organizationNumber: string } | null | string {
+function newCompany(
+  f: z.output<typeof Form>,
+): { name: string; organizationNumber: string } | null | string {
   if (!f.companyName && !f.organizationNumber) return null;
   if (!f.companyName) return "Give the new company a name.";
   if (!/^[0-9]{9}$/.test(f.organizationNumber)) return "An organization number has 9 digits.";
@@ -37,12 +45,18 @@ function newCompany(f: z.output<typeof Form>): { name: string; organizationNumbe
 export const onboardingPageRoutes = new Hono<SandboxApp>()
   .get("/:environment/:pageId", async (c) => {
     const p = Params.safeParse(c.req.param());
-    const view = p.success ? await platformOf(c.env, p.data.environment).onboardingView(p.data.pageId) : ({ state: "unknown" } as const);
+    const view = p.success
+      ? await platformOf(c.env, p.data.environment).onboardingView(p.data.pageId)
+      : ({ state: "unknown" } as const);
     if (!p.success || view.state !== "pending") {
       const closed = closedPage(view.state === "pending" ? "unknown" : view.state);
       return c.html(closed.page, closed.status, PAGE_HEADERS);
     }
-    return c.html(approvalPage(p.data.environment, view, null, { companyName: "", organizationNumber: "" }), 200, PAGE_HEADERS);
+    return c.html(
+      approvalPage(p.data.environment, view, null, { companyName: "", organizationNumber: "" }),
+      200,
+      PAGE_HEADERS,
+    );
   })
   .post("/:environment/:pageId", async (c) => {
     const p = Params.safeParse(c.req.param());
@@ -52,14 +66,20 @@ export const onboardingPageRoutes = new Hono<SandboxApp>()
     const form = Form.safeParse(await c.req.parseBody({ all: true }).catch(() => ({})));
     const entered = form.success ? form.data : { companyName: "", organizationNumber: "" };
     let decided: OnboardingDecided;
-    if (!form.success) decided = { ok: false, reason: "invalid", message: "Choose Approve or Decline." };
+    if (!form.success)
+      decided = { ok: false, reason: "invalid", message: "Choose Approve or Decline." };
     else {
       const company = newCompany(form.data);
       const approve = form.data.decision === "approve";
       // A half-filled new company matters only to an approval.
-      decided = approve && typeof company === "string"
-        ? { ok: false, reason: "invalid", message: company }
-        : await platform.decideOnboarding(environment, pageId, { approve, clientIds: form.data.client, newCompany: typeof company === "string" ? null : company });
+      decided =
+        approve && typeof company === "string"
+          ? { ok: false, reason: "invalid", message: company }
+          : await platform.decideOnboarding(environment, pageId, {
+              approve,
+              clientIds: form.data.client,
+              newCompany: typeof company === "string" ? null : company,
+            });
     }
     if (decided.ok) return c.redirect(decided.location, 303);
     if (decided.reason !== "invalid") {

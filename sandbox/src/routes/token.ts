@@ -17,7 +17,9 @@ const MAX_TOKEN_BODY_BYTES = 8192;
 export function tokenRoutes(environment: Environment) {
   const app = new Hono<SandboxApp>();
   app.post("/token", async (c) => {
-    const isForm = (c.req.header("content-type") ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded");
+    const isForm = (c.req.header("content-type") ?? "")
+      .toLowerCase()
+      .startsWith("application/x-www-form-urlencoded");
     const body = isForm ? await readLimited(c.req.raw, MAX_TOKEN_BODY_BYTES) : null;
     const form = new URLSearchParams(body ?? "");
     const result = await platformOf(c.env, environment).issueToken(environment, {
@@ -40,7 +42,9 @@ export function tokenRoutes(environment: Environment) {
 }
 
 /** `Basic base64(applicationKey:clientKey)`, or null when absent or malformed. */
-function basicCredentials(header: string | undefined): { applicationKey: string; clientKey: string } | null {
+function basicCredentials(
+  header: string | undefined,
+): { applicationKey: string; clientKey: string } | null {
   const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? "");
   if (!m?.[1]) return null;
   let decoded: string;

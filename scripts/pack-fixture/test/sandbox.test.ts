@@ -1,7 +1,7 @@
 // Runs in a scratch project that installed the packed tarball (scripts/pack-check.mjs): the sandbox
-// from `ledgergate/sandbox`, called through `ledgergate/client`'s typed v2 client. The gateway is not
-// in the package, so the client talks to the sandbox's demo root directly, with a sandbox token as
-// its bearer and the subscription key added by its `fetch`.
+// from `ledgergate/sandbox`, called through `ledgergate/client`'s typed v2 client. The gateway is
+// not in the package, so the client talks to the sandbox's demo root directly, with a sandbox token
+// as its bearer and the subscription key added by its `fetch`.
 import { env } from "cloudflare:workers";
 import { createLedgergateClient, type V2Paths } from "ledgergate/client";
 import { expect, it } from "vitest";
@@ -20,8 +20,14 @@ async function control<T>(method: string, path: string, body?: unknown): Promise
 }
 
 it("creates a client, gets a token and calls API v2 with the typed client", async () => {
-  const keys = await control<{ demo: { applicationKey: string; subscriptionKey: string } }>("GET", "/keys");
-  const client = await control<{ clientId: string; clientKey: string }>("POST", "/clients", { environment: "demo", name: "Pack Check AS" });
+  const keys = await control<{ demo: { applicationKey: string; subscriptionKey: string } }>(
+    "GET",
+    "/keys",
+  );
+  const client = await control<{ clientId: string; clientKey: string }>("POST", "/clients", {
+    environment: "demo",
+    name: "Pack Check AS",
+  });
 
   const tokenRes = await api.fetch(`${ORIGIN}/Demo/OAuth/Token`, {
     method: "POST",
@@ -45,7 +51,9 @@ it("creates a client, gets a token and calls API v2 with the typed client", asyn
     },
   });
 
-  const created = await lg.v2.POST("/Customers", { body: { Name: "Pack Check Kunde AS", EmailAddress: "post@pack-check.test" } });
+  const created = await lg.v2.POST("/Customers", {
+    body: { Name: "Pack Check Kunde AS", EmailAddress: "post@pack-check.test" },
+  });
   expect(created.response.status, JSON.stringify(created.error)).toBe(201);
   // The API answers its DTO; the document types 2XX bodies as unknown (passed on unchanged).
   const { Id } = created.data as { Id: number };
@@ -55,14 +63,20 @@ it("creates a client, gets a token and calls API v2 with the typed client", asyn
   expect(read.data).toMatchObject({ Id, Name: "Pack Check Kunde AS" });
 
   // Paging and filters are typed from the document's query parameters (shared/v2/query.ts).
-  const page = await lg.v2.GET("/Customers", { params: { query: { PageSize: 2, customerNos: `${(created.data as { Number: number }).Number}` } } });
+  const page = await lg.v2.GET("/Customers", {
+    params: {
+      query: { PageSize: 2, customerNos: `${(created.data as { Number: number }).Number}` },
+    },
+  });
   expect(page.response.status).toBe(200);
   expect(page.data).toEqual([expect.objectContaining({ Id })]);
 });
 
 // The v2 types are live, not `any`: a misspelt property of the Customers body does not compile
 // (scripts/pack-check.mjs type-checks this file before running it).
-type CustomerBody = NonNullable<V2Paths["/Customers"]["post"]["requestBody"]>["content"]["application/json"];
+type CustomerBody = NonNullable<
+  V2Paths["/Customers"]["post"]["requestBody"]
+>["content"]["application/json"];
 // @ts-expect-error `Nmae` is not a property of the body
 export const misspelt: CustomerBody = { Nmae: "x" };
 

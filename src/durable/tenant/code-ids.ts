@@ -49,15 +49,29 @@ export class CodeIds {
     );
   }
 
-  /** Remembers `found` as seen at `now`; drops rows past `CODE_IDS_FOR_MS` on the way, so the table holds minutes of lookups at most. */
+  /**
+   * Remembers `found` as seen at `now`; drops rows past `CODE_IDS_FOR_MS` on the way, so the table
+   * holds minutes of lookups at most.
+   */
   remember(found: readonly CodeId[], now: number): void {
     this.sql.exec("DELETE FROM code_ids WHERE seen_at <= ?", now - CODE_IDS_FOR_MS);
-    for (const f of found) this.sql.exec("INSERT OR REPLACE INTO code_ids (kind, code, id, seen_at) VALUES (?, ?, ?, ?)", f.kind, f.code, f.id, now);
+    for (const f of found)
+      this.sql.exec(
+        "INSERT OR REPLACE INTO code_ids (kind, code, id, seen_at) VALUES (?, ?, ?, ?)",
+        f.kind,
+        f.code,
+        f.id,
+        now,
+      );
   }
 
   /** Forgets `keys` (the API refused a write that used them). */
   forget(keys: readonly CodeKey[]): void {
-    if (keys.length > 0) this.sql.exec("DELETE FROM code_ids WHERE (kind, code) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))", pairs(keys));
+    if (keys.length > 0)
+      this.sql.exec(
+        "DELETE FROM code_ids WHERE (kind, code) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))",
+        pairs(keys),
+      );
   }
 
   /** Forgets every code (the tenant is removed, or its client key replaced). */

@@ -11,9 +11,15 @@ import { newGatewayKey } from "../../lib/gateway-key";
 import { rows } from "./sql";
 
 /** The table, created by the tenant's schema. */
-export const GATEWAY_KEY_TABLES = ["CREATE TABLE IF NOT EXISTS gateway_keys (hash TEXT PRIMARY KEY, created_at TEXT NOT NULL, retires_at INTEGER)"];
+export const GATEWAY_KEY_TABLES = [
+  "CREATE TABLE IF NOT EXISTS gateway_keys (hash TEXT PRIMARY KEY, created_at TEXT NOT NULL, retires_at INTEGER)",
+];
 
-const KeyRow = z.object({ hash: z.string(), created_at: z.string(), retires_at: z.int().nullable() });
+const KeyRow = z.object({
+  hash: z.string(),
+  created_at: z.string(),
+  retires_at: z.int().nullable(),
+});
 
 /** A live key a presented key matched: when it retires (null: the current key). */
 export interface MatchedKey {
@@ -21,7 +27,10 @@ export interface MatchedKey {
 }
 
 export class GatewayKeys {
-  /** Keys checked since the object woke: the isolates' access caches exist to keep this low (shown to operators). */
+  /**
+   * Keys checked since the object woke: the isolates' access caches exist to keep this low (shown
+   * to operators).
+   */
   checks = 0;
 
   constructor(private readonly sql: SqlStorage) {}
@@ -31,17 +40,34 @@ export class GatewayKeys {
     const key = newGatewayKey(environment, client);
     const hash = await sha256Hex(key);
     this.sql.exec("DELETE FROM gateway_keys");
-    this.sql.exec("INSERT INTO gateway_keys (hash, created_at, retires_at) VALUES (?, ?, NULL)", hash, new Date(now).toISOString());
+    this.sql.exec(
+      "INSERT INTO gateway_keys (hash, created_at, retires_at) VALUES (?, ?, NULL)",
+      hash,
+      new Date(now).toISOString(),
+    );
     return key;
   }
 
   /** A new key; every other live key retires at `retiresAt` (or earlier, if it already was to). */
-  async rotate(environment: Environment, client: string, now: number, retiresAt: number): Promise<string> {
+  async rotate(
+    environment: Environment,
+    client: string,
+    now: number,
+    retiresAt: number,
+  ): Promise<string> {
     const key = newGatewayKey(environment, client);
     const hash = await sha256Hex(key);
     this.sql.exec("DELETE FROM gateway_keys WHERE retires_at IS NOT NULL AND retires_at <= ?", now);
-    this.sql.exec("UPDATE gateway_keys SET retires_at = MIN(COALESCE(retires_at, ?), ?)", retiresAt, retiresAt);
-    this.sql.exec("INSERT INTO gateway_keys (hash, created_at, retires_at) VALUES (?, ?, NULL)", hash, new Date(now).toISOString());
+    this.sql.exec(
+      "UPDATE gateway_keys SET retires_at = MIN(COALESCE(retires_at, ?), ?)",
+      retiresAt,
+      retiresAt,
+    );
+    this.sql.exec(
+      "INSERT INTO gateway_keys (hash, created_at, retires_at) VALUES (?, ?, NULL)",
+      hash,
+      new Date(now).toISOString(),
+    );
     return key;
   }
 
@@ -58,13 +84,17 @@ export class GatewayKeys {
     this.checks++;
     const hash = await sha256Hex(key);
     let found: MatchedKey | null = null;
-    for (const k of this.#live(now)) if (timingSafeEqual(k.hash, hash)) found = { retiresAt: k.retires_at };
+    for (const k of this.#live(now))
+      if (timingSafeEqual(k.hash, hash)) found = { retiresAt: k.retires_at };
     return found;
   }
 
   /** The live keys as an operator sees them: when each was made and when it retires. */
   list(now: number): { createdAt: string; retiresAt: string | null }[] {
-    return this.#live(now).map((k) => ({ createdAt: k.created_at, retiresAt: k.retires_at === null ? null : new Date(k.retires_at).toISOString() }));
+    return this.#live(now).map((k) => ({
+      createdAt: k.created_at,
+      retiresAt: k.retires_at === null ? null : new Date(k.retires_at).toISOString(),
+    }));
   }
 
   /** Removes every key. */
@@ -73,6 +103,11 @@ export class GatewayKeys {
   }
 
   #live(now: number) {
-    return rows(this.sql, KeyRow, "SELECT hash, created_at, retires_at FROM gateway_keys WHERE retires_at IS NULL OR retires_at > ? ORDER BY created_at DESC", now);
+    return rows(
+      this.sql,
+      KeyRow,
+      "SELECT hash, created_at, retires_at FROM gateway_keys WHERE retires_at IS NULL OR retires_at > ? ORDER BY created_at DESC",
+      now,
+    );
   }
 }

@@ -14,21 +14,27 @@
  * since the request may have been sent. Only the holder of the current claim can finish a row, so a
  * late finisher whose lease ran out cannot overwrite the answer of whoever claimed it next.
  *
- * Rows live `IDEMPOTENCY_TTL_MS` from the first claim; expired rows are purged on every claim and by
- * the object's alarm.
+ * Rows live `IDEMPOTENCY_TTL_MS` from the first claim; expired rows are purged on every claim and
+ * by the object's alarm.
  */
 import { z } from "zod";
 import { StoredHeaders, type StoredAnswer } from "../../lib/shaping/stored-answer";
 import { jsonColumn, row } from "./sql";
 
-/** How long a key's record is kept, ms: 24 h, as Stripe keeps them, long enough for any retry loop. */
+/**
+ * How long a key's record is kept, ms: 24 h, as Stripe keeps them, long enough for any retry loop.
+ */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 /** The longest lease a claim can ask for, ms: the longest call deadline (120 s) and the margin. */
 const MAX_LEASE_MS = 135_000;
-/** Rows one purge deletes at most, so a claim or an alarm stays short; the next one takes the rest. */
+/**
+ * Rows one purge deletes at most, so a claim or an alarm stays short; the next one takes the rest.
+ */
 const PURGE_BATCH = 200;
 
-/** The table, created by the tenant's schema. `key_hash`: SHA-256 hex of the key; times in epoch ms. */
+/**
+ * The table, created by the tenant's schema. `key_hash`: SHA-256 hex of the key; times in epoch ms.
+ */
 export const IDEMPOTENCY_TABLES = [
   `CREATE TABLE IF NOT EXISTS idempotency_keys (key_hash TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, state TEXT NOT NULL,
     holder TEXT, lease_until INTEGER, expires_at INTEGER NOT NULL, status INTEGER, headers TEXT, body BLOB)`,
@@ -48,7 +54,8 @@ export type Claim =
   | { kind: "mismatch" };
 
 /** How a holder ends its claim. */
-export type Finish = { kind: "answer"; answer: StoredAnswer } | { kind: "unknown" } | { kind: "release" };
+export type Finish =
+  { kind: "answer"; answer: StoredAnswer } | { kind: "unknown" } | { kind: "release" };
 
 const Row = z.object({
   fingerprint: z.string(),
@@ -59,7 +66,8 @@ const Row = z.object({
   headers: jsonColumn(StoredHeaders).nullable(),
   body: z.instanceof(ArrayBuffer).nullable(),
 });
-const SELECT = "SELECT fingerprint, state, holder, lease_until, status, headers, body FROM idempotency_keys WHERE key_hash = ?";
+const SELECT =
+  "SELECT fingerprint, state, holder, lease_until, status, headers, body FROM idempotency_keys WHERE key_hash = ?";
 const DueRow = z.object({ due: z.int().nullable() });
 
 export class IdempotencyKeys {
@@ -71,35 +79,68 @@ export class IdempotencyKeys {
    * @param recheck whether the caller can find out an unknown outcome (it may then hold the row)
    * @param leaseUntil when the claim lapses unless finished (epoch ms; capped at `MAX_LEASE_MS` from `now`)
    */
-  claim(keyHash: string, fingerprint: string, recheck: boolean, leaseUntil: number, now: number): Claim {
+  claim(
+    keyHash: string,
+    fingerprint: string,
+    recheck: boolean,
+    leaseUntil: number,
+    now: number,
+  ): Claim {
     this.purge(now);
     const lease = Math.min(leaseUntil, now + MAX_LEASE_MS);
     // An expired row the purge's batch did not reach yet counts as absent, and is replaced.
     const r = row(this.sql, Row, `${SELECT} AND expires_at > ?`, keyHash, now);
     if (!r) {
       const holder = crypto.randomUUID();
-      this.sql.exec("INSERT OR REPLACE INTO idempotency_keys (key_hash, fingerprint, state, holder, lease_until, expires_at) VALUES (?, ?, 'in-flight', ?, ?, ?)", keyHash, fingerprint, holder, lease, now + IDEMPOTENCY_TTL_MS);
+      this.sql.exec(
+        "INSERT OR REPLACE INTO idempotency_keys (key_hash, fingerprint, state, holder, lease_until, expires_at) VALUES (?, ?, 'in-flight', ?, ?, ?)",
+        keyHash,
+        fingerprint,
+        holder,
+        lease,
+        now + IDEMPOTENCY_TTL_MS,
+      );
       return { kind: "first", holder };
     }
     if (r.fingerprint !== fingerprint) return { kind: "mismatch" };
-    if (r.state === "done") return { kind: "replay", answer: { status: r.status ?? 500, headers: r.headers ?? {}, body: r.body } };
+    if (r.state === "done")
+      return {
+        kind: "replay",
+        answer: { status: r.status ?? 500, headers: r.headers ?? {}, body: r.body },
+      };
     if (r.state === "in-flight" && (r.lease_until ?? 0) > now) return { kind: "in-flight" };
     // Unknown, or in flight past its lease (its holder is gone, and may have sent the request).
     if (!recheck) {
-      this.sql.exec("UPDATE idempotency_keys SET state = 'unknown', holder = NULL, lease_until = NULL WHERE key_hash = ?", keyHash);
+      this.sql.exec(
+        "UPDATE idempotency_keys SET state = 'unknown', holder = NULL, lease_until = NULL WHERE key_hash = ?",
+        keyHash,
+      );
       return { kind: "unknown" };
     }
     const holder = crypto.randomUUID();
-    this.sql.exec("UPDATE idempotency_keys SET state = 'in-flight', holder = ?, lease_until = ? WHERE key_hash = ?", holder, lease, keyHash);
+    this.sql.exec(
+      "UPDATE idempotency_keys SET state = 'in-flight', holder = ?, lease_until = ? WHERE key_hash = ?",
+      holder,
+      lease,
+      keyHash,
+    );
     return { kind: "recheck", holder };
   }
 
-  /** Ends `holder`'s claim on `keyHash`; false (and nothing changes) when the claim is no longer its own. */
+  /**
+   * Ends `holder`'s claim on `keyHash`; false (and nothing changes) when the claim is no longer its
+   * own.
+   */
   finish(keyHash: string, holder: string, how: Finish): boolean {
     const mine = row(this.sql, Row, SELECT, keyHash);
     if (!mine || mine.state !== "in-flight" || mine.holder !== holder) return false;
-    if (how.kind === "release") this.sql.exec("DELETE FROM idempotency_keys WHERE key_hash = ?", keyHash);
-    else if (how.kind === "unknown") this.sql.exec("UPDATE idempotency_keys SET state = 'unknown', holder = NULL, lease_until = NULL WHERE key_hash = ?", keyHash);
+    if (how.kind === "release")
+      this.sql.exec("DELETE FROM idempotency_keys WHERE key_hash = ?", keyHash);
+    else if (how.kind === "unknown")
+      this.sql.exec(
+        "UPDATE idempotency_keys SET state = 'unknown', holder = NULL, lease_until = NULL WHERE key_hash = ?",
+        keyHash,
+      );
     else {
       const a = how.answer;
       this.sql.exec(
@@ -115,12 +156,18 @@ export class IdempotencyKeys {
 
   /** When the next record expires (epoch ms), or null when there is none. */
   dueAt(): number | null {
-    return row(this.sql, DueRow, "SELECT MIN(expires_at) AS due FROM idempotency_keys")?.due ?? null;
+    return (
+      row(this.sql, DueRow, "SELECT MIN(expires_at) AS due FROM idempotency_keys")?.due ?? null
+    );
   }
 
   /** Removes, a batch at a time, the records expired by `now` (epoch ms). Safe to repeat. */
   purge(now: number): void {
-    this.sql.exec("DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE expires_at <= ? LIMIT ?)", now, PURGE_BATCH);
+    this.sql.exec(
+      "DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE expires_at <= ? LIMIT ?)",
+      now,
+      PURGE_BATCH,
+    );
   }
 
   /** Removes every record (the tenant is removed, or its client key replaced). */

@@ -19,7 +19,13 @@
  * at most `KNOWN_FOR_MS` later.
  */
 import { z } from "zod";
-import { KnownCustomer, KnownProduct, type Known, type KnownAsk, type Learned } from "../../lib/orders/port";
+import {
+  KnownCustomer,
+  KnownProduct,
+  type Known,
+  type KnownAsk,
+  type Learned,
+} from "../../lib/orders/port";
 import type { OrderSettings } from "./order-settings";
 import { jsonColumn, row, rows } from "./sql";
 
@@ -29,7 +35,10 @@ import { jsonColumn, row, rows } from "./sql";
  */
 export const KNOWN_FOR_MS = 24 * 60 * 60_000;
 
-/** The tables, created by the tenant's schema. `seen_at`: when the API last showed the id (epoch ms). */
+/**
+ * The tables, created by the tenant's schema. `seen_at`: when the API last showed the id (epoch
+ * ms).
+ */
 export const KNOWN_ID_TABLES = [
   "CREATE TABLE IF NOT EXISTS known_customers (registration TEXT NOT NULL, buyer TEXT NOT NULL, customer_id INTEGER NOT NULL, data TEXT NOT NULL, seen_at INTEGER NOT NULL, PRIMARY KEY (registration, buyer))",
   "CREATE INDEX IF NOT EXISTS known_customers_seen ON known_customers (seen_at)",
@@ -38,45 +47,101 @@ export const KNOWN_ID_TABLES = [
 ];
 
 const CustomerRow = z.object({ data: jsonColumn(KnownCustomer) }).transform((r) => r.data);
-const ProductRow = z.object({ code: z.string(), sales_account: z.int().nullable() }).transform((r): KnownProduct => ({ code: r.code, salesAccount: r.sales_account }));
+const ProductRow = z
+  .object({ code: z.string(), sales_account: z.int().nullable() })
+  .transform((r): KnownProduct => ({ code: r.code, salesAccount: r.sales_account }));
 
-/** Customers and products here; settlement ids, kept since before, in `OrderSettings`' table (they never expire). */
+/**
+ * Customers and products here; settlement ids, kept since before, in `OrderSettings`' table (they
+ * never expire).
+ */
 export class KnownIds {
   constructor(
     private readonly sql: SqlStorage,
     private readonly settings: OrderSettings,
   ) {}
 
-  /** The buyer's customer and those of the codes known to `registration`, seen within `KNOWN_FOR_MS` of `now`, and the account's settlement ids. */
+  /**
+   * The buyer's customer and those of the codes known to `registration`, seen within `KNOWN_FOR_MS`
+   * of `now`, and the account's settlement ids.
+   */
   recall(registration: string, ask: KnownAsk, now: number): Known {
     const since = now - KNOWN_FOR_MS;
-    const customer = ask.buyer === undefined ? null : row(this.sql, CustomerRow, "SELECT data FROM known_customers WHERE registration = ? AND buyer = ? AND seen_at > ?", registration, ask.buyer, since);
+    const customer =
+      ask.buyer === undefined
+        ? null
+        : row(
+            this.sql,
+            CustomerRow,
+            "SELECT data FROM known_customers WHERE registration = ? AND buyer = ? AND seen_at > ?",
+            registration,
+            ask.buyer,
+            since,
+          );
     // The codes go in as one bound JSON array (json_each), never spliced into the query.
     const products = ask.codes?.length
-      ? rows(this.sql, ProductRow, "SELECT code, sales_account FROM known_products WHERE registration = ? AND seen_at > ? AND code IN (SELECT value FROM json_each(?))", registration, since, JSON.stringify(ask.codes))
+      ? rows(
+          this.sql,
+          ProductRow,
+          "SELECT code, sales_account FROM known_products WHERE registration = ? AND seen_at > ? AND code IN (SELECT value FROM json_each(?))",
+          registration,
+          since,
+          JSON.stringify(ask.codes),
+        )
       : [];
-    const settlement = ask.settlementAccount === undefined ? null : this.settings.settlementIds(ask.settlementAccount);
+    const settlement =
+      ask.settlementAccount === undefined
+        ? null
+        : this.settings.settlementIds(ask.settlementAccount);
     return { customer, products, settlement };
   }
 
-  /** Forgets what is gone, then remembers what was found or created (as seen at `now`); drops rows past `KNOWN_FOR_MS` on the way. */
+  /**
+   * Forgets what is gone, then remembers what was found or created (as seen at `now`); drops rows
+   * past `KNOWN_FOR_MS` on the way.
+   */
   learn(registration: string, l: Learned, now: number): void {
-    for (const table of ["known_customers", "known_products"]) this.sql.exec(`DELETE FROM ${table} WHERE seen_at <= ?`, now - KNOWN_FOR_MS);
-    if (l.gone?.customerId !== undefined) this.sql.exec("DELETE FROM known_customers WHERE registration = ? AND customer_id = ?", registration, l.gone.customerId);
-    if (l.gone?.codes?.length) this.sql.exec("DELETE FROM known_products WHERE registration = ? AND code IN (SELECT value FROM json_each(?))", registration, JSON.stringify(l.gone.codes));
+    for (const table of ["known_customers", "known_products"])
+      this.sql.exec(`DELETE FROM ${table} WHERE seen_at <= ?`, now - KNOWN_FOR_MS);
+    if (l.gone?.customerId !== undefined)
+      this.sql.exec(
+        "DELETE FROM known_customers WHERE registration = ? AND customer_id = ?",
+        registration,
+        l.gone.customerId,
+      );
+    if (l.gone?.codes?.length)
+      this.sql.exec(
+        "DELETE FROM known_products WHERE registration = ? AND code IN (SELECT value FROM json_each(?))",
+        registration,
+        JSON.stringify(l.gone.codes),
+      );
     if (l.customer) {
       const c = KnownCustomer.parse(l.customer.known);
-      this.sql.exec("INSERT OR REPLACE INTO known_customers (registration, buyer, customer_id, data, seen_at) VALUES (?, ?, ?, ?, ?)", registration, l.customer.buyer, c.id, JSON.stringify(c), now);
+      this.sql.exec(
+        "INSERT OR REPLACE INTO known_customers (registration, buyer, customer_id, data, seen_at) VALUES (?, ?, ?, ?, ?)",
+        registration,
+        l.customer.buyer,
+        c.id,
+        JSON.stringify(c),
+        now,
+      );
     }
     if (l.settlement) this.settings.rememberSettlementIds(l.settlement.accountNo, l.settlement.ids);
     for (const p of l.products ?? []) {
       const { code, salesAccount } = KnownProduct.parse(p);
-      this.sql.exec("INSERT OR REPLACE INTO known_products (registration, code, sales_account, seen_at) VALUES (?, ?, ?, ?)", registration, code, salesAccount, now);
+      this.sql.exec(
+        "INSERT OR REPLACE INTO known_products (registration, code, sales_account, seen_at) VALUES (?, ?, ?, ?)",
+        registration,
+        code,
+        salesAccount,
+        now,
+      );
     }
   }
 
   /** Forgets every customer and product (the tenant is removed, or its client key replaced). */
   clear(): void {
-    for (const table of ["known_customers", "known_products"]) this.sql.exec(`DELETE FROM ${table}`);
+    for (const table of ["known_customers", "known_products"])
+      this.sql.exec(`DELETE FROM ${table}`);
   }
 }

@@ -21,11 +21,13 @@ const DELIVERY_MEMORY_MS = 7 * 86_400_000;
 const PENDING_BATCH = 50;
 /**
  * How long a run is kept after its last change, ms: 400 days. Over a year, so a late refund (a
- * return, a warranty claim) still finds its order's invoice and a year's runs can be reviewed at the
- * annual closing; the books themselves are the accounting system's, not ours.
+ * return, a warranty claim) still finds its order's invoice and a year's runs can be reviewed at
+ * the annual closing; the books themselves are the accounting system's, not ours.
  */
 export const RUN_RETENTION_MS = 400 * 86_400_000;
-/** Rows one purge deletes per table at most, so an alarm stays short; the next alarm takes the rest. */
+/**
+ * Rows one purge deletes per table at most, so an alarm stays short; the next alarm takes the rest.
+ */
 const PURGE_BATCH = 500;
 
 /** The tables, created by the tenant's schema. */
@@ -50,7 +52,13 @@ export class OrderBook {
 
   /** One order's record, or null. */
   get(source: Source, orderId: string): OrderRun | null {
-    return row(this.sql, RunRow, "SELECT data FROM order_runs WHERE source = ? AND order_id = ?", source, orderId);
+    return row(
+      this.sql,
+      RunRow,
+      "SELECT data FROM order_runs WHERE source = ? AND order_id = ?",
+      source,
+      orderId,
+    );
   }
 
   /** Stores a record (validated: a record that would not read back is refused here, not later). */
@@ -58,54 +66,117 @@ export class OrderBook {
     const checked = OrderRun.parse(run);
     this.sql.exec(
       "INSERT OR REPLACE INTO order_runs (source, order_id, state, updated_at, pending, data) VALUES (?, ?, ?, ?, ?, ?)",
-      checked.source, checked.orderId, checked.state, checked.updatedAt, pendingStarts(checked).length > 0 ? 1 : 0, JSON.stringify(checked),
+      checked.source,
+      checked.orderId,
+      checked.state,
+      checked.updatedAt,
+      pendingStarts(checked).length > 0 ? 1 : 0,
+      JSON.stringify(checked),
     );
   }
 
   /** Orders, newest change first, optionally in one state. */
   list(state: RunState | null, limit: number): OrderRun[] {
     return state
-      ? rows(this.sql, RunRow, "SELECT data FROM order_runs WHERE state = ? ORDER BY updated_at DESC LIMIT ?", state, limit)
-      : rows(this.sql, RunRow, "SELECT data FROM order_runs ORDER BY updated_at DESC LIMIT ?", limit);
+      ? rows(
+          this.sql,
+          RunRow,
+          "SELECT data FROM order_runs WHERE state = ? ORDER BY updated_at DESC LIMIT ?",
+          state,
+          limit,
+        )
+      : rows(
+          this.sql,
+          RunRow,
+          "SELECT data FROM order_runs ORDER BY updated_at DESC LIMIT ?",
+          limit,
+        );
   }
 
-  /** Orders whose own run has not reached an end, and every order with refunds (the caller checks theirs). */
+  /**
+   * Orders whose own run has not reached an end, and every order with refunds (the caller checks
+   * theirs).
+   */
   unfinished(): OrderRun[] {
-    return rows(this.sql, RunRow, "SELECT data FROM order_runs WHERE state NOT IN ('settled', 'cancelled', 'failed') OR data LIKE ?", '%"refunds":[{%');
+    return rows(
+      this.sql,
+      RunRow,
+      "SELECT data FROM order_runs WHERE state NOT IN ('settled', 'cancelled', 'failed') OR data LIKE ?",
+      '%"refunds":[{%',
+    );
   }
 
   /** Orders with a run still to start. */
   pending(): OrderRun[] {
-    return rows(this.sql, RunRow, "SELECT data FROM order_runs WHERE pending = 1 LIMIT ?", PENDING_BATCH);
+    return rows(
+      this.sql,
+      RunRow,
+      "SELECT data FROM order_runs WHERE pending = 1 LIMIT ?",
+      PENDING_BATCH,
+    );
   }
 
-  /** The signed timestamp last accepted for an event id (0 when it had none), or null when the event is new. */
+  /**
+   * The signed timestamp last accepted for an event id (0 when it had none), or null when the event
+   * is new.
+   */
   lastDelivery(source: Source, eventId: string): number | null {
-    const r = row(this.sql, DeliveryRow, "SELECT signed_at FROM webhook_deliveries WHERE source = ? AND event_id = ?", source, eventId);
+    const r = row(
+      this.sql,
+      DeliveryRow,
+      "SELECT signed_at FROM webhook_deliveries WHERE source = ? AND event_id = ?",
+      source,
+      eventId,
+    );
     return r ? (r.signed_at ?? 0) : null;
   }
 
   /** Remembers a delivery, and forgets those older than the sources' retry windows. */
   remember(source: Source, eventId: string, signedAt: number | null, now: number): void {
-    this.sql.exec("INSERT OR REPLACE INTO webhook_deliveries (source, event_id, signed_at, seen_at) VALUES (?, ?, ?, ?)", source, eventId, signedAt, now);
+    this.sql.exec(
+      "INSERT OR REPLACE INTO webhook_deliveries (source, event_id, signed_at, seen_at) VALUES (?, ?, ?, ?)",
+      source,
+      eventId,
+      signedAt,
+      now,
+    );
     this.sql.exec("DELETE FROM webhook_deliveries WHERE seen_at < ?", now - DELIVERY_MEMORY_MS);
   }
 
-  /** When the next purge is due (epoch ms): the oldest purgeable run's or delivery's end of retention; null when there is none. */
+  /**
+   * When the next purge is due (epoch ms): the oldest purgeable run's or delivery's end of
+   * retention; null when there is none.
+   */
   purgeDueAt(): number | null {
-    const oldest = row(this.sql, OldestRow, "SELECT (SELECT MIN(updated_at) FROM order_runs WHERE pending = 0) AS run, (SELECT MIN(seen_at) FROM webhook_deliveries) AS seen");
-    const due = [oldest?.run == null ? null : Date.parse(oldest.run) + RUN_RETENTION_MS, oldest?.seen == null ? null : oldest.seen + DELIVERY_MEMORY_MS].filter((t) => t !== null);
+    const oldest = row(
+      this.sql,
+      OldestRow,
+      "SELECT (SELECT MIN(updated_at) FROM order_runs WHERE pending = 0) AS run, (SELECT MIN(seen_at) FROM webhook_deliveries) AS seen",
+    );
+    const due = [
+      oldest?.run == null ? null : Date.parse(oldest.run) + RUN_RETENTION_MS,
+      oldest?.seen == null ? null : oldest.seen + DELIVERY_MEMORY_MS,
+    ].filter((t) => t !== null);
     return due.length > 0 ? Math.min(...due) : null;
   }
 
   /**
    * Removes, a batch at a time, the runs last changed more than `RUN_RETENTION_MS` before `now`
-   * (epoch ms) that have nothing left to start, and the deliveries past their window. Safe to repeat.
+   * (epoch ms) that have nothing left to start, and the deliveries past their window. Safe to
+   * repeat.
    */
   purge(now: number): void {
     const cutoff = new Date(now - RUN_RETENTION_MS).toISOString();
-    this.sql.exec("DELETE FROM order_runs WHERE rowid IN (SELECT rowid FROM order_runs WHERE pending = 0 AND updated_at < ? LIMIT ?)", cutoff, PURGE_BATCH);
-    this.sql.exec("DELETE FROM webhook_deliveries WHERE rowid IN (SELECT rowid FROM webhook_deliveries WHERE seen_at < ? LIMIT ?)", now - DELIVERY_MEMORY_MS, PURGE_BATCH);
+    this.sql.exec(
+      "DELETE FROM order_runs WHERE rowid IN (SELECT rowid FROM order_runs WHERE pending = 0 AND updated_at < ? LIMIT ?)",
+      cutoff,
+      PURGE_BATCH,
+    );
+    this.sql.exec(
+      "DELETE FROM webhook_deliveries WHERE rowid IN (SELECT rowid FROM webhook_deliveries WHERE seen_at < ? LIMIT ?)",
+      now - DELIVERY_MEMORY_MS,
+      PURGE_BATCH,
+    );
   }
 
   /** Removes every order and delivery. */

@@ -14,8 +14,25 @@ import type { Bindings } from "../../lib/config";
 import { log } from "../../lib/log";
 import { ADAPTERS } from "../../lib/orders/adapters";
 import type { Source } from "../../lib/orders/order";
-import { WEBHOOK_UNVERIFIED, type Delivery, type DeliveryId, type SourceAdapter } from "../../lib/orders/source";
-import { applyEvent, pendingStarts, publicView, runInstanceId, type Intake, type OrderRun, type OrderRunView, type RefundRun, type RunParams, type RunPatch, type RunState } from "../../lib/orders/runs";
+import {
+  WEBHOOK_UNVERIFIED,
+  type Delivery,
+  type DeliveryId,
+  type SourceAdapter,
+} from "../../lib/orders/source";
+import {
+  applyEvent,
+  pendingStarts,
+  publicView,
+  runInstanceId,
+  type Intake,
+  type OrderRun,
+  type OrderRunView,
+  type RefundRun,
+  type RunParams,
+  type RunPatch,
+  type RunState,
+} from "../../lib/orders/runs";
 import { fail, ok, type Outcome } from "../../lib/outcome";
 import type { TenantName } from "../../lib/stubs";
 import { OrderBook } from "./order-book";
@@ -36,14 +53,13 @@ export interface WebhookIntake {
 }
 
 /**
- * The one refusal of an unverified delivery (see `WEBHOOK_UNVERIFIED`), for an unknown tenant as for
- * a bad signature. The precise reason is logged for the operator, never answered.
+ * The one refusal of an unverified delivery (see `WEBHOOK_UNVERIFIED`), for an unknown tenant as
+ * for a bad signature. The precise reason is logged for the operator, never answered.
  */
 export function unverified(tenant: string | null, source: Source, reason: string) {
   log.info("webhook-refused", { tenant, source, reason });
   return fail("bad-signature", WEBHOOK_UNVERIFIED);
 }
-
 
 /**
  * Which outcome answers a delivery that carried several events: a start over a cancellation over a
@@ -54,7 +70,10 @@ const rank = (i: Intake) => ["ignored", "duplicate", "failed", "cancelled", "sta
 
 export class OrderDesk {
   readonly book: OrderBook;
-  /** Whether the last `startPending` left runs without an instance (the object's alarm then tries again). */
+  /**
+   * Whether the last `startPending` left runs without an instance (the object's alarm then tries
+   * again).
+   */
   #startsWaiting = false;
   /**
    * Instances whose creation is under way. Concurrent intakes each start what is pending, and a run
@@ -82,7 +101,13 @@ export class OrderDesk {
    * to the first one a verified delivery names (unless the operator pinned one with the secret), so
    * a body signed with a secret several shops share is refused at any other tenant's address.
    */
-  async receive(owner: RunOwner, source: Source, headers: Headers, body: Uint8Array, now: number): Promise<Outcome<WebhookIntake>> {
+  async receive(
+    owner: RunOwner,
+    source: Source,
+    headers: Headers,
+    body: Uint8Array,
+    now: number,
+  ): Promise<Outcome<WebhookIntake>> {
     const adapter = ADAPTERS[source];
     const delivery = { headers, body };
     const verified = await this.#verify(owner.tenant, adapter, delivery, now);
@@ -91,19 +116,45 @@ export class OrderDesk {
     const { eventId, signedAt } = verified.value;
     const shop = adapter.shopOf?.(delivery);
     const pinned = this.settings.shop(source);
-    if (shop === null || (shop !== undefined && pinned !== null && shop !== pinned)) return unverified(owner.tenant, source, `delivery names shop ${shop ?? "(none)"}; pinned to ${pinned ?? "(none)"}`);
+    if (shop === null || (shop !== undefined && pinned !== null && shop !== pinned))
+      return unverified(
+        owner.tenant,
+        source,
+        `delivery names shop ${shop ?? "(none)"}; pinned to ${pinned ?? "(none)"}`,
+      );
     const seen = eventId === null ? null : this.book.lastDelivery(source, eventId);
-    // An event id seen within its window, with no signed time to tell a retry by (Shopify): the same
-    // event again, a lost answer's retry or a replay. Either way it changes nothing and starts nothing.
-    if (seen !== null && signedAt === null) return ok({ status: 200, intake: "duplicate", detail: "Already received: this event was delivered before; nothing new was started.", run: null });
+    // An event id seen within its window, with no signed time to tell a retry by (Shopify): the
+    // same event again, a lost answer's retry or a replay. Either way it changes nothing and starts
+    // nothing.
+    if (seen !== null && signedAt === null)
+      return ok({
+        status: 200,
+        intake: "duplicate",
+        detail: "Already received: this event was delivered before; nothing new was started.",
+        run: null,
+      });
     // A genuine retry is signed anew; the same signed timestamp again is somebody replaying it.
-    if (seen !== null && signedAt !== null && signedAt <= seen) return unverified(owner.tenant, source, "replay: this event was already received with this signed timestamp");
+    if (seen !== null && signedAt !== null && signedAt <= seen)
+      return unverified(
+        owner.tenant,
+        source,
+        "replay: this event was already received with this signed timestamp",
+      );
     const parsed = adapter.parse(delivery);
-    if (!parsed.ok) return fail(parsed.error.status === 401 ? "bad-signature" : "bad-request", parsed.error.detail);
+    if (!parsed.ok)
+      return fail(
+        parsed.error.status === 401 ? "bad-signature" : "bad-request",
+        parsed.error.detail,
+      );
     if (eventId !== null) this.book.remember(source, eventId, signedAt, now);
     if (shop !== undefined && pinned === null) this.settings.pinShop(source, shop);
     const at = new Date(now).toISOString();
-    let answer: WebhookIntake = { status: 200, intake: "ignored", detail: "Nothing to do for this event.", run: null };
+    let answer: WebhookIntake = {
+      status: 200,
+      intake: "ignored",
+      detail: "Nothing to do for this event.",
+      run: null,
+    };
     for (const event of parsed.value) {
       if (event.kind === "ignored") {
         if (answer.intake === "ignored") answer = { ...answer, detail: event.reason };
@@ -112,18 +163,29 @@ export class OrderDesk {
       const orderId = event.kind === "paid" ? event.order.id : event.orderId;
       const { run, intake } = applyEvent(this.book.get(source, orderId), source, event, at);
       this.book.put(run);
-      if (rank(intake) >= rank(answer.intake)) answer = { status: intake === "duplicate" ? 200 : 202, intake, detail: describe(intake), run: publicView(run) };
+      if (rank(intake) >= rank(answer.intake))
+        answer = {
+          status: intake === "duplicate" ? 200 : 202,
+          intake,
+          detail: describe(intake),
+          run: publicView(run),
+        };
     }
     await this.startPending(owner);
     return ok(answer);
   }
 
   /**
-   * The delivery's identity once one of the source's live secrets verifies it: the current one, then
-   * the one it replaced while its grace period runs. Only a verified signature gets as far as a 400
-   * (Stripe's event JSON); every other refusal is the one unverified answer.
+   * The delivery's identity once one of the source's live secrets verifies it: the current one,
+   * then the one it replaced while its grace period runs. Only a verified signature gets as far as
+   * a 400 (Stripe's event JSON); every other refusal is the one unverified answer.
    */
-  async #verify(tenant: TenantName, adapter: SourceAdapter, delivery: Delivery, now: number): Promise<Outcome<DeliveryId>> {
+  async #verify(
+    tenant: TenantName,
+    adapter: SourceAdapter,
+    delivery: Delivery,
+    now: number,
+  ): Promise<Outcome<DeliveryId>> {
     let reason = "no webhook secret is set for this source";
     for (const secret of await this.settings.secrets(tenant, adapter.source, now)) {
       const verified = await adapter.verify(delivery, secret, now);
@@ -134,19 +196,27 @@ export class OrderDesk {
     return unverified(tenant, adapter.source, reason);
   }
 
-  /** Creates the Workflow instances of runs that have none yet; true when some are still waiting. */
+  /**
+   * Creates the Workflow instances of runs that have none yet; true when some are still waiting.
+   */
   async startPending(owner: RunOwner): Promise<boolean> {
     let waiting = false;
     for (const run of this.book.pending()) {
       for (const start of pendingStarts(run)) {
-        const params: RunParams = { ...owner, source: run.source, orderId: run.orderId, refundId: start.refundId };
+        const params: RunParams = {
+          ...owner,
+          source: run.source,
+          orderId: run.orderId,
+          refundId: start.refundId,
+        };
         const id = await runInstanceId(params, start.attempt);
         // Another call is creating it: if that fails, the alarm this leaves armed tries again.
         if (this.#creating.has(id)) {
           waiting = true;
           continue;
         }
-        // Or another call started it while this one awaited: the list read above is behind the book.
+        // Or another call started it while this one awaited: the list read above is behind the
+        // book.
         if (!this.#stillPending(run.source, run.orderId, start)) continue;
         this.#creating.add(id);
         try {
@@ -170,10 +240,20 @@ export class OrderDesk {
     return waiting;
   }
 
-  /** Whether the book (read now, not the caller's earlier copy) still has `start` of the order to make. */
-  #stillPending(source: Source, orderId: string, start: { refundId: string | null; attempt: number }): boolean {
+  /**
+   * Whether the book (read now, not the caller's earlier copy) still has `start` of the order to
+   * make.
+   */
+  #stillPending(
+    source: Source,
+    orderId: string,
+    start: { refundId: string | null; attempt: number },
+  ): boolean {
     const run = this.book.get(source, orderId);
-    return run !== null && pendingStarts(run).some((s) => s.refundId === start.refundId && s.attempt === start.attempt);
+    return (
+      run !== null &&
+      pendingStarts(run).some((s) => s.refundId === start.refundId && s.attempt === start.attempt)
+    );
   }
 
   /**
@@ -184,31 +264,72 @@ export class OrderDesk {
   async stopAll(owner: RunOwner): Promise<void> {
     const ids: Promise<string>[] = [];
     for (const run of this.book.unfinished()) {
-      if (run.order && run.state !== "settled" && run.state !== "cancelled" && run.state !== "failed") ids.push(runInstanceId({ ...owner, source: run.source, orderId: run.orderId, refundId: null }, run.attempt));
-      for (const x of run.refunds) if (x.state === "received" || x.state === "running") ids.push(runInstanceId({ ...owner, source: run.source, orderId: run.orderId, refundId: x.refund.id }, x.attempt));
+      if (
+        run.order &&
+        run.state !== "settled" &&
+        run.state !== "cancelled" &&
+        run.state !== "failed"
+      )
+        ids.push(
+          runInstanceId(
+            { ...owner, source: run.source, orderId: run.orderId, refundId: null },
+            run.attempt,
+          ),
+        );
+      for (const x of run.refunds)
+        if (x.state === "received" || x.state === "running")
+          ids.push(
+            runInstanceId(
+              { ...owner, source: run.source, orderId: run.orderId, refundId: x.refund.id },
+              x.attempt,
+            ),
+          );
     }
-    await Promise.allSettled((await Promise.all(ids)).map(async (id) => (await this.env.ORDER_TO_INVOICE.get(id)).terminate()));
+    await Promise.allSettled(
+      (await Promise.all(ids)).map(async (id) =>
+        (await this.env.ORDER_TO_INVOICE.get(id)).terminate(),
+      ),
+    );
   }
 
   /** Changes an order's record, and with `refundId` one refund of it too, stamping the time. */
-  #update(source: Source, orderId: string, refundId: string | null, change: (r: OrderRun, refund: RefundRun | null) => void): OrderRun | null {
+  #update(
+    source: Source,
+    orderId: string,
+    refundId: string | null,
+    change: (r: OrderRun, refund: RefundRun | null) => void,
+  ): OrderRun | null {
     const current = this.book.get(source, orderId);
     if (!current) return null;
-    const next: OrderRun = { ...current, steps: [...current.steps], refunds: current.refunds.map((x) => ({ ...x, steps: [...x.steps] })) };
-    change(next, refundId === null ? null : (next.refunds.find((x) => x.refund.id === refundId) ?? null));
+    const next: OrderRun = {
+      ...current,
+      steps: [...current.steps],
+      refunds: current.refunds.map((x) => ({ ...x, steps: [...x.steps] })),
+    };
+    change(
+      next,
+      refundId === null ? null : (next.refunds.find((x) => x.refund.id === refundId) ?? null),
+    );
     next.updatedAt = new Date().toISOString();
     this.book.put(next);
     return next;
   }
 
   /**
-   * What a run reports: a step done (on the order, or on its refund), states and ids found. A report
-   * may bring the invoice that waiting refunds need (see `pendingStarts`): their runs start now, and
-   * the answer says so (the object's alarm may then be due).
+   * What a run reports: a step done (on the order, or on its refund), states and ids found. A
+   * report may bring the invoice that waiting refunds need (see `pendingStarts`): their runs start
+   * now, and the answer says so (the object's alarm may then be due).
    */
-  async report(owner: RunOwner, source: Source, orderId: string, refundId: string | null, patch: RunPatch): Promise<boolean> {
+  async report(
+    owner: RunOwner,
+    source: Source,
+    orderId: string,
+    refundId: string | null,
+    patch: RunPatch,
+  ): Promise<boolean> {
     const next = this.#update(source, orderId, refundId, (r, refund) => {
-      // A refund's credit note may land before the invoice's settlement is booked: "credited" stays.
+      // A refund's credit note may land before the invoice's settlement is booked: "credited"
+      // stays.
       const keep = r.state === "credited" && patch.order?.state === "settled";
       Object.assign(r, patch.order, keep ? { state: "credited" } : {});
       if (refund) Object.assign(refund, patch.refund);
@@ -226,11 +347,33 @@ export class OrderDesk {
   async retry(owner: RunOwner, source: Source, orderId: string): Promise<Outcome<OrderRunView>> {
     const run = this.book.get(source, orderId);
     if (!run) return notFound(source, orderId);
-    if (run.state !== "failed" && !run.refunds.some((x) => x.state === "failed")) return fail("conflict", "Neither the order nor any of its refunds failed: there is nothing to retry.");
-    // An order that came unusable (see `UnusableOrder`) failed on what the shop sent: retrying reads the same.
-    if (run.state === "failed" && !run.order) return fail("conflict", `The order cannot be invoiced as the shop sent it (${run.error?.detail ?? "see its error"}); a retry would read the same. Correct it in the shop so it is sent again.`);
-    const next: OrderRun = { ...run, refunds: run.refunds.map((x) => (x.state === "failed" ? { ...x, state: "received", error: null, attempt: x.attempt + 1, started: false } : x)) };
-    if (run.state === "failed" && run.order) Object.assign(next, { state: "received", error: null, attempt: run.attempt + 1, started: false });
+    if (run.state !== "failed" && !run.refunds.some((x) => x.state === "failed"))
+      return fail(
+        "conflict",
+        "Neither the order nor any of its refunds failed: there is nothing to retry.",
+      );
+    // An order that came unusable (see `UnusableOrder`) failed on what the shop sent: retrying
+    // reads the same.
+    if (run.state === "failed" && !run.order)
+      return fail(
+        "conflict",
+        `The order cannot be invoiced as the shop sent it (${run.error?.detail ?? "see its error"}); a retry would read the same. Correct it in the shop so it is sent again.`,
+      );
+    const next: OrderRun = {
+      ...run,
+      refunds: run.refunds.map((x) =>
+        x.state === "failed"
+          ? { ...x, state: "received", error: null, attempt: x.attempt + 1, started: false }
+          : x,
+      ),
+    };
+    if (run.state === "failed" && run.order)
+      Object.assign(next, {
+        state: "received",
+        error: null,
+        attempt: run.attempt + 1,
+        started: false,
+      });
     next.updatedAt = new Date().toISOString();
     this.book.put(next);
     await this.startPending(owner);
@@ -247,7 +390,6 @@ export class OrderDesk {
     return this.book.list(state, limit).map(publicView);
   }
 }
-
 
 function notFound(source: Source, orderId: string) {
   return fail("not-found", `No ${source} order ${orderId} has reached this tenant.`);

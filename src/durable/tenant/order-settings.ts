@@ -8,7 +8,8 @@
  * Rotation keeps one previous secret, like gateway keys keep theirs: Shopify and WooCommerce sign
  * with one secret at a time and switch over on their own schedule (Shopify takes up to an hour), so
  * deliveries signed with the old one keep arriving for a while. A second rotation replaces the
- * previous secret; a PUT replaces the current one outright and drops the previous (a leaked secret).
+ * previous secret; a PUT replaces the current one outright and drops the previous (a leaked
+ * secret).
  */
 import { z } from "zod";
 import { Sealed } from "../../lib/crypto";
@@ -30,13 +31,19 @@ export const ORDER_SETTINGS_TABLES = [
   "CREATE TABLE IF NOT EXISTS webhook_shops (source TEXT PRIMARY KEY, shop TEXT NOT NULL)",
 ];
 
-/** How a secret is set: outright, or as a rotation with `graceSeconds` of overlap; and the shop its source is pinned to. */
+/**
+ * How a secret is set: outright, or as a rotation with `graceSeconds` of overlap; and the shop its
+ * source is pinned to.
+ */
 export interface SecretOptions {
   graceSeconds?: number;
   shopDomain?: string;
 }
 
-/** The tables that hold webhook secrets: the current one, and the one it replaced in its grace period. */
+/**
+ * The tables that hold webhook secrets: the current one, and the one it replaced in its grace
+ * period.
+ */
 type SecretTable = "webhook_secrets" | "webhook_previous_secrets";
 
 const SecretRow = z.object({ sealed: jsonColumn(Sealed) }).transform((r) => r.sealed);
@@ -58,34 +65,65 @@ export class OrderSettings {
    * `previousRetiresAt` (epoch ms) the secret it replaces keeps verifying until then (a rotation);
    * without, the replacement is outright and no earlier secret verifies any more.
    */
-  async setSecret(tenant: TenantName, source: Source, secret: string, previousRetiresAt?: number): Promise<boolean> {
+  async setSecret(
+    tenant: TenantName,
+    source: Source,
+    secret: string,
+    previousRetiresAt?: number,
+  ): Promise<boolean> {
     const sealed = await this.sealer.seal(secret, context(tenant, source));
     if (!sealed) return false;
     this.sql.exec("DELETE FROM webhook_previous_secrets WHERE source = ?", source);
     if (previousRetiresAt !== undefined) {
-      this.sql.exec("INSERT INTO webhook_previous_secrets (source, sealed, retires_at) SELECT source, sealed, ? FROM webhook_secrets WHERE source = ?", previousRetiresAt, source);
+      this.sql.exec(
+        "INSERT INTO webhook_previous_secrets (source, sealed, retires_at) SELECT source, sealed, ? FROM webhook_secrets WHERE source = ?",
+        previousRetiresAt,
+        source,
+      );
     }
-    this.sql.exec("INSERT OR REPLACE INTO webhook_secrets (source, sealed) VALUES (?, ?)", source, JSON.stringify(sealed));
+    this.sql.exec(
+      "INSERT OR REPLACE INTO webhook_secrets (source, sealed) VALUES (?, ?)",
+      source,
+      JSON.stringify(sealed),
+    );
     return true;
   }
 
   /**
-   * Sets a source's secret (see `setSecret`; with `graceSeconds`, a rotation from `now`, epoch ms) and
-   * pins the source to `shopDomain` if given: the operator's word replaces a pin made by a delivery.
-   * Answers when the previous secret retires, null when none is kept.
+   * Sets a source's secret (see `setSecret`; with `graceSeconds`, a rotation from `now`, epoch ms)
+   * and pins the source to `shopDomain` if given: the operator's word replaces a pin made by a
+   * delivery. Answers when the previous secret retires, null when none is kept.
    */
-  async configure(tenant: TenantName, source: Source, secret: string, opts: SecretOptions, now: number): Promise<Outcome<{ previousSecretRetiresAt: string | null }>> {
-    if (opts.shopDomain !== undefined && !ADAPTERS[source].shopOf) return fail("bad-request", `shopDomain applies to sources that name their shop (shopify), not to ${source}.`);
+  async configure(
+    tenant: TenantName,
+    source: Source,
+    secret: string,
+    opts: SecretOptions,
+    now: number,
+  ): Promise<Outcome<{ previousSecretRetiresAt: string | null }>> {
+    if (opts.shopDomain !== undefined && !ADAPTERS[source].shopOf)
+      return fail(
+        "bad-request",
+        `shopDomain applies to sources that name their shop (shopify), not to ${source}.`,
+      );
     const retiresAt = opts.graceSeconds === undefined ? undefined : now + opts.graceSeconds * 1000;
-    if (!(await this.setSecret(tenant, source, secret, retiresAt))) return fail("misconfigured", "SECRETS_KEY is not configured.");
+    if (!(await this.setSecret(tenant, source, secret, retiresAt)))
+      return fail("misconfigured", "SECRETS_KEY is not configured.");
     if (opts.shopDomain !== undefined) this.pinShop(source, opts.shopDomain);
     const previous = this.previousRetiresAt(source);
-    return ok({ previousSecretRetiresAt: previous === null ? null : new Date(previous).toISOString() });
+    return ok({
+      previousSecretRetiresAt: previous === null ? null : new Date(previous).toISOString(),
+    });
   }
 
   /** A source's current webhook secret, or null when none is set (or it cannot be opened). */
   secret(tenant: TenantName, source: Source): Promise<string | null> {
-    return this.#open("webhook_secrets", tenant, source, row(this.sql, SecretRow, "SELECT sealed FROM webhook_secrets WHERE source = ?", source));
+    return this.#open(
+      "webhook_secrets",
+      tenant,
+      source,
+      row(this.sql, SecretRow, "SELECT sealed FROM webhook_secrets WHERE source = ?", source),
+    );
   }
 
   /**
@@ -94,14 +132,27 @@ export class OrderSettings {
    */
   async secrets(tenant: TenantName, source: Source, now: number): Promise<string[]> {
     const current = await this.secret(tenant, source);
-    const sealed = row(this.sql, SecretRow, "SELECT sealed FROM webhook_previous_secrets WHERE source = ? AND retires_at > ?", source, now);
+    const sealed = row(
+      this.sql,
+      SecretRow,
+      "SELECT sealed FROM webhook_previous_secrets WHERE source = ? AND retires_at > ?",
+      source,
+      now,
+    );
     const previous = await this.#open("webhook_previous_secrets", tenant, source, sealed);
     return [current, previous].filter((s): s is string => s !== null);
   }
 
   /** When the previous secret of a source retires (epoch ms), or null when there is none. */
   previousRetiresAt(source: Source): number | null {
-    return row(this.sql, DueRow, "SELECT retires_at AS due FROM webhook_previous_secrets WHERE source = ?", source)?.due ?? null;
+    return (
+      row(
+        this.sql,
+        DueRow,
+        "SELECT retires_at AS due FROM webhook_previous_secrets WHERE source = ?",
+        source,
+      )?.due ?? null
+    );
   }
 
   /** The shop a source is pinned to, or null when none is yet. */
@@ -111,28 +162,45 @@ export class OrderSettings {
 
   /** Pins a source to `shop`: deliveries naming another shop are refused from now on. */
   pinShop(source: Source, shop: string): void {
-    this.sql.exec("INSERT OR REPLACE INTO webhook_shops (source, shop) VALUES (?, ?)", source, shop);
+    this.sql.exec(
+      "INSERT OR REPLACE INTO webhook_shops (source, shop) VALUES (?, ?)",
+      source,
+      shop,
+    );
   }
 
-  /** When the earliest previous secret retires (epoch ms): the alarm removes it then. Null when none. */
+  /**
+   * When the earliest previous secret retires (epoch ms): the alarm removes it then. Null when
+   * none.
+   */
   dueAt(): number | null {
-    return row(this.sql, DueRow, "SELECT MIN(retires_at) AS due FROM webhook_previous_secrets")?.due ?? null;
+    return (
+      row(this.sql, DueRow, "SELECT MIN(retires_at) AS due FROM webhook_previous_secrets")?.due ??
+      null
+    );
   }
 
-  /** Removes the previous secrets retired by `now` (epoch ms): a secret nobody may use is not kept. */
+  /**
+   * Removes the previous secrets retired by `now` (epoch ms): a secret nobody may use is not kept.
+   */
   purge(now: number): void {
     this.sql.exec("DELETE FROM webhook_previous_secrets WHERE retires_at <= ?", now);
   }
 
   /** Stores the mapping as the operator sent it; answers it with the defaults filled in. */
   setMapping(input: OrderMappingInput): OrderMapping {
-    this.sql.exec("INSERT OR REPLACE INTO order_mapping (id, data) VALUES (1, ?)", JSON.stringify(input));
+    this.sql.exec(
+      "INSERT OR REPLACE INTO order_mapping (id, data) VALUES (1, ?)",
+      JSON.stringify(input),
+    );
     return resolveMapping(input);
   }
 
   /** The mapping, defaults filled in. */
   mapping(): OrderMapping {
-    return resolveMapping(row(this.sql, MappingRow, "SELECT data FROM order_mapping WHERE id = 1") ?? {});
+    return resolveMapping(
+      row(this.sql, MappingRow, "SELECT data FROM order_mapping WHERE id = 1") ?? {},
+    );
   }
 
   /** The settlement ids remembered for an account number, or null. */
@@ -142,12 +210,23 @@ export class OrderSettings {
 
   /** Remembers an account number's settlement ids. */
   rememberSettlementIds(accountNo: number, ids: SettlementIds): void {
-    this.sql.exec("INSERT OR REPLACE INTO settlement_ids (account_no, data) VALUES (?, ?)", accountNo, JSON.stringify(SettlementIds.parse(ids)));
+    this.sql.exec(
+      "INSERT OR REPLACE INTO settlement_ids (account_no, data) VALUES (?, ?)",
+      accountNo,
+      JSON.stringify(SettlementIds.parse(ids)),
+    );
   }
 
   /** Removes every secret, pinned shop, the mapping and the remembered ids. */
   clear(): void {
-    for (const table of ["webhook_secrets", "webhook_previous_secrets", "webhook_shops", "order_mapping", "settlement_ids"]) this.sql.exec(`DELETE FROM ${table}`);
+    for (const table of [
+      "webhook_secrets",
+      "webhook_previous_secrets",
+      "webhook_shops",
+      "order_mapping",
+      "settlement_ids",
+    ])
+      this.sql.exec(`DELETE FROM ${table}`);
   }
 
   /**
@@ -155,10 +234,21 @@ export class OrderSettings {
    * key the first time it is opened, unless the row changed while it was being opened (a new secret
    * set meanwhile must not be overwritten by the old one; a seal's ciphertext is unique to it).
    */
-  async #open(table: SecretTable, tenant: TenantName, source: Source, sealed: Sealed | null): Promise<string | null> {
+  async #open(
+    table: SecretTable,
+    tenant: TenantName,
+    source: Source,
+    sealed: Sealed | null,
+  ): Promise<string | null> {
     const opened = sealed && (await this.sealer.open(sealed, context(tenant, source)));
     if (!opened) return null;
-    if (opened.resealed) this.sql.exec(`UPDATE ${table} SET sealed = ? WHERE source = ? AND json_extract(sealed, '$.ct') = ?`, JSON.stringify(opened.resealed), source, sealed.ct);
+    if (opened.resealed)
+      this.sql.exec(
+        `UPDATE ${table} SET sealed = ? WHERE source = ? AND json_extract(sealed, '$.ct') = ?`,
+        JSON.stringify(opened.resealed),
+        source,
+        sealed.ct,
+      );
     return opened.text;
   }
 }

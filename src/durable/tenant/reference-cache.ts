@@ -19,7 +19,8 @@ import { jsonColumn, row } from "./sql";
 /**
  * How long an entry is served, ms: 5 minutes. Reference data changes a few times a year, mostly in
  * the accounting UI (which the gateway cannot see): five minutes bounds how long such a change
- * stays unseen, while a job that looks up VAT codes for every order asks the API once per 5 minutes.
+ * stays unseen, while a job that looks up VAT codes for every order asks the API once per 5
+ * minutes.
  */
 export const REFERENCE_TTL_MS = 5 * 60_000;
 /** Entries kept per tenant at most: every reference list in a few projections and pages. */
@@ -34,10 +35,20 @@ export const REFERENCE_CACHE_TABLES = [
   "CREATE TABLE IF NOT EXISTS reference_generations (resource TEXT PRIMARY KEY, generation INTEGER NOT NULL)",
 ];
 
-/** A cached answer and its age, or a miss with the generation the caller's read will be kept under. */
-export type ReferenceRead = { kind: "hit"; answer: StoredAnswer; storedAt: number; expiresAt: number } | { kind: "miss"; generation: number };
+/**
+ * A cached answer and its age, or a miss with the generation the caller's read will be kept under.
+ */
+export type ReferenceRead =
+  | { kind: "hit"; answer: StoredAnswer; storedAt: number; expiresAt: number }
+  | { kind: "miss"; generation: number };
 
-const EntryRow = z.object({ status: z.int(), headers: jsonColumn(StoredHeaders), body: z.instanceof(ArrayBuffer).nullable(), stored_at: z.int(), expires_at: z.int() });
+const EntryRow = z.object({
+  status: z.int(),
+  headers: jsonColumn(StoredHeaders),
+  body: z.instanceof(ArrayBuffer).nullable(),
+  stored_at: z.int(),
+  expires_at: z.int(),
+});
 const GenerationRow = z.object({ generation: z.int() });
 /** The generation row that counts into every resource's (moved on by `clear`). */
 const ALL = "*";
@@ -46,15 +57,41 @@ const DueRow = z.object({ due: z.int().nullable() });
 export class ReferenceCache {
   constructor(private readonly sql: SqlStorage) {}
 
-  /** The live entry for `key` at `now`; with `refresh`, a miss whatever is kept (the caller asked for `no-cache`). */
+  /**
+   * The live entry for `key` at `now`; with `refresh`, a miss whatever is kept (the caller asked
+   * for `no-cache`).
+   */
   read(key: string, resource: string, refresh: boolean, now: number): ReferenceRead {
-    const e = refresh ? null : row(this.sql, EntryRow, "SELECT status, headers, body, stored_at, expires_at FROM reference_cache WHERE key = ? AND expires_at > ?", key, now);
-    if (e) return { kind: "hit", answer: { status: e.status, headers: e.headers, body: e.body }, storedAt: e.stored_at, expiresAt: e.expires_at };
+    const e = refresh
+      ? null
+      : row(
+          this.sql,
+          EntryRow,
+          "SELECT status, headers, body, stored_at, expires_at FROM reference_cache WHERE key = ? AND expires_at > ?",
+          key,
+          now,
+        );
+    if (e)
+      return {
+        kind: "hit",
+        answer: { status: e.status, headers: e.headers, body: e.body },
+        storedAt: e.stored_at,
+        expiresAt: e.expires_at,
+      };
     return { kind: "miss", generation: this.#generation(resource) };
   }
 
-  /** Keeps `answer` for `key`, unless `resource` was written since `generation` was read; answers when it was kept and expires (epoch ms), or null when not kept. */
-  keep(key: string, resource: string, generation: number, answer: StoredAnswer, now: number): { storedAt: number; expiresAt: number } | null {
+  /**
+   * Keeps `answer` for `key`, unless `resource` was written since `generation` was read; answers
+   * when it was kept and expires (epoch ms), or null when not kept.
+   */
+  keep(
+    key: string,
+    resource: string,
+    generation: number,
+    answer: StoredAnswer,
+    now: number,
+  ): { storedAt: number; expiresAt: number } | null {
     if (this.#generation(resource) !== generation) return null;
     this.purge(now);
     this.sql.exec(
@@ -67,11 +104,17 @@ export class ReferenceCache {
       now,
       now + REFERENCE_TTL_MS,
     );
-    this.sql.exec("DELETE FROM reference_cache WHERE key IN (SELECT key FROM reference_cache ORDER BY stored_at DESC LIMIT -1 OFFSET ?)", MAX_REFERENCE_ENTRIES);
+    this.sql.exec(
+      "DELETE FROM reference_cache WHERE key IN (SELECT key FROM reference_cache ORDER BY stored_at DESC LIMIT -1 OFFSET ?)",
+      MAX_REFERENCE_ENTRIES,
+    );
     return { storedAt: now, expiresAt: now + REFERENCE_TTL_MS };
   }
 
-  /** Forgets every entry of `resource` and moves its generation on (a write to it went through the gateway). */
+  /**
+   * Forgets every entry of `resource` and moves its generation on (a write to it went through the
+   * gateway).
+   */
   forget(resource: string): void {
     this.sql.exec("DELETE FROM reference_cache WHERE resource = ?", resource);
     this.#bump(resource);
@@ -98,10 +141,21 @@ export class ReferenceCache {
   }
 
   #bump(resource: string): void {
-    this.sql.exec("INSERT INTO reference_generations (resource, generation) VALUES (?, 1) ON CONFLICT(resource) DO UPDATE SET generation = generation + 1", resource);
+    this.sql.exec(
+      "INSERT INTO reference_generations (resource, generation) VALUES (?, 1) ON CONFLICT(resource) DO UPDATE SET generation = generation + 1",
+      resource,
+    );
   }
 
   #generation(resource: string): number {
-    return row(this.sql, GenerationRow, "SELECT COALESCE(SUM(generation), 0) AS generation FROM reference_generations WHERE resource IN (?, ?)", resource, ALL)?.generation ?? 0;
+    return (
+      row(
+        this.sql,
+        GenerationRow,
+        "SELECT COALESCE(SUM(generation), 0) AS generation FROM reference_generations WHERE resource IN (?, ?)",
+        resource,
+        ALL,
+      )?.generation ?? 0
+    );
   }
 }

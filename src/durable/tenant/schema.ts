@@ -17,12 +17,27 @@ import { TOKEN_TABLES } from "./token-state";
 /** Bumped when a table is added or changed. */
 const SCHEMA_VERSION = "5";
 
-const DDL = [...REGISTRATION_TABLES, ...GATEWAY_KEY_TABLES, ...TOKEN_TABLES, ...ORDER_SETTINGS_TABLES, ...ORDER_BOOK_TABLES, ...KNOWN_ID_TABLES, ...CODE_ID_TABLES, ...IDEMPOTENCY_TABLES, ...REFERENCE_CACHE_TABLES];
+const DDL = [
+  ...REGISTRATION_TABLES,
+  ...GATEWAY_KEY_TABLES,
+  ...TOKEN_TABLES,
+  ...ORDER_SETTINGS_TABLES,
+  ...ORDER_BOOK_TABLES,
+  ...KNOWN_ID_TABLES,
+  ...CODE_ID_TABLES,
+  ...IDEMPOTENCY_TABLES,
+  ...REFERENCE_CACHE_TABLES,
+];
 
-/** Creates the tables when the stored version is not the current one. Synchronous: call it from the constructor. */
+/**
+ * Creates the tables when the stored version is not the current one. Synchronous: call it from the
+ * constructor.
+ */
 export function migrate(sql: SqlStorage): void {
   sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
-  const current = sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'").toArray()[0]?.value;
+  const current = sql
+    .exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'")
+    .toArray()[0]?.value;
   if (current === SCHEMA_VERSION) return;
   for (const statement of DDL) sql.exec(statement);
   sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", SCHEMA_VERSION);

@@ -17,18 +17,27 @@ export interface Opened {
 export class Sealer {
   constructor(private readonly env: Bindings) {}
 
-  /** `text` sealed under the current key, bound to `context`; null when SECRETS_KEY is missing or malformed. */
+  /**
+   * `text` sealed under the current key, bound to `context`; null when SECRETS_KEY is missing or
+   * malformed.
+   */
   async seal(text: string, context: string): Promise<Sealed | null> {
     const keys = await this.#keys();
     return keys && seal(text, keys[0], context);
   }
 
-  /** The secret in `sealed`, or null when no configured key opens it (or it was bound to another context). */
+  /**
+   * The secret in `sealed`, or null when no configured key opens it (or it was bound to another
+   * context).
+   */
   async open(sealed: Sealed, context: string): Promise<Opened | null> {
     const keys = await this.#keys();
     const text = keys && (await open(sealed, keys, context));
     if (!keys || text === null) return null;
-    return { text, resealed: sealed.kid === keys[0].kid ? null : await seal(text, keys[0], context) };
+    return {
+      text,
+      resealed: sealed.kid === keys[0].kid ? null : await seal(text, keys[0], context),
+    };
   }
 
   async #keys() {

@@ -15,7 +15,12 @@ export function jsonColumn<T extends z.ZodType>(schema: T) {
 }
 
 /** Every row of `query`, parsed with `schema`. */
-export function rows<T extends z.ZodType>(sql: SqlStorage, schema: T, query: string, ...params: SqlStorageValue[]): z.output<T>[] {
+export function rows<T extends z.ZodType>(
+  sql: SqlStorage,
+  schema: T,
+  query: string,
+  ...params: SqlStorageValue[]
+): z.output<T>[] {
   return sql
     .exec(query, ...params)
     .toArray()
@@ -23,6 +28,11 @@ export function rows<T extends z.ZodType>(sql: SqlStorage, schema: T, query: str
 }
 
 /** The first row of `query` (a lookup by key) parsed with `schema`, or null when there is none. */
-export function row<T extends z.ZodType>(sql: SqlStorage, schema: T, query: string, ...params: SqlStorageValue[]): z.output<T> | null {
+export function row<T extends z.ZodType>(
+  sql: SqlStorage,
+  schema: T,
+  query: string,
+  ...params: SqlStorageValue[]
+): z.output<T> | null {
   return rows(sql, schema, query, ...params)[0] ?? null;
 }

@@ -10,11 +10,20 @@ import { fail, ok, type Failure, type Outcome } from "../../lib/outcome";
 import { renewalPlan, renewalStart, type TokenRecord } from "../../lib/token-timing";
 import { readTokenState, writeTokenState } from "./token-state";
 
-/** Back-off after a failed token request: 1 s doubling to at most this, ms (mature clients cool down for 30 s). */
+/**
+ * Back-off after a failed token request: 1 s doubling to at most this, ms (mature clients cool down
+ * for 30 s).
+ */
 const MAX_BACKOFF_MS = 30_000;
-/** `lastUsedAt` is written to storage at most this often, ms: the renewal alarm needs minutes, not milliseconds. */
+/**
+ * `lastUsedAt` is written to storage at most this often, ms: the renewal alarm needs minutes, not
+ * milliseconds.
+ */
 const LAST_USED_RESOLUTION_MS = 60_000;
-/** After a failed renewal while the old token still serves, the alarm tries again no sooner than this, ms. */
+/**
+ * After a failed renewal while the old token still serves, the alarm tries again no sooner than
+ * this, ms.
+ */
 const RENEW_RETRY_MS = 1_000;
 
 /** A token a caller may send now. */
@@ -24,7 +33,9 @@ export type IssuedToken = { accessToken: string; expiresIn: number };
 
 /** What the keeper needs from its tenant: one token request, and sealing for storage. */
 export interface TokenSource {
-  /** One token request with the tenant's client key; `unprocessable` means the API refused the key. */
+  /**
+   * One token request with the tenant's client key; `unprocessable` means the API refused the key.
+   */
   request(): Promise<Outcome<IssuedToken>>;
   seal(token: string): Promise<Sealed | null>;
   open(sealed: Sealed): Promise<string | null>;
@@ -38,15 +49,22 @@ export class TokenKeeper {
   #backoffUntil = 0;
   #lastError: string | null = null;
   #issued = 0;
-  /** Callers that had to wait for a token request (the renewal alarm exists to keep this at zero). */
+  /**
+   * Callers that had to wait for a token request (the renewal alarm exists to keep this at zero).
+   */
   #waits = 0;
   #lastUsedAt = 0;
   #lastUsedStoredAt = 0;
-  /** When the renewal alarm is due for the current token (jittered once, when the token is kept). */
+  /**
+   * When the renewal alarm is due for the current token (jittered once, when the token is kept).
+   */
   #renewAt = 0;
   /** The token request in flight, shared by every caller that needs a token meanwhile. */
   #inflight: Promise<Outcome<Access>> | null = null;
-  /** Bumped by every operator change: a request that started before one applies nothing when it returns. */
+  /**
+   * Bumped by every operator change: a request that started before one applies nothing when it
+   * returns.
+   */
   #generation = 0;
 
   constructor(
@@ -61,7 +79,12 @@ export class TokenKeeper {
   async load(): Promise<void> {
     const s = readTokenState(this.sql);
     if (!s) return;
-    [this.#rejectedReason, this.#failures, this.#backoffUntil, this.#lastError] = [s.rejected_reason, s.failures, s.backoff_until, s.last_error];
+    [this.#rejectedReason, this.#failures, this.#backoffUntil, this.#lastError] = [
+      s.rejected_reason,
+      s.failures,
+      s.backoff_until,
+      s.last_error,
+    ];
     this.#issued = s.tokens_issued;
     this.#lastUsedAt = this.#lastUsedStoredAt = s.last_used_at;
     const token = s.sealed && (await this.source.open(s.sealed));
@@ -89,7 +112,11 @@ export class TokenKeeper {
     }
     if (this.#rejectedReason !== null) return this.#rejected(this.#rejectedReason);
     if (this.#backoffUntil > now && !this.#inflight) {
-      return fail("unavailable", `The token endpoint failed (${this.#lastError}); retrying after a back-off.`, Math.ceil((this.#backoffUntil - now) / 1000));
+      return fail(
+        "unavailable",
+        `The token endpoint failed (${this.#lastError}); retrying after a back-off.`,
+        Math.ceil((this.#backoffUntil - now) / 1000),
+      );
     }
     this.#waits++;
     return this.#issue();
@@ -123,7 +150,10 @@ export class TokenKeeper {
     this.#persist();
   }
 
-  /** The alarm's part: renews a token in its renewal window while the tenant is in use. Safe to run twice. */
+  /**
+   * The alarm's part: renews a token in its renewal window while the tenant is in use. Safe to run
+   * twice.
+   */
   async renew(): Promise<void> {
     const t = this.#token;
     if (!t) return;
@@ -131,7 +161,10 @@ export class TokenKeeper {
     if (plan.renewNow && plan.inUse && this.#mayRequest(this.now())) await this.#issue();
   }
 
-  /** When the alarm should next call `renew`, or null when nothing is due (no token, or an idle tenant's token left to lapse). */
+  /**
+   * When the alarm should next call `renew`, or null when nothing is due (no token, or an idle
+   * tenant's token left to lapse).
+   */
   dueAt(): number | null {
     const t = this.#token;
     if (!t) return null;
@@ -139,8 +172,11 @@ export class TokenKeeper {
     const plan = renewalPlan(t, now, this.#lastUsedAt);
     if (!plan.renewNow) return this.#renewAt;
     // In the window with the token still serving: a renewal failed; try again after the back-off,
-    // unless the key was refused (only a new client key mends that, and asking again spends the budget).
-    return plan.inUse && plan.usable && this.#rejectedReason === null ? Math.max(this.#backoffUntil, now + RENEW_RETRY_MS) : null;
+    // unless the key was refused (only a new client key mends that, and asking again spends the
+    // budget).
+    return plan.inUse && plan.usable && this.#rejectedReason === null
+      ? Math.max(this.#backoffUntil, now + RENEW_RETRY_MS)
+      : null;
   }
 
   /** The token's state for operators: never the token itself. */
@@ -152,7 +188,11 @@ export class TokenKeeper {
         : this.#token && this.#token.expiresAt > now
           ? { state: "valid" as const, expiresAt: new Date(this.#token.expiresAt).toISOString() }
           : { state: "none" as const };
-    return { token: state, lastError: this.#lastError, counters: { tokensIssued: this.#issued, tokenWaits: this.#waits } };
+    return {
+      token: state,
+      lastError: this.#lastError,
+      counters: { tokensIssued: this.#issued, tokenWaits: this.#waits },
+    };
   }
 
   /** Forgets everything (the tenant is removed); a request in flight applies nothing. */
@@ -161,7 +201,13 @@ export class TokenKeeper {
     this.sql.exec("DELETE FROM token_state");
     this.#token = this.#sealed = null;
     this.#rejectedReason = this.#lastError = null;
-    this.#failures = this.#backoffUntil = this.#issued = this.#waits = this.#lastUsedAt = this.#lastUsedStoredAt = 0;
+    this.#failures =
+      this.#backoffUntil =
+      this.#issued =
+      this.#waits =
+      this.#lastUsedAt =
+      this.#lastUsedStoredAt =
+        0;
   }
 
   /**
@@ -172,7 +218,12 @@ export class TokenKeeper {
   #issue(): Promise<Outcome<Access>> {
     this.#inflight ??= this.#requestAndKeep()
       // A failed RPC to the governor or a storage error: a transient failure, backed off like one.
-      .catch(() => this.#failed({ reason: "unavailable", detail: "internal failure while requesting a token" }))
+      .catch(() =>
+        this.#failed({
+          reason: "unavailable",
+          detail: "internal failure while requesting a token",
+        }),
+      )
       .finally(() => {
         this.#inflight = null;
       });
@@ -182,30 +233,46 @@ export class TokenKeeper {
   async #requestAndKeep(): Promise<Outcome<Access>> {
     const generation = this.#generation;
     const got = await this.source.request();
-    if (generation !== this.#generation) return fail("unavailable", "The tenant changed while a token was requested; try again.", 1);
+    if (generation !== this.#generation)
+      return fail("unavailable", "The tenant changed while a token was requested; try again.", 1);
     if (got.ok) {
       this.#healthy();
       return this.#keep(got.value);
     }
     const e = got.error;
     const failure: Outcome<Access> =
-      e.reason === "unprocessable" ? ((this.#rejectedReason = this.#lastError = e.detail), this.#rejected(e.detail)) : this.#failed(e);
+      e.reason === "unprocessable"
+        ? ((this.#rejectedReason = this.#lastError = e.detail), this.#rejected(e.detail))
+        : this.#failed(e);
     this.#persist();
-    // The old token, while it lasts, still serves: a failed renewal is not yet the callers' problem.
+    // The old token, while it lasts, still serves: a failed renewal is not yet the callers'
+    // problem.
     const t = this.#token;
-    return t && renewalPlan(t, this.now(), this.#lastUsedAt).usable ? ok({ token: t.token, expiresAt: t.expiresAt }) : failure;
+    return t && renewalPlan(t, this.now(), this.#lastUsedAt).usable
+      ? ok({ token: t.token, expiresAt: t.expiresAt })
+      : failure;
   }
 
-  /** Records a failure that may mend by itself (or by configuration) and backs off: 1 s, doubling, at most `MAX_BACKOFF_MS`. */
+  /**
+   * Records a failure that may mend by itself (or by configuration) and backs off: 1 s, doubling,
+   * at most `MAX_BACKOFF_MS`.
+   */
   #failed(e: Failure): Outcome<Access> {
     this.#failures++;
     const now = this.now();
     this.#backoffUntil = now + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (this.#failures - 1));
     this.#lastError = e.detail;
-    return fail(e.reason === "misconfigured" ? "misconfigured" : "unavailable", e.detail, Math.ceil((this.#backoffUntil - now) / 1000));
+    return fail(
+      e.reason === "misconfigured" ? "misconfigured" : "unavailable",
+      e.detail,
+      Math.ceil((this.#backoffUntil - now) / 1000),
+    );
   }
 
-  /** Whether a token request may start now: none in flight, no back-off, and a key the API has not refused. */
+  /**
+   * Whether a token request may start now: none in flight, no back-off, and a key the API has not
+   * refused.
+   */
   #mayRequest(now: number): boolean {
     return !this.#inflight && this.#backoffUntil <= now && this.#rejectedReason === null;
   }
@@ -216,7 +283,10 @@ export class TokenKeeper {
   }
 
   #rejected(reason: string): Outcome<Access> {
-    return fail("rejected", `The API refused this tenant's client key (${reason}). Replace it: PUT /admin/tenants/{environment}/{client}/client-key.`);
+    return fail(
+      "rejected",
+      `The API refused this tenant's client key (${reason}). Replace it: PUT /admin/tenants/{environment}/{client}/client-key.`,
+    );
   }
 
   async #keep(issued: IssuedToken): Promise<Outcome<Access>> {
@@ -224,7 +294,11 @@ export class TokenKeeper {
     if (!sealed) return fail("misconfigured", "SECRETS_KEY is not configured.");
     // Expiry from our own receive time, not the server's clock: that absorbs clock skew.
     const issuedAt = this.now();
-    this.#token = { token: issued.accessToken, issuedAt, expiresAt: issuedAt + issued.expiresIn * 1000 };
+    this.#token = {
+      token: issued.accessToken,
+      issuedAt,
+      expiresAt: issuedAt + issued.expiresIn * 1000,
+    };
     this.#sealed = sealed;
     this.#renewAt = renewalPlan(this.#token, issuedAt, this.#lastUsedAt).alarmAt;
     this.#issued++;
@@ -236,9 +310,15 @@ export class TokenKeeper {
   #persist(): void {
     this.#lastUsedStoredAt = this.#lastUsedAt;
     writeTokenState(this.sql, {
-      sealed: this.#sealed, issued_at: this.#token?.issuedAt ?? null, expires_at: this.#token?.expiresAt ?? null, rejected_reason: this.#rejectedReason,
-      failures: this.#failures, backoff_until: this.#backoffUntil, last_error: this.#lastError, tokens_issued: this.#issued, last_used_at: this.#lastUsedAt,
+      sealed: this.#sealed,
+      issued_at: this.#token?.issuedAt ?? null,
+      expires_at: this.#token?.expiresAt ?? null,
+      rejected_reason: this.#rejectedReason,
+      failures: this.#failures,
+      backoff_until: this.#backoffUntil,
+      last_error: this.#lastError,
+      tokens_issued: this.#issued,
+      last_used_at: this.#lastUsedAt,
     });
   }
-
 }

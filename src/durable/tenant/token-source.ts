@@ -17,19 +17,30 @@ import type { IssuedToken, TokenSource } from "./token-keeper";
  * The token source of a tenant's object.
  *
  * @param env the gateway's bindings (the governor, the environment's keys), read at each request: the
- *   object's `env`, which test/routes/environment-keys.test.ts swaps to stage a deploy with other keys
+ *   object's `env`, which test/routes/environment-keys.test.ts swaps to stage a deploy with other
+ *   keys
  * @param registration the tenant's registration: read on every request, so a replaced key is used at once
  * @param sealer sealing under the configured SECRETS_KEY
  */
-export function tokenSource(env: () => Bindings, registration: Registration, sealer: Sealer): TokenSource {
+export function tokenSource(
+  env: () => Bindings,
+  registration: Registration,
+  sealer: Sealer,
+): TokenSource {
   return {
     async request(): Promise<Outcome<IssuedToken>> {
       const r = registration.get();
       if (!r) return fail("unauthorized", "No such tenant.");
       const opened = await sealer.open(r.clientKey, nameOf(r));
-      if (!opened) return fail("misconfigured", "The client key cannot be opened with the configured SECRETS_KEY.");
-      if (opened.resealed && registration.get() === r) registration.save({ ...r, clientKey: opened.resealed });
-      // `proven`: this key got tokens before, so a refusal now may be the environment's keys (see `issueToken`).
+      if (!opened)
+        return fail(
+          "misconfigured",
+          "The client key cannot be opened with the configured SECRETS_KEY.",
+        );
+      if (opened.resealed && registration.get() === r)
+        registration.save({ ...r, clientKey: opened.resealed });
+      // `proven`: this key got tokens before, so a refusal now may be the environment's keys (see
+      // `issueToken`).
       return issueToken(env(), r.environment, nameOf(r), opened.text, { proven: true });
     },
     async seal(token: string): Promise<Sealed | null> {

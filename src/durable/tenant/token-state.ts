@@ -38,6 +38,14 @@ export function writeTokenState(sql: SqlStorage, s: TokenState): void {
   sql.exec(
     `INSERT OR REPLACE INTO token_state (id, sealed, issued_at, expires_at, rejected_reason, failures, backoff_until, last_error, tokens_issued, last_used_at)
      VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    s.sealed && JSON.stringify(s.sealed), s.issued_at, s.expires_at, s.rejected_reason, s.failures, s.backoff_until, s.last_error, s.tokens_issued, s.last_used_at,
+    s.sealed && JSON.stringify(s.sealed),
+    s.issued_at,
+    s.expires_at,
+    s.rejected_reason,
+    s.failures,
+    s.backoff_until,
+    s.last_error,
+    s.tokens_issued,
+    s.last_used_at,
   );
 }

@@ -22,7 +22,10 @@ export interface Bar {
  * or the highest bar, whichever is higher, so a burst over the limit (several isolates' sandbox
  * tests, or a lifted limit) still fits.
  */
-export function chartOf(perSecond: number[], limit: number): { bars: Bar[]; limitY: number; top: number } {
+export function chartOf(
+  perSecond: number[],
+  limit: number,
+): { bars: Bar[]; limitY: number; top: number } {
   const top = Math.max(limit, ...perSecond, 1);
   const slot = CHART.width / Math.max(perSecond.length, 1);
   const bars = perSecond.map((count, i) => {

@@ -29,7 +29,13 @@ export function isLoopback(url: string): boolean {
  * reads it; `SameSite=Strict`: no other site's page sends it, not even on a top-level link.
  */
 export function sessionCookie(value: string, maxAgeSeconds: number, url: string): string {
-  const flags = [`${SESSION_COOKIE}=${value}`, `Path=${COOKIE_PATH}`, `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`, "HttpOnly", "SameSite=Strict"];
+  const flags = [
+    `${SESSION_COOKIE}=${value}`,
+    `Path=${COOKIE_PATH}`,
+    `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
+    "HttpOnly",
+    "SameSite=Strict",
+  ];
   if (!isLoopback(url)) flags.push("Secure");
   return flags.join("; ");
 }
@@ -43,7 +49,10 @@ export function cookieValue(header: string | undefined): string | undefined {
   return undefined;
 }
 
-/** What a session's CSRF token is the MAC of; the prefix keeps it from ever passing for a session token. */
+/**
+ * What a session's CSRF token is the MAC of; the prefix keeps it from ever passing for a session
+ * token.
+ */
 const csrfText = (s: Session) => `csrf.${s.id}`;
 
 /**
@@ -65,7 +74,15 @@ export async function csrfValid(key: CryptoKey, s: Session, given: unknown): Pro
  * (`null` included, as a sandboxed frame sends). A client that sends neither (curl, the tests) is
  * judged by the CSRF token alone, which every form post needs anyway.
  */
-export function crossSite(headers: { origin?: string | undefined; fetchSite?: string | undefined }, url: string): boolean {
-  if (headers.fetchSite !== undefined && headers.fetchSite !== "same-origin" && headers.fetchSite !== "none") return true;
+export function crossSite(
+  headers: { origin?: string | undefined; fetchSite?: string | undefined },
+  url: string,
+): boolean {
+  if (
+    headers.fetchSite !== undefined &&
+    headers.fetchSite !== "same-origin" &&
+    headers.fetchSite !== "none"
+  )
+    return true;
   return headers.origin !== undefined && headers.origin !== new URL(url).origin;
 }

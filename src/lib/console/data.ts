@@ -11,17 +11,28 @@ import { Problem } from "../problem";
 import { governorStub, tenantName, tenantStub } from "../stubs";
 import { formOfMapping } from "./mapping-form";
 
-
-/** A tenant's description and its mapping as the form's values; a 404 problem when there is no such tenant. */
+/**
+ * A tenant's description and its mapping as the form's values; a 404 problem when there is no such
+ * tenant.
+ */
 export async function tenantWithMapping(env: Bindings, environment: Environment, client: string) {
   const stub = tenantStub(env, tenantName(environment, client));
   const [tenant, mapping] = await Promise.all([stub.describe(), stub.orderMapping()]);
-  if (!tenant) throw new Problem("not-found", `There is no tenant ${tenantName(environment, client)}.`);
+  if (!tenant)
+    throw new Problem("not-found", `There is no tenant ${tenantName(environment, client)}.`);
   return { tenant, mapping: formOfMapping(unwrap(mapping)) };
 }
 
 /** Each environment's budget, with the limit it is paced to. */
-export async function budgets(env: Bindings): Promise<{ environment: Environment; limit: number; budget: GovernorBudget }[]> {
+export async function budgets(
+  env: Bindings,
+): Promise<{ environment: Environment; limit: number; budget: GovernorBudget }[]> {
   const limit = rateLimitPerSecond(env);
-  return Promise.all(Environment.options.map(async (environment) => ({ environment, limit, budget: await governorStub(env, environment).budget() })));
+  return Promise.all(
+    Environment.options.map(async (environment) => ({
+      environment,
+      limit,
+      budget: await governorStub(env, environment).budget(),
+    })),
+  );
 }

@@ -5,24 +5,50 @@
  * mapping in force and a save changes only what the operator typed over.
  */
 import { z } from "zod";
-import { DEFAULT_VAT_ROUTES, OrderMappingInput, type OrderMapping, type VatRoute } from "../orders/mapping";
+import {
+  DEFAULT_VAT_ROUTES,
+  OrderMappingInput,
+  type OrderMapping,
+  type VatRoute,
+} from "../orders/mapping";
 import { VatClass } from "../orders/order";
 import { fieldErrors } from "../validate";
 import type { FieldError } from "../problem";
 
-const VAT_FIELDS = ["salesAccount", "shippingProduct", "fallbackProduct"] as const satisfies readonly (keyof VatRoute)[];
-const SCALARS = ["unknownSkus", "customers", "customerMatch", "webshopCustomerName", "deliveryType", "settle", "settlementAccount", "roundingProduct", "roundingAccount"] as const;
+const VAT_FIELDS = [
+  "salesAccount",
+  "shippingProduct",
+  "fallbackProduct",
+] as const satisfies readonly (keyof VatRoute)[];
+const SCALARS = [
+  "unknownSkus",
+  "customers",
+  "customerMatch",
+  "webshopCustomerName",
+  "deliveryType",
+  "settle",
+  "settlementAccount",
+  "roundingProduct",
+  "roundingAccount",
+] as const;
 /** Fields holding a whole number (account numbers). */
 const NUMERIC = new Set<string>(["salesAccount", "settlementAccount", "roundingAccount"]);
 
 /** The form's field name of a VAT class's setting. */
-export const vatField = (vat: VatClass, field: (typeof VAT_FIELDS)[number]) => `vat_${vat}_${field}`;
+export const vatField = (vat: VatClass, field: (typeof VAT_FIELDS)[number]) =>
+  `vat_${vat}_${field}`;
 
 /** Every field name of the form. */
-export const MAPPING_FIELDS: string[] = [...SCALARS, ...VatClass.options.flatMap((v) => VAT_FIELDS.map((f) => vatField(v, f)))];
+export const MAPPING_FIELDS: string[] = [
+  ...SCALARS,
+  ...VatClass.options.flatMap((v) => VAT_FIELDS.map((f) => vatField(v, f))),
+];
 
 /** The form's body: every field optional text, plus the CSRF token. */
-export const MappingForm = z.object({ csrf: z.string(), ...Object.fromEntries(MAPPING_FIELDS.map((f) => [f, z.string().max(200).optional()])) });
+export const MappingForm = z.object({
+  csrf: z.string(),
+  ...Object.fromEntries(MAPPING_FIELDS.map((f) => [f, z.string().max(200).optional()])),
+});
 
 /** A form value: text as typed, numbers for account fields, `settle` as a boolean. */
 function value(name: string, text: string): string | number | boolean {
@@ -34,7 +60,9 @@ function value(name: string, text: string): string | number | boolean {
  * The mapping input of a submitted form (blank fields left out, so they keep their default), or
  * the errors to show beside the fields.
  */
-export function mappingFromForm(form: Record<string, unknown>): { ok: true; value: OrderMappingInput } | { ok: false; errors: FieldError[] } {
+export function mappingFromForm(
+  form: Record<string, unknown>,
+): { ok: true; value: OrderMappingInput } | { ok: false; errors: FieldError[] } {
   const input: Record<string, unknown> = {};
   const vat: Record<string, Record<string, unknown>> = {};
   for (const name of SCALARS) {
@@ -44,18 +72,24 @@ export function mappingFromForm(form: Record<string, unknown>): { ok: true; valu
   for (const v of VatClass.options) {
     for (const f of VAT_FIELDS) {
       const text = form[vatField(v, f)];
-      if (typeof text === "string" && text.trim() !== "") (vat[v] ??= {})[f] = value(f, text.trim());
+      if (typeof text === "string" && text.trim() !== "")
+        (vat[v] ??= {})[f] = value(f, text.trim());
     }
   }
   if (Object.keys(vat).length > 0) input.vat = vat;
   const parsed = OrderMappingInput.safeParse(input);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, errors: fieldErrors(parsed.error) };
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, errors: fieldErrors(parsed.error) };
 }
 
 /** The form's values for the mapping in force. */
 export function formOfMapping(m: OrderMapping): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of SCALARS) out[name] = name === "settle" ? (m.settle ? "yes" : "no") : String(m[name]);
-  for (const v of VatClass.options) for (const f of VAT_FIELDS) out[vatField(v, f)] = String((m.vat[v] ?? DEFAULT_VAT_ROUTES[v])[f]);
+  for (const name of SCALARS)
+    out[name] = name === "settle" ? (m.settle ? "yes" : "no") : String(m[name]);
+  for (const v of VatClass.options)
+    for (const f of VAT_FIELDS)
+      out[vatField(v, f)] = String((m.vat[v] ?? DEFAULT_VAT_ROUTES[v])[f]);
   return out;
 }

@@ -16,13 +16,21 @@
 import { fromBase64Url, randomSecret, toBase64Url } from "../crypto";
 import { hmacSha256 } from "../orders/signature";
 
-/** How long a session lasts without a request, ms: short, since the cookie opens the operator's powers. */
+/**
+ * How long a session lasts without a request, ms: short, since the cookie opens the operator's
+ * powers.
+ */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
-/** The longest a session lasts however busy, ms: a working day, then the token is asked for again. */
+/**
+ * The longest a session lasts however busy, ms: a working day, then the token is asked for again.
+ */
 export const SESSION_MAX_MS = 12 * 60 * 60 * 1000;
 
 const encoder = new TextEncoder();
-/** Domain separation: these keys sign sessions and CSRF tokens, nothing else signed with `ADMIN_TOKEN` can pass for one. */
+/**
+ * Domain separation: these keys sign sessions and CSRF tokens, nothing else signed with
+ * `ADMIN_TOKEN` can pass for one.
+ */
 const KEY_LABEL = "ledgergate/console/session/v1";
 
 /** A verified session. */
@@ -40,7 +48,10 @@ export interface Session {
  */
 export async function sessionKey(adminToken: string): Promise<CryptoKey> {
   const derived = await hmacSha256(adminToken, KEY_LABEL);
-  return crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+  return crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+    "verify",
+  ]);
 }
 
 /** base64url HMAC of `text` under `key`. */
@@ -49,8 +60,8 @@ export async function mac(key: CryptoKey, text: string): Promise<string> {
 }
 
 /**
- * Whether `given` is `mac(key, text)`. Checked by `crypto.subtle.verify`, which compares in constant
- * time; text that is not canonical base64url is refused before any MAC is computed.
+ * Whether `given` is `mac(key, text)`. Checked by `crypto.subtle.verify`, which compares in
+ * constant time; text that is not canonical base64url is refused before any MAC is computed.
  */
 export async function macValid(key: CryptoKey, text: string, given: string): Promise<boolean> {
   const sig = fromBase64Url(given);
@@ -75,10 +86,17 @@ export function slide(s: Session, now: number): Session {
 
 /**
  * The session a cookie value names, if its signature holds and it has not lapsed at `now`; null
- * otherwise (forged, signed under an earlier `ADMIN_TOKEN`, expired, or malformed: never told apart).
+ * otherwise (forged, signed under an earlier `ADMIN_TOKEN`, expired, or malformed: never told
+ * apart).
  */
-export async function readSession(key: CryptoKey, value: string | undefined, now: number): Promise<Session | null> {
-  const m = /^([A-Za-z0-9_-]{16,64})\.(\d{1,16})\.(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(value ?? "");
+export async function readSession(
+  key: CryptoKey,
+  value: string | undefined,
+  now: number,
+): Promise<Session | null> {
+  const m = /^([A-Za-z0-9_-]{16,64})\.(\d{1,16})\.(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(
+    value ?? "",
+  );
   if (!m) return null;
   const [, id = "", issued = "", expires = "", given = ""] = m;
   if (!(await macValid(key, `session.${id}.${issued}.${expires}`, given))) return null;

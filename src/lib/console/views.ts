@@ -7,10 +7,16 @@ import type { Environment } from "../config";
 import type { Source } from "../orders/order";
 
 /** How each source is named on the page ("Shopify webhook secret", "Save Shopify secret"). */
-export const SOURCE_LABELS: Record<Source, string> = { shopify: "Shopify", woocommerce: "WooCommerce", stripe: "Stripe", standard: "Standard" };
+export const SOURCE_LABELS: Record<Source, string> = {
+  shopify: "Shopify",
+  woocommerce: "WooCommerce",
+  stripe: "Stripe",
+  standard: "Standard",
+};
 
 /** The token part of a tenant's description (`Tenant.describe`). */
-export type TokenView = { state: "valid"; expiresAt: string } | { state: "rejected"; reason: string } | { state: "none" };
+export type TokenView =
+  { state: "valid"; expiresAt: string } | { state: "rejected"; reason: string } | { state: "none" };
 
 /** The token's state as one word, and what the operator should know about it. */
 export function tokenSummary(t: TokenView): { state: string; expiry: string; note: string | null } {
@@ -18,7 +24,11 @@ export function tokenSummary(t: TokenView): { state: string; expiry: string; not
     case "valid":
       return { state: "valid", expiry: when(t.expiresAt), note: null };
     case "rejected":
-      return { state: "rejected", expiry: "–", note: `The accounting API refused the client key: ${t.reason}. Connect the client again.` };
+      return {
+        state: "rejected",
+        expiry: "–",
+        note: `The accounting API refused the client key: ${t.reason}. Connect the client again.`,
+      };
     case "none":
       return { state: "none", expiry: "–", note: "No token yet: one is fetched at the next call." };
   }
@@ -35,7 +45,12 @@ export function when(iso: string | null | undefined): string {
 }
 
 /** The URL a shop posts its webhooks to, for the operator to paste into the shop's settings. */
-export function webhookUrl(origin: string, source: Source, environment: Environment, client: string): string {
+export function webhookUrl(
+  origin: string,
+  source: Source,
+  environment: Environment,
+  client: string,
+): string {
   return `${origin}/webhooks/${source}/${client}/${environment}`;
 }
 
@@ -45,7 +60,12 @@ export function tenantPath(environment: Environment, client: string, rest = ""):
 }
 
 /** The console's path of one order's run. */
-export function orderPath(environment: Environment, client: string, source: Source, orderId: string): string {
+export function orderPath(
+  environment: Environment,
+  client: string,
+  source: Source,
+  orderId: string,
+): string {
   return tenantPath(environment, client, `/orders/${source}/${encodeURIComponent(orderId)}`);
 }
 

@@ -29,8 +29,21 @@ export async function offboardTenant(env: Bindings, name: TenantName): Promise<v
   let res: Response;
   try {
     res = await callUpstream(
-      { env, environment: parsed.value.environment, config: config.config, tenant: name, credential: { registration } },
-      { method: "DELETE", path: "/Offboarding/RemoveIntegration", search: "", headers: new Headers({ "user-agent": "ledgergate" }), body: null, deadline: Date.now() + OFFBOARD_DEADLINE_MS },
+      {
+        env,
+        environment: parsed.value.environment,
+        config: config.config,
+        tenant: name,
+        credential: { registration },
+      },
+      {
+        method: "DELETE",
+        path: "/Offboarding/RemoveIntegration",
+        search: "",
+        headers: new Headers({ "user-agent": "ledgergate" }),
+        body: null,
+        deadline: Date.now() + OFFBOARD_DEADLINE_MS,
+      },
     );
   } catch (e) {
     if (e instanceof Problem && e.type === "credentials-rejected") return;
@@ -38,5 +51,8 @@ export async function offboardTenant(env: Bindings, name: TenantName): Promise<v
   }
   await res.body?.cancel();
   if (res.ok) return;
-  throw new Problem("upstream-failed", `The accounting API answered HTTP ${res.status} to DELETE /Offboarding/RemoveIntegration, so the tenant was kept. Try again, or remove it without offboard=true.`);
+  throw new Problem(
+    "upstream-failed",
+    `The accounting API answered HTTP ${res.status} to DELETE /Offboarding/RemoveIntegration, so the tenant was kept. Try again, or remove it without offboard=true.`,
+  );
 }

@@ -4,13 +4,25 @@
  * or its organization number when the name gives nothing, then a number when it is taken.
  */
 
-/** Longest base a slug is built from, characters: room for a suffix within the 63 of `ClientSlug`. */
+/**
+ * Longest base a slug is built from, characters: room for a suffix within the 63 of `ClientSlug`.
+ */
 const MAX_BASE_CHARS = 50;
 /** Numbered candidates tried before a random suffix. */
 const NUMBERED_CANDIDATES = 20;
 
 /** Letters plain NFKD does not take apart. */
-const FOLDS: Record<string, string> = { æ: "ae", ø: "o", å: "a", ß: "ss", đ: "d", ð: "d", þ: "th", ł: "l", œ: "oe" };
+const FOLDS: Record<string, string> = {
+  æ: "ae",
+  ø: "o",
+  å: "a",
+  ß: "ss",
+  đ: "d",
+  ð: "d",
+  þ: "th",
+  ł: "l",
+  œ: "oe",
+};
 
 /**
  * The base slug: lowercase ASCII letters and digits joined by dashes.
@@ -18,7 +30,10 @@ const FOLDS: Record<string, string> = { æ: "ae", ø: "o", å: "a", ß: "ss", đ
  * @example baseSlug("Fjørd & Sønner AS", null) // "fjord-sonner-as"
  * @example baseSlug("", "980386465") // "org-980386465"
  */
-export function baseSlug(name: string | null | undefined, organizationNumber: string | null | undefined): string {
+export function baseSlug(
+  name: string | null | undefined,
+  organizationNumber: string | null | undefined,
+): string {
   const folded = (name ?? "")
     .toLowerCase()
     .replace(/[æøåßđðþłœ]/g, (ch) => FOLDS[ch] ?? "")

@@ -2,7 +2,8 @@
  * @module
  * Step one of onboarding v2 through the gateway: a single-use `state`, kept (hashed) by the
  * directory, rides in the RedirectUri's query (the API checks the address without its parameters
- * and keeps them), and `POST /Onboarding/Initiate` answers the TemporaryUrl the client's user opens.
+ * and keeps them), and `POST /Onboarding/Initiate` answers the TemporaryUrl the client's user
+ * opens.
  */
 import { environmentConfig, type Bindings, type Environment } from "../config";
 import { randomSecret, sha256Hex } from "../crypto";
@@ -29,18 +30,26 @@ export interface StartedOnboarding {
 }
 
 /**
- * Starts an onboarding; `origin` is the gateway's own (the callback is `{origin}/onboarding/callback`).
- * Throws a `Problem`: 503 when the environment is not configured or the API is unavailable, 502
- * when the API refuses Initiate (most often: the callback URL is not whitelisted for the environment).
+ * Starts an onboarding; `origin` is the gateway's own (the callback is
+ * `{origin}/onboarding/callback`). Throws a `Problem`: 503 when the environment is not configured
+ * or the API is unavailable, 502 when the API refuses Initiate (most often: the callback URL is not
+ * whitelisted for the environment).
  *
  * @example await startOnboarding(env, { environment: "demo", organizationNumber: "980386465", origin: "https://gw.example" })
  */
-export async function startOnboarding(env: Bindings, input: { environment: Environment; organizationNumber?: string | undefined; origin: string }): Promise<StartedOnboarding> {
+export async function startOnboarding(
+  env: Bindings,
+  input: { environment: Environment; organizationNumber?: string | undefined; origin: string },
+): Promise<StartedOnboarding> {
   const config = environmentConfig(env, input.environment);
   if (!config.ok) throw new Problem("unavailable", config.detail);
   const state = randomSecret(32);
   const stateExpiresAt = Date.now() + ONBOARDING_STATE_TTL_MS;
-  await directoryStub(env).addOnboardingState(await sha256Hex(state), input.environment, stateExpiresAt);
+  await directoryStub(env).addOnboardingState(
+    await sha256Hex(state),
+    input.environment,
+    stateExpiresAt,
+  );
   const redirect = new URL(CALLBACK_PATH, input.origin);
   redirect.searchParams.set("state", state);
   const body = {
@@ -51,9 +60,19 @@ export async function startOnboarding(env: Bindings, input: { environment: Envir
   const started = await onboardingCall(env, input.environment, "Initiate", body, InitiateAnswer);
   if (!started.ok) {
     // The operator's request was valid; what the API refused is what the gateway sent.
-    if (started.error.reason === "bad-request") throw new Problem("upstream-failed", `${started.error.detail} (Is ${CALLBACK_PATH} of this gateway's address whitelisted for the ${input.environment} environment?)`);
+    if (started.error.reason === "bad-request")
+      throw new Problem(
+        "upstream-failed",
+        `${started.error.detail} (Is ${CALLBACK_PATH} of this gateway's address whitelisted for the ${input.environment} environment?)`,
+      );
     throw problemOf(started.error);
   }
-  const validUntil = started.value.ValidUntilDateTimeOffset ? Date.parse(started.value.ValidUntilDateTimeOffset) : stateExpiresAt;
-  return { temporaryUrl: started.value.TemporaryUrl, expiresAt: new Date(Math.min(validUntil, stateExpiresAt)).toISOString(), environment: input.environment };
+  const validUntil = started.value.ValidUntilDateTimeOffset
+    ? Date.parse(started.value.ValidUntilDateTimeOffset)
+    : stateExpiresAt;
+  return {
+    temporaryUrl: started.value.TemporaryUrl,
+    expiresAt: new Date(Math.min(validUntil, stateExpiresAt)).toISOString(),
+    environment: input.environment,
+  };
 }

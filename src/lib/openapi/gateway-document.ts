@@ -8,7 +8,10 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Env } from "hono";
 import { SECURITY_SCHEMES } from "./security";
 
-/** The document of every route declared on `app` (mounted routers included); `version` is the gateway's. */
+/**
+ * The document of every route declared on `app` (mounted routers included); `version` is the
+ * gateway's.
+ */
 export function gatewayDocument<E extends Env>(app: OpenAPIHono<E>, version: string) {
   const doc = app.getOpenAPI31Document({
     openapi: "3.1.0",
@@ -22,12 +25,29 @@ export function gatewayDocument<E extends Env>(app: OpenAPIHono<E>, version: str
     tags: [
       { name: "admin", description: "The operator API (Authorization: Bearer <ADMIN_TOKEN>)." },
       { name: "orders", description: "Order runs of the gateway key's tenant." },
-      { name: "onboarding", description: "Onboarding v2: the operator starts it, the client's user approves in the accounting system, the callback registers the tenants." },
-      { name: "webhooks", description: "Shop webhooks, each verified with its source's signature scheme." },
+      {
+        name: "onboarding",
+        description:
+          "Onboarding v2: the operator starts it, the client's user approves in the accounting system, the callback registers the tenants.",
+      },
+      {
+        name: "webhooks",
+        description: "Shop webhooks, each verified with its source's signature scheme.",
+      },
       { name: "meta", description: "Health, and the documents of the gateway and of API v2." },
-      { name: "console", description: "The operator console: HTML pages and their forms, behind a session cookie made from the operator token." },
+      {
+        name: "console",
+        description:
+          "The operator console: HTML pages and their forms, behind a session cookie made from the operator token.",
+      },
     ],
   });
   // Registered here rather than through the registry: one list, shared with the v2 document.
-  return { ...doc, components: { ...doc.components, securitySchemes: { ...doc.components?.securitySchemes, ...SECURITY_SCHEMES } } };
+  return {
+    ...doc,
+    components: {
+      ...doc.components,
+      securitySchemes: { ...doc.components?.securitySchemes, ...SECURITY_SCHEMES },
+    },
+  };
 }

@@ -9,11 +9,21 @@ import { z } from "zod";
 /** A JSON Schema object as it goes into the document. */
 export type JsonSchema = Record<string, unknown>;
 
-/** The JSON Schema of `schema` as a request body (input side: defaults are optional, transforms see their input). */
-export function toJsonSchema(schema: z.ZodType): { ok: true; schema: JsonSchema } | { ok: false; reason: string } {
+/**
+ * The JSON Schema of `schema` as a request body (input side: defaults are optional, transforms see
+ * their input).
+ */
+export function toJsonSchema(
+  schema: z.ZodType,
+): { ok: true; schema: JsonSchema } | { ok: false; reason: string } {
   try {
-    // "any" for what JSON Schema cannot say (a transform's output, a custom check): the part stays open, the rest is exact.
-    const converted = z.toJSONSchema(schema, { target: "draft-2020-12", io: "input", unrepresentable: "any" }) as JsonSchema;
+    // "any" for what JSON Schema cannot say (a transform's output, a custom check): the part stays
+    // open, the rest is exact.
+    const converted = z.toJSONSchema(schema, {
+      target: "draft-2020-12",
+      io: "input",
+      unrepresentable: "any",
+    }) as JsonSchema;
     const { $schema: _dialect, ...rest } = converted;
     return { ok: true, schema: rest };
   } catch (err) {
@@ -31,7 +41,12 @@ export function relocate(schema: JsonSchema, name: string): JsonSchema {
     if (Array.isArray(v)) return v.map(walk);
     if (typeof v !== "object" || v === null) return v;
     return Object.fromEntries(
-      Object.entries(v).map(([k, x]) => [k, k === "$ref" && typeof x === "string" && (x === "#" || x.startsWith("#/$defs/")) ? home + x.slice(1) : walk(x)]),
+      Object.entries(v).map(([k, x]) => [
+        k,
+        k === "$ref" && typeof x === "string" && (x === "#" || x.startsWith("#/$defs/"))
+          ? home + x.slice(1)
+          : walk(x),
+      ]),
     );
   };
   return walk(schema) as JsonSchema;

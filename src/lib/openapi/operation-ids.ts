@@ -2,15 +2,22 @@
  * @module
  * Operation ids of API v2 operations, derived from the method and the path alone, so an id never
  * changes while its operation exists, and a client generated from the document keeps its names:
- * `GET /Customers/{id}` is `getCustomersById`, `POST /SalesOrders/{id}/Lines` `postSalesOrdersByIdLines`.
+ * `GET /Customers/{id}` is `getCustomersById`, `POST /SalesOrders/{id}/Lines`
+ * `postSalesOrdersByIdLines`.
  */
 import type { Operation } from "../../../shared/v2/catalog";
 
-const pascal = (s: string) => s.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase()).replace(/^./, (c) => c.toUpperCase());
+const pascal = (s: string) =>
+  s
+    .replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())
+    .replace(/^./, (c) => c.toUpperCase());
 
 /** The id of one operation. */
 export function operationIdOf(op: Pick<Operation, "method" | "path">): string {
-  const segments = op.path.split("/").filter(Boolean).map((s) => (s.startsWith("{") ? `By${pascal(s.slice(1, -1))}` : pascal(s)));
+  const segments = op.path
+    .split("/")
+    .filter(Boolean)
+    .map((s) => (s.startsWith("{") ? `By${pascal(s.slice(1, -1))}` : pascal(s)));
   return op.method.toLowerCase() + segments.join("");
 }
 

@@ -14,12 +14,19 @@ export const PROBLEM_MEDIA_TYPE = "application/problem+json";
 /** The body of every problem ledgergate answers (`Problem.toResponse`). */
 export const ProblemBody = z
   .object({
-    type: z.string().openapi({ description: `${PROBLEM_BASE}{name}: one of the names in this response's description.` }),
+    type: z.string().openapi({
+      description: `${PROBLEM_BASE}{name}: one of the names in this response's description.`,
+    }),
     title: z.string(),
     status: z.int(),
     detail: z.string().openapi({ description: "What went wrong and what to do about it." }),
-    requestId: z.string().openapi({ description: "Also in X-Request-Id; quote it when you report a problem." }),
-    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional().openapi({ description: "Validation problems: each field that failed." }),
+    requestId: z
+      .string()
+      .openapi({ description: "Also in X-Request-Id; quote it when you report a problem." }),
+    errors: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .optional()
+      .openapi({ description: "Validation problems: each field that failed." }),
   })
   .openapi("Problem");
 
@@ -29,7 +36,8 @@ export type ProblemStatus = (typeof PROBLEM_TYPES)[keyof typeof PROBLEM_TYPES]["
 /** The OpenAPI response of one problem status. */
 export function problemResponse(status: ProblemStatus) {
   const types = Object.entries(PROBLEM_TYPES).filter(([, t]) => t.status === status);
-  const description = types.map(([name, t]) => `\`${name}\`: ${t.title}`).join("; ") || "A problem.";
+  const description =
+    types.map(([name, t]) => `\`${name}\`: ${t.title}`).join("; ") || "A problem.";
   return { description, content: { [PROBLEM_MEDIA_TYPE]: { schema: ProblemBody } } };
 }
 
@@ -38,7 +46,12 @@ export function problemResponse(status: ProblemStatus) {
  *
  * @example createRoute({ …, responses: { 200: ok, ...problems(400, 401) } })
  */
-export function problems<S extends ProblemStatus>(...statuses: S[]): Record<S | 500, ReturnType<typeof problemResponse>> {
+export function problems<S extends ProblemStatus>(
+  ...statuses: S[]
+): Record<S | 500, ReturnType<typeof problemResponse>> {
   const all = [...new Set<S | 500>([...statuses, 500])];
-  return Object.fromEntries(all.map((s) => [s, problemResponse(s)])) as Record<S | 500, ReturnType<typeof problemResponse>>;
+  return Object.fromEntries(all.map((s) => [s, problemResponse(s)])) as Record<
+    S | 500,
+    ReturnType<typeof problemResponse>
+  >;
 }

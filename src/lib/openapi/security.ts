@@ -1,8 +1,8 @@
 /**
  * @module
- * The gateway's credentials as OpenAPI security schemes: the operator's token, gateway keys, and the
- * four webhook signature schemes. OpenAPI has no word for "an HMAC of the body", so each signature
- * is an `apiKey` in its header, with the scheme described in words.
+ * The gateway's credentials as OpenAPI security schemes: the operator's token, gateway keys, and
+ * the four webhook signature schemes. OpenAPI has no word for "an HMAC of the body", so each
+ * signature is an `apiKey` in its header, with the scheme described in words.
  */
 import { SESSION_COOKIE } from "../console/cookie";
 
@@ -19,42 +19,51 @@ export const SECURITY = {
 
 /** Every scheme, keyed by its name (the `components.securitySchemes` of both documents). */
 export const SECURITY_SCHEMES = {
-  [SECURITY.operator]: { type: "http", scheme: "bearer", description: "The operator's token: `Authorization: Bearer <ADMIN_TOKEN>`." },
+  [SECURITY.operator]: {
+    type: "http",
+    scheme: "bearer",
+    description: "The operator's token: `Authorization: Bearer <ADMIN_TOKEN>`.",
+  },
   [SECURITY.gatewayKey]: {
     type: "http",
     scheme: "bearer",
     bearerFormat: "lg_{environment}_{client}_{secret}",
-    description: "A gateway key (`Authorization: Bearer <gateway key>`), bound to one tenant; the operator gets it when registering the tenant or rotating its keys.",
+    description:
+      "A gateway key (`Authorization: Bearer <gateway key>`), bound to one tenant; the operator gets it when registering the tenant or rotating its keys.",
   },
   [SECURITY.shopify]: {
     type: "apiKey",
     in: "header",
     name: "X-Shopify-Hmac-Sha256",
-    description: "Shopify: base64 HMAC-SHA256 of the raw body with the tenant's Shopify webhook secret (also accepted as `Shopify-Hmac-Sha256`); `X-Shopify-Shop-Domain` must match the configured shop domain when one is set.",
+    description:
+      "Shopify: base64 HMAC-SHA256 of the raw body with the tenant's Shopify webhook secret (also accepted as `Shopify-Hmac-Sha256`); `X-Shopify-Shop-Domain` must match the configured shop domain when one is set.",
   },
   [SECURITY.woocommerce]: {
     type: "apiKey",
     in: "header",
     name: "X-WC-Webhook-Signature",
-    description: "WooCommerce: base64 HMAC-SHA256 of the raw body with the webhook's secret. The unsigned activation ping is answered without processing.",
+    description:
+      "WooCommerce: base64 HMAC-SHA256 of the raw body with the webhook's secret. The unsigned activation ping is answered without processing.",
   },
   [SECURITY.stripe]: {
     type: "apiKey",
     in: "header",
     name: "Stripe-Signature",
-    description: "Stripe: `t=<timestamp>,v1=<hex HMAC-SHA256 of \"<timestamp>.<raw body>\">` with the endpoint's signing secret (any one `v1` may match); a `t` more than 300 s from now is refused.",
+    description:
+      'Stripe: `t=<timestamp>,v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">` with the endpoint\'s signing secret (any one `v1` may match); a `t` more than 300 s from now is refused.',
   },
   [SECURITY.standard]: {
     type: "apiKey",
     in: "header",
     name: "webhook-signature",
-    description: "Standard Webhooks: `v1,<base64 HMAC-SHA256 of \"<webhook-id>.<webhook-timestamp>.<raw body>\">` with the `whsec_` secret; `webhook-id` and `webhook-timestamp` are required too; a timestamp more than 300 s from now is refused.",
+    description:
+      'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the `whsec_` secret; `webhook-id` and `webhook-timestamp` are required too; a timestamp more than 300 s from now is refused.',
   },
   [SECURITY.operatorSession]: {
     type: "apiKey",
     in: "cookie",
     name: SESSION_COOKIE,
-    description: "The console's session cookie, set by `POST /console/sign-in` with the operator token (HttpOnly, SameSite=Strict, Path=/console). Form posts also carry the session's CSRF token in the field `csrf`.",
+    description:
+      "The console's session cookie, set by `POST /console/sign-in` with the operator token (HttpOnly, SameSite=Strict, Path=/console). Form posts also carry the session's CSRF token in the field `csrf`.",
   },
 } as const;
-

@@ -23,29 +23,47 @@ const IDEMPOTENT_WRITE: ProblemStatus[] = [409, 422];
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 const OPEN_OBJECT = { type: "object", additionalProperties: true } as const;
-const UNPUBLISHED = "No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.";
+const UNPUBLISHED =
+  "No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.";
 
 /** The request body of `op`, and the component schema it uses (if any). */
-function requestBody(op: Operation, id: string): { body?: JsonSchema; schemas: Record<string, JsonSchema> } {
+function requestBody(
+  op: Operation,
+  id: string,
+): { body?: JsonSchema; schemas: Record<string, JsonSchema> } {
   if (op.body === "none") return { schemas: {} };
   const schemas: Record<string, JsonSchema> = {};
   const content: Record<string, { schema: JsonSchema }> = {};
   let note = op.shape === "unpublished" ? UNPUBLISHED : "";
   if (op.body === "multipart" || op.body === "multipart-or-json") {
-    content["multipart/form-data"] = { schema: { type: "object", properties: { file: { type: "string", contentMediaType: "application/octet-stream" } } } };
+    content["multipart/form-data"] = {
+      schema: {
+        type: "object",
+        properties: { file: { type: "string", contentMediaType: "application/octet-stream" } },
+      },
+    };
   }
   if (op.body !== "multipart") {
     const converted = op.schema ? toJsonSchema(op.schema) : null;
     if (converted?.ok) {
       schemas[`${id}Body`] = relocate(converted.schema, `${id}Body`);
-      content[op.body === "json-patch" ? "application/json-patch+json" : "application/json"] = { schema: { $ref: `#/components/schemas/${id}Body` } };
+      content[op.body === "json-patch" ? "application/json-patch+json" : "application/json"] = {
+        schema: { $ref: `#/components/schemas/${id}Body` },
+      };
     } else {
-      if (converted && !converted.ok) note = `The body's schema has no JSON Schema form (${converted.reason}); the gateway still validates it.`;
+      if (converted && !converted.ok)
+        note = `The body's schema has no JSON Schema form (${converted.reason}); the gateway still validates it.`;
       content["application/json"] = { schema: { ...OPEN_OBJECT } };
     }
   }
   if (op.method === "PATCH") {
-    content["application/merge-patch+json"] = { schema: { ...OPEN_OBJECT, description: "RFC 7396 merge patch (ledgergate turns it into the JSON Patch the API takes; `null` removes a field; Codes and Numbers of references resolve to Ids)." } };
+    content["application/merge-patch+json"] = {
+      schema: {
+        ...OPEN_OBJECT,
+        description:
+          "RFC 7396 merge patch (ledgergate turns it into the JSON Patch the API takes; `null` removes a field; Codes and Numbers of references resolve to Ids).",
+      },
+    };
   }
   return { body: { required: true, ...(note ? { description: note } : {}), content }, schemas };
 }
@@ -58,41 +76,89 @@ function requestBody(op: Operation, id: string): { body?: JsonSchema; schemas: R
 function queryParameters(op: Operation): JsonSchema[] {
   const query = queryOf(op.key);
   if (!query) return [];
-  const paging = query.paged ? RESOURCE_PARAMETERS.map((r) => ({ name: r.name, in: "query", required: false, description: r.description, schema: r.schema })) : [];
+  const paging = query.paged
+    ? RESOURCE_PARAMETERS.map((r) => ({
+        name: r.name,
+        in: "query",
+        required: false,
+        description: r.description,
+        schema: r.schema,
+      }))
+    : [];
   const own = query.params.map((p) => {
-    const values = p.kind === "strings" && p.values ? ` One or more of: ${p.values.join(", ")}.` : "";
-    return { name: p.name, in: "query", required: p.required === true, description: p.description + values, schema: querySchema(p) };
+    const values =
+      p.kind === "strings" && p.values ? ` One or more of: ${p.values.join(", ")}.` : "";
+    return {
+      name: p.name,
+      in: "query",
+      required: p.required === true,
+      description: p.description + values,
+      schema: querySchema(p),
+    };
   });
   return [...paging, ...own];
 }
 
-/** The parameters of `op`: its path parameters, its query parameters, then the gateway's headers that apply. */
+/**
+ * The parameters of `op`: its path parameters, its query parameters, then the gateway's headers
+ * that apply.
+ */
 function parameters(op: Operation): JsonSchema[] {
-  const path = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
+  const path = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
+    name: m[1],
+    in: "path",
+    required: true,
+    schema: { type: "string" },
+  }));
   const refs = ["deadline"];
   if (WRITES.has(op.method)) refs.push("idempotencyKey");
   if (isListRead(op)) refs.push("preferPages");
   if (isReferenceRead(op)) refs.push("cacheControl");
-  return [...path, ...queryParameters(op), ...refs.map((r) => ({ $ref: `#/components/parameters/${r}` }))];
+  return [
+    ...path,
+    ...queryParameters(op),
+    ...refs.map((r) => ({ $ref: `#/components/parameters/${r}` })),
+  ];
 }
 
 /** One operation object. */
-function operation(op: Operation, id: string): { value: JsonSchema; schemas: Record<string, JsonSchema> } {
+function operation(
+  op: Operation,
+  id: string,
+): { value: JsonSchema; schemas: Record<string, JsonSchema> } {
   const { body, schemas } = requestBody(op, id);
-  const statuses = [...EVERY_CALL, ...(body ? WITH_BODY : []), ...(WRITES.has(op.method) ? IDEMPOTENT_WRITE : [])];
-  const privileges = op.privileges.length ? `Privileges (any one): ${op.privileges.join(", ")}.` : "Any valid token.";
+  const statuses = [
+    ...EVERY_CALL,
+    ...(body ? WITH_BODY : []),
+    ...(WRITES.has(op.method) ? IDEMPOTENT_WRITE : []),
+  ];
+  const privileges = op.privileges.length
+    ? `Privileges (any one): ${op.privileges.join(", ")}.`
+    : "Any valid token.";
   const value: JsonSchema = {
     operationId: id,
     tags: [op.path.split("/")[1] ?? "v2"],
     summary: op.key,
-    description: [privileges, op.shape === "unpublished" ? UNPUBLISHED : ""].filter(Boolean).join(" "),
+    description: [privileges, op.shape === "unpublished" ? UNPUBLISHED : ""]
+      .filter(Boolean)
+      .join(" "),
     "x-privileges": op.privileges,
     parameters: parameters(op),
     ...(body ? { requestBody: body } : {}),
     responses: {
-      "2XX": { description: "The API's answer, passed on unchanged.", content: { "application/json": { schema: {} } } },
-      ...Object.fromEntries([...new Set(statuses)].sort().map((s) => [String(s), { $ref: `#/components/responses/problem${s}` }])),
-      default: { description: "The API's own error (ProblemDetails), passed on unchanged.", content: { "application/problem+json": { schema: {} }, "application/json": { schema: {} } } },
+      "2XX": {
+        description: "The API's answer, passed on unchanged.",
+        content: { "application/json": { schema: {} } },
+      },
+      ...Object.fromEntries(
+        [...new Set(statuses)]
+          .sort()
+          .map((s) => [String(s), { $ref: `#/components/responses/problem${s}` }]),
+      ),
+      default: {
+        description: "The API's own error (ProblemDetails), passed on unchanged.",
+        content: { "application/problem+json": { schema: {} }, "application/json": { schema: {} } },
+      },
     },
   };
   return { value, schemas };
@@ -128,7 +194,15 @@ export function v2Document(version: string): JsonSchema {
       responses: Object.fromEntries(
         statuses.map((s) => {
           const r = problemResponse(s);
-          return [`problem${s}`, { description: r.description, content: { [PROBLEM_MEDIA_TYPE]: { schema: { $ref: "#/components/schemas/Problem" } } } }];
+          return [
+            `problem${s}`,
+            {
+              description: r.description,
+              content: {
+                [PROBLEM_MEDIA_TYPE]: { schema: { $ref: "#/components/schemas/Problem" } },
+              },
+            },
+          ];
         }),
       ),
     },

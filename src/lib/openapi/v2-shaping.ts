@@ -41,13 +41,15 @@ export const SHAPING_PARAMETERS: Record<string, JsonSchema> = {
     in: "header",
     required: false,
     schema: { type: "integer", minimum: 1, maximum: 120000, default: 30000 },
-    description: "How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504.",
+    description:
+      "How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504.",
   },
   cacheControl: {
     name: "Cache-Control",
     in: "header",
     required: false,
     schema: { type: "string", enum: ["no-cache"] },
-    description: "Reference data is served from a per-tenant cache for a few minutes (answers carry `Age` and `Cache-Control`) and invalidated by writes through the gateway; `no-cache` reads from the API.",
+    description:
+      "Reference data is served from a per-tenant cache for a few minutes (answers carry `Age` and `Cache-Control`) and invalidated by writes through the gateway; `no-cache` reads from the API.",
   },
 };

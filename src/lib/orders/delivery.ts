@@ -13,8 +13,11 @@ export const MAX_WEBHOOK_BYTES = 2 * 1024 * 1024;
 const DROPPED = new Set(["authorization", "cookie", "proxy-authorization"]);
 
 /** The delivery's headers (as pairs, which cross RPC) and body; throws 413 past the cap. */
-export async function readDelivery(req: Request): Promise<{ headers: [string, string][]; body: Uint8Array }> {
-  const tooLarge = () => new Problem("payload-too-large", `Webhook bodies are limited to ${MAX_WEBHOOK_BYTES} bytes.`);
+export async function readDelivery(
+  req: Request,
+): Promise<{ headers: [string, string][]; body: Uint8Array }> {
+  const tooLarge = () =>
+    new Problem("payload-too-large", `Webhook bodies are limited to ${MAX_WEBHOOK_BYTES} bytes.`);
   if (Number(req.headers.get("content-length") ?? 0) > MAX_WEBHOOK_BYTES) throw tooLarge();
   const body = req.body ? await readCapped(req.body, MAX_WEBHOOK_BYTES) : new Uint8Array();
   if (body === null) throw tooLarge();

@@ -8,7 +8,8 @@
  * - an amount that does not divide by its quantity becomes two lines (q − r at p, r at p + 0.01),
  *   so quantities stay whole and nothing is lost to a rounded unit price;
  * - whatever the shop's own per-line tax rounding leaves over goes on one VAT-free rounding line,
- *   at most `MAX_ROUNDING_UNITS` (a larger gap is money the lines do not explain: see `roundingProblem`).
+ *   at most `MAX_ROUNDING_UNITS` (a larger gap is money the lines do not explain: see
+ *   `roundingProblem`).
  * The run then reads the API's own total and corrects with a rounding line if the API rounded
  * differently (see `run/sales-order.ts`): the model here only saves that call in the usual case.
  */
@@ -17,7 +18,9 @@ import { vatPercent } from "./mapping";
 import { formatMinor, minorPerUnit, mulDiv, toDecimal } from "./money";
 import type { Order, OrderLine, Refund, VatClass } from "./order";
 
-/** One sales order line as planned: unit price in minor units, quantity negative on a credit note. */
+/**
+ * One sales order line as planned: unit price in minor units, quantity negative on a credit note.
+ */
 export interface PlannedLine {
   productCode: string;
   description: string;
@@ -72,8 +75,16 @@ export function plannedTotal(lines: readonly PlannedLine[]): number {
   }, 0);
 }
 
-/** `quantity` units worth `net` in all, as one line or two with whole quantities (negative `sign` for credits). */
-function split(base: Omit<PlannedLine, "quantity" | "unitPrice">, quantity: number, net: number, sign: 1 | -1): PlannedLine[] {
+/**
+ * `quantity` units worth `net` in all, as one line or two with whole quantities (negative `sign`
+ * for credits).
+ */
+function split(
+  base: Omit<PlannedLine, "quantity" | "unitPrice">,
+  quantity: number,
+  net: number,
+  sign: 1 | -1,
+): PlannedLine[] {
   const magnitude = Math.abs(net);
   const price = Math.floor(magnitude / quantity);
   const rest = magnitude - price * quantity;
@@ -91,7 +102,12 @@ function split(base: Omit<PlannedLine, "quantity" | "unitPrice">, quantity: numb
  * r at p + 0.01), and one odd unit beside q − 1 at a round price. VAT is rounded per line, so the
  * two ways can differ by an øre in gross, and one of them often hits the gross exactly.
  */
-function splits(base: Omit<PlannedLine, "quantity" | "unitPrice">, quantity: number, net: number, sign: 1 | -1): PlannedLine[][] {
+function splits(
+  base: Omit<PlannedLine, "quantity" | "unitPrice">,
+  quantity: number,
+  net: number,
+  sign: 1 | -1,
+): PlannedLine[][] {
   const even = split(base, quantity, net, sign);
   if (quantity < 2) return [even];
   const price = Math.floor(net / quantity);
@@ -107,31 +123,64 @@ function splits(base: Omit<PlannedLine, "quantity" | "unitPrice">, quantity: num
  * split both ways, are tried for lines that give `gross` back exactly; failing that, the even split
  * of the nearest net (the rounding line then takes the øre).
  */
-function grossLines(base: Omit<PlannedLine, "quantity" | "unitPrice">, quantity: number, gross: number, sign: 1 | -1): PlannedLine[] {
+function grossLines(
+  base: Omit<PlannedLine, "quantity" | "unitPrice">,
+  quantity: number,
+  gross: number,
+  sign: 1 | -1,
+): PlannedLine[] {
   const start = mulDiv(gross, 100, 100 + vatPercent(base.vat));
   for (const delta of [0, -1, 1, -2, 2]) {
-    for (const lines of splits(base, quantity, start + delta, sign)) if (plannedTotal(lines) === sign * gross) return lines;
+    for (const lines of splits(base, quantity, start + delta, sign))
+      if (plannedTotal(lines) === sign * gross) return lines;
   }
   return split(base, quantity, start, sign);
 }
 
 /** The lines of one order line, VAT included or not as the order says. */
-function orderLineLines(order: Order, line: OrderLine, productCode: string, sign: 1 | -1): PlannedLine[] {
-  const description = line.discount > 0 ? `${line.name} (rabatt ${formatMinor(line.discount)})` : line.name;
-  const base = { productCode, description: sign < 0 ? `Kreditert: ${description}` : description, vat: line.vat };
-  return order.taxIncluded ? grossLines(base, line.quantity, line.amount, sign) : split(base, line.quantity, line.amount, sign);
+function orderLineLines(
+  order: Order,
+  line: OrderLine,
+  productCode: string,
+  sign: 1 | -1,
+): PlannedLine[] {
+  const description =
+    line.discount > 0 ? `${line.name} (rabatt ${formatMinor(line.discount)})` : line.name;
+  const base = {
+    productCode,
+    description: sign < 0 ? `Kreditert: ${description}` : description,
+    vat: line.vat,
+  };
+  return order.taxIncluded
+    ? grossLines(base, line.quantity, line.amount, sign)
+    : split(base, line.quantity, line.amount, sign);
 }
 
 /** Adds the rounding line that makes the plan's total exact, if one is needed. */
 function withRounding(lines: PlannedLine[], total: number, mapping: OrderMapping): LinePlan {
   const rest = total - plannedTotal(lines);
   if (rest === 0) return { lines, total, rounding: 0 };
-  return { lines: [...lines, { productCode: mapping.roundingProduct, description: "Øreavrunding", quantity: 1, unitPrice: rest, vat: "exempt" }], total, rounding: rest };
+  return {
+    lines: [
+      ...lines,
+      {
+        productCode: mapping.roundingProduct,
+        description: "Øreavrunding",
+        quantity: 1,
+        unitPrice: rest,
+        vat: "exempt",
+      },
+    ],
+    total,
+    rounding: rest,
+  };
 }
 
 /** The invoice lines of a paid order. */
 export function invoicePlan(order: Order, products: LineProducts, mapping: OrderMapping): LinePlan {
-  const lines = order.lines.flatMap((l) => orderLineLines(order, l, products[l.ref] ?? mapping.vat[l.vat].fallbackProduct, 1));
+  const lines = order.lines.flatMap((l) =>
+    orderLineLines(order, l, products[l.ref] ?? mapping.vat[l.vat].fallbackProduct, 1),
+  );
   return withRounding(lines, order.total, mapping);
 }
 
@@ -145,11 +194,22 @@ function lineGross(order: Order, line: OrderLine): number {
  * invoice mirrored when everything was refunded; otherwise the amount shared over the order's
  * lines in proportion to what each cost (the last line takes the remainder, so nothing is lost).
  */
-export function creditPlan(order: Order, refund: Refund, products: LineProducts, mapping: OrderMapping): LinePlan {
-  const productOf = (ref: string | null, vat: VatClass) => (ref && products[ref]) || mapping.vat[vat].fallbackProduct;
+export function creditPlan(
+  order: Order,
+  refund: Refund,
+  products: LineProducts,
+  mapping: OrderMapping,
+): LinePlan {
+  const productOf = (ref: string | null, vat: VatClass) =>
+    (ref && products[ref]) || mapping.vat[vat].fallbackProduct;
   if (refund.lines.length > 0) {
     const lines = refund.lines.flatMap((r) =>
-      grossLines({ productCode: productOf(r.ref, r.vat), description: `Kreditert: ${r.name}`, vat: r.vat }, r.quantity, r.amount, -1),
+      grossLines(
+        { productCode: productOf(r.ref, r.vat), description: `Kreditert: ${r.name}`, vat: r.vat },
+        r.quantity,
+        r.amount,
+        -1,
+      ),
     );
     return withRounding(lines, -refund.total, mapping);
   }
@@ -161,15 +221,31 @@ export function creditPlan(order: Order, refund: Refund, products: LineProducts,
   const whole = grosses.reduce((a, b) => a + b, 0);
   let left = refund.total;
   const lines = order.lines.flatMap((l, i) => {
-    const share = i === order.lines.length - 1 ? left : mulDiv(refund.total, grosses[i] ?? 0, whole);
+    const share =
+      i === order.lines.length - 1 ? left : mulDiv(refund.total, grosses[i] ?? 0, whole);
     left -= share;
     if (share === 0) return [];
-    return grossLines({ productCode: productOf(l.ref, l.vat), description: `Refusjon: ${l.name}`, vat: l.vat }, 1, share, -1);
+    return grossLines(
+      { productCode: productOf(l.ref, l.vat), description: `Refusjon: ${l.name}`, vat: l.vat },
+      1,
+      share,
+      -1,
+    );
   });
   return withRounding(lines, -refund.total, mapping);
 }
 
 /** A planned line as `SalesOrderLinePostDto`. */
-export function apiLine(l: PlannedLine): { ProductCode: string; Description: string; Quantity: number; ProductUnitPrice: number } {
-  return { ProductCode: l.productCode, Description: l.description.slice(0, 400), Quantity: l.quantity, ProductUnitPrice: toDecimal(l.unitPrice) };
+export function apiLine(l: PlannedLine): {
+  ProductCode: string;
+  Description: string;
+  Quantity: number;
+  ProductUnitPrice: number;
+} {
+  return {
+    ProductCode: l.productCode,
+    Description: l.description.slice(0, 400),
+    Quantity: l.quantity,
+    ProductUnitPrice: toDecimal(l.unitPrice),
+  };
 }

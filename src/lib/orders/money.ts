@@ -6,7 +6,24 @@
  */
 
 /** Currencies whose minor unit is the unit itself (Stripe sends their amounts without cents). */
-const ZERO_DECIMAL = new Set(["BIF", "CLP", "DJF", "GNF", "JPY", "KMF", "KRW", "MGA", "PYG", "RWF", "UGX", "VND", "VUV", "XAF", "XOF", "XPF"]);
+const ZERO_DECIMAL = new Set([
+  "BIF",
+  "CLP",
+  "DJF",
+  "GNF",
+  "JPY",
+  "KMF",
+  "KRW",
+  "MGA",
+  "PYG",
+  "RWF",
+  "UGX",
+  "VND",
+  "VUV",
+  "XAF",
+  "XOF",
+  "XPF",
+]);
 
 /**
  * Minor units (hundredths) of a decimal amount: "199.9" → 19990, "-0.05" → -5, 12 → 1200.
@@ -14,7 +31,8 @@ const ZERO_DECIMAL = new Set(["BIF", "CLP", "DJF", "GNF", "JPY", "KMF", "KRW", "
  * @returns null when `value` is not a decimal number.
  */
 export function toMinor(value: string | number): number | null {
-  const text = typeof value === "number" ? (Number.isFinite(value) ? value.toFixed(6) : "") : value.trim();
+  const text =
+    typeof value === "number" ? (Number.isFinite(value) ? value.toFixed(6) : "") : value.trim();
   const m = /^([+-]?)(\d+)(?:\.(\d*))?$/.exec(text);
   if (!m) return null;
   const [, sign, whole = "0", frac = ""] = m;
@@ -39,9 +57,13 @@ export function stripeMinor(amount: number, currency: string): number {
   return amount * minorPerUnit(currency);
 }
 
-/** The API's decimal number for `minor` units: 19990 → 199.9. Exact for every safe integer of øre. */
+/**
+ * The API's decimal number for `minor` units: 19990 → 199.9. Exact for every safe integer of øre.
+ */
 export function toDecimal(minor: number): number {
-  return Number(`${minor < 0 ? "-" : ""}${Math.floor(Math.abs(minor) / 100)}.${String(Math.abs(minor) % 100).padStart(2, "0")}`);
+  return Number(
+    `${minor < 0 ? "-" : ""}${Math.floor(Math.abs(minor) / 100)}.${String(Math.abs(minor) % 100).padStart(2, "0")}`,
+  );
 }
 
 /** "1 234.50"-free display form: 19990 → "199.90". */
@@ -57,7 +79,7 @@ export function formatMinor(minor: number): string {
 export function mulDiv(amount: number, numerator: number, denominator: number): number {
   const p = BigInt(amount) * BigInt(numerator);
   const d = BigInt(denominator);
-  const sign = (p < 0n) !== (d < 0n) ? -1n : 1n;
+  const sign = p < 0n !== d < 0n ? -1n : 1n;
   const ap = p < 0n ? -p : p;
   const ad = d < 0n ? -d : d;
   const q = (ap * 2n + ad) / (ad * 2n);

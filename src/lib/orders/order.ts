@@ -11,8 +11,8 @@ export type Source = z.output<typeof Source>;
 
 /**
  * How a line is taxed in Norway: the three VAT rates, zero-rated (code 5: taxable turnover at 0 %,
- * e.g. books, exports) and exempt (code 6: outside the VAT act). A shop that only says "0 %" maps to
- * `zero` unless it says otherwise.
+ * e.g. books, exports) and exempt (code 6: outside the VAT act). A shop that only says "0 %" maps
+ * to `zero` unless it says otherwise.
  */
 export const VatClass = z.enum(["25", "15", "12", "zero", "exempt"]);
 export type VatClass = z.output<typeof VatClass>;
@@ -27,7 +27,10 @@ export const Address = z.object({
   zip: z.string().nullable(),
   city: z.string().nullable(),
   /** ISO 3166-1 alpha-2, upper case. */
-  countryCode: z.string().regex(/^[A-Z]{2}$/).nullable(),
+  countryCode: z
+    .string()
+    .regex(/^[A-Z]{2}$/)
+    .nullable(),
 });
 export type Address = z.output<typeof Address>;
 
@@ -87,7 +90,10 @@ export type Order = z.output<typeof Order>;
 
 /** One refunded line: which order line, how many, and how much money back (VAT included). */
 export const RefundLine = z.object({
-  /** The order line's `ref`; null for an amount not tied to a line (then `vat` says how it is taxed). */
+  /**
+   * The order line's `ref`; null for an amount not tied to a line (then `vat` says how it is
+   * taxed).
+   */
   ref: z.string().nullable(),
   name: z.string(),
   quantity: z.int().positive(),
@@ -113,9 +119,9 @@ export const Refund = z.object({
 export type Refund = z.output<typeof Refund>;
 
 /**
- * A paid order that cannot be invoiced as the shop sent it: a line whose VAT the shop did not state,
- * or stated at a rate that is not Norwegian. Booking it would mean guessing the VAT (0 % was the old
- * guess), so its run is recorded as failed with `problem`, and nothing is booked.
+ * A paid order that cannot be invoiced as the shop sent it: a line whose VAT the shop did not
+ * state, or stated at a rate that is not Norwegian. Booking it would mean guessing the VAT (0 % was
+ * the old guess), so its run is recorded as failed with `problem`, and nothing is booked.
  */
 export interface UnusableOrder {
   id: string;

@@ -19,7 +19,11 @@ const WEIGHTS = [3, 2, 7, 6, 5, 4, 3, 2] as const;
  * @example normalizeOrgNumber("12345678") // null
  */
 export function normalizeOrgNumber(raw: string): string | null {
-  const text = raw.trim().toUpperCase().replace(/^NO(?=[\s\d])/, "").replace(/MVA$/, "");
+  const text = raw
+    .trim()
+    .toUpperCase()
+    .replace(/^NO(?=[\s\d])/, "")
+    .replace(/MVA$/, "");
   if (!/^[\d\s.-]+$/.test(text)) return null;
   const digits = text.replace(/[\s.-]/g, "");
   return /^\d{9}$/.test(digits) ? digits : null;
@@ -60,5 +64,7 @@ export function checkDigit(first8: string): number | null {
  */
 export function isOrgNumberField(name: string): boolean {
   const letters = name.toLowerCase().replace(/[^a-zæøå]/g, "");
-  return /org(ani[sz]ations?|anisasjons)?(nr|no|num|number|nummer)|foretaksnummer|(vat|mva)(nr|no|number|nummer|id)/.test(letters);
+  return /org(ani[sz]ations?|anisasjons)?(nr|no|num|number|nummer)|foretaksnummer|(vat|mva)(nr|no|number|nummer|id)/.test(
+    letters,
+  );
 }

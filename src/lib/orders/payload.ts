@@ -23,8 +23,16 @@ export function unauthorized(detail: string): { ok: false; error: Refusal } {
 
 const utf8Strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
-/** `JSON.parse`'s reviver with the source text of each primitive (TC39 "JSON.parse source text access", in V8). */
-type SourceReviver = (this: unknown, key: string, value: unknown, context: { source?: string }) => unknown;
+/**
+ * `JSON.parse`'s reviver with the source text of each primitive (TC39 "JSON.parse source text
+ * access", in V8).
+ */
+type SourceReviver = (
+  this: unknown,
+  key: string,
+  value: unknown,
+  context: { source?: string },
+) => unknown;
 
 /**
  * Keeps an integer literal that no JS number can hold exactly as its own digits. Shop ids are
@@ -33,12 +41,23 @@ type SourceReviver = (this: unknown, key: string, value: unknown, context: { sou
  * integers and decimals stay numbers; the schemas take ids as either and keep them as strings.
  */
 const exactIntegers: SourceReviver = (_key, value, context) =>
-  typeof value === "number" && !Number.isSafeInteger(value) && context.source !== undefined && /^-?\d+$/.test(context.source) ? context.source : value;
+  typeof value === "number" &&
+  !Number.isSafeInteger(value) &&
+  context.source !== undefined &&
+  /^-?\d+$/.test(context.source)
+    ? context.source
+    : value;
 
-/** The body as JSON, big integers kept exact (see `exactIntegers`); a body that is not UTF-8 JSON is a 400 refusal. */
+/**
+ * The body as JSON, big integers kept exact (see `exactIntegers`); a body that is not UTF-8 JSON is
+ * a 400 refusal.
+ */
 export function decodeJson(body: Uint8Array): Result<unknown, Refusal> {
   try {
-    return { ok: true, value: JSON.parse(utf8Strict.decode(body), exactIntegers as Parameters<typeof JSON.parse>[1]) };
+    return {
+      ok: true,
+      value: JSON.parse(utf8Strict.decode(body), exactIntegers as Parameters<typeof JSON.parse>[1]),
+    };
   } catch {
     return badBody("the body is not JSON");
   }
@@ -48,12 +67,19 @@ export function decodeJson(body: Uint8Array): Result<unknown, Refusal> {
  * `value` parsed with `schema`; a mismatch is a 400 refusal naming the first offending field, so a
  * shop's operator can find it in the payload ("line_items.2.price: expected a decimal amount").
  */
-export function parseWith<T extends z.ZodType>(schema: T, value: unknown, what: string): Result<z.output<T>, Refusal> {
+export function parseWith<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  what: string,
+): Result<z.output<T>, Refusal> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0];
   const path = issue ? issue.path.join(".") : "";
-  const message = issue?.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : (issue?.message ?? "invalid");
+  const message =
+    issue?.code === "unrecognized_keys"
+      ? `unknown field(s) ${issue.keys.join(", ")}`
+      : (issue?.message ?? "invalid");
   return badBody(`${what}: ${path ? `${path}: ` : ""}${message}`);
 }
 
@@ -63,7 +89,11 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown, what: 
  * recorded as failed with `problem`, where the tenant's operator sees it.
  * @example return unusable(o.id, o.name, `line_items.${i}: the shop states no VAT for this line`);
  */
-export function unusable(id: string, number: string, problem: string): { ok: true; value: UnusableOrder } {
+export function unusable(
+  id: string,
+  number: string,
+  problem: string,
+): { ok: true; value: UnusableOrder } {
   return { ok: true, value: { id, number, problem } };
 }
 
@@ -73,7 +103,17 @@ export function unusable(id: string, number: string, problem: string): { ok: tru
  * as the source's fault, a 400. An unusable order becomes its `unusable` event.
  */
 export function paidEvent(order: Order | UnusableOrder): Result<OrderEvent[], Refusal> {
-  if ("problem" in order) return { ok: true, value: [{ kind: "unusable", orderId: order.id, reason: `Order ${order.number} cannot be invoiced as the shop sent it: ${order.problem}` }] };
+  if ("problem" in order)
+    return {
+      ok: true,
+      value: [
+        {
+          kind: "unusable",
+          orderId: order.id,
+          reason: `Order ${order.number} cannot be invoiced as the shop sent it: ${order.problem}`,
+        },
+      ],
+    };
   const checked = parseWith(OrderSchema, order, `order ${order.id}`);
   return checked.ok ? { ok: true, value: [{ kind: "paid", order: checked.value }] } : checked;
 }
@@ -111,8 +151,8 @@ const RATES = [25, 15, 12] as const;
 
 /**
  * The VAT class whose rate best explains `tax` on `base` (both minor units, ex-tax base), when it
- * explains it to within `slack` minor units: shops round tax per line (or per unit), so the ratio is
- * never exact. No tax on a base is `zero`. Integer arithmetic only.
+ * explains it to within `slack` minor units: shops round tax per line (or per unit), so the ratio
+ * is never exact. No tax on a base is `zero`. Integer arithmetic only.
  *
  * @param tax the tax amount
  * @param base the amount the tax was charged on, VAT excluded

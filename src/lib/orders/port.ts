@@ -16,16 +16,24 @@ export interface RunInput {
   mapping: OrderMapping;
 }
 
-/** Ids a settlement needs that only the API knows: the settlement account's id and the VatId of code 0. */
+/**
+ * Ids a settlement needs that only the API knows: the settlement account's id and the VatId of code
+ * 0.
+ */
 export const SettlementIds = z.object({ settlementAccountId: z.int(), noVatId: z.int() });
 export type SettlementIds = z.output<typeof SettlementIds>;
 
-/** A customer a run found or created: what the next order of the same buyer uses without a lookup. */
+/**
+ * A customer a run found or created: what the next order of the same buyer uses without a lookup.
+ */
 export const KnownCustomer = z.object({
   id: z.int(),
   number: z.int().nullable(),
   subledgerAccountId: z.int(),
-  /** Only the warning that came from the lookup (the buyer's organization number is another record's); one from the order itself is made again. */
+  /**
+   * Only the warning that came from the lookup (the buyer's organization number is another
+   * record's); one from the order itself is made again.
+   */
   warning: z.string().nullable(),
 });
 export type KnownCustomer = z.output<typeof KnownCustomer>;
@@ -34,14 +42,20 @@ export type KnownCustomer = z.output<typeof KnownCustomer>;
 export const KnownProduct = z.object({ code: z.string(), salesAccount: z.int().nullable() });
 export type KnownProduct = z.output<typeof KnownProduct>;
 
-/** What a run asks the tenant to recall: a buyer (the hash `run/customer.ts` files it under), product codes, a settlement account number. */
+/**
+ * What a run asks the tenant to recall: a buyer (the hash `run/customer.ts` files it under),
+ * product codes, a settlement account number.
+ */
 export interface KnownAsk {
   buyer?: string;
   codes?: string[];
   settlementAccount?: number;
 }
 
-/** What the tenant recalls: the buyer's customer, those of the codes it knows, the account's settlement ids (null: not known). */
+/**
+ * What the tenant recalls: the buyer's customer, those of the codes it knows, the account's
+ * settlement ids (null: not known).
+ */
 export interface Known {
   customer: KnownCustomer | null;
   products: KnownProduct[];
@@ -66,8 +80,17 @@ export interface OrderRunPort {
   /** The order's record and the mapping, or null when the order or its registration is gone. */
   runInput(registration: string, source: Source, orderId: string): Promise<RunInput | null>;
   /** Records a step, a state or ids found on the order (and, with `refundId`, on that refund). */
-  runReport(registration: string, source: Source, orderId: string, refundId: string | null, patch: RunPatch): Promise<void>;
-  /** What this registration's runs learned (customers, products, settlement ids) that is still trusted; nothing once the registration is gone. */
+  runReport(
+    registration: string,
+    source: Source,
+    orderId: string,
+    refundId: string | null,
+    patch: RunPatch,
+  ): Promise<void>;
+  /**
+   * What this registration's runs learned (customers, products, settlement ids) that is still
+   * trusted; nothing once the registration is gone.
+   */
   known(registration: string, ask: KnownAsk): Promise<Known>;
   /** Remembers ids a run found or created, and forgets those the API said are gone. */
   learn(registration: string, learned: Learned): Promise<void>;

@@ -10,7 +10,15 @@ import { Order, Refund, Source, type OrderEvent } from "./order";
 import type { TenantName } from "../stubs";
 
 /** Where an order stands. */
-export const RunState = z.enum(["received", "running", "invoiced", "settled", "credited", "cancelled", "failed"]);
+export const RunState = z.enum([
+  "received",
+  "running",
+  "invoiced",
+  "settled",
+  "credited",
+  "cancelled",
+  "failed",
+]);
 export type RunState = z.output<typeof RunState>;
 /** Where one refund stands. */
 export const RefundState = z.enum(["received", "running", "credited", "failed", "skipped"]);
@@ -20,11 +28,22 @@ export type RefundState = z.output<typeof RefundState>;
  * One value of a step's result: flat on purpose. It crosses RPC and is stored as JSON, and a
  * recursive JSON type makes the RPC stub types of the tenant's object too deep for the compiler.
  */
-export const StepValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.union([z.string(), z.number()]))]);
+export const StepValue = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.array(z.union([z.string(), z.number()])),
+]);
 export type StepValue = z.output<typeof StepValue>;
 
 /** One finished step: when, whether it succeeded, what it found or did. */
-export const StepRecord = z.object({ name: z.string(), at: z.string(), ok: z.boolean(), result: z.record(z.string(), StepValue) });
+export const StepRecord = z.object({
+  name: z.string(),
+  at: z.string(),
+  ok: z.boolean(),
+  result: z.record(z.string(), StepValue),
+});
 export type StepRecord = z.output<typeof StepRecord>;
 
 /** A refund's own run. */
@@ -50,7 +69,14 @@ export const OrderRun = z.object({
   updatedAt: z.string(),
   deliveries: z.int(),
   cancelledAt: z.string().nullable(),
-  customer: z.object({ id: z.int(), number: z.int().nullable(), subledgerAccountId: z.int(), created: z.boolean() }).nullable(),
+  customer: z
+    .object({
+      id: z.int(),
+      number: z.int().nullable(),
+      subledgerAccountId: z.int(),
+      created: z.boolean(),
+    })
+    .nullable(),
   products: z.record(z.string(), z.string()).nullable(),
   salesOrderId: z.string().nullable(),
   salesOrderNo: z.int().nullable(),
@@ -58,7 +84,10 @@ export const OrderRun = z.object({
   steps: z.array(StepRecord),
   error: z.object({ step: z.string(), detail: z.string() }).nullable(),
   attempt: z.int(),
-  /** Whether the Workflow instance of the current attempt exists (false: the object's alarm starts it). */
+  /**
+   * Whether the Workflow instance of the current attempt exists (false: the object's alarm starts
+   * it).
+   */
   started: z.boolean(),
   refunds: z.array(RefundRun),
 });
@@ -69,16 +98,40 @@ export type Intake = "started" | "duplicate" | "cancelled" | "failed" | "ignored
 
 function blank(source: Source, orderId: string, at: string): OrderRun {
   return {
-    source, orderId, order: null, state: "received", receivedAt: at, updatedAt: at, deliveries: 0, cancelledAt: null, customer: null, products: null,
-    salesOrderId: null, salesOrderNo: null, invoiceNo: null, steps: [], error: null, attempt: 1, started: false, refunds: [],
+    source,
+    orderId,
+    order: null,
+    state: "received",
+    receivedAt: at,
+    updatedAt: at,
+    deliveries: 0,
+    cancelledAt: null,
+    customer: null,
+    products: null,
+    salesOrderId: null,
+    salesOrderNo: null,
+    invoiceNo: null,
+    steps: [],
+    error: null,
+    attempt: 1,
+    started: false,
+    refunds: [],
   };
 }
 
 /** Whether the order's invoice went out. */
 export const invoiced = (r: OrderRun) => r.invoiceNo !== null;
 
-/** Applies one event to the order's record (null: none yet). Returns the new record and what happened. */
-export function applyEvent(run: OrderRun | null, source: Source, event: Exclude<OrderEvent, { kind: "ignored" }>, at: string): { run: OrderRun; intake: Intake } {
+/**
+ * Applies one event to the order's record (null: none yet). Returns the new record and what
+ * happened.
+ */
+export function applyEvent(
+  run: OrderRun | null,
+  source: Source,
+  event: Exclude<OrderEvent, { kind: "ignored" }>,
+  at: string,
+): { run: OrderRun; intake: Intake } {
   const orderId = event.kind === "paid" ? event.order.id : event.orderId;
   const r: OrderRun = run ? { ...run, refunds: [...run.refunds] } : blank(source, orderId, at);
   r.deliveries++;
@@ -88,7 +141,8 @@ export function applyEvent(run: OrderRun | null, source: Source, event: Exclude<
       if (r.order) return { run: r, intake: "duplicate" };
       r.order = event.order;
       if (r.state === "cancelled") return { run: r, intake: "duplicate" };
-      // The shop sent it again, usable now (an order that came unusable has a failed record and no order).
+      // The shop sent it again, usable now (an order that came unusable has a failed record and no
+      // order).
       if (r.state === "failed") Object.assign(r, { state: "received", error: null });
       return { run: r, intake: "started" };
     case "unusable":
@@ -100,15 +154,31 @@ export function applyEvent(run: OrderRun | null, source: Source, event: Exclude<
       if (r.cancelledAt) return { run: r, intake: "duplicate" };
       r.cancelledAt = event.at;
       // Not yet running: nothing was written upstream, so the order simply stops here. A running
-      // order stops at its next checkpoint; an invoiced one is credited by the shop's refund webhook.
+      // order stops at its next checkpoint; an invoiced one is credited by the shop's refund
+      // webhook.
       if (!r.order || (r.state === "received" && !r.started)) r.state = "cancelled";
       // A failed run may have left a draft sales order: a new attempt withdraws it before the
       // order reads "cancelled" (see the run's "withdraw" step). An invoiced one keeps its state.
-      else if (r.state === "failed" && r.invoiceNo === null) Object.assign(r, { state: "received", error: null, attempt: r.attempt + 1, started: false });
+      else if (r.state === "failed" && r.invoiceNo === null)
+        Object.assign(r, {
+          state: "received",
+          error: null,
+          attempt: r.attempt + 1,
+          started: false,
+        });
       return { run: r, intake: "cancelled" };
     case "refunded": {
-      if (r.refunds.some((x) => x.refund.id === event.refund.id)) return { run: r, intake: "duplicate" };
-      r.refunds.push({ refund: event.refund, state: "received", creditNoteNo: null, steps: [], error: null, attempt: 1, started: false });
+      if (r.refunds.some((x) => x.refund.id === event.refund.id))
+        return { run: r, intake: "duplicate" };
+      r.refunds.push({
+        refund: event.refund,
+        state: "received",
+        creditNoteNo: null,
+        steps: [],
+        error: null,
+        attempt: 1,
+        started: false,
+      });
       return { run: r, intake: "started" };
     }
   }
@@ -123,34 +193,70 @@ export function applyEvent(run: OrderRun | null, source: Source, event: Exclude<
  */
 export function pendingStarts(r: OrderRun): { refundId: string | null; attempt: number }[] {
   const out: { refundId: string | null; attempt: number }[] = [];
-  if (r.order && !r.started && r.state === "received") out.push({ refundId: null, attempt: r.attempt });
+  if (r.order && !r.started && r.state === "received")
+    out.push({ refundId: null, attempt: r.attempt });
   const underway = r.state === "received" || r.state === "running" || r.state === "failed";
   if (r.order && r.invoiceNo === null && underway) return out;
-  for (const x of r.refunds) if (!x.started && x.state === "received") out.push({ refundId: x.refund.id, attempt: x.attempt });
+  for (const x of r.refunds)
+    if (!x.started && x.state === "received")
+      out.push({ refundId: x.refund.id, attempt: x.attempt });
   return out;
 }
 
-/** The record as a caller with the tenant's gateway key sees it (no payloads, amounts as decimals). */
+/**
+ * The record as a caller with the tenant's gateway key sees it (no payloads, amounts as decimals).
+ */
 export function publicView(r: OrderRun) {
   return {
-    source: r.source, orderId: r.orderId, number: r.order?.number ?? null, state: r.state,
-    total: r.order ? formatMinor(r.order.total) : null, currency: r.order?.currency ?? null,
-    receivedAt: r.receivedAt, updatedAt: r.updatedAt, deliveries: r.deliveries, cancelledAt: r.cancelledAt, attempt: r.attempt,
-    customer: r.customer && { id: r.customer.id, number: r.customer.number, created: r.customer.created },
-    salesOrderId: r.salesOrderId, salesOrderNo: r.salesOrderNo, invoiceNo: r.invoiceNo, error: r.error, steps: r.steps,
-    refunds: r.refunds.map((x) => ({ id: x.refund.id, state: x.state, total: formatMinor(x.refund.total), creditNoteNo: x.creditNoteNo, error: x.error, steps: x.steps })),
+    source: r.source,
+    orderId: r.orderId,
+    number: r.order?.number ?? null,
+    state: r.state,
+    total: r.order ? formatMinor(r.order.total) : null,
+    currency: r.order?.currency ?? null,
+    receivedAt: r.receivedAt,
+    updatedAt: r.updatedAt,
+    deliveries: r.deliveries,
+    cancelledAt: r.cancelledAt,
+    attempt: r.attempt,
+    customer: r.customer && {
+      id: r.customer.id,
+      number: r.customer.number,
+      created: r.customer.created,
+    },
+    salesOrderId: r.salesOrderId,
+    salesOrderNo: r.salesOrderNo,
+    invoiceNo: r.invoiceNo,
+    error: r.error,
+    steps: r.steps,
+    refunds: r.refunds.map((x) => ({
+      id: x.refund.id,
+      state: x.state,
+      total: formatMinor(x.refund.total),
+      creditNoteNo: x.creditNoteNo,
+      error: x.error,
+      steps: x.steps,
+    })),
   };
 }
 export type OrderRunView = ReturnType<typeof publicView>;
 
 /** A run's report: fields of the order's record, or of one refund's, and a finished step. */
 export interface RunPatch {
-  order?: Partial<Pick<OrderRun, "state" | "customer" | "products" | "salesOrderId" | "salesOrderNo" | "invoiceNo" | "error">>;
+  order?: Partial<
+    Pick<
+      OrderRun,
+      "state" | "customer" | "products" | "salesOrderId" | "salesOrderNo" | "invoiceNo" | "error"
+    >
+  >;
   refund?: Partial<Pick<RefundRun, "state" | "creditNoteNo" | "error">>;
   step?: OrderRun["steps"][number];
 }
 
-/** What an order run's Workflow instance is told: which tenant's which order (and refund). Nothing secret. */
+/**
+ * What an order run's Workflow instance is told: which tenant's which order (and refund). Nothing
+ * secret.
+ */
 export interface RunParams {
   tenant: TenantName;
   /** The tenant's registration the run belongs to: a run never outlives it (see `OrderRunPort`). */
@@ -168,7 +274,11 @@ export interface RunParams {
  * may hold characters instance ids may not, and ids are limited to 100 characters.
  */
 export async function runInstanceId(p: RunParams, attempt: number): Promise<string> {
-  const bytes = new TextEncoder().encode(JSON.stringify([p.tenant, p.registration, p.source, p.orderId, p.refundId]));
-  const hex = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+  const bytes = new TextEncoder().encode(
+    JSON.stringify([p.tenant, p.registration, p.source, p.orderId, p.refundId]),
+  );
+  const hex = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)), (b) =>
+    b.toString(16).padStart(2, "0"),
+  ).join("");
   return `${p.refundId === null ? "o" : "r"}-${hex.slice(0, 40)}-${attempt}`;
 }

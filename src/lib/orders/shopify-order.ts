@@ -12,7 +12,10 @@ import { badBody, Id, IsoDateTime, Money, Text, unusable, vatOfBasisPoints } fro
 import type { Refusal } from "./source";
 
 /** A tax line: `rate` is a fraction (0.25) as a JSON number; `price` is the tax after discounts. */
-export const ShopifyTaxLine = z.object({ rate: z.union([z.number(), z.string()]).nullish(), price: Money.nullish() });
+export const ShopifyTaxLine = z.object({
+  rate: z.union([z.number(), z.string()]).nullish(),
+  price: Money.nullish(),
+});
 
 const Allocation = z.object({ amount: Money });
 
@@ -23,7 +26,10 @@ const LineItem = z.object({
   title: Text,
   quantity: z.int().nonnegative(),
   price: Money,
-  /** False for a product Shopify charges no tax on; absent or true with no tax line, the VAT is not told. */
+  /**
+   * False for a product Shopify charges no tax on; absent or true with no tax line, the VAT is not
+   * told.
+   */
   taxable: z.boolean().nullish(),
   /** Absent (not empty) means the payload says nothing of the line's tax. */
   tax_lines: z.array(ShopifyTaxLine).nullish(),
@@ -98,7 +104,8 @@ function buyerOf(o: ShopifyOrder): Buyer {
   const c = o.customer ?? null;
   let organizationNumber: string | null = null;
   for (const a of o.note_attributes ?? []) {
-    if (!isOrgNumberField(a.name) || (typeof a.value !== "string" && typeof a.value !== "number")) continue;
+    if (!isOrgNumberField(a.name) || (typeof a.value !== "string" && typeof a.value !== "number"))
+      continue;
     organizationNumber = normalizeOrgNumber(String(a.value));
     if (organizationNumber) break;
   }
@@ -110,7 +117,15 @@ function buyerOf(o: ShopifyOrder): Buyer {
     company: b?.company ?? null,
     organizationNumber,
     phone: b?.phone ?? o.phone ?? c?.phone ?? null,
-    address: b ? { line1: b.address1, line2: b.address2, zip: b.zip, city: b.city, countryCode: b.country_code?.toUpperCase() ?? null } : null,
+    address: b
+      ? {
+          line1: b.address1,
+          line2: b.address2,
+          zip: b.zip,
+          city: b.city,
+          countryCode: b.country_code?.toUpperCase() ?? null,
+        }
+      : null,
   };
 }
 
@@ -136,20 +151,51 @@ export function toOrder(o: ShopifyOrder): Result<Order | UnusableOrder, Refusal>
     const discount = sum(l.discount_allocations);
     const amount = l.price * l.quantity - discount;
     if (amount < 0) return badBody(`line_items.${i}: discounts exceed the line's price`);
-    if (l.tax_lines == null || (l.tax_lines.length === 0 && l.taxable !== false && amount > 0)) return bad(`line_items.${i}`, "the line is charged and taxable, but Shopify states no tax for it, so its VAT cannot be determined");
+    if (l.tax_lines == null || (l.tax_lines.length === 0 && l.taxable !== false && amount > 0))
+      return bad(
+        `line_items.${i}`,
+        "the line is charged and taxable, but Shopify states no tax for it, so its VAT cannot be determined",
+      );
     const vat = shopifyVat(l.tax_lines);
-    if (vat === null) return bad(`line_items.${i}`, "the tax rate is not a Norwegian VAT rate (25, 15, 12 or 0 %)");
-    lines.push({ ref: l.id, kind: "item", sku: l.sku, name: l.name ?? l.title ?? `Item ${l.id}`, quantity: l.quantity, amount, discount, vat });
+    if (vat === null)
+      return bad(`line_items.${i}`, "the tax rate is not a Norwegian VAT rate (25, 15, 12 or 0 %)");
+    lines.push({
+      ref: l.id,
+      kind: "item",
+      sku: l.sku,
+      name: l.name ?? l.title ?? `Item ${l.id}`,
+      quantity: l.quantity,
+      amount,
+      discount,
+      vat,
+    });
   }
   for (const [i, s] of o.shipping_lines.entries()) {
-    if (s.tax_lines == null) return bad(`shipping_lines.${i}`, "Shopify states nothing of the shipping's tax, so its VAT cannot be determined");
+    if (s.tax_lines == null)
+      return bad(
+        `shipping_lines.${i}`,
+        "Shopify states nothing of the shipping's tax, so its VAT cannot be determined",
+      );
     const vat = shopifyVat(s.tax_lines);
-    if (vat === null) return bad(`shipping_lines.${i}`, "the tax rate is not a Norwegian VAT rate (25, 15, 12 or 0 %)");
+    if (vat === null)
+      return bad(
+        `shipping_lines.${i}`,
+        "the tax rate is not a Norwegian VAT rate (25, 15, 12 or 0 %)",
+      );
     // discounted_price already has the allocations taken off; older payloads only carry them.
     const amount = s.discounted_price ?? s.price - sum(s.discount_allocations);
     if (amount < 0) return badBody(`shipping_lines.${i}: discounts exceed the shipping price`);
     if (s.price === 0 && amount === 0) continue; // free shipping: no line on the invoice
-    lines.push({ ref: s.id ?? `shipping-${i}`, kind: "shipping", sku: null, name: s.title ?? "Shipping", quantity: 1, amount, discount: s.price - amount, vat });
+    lines.push({
+      ref: s.id ?? `shipping-${i}`,
+      kind: "shipping",
+      sku: null,
+      name: s.title ?? "Shipping",
+      quantity: 1,
+      amount,
+      discount: s.price - amount,
+      vat,
+    });
   }
   return {
     ok: true,

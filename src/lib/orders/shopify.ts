@@ -14,25 +14,46 @@
  */
 import { z } from "zod";
 import type { OrderEvent } from "./order";
-import { badBody, decodeJson, header, paidEvent, parseWith, safeEventId, unauthorized } from "./payload";
+import {
+  badBody,
+  decodeJson,
+  header,
+  paidEvent,
+  parseWith,
+  safeEventId,
+  unauthorized,
+} from "./payload";
 import { ShopifyOrder, toOrder } from "./shopify-order";
 import { ShopifyRefund, toRefundEvents } from "./shopify-refund";
 import { verifyBase64Hmac } from "./signature";
 import type { SourceAdapter } from "./source";
 
-/** Financial states in which the order was paid in full at some point (later refunds do not undo that). */
+/**
+ * Financial states in which the order was paid in full at some point (later refunds do not undo
+ * that).
+ */
 const PAID_STATES = new Set(["paid", "partially_refunded", "refunded"]);
 
-/** A shop's own domain, as Shopify names it in `X-Shopify-Shop-Domain`: `<handle>.myshopify.com`. */
+/**
+ * A shop's own domain, as Shopify names it in `X-Shopify-Shop-Domain`: `<handle>.myshopify.com`.
+ */
 const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]{0,62}\.myshopify\.com$/;
 
 /** A shop domain as an operator gives it (any case), lowercased. */
-export const ShopDomain = z.string().max(100).toLowerCase().regex(SHOP_DOMAIN, "expected <shop>.myshopify.com");
+export const ShopDomain = z
+  .string()
+  .max(100)
+  .toLowerCase()
+  .regex(SHOP_DOMAIN, "expected <shop>.myshopify.com");
 
 /** A body that says otherwise than its (unsigned) topic header: refused, never guessed at. */
-const contradicts = (topic: string, why: string) => badBody(`topic ${topic}, but ${why}: the body contradicts the topic`);
+const contradicts = (topic: string, why: string) =>
+  badBody(`topic ${topic}, but ${why}: the body contradicts the topic`);
 
-const ignored = (orderId: string | null, reason: string): { ok: true; value: OrderEvent[] } => ({ ok: true, value: [{ kind: "ignored", orderId, reason }] });
+const ignored = (orderId: string | null, reason: string): { ok: true; value: OrderEvent[] } => ({
+  ok: true,
+  value: [{ kind: "ignored", orderId, reason }],
+});
 
 /** The Shopify adapter. */
 export const shopify: SourceAdapter = {
@@ -41,13 +62,19 @@ export const shopify: SourceAdapter = {
   async verify(delivery, secret) {
     const sig = header(delivery.headers, "X-Shopify-Hmac-Sha256", "Shopify-Hmac-Sha256");
     if (sig === null) return unauthorized("missing X-Shopify-Hmac-Sha256 header");
-    if (!(await verifyBase64Hmac(secret, delivery.body, sig))) return unauthorized("signature does not match the body");
-    const eventId = safeEventId(header(delivery.headers, "X-Shopify-Event-Id", "Shopify-Event-Id") ?? header(delivery.headers, "X-Shopify-Webhook-Id", "Shopify-Webhook-Id"));
+    if (!(await verifyBase64Hmac(secret, delivery.body, sig)))
+      return unauthorized("signature does not match the body");
+    const eventId = safeEventId(
+      header(delivery.headers, "X-Shopify-Event-Id", "Shopify-Event-Id") ??
+        header(delivery.headers, "X-Shopify-Webhook-Id", "Shopify-Webhook-Id"),
+    );
     return { ok: true, value: { eventId, signedAt: null } };
   },
 
   shopOf(delivery) {
-    const domain = header(delivery.headers, "X-Shopify-Shop-Domain", "Shopify-Shop-Domain")?.toLowerCase() ?? null;
+    const domain =
+      header(delivery.headers, "X-Shopify-Shop-Domain", "Shopify-Shop-Domain")?.toLowerCase() ??
+      null;
     return domain !== null && SHOP_DOMAIN.test(domain) ? domain : null;
   },
 
@@ -63,16 +90,33 @@ export const shopify: SourceAdapter = {
         // After the test check: a test notification starts nothing either way, and is answered 200.
         if (o.value.test) return ignored(o.value.id, "test order");
         if (o.value.cancelled_at) return contradicts(topic, "the order has cancelled_at");
-        if (!PAID_STATES.has(o.value.financial_status ?? "")) return ignored(o.value.id, `financial_status ${o.value.financial_status ?? "missing"} is not paid`);
+        if (!PAID_STATES.has(o.value.financial_status ?? ""))
+          return ignored(
+            o.value.id,
+            `financial_status ${o.value.financial_status ?? "missing"} is not paid`,
+          );
         const order = toOrder(o.value);
         return order.ok ? paidEvent(order.value) : order;
       }
       case "orders/cancelled": {
-        const o = parseWith(ShopifyOrder.pick({ id: true, test: true, cancelled_at: true, updated_at: true, created_at: true }), json.value, "Shopify order");
+        const o = parseWith(
+          ShopifyOrder.pick({
+            id: true,
+            test: true,
+            cancelled_at: true,
+            updated_at: true,
+            created_at: true,
+          }),
+          json.value,
+          "Shopify order",
+        );
         if (!o.ok) return o;
         if (o.value.test) return ignored(o.value.id, "test order");
         if (!o.value.cancelled_at) return contradicts(topic, "the order has no cancelled_at");
-        return { ok: true, value: [{ kind: "cancelled", orderId: o.value.id, at: o.value.cancelled_at }] };
+        return {
+          ok: true,
+          value: [{ kind: "cancelled", orderId: o.value.id, at: o.value.cancelled_at }],
+        };
       }
       case "refunds/create": {
         const r = parseWith(ShopifyRefund, json.value, "Shopify refund");

@@ -53,22 +53,29 @@ export function hmacKey(key: string | Uint8Array, usage: "sign" | "verify"): Pro
  * @param message the signed content
  * @returns the 32-byte MAC
  */
-export async function hmacSha256(key: string | Uint8Array, message: string | Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
+export async function hmacSha256(
+  key: string | Uint8Array,
+  message: string | Uint8Array,
+): Promise<Uint8Array<ArrayBuffer>> {
   const k = await hmacKey(key, "sign");
   return new Uint8Array(await crypto.subtle.sign("HMAC", k, concatBytes(message)));
 }
 
 /**
  * Whether any of `signatures` is the HMAC-SHA256 of `message` under `key`, each checked in constant
- * time. Several candidates exist during secret rotation (Stripe's repeated `v1=`, Standard Webhooks'
- * space-separated list); a candidate of the wrong length simply fails.
+ * time. Several candidates exist during secret rotation (Stripe's repeated `v1=`, Standard
+ * Webhooks' space-separated list); a candidate of the wrong length simply fails.
  *
  * @param key the secret, as text (UTF-8) or bytes
  * @param message the exact signed bytes
  * @param signatures decoded candidate MACs
  * @returns true when one matches
  */
-export async function verifyHmac(key: string | Uint8Array, message: Uint8Array, signatures: Uint8Array[]): Promise<boolean> {
+export async function verifyHmac(
+  key: string | Uint8Array,
+  message: Uint8Array,
+  signatures: Uint8Array[],
+): Promise<boolean> {
   if (signatures.length === 0) return false;
   const k = await hmacKey(key, "verify");
   const data = new Uint8Array(message);
@@ -84,7 +91,11 @@ export async function verifyHmac(key: string | Uint8Array, message: Uint8Array, 
  * Whether `signature` (base64) is the HMAC-SHA256 of `message` under `key`.
  * @returns false for a signature that is not base64
  */
-export async function verifyBase64Hmac(key: string | Uint8Array, message: Uint8Array, signature: string): Promise<boolean> {
+export async function verifyBase64Hmac(
+  key: string | Uint8Array,
+  message: Uint8Array,
+  signature: string,
+): Promise<boolean> {
   const sig = signature.length <= MAX_SIGNATURE_HEADER_CHARS ? fromBase64(signature) : null;
   return sig !== null && verifyHmac(key, message, [sig]);
 }
@@ -93,7 +104,11 @@ export async function verifyBase64Hmac(key: string | Uint8Array, message: Uint8A
  * Whether any of `signatures` (hex, either case) is the HMAC-SHA256 of `message` under `key`.
  * Entries that are not hex are skipped.
  */
-export async function verifyHexHmac(key: string | Uint8Array, message: Uint8Array, signatures: string[]): Promise<boolean> {
+export async function verifyHexHmac(
+  key: string | Uint8Array,
+  message: Uint8Array,
+  signatures: string[],
+): Promise<boolean> {
   const sigs = signatures.map(fromHex).filter((s): s is Uint8Array<ArrayBuffer> => s !== null);
   return verifyHmac(key, message, sigs);
 }

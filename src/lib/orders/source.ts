@@ -11,7 +11,8 @@ import type { OrderEvent, Source } from "./order";
  * source, a missing, wrong or stale signature, a replay, another shop's delivery. One text, so a
  * refusal never tells whether the tenant exists; the precise reason goes to the logs only.
  */
-export const WEBHOOK_UNVERIFIED = "The delivery cannot be verified for this webhook address; nothing was processed.";
+export const WEBHOOK_UNVERIFIED =
+  "The delivery cannot be verified for this webhook address; nothing was processed.";
 
 /** What a webhook brought: its headers and the exact bytes that were signed. */
 export interface Delivery {
@@ -19,15 +20,24 @@ export interface Delivery {
   body: Uint8Array;
 }
 
-/** Why a delivery is refused before anything starts. `status` is 401 for signature problems, 400 for a body that is not the source's JSON. */
+/**
+ * Why a delivery is refused before anything starts. `status` is 401 for signature problems, 400 for
+ * a body that is not the source's JSON.
+ */
 export interface Refusal {
   status: 400 | 401;
   detail: string;
 }
 
-/** A verified delivery's identity: the event id retries share, and the signed timestamp if the scheme has one. */
+/**
+ * A verified delivery's identity: the event id retries share, and the signed timestamp if the
+ * scheme has one.
+ */
 export interface DeliveryId {
-  /** Same across retries of one event (Shopify event id, Stripe event id, webhook-id); null when the source has none (WooCommerce). */
+  /**
+   * Same across retries of one event (Shopify event id, Stripe event id, webhook-id); null when the
+   * source has none (WooCommerce).
+   */
   eventId: string | null;
   /** The signed timestamp, epoch seconds, for schemes that sign one (Stripe, Standard Webhooks). */
   signedAt: number | null;
@@ -46,7 +56,10 @@ export interface SourceAdapter {
    * refunds in the same delivery. A body that is not the source's JSON is a 400 refusal.
    */
   parse(delivery: Delivery): Result<OrderEvent[], Refusal>;
-  /** An unsigned delivery the source needs answered 200 without processing (WooCommerce's activation ping). */
+  /**
+   * An unsigned delivery the source needs answered 200 without processing (WooCommerce's activation
+   * ping).
+   */
   isPing?(delivery: Delivery): boolean;
   /**
    * The shop a delivery says it comes from, for sources whose secret can sign for many shops (one

@@ -39,7 +39,11 @@ const Address = z.strictObject({
   line2: OptionalText,
   zip: OptionalText,
   city: OptionalText,
-  countryCode: z.string().regex(/^[A-Z]{2}$/, "expected ISO 3166-1 alpha-2, upper case").nullable().default(null),
+  countryCode: z
+    .string()
+    .regex(/^[A-Z]{2}$/, "expected ISO 3166-1 alpha-2, upper case")
+    .nullable()
+    .default(null),
 });
 
 const Buyer = z.strictObject({
@@ -55,15 +59,30 @@ const Buyer = z.strictObject({
     .transform((s, ctx) => {
       if (s === null) return null;
       const digits = normalizeOrgNumber(s);
-      if (digits === null) ctx.addIssue({ code: "custom", message: "expected a 9-digit organization number" });
+      if (digits === null)
+        ctx.addIssue({ code: "custom", message: "expected a 9-digit organization number" });
       return digits;
     }),
   phone: OptionalText,
   address: Address.nullable().default(null),
 });
 
-const Line = z.strictObject({ id: Ref, sku: Ref.nullable().default(null), name: Name, quantity: z.int().positive(), unitPrice: Amount, discount: Amount.default(0), vat: VatClass });
-const Shipping = z.strictObject({ id: Ref, name: Name, price: Amount, discount: Amount.default(0), vat: VatClass });
+const Line = z.strictObject({
+  id: Ref,
+  sku: Ref.nullable().default(null),
+  name: Name,
+  quantity: z.int().positive(),
+  unitPrice: Amount,
+  discount: Amount.default(0),
+  vat: VatClass,
+});
+const Shipping = z.strictObject({
+  id: Ref,
+  name: Name,
+  price: Amount,
+  discount: Amount.default(0),
+  vat: VatClass,
+});
 const Fee = z.strictObject({ id: Ref, name: Name, amount: SignedAmount, vat: VatClass });
 
 /** `data` of `order.paid`: the whole order. */
@@ -87,7 +106,10 @@ export type StandardOrder = z.output<typeof StandardOrder>;
 export const StandardCancel = z.strictObject({ orderId: Ref, at: IsoDateTime.optional() });
 
 const RefundLine = z.strictObject({
-  /** The refunded order line's `id` (an item, shipping or fee line); null for an amount not tied to a line. */
+  /**
+   * The refunded order line's `id` (an item, shipping or fee line); null for an amount not tied to
+   * a line.
+   */
   lineId: Ref.nullable(),
   name: Name,
   quantity: z.int().positive().default(1),
@@ -107,4 +129,8 @@ export const StandardRefund = z.strictObject({
 export type StandardRefund = z.output<typeof StandardRefund>;
 
 /** The envelope Standard Webhooks recommends; `data` is checked once `type` is known. */
-export const StandardEnvelope = z.strictObject({ type: z.string().min(1).max(100), timestamp: IsoDateTime, data: z.unknown() });
+export const StandardEnvelope = z.strictObject({
+  type: z.string().min(1).max(100),
+  timestamp: IsoDateTime,
+  data: z.unknown(),
+});

@@ -7,10 +7,10 @@
  * Tax comes in two shapes. Before API version 2025-03-31 a line's `tax_amounts[]` says whether it
  * is `inclusive` (the line `amount` has the tax in it) and how much tax on which `taxable_amount`;
  * since then `tax_amounts` is gone and the line's `taxes[]` says the same with `tax_behavior`
- * (`inclusive` or `exclusive`) and the rate under `tax_rate_details`. Both are read. The rate is the
- * expanded rate's `percentage` when the event carries it, otherwise the one Norwegian rate that
- * explains tax ÷ taxable amount. A line that carries neither list says nothing of its VAT: the order
- * is unusable (its run fails, naming the line) instead of being booked at 0 %.
+ * (`inclusive` or `exclusive`) and the rate under `tax_rate_details`. Both are read. The rate is
+ * the expanded rate's `percentage` when the event carries it, otherwise the one Norwegian rate that
+ * explains tax ÷ taxable amount. A line that carries neither list says nothing of its VAT: the
+ * order is unusable (its run fails, naming the line) instead of being booked at 0 %.
  */
 import { z } from "zod";
 import type { Result } from "../result";
@@ -22,7 +22,12 @@ import type { Refusal } from "./source";
 
 const Rate = z.object({ percentage: z.number(), inclusive: z.boolean().nullish() });
 /** A line's tax before API version 2025-03-31. */
-const TaxAmount = z.object({ amount: z.int(), inclusive: z.boolean(), tax_rate: z.union([z.string(), Rate]).nullish(), taxable_amount: z.int().nullish() });
+const TaxAmount = z.object({
+  amount: z.int(),
+  inclusive: z.boolean(),
+  tax_rate: z.union([z.string(), Rate]).nullish(),
+  taxable_amount: z.int().nullish(),
+});
 /** A line's tax since API version 2025-03-31 (`taxes[]`); the rate is an id unless expanded. */
 const LineTax = z.object({
   amount: z.int(),
@@ -55,10 +60,18 @@ const Shipping = z.object({
   amount_tax: z.int().nonnegative().nullish(),
   amount_total: z.int().nonnegative(),
   shipping_rate: z.union([z.string(), z.object({ display_name: Text })]).nullish(),
-  taxes: z.array(z.object({ amount: z.int(), rate: Rate.nullish(), taxable_amount: z.int().nullish() })).nullish(),
+  taxes: z
+    .array(z.object({ amount: z.int(), rate: Rate.nullish(), taxable_amount: z.int().nullish() }))
+    .nullish(),
 });
 
-const Address = z.object({ line1: Text, line2: Text, postal_code: Text, city: Text, country: Text });
+const Address = z.object({
+  line1: Text,
+  line2: Text,
+  postal_code: Text,
+  city: Text,
+  country: Text,
+});
 
 /** The invoice fields ledgergate reads. */
 export const StripeInvoice = z.object({
@@ -75,28 +88,54 @@ export const StripeInvoice = z.object({
   lines: z.object({ data: z.array(Line).min(1), has_more: z.boolean().nullish() }),
   shipping_cost: Shipping.nullish(),
   amount_paid: z.int().nonnegative(),
-  status_transitions: z.object({ paid_at: z.int().nullish(), voided_at: z.int().nullish() }).nullish(),
+  status_transitions: z
+    .object({ paid_at: z.int().nullish(), voided_at: z.int().nullish() })
+    .nullish(),
 });
 export type StripeInvoice = z.output<typeof StripeInvoice>;
 
 /** VAT class from expanded rates (their percentages add up), or from tax over taxable amount. */
-function vatOf(rates: (z.output<typeof Rate> | null)[], tax: number, taxable: number, slack: number): VatClass | null {
+function vatOf(
+  rates: (z.output<typeof Rate> | null)[],
+  tax: number,
+  taxable: number,
+  slack: number,
+): VatClass | null {
   const known = rates.filter((r): r is z.output<typeof Rate> => r !== null);
-  if (known.length > 0 && known.length === rates.length) return vatOfBasisPoints(Math.round(known.reduce((s, r) => s + r.percentage, 0) * 100));
+  if (known.length > 0 && known.length === rates.length)
+    return vatOfBasisPoints(Math.round(known.reduce((s, r) => s + r.percentage, 0) * 100));
   return vatOfTax(tax, taxable, slack);
 }
 
-/** The amount Stripe says it taxed, when every tax entry says it; null otherwise (the caller derives it). */
+/**
+ * The amount Stripe says it taxed, when every tax entry says it; null otherwise (the caller derives
+ * it).
+ */
 function taxableOf(taxes: { taxable_amount?: number | null }[]): number | null {
   if (taxes.length === 0 || taxes.some((t) => t.taxable_amount == null)) return null;
   return taxes.reduce((n, t) => n + (t.taxable_amount ?? 0), 0);
 }
 
-/** A line's taxes in either shape (see the module comment); null when the line carries neither list. */
+/**
+ * A line's taxes in either shape (see the module comment); null when the line carries neither list.
+ */
 function lineTaxes(l: z.output<typeof Line>): Tax[] | null {
-  const rateOf = (r: string | z.output<typeof Rate> | null | undefined) => (typeof r === "object" ? (r ?? null) : null);
-  if (l.taxes != null) return l.taxes.map((t) => ({ amount: t.amount, inclusive: t.tax_behavior === "inclusive", rate: rateOf(t.tax_rate_details?.tax_rate), taxable_amount: t.taxable_amount ?? null }));
-  if (l.tax_amounts != null) return l.tax_amounts.map((t) => ({ amount: t.amount, inclusive: t.inclusive, rate: rateOf(t.tax_rate), taxable_amount: t.taxable_amount ?? null }));
+  const rateOf = (r: string | z.output<typeof Rate> | null | undefined) =>
+    typeof r === "object" ? (r ?? null) : null;
+  if (l.taxes != null)
+    return l.taxes.map((t) => ({
+      amount: t.amount,
+      inclusive: t.tax_behavior === "inclusive",
+      rate: rateOf(t.tax_rate_details?.tax_rate),
+      taxable_amount: t.taxable_amount ?? null,
+    }));
+  if (l.tax_amounts != null)
+    return l.tax_amounts.map((t) => ({
+      amount: t.amount,
+      inclusive: t.inclusive,
+      rate: rateOf(t.tax_rate),
+      taxable_amount: t.taxable_amount ?? null,
+    }));
   return null;
 }
 
@@ -115,7 +154,15 @@ function buyerOf(inv: StripeInvoice): Buyer {
     company,
     organizationNumber: noVat ? normalizeOrgNumber(noVat.value) : null,
     phone: inv.customer_phone,
-    address: a ? { line1: a.line1, line2: a.line2, zip: a.postal_code, city: a.city, countryCode: a.country?.toUpperCase() ?? null } : null,
+    address: a
+      ? {
+          line1: a.line1,
+          line2: a.line2,
+          zip: a.postal_code,
+          city: a.city,
+          countryCode: a.country?.toUpperCase() ?? null,
+        }
+      : null,
   };
 }
 
@@ -126,16 +173,23 @@ function buyerOf(inv: StripeInvoice): Buyer {
  * is not told, or not Norwegian, makes the order unusable (see `UnusableOrder`).
  */
 export function toOrder(inv: StripeInvoice): Result<Order | UnusableOrder, Refusal> {
-  if (inv.lines.has_more) return badBody("invoice lists more lines than the event carries (lines.has_more)");
+  if (inv.lines.has_more)
+    return badBody("invoice lists more lines than the event carries (lines.has_more)");
   const currency = inv.currency.toUpperCase();
   const number = inv.number ?? inv.id;
   const m = (n: number): number => stripeMinor(n, currency);
   const taxesOf = inv.lines.data.map(lineTaxes);
   const untold = taxesOf.findIndex((t) => t === null);
-  if (untold >= 0) return unusable(inv.id, number, `lines.data.${untold}: the line carries neither taxes nor tax_amounts, so its VAT cannot be determined`);
+  if (untold >= 0)
+    return unusable(
+      inv.id,
+      number,
+      `lines.data.${untold}: the line carries neither taxes nor tax_amounts, so its VAT cannot be determined`,
+    );
   const flags = new Set<boolean>();
   for (const taxes of taxesOf) for (const t of taxes ?? []) flags.add(t.inclusive);
-  for (const t of inv.shipping_cost?.taxes ?? []) if (t.rate?.inclusive != null) flags.add(t.rate.inclusive);
+  for (const t of inv.shipping_cost?.taxes ?? [])
+    if (t.rate?.inclusive != null) flags.add(t.rate.inclusive);
   if (flags.size > 1) return badBody("invoice mixes tax-inclusive and tax-exclusive lines");
   const taxIncluded = !flags.has(false);
   const lines: OrderLine[] = [];
@@ -146,23 +200,75 @@ export function toOrder(inv: StripeInvoice): Result<Order | UnusableOrder, Refus
     const tax = taxes.reduce((s, t) => s + t.amount, 0);
     const taxable = taxableOf(taxes) ?? (taxIncluded ? amount - tax : amount);
     // An empty list is Stripe saying it charged no tax on the line: zero-rated.
-    const vat = taxes.length === 0 ? "zero" : vatOf(taxes.map((t) => t.rate), tax, taxable, 1);
-    if (vat === null) return unusable(inv.id, number, `lines.data.${i}: the tax is not at a Norwegian VAT rate (25, 15, 12 or 0 %)`);
+    const vat =
+      taxes.length === 0
+        ? "zero"
+        : vatOf(
+            taxes.map((t) => t.rate),
+            tax,
+            taxable,
+            1,
+          );
+    if (vat === null)
+      return unusable(
+        inv.id,
+        number,
+        `lines.data.${i}: the tax is not at a Norwegian VAT rate (25, 15, 12 or 0 %)`,
+      );
     if (amount < 0) return badBody(`lines.data.${i}: discounts exceed the line's amount`);
     const sku = l.metadata?.["sku"] || l.price?.lookup_key || null;
-    lines.push({ ref: l.id, kind: "item", sku, name: l.description ?? "Item", quantity: l.quantity ?? 1, amount: m(amount), discount: m(discount), vat });
+    lines.push({
+      ref: l.id,
+      kind: "item",
+      sku,
+      name: l.description ?? "Item",
+      quantity: l.quantity ?? 1,
+      amount: m(amount),
+      discount: m(discount),
+      vat,
+    });
   }
   const s = inv.shipping_cost;
   if (s && s.amount_subtotal > 0) {
-    if (s.taxes == null && s.amount_tax == null) return unusable(inv.id, number, "shipping_cost: carries neither taxes nor amount_tax, so its VAT cannot be determined");
+    if (s.taxes == null && s.amount_tax == null)
+      return unusable(
+        inv.id,
+        number,
+        "shipping_cost: carries neither taxes nor amount_tax, so its VAT cannot be determined",
+      );
     const tax = s.amount_tax ?? 0;
     const taxes = s.taxes ?? [];
     const taxable = taxableOf(taxes) ?? (taxIncluded ? s.amount_total - tax : s.amount_subtotal);
-    const vat = tax === 0 && taxes.length === 0 ? "zero" : vatOf(taxes.map((t) => t.rate ?? null), tax, taxable, 1);
-    if (vat === null) return unusable(inv.id, number, "shipping_cost: the tax is not at a Norwegian VAT rate (25, 15, 12 or 0 %)");
-    const name = typeof s.shipping_rate === "object" ? (s.shipping_rate?.display_name ?? "Shipping") : "Shipping";
+    const vat =
+      tax === 0 && taxes.length === 0
+        ? "zero"
+        : vatOf(
+            taxes.map((t) => t.rate ?? null),
+            tax,
+            taxable,
+            1,
+          );
+    if (vat === null)
+      return unusable(
+        inv.id,
+        number,
+        "shipping_cost: the tax is not at a Norwegian VAT rate (25, 15, 12 or 0 %)",
+      );
+    const name =
+      typeof s.shipping_rate === "object"
+        ? (s.shipping_rate?.display_name ?? "Shipping")
+        : "Shipping";
     // Inclusive: the total is the gross price. Exclusive: the subtotal is the net one.
-    lines.push({ ref: "shipping", kind: "shipping", sku: null, name, quantity: 1, amount: m(taxIncluded ? s.amount_total : s.amount_subtotal), discount: 0, vat });
+    lines.push({
+      ref: "shipping",
+      kind: "shipping",
+      sku: null,
+      name,
+      quantity: 1,
+      amount: m(taxIncluded ? s.amount_total : s.amount_subtotal),
+      discount: 0,
+      vat,
+    });
   }
   const paidAt = inv.status_transitions?.paid_at;
   return {

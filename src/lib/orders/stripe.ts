@@ -2,9 +2,9 @@
  * @module
  * Stripe webhooks. `Stripe-Signature: t=<unix>,v1=<hex>[,v1=<hex>…]`: hex HMAC-SHA256 of
  * `${t}.${rawBody}` under the endpoint secret, taken whole as text (`whsec_…` is not decoded).
- * Several `v1` appear while a secret is being rolled; any one matching passes. The timestamp must be
- * within five minutes of now, either way, so a captured delivery cannot be replayed later.
- * The event id (`evt_…`) is the same on every retry: it is the de-duplication key.
+ * Several `v1` appear while a secret is being rolled; any one matching passes. The timestamp must
+ * be within five minutes of now, either way, so a captured delivery cannot be replayed later. The
+ * event id (`evt_…`) is the same on every retry: it is the de-duplication key.
  *
  * Events: `invoice.paid` → paid, `invoice.voided` → cancelled, `charge.refunded` → one refunded per
  * refund of the charge; everything else is acknowledged and ignored.
@@ -12,7 +12,15 @@
 import { z } from "zod";
 import { stripeMinor } from "./money";
 import type { OrderEvent } from "./order";
-import { badBody, decodeJson, header, paidEvent, parseWith, unauthorized, unixToIso } from "./payload";
+import {
+  badBody,
+  decodeJson,
+  header,
+  paidEvent,
+  parseWith,
+  unauthorized,
+  unixToIso,
+} from "./payload";
 import { concatBytes, MAX_SIGNATURE_HEADER_CHARS, verifyHexHmac } from "./signature";
 import type { SourceAdapter } from "./source";
 import { StripeInvoice, toOrder } from "./stripe-invoice";
@@ -20,16 +28,34 @@ import { StripeInvoice, toOrder } from "./stripe-invoice";
 /** How far the signed timestamp may be from now, seconds: Stripe's own library default. */
 export const STRIPE_TOLERANCE_S = 300;
 
-/** Most `v1` signatures checked: a secret roll has two; more is noise or an attempt to make us work. */
+/**
+ * Most `v1` signatures checked: a secret roll has two; more is noise or an attempt to make us work.
+ */
 const MAX_SIGNATURES = 8;
 
-const Event = z.object({ id: z.string().min(1).max(100), type: z.string(), created: z.int(), data: z.object({ object: z.unknown() }) });
+const Event = z.object({
+  id: z.string().min(1).max(100),
+  type: z.string(),
+  created: z.int(),
+  data: z.object({ object: z.unknown() }),
+});
 
 const Charge = z.object({
   id: z.string(),
   currency: z.string().regex(/^[A-Za-z]{3}$/),
   invoice: z.union([z.string(), z.object({ id: z.string() })]).nullish(),
-  refunds: z.object({ data: z.array(z.object({ id: z.string().min(1).max(100), amount: z.int().nonnegative(), created: z.int(), status: z.string().nullish() })) }).nullish(),
+  refunds: z
+    .object({
+      data: z.array(
+        z.object({
+          id: z.string().min(1).max(100),
+          amount: z.int().nonnegative(),
+          created: z.int(),
+          status: z.string().nullish(),
+        }),
+      ),
+    })
+    .nullish(),
 });
 
 /** `t` and the `v1` values of a Stripe-Signature header; null when it has no `t` or no `v1`. */
@@ -46,18 +72,32 @@ function parseHeader(value: string): { t: number; v1: string[] } | null {
   return t === null || v1.length === 0 ? null : { t, v1 };
 }
 
-const ignored = (orderId: string | null, reason: string): { ok: true; value: OrderEvent[] } => ({ ok: true, value: [{ kind: "ignored", orderId, reason }] });
+const ignored = (orderId: string | null, reason: string): { ok: true; value: OrderEvent[] } => ({
+  ok: true,
+  value: [{ kind: "ignored", orderId, reason }],
+});
 
 function chargeRefunded(object: unknown): ReturnType<SourceAdapter["parse"]> {
   const c = parseWith(Charge, object, "Stripe charge");
   if (!c.ok) return c;
-  const invoice = typeof c.value.invoice === "string" ? c.value.invoice : (c.value.invoice?.id ?? null);
+  const invoice =
+    typeof c.value.invoice === "string" ? c.value.invoice : (c.value.invoice?.id ?? null);
   if (invoice === null) return ignored(null, "charge is not for an invoice");
-  // Since API version 2022-11-15 a charge no longer embeds its refunds; subscribe to an older version or expand them.
+  // Since API version 2022-11-15 a charge no longer embeds its refunds; subscribe to an older
+  // version or expand them.
   if (!c.value.refunds) return ignored(invoice, "charge carries no refunds list");
   const events: OrderEvent[] = c.value.refunds.data
     .filter((r) => (r.status ?? "succeeded") === "succeeded" && r.amount > 0)
-    .map((r) => ({ kind: "refunded", orderId: invoice, refund: { id: r.id, at: unixToIso(r.created), lines: [], total: stripeMinor(r.amount, c.value.currency) } }));
+    .map((r) => ({
+      kind: "refunded",
+      orderId: invoice,
+      refund: {
+        id: r.id,
+        at: unixToIso(r.created),
+        lines: [],
+        total: stripeMinor(r.amount, c.value.currency),
+      },
+    }));
   return events.length > 0 ? { ok: true, value: events } : ignored(invoice, "no succeeded refund");
 }
 
@@ -70,8 +110,10 @@ export const stripe: SourceAdapter = {
     if (raw === null) return unauthorized("missing Stripe-Signature header");
     const sig = raw.length <= MAX_SIGNATURE_HEADER_CHARS ? parseHeader(raw) : null;
     if (sig === null) return unauthorized("Stripe-Signature needs t= and v1=");
-    if (!(await verifyHexHmac(secret, concatBytes(`${sig.t}.`, delivery.body), sig.v1))) return unauthorized("signature does not match the body");
-    if (Math.abs(now / 1000 - sig.t) > STRIPE_TOLERANCE_S) return unauthorized("stale timestamp: the signature is more than 300 s from now");
+    if (!(await verifyHexHmac(secret, concatBytes(`${sig.t}.`, delivery.body), sig.v1)))
+      return unauthorized("signature does not match the body");
+    if (Math.abs(now / 1000 - sig.t) > STRIPE_TOLERANCE_S)
+      return unauthorized("stale timestamp: the signature is more than 300 s from now");
     const json = decodeJson(delivery.body);
     if (!json.ok) return json;
     const event = parseWith(Event.pick({ id: true }), json.value, "Stripe event");
@@ -92,14 +134,29 @@ export const stripe: SourceAdapter = {
         return order.ok ? paidEvent(order.value) : order;
       }
       case "invoice.voided": {
-        const inv = parseWith(StripeInvoice.pick({ id: true, status_transitions: true }), data.object, "Stripe invoice");
+        const inv = parseWith(
+          StripeInvoice.pick({ id: true, status_transitions: true }),
+          data.object,
+          "Stripe invoice",
+        );
         if (!inv.ok) return inv;
-        return { ok: true, value: [{ kind: "cancelled", orderId: inv.value.id, at: unixToIso(inv.value.status_transitions?.voided_at ?? created) }] };
+        return {
+          ok: true,
+          value: [
+            {
+              kind: "cancelled",
+              orderId: inv.value.id,
+              at: unixToIso(inv.value.status_transitions?.voided_at ?? created),
+            },
+          ],
+        };
       }
       case "charge.refunded":
         return chargeRefunded(data.object);
       default:
-        return type.length > 0 ? ignored(null, `event ${type.slice(0, 60)} is not used`) : badBody("Stripe event: type is empty");
+        return type.length > 0
+          ? ignored(null, `event ${type.slice(0, 60)} is not used`)
+          : badBody("Stripe event: type is empty");
     }
   },
 };

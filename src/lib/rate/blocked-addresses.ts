@@ -1,7 +1,7 @@
 /**
  * @module
- * Client addresses as the inbound limit counts them, and the addresses one isolate has seen refused.
- * Pure: every method takes the time (epoch ms), so tests drive the clock.
+ * Client addresses as the inbound limit counts them, and the addresses one isolate has seen
+ * refused. Pure: every method takes the time (epoch ms), so tests drive the clock.
  */
 
 /** Most addresses remembered at once: a bound on memory under a flood from many addresses. */
@@ -23,16 +23,28 @@ export function addressKey(ip: string): string | null {
   const [head = "", tail, ...more] = a.split("::");
   const left = head === "" ? [] : head.split(":");
   const right = tail === undefined || tail === "" ? [] : tail.split(":");
-  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
-  if (more.length > 0 || groups.length !== 8 || !groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return a.slice(0, 64);
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+  const groups =
+    tail === undefined
+      ? left
+      : [
+          ...left,
+          ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"),
+          ...right,
+        ];
+  if (more.length > 0 || groups.length !== 8 || !groups.every((g) => /^[0-9a-f]{1,4}$/.test(g)))
+    return a.slice(0, 64);
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }
 
 /**
  * The addresses this isolate has seen refused, each until its block ends. The rate limiting binding
- * only counts (every `limit()` call adds one), so it cannot be asked "is this address over?" without
- * spending; remembering its "no" here lets the isolate refuse the rest of a flood at no cost and
- * without reaching any Durable Object. Other isolates learn it from the binding at their next failure.
+ * only counts (every `limit()` call adds one), so it cannot be asked "is this address over?"
+ * without spending; remembering its "no" here lets the isolate refuse the rest of a flood at no
+ * cost and without reaching any Durable Object. Other isolates learn it from the binding at their
+ * next failure.
  */
 export class BlockedAddresses {
   readonly #until = new Map<string, number>();

@@ -24,9 +24,14 @@ export interface TenantCounters {
 }
 
 /** What `offer` decided: a permit now, a place in the queue, or a refusal with a Retry-After. */
-export type Offer = { outcome: "granted"; permit: number } | { outcome: "queued" } | { outcome: "refused"; retryAfterSeconds: number };
+export type Offer =
+  | { outcome: "granted"; permit: number }
+  | { outcome: "queued" }
+  | { outcome: "refused"; retryAfterSeconds: number };
 
-/** What `drain` decided for queued callers, and when it must be called again (null: nothing waits). */
+/**
+ * What `drain` decided for queued callers, and when it must be called again (null: nothing waits).
+ */
 export interface Drain<T> {
   granted: { tenant: string; ticket: T; waitedMs: number; permit: number }[];
   refused: { tenant: string; ticket: T; retryAfterSeconds: number }[];
@@ -47,7 +52,10 @@ interface Waiter<T> {
   deadline: number;
 }
 
-/** Whole seconds for a Retry-After: at least 1, since 0 invites an immediate retry into the same wait. */
+/**
+ * Whole seconds for a Retry-After: at least 1, since 0 invites an immediate retry into the same
+ * wait.
+ */
 const retryAfter = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /**
@@ -120,7 +128,8 @@ export class FairQueue<T> {
     }
     if (this.#ring.length === 0) return out;
     let soonestDeadline = Infinity;
-    for (const q of this.#queues.values()) for (const w of q) soonestDeadline = Math.min(soonestDeadline, w.deadline);
+    for (const q of this.#queues.values())
+      for (const w of q) soonestDeadline = Math.min(soonestDeadline, w.deadline);
     out.wakeAt = Math.min(this.#pacer.nextAt(), soonestDeadline);
     return out;
   }
@@ -133,7 +142,8 @@ export class FairQueue<T> {
   estimateWait(tenant: string, now: number): number {
     const mine = this.#queues.get(tenant)?.length ?? 0;
     let ahead = mine;
-    for (const [other, q] of this.#queues) if (other !== tenant) ahead += Math.min(q.length, mine + 1);
+    for (const [other, q] of this.#queues)
+      if (other !== tenant) ahead += Math.min(q.length, mine + 1);
     return this.#pacer.eta(ahead, now);
   }
 
@@ -165,7 +175,10 @@ export class FairQueue<T> {
     return c;
   }
 
-  /** Takes the waiters whose deadline has passed out of the queues; each is told when its tenant's turn would now come. */
+  /**
+   * Takes the waiters whose deadline has passed out of the queues; each is told when its tenant's
+   * turn would now come.
+   */
   #expire(now: number): Drain<T>["refused"] {
     const expired: { tenant: string; ticket: T }[] = [];
     for (const [tenant, queue] of this.#queues) {

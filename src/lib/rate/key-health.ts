@@ -17,9 +17,15 @@
  * deploy (a deploy restarts the object), so a fixed configuration starts with a clean slate.
  */
 
-/** Distinct tenants whose proven keys are refused, with no token issued in between, that make the environment suspect. */
+/**
+ * Distinct tenants whose proven keys are refused, with no token issued in between, that make the
+ * environment suspect.
+ */
 export const SUSPECT_TENANTS = 2;
-/** Refusals older than this are forgotten, ms: a token's lifetime (20 min), within which every active tenant renews once. */
+/**
+ * Refusals older than this are forgotten, ms: a token's lifetime (20 min), within which every
+ * active tenant renews once.
+ */
 export const REFUSAL_MEMORY_MS = 20 * 60_000;
 
 /** Whose fault a refusal is: the tenant's key, the environment's keys, or not yet known. */
@@ -50,7 +56,10 @@ export class KeyHealth {
   #lastIssuedAt = Number.NEGATIVE_INFINITY;
   readonly #streaks = new Map<string, Streak>();
 
-  /** A token was issued to `tenant`: the environment's keys work, and the tenant's own refusals are over. */
+  /**
+   * A token was issued to `tenant`: the environment's keys work, and the tenant's own refusals are
+   * over.
+   */
   issued(tenant: string, now: number): void {
     this.#lastIssuedAt = now;
     this.#streaks.delete(tenant);
@@ -65,7 +74,10 @@ export class KeyHealth {
     this.#forget(now);
     if (!proven) {
       const refusedTenants = this.#refusedSinceIssued();
-      return { verdict: refusedTenants >= SUSPECT_TENANTS ? "environment" : "tenant", refusedTenants };
+      return {
+        verdict: refusedTenants >= SUSPECT_TENANTS ? "environment" : "tenant",
+        refusedTenants,
+      };
     }
     const streak = this.#streaks.get(tenant) ?? { firstAt: now, lastAt: now };
     streak.lastAt = now;
@@ -75,7 +87,10 @@ export class KeyHealth {
     return { verdict: this.#lastIssuedAt > streak.firstAt ? "tenant" : "unproven", refusedTenants };
   }
 
-  /** Whether the environment's keys are suspect now, and how many tenants were refused since the last token issued. */
+  /**
+   * Whether the environment's keys are suspect now, and how many tenants were refused since the
+   * last token issued.
+   */
   view(now: number): { suspect: boolean; refusedTenants: number } {
     this.#forget(now);
     const refusedTenants = this.#refusedSinceIssued();
@@ -88,8 +103,12 @@ export class KeyHealth {
     return n;
   }
 
-  /** Drops streaks with no refusal for `REFUSAL_MEMORY_MS`, so the map stays as small as the set of broken tenants. */
+  /**
+   * Drops streaks with no refusal for `REFUSAL_MEMORY_MS`, so the map stays as small as the set of
+   * broken tenants.
+   */
   #forget(now: number): void {
-    for (const [tenant, s] of this.#streaks) if (now - s.lastAt > REFUSAL_MEMORY_MS) this.#streaks.delete(tenant);
+    for (const [tenant, s] of this.#streaks)
+      if (now - s.lastAt > REFUSAL_MEMORY_MS) this.#streaks.delete(tenant);
   }
 }

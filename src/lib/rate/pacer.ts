@@ -1,9 +1,9 @@
 /**
  * @module
  * When the next permit may leave: a GCRA (generic cell rate algorithm, a leaky bucket kept as one
- * "theoretical arrival time") with no burst allowance, which slows down after a 429 and creeps back.
- * Pure, like the rest of `lib/rate`: every method takes the time (epoch ms), tests drive the clock,
- * and `fair-queue.ts` decides *who* gets each permit.
+ * "theoretical arrival time") with no burst allowance, which slows down after a 429 and creeps
+ * back. Pure, like the rest of `lib/rate`: every method takes the time (epoch ms), tests drive the
+ * clock, and `fair-queue.ts` decides *who* gets each permit.
  *
  * Why evenly spaced and not "`limit` per window": the API counts a rolling second at its end, so
  * what matters is the gap between a call and the tenth call after it *as they arrive there*. Grants
@@ -15,14 +15,14 @@
  *
  * Adaptation, in two steps, because a 429 means one of two things:
  * - A stall on the way: one call held up longer than the margin covers, then delivered together
- *   with later ones. Traced in `npm run bench -- orders` (2026-11-23, 100 orders at once): sends left
- *   the gateway on time (at most 9 ms after their permit) and reached the sandbox 4 ms later at the
- *   median, 29 ms at the 99th percentile, but once 449 ms later, together with two later calls:
- *   the only 429 of the run. No margin covers that, and the pace was right. So a 429 after a calm
- *   spell only nudges the spacing (`NUDGE_FACTOR`) and stops nothing: the API's window slides
- *   (Azure API Management's `rate-limit`, which answers for the API), so once the stalled calls
- *   age out of it, within `ECHO_MS`, evenly spaced calls find room again; 429s meanwhile are the
- *   same stall and change nothing more. The throttled calls themselves still wait their Retry-After
+ *   with later ones. Traced in `npm run bench -- orders` (2026-11-23, 100 orders at once): sends
+ *   left the gateway on time (at most 9 ms after their permit) and reached the sandbox 4 ms later
+ *   at the median, 29 ms at the 99th percentile, but once 449 ms later, together with two later
+ *   calls: the only 429 of the run. No margin covers that, and the pace was right. So a 429 after a
+ *   calm spell only nudges the spacing (`NUDGE_FACTOR`) and stops nothing: the API's window slides
+ *   (Azure API Management's `rate-limit`, which answers for the API), so once the stalled calls age
+ *   out of it, within `ECHO_MS`, evenly spaced calls find room again; 429s meanwhile are the same
+ *   stall and change nothing more. The throttled calls themselves still wait their Retry-After
  *   before they are resent. Holding every tenant for the Retry-After (1 s) and slowing by a third,
  *   as the first version did, turned that one 429 into a fifth of a 50 s run.
  * - A pace too fast for the key (another user of the same key, a lower limit than configured): then
@@ -36,20 +36,41 @@
  * throttle the next hour's first burst.
  */
 
-/** A first 429 after a calm spell widens the spacing by this (a tenth slower): back at the floor in about 10 s. */
+/**
+ * A first 429 after a calm spell widens the spacing by this (a tenth slower): back at the floor in
+ * about 10 s.
+ */
 export const NUDGE_FACTOR = 1.1;
-/** A 429 this soon after the last reaction is a pattern, not a stall, ms: it pauses everything and slows by `SLOWDOWN_FACTOR`. */
+/**
+ * A 429 this soon after the last reaction is a pattern, not a stall, ms: it pauses everything and
+ * slows by `SLOWDOWN_FACTOR`.
+ */
 export const CALM_MS = 30_000;
-/** After a nudge, 429s for this long are the same stall, ms: the API's rolling second, in which the stalled calls still count. */
+/**
+ * After a nudge, 429s for this long are the same stall, ms: the API's rolling second, in which the
+ * stalled calls still count.
+ */
 export const ECHO_MS = 1000;
-/** A repeated 429 multiplies the spacing by this (a third slower), as TCP halves its window on a loss, but gentler: it costs a pause already. */
+/**
+ * A repeated 429 multiplies the spacing by this (a third slower), as TCP halves its window on a
+ * loss, but gentler: it costs a pause already.
+ */
 export const SLOWDOWN_FACTOR = 1.5;
-/** The widest spacing, as a multiple of the floor: about 2.4 req/s at a limit of 10, still a trickle for every tenant. */
+/**
+ * The widest spacing, as a multiple of the floor: about 2.4 req/s at a limit of 10, still a trickle
+ * for every tenant.
+ */
 export const MAX_SLOWDOWN = 4;
-/** The spacing shrinks by this fraction per second without a 429: back from a nudge in about 10 s, from one slow-down in about 40 s. */
+/**
+ * The spacing shrinks by this fraction per second without a 429: back from a nudge in about 10 s,
+ * from one slow-down in about 40 s.
+ */
 export const RECOVERY_PER_SECOND = 0.01;
 
-/** How the pace took a 429: not at all (the echo of what it last reacted to), a nudge, or a pause and a slow-down. */
+/**
+ * How the pace took a 429: not at all (the echo of what it last reacted to), a nudge, or a pause
+ * and a slow-down.
+ */
 export type Reaction = "echo" | "nudged" | "slowed";
 
 /** The pace's settings. */
@@ -94,29 +115,43 @@ export class Pacer {
   /** The spacing the last reaction set; it shrinks back from `#recoverFrom` (see `spacing`). */
   #slowedMs: number;
   #recoverFrom = 0;
-  /** The earliest time of the next permit, by the spacing alone (the GCRA's theoretical arrival time). */
+  /**
+   * The earliest time of the next permit, by the spacing alone (the GCRA's theoretical arrival
+   * time).
+   */
   #tat = 0;
   #pausedUntil = Number.NEGATIVE_INFINITY;
   /** The number the next permit gets. */
   #nextPermit = 0;
-  /** The first permit granted after the last reaction: a 429 to an earlier one left at the old pace. */
+  /**
+   * The first permit granted after the last reaction: a 429 to an earlier one left at the old pace.
+   */
   #reactedFrom = 0;
   #lastReaction = Number.NEGATIVE_INFINITY;
   /** Until when a 429 is the echo of the last reaction's cause, whatever its permit. */
   #echoUntil = Number.NEGATIVE_INFINITY;
 
-  /** @throws TypeError when the limit is not a positive integer, the margin not in [0, 1) or the catch-up negative. */
+  /**
+   * @throws TypeError when the limit is not a positive integer, the margin not in [0, 1) or the
+   * catch-up negative.
+   */
   constructor(options: PacerOptions) {
     const { limit, margin, catchUpMs } = options;
-    if (!Number.isInteger(limit) || limit < 1) throw new TypeError(`Pacer: limit must be a positive integer, got ${limit}`);
-    if (!(margin >= 0 && margin < 1)) throw new TypeError(`Pacer: margin must be at least 0 and below 1, got ${margin}`);
-    if (!(catchUpMs >= 0)) throw new TypeError(`Pacer: catchUpMs must not be negative, got ${catchUpMs}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new TypeError(`Pacer: limit must be a positive integer, got ${limit}`);
+    if (!(margin >= 0 && margin < 1))
+      throw new TypeError(`Pacer: margin must be at least 0 and below 1, got ${margin}`);
+    if (!(catchUpMs >= 0))
+      throw new TypeError(`Pacer: catchUpMs must not be negative, got ${catchUpMs}`);
     this.#floorMs = 1000 / (limit * (1 - margin));
     this.#slowedMs = this.#floorMs;
     this.#catchUpMs = Math.min(catchUpMs, this.#floorMs / 2);
   }
 
-  /** The earliest time (epoch ms) the next permit may leave: one spacing after the last, never inside a pause. */
+  /**
+   * The earliest time (epoch ms) the next permit may leave: one spacing after the last, never
+   * inside a pause.
+   */
   nextAt(): number {
     return Math.max(this.#tat, this.#pausedUntil);
   }
@@ -139,11 +174,11 @@ export class Pacer {
   }
 
   /**
-   * The API answered 429, with a Retry-After of `seconds`, to the call of permit `permit` (the number
-   * `grant` returned). After a calm spell: a nudge, nothing stops. Within `CALM_MS` of the last
-   * reaction: no permit for `seconds` (at least 1) from `now`, and a wider spacing afterwards. An
-   * echo (within `ECHO_MS` of a nudge, or to a permit granted before the last reaction) changes no
-   * pace, and only lengthens a pause that is on (a shorter pause never cuts a longer one).
+   * The API answered 429, with a Retry-After of `seconds`, to the call of permit `permit` (the
+   * number `grant` returned). After a calm spell: a nudge, nothing stops. Within `CALM_MS` of the
+   * last reaction: no permit for `seconds` (at least 1) from `now`, and a wider spacing afterwards.
+   * An echo (within `ECHO_MS` of a nudge, or to a permit granted before the last reaction) changes
+   * no pace, and only lengthens a pause that is on (a shorter pause never cuts a longer one).
    */
   throttled(seconds: number, now: number, permit: number): Reaction {
     const hold = now + Math.max(1, seconds) * 1000;
@@ -152,7 +187,10 @@ export class Pacer {
       return "echo";
     }
     const repeated = now - this.#lastReaction < CALM_MS;
-    this.#slowedMs = Math.min(this.spacing(now) * (repeated ? SLOWDOWN_FACTOR : NUDGE_FACTOR), this.#floorMs * MAX_SLOWDOWN);
+    this.#slowedMs = Math.min(
+      this.spacing(now) * (repeated ? SLOWDOWN_FACTOR : NUDGE_FACTOR),
+      this.#floorMs * MAX_SLOWDOWN,
+    );
     if (repeated) this.#pausedUntil = Math.max(this.#pausedUntil, hold);
     this.#recoverFrom = Math.max(now, this.#pausedUntil);
     this.#lastReaction = now;
@@ -161,12 +199,18 @@ export class Pacer {
     return repeated ? "slowed" : "nudged";
   }
 
-  /** Estimated ms from `now` until the permit that has `ahead` permits before it may leave, at the current spacing. */
+  /**
+   * Estimated ms from `now` until the permit that has `ahead` permits before it may leave, at the
+   * current spacing.
+   */
   eta(ahead: number, now: number): number {
     return Math.max(0, this.nextAt() - now) + ahead * this.spacing(now);
   }
 
-  /** The spacing at `now`, ms: the last reaction's, less `RECOVERY_PER_SECOND` for each second since it (its pause) ended, never below the floor. */
+  /**
+   * The spacing at `now`, ms: the last reaction's, less `RECOVERY_PER_SECOND` for each second since
+   * it (its pause) ended, never below the floor.
+   */
   spacing(now: number): number {
     const seconds = Math.max(0, now - this.#recoverFrom) / 1000;
     return Math.max(this.#floorMs, this.#slowedMs * (1 - RECOVERY_PER_SECOND) ** seconds);
@@ -175,6 +219,11 @@ export class Pacer {
   /** The pace now. */
   state(now: number): PaceState {
     const spacingMs = this.spacing(now);
-    return { spacingMs, floorMs: this.#floorMs, perSecond: 1000 / spacingMs, pausedForMs: Math.max(0, this.#pausedUntil - now) };
+    return {
+      spacingMs,
+      floorMs: this.#floorMs,
+      perSecond: 1000 / spacingMs,
+      pausedForMs: Math.max(0, this.#pausedUntil - now),
+    };
   }
 }

@@ -20,7 +20,10 @@ import type { CallTrace } from "../upstream/client";
 import { rateLimitPerSecond } from "../config";
 import { parsePrefer } from "./prefer";
 
-/** Rows one answer holds at most when `PAGES_ALL_MAX_ROWS` is unset: a few MB of JSON, well inside a Worker's memory. */
+/**
+ * Rows one answer holds at most when `PAGES_ALL_MAX_ROWS` is unset: a few MB of JSON, well inside a
+ * Worker's memory.
+ */
 export const DEFAULT_PAGES_ALL_MAX_ROWS = 50_000;
 /** The API's page size when the caller names none. */
 const API_DEFAULT_PAGE_SIZE = 5000;
@@ -31,7 +34,10 @@ export function wantsAllPages(headers: Headers): boolean {
 }
 
 /** The row cap: the binding's (or the default), lowered by a valid `max-rows` preference. */
-export function rowCap(binding: string | undefined, asked: string | null | undefined): { cap: number; lowered: boolean } {
+export function rowCap(
+  binding: string | undefined,
+  asked: string | null | undefined,
+): { cap: number; lowered: boolean } {
   const b = Number(binding);
   const cap = Number.isSafeInteger(b) && b > 0 ? b : DEFAULT_PAGES_ALL_MAX_ROWS;
   const a = asked && /^\d{1,9}$/.test(asked) ? Number(asked) : 0;
@@ -56,11 +62,22 @@ export function readPagination(header: string | null): Pagination | null {
   }
   if (typeof v !== "object" || v === null || Array.isArray(v)) return null;
   const by = new Map(Object.entries(v).map(([k, x]) => [k.toLowerCase(), x] as const));
-  const n = (k: string) => { const x = by.get(k); return typeof x === "number" && Number.isSafeInteger(x) && x >= 0 ? x : null; };
-  return { totalCount: n("totalcount"), pageSize: n("pagesize"), totalPages: n("totalpages"), hasNext: !by.has("nextpagelink") || Boolean(by.get("nextpagelink")) };
+  const n = (k: string) => {
+    const x = by.get(k);
+    return typeof x === "number" && Number.isSafeInteger(x) && x >= 0 ? x : null;
+  };
+  return {
+    totalCount: n("totalcount"),
+    pageSize: n("pagesize"),
+    totalPages: n("totalpages"),
+    hasNext: !by.has("nextpagelink") || Boolean(by.get("nextpagelink")),
+  };
 }
 
-/** A page's rows as the raw JSON between its brackets (int64 ids keep every digit) and their count; null when the body is not a JSON array. */
+/**
+ * A page's rows as the raw JSON between its brackets (int64 ids keep every digit) and their count;
+ * null when the body is not a JSON array.
+ */
 export function pageRows(text: string): { inner: string; count: number } | null {
   let v: unknown;
   try {
@@ -73,14 +90,24 @@ export function pageRows(text: string): { inner: string; count: number } | null 
   return { inner: t.slice(1, -1).trim(), count: v.length };
 }
 
-/** Whether another page follows page `page` that held `count` rows: not after a short page, nor past the last one the header names. */
-export function morePages(count: number, pageSize: number, page: number, p: Pagination | null): boolean {
+/**
+ * Whether another page follows page `page` that held `count` rows: not after a short page, nor past
+ * the last one the header names.
+ */
+export function morePages(
+  count: number,
+  pageSize: number,
+  page: number,
+  p: Pagination | null,
+): boolean {
   if (count < pageSize || count === 0) return false;
   if (p && !p.hasNext) return false;
   return !(p?.totalPages !== null && p?.totalPages !== undefined && page >= p.totalPages);
 }
 
-/** The least time the pages after the first can take, ms: one permit each at the environment's rate. */
+/**
+ * The least time the pages after the first can take, ms: one permit each at the environment's rate.
+ */
 export function leastWalkMs(pagesLeft: number, ratePerSecond: string | undefined): number {
   return (pagesLeft * 1000) / rateLimitPerSecond({ RATE_LIMIT_PER_SECOND: ratePerSecond });
 }
@@ -95,13 +122,20 @@ export function withPage(search: string, page: number): string {
 
 /** A whole-number query parameter in any casing, or null. */
 function intQuery(search: string, name: string): number | null {
-  for (const [k, v] of new URLSearchParams(search)) if (k.toLowerCase() === name && /^\d{1,9}$/.test(v.trim())) return Number(v);
+  for (const [k, v] of new URLSearchParams(search))
+    if (k.toLowerCase() === name && /^\d{1,9}$/.test(v.trim())) return Number(v);
   return null;
 }
 
-/** Answers a GET that prefers every page: one streamed array, or the first page's answer as the API gave it when it is not a list page. */
+/**
+ * Answers a GET that prefers every page: one streamed array, or the first page's answer as the API
+ * gave it when it is not a list page.
+ */
 export async function allPages(r: V2Request, trace: CallTrace): Promise<Response> {
-  const { cap, lowered } = rowCap(r.env.PAGES_ALL_MAX_ROWS, parsePrefer(r.headers.get("prefer")).get("max-rows")?.value);
+  const { cap, lowered } = rowCap(
+    r.env.PAGES_ALL_MAX_ROWS,
+    parsePrefer(r.headers.get("prefer")).get("max-rows")?.value,
+  );
   const start = intQuery(r.search, "pagenumber") ?? 1;
   const first = await sendV2(r, null, trace);
   const applied = lowered ? `pages=all, max-rows=${cap}` : "pages=all";
@@ -116,27 +150,47 @@ export async function allPages(r: V2Request, trace: CallTrace): Promise<Response
   const total = pagination?.totalCount ?? null;
   if (total !== null) {
     const toCome = Math.max(0, total - (start - 1) * pageSize);
-    if (toCome > cap) throw new Problem("too-many-rows", `The list has ${toCome} rows from page ${start} on; Prefer: pages=all answers at most ${cap}. Page with PageNumber and PageSize, or narrow the list with filters.`);
+    if (toCome > cap)
+      throw new Problem(
+        "too-many-rows",
+        `The list has ${toCome} rows from page ${start} on; Prefer: pages=all answers at most ${cap}. Page with PageNumber and PageSize, or narrow the list with filters.`,
+      );
     const pagesLeft = Math.max(0, Math.ceil(toCome / pageSize) - 1);
     const least = leastWalkMs(pagesLeft, r.env.RATE_LIMIT_PER_SECOND);
     if (Date.now() + least > r.deadline) {
-      throw new Problem("deadline-too-short", `${pagesLeft} more pages take at least ${Math.ceil(least)} ms at the API's rate limit, more than is left of the call's deadline. Raise X-Deadline-Ms (up to 120000) or PageSize.`);
+      throw new Problem(
+        "deadline-too-short",
+        `${pagesLeft} more pages take at least ${Math.ceil(least)} ms at the API's rate limit, more than is left of the call's deadline. Raise X-Deadline-Ms (up to 120000) or PageSize.`,
+      );
     }
   }
-  // workerd's own stream: an abort errors the caller's body without a stray unhandled rejection in JS.
+  // workerd's own stream: an abort errors the caller's body without a stray unhandled rejection in
+  // JS.
   const { readable, writable } = new IdentityTransformStream();
   void walk(r, trace, writable.getWriter(), { start, pageSize, cap, first: rows, pagination });
   return arrayAnswer(r, readable, applied, total);
 }
 
-/** Whether `path` is a collection (its operation's path does not end in an `{id}`): an empty one is answered 204. */
+/**
+ * Whether `path` is a collection (its operation's path does not end in an `{id}`): an empty one is
+ * answered 204.
+ */
 function isListPath(path: string): boolean {
   const m = matchOperation("GET", path);
   return m.kind === "operation" && !m.op.path.endsWith("}");
 }
 
-function arrayAnswer(r: V2Request, body: BodyInit, applied: string, total: number | null): Response {
-  const headers = new Headers({ "content-type": "application/json; charset=utf-8", "preference-applied": applied, "x-request-id": r.requestId });
+function arrayAnswer(
+  r: V2Request,
+  body: BodyInit,
+  applied: string,
+  total: number | null,
+): Response {
+  const headers = new Headers({
+    "content-type": "application/json; charset=utf-8",
+    "preference-applied": applied,
+    "x-request-id": r.requestId,
+  });
   if (total !== null) headers.set("x-total-count", String(total));
   return new Response(body, { status: 200, headers });
 }
@@ -150,7 +204,12 @@ interface Walk {
 }
 
 /** Writes `[`, the rows of every page joined by `,`, and `]`; errors the stream on any failure. */
-async function walk(r: V2Request, trace: CallTrace, writer: WritableStreamDefaultWriter, w: Walk): Promise<void> {
+async function walk(
+  r: V2Request,
+  trace: CallTrace,
+  writer: WritableStreamDefaultWriter,
+  w: Walk,
+): Promise<void> {
   // An aborted walk rejects `closed`; the caller learns of it from the errored body, not from here.
   writer.closed.catch(() => undefined);
   const encoder = new TextEncoder();
@@ -159,7 +218,8 @@ async function walk(r: V2Request, trace: CallTrace, writer: WritableStreamDefaul
   const emit = async (rows: { inner: string; count: number }) => {
     if (rows.count === 0) return;
     sent += rows.count;
-    if (sent > w.cap) throw new Problem("too-many-rows", `The list grew past ${w.cap} rows while it was read.`);
+    if (sent > w.cap)
+      throw new Problem("too-many-rows", `The list grew past ${w.cap} rows while it was read.`);
     await writer.write(encoder.encode(sent === rows.count ? rows.inner : `,${rows.inner}`));
   };
   try {
@@ -171,16 +231,33 @@ async function walk(r: V2Request, trace: CallTrace, writer: WritableStreamDefaul
       const res = await sendV2({ ...r, search: withPage(r.search, page) }, null, trace);
       if (res.status === 204) break;
       const rows = res.status === 200 ? pageRows(await res.text()) : null;
-      if (!rows) throw new Problem("upstream-failed", `Page ${page} was answered with status ${res.status}, not a list.`);
+      if (!rows)
+        throw new Problem(
+          "upstream-failed",
+          `Page ${page} was answered with status ${res.status}, not a list.`,
+        );
       await emit(rows);
-      more = morePages(rows.count, w.pageSize, page, readPagination(res.headers.get("x-pagination")));
+      more = morePages(
+        rows.count,
+        w.pageSize,
+        page,
+        readPagination(res.headers.get("x-pagination")),
+      );
     }
     await writer.write(encoder.encode("]"));
     await writer.close();
   } catch (err) {
-    log.info("pages-all-aborted", { requestId: r.requestId, page, rows: sent, reason: err instanceof Problem ? err.type : "error" });
-    // The runtime logs the reason of an aborted body: it says what stopped the walk, never a secret.
+    log.info("pages-all-aborted", {
+      requestId: r.requestId,
+      page,
+      rows: sent,
+      reason: err instanceof Problem ? err.type : "error",
+    });
+    // The runtime logs the reason of an aborted body: it says what stopped the walk, never a
+    // secret.
     const why = err instanceof Problem ? err.detail : "an internal error";
-    await writer.abort(new Error(`pages=all aborted at page ${page}: ${why}`)).catch(() => undefined);
+    await writer
+      .abort(new Error(`pages=all aborted at page ${page}: ${why}`))
+      .catch(() => undefined);
   }
 }

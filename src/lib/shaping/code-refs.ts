@@ -22,7 +22,10 @@ export interface Target {
   filter: string;
   /** The property the code is compared with. */
   match: string;
-  /** `number`: a whole number (a customer or account number); `code`: a string matched in any casing. */
+  /**
+   * `number`: a whole number (a customer or account number); `code`: a string matched in any
+   * casing.
+   */
   value: "code" | "number";
   /** A filter every lookup of this kind adds (a custom dimension's ordinal). */
   fixed?: string;
@@ -30,24 +33,51 @@ export interface Target {
   noun: string;
 }
 
-/** One reference: the code field a caller may give, the Id field the API takes, and where it is looked up. */
+/**
+ * One reference: the code field a caller may give, the Id field the API takes, and where it is
+ * looked up.
+ */
 export interface CodeRef {
   code: string;
   id: string;
   target: Target;
 }
 
-const t = (kind: string, list: string, filter: string, match: string, value: Target["value"], noun: string, fixed?: string): Target => ({ kind, list, filter, match, value, noun, ...(fixed ? { fixed } : {}) });
+const t = (
+  kind: string,
+  list: string,
+  filter: string,
+  match: string,
+  value: Target["value"],
+  noun: string,
+  fixed?: string,
+): Target => ({ kind, list, filter, match, value, noun, ...(fixed ? { fixed } : {}) });
 const DEPARTMENT = t("Department", "/Departments", "codes", "Code", "code", "department");
 const PROJECT = t("Project", "/Projects", "projectCodes", "Code", "code", "project");
 const PRODUCT = t("Product", "/Products", "codes", "Code", "code", "product");
 const PRODUCT_GROUP = t("ProductGroup", "/ProductGroups", "codes", "Code", "code", "product group");
 const LOCATION = t("Location", "/Locations", "codes", "Code", "code", "location");
-const dim = (n: 1 | 2 | 3) => t(`Dim${n}`, "/CustomDimensions", "codes", "Code", "code", `dimension ${n} value`, `ordinal=${n}`);
+const dim = (n: 1 | 2 | 3) =>
+  t(
+    `Dim${n}`,
+    "/CustomDimensions",
+    "codes",
+    "Code",
+    "code",
+    `dimension ${n} value`,
+    `ordinal=${n}`,
+  );
 const CUSTOMER = t("Customer", "/Customers", "customerNos", "Number", "number", "customer");
 const SUPPLIER = t("Supplier", "/Suppliers", "supplierNos", "Number", "number", "supplier");
 const EMPLOYEE = t("Employee", "/Employees", "employeeNos", "Number", "number", "employee");
-const ACCOUNT = t("GeneralLedgerAccount", "/GeneralLedgerAccounts", "accountNos", "AccountNo", "number", "general ledger account");
+const ACCOUNT = t(
+  "GeneralLedgerAccount",
+  "/GeneralLedgerAccounts",
+  "accountNos",
+  "AccountNo",
+  "number",
+  "general ledger account",
+);
 
 /** The table: code field → Id field → lookup. Each code field appears once. */
 export const CODE_REFS: readonly CodeRef[] = [
@@ -111,8 +141,14 @@ export interface CodeDeps {
   remember(found: CodeId[]): Promise<void>;
 }
 
-/** What came of resolving: the sites swapped (`cached`: the codes the cache answered), unknown codes, or a lookup's refusal. */
-export type Resolution = { kind: "done"; cached: CodeKey[] } | { kind: "unknown"; errors: FieldError[] } | { kind: "refused"; response: Response };
+/**
+ * What came of resolving: the sites swapped (`cached`: the codes the cache answered), unknown
+ * codes, or a lookup's refusal.
+ */
+export type Resolution =
+  | { kind: "done"; cached: CodeKey[] }
+  | { kind: "unknown"; errors: FieldError[] }
+  | { kind: "refused"; response: Response };
 
 /** Most codes in one lookup: keeps its URL well under the API's ~2000 characters. */
 export const MAX_CODES_PER_LOOKUP = 50;
@@ -142,7 +178,10 @@ export function lookupBatches(codes: string[]): string[][] {
   let size = 0;
   for (const code of codes) {
     const len = encodeURIComponent(code).length + 3;
-    if (batch.length > 0 && (batch.length >= MAX_CODES_PER_LOOKUP || size + len > MAX_FILTER_CHARS)) {
+    if (
+      batch.length > 0 &&
+      (batch.length >= MAX_CODES_PER_LOOKUP || size + len > MAX_FILTER_CHARS)
+    ) {
       batches.push(batch);
       batch = [];
       size = 0;
@@ -162,18 +201,27 @@ export async function resolveSites(sites: Site[], deps: CodeDeps): Promise<Resol
   if (sites.length === 0) return { kind: "done", cached: [] };
   const wanted = new Map<string, { target: Target; spellings: Map<string, string> }>();
   for (const s of sites) {
-    const entry = wanted.get(s.ref.target.kind) ?? { target: s.ref.target, spellings: new Map<string, string>() };
+    const entry = wanted.get(s.ref.target.kind) ?? {
+      target: s.ref.target,
+      spellings: new Map<string, string>(),
+    };
     if (!entry.spellings.has(s.key)) entry.spellings.set(s.key, s.spelling);
     wanted.set(s.ref.target.kind, entry);
   }
-  const keys = [...wanted.values()].flatMap((w) => [...w.spellings.keys()].map((code) => ({ kind: w.target.kind, code })));
+  const keys = [...wanted.values()].flatMap((w) =>
+    [...w.spellings.keys()].map((code) => ({ kind: w.target.kind, code })),
+  );
   const ids = new Map((await deps.recall(keys)).map((c) => [siteKey(c.kind, c.code), c.id]));
   const cached = keys.filter((k) => ids.has(siteKey(k.kind, k.code)));
   const asks = [...wanted.values()].flatMap((w) => {
-    const missing = [...w.spellings].filter(([key]) => !ids.has(siteKey(w.target.kind, key))).map(([, spelling]) => spelling);
+    const missing = [...w.spellings]
+      .filter(([key]) => !ids.has(siteKey(w.target.kind, key)))
+      .map(([, spelling]) => spelling);
     return lookupBatches(missing).map((codes) => ({ target: w.target, codes }));
   });
-  const answers = await Promise.all(asks.map(async (a) => ({ ...a, answer: await deps.lookup(a.target, a.codes) })));
+  const answers = await Promise.all(
+    asks.map(async (a) => ({ ...a, answer: await deps.lookup(a.target, a.codes) })),
+  );
   const found: CodeId[] = [];
   for (const { target, answer } of answers) {
     if (!answer.ok) return { kind: "refused", response: answer.response };
@@ -188,7 +236,13 @@ export async function resolveSites(sites: Site[], deps: CodeDeps): Promise<Resol
   if (found.length > 0) await deps.remember(found);
   const unknown = sites.filter((s) => !ids.has(siteKey(s.ref.target.kind, s.key)));
   if (unknown.length > 0) {
-    return { kind: "unknown", errors: unknown.map((s) => ({ path: s.path, message: `No ${s.ref.target.noun} has ${s.ref.target.match} '${s.spelling}'.` })) };
+    return {
+      kind: "unknown",
+      errors: unknown.map((s) => ({
+        path: s.path,
+        message: `No ${s.ref.target.noun} has ${s.ref.target.match} '${s.spelling}'.`,
+      })),
+    };
   }
   for (const s of sites) {
     Reflect.deleteProperty(s.holder, s.ref.code);
@@ -202,7 +256,9 @@ export function rowId(target: Target, row: unknown): { code: string; id: number 
   if (typeof row !== "object" || row === null) return null;
   const r = row as Record<string, unknown>;
   const code = codeKey(target, r[target.match]);
-  return typeof r.Id === "number" && Number.isSafeInteger(r.Id) && code.ok ? { code: code.key, id: r.Id } : null;
+  return typeof r.Id === "number" && Number.isSafeInteger(r.Id) && code.ok
+    ? { code: code.key, id: r.Id }
+    : null;
 }
 
 /**
@@ -211,13 +267,20 @@ export function rowId(target: Target, row: unknown): { code: string; id: number 
  *
  * @example codeKey(CUSTOMER, "10001") // { ok: true, key: "10001", spelling: "10001" }
  */
-export function codeKey(target: Pick<Target, "value">, v: unknown): { ok: true; key: string; spelling: string } | { ok: false; message: string } {
+export function codeKey(
+  target: Pick<Target, "value">,
+  v: unknown,
+): { ok: true; key: string; spelling: string } | { ok: false; message: string } {
   if (target.value === "number") {
     const n = typeof v === "string" && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : v;
-    return typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? { ok: true, key: String(n), spelling: String(n) } : { ok: false, message: "must be a whole number" };
+    return typeof n === "number" && Number.isSafeInteger(n) && n >= 0
+      ? { ok: true, key: String(n), spelling: String(n) }
+      : { ok: false, message: "must be a whole number" };
   }
-  if (typeof v !== "string" || v.trim() === "") return { ok: false, message: "must be a code (a non-empty string)" };
+  if (typeof v !== "string" || v.trim() === "")
+    return { ok: false, message: "must be a code (a non-empty string)" };
   // The API's list filters split on commas, so a code with one cannot be looked up.
-  if (v.includes(",")) return { ok: false, message: "contains a comma, which no code lookup can match" };
+  if (v.includes(","))
+    return { ok: false, message: "contains a comma, which no code lookup can match" };
   return { ok: true, key: v.trim().toLowerCase(), spelling: v.trim() };
 }

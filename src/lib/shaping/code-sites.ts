@@ -18,7 +18,10 @@ import { isJsonObject } from "./merge-patch";
  */
 export type CodeMode = "merge" | "post";
 
-/** The sites to resolve, the codes that cannot be (malformed), and whether the body was changed at all. */
+/**
+ * The sites to resolve, the codes that cannot be (malformed), and whether the body was changed at
+ * all.
+ */
 export interface Sites {
   sites: Site[];
   errors: FieldError[];
@@ -31,7 +34,10 @@ export interface Sites {
  */
 const PATCH_DOCUMENT_OF: Record<string, string> = { "/SalesOrders/{id}": "/SalesOrders/Complete" };
 
-/** The schema whose fields tell where codes apply to a `method` call of `path`, or null when none is known (then none apply). */
+/**
+ * The schema whose fields tell where codes apply to a `method` call of `path`, or null when none is
+ * known (then none apply).
+ */
 export function codeSchema(method: "POST" | "PATCH", path: string): z.ZodType | null {
   const m = matchOperation(method, path);
   if (m.kind !== "operation") return null;
@@ -53,11 +59,18 @@ export function findSites(body: unknown, schema: z.ZodType, mode: CodeMode): Sit
   return out;
 }
 
-function walk(value: unknown, schema: unknown, path: (string | number)[], mode: CodeMode, out: Sites): void {
+function walk(
+  value: unknown,
+  schema: unknown,
+  path: (string | number)[],
+  mode: CodeMode,
+  out: Sites,
+): void {
   const shape = objectShape(schema);
   if (!isJsonObject(value) || !shape) return;
   for (const ref of CODE_REFS) {
-    if (!(ref.code in value) || !(ref.id in shape) || (mode === "post" && ref.code in shape)) continue;
+    if (!(ref.code in value) || !(ref.id in shape) || (mode === "post" && ref.code in shape))
+      continue;
     out.changed = true;
     const raw = value[ref.code];
     const at = [...path, ref.code].join(".");
@@ -85,7 +98,16 @@ function walk(value: unknown, schema: unknown, path: (string | number)[], mode: 
 /** `s` without its optional, nullable, default, readonly, lazy and pipe wrappers. */
 function bare(s: unknown): unknown {
   for (let i = 0; i < 16; i++) {
-    if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault || s instanceof z.ZodPrefault || s instanceof z.ZodReadonly || s instanceof z.ZodLazy || s instanceof z.ZodCatch) s = s.unwrap();
+    if (
+      s instanceof z.ZodOptional ||
+      s instanceof z.ZodNullable ||
+      s instanceof z.ZodDefault ||
+      s instanceof z.ZodPrefault ||
+      s instanceof z.ZodReadonly ||
+      s instanceof z.ZodLazy ||
+      s instanceof z.ZodCatch
+    )
+      s = s.unwrap();
     else if (s instanceof z.ZodPipe) s = s.in;
     else return s;
   }

@@ -1,10 +1,10 @@
 /**
  * @module
- * The one way the gateway reads a list for itself: a `GET` of a list filtered down to a few records,
- * sent through the upstream client like any call of the caller's (its permit, its token, its
- * deadline, counted in its trace), and its rows read. Used by the code lookups (`write-body.ts`)
- * and by the recovery of a create whose answer was lost (`idempotency-recovery.ts`); each decides
- * what an answer that is not a list means for it.
+ * The one way the gateway reads a list for itself: a `GET` of a list filtered down to a few
+ * records, sent through the upstream client like any call of the caller's (its permit, its token,
+ * its deadline, counted in its trace), and its rows read. Used by the code lookups
+ * (`write-body.ts`) and by the recovery of a create whose answer was lost
+ * (`idempotency-recovery.ts`); each decides what an answer that is not a list means for it.
  */
 import { readCapped } from "../../../shared/bytes";
 import { sendV2, type V2Request } from "../passthrough";
@@ -31,7 +31,10 @@ export type FilteredList =
   | { kind: "unreadable"; why: Unreadable }
   | { kind: "broken"; error: unknown };
 
-/** Why a 200's body gave no rows: larger than `MAX_FILTERED_LIST_BYTES`, not JSON, or JSON but not an array. */
+/**
+ * Why a 200's body gave no rows: larger than `MAX_FILTERED_LIST_BYTES`, not JSON, or JSON but not
+ * an array.
+ */
 export type Unreadable = "too-large" | "not-json" | "not-a-list";
 
 /**
@@ -45,8 +48,24 @@ export type Unreadable = "too-large" | "not-json" | "not-a-list";
  * @returns the rows, or why there are none to read
  * @example await getFilteredList(r, trace, "/Customers", "?customerNos=10001") // { kind: "rows", rows: [{ Id: 7, Number: 10001 }] }
  */
-export async function getFilteredList(r: V2Request, trace: CallTrace, path: string, search: string): Promise<FilteredList> {
-  const res = await sendV2({ ...r, method: "GET", path, search, headers: new Headers({ accept: "application/json" }), body: null }, null, trace);
+export async function getFilteredList(
+  r: V2Request,
+  trace: CallTrace,
+  path: string,
+  search: string,
+): Promise<FilteredList> {
+  const res = await sendV2(
+    {
+      ...r,
+      method: "GET",
+      path,
+      search,
+      headers: new Headers({ accept: "application/json" }),
+      body: null,
+    },
+    null,
+    trace,
+  );
   if (res.status === 204) return { kind: "rows", rows: [] };
   if (res.status !== 200) return { kind: "refused", response: res };
   let bytes: Uint8Array | null;

@@ -11,10 +11,20 @@ import type { Recoverable } from "./idempotency-rules";
 import type { StoredAnswer } from "./stored-answer";
 
 /** What the lookup showed: the record (as the create's answer), none, or nothing it can go by. */
-export type Recovery = { kind: "found"; answer: StoredAnswer } | { kind: "absent" } | { kind: "unclear"; detail: string };
+export type Recovery =
+  | { kind: "found"; answer: StoredAnswer }
+  | { kind: "absent" }
+  | { kind: "unclear"; detail: string };
 
-/** What a 200 that gave no rows is reported as; a list too large to read is told by its status, like any answer not gone by. */
-const UNREADABLE: Readonly<Record<Unreadable, string>> = { "too-large": "answered 200.", "not-json": "gave an answer that is not JSON.", "not-a-list": "gave no list." };
+/**
+ * What a 200 that gave no rows is reported as; a list too large to read is told by its status, like
+ * any answer not gone by.
+ */
+const UNREADABLE: Readonly<Record<Unreadable, string>> = {
+  "too-large": "answered 200.",
+  "not-json": "gave an answer that is not JSON.",
+  "not-a-list": "gave no list.",
+};
 
 /**
  * Looks the create of `r` up by its reference. Only a record whose reference is the one sent counts
@@ -23,7 +33,12 @@ const UNREADABLE: Readonly<Record<Unreadable, string>> = { "too-large": "answere
  * leaves the outcome unknown); an answer that broke off is unclear, like any it cannot go by.
  */
 export async function recover(r: V2Request, trace: CallTrace, how: Recoverable): Promise<Recovery> {
-  const list = await getFilteredList(r, trace, how.list, `?${new URLSearchParams({ [how.filter]: how.reference }).toString()}`);
+  const list = await getFilteredList(
+    r,
+    trace,
+    how.list,
+    `?${new URLSearchParams({ [how.filter]: how.reference }).toString()}`,
+  );
   switch (list.kind) {
     case "refused":
       await list.response.body?.cancel();
@@ -36,11 +51,23 @@ export async function recover(r: V2Request, trace: CallTrace, how: Recoverable):
       break;
   }
   const wanted = how.reference.toLowerCase();
-  const found = list.rows.filter((x): x is Record<string, unknown> => typeof x === "object" && x !== null && String((x as Record<string, unknown>).ExternalImportReference ?? "").toLowerCase() === wanted);
+  const found = list.rows.filter(
+    (x): x is Record<string, unknown> =>
+      typeof x === "object" &&
+      x !== null &&
+      String((x as Record<string, unknown>).ExternalImportReference ?? "").toLowerCase() === wanted,
+  );
   if (found.length === 0) return { kind: "absent" };
   if (found.length > 1) return unclear("found more than one record.");
   const body = await new Response(JSON.stringify(found[0])).arrayBuffer();
-  return { kind: "found", answer: { status: how.status, headers: { "content-type": "application/json; charset=utf-8" }, body } };
+  return {
+    kind: "found",
+    answer: {
+      status: how.status,
+      headers: { "content-type": "application/json; charset=utf-8" },
+      body,
+    },
+  };
 }
 
 function unclear(what: string): Recovery {

@@ -23,21 +23,30 @@ export function idempotencyKeyOf(header: string): Result<string, string> {
   const quoted = /^"(.*)"$/.exec(header);
   const key = quoted ? (quoted[1] ?? "") : header;
   if (key.length < 1 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x20-\x7e]+$/.test(key)) {
-    return { ok: false, error: `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters; nothing was sent to the API.` };
+    return {
+      ok: false,
+      error: `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters; nothing was sent to the API.`,
+    };
   }
   return { ok: true, value: key };
 }
 
 /**
- * What makes two requests with one key the same request: SHA-256 (hex) over the method and the
- * path with its query (as a JSON array), then the body's bytes. Headers are not part of it (a retry may differ in them).
+ * What makes two requests with one key the same request: SHA-256 (hex) over the method and the path
+ * with its query (as a JSON array), then the body's bytes. Headers are not part of it (a retry may
+ * differ in them).
  *
  * @param method upper-case method
  * @param target the path below the v2 root with its `?query`, as sent
  * @param body the body's bytes, or null
  */
-export async function fingerprintOf(method: string, target: string, body: ArrayBuffer | null): Promise<string> {
-  // A JSON array is self-delimiting (its strings escape every newline), so no bytes can move between the parts.
+export async function fingerprintOf(
+  method: string,
+  target: string,
+  body: ArrayBuffer | null,
+): Promise<string> {
+  // A JSON array is self-delimiting (its strings escape every newline), so no bytes can move
+  // between the parts.
   const head = new TextEncoder().encode(JSON.stringify([method, target]));
   const bytes = new Uint8Array(head.byteLength + (body?.byteLength ?? 0));
   bytes.set(head, 0);
@@ -45,7 +54,9 @@ export async function fingerprintOf(method: string, target: string, body: ArrayB
   return sha256Hex(bytes);
 }
 
-/** A create that can be looked up by its reference: the list to ask and the status a create answers. */
+/**
+ * A create that can be looked up by its reference: the list to ask and the status a create answers.
+ */
 export interface Recoverable {
   /** The list path, e.g. `/Customers`. */
   list: string;
@@ -66,11 +77,22 @@ export const RECOVERABLE_CREATES: Readonly<Record<string, Omit<Recoverable, "ref
   "/customers": { list: "/Customers", filter: "externalImportReference", status: 201 },
   "/suppliers": { list: "/Suppliers", filter: "externalImportReference", status: 201 },
   "/employees": { list: "/Employees", filter: "externalImportReference", status: 201 },
-  "/customdimensions": { list: "/CustomDimensions", filter: "externalImportReference", status: 201 },
+  "/customdimensions": {
+    list: "/CustomDimensions",
+    filter: "externalImportReference",
+    status: 201,
+  },
 };
 
-/** The lookup for a `POST` whose JSON body has a top-level `ExternalImportReference`, in a collection of `RECOVERABLE_CREATES`; else null. */
-export function recoverableCreate(method: string, path: string, body: ArrayBuffer | null): Recoverable | null {
+/**
+ * The lookup for a `POST` whose JSON body has a top-level `ExternalImportReference`, in a
+ * collection of `RECOVERABLE_CREATES`; else null.
+ */
+export function recoverableCreate(
+  method: string,
+  path: string,
+  body: ArrayBuffer | null,
+): Recoverable | null {
   const target = method === "POST" && body ? RECOVERABLE_CREATES[path.toLowerCase()] : undefined;
   if (!target || !body) return null;
   let value: unknown;
@@ -79,6 +101,9 @@ export function recoverableCreate(method: string, path: string, body: ArrayBuffe
   } catch {
     return null;
   }
-  const reference = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>).ExternalImportReference : undefined;
+  const reference =
+    typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>).ExternalImportReference
+      : undefined;
   return typeof reference === "string" && reference.length > 0 ? { ...target, reference } : null;
 }

@@ -30,9 +30,15 @@ import { fingerprintOf, idempotencyKeyOf, recoverableCreate } from "./idempotenc
 import { recover } from "./idempotency-recovery";
 import { answerResponse, capture, type StoredAnswer } from "./stored-answer";
 
-/** The largest answer body kept for replay, bytes: 256 KiB, far above any create's or patch's answer. */
+/**
+ * The largest answer body kept for replay, bytes: 256 KiB, far above any create's or patch's
+ * answer.
+ */
 export const MAX_REPLAY_BODY_BYTES = 256 * 1024;
-/** How long after the call's deadline its claim lapses, ms: time for its last hop to the tenant's object. */
+/**
+ * How long after the call's deadline its claim lapses, ms: time for its last hop to the tenant's
+ * object.
+ */
 const LEASE_MARGIN_MS = 10_000;
 /** Headers of an answer that are kept and replayed. */
 const KEPT_HEADERS = ["content-type", "location"];
@@ -51,15 +57,30 @@ export async function idempotent(r: V2Request, trace: CallTrace, write: Write): 
   const recoverable = recoverableCreate(req.method, req.path, body);
   const tenant = tenantStub(r.env, r.caller.tenant);
   const keyHash = await sha256Hex(key.value);
-  const claim = unwrap(await tenant.idempotencyClaim(r.caller.key, { keyHash, fingerprint: await fingerprintOf(req.method, req.path + req.search, body), recheck: recoverable !== null, leaseUntil: r.deadline + LEASE_MARGIN_MS }));
-  const finish = async (holder: string, how: Finish) => void unwrap(await tenant.idempotencyFinish(r.caller.key, { keyHash, holder, how }));
+  const claim = unwrap(
+    await tenant.idempotencyClaim(r.caller.key, {
+      keyHash,
+      fingerprint: await fingerprintOf(req.method, req.path + req.search, body),
+      recheck: recoverable !== null,
+      leaseUntil: r.deadline + LEASE_MARGIN_MS,
+    }),
+  );
+  const finish = async (holder: string, how: Finish) =>
+    void unwrap(await tenant.idempotencyFinish(r.caller.key, { keyHash, holder, how }));
   switch (claim.kind) {
     case "replay":
       return replay(claim.answer, r.requestId);
     case "mismatch":
-      throw new Problem("idempotency-key-reused", "This Idempotency-Key was first used with another request (method, path or body). Use a new key for a new request.");
+      throw new Problem(
+        "idempotency-key-reused",
+        "This Idempotency-Key was first used with another request (method, path or body). Use a new key for a new request.",
+      );
     case "in-flight":
-      throw new Problem("idempotency-key-in-use", "The first request with this Idempotency-Key is still being answered. Repeat it after the Retry-After.", { headers: { "retry-after": "1" } });
+      throw new Problem(
+        "idempotency-key-in-use",
+        "The first request with this Idempotency-Key is still being answered. Repeat it after the Retry-After.",
+        { headers: { "retry-after": "1" } },
+      );
     case "unknown":
       throw unknownOutcome();
     case "recheck": {
@@ -85,13 +106,20 @@ export async function idempotent(r: V2Request, trace: CallTrace, write: Write): 
 }
 
 /** Sends the write for the record's holder and records what came of it. */
-async function attempt(r: V2Request, trace: CallTrace, write: Write, finish: (how: Finish) => Promise<void>): Promise<Response> {
+async function attempt(
+  r: V2Request,
+  trace: CallTrace,
+  write: Write,
+  finish: (how: Finish) => Promise<void>,
+): Promise<Response> {
   const before = trace.attempts;
   let res: Response;
   try {
     res = await write(r);
   } catch (err) {
-    await finish(mayHaveArrived(err, trace.attempts > before) ? { kind: "unknown" } : { kind: "release" });
+    await finish(
+      mayHaveArrived(err, trace.attempts > before) ? { kind: "unknown" } : { kind: "release" },
+    );
     throw err;
   }
   if (res.status === 401 || res.status === 429) {
@@ -116,10 +144,18 @@ async function attempt(r: V2Request, trace: CallTrace, write: Write, finish: (ho
  */
 export function mayHaveArrived(err: unknown, sent: boolean): boolean {
   if (!sent) return false;
-  return !(err instanceof Problem) || err.type === "upstream-timeout" || err.type === "upstream-failed" || err.type === "internal";
+  return (
+    !(err instanceof Problem) ||
+    err.type === "upstream-timeout" ||
+    err.type === "upstream-failed" ||
+    err.type === "internal"
+  );
 }
 
-/** A kept answer given again. A body too large to keep is replayed as its status and `Location` only. */
+/**
+ * A kept answer given again. A body too large to keep is replayed as its status and `Location`
+ * only.
+ */
 function replay(answer: StoredAnswer, requestId: string): Response {
   return answerResponse(answer, { "x-request-id": requestId, [REPLAYED]: "true" });
 }
@@ -131,12 +167,17 @@ function unknownOutcome(why = ""): Problem {
   );
 }
 
-/** `r` with its body buffered: the fingerprint needs every byte, and the write may be sent again. */
+/**
+ * `r` with its body buffered: the fingerprint needs every byte, and the write may be sent again.
+ */
 async function buffered(r: V2Request): Promise<V2Request> {
   if (!(r.body instanceof ReadableStream)) return r;
   const bytes = await readCapped(r.body, BUFFERED_BODY_BYTES).catch(() => null);
   if (bytes === null) {
-    throw new Problem("payload-too-large", `A write with an Idempotency-Key takes a body of at most ${BUFFERED_BODY_BYTES} bytes (it is kept to be compared); nothing was sent to the API.`);
+    throw new Problem(
+      "payload-too-large",
+      `A write with an Idempotency-Key takes a body of at most ${BUFFERED_BODY_BYTES} bytes (it is kept to be compared); nothing was sent to the API.`,
+    );
   }
   return { ...r, body: bytes.buffer };
 }

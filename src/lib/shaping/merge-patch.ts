@@ -35,7 +35,13 @@ export function parseMergePatch(text: string): Result<JsonObject, string> {
   } catch {
     return { ok: false, error: "The merge patch is not valid JSON; nothing was sent to the API." };
   }
-  return isJsonObject(value) ? { ok: true, value } : { ok: false, error: "A merge patch must be a JSON object naming the fields to change; nothing was sent to the API." };
+  return isJsonObject(value)
+    ? { ok: true, value }
+    : {
+        ok: false,
+        error:
+          "A merge patch must be a JSON object naming the fields to change; nothing was sent to the API.",
+      };
 }
 
 /**
@@ -43,14 +49,20 @@ export function parseMergePatch(text: string): Result<JsonObject, string> {
  * nothing (an empty object, or only empty nested objects), since the API takes no empty patch.
  *
  * @example
- * toJsonPatch({ Name: "Fjord AS", Description: null, MailAddress: { City: "Oslo" } })
- * // { ok: true, value: [{ op: "add", path: "/Name", value: "Fjord AS" }, { op: "remove", path: "/Description" },
- * //                      { op: "add", path: "/MailAddress/City", value: "Oslo" }] }
+ * toJsonPatch({ Name: "Fjord AS", Description: null, MailAddress: { City: "Oslo" } }) // { ok:
+ * true, value: [{ op: "add", path: "/Name", value: "Fjord AS" }, { op: "remove", path:
+ * "/Description" }, //                      { op: "add", path: "/MailAddress/City", value: "Oslo"
+ * }] }
  */
 export function toJsonPatch(doc: JsonObject): Result<PatchOperation[], string> {
   const ops: PatchOperation[] = [];
   collect(doc, "", ops);
-  return ops.length > 0 ? { ok: true, value: ops } : { ok: false, error: "The merge patch changes nothing (an empty object); nothing was sent to the API." };
+  return ops.length > 0
+    ? { ok: true, value: ops }
+    : {
+        ok: false,
+        error: "The merge patch changes nothing (an empty object); nothing was sent to the API.",
+      };
 }
 
 /** A JSON Pointer reference token for `key` (RFC 6901: `~` as `~0`, `/` as `~1`). */

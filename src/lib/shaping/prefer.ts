@@ -13,7 +13,8 @@ export interface Preference {
 
 /**
  * The preferences of a `Prefer` header, by lowercased name. A preference named twice counts once,
- * as first given (RFC 7240 §2). Malformed parts are skipped: a preference is a hint, never an error.
+ * as first given (RFC 7240 §2). Malformed parts are skipped: a preference is a hint, never an
+ * error.
  *
  * @param header the header as `Headers.get` joins it, or null
  * @returns the preferences by name
@@ -38,7 +39,10 @@ export function parsePrefer(header: string | null): Map<string, Preference> {
 /** RFC 7230 `token` characters. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** `name [= word]` with optional whitespace around `=`; null when the name is not a token or the value is malformed. */
+/**
+ * `name [= word]` with optional whitespace around `=`; null when the name is not a token or the
+ * value is malformed.
+ */
 function pair(part: string): { name: string; value: string | null } | null {
   const eq = part.indexOf("=");
   const name = (eq < 0 ? part : part.slice(0, eq)).trim();
@@ -49,7 +53,10 @@ function pair(part: string): { name: string; value: string | null } | null {
   return value === null ? null : { name: name.toLowerCase(), value };
 }
 
-/** The content of a quoted-string, backslash escapes undone; null unless `raw` is exactly one quoted-string. */
+/**
+ * The content of a quoted-string, backslash escapes undone; null unless `raw` is exactly one
+ * quoted-string.
+ */
 function unquote(raw: string): string | null {
   let out = "";
   for (let i = 1; i < raw.length; i++) {

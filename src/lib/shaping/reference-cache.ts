@@ -25,10 +25,25 @@ import { answerResponse, capture } from "./stored-answer";
  * may), and master data that grows with the business (customers, products, projects, departments).
  */
 export const REFERENCE_RESOURCES: ReadonlySet<string> = new Set(
-  ["VatCodes", "Currencies", "GeneralLedgerAccounts", "PaymentTerms", "DeliveryTerms", "BrandingThemes", "SubLedgerNumberSeries", "FinancialSettings", "VatSettings", "OrganizationSettings", "CustomDimensionSettings"].map((r) => r.toLowerCase()),
+  [
+    "VatCodes",
+    "Currencies",
+    "GeneralLedgerAccounts",
+    "PaymentTerms",
+    "DeliveryTerms",
+    "BrandingThemes",
+    "SubLedgerNumberSeries",
+    "FinancialSettings",
+    "VatSettings",
+    "OrganizationSettings",
+    "CustomDimensionSettings",
+  ].map((r) => r.toLowerCase()),
 );
 
-/** The largest answer kept, bytes: a large chart of accounts (~1,000 accounts), below the 2 MB SQLite row limit. */
+/**
+ * The largest answer kept, bytes: a large chart of accounts (~1,000 accounts), below the 2 MB
+ * SQLite row limit.
+ */
 export const MAX_REFERENCE_ENTRY_BYTES = 1024 * 1024;
 /** Headers of an answer that are kept. */
 const KEPT_HEADERS = ["content-type", "x-pagination", "etag", "last-modified"];
@@ -42,13 +57,24 @@ export function resourceOf(path: string): string {
 
 /** Whether `r` is a read the cache answers. */
 export function isCachedReference(r: Pick<V2Request, "method" | "path" | "headers">): boolean {
-  return r.method === "GET" && REFERENCE_RESOURCES.has(resourceOf(r.path)) && !r.headers.has("if-none-match") && !r.headers.has("if-modified-since");
+  return (
+    r.method === "GET" &&
+    REFERENCE_RESOURCES.has(resourceOf(r.path)) &&
+    !r.headers.has("if-none-match") &&
+    !r.headers.has("if-modified-since")
+  );
 }
 
-/** Whether the caller asked to bypass caches (`Cache-Control: no-cache` or `max-age=0`, or `Pragma: no-cache`). */
+/**
+ * Whether the caller asked to bypass caches (`Cache-Control: no-cache` or `max-age=0`, or `Pragma:
+ * no-cache`).
+ */
 export function wantsFresh(headers: Headers): boolean {
   const cc = (headers.get("cache-control") ?? "").toLowerCase();
-  return /(^|,)\s*(no-cache|no-store|max-age=0)\s*(,|$)/.test(cc) || (!headers.has("cache-control") && /no-cache/i.test(headers.get("pragma") ?? ""));
+  return (
+    /(^|,)\s*(no-cache|no-store|max-age=0)\s*(,|$)/.test(cc) ||
+    (!headers.has("cache-control") && /no-cache/i.test(headers.get("pragma") ?? ""))
+  );
 }
 
 /** Answers a reference read from the tenant's cache, or reads it upstream and keeps a `200`. */
@@ -56,38 +82,72 @@ export async function cachedReference(r: V2Request, trace: CallTrace): Promise<R
   const tenant = tenantStub(r.env, r.caller.tenant);
   const key = r.path + r.search;
   const resource = resourceOf(r.path);
-  const read = unwrap(await tenant.referenceRead(r.caller.key, { key, resource, refresh: wantsFresh(r.headers) }));
+  const read = unwrap(
+    await tenant.referenceRead(r.caller.key, { key, resource, refresh: wantsFresh(r.headers) }),
+  );
   if (read.kind === "hit") {
-    return answerResponse(read.answer, { "x-request-id": r.requestId, ...freshness(read.storedAt, read.expiresAt, Date.now()), [X_CACHE]: "hit" });
+    return answerResponse(read.answer, {
+      "x-request-id": r.requestId,
+      ...freshness(read.storedAt, read.expiresAt, Date.now()),
+      [X_CACHE]: "hit",
+    });
   }
   const res = await sendV2(r, null, trace);
   if (res.status !== 200) return marked(res, "miss");
   const kept = await capture(res, KEPT_HEADERS, MAX_REFERENCE_ENTRY_BYTES);
   if (!kept.complete) return marked(kept.response, "miss");
-  const entry = unwrap(await tenant.referenceKeep(r.caller.key, { key, resource, generation: read.generation, answer: kept.answer }));
+  const entry = unwrap(
+    await tenant.referenceKeep(r.caller.key, {
+      key,
+      resource,
+      generation: read.generation,
+      answer: kept.answer,
+    }),
+  );
   const out = marked(kept.response, "miss");
   // Not kept (a write came in between): the answer is fresh, but no cache stands behind it.
-  if (entry) for (const [name, value] of Object.entries(freshness(entry.storedAt, entry.expiresAt, entry.storedAt))) out.headers.set(name, value);
+  if (entry)
+    for (const [name, value] of Object.entries(
+      freshness(entry.storedAt, entry.expiresAt, entry.storedAt),
+    ))
+      out.headers.set(name, value);
   return out;
 }
 
 /**
  * Forgets the cached reads of the resource `r` writes to, if it is a cached one. Called before the
- * write (so a read racing it is not kept) and after it, even when it failed (it may have been applied).
- * After the write a failure to reach the object is logged, not thrown: the write's answer matters
- * more than the cache, which then ages out within `REFERENCE_TTL_MS`.
+ * write (so a read racing it is not kept) and after it, even when it failed (it may have been
+ * applied). After the write a failure to reach the object is logged, not thrown: the write's answer
+ * matters more than the cache, which then ages out within `REFERENCE_TTL_MS`.
  */
 export async function forgetReference(r: V2Request, stage: "before" | "after"): Promise<void> {
   const resource = resourceOf(r.path);
   if (!REFERENCE_RESOURCES.has(resource)) return;
-  const forget = async () => unwrap(await tenantStub(r.env, r.caller.tenant).referenceForget(r.caller.key, resource));
+  const forget = async () =>
+    unwrap(await tenantStub(r.env, r.caller.tenant).referenceForget(r.caller.key, resource));
   if (stage === "before") return void (await forget());
-  await forget().catch((err: unknown) => log.warn("reference-forget-failed", { requestId: r.requestId, resource, error: err instanceof Error ? err.name : "unknown" }));
+  await forget().catch((err: unknown) =>
+    log.warn("reference-forget-failed", {
+      requestId: r.requestId,
+      resource,
+      error: err instanceof Error ? err.name : "unknown",
+    }),
+  );
 }
 
-/** `Age` and `Cache-Control` of an entry kept at `storedAt` until `expiresAt`, seen at `now` (epoch ms). */
-export function freshness(storedAt: number, expiresAt: number, now: number): { age: string; "cache-control": string } {
-  return { age: String(Math.max(0, Math.floor((now - storedAt) / 1000))), "cache-control": `private, max-age=${Math.max(0, Math.floor((expiresAt - now) / 1000))}` };
+/**
+ * `Age` and `Cache-Control` of an entry kept at `storedAt` until `expiresAt`, seen at `now` (epoch
+ * ms).
+ */
+export function freshness(
+  storedAt: number,
+  expiresAt: number,
+  now: number,
+): { age: string; "cache-control": string } {
+  return {
+    age: String(Math.max(0, Math.floor((now - storedAt) / 1000))),
+    "cache-control": `private, max-age=${Math.max(0, Math.floor((expiresAt - now) / 1000))}`,
+  };
 }
 
 function marked(res: Response, how: "hit" | "miss"): Response {

@@ -17,7 +17,10 @@ export interface StoredAnswer {
 /** The headers column of a kept answer. */
 export const StoredHeaders = z.record(z.string(), z.string());
 
-/** An answer read for keeping: the part that is kept, and the caller's response (the whole body, kept or not). */
+/**
+ * An answer read for keeping: the part that is kept, and the caller's response (the whole body,
+ * kept or not).
+ */
 export interface Captured {
   answer: StoredAnswer;
   /** Whether the whole body fits in `answer.body` (false: the body was larger than the limit). */
@@ -35,23 +38,42 @@ export interface Captured {
  * @returns the kept part and the response to give the caller
  * @example const { answer, complete, response } = await capture(res, ["content-type"], 256 * 1024);
  */
-export async function capture(res: Response, keep: readonly string[], maxBytes: number): Promise<Captured> {
+export async function capture(
+  res: Response,
+  keep: readonly string[],
+  maxBytes: number,
+): Promise<Captured> {
   const headers: Record<string, string> = {};
   for (const name of keep) {
     const v = res.headers.get(name);
     if (v !== null) headers[name] = v;
   }
   const meta = { status: res.status, statusText: res.statusText, headers: res.headers };
-  if (!res.body) return { answer: { status: res.status, headers, body: null }, complete: true, response: new Response(null, meta) };
+  if (!res.body)
+    return {
+      answer: { status: res.status, headers, body: null },
+      complete: true,
+      response: new Response(null, meta),
+    };
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return { answer: { status: res.status, headers, body: concat(chunks, size) }, complete: true, response: new Response(concat(chunks, size), meta) };
+    if (done)
+      return {
+        answer: { status: res.status, headers, body: concat(chunks, size) },
+        complete: true,
+        response: new Response(concat(chunks, size), meta),
+      };
     chunks.push(value);
     size += value.byteLength;
-    if (size > maxBytes) return { answer: { status: res.status, headers, body: null }, complete: false, response: new Response(rest(chunks, reader), meta) };
+    if (size > maxBytes)
+      return {
+        answer: { status: res.status, headers, body: null },
+        complete: false,
+        response: new Response(rest(chunks, reader), meta),
+      };
   }
 }
 
@@ -64,7 +86,8 @@ export async function capture(res: Response, keep: readonly string[], maxBytes: 
 export function answerResponse(answer: StoredAnswer, extra: Record<string, string>): Response {
   const headers = new Headers(answer.headers);
   for (const [name, value] of Object.entries(extra)) headers.set(name, value);
-  // A status that takes no body (204, 304) must be answered without one; a body not kept has no type.
+  // A status that takes no body (204, 304) must be answered without one; a body not kept has no
+  // type.
   const body = answer.status === 204 || answer.status === 304 ? null : answer.body;
   if (body === null) headers.delete("content-type");
   return new Response(body, { status: answer.status, headers });
@@ -81,7 +104,10 @@ function concat(chunks: Uint8Array[], size: number): ArrayBuffer {
 }
 
 /** The chunks already read, then the rest of `reader`. */
-function rest(read: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
+function rest(
+  read: Uint8Array[],
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): ReadableStream<Uint8Array> {
   const queued = [...read];
   return new ReadableStream<Uint8Array>({
     async pull(ctrl) {

@@ -17,7 +17,10 @@ const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Answers `r`, shaped as its headers ask. */
 export async function shapedV2(r: V2Request, trace: CallTrace): Promise<Response> {
-  if (WRITES.has(r.method)) return r.headers.has("idempotency-key") ? idempotent(r, trace, (req) => written(req, trace)) : written(r, trace);
+  if (WRITES.has(r.method))
+    return r.headers.has("idempotency-key")
+      ? idempotent(r, trace, (req) => written(req, trace))
+      : written(r, trace);
   if (r.method === "GET" && wantsAllPages(r.headers)) return allPages(r, trace);
   if (isCachedReference(r)) return cachedReference(r, trace);
   return sendV2(r, checkedBody(r), trace);
@@ -25,7 +28,8 @@ export async function shapedV2(r: V2Request, trace: CallTrace): Promise<Response
 
 /** A write: its body shaped (merge patch to JSON Patch, codes to ids), checked and sent. */
 async function written(r: V2Request, trace: CallTrace): Promise<Response> {
-  // The resource's cached reads are forgotten before (a read racing the write is then not kept) and after, even when it threw.
+  // The resource's cached reads are forgotten before (a read racing the write is then not kept) and
+  // after, even when it threw.
   await forgetReference(r, "before");
   try {
     return await shapedWrite(r, trace);

@@ -1,8 +1,9 @@
 /**
  * @module
- * A write's body shaped before it is checked and sent: a merge patch (`application/merge-patch+json`)
- * turned into the JSON Patch the API takes, and codes given for ids resolved (`code-refs.ts`). A
- * body that asks for neither is sent exactly as it came, byte for byte.
+ * A write's body shaped before it is checked and sent: a merge patch
+ * (`application/merge-patch+json`) turned into the JSON Patch the API takes, and codes given for
+ * ids resolved (`code-refs.ts`). A body that asks for neither is sent exactly as it came, byte for
+ * byte.
  *
  * Order: the merge patch is read, its codes resolved (their lookups are the only calls made before
  * the write), then it becomes a JSON Patch that `checkedBody` validates like any other; a bad body
@@ -13,7 +14,14 @@ import { unwrap } from "../outcome";
 import { Problem } from "../problem";
 import { tenantStub } from "../stubs";
 import type { CallTrace } from "../upstream/client";
-import { lookupSearch, resolveSites, type CodeDeps, type CodeKey, type LookupAnswer, type Target } from "./code-refs";
+import {
+  lookupSearch,
+  resolveSites,
+  type CodeDeps,
+  type CodeKey,
+  type LookupAnswer,
+  type Target,
+} from "./code-refs";
 import { codeSchema, findSites, type CodeMode } from "./code-sites";
 import { getFilteredList } from "./filtered-list";
 import { isJsonObject, parseMergePatch, toJsonPatch, type JsonObject } from "./merge-patch";
@@ -21,7 +29,10 @@ import { isJsonObject, parseMergePatch, toJsonPatch, type JsonObject } from "./m
 /** The media type of RFC 7396 merge patches. */
 export const MERGE_PATCH_TYPE = "application/merge-patch+json";
 
-/** Statuses of a refused write after which the ids the cache supplied for it are forgotten: the record may be gone. */
+/**
+ * Statuses of a refused write after which the ids the cache supplied for it are forgotten: the
+ * record may be gone.
+ */
 const REFUSED_WITH_STALE_IDS = new Set([400, 404]);
 
 /** Answers write `r`: its body shaped as its headers ask, then checked and sent. */
@@ -41,21 +52,33 @@ export async function shapedWrite(r: V2Request, trace: CallTrace): Promise<Respo
   if (patch) headers.set("content-type", "application/json-patch+json");
   const shaped: V2Request = { ...r, headers, body: jsonBuffer(patch ? patch.value : body) };
   const res = await sendV2(shaped, checkedBody(shaped), trace);
-  if (codes.cached.length > 0 && REFUSED_WITH_STALE_IDS.has(res.status)) await forget(r, codes.cached);
+  if (codes.cached.length > 0 && REFUSED_WITH_STALE_IDS.has(res.status))
+    await forget(r, codes.cached);
   return res;
 }
 
 /** The merge patch of a PATCH, or a `Problem` for anything that is not a JSON object. */
 function mergeDocument(body: V2Request["body"]): JsonObject {
-  if (body === null) throw new Problem("bad-request", "A merge patch needs a body: a JSON object naming the fields to change.");
+  if (body === null)
+    throw new Problem(
+      "bad-request",
+      "A merge patch needs a body: a JSON object naming the fields to change.",
+    );
   // Every PATCH of the catalog is buffered (it has a schema); only an unknown path streams.
-  if (!(body instanceof ArrayBuffer)) throw new Problem("payload-too-large", "A merge patch is read whole: send it with a Content-Length of at most 1 MB.");
+  if (!(body instanceof ArrayBuffer))
+    throw new Problem(
+      "payload-too-large",
+      "A merge patch is read whole: send it with a Content-Length of at most 1 MB.",
+    );
   const doc = parseMergePatch(new TextDecoder().decode(body));
   if (!doc.ok) throw new Problem("bad-request", doc.error);
   return doc.value;
 }
 
-/** A POST's JSON object body when codes could apply to it, else null (sent as it came, `checkedBody` judges it). */
+/**
+ * A POST's JSON object body when codes could apply to it, else null (sent as it came, `checkedBody`
+ * judges it).
+ */
 function postDocument(r: V2Request): JsonObject | null {
   if (!(r.body instanceof ArrayBuffer) || !isJsonType(mediaType(r.headers))) return null;
   try {
@@ -66,8 +89,16 @@ function postDocument(r: V2Request): JsonObject | null {
   }
 }
 
-/** The codes of `body` swapped for ids, in place; the API's answer when a lookup was refused. Throws a `Problem` for unknown or malformed codes. */
-async function resolveCodes(r: V2Request, trace: CallTrace, body: JsonObject, mode: CodeMode): Promise<{ changed: boolean; cached: CodeKey[] } | Response> {
+/**
+ * The codes of `body` swapped for ids, in place; the API's answer when a lookup was refused. Throws
+ * a `Problem` for unknown or malformed codes.
+ */
+async function resolveCodes(
+  r: V2Request,
+  trace: CallTrace,
+  body: JsonObject,
+  mode: CodeMode,
+): Promise<{ changed: boolean; cached: CodeKey[] } | Response> {
   const schema = codeSchema(mode === "merge" ? "PATCH" : "POST", r.path);
   if (!schema) return { changed: false, cached: [] };
   const found = findSites(body, schema, mode);
@@ -80,7 +111,11 @@ async function resolveCodes(r: V2Request, trace: CallTrace, body: JsonObject, mo
 
 function invalidCodes(errors: { path: string; message: string }[]): Problem {
   const list = errors.map((e) => `${e.path}: ${e.message}`).join(" ");
-  return new Problem("validation-failed", `A code in the body cannot be resolved to an id; nothing was written. ${list}`, { errors });
+  return new Problem(
+    "validation-failed",
+    `A code in the body cannot be resolved to an id; nothing was written. ${list}`,
+    { errors },
+  );
 }
 
 /** The tenant's code cache and the lookup GET, for `r`'s caller. */
@@ -96,7 +131,12 @@ function codeDeps(r: V2Request, trace: CallTrace): CodeDeps {
 }
 
 /** One lookup GET, sent like any call of the caller's (its permit, its token, its deadline). */
-async function lookup(r: V2Request, trace: CallTrace, target: Target, codes: string[]): Promise<LookupAnswer> {
+async function lookup(
+  r: V2Request,
+  trace: CallTrace,
+  target: Target,
+  codes: string[],
+): Promise<LookupAnswer> {
   const list = await getFilteredList(r, trace, target.list, lookupSearch(target, codes));
   switch (list.kind) {
     case "rows":
@@ -104,7 +144,11 @@ async function lookup(r: V2Request, trace: CallTrace, target: Target, codes: str
     case "refused":
       return { ok: false, response: list.response };
     case "unreadable":
-      if (list.why === "too-large") throw new Problem("upstream-failed", `The accounting API answered a lookup of ${target.list} with a list too large to read.`);
+      if (list.why === "too-large")
+        throw new Problem(
+          "upstream-failed",
+          `The accounting API answered a lookup of ${target.list} with a list too large to read.`,
+        );
       throw notAList(target);
     case "broken":
       // A body that broke off while read is as unusable as one that is not a list.
@@ -113,7 +157,10 @@ async function lookup(r: V2Request, trace: CallTrace, target: Target, codes: str
 }
 
 function notAList(target: Target): Problem {
-  return new Problem("upstream-failed", `The accounting API answered a lookup of ${target.list} with something other than a list.`);
+  return new Problem(
+    "upstream-failed",
+    `The accounting API answered a lookup of ${target.list} with something other than a list.`,
+  );
 }
 
 async function forget(r: V2Request, keys: CodeKey[]): Promise<void> {
@@ -127,4 +174,3 @@ function jsonBuffer(value: unknown): ArrayBuffer {
   new Uint8Array(out).set(bytes);
   return out;
 }
-

@@ -30,10 +30,16 @@ import type { TenantName } from "../stubs";
  * long enough that a caller making one call a second asks the tenant's object on 1 call in 15.
  */
 export const ACCESS_CACHE_MS = 15_000;
-/** Entries kept at most: only keys that authenticated get one (one or two per tenant), so this is a guard, not a working limit. */
+/**
+ * Entries kept at most: only keys that authenticated get one (one or two per tenant), so this is a
+ * guard, not a working limit.
+ */
 export const ACCESS_CACHE_MAX_ENTRIES = 1_000;
 
-/** A token the tenant's object handed out for a key, with how long (ms, from receipt) a copy may be served. */
+/**
+ * A token the tenant's object handed out for a key, with how long (ms, from receipt) a copy may be
+ * served.
+ */
 export interface KeyAccess {
   token: string;
   expiresAt: number;
@@ -56,8 +62,18 @@ interface Entry {
  *
  * @example cacheMs(now, { servesUntil: now + 600_000, retiresAt: now + 4_000 }) // 4000
  */
-export function cacheMs(now: number, limits: { servesUntil: number; retiresAt: number | null }): number {
-  return Math.max(0, Math.min(ACCESS_CACHE_MS, limits.servesUntil - now, (limits.retiresAt ?? Number.POSITIVE_INFINITY) - now));
+export function cacheMs(
+  now: number,
+  limits: { servesUntil: number; retiresAt: number | null },
+): number {
+  return Math.max(
+    0,
+    Math.min(
+      ACCESS_CACHE_MS,
+      limits.servesUntil - now,
+      (limits.retiresAt ?? Number.POSITIVE_INFINITY) - now,
+    ),
+  );
 }
 
 /** The isolate's cache of verified keys; `now` comes in so that tests drive the clock. */
@@ -76,22 +92,37 @@ export class AccessCache {
    *
    * @example await cache.access("demo:acme", key, () => tenantStub(env, "demo:acme").access(key))
    */
-  async access(tenant: TenantName, gatewayKey: string, ask: () => Promise<Outcome<KeyAccess>>, fresh = false): Promise<Outcome<KeyAccess>> {
+  async access(
+    tenant: TenantName,
+    gatewayKey: string,
+    ask: () => Promise<Outcome<KeyAccess>>,
+    fresh = false,
+  ): Promise<Outcome<KeyAccess>> {
     const id = await sha256Hex(gatewayKey);
     const hit = fresh ? null : this.#live(id, tenant);
-    if (hit) return { ok: true, value: { token: hit.token, expiresAt: hit.expiresAt, cacheMs: hit.until - this.now() } };
+    if (hit)
+      return {
+        ok: true,
+        value: { token: hit.token, expiresAt: hit.expiresAt, cacheMs: hit.until - this.now() },
+      };
     const answer = await ask();
     if (answer.ok) this.#put(id, tenant, answer.value);
     else this.#entries.delete(id);
     return answer;
   }
 
-  /** Drops every copy of `token` (the API answered 401 to it): every key of its tenant asks the object again. */
+  /**
+   * Drops every copy of `token` (the API answered 401 to it): every key of its tenant asks the
+   * object again.
+   */
   dropToken(token: string): void {
     for (const [id, e] of this.#entries) if (e.token === token) this.#entries.delete(id);
   }
 
-  /** Drops every copy for `tenant` (removed, a key rotated, or its client key replaced through this isolate). */
+  /**
+   * Drops every copy for `tenant` (removed, a key rotated, or its client key replaced through this
+   * isolate).
+   */
   dropTenant(tenant: TenantName): void {
     for (const [id, e] of this.#entries) if (e.tenant === tenant) this.#entries.delete(id);
   }
@@ -115,7 +146,12 @@ export class AccessCache {
     const ms = Math.min(a.cacheMs, ACCESS_CACHE_MS);
     if (!(ms > 0)) return;
     if (this.#entries.size >= this.maxEntries) this.#evict();
-    this.#entries.set(id, { tenant, token: a.token, expiresAt: a.expiresAt, until: this.now() + ms });
+    this.#entries.set(id, {
+      tenant,
+      token: a.token,
+      expiresAt: a.expiresAt,
+      until: this.now() + ms,
+    });
   }
 
   /** Makes room: expired entries first, then the oldest (a Map iterates in insertion order). */

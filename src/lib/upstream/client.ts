@@ -44,7 +44,10 @@ export interface UpstreamCaller {
    * started under, which must still be the tenant's (see `durable/tenant.ts`).
    */
   credential: { gatewayKey: string } | { registration: string };
-  /** The isolate's verified keys, for a gateway-key credential; without it every call asks the tenant's object. */
+  /**
+   * The isolate's verified keys, for a gateway-key credential; without it every call asks the
+   * tenant's object.
+   */
   accessCache?: AccessCache;
 }
 
@@ -76,7 +79,11 @@ export interface CallTrace {
  * slows the environment's pace (and pauses it when 429s repeat). A write is resent only after a
  * 401, which the API answers before it reads the body, and only when the body is buffered.
  */
-export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, trace: CallTrace = { attempts: 0, waitedMs: 0, tokenRenewed: false }): Promise<Response> {
+export async function callUpstream(
+  caller: UpstreamCaller,
+  call: UpstreamCall,
+  trace: CallTrace = { attempts: 0, waitedMs: 0, tokenRenewed: false },
+): Promise<Response> {
   const tenant = tenantStub(caller.env, caller.tenant);
   const governor = governorStub(caller.env, caller.environment);
   const replayable = call.body === null || call.body instanceof ArrayBuffer;
@@ -86,7 +93,12 @@ export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, t
   const tokenFor = async (fresh = false) => {
     const access = await ("gatewayKey" in credential
       ? cache
-        ? cache.access(caller.tenant, credential.gatewayKey, () => tenant.access(credential.gatewayKey), fresh)
+        ? cache.access(
+            caller.tenant,
+            credential.gatewayKey,
+            () => tenant.access(credential.gatewayKey),
+            fresh,
+          )
         : tenant.access(credential.gatewayKey)
       : tenant.accessForRun(credential.registration));
     if (!access.ok) throw problemOf(access.error);
@@ -95,16 +107,23 @@ export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, t
   let renewedAfter401 = false;
   for (;;) {
     const remaining = call.deadline - Date.now();
-    if (remaining <= 0) throw new Problem("upstream-timeout", "The call's deadline passed before it could be sent.");
-    // The key is authenticated before a permit is taken, so forged keys cannot spend the shared budget.
+    if (remaining <= 0)
+      throw new Problem("upstream-timeout", "The call's deadline passed before it could be sent.");
+    // The key is authenticated before a permit is taken, so forged keys cannot spend the shared
+    // budget.
     let access = await tokenFor();
     const permit = await governor.acquire(caller.tenant, permitWaitMs(remaining));
     if (!permit.ok) {
-      throw new Problem("unavailable", `The ${caller.environment} environment's shared rate limit cannot take this call before its deadline.`, {
-        headers: { "retry-after": String(permit.retryAfterSeconds) },
-      });
+      throw new Problem(
+        "unavailable",
+        `The ${caller.environment} environment's shared rate limit cannot take this call before its deadline.`,
+        {
+          headers: { "retry-after": String(permit.retryAfterSeconds) },
+        },
+      );
     }
-    // A long wait for the permit may have aged the token: ask again (a cheap hop) rather than send a stale one.
+    // A long wait for the permit may have aged the token: ask again (a cheap hop) rather than send
+    // a stale one.
     if (access.expiresAt - Date.now() < TOKEN_MIN_LEFT_AT_SEND_MS) {
       access = await tokenFor(true);
     }
@@ -113,15 +132,23 @@ export async function callUpstream(caller: UpstreamCaller, call: UpstreamCall, t
     const headers = new Headers(call.headers);
     headers.set("authorization", `Bearer ${access.token}`);
     headers.set("ocp-apim-subscription-key", caller.config.subscriptionKey);
-    const result = await exchange(caller.env, `${caller.config.apiBaseUrl}${call.path}${call.search}`, {
-      method: call.method,
-      headers,
-      body: call.body,
-    }, call.deadline - Date.now());
+    const result = await exchange(
+      caller.env,
+      `${caller.config.apiBaseUrl}${call.path}${call.search}`,
+      {
+        method: call.method,
+        headers,
+        body: call.body,
+      },
+      call.deadline - Date.now(),
+    );
     if (!result.ok) {
       throw result.failure === "timeout"
         ? new Problem("upstream-timeout", "The accounting API did not answer before the deadline.")
-        : new Problem("upstream-failed", "The connection to the accounting API failed (reset or refused) before an answer came.");
+        : new Problem(
+            "upstream-failed",
+            "The connection to the accounting API failed (reset or refused) before an answer came.",
+          );
     }
     const res = result.response;
     if (res.status === 401) {

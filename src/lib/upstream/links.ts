@@ -17,10 +17,14 @@
  * @param gatewayOrigin the origin the caller reached the gateway at, e.g. `https://gateway.example`
  * @returns the gateway URL, or null to drop the link
  * @example
- * gatewayLink("https://goapi.poweroffice.net/Demo/v2/Customers?PageNumber=2", root, "https://gw.example")
- * // "https://gw.example/v2/Customers?PageNumber=2"
+ * gatewayLink("https://goapi.poweroffice.net/Demo/v2/Customers?PageNumber=2", root,
+ * "https://gw.example") // "https://gw.example/v2/Customers?PageNumber=2"
  */
-export function gatewayLink(link: string, apiBaseUrl: string, gatewayOrigin: string): string | null {
+export function gatewayLink(
+  link: string,
+  apiBaseUrl: string,
+  gatewayOrigin: string,
+): string | null {
   const base = new URL(apiBaseUrl);
   let url: URL;
   try {
@@ -42,10 +46,15 @@ export function gatewayLink(link: string, apiBaseUrl: string, gatewayOrigin: str
  * a header that is not a JSON object: what cannot be read cannot be vouched for.
  *
  * @example
- * gatewayPagination('{"currentPage":1,"nextPageLink":"https://api/v2/Customers?PageNumber=2"}', "https://api/v2", "https://gw")
- * // '{"currentPage":1,"nextPageLink":"https://gw/v2/Customers?PageNumber=2"}'
+ * gatewayPagination('{"currentPage":1,"nextPageLink":"https://api/v2/Customers?PageNumber=2"}',
+ * "https://api/v2", "https://gw") //
+ * '{"currentPage":1,"nextPageLink":"https://gw/v2/Customers?PageNumber=2"}'
  */
-export function gatewayPagination(header: string, apiBaseUrl: string, gatewayOrigin: string): string | null {
+export function gatewayPagination(
+  header: string,
+  apiBaseUrl: string,
+  gatewayOrigin: string,
+): string | null {
   let value: unknown;
   try {
     value = JSON.parse(header);
@@ -58,7 +67,11 @@ export function gatewayPagination(header: string, apiBaseUrl: string, gatewayOri
     // A `…Link` field (even a relative one) and any absolute URL, whatever its key, is a link; a
     // nested value is dropped, since the API's pagination has none and it could hide one.
     const isLink = typeof v === "string" && (/link$/i.test(key) || URL.canParse(v));
-    out[key] = isLink ? gatewayLink(v, apiBaseUrl, gatewayOrigin) : typeof v === "object" ? null : v;
+    out[key] = isLink
+      ? gatewayLink(v, apiBaseUrl, gatewayOrigin)
+      : typeof v === "object"
+        ? null
+        : v;
   }
   return JSON.stringify(out);
 }

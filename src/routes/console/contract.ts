@@ -17,101 +17,278 @@ import { SECURITY } from "../../lib/openapi/security";
 import { Target } from "../contract/admin";
 import { requireSession } from "./guard";
 
-const page = (description: string) => ({ description, content: { "text/html": { schema: z.string() } } });
+const page = (description: string) => ({
+  description,
+  content: { "text/html": { schema: z.string() } },
+});
 const see = (description: string) => ({ description, headers: z.object({ location: z.string() }) });
-const form = <T extends z.ZodType>(schema: T) => ({ required: true, content: { "application/x-www-form-urlencoded": { schema } } });
-const refused = { 401: page("Not signed in (a form post)."), 403: page("The form's CSRF token is missing or wrong (\"The form expired\"), or it came from another site."), 503: page("The console is disabled (no usable ADMIN_TOKEN).") };
+const form = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { "application/x-www-form-urlencoded": { schema } },
+});
+const refused = {
+  401: page("Not signed in (a form post)."),
+  403: page(
+    'The form\'s CSRF token is missing or wrong ("The form expired"), or it came from another site.',
+  ),
+  503: page("The console is disabled (no usable ADMIN_TOKEN)."),
+};
 
-const Csrf = z.string().openapi({ description: "The session's CSRF token, from the page's hidden field." });
+const Csrf = z
+  .string()
+  .openapi({ description: "The session's CSRF token, from the page's hidden field." });
 const WebhookTarget = Target.extend({ source: Source });
 const OrderTarget = Target.extend({ source: Source, orderId: z.string().min(1).max(100) });
 
 const open = { tags: ["console"], security: [] as Record<string, string[]>[] };
 const reads: MiddlewareHandler<ConsoleApp>[] = [requireSession({ form: false })];
 const posts: MiddlewareHandler<ConsoleApp>[] = [requireSession({ form: true })];
-const read = { tags: ["console"], security: [{ [SECURITY.operatorSession]: [] }], method: "get" as const, middleware: reads };
-const post = { tags: ["console"], security: [{ [SECURITY.operatorSession]: [] }], method: "post" as const, middleware: posts };
+const read = {
+  tags: ["console"],
+  security: [{ [SECURITY.operatorSession]: [] }],
+  method: "get" as const,
+  middleware: reads,
+};
+const post = {
+  tags: ["console"],
+  security: [{ [SECURITY.operatorSession]: [] }],
+  method: "post" as const,
+  middleware: posts,
+};
 const signedOut = { 303: see("Not signed in: to /console/sign-in."), 503: refused[503] };
 
 export const signInPage = createRoute({
-  ...open, method: "get", path: "/sign-in", operationId: "consoleSignInPage", summary: "The console's sign-in form",
+  ...open,
+  method: "get",
+  path: "/sign-in",
+  operationId: "consoleSignInPage",
+  summary: "The console's sign-in form",
   responses: { 200: page("The form."), 503: refused[503] },
 });
 
 export const signIn = createRoute({
-  ...open, method: "post", path: "/sign-in", operationId: "consoleSignIn", summary: "Sign in with the operator token",
-  request: { body: form(z.object({ token: z.string().max(500).openapi({ description: "ADMIN_TOKEN." }) }).openapi("ConsoleSignIn")) },
-  responses: { 303: see("Signed in: the session cookie is set, to /console."), 400: page("No token in the form."), 401: page("\"That token is not valid.\""), 403: refused[403], 503: refused[503] },
+  ...open,
+  method: "post",
+  path: "/sign-in",
+  operationId: "consoleSignIn",
+  summary: "Sign in with the operator token",
+  request: {
+    body: form(
+      z
+        .object({ token: z.string().max(500).openapi({ description: "ADMIN_TOKEN." }) })
+        .openapi("ConsoleSignIn"),
+    ),
+  },
+  responses: {
+    303: see("Signed in: the session cookie is set, to /console."),
+    400: page("No token in the form."),
+    401: page('"That token is not valid."'),
+    403: refused[403],
+    503: refused[503],
+  },
 });
 
 export const signOut = createRoute({
-  ...post, path: "/sign-out", operationId: "consoleSignOut", summary: "End the session",
+  ...post,
+  path: "/sign-out",
+  operationId: "consoleSignOut",
+  summary: "End the session",
   request: { body: form(z.object({ csrf: Csrf }).openapi("ConsoleForm")) },
-  responses: { 303: see("Signed out: the cookie is cleared and the session refused from now on; to /console/sign-in."), ...refused },
+  responses: {
+    303: see(
+      "Signed out: the cookie is cleared and the session refused from now on; to /console/sign-in.",
+    ),
+    ...refused,
+  },
 });
 
 export const tenantsPage = createRoute({
-  ...read, path: "/", operationId: "consoleTenants", summary: "Tenants, and connecting a client",
-  request: { query: z.object({ removed: z.string().regex(/^(demo|production):[a-z0-9][a-z0-9-]{0,62}$/).optional() }) },
+  ...read,
+  path: "/",
+  operationId: "consoleTenants",
+  summary: "Tenants, and connecting a client",
+  request: {
+    query: z.object({
+      removed: z
+        .string()
+        .regex(/^(demo|production):[a-z0-9][a-z0-9-]{0,62}$/)
+        .optional(),
+    }),
+  },
   responses: { 200: page("The tenants."), ...signedOut },
 });
 
 export const startOnboarding = createRoute({
-  ...post, path: "/onboarding", operationId: "consoleStartOnboarding", summary: "Start onboarding a client: the approval page's link",
-  request: { body: form(z.object({ csrf: Csrf, environment: Environment, organizationNumber: z.string().regex(/^\s*(\d{9})?\s*$/, "must be 9 digits").optional() }).openapi("ConsoleOnboarding")) },
-  responses: { 200: page("The link to hand to the client."), 400: page("The form is not valid."), 502: page("The API refused Initiate."), ...refused },
+  ...post,
+  path: "/onboarding",
+  operationId: "consoleStartOnboarding",
+  summary: "Start onboarding a client: the approval page's link",
+  request: {
+    body: form(
+      z
+        .object({
+          csrf: Csrf,
+          environment: Environment,
+          organizationNumber: z
+            .string()
+            .regex(/^\s*(\d{9})?\s*$/, "must be 9 digits")
+            .optional(),
+        })
+        .openapi("ConsoleOnboarding"),
+    ),
+  },
+  responses: {
+    200: page("The link to hand to the client."),
+    400: page("The form is not valid."),
+    502: page("The API refused Initiate."),
+    ...refused,
+  },
 });
 
 export const budgetPage = createRoute({
-  ...read, path: "/budget", operationId: "consoleBudget", summary: "The shared rate budget per environment",
-  responses: { 200: page("Permits per second over the last minute, queues and 429s; reloads every 5 s."), ...signedOut },
+  ...read,
+  path: "/budget",
+  operationId: "consoleBudget",
+  summary: "The shared rate budget per environment",
+  responses: {
+    200: page("Permits per second over the last minute, queues and 429s; reloads every 5 s."),
+    ...signedOut,
+  },
 });
 
 export const tenantPage = createRoute({
-  ...read, path: "/tenants/{environment}/{client}", operationId: "consoleTenant", summary: "A tenant: token, gateway keys, webhooks, order mapping",
-  request: { params: Target, query: z.object({ saved: z.union([Source, z.literal("mapping")]).optional() }) },
+  ...read,
+  path: "/tenants/{environment}/{client}",
+  operationId: "consoleTenant",
+  summary: "A tenant: token, gateway keys, webhooks, order mapping",
+  request: {
+    params: Target,
+    query: z.object({ saved: z.union([Source, z.literal("mapping")]).optional() }),
+  },
   responses: { 200: page("The tenant."), 404: page("No such tenant."), ...signedOut },
 });
 
 export const rotateKey = createRoute({
-  ...post, path: "/tenants/{environment}/{client}/gateway-keys", operationId: "consoleRotateGatewayKey", summary: "Issue a new gateway key (shown once on the answer)",
-  request: { params: Target, body: form(z.object({ csrf: Csrf, graceSeconds: z.enum(["0", "3600", "86400", "604800"]).default("86400") }).openapi("ConsoleRotation")) },
-  responses: { 200: page("The tenant's page with the new key, once."), 404: page("No such tenant."), ...refused },
+  ...post,
+  path: "/tenants/{environment}/{client}/gateway-keys",
+  operationId: "consoleRotateGatewayKey",
+  summary: "Issue a new gateway key (shown once on the answer)",
+  request: {
+    params: Target,
+    body: form(
+      z
+        .object({
+          csrf: Csrf,
+          graceSeconds: z.enum(["0", "3600", "86400", "604800"]).default("86400"),
+        })
+        .openapi("ConsoleRotation"),
+    ),
+  },
+  responses: {
+    200: page("The tenant's page with the new key, once."),
+    404: page("No such tenant."),
+    ...refused,
+  },
 });
 
 export const saveSecret = createRoute({
-  ...post, path: "/tenants/{environment}/{client}/webhooks/{source}", operationId: "consoleSetWebhookSecret", summary: "Set a shop's webhook secret",
-  request: { params: WebhookTarget, body: form(z.object({ csrf: Csrf, secret: z.string().min(8).max(500), shopDomain: z.union([z.literal(""), ShopDomain]).optional() }).openapi("ConsoleWebhookSecret")) },
-  responses: { 303: see("Saved: to the tenant's page."), 400: page("The form is not valid."), 404: page("No such tenant."), ...refused },
+  ...post,
+  path: "/tenants/{environment}/{client}/webhooks/{source}",
+  operationId: "consoleSetWebhookSecret",
+  summary: "Set a shop's webhook secret",
+  request: {
+    params: WebhookTarget,
+    body: form(
+      z
+        .object({
+          csrf: Csrf,
+          secret: z.string().min(8).max(500),
+          shopDomain: z.union([z.literal(""), ShopDomain]).optional(),
+        })
+        .openapi("ConsoleWebhookSecret"),
+    ),
+  },
+  responses: {
+    303: see("Saved: to the tenant's page."),
+    400: page("The form is not valid."),
+    404: page("No such tenant."),
+    ...refused,
+  },
 });
 
 export const saveMapping = createRoute({
-  ...post, path: "/tenants/{environment}/{client}/order-mapping", operationId: "consoleSetOrderMapping", summary: "Set the order mapping",
-  // A clone: see `OrderMappingInput` in ../contract/admin.ts (zod 4 copies `.openapi` onto schemas made after the extension only).
+  ...post,
+  path: "/tenants/{environment}/{client}/order-mapping",
+  operationId: "consoleSetOrderMapping",
+  summary: "Set the order mapping",
+  // A clone: see `OrderMappingInput` in ../contract/admin.ts (zod 4 copies `.openapi` onto schemas
+  // made after the extension only).
   request: { params: Target, body: form(MappingForm.clone().openapi("ConsoleOrderMapping")) },
-  responses: { 303: see("Saved: to the tenant's page."), 400: page("The page again, with what to correct."), 404: page("No such tenant."), ...refused },
+  responses: {
+    303: see("Saved: to the tenant's page."),
+    400: page("The page again, with what to correct."),
+    404: page("No such tenant."),
+    ...refused,
+  },
 });
 
 export const removeTenant = createRoute({
-  ...post, path: "/tenants/{environment}/{client}/remove", operationId: "consoleRemoveTenant", summary: "Remove a tenant (the form's box must be ticked)",
-  request: { params: Target, body: form(z.object({ csrf: Csrf, confirm: z.literal("yes").optional(), offboard: z.literal("yes").optional() }).openapi("ConsoleRemoval")) },
-  responses: { 303: see("Removed: to the tenants."), 400: page("The box was not ticked."), 404: page("No such tenant."), ...refused },
+  ...post,
+  path: "/tenants/{environment}/{client}/remove",
+  operationId: "consoleRemoveTenant",
+  summary: "Remove a tenant (the form's box must be ticked)",
+  request: {
+    params: Target,
+    body: form(
+      z
+        .object({
+          csrf: Csrf,
+          confirm: z.literal("yes").optional(),
+          offboard: z.literal("yes").optional(),
+        })
+        .openapi("ConsoleRemoval"),
+    ),
+  },
+  responses: {
+    303: see("Removed: to the tenants."),
+    400: page("The box was not ticked."),
+    404: page("No such tenant."),
+    ...refused,
+  },
 });
 
 export const ordersPage = createRoute({
-  ...read, path: "/tenants/{environment}/{client}/orders", operationId: "consoleOrders", summary: "A tenant's order runs",
+  ...read,
+  path: "/tenants/{environment}/{client}/orders",
+  operationId: "consoleOrders",
+  summary: "A tenant's order runs",
   request: { params: Target, query: z.object({ state: RunState.optional() }) },
-  responses: { 200: page("The runs, newest change first."), 404: page("No such tenant."), ...signedOut },
+  responses: {
+    200: page("The runs, newest change first."),
+    404: page("No such tenant."),
+    ...signedOut,
+  },
 });
 
 export const orderPage = createRoute({
-  ...read, path: "/tenants/{environment}/{client}/orders/{source}/{orderId}", operationId: "consoleOrder", summary: "One order's run: steps, error, refunds",
+  ...read,
+  path: "/tenants/{environment}/{client}/orders/{source}/{orderId}",
+  operationId: "consoleOrder",
+  summary: "One order's run: steps, error, refunds",
   request: { params: OrderTarget },
   responses: { 200: page("The run."), 404: page("No such order."), ...signedOut },
 });
 
 export const retryOrder = createRoute({
-  ...post, path: "/tenants/{environment}/{client}/orders/{source}/{orderId}/retry", operationId: "consoleRetryOrder", summary: "Run a failed order again",
+  ...post,
+  path: "/tenants/{environment}/{client}/orders/{source}/{orderId}/retry",
+  operationId: "consoleRetryOrder",
+  summary: "Run a failed order again",
   request: { params: OrderTarget, body: form(z.object({ csrf: Csrf }).openapi("ConsoleRetry")) },
-  responses: { 303: see("Started again: to the order's page."), 404: page("No such order."), 409: page("Nothing failed."), ...refused },
+  responses: {
+    303: see("Started again: to the order's page."),
+    404: page("No such order."),
+    409: page("Nothing failed."),
+    ...refused,
+  },
 });

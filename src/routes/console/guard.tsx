@@ -8,27 +8,54 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { ConsoleApp } from "../../lib/console/app";
-import { cookieValue, crossSite, csrfToken, csrfValid, sessionCookie } from "../../lib/console/cookie";
+import {
+  cookieValue,
+  crossSite,
+  csrfToken,
+  csrfValid,
+  sessionCookie,
+} from "../../lib/console/cookie";
 import { encodeSession, readSession, sessionKey, slide } from "../../lib/console/session";
 import { directoryStub } from "../../lib/stubs";
 import { usableAdminToken } from "../../middleware/admin-auth";
 import { MessagePage } from "./layout";
 import { html, see } from "./render";
 
-/** The largest console form body, bytes: the mapping form is about 1 KiB; anything far past it is not a form of ours. */
+/**
+ * The largest console form body, bytes: the mapping form is about 1 KiB; anything far past it is
+ * not a form of ours.
+ */
 const MAX_FORM_BYTES = 16 * 1024;
 
-/** The signing key of the console's sessions, or a 503 where the operator token is unusable (as `requireAdmin` does). */
-export async function operatorKey(c: Context<ConsoleApp>): Promise<{ token: string; key: CryptoKey }> {
+/**
+ * The signing key of the console's sessions, or a 503 where the operator token is unusable (as
+ * `requireAdmin` does).
+ */
+export async function operatorKey(
+  c: Context<ConsoleApp>,
+): Promise<{ token: string; key: CryptoKey }> {
   const token = usableAdminToken(c.env, "console");
   return { token, key: await sessionKey(token) };
 }
 
 /** Whether a post came from another site (see `crossSite`). */
-export const fromOtherSite = (c: Context) => crossSite({ origin: c.req.header("origin"), fetchSite: c.req.header("sec-fetch-site") }, c.req.url);
+export const fromOtherSite = (c: Context) =>
+  crossSite(
+    { origin: c.req.header("origin"), fetchSite: c.req.header("sec-fetch-site") },
+    c.req.url,
+  );
 
 /** The page refusing a post from another site. */
-export const otherSitePage = (c: Context) => html(c, <MessagePage title="Refused" message="This form was sent from another site, so it was not accepted." link={{ href: "/console", text: "Go to the console" }} />, 403);
+export const otherSitePage = (c: Context) =>
+  html(
+    c,
+    <MessagePage
+      title="Refused"
+      message="This form was sent from another site, so it was not accepted."
+      link={{ href: "/console", text: "Go to the console" }}
+    />,
+    403,
+  );
 
 /**
  * Lets a request in with a valid session, and slides the session's cookie forward on the answer.
@@ -39,18 +66,45 @@ export function requireSession(opts: { form: boolean }): MiddlewareHandler<Conso
     const { key } = await operatorKey(c);
     const now = Date.now();
     const session = await readSession(key, cookieValue(c.req.header("cookie")), now);
-    const live = session && !(await directoryStub(c.env).sessionRevoked(session.id)) ? session : null;
+    const live =
+      session && !(await directoryStub(c.env).sessionRevoked(session.id)) ? session : null;
     if (!live) {
       if (!opts.form) return see(c, "/console/sign-in");
-      return html(c, <MessagePage title="Please sign in" message="You are not signed in, or your session has ended. Sign in and try again." link={{ href: "/console/sign-in", text: "Sign in" }} />, 401);
+      return html(
+        c,
+        <MessagePage
+          title="Please sign in"
+          message="You are not signed in, or your session has ended. Sign in and try again."
+          link={{ href: "/console/sign-in", text: "Sign in" }}
+        />,
+        401,
+      );
     }
     const csrf = await csrfToken(key, live);
     if (opts.form) {
       if (fromOtherSite(c)) return otherSitePage(c);
-      if (Number(c.req.header("content-length") ?? 0) > MAX_FORM_BYTES) return html(c, <MessagePage title="Too large" message="The form was larger than any form of the console." csrf={csrf} />, 413);
+      if (Number(c.req.header("content-length") ?? 0) > MAX_FORM_BYTES)
+        return html(
+          c,
+          <MessagePage
+            title="Too large"
+            message="The form was larger than any form of the console."
+            csrf={csrf}
+          />,
+          413,
+        );
       const form = await c.req.formData().catch(() => null);
       if (!(await csrfValid(key, live, form?.get("csrf")))) {
-        return html(c, <MessagePage title="The form expired" message="The form expired, or it did not come from this console. Open the page again and send the form once more." csrf={csrf} link={{ href: "/console", text: "Go to the console" }} />, 403);
+        return html(
+          c,
+          <MessagePage
+            title="The form expired"
+            message="The form expired, or it did not come from this console. Open the page again and send the form once more."
+            csrf={csrf}
+            link={{ href: "/console", text: "Go to the console" }}
+          />,
+          403,
+        );
       }
     }
     c.set("console", { session: live, key, csrf });
@@ -58,6 +112,9 @@ export function requireSession(opts: { form: boolean }): MiddlewareHandler<Conso
     // A handler that set its own cookie (sign-out) has the last word.
     if (c.res.headers.has("set-cookie")) return;
     const slid = slide(live, now);
-    c.res.headers.append("set-cookie", sessionCookie(await encodeSession(key, slid), (slid.expiresAt - now) / 1000, c.req.url));
+    c.res.headers.append(
+      "set-cookie",
+      sessionCookie(await encodeSession(key, slid), (slid.expiresAt - now) / 1000, c.req.url),
+    );
   };
 }

@@ -1,7 +1,8 @@
 /**
  * @module
  * The operator console at `/console`: server-rendered pages (Hono JSX) and plain HTML forms, no
- * script. Mounted by `src/index.ts`; its routes are declared in `contract.ts` like every other route.
+ * script. Mounted by `src/index.ts`; its routes are declared in `contract.ts` like every other
+ * route.
  */
 import { orderRoutes } from "./order-routes";
 import { consoleRouter } from "./router";

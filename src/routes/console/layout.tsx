@@ -59,7 +59,9 @@ export interface LayoutProps {
 }
 
 /** A hidden field carrying the session's CSRF token; every form has one. */
-export const Csrf = ({ token }: { token: string }) => <input type="hidden" name="csrf" value={token} />;
+export const Csrf = ({ token }: { token: string }) => (
+  <input type="hidden" name="csrf" value={token} />
+);
 
 /** The page frame. */
 export function Layout(p: LayoutProps) {
@@ -92,7 +94,12 @@ export function Layout(p: LayoutProps) {
 }
 
 /** A page that only says something: a refusal, an error, a confirmation. */
-export function MessagePage(p: { title: string; message: string; csrf?: string | undefined; link?: { href: string; text: string } }) {
+export function MessagePage(p: {
+  title: string;
+  message: string;
+  csrf?: string | undefined;
+  link?: { href: string; text: string };
+}) {
   return (
     <Layout title={p.title} csrf={p.csrf}>
       <h1>{p.title}</h1>

@@ -26,20 +26,45 @@ export function orderRoutes(router: ConsoleRouter) {
       const state = c.req.valid("query").state ?? null;
       const name = tenantName(environment, client);
       const runs = unwrap(await tenantStub(c.env, name).operatorRuns(state, RUNS_PER_PAGE));
-      return html(c, <OrdersPage csrf={c.var.console.csrf} tenant={name} environment={environment} client={client} runs={runs} state={state} />);
+      return html(
+        c,
+        <OrdersPage
+          csrf={c.var.console.csrf}
+          tenant={name}
+          environment={environment}
+          client={client}
+          runs={runs}
+          state={state}
+        />,
+      );
     })
     .openapi(route.orderPage, async (c) => {
       const { environment, client, source, orderId } = c.req.valid("param");
       const name = tenantName(environment, client);
       const run = unwrap(await tenantStub(c.env, name).operatorRun(source, orderId));
-      return html(c, <OrderPage csrf={c.var.console.csrf} tenant={name} environment={environment} client={client} run={run} />);
+      return html(
+        c,
+        <OrderPage
+          csrf={c.var.console.csrf}
+          tenant={name}
+          environment={environment}
+          client={client}
+          run={run}
+        />,
+      );
     })
     .openapi(route.retryOrder, async (c) => {
       const { environment, client, source, orderId } = c.req.valid("param");
-      const retried = await tenantStub(c.env, tenantName(environment, client)).operatorRetry(source, orderId);
-      if (!retried.ok && retried.error.reason === "conflict") throw new Problem("conflict", `${retried.error.detail} Nothing was started.`);
+      const retried = await tenantStub(c.env, tenantName(environment, client)).operatorRetry(
+        source,
+        orderId,
+      );
+      if (!retried.ok && retried.error.reason === "conflict")
+        throw new Problem("conflict", `${retried.error.detail} Nothing was started.`);
       unwrap(retried);
       return see(c, orderPath(environment, client, source, orderId));
     })
-    .openapi(route.budgetPage, async (c) => html(c, <BudgetPage csrf={c.var.console.csrf} environments={await budgets(c.env)} />));
+    .openapi(route.budgetPage, async (c) =>
+      html(c, <BudgetPage csrf={c.var.console.csrf} environments={await budgets(c.env)} />),
+    );
 }

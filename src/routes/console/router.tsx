@@ -2,7 +2,8 @@
  * @module
  * The console's router: validation by the routes' declarations (a failure is the gateway's problem,
  * as everywhere), and one error boundary that answers problems as HTML pages a person can read,
- * with the same status. Anything else is logged and becomes a bare 500 page, never the error's text.
+ * with the same status. Anything else is logged and becomes a bare 500 page, never the error's
+ * text.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -17,12 +18,29 @@ import { html } from "./render";
 /** The console's router type. */
 export type ConsoleRouter = OpenAPIHono<ConsoleApp>;
 
-/** The page of a problem: its title, its detail (written for the caller, never a secret), its status. */
+/**
+ * The page of a problem: its title, its detail (written for the caller, never a secret), its
+ * status.
+ */
 function problemPage(c: Context<ConsoleApp>, p: Problem): Promise<Response> {
   const { status, title } = PROBLEM_TYPES[p.type];
-  const detail = p.extra.errors?.length ? `${p.detail} ${p.extra.errors.map((e) => `${e.path}: ${e.message}`).join("; ")}` : p.detail;
+  const detail = p.extra.errors?.length
+    ? `${p.detail} ${p.extra.errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`
+    : p.detail;
   const csrf = c.get("console")?.csrf;
-  return html(c, <MessagePage title={title} message={detail} csrf={csrf} link={{ href: csrf ? "/console" : "/console/sign-in", text: csrf ? "Back to the tenants" : "Sign in" }} />, status as ContentfulStatusCode);
+  return html(
+    c,
+    <MessagePage
+      title={title}
+      message={detail}
+      csrf={csrf}
+      link={{
+        href: csrf ? "/console" : "/console/sign-in",
+        text: csrf ? "Back to the tenants" : "Sign in",
+      }}
+    />,
+    status as ContentfulStatusCode,
+  );
 }
 
 /** A new console router. */
@@ -31,8 +49,18 @@ export function consoleRouter(): ConsoleRouter {
   router.onError(async (err, c) => {
     const problem = err instanceof Problem ? err : platformProblem(err);
     if (problem) return problemPage(c, problem);
-    log.error("unhandled", { requestId: c.get("requestId"), route: c.req.routePath, error: err.name });
-    return problemPage(c, new Problem("internal", `The console failed to handle the request. Quote request id ${c.get("requestId")} when you report it.`));
+    log.error("unhandled", {
+      requestId: c.get("requestId"),
+      route: c.req.routePath,
+      error: err.name,
+    });
+    return problemPage(
+      c,
+      new Problem(
+        "internal",
+        `The console failed to handle the request. Quote request id ${c.get("requestId")} when you report it.`,
+      ),
+    );
   });
   return router;
 }

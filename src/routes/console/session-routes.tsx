@@ -24,10 +24,17 @@ export function sessionRoutes(router: ConsoleRouter) {
     .openapi(route.signIn, async (c) => {
       const { token, key } = await operatorKey(c);
       if (fromOtherSite(c)) return otherSitePage(c);
-      if (!timingSafeEqual(c.req.valid("form").token, token)) return html(c, <SignInPage error="That token is not valid." />, 401);
+      if (!timingSafeEqual(c.req.valid("form").token, token))
+        return html(c, <SignInPage error="That token is not valid." />, 401);
       const now = Date.now();
       const session = newSession(now);
-      return see(c, "/console", { "set-cookie": sessionCookie(await encodeSession(key, session), (session.expiresAt - now) / 1000, c.req.url) });
+      return see(c, "/console", {
+        "set-cookie": sessionCookie(
+          await encodeSession(key, session),
+          (session.expiresAt - now) / 1000,
+          c.req.url,
+        ),
+      });
     })
     .openapi(route.signOut, async (c) => {
       const { session } = c.var.console;
@@ -35,4 +42,3 @@ export function sessionRoutes(router: ConsoleRouter) {
       return see(c, "/console/sign-in", { "set-cookie": sessionCookie("", 0, c.req.url) });
     });
 }
-

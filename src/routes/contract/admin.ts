@@ -18,22 +18,52 @@ import { jsonAnswer, jsonBody } from "./kit";
 export const DEFAULT_KEY_GRACE_SECONDS = 86_400;
 
 const ClientKey = z.string().min(1).max(200);
-const NewTenant = z.strictObject({ client: ClientSlug, environment: Environment, clientKey: ClientKey, name: z.string().min(1).max(200).optional() }).openapi("NewTenant");
-const Rotation = z.strictObject({ graceSeconds: z.int().min(0).max(30 * 86_400).default(DEFAULT_KEY_GRACE_SECONDS) }).openapi("KeyRotation");
+const NewTenant = z
+  .strictObject({
+    client: ClientSlug,
+    environment: Environment,
+    clientKey: ClientKey,
+    name: z.string().min(1).max(200).optional(),
+  })
+  .openapi("NewTenant");
+const Rotation = z
+  .strictObject({
+    graceSeconds: z
+      .int()
+      .min(0)
+      .max(30 * 86_400)
+      .default(DEFAULT_KEY_GRACE_SECONDS),
+  })
+  .openapi("KeyRotation");
 const Replacement = z.strictObject({ clientKey: ClientKey }).openapi("ClientKeyReplacement");
-const WebhookSecret = z.strictObject({ secret: z.string().min(8).max(500), shopDomain: ShopDomain.optional() }).openapi("WebhookSecret");
-const SecretRotation = WebhookSecret.extend({ graceSeconds: Rotation.shape.graceSeconds }).openapi("WebhookSecretRotation");
+const WebhookSecret = z
+  .strictObject({ secret: z.string().min(8).max(500), shopDomain: ShopDomain.optional() })
+  .openapi("WebhookSecret");
+const SecretRotation = WebhookSecret.extend({ graceSeconds: Rotation.shape.graceSeconds }).openapi(
+  "WebhookSecretRotation",
+);
 /** The tenant a path names. */
 export const Target = z.object({ environment: Environment, client: ClientSlug });
 const WebhookTarget = Target.extend({ source: Source });
 
-const Registered = z.object({ tenant: z.string(), gatewayKey: z.string().openapi({ description: "Shown once; stored only as a hash." }) }).openapi("RegisteredTenant");
-const Rotated = z.object({ gatewayKey: z.string(), previousKeysRetireAt: z.string() }).openapi("RotatedGatewayKey");
-const SecretSet = z.object({ previousSecretRetiresAt: z.string().nullable() }).openapi("WebhookSecretSet");
+const Registered = z
+  .object({
+    tenant: z.string(),
+    gatewayKey: z.string().openapi({ description: "Shown once; stored only as a hash." }),
+  })
+  .openapi("RegisteredTenant");
+const Rotated = z
+  .object({ gatewayKey: z.string(), previousKeysRetireAt: z.string() })
+  .openapi("RotatedGatewayKey");
+const SecretSet = z
+  .object({ previousSecretRetiresAt: z.string().nullable() })
+  .openapi("WebhookSecretSet");
 const OrderMapping = OrderMappingInput.required()
   .omit({ vat: true })
   .extend({ vat: z.record(VatClass, VatRoute) })
-  .openapi("OrderMapping", { description: "The tenant's order mapping with every default filled in." });
+  .openapi("OrderMapping", {
+    description: "The tenant's order mapping with every default filled in.",
+  });
 const TenantView = z
   .looseObject({
     tenant: z.string(),
@@ -57,68 +87,132 @@ const base = { tags: ["admin"], security: operator };
 const none = (description: string) => ({ description });
 
 export const registerTenant = createRoute({
-  ...base, method: "post", path: "/tenants", operationId: "registerTenant", summary: "Register a tenant with its client key",
-  description: "Checks the client key with the token endpoint first; the answer shows the tenant's first gateway key, once.",
+  ...base,
+  method: "post",
+  path: "/tenants",
+  operationId: "registerTenant",
+  summary: "Register a tenant with its client key",
+  description:
+    "Checks the client key with the token endpoint first; the answer shows the tenant's first gateway key, once.",
   middleware: [jsonGate()],
   request: { body: jsonBody(NewTenant) },
-  responses: { 201: jsonAnswer("Registered.", Registered), ...problems(400, 401, 409, 413, 415, 422, 429, 502, 503) },
+  responses: {
+    201: jsonAnswer("Registered.", Registered),
+    ...problems(400, 401, 409, 413, 415, 422, 429, 502, 503),
+  },
 });
 
 export const listTenants = createRoute({
-  ...base, method: "get", path: "/tenants", operationId: "listTenants", summary: "Every tenant with its token state and counters",
-  responses: { 200: jsonAnswer("The tenants.", z.object({ tenants: z.array(TenantView) })), ...problems(401, 429, 503) },
+  ...base,
+  method: "get",
+  path: "/tenants",
+  operationId: "listTenants",
+  summary: "Every tenant with its token state and counters",
+  responses: {
+    200: jsonAnswer("The tenants.", z.object({ tenants: z.array(TenantView) })),
+    ...problems(401, 429, 503),
+  },
 });
 
 export const rotateGatewayKey = createRoute({
-  ...base, method: "post", path: "/tenants/{environment}/{client}/gateway-keys", operationId: "rotateGatewayKey", summary: "Issue a new gateway key; earlier ones retire after the grace period",
+  ...base,
+  method: "post",
+  path: "/tenants/{environment}/{client}/gateway-keys",
+  operationId: "rotateGatewayKey",
+  summary: "Issue a new gateway key; earlier ones retire after the grace period",
   middleware: [jsonGate({ optional: true })],
   request: { params: Target, body: jsonBody(Rotation, false) },
-  responses: { 201: jsonAnswer("The new key, shown once.", Rotated), ...problems(400, 401, 404, 413, 415, 429, 503) },
+  responses: {
+    201: jsonAnswer("The new key, shown once.", Rotated),
+    ...problems(400, 401, 404, 413, 415, 429, 503),
+  },
 });
 
 export const replaceClientKey = createRoute({
-  ...base, method: "put", path: "/tenants/{environment}/{client}/client-key", operationId: "replaceClientKey", summary: "Replace the tenant's client key",
+  ...base,
+  method: "put",
+  path: "/tenants/{environment}/{client}/client-key",
+  operationId: "replaceClientKey",
+  summary: "Replace the tenant's client key",
   middleware: [jsonGate()],
   request: { params: Target, body: jsonBody(Replacement) },
   responses: { 204: none("Replaced."), ...problems(400, 401, 404, 413, 415, 422, 429, 502, 503) },
 });
 
 export const setWebhookSecret = createRoute({
-  ...base, method: "put", path: "/tenants/{environment}/{client}/webhooks/{source}", operationId: "setWebhookSecret", summary: "Set a source's webhook secret outright (no earlier secret verifies any more)",
+  ...base,
+  method: "put",
+  path: "/tenants/{environment}/{client}/webhooks/{source}",
+  operationId: "setWebhookSecret",
+  summary: "Set a source's webhook secret outright (no earlier secret verifies any more)",
   middleware: [jsonGate()],
   request: { params: WebhookTarget, body: jsonBody(WebhookSecret) },
   responses: { 204: none("Set."), ...problems(400, 401, 404, 413, 415, 429, 503) },
 });
 
 export const rotateWebhookSecret = createRoute({
-  ...base, method: "post", path: "/tenants/{environment}/{client}/webhooks/{source}/secrets", operationId: "rotateWebhookSecret", summary: "Add a webhook secret; the previous one keeps verifying for the grace period",
+  ...base,
+  method: "post",
+  path: "/tenants/{environment}/{client}/webhooks/{source}/secrets",
+  operationId: "rotateWebhookSecret",
+  summary: "Add a webhook secret; the previous one keeps verifying for the grace period",
   middleware: [jsonGate()],
   request: { params: WebhookTarget, body: jsonBody(SecretRotation) },
-  responses: { 201: jsonAnswer("Added.", SecretSet), ...problems(400, 401, 404, 413, 415, 429, 503) },
+  responses: {
+    201: jsonAnswer("Added.", SecretSet),
+    ...problems(400, 401, 404, 413, 415, 429, 503),
+  },
 });
 
 export const setOrderMapping = createRoute({
-  ...base, method: "put", path: "/tenants/{environment}/{client}/order-mapping", operationId: "setOrderMapping", summary: "Set how shop orders become invoices",
+  ...base,
+  method: "put",
+  path: "/tenants/{environment}/{client}/order-mapping",
+  operationId: "setOrderMapping",
+  summary: "Set how shop orders become invoices",
   middleware: [jsonGate()],
   // A clone: zod 4 copies methods onto a schema when it is made, so a schema made before
   // @hono/zod-openapi extended zod (lib/orders/mapping.ts, whenever it is imported first) has no `.openapi`.
-  request: { params: Target, body: jsonBody(OrderMappingInput.clone().openapi("OrderMappingInput")) },
-  responses: { 200: jsonAnswer("The mapping in force.", OrderMapping), ...problems(400, 401, 404, 413, 415, 429, 503) },
+  request: {
+    params: Target,
+    body: jsonBody(OrderMappingInput.clone().openapi("OrderMappingInput")),
+  },
+  responses: {
+    200: jsonAnswer("The mapping in force.", OrderMapping),
+    ...problems(400, 401, 404, 413, 415, 429, 503),
+  },
 });
 
 export const getOrderMapping = createRoute({
-  ...base, method: "get", path: "/tenants/{environment}/{client}/order-mapping", operationId: "getOrderMapping", summary: "The order mapping in force",
+  ...base,
+  method: "get",
+  path: "/tenants/{environment}/{client}/order-mapping",
+  operationId: "getOrderMapping",
+  summary: "The order mapping in force",
   request: { params: Target },
-  responses: { 200: jsonAnswer("The mapping in force.", OrderMapping), ...problems(401, 404, 429, 503) },
+  responses: {
+    200: jsonAnswer("The mapping in force.", OrderMapping),
+    ...problems(401, 404, 429, 503),
+  },
 });
 
-/** `?offboard=true`: also end the integration upstream first. Off by default: removing a tenant from the gateway need not disconnect the client. */
+/**
+ * `?offboard=true`: also end the integration upstream first. Off by default: removing a tenant from
+ * the gateway need not disconnect the client.
+ */
 const Removal = z.object({
-  offboard: z.enum(["true", "false"]).optional().openapi({ description: "`true`: first call `DELETE /Offboarding/RemoveIntegration` as the tenant (its client key stops working); if that fails the tenant is kept. Default `false`." }),
+  offboard: z.enum(["true", "false"]).optional().openapi({
+    description:
+      "`true`: first call `DELETE /Offboarding/RemoveIntegration` as the tenant (its client key stops working); if that fails the tenant is kept. Default `false`.",
+  }),
 });
 
 export const removeTenant = createRoute({
-  ...base, method: "delete", path: "/tenants/{environment}/{client}", operationId: "removeTenant", summary: "Remove a tenant and everything stored for it",
+  ...base,
+  method: "delete",
+  path: "/tenants/{environment}/{client}",
+  operationId: "removeTenant",
+  summary: "Remove a tenant and everything stored for it",
   request: { params: Target, query: Removal },
   responses: { 204: none("Removed."), ...problems(400, 401, 404, 429, 502, 503, 504) },
 });

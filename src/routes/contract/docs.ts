@@ -7,26 +7,50 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { problems } from "../../lib/openapi/problems";
 import { jsonAnswer } from "./kit";
 
-const Document = z.record(z.string(), z.unknown()).openapi({ description: "An OpenAPI 3.1 document." });
+const Document = z
+  .record(z.string(), z.unknown())
+  .openapi({ description: "An OpenAPI 3.1 document." });
 const base = { tags: ["meta"], security: [] as Record<string, string[]>[], method: "get" as const };
 
 export const gatewayOpenApi = createRoute({
-  ...base, path: "/openapi.json", operationId: "getGatewayOpenApi", summary: "This document: ledgergate's own routes",
+  ...base,
+  path: "/openapi.json",
+  operationId: "getGatewayOpenApi",
+  summary: "This document: ledgergate's own routes",
   responses: { 200: jsonAnswer("OpenAPI 3.1 of ledgergate's routes.", Document), ...problems() },
 });
 
 export const v2OpenApi = createRoute({
-  ...base, path: "/v2/openapi.json", operationId: "getV2OpenApi", summary: "API v2 as seen through ledgergate",
-  description: "Every catalog operation with its body schema, gateway-key auth, and the gateway's shaping headers and problems. Needs no gateway key.",
-  responses: { 200: jsonAnswer("OpenAPI 3.1 of API v2 through the gateway.", Document), ...problems() },
+  ...base,
+  path: "/v2/openapi.json",
+  operationId: "getV2OpenApi",
+  summary: "API v2 as seen through ledgergate",
+  description:
+    "Every catalog operation with its body schema, gateway-key auth, and the gateway's shaping headers and problems. Needs no gateway key.",
+  responses: {
+    200: jsonAnswer("OpenAPI 3.1 of API v2 through the gateway.", Document),
+    ...problems(),
+  },
 });
 
 export const docsPage = createRoute({
-  ...base, path: "/docs", operationId: "getDocs", summary: "Interactive reference of both documents (works offline)",
-  responses: { 200: { description: "The reference page.", content: { "text/html": { schema: z.string() } } }, ...problems() },
+  ...base,
+  path: "/docs",
+  operationId: "getDocs",
+  summary: "Interactive reference of both documents (works offline)",
+  responses: {
+    200: { description: "The reference page.", content: { "text/html": { schema: z.string() } } },
+    ...problems(),
+  },
 });
 
 export const docsScript = createRoute({
-  ...base, path: "/docs/scalar.js", operationId: "getDocsScript", summary: "The reference page's script (Scalar, served from its npm package)",
-  responses: { 200: { description: "JavaScript.", content: { "text/javascript": { schema: z.string() } } }, ...problems() },
+  ...base,
+  path: "/docs/scalar.js",
+  operationId: "getDocsScript",
+  summary: "The reference page's script (Scalar, served from its npm package)",
+  responses: {
+    200: { description: "JavaScript.", content: { "text/javascript": { schema: z.string() } } },
+    ...problems(),
+  },
 });

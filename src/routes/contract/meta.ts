@@ -23,7 +23,8 @@ export const healthz = createRoute({
   tags: ["meta"],
   operationId: "getHealth",
   summary: "Liveness, the version, and the state of each environment",
-  description: "No credential. Reads are counted per client address (20 a minute) and answered 429 beyond that.",
+  description:
+    "No credential. Reads are counted per client address (20 a minute) and answered 429 beyond that.",
   security: [],
   responses: { 200: jsonAnswer("The gateway is up.", Health), ...problems(429) },
 });

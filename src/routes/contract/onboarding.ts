@@ -18,41 +18,72 @@ const Start = z
       .string()
       .regex(/^[0-9]{9}$/, "must be the 9 digits of an organization number")
       .optional()
-      .openapi({ description: "Offer only this company to the client's user; without it, every company the user may onboard." }),
+      .openapi({
+        description:
+          "Offer only this company to the client's user; without it, every company the user may onboard.",
+      }),
   })
   .openapi("OnboardingStart");
 
 const Started = z
   .object({
-    temporaryUrl: z.string().openapi({ description: "Hand this to the client's user: it opens the accounting system's approval page." }),
-    expiresAt: z.string().openapi({ description: "When the link (or the gateway's state for it) runs out, ISO 8601." }),
+    temporaryUrl: z.string().openapi({
+      description:
+        "Hand this to the client's user: it opens the accounting system's approval page.",
+    }),
+    expiresAt: z.string().openapi({
+      description: "When the link (or the gateway's state for it) runs out, ISO 8601.",
+    }),
     environment: Environment,
   })
   .openapi("StartedOnboarding");
 
 /** The callback's query: the state the gateway put in its RedirectUri, and what the API added. */
 export const CallbackQuery = z.object({
-  state: z.string().max(512).optional().openapi({ description: "The single-use state of the onboarding, set by `POST /admin/onboarding`." }),
-  token: z.string().max(4096).optional().openapi({ description: "The onboarding token the API adds on approval; exchanged at Finalize." }),
-  error: z.string().max(200).optional().openapi({ description: "Set by the API instead of `token` when the user declined (`access_denied`)." }),
+  state: z.string().max(512).optional().openapi({
+    description: "The single-use state of the onboarding, set by `POST /admin/onboarding`.",
+  }),
+  token: z.string().max(4096).optional().openapi({
+    description: "The onboarding token the API adds on approval; exchanged at Finalize.",
+  }),
+  error: z.string().max(200).optional().openapi({
+    description: "Set by the API instead of `token` when the user declined (`access_denied`).",
+  }),
   error_description: z.string().max(1000).optional(),
 });
 
-const page = (description: string) => ({ description, content: { "text/html": { schema: z.string() } } });
+const page = (description: string) => ({
+  description,
+  content: { "text/html": { schema: z.string() } },
+});
 
 export const startOnboarding = createRoute({
-  method: "post", path: "/onboarding", tags: ["onboarding"], security: [{ [SECURITY.operator]: [] }], operationId: "startOnboarding",
+  method: "post",
+  path: "/onboarding",
+  tags: ["onboarding"],
+  security: [{ [SECURITY.operator]: [] }],
+  operationId: "startOnboarding",
   summary: "Start onboarding a client: answers the TemporaryUrl to hand to the client's user",
-  description: "Calls Initiate with this gateway's `/onboarding/callback` (plus a single-use state, 30 minutes) as the RedirectUri. When the user approves, the callback registers one tenant per company; no client key passes through a person.",
+  description:
+    "Calls Initiate with this gateway's `/onboarding/callback` (plus a single-use state, 30 minutes) as the RedirectUri. When the user approves, the callback registers one tenant per company; no client key passes through a person.",
   middleware: [jsonGate()],
   request: { body: jsonBody(Start) },
-  responses: { 201: jsonAnswer("Started.", Started), ...problems(400, 401, 413, 415, 429, 502, 503, 504) },
+  responses: {
+    201: jsonAnswer("Started.", Started),
+    ...problems(400, 401, 413, 415, 429, 502, 503, 504),
+  },
 });
 
 export const onboardingCallback = createRoute({
-  method: "get", path: "/onboarding/callback", tags: ["onboarding"], security: [], operationId: "onboardingCallback",
-  summary: "The end of onboarding: the client's browser lands here; an HTML page says what was connected",
-  description: "Uses up the state, calls Finalize, and registers one tenant per onboarded company (slug from the company's name, or its organization number; a number is added when taken). The page shows no secret.",
+  method: "get",
+  path: "/onboarding/callback",
+  tags: ["onboarding"],
+  security: [],
+  operationId: "onboardingCallback",
+  summary:
+    "The end of onboarding: the client's browser lands here; an HTML page says what was connected",
+  description:
+    "Uses up the state, calls Finalize, and registers one tenant per onboarded company (slug from the company's name, or its organization number; a number is added when taken). The page shows no secret.",
   request: { query: CallbackQuery },
   responses: {
     200: page("What was connected."),

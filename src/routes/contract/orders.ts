@@ -12,12 +12,21 @@ import { jsonAnswer } from "./kit";
 
 const ListQuery = z.strictObject({
   state: RunState.optional().openapi({ description: "Only runs in this state (e.g. `failed`)." }),
-  limit: z.coerce.number().int().min(1).max(500).default(100).openapi({ description: "At most this many runs, newest first." }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(100)
+    .openapi({ description: "At most this many runs, newest first." }),
 });
 const OrderParams = z.object({ source: Source, orderId: z.string().min(1).max(100) });
 
 const Failure = z.object({ step: z.string(), detail: z.string() }).nullable();
-/** A run as the tenant's gateway key sees it (`publicView` in `lib/orders/runs.ts`): no payloads, amounts as decimals. */
+/**
+ * A run as the tenant's gateway key sees it (`publicView` in `lib/orders/runs.ts`): no payloads,
+ * amounts as decimals.
+ */
 const OrderRunView = z
   .looseObject({
     source: Source,
@@ -32,26 +41,52 @@ const OrderRunView = z
     invoiceNo: z.int().nullable(),
     error: Failure,
     steps: z.array(StepRecord),
-    refunds: z.array(z.looseObject({ id: z.string(), total: z.string(), creditNoteNo: z.int().nullable(), error: z.string().nullable(), steps: z.array(StepRecord) })),
+    refunds: z.array(
+      z.looseObject({
+        id: z.string(),
+        total: z.string(),
+        creditNoteNo: z.int().nullable(),
+        error: z.string().nullable(),
+        steps: z.array(StepRecord),
+      }),
+    ),
   })
   .openapi("OrderRun");
 
 const base = { tags: ["orders"], security: [{ [SECURITY.gatewayKey]: [] }] };
 
 export const listOrders = createRoute({
-  ...base, method: "get", path: "/", operationId: "listOrders", summary: "The tenant's order runs, newest first",
+  ...base,
+  method: "get",
+  path: "/",
+  operationId: "listOrders",
+  summary: "The tenant's order runs, newest first",
   request: { query: ListQuery },
-  responses: { 200: jsonAnswer("The runs.", z.object({ orders: z.array(OrderRunView) })), ...problems(400, 401, 429, 503) },
+  responses: {
+    200: jsonAnswer("The runs.", z.object({ orders: z.array(OrderRunView) })),
+    ...problems(400, 401, 429, 503),
+  },
 });
 
 export const getOrder = createRoute({
-  ...base, method: "get", path: "/{source}/{orderId}", operationId: "getOrder", summary: "One order's run, with each step",
+  ...base,
+  method: "get",
+  path: "/{source}/{orderId}",
+  operationId: "getOrder",
+  summary: "One order's run, with each step",
   request: { params: OrderParams },
   responses: { 200: jsonAnswer("The run.", OrderRunView), ...problems(401, 404, 429, 503) },
 });
 
 export const retryOrder = createRoute({
-  ...base, method: "post", path: "/{source}/{orderId}/retry", operationId: "retryOrder", summary: "Start a failed run again from its first unfinished step",
+  ...base,
+  method: "post",
+  path: "/{source}/{orderId}/retry",
+  operationId: "retryOrder",
+  summary: "Start a failed run again from its first unfinished step",
   request: { params: OrderParams },
-  responses: { 202: jsonAnswer("The run, started again.", OrderRunView), ...problems(401, 404, 409, 429, 503) },
+  responses: {
+    202: jsonAnswer("The run, started again.", OrderRunView),
+    ...problems(401, 404, 409, 429, 503),
+  },
 });

@@ -18,7 +18,9 @@ const Intake = z
   .object({
     intake: z.enum(["started", "duplicate", "cancelled", "failed", "ignored", "ping"]),
     detail: z.string(),
-    run: z.looseObject({ orderId: z.string(), state: z.string() }).nullable().openapi({ description: "The order's run (as `GET /orders/{source}/{orderId}` shows it), or null." }),
+    run: z.looseObject({ orderId: z.string(), state: z.string() }).nullable().openapi({
+      description: "The order's run (as `GET /orders/{source}/{orderId}` shows it), or null.",
+    }),
   })
   .openapi("WebhookIntake");
 
@@ -26,7 +28,12 @@ const Intake = z
  * Any one of the signature schemes (each source uses its own). Typed as the wide requirement list:
  * a literal union of differently keyed objects makes `createRoute` lose the route's request types.
  */
-const SIGNATURES: Record<string, string[]>[] = [SECURITY.shopify, SECURITY.woocommerce, SECURITY.stripe, SECURITY.standard].map((name) => ({ [name]: [] }));
+const SIGNATURES: Record<string, string[]>[] = [
+  SECURITY.shopify,
+  SECURITY.woocommerce,
+  SECURITY.stripe,
+  SECURITY.standard,
+].map((name) => ({ [name]: [] }));
 
 export const receiveWebhook = createRoute({
   method: "post",
@@ -41,7 +48,11 @@ export const receiveWebhook = createRoute({
     params: WebhookRoute,
     // A plain JSON Schema, not zod: a zod body would make the library read and parse the bytes, and
     // the adapters need them untouched (and read them with a size cap, lib/orders/delivery.ts).
-    body: { required: true, description: "The source's own payload, read as bytes (its signature covers them exactly).", content: { "application/json": { schema: { type: "object" as const } } } },
+    body: {
+      required: true,
+      description: "The source's own payload, read as bytes (its signature covers them exactly).",
+      content: { "application/json": { schema: { type: "object" as const } } },
+    },
   },
   responses: {
     200: jsonAnswer("Already recorded (a duplicate), ignored, or WooCommerce's ping.", Intake),

@@ -9,8 +9,23 @@ describe("code-ids: the tenant's code → id cache", () => {
   it("recalls the ids of the codes asked for, by kind, and nothing else", async () => {
     await withSql((sql) => {
       const c = new CodeIds(sql);
-      c.remember([{ kind: "Department", code: "avd10", id: 21 }, { kind: "Customer", code: "10001", id: 501 }], T0);
-      expect(c.recall([{ kind: "Department", code: "avd10" }, { kind: "Project", code: "avd10" }, { kind: "Customer", code: "10002" }], T0 + 1)).toEqual([{ kind: "Department", code: "avd10", id: 21 }]);
+      c.remember(
+        [
+          { kind: "Department", code: "avd10", id: 21 },
+          { kind: "Customer", code: "10001", id: 501 },
+        ],
+        T0,
+      );
+      expect(
+        c.recall(
+          [
+            { kind: "Department", code: "avd10" },
+            { kind: "Project", code: "avd10" },
+            { kind: "Customer", code: "10002" },
+          ],
+          T0 + 1,
+        ),
+      ).toEqual([{ kind: "Department", code: "avd10", id: 21 }]);
       expect(c.recall([], T0)).toEqual([]);
     });
   });
@@ -19,7 +34,9 @@ describe("code-ids: the tenant's code → id cache", () => {
     await withSql((sql) => {
       const c = new CodeIds(sql);
       c.remember([{ kind: "Department", code: "a", id: 1 }], T0);
-      expect(c.recall([{ kind: "Department", code: "a" }], T0 + CODE_IDS_FOR_MS - 1)).toHaveLength(1);
+      expect(c.recall([{ kind: "Department", code: "a" }], T0 + CODE_IDS_FOR_MS - 1)).toHaveLength(
+        1,
+      );
       expect(c.recall([{ kind: "Department", code: "a" }], T0 + CODE_IDS_FOR_MS)).toHaveLength(0);
       c.remember([{ kind: "Department", code: "b", id: 2 }], T0 + CODE_IDS_FOR_MS);
       expect(sql.exec("SELECT code FROM code_ids").toArray()).toEqual([{ code: "b" }]);
@@ -29,9 +46,23 @@ describe("code-ids: the tenant's code → id cache", () => {
   it("forgets the codes named, and clears all", async () => {
     await withSql((sql) => {
       const c = new CodeIds(sql);
-      c.remember([{ kind: "Department", code: "a", id: 1 }, { kind: "Department", code: "b", id: 2 }], T0);
+      c.remember(
+        [
+          { kind: "Department", code: "a", id: 1 },
+          { kind: "Department", code: "b", id: 2 },
+        ],
+        T0,
+      );
       c.forget([{ kind: "Department", code: "a" }]);
-      expect(c.recall([{ kind: "Department", code: "a" }, { kind: "Department", code: "b" }], T0)).toEqual([{ kind: "Department", code: "b", id: 2 }]);
+      expect(
+        c.recall(
+          [
+            { kind: "Department", code: "a" },
+            { kind: "Department", code: "b" },
+          ],
+          T0,
+        ),
+      ).toEqual([{ kind: "Department", code: "b", id: 2 }]);
       c.clear();
       expect(c.recall([{ kind: "Department", code: "b" }], T0)).toEqual([]);
     });

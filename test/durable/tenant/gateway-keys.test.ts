@@ -8,9 +8,14 @@ import { claimedTenant } from "../../../src/lib/gateway-key";
 
 const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
 let seq = 0;
-/** The SQLite storage of a tenant object never registered (its constructor has migrated it), under a name no other test uses. */
+/**
+ * The SQLite storage of a tenant object never registered (its constructor has migrated it), under a
+ * name no other test uses.
+ */
 function withSql<R>(run: (sql: SqlStorage) => R | Promise<R>): Promise<R> {
-  const stub = TENANT.get(TENANT.idFromName(`test:gateway-keys-${Date.now().toString(36)}-${seq++}`));
+  const stub = TENANT.get(
+    TENANT.idFromName(`test:gateway-keys-${Date.now().toString(36)}-${seq++}`),
+  );
   return runInDurableObject(stub, (_i, state) => run(state.storage.sql));
 }
 
@@ -87,7 +92,9 @@ describe("gateway-keys: rotate", () => {
         { createdAt: new Date(T0 + 10 * MIN).toISOString(), retiresAt: null },
         { createdAt: new Date(T0).toISOString(), retiresAt: new Date(retiresAt).toISOString() },
       ]);
-      expect(keys.list(retiresAt)).toEqual([{ createdAt: new Date(T0 + 10 * MIN).toISOString(), retiresAt: null }]);
+      expect(keys.list(retiresAt)).toEqual([
+        { createdAt: new Date(T0 + 10 * MIN).toISOString(), retiresAt: null },
+      ]);
     });
   });
 
@@ -117,7 +124,8 @@ describe("gateway-keys: rotate", () => {
       await keys.rotate("demo", "acme", T0 + MIN, T0 + 2 * MIN);
       expect(sql.exec("SELECT hash FROM gateway_keys").toArray()).toHaveLength(2);
       await keys.rotate("demo", "acme", T0 + 3 * MIN, T0 + 4 * MIN);
-      // The first key retired at T0 + 2 min: gone; the second retires at T0 + 4 min; the third is new.
+      // The first key retired at T0 + 2 min: gone; the second retires at T0 + 4 min; the third is
+      // new.
       expect(sql.exec("SELECT hash FROM gateway_keys").toArray()).toHaveLength(2);
     });
   });

@@ -2,12 +2,17 @@ import { describe, expect, it } from "vitest";
 import { IDEMPOTENCY_TTL_MS, IdempotencyKeys } from "../../../src/durable/tenant/idempotency-keys";
 import { withTenantSql } from "../../helpers/storage";
 
-const withKeys = <R>(run: (k: IdempotencyKeys, sql: SqlStorage) => R | Promise<R>) => withTenantSql("idempotency-keys", (sql) => run(new IdempotencyKeys(sql), sql));
+const withKeys = <R>(run: (k: IdempotencyKeys, sql: SqlStorage) => R | Promise<R>) =>
+  withTenantSql("idempotency-keys", (sql) => run(new IdempotencyKeys(sql), sql));
 
 const T0 = Date.parse("2026-03-01T10:00:00.000Z");
 const LEASE = T0 + 60_000;
 const body = (text: string) => new TextEncoder().encode(text).buffer as ArrayBuffer;
-const ANSWER = { status: 201, headers: { "content-type": "application/json", location: "/v2/Customers/7" }, body: body('{"Id":7}') };
+const ANSWER = {
+  status: 201,
+  headers: { "content-type": "application/json", location: "/v2/Customers/7" },
+  body: body('{"Id":7}'),
+};
 
 describe("idempotency-keys: claims", () => {
   it("the first claim holds the key; repeats see it in flight, then the kept answer", async () => {
@@ -18,8 +23,12 @@ describe("idempotency-keys: claims", () => {
       if (first.kind !== "first") return;
       expect(k.finish("h1", first.holder, { kind: "answer", answer: ANSWER })).toBe(true);
       const replay = k.claim("h1", "f1", false, LEASE, T0 + 2);
-      expect(replay).toMatchObject({ kind: "replay", answer: { status: 201, headers: ANSWER.headers } });
-      if (replay.kind === "replay") expect(new TextDecoder().decode(replay.answer.body ?? new ArrayBuffer(0))).toBe('{"Id":7}');
+      expect(replay).toMatchObject({
+        kind: "replay",
+        answer: { status: 201, headers: ANSWER.headers },
+      });
+      if (replay.kind === "replay")
+        expect(new TextDecoder().decode(replay.answer.body ?? new ArrayBuffer(0))).toBe('{"Id":7}');
     });
   });
 
@@ -51,7 +60,8 @@ describe("idempotency-keys: claims", () => {
       // While one rechecks, the others wait; the first holder's late finish changes nothing.
       expect(k.claim("h1", "f1", true, LEASE, T0 + 3)).toEqual({ kind: "in-flight" });
       expect(k.finish("h1", first.holder, { kind: "answer", answer: ANSWER })).toBe(false);
-      if (recheck.kind === "recheck") k.finish("h1", recheck.holder, { kind: "answer", answer: ANSWER });
+      if (recheck.kind === "recheck")
+        k.finish("h1", recheck.holder, { kind: "answer", answer: ANSWER });
       expect(k.claim("h1", "f1", false, LEASE, T0 + 4).kind).toBe("replay");
     });
   });
@@ -60,7 +70,8 @@ describe("idempotency-keys: claims", () => {
     await withKeys((k) => {
       const first = k.claim("h1", "f1", false, T0 + 1_000, T0);
       expect(k.claim("h1", "f1", false, LEASE, T0 + 1_000)).toEqual({ kind: "unknown" });
-      if (first.kind === "first") expect(k.finish("h1", first.holder, { kind: "answer", answer: ANSWER })).toBe(false);
+      if (first.kind === "first")
+        expect(k.finish("h1", first.holder, { kind: "answer", answer: ANSWER })).toBe(false);
     });
   });
 
@@ -81,9 +92,13 @@ describe("idempotency-keys: retention", () => {
       expect(k.dueAt()).toBe(T0 + IDEMPOTENCY_TTL_MS);
       expect(k.claim("h1", "f1", false, LEASE, T0 + IDEMPOTENCY_TTL_MS - 1).kind).toBe("replay");
       k.purge(T0 + IDEMPOTENCY_TTL_MS);
-      expect(sql.exec("SELECT key_hash FROM idempotency_keys").toArray()).toEqual([{ key_hash: "h2" }]);
+      expect(sql.exec("SELECT key_hash FROM idempotency_keys").toArray()).toEqual([
+        { key_hash: "h2" },
+      ]);
       expect(k.dueAt()).toBe(T0 + 1_000 + IDEMPOTENCY_TTL_MS);
-      expect(k.claim("h1", "other", false, LEASE + IDEMPOTENCY_TTL_MS, T0 + IDEMPOTENCY_TTL_MS).kind).toBe("first");
+      expect(
+        k.claim("h1", "other", false, LEASE + IDEMPOTENCY_TTL_MS, T0 + IDEMPOTENCY_TTL_MS).kind,
+      ).toBe("first");
       k.clear();
       expect(k.dueAt()).toBeNull();
     });

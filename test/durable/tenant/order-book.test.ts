@@ -8,7 +8,10 @@ import { applyEvent, type OrderRun } from "../../../src/lib/orders/runs";
 
 const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
 let seq = 0;
-/** The SQLite storage of a tenant object never registered (its constructor has migrated it), under a name no other test uses. */
+/**
+ * The SQLite storage of a tenant object never registered (its constructor has migrated it), under a
+ * name no other test uses.
+ */
 function withSql<R>(run: (sql: SqlStorage) => R | Promise<R>): Promise<R> {
   const stub = TENANT.get(TENANT.idFromName(`test:order-book-${Date.now().toString(36)}-${seq++}`));
   return runInDurableObject(stub, (_i, state) => run(state.storage.sql));
@@ -20,15 +23,44 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 function order(id: string): Order {
   return {
-    source: "shopify", id, number: `#${id}`, placedAt: iso(T0), paidAt: iso(T0), currency: "NOK", taxIncluded: true,
-    buyer: { externalId: null, email: null, firstName: "Kari", lastName: "Nordmann", company: null, organizationNumber: null, phone: null, address: null },
-    lines: [{ ref: "L1", kind: "item", sku: "SKU-1", name: "Kaffe", quantity: 1, amount: 12_500, discount: 0, vat: "15" }],
+    source: "shopify",
+    id,
+    number: `#${id}`,
+    placedAt: iso(T0),
+    paidAt: iso(T0),
+    currency: "NOK",
+    taxIncluded: true,
+    buyer: {
+      externalId: null,
+      email: null,
+      firstName: "Kari",
+      lastName: "Nordmann",
+      company: null,
+      organizationNumber: null,
+      phone: null,
+      address: null,
+    },
+    lines: [
+      {
+        ref: "L1",
+        kind: "item",
+        sku: "SKU-1",
+        name: "Kaffe",
+        quantity: 1,
+        amount: 12_500,
+        discount: 0,
+        vat: "15",
+      },
+    ],
     total: 12_500,
   };
 }
 /** A paid order's record, changed at `at`, with `patch` applied. */
 function run(id: string, at: number, patch: Partial<OrderRun> = {}): OrderRun {
-  return { ...applyEvent(null, "shopify", { kind: "paid", order: order(id) }, iso(at)).run, ...patch };
+  return {
+    ...applyEvent(null, "shopify", { kind: "paid", order: order(id) }, iso(at)).run,
+    ...patch,
+  };
 }
 
 describe("order-book: put and get", () => {
@@ -49,7 +81,11 @@ describe("order-book: put and get", () => {
       const book = new OrderBook(sql);
       book.put(run("1001", T0));
       book.put(run("1001", T0 + 1000, { state: "running", started: true }));
-      expect(book.get("shopify", "1001")).toMatchObject({ state: "running", started: true, updatedAt: iso(T0 + 1000) });
+      expect(book.get("shopify", "1001")).toMatchObject({
+        state: "running",
+        started: true,
+        updatedAt: iso(T0 + 1000),
+      });
       expect(sql.exec("SELECT order_id FROM order_runs").toArray()).toHaveLength(1);
     });
   });
@@ -101,11 +137,28 @@ describe("order-book: list and pending", () => {
       book.put(waiting);
       book.put(run("running", T0, { state: "running", started: true }));
       book.put(run("cancelled", T0, { state: "cancelled" }));
-      const withRefund = applyEvent(run("refund", T0, { state: "invoiced", started: true }), "shopify", { kind: "refunded", orderId: "refund", refund: { id: "r1", at: iso(T0), lines: [], total: 100 } }, iso(T0)).run;
+      const withRefund = applyEvent(
+        run("refund", T0, { state: "invoiced", started: true }),
+        "shopify",
+        {
+          kind: "refunded",
+          orderId: "refund",
+          refund: { id: "r1", at: iso(T0), lines: [], total: 100 },
+        },
+        iso(T0),
+      ).run;
       book.put(withRefund);
-      expect(book.pending().map((r) => r.orderId).sort()).toEqual(["refund", "waiting"]);
+      expect(
+        book
+          .pending()
+          .map((r) => r.orderId)
+          .sort(),
+      ).toEqual(["refund", "waiting"]);
       book.put({ ...waiting, started: true });
-      book.put({ ...withRefund, refunds: withRefund.refunds.map((x) => ({ ...x, started: true })) });
+      book.put({
+        ...withRefund,
+        refunds: withRefund.refunds.map((x) => ({ ...x, started: true })),
+      });
       expect(book.pending()).toEqual([]);
     });
   });
@@ -160,12 +213,18 @@ describe("order-book: retention", () => {
       book.put(run("old", T0, { state: "settled", started: true }));
       book.put(run("failed-old", T0 + 1000, { state: "failed", started: true }));
       book.put(run("young", now - RETENTION, { state: "settled", started: true }));
-      // Still waiting for its Workflow instance: the alarm keeps starting it, so it is never purged.
+      // Still waiting for its Workflow instance: the alarm keeps starting it, so it is never
+      // purged.
       book.put(run("waiting", T0));
       book.remember("stripe", "evt-old", 1, now - 7 * DAY - 1);
       book.remember("stripe", "evt-young", 2, now - 7 * DAY);
       book.purge(now);
-      expect(book.list(null, 10).map((r) => r.orderId).sort()).toEqual(["waiting", "young"]);
+      expect(
+        book
+          .list(null, 10)
+          .map((r) => r.orderId)
+          .sort(),
+      ).toEqual(["waiting", "young"]);
       expect(book.lastDelivery("stripe", "evt-old")).toBeNull();
       expect(book.lastDelivery("stripe", "evt-young")).toBe(2);
       book.purge(now);
@@ -198,11 +257,24 @@ describe("order-book: retention", () => {
 
   it("finds what to purge through an index, never by scanning a table", async () => {
     await withSql((sql) => {
-      const plan = (query: string, ...params: SqlStorageValue[]) => sql.exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`, ...params).toArray().map((r) => r.detail).join("; ");
-      const runs = plan("SELECT rowid FROM order_runs WHERE pending = 0 AND updated_at < ? LIMIT 500", iso(T0));
+      const plan = (query: string, ...params: SqlStorageValue[]) =>
+        sql
+          .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`, ...params)
+          .toArray()
+          .map((r) => r.detail)
+          .join("; ");
+      const runs = plan(
+        "SELECT rowid FROM order_runs WHERE pending = 0 AND updated_at < ? LIMIT 500",
+        iso(T0),
+      );
       expect(runs).toMatch(/USING (COVERING )?INDEX order_runs_purge/);
-      expect(plan("SELECT MIN(updated_at) FROM order_runs WHERE pending = 0")).toMatch(/USING (COVERING )?INDEX order_runs_purge/);
-      const deliveries = plan("SELECT rowid FROM webhook_deliveries WHERE seen_at < ? LIMIT 500", T0);
+      expect(plan("SELECT MIN(updated_at) FROM order_runs WHERE pending = 0")).toMatch(
+        /USING (COVERING )?INDEX order_runs_purge/,
+      );
+      const deliveries = plan(
+        "SELECT rowid FROM webhook_deliveries WHERE seen_at < ? LIMIT 500",
+        T0,
+      );
       expect(deliveries).toMatch(/USING (COVERING )?INDEX webhook_deliveries_seen/);
       expect(`${runs}; ${deliveries}`).not.toMatch(/^SCAN|; SCAN/);
     });

@@ -18,14 +18,43 @@ const AT = "2026-03-01T10:00:00.000Z";
 
 function order(id: string): Order {
   return {
-    source: "shopify", id, number: `#${id}`, placedAt: AT, paidAt: AT, currency: "NOK", taxIncluded: true,
-    buyer: { externalId: null, email: null, firstName: "Kari", lastName: "Nordmann", company: null, organizationNumber: null, phone: null, address: null },
-    lines: [{ ref: "L1", kind: "item", sku: "SKU-1", name: "Kaffe", quantity: 1, amount: 12_500, discount: 0, vat: "15" }],
+    source: "shopify",
+    id,
+    number: `#${id}`,
+    placedAt: AT,
+    paidAt: AT,
+    currency: "NOK",
+    taxIncluded: true,
+    buyer: {
+      externalId: null,
+      email: null,
+      firstName: "Kari",
+      lastName: "Nordmann",
+      company: null,
+      organizationNumber: null,
+      phone: null,
+      address: null,
+    },
+    lines: [
+      {
+        ref: "L1",
+        kind: "item",
+        sku: "SKU-1",
+        name: "Kaffe",
+        quantity: 1,
+        amount: 12_500,
+        discount: 0,
+        vat: "15",
+      },
+    ],
     total: 12_500,
   };
 }
 
-/** A Workflows binding that records each create and holds its answer until `release` (after which it answers at once). */
+/**
+ * A Workflows binding that records each create and holds its answer until `release` (after which it
+ * answers at once).
+ */
 function engine() {
   const created: string[] = [];
   const held: (() => void)[] = [];
@@ -50,11 +79,18 @@ describe("order desk: starting runs", () => {
     await runInDurableObject(stub, async (_instance, state) => {
       const wf = engine();
       // startPending reads neither settings nor any binding but the engine's.
-      const desk = new OrderDesk(state.storage.sql, { ORDER_TO_INVOICE: wf.binding } as unknown as Bindings, {} as OrderSettings);
-      for (const id of ["1001", "1002", "1003"]) desk.book.put(applyEvent(null, "shopify", { kind: "paid", order: order(id) }, AT).run);
-      // Three intakes of a burst, each starting what is pending while the first creations are still under way.
+      const desk = new OrderDesk(
+        state.storage.sql,
+        { ORDER_TO_INVOICE: wf.binding } as unknown as Bindings,
+        {} as OrderSettings,
+      );
+      for (const id of ["1001", "1002", "1003"])
+        desk.book.put(applyEvent(null, "shopify", { kind: "paid", order: order(id) }, AT).run);
+      // Three intakes of a burst, each starting what is pending while the first creations are still
+      // under way.
       const starts = [desk.startPending(OWNER), desk.startPending(OWNER), desk.startPending(OWNER)];
-      // Until each intake has asked the engine for something (a bounded wait on a count, not on time).
+      // Until each intake has asked the engine for something (a bounded wait on a count, not on
+      // time).
       for (let i = 0; i < 1000 && wf.created.length < 3; i++) await scheduler.wait(1);
       wf.release();
       const waiting = await Promise.all(starts);

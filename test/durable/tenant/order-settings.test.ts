@@ -10,13 +10,23 @@ import { DEFAULT_VAT_ROUTES } from "../../../src/lib/orders/mapping";
 const bindings = env as unknown as Bindings;
 const TENANT = bindings.TENANT;
 let seq = 0;
-/** The SQLite storage of a tenant object never registered (its constructor has migrated it), under a name no other test uses. */
+/**
+ * The SQLite storage of a tenant object never registered (its constructor has migrated it), under a
+ * name no other test uses.
+ */
 function withSql<R>(run: (sql: SqlStorage) => R | Promise<R>): Promise<R> {
-  const stub = TENANT.get(TENANT.idFromName(`test:order-settings-${Date.now().toString(36)}-${seq++}`));
+  const stub = TENANT.get(
+    TENANT.idFromName(`test:order-settings-${Date.now().toString(36)}-${seq++}`),
+  );
   return runInDurableObject(stub, (_i, state) => run(state.storage.sql));
 }
 const settings = (sql: SqlStorage, sealer = new Sealer(bindings)) => new OrderSettings(sql, sealer);
-const storedSecrets = (sql: SqlStorage) => sql.exec<{ source: string; sealed: string }>("SELECT source, sealed FROM webhook_secrets ORDER BY source").toArray();
+const storedSecrets = (sql: SqlStorage) =>
+  sql
+    .exec<{ source: string; sealed: string }>(
+      "SELECT source, sealed FROM webhook_secrets ORDER BY source",
+    )
+    .toArray();
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
@@ -28,7 +38,11 @@ describe("order-settings: webhook secrets", () => {
       const rows = storedSecrets(sql);
       expect(rows.map((r) => r.source)).toEqual(["shopify"]);
       expect(JSON.stringify(rows)).not.toContain(SECRET);
-      expect(JSON.parse(rows[0]?.sealed ?? "null")).toMatchObject({ kid: expect.stringMatching(/^[0-9a-f]{12}$/) as unknown, iv: expect.any(String) as unknown, ct: expect.any(String) as unknown });
+      expect(JSON.parse(rows[0]?.sealed ?? "null")).toMatchObject({
+        kid: expect.stringMatching(/^[0-9a-f]{12}$/) as unknown,
+        iv: expect.any(String) as unknown,
+        ct: expect.any(String) as unknown,
+      });
       expect(await s.secret("demo:acme", "shopify")).toBe(SECRET);
     });
   });
@@ -41,7 +55,9 @@ describe("order-settings: webhook secrets", () => {
       expect(await s.secret("production:acme", "shopify")).toBeNull();
       expect(await s.secret("demo:acme", "stripe")).toBeNull();
       // The sealed record copied to another source's row does not open there either.
-      sql.exec("INSERT INTO webhook_secrets (source, sealed) SELECT 'stripe', sealed FROM webhook_secrets WHERE source = 'shopify'");
+      sql.exec(
+        "INSERT INTO webhook_secrets (source, sealed) SELECT 'stripe', sealed FROM webhook_secrets WHERE source = 'shopify'",
+      );
       expect(await s.secret("demo:acme", "stripe")).toBeNull();
       expect(await s.secret("demo:acme", "shopify")).toBe(SECRET);
     });
@@ -72,7 +88,10 @@ describe("order-settings: webhook secrets", () => {
       const previous = await importSecretsKey(bindings.SECRETS_KEY_PREVIOUS ?? "");
       const current = await importSecretsKey(bindings.SECRETS_KEY ?? "");
       const old = await seal(SECRET, previous, "webhook:demo:acme:stripe");
-      sql.exec("INSERT INTO webhook_secrets (source, sealed) VALUES ('stripe', ?)", JSON.stringify(old));
+      sql.exec(
+        "INSERT INTO webhook_secrets (source, sealed) VALUES ('stripe', ?)",
+        JSON.stringify(old),
+      );
       const s = settings(sql);
       expect(await s.secret("demo:acme", "stripe")).toBe(SECRET);
       const kid = (JSON.parse(storedSecrets(sql)[0]?.sealed ?? "null") as { kid: string }).kid;
@@ -91,12 +110,22 @@ describe("order-settings: secret rotation and the pinned shop", () => {
       const s = settings(sql);
       expect(await s.secrets("demo:acme", "shopify", T0)).toEqual([]);
       await s.setSecret("demo:acme", "shopify", "first-secret");
-      expect(await s.configure("demo:acme", "shopify", "second-secret", { graceSeconds: 3600 }, T0)).toEqual({ ok: true, value: { previousSecretRetiresAt: new Date(T0 + HOUR).toISOString() } });
-      expect(await s.secrets("demo:acme", "shopify", T0 + HOUR - 1)).toEqual(["second-secret", "first-secret"]);
+      expect(
+        await s.configure("demo:acme", "shopify", "second-secret", { graceSeconds: 3600 }, T0),
+      ).toEqual({
+        ok: true,
+        value: { previousSecretRetiresAt: new Date(T0 + HOUR).toISOString() },
+      });
+      expect(await s.secrets("demo:acme", "shopify", T0 + HOUR - 1)).toEqual([
+        "second-secret",
+        "first-secret",
+      ]);
       expect(await s.secrets("demo:acme", "shopify", T0 + HOUR)).toEqual(["second-secret"]);
       expect(await s.secret("demo:acme", "shopify")).toBe("second-secret");
       // Sealed like the current one, never as itself.
-      expect(JSON.stringify(sql.exec("SELECT * FROM webhook_previous_secrets").toArray())).not.toContain("first-secret");
+      expect(
+        JSON.stringify(sql.exec("SELECT * FROM webhook_previous_secrets").toArray()),
+      ).not.toContain("first-secret");
     });
   });
 
@@ -105,13 +134,26 @@ describe("order-settings: secret rotation and the pinned shop", () => {
       const s = settings(sql);
       await s.setSecret("demo:acme", "woocommerce", "first-secret");
       await s.configure("demo:acme", "woocommerce", "second-secret", { graceSeconds: 3600 }, T0);
-      await s.configure("demo:acme", "woocommerce", "third-secret", { graceSeconds: 60 }, T0 + 1000);
-      expect(await s.secrets("demo:acme", "woocommerce", T0 + 2000)).toEqual(["third-secret", "second-secret"]);
+      await s.configure(
+        "demo:acme",
+        "woocommerce",
+        "third-secret",
+        { graceSeconds: 60 },
+        T0 + 1000,
+      );
+      expect(await s.secrets("demo:acme", "woocommerce", T0 + 2000)).toEqual([
+        "third-secret",
+        "second-secret",
+      ]);
       expect(s.previousRetiresAt("woocommerce")).toBe(T0 + 61_000);
-      expect(await s.configure("demo:acme", "woocommerce", "fourth-secret", {}, T0 + 3000)).toEqual({ ok: true, value: { previousSecretRetiresAt: null } });
+      expect(await s.configure("demo:acme", "woocommerce", "fourth-secret", {}, T0 + 3000)).toEqual(
+        { ok: true, value: { previousSecretRetiresAt: null } },
+      );
       expect(await s.secrets("demo:acme", "woocommerce", T0 + 3000)).toEqual(["fourth-secret"]);
       // A rotation with nothing to replace keeps nothing.
-      expect(await s.configure("demo:acme", "shopify", "only-secret", { graceSeconds: 3600 }, T0)).toEqual({ ok: true, value: { previousSecretRetiresAt: null } });
+      expect(
+        await s.configure("demo:acme", "shopify", "only-secret", { graceSeconds: 3600 }, T0),
+      ).toEqual({ ok: true, value: { previousSecretRetiresAt: null } });
     });
   });
 
@@ -119,7 +161,10 @@ describe("order-settings: secret rotation and the pinned shop", () => {
     await withSql(async (sql) => {
       const s = settings(sql);
       expect(s.dueAt()).toBeNull();
-      for (const [source, grace] of [["shopify", 7200], ["woocommerce", 3600]] as const) {
+      for (const [source, grace] of [
+        ["shopify", 7200],
+        ["woocommerce", 3600],
+      ] as const) {
         await s.setSecret("demo:acme", source, "old-secret");
         await s.configure("demo:acme", source, "new-secret", { graceSeconds: grace }, T0);
       }
@@ -127,7 +172,10 @@ describe("order-settings: secret rotation and the pinned shop", () => {
       s.purge(T0 + HOUR);
       expect(s.previousRetiresAt("woocommerce")).toBeNull();
       expect(s.dueAt()).toBe(T0 + 2 * HOUR);
-      expect(await s.secrets("demo:acme", "shopify", T0 + HOUR)).toEqual(["new-secret", "old-secret"]);
+      expect(await s.secrets("demo:acme", "shopify", T0 + HOUR)).toEqual([
+        "new-secret",
+        "old-secret",
+      ]);
     });
   });
 
@@ -141,7 +189,9 @@ describe("order-settings: secret rotation and the pinned shop", () => {
       // Set again without a shop: the pin stays.
       await s.configure("demo:acme", "shopify", SECRET, {}, T0);
       expect(s.shop("shopify")).toBe("second.myshopify.com");
-      expect(await s.configure("demo:acme", "stripe", SECRET, { shopDomain: "x.myshopify.com" }, T0)).toMatchObject({ ok: false, error: { reason: "bad-request" } });
+      expect(
+        await s.configure("demo:acme", "stripe", SECRET, { shopDomain: "x.myshopify.com" }, T0),
+      ).toMatchObject({ ok: false, error: { reason: "bad-request" } });
       expect(await s.secret("demo:acme", "stripe")).toBeNull();
     });
   });
@@ -150,9 +200,15 @@ describe("order-settings: secret rotation and the pinned shop", () => {
     await withSql(async (sql) => {
       const previous = await importSecretsKey(bindings.SECRETS_KEY_PREVIOUS ?? "");
       const current = await importSecretsKey(bindings.SECRETS_KEY ?? "");
-      sql.exec("INSERT INTO webhook_previous_secrets (source, sealed, retires_at) VALUES ('shopify', ?, ?)", JSON.stringify(await seal("old-secret", previous, "webhook:demo:acme:shopify")), T0 + HOUR);
+      sql.exec(
+        "INSERT INTO webhook_previous_secrets (source, sealed, retires_at) VALUES ('shopify', ?, ?)",
+        JSON.stringify(await seal("old-secret", previous, "webhook:demo:acme:shopify")),
+        T0 + HOUR,
+      );
       expect(await settings(sql).secrets("demo:acme", "shopify", T0)).toEqual(["old-secret"]);
-      const [stored] = sql.exec<{ sealed: string }>("SELECT sealed FROM webhook_previous_secrets").toArray();
+      const [stored] = sql
+        .exec<{ sealed: string }>("SELECT sealed FROM webhook_previous_secrets")
+        .toArray();
       expect((JSON.parse(stored?.sealed ?? "null") as { kid: string }).kid).toBe(current.kid);
     });
   });
@@ -163,21 +219,44 @@ describe("order-settings: mapping", () => {
     await withSql((sql) => {
       const m = settings(sql).mapping();
       expect(m.vat).toEqual(DEFAULT_VAT_ROUTES);
-      expect(m).toMatchObject({ unknownSkus: "create", customers: "create", deliveryType: "Auto", settle: true, settlementAccount: 1920, roundingProduct: "AVRUNDING", roundingAccount: 3200 });
+      expect(m).toMatchObject({
+        unknownSkus: "create",
+        customers: "create",
+        deliveryType: "Auto",
+        settle: true,
+        settlementAccount: 1920,
+        roundingProduct: "AVRUNDING",
+        roundingAccount: 3200,
+      });
     });
   });
 
   it("stores the input as sent and answers it with the defaults filled in, now and on a later read", async () => {
     await withSql((sql) => {
       const s = settings(sql);
-      const input = { vat: { "25": { salesAccount: 3001 } }, settlementAccount: 1950, customers: "webshop" as const };
+      const input = {
+        vat: { "25": { salesAccount: 3001 } },
+        settlementAccount: 1950,
+        customers: "webshop" as const,
+      };
       const answered = s.setMapping(input);
-      expect(answered.vat["25"]).toEqual({ salesAccount: 3001, shippingProduct: "FRAKT-25", fallbackProduct: "VARE-25" });
+      expect(answered.vat["25"]).toEqual({
+        salesAccount: 3001,
+        shippingProduct: "FRAKT-25",
+        fallbackProduct: "VARE-25",
+      });
       expect(answered.vat["15"]).toEqual(DEFAULT_VAT_ROUTES["15"]);
-      expect(answered).toMatchObject({ settlementAccount: 1950, customers: "webshop", webshopCustomerName: "Nettbutikk", settle: true });
+      expect(answered).toMatchObject({
+        settlementAccount: 1950,
+        customers: "webshop",
+        webshopCustomerName: "Nettbutikk",
+        settle: true,
+      });
       expect(settings(sql).mapping()).toEqual(answered);
       // Stored as sent, so a later change of a default reaches tenants that never set it.
-      expect(sql.exec("SELECT data FROM order_mapping").toArray()).toEqual([{ data: JSON.stringify(input) }]);
+      expect(sql.exec("SELECT data FROM order_mapping").toArray()).toEqual([
+        { data: JSON.stringify(input) },
+      ]);
     });
   });
 
@@ -186,7 +265,11 @@ describe("order-settings: mapping", () => {
       const s = settings(sql);
       s.setMapping({ settlementAccount: 1950, settle: false });
       s.setMapping({ deliveryType: "PdfByEmail" });
-      expect(s.mapping()).toMatchObject({ deliveryType: "PdfByEmail", settlementAccount: 1920, settle: true });
+      expect(s.mapping()).toMatchObject({
+        deliveryType: "PdfByEmail",
+        settlementAccount: 1920,
+        settle: true,
+      });
     });
   });
 });
@@ -209,7 +292,9 @@ describe("order-settings: settlement ids", () => {
   it("refuses ids that do not match their schema, and stores nothing", async () => {
     await withSql((sql) => {
       const s = settings(sql);
-      expect(() => s.rememberSettlementIds(1920, { settlementAccountId: 1.5, noVatId: 3 })).toThrow();
+      expect(() =>
+        s.rememberSettlementIds(1920, { settlementAccountId: 1.5, noVatId: 3 }),
+      ).toThrow();
       expect(s.settlementIds(1920)).toBeNull();
     });
   });
@@ -220,14 +305,27 @@ describe("order-settings: clear", () => {
     await withSql(async (sql) => {
       const s = settings(sql);
       await s.setSecret("demo:acme", "shopify", SECRET);
-      await s.configure("demo:acme", "shopify", `${SECRET}-2`, { graceSeconds: 60, shopDomain: "x.myshopify.com" }, Date.now());
+      await s.configure(
+        "demo:acme",
+        "shopify",
+        `${SECRET}-2`,
+        { graceSeconds: 60, shopDomain: "x.myshopify.com" },
+        Date.now(),
+      );
       s.setMapping({ settlementAccount: 1950 });
       s.rememberSettlementIds(1950, { settlementAccountId: 78, noVatId: 3 });
       s.clear();
       expect(await s.secret("demo:acme", "shopify")).toBeNull();
       expect(s.mapping().settlementAccount).toBe(1920);
       expect(s.settlementIds(1950)).toBeNull();
-      for (const table of ["webhook_secrets", "webhook_previous_secrets", "webhook_shops", "order_mapping", "settlement_ids"]) expect(sql.exec(`SELECT * FROM ${table}`).toArray(), table).toEqual([]);
+      for (const table of [
+        "webhook_secrets",
+        "webhook_previous_secrets",
+        "webhook_shops",
+        "order_mapping",
+        "settlement_ids",
+      ])
+        expect(sql.exec(`SELECT * FROM ${table}`).toArray(), table).toEqual([]);
     });
   });
 });

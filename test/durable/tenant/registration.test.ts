@@ -6,9 +6,14 @@ import type { Bindings } from "../../../src/lib/config";
 
 const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
 let seq = 0;
-/** The SQLite storage of a tenant object never registered (its constructor has migrated it), under a name no other test uses. */
+/**
+ * The SQLite storage of a tenant object never registered (its constructor has migrated it), under a
+ * name no other test uses.
+ */
 function withSql<R>(run: (sql: SqlStorage) => R | Promise<R>): Promise<R> {
-  const stub = TENANT.get(TENANT.idFromName(`test:registration-${Date.now().toString(36)}-${seq++}`));
+  const stub = TENANT.get(
+    TENANT.idFromName(`test:registration-${Date.now().toString(36)}-${seq++}`),
+  );
   return runInDurableObject(stub, (_i, state) => run(state.storage.sql));
 }
 
@@ -42,7 +47,10 @@ describe("registration", () => {
     await withSql((sql) => {
       const r = new Registration(sql);
       r.save(RECORD);
-      const resealed = { ...RECORD, clientKey: { kid: "ba9876543210", iv: "bmV3LWl2", ct: "bmV3LWN0" } };
+      const resealed = {
+        ...RECORD,
+        clientKey: { kid: "ba9876543210", iv: "bmV3LWl2", ct: "bmV3LWN0" },
+      };
       r.save(resealed);
       expect(sql.exec("SELECT id FROM registration").toArray()).toEqual([{ id: 1 }]);
       expect(new Registration(sql).get()).toEqual(resealed);
@@ -74,7 +82,10 @@ describe("registration", () => {
 
   it("a stored row that does not match its schema is a storage fault: reading it throws", async () => {
     await withSql((sql) => {
-      sql.exec("INSERT INTO registration (id, registration_id, environment, client, name, created_at, client_key) VALUES (1, 'r', 'demo', 'Not_A_Slug', 'x', 't', ?)", JSON.stringify(RECORD.clientKey));
+      sql.exec(
+        "INSERT INTO registration (id, registration_id, environment, client, name, created_at, client_key) VALUES (1, 'r', 'demo', 'Not_A_Slug', 'x', 't', ?)",
+        JSON.stringify(RECORD.clientKey),
+      );
       expect(() => new Registration(sql)).toThrow();
       sql.exec("UPDATE registration SET client = 'acme', client_key = '{\"kid\":1}'");
       expect(() => new Registration(sql)).toThrow();

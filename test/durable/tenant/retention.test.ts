@@ -1,8 +1,8 @@
 /**
  * Per-tenant retention (issue 11): the tenant object's single alarm purges order runs untouched for
  * longer than their retention and delivery records older than their window, through an index, and
- * keeps everything younger. Driven through a registered tenant and `runDurableObjectAlarm`; the ages
- * are set in storage, so no test waits for time to pass.
+ * keeps everything younger. Driven through a registered tenant and `runDurableObjectAlarm`; the
+ * ages are set in storage, so no test waits for time to pass.
  */
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
@@ -20,15 +20,31 @@ describe("retention: the alarm purges old order runs and delivery records", () =
   it("removes a run untouched for over 400 days and deliveries seen over 7 days ago; keeps the younger ones", async () => {
     const t = await shopTenant();
     // Cancellations: each is recorded as a run that never starts, so no Workflow is involved.
-    for (const [id, eventId] of [[9_500_001, "evt-old"], [9_500_002, "evt-new"]] as const) {
-      expect((await t.send("shopify", shopifyCancelled({ ...shop.payload, id }), { topic: "orders/cancelled", eventId })).status).toBe(202);
+    for (const [id, eventId] of [
+      [9_500_001, "evt-old"],
+      [9_500_002, "evt-new"],
+    ] as const) {
+      expect(
+        (
+          await t.send("shopify", shopifyCancelled({ ...shop.payload, id }), {
+            topic: "orders/cancelled",
+            eventId,
+          })
+        ).status,
+      ).toBe(202);
     }
     const stub = TENANT.get(TENANT.idFromName(t.name));
     const now = Date.now();
     await runInDurableObject(stub, async (_i, state) => {
       const sql = state.storage.sql;
-      sql.exec("UPDATE order_runs SET updated_at = ? WHERE order_id = '9500001'", new Date(now - 401 * DAY).toISOString());
-      sql.exec("UPDATE webhook_deliveries SET seen_at = ? WHERE event_id = 'evt-old'", now - 8 * DAY);
+      sql.exec(
+        "UPDATE order_runs SET updated_at = ? WHERE order_id = '9500001'",
+        new Date(now - 401 * DAY).toISOString(),
+      );
+      sql.exec(
+        "UPDATE webhook_deliveries SET seen_at = ? WHERE event_id = 'evt-old'",
+        now - 8 * DAY,
+      );
       // Whatever else the alarm is for, it is due now.
       await state.storage.setAlarm(now);
     });
@@ -36,7 +52,10 @@ describe("retention: the alarm purges old order runs and delivery records", () =
     expect((await t.orders("/shopify/9500001")).status).toBe(404);
     expect((await t.orders("/shopify/9500002")).status).toBe(200);
     const left = await runInDurableObject(stub, async (_i, state) => ({
-      events: state.storage.sql.exec<{ event_id: string }>("SELECT event_id FROM webhook_deliveries ORDER BY event_id").toArray().map((r) => r.event_id),
+      events: state.storage.sql
+        .exec<{ event_id: string }>("SELECT event_id FROM webhook_deliveries ORDER BY event_id")
+        .toArray()
+        .map((r) => r.event_id),
       alarm: await state.storage.getAlarm(),
     }));
     expect(left.events).toEqual(["evt-new"]);

@@ -13,10 +13,19 @@ describe("secrets at rest", () => {
   it("the tenant's storage holds neither the client key, the gateway key nor the token as themselves", async () => {
     const t = await tenant();
     expect((await t.v2("/ClientIntegrationInformation")).status).toBe(200);
-    const dump = await runInDurableObject(TENANT.get(TENANT.idFromName(t.name)), async (_i, state) => {
-      const tables = state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'").toArray();
-      return JSON.stringify(tables.map(({ name }) => state.storage.sql.exec(`SELECT * FROM "${name}"`).toArray()));
-    });
+    const dump = await runInDurableObject(
+      TENANT.get(TENANT.idFromName(t.name)),
+      async (_i, state) => {
+        const tables = state.storage.sql
+          .exec<{ name: string }>(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'",
+          )
+          .toArray();
+        return JSON.stringify(
+          tables.map(({ name }) => state.storage.sql.exec(`SELECT * FROM "${name}"`).toArray()),
+        );
+      },
+    );
     expect(dump).toContain(t.client);
     expect(dump).not.toContain(t.clientKey);
     expect(dump).not.toContain(t.gatewayKey.slice(-43));
@@ -39,7 +48,15 @@ describe("secrets at rest", () => {
 
 describe("logs", () => {
   it("redact fields named like secrets, nested too", () => {
-    expect(redact({ tenant: "demo:acme", clientKey: "k", nested: { accessToken: "t", authorization: "Bearer x" }, status: 200, tokenRenewed: true })).toEqual({
+    expect(
+      redact({
+        tenant: "demo:acme",
+        clientKey: "k",
+        nested: { accessToken: "t", authorization: "Bearer x" },
+        status: 200,
+        tokenRenewed: true,
+      }),
+    ).toEqual({
       tenant: "demo:acme",
       clientKey: "[redacted]",
       nested: { accessToken: "[redacted]", authorization: "[redacted]" },
@@ -54,7 +71,13 @@ describe("JSON Patch pointers", () => {
     const { JsonPatch } = await import("../../../shared/v2/json-patch");
     const evil = [{ op: "remove", path: `${"/".repeat(60)}~` }];
     expect(JsonPatch.safeParse(evil).success).toBe(false);
-    expect(JsonPatch.safeParse([{ op: "replace", path: "/MailAddress/City", value: "Oslo" }, { op: "add", path: "/ContactGroupIds/-", value: 1 }, { op: "remove", path: "/a~1b~0c" }]).success).toBe(true);
+    expect(
+      JsonPatch.safeParse([
+        { op: "replace", path: "/MailAddress/City", value: "Oslo" },
+        { op: "add", path: "/ContactGroupIds/-", value: 1 },
+        { op: "remove", path: "/a~1b~0c" },
+      ]).success,
+    ).toBe(true);
   });
 });
 
@@ -66,7 +89,8 @@ describe("SECRETS_KEY rotation", () => {
     const previous = await importSecretsKey(bindings.SECRETS_KEY_PREVIOUS);
     const current = await importSecretsKey(bindings.SECRETS_KEY);
     const stub = TENANT.get(TENANT.idFromName(t.name));
-    // As if the tenant had been registered before the rotation: its record sealed under the old key, no token kept.
+    // As if the tenant had been registered before the rotation: its record sealed under the old
+    // key, no token kept.
     const sealed = JSON.stringify(await seal(t.clientKey, previous, t.name));
     await runInDurableObject(stub, (_i, state) => {
       state.storage.sql.exec("UPDATE registration SET client_key = ?", sealed);
@@ -75,7 +99,9 @@ describe("SECRETS_KEY rotation", () => {
     await evictDurableObject(stub);
     expect((await t.v2("/ClientIntegrationInformation")).status).toBe(200);
     const kid = await runInDurableObject(stub, (_i, state) => {
-      const [row] = state.storage.sql.exec<{ client_key: string }>("SELECT client_key FROM registration").toArray();
+      const [row] = state.storage.sql
+        .exec<{ client_key: string }>("SELECT client_key FROM registration")
+        .toArray();
       return row && (JSON.parse(row.client_key) as { kid: string }).kid;
     });
     expect(kid).toBe(current.kid);

@@ -1,7 +1,12 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { TokenKeeper, type Access, type IssuedToken, type TokenSource } from "../../../src/durable/tenant/token-keeper";
+import {
+  TokenKeeper,
+  type Access,
+  type IssuedToken,
+  type TokenSource,
+} from "../../../src/durable/tenant/token-keeper";
 import type { Bindings } from "../../../src/lib/config";
 import type { Sealed } from "../../../src/lib/crypto";
 import { fail, ok, type Outcome } from "../../../src/lib/outcome";
@@ -11,12 +16,15 @@ const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
 
 type Listed = { tenant: string; counters: { tokensIssued: number; tokenWaits: number } };
 async function counters(name: string) {
-  const l = ((await (await gw("/admin/tenants", { headers: ADMIN })).json()) as { tenants: Listed[] }).tenants;
+  const l = (
+    (await (await gw("/admin/tenants", { headers: ADMIN })).json()) as { tenants: Listed[] }
+  ).tenants;
   return l.find((x) => x.tenant === name)?.counters;
 }
 
 /** Token requests the sandbox has seen for one client. */
-const tokenRequestsOf = async (clientId: string) => (await stats()).tokenRequests.byClient[clientId] ?? 0;
+const tokenRequestsOf = async (clientId: string) =>
+  (await stats()).tokenRequests.byClient[clientId] ?? 0;
 
 // ---------------------------------------------------------------------------------------------
 // The policy, over a real SqlStorage, with a driven clock and a token source the test answers.
@@ -28,7 +36,9 @@ const LIFETIME_S = 1200;
 /** A start far from 0, so "never used" (last used at 0) means idle. */
 const START = 1_700_000_000_000;
 
-/** A token source that counts requests and answers each when the test says. Sealing is the identity. */
+/**
+ * A token source that counts requests and answers each when the test says. Sealing is the identity.
+ */
 class FakeSource implements TokenSource {
   requests = 0;
   readonly #waiting: ((answer: Outcome<IssuedToken>) => void)[] = [];
@@ -60,7 +70,8 @@ class FakeSource implements TokenSource {
   }
 }
 
-const issued = (token: string, expiresIn = LIFETIME_S): Outcome<IssuedToken> => ok({ accessToken: token, expiresIn });
+const issued = (token: string, expiresIn = LIFETIME_S): Outcome<IssuedToken> =>
+  ok({ accessToken: token, expiresIn });
 /** Lets a background renewal run to its end (it is only promise callbacks). */
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 /** Whether `p` has settled, without waiting for it. */
@@ -84,18 +95,27 @@ interface Harness {
 }
 
 let seq = 0;
-/** A keeper over the storage of a tenant object never registered, under a name no other test uses. */
+/**
+ * A keeper over the storage of a tenant object never registered, under a name no other test uses.
+ */
 function withKeeper<R>(run: (h: Harness) => Promise<R>): Promise<R> {
-  const stub = TENANT.get(TENANT.idFromName(`test:token-keeper-${Date.now().toString(36)}-${seq++}`));
+  const stub = TENANT.get(
+    TENANT.idFromName(`test:token-keeper-${Date.now().toString(36)}-${seq++}`),
+  );
   return runInDurableObject(stub, async (_i, state) => {
     const sql = state.storage.sql;
     const clock = { now: START };
     const source = new FakeSource();
     let changes = 0;
     const make = () =>
-      new TokenKeeper(sql, () => clock.now, source, async () => {
-        changes++;
-      });
+      new TokenKeeper(
+        sql,
+        () => clock.now,
+        source,
+        async () => {
+          changes++;
+        },
+      );
     const reload = async () => {
       const k = make();
       await k.load();
@@ -113,7 +133,10 @@ describe("TokenKeeper: single-flight and reuse", () => {
       source.answer(issued("A"));
       const answers = await Promise.all(calls);
       expect(answers.map(tokenOf)).toEqual(Array(10).fill("A"));
-      expect(answers[0]).toEqual({ ok: true, value: { token: "A", expiresAt: START + LIFETIME_S * 1000 } });
+      expect(answers[0]).toEqual({
+        ok: true,
+        value: { token: "A", expiresAt: START + LIFETIME_S * 1000 },
+      });
       expect(changes()).toBe(1);
       expect(keeper.view().counters).toEqual({ tokensIssued: 1, tokenWaits: 10 });
     });
@@ -145,7 +168,10 @@ describe("TokenKeeper: single-flight and reuse", () => {
     await withKeeper(async ({ keeper }) => {
       await keeper.adopt({ accessToken: "secret-token-value", expiresIn: LIFETIME_S });
       const view = keeper.view();
-      expect(view.token).toEqual({ state: "valid", expiresAt: new Date(START + LIFETIME_S * 1000).toISOString() });
+      expect(view.token).toEqual({
+        state: "valid",
+        expiresAt: new Date(START + LIFETIME_S * 1000).toISOString(),
+      });
       expect(JSON.stringify(view)).not.toContain("secret-token-value");
     });
   });
@@ -210,7 +236,8 @@ describe("TokenKeeper: renewal ahead of expiry", () => {
       clock.now = START + 16 * MIN;
       const renewing = keeper.renew();
       expect(source.requests).toBe(1);
-      // The alarm running again while the first renewal is in flight joins nothing and asks nothing.
+      // The alarm running again while the first renewal is in flight joins nothing and asks
+      // nothing.
       await keeper.renew();
       expect(source.requests).toBe(1);
       source.answer(issued("B"));
@@ -384,7 +411,10 @@ describe("TokenKeeper: failures", () => {
         // Within the back-off: refused at once, no request, told how long to wait.
         clock.now += (seconds ?? 0) * 1000 - 1;
         const early = await keeper.access();
-        expect(early.ok ? null : early.error).toMatchObject({ reason: "unavailable", retryAfterSeconds: 1 });
+        expect(early.ok ? null : early.error).toMatchObject({
+          reason: "unavailable",
+          retryAfterSeconds: 1,
+        });
         expect(early.ok ? "" : early.error.detail).toContain("token endpoint timed out");
         expect(source.requests).toBe(requests);
         clock.now += 1;
@@ -404,7 +434,10 @@ describe("TokenKeeper: failures", () => {
       await keeper.adopt({ accessToken: "B", expiresIn: LIFETIME_S });
       source.answer(issued("A"));
       const answer = await call;
-      expect(answer.ok ? null : answer.error).toMatchObject({ reason: "unavailable", retryAfterSeconds: 1 });
+      expect(answer.ok ? null : answer.error).toMatchObject({
+        reason: "unavailable",
+        retryAfterSeconds: 1,
+      });
       expect(tokenOf(await keeper.access())).toBe("B");
       expect(source.requests).toBe(1);
     });
@@ -418,7 +451,11 @@ describe("TokenKeeper: failures", () => {
       keeper.clear();
       source.answer(issued("B"));
       expect((await call).ok).toBe(false);
-      expect(keeper.view()).toEqual({ token: { state: "none" }, lastError: null, counters: { tokensIssued: 0, tokenWaits: 0 } });
+      expect(keeper.view()).toEqual({
+        token: { state: "none" },
+        lastError: null,
+        counters: { tokensIssued: 0, tokenWaits: 0 },
+      });
       expect(sql.exec("SELECT id FROM token_state").toArray()).toEqual([]);
       expect((await reload()).view().token.state).toBe("none");
     });
@@ -431,23 +468,36 @@ describe("TokenKeeper: failures", () => {
 
 describe("TokenKeeper in the tenant object: single-flight and isolation", () => {
   it("200 concurrent first calls over 20 tenants cause exactly 20 token requests, each tenant its own", async () => {
-    // Registration keeps the token it checked the key with; a 1-second lifetime lets those lapse, so
-    // the 200 calls below all find their tenant without a token. The sandbox's rate limit is lifted:
-    // this is about single-flight, and a 429 under a loaded machine's jitter is the governor's test.
+    // Registration keeps the token it checked the key with; a 1-second lifetime lets those lapse,
+    // so the 200 calls below all find their tenant without a token. The sandbox's rate limit is
+    // lifted: this is about single-flight, and a 429 under a loaded machine's jitter is the
+    // governor's test.
     await fresh({ tokenLifetimeSeconds: 1, rateLimitPerSecond: 1000 });
     const tenants = await Promise.all(Array.from({ length: 20 }, () => tenant()));
     await scheduler.wait(1100);
     await control("PUT", "/settings", { tokenLifetimeSeconds: 1200 });
     const before = await stats();
     const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => (tenants[i % 20] as (typeof tenants)[number]).v2("/ClientIntegrationInformation").then(async (r) => ({ i, status: r.status, body: (await r.json()) as { ClientId: string } }))),
+      Array.from({ length: 200 }, (_, i) =>
+        (tenants[i % 20] as (typeof tenants)[number])
+          .v2("/ClientIntegrationInformation")
+          .then(async (r) => ({
+            i,
+            status: r.status,
+            body: (await r.json()) as { ClientId: string },
+          })),
+      ),
     );
     expect(results.every((r) => r.status === 200)).toBe(true);
     // Every answer is the caller's own client: no token of one tenant ever served another.
     for (const r of results) expect(r.body.ClientId).toBe(tenants[r.i % 20]?.clientId);
     const after = await stats();
     expect(after.tokenRequests.total - before.tokenRequests.total).toBe(20);
-    for (const t of tenants) expect((after.tokenRequests.byClient[t.clientId] ?? 0) - (before.tokenRequests.byClient[t.clientId] ?? 0)).toBe(1);
+    for (const t of tenants)
+      expect(
+        (after.tokenRequests.byClient[t.clientId] ?? 0) -
+          (before.tokenRequests.byClient[t.clientId] ?? 0),
+      ).toBe(1);
   });
 });
 
@@ -459,7 +509,11 @@ describe("TokenKeeper in the tenant object: renewal and 401", () => {
     const stored = () =>
       runInDurableObject(stub, async (_i, state) => ({
         alarm: await state.storage.getAlarm(),
-        token: state.storage.sql.exec<{ issued_at: number; expires_at: number }>("SELECT issued_at, expires_at FROM token_state").toArray()[0],
+        token: state.storage.sql
+          .exec<{ issued_at: number; expires_at: number }>(
+            "SELECT issued_at, expires_at FROM token_state",
+          )
+          .toArray()[0],
       }));
     const registered = await stored();
     const expiresAt = registered.token?.expires_at ?? 0;
@@ -477,7 +531,11 @@ describe("TokenKeeper in the tenant object: renewal and 401", () => {
     // As if 16 minutes had passed: the stored token moved back into its renewal window, and the
     // object evicted so it reads that state again (nothing else in memory survives).
     await runInDurableObject(stub, (_i, state) => {
-      state.storage.sql.exec("UPDATE token_state SET issued_at = issued_at - ?, expires_at = expires_at - ?", 16 * MIN, 16 * MIN);
+      state.storage.sql.exec(
+        "UPDATE token_state SET issued_at = issued_at - ?, expires_at = expires_at - ?",
+        16 * MIN,
+        16 * MIN,
+      );
     });
     await evictDurableObject(stub);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
@@ -498,10 +556,15 @@ describe("TokenKeeper in the tenant object: renewal and 401", () => {
     const t = await tenant();
     const before = await stats();
     // The API revokes the token the gateway holds; the gateway learns it from a 401.
-    expect(await control("POST", "/tokens/revoke", { clientId: t.clientId })).toEqual({ revoked: 1 });
+    expect(await control("POST", "/tokens/revoke", { clientId: t.clientId })).toEqual({
+      revoked: 1,
+    });
     const res = await t.v2("/ClientIntegrationInformation");
     expect(res.status).toBe(200);
     const after = await stats();
-    expect((after.tokenRequests.byClient[t.clientId] ?? 0) - (before.tokenRequests.byClient[t.clientId] ?? 0)).toBe(1);
+    expect(
+      (after.tokenRequests.byClient[t.clientId] ?? 0) -
+        (before.tokenRequests.byClient[t.clientId] ?? 0),
+    ).toBe(1);
   });
 });

@@ -1,6 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { crossSite, csrfToken, csrfValid, isLoopback, sessionCookie } from "../../../src/lib/console/cookie";
-import { encodeSession, newSession, readSession, revokeUntil, SESSION_IDLE_MS, SESSION_MAX_MS, sessionKey, slide } from "../../../src/lib/console/session";
+import {
+  crossSite,
+  csrfToken,
+  csrfValid,
+  isLoopback,
+  sessionCookie,
+} from "../../../src/lib/console/cookie";
+import {
+  encodeSession,
+  newSession,
+  readSession,
+  revokeUntil,
+  SESSION_IDLE_MS,
+  SESSION_MAX_MS,
+  sessionKey,
+  slide,
+} from "../../../src/lib/console/session";
 
 const T0 = Date.UTC(2026, 10, 23, 12);
 
@@ -24,7 +39,8 @@ describe("console session", () => {
     const s = newSession(T0);
     const [id, issued, expires, mac] = (await encodeSession(key, s)).split(".");
     expect(await readSession(key, `${id}.${issued}.${Number(expires) + 1}.${mac}`, T0)).toBeNull();
-    for (const junk of [undefined, "", "a.b.c.d", `${id}.${issued}.${expires}`]) expect(await readSession(key, junk, T0)).toBeNull();
+    for (const junk of [undefined, "", "a.b.c.d", `${id}.${issued}.${expires}`])
+      expect(await readSession(key, junk, T0)).toBeNull();
   });
 
   it("slides by the idle time, never past the hard end", () => {
@@ -46,8 +62,14 @@ describe("console session", () => {
 
 describe("console cookie", () => {
   it("is Secure except on loopback hosts", () => {
-    expect(sessionCookie("v", 60, "https://gw.example/console")).toBe("lg_console=v; Path=/console; Max-Age=60; HttpOnly; SameSite=Strict; Secure");
-    for (const url of ["http://127.0.0.1:8787/console", "http://localhost:8787/", "http://[::1]:8787/"]) {
+    expect(sessionCookie("v", 60, "https://gw.example/console")).toBe(
+      "lg_console=v; Path=/console; Max-Age=60; HttpOnly; SameSite=Strict; Secure",
+    );
+    for (const url of [
+      "http://127.0.0.1:8787/console",
+      "http://localhost:8787/",
+      "http://[::1]:8787/",
+    ]) {
       expect(isLoopback(url)).toBe(true);
       expect(sessionCookie("v", 60, url)).not.toContain("Secure");
     }

@@ -9,7 +9,12 @@ import { corpus as standardCorpus } from "../../fixtures/orders/standard";
 import { corpus as stripeCorpus } from "../../fixtures/orders/stripe";
 import { corpus as wooCorpus } from "../../fixtures/orders/woocommerce";
 
-const CORPORA: Record<Source, CorpusCase[]> = { shopify: shopifyCorpus(), woocommerce: wooCorpus(), stripe: stripeCorpus(), standard: standardCorpus() };
+const CORPORA: Record<Source, CorpusCase[]> = {
+  shopify: shopifyCorpus(),
+  woocommerce: wooCorpus(),
+  stripe: stripeCorpus(),
+  standard: standardCorpus(),
+};
 
 describe.each(Object.entries(CORPORA) as [Source, CorpusCase[]][])("%s corpus", (source, cases) => {
   const adapter = ADAPTERS[source];
@@ -28,7 +33,9 @@ describe.each(Object.entries(CORPORA) as [Source, CorpusCase[]][])("%s corpus", 
   it("covers both tax modes, discounts, quantities above one, shipping and fees", async () => {
     const orders = [];
     for (const c of cases) {
-      const parsed = adapter.parse(toDelivery(await sign(source, c.payload, undefined, { topic: c.topic })));
+      const parsed = adapter.parse(
+        toDelivery(await sign(source, c.payload, undefined, { topic: c.topic })),
+      );
       if (parsed.ok && parsed.value[0]?.kind === "paid") orders.push(parsed.value[0].order);
     }
     const lines = orders.flatMap((o) => o.lines);
@@ -36,8 +43,11 @@ describe.each(Object.entries(CORPORA) as [Source, CorpusCase[]][])("%s corpus", 
     expect(lines.some((l) => l.kind === "item" && l.discount > 0)).toBe(true);
     expect(lines.some((l) => l.quantity > 1)).toBe(true);
     expect(lines.some((l) => l.kind === "shipping")).toBe(true);
-    expect(lines.some((l) => l.sku === null && l.kind === "item") || source === "woocommerce").toBe(true);
-    if (source === "woocommerce" || source === "standard") expect(lines.some((l) => l.kind === "fee")).toBe(true);
+    expect(lines.some((l) => l.sku === null && l.kind === "item") || source === "woocommerce").toBe(
+      true,
+    );
+    if (source === "woocommerce" || source === "standard")
+      expect(lines.some((l) => l.kind === "fee")).toBe(true);
     expect(orders.some((o) => o.buyer.company !== null)).toBe(true);
   });
 
@@ -60,7 +70,8 @@ describe.each(Object.entries(CORPORA) as [Source, CorpusCase[]][])("%s corpus", 
       expect(sum).toBe(order.total);
     } else {
       expect(sum).toBeLessThanOrEqual(order.total);
-      // The VAT on top is each line's VAT rounded to the øre: within one øre per line of the exact figure.
+      // The VAT on top is each line's VAT rounded to the øre: within one øre per line of the exact
+      // figure.
       const vat = order.lines.reduce((s, l) => s + (l.amount * BP[l.vat]) / 10_000, 0);
       expect(Math.abs(order.total - sum - vat)).toBeLessThanOrEqual(order.lines.length);
     }
@@ -68,7 +79,8 @@ describe.each(Object.entries(CORPORA) as [Source, CorpusCase[]][])("%s corpus", 
     for (const l of order.lines) byVat[l.vat] = (byVat[l.vat] ?? 0) + l.amount;
     expect(byVat).toEqual(c.byVat);
     expect(order.buyer.organizationNumber).toBe(c.orgNumber);
-    if (order.buyer.company !== null) expect(isValidOrgNumber(order.buyer.organizationNumber ?? "")).toBe(true);
+    if (order.buyer.company !== null)
+      expect(isValidOrgNumber(order.buyer.organizationNumber ?? "")).toBe(true);
     for (const l of order.lines) {
       expect(l.discount).toBeGreaterThanOrEqual(0);
       expect(l.quantity).toBeGreaterThan(0);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { formatMinor, mulDiv, stripeMinor, toDecimal, toMinor } from "../../../src/lib/orders/money";
+import {
+  formatMinor,
+  mulDiv,
+  stripeMinor,
+  toDecimal,
+  toMinor,
+} from "../../../src/lib/orders/money";
 
 describe("money", () => {
   it("parses decimal strings to minor units without floats", () => {

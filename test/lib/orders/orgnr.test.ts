@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { checkDigit, isOrgNumberField, isValidOrgNumber, normalizeOrgNumber } from "../../../src/lib/orders/orgnr";
+import {
+  checkDigit,
+  isOrgNumberField,
+  isValidOrgNumber,
+  normalizeOrgNumber,
+} from "../../../src/lib/orders/orgnr";
 
 describe("organization numbers", () => {
   it("accepts numbers whose last digit is the MOD11 check digit", () => {
@@ -41,13 +46,42 @@ describe("organization numbers", () => {
   });
 
   it("returns null when the text cannot be nine digits", () => {
-    for (const raw of ["", "12345678", "1234567890", "SE556012345601", "abc", "12345678X", "NO", "MVA"]) expect(normalizeOrgNumber(raw)).toBeNull();
+    for (const raw of [
+      "",
+      "12345678",
+      "1234567890",
+      "SE556012345601",
+      "abc",
+      "12345678X",
+      "NO",
+      "MVA",
+    ])
+      expect(normalizeOrgNumber(raw)).toBeNull();
   });
 
   it("recognizes checkout fields that hold an organization number", () => {
-    for (const name of ["Org.nr", "org_nr", "orgnr", "Organisasjonsnummer", "organisasjonsnummer (bedrift)", "_billing_org_nr", "organization_number", "Organisation number", "VAT number", "MVA-nummer", "Foretaksnummer"]) {
+    for (const name of [
+      "Org.nr",
+      "org_nr",
+      "orgnr",
+      "Organisasjonsnummer",
+      "organisasjonsnummer (bedrift)",
+      "_billing_org_nr",
+      "organization_number",
+      "Organisation number",
+      "VAT number",
+      "MVA-nummer",
+      "Foretaksnummer",
+    ]) {
       expect(isOrgNumberField(name), name).toBe(true);
     }
-    for (const name of ["is_vat_exempt", "gift_message", "Organic", "order_note", "_wc_order_attribution_source_type"]) expect(isOrgNumberField(name), name).toBe(false);
+    for (const name of [
+      "is_vat_exempt",
+      "gift_message",
+      "Organic",
+      "order_note",
+      "_wc_order_attribution_source_type",
+    ])
+      expect(isOrgNumberField(name), name).toBe(false);
   });
 });

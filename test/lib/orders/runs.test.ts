@@ -1,15 +1,48 @@
 import { describe, expect, it } from "vitest";
 import type { Order, Refund } from "../../../src/lib/orders/order";
-import { applyEvent, OrderRun, pendingStarts, publicView, runInstanceId, type RunParams } from "../../../src/lib/orders/runs";
+import {
+  applyEvent,
+  OrderRun,
+  pendingStarts,
+  publicView,
+  runInstanceId,
+  type RunParams,
+} from "../../../src/lib/orders/runs";
 
 const AT = "2026-03-01T10:00:00.000Z";
 const LATER = "2026-03-01T10:05:00.000Z";
 
 function order(id = "1001", total = 12_500): Order {
   return {
-    source: "shopify", id, number: `#${id}`, placedAt: AT, paidAt: AT, currency: "NOK", taxIncluded: true,
-    buyer: { externalId: null, email: "kari@example.no", firstName: "Kari", lastName: "Nordmann", company: null, organizationNumber: null, phone: null, address: null },
-    lines: [{ ref: "L1", kind: "item", sku: "SKU-1", name: "Kaffe", quantity: 1, amount: total, discount: 0, vat: "15" }],
+    source: "shopify",
+    id,
+    number: `#${id}`,
+    placedAt: AT,
+    paidAt: AT,
+    currency: "NOK",
+    taxIncluded: true,
+    buyer: {
+      externalId: null,
+      email: "kari@example.no",
+      firstName: "Kari",
+      lastName: "Nordmann",
+      company: null,
+      organizationNumber: null,
+      phone: null,
+      address: null,
+    },
+    lines: [
+      {
+        ref: "L1",
+        kind: "item",
+        sku: "SKU-1",
+        name: "Kaffe",
+        quantity: 1,
+        amount: total,
+        discount: 0,
+        vat: "15",
+      },
+    ],
     total,
   };
 }
@@ -17,7 +50,11 @@ const refund = (id: string, total = 2_500): Refund => ({ id, at: LATER, lines: [
 
 const paid = (o = order()) => ({ kind: "paid" as const, order: o });
 const cancelled = (orderId = "1001", at = LATER) => ({ kind: "cancelled" as const, orderId, at });
-const refunded = (id: string, orderId = "1001") => ({ kind: "refunded" as const, orderId, refund: refund(id) });
+const refunded = (id: string, orderId = "1001") => ({
+  kind: "refunded" as const,
+  orderId,
+  refund: refund(id),
+});
 
 /** A run of order 1001 that has been paid, in `state`, with its instance started or not. */
 function paidRun(state: OrderRun["state"], started: boolean): OrderRun {
@@ -28,7 +65,18 @@ describe("runs: applyEvent", () => {
   it("paid on a new order records it as received, to be started, and the record passes its schema", () => {
     const { run, intake } = applyEvent(null, "shopify", paid(), AT);
     expect(intake).toBe("started");
-    expect(run).toMatchObject({ source: "shopify", orderId: "1001", state: "received", receivedAt: AT, updatedAt: AT, deliveries: 1, attempt: 1, started: false, cancelledAt: null, refunds: [] });
+    expect(run).toMatchObject({
+      source: "shopify",
+      orderId: "1001",
+      state: "received",
+      receivedAt: AT,
+      updatedAt: AT,
+      deliveries: 1,
+      attempt: 1,
+      started: false,
+      cancelledAt: null,
+      refunds: [],
+    });
     expect(run.order?.total).toBe(12_500);
     expect(OrderRun.safeParse(run).success).toBe(true);
   });
@@ -70,7 +118,11 @@ describe("runs: applyEvent", () => {
   });
 
   it("cancelled after the run started leaves it running (it stops at its next checkpoint)", () => {
-    for (const [state, started] of [["running", true], ["received", true], ["invoiced", true]] as const) {
+    for (const [state, started] of [
+      ["running", true],
+      ["received", true],
+      ["invoiced", true],
+    ] as const) {
       const { run, intake } = applyEvent(paidRun(state, started), "shopify", cancelled(), LATER);
       expect(intake).toBe("cancelled");
       expect(run.state, state).toBe(state);
@@ -79,25 +131,53 @@ describe("runs: applyEvent", () => {
   });
 
   it("cancelled after a failure before the invoice: a new attempt withdraws what the failed one may have left", () => {
-    const { run } = applyEvent({ ...paidRun("failed", true), salesOrderId: "so-1", error: { step: "send invoice", detail: "x" } }, "shopify", cancelled(), LATER);
-    expect(run).toMatchObject({ state: "received", attempt: 2, started: false, error: null, cancelledAt: LATER });
+    const { run } = applyEvent(
+      {
+        ...paidRun("failed", true),
+        salesOrderId: "so-1",
+        error: { step: "send invoice", detail: "x" },
+      },
+      "shopify",
+      cancelled(),
+      LATER,
+    );
+    expect(run).toMatchObject({
+      state: "received",
+      attempt: 2,
+      started: false,
+      error: null,
+      cancelledAt: LATER,
+    });
     expect(pendingStarts(run)).toEqual([{ refundId: null, attempt: 2 }]);
     // Invoiced before it failed: the invoice stands (the shop's refund credits it), the state too.
-    expect(applyEvent({ ...paidRun("failed", true), invoiceNo: 7 }, "shopify", cancelled(), LATER).run).toMatchObject({ state: "failed", attempt: 1 });
+    expect(
+      applyEvent({ ...paidRun("failed", true), invoiceNo: 7 }, "shopify", cancelled(), LATER).run,
+    ).toMatchObject({ state: "failed", attempt: 1 });
   });
 
   it("an unusable order is recorded as a failed run; the same order sent usable later starts it", () => {
-    const unusable = { kind: "unusable" as const, orderId: "1001", reason: "Order #1001 cannot be invoiced as the shop sent it: line_items.0: no tax" };
+    const unusable = {
+      kind: "unusable" as const,
+      orderId: "1001",
+      reason: "Order #1001 cannot be invoiced as the shop sent it: line_items.0: no tax",
+    };
     const first = applyEvent(null, "shopify", unusable, AT);
     expect(first.intake).toBe("failed");
-    expect(first.run).toMatchObject({ state: "failed", order: null, error: { step: "intake", detail: unusable.reason } });
+    expect(first.run).toMatchObject({
+      state: "failed",
+      order: null,
+      error: { step: "intake", detail: unusable.reason },
+    });
     expect(pendingStarts(first.run)).toEqual([]);
     expect(OrderRun.safeParse(first.run).success).toBe(true);
     const fixed = applyEvent(first.run, "shopify", paid(), LATER);
     expect(fixed).toMatchObject({ intake: "started", run: { state: "received", error: null } });
     expect(pendingStarts(fixed.run)).toEqual([{ refundId: null, attempt: 1 }]);
     // Once an order is recorded, an unusable copy of it changes nothing.
-    expect(applyEvent(fixed.run, "shopify", unusable, LATER)).toMatchObject({ intake: "duplicate", run: { state: "received" } });
+    expect(applyEvent(fixed.run, "shopify", unusable, LATER)).toMatchObject({
+      intake: "duplicate",
+      run: { state: "received" },
+    });
     // Cancelled: nothing was written, so it simply stops.
     expect(applyEvent(first.run, "shopify", cancelled(), LATER).run.state).toBe("cancelled");
   });
@@ -113,19 +193,33 @@ describe("runs: applyEvent", () => {
     const base = paidRun("invoiced", true);
     const { run, intake } = applyEvent(base, "shopify", refunded("r1"), LATER);
     expect(intake).toBe("started");
-    expect(run.refunds).toEqual([{ refund: refund("r1"), state: "received", creditNoteNo: null, steps: [], error: null, attempt: 1, started: false }]);
+    expect(run.refunds).toEqual([
+      {
+        refund: refund("r1"),
+        state: "received",
+        creditNoteNo: null,
+        steps: [],
+        error: null,
+        attempt: 1,
+        started: false,
+      },
+    ]);
     expect(run.state).toBe("invoiced");
     const again = applyEvent(run, "shopify", refunded("r1"), LATER);
     expect(again.intake).toBe("duplicate");
     expect(again.run.refunds).toHaveLength(1);
-    expect(applyEvent(run, "shopify", refunded("r2"), LATER).run.refunds.map((x) => x.refund.id)).toEqual(["r1", "r2"]);
+    expect(
+      applyEvent(run, "shopify", refunded("r2"), LATER).run.refunds.map((x) => x.refund.id),
+    ).toEqual(["r1", "r2"]);
   });
 });
 
 describe("runs: pendingStarts", () => {
   it("lists the order's own run while it is received and not started", () => {
     expect(pendingStarts(paidRun("received", false))).toEqual([{ refundId: null, attempt: 1 }]);
-    expect(pendingStarts({ ...paidRun("received", false), attempt: 3 })).toEqual([{ refundId: null, attempt: 3 }]);
+    expect(pendingStarts({ ...paidRun("received", false), attempt: 3 })).toEqual([
+      { refundId: null, attempt: 3 },
+    ]);
     expect(pendingStarts(paidRun("received", true))).toEqual([]);
     expect(pendingStarts(paidRun("running", false))).toEqual([]);
   });
@@ -133,7 +227,13 @@ describe("runs: pendingStarts", () => {
   it("lists refunds received and not started, each with its attempt", () => {
     let run = paidRun("invoiced", true);
     for (const id of ["r1", "r2", "r3"]) run = applyEvent(run, "shopify", refunded(id), LATER).run;
-    run.refunds = run.refunds.map((x) => (x.refund.id === "r1" ? { ...x, started: true } : x.refund.id === "r3" ? { ...x, state: "skipped" } : { ...x, attempt: 2 }));
+    run.refunds = run.refunds.map((x) =>
+      x.refund.id === "r1"
+        ? { ...x, started: true }
+        : x.refund.id === "r3"
+          ? { ...x, state: "skipped" }
+          : { ...x, attempt: 2 },
+    );
     expect(pendingStarts(run)).toEqual([{ refundId: "r2", attempt: 2 }]);
   });
 
@@ -142,12 +242,19 @@ describe("runs: pendingStarts", () => {
     expect(failed.refunds[0]?.state).toBe("received");
     expect(pendingStarts(failed)).toEqual([]);
     // The order's retry starts the order alone; the report of its invoice then starts the refund.
-    expect(pendingStarts({ ...failed, state: "received", started: false, attempt: 2 })).toEqual([{ refundId: null, attempt: 2 }]);
+    expect(pendingStarts({ ...failed, state: "received", started: false, attempt: 2 })).toEqual([
+      { refundId: null, attempt: 2 },
+    ]);
     expect(pendingStarts({ ...failed, state: "running" })).toEqual([]);
-    expect(pendingStarts({ ...failed, state: "invoiced", invoiceNo: 7 })).toEqual([{ refundId: "r1", attempt: 1 }]);
-    // Failed after its invoice (in settle), or cancelled before one: the refund's run credits, or skips.
+    expect(pendingStarts({ ...failed, state: "invoiced", invoiceNo: 7 })).toEqual([
+      { refundId: "r1", attempt: 1 },
+    ]);
+    // Failed after its invoice (in settle), or cancelled before one: the refund's run credits, or
+    // skips.
     expect(pendingStarts({ ...failed, invoiceNo: 7 })).toEqual([{ refundId: "r1", attempt: 1 }]);
-    expect(pendingStarts({ ...failed, state: "cancelled" })).toEqual([{ refundId: "r1", attempt: 1 }]);
+    expect(pendingStarts({ ...failed, state: "cancelled" })).toEqual([
+      { refundId: "r1", attempt: 1 },
+    ]);
   });
 
   it("lists just the refund for a refund-only record (no order yet)", () => {
@@ -160,14 +267,25 @@ describe("runs: publicView", () => {
   it("shows amounts as decimals and no buyer or lines", () => {
     const run = applyEvent(paidRun("invoiced", true), "shopify", refunded("r1"), LATER).run;
     const view = publicView(run);
-    expect(view).toMatchObject({ number: "#1001", total: "125.00", currency: "NOK", refunds: [{ id: "r1", total: "25.00", state: "received" }] });
+    expect(view).toMatchObject({
+      number: "#1001",
+      total: "125.00",
+      currency: "NOK",
+      refunds: [{ id: "r1", total: "25.00", state: "received" }],
+    });
     expect(JSON.stringify(view)).not.toContain("kari@example.no");
     expect(JSON.stringify(view)).not.toContain("Kaffe");
   });
 });
 
 describe("runs: runInstanceId", () => {
-  const p: RunParams = { tenant: "demo:acme", registration: "reg-1", source: "shopify", orderId: "1001", refundId: null };
+  const p: RunParams = {
+    tenant: "demo:acme",
+    registration: "reg-1",
+    source: "shopify",
+    orderId: "1001",
+    refundId: null,
+  };
 
   it("is the same for the same run and attempt, so a second start is refused by the engine", async () => {
     expect(await runInstanceId(p, 1)).toBe(await runInstanceId({ ...p }, 1));
@@ -191,14 +309,26 @@ describe("runs: runInstanceId", () => {
   });
 
   it("stays within 100 characters of [a-z0-9-], whatever the shop's ids hold", async () => {
-    const odd: RunParams = { tenant: `production:${"a".repeat(63)}`, registration: crypto.randomUUID(), source: "woocommerce", orderId: `ordre/æøå#${"x".repeat(90)}`, refundId: `${"r".repeat(100)}` };
-    for (const id of [await runInstanceId(odd, 1), await runInstanceId(odd, 999_999), await runInstanceId({ ...odd, refundId: null }, 1)]) {
+    const odd: RunParams = {
+      tenant: `production:${"a".repeat(63)}`,
+      registration: crypto.randomUUID(),
+      source: "woocommerce",
+      orderId: `ordre/æøå#${"x".repeat(90)}`,
+      refundId: `${"r".repeat(100)}`,
+    };
+    for (const id of [
+      await runInstanceId(odd, 1),
+      await runInstanceId(odd, 999_999),
+      await runInstanceId({ ...odd, refundId: null }, 1),
+    ]) {
       expect(id.length).toBeLessThanOrEqual(100);
       expect(id).toMatch(/^[a-z0-9-]+$/);
     }
   });
 
   it("is not confused by ids that run together ('ab'+'c' vs 'a'+'bc')", async () => {
-    expect(await runInstanceId({ ...p, orderId: "ab", refundId: "c" }, 1)).not.toBe(await runInstanceId({ ...p, orderId: "a", refundId: "bc" }, 1));
+    expect(await runInstanceId({ ...p, orderId: "ab", refundId: "c" }, 1)).not.toBe(
+      await runInstanceId({ ...p, orderId: "a", refundId: "bc" }, 1),
+    );
   });
 });

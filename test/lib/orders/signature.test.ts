@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { fromBase64, fromHex, toBase64, toHex } from "../../../src/lib/crypto";
-import { concatBytes, hmacSha256, utf8, verifyBase64Hmac, verifyHexHmac, verifyHmac } from "../../../src/lib/orders/signature";
+import {
+  concatBytes,
+  hmacSha256,
+  utf8,
+  verifyBase64Hmac,
+  verifyHexHmac,
+  verifyHmac,
+} from "../../../src/lib/orders/signature";
 
 // RFC 4231, test case 2.
 const KEY = "Jefe";

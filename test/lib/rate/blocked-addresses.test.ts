@@ -28,8 +28,12 @@ describe("blocked addresses: memory", () => {
     b.block("a", 10, 0);
     b.block("b", 60_000, 0);
     b.block("c", 60_000, 100);
-    expect([b.secondsLeft("a", 100), b.secondsLeft("b", 100), b.secondsLeft("c", 100)]).toEqual([0, 60, 60]);
+    expect([b.secondsLeft("a", 100), b.secondsLeft("b", 100), b.secondsLeft("c", 100)]).toEqual([
+      0, 60, 60,
+    ]);
     b.block("d", 60_000, 200);
-    expect([b.secondsLeft("b", 200), b.secondsLeft("c", 200), b.secondsLeft("d", 200)]).toEqual([0, 60, 60]);
+    expect([b.secondsLeft("b", 200), b.secondsLeft("c", 200), b.secondsLeft("d", 200)]).toEqual([
+      0, 60, 60,
+    ]);
   });
 });

@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { FairQueue } from "../../../src/lib/rate/fair-queue";
-import { ECHO_MS, NUDGE_FACTOR, Pacer, RECOVERY_PER_SECOND, SLOWDOWN_FACTOR } from "../../../src/lib/rate/pacer";
+import {
+  ECHO_MS,
+  NUDGE_FACTOR,
+  Pacer,
+  RECOVERY_PER_SECOND,
+  SLOWDOWN_FACTOR,
+} from "../../../src/lib/rate/pacer";
 
 /** The API's 10 per second, with a 5 % margin: a permit every 105.26 ms. */
 const LIMIT = 10;
@@ -16,12 +22,16 @@ const PATIENT_MS = 600_000;
 /** Float noise in sums of spacings, ms. */
 const EPSILON = 1e-6;
 
-const queue = () => new FairQueue<number>(new Pacer({ limit: LIMIT, margin: MARGIN, catchUpMs: 5 }));
+const queue = () =>
+  new FairQueue<number>(new Pacer({ limit: LIMIT, margin: MARGIN, catchUpMs: 5 }));
 
 /** A permit number above any granted: a call sent after every reaction of the pace so far. */
 const NEWEST = Number.MAX_SAFE_INTEGER;
 
-/** Two 429s to new calls, a second apart: the first nudges the pace, the second (at `now`) pauses it for `seconds` and slows it. */
+/**
+ * Two 429s to new calls, a second apart: the first nudges the pace, the second (at `now`) pauses it
+ * for `seconds` and slows it.
+ */
 function pauseFor(q: FairQueue<number>, seconds: number, now: number): void {
   expect(q.throttled(1, now - ECHO_MS, NEWEST)).toBe("nudged");
   expect(q.throttled(seconds, now, NEWEST)).toBe("slowed");
@@ -47,7 +57,11 @@ interface Answer {
  * one): the clock jumps to the next arrival or to the queue's `wakeAt`, whichever is first, and
  * `at(now)` runs first at each step (a 429 arriving, say). Returns every answer in order.
  */
-function simulate(q: FairQueue<number>, arrivals: Arrival[], at: (now: number, answers: Answer[]) => void = () => {}): Answer[] {
+function simulate(
+  q: FairQueue<number>,
+  arrivals: Arrival[],
+  at: (now: number, answers: Answer[]) => void = () => {},
+): Answer[] {
   const pending = [...arrivals].sort((a, b) => a.at - b.at);
   const answers: Answer[] = [];
   let wakeAt: number | null = null;
@@ -59,13 +73,29 @@ function simulate(q: FairQueue<number>, arrivals: Arrival[], at: (now: number, a
     for (let a = pending[0]; a !== undefined && a.at === now; a = pending[0]) {
       pending.shift();
       const offer = q.offer(a.tenant, a.maxWaitMs ?? PATIENT_MS, now, id);
-      if (offer.outcome === "granted") answers.push({ id, at: now, tenant: a.tenant, ok: true, permit: offer.permit });
-      if (offer.outcome === "refused") answers.push({ id, at: now, tenant: a.tenant, ok: false, retryAfterSeconds: offer.retryAfterSeconds });
+      if (offer.outcome === "granted")
+        answers.push({ id, at: now, tenant: a.tenant, ok: true, permit: offer.permit });
+      if (offer.outcome === "refused")
+        answers.push({
+          id,
+          at: now,
+          tenant: a.tenant,
+          ok: false,
+          retryAfterSeconds: offer.retryAfterSeconds,
+        });
       id++;
     }
     const drained = q.drain(now);
-    for (const r of drained.refused) answers.push({ id: r.ticket, at: now, tenant: r.tenant, ok: false, retryAfterSeconds: r.retryAfterSeconds });
-    for (const g of drained.granted) answers.push({ id: g.ticket, at: now, tenant: g.tenant, ok: true, permit: g.permit });
+    for (const r of drained.refused)
+      answers.push({
+        id: r.ticket,
+        at: now,
+        tenant: r.tenant,
+        ok: false,
+        retryAfterSeconds: r.retryAfterSeconds,
+      });
+    for (const g of drained.granted)
+      answers.push({ id: g.ticket, at: now, tenant: g.tenant, ok: true, permit: g.permit });
     wakeAt = drained.wakeAt;
   }
 }
@@ -85,10 +115,13 @@ function busiestSecond(times: number[]): number {
 const diffs = (xs: number[]) => xs.slice(1).map((x, i) => x - (xs[i] ?? 0));
 /** The gaps between consecutive grants. */
 const gaps = (answers: Answer[]) => diffs(answers.filter((a) => a.ok).map((a) => a.at));
-const granted = (answers: Answer[], tenant?: string) => answers.filter((a) => a.ok && (tenant === undefined || a.tenant === tenant));
-const burst = (n: number, tenant: string, at = 0, maxWaitMs = PATIENT_MS): Arrival[] => Array.from({ length: n }, () => ({ at, tenant, maxWaitMs }));
+const granted = (answers: Answer[], tenant?: string) =>
+  answers.filter((a) => a.ok && (tenant === undefined || a.tenant === tenant));
+const burst = (n: number, tenant: string, at = 0, maxWaitMs = PATIENT_MS): Arrival[] =>
+  Array.from({ length: n }, () => ({ at, tenant, maxWaitMs }));
 /** Jain's fairness index: 1 when all counts are equal, 1/n when one tenant takes everything. */
-const jain = (xs: number[]) => xs.reduce((a, b) => a + b, 0) ** 2 / (xs.length * xs.reduce((a, b) => a + b * b, 0));
+const jain = (xs: number[]) =>
+  xs.reduce((a, b) => a + b, 0) ** 2 / (xs.length * xs.reduce((a, b) => a + b * b, 0));
 
 describe("fair queue: the pace", () => {
   it("grants at once when idle, and queues the next call until one spacing later", () => {
@@ -100,7 +133,11 @@ describe("fair queue: the pace", () => {
   });
 
   it("spaces grants evenly: no two closer than the spacing, and never more than the limit in any rolling second", () => {
-    const arrivals = [...burst(200, "a"), ...Array.from({ length: 90 }, (_, i) => ({ at: (i * 377) % 9000, tenant: `t${i % 3}` })), ...burst(30, "b", 4321)];
+    const arrivals = [
+      ...burst(200, "a"),
+      ...Array.from({ length: 90 }, (_, i) => ({ at: (i * 377) % 9000, tenant: `t${i % 3}` })),
+      ...burst(30, "b", 4321),
+    ];
     const answers = simulate(queue(), arrivals);
     expect(answers).toHaveLength(arrivals.length);
     expect(answers.every((a) => a.ok)).toBe(true);
@@ -112,7 +149,9 @@ describe("fair queue: the pace", () => {
     const answers = simulate(queue(), burst(300, "a"));
     const slack = 10 * SPACING_MS - 1000;
     // The worst case for the API: alternately on time and delayed by the whole slack.
-    const arrivals = granted(answers).map((a, i) => a.at + (Math.floor(i / 10) % 2 === 0 ? slack - EPSILON : 0));
+    const arrivals = granted(answers).map(
+      (a, i) => a.at + (Math.floor(i / 10) % 2 === 0 ? slack - EPSILON : 0),
+    );
     expect(busiestSecond(arrivals)).toBe(LIMIT);
   });
 
@@ -125,14 +164,26 @@ describe("fair queue: the pace", () => {
 describe("fair queue: fairness", () => {
   it("serves two queued tenants in turn: B's 5 calls behind A's 200 are all among the first 10 grants after they arrive", () => {
     const answers = simulate(queue(), [...burst(200, "a"), ...burst(5, "b", 300)]);
-    const bTurns = granted(answers).filter((a) => a.at >= 300).flatMap((a, i) => (a.tenant === "b" ? [i] : []));
+    const bTurns = granted(answers)
+      .filter((a) => a.at >= 300)
+      .flatMap((a, i) => (a.tenant === "b" ? [i] : []));
     expect(bTurns).toEqual([1, 3, 5, 7, 9]);
     expect(granted(answers, "a")).toHaveLength(200);
   });
 
   it("serves three tenants round-robin, one permit each per turn", () => {
-    const answers = simulate(queue(), [...burst(LIMIT, "fill"), ...burst(4, "a", 1), ...burst(4, "b", 2), ...burst(4, "c", 3)]);
-    expect(granted(answers).filter((a) => a.tenant !== "fill").map((a) => a.tenant).join("")).toBe("abcabcabcabc");
+    const answers = simulate(queue(), [
+      ...burst(LIMIT, "fill"),
+      ...burst(4, "a", 1),
+      ...burst(4, "b", 2),
+      ...burst(4, "c", 3),
+    ]);
+    expect(
+      granted(answers)
+        .filter((a) => a.tenant !== "fill")
+        .map((a) => a.tenant)
+        .join(""),
+    ).toBe("abcabcabcabc");
   });
 
   it("keeps each tenant's own calls in arrival order", () => {
@@ -145,11 +196,19 @@ describe("fair queue: fairness", () => {
 
   it("gives 5 backlogged tenants equal counts (Jain's index 1) whatever they offer, over a drained period", () => {
     const offers = [4, 8, 16, 32, 64];
-    const arrivals = offers.flatMap((perSecond, k) => Array.from({ length: perSecond * 10 }, (_, i) => ({ at: Math.floor((i * 1000) / perSecond), tenant: `t${k}` })));
+    const arrivals = offers.flatMap((perSecond, k) =>
+      Array.from({ length: perSecond * 10 }, (_, i) => ({
+        at: Math.floor((i * 1000) / perSecond),
+        tenant: `t${k}`,
+      })),
+    );
     const answers = simulate(queue(), arrivals);
-    // Drained period: from the first grant to the moment the lightest tenant's last call is served; all five wait throughout.
+    // Drained period: from the first grant to the moment the lightest tenant's last call is served;
+    // all five wait throughout.
     const end = granted(answers, "t0").at(-1)?.at ?? 0;
-    const counts = offers.map((_, k) => granted(answers, `t${k}`).filter((a) => a.at <= end).length);
+    const counts = offers.map(
+      (_, k) => granted(answers, `t${k}`).filter((a) => a.at <= end).length,
+    );
     expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
     expect(jain(counts)).toBeGreaterThan(0.999);
     // …and the period is long: all of the lightest tenant's 40 calls, and as many of each other's.
@@ -169,8 +228,11 @@ describe("fair queue: deadlines", () => {
 
   it("queues a call whose estimated wait is within its deadline, and grants it in time", () => {
     const answers = simulate(queue(), [...burst(5, "a"), { at: 100, tenant: "b", maxWaitMs: 300 }]);
-    // One of A's permits is ahead of B (A's turn was already due): B gets the second, at 2 spacings.
-    expect(granted(answers, "b")).toEqual([{ id: 5, at: 2 * SPACING_MS, tenant: "b", ok: true, permit: 2 }]);
+    // One of A's permits is ahead of B (A's turn was already due): B gets the second, at 2
+    // spacings.
+    expect(granted(answers, "b")).toEqual([
+      { id: 5, at: 2 * SPACING_MS, tenant: "b", ok: true, permit: 2 },
+    ]);
   });
 
   it("refuses a queued call when a pause pushes its turn past its deadline, with a Retry-After from the new estimate", () => {
@@ -180,7 +242,11 @@ describe("fair queue: deadlines", () => {
     pauseFor(q, 5, 50);
     expect(q.drain(50)).toEqual({ granted: [], refused: [], wakeAt: 1500 });
     // At 1500 the pause has 3550 ms to go: 4 s.
-    expect(q.drain(1500)).toEqual({ granted: [], refused: [{ tenant: "b", ticket: 42, retryAfterSeconds: 4 }], wakeAt: null });
+    expect(q.drain(1500)).toEqual({
+      granted: [],
+      refused: [{ tenant: "b", ticket: 42, retryAfterSeconds: 4 }],
+      wakeAt: null,
+    });
     expect(q.counters().b).toEqual({ permits: 0, waited: 1, refused: 1 });
   });
 });
@@ -193,7 +259,10 @@ describe("fair queue: after a 429", () => {
     const answers = simulate(q, burst(LIMIT, "b", 10));
     expect(answers.map((a) => a.tenant).slice(0, 3)).toEqual(["a", "b", "b"]);
     expect(answers[0]?.at).toBe(2000);
-    expect(gaps(answers)[0]).toBeCloseTo(SPACING_MS * NUDGE_FACTOR * (1 - RECOVERY_PER_SECOND) * SLOWDOWN_FACTOR, 9);
+    expect(gaps(answers)[0]).toBeCloseTo(
+      SPACING_MS * NUDGE_FACTOR * (1 - RECOVERY_PER_SECOND) * SLOWDOWN_FACTOR,
+      9,
+    );
     expect(Math.min(...gaps(answers))).toBeGreaterThan(SPACING_MS);
     expect(answers.every((a) => a.ok)).toBe(true);
   });
@@ -209,7 +278,8 @@ describe("fair queue: after a 429", () => {
     expect(reactions).toEqual(["nudged", "slowed"]);
     const ok = granted(answers);
     const g = gaps(answers);
-    // The grant at the step of the first 429 was already due; the gap after it is the first nudged one.
+    // The grant at the step of the first 429 was already due; the gap after it is the first nudged
+    // one.
     const firstNudged = ok.findIndex((a) => a.at >= 5000);
     const pause = g.findIndex((x) => x > 900);
     for (const x of g.slice(0, firstNudged)) expect(x).toBeCloseTo(SPACING_MS, 6);
@@ -217,9 +287,13 @@ describe("fair queue: after a 429", () => {
     expect((g[firstNudged] ?? 0) / SPACING_MS).toBeCloseTo(NUDGE_FACTOR, 1);
     // The only pause starts at the second 429 (the grant due then waits it out).
     expect(ok[pause + 1]?.at).toBeGreaterThanOrEqual(9000);
-    // Slowed: the pause, then half as wide again as the nudged pace had crept back to, shrinking from there, never below the spacing.
+    // Slowed: the pause, then half as wide again as the nudged pace had crept back to, shrinking
+    // from there, never below the spacing.
     const after = g.slice(pause + 1);
-    expect((after[0] ?? 0) / SPACING_MS).toBeCloseTo(NUDGE_FACTOR * (1 - RECOVERY_PER_SECOND) ** 3 * SLOWDOWN_FACTOR, 1);
+    expect((after[0] ?? 0) / SPACING_MS).toBeCloseTo(
+      NUDGE_FACTOR * (1 - RECOVERY_PER_SECOND) ** 3 * SLOWDOWN_FACTOR,
+      1,
+    );
     expect(Math.max(...diffs(after))).toBeLessThanOrEqual(EPSILON);
     expect(after.at(-1)).toBeLessThan(after[0] ?? 0);
     expect(Math.min(...after)).toBeGreaterThanOrEqual(SPACING_MS - EPSILON);

@@ -13,7 +13,8 @@ describe("key health: several tenants refused at once", () => {
     expect(h.refused("demo:a", true, T + 1)).toEqual({ verdict: "unproven", refusedTenants: 1 });
     expect(h.view(T + 1)).toEqual({ suspect: false, refusedTenants: 1 });
     expect(h.refused("demo:b", true, T + 2)).toEqual({ verdict: "environment", refusedTenants: 2 });
-    // The first tenant, asking again, is now told the same: no tenant is blamed for the environment.
+    // The first tenant, asking again, is now told the same: no tenant is blamed for the
+    // environment.
     expect(h.refused("demo:a", true, T + 3)).toEqual({ verdict: "environment", refusedTenants: 2 });
     expect(h.view(T + 3)).toEqual({ suspect: true, refusedTenants: 2 });
   });
@@ -30,7 +31,10 @@ describe("key health: several tenants refused at once", () => {
   it("forgets refusals older than a token's lifetime", () => {
     const h = new KeyHealth();
     h.refused("demo:a", true, T);
-    expect(h.refused("demo:b", true, T + REFUSAL_MEMORY_MS + 1)).toEqual({ verdict: "unproven", refusedTenants: 1 });
+    expect(h.refused("demo:b", true, T + REFUSAL_MEMORY_MS + 1)).toEqual({
+      verdict: "unproven",
+      refusedTenants: 1,
+    });
   });
 });
 
@@ -55,6 +59,9 @@ describe("key health: one tenant's key", () => {
     expect(h.refused("demo:y", false, T + 1)).toEqual({ verdict: "tenant", refusedTenants: 0 });
     h.refused("demo:a", true, T + 2);
     h.refused("demo:b", true, T + 3);
-    expect(h.refused("demo:z", false, T + 4)).toEqual({ verdict: "environment", refusedTenants: 2 });
+    expect(h.refused("demo:z", false, T + 4)).toEqual({
+      verdict: "environment",
+      refusedTenants: 2,
+    });
   });
 });

@@ -1,9 +1,18 @@
 /**
  * The pace of `lib/rate/pacer.ts` on a driven clock: spacing, the floor, the nudge after a first
- * 429, the pause and slow-down after repeated ones, and creeping back. Counts and times on the simulated clock only, never wall-clock time.
+ * 429, the pause and slow-down after repeated ones, and creeping back. Counts and times on the
+ * simulated clock only, never wall-clock time.
  */
 import { describe, expect, it } from "vitest";
-import { CALM_MS, ECHO_MS, MAX_SLOWDOWN, NUDGE_FACTOR, Pacer, RECOVERY_PER_SECOND, SLOWDOWN_FACTOR } from "../../../src/lib/rate/pacer";
+import {
+  CALM_MS,
+  ECHO_MS,
+  MAX_SLOWDOWN,
+  NUDGE_FACTOR,
+  Pacer,
+  RECOVERY_PER_SECOND,
+  SLOWDOWN_FACTOR,
+} from "../../../src/lib/rate/pacer";
 
 const LIMIT = 10;
 const MARGIN = 0.05;
@@ -13,7 +22,9 @@ const pacer = (catchUpMs = 0) => new Pacer({ limit: LIMIT, margin: MARGIN, catch
 /** Each element minus the one before it. */
 const diffs = (xs: number[]) => xs.slice(1).map((x, i) => x - (xs[i] ?? 0));
 
-/** Grants `n` permits back to back, each exactly when due (a punctual timer); answers their times. */
+/**
+ * Grants `n` permits back to back, each exactly when due (a punctual timer); answers their times.
+ */
 function backToBack(p: Pacer, n: number, start = 0): number[] {
   const times: number[] = [];
   let now = start;
@@ -32,7 +43,11 @@ describe("pacer: the floor", () => {
     const times = backToBack(p, 5, 5000);
     expect(times[0]).toBe(5000);
     for (const gap of diffs(times)) expect(gap).toBeCloseTo(FLOOR_MS, 9);
-    expect(p.state(times.at(-1) ?? 0)).toMatchObject({ spacingMs: FLOOR_MS, floorMs: FLOOR_MS, pausedForMs: 0 });
+    expect(p.state(times.at(-1) ?? 0)).toMatchObject({
+      spacingMs: FLOOR_MS,
+      floorMs: FLOOR_MS,
+      pausedForMs: 0,
+    });
   });
 
   it("does not bank idle time: after a quiet spell the next permits are spaced again", () => {
@@ -94,11 +109,15 @@ describe("pacer: after a 429", () => {
     const due = p.nextAt();
     expect(p.throttled(1, 300, 2)).toBe("nudged");
     expect(p.state(300)).toMatchObject({ spacingMs: FLOOR_MS * NUDGE_FACTOR, pausedForMs: 0 });
-    // The permit already due stays due; the ones after it come at the nudged spacing (crept back since 300).
+    // The permit already due stays due; the ones after it come at the nudged spacing (crept back
+    // since 300).
     expect(p.nextAt()).toBe(due);
     const after = backToBack(p, 2, due);
     expect(after[0]).toBe(due);
-    expect(diffs(after)[0]).toBeCloseTo(FLOOR_MS * NUDGE_FACTOR * (1 - RECOVERY_PER_SECOND) ** ((due - 300) / 1000), 9);
+    expect(diffs(after)[0]).toBeCloseTo(
+      FLOOR_MS * NUDGE_FACTOR * (1 - RECOVERY_PER_SECOND) ** ((due - 300) / 1000),
+      9,
+    );
   });
 
   it("takes a 429 within CALM_MS of the last reaction, to a call granted since, as a pace too fast: every permit held for its Retry-After, the spacing SLOWDOWN_FACTOR wider", () => {
@@ -131,7 +150,8 @@ describe("pacer: after a 429", () => {
     const early = [sendAt(p, 0), sendAt(p, 0), sendAt(p, 0)];
     expect(p.throttled(1, 250, early[0] ?? -1)).toBe("nudged");
     const later = sendAt(p, 300);
-    // After the echo second, an early call's 429 still teaches nothing; the later call's is a second 429.
+    // After the echo second, an early call's 429 still teaches nothing; the later call's is a
+    // second 429.
     expect(p.throttled(5, 1260, early[1] ?? -1)).toBe("echo");
     expect(p.state(250)).toMatchObject({ spacingMs: FLOOR_MS * NUDGE_FACTOR, pausedForMs: 0 });
     expect(p.state(1260).pausedForMs).toBe(0);
@@ -153,7 +173,10 @@ describe("pacer: after a 429", () => {
   it("never slows past MAX_SLOWDOWN times the floor, and a Retry-After of 0 s still holds 1 s", () => {
     const p = pacer();
     for (let i = 0; i < 10; i++) p.throttled(0, i * 5000, sendAt(p, i * 5000));
-    expect(p.state(45_000)).toMatchObject({ spacingMs: FLOOR_MS * MAX_SLOWDOWN, pausedForMs: 1000 });
+    expect(p.state(45_000)).toMatchObject({
+      spacingMs: FLOOR_MS * MAX_SLOWDOWN,
+      pausedForMs: 1000,
+    });
   });
 
   it("creeps back RECOVERY_PER_SECOND per second after a nudge, busy or idle, down to the floor and no further", () => {
@@ -162,7 +185,8 @@ describe("pacer: after a 429", () => {
     const nudged = FLOOR_MS * NUDGE_FACTOR;
     expect(p.state(0).spacingMs).toBe(nudged);
     expect(p.state(5000).spacingMs).toBeCloseTo(nudged * (1 - RECOVERY_PER_SECOND) ** 5, 9);
-    // Busy: the gaps between back-to-back permits shrink, never grow, while no 429 comes, and never below the floor.
+    // Busy: the gaps between back-to-back permits shrink, never grow, while no 429 comes, and never
+    // below the floor.
     const gaps = diffs(backToBack(p, 120, 0));
     expect(Math.max(...diffs(gaps))).toBeLessThanOrEqual(1e-9);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(FLOOR_MS - 1e-9);
@@ -184,7 +208,10 @@ describe("pacer: after a 429", () => {
     const p = pacer();
     p.throttled(1, 0, sendAt(p, 0));
     p.throttled(1, 5000, sendAt(p, 5000)); // 5 s after the nudge: 1.1 × 0.99^5 of the floor, then × 1.5
-    expect(p.state(5000).spacingMs).toBeCloseTo(FLOOR_MS * NUDGE_FACTOR * SLOWDOWN_FACTOR * (1 - RECOVERY_PER_SECOND) ** 5, 9);
+    expect(p.state(5000).spacingMs).toBeCloseTo(
+      FLOOR_MS * NUDGE_FACTOR * SLOWDOWN_FACTOR * (1 - RECOVERY_PER_SECOND) ** 5,
+      9,
+    );
   });
 
   it("estimates a permit's wait as the time to the next one plus a spacing per permit ahead", () => {
@@ -195,6 +222,9 @@ describe("pacer: after a 429", () => {
     expect(p.eta(9, 5)).toBeCloseTo(10 * FLOOR_MS - 5, 9);
     p.throttled(1, 5, 0);
     p.throttled(4, 5 + ECHO_MS, sendAt(p, 5 + ECHO_MS));
-    expect(p.eta(2, 5 + ECHO_MS)).toBeCloseTo(4000 + 2 * FLOOR_MS * NUDGE_FACTOR * (1 - RECOVERY_PER_SECOND) * SLOWDOWN_FACTOR, 9);
+    expect(p.eta(2, 5 + ECHO_MS)).toBeCloseTo(
+      4000 + 2 * FLOOR_MS * NUDGE_FACTOR * (1 - RECOVERY_PER_SECOND) * SLOWDOWN_FACTOR,
+      9,
+    );
   });
 });

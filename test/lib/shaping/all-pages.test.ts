@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PAGES_ALL_MAX_ROWS, leastWalkMs, morePages, pageRows, readPagination, rowCap, wantsAllPages, withPage } from "../../../src/lib/shaping/all-pages";
+import {
+  DEFAULT_PAGES_ALL_MAX_ROWS,
+  leastWalkMs,
+  morePages,
+  pageRows,
+  readPagination,
+  rowCap,
+  wantsAllPages,
+  withPage,
+} from "../../../src/lib/shaping/all-pages";
 
 describe("pages=all: the pure parts", () => {
   it("is asked for with Prefer: pages=all among other preferences, in any casing", () => {
@@ -10,7 +19,10 @@ describe("pages=all: the pure parts", () => {
   });
 
   it("caps rows by the binding, lowered (never raised) by max-rows", () => {
-    expect(rowCap(undefined, undefined)).toEqual({ cap: DEFAULT_PAGES_ALL_MAX_ROWS, lowered: false });
+    expect(rowCap(undefined, undefined)).toEqual({
+      cap: DEFAULT_PAGES_ALL_MAX_ROWS,
+      lowered: false,
+    });
     expect(rowCap("1000", undefined)).toEqual({ cap: 1000, lowered: false });
     expect(rowCap("nonsense", "5")).toEqual({ cap: 5, lowered: true });
     expect(rowCap("1000", "5000")).toEqual({ cap: 1000, lowered: false });
@@ -18,15 +30,22 @@ describe("pages=all: the pure parts", () => {
   });
 
   it("reads X-Pagination in any key casing; null when absent or not an object", () => {
-    expect(readPagination('{"TotalCount":7,"pageSize":3,"totalPages":3,"nextPageLink":null}')).toEqual({ totalCount: 7, pageSize: 3, totalPages: 3, hasNext: false });
-    expect(readPagination('{"nextPageLink":"https://x/v2/Departments?PageNumber=2"}')).toMatchObject({ totalCount: null, hasNext: true });
+    expect(
+      readPagination('{"TotalCount":7,"pageSize":3,"totalPages":3,"nextPageLink":null}'),
+    ).toEqual({ totalCount: 7, pageSize: 3, totalPages: 3, hasNext: false });
+    expect(
+      readPagination('{"nextPageLink":"https://x/v2/Departments?PageNumber=2"}'),
+    ).toMatchObject({ totalCount: null, hasNext: true });
     expect(readPagination(null)).toBeNull();
     expect(readPagination("[1]")).toBeNull();
     expect(readPagination("{oops")).toBeNull();
   });
 
   it("keeps a page's rows as raw JSON (every digit of an int64 kept) and counts them", () => {
-    expect(pageRows(' [ {"Id": 9007199254740993}, {"Id":2} ] ')).toEqual({ inner: '{"Id": 9007199254740993}, {"Id":2}', count: 2 });
+    expect(pageRows(' [ {"Id": 9007199254740993}, {"Id":2} ] ')).toEqual({
+      inner: '{"Id": 9007199254740993}, {"Id":2}',
+      count: 2,
+    });
     expect(pageRows("[]")).toEqual({ inner: "", count: 0 });
     expect(pageRows('{"Id":1}')).toBeNull();
     expect(pageRows("nope")).toBeNull();
@@ -43,7 +62,9 @@ describe("pages=all: the pure parts", () => {
   });
 
   it("sets PageNumber, replacing the caller's in any casing and keeping the rest", () => {
-    expect(withPage("?pagenumber=1&PageSize=3&codes=A", 2)).toBe("?PageSize=3&codes=A&PageNumber=2");
+    expect(withPage("?pagenumber=1&PageSize=3&codes=A", 2)).toBe(
+      "?PageSize=3&codes=A&PageNumber=2",
+    );
     expect(withPage("", 4)).toBe("?PageNumber=4");
   });
 

@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { ManualVoucherPost } from "../../../shared/v2/vouchers";
-import { CODE_REFS, codeKey, lookupBatches, lookupSearch, resolveSites, type CodeDeps, type CodeId, type CodeKey, type Target } from "../../../src/lib/shaping/code-refs";
+import {
+  CODE_REFS,
+  codeKey,
+  lookupBatches,
+  lookupSearch,
+  resolveSites,
+  type CodeDeps,
+  type CodeId,
+  type CodeKey,
+  type Target,
+} from "../../../src/lib/shaping/code-refs";
 import { codeSchema, findSites } from "../../../src/lib/shaping/code-sites";
 
 /** Deps over an in-memory book: `books[kind]` maps a code (as the API matches it) to an id. */
@@ -8,13 +18,17 @@ function fakeDeps(books: Record<string, Record<string, number>>, cache: CodeId[]
   const lookups: { kind: string; codes: string[] }[] = [];
   const remembered: CodeId[] = [];
   const deps: CodeDeps = {
-    recall: async (keys: CodeKey[]) => cache.filter((c) => keys.some((k) => k.kind === c.kind && k.code === c.code)),
+    recall: async (keys: CodeKey[]) =>
+      cache.filter((c) => keys.some((k) => k.kind === c.kind && k.code === c.code)),
     lookup: async (target: Target, codes: string[]) => {
       lookups.push({ kind: target.kind, codes });
       const book = books[target.kind] ?? {};
       const rows = Object.entries(book)
         .filter(([code]) => codes.some((c) => c.toLowerCase() === code.toLowerCase()))
-        .map(([code, id]) => ({ Id: id, [target.match]: target.value === "number" ? Number(code) : code }));
+        .map(([code, id]) => ({
+          Id: id,
+          [target.match]: target.value === "number" ? Number(code) : code,
+        }));
       return { ok: true, rows };
     },
     remember: async (found) => {
@@ -52,55 +66,115 @@ describe("the code table", () => {
     expect(codeKey({ value: "number" }, 3000)).toMatchObject({ ok: true, key: "3000" });
     expect(codeKey({ value: "number" }, "10000-11000").ok).toBe(false);
     expect(codeKey({ value: "number" }, 1.5).ok).toBe(false);
-    expect(codeKey({ value: "code" }, " Avd10 ")).toMatchObject({ ok: true, key: "avd10", spelling: "Avd10" });
-    expect(codeKey({ value: "code" }, "A,B")).toMatchObject({ ok: false, message: expect.stringContaining("comma") });
+    expect(codeKey({ value: "code" }, " Avd10 ")).toMatchObject({
+      ok: true,
+      key: "avd10",
+      spelling: "Avd10",
+    });
+    expect(codeKey({ value: "code" }, "A,B")).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("comma"),
+    });
     expect(codeKey({ value: "code" }, 7).ok).toBe(false);
   });
 });
 
 describe("where codes apply", () => {
   it("in a POST, only codes the schema lacks while it has the Id: voucher lines, not a sales order's CustomerNo", () => {
-    const voucher = { CurrencyCode: "NOK", VoucherDate: "2026-01-01", VoucherLines: [{ AccountNo: 3000, DepartmentCode: "A" }, { AccountId: 5, AccountNo: 1920 }] };
+    const voucher = {
+      CurrencyCode: "NOK",
+      VoucherDate: "2026-01-01",
+      VoucherLines: [
+        { AccountNo: 3000, DepartmentCode: "A" },
+        { AccountId: 5, AccountNo: 1920 },
+      ],
+    };
     const found = findSites(voucher, schema("POST", "/Vouchers/ManualJournals"), "post");
-    expect(found.sites.map((s) => s.path)).toEqual(["VoucherLines.0.DepartmentCode", "VoucherLines.0.AccountNo"]);
+    expect(found.sites.map((s) => s.path)).toEqual([
+      "VoucherLines.0.DepartmentCode",
+      "VoucherLines.0.AccountNo",
+    ]);
     // Id wins: the code beside it is dropped without a lookup.
     expect(voucher.VoucherLines[1]).toEqual({ AccountId: 5 });
     const order = { CustomerNo: 10001, SalesOrderLines: [{ ProductCode: "P1", Quantity: 1 }] };
-    expect(findSites(order, schema("POST", "/SalesOrders/Complete"), "post")).toMatchObject({ sites: [], changed: false });
+    expect(findSites(order, schema("POST", "/SalesOrders/Complete"), "post")).toMatchObject({
+      sites: [],
+      changed: false,
+    });
   });
 
   it("in a merge patch, every code whose Id the resource has; a null code clears the Id", () => {
-    const doc: Record<string, unknown> = { DepartmentCode: null, SalesPersonEmployeeNumber: 501, Name: "x" };
+    const doc: Record<string, unknown> = {
+      DepartmentCode: null,
+      SalesPersonEmployeeNumber: 501,
+      Name: "x",
+    };
     const found = findSites(doc, schema("PATCH", "/Customers/17"), "merge");
     expect(found.sites.map((s) => s.path)).toEqual(["SalesPersonEmployeeNumber"]);
     expect(doc).toEqual({ SalesPersonEmployeeNumber: 501, Name: "x", DepartmentId: null });
-    const order = findSites({ CustomerNo: 10001, ProjectCode: "P" }, schema("PATCH", "/SalesOrders/4f0c8a52-2b1e-4a53-9d3c-1e2f3a4b5c6d"), "merge");
+    const order = findSites(
+      { CustomerNo: 10001, ProjectCode: "P" },
+      schema("PATCH", "/SalesOrders/4f0c8a52-2b1e-4a53-9d3c-1e2f3a4b5c6d"),
+      "merge",
+    );
     expect(order.sites.map((s) => s.ref.id).sort()).toEqual(["CustomerId", "ProjectId"]);
   });
 
   it("never where the field is the record's own (an account's AccountNo), and reports malformed codes by path", () => {
-    expect(findSites({ AccountNo: 3000, Name: "Salg" }, schema("PATCH", "/GeneralLedgerAccounts/9"), "merge")).toMatchObject({ sites: [], changed: false });
-    const bad = findSites({ VoucherLines: [{ AccountNo: "3000-4000" }] }, ManualVoucherPost, "post");
-    expect(bad.errors).toEqual([{ path: "VoucherLines.0.AccountNo", message: expect.stringContaining("whole number") }]);
+    expect(
+      findSites(
+        { AccountNo: 3000, Name: "Salg" },
+        schema("PATCH", "/GeneralLedgerAccounts/9"),
+        "merge",
+      ),
+    ).toMatchObject({ sites: [], changed: false });
+    const bad = findSites(
+      { VoucherLines: [{ AccountNo: "3000-4000" }] },
+      ManualVoucherPost,
+      "post",
+    );
+    expect(bad.errors).toEqual([
+      { path: "VoucherLines.0.AccountNo", message: expect.stringContaining("whole number") },
+    ]);
   });
 });
 
 describe("resolving", () => {
   it("looks each kind up once for all its codes, swaps codes for ids, and remembers them", async () => {
-    const body = { VoucherLines: [{ AccountNo: 3000, DepartmentCode: "a" }, { AccountNo: "1920", DepartmentCode: "A" }, { AccountNo: 3000, DepartmentCode: "B" }] };
-    const { deps, lookups, remembered } = fakeDeps({ GeneralLedgerAccount: { "3000": 11, "1920": 12 }, Department: { A: 21, B: 22 } });
+    const body = {
+      VoucherLines: [
+        { AccountNo: 3000, DepartmentCode: "a" },
+        { AccountNo: "1920", DepartmentCode: "A" },
+        { AccountNo: 3000, DepartmentCode: "B" },
+      ],
+    };
+    const { deps, lookups, remembered } = fakeDeps({
+      GeneralLedgerAccount: { "3000": 11, "1920": 12 },
+      Department: { A: 21, B: 22 },
+    });
     const found = findSites(body, ManualVoucherPost, "post");
     const res = await resolveSites(found.sites, deps);
     expect(res).toEqual({ kind: "done", cached: [] });
     expect(lookups).toHaveLength(2);
-    expect(lookups).toEqual(expect.arrayContaining([{ kind: "GeneralLedgerAccount", codes: ["3000", "1920"] }, { kind: "Department", codes: ["a", "B"] }]));
-    expect(body.VoucherLines).toEqual([{ AccountId: 11, DepartmentId: 21 }, { AccountId: 12, DepartmentId: 21 }, { AccountId: 11, DepartmentId: 22 }]);
+    expect(lookups).toEqual(
+      expect.arrayContaining([
+        { kind: "GeneralLedgerAccount", codes: ["3000", "1920"] },
+        { kind: "Department", codes: ["a", "B"] },
+      ]),
+    );
+    expect(body.VoucherLines).toEqual([
+      { AccountId: 11, DepartmentId: 21 },
+      { AccountId: 12, DepartmentId: 21 },
+      { AccountId: 11, DepartmentId: 22 },
+    ]);
     expect(remembered).toHaveLength(4);
   });
 
   it("asks the API only for codes the cache does not hold, and reports those it answered", async () => {
     const body = { VoucherLines: [{ AccountNo: 3000, DepartmentCode: "A" }] };
-    const { deps, lookups } = fakeDeps({ Department: { A: 21 } }, [{ kind: "GeneralLedgerAccount", code: "3000", id: 11 }]);
+    const { deps, lookups } = fakeDeps({ Department: { A: 21 } }, [
+      { kind: "GeneralLedgerAccount", code: "3000", id: 11 },
+    ]);
     const res = await resolveSites(findSites(body, ManualVoucherPost, "post").sites, deps);
     expect(res).toEqual({ kind: "done", cached: [{ kind: "GeneralLedgerAccount", code: "3000" }] });
     expect(lookups.map((l) => l.kind)).toEqual(["Department"]);
@@ -111,14 +185,29 @@ describe("resolving", () => {
     const body = { VoucherLines: [{ AccountNo: 3000 }, { AccountNo: 4999 }] };
     const { deps } = fakeDeps({ GeneralLedgerAccount: { "3000": 11 } });
     const res = await resolveSites(findSites(body, ManualVoucherPost, "post").sites, deps);
-    expect(res).toEqual({ kind: "unknown", errors: [{ path: "VoucherLines.1.AccountNo", message: "No general ledger account has AccountNo '4999'." }] });
+    expect(res).toEqual({
+      kind: "unknown",
+      errors: [
+        {
+          path: "VoucherLines.1.AccountNo",
+          message: "No general ledger account has AccountNo '4999'.",
+        },
+      ],
+    });
     expect(body.VoucherLines[0]).toEqual({ AccountNo: 3000 });
   });
 
   it("passes a lookup's refusal back as the API gave it", async () => {
     const refusal = new Response("{}", { status: 403 });
-    const deps: CodeDeps = { recall: async () => [], lookup: async () => ({ ok: false, response: refusal }), remember: async () => undefined };
-    const res = await resolveSites(findSites({ VoucherLines: [{ AccountNo: 3000 }] }, ManualVoucherPost, "post").sites, deps);
+    const deps: CodeDeps = {
+      recall: async () => [],
+      lookup: async () => ({ ok: false, response: refusal }),
+      remember: async () => undefined,
+    };
+    const res = await resolveSites(
+      findSites({ VoucherLines: [{ AccountNo: 3000 }] }, ManualVoucherPost, "post").sites,
+      deps,
+    );
     expect(res).toEqual({ kind: "refused", response: refusal });
   });
 });

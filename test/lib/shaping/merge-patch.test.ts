@@ -4,7 +4,14 @@ import { parseMergePatch, pointerToken, toJsonPatch } from "../../../src/lib/sha
 
 describe("merge patch to JSON Patch", () => {
   it("turns members into operations in order: null removes, objects recurse, the rest is add", () => {
-    const ops = toJsonPatch({ Name: "Fjord AS", Description: null, MailAddress: { City: "Oslo", AddressLine2: null }, ContactGroupIds: [1, 2], IsArchived: false, Allowance: 0 });
+    const ops = toJsonPatch({
+      Name: "Fjord AS",
+      Description: null,
+      MailAddress: { City: "Oslo", AddressLine2: null },
+      ContactGroupIds: [1, 2],
+      IsArchived: false,
+      Allowance: 0,
+    });
     expect(ops).toEqual({
       ok: true,
       value: [
@@ -22,7 +29,10 @@ describe("merge patch to JSON Patch", () => {
 
   it("escapes ~ and / in keys as JSON Pointer tokens", () => {
     expect(pointerToken("a/b~c")).toBe("a~1b~0c");
-    expect(toJsonPatch({ "a/b": { "~": 1 } })).toEqual({ ok: true, value: [{ op: "add", path: "/a~1b/~0", value: 1 }] });
+    expect(toJsonPatch({ "a/b": { "~": 1 } })).toEqual({
+      ok: true,
+      value: [{ op: "add", path: "/a~1b/~0", value: 1 }],
+    });
   });
 
   it("refuses a patch that changes nothing", () => {
@@ -36,7 +46,12 @@ describe("merge patch to JSON Patch", () => {
       const p = parseMergePatch(text);
       expect(p.ok, text).toBe(false);
     }
-    expect(parseMergePatch("{ x").ok || parseMergePatch("{ x")).toMatchObject({ error: expect.stringContaining("not valid JSON") });
-    expect(parseMergePatch("[1]")).toMatchObject({ ok: false, error: expect.stringContaining("JSON object") });
+    expect(parseMergePatch("{ x").ok || parseMergePatch("{ x")).toMatchObject({
+      error: expect.stringContaining("not valid JSON"),
+    });
+    expect(parseMergePatch("[1]")).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("JSON object"),
+    });
   });
 });

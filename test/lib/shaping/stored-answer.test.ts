@@ -5,16 +5,27 @@ import { answerResponse, capture } from "../../../src/lib/shaping/stored-answer"
 function streamed(parts: string[], init: ResponseInit): Response {
   const enc = new TextEncoder();
   const queue = [...parts];
-  return new Response(new ReadableStream<Uint8Array>({ pull: (c) => (queue.length ? c.enqueue(enc.encode(queue.shift())) : c.close()) }), init);
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      pull: (c) => (queue.length ? c.enqueue(enc.encode(queue.shift())) : c.close()),
+    }),
+    init,
+  );
 }
 
 describe("capture", () => {
   it("keeps status, the named headers and a body within the limit, and answers the caller the same", async () => {
-    const res = streamed(['{"Id":', "1}"], { status: 201, headers: { "content-type": "application/json", location: "/v2/Customers/1", etag: '"e"' } });
+    const res = streamed(['{"Id":', "1}"], {
+      status: 201,
+      headers: { "content-type": "application/json", location: "/v2/Customers/1", etag: '"e"' },
+    });
     const c = await capture(res, ["content-type", "location"], 1024);
     expect(c.complete).toBe(true);
     expect(c.answer.status).toBe(201);
-    expect(c.answer.headers).toEqual({ "content-type": "application/json", location: "/v2/Customers/1" });
+    expect(c.answer.headers).toEqual({
+      "content-type": "application/json",
+      location: "/v2/Customers/1",
+    });
     expect(new TextDecoder().decode(c.answer.body ?? new ArrayBuffer(0))).toBe('{"Id":1}');
     expect(c.response.status).toBe(201);
     expect(c.response.headers.get("etag")).toBe('"e"');
@@ -38,9 +49,28 @@ describe("capture", () => {
 describe("answerResponse", () => {
   it("gives the kept answer with extra headers; a body not kept has no content type", async () => {
     const body = await new Response('{"a":1}').arrayBuffer();
-    const res = answerResponse({ status: 201, headers: { "content-type": "application/json", location: "/v2/X/1" }, body }, { "idempotent-replayed": "true" });
-    expect([res.status, res.headers.get("location"), res.headers.get("idempotent-replayed"), await res.text()]).toEqual([201, "/v2/X/1", "true", '{"a":1}']);
-    const bare = answerResponse({ status: 201, headers: { "content-type": "application/json", location: "/v2/X/1" }, body: null }, {});
-    expect([bare.headers.get("content-type"), bare.headers.get("location"), await bare.text()]).toEqual([null, "/v2/X/1", ""]);
+    const res = answerResponse(
+      { status: 201, headers: { "content-type": "application/json", location: "/v2/X/1" }, body },
+      { "idempotent-replayed": "true" },
+    );
+    expect([
+      res.status,
+      res.headers.get("location"),
+      res.headers.get("idempotent-replayed"),
+      await res.text(),
+    ]).toEqual([201, "/v2/X/1", "true", '{"a":1}']);
+    const bare = answerResponse(
+      {
+        status: 201,
+        headers: { "content-type": "application/json", location: "/v2/X/1" },
+        body: null,
+      },
+      {},
+    );
+    expect([
+      bare.headers.get("content-type"),
+      bare.headers.get("location"),
+      await bare.text(),
+    ]).toEqual([null, "/v2/X/1", ""]);
   });
 });

@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Outcome } from "../../../src/lib/outcome";
-import { ACCESS_CACHE_MS, AccessCache, cacheMs, type KeyAccess } from "../../../src/lib/upstream/access-cache";
+import {
+  ACCESS_CACHE_MS,
+  AccessCache,
+  cacheMs,
+  type KeyAccess,
+} from "../../../src/lib/upstream/access-cache";
 import { renewalStart } from "../../../src/lib/token-timing";
 
 const KEY = `lg_demo_acme_${"a".repeat(43)}`;
@@ -13,9 +18,9 @@ const OTHER_KEY = `lg_demo_acme_${"b".repeat(43)}`;
 const T0 = 1_700_000_000_000;
 
 /**
- * A tenant's object as the cache sees it: it counts the `access` calls it answers and judges keys as
- * the real one does (removed: no key is valid; a retiring key: valid until `retiresAt`, and the copy
- * it allows ends there too).
+ * A tenant's object as the cache sees it: it counts the `access` calls it answers and judges keys
+ * as the real one does (removed: no key is valid; a retiring key: valid until `retiresAt`, and the
+ * copy it allows ends there too).
  */
 function tenantObject(clock: { now: number }, token = "tok-1") {
   const o = {
@@ -25,9 +30,23 @@ function tenantObject(clock: { now: number }, token = "tok-1") {
     retiresAt: null as number | null,
     access: async (): Promise<Outcome<KeyAccess>> => {
       o.asks++;
-      if (o.removed || (o.retiresAt !== null && clock.now >= o.retiresAt)) return { ok: false, error: { reason: "unauthorized", detail: "The gateway key is not valid." } };
+      if (o.removed || (o.retiresAt !== null && clock.now >= o.retiresAt))
+        return {
+          ok: false,
+          error: { reason: "unauthorized", detail: "The gateway key is not valid." },
+        };
       const expiresAt = clock.now + 20 * 60_000;
-      return { ok: true, value: { token: o.token, expiresAt, cacheMs: cacheMs(clock.now, { servesUntil: expiresAt - 5 * 60_000, retiresAt: o.retiresAt }) } };
+      return {
+        ok: true,
+        value: {
+          token: o.token,
+          expiresAt,
+          cacheMs: cacheMs(clock.now, {
+            servesUntil: expiresAt - 5 * 60_000,
+            retiresAt: o.retiresAt,
+          }),
+        },
+      };
     },
   };
   return o;
@@ -37,7 +56,8 @@ function setup() {
   const clock = { now: T0 };
   const cache = new AccessCache(() => clock.now);
   const tenant = tenantObject(clock);
-  const call = (key = KEY, name: "demo:acme" | "demo:other" = "demo:acme", fresh = false) => cache.access(name, key, tenant.access, fresh);
+  const call = (key = KEY, name: "demo:acme" | "demo:other" = "demo:acme", fresh = false) =>
+    cache.access(name, key, tenant.access, fresh);
   return { clock, cache, tenant, call };
 }
 
@@ -57,7 +77,11 @@ describe("access cache: a warm key skips the tenant's object", () => {
 
   it("never keeps a copy longer than ACCESS_CACHE_MS, whatever the answer says; 0 keeps none", async () => {
     const { clock, cache } = setup();
-    let answer: KeyAccess = { token: "t", expiresAt: T0 + 3_600_000, cacheMs: 10 * ACCESS_CACHE_MS };
+    let answer: KeyAccess = {
+      token: "t",
+      expiresAt: T0 + 3_600_000,
+      cacheMs: 10 * ACCESS_CACHE_MS,
+    };
     let asks = 0;
     const ask = async (): Promise<Outcome<KeyAccess>> => (asks++, { ok: true, value: answer });
     await cache.access("demo:acme", KEY, ask);
@@ -132,7 +156,8 @@ describe("access cache: invalidation", () => {
   it("a key rotated elsewhere stops at its retirement when the copy was made knowing it, and within the bound when not", async () => {
     const { clock, tenant, call } = setup();
     await call();
-    // Rotated after the copy was made, retiring at once: the copy is the only thing that still serves it.
+    // Rotated after the copy was made, retiring at once: the copy is the only thing that still
+    // serves it.
     tenant.retiresAt = T0 + 1;
     clock.now = T0 + ACCESS_CACHE_MS;
     expect((await call()).ok).toBe(false);
@@ -153,7 +178,10 @@ describe("access cache: size and lifetime rules", () => {
   it("holds at most its limit: expired copies go first, then the oldest", async () => {
     const clock = { now: T0 };
     const cache = new AccessCache(() => clock.now, 3);
-    const ask = (ms: number) => async (): Promise<Outcome<KeyAccess>> => ({ ok: true, value: { token: "t", expiresAt: T0 + 3_600_000, cacheMs: ms } });
+    const ask = (ms: number) => async (): Promise<Outcome<KeyAccess>> => ({
+      ok: true,
+      value: { token: "t", expiresAt: T0 + 3_600_000, cacheMs: ms },
+    });
     const key = (c: string) => `lg_demo_acme_${c.repeat(43)}`;
     await cache.access("demo:acme", key("a"), ask(1_000));
     await cache.access("demo:acme", key("b"), ask(ACCESS_CACHE_MS));
@@ -164,7 +192,10 @@ describe("access cache: size and lifetime rules", () => {
     await cache.access("demo:acme", key("e"), ask(ACCESS_CACHE_MS));
     expect(cache.size).toBe(3);
     let asked = 0;
-    const count = async (): Promise<Outcome<KeyAccess>> => (asked++, { ok: true, value: { token: "t", expiresAt: T0 + 3_600_000, cacheMs: ACCESS_CACHE_MS } });
+    const count = async (): Promise<Outcome<KeyAccess>> => (
+      asked++,
+      { ok: true, value: { token: "t", expiresAt: T0 + 3_600_000, cacheMs: ACCESS_CACHE_MS } }
+    );
     // b was the oldest live copy, so it went for e; c, d and e are still served.
     for (const c of ["c", "d", "e"]) await cache.access("demo:acme", key(c), count);
     expect(asked).toBe(0);
@@ -173,7 +204,9 @@ describe("access cache: size and lifetime rules", () => {
   it("cacheMs: the least of the bound, the token's renewal start and the key's retirement; never negative", () => {
     const t = { token: "t", issuedAt: T0, expiresAt: T0 + 20 * 60_000 };
     expect(cacheMs(T0, { servesUntil: renewalStart(t), retiresAt: null })).toBe(ACCESS_CACHE_MS);
-    expect(cacheMs(renewalStart(t) - 2_000, { servesUntil: renewalStart(t), retiresAt: null })).toBe(2_000);
+    expect(
+      cacheMs(renewalStart(t) - 2_000, { servesUntil: renewalStart(t), retiresAt: null }),
+    ).toBe(2_000);
     expect(cacheMs(T0, { servesUntil: renewalStart(t), retiresAt: T0 + 4_000 })).toBe(4_000);
     expect(cacheMs(renewalStart(t) + 1, { servesUntil: renewalStart(t), retiresAt: null })).toBe(0);
     expect(cacheMs(T0, { servesUntil: 0, retiresAt: null })).toBe(0);

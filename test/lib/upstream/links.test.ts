@@ -10,8 +10,12 @@ const link = (l: string) => gatewayLink(l, ROOT, GW);
 
 describe("links: rewritten to the gateway", () => {
   it("a link below the API root becomes the same path and query below the gateway's /v2, whatever the root's case", () => {
-    expect(link(`${ROOT}/Customers?PageSize=1&PageNumber=2`)).toBe(`${GW}/v2/Customers?PageSize=1&PageNumber=2`);
-    expect(link("https://goapi.poweroffice.net/demo/V2/SalesOrders/sentState?id=4")).toBe(`${GW}/v2/SalesOrders/sentState?id=4`);
+    expect(link(`${ROOT}/Customers?PageSize=1&PageNumber=2`)).toBe(
+      `${GW}/v2/Customers?PageSize=1&PageNumber=2`,
+    );
+    expect(link("https://goapi.poweroffice.net/demo/V2/SalesOrders/sentState?id=4")).toBe(
+      `${GW}/v2/SalesOrders/sentState?id=4`,
+    );
     expect(link(ROOT)).toBe(`${GW}/v2`);
   });
 
@@ -38,15 +42,35 @@ describe("links: never an upstream URL", () => {
   });
 
   it("rewrites X-Pagination's page links, drops foreign ones, and keeps its counts", () => {
-    const header = JSON.stringify({ totalCount: 3, pageSize: 1, currentPage: 2, totalPages: 3, previousPageLink: `${ROOT}/Customers?PageNumber=1`, nextPageLink: "https://evil.example/x", firstPageLink: "/Demo/v2/Customers", note: "https://elsewhere.example/", nested: { url: `${ROOT}/x` } });
-    expect(JSON.parse(gatewayPagination(header, ROOT, GW) ?? "null")).toEqual({
-      totalCount: 3, pageSize: 1, currentPage: 2, totalPages: 3,
-      previousPageLink: `${GW}/v2/Customers?PageNumber=1`, nextPageLink: null, firstPageLink: `${GW}/v2/Customers`, note: null, nested: null,
+    const header = JSON.stringify({
+      totalCount: 3,
+      pageSize: 1,
+      currentPage: 2,
+      totalPages: 3,
+      previousPageLink: `${ROOT}/Customers?PageNumber=1`,
+      nextPageLink: "https://evil.example/x",
+      firstPageLink: "/Demo/v2/Customers",
+      note: "https://elsewhere.example/",
+      nested: { url: `${ROOT}/x` },
     });
-    expect(gatewayPagination(JSON.stringify({ nextPageLink: null }), ROOT, GW)).toBe('{"nextPageLink":null}');
+    expect(JSON.parse(gatewayPagination(header, ROOT, GW) ?? "null")).toEqual({
+      totalCount: 3,
+      pageSize: 1,
+      currentPage: 2,
+      totalPages: 3,
+      previousPageLink: `${GW}/v2/Customers?PageNumber=1`,
+      nextPageLink: null,
+      firstPageLink: `${GW}/v2/Customers`,
+      note: null,
+      nested: null,
+    });
+    expect(gatewayPagination(JSON.stringify({ nextPageLink: null }), ROOT, GW)).toBe(
+      '{"nextPageLink":null}',
+    );
   });
 
   it("drops an X-Pagination it cannot read", () => {
-    for (const h of ["", "not json", "[1]", '"https://evil.example"', "null"]) expect(gatewayPagination(h, ROOT, GW), h).toBeNull();
+    for (const h of ["", "not json", "[1]", '"https://evil.example"', "null"])
+      expect(gatewayPagination(h, ROOT, GW), h).toBeNull();
   });
 });

@@ -4,7 +4,11 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Bindings } from "../../../src/lib/config";
-import { exchange, MAX_RETRY_AFTER_SECONDS, retryAfterSeconds } from "../../../src/lib/upstream/transport";
+import {
+  exchange,
+  MAX_RETRY_AFTER_SECONDS,
+  retryAfterSeconds,
+} from "../../../src/lib/upstream/transport";
 
 const API = "https://api.example/Demo/v2/Customers";
 const ELSEWHERE = "https://elsewhere.example/collect";
@@ -21,12 +25,17 @@ function redirectingApi() {
     arrived.push({ url, headers: new Headers(init.headers), redirect: init.redirect });
     if (url !== API) return new Response("collected");
     const redirect = new Response(null, { status: 302, headers: { location: ELSEWHERE } });
-    return init.redirect === "manual" || init.redirect === "error" ? redirect : fetch(ELSEWHERE, init);
+    return init.redirect === "manual" || init.redirect === "error"
+      ? redirect
+      : fetch(ELSEWHERE, init);
   };
   return { fetch, arrived };
 }
 
-const SECRETS = { authorization: "Bearer the-tenants-token", "ocp-apim-subscription-key": "the-subscription-key" };
+const SECRETS = {
+  authorization: "Bearer the-tenants-token",
+  "ocp-apim-subscription-key": "the-subscription-key",
+};
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -42,7 +51,11 @@ describe("transport: redirects", () => {
   it("over the network (fetch): the same", async () => {
     const api = redirectingApi();
     vi.spyOn(globalThis, "fetch").mockImplementation(api.fetch);
-    const result = await exchange({} as Bindings, API, { method: "POST", headers: SECRETS, body: "{}" });
+    const result = await exchange({} as Bindings, API, {
+      method: "POST",
+      headers: SECRETS,
+      body: "{}",
+    });
     expect(result.ok && result.response.status).toBe(302);
     expect(api.arrived.some((a) => a.url === ELSEWHERE)).toBe(false);
     expect(api.arrived).toHaveLength(1);

@@ -6,7 +6,15 @@
  */
 
 /** `ClientContactDto` (`GET /ClientContacts`, read-only): all fields. */
-export const CLIENT_CONTACT_DTO_FIELDS = ["Email", "FirstName", "Id", "LastName", "Phone", "Role", "YearOfBirth"] as const;
+export const CLIENT_CONTACT_DTO_FIELDS = [
+  "Email",
+  "FirstName",
+  "Id",
+  "LastName",
+  "Phone",
+  "Role",
+  "YearOfBirth",
+] as const;
 
 /** Fields of `ClientDto` that `ClientPostDto` lacks. */
 export const CLIENT_DTO_FIELDS = ["Id", "IsActive"] as const;
@@ -19,15 +27,44 @@ export const USER_DTO_FIELDS = ["Id", "Status"] as const;
 
 /** `AssignmentGeneralDto` (`GET /Assignments/{id}`): all fields. */
 export const ASSIGNMENT_GENERAL_DTO_FIELDS = [
-  "AgreementSignedDate", "AssociateSubledgerAccountId", "AuditingCompanyId", "AuditorId", "CurrentAgreementDate",
-  "CustomerContactPersonId", "CustomerSubledgerAccountId", "Description", "EndDate", "Id",
-  "KeyAccountManagerSubledgerAccountId", "ManagerSubledgerAccountId", "NoticePeriod", "PayrollManagerSubledgerAccountId",
-  "ProjectId", "PurposeForContact", "ReasonForContact", "RevisionDate", "StartDate", "Status", "SubjectToAudit",
+  "AgreementSignedDate",
+  "AssociateSubledgerAccountId",
+  "AuditingCompanyId",
+  "AuditorId",
+  "CurrentAgreementDate",
+  "CustomerContactPersonId",
+  "CustomerSubledgerAccountId",
+  "Description",
+  "EndDate",
+  "Id",
+  "KeyAccountManagerSubledgerAccountId",
+  "ManagerSubledgerAccountId",
+  "NoticePeriod",
+  "PayrollManagerSubledgerAccountId",
+  "ProjectId",
+  "PurposeForContact",
+  "ReasonForContact",
+  "RevisionDate",
+  "StartDate",
+  "Status",
+  "SubjectToAudit",
 ] as const;
 
 /** `AssignmentLightWeightDto` (`GET /Assignments`): all fields. */
 export const ASSIGNMENT_LIGHT_WEIGHT_DTO_FIELDS = [
-  "AgreementSignedDate", "AssociateSubledgerAccountId", "CurrentAgreementDate", "CustomerContactPersonId",
-  "CustomerSubledgerAccountId", "Description", "EndDate", "Id", "KeyAccountManagerSubledgerAccountId",
-  "ManagerSubledgerAccountId", "PayrollManagerSubledgerAccountId", "ProjectId", "RevisionDate", "StartDate", "Status",
+  "AgreementSignedDate",
+  "AssociateSubledgerAccountId",
+  "CurrentAgreementDate",
+  "CustomerContactPersonId",
+  "CustomerSubledgerAccountId",
+  "Description",
+  "EndDate",
+  "Id",
+  "KeyAccountManagerSubledgerAccountId",
+  "ManagerSubledgerAccountId",
+  "PayrollManagerSubledgerAccountId",
+  "ProjectId",
+  "RevisionDate",
+  "StartDate",
+  "Status",
 ] as const;

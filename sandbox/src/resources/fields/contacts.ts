@@ -8,32 +8,72 @@
 
 /** Fields of `CustomerDto` that `CustomerPostDto` lacks (all server-assigned). */
 export const CUSTOMER_DTO_FIELDS = [
-  "Id", "SubledgerAccountId", "ContactCreatedDateTimeOffset", "CustomerCreatedDateTimeOffset",
-  "LastChangedDateTimeOffset", "CreatedFromImportJournalId", "IsActive",
+  "Id",
+  "SubledgerAccountId",
+  "ContactCreatedDateTimeOffset",
+  "CustomerCreatedDateTimeOffset",
+  "LastChangedDateTimeOffset",
+  "CreatedFromImportJournalId",
+  "IsActive",
 ] as const;
 
 /** Fields of `SupplierDto` that `SupplierPostDto` lacks (all server-assigned). */
 export const SUPPLIER_DTO_FIELDS = [
-  "ContactCreatedDateTimeOffset", "CreatedFromImportJournalId", "Id", "IsActive",
-  "LastChangedDateTimeOffset", "SubledgerAccountId", "SupplierCreatedDateTimeOffset",
+  "ContactCreatedDateTimeOffset",
+  "CreatedFromImportJournalId",
+  "Id",
+  "IsActive",
+  "LastChangedDateTimeOffset",
+  "SubledgerAccountId",
+  "SupplierCreatedDateTimeOffset",
 ] as const;
 
-/** Fields of `ContactPersonDto` that the POST body lacks. Its MailAddress (`AddressDto`) adds none. */
-export const CONTACT_PERSON_DTO_FIELDS = ["ContactId", "CreatedDateTimeOffset", "Id", "LastChangedDateTimeOffset"] as const;
+/**
+ * Fields of `ContactPersonDto` that the POST body lacks. Its MailAddress (`AddressDto`) adds none.
+ */
+export const CONTACT_PERSON_DTO_FIELDS = [
+  "ContactId",
+  "CreatedDateTimeOffset",
+  "Id",
+  "LastChangedDateTimeOffset",
+] as const;
 
-/** Fields of `ContactBankAccountDto` that the POST body lacks (`CreateDateTimeOffset` is the spec's spelling). */
-export const CONTACT_BANK_ACCOUNT_DTO_FIELDS = ["ContactId", "CreateDateTimeOffset", "Id", "LastChangedDateTimeOffset"] as const;
+/**
+ * Fields of `ContactBankAccountDto` that the POST body lacks (`CreateDateTimeOffset` is the spec's
+ * spelling).
+ */
+export const CONTACT_BANK_ACCOUNT_DTO_FIELDS = [
+  "ContactId",
+  "CreateDateTimeOffset",
+  "Id",
+  "LastChangedDateTimeOffset",
+] as const;
 
 /** Fields of `ContactDeliveryAddressDto` that the POST body lacks. */
-export const CONTACT_DELIVERY_ADDRESS_DTO_FIELDS = ["ContactId", "CreatedDateTimeOffset", "Id", "LastChangedDateTimeOffset"] as const;
+export const CONTACT_DELIVERY_ADDRESS_DTO_FIELDS = [
+  "ContactId",
+  "CreatedDateTimeOffset",
+  "Id",
+  "LastChangedDateTimeOffset",
+] as const;
 
 /** Fields of `ContactGroupDto` that the POST body lacks. */
-export const CONTACT_GROUP_DTO_FIELDS = ["CreatedDateTimeOffset", "Id", "LastChangedDateTimeOffset"] as const;
+export const CONTACT_GROUP_DTO_FIELDS = [
+  "CreatedDateTimeOffset",
+  "Id",
+  "LastChangedDateTimeOffset",
+] as const;
 
 /** Fields of `ClientBankAccountDto` that the POST body lacks. */
 export const CLIENT_BANK_ACCOUNT_DTO_FIELDS = [
-  "ActiveIncomingPaymentService", "ActiveOutgoingPaymentServices", "AgricultureDepartment", "CreatedDateTimeOffset",
-  "GeneralLedgerAccountNo", "Id", "IsPrimaryAccount", "LastChangedDateTimeOffset",
+  "ActiveIncomingPaymentService",
+  "ActiveOutgoingPaymentServices",
+  "AgricultureDepartment",
+  "CreatedDateTimeOffset",
+  "GeneralLedgerAccountNo",
+  "Id",
+  "IsPrimaryAccount",
+  "LastChangedDateTimeOffset",
 ] as const;
 
 /** Fields of `BankApproverDto` that the POST body lacks. */

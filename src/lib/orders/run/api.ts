@@ -15,12 +15,18 @@ import { fieldErrors } from "../../validate";
 
 /** How long one call of a run may take, waiting for a permit included, ms. */
 const RUN_CALL_DEADLINE_MS = 30_000;
-/** Field errors named in one failure message; the rest are counted (a run's error is read by a person). */
+/**
+ * Field errors named in one failure message; the rest are counted (a run's error is read by a
+ * person).
+ */
 const MAX_ISSUES_SHOWN = 5;
 
 /** An answer of the API: status and parsed JSON body (null when empty). */
 export interface Reply {
-  /** The catalog's name of the call, e.g. `GET /Customers` (no ids or query, so no buyer's e-mail in a message). */
+  /**
+   * The catalog's name of the call, e.g. `GET /Customers` (no ids or query, so no buyer's e-mail in
+   * a message).
+   */
   operation: string;
   status: number;
   body: unknown;
@@ -55,7 +61,11 @@ export interface RunApi {
    *
    * @example api.call<z.input<typeof ProductPost>>("POST", "/Products", { Code: "VARE-25", Name: "Diverse" })
    */
-  call<Body extends object = never>(method: "POST" | "PATCH", path: string, body: NoInfer<Body>): Promise<Reply>;
+  call<Body extends object = never>(
+    method: "POST" | "PATCH",
+    path: string,
+    body: NoInfer<Body>,
+  ): Promise<Reply>;
   /** Upstream calls made so far (each spends the shared 10 req/s budget). */
   readonly calls: number;
 }
@@ -67,8 +77,13 @@ export interface RunApi {
  */
 export function describeIssues(error: z.ZodError): string {
   const all = fieldErrors(error);
-  const shown = all.slice(0, MAX_ISSUES_SHOWN).map((e) => `${e.path}: ${e.message}`).join("; ");
-  return all.length > MAX_ISSUES_SHOWN ? `${shown}; and ${all.length - MAX_ISSUES_SHOWN} more` : shown;
+  const shown = all
+    .slice(0, MAX_ISSUES_SHOWN)
+    .map((e) => `${e.path}: ${e.message}`)
+    .join("; ");
+  return all.length > MAX_ISSUES_SHOWN
+    ? `${shown}; and ${all.length - MAX_ISSUES_SHOWN} more`
+    : shown;
 }
 
 /**
@@ -78,12 +93,21 @@ export function describeIssues(error: z.ZodError): string {
  */
 function checkedOperation(method: string, path: string, body: unknown): Operation {
   const match = matchOperation(method, path);
-  if (match.kind !== "operation") throw new RunError(`${method} ${path} is not an operation of the API v2 catalog; nothing was sent.`, false);
+  if (match.kind !== "operation")
+    throw new RunError(
+      `${method} ${path} is not an operation of the API v2 catalog; nothing was sent.`,
+      false,
+    );
   const op = match.op;
   if (body === undefined) return op;
-  if (op.schema === null) throw new RunError(`${op.key} takes no JSON body; nothing was sent.`, false);
+  if (op.schema === null)
+    throw new RunError(`${op.key} takes no JSON body; nothing was sent.`, false);
   const parsed = op.schema.safeParse(body);
-  if (!parsed.success) throw new RunError(`${op.key}: the body fails the API's schema, so nothing was sent: ${describeIssues(parsed.error)}`, false);
+  if (!parsed.success)
+    throw new RunError(
+      `${op.key}: the body fails the API's schema, so nothing was sent: ${describeIssues(parsed.error)}`,
+      false,
+    );
   return op;
 }
 
@@ -112,23 +136,48 @@ export function runApi(env: Bindings, tenant: TenantName, registration: string):
     get calls() {
       return calls;
     },
-    async call(method: "GET" | "DELETE" | "POST" | "PATCH", path: string, body?: unknown): Promise<Reply> {
+    async call(
+      method: "GET" | "DELETE" | "POST" | "PATCH",
+      path: string,
+      body?: unknown,
+    ): Promise<Reply> {
       // Retryable: the operator may add the environment's keys while the step backs off.
       if (!config.ok) throw new RunError(config.detail, true);
       const [p = path, search = ""] = path.split("?", 2);
       const op = checkedOperation(method, p, body);
-      const headers = new Headers({ accept: "application/json", "user-agent": "ledgergate-orders" });
-      if (body !== undefined) headers.set("content-type", op.body === "json-patch" ? "application/json-patch+json" : "application/json");
+      const headers = new Headers({
+        accept: "application/json",
+        "user-agent": "ledgergate-orders",
+      });
+      if (body !== undefined)
+        headers.set(
+          "content-type",
+          op.body === "json-patch" ? "application/json-patch+json" : "application/json",
+        );
       calls++;
       let res: Response;
       try {
         res = await callUpstream(
           { env, environment, config: config.config, tenant, credential: { registration } },
-          { method, path: p, search: search ? `?${search}` : "", headers, body: body === undefined ? null : (new TextEncoder().encode(JSON.stringify(body)).buffer as ArrayBuffer), deadline: Date.now() + RUN_CALL_DEADLINE_MS },
+          {
+            method,
+            path: p,
+            search: search ? `?${search}` : "",
+            headers,
+            body:
+              body === undefined
+                ? null
+                : (new TextEncoder().encode(JSON.stringify(body)).buffer as ArrayBuffer),
+            deadline: Date.now() + RUN_CALL_DEADLINE_MS,
+          },
         );
       } catch (e) {
         // A refused key, or a registration that is gone, does not mend by retrying the step.
-        if (e instanceof Problem) throw new RunError(`${method} ${p}: ${e.detail}`, e.type !== "credentials-rejected" && e.type !== "not-found");
+        if (e instanceof Problem)
+          throw new RunError(
+            `${method} ${p}: ${e.detail}`,
+            e.type !== "credentials-rejected" && e.type !== "not-found",
+          );
         throw e;
       }
       const text = await res.text();
@@ -138,20 +187,37 @@ export function runApi(env: Bindings, tenant: TenantName, registration: string):
       } catch {
         parsed = null;
       }
-      const reply: Reply = { operation: op.key, status: res.status, body: parsed, detail: detailOf(parsed, text) };
-      if (res.status >= 500 || res.status === 429 || res.status === 408) throw new RunError(`${method} ${p} answered ${res.status}: ${reply.detail}`, true);
+      const reply: Reply = {
+        operation: op.key,
+        status: res.status,
+        body: parsed,
+        detail: detailOf(parsed, text),
+      };
+      if (res.status >= 500 || res.status === 429 || res.status === 408)
+        throw new RunError(`${method} ${p} answered ${res.status}: ${reply.detail}`, true);
       return reply;
     },
   };
 }
 
-/** `reply` when it has one of the `expected` statuses; otherwise a non-retryable `RunError` naming the call. */
+/**
+ * `reply` when it has one of the `expected` statuses; otherwise a non-retryable `RunError` naming
+ * the call.
+ */
 export function expectStatus(reply: Reply, what: string, ...expected: number[]): Reply {
   if (expected.includes(reply.status)) return reply;
   throw new RunError(`${what} answered ${reply.status}: ${reply.detail}`, false);
 }
 
-/** Whether a 400 says `field` is taken (the API's duplicate protection: "ExternalImportReference is already in use"). */
+/**
+ * Whether a 400 says `field` is taken (the API's duplicate protection: "ExternalImportReference is
+ * already in use").
+ */
 export function isDuplicate(reply: Reply, field: "ExternalImportReference" | "Code"): boolean {
-  return reply.status === 400 && new RegExp(`\\b${field} is already in use`, "i").test(`${reply.detail} ${JSON.stringify(reply.body ?? "")}`);
+  return (
+    reply.status === 400 &&
+    new RegExp(`\\b${field} is already in use`, "i").test(
+      `${reply.detail} ${JSON.stringify(reply.body ?? "")}`,
+    )
+  );
 }

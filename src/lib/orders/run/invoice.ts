@@ -26,7 +26,13 @@ export async function sentState(api: RunApi, salesOrderId: string): Promise<Deli
   const [s] = parseRows(expectStatus(reply, "Reading sentState", 200, 204), SentStateReply);
   if (!s) return null;
   if (s.IsInvoiceBeingProcessed) return { state: "processing" };
-  if (s.InvoiceNo != null) return { state: "sent", invoiceNo: s.InvoiceNo, deliveryType: s.InvoiceDeliveryType ?? null, sentAt: s.SentDateTimeOffset ?? null };
+  if (s.InvoiceNo != null)
+    return {
+      state: "sent",
+      invoiceNo: s.InvoiceNo,
+      deliveryType: s.InvoiceDeliveryType ?? null,
+      sentAt: s.SentDateTimeOffset ?? null,
+    };
   return { state: "failed", error: s.LastErrorMessage ?? "The invoice could not be delivered." };
 }
 
@@ -36,13 +42,24 @@ export async function sentState(api: RunApi, salesOrderId: string): Promise<Deli
  * never sent, or its last delivery failed. The very first attempt skips that call: nothing can
  * have sent this order before it.
  */
-export async function sendInvoice(api: RunApi, salesOrderId: string, mapping: OrderMapping, email: string | null, checkFirst: boolean): Promise<Delivery> {
+export async function sendInvoice(
+  api: RunApi,
+  salesOrderId: string,
+  mapping: OrderMapping,
+  email: string | null,
+  checkFirst: boolean,
+): Promise<Delivery> {
   const before = checkFirst ? await sentState(api, salesOrderId) : null;
   if (before && before.state !== "failed") return before;
   const body: SendBody = { DeliveryType: mapping.deliveryType };
   if (mapping.deliveryType === "PdfByEmail" && email) body.EmailAddress = email;
-  const reply = await api.call<SendBody>("POST", `/SalesOrders/${salesOrderId}/createAndSendInvoice`, body);
+  const reply = await api.call<SendBody>(
+    "POST",
+    `/SalesOrders/${salesOrderId}/createAndSendInvoice`,
+    body,
+  );
   // 409: a send is already running for this order (another attempt's); follow it like our own.
-  if (reply.status === 202 || reply.status === 200 || reply.status === 409) return { state: "processing" };
+  if (reply.status === 202 || reply.status === 200 || reply.status === 409)
+    return { state: "processing" };
   throw new RunError(`Sending the invoice answered ${reply.status}: ${reply.detail}`, false);
 }

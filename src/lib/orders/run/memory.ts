@@ -19,7 +19,10 @@ export interface RunMemory {
   learn(learned: Learned): Promise<void>;
 }
 
-/** A memory that recalls and keeps nothing: every step looks up (the default of the step functions, and what their tests use). */
+/**
+ * A memory that recalls and keeps nothing: every step looks up (the default of the step functions,
+ * and what their tests use).
+ */
 export const NO_MEMORY: RunMemory = {
   customer: async () => null,
   products: async () => new Map(),
@@ -36,9 +39,14 @@ export const NO_MEMORY: RunMemory = {
  */
 export function runMemory(port: OrderRunPort, registration: string, recall = true): RunMemory {
   return {
-    customer: async (buyer) => (recall ? (await port.known(registration, { buyer })).customer : null),
-    products: async (codes) => new Map(recall ? (await port.known(registration, { codes })).products.map((p) => [p.code, p]) : []),
-    settlement: async (accountNo) => (await port.known(registration, { settlementAccount: accountNo })).settlement,
+    customer: async (buyer) =>
+      recall ? (await port.known(registration, { buyer })).customer : null,
+    products: async (codes) =>
+      new Map(
+        recall ? (await port.known(registration, { codes })).products.map((p) => [p.code, p]) : [],
+      ),
+    settlement: async (accountNo) =>
+      (await port.known(registration, { settlementAccount: accountNo })).settlement,
     learn: (learned) => port.learn(registration, learned),
   };
 }

@@ -26,7 +26,10 @@ export interface ProductChoice {
   created: string[];
   /** Lines moved to a fallback product, and why. */
   notes: string[];
-  /** Taken from what earlier runs of this tenant found (no call made); the sales order then tells whether they still exist. */
+  /**
+   * Taken from what earlier runs of this tenant found (no call made); the sales order then tells
+   * whether they still exist.
+   */
   remembered: boolean;
 }
 
@@ -36,40 +39,72 @@ type ProductBody = z.input<typeof ProductPost>;
 /** A SKU the API can take in a comma-separated list filter. */
 const listable = (sku: string) => !/[,]/.test(sku) && sku.length <= 100;
 
-const CLASS_NAMES: Record<VatClass, string> = { "25": "25 %", "15": "15 %", "12": "12 %", zero: "fritatt", exempt: "utenfor mva" };
+const CLASS_NAMES: Record<VatClass, string> = {
+  "25": "25 %",
+  "15": "15 %",
+  "12": "12 %",
+  zero: "fritatt",
+  exempt: "utenfor mva",
+};
 
-/** The code each line starts on (its SKU, or the class's shipping or fallback product), and every code worth listing with the name and VAT class a create would use. */
-function plannedCodes(order: Order, mapping: OrderMapping): { products: LineProducts; wanted: Map<string, { name: string; vat: VatClass }> } {
+/**
+ * The code each line starts on (its SKU, or the class's shipping or fallback product), and every
+ * code worth listing with the name and VAT class a create would use.
+ */
+function plannedCodes(
+  order: Order,
+  mapping: OrderMapping,
+): { products: LineProducts; wanted: Map<string, { name: string; vat: VatClass }> } {
   const wanted = new Map<string, { name: string; vat: VatClass }>();
   const products: LineProducts = {};
   for (const l of order.lines) {
     const route = mapping.vat[l.vat];
     // Listed with the rest (no extra call), in case a line must fall back to it.
-    if (!wanted.has(route.fallbackProduct)) wanted.set(route.fallbackProduct, { name: `Diverse ${CLASS_NAMES[l.vat]}`, vat: l.vat });
+    if (!wanted.has(route.fallbackProduct))
+      wanted.set(route.fallbackProduct, { name: `Diverse ${CLASS_NAMES[l.vat]}`, vat: l.vat });
     if (l.kind === "item" && l.sku && listable(l.sku)) {
       products[l.ref] = l.sku;
       if (!wanted.has(l.sku)) wanted.set(l.sku, { name: l.name, vat: l.vat });
     } else {
       const code = l.kind === "shipping" ? route.shippingProduct : route.fallbackProduct;
       products[l.ref] = code;
-      wanted.set(code, { name: l.kind === "shipping" ? `Frakt ${CLASS_NAMES[l.vat]}` : `Diverse ${CLASS_NAMES[l.vat]}`, vat: l.vat });
+      wanted.set(code, {
+        name:
+          l.kind === "shipping" ? `Frakt ${CLASS_NAMES[l.vat]}` : `Diverse ${CLASS_NAMES[l.vat]}`,
+        vat: l.vat,
+      });
     }
   }
   wanted.set(mapping.roundingProduct, { name: "Øreavrunding", vat: "exempt" });
   return { products, wanted };
 }
 
-/** Each line's product given the products that exist (`found`: code → sales account), with a note for every line moved to a fallback product. */
-function decide(order: Order, mapping: OrderMapping, planned: LineProducts, found: Map<string, number | null>): { products: LineProducts; notes: string[] } {
+/**
+ * Each line's product given the products that exist (`found`: code → sales account), with a note
+ * for every line moved to a fallback product.
+ */
+function decide(
+  order: Order,
+  mapping: OrderMapping,
+  planned: LineProducts,
+  found: Map<string, number | null>,
+): { products: LineProducts; notes: string[] } {
   const products = { ...planned };
   const notes: string[] = [];
   for (const l of order.lines) {
     const code = products[l.ref] as string;
     const account = found.get(code);
     const isSku = l.kind === "item" && code === l.sku;
-    if (found.has(code) && isSku && account != null && account !== mapping.vat[l.vat].salesAccount) {
+    if (
+      found.has(code) &&
+      isSku &&
+      account != null &&
+      account !== mapping.vat[l.vat].salesAccount
+    ) {
       products[l.ref] = mapping.vat[l.vat].fallbackProduct;
-      notes.push(`SKU ${code} is on account ${account}, not ${mapping.vat[l.vat].salesAccount} (${CLASS_NAMES[l.vat]}); invoiced on ${mapping.vat[l.vat].fallbackProduct}.`);
+      notes.push(
+        `SKU ${code} is on account ${account}, not ${mapping.vat[l.vat].salesAccount} (${CLASS_NAMES[l.vat]}); invoiced on ${mapping.vat[l.vat].fallbackProduct}.`,
+      );
     } else if (!found.has(code) && isSku && mapping.unknownSkus === "fallback") {
       products[l.ref] = mapping.vat[l.vat].fallbackProduct;
       notes.push(`Unknown SKU ${code}; invoiced on ${mapping.vat[l.vat].fallbackProduct}.`);
@@ -78,8 +113,12 @@ function decide(order: Order, mapping: OrderMapping, planned: LineProducts, foun
   return { products, notes };
 }
 
-/** What must exist for `products`: every product a line uses, and the rounding product when it is needed. */
-const neededCodes = (products: LineProducts, mapping: OrderMapping, needRounding: boolean) => new Set([...Object.values(products), ...(needRounding ? [mapping.roundingProduct] : [])]);
+/**
+ * What must exist for `products`: every product a line uses, and the rounding product when it is
+ * needed.
+ */
+const neededCodes = (products: LineProducts, mapping: OrderMapping, needRounding: boolean) =>
+  new Set([...Object.values(products), ...(needRounding ? [mapping.roundingProduct] : [])]);
 
 /**
  * Resolves (and creates where the mapping says so) the products of `order`'s lines. The rounding
@@ -89,26 +128,57 @@ const neededCodes = (products: LineProducts, mapping: OrderMapping, needRounding
  * books or not: only the list says) and every product the lines then use, with the sales accounts
  * it last saw; otherwise one list call, and what it found or created is remembered.
  */
-export async function chooseProducts(api: RunApi, order: Order, mapping: OrderMapping, needRounding: boolean, memory: RunMemory = NO_MEMORY): Promise<ProductChoice> {
+export async function chooseProducts(
+  api: RunApi,
+  order: Order,
+  mapping: OrderMapping,
+  needRounding: boolean,
+  memory: RunMemory = NO_MEMORY,
+): Promise<ProductChoice> {
   const { products: planned, wanted } = plannedCodes(order, mapping);
   const codes = [...wanted.keys()];
-  const known = new Map([...(await memory.products(codes)).values()].map((p) => [p.code, p.salesAccount]));
-  const skusKnown = order.lines.every((l) => !(l.kind === "item" && planned[l.ref] === l.sku) || known.has(l.sku));
+  const known = new Map(
+    [...(await memory.products(codes)).values()].map((p) => [p.code, p.salesAccount]),
+  );
+  const skusKnown = order.lines.every(
+    (l) => !(l.kind === "item" && planned[l.ref] === l.sku) || known.has(l.sku),
+  );
   const recalled = decide(order, mapping, planned, known);
-  if (skusKnown && [...neededCodes(recalled.products, mapping, needRounding)].every((c) => known.has(c))) return { ...recalled, created: [], remembered: true };
+  if (
+    skusKnown &&
+    [...neededCodes(recalled.products, mapping, needRounding)].every((c) => known.has(c))
+  )
+    return { ...recalled, created: [], remembered: true };
   const query = codes.map(encodeURIComponent).join(",");
-  const listed = parseRows(expectStatus(await api.call("GET", `/Products?codes=${query}`), "Listing the products", 200, 204), ProductReply);
+  const listed = parseRows(
+    expectStatus(
+      await api.call("GET", `/Products?codes=${query}`),
+      "Listing the products",
+      200,
+      204,
+    ),
+    ProductReply,
+  );
   const found = new Map(listed.map((p) => [p.Code ?? "", p.StandardSalesAccount ?? null]));
   const { products, notes } = decide(order, mapping, planned, found);
   const created: string[] = [];
-  const learned: KnownProduct[] = listed.flatMap((p) => (p.Code ? [{ code: p.Code, salesAccount: p.StandardSalesAccount ?? null }] : []));
-  const accountOf = (code: string, vat: VatClass) => (code === mapping.roundingProduct ? mapping.roundingAccount : mapping.vat[vat].salesAccount);
+  const learned: KnownProduct[] = listed.flatMap((p) =>
+    p.Code ? [{ code: p.Code, salesAccount: p.StandardSalesAccount ?? null }] : [],
+  );
+  const accountOf = (code: string, vat: VatClass) =>
+    code === mapping.roundingProduct ? mapping.roundingAccount : mapping.vat[vat].salesAccount;
   for (const code of neededCodes(products, mapping, needRounding)) {
     if (found.has(code)) continue;
     // Every code a line can use was put in `wanted` above, with its name and VAT class.
     const spec = wanted.get(code) ?? { name: code, vat: "exempt" as const };
     const salesAccount = accountOf(code, spec.vat);
-    if (await createProduct(api, { Code: code, Name: spec.name.slice(0, 400) || code, StandardSalesAccount: salesAccount })) {
+    if (
+      await createProduct(api, {
+        Code: code,
+        Name: spec.name.slice(0, 400) || code,
+        StandardSalesAccount: salesAccount,
+      })
+    ) {
       created.push(code);
       learned.push({ code, salesAccount });
     }
@@ -119,9 +189,21 @@ export async function chooseProducts(api: RunApi, order: Order, mapping: OrderMa
 
 /** Makes sure the rounding product exists (a credit note or the API's own rounding may need it). */
 export async function ensureRoundingProduct(api: RunApi, mapping: OrderMapping): Promise<void> {
-  const found = parseRows(expectStatus(await api.call("GET", `/Products?codes=${encodeURIComponent(mapping.roundingProduct)}`), "Listing the rounding product", 200, 204), ProductReply);
+  const found = parseRows(
+    expectStatus(
+      await api.call("GET", `/Products?codes=${encodeURIComponent(mapping.roundingProduct)}`),
+      "Listing the rounding product",
+      200,
+      204,
+    ),
+    ProductReply,
+  );
   if (found.length > 0) return;
-  await createProduct(api, { Code: mapping.roundingProduct, Name: "Øreavrunding", StandardSalesAccount: mapping.roundingAccount });
+  await createProduct(api, {
+    Code: mapping.roundingProduct,
+    Name: "Øreavrunding",
+    StandardSalesAccount: mapping.roundingAccount,
+  });
 }
 
 /**

@@ -8,12 +8,18 @@ import type { Source } from "../order";
 
 /** The API's limit on ExternalImportReference. */
 const MAX_REFERENCE = 50;
-const SHORT: Record<Source, string> = { shopify: "shp", woocommerce: "woo", stripe: "str", standard: "std" };
+const SHORT: Record<Source, string> = {
+  shopify: "shp",
+  woocommerce: "woo",
+  stripe: "str",
+  standard: "std",
+};
 
 /** FNV-1a, 64-bit, as 16 hex digits: a short stable stand-in for an id too long to fit. */
 function fnv64(text: string): string {
   let h = 0xcbf29ce484222325n;
-  for (const b of new TextEncoder().encode(text)) h = BigInt.asUintN(64, (h ^ BigInt(b)) * 0x100000001b3n);
+  for (const b of new TextEncoder().encode(text))
+    h = BigInt.asUintN(64, (h ^ BigInt(b)) * 0x100000001b3n);
   return h.toString(16).padStart(16, "0");
 }
 
@@ -22,9 +28,15 @@ function fnv64(text: string): string {
  * holds a comma: the API's list filters (`externalImportReferences=`) read a comma as a separator,
  * so a reference with one could not be looked up.
  */
-export function reference(source: Source, kind: "o" | "c" | "e" | "g" | "r" | "p" | "rp", id: string): string {
+export function reference(
+  source: Source,
+  kind: "o" | "c" | "e" | "g" | "r" | "p" | "rp",
+  id: string,
+): string {
   const plain = `lg:${SHORT[source]}:${kind}:${id}`;
-  return plain.length <= MAX_REFERENCE && !plain.includes(",") ? plain : `lg:${SHORT[source]}:${kind}:#${fnv64(id)}`;
+  return plain.length <= MAX_REFERENCE && !plain.includes(",")
+    ? plain
+    : `lg:${SHORT[source]}:${kind}:#${fnv64(id)}`;
 }
 
 /**
@@ -35,6 +47,10 @@ export function reference(source: Source, kind: "o" | "c" | "e" | "g" | "r" | "p
  * not written into another field.
  * @example guestReference("shopify", "kari@example.no", null) // "lg:shp:g:#…"
  */
-export function guestReference(source: Source, email: string | null, orgNumber: string | null): string {
+export function guestReference(
+  source: Source,
+  email: string | null,
+  orgNumber: string | null,
+): string {
   return `lg:${SHORT[source]}:g:#${fnv64(`${orgNumber ?? ""}|${email?.trim().toLowerCase() ?? ""}`)}`;
 }

@@ -27,15 +27,30 @@ export const CustomerReply = z.object({
 export type CustomerReply = z.output<typeof CustomerReply>;
 
 /** A product (`ProductDto`): its code and the sales account that decides a line's VAT. */
-export const ProductReply = z.object({ Code: z.string().nullish(), StandardSalesAccount: int64.nullish() });
+export const ProductReply = z.object({
+  Code: z.string().nullish(),
+  StandardSalesAccount: int64.nullish(),
+});
 export type ProductReply = z.output<typeof ProductReply>;
 
-/** A sales order (`SalesOrderDto` / `SalesOrderCompleteDto`): id, number, total and the run's reference. */
-export const SalesOrderReply = z.object({ Id: z.string(), SalesOrderNo: int64.nullish(), TotalAmount: z.number(), ExternalImportReference: z.string().nullish() });
+/**
+ * A sales order (`SalesOrderDto` / `SalesOrderCompleteDto`): id, number, total and the run's
+ * reference.
+ */
+export const SalesOrderReply = z.object({
+  Id: z.string(),
+  SalesOrderNo: int64.nullish(),
+  TotalAmount: z.number(),
+  ExternalImportReference: z.string().nullish(),
+});
 export type SalesOrderReply = z.output<typeof SalesOrderReply>;
 
 /** An outgoing invoice (`OutgoingInvoiceDto`): what a sales order became once sent. */
-export const InvoiceReply = z.object({ Id: z.string(), InvoiceNo: int64, ExternalImportReference: z.string().nullish() });
+export const InvoiceReply = z.object({
+  Id: z.string(),
+  InvoiceNo: int64,
+  ExternalImportReference: z.string().nullish(),
+});
 export type InvoiceReply = z.output<typeof InvoiceReply>;
 
 /** An invoice's delivery (`InvoiceSentStateDto`). */
@@ -58,7 +73,10 @@ export type VatCodeReply = z.output<typeof VatCodeReply>;
 
 function mismatch(reply: Reply, error: z.ZodError): RunError {
   // Not retryable: the same call answers the same shape; a person must look at the API or at us.
-  return new RunError(`${reply.operation} answered ${reply.status} with a body the run cannot read: ${describeIssues(error)}`, false);
+  return new RunError(
+    `${reply.operation} answered ${reply.status} with a body the run cannot read: ${describeIssues(error)}`,
+    false,
+  );
 }
 
 /**

@@ -33,7 +33,10 @@ export type SalesOrderRef =
   | { kind: "order"; id: string; number: number | null; total: number; roundingAdded: number }
   | { kind: "invoiced"; invoiceNo: number; invoiceId: string };
 
-/** A sales order refused because the remembered customer or products it names are gone from the books. */
+/**
+ * A sales order refused because the remembered customer or products it names are gone from the
+ * books.
+ */
 export interface Gone {
   kind: "gone";
   customer: boolean;
@@ -59,7 +62,13 @@ export interface SalesOrderHeader {
 
 /** The run's view of a sales order the API answered. */
 function orderRef(o: SalesOrderReply): SalesOrderRef {
-  return { kind: "order", id: o.Id, number: o.SalesOrderNo ?? null, total: toMinor(o.TotalAmount) ?? 0, roundingAdded: 0 };
+  return {
+    kind: "order",
+    id: o.Id,
+    number: o.SalesOrderNo ?? null,
+    total: toMinor(o.TotalAmount) ?? 0,
+    roundingAdded: 0,
+  };
 }
 
 /**
@@ -68,10 +77,26 @@ function orderRef(o: SalesOrderReply): SalesOrderRef {
  */
 export async function findExisting(api: RunApi, reference: string): Promise<SalesOrderRef | null> {
   const query = `externalImportReferences=${encodeURIComponent(reference)}`;
-  const orders = parseRows(expectStatus(await api.call("GET", `/SalesOrders?${query}`), "Finding the sales order", 200, 204), SalesOrderReply);
+  const orders = parseRows(
+    expectStatus(
+      await api.call("GET", `/SalesOrders?${query}`),
+      "Finding the sales order",
+      200,
+      204,
+    ),
+    SalesOrderReply,
+  );
   const order = orders.find((o) => o.ExternalImportReference === reference);
   if (order) return orderRef(order);
-  const invoices = parseRows(expectStatus(await api.call("GET", `/OutgoingInvoices?${query}`), "Finding the invoice", 200, 204), InvoiceReply);
+  const invoices = parseRows(
+    expectStatus(
+      await api.call("GET", `/OutgoingInvoices?${query}`),
+      "Finding the invoice",
+      200,
+      204,
+    ),
+    InvoiceReply,
+  );
   const invoice = invoices.find((i) => i.ExternalImportReference === reference);
   return invoice ? { kind: "invoiced", invoiceNo: invoice.InvoiceNo, invoiceId: invoice.Id } : null;
 }
@@ -83,7 +108,13 @@ export async function findExisting(api: RunApi, reference: string): Promise<Sale
  */
 export async function deleteDraft(api: RunApi, salesOrderId: string): Promise<void> {
   const reply = await api.call("DELETE", `/SalesOrders/${salesOrderId}`);
-  if (reply.status !== 404) expectStatus(reply, `The order was cancelled, but deleting its draft sales order ${salesOrderId}`, 200, 204);
+  if (reply.status !== 404)
+    expectStatus(
+      reply,
+      `The order was cancelled, but deleting its draft sales order ${salesOrderId}`,
+      200,
+      204,
+    );
 }
 
 /**
@@ -91,7 +122,10 @@ export async function deleteDraft(api: RunApi, salesOrderId: string): Promise<vo
  * that carries `reference`, if any (null: nothing of the order is left). A sales order that was
  * already invoiced cannot be withdrawn; it is answered, and the shop's refund credits it.
  */
-export async function withdrawOrder(api: RunApi, reference: string): Promise<Extract<SalesOrderRef, { kind: "invoiced" }> | null> {
+export async function withdrawOrder(
+  api: RunApi,
+  reference: string,
+): Promise<Extract<SalesOrderRef, { kind: "invoiced" }> | null> {
   const found = await findExisting(api, reference);
   if (found?.kind === "order") await deleteDraft(api, found.id);
   return found?.kind === "invoiced" ? found : null;
@@ -123,34 +157,64 @@ export async function createSalesOrder(
   h: SalesOrderHeader,
   plan: LinePlan,
   mapping: OrderMapping,
-  { remembered, memory }: { remembered: Remembered; memory: RunMemory } = { remembered: { customer: false, products: false }, memory: NO_MEMORY },
+  { remembered, memory }: { remembered: Remembered; memory: RunMemory } = {
+    remembered: { customer: false, products: false },
+    memory: NO_MEMORY,
+  },
 ): Promise<SalesOrderRef | Gone> {
   const reply = await api.call<SalesOrderBody>("POST", "/SalesOrders/Complete", {
-    CustomerId: h.customerId, ExternalImportReference: h.reference, CurrencyCode: h.currency, SalesOrderDate: h.date,
-    CustomerReference: h.customerReference.slice(0, 200), RelatedInvoiceNo: h.relatedInvoiceNo, SalesOrderLines: plan.lines.map(apiLine),
+    CustomerId: h.customerId,
+    ExternalImportReference: h.reference,
+    CurrencyCode: h.currency,
+    SalesOrderDate: h.date,
+    CustomerReference: h.customerReference.slice(0, 200),
+    RelatedInvoiceNo: h.relatedInvoiceNo,
+    SalesOrderLines: plan.lines.map(apiLine),
   });
   const missing = missingReference(reply);
-  const gone = { customer: !!missing?.customer && remembered.customer, products: !!missing?.products && remembered.products };
+  const gone = {
+    customer: !!missing?.customer && remembered.customer,
+    products: !!missing?.products && remembered.products,
+  };
   if (gone.customer || gone.products) {
     const codes = [...new Set(plan.lines.map((l) => l.productCode))];
-    await memory.learn({ gone: { ...(gone.customer ? { customerId: h.customerId } : {}), ...(gone.products ? { codes } : {}) } });
+    await memory.learn({
+      gone: {
+        ...(gone.customer ? { customerId: h.customerId } : {}),
+        ...(gone.products ? { codes } : {}),
+      },
+    });
     return { kind: "gone", ...gone };
   }
   let ref: SalesOrderRef | null;
   if (isDuplicate(reply, "ExternalImportReference")) {
     ref = await findExisting(api, h.reference);
-    if (!ref) throw new RunError(`The API says sales order reference ${h.reference} is in use, but no order or invoice of this integration carries it.`, false);
+    if (!ref)
+      throw new RunError(
+        `The API says sales order reference ${h.reference} is in use, but no order or invoice of this integration carries it.`,
+        false,
+      );
   } else {
-    ref = orderRef(parseBody(expectStatus(reply, "Creating the sales order", 200, 201), SalesOrderReply));
+    ref = orderRef(
+      parseBody(expectStatus(reply, "Creating the sales order", 200, 201), SalesOrderReply),
+    );
   }
   if (ref.kind !== "order" || ref.total === plan.total) return ref;
   const rest = plan.total - ref.total;
   if (Math.abs(rest) > MAX_ROUNDING_UNITS * minorPerUnit(h.currency)) {
-    throw new RunError(`The API's total for sales order ${ref.id} is ${formatMinor(ref.total)}, ${formatMinor(rest)} from the ${formatMinor(plan.total)} planned: more than rounding, so no rounding line was added and the draft is left for review.`, false);
+    throw new RunError(
+      `The API's total for sales order ${ref.id} is ${formatMinor(ref.total)}, ${formatMinor(rest)} from the ${formatMinor(plan.total)} planned: more than rounding, so no rounding line was added and the draft is left for review.`,
+      false,
+    );
   }
   // Rare (the API rounded otherwise than our model): the product may not exist yet.
   await ensureRoundingProduct(api, mapping);
-  const line = await api.call<LineBody>("POST", `/SalesOrders/${ref.id}/Lines`, { ProductCode: mapping.roundingProduct, Description: "Øreavrunding", Quantity: 1, ProductUnitPrice: toDecimal(rest) });
+  const line = await api.call<LineBody>("POST", `/SalesOrders/${ref.id}/Lines`, {
+    ProductCode: mapping.roundingProduct,
+    Description: "Øreavrunding",
+    Quantity: 1,
+    ProductUnitPrice: toDecimal(rest),
+  });
   expectStatus(line, "Adding the rounding line", 200, 201);
   return { ...ref, total: plan.total, roundingAdded: rest };
 }

@@ -18,7 +18,8 @@ type VoucherLine = z.input<typeof BankVoucherLinePost>;
 
 /**
  * What a settlement posts. `amount` is positive for a payment, negative for a refund paid out. The
- * ids come from `settlementIds`; `noVatId` is on every line, since bank and customer-ledger lines carry no VAT.
+ * ids come from `settlementIds`; `noVatId` is on every line, since bank and customer-ledger lines
+ * carry no VAT.
  */
 export interface Settlement extends SettlementIds {
   reference: string;
@@ -33,11 +34,23 @@ export interface Settlement extends SettlementIds {
 /** Posts the settlement; answers whether this call posted it (false: an earlier attempt had). */
 export async function settle(api: RunApi, s: Settlement): Promise<{ posted: boolean }> {
   const line = (accountId: number, amount: number, invoiceNo?: string): VoucherLine => ({
-    AccountId: accountId, CurrencyAmount: toDecimal(amount), CurrencyCode: s.currency, VatId: s.noVatId, PostingDate: s.date, Description: s.description, ...(invoiceNo ? { InvoiceNo: invoiceNo } : {}),
+    AccountId: accountId,
+    CurrencyAmount: toDecimal(amount),
+    CurrencyCode: s.currency,
+    VatId: s.noVatId,
+    PostingDate: s.date,
+    Description: s.description,
+    ...(invoiceNo ? { InvoiceNo: invoiceNo } : {}),
   });
   const reply = await api.call<VoucherBody>("POST", "/Vouchers/BankJournals", {
-    VoucherDate: s.date, CurrencyCode: s.currency, ExternalImportReference: s.reference, Description: s.description,
-    VoucherLines: [line(s.settlementAccountId, s.amount), line(s.customerAccountId, -s.amount, String(s.invoiceNo))],
+    VoucherDate: s.date,
+    CurrencyCode: s.currency,
+    ExternalImportReference: s.reference,
+    Description: s.description,
+    VoucherLines: [
+      line(s.settlementAccountId, s.amount),
+      line(s.customerAccountId, -s.amount, String(s.invoiceNo)),
+    ],
   });
   if (isDuplicate(reply, "ExternalImportReference")) return { posted: false };
   expectStatus(reply, "Posting the settlement", 200, 201);
@@ -48,7 +61,11 @@ export async function settle(api: RunApi, s: Settlement): Promise<{ posted: bool
  * The settlement ids of `accountNo`: remembered, or looked up and remembered (they do not change
  * while the account exists), so only a tenant's first settlement to an account pays the two calls.
  */
-export async function knownSettlementIds(api: RunApi, memory: RunMemory, accountNo: number): Promise<SettlementIds> {
+export async function knownSettlementIds(
+  api: RunApi,
+  memory: RunMemory,
+  accountNo: number,
+): Promise<SettlementIds> {
   const known = await memory.settlement(accountNo);
   if (known) return known;
   const ids = await settlementIds(api, accountNo);
@@ -58,10 +75,25 @@ export async function knownSettlementIds(api: RunApi, memory: RunMemory, account
 
 /** Ids the settlement needs that only the API knows: the account's id and the VatId of code 0. */
 export async function settlementIds(api: RunApi, accountNo: number): Promise<SettlementIds> {
-  const [account] = parseRows(expectStatus(await api.call("GET", `/GeneralLedgerAccounts?accountNos=${accountNo}`), "Finding the settlement account", 200, 204), AccountReply);
-  const codes = parseRows(expectStatus(await api.call("GET", "/VatCodes"), "Listing VAT codes", 200), VatCodeReply);
+  const [account] = parseRows(
+    expectStatus(
+      await api.call("GET", `/GeneralLedgerAccounts?accountNos=${accountNo}`),
+      "Finding the settlement account",
+      200,
+      204,
+    ),
+    AccountReply,
+  );
+  const codes = parseRows(
+    expectStatus(await api.call("GET", "/VatCodes"), "Listing VAT codes", 200),
+    VatCodeReply,
+  );
   const none = codes.find((c) => c.Code === "0");
-  if (!account) throw new RunError(`The settlement account ${accountNo} does not exist in the client's chart of accounts; change settlementAccount in the order mapping.`, false);
+  if (!account)
+    throw new RunError(
+      `The settlement account ${accountNo} does not exist in the client's chart of accounts; change settlementAccount in the order mapping.`,
+      false,
+    );
   if (!none) throw new RunError("The client has no VAT code 0 for bank lines.", false);
   return { settlementAccountId: account.Id, noVatId: none.Id };
 }

@@ -24,7 +24,10 @@ export function BudgetPage(p: { csrf: string; environments: EnvironmentBudget[] 
   return (
     <Layout title="Shared budget" csrf={p.csrf} refresh={BUDGET_REFRESH_SECONDS}>
       <h1>Shared budget</h1>
-      <p>The accounting API allows {p.environments[0]?.limit ?? 10} calls a second per environment, shared by every tenant. This page reloads every {BUDGET_REFRESH_SECONDS} seconds.</p>
+      <p>
+        The accounting API allows {p.environments[0]?.limit ?? 10} calls a second per environment,
+        shared by every tenant. This page reloads every {BUDGET_REFRESH_SECONDS} seconds.
+      </p>
       {p.environments.map((e) => (
         <EnvironmentSection {...e} />
       ))}
@@ -40,14 +43,34 @@ function EnvironmentSection(e: EnvironmentBudget) {
   return (
     <section aria-labelledby={`env-${e.environment}`}>
       <h2 id={`env-${e.environment}`}>{e.environment}</h2>
-      <svg role="img" aria-label={label} viewBox={`0 0 ${CHART.width} ${CHART.height}`} preserveAspectRatio="none">
+      <svg
+        role="img"
+        aria-label={label}
+        viewBox={`0 0 ${CHART.width} ${CHART.height}`}
+        preserveAspectRatio="none"
+      >
         <title>{`${label}: ${last} in the last full second, the limit is ${e.limit}`}</title>
         {bars.map((b) => (
-          <rect class="bar" x={b.x.toFixed(2)} y={b.y.toFixed(2)} width={b.width.toFixed(2)} height={b.height.toFixed(2)} />
+          <rect
+            class="bar"
+            x={b.x.toFixed(2)}
+            y={b.y.toFixed(2)}
+            width={b.width.toFixed(2)}
+            height={b.height.toFixed(2)}
+          />
         ))}
-        <line class="limit" x1="0" x2={String(CHART.width)} y1={limitY.toFixed(2)} y2={limitY.toFixed(2)} />
+        <line
+          class="limit"
+          x1="0"
+          x2={String(CHART.width)}
+          y1={limitY.toFixed(2)}
+          y2={limitY.toFixed(2)}
+        />
       </svg>
-      <p class="muted">Last 60 seconds, oldest on the left. The dashed line is the limit ({e.limit}/s); the scale tops at {top}/s.</p>
+      <p class="muted">
+        Last 60 seconds, oldest on the left. The dashed line is the limit ({e.limit}/s); the scale
+        tops at {top}/s.
+      </p>
       <dl>
         <dt>Last full second</dt>
         <dd>{`${last} permits`}</dd>

@@ -8,11 +8,42 @@ import type { FieldError } from "../../../lib/problem";
 import { Csrf } from "../layout";
 
 const CHOICES: Record<string, { label: string; options: [string, string][] }> = {
-  unknownSkus: { label: "Unknown SKUs", options: [["create", "create a product"], ["fallback", "book to the fallback product"]] },
-  customers: { label: "Customers", options: [["create", "find or create each buyer"], ["webshop", "one customer for the web shop"]] },
-  customerMatch: { label: "Match existing customers", options: [["verified", "only when every detail agrees"], ["organizationNumber", "by organization number alone"]] },
-  deliveryType: { label: "Invoice delivery", options: [["Auto", "Auto"], ["PdfByEmail", "PDF by e-mail"], ["PdfPrintForDownload", "PDF to print"]] },
-  settle: { label: "Settle paid orders", options: [["yes", "yes"], ["no", "no"]] },
+  unknownSkus: {
+    label: "Unknown SKUs",
+    options: [
+      ["create", "create a product"],
+      ["fallback", "book to the fallback product"],
+    ],
+  },
+  customers: {
+    label: "Customers",
+    options: [
+      ["create", "find or create each buyer"],
+      ["webshop", "one customer for the web shop"],
+    ],
+  },
+  customerMatch: {
+    label: "Match existing customers",
+    options: [
+      ["verified", "only when every detail agrees"],
+      ["organizationNumber", "by organization number alone"],
+    ],
+  },
+  deliveryType: {
+    label: "Invoice delivery",
+    options: [
+      ["Auto", "Auto"],
+      ["PdfByEmail", "PDF by e-mail"],
+      ["PdfPrintForDownload", "PDF to print"],
+    ],
+  },
+  settle: {
+    label: "Settle paid orders",
+    options: [
+      ["yes", "yes"],
+      ["no", "no"],
+    ],
+  },
 };
 const TEXTS: Record<string, string> = {
   webshopCustomerName: "Web shop customer name",
@@ -20,11 +51,26 @@ const TEXTS: Record<string, string> = {
   roundingProduct: "Rounding product",
   roundingAccount: "Rounding account",
 };
-const VAT_LABELS: Record<VatClass, string> = { "25": "25 %", "15": "15 %", "12": "12 %", zero: "0 % (zero-rated)", exempt: "Exempt" };
-const VAT_FIELDS = { salesAccount: "Sales account", shippingProduct: "Shipping product", fallbackProduct: "Fallback product" } as const;
+const VAT_LABELS: Record<VatClass, string> = {
+  "25": "25 %",
+  "15": "15 %",
+  "12": "12 %",
+  zero: "0 % (zero-rated)",
+  exempt: "Exempt",
+};
+const VAT_FIELDS = {
+  salesAccount: "Sales account",
+  shippingProduct: "Shipping product",
+  fallbackProduct: "Fallback product",
+} as const;
 
 /** The mapping form, filled with `values`; `errors` from a refused save. */
-export function MappingFields(p: { csrf: string; action: string; values: Record<string, string>; errors?: FieldError[] | undefined }) {
+export function MappingFields(p: {
+  csrf: string;
+  action: string;
+  values: Record<string, string>;
+  errors?: FieldError[] | undefined;
+}) {
   const field = (name: string, label: string) => (
     <>
       <label for={`m-${name}`}>{label}</label>
@@ -60,7 +106,9 @@ export function MappingFields(p: { csrf: string; action: string; values: Record<
       {VatClass.options.map((v) => (
         <fieldset>
           <legend>{`VAT ${VAT_LABELS[v]}`}</legend>
-          {Object.entries(VAT_FIELDS).map(([f, label]) => field(vatField(v, f as keyof typeof VAT_FIELDS), `${label}, VAT ${VAT_LABELS[v]}`))}
+          {Object.entries(VAT_FIELDS).map(([f, label]) =>
+            field(vatField(v, f as keyof typeof VAT_FIELDS), `${label}, VAT ${VAT_LABELS[v]}`),
+          )}
         </fieldset>
       ))}
       <button type="submit">Save mapping</button>

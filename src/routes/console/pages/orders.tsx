@@ -26,15 +26,21 @@ export function OrdersPage(p: Owner & { runs: OrderRunView[]; state: RunState | 
     <Layout title={`Orders of ${p.tenant}`} csrf={p.csrf}>
       <h1>Orders</h1>
       <p class="muted">
-        Shop orders of <a href={tenantPath(p.environment, p.client)}>{p.tenant}</a>, newest change first.
+        Shop orders of <a href={tenantPath(p.environment, p.client)}>{p.tenant}</a>, newest change
+        first.
       </p>
       <nav aria-label="Filter by state">
         <p>
-          Show: <a href={base} aria-current={p.state === null ? "page" : undefined}>all</a>
+          Show:{" "}
+          <a href={base} aria-current={p.state === null ? "page" : undefined}>
+            all
+          </a>
           {RunState.options.map((s) => (
             <>
               {" · "}
-              <a href={`${base}?state=${s}`} aria-current={p.state === s ? "page" : undefined}>{s}</a>
+              <a href={`${base}?state=${s}`} aria-current={p.state === s ? "page" : undefined}>
+                {s}
+              </a>
             </>
           ))}
         </p>
@@ -44,7 +50,13 @@ export function OrdersPage(p: Owner & { runs: OrderRunView[]; state: RunState | 
       ) : (
         <Table
           columns={["Source", "Order", "State", "Total", "Updated"]}
-          rows={p.runs.map((r) => [r.source, <a href={orderPath(p.environment, p.client, r.source, r.orderId)}>{r.orderId}</a>, r.state, total(r), when(r.updatedAt)])}
+          rows={p.runs.map((r) => [
+            r.source,
+            <a href={orderPath(p.environment, p.client, r.source, r.orderId)}>{r.orderId}</a>,
+            r.state,
+            total(r),
+            when(r.updatedAt),
+          ])}
         />
       )}
     </Layout>
@@ -79,9 +91,14 @@ export function OrderPage(p: Owner & { run: OrderRunView }) {
         <dt>Updated</dt>
         <dd>{when(r.updatedAt)}</dd>
       </dl>
-      {r.error ? <p class="error" role="alert">{`Failed at step ${r.error.step}: ${r.error.detail}`}</p> : null}
+      {r.error ? (
+        <p class="error" role="alert">{`Failed at step ${r.error.step}: ${r.error.detail}`}</p>
+      ) : null}
       {failed ? (
-        <form method="post" action={`${orderPath(p.environment, p.client, r.source, r.orderId)}/retry`}>
+        <form
+          method="post"
+          action={`${orderPath(p.environment, p.client, r.source, r.orderId)}/retry`}
+        >
           <Csrf token={p.csrf} />
           <button type="submit">Retry</button>
         </form>
@@ -115,5 +132,10 @@ export function OrderPage(p: Owner & { run: OrderRunView }) {
 /** A run's steps. */
 function Steps(p: { steps: OrderRunView["steps"] }) {
   if (p.steps.length === 0) return <p>No steps finished yet.</p>;
-  return <Table columns={["Step", "Upstream calls", "Time", "Result"]} rows={p.steps.map((s) => [s.name, stepCalls(s.result), when(s.at), s.ok ? "done" : "failed"])} />;
+  return (
+    <Table
+      columns={["Step", "Upstream calls", "Time", "Result"]}
+      rows={p.steps.map((s) => [s.name, stepCalls(s.result), when(s.at), s.ok ? "done" : "failed"])}
+    />
+  );
 }

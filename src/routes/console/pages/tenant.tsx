@@ -4,7 +4,13 @@
  * webhook URLs with their secret forms, the order mapping, and removal.
  */
 import type { Environment } from "../../../lib/config";
-import { SOURCE_LABELS, tenantPath, tokenSummary, webhookUrl, when } from "../../../lib/console/views";
+import {
+  SOURCE_LABELS,
+  tenantPath,
+  tokenSummary,
+  webhookUrl,
+  when,
+} from "../../../lib/console/views";
 import { Source } from "../../../lib/orders/order";
 import type { FieldError } from "../../../lib/problem";
 import { Csrf, Layout } from "../layout";
@@ -39,14 +45,21 @@ export function TenantPage(p: TenantPageProps) {
     <Layout title={t.tenant} csrf={p.csrf}>
       <h1>{t.tenant}</h1>
       <p class="muted">{`${t.name}, connected ${when(t.createdAt)}.`}</p>
-      {p.notice ? <p class="notice" role="status">{p.notice}</p> : null}
+      {p.notice ? (
+        <p class="notice" role="status">
+          {p.notice}
+        </p>
+      ) : null}
       {p.freshKey ? (
         <div class="fresh" role="status">
           <p>
             <label for="new-gateway-key">New gateway key (shown once)</label>
           </p>
           <output id="new-gateway-key">{p.freshKey.gatewayKey}</output>
-          <p>Copy it now: the gateway keeps only a hash of it and cannot show it again. Earlier keys stop working at {when(p.freshKey.previousKeysRetireAt)}.</p>
+          <p>
+            Copy it now: the gateway keeps only a hash of it and cannot show it again. Earlier keys
+            stop working at {when(p.freshKey.previousKeysRetireAt)}.
+          </p>
         </div>
       ) : null}
 
@@ -70,7 +83,11 @@ export function TenantPage(p: TenantPageProps) {
       <h2 id="keys">Gateway keys</h2>
       <Table
         columns={["Key", "Created", "Retires"]}
-        rows={t.gatewayKeys.map((k, i) => [<code>{`#${i + 1} lg_${t.environment}_${t.client}_…`}</code>, when(k.createdAt), k.retiresAt ? when(k.retiresAt) : "in use"])}
+        rows={t.gatewayKeys.map((k, i) => [
+          <code>{`#${i + 1} lg_${t.environment}_${t.client}_…`}</code>,
+          when(k.createdAt),
+          k.retiresAt ? when(k.retiresAt) : "in use",
+        ])}
       />
       <form method="post" action={path("/gateway-keys")}>
         <Csrf token={p.csrf} />
@@ -87,40 +104,70 @@ export function TenantPage(p: TenantPageProps) {
       </form>
 
       <h2 id="webhooks">Webhooks</h2>
-      <p>Paste a shop's URL into the shop's webhook settings, and save the signing secret the shop shows you here. The gateway stores it sealed and never shows it again.</p>
+      <p>
+        Paste a shop's URL into the shop's webhook settings, and save the signing secret the shop
+        shows you here. The gateway stores it sealed and never shows it again.
+      </p>
       {Source.options.map((s) => (
-        <WebhookForm csrf={p.csrf} origin={p.origin} environment={t.environment} client={t.client} source={s} />
+        <WebhookForm
+          csrf={p.csrf}
+          origin={p.origin}
+          environment={t.environment}
+          client={t.client}
+          source={s}
+        />
       ))}
 
       <h2 id="mapping">Order mapping</h2>
       <p>How shop orders become invoices. The fields show the mapping in force.</p>
-      <MappingFields csrf={p.csrf} action={path("/order-mapping")} values={p.mapping} errors={p.mappingErrors} />
+      <MappingFields
+        csrf={p.csrf}
+        action={path("/order-mapping")}
+        values={p.mapping}
+        errors={p.mappingErrors}
+      />
 
       <h2 id="orders">Orders</h2>
       <p>
-        <a href={path("/orders")}>Orders</a>: every shop order's run, failed ones with their error and a Retry button.
+        <a href={path("/orders")}>Orders</a>: every shop order's run, failed ones with their error
+        and a Retry button.
       </p>
 
       <h2 id="remove">Remove</h2>
       <form method="post" action={path("/remove")}>
         <Csrf token={p.csrf} />
-        <p>Removing the tenant deletes its client key, token, gateway keys, webhook secrets and order runs from the gateway.</p>
+        <p>
+          Removing the tenant deletes its client key, token, gateway keys, webhook secrets and order
+          runs from the gateway.
+        </p>
         <p>
           <input type="checkbox" id="confirm-remove" name="confirm" value="yes" required />
-          <label class="inline" for="confirm-remove">Yes, remove this tenant</label>
+          <label class="inline" for="confirm-remove">
+            Yes, remove this tenant
+          </label>
         </p>
         <p>
           <input type="checkbox" id="offboard" name="offboard" value="yes" />
-          <label class="inline" for="offboard">Also remove the integration from the client in the accounting system (offboarding)</label>
+          <label class="inline" for="offboard">
+            Also remove the integration from the client in the accounting system (offboarding)
+          </label>
         </p>
-        <button type="submit" class="danger">Remove tenant</button>
+        <button type="submit" class="danger">
+          Remove tenant
+        </button>
       </form>
     </Layout>
   );
 }
 
 /** One source's webhook URL and secret form. */
-function WebhookForm(p: { csrf: string; origin: string; environment: Environment; client: string; source: Source }) {
+function WebhookForm(p: {
+  csrf: string;
+  origin: string;
+  environment: Environment;
+  client: string;
+  source: Source;
+}) {
   const label = SOURCE_LABELS[p.source];
   const id = `secret-${p.source}`;
   return (
@@ -132,12 +179,28 @@ function WebhookForm(p: { csrf: string; origin: string; environment: Environment
       <form method="post" action={tenantPath(p.environment, p.client, `/webhooks/${p.source}`)}>
         <Csrf token={p.csrf} />
         <label for={id}>{`${label} webhook secret`}</label>
-        <input id={id} name="secret" type="password" autocomplete="off" required minlength={8} maxlength={500} />
+        <input
+          id={id}
+          name="secret"
+          type="password"
+          autocomplete="off"
+          required
+          minlength={8}
+          maxlength={500}
+        />
         {p.source === "shopify" ? (
           <>
             <label for="shop-domain">Shop domain</label>
-            <p id="shop-domain-hint" class="muted">Optional: with it, only webhooks from this shop are taken.</p>
-            <input id="shop-domain" name="shopDomain" placeholder="example.myshopify.com" aria-describedby="shop-domain-hint" autocomplete="off" />
+            <p id="shop-domain-hint" class="muted">
+              Optional: with it, only webhooks from this shop are taken.
+            </p>
+            <input
+              id="shop-domain"
+              name="shopDomain"
+              placeholder="example.myshopify.com"
+              aria-describedby="shop-domain-hint"
+              autocomplete="off"
+            />
           </>
         ) : null}
         <button type="submit">{`Save ${label} secret`}</button>

@@ -19,11 +19,19 @@ export interface TenantRow {
 }
 
 /** The tenants page. */
-export function TenantsPage(p: { csrf: string; tenants: TenantRow[]; notice?: string | undefined }) {
+export function TenantsPage(p: {
+  csrf: string;
+  tenants: TenantRow[];
+  notice?: string | undefined;
+}) {
   return (
     <Layout title="Tenants" csrf={p.csrf}>
       <h1>Tenants</h1>
-      {p.notice ? <p class="notice" role="status">{p.notice}</p> : null}
+      {p.notice ? (
+        <p class="notice" role="status">
+          {p.notice}
+        </p>
+      ) : null}
       {p.tenants.length === 0 ? (
         <p>No tenants yet. Connect a client below.</p>
       ) : (
@@ -31,7 +39,14 @@ export function TenantsPage(p: { csrf: string; tenants: TenantRow[]; notice?: st
           columns={["Tenant", "Name", "Token", "Token expires", "Upstream calls", "Last error"]}
           rows={p.tenants.map((t) => {
             const token = tokenSummary(t.token);
-            return [<a href={tenantPath(t.environment, t.client)}>{t.tenant}</a>, t.name, token.state, token.expiry, t.counters.upstreamCalls ?? 0, t.lastError ?? "–"];
+            return [
+              <a href={tenantPath(t.environment, t.client)}>{t.tenant}</a>,
+              t.name,
+              token.state,
+              token.expiry,
+              t.counters.upstreamCalls ?? 0,
+              t.lastError ?? "–",
+            ];
           })}
         />
       )}
@@ -45,7 +60,10 @@ function ConnectForm(p: { csrf: string }) {
   return (
     <section aria-labelledby="connect">
       <h2 id="connect">Connect a client</h2>
-      <p>The client's user approves the integration in the accounting system. You get a link to send them; no client key passes through anyone's hands.</p>
+      <p>
+        The client's user approves the integration in the accounting system. You get a link to send
+        them; no client key passes through anyone's hands.
+      </p>
       <form method="post" action="/console/onboarding">
         <Csrf token={p.csrf} />
         <label for="environment">Environment</label>
@@ -54,7 +72,13 @@ function ConnectForm(p: { csrf: string }) {
           <option value="production">production</option>
         </select>
         <label for="organizationNumber">Organization number (optional)</label>
-        <input id="organizationNumber" name="organizationNumber" inputmode="numeric" pattern="\s*([0-9]{9})?\s*" autocomplete="off" />
+        <input
+          id="organizationNumber"
+          name="organizationNumber"
+          inputmode="numeric"
+          pattern="\s*([0-9]{9})?\s*"
+          autocomplete="off"
+        />
         <button type="submit">Start onboarding</button>
       </form>
     </section>
@@ -62,15 +86,28 @@ function ConnectForm(p: { csrf: string }) {
 }
 
 /** The answer to "Start onboarding": the link to hand to the client. */
-export function OnboardingStartedPage(p: { csrf: string; temporaryUrl: string; expiresAt: string; environment: Environment }) {
+export function OnboardingStartedPage(p: {
+  csrf: string;
+  temporaryUrl: string;
+  expiresAt: string;
+  environment: Environment;
+}) {
   return (
     <Layout title="Connect a client" csrf={p.csrf}>
       <h1>Connect a client</h1>
-      <p>Send this link to a user of the client company in {p.environment}, or open it yourself if you are that user:</p>
       <p>
-        <a href={p.temporaryUrl} rel="noreferrer">Open the approval page</a>
+        Send this link to a user of the client company in {p.environment}, or open it yourself if
+        you are that user:
       </p>
-      <p>The link works until {when(p.expiresAt)}. When the user approves, the gateway connects each approved company as a tenant, and it shows up under <a href="/console">Tenants</a>.</p>
+      <p>
+        <a href={p.temporaryUrl} rel="noreferrer">
+          Open the approval page
+        </a>
+      </p>
+      <p>
+        The link works until {when(p.expiresAt)}. When the user approves, the gateway connects each
+        approved company as a tenant, and it shows up under <a href="/console">Tenants</a>.
+      </p>
     </Layout>
   );
 }

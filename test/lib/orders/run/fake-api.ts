@@ -13,7 +13,9 @@ export interface FakeAnswer {
 }
 
 /** A RunApi answering with `answer`; `log` lists the calls made, in order. */
-export function fakeApi(answer: (method: string, path: string, query: URLSearchParams, body: unknown) => FakeAnswer): RunApi & { log: string[] } {
+export function fakeApi(
+  answer: (method: string, path: string, query: URLSearchParams, body: unknown) => FakeAnswer,
+): RunApi & { log: string[] } {
   const log: string[] = [];
   const api = {
     log,
@@ -24,7 +26,8 @@ export function fakeApi(answer: (method: string, path: string, query: URLSearchP
       log.push(`${method} ${path}`);
       const [p = path, search = ""] = path.split("?", 2);
       const a = answer(method, p, new URLSearchParams(search), body);
-      const detail = a.body && typeof a.body === "object" && "detail" in a.body ? String(a.body.detail) : "";
+      const detail =
+        a.body && typeof a.body === "object" && "detail" in a.body ? String(a.body.detail) : "";
       return { operation: `${method} ${p}`, status: a.status, body: a.body ?? null, detail };
     },
   };
@@ -32,7 +35,14 @@ export function fakeApi(answer: (method: string, path: string, query: URLSearchP
 }
 
 /** The API's answer to a reference already in use (its only duplicate protection). */
-export const DUPLICATE: FakeAnswer = { status: 400, body: { title: "Validation error(s)", detail: "ExternalImportReference is already in use. 'x' is used on Id = 1." } };
+export const DUPLICATE: FakeAnswer = {
+  status: 400,
+  body: {
+    title: "Validation error(s)",
+    detail: "ExternalImportReference is already in use. 'x' is used on Id = 1.",
+  },
+};
 
 /** A list answer: 204 when empty, as the API does. */
-export const rows = (list: unknown[]): FakeAnswer => (list.length === 0 ? { status: 204 } : { status: 200, body: list });
+export const rows = (list: unknown[]): FakeAnswer =>
+  list.length === 0 ? { status: 204 } : { status: 200, body: list };
