@@ -34,19 +34,9 @@ button[value=approve]{background:#14532d;color:#fff}button[value=decline]{backgr
 
 function layout(title: string, body: Page): Page {
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title} · accounting API sandbox</title>
-        <style>
-          ${STYLE}
-        </style>
-      </head>
-      <body>
-        <main>${body}</main>
-      </body>
-    </html>`;
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · accounting API sandbox</title><style>${STYLE}</style></head>
+<body><main>${body}</main></body></html>`;
 }
 
 /**
@@ -61,64 +51,33 @@ export function approvalPage(
   const fixedOrgNo = view.orgNo;
   const clients = view.clients.length
     ? view.clients.map(
-        (c, i) =>
-          html`<div class="choice">
-            <input
-              type="checkbox"
-              name="client"
-              value="${c.id}"
-              id="client-${i}"
-              ${view.clients.length === 1 ? html` checked` : ""}
-            />
-            <label for="client-${i}">${c.name}${c.orgNo ? ` (org. no. ${c.orgNo})` : ""}</label>
-          </div>`,
+        (
+          c,
+          i,
+        ) => html`<div class="choice"><input type="checkbox" name="client" value="${c.id}" id="client-${i}"${view.clients.length === 1 ? html` checked` : ""}>
+<label for="client-${i}">${c.name}${c.orgNo ? ` (org. no. ${c.orgNo})` : ""}</label></div>`,
       )
-    : html`<p>
-        No company ${fixedOrgNo ? `with organization number ${fixedOrgNo} ` : ""}is in the
-        ${environment} environment yet. Create one below.
-      </p>`;
+    : html`<p>No company ${fixedOrgNo ? `with organization number ${fixedOrgNo} ` : ""}is in the ${environment} environment yet. Create one below.</p>`;
   return layout(
     "Connect an integration",
     html`<h1>Connect an integration</h1>
-      <p>
-        An integration asks for access to the books of your companies in the
-        <strong>${environment}</strong> environment of the accounting API sandbox. Approving gives
-        it a client key for each company you pick; you never see or handle that key.
-      </p>
-      ${error ? html`<p class="error" role="alert" id="form-error">${error}</p>` : ""}
-      <form method="post" ${error ? html` aria-describedby="form-error"` : ""}>
-        <fieldset>
-          <legend>Companies to connect</legend>
-          ${clients}
-        </fieldset>
-        <fieldset>
-          <legend>Or create a new sandbox company and connect it</legend>
-          <label for="company-name">Company name</label>
-          <input
-            type="text"
-            id="company-name"
-            name="companyName"
-            maxlength="200"
-            autocomplete="organization"
-            value="${entered.companyName}"
-          />
-          <label for="organization-number">Organization number (9 digits)</label>
-          <input
-            type="text"
-            id="organization-number"
-            name="organizationNumber"
-            inputmode="numeric"
-            pattern="[0-9]{9}"
-            maxlength="9"
-            value="${fixedOrgNo ?? entered.organizationNumber}"
-            ${fixedOrgNo ? html` readonly aria-describedby="org-note"` : ""}
-          />
-          ${fixedOrgNo ? html`<p class="note" id="org-note">The integration asked for this company only.</p>` : ""}
-        </fieldset>
-        <p class="note">This page works until ${view.validUntil}.</p>
-        <button type="submit" name="decision" value="approve">Approve</button>
-        <button type="submit" name="decision" value="decline">Decline</button>
-      </form>`,
+<p>An integration asks for access to the books of your companies in the <strong>${environment}</strong> environment of the accounting API sandbox.
+Approving gives it a client key for each company you pick; you never see or handle that key.</p>
+${error ? html`<p class="error" role="alert" id="form-error">${error}</p>` : ""}
+<form method="post"${error ? html` aria-describedby="form-error"` : ""}>
+<fieldset><legend>Companies to connect</legend>${clients}</fieldset>
+<fieldset><legend>Or create a new sandbox company and connect it</legend>
+<label for="company-name">Company name</label>
+<input type="text" id="company-name" name="companyName" maxlength="200" autocomplete="organization" value="${entered.companyName}">
+<label for="organization-number">Organization number (9 digits)</label>
+<input type="text" id="organization-number" name="organizationNumber" inputmode="numeric" pattern="[0-9]{9}" maxlength="9"
+ value="${fixedOrgNo ?? entered.organizationNumber}"${fixedOrgNo ? html` readonly aria-describedby="org-note"` : ""}>
+${fixedOrgNo ? html`<p class="note" id="org-note">The integration asked for this company only.</p>` : ""}
+</fieldset>
+<p class="note">This page works until ${view.validUntil}.</p>
+<button type="submit" name="decision" value="approve">Approve</button>
+<button type="submit" name="decision" value="decline">Decline</button>
+</form>`,
   );
 }
 
@@ -147,12 +106,5 @@ export function closedPage(state: "unknown" | "expired" | "done"): {
     },
   } as const;
   const t = text[state];
-  return {
-    status: t.status,
-    page: layout(
-      t.title,
-      html`<h1>${t.title}</h1>
-        <p>${t.detail}</p>`,
-    ),
-  };
+  return { status: t.status, page: layout(t.title, html`<h1>${t.title}</h1><p>${t.detail}</p>`) };
 }

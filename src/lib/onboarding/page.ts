@@ -50,19 +50,9 @@ code{font-size:.95em;background:#f0f0ee;padding:0 .2em}.note{color:#444;font-siz
 
 function layout(title: string, body: Html): Html {
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title} · ledgergate</title>
-        <style>
-          ${STYLE}
-        </style>
-      </head>
-      <body>
-        <main>${body}</main>
-      </body>
-    </html>`;
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · ledgergate</title><style>${STYLE}</style></head>
+<body><main>${body}</main></body></html>`;
 }
 
 /** The page for a callback's outcome, with its status. */
@@ -74,26 +64,16 @@ export function callbackPage(f: Finished): {
     const title = FAILURE_TITLE[f.reason];
     return {
       status: FAILURE_STATUS[f.reason],
-      page: layout(
-        title,
-        html`<h1>${title}</h1>
-          <p role="alert">${f.detail}</p>`,
-      ),
+      page: layout(title, html`<h1>${title}</h1><p role="alert">${f.detail}</p>`),
     };
   }
   const rows = f.connected.map(
     (c) =>
-      html`<tr>
-        <td>${c.name}</td>
-        <td>${c.organizationNumber ?? "—"}</td>
-        <td><code>${c.tenant}</code></td>
-      </tr>`,
+      html`<tr><td>${c.name}</td><td>${c.organizationNumber ?? "—"}</td><td><code>${c.tenant}</code></td></tr>`,
   );
   const failures = f.failed.map(
     (c) =>
-      html`<li>
-        ${c.name}${c.organizationNumber ? ` (${c.organizationNumber})` : ""}: ${c.detail}
-      </li>`,
+      html`<li>${c.name}${c.organizationNumber ? ` (${c.organizationNumber})` : ""}: ${c.detail}</li>`,
   );
   const title = f.connected.length > 0 ? "Connected" : "Nothing was connected";
   return {
@@ -101,43 +81,16 @@ export function callbackPage(f: Finished): {
     page: layout(
       title,
       html`<h1>${title}</h1>
-        ${
-          f.connected.length > 0
-            ? html`<p>
-                  These companies are now connected in the
-                  <strong>${f.environment}</strong> environment. You can close this page.
-                </p>
-                <table>
-                  <caption class="note">
-                    Connected companies
-                  </caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Company</th>
-                      <th scope="col">Organization number</th>
-                      <th scope="col">Tenant</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${rows}
-                  </tbody>
-                </table>`
-            : ""
-        }
-        ${
-          failures.length > 0
-            ? html`<h2>Not connected</h2>
-                <ul role="alert">
-                  ${failures}
-                </ul>
-                <p>Ask the operator for a new link to try these again.</p>`
-            : ""
-        }
-        <p class="note">
-          For the operator: each new tenant has no gateway key in use yet. Create one with
-          <code>POST /admin/tenants/{environment}/{client}/gateway-keys</code> and
-          <code>{"graceSeconds": 0}</code>; it is shown once.
-        </p>`,
+${
+  f.connected.length > 0
+    ? html`<p>These companies are now connected in the <strong>${f.environment}</strong> environment. You can close this page.</p>
+<table><caption class="note">Connected companies</caption><thead><tr><th scope="col">Company</th><th scope="col">Organization number</th><th scope="col">Tenant</th></tr></thead>
+<tbody>${rows}</tbody></table>`
+    : ""
+}
+${failures.length > 0 ? html`<h2>Not connected</h2><ul role="alert">${failures}</ul><p>Ask the operator for a new link to try these again.</p>` : ""}
+<p class="note">For the operator: each new tenant has no gateway key in use yet. Create one with
+<code>POST /admin/tenants/{environment}/{client}/gateway-keys</code> and <code>{"graceSeconds": 0}</code>; it is shown once.</p>`,
     ),
   };
 }
