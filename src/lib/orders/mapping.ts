@@ -7,7 +7,7 @@
  * a default that suits a Norwegian NS 4102 chart.
  */
 import { z } from "zod";
-import type { VatClass } from "./order";
+import { VatClass } from "./order";
 
 const ProductCode = z.string().min(1).max(100);
 const AccountNo = z.int().min(1000).max(99_999_999);
@@ -86,10 +86,14 @@ export const OrderMappingInput = z.strictObject({
 });
 export type OrderMappingInput = z.output<typeof OrderMappingInput>;
 
-/** The mapping with every default filled in. */
-export type OrderMapping = Required<Omit<OrderMappingInput, "vat">> & {
-  vat: Record<VatClass, VatRoute>;
-};
+/**
+ * The mapping with every default filled in: what the tenant's object keeps and the admin API
+ * answers.
+ */
+export const OrderMapping = OrderMappingInput.required()
+  .omit({ vat: true })
+  .extend({ vat: z.record(VatClass, VatRoute) });
+export type OrderMapping = z.output<typeof OrderMapping>;
 
 /** The full mapping of `input` (an empty input gives the defaults). */
 export function resolveMapping(input: OrderMappingInput = {}): OrderMapping {
