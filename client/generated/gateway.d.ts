@@ -665,27 +665,27 @@ export interface components {
             roundingProduct: string;
             roundingAccount: number;
             vat: {
-                12?: {
+                12: {
                     salesAccount: number;
                     shippingProduct: string;
                     fallbackProduct: string;
                 };
-                15?: {
+                15: {
                     salesAccount: number;
                     shippingProduct: string;
                     fallbackProduct: string;
                 };
-                25?: {
+                25: {
                     salesAccount: number;
                     shippingProduct: string;
                     fallbackProduct: string;
                 };
-                zero?: {
+                zero: {
                     salesAccount: number;
                     shippingProduct: string;
                     fallbackProduct: string;
                 };
-                exempt?: {
+                exempt: {
                     salesAccount: number;
                     shippingProduct: string;
                     fallbackProduct: string;

@@ -7,7 +7,7 @@
  * a default that suits a Norwegian NS 4102 chart.
  */
 import { z } from "zod";
-import { VatClass } from "./order";
+import type { VatClass } from "./order";
 
 const ProductCode = z.string().min(1).max(100);
 const AccountNo = z.int().min(1000).max(99_999_999);
@@ -92,7 +92,17 @@ export type OrderMappingInput = z.output<typeof OrderMappingInput>;
  */
 export const OrderMapping = OrderMappingInput.required()
   .omit({ vat: true })
-  .extend({ vat: z.record(VatClass, VatRoute) });
+  .extend({
+    // Each class by name, like the input's, rather than a record: the document then closes the
+    // object and requires every class.
+    vat: z.strictObject({
+      "25": VatRoute,
+      "15": VatRoute,
+      "12": VatRoute,
+      zero: VatRoute,
+      exempt: VatRoute,
+    }),
+  });
 export type OrderMapping = z.output<typeof OrderMapping>;
 
 /** The full mapping of `input` (an empty input gives the defaults). */
