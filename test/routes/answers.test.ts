@@ -7,6 +7,7 @@
 import { env } from "cloudflare:workers";
 import { introspectWorkflow } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { GatewayPaths } from "../../client/index";
 import type { OrderRunView } from "../../src/lib/orders/run-view";
 import { corpus as shopifyCorpus, shopifyRefund } from "../fixtures/orders/shopify";
 import { sign, wooPing } from "../fixtures/orders/sign";
@@ -97,6 +98,24 @@ describe("answers: the checker", () => {
       expectDeclared("GET", RUN_URL, Response.json({ ...VIEW, secret: "x" })),
     ).rejects.toThrow(/secret: not declared/);
     await expectDeclared("GET", RUN_URL, Response.json(VIEW));
+  });
+});
+
+/** `GET /orders/{source}/{orderId}`'s answer as the typed client (`ledgergate/client`) has it. */
+type ClientRun =
+  GatewayPaths["/orders/{source}/{orderId}"]["get"]["responses"][200]["content"]["application/json"];
+
+describe("answers: the typed client", () => {
+  it("has every field of the order run the gateway answers, and no other", () => {
+    // Compile-time: the client's fields and the view's are the same set (tsc fails otherwise).
+    const same: [keyof ClientRun] extends [keyof OrderRunView]
+      ? [keyof OrderRunView] extends [keyof ClientRun]
+        ? true
+        : false
+      : false = true;
+    const fromClient: Pick<ClientRun, "customer" | "salesOrderId"> = VIEW;
+    expect(same).toBe(true);
+    expect(fromClient.customer?.created).toBe(true);
   });
 });
 
