@@ -613,14 +613,19 @@ export interface components {
             };
             lastError: string | null;
             counters: {
-                [key: string]: number;
+                tokensIssued: number;
+                /** @description Callers that waited for a token request. */
+                tokenWaits: number;
+                keyChecks: number;
+                /** @description Permits the rate governor gave the tenant. */
+                upstreamCalls: number;
+                throttledWaits: number;
+                refusedForDeadline: number;
             };
             gatewayKeys: {
                 createdAt: string;
                 retiresAt: string | null;
             }[];
-        } & {
-            [key: string]: unknown;
         };
         RotatedGatewayKey: {
             gatewayKey: string;
@@ -660,27 +665,27 @@ export interface components {
             roundingProduct: string;
             roundingAccount: number;
             vat: {
-                12?: {
+                12: {
                     salesAccount: number;
                     shippingProduct: string;
                     fallbackProduct: string;
                 };
-                15?: {
+                15: {
                     salesAccount: number;
                     shippingProduct: string;
                     fallbackProduct: string;
                 };
-                25?: {
+                25: {
                     salesAccount: number;
                     shippingProduct: string;
                     fallbackProduct: string;
                 };
-                zero?: {
+                zero: {
                     salesAccount: number;
                     shippingProduct: string;
                     fallbackProduct: string;
                 };
-                exempt?: {
+                exempt: {
                     salesAccount: number;
                     shippingProduct: string;
                     fallbackProduct: string;
@@ -748,24 +753,34 @@ export interface components {
             intake: "started" | "duplicate" | "cancelled" | "failed" | "ignored" | "ping";
             detail: string;
             /** @description The order's run (as `GET /orders/{source}/{orderId}` shows it), or null. */
-            run: ({
-                orderId: string;
-                state: string;
-            } & {
-                [key: string]: unknown;
-            }) | null;
+            run: components["schemas"]["OrderRun"] | null;
         };
+        /** @description An order's run: no payloads, no buyer, amounts as decimals. */
         OrderRun: {
             /** @enum {string} */
             source: "shopify" | "woocommerce" | "stripe" | "standard";
             orderId: string;
+            /** @description The order's number in the shop; null while no usable order has arrived. */
+            number: string | null;
             /** @enum {string} */
             state: "received" | "running" | "invoiced" | "settled" | "credited" | "cancelled" | "failed";
+            /** @description The order's total, a decimal. */
             total: string | null;
             currency: string | null;
             receivedAt: string;
             updatedAt: string;
+            /** @description Webhook deliveries received for this order. */
+            deliveries: number;
+            cancelledAt: string | null;
             attempt: number;
+            /** @description The customer the invoice went to, once the run found or made one. */
+            customer: {
+                id: number;
+                number: number | null;
+                /** @description Whether the run created the customer. */
+                created: boolean;
+            } | null;
+            salesOrderId: string | null;
             salesOrderNo: number | null;
             invoiceNo: number | null;
             error: {
@@ -780,8 +795,11 @@ export interface components {
                     [key: string]: string | number | boolean | null | (string | number)[];
                 };
             }[];
-            refunds: ({
+            refunds: {
                 id: string;
+                /** @enum {string} */
+                state: "received" | "running" | "credited" | "failed" | "skipped";
+                /** @description The refunded amount, a decimal. */
                 total: string;
                 creditNoteNo: number | null;
                 error: string | null;
@@ -793,11 +811,7 @@ export interface components {
                         [key: string]: string | number | boolean | null | (string | number)[];
                     };
                 }[];
-            } & {
-                [key: string]: unknown;
-            })[];
-        } & {
-            [key: string]: unknown;
+            }[];
         };
         ConsoleSignIn: {
             /** @description ADMIN_TOKEN. */

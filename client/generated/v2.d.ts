@@ -4330,11 +4330,15 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Problem: {
+            /** @description https://ledgergate.dev/problems/{name}: one of the names in this response's description. */
             type: string;
             title: string;
             status: number;
+            /** @description What went wrong and what to do about it. */
             detail: string;
+            /** @description Also in X-Request-Id; quote it when you report a problem. */
             requestId: string;
+            /** @description Validation problems: each field that failed. */
             errors?: {
                 path: string;
                 message: string;

@@ -7,6 +7,7 @@
  * did nothing wrong and the same call will work a little later.
  */
 import type { Context } from "hono";
+import { z } from "zod";
 import type { GatewayApp } from "./app";
 import { log } from "./log";
 
@@ -57,10 +58,29 @@ export type ProblemType = keyof typeof PROBLEM_TYPES;
 export const PROBLEM_BASE = "https://ledgergate.dev/problems/";
 
 /** One validation error: where, and what is wrong. */
-export interface FieldError {
-  path: string;
-  message: string;
-}
+const FieldError = z.strictObject({ path: z.string(), message: z.string() });
+export type FieldError = z.output<typeof FieldError>;
+
+/**
+ * The body of every problem ledgergate answers (`Problem.toResponse`), as `/openapi.json`
+ * publishes it (`lib/openapi/problems.ts` names it there).
+ */
+export const ProblemBody = z.strictObject({
+  type: z.string().meta({
+    description: `${PROBLEM_BASE}{name}: one of the names in this response's description.`,
+  }),
+  title: z.string(),
+  status: z.int(),
+  detail: z.string().meta({ description: "What went wrong and what to do about it." }),
+  requestId: z
+    .string()
+    .meta({ description: "Also in X-Request-Id; quote it when you report a problem." }),
+  errors: z
+    .array(FieldError)
+    .optional()
+    .meta({ description: "Validation problems: each field that failed." }),
+});
+export type ProblemBody = z.output<typeof ProblemBody>;
 
 /** An error ledgergate answers itself. Throw it from a route, or return `problem.response(...)`. */
 export class Problem extends Error {
@@ -76,7 +96,7 @@ export class Problem extends Error {
   /** The `application/problem+json` response, stamped with the request id. */
   toResponse(requestId: string): Response {
     const { status, title } = PROBLEM_TYPES[this.type];
-    const body = {
+    const body: ProblemBody = {
       type: PROBLEM_BASE + this.type,
       title,
       status,

@@ -16,6 +16,7 @@ import {
   tenantStub,
   type TenantName,
 } from "./stubs";
+import { tenantView, type TenantView } from "./tenant-view";
 
 /** What registering a tenant takes. */
 export interface NewTenant {
@@ -61,7 +62,7 @@ export async function removeTenant(
 }
 
 /** Every tenant as operators see it, its own counters joined with the rate governor's. */
-export async function listTenants(env: Bindings) {
+export async function listTenants(env: Bindings): Promise<TenantView[]> {
   const names = await directoryStub(env).list();
   const perEnvironment = await Promise.all(
     Environment.options.map((e) => governorStub(env, e).counters()),
@@ -76,18 +77,7 @@ export async function listTenants(env: Bindings) {
             tenantName(parsed.value.environment, parsed.value.client),
           ).describe()
         : null;
-      const g = governed[name] ?? { permits: 0, waited: 0, refused: 0 };
-      return (
-        d && {
-          ...d,
-          counters: {
-            ...d.counters,
-            upstreamCalls: g.permits,
-            throttledWaits: g.waited,
-            refusedForDeadline: g.refused,
-          },
-        }
-      );
+      return d && tenantView(d, governed[name] ?? { permits: 0, waited: 0, refused: 0 });
     }),
   );
   return described.filter((d) => d !== null);

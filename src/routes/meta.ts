@@ -10,7 +10,7 @@ import { environmentConfig, type Bindings, type Environment } from "../lib/confi
 import { governorStub } from "../lib/stubs";
 import { countHealthRead } from "../middleware/inbound-limit";
 import { gatewayRouter } from "./contract/kit";
-import { healthz, type EnvironmentState } from "./contract/meta";
+import { healthz, type EnvironmentState, type HealthAnswer } from "./contract/meta";
 
 /** What `/healthz` says of one environment. */
 async function environmentState(
@@ -28,7 +28,11 @@ export const metaRoutes = gatewayRouter().openapi(healthz, async (c) => {
     environmentState(c.env, "production"),
   ]);
   return c.json(
-    { ok: true as const, version: c.env.VERSION ?? "dev", environments: { demo, production } },
+    {
+      ok: true,
+      version: c.env.VERSION ?? "dev",
+      environments: { demo, production },
+    } satisfies HealthAnswer,
     200,
   );
 });

@@ -14,14 +14,18 @@ import { readDelivery } from "../lib/orders/delivery";
 import { unwrap } from "../lib/outcome";
 import { tenantName, tenantStub } from "../lib/stubs";
 import { gatewayRouter } from "./contract/kit";
-import { receiveWebhook } from "./contract/webhooks";
+import { receiveWebhook, type WebhookAnswer } from "./contract/webhooks";
 
 export const webhookRoutes = gatewayRouter().openapi(receiveWebhook, async (c) => {
   const { source, client, environment } = c.req.valid("param");
   const { headers, body } = await readDelivery(c.req.raw);
   if (ADAPTERS[source].isPing?.({ headers: new Headers(headers), body }))
     return c.json(
-      { intake: "ping" as const, detail: "Ping answered; nothing was processed.", run: null },
+      {
+        intake: "ping",
+        detail: "Ping answered; nothing was processed.",
+        run: null,
+      } satisfies WebhookAnswer,
       200,
     );
   const tenant = tenantName(environment, client);
@@ -34,5 +38,8 @@ export const webhookRoutes = gatewayRouter().openapi(receiveWebhook, async (c) =
     orderId: answer.run?.orderId ?? null,
     state: answer.run?.state ?? null,
   });
-  return c.json({ intake: answer.intake, detail: answer.detail, run: answer.run }, answer.status);
+  return c.json(
+    { intake: answer.intake, detail: answer.detail, run: answer.run } satisfies WebhookAnswer,
+    answer.status,
+  );
 });

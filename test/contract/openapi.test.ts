@@ -31,3 +31,50 @@ describe("contract: the documents are valid OpenAPI 3.1", () => {
     await expectValid(v2Document("0.1.0"));
   });
 });
+
+type Schema = { [keyword: string]: unknown };
+type Answers = Record<string, { content?: Record<string, { schema?: Schema }> }>;
+
+/** Where an object of `schema` (its references followed) is left open to undeclared fields. */
+function openObjects(schema: unknown, components: Record<string, Schema>, at: string): string[] {
+  if (Array.isArray(schema))
+    return schema.flatMap((s, i) => openObjects(s, components, `${at}/${i}`));
+  if (typeof schema !== "object" || schema === null) return [];
+  const s = schema as Schema;
+  if (typeof s.$ref === "string") {
+    const name = s.$ref.replace("#/components/schemas/", "");
+    return openObjects(components[name], components, name);
+  }
+  const own = "properties" in s && s.additionalProperties !== false ? [at] : [];
+  return [
+    ...own,
+    ...Object.entries(s).flatMap(([k, v]) =>
+      k === "properties" && typeof v === "object" && v !== null
+        ? Object.entries(v).flatMap(([p, x]) => openObjects(x, components, `${at}.${p}`))
+        : typeof v === "object"
+          ? openObjects(v, components, `${at}/${k}`)
+          : [],
+    ),
+  ];
+}
+
+describe("contract: the gateway's JSON answers are closed objects", () => {
+  it("every object of every JSON answer in /openapi.json says additionalProperties: false", () => {
+    const doc = gatewayDocument(app, "0.1.0") as unknown as {
+      paths: Record<string, Record<string, { operationId: string; responses: Answers }>>;
+      components: { schemas: Record<string, Schema> };
+    };
+    const open = Object.values(doc.paths).flatMap((ops) =>
+      Object.values(ops).flatMap(({ operationId, responses }) =>
+        Object.entries(responses).flatMap(([status, r]) =>
+          Object.entries(r.content ?? {})
+            .filter(([media]) => /json$/.test(media))
+            .flatMap(([, c]) =>
+              openObjects(c.schema, doc.components.schemas, `${operationId} ${status}`),
+            ),
+        ),
+      ),
+    );
+    expect([...new Set(open)]).toEqual([]);
+  });
+});

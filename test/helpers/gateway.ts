@@ -4,6 +4,7 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import { expectDeclared } from "./answers";
 
 type Environment = "demo" | "production";
 
@@ -14,9 +15,15 @@ const sandbox = (env as unknown as { SANDBOX: Fetcher }).SANDBOX;
 
 export const ADMIN = { authorization: "Bearer local-admin-token" };
 
-/** A request to the gateway. */
-export function gw(path: string, init: RequestInit = {}): Promise<Response> {
-  return gateway.fetch(`https://gateway.test${path}`, init);
+/**
+ * A request to the gateway. A JSON answer of the gateway's own routes must be what `/openapi.json`
+ * declares for its route and status (`expectDeclared`), so every route test checks the document.
+ */
+export async function gw(path: string, init: RequestInit = {}): Promise<Response> {
+  const url = `https://gateway.test${path}`;
+  const res = await gateway.fetch(url, init);
+  await expectDeclared(init.method ?? "GET", url, res);
+  return res;
 }
 
 /** A JSON request to the sandbox's control API; throws unless it answers `expected`. */

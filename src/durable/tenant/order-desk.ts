@@ -23,16 +23,15 @@ import {
 import {
   applyEvent,
   pendingStarts,
-  publicView,
   runInstanceId,
   type Intake,
   type OrderRun,
-  type OrderRunView,
   type RefundRun,
   type RunParams,
   type RunPatch,
   type RunState,
 } from "../../lib/orders/runs";
+import { publicView, type OrderRunView } from "../../lib/orders/run-view";
 import { fail, ok, type Outcome } from "../../lib/outcome";
 import type { TenantName } from "../../lib/stubs";
 import { OrderBook } from "./order-book";

@@ -5,7 +5,8 @@
  * and keeps them), and `POST /Onboarding/Initiate` answers the TemporaryUrl the client's user
  * opens.
  */
-import { environmentConfig, type Bindings, type Environment } from "../config";
+import { z } from "zod";
+import { Environment, environmentConfig, type Bindings } from "../config";
 import { randomSecret, sha256Hex } from "../crypto";
 import { problemOf } from "../outcome";
 import { Problem } from "../problem";
@@ -21,13 +22,17 @@ export const ONBOARDING_STATE_TTL_MS = 30 * 60 * 1000;
 /** The path of the callback, below the gateway's origin. */
 export const CALLBACK_PATH = "/onboarding/callback";
 
-/** What the operator hands to the client. */
-export interface StartedOnboarding {
-  temporaryUrl: string;
-  /** When the TemporaryUrl or the state runs out, whichever is first (ISO 8601). */
-  expiresAt: string;
-  environment: Environment;
-}
+/** What the operator hands to the client (the answer of `POST /admin/onboarding`). */
+export const StartedOnboarding = z.strictObject({
+  temporaryUrl: z.string().meta({
+    description: "Hand this to the client's user: it opens the accounting system's approval page.",
+  }),
+  expiresAt: z.string().meta({
+    description: "When the link (or the gateway's state for it) runs out, ISO 8601.",
+  }),
+  environment: Environment,
+});
+export type StartedOnboarding = z.output<typeof StartedOnboarding>;
 
 /**
  * Starts an onboarding; `origin` is the gateway's own (the callback is

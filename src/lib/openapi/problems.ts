@@ -5,30 +5,18 @@
  * statuses a route can answer. Each response's description lists the problem types of that status,
  * read from `PROBLEM_TYPES` when the document is built, so a type added there shows up here too.
  */
-import { z } from "@hono/zod-openapi";
-import { PROBLEM_BASE, PROBLEM_TYPES } from "../problem";
+// For its effect: zod gains `.openapi` before the clone below is made.
+import "@hono/zod-openapi";
+import { PROBLEM_TYPES, ProblemBody as Problem } from "../problem";
 
 /** The media type of every problem the gateway answers. */
 export const PROBLEM_MEDIA_TYPE = "application/problem+json";
 
-/** The body of every problem ledgergate answers (`Problem.toResponse`). */
-export const ProblemBody = z
-  .object({
-    type: z.string().openapi({
-      description: `${PROBLEM_BASE}{name}: one of the names in this response's description.`,
-    }),
-    title: z.string(),
-    status: z.int(),
-    detail: z.string().openapi({ description: "What went wrong and what to do about it." }),
-    requestId: z
-      .string()
-      .openapi({ description: "Also in X-Request-Id; quote it when you report a problem." }),
-    errors: z
-      .array(z.object({ path: z.string(), message: z.string() }))
-      .optional()
-      .openapi({ description: "Validation problems: each field that failed." }),
-  })
-  .openapi("Problem");
+/**
+ * The body of every problem ledgergate answers, named for the document. A clone: a lib schema (see
+ * the note at `setOrderMapping` in `routes/contract/admin.ts`).
+ */
+export const ProblemBody = Problem.clone().openapi("Problem");
 
 /** A status some problem type has. */
 export type ProblemStatus = (typeof PROBLEM_TYPES)[keyof typeof PROBLEM_TYPES]["status"];

@@ -86,10 +86,24 @@ export const OrderMappingInput = z.strictObject({
 });
 export type OrderMappingInput = z.output<typeof OrderMappingInput>;
 
-/** The mapping with every default filled in. */
-export type OrderMapping = Required<Omit<OrderMappingInput, "vat">> & {
-  vat: Record<VatClass, VatRoute>;
-};
+/**
+ * The mapping with every default filled in: what the tenant's object keeps and the admin API
+ * answers.
+ */
+export const OrderMapping = OrderMappingInput.required()
+  .omit({ vat: true })
+  .extend({
+    // Each class by name, like the input's, rather than a record: the document then closes the
+    // object and requires every class.
+    vat: z.strictObject({
+      "25": VatRoute,
+      "15": VatRoute,
+      "12": VatRoute,
+      zero: VatRoute,
+      exempt: VatRoute,
+    }),
+  });
+export type OrderMapping = z.output<typeof OrderMapping>;
 
 /** The full mapping of `input` (an empty input gives the defaults). */
 export function resolveMapping(input: OrderMappingInput = {}): OrderMapping {

@@ -5,7 +5,6 @@
  * stretch as it read the record, so two deliveries of one order can never both start a run.
  */
 import { z } from "zod";
-import { formatMinor } from "./money";
 import { Order, Refund, Source, type OrderEvent } from "./order";
 import type { TenantName } from "../stubs";
 
@@ -202,44 +201,6 @@ export function pendingStarts(r: OrderRun): { refundId: string | null; attempt: 
       out.push({ refundId: x.refund.id, attempt: x.attempt });
   return out;
 }
-
-/**
- * The record as a caller with the tenant's gateway key sees it (no payloads, amounts as decimals).
- */
-export function publicView(r: OrderRun) {
-  return {
-    source: r.source,
-    orderId: r.orderId,
-    number: r.order?.number ?? null,
-    state: r.state,
-    total: r.order ? formatMinor(r.order.total) : null,
-    currency: r.order?.currency ?? null,
-    receivedAt: r.receivedAt,
-    updatedAt: r.updatedAt,
-    deliveries: r.deliveries,
-    cancelledAt: r.cancelledAt,
-    attempt: r.attempt,
-    customer: r.customer && {
-      id: r.customer.id,
-      number: r.customer.number,
-      created: r.customer.created,
-    },
-    salesOrderId: r.salesOrderId,
-    salesOrderNo: r.salesOrderNo,
-    invoiceNo: r.invoiceNo,
-    error: r.error,
-    steps: r.steps,
-    refunds: r.refunds.map((x) => ({
-      id: x.refund.id,
-      state: x.state,
-      total: formatMinor(x.refund.total),
-      creditNoteNo: x.creditNoteNo,
-      error: x.error,
-      steps: x.steps,
-    })),
-  };
-}
-export type OrderRunView = ReturnType<typeof publicView>;
 
 /** A run's report: fields of the order's record, or of one refund's, and a finished step. */
 export interface RunPatch {

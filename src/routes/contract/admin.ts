@@ -5,12 +5,13 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { Environment } from "../../lib/config";
-import { OrderMappingInput, VatRoute } from "../../lib/orders/mapping";
-import { Source, VatClass } from "../../lib/orders/order";
+import { OrderMapping, OrderMappingInput } from "../../lib/orders/mapping";
+import { Source } from "../../lib/orders/order";
 import { ShopDomain } from "../../lib/orders/shopify";
 import { problems } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";
 import { ClientSlug } from "../../lib/stubs";
+import { TenantView } from "../../lib/tenant-view";
 import { jsonGate } from "../../middleware/validate";
 import { jsonAnswer, jsonBody } from "./kit";
 
@@ -47,40 +48,24 @@ export const Target = z.object({ environment: Environment, client: ClientSlug })
 const WebhookTarget = Target.extend({ source: Source });
 
 const Registered = z
-  .object({
+  .strictObject({
     tenant: z.string(),
     gatewayKey: z.string().openapi({ description: "Shown once; stored only as a hash." }),
   })
   .openapi("RegisteredTenant");
 const Rotated = z
-  .object({ gatewayKey: z.string(), previousKeysRetireAt: z.string() })
+  .strictObject({ gatewayKey: z.string(), previousKeysRetireAt: z.string() })
   .openapi("RotatedGatewayKey");
 const SecretSet = z
-  .object({ previousSecretRetiresAt: z.string().nullable() })
+  .strictObject({ previousSecretRetiresAt: z.string().nullable() })
   .openapi("WebhookSecretSet");
-const OrderMapping = OrderMappingInput.required()
-  .omit({ vat: true })
-  .extend({ vat: z.record(VatClass, VatRoute) })
-  .openapi("OrderMapping", {
-    description: "The tenant's order mapping with every default filled in.",
-  });
-const TenantView = z
-  .looseObject({
-    tenant: z.string(),
-    environment: Environment,
-    client: z.string(),
-    name: z.string(),
-    createdAt: z.string(),
-    token: z.union([
-      z.object({ state: z.literal("valid"), expiresAt: z.string() }),
-      z.object({ state: z.literal("rejected"), reason: z.string() }),
-      z.object({ state: z.literal("none") }),
-    ]),
-    lastError: z.string().nullable(),
-    counters: z.record(z.string(), z.number()),
-    gatewayKeys: z.array(z.object({ createdAt: z.string(), retiresAt: z.string().nullable() })),
-  })
-  .openapi("Tenant", { description: "A tenant as operators see it: never a secret." });
+// Clones (see `setOrderMapping`): lib schemas, named here for the document.
+const OrderMappingAnswer = OrderMapping.clone().openapi("OrderMapping", {
+  description: "The tenant's order mapping with every default filled in.",
+});
+const Tenant = TenantView.clone().openapi("Tenant", {
+  description: "A tenant as operators see it: never a secret.",
+});
 
 const operator = [{ [SECURITY.operator]: [] }];
 const base = { tags: ["admin"], security: operator };
@@ -109,7 +94,7 @@ export const listTenants = createRoute({
   operationId: "listTenants",
   summary: "Every tenant with its token state and counters",
   responses: {
-    200: jsonAnswer("The tenants.", z.object({ tenants: z.array(TenantView) })),
+    200: jsonAnswer("The tenants.", z.strictObject({ tenants: z.array(Tenant) })),
     ...problems(401, 429, 503),
   },
 });
@@ -178,7 +163,7 @@ export const setOrderMapping = createRoute({
     body: jsonBody(OrderMappingInput.clone().openapi("OrderMappingInput")),
   },
   responses: {
-    200: jsonAnswer("The mapping in force.", OrderMapping),
+    200: jsonAnswer("The mapping in force.", OrderMappingAnswer),
     ...problems(400, 401, 404, 413, 415, 429, 503),
   },
 });
@@ -191,7 +176,7 @@ export const getOrderMapping = createRoute({
   summary: "The order mapping in force",
   request: { params: Target },
   responses: {
-    200: jsonAnswer("The mapping in force.", OrderMapping),
+    200: jsonAnswer("The mapping in force.", OrderMappingAnswer),
     ...problems(401, 404, 429, 503),
   },
 });

@@ -10,12 +10,14 @@ import { jsonAnswer } from "./kit";
 export const EnvironmentState = z.enum(["configured", "unconfigured", "suspect"]);
 
 const Health = z
-  .object({
+  .strictObject({
     ok: z.literal(true),
     version: z.string(),
-    environments: z.object({ demo: EnvironmentState, production: EnvironmentState }),
+    environments: z.strictObject({ demo: EnvironmentState, production: EnvironmentState }),
   })
   .openapi("Health");
+/** The body of `/healthz`'s answer, as `Health` declares it. */
+export type HealthAnswer = z.output<typeof Health>;
 
 export const healthz = createRoute({
   method: "get",

@@ -11,18 +11,24 @@ import { problems } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";
 import { ClientSlug } from "../../lib/stubs";
 import { jsonAnswer } from "./kit";
+import { OrderRun } from "./orders";
 
 const WebhookRoute = z.object({ source: Source, client: ClientSlug, environment: Environment });
 
+/** A webhook's answer: what the delivery did, and the order's run as it stands after it. */
 const Intake = z
-  .object({
+  .strictObject({
     intake: z.enum(["started", "duplicate", "cancelled", "failed", "ignored", "ping"]),
     detail: z.string(),
-    run: z.looseObject({ orderId: z.string(), state: z.string() }).nullable().openapi({
+    // A union, not `.nullable()`: the library copies a schema's component name onto its nullable
+    // twin, which then replaces the `OrderRun` component with a nullable one.
+    run: z.union([OrderRun, z.null()]).openapi({
       description: "The order's run (as `GET /orders/{source}/{orderId}` shows it), or null.",
     }),
   })
   .openapi("WebhookIntake");
+/** The body of a webhook's answer, as `Intake` declares it. */
+export type WebhookAnswer = z.output<typeof Intake>;
 
 /**
  * Any one of the signature schemes (each source uses its own). Typed as the wide requirement list:

@@ -4,10 +4,10 @@ import {
   applyEvent,
   OrderRun,
   pendingStarts,
-  publicView,
   runInstanceId,
   type RunParams,
 } from "../../../src/lib/orders/runs";
+import { OrderRunView, publicView } from "../../../src/lib/orders/run-view";
 
 const AT = "2026-03-01T10:00:00.000Z";
 const LATER = "2026-03-01T10:05:00.000Z";
@@ -275,6 +275,13 @@ describe("runs: publicView", () => {
     });
     expect(JSON.stringify(view)).not.toContain("kari@example.no");
     expect(JSON.stringify(view)).not.toContain("Kaffe");
+  });
+
+  it("holds exactly the fields of its published schema (a strict parse keeps all of it)", () => {
+    const run = applyEvent(paidRun("invoiced", true), "shopify", refunded("r1"), LATER).run;
+    const view = publicView(run);
+    expect(OrderRunView.parse(view)).toEqual(view);
+    expect(OrderRunView.safeParse({ ...view, order: run.order }).success).toBe(false);
   });
 });
 

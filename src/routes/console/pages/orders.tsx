@@ -5,7 +5,8 @@
  */
 import type { Environment } from "../../../lib/config";
 import { orderPath, stepCalls, tenantPath, when } from "../../../lib/console/views";
-import { RunState, type OrderRunView } from "../../../lib/orders/runs";
+import type { OrderRunView } from "../../../lib/orders/run-view";
+import { RunState } from "../../../lib/orders/runs";
 import { Csrf, Layout } from "../layout";
 import { Table } from "../table";
 

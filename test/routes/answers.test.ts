@@ -1,0 +1,189 @@
+/**
+ * Each JSON answer of the gateway's own routes is exactly what `/openapi.json` declares for its
+ * route and status. `gw()` checks every answer it sees (test/helpers/answers.ts); here the checker
+ * is shown to catch what it must, and every declared JSON operation is driven to its success
+ * answers and to a refusal, so a route added without a test of its answer fails the last test.
+ */
+import { env } from "cloudflare:workers";
+import { introspectWorkflow } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { GatewayPaths } from "../../client/index";
+import type { OrderRunView } from "../../src/lib/orders/run-view";
+import { corpus as shopifyCorpus, shopifyRefund } from "../fixtures/orders/shopify";
+import { sign, wooPing } from "../fixtures/orders/sign";
+import {
+  checkedAnswers,
+  declaredOperation,
+  expectDeclared,
+  jsonOperations,
+  mismatches,
+  type Schema,
+} from "../helpers/answers";
+import { ADMIN, gw, json } from "../helpers/gateway";
+import { shopTenant, waitFor } from "../helpers/orders";
+
+const workflow = (env as unknown as { ORDER_TO_INVOICE: Workflow }).ORDER_TO_INVOICE;
+const [order] = shopifyCorpus();
+if (!order) throw new Error("empty corpus");
+const orderId = String(order.payload.id);
+
+/** A complete run view: the type is the schema's, so this holds every declared field. */
+const VIEW: OrderRunView = {
+  source: "shopify",
+  orderId: "1001",
+  number: "#1001",
+  state: "failed",
+  total: "125.00",
+  currency: "NOK",
+  receivedAt: "2026-03-01T10:00:00.000Z",
+  updatedAt: "2026-03-01T10:05:00.000Z",
+  deliveries: 2,
+  cancelledAt: null,
+  attempt: 1,
+  customer: { id: 7, number: 10_001, created: true },
+  salesOrderId: "so-1",
+  salesOrderNo: 3,
+  invoiceNo: null,
+  error: { step: "send invoice", detail: "worker crashed" },
+  steps: [{ name: "customer", at: "2026-03-01T10:01:00.000Z", ok: true, result: { id: 7 } }],
+  refunds: [
+    { id: "r1", state: "received", total: "25.00", creditNoteNo: null, error: null, steps: [] },
+  ],
+};
+const RUN_URL = "https://gateway.test/orders/shopify/1001";
+
+function declaredSchema(method: string, path: string, status: number): Schema {
+  const op = declaredOperation(method, path)?.operation;
+  const schema = op?.responses[String(status)]?.content?.["application/json"]?.schema;
+  if (!schema) throw new Error(`${method} ${path} declares no JSON ${status}`);
+  return schema;
+}
+
+describe("answers: the checker", () => {
+  const run = declaredSchema("GET", "/orders/shopify/1001", 200);
+
+  it("passes the run view as declared, and finds a field the schema lacks at any depth", () => {
+    expect(mismatches(VIEW, run)).toEqual([]);
+    const refund = VIEW.refunds[0];
+    const extra = { ...VIEW, order: {}, refunds: [{ ...refund, lines: [] }] };
+    expect(mismatches(extra, run)).toEqual([
+      "$.refunds[0].lines: not declared",
+      "$.order: not declared",
+    ]);
+  });
+
+  it("reads an open object (a looseObject's schema) as closed: its extra fields are undeclared", () => {
+    const loose = { type: "object", properties: { orderId: { type: "string" } } };
+    const open = { ...loose, additionalProperties: {} };
+    for (const schema of [loose, open])
+      expect(mismatches({ orderId: "1", salesOrderId: "so-1" }, schema)).toEqual([
+        "$.salesOrderId: not declared",
+      ]);
+  });
+
+  it("finds a missing field, a wrong type and a value outside an enum", () => {
+    const { customer: _customer, ...missing } = VIEW;
+    expect(mismatches(missing, run)).toEqual(["$.customer: missing (required)"]);
+    expect(mismatches({ ...VIEW, deliveries: "2", state: "lost" }, run)).toEqual([
+      '$.state: "lost" is not one of ["received","running","invoiced","settled","credited","cancelled","failed"]',
+      '$.deliveries: "2" is not integer',
+    ]);
+  });
+
+  it("fails an answer with a status its route does not declare, or a field its schema lacks", async () => {
+    await expect(
+      expectDeclared("GET", RUN_URL, Response.json(VIEW, { status: 201 })),
+    ).rejects.toThrow(/getOrder declares no such answer/);
+    await expect(
+      expectDeclared("GET", RUN_URL, Response.json({ ...VIEW, secret: "x" })),
+    ).rejects.toThrow(/secret: not declared/);
+    await expectDeclared("GET", RUN_URL, Response.json(VIEW));
+  });
+});
+
+/** `GET /orders/{source}/{orderId}`'s answer as the typed client (`ledgergate/client`) has it. */
+type ClientRun =
+  GatewayPaths["/orders/{source}/{orderId}"]["get"]["responses"][200]["content"]["application/json"];
+
+describe("answers: the typed client", () => {
+  it("has every field of the order run the gateway answers, and no other", () => {
+    // Compile-time: the client's fields and the view's are the same set (tsc fails otherwise).
+    const same: [keyof ClientRun] extends [keyof OrderRunView]
+      ? [keyof OrderRunView] extends [keyof ClientRun]
+        ? true
+        : false
+      : false = true;
+    const fromClient: Pick<ClientRun, "customer" | "salesOrderId"> = VIEW;
+    expect(same).toBe(true);
+    expect(fromClient.customer?.created).toBe(true);
+  });
+});
+
+describe("answers: every JSON route, its success and a refusal", () => {
+  it("the operator API and onboarding", async () => {
+    const t = await shopTenant();
+    const at = `/admin/tenants/${t.environment}/${t.client}`;
+    expect((await gw("/admin/tenants", { headers: ADMIN })).status).toBe(200);
+    expect((await gw(`${at}/gateway-keys`, json({ graceSeconds: 60 }, "POST", ADMIN))).status).toBe(
+      201,
+    );
+    const secret = json({ secret: "a-new-secret-1234", graceSeconds: 60 }, "POST", ADMIN);
+    expect((await gw(`${at}/webhooks/shopify/secrets`, secret)).status).toBe(201);
+    expect((await gw(`${at}/order-mapping`, json({ settle: false }, "PUT", ADMIN))).status).toBe(
+      200,
+    );
+    expect((await gw(`${at}/order-mapping`, { headers: ADMIN })).status).toBe(200);
+    expect(
+      (await gw("/admin/onboarding", json({ environment: "demo" }, "POST", ADMIN))).status,
+    ).toBe(201);
+    // Refusals: each a declared problem.
+    expect((await gw("/admin/tenants")).status).toBe(401);
+    expect((await gw(`${at}x/order-mapping`, { headers: ADMIN })).status).toBe(404);
+    expect((await gw(`${at}/order-mapping`, json({ settle: 1 }, "PUT", ADMIN))).status).toBe(400);
+  });
+
+  it("webhooks and order runs", async () => {
+    const t = await shopTenant();
+    const ping = wooPing();
+    expect((await t.deliver("woocommerce", ping.headers, ping.body)).status).toBe(200);
+    {
+      // The run fails at its first step, and so does the retry's: nothing reaches the sandbox.
+      await using introspector = await introspectWorkflow(workflow);
+      await introspector.modifyAll(async (m) => {
+        await m.disableRetryDelays();
+        await m.mockStepError({ name: "load" }, new Error("worker crashed"));
+      });
+      expect((await t.send("shopify", order.payload)).status).toBe(202);
+      await waitFor(t, "shopify", orderId, ["failed"]);
+      const [line] = order.payload.line_items as Record<string, unknown>[];
+      const refund = shopifyRefund(order.payload, [{ lineId: line?.id as number, quantity: 1 }]);
+      expect((await t.send("shopify", refund, { topic: "refunds/create" })).status).toBe(202);
+      expect((await t.orders("?state=failed")).status).toBe(200);
+      const run = await t.orders(`/shopify/${orderId}`);
+      expect(((await run.json()) as OrderRunView).refunds).toHaveLength(1);
+      expect((await t.orders(`/shopify/${orderId}/retry`, { method: "POST" })).status).toBe(202);
+      await waitFor(t, "shopify", orderId, ["failed"], (r) => r.attempt === 2);
+    }
+    expect((await t.orders(`/shopify/${orderId}x`)).status).toBe(404);
+    expect((await t.orders("?limit=0")).status).toBe(400);
+    expect((await t.orders("", { headers: { authorization: "Bearer nope" } })).status).toBe(401);
+    const forged = await sign("shopify", order.payload, "not-the-secret");
+    expect((await t.deliver("shopify", forged.headers, forged.body)).status).toBe(401);
+  });
+
+  it("meta, the documents, and an address no route declares", async () => {
+    for (const path of ["/healthz", "/openapi.json", "/v2/openapi.json"])
+      expect((await gw(path)).status).toBe(200);
+    expect((await gw("/nowhere")).status).toBe(404);
+  });
+
+  it("has checked each declared JSON success answer of every operation", () => {
+    const unchecked = [...jsonOperations()].flatMap(([id, statuses]) =>
+      statuses
+        .filter((s) => s.startsWith("2") && !checkedAnswers.has(`${id} ${s}`))
+        .map((s) => `${id} ${s}`),
+    );
+    expect(jsonOperations().size).toBeGreaterThan(10);
+    expect(unchecked).toEqual([]);
+  });
+});
