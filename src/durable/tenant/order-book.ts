@@ -30,7 +30,7 @@ export const RUN_RETENTION_MS = 400 * 86_400_000;
  */
 const PURGE_BATCH = 500;
 
-/** The tables, created by the tenant's schema. */
+/** The tables as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step). */
 export const ORDER_BOOK_TABLES = [
   `CREATE TABLE IF NOT EXISTS order_runs (source TEXT NOT NULL, order_id TEXT NOT NULL, state TEXT NOT NULL,
     updated_at TEXT NOT NULL, pending INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (source, order_id))`,
