@@ -524,7 +524,7 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
   async #arm(): Promise<void> {
     const due = [
       this.#tokens.dueAt(),
-      this.#desk.dueAt(Date.now()),
+      this.#desk.dueAt(),
       this.#desk.book.purgeDueAt(),
       this.#settings.dueAt(),
       this.#idempotency.dueAt(),

@@ -9,6 +9,7 @@
  * EXISTS`, so an object at "5" skips it and one at an older version ("2" to "4", whose layouts were
  * each a subset of it) gains what it lacks, its rows kept. Everything after is a step of its own.
  */
+import { addColumn } from "../columns";
 import { migrate as migrateSteps, type Migration } from "../migrations";
 import { CODE_ID_TABLES } from "./code-ids";
 import { GATEWAY_KEY_TABLES } from "./gateway-keys";
@@ -39,6 +40,19 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
     name: "baseline: the layout of schema version 5",
     up: (sql) => {
       for (const statement of BASELINE) sql.exec(statement);
+    },
+  },
+  {
+    version: 6,
+    name: "order_runs.start_at: when a run's start is due, stored",
+    up: (sql) => {
+      // Until now an in-memory flag said a start had failed; an eviction forgot it. A run that was
+      // waiting for its instance is due since its last change, that is at once.
+      addColumn(sql, "order_runs", "start_at", "INTEGER");
+      sql.exec(
+        "UPDATE order_runs SET start_at = COALESCE(CAST(strftime('%s', updated_at) AS INTEGER) * 1000, 0) WHERE pending = 1 AND start_at IS NULL",
+      );
+      sql.exec("CREATE INDEX IF NOT EXISTS order_runs_start ON order_runs (pending, start_at)");
     },
   },
 ];

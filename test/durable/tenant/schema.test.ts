@@ -6,7 +6,8 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { storedVersion } from "../../../src/durable/migrations";
+import { hasColumn } from "../../../src/durable/columns";
+import { MigrationError, storedVersion } from "../../../src/durable/migrations";
 import { migrate, TENANT_MIGRATIONS } from "../../../src/durable/tenant/schema";
 import type { Bindings } from "../../../src/lib/config";
 import type { Order } from "../../../src/lib/orders/order";
@@ -135,9 +136,10 @@ function writeLayout5(sql: SqlStorage, version = "5", without: string[] = []): O
 }
 
 describe("tenant schema: the numbered steps", () => {
-  it("a new object has every table and the last step's number", async () => {
+  it("a new object has every table, the start column and the last step's number", async () => {
     await withStorage(({ sql }) => {
       expect(tables(sql)).toEqual(TABLES);
+      expect(hasColumn(sql, "order_runs", "start_at")).toBe(true);
       expect(versionRow(sql)).toBe(String(CURRENT));
     });
   });
@@ -162,7 +164,7 @@ describe("tenant schema: the numbered steps", () => {
     });
   });
 
-  it("opens an object written under layout 5 with the new code: recognised, not re-created, rows intact", async () => {
+  it("opens an object written under layout 5 with the new code: rows intact, the waiting run due since its change, the version current", async () => {
     const stub = freshStub();
     const runs = await runInDurableObject(stub, (_i, state) => writeLayout5(state.storage.sql));
     // The next wake constructs the object with today's code over the old layout.
@@ -179,10 +181,12 @@ describe("tenant schema: the numbered steps", () => {
       expect(versionRow(sql)).toBe(String(CURRENT));
       expect(tables(sql)).toEqual(TABLES);
       expect(
-        sql.exec("SELECT order_id, pending, data FROM order_runs ORDER BY order_id").toArray(),
+        sql
+          .exec("SELECT order_id, pending, start_at, data FROM order_runs ORDER BY order_id")
+          .toArray(),
       ).toEqual([
-        { order_id: "5001", pending: 1, data: JSON.stringify(runs[0]) },
-        { order_id: "5002", pending: 0, data: JSON.stringify(runs[1]) },
+        { order_id: "5001", pending: 1, start_at: T0, data: JSON.stringify(runs[0]) },
+        { order_id: "5002", pending: 0, start_at: null, data: JSON.stringify(runs[1]) },
       ]);
     });
   });
@@ -198,6 +202,29 @@ describe("tenant schema: the numbered steps", () => {
       expect(sql.exec("SELECT client FROM registration").toArray()).toEqual([
         { client: "oldacme" },
       ]);
+      expect(sql.exec("SELECT start_at FROM order_runs WHERE pending = 1").toArray()).toEqual([
+        { start_at: T0 },
+      ]);
+    });
+  });
+
+  it("a step that fails (its backfill refused) rolls back, column and all; the object stays at 5 until a wake succeeds", async () => {
+    await withStorage((storage) => {
+      const sql = storage.sql;
+      writeLayout5(sql);
+      sql.exec(
+        "CREATE TRIGGER refuse_backfill BEFORE UPDATE ON order_runs BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+      );
+      expect(() => migrate(storage)).toThrow(MigrationError);
+      expect(() => migrate(storage)).toThrow(
+        /Tenant: storage migration 6 \(order_runs\.start_at.*stays at version 5.*refused by the test/,
+      );
+      expect(hasColumn(sql, "order_runs", "start_at")).toBe(false);
+      expect(versionRow(sql)).toBe("5");
+      sql.exec("DROP TRIGGER refuse_backfill");
+      migrate(storage);
+      expect(versionRow(sql)).toBe(String(CURRENT));
+      expect(hasColumn(sql, "order_runs", "start_at")).toBe(true);
     });
   });
 });
