@@ -8,14 +8,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { z } from "zod";
 import type { Bindings, Environment } from "../lib/config";
-import {
-  ONBOARDING_STATES_TABLE,
-  OnboardingStates,
-  type TakenState,
-} from "./directory/onboarding-states";
-
-/** Bumped when the table changes. */
-const SCHEMA_VERSION = "3";
+import { OnboardingStates, type TakenState } from "./directory/onboarding-states";
+import { migrate } from "./directory/schema";
 
 const NameRow = z.object({ name: z.string() });
 
@@ -24,22 +18,9 @@ export class Directory extends DurableObject<Bindings> {
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
-    const sql = ctx.storage.sql;
-    this.#states = new OnboardingStates(sql);
-    sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
-    // Console sessions signed out before they lapse (`lib/console/session.ts`); made outside the
-    // versioned schema so adding it migrates nothing.
-    sql.exec(
-      "CREATE TABLE IF NOT EXISTS console_revoked (id TEXT PRIMARY KEY, until INTEGER NOT NULL)",
-    );
-    if (
-      sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'").toArray()[0]
-        ?.value === SCHEMA_VERSION
-    )
-      return;
-    sql.exec("CREATE TABLE IF NOT EXISTS tenants (name TEXT PRIMARY KEY)");
-    sql.exec(ONBOARDING_STATES_TABLE);
-    sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", SCHEMA_VERSION);
+    // Throws when a step fails (rolled back): every call then fails until a wake migrates.
+    migrate(ctx.storage);
+    this.#states = new OnboardingStates(ctx.storage.sql);
   }
 
   /** Adds a tenant name. */

@@ -57,7 +57,8 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
     const sql = ctx.storage.sql;
-    migrate(sql);
+    // Throws when a step fails (rolled back): every call then fails until a wake migrates.
+    migrate(ctx.storage);
     this.#sealer = new Sealer(env);
     this.#registration = new Registration(sql);
     this.#keys = new GatewayKeys(sql);
@@ -524,7 +525,7 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
   async #arm(): Promise<void> {
     const due = [
       this.#tokens.dueAt(),
-      this.#desk.dueAt(Date.now()),
+      this.#desk.dueAt(),
       this.#desk.book.purgeDueAt(),
       this.#settings.dueAt(),
       this.#idempotency.dueAt(),

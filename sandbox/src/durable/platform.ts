@@ -649,7 +649,8 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
       .exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'")
       .toArray()[0]?.value;
     if (version === SCHEMA_VERSION) return;
-    // Sandbox state is disposable: a new layout starts the environment afresh.
+    // Sandbox state is disposable: a new layout starts the environment afresh. Deliberately not the
+    // gateway's numbered migrations (src/durable/migrations.ts): nothing here is worth keeping.
     for (const t of [
       "clients",
       "client_keys",

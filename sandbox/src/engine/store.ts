@@ -40,7 +40,7 @@ export class Store {
     this.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     if (this.meta("schema") === version) return false;
     // Sandbox data is disposable: a new layout starts the client afresh instead of migrating
-    // documents.
+    // documents. Deliberately not the gateway's numbered migrations (src/durable/migrations.ts).
     for (const t of ["customers", "records", "counters"])
       this.sql.exec(`DROP TABLE IF EXISTS ${t}`);
     this.sql

@@ -11,7 +11,9 @@
 import { z } from "zod";
 import { Environment } from "../../lib/config";
 
-/** The table, created by the directory's schema. */
+/**
+ * The table as of layout 3 (frozen as step 3 of `directory/schema.ts`: change it with a new step).
+ */
 export const ONBOARDING_STATES_TABLE = `CREATE TABLE IF NOT EXISTS onboarding_states (hash TEXT PRIMARY KEY, environment TEXT NOT NULL,
   expires_at INTEGER NOT NULL, used_at INTEGER)`;
 

@@ -23,7 +23,10 @@ import { rows } from "./sql";
  */
 export const CODE_IDS_FOR_MS = 10 * 60_000;
 
-/** The table, created by the tenant's schema. `seen_at`: when the API showed the id (epoch ms). */
+/**
+ * The table as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step). `seen_at`:
+ * when the API showed the id (epoch ms).
+ */
 export const CODE_ID_TABLES = [
   "CREATE TABLE IF NOT EXISTS code_ids (kind TEXT NOT NULL, code TEXT NOT NULL, id INTEGER NOT NULL, seen_at INTEGER NOT NULL, PRIMARY KEY (kind, code))",
   "CREATE INDEX IF NOT EXISTS code_ids_seen ON code_ids (seen_at)",

@@ -10,7 +10,7 @@ import { sha256Hex, timingSafeEqual } from "../../lib/crypto";
 import { newGatewayKey } from "../../lib/gateway-key";
 import { rows } from "./sql";
 
-/** The table, created by the tenant's schema. */
+/** The table as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step). */
 export const GATEWAY_KEY_TABLES = [
   "CREATE TABLE IF NOT EXISTS gateway_keys (hash TEXT PRIMARY KEY, created_at TEXT NOT NULL, retires_at INTEGER)",
 ];

@@ -33,7 +33,8 @@ const MAX_LEASE_MS = 135_000;
 const PURGE_BATCH = 200;
 
 /**
- * The table, created by the tenant's schema. `key_hash`: SHA-256 hex of the key; times in epoch ms.
+ * The table as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step).
+ * `key_hash`: SHA-256 hex of the key; times in epoch ms.
  */
 export const IDEMPOTENCY_TABLES = [
   `CREATE TABLE IF NOT EXISTS idempotency_keys (key_hash TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, state TEXT NOT NULL,

@@ -36,8 +36,8 @@ import { jsonColumn, row, rows } from "./sql";
 export const KNOWN_FOR_MS = 24 * 60 * 60_000;
 
 /**
- * The tables, created by the tenant's schema. `seen_at`: when the API last showed the id (epoch
- * ms).
+ * The tables as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step).
+ * `seen_at`: when the API last showed the id (epoch ms).
  */
 export const KNOWN_ID_TABLES = [
   "CREATE TABLE IF NOT EXISTS known_customers (registration TEXT NOT NULL, buyer TEXT NOT NULL, customer_id INTEGER NOT NULL, data TEXT NOT NULL, seen_at INTEGER NOT NULL, PRIMARY KEY (registration, buyer))",

@@ -20,6 +20,12 @@ const DELIVERY_MEMORY_MS = 7 * 86_400_000;
 /** Runs started by one alarm at most: each start is an RPC to the Workflow engine. */
 const PENDING_BATCH = 50;
 /**
+ * How long after a run is recorded, or after its Workflow instance could not be created, the alarm
+ * tries to start it (again), ms. The intake starts a run at once; this is the backstop for a start
+ * that failed or died with the object.
+ */
+export const START_RETRY_MS = 5_000;
+/**
  * How long a run is kept after its last change, ms: 400 days. Over a year, so a late refund (a
  * return, a warranty claim) still finds its order's invoice and a year's runs can be reviewed at
  * the annual closing; the books themselves are the accounting system's, not ours.
@@ -30,7 +36,10 @@ export const RUN_RETENTION_MS = 400 * 86_400_000;
  */
 const PURGE_BATCH = 500;
 
-/** The tables, created by the tenant's schema. */
+/**
+ * The tables as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step); step 6
+ * added `order_runs.start_at` and the index `order_runs_start`.
+ */
 export const ORDER_BOOK_TABLES = [
   `CREATE TABLE IF NOT EXISTS order_runs (source TEXT NOT NULL, order_id TEXT NOT NULL, state TEXT NOT NULL,
     updated_at TEXT NOT NULL, pending INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (source, order_id))`,
@@ -46,6 +55,7 @@ export const ORDER_BOOK_TABLES = [
 const RunRow = z.object({ data: jsonColumn(OrderRun) }).transform((r) => r.data);
 const DeliveryRow = z.object({ signed_at: z.int().nullable() });
 const OldestRow = z.object({ run: z.string().nullable(), seen: z.int().nullable() });
+const DueRow = z.object({ due: z.int().nullable() });
 
 export class OrderBook {
   constructor(private readonly sql: SqlStorage) {}
@@ -61,16 +71,27 @@ export class OrderBook {
     );
   }
 
-  /** Stores a record (validated: a record that would not read back is refused here, not later). */
+  /**
+   * Stores a record (validated: a record that would not read back is refused here, not later). A
+   * record with a run to start keeps the time its start is due (`start_at`); one that newly has a
+   * run to start is due `START_RETRY_MS` after its change; one with nothing to start has none.
+   */
   put(run: OrderRun): void {
     const checked = OrderRun.parse(run);
+    const pending = pendingStarts(checked).length > 0;
+    // A time that does not parse makes the start due at once rather than never.
+    const changed = Date.parse(checked.updatedAt);
     this.sql.exec(
-      "INSERT OR REPLACE INTO order_runs (source, order_id, state, updated_at, pending, data) VALUES (?, ?, ?, ?, ?, ?)",
+      `INSERT INTO order_runs (source, order_id, state, updated_at, pending, start_at, data) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (source, order_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at,
+         pending = excluded.pending, data = excluded.data,
+         start_at = CASE WHEN excluded.pending = 0 THEN NULL ELSE COALESCE(order_runs.start_at, excluded.start_at) END`,
       checked.source,
       checked.orderId,
       checked.state,
       checked.updatedAt,
-      pendingStarts(checked).length > 0 ? 1 : 0,
+      pending ? 1 : 0,
+      pending ? (Number.isFinite(changed) ? changed + START_RETRY_MS : 0) : null,
       JSON.stringify(checked),
     );
   }
@@ -106,13 +127,34 @@ export class OrderBook {
     );
   }
 
-  /** Orders with a run still to start. */
+  /** Orders with a run still to start, the longest due first. */
   pending(): OrderRun[] {
     return rows(
       this.sql,
       RunRow,
-      "SELECT data FROM order_runs WHERE pending = 1 LIMIT ?",
+      "SELECT data FROM order_runs WHERE pending = 1 ORDER BY start_at LIMIT ?",
       PENDING_BATCH,
+    );
+  }
+
+  /**
+   * When the earliest start is due (epoch ms), read from the rows alone, so an eviction loses
+   * nothing of it; null when no run waits to start.
+   */
+  startDueAt(): number | null {
+    return (
+      row(this.sql, DueRow, "SELECT MIN(start_at) AS due FROM order_runs WHERE pending = 1")?.due ??
+      null
+    );
+  }
+
+  /** An order's runs could not be started: the next try is due at `at` (epoch ms). */
+  deferStart(source: Source, orderId: string, at: number): void {
+    this.sql.exec(
+      "UPDATE order_runs SET start_at = ? WHERE source = ? AND order_id = ? AND pending = 1",
+      at,
+      source,
+      orderId,
     );
   }
 

@@ -34,14 +34,11 @@ import {
 import { publicView, type OrderRunView } from "../../lib/orders/run-view";
 import { fail, ok, type Outcome } from "../../lib/outcome";
 import type { TenantName } from "../../lib/stubs";
-import { OrderBook } from "./order-book";
+import { OrderBook, START_RETRY_MS } from "./order-book";
 import type { OrderSettings } from "./order-settings";
 
 /** Whom a run is started for: the tenant, under its current registration. */
 export type RunOwner = Pick<RunParams, "tenant" | "registration">;
-
-/** When a run's Workflow instance could not be created, the alarm tries again after this, ms. */
-const START_RETRY_MS = 5_000;
 
 /** What a webhook did: 202 when it started or changed a run, 200 otherwise. */
 export interface WebhookIntake {
@@ -70,11 +67,6 @@ const rank = (i: Intake) => ["ignored", "duplicate", "failed", "cancelled", "sta
 export class OrderDesk {
   readonly book: OrderBook;
   /**
-   * Whether the last `startPending` left runs without an instance (the object's alarm then tries
-   * again).
-   */
-  #startsWaiting = false;
-  /**
    * Instances whose creation is under way. Concurrent intakes each start what is pending, and a run
    * stays pending until its instance exists, so without this every delivery of a burst created the
    * instances of all the others again (five orders of one tenant at once: fifteen creations for
@@ -90,9 +82,12 @@ export class OrderDesk {
     this.book = new OrderBook(sql);
   }
 
-  /** When the alarm should start waiting runs again, or null. */
-  dueAt(now: number): number | null {
-    return this.#startsWaiting ? now + START_RETRY_MS : null;
+  /**
+   * When the alarm should start waiting runs (again), or null: from the stored rows only, so it is
+   * the same after an eviction and no later call can push it back.
+   */
+  dueAt(): number | null {
+    return this.book.startDueAt();
   }
 
   /**
@@ -209,7 +204,7 @@ export class OrderDesk {
           refundId: start.refundId,
         };
         const id = await runInstanceId(params, start.attempt);
-        // Another call is creating it: if that fails, the alarm this leaves armed tries again.
+        // Another call is creating it: if that fails, it defers the start; the alarm tries again.
         if (this.#creating.has(id)) {
           waiting = true;
           continue;
@@ -224,6 +219,7 @@ export class OrderDesk {
           // The engine refuses a second instance with this id: it was created before, by us.
           if (!/already exists/i.test(String(e))) {
             waiting = true;
+            this.book.deferStart(run.source, run.orderId, Date.now() + START_RETRY_MS);
             continue;
           }
         } finally {
@@ -235,7 +231,6 @@ export class OrderDesk {
         });
       }
     }
-    this.#startsWaiting = waiting;
     return waiting;
   }
 

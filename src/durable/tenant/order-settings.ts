@@ -22,7 +22,7 @@ import type { TenantName } from "../../lib/stubs";
 import type { Sealer } from "./sealer";
 import { jsonColumn, row } from "./sql";
 
-/** The tables, created by the tenant's schema. */
+/** The tables as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step). */
 export const ORDER_SETTINGS_TABLES = [
   "CREATE TABLE IF NOT EXISTS webhook_secrets (source TEXT PRIMARY KEY, sealed TEXT NOT NULL)",
   "CREATE TABLE IF NOT EXISTS order_mapping (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL)",

@@ -26,7 +26,10 @@ export const REFERENCE_TTL_MS = 5 * 60_000;
 /** Entries kept per tenant at most: every reference list in a few projections and pages. */
 export const MAX_REFERENCE_ENTRIES = 100;
 
-/** The tables, created by the tenant's schema. Times in epoch ms. */
+/**
+ * The tables as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step). Times in
+ * epoch ms.
+ */
 export const REFERENCE_CACHE_TABLES = [
   `CREATE TABLE IF NOT EXISTS reference_cache (key TEXT PRIMARY KEY, resource TEXT NOT NULL, status INTEGER NOT NULL,
     headers TEXT NOT NULL, body BLOB, stored_at INTEGER NOT NULL, expires_at INTEGER NOT NULL)`,

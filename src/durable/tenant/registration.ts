@@ -11,7 +11,7 @@ import { Sealed } from "../../lib/crypto";
 import { ClientSlug, tenantName, type TenantName } from "../../lib/stubs";
 import { jsonColumn, row } from "./sql";
 
-/** The table, created by the tenant's schema. */
+/** The table as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step). */
 export const REGISTRATION_TABLES = [
   `CREATE TABLE IF NOT EXISTS registration (id INTEGER PRIMARY KEY CHECK (id = 1), registration_id TEXT NOT NULL, environment TEXT NOT NULL,
     client TEXT NOT NULL, name TEXT NOT NULL, created_at TEXT NOT NULL, client_key TEXT NOT NULL)`,

@@ -1,9 +1,16 @@
 /**
  * @module
- * The tenant object's SQLite schema, created in its constructor on every wake: each module owns its
- * tables' DDL, and one version row makes the work a single read once the layout is current. The
- * statements are additive and safe to repeat. Layout and fields: docs/storage.md.
+ * The tenant object's SQLite layout as a numbered list of migration steps
+ * (`durable/migrations.ts`), applied in its constructor on every wake: one read once the layout is
+ * current. Layout and fields: docs/storage.md.
+ *
+ * Step 5 is the baseline: the layout of the text version row "5" that came before the list, made of
+ * each module's tables (their `*_TABLES` constants, frozen since). Its statements are `IF NOT
+ * EXISTS`, so an object at "5" skips it and one at an older version ("2" to "4", whose layouts were
+ * each a subset of it) gains what it lacks, its rows kept. Everything after is a step of its own.
  */
+import { addColumn } from "../columns";
+import { migrate as migrateSteps, type Migration } from "../migrations";
 import { CODE_ID_TABLES } from "./code-ids";
 import { GATEWAY_KEY_TABLES } from "./gateway-keys";
 import { IDEMPOTENCY_TABLES } from "./idempotency-keys";
@@ -14,10 +21,7 @@ import { REFERENCE_CACHE_TABLES } from "./reference-cache";
 import { REGISTRATION_TABLES } from "./registration";
 import { TOKEN_TABLES } from "./token-state";
 
-/** Bumped when a table is added or changed. */
-const SCHEMA_VERSION = "5";
-
-const DDL = [
+const BASELINE = [
   ...REGISTRATION_TABLES,
   ...GATEWAY_KEY_TABLES,
   ...TOKEN_TABLES,
@@ -29,16 +33,36 @@ const DDL = [
   ...REFERENCE_CACHE_TABLES,
 ];
 
+/** The tenant's layout, step by step. Add a step at the end; never edit a released one. */
+export const TENANT_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 5,
+    name: "baseline: the layout of schema version 5",
+    up: (sql) => {
+      for (const statement of BASELINE) sql.exec(statement);
+    },
+  },
+  {
+    version: 6,
+    name: "order_runs.start_at: when a run's start is due, stored",
+    up: (sql) => {
+      // Until now an in-memory flag said a start had failed; an eviction forgot it. A run that was
+      // waiting for its instance is due since its last change, that is at once.
+      addColumn(sql, "order_runs", "start_at", "INTEGER");
+      sql.exec(
+        "UPDATE order_runs SET start_at = COALESCE(CAST(strftime('%s', updated_at) AS INTEGER) * 1000, 0) WHERE pending = 1 AND start_at IS NULL",
+      );
+      sql.exec("CREATE INDEX IF NOT EXISTS order_runs_start ON order_runs (pending, start_at)");
+    },
+  },
+];
+
 /**
- * Creates the tables when the stored version is not the current one. Synchronous: call it from the
- * constructor.
+ * Brings the tenant's storage to the last step of `TENANT_MIGRATIONS`. Synchronous: call it from
+ * the constructor.
+ *
+ * @throws MigrationError when a step fails (rolled back; the object's calls fail until it passes)
  */
-export function migrate(sql: SqlStorage): void {
-  sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
-  const current = sql
-    .exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'")
-    .toArray()[0]?.value;
-  if (current === SCHEMA_VERSION) return;
-  for (const statement of DDL) sql.exec(statement);
-  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", SCHEMA_VERSION);
+export function migrate(storage: DurableObjectStorage): void {
+  migrateSteps(storage, "Tenant", TENANT_MIGRATIONS);
 }

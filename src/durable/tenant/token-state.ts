@@ -7,7 +7,7 @@ import { z } from "zod";
 import { Sealed } from "../../lib/crypto";
 import { jsonColumn, row } from "./sql";
 
-/** The table, created by the tenant's schema. */
+/** The table as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step). */
 export const TOKEN_TABLES = [
   `CREATE TABLE IF NOT EXISTS token_state (id INTEGER PRIMARY KEY CHECK (id = 1), sealed TEXT, issued_at INTEGER, expires_at INTEGER,
     rejected_reason TEXT, failures INTEGER NOT NULL, backoff_until INTEGER NOT NULL, last_error TEXT, tokens_issued INTEGER NOT NULL, last_used_at INTEGER NOT NULL)`,

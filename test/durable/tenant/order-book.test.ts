@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { OrderBook } from "../../../src/durable/tenant/order-book";
+import { OrderBook, START_RETRY_MS } from "../../../src/durable/tenant/order-book";
 import type { Bindings } from "../../../src/lib/config";
 import type { Order } from "../../../src/lib/orders/order";
 import { applyEvent, type OrderRun } from "../../../src/lib/orders/runs";
@@ -160,6 +160,31 @@ describe("order-book: list and pending", () => {
         refunds: withRefund.refunds.map((x) => ({ ...x, started: true })),
       });
       expect(book.pending()).toEqual([]);
+    });
+  });
+
+  it("stores when each start is due: a retry's time after the change, kept while the run waits, moved by a failed start, gone once started", async () => {
+    await withSql((sql) => {
+      const book = new OrderBook(sql);
+      expect(book.startDueAt()).toBeNull();
+      const first = run("first", T0);
+      book.put(first);
+      book.put(run("second", T0 + 1000));
+      book.put(run("done", T0 - DAY, { state: "running", started: true }));
+      expect(book.startDueAt()).toBe(T0 + START_RETRY_MS);
+      // A change to a run still waiting does not push its start back.
+      book.put({ ...first, updatedAt: iso(T0 + 60_000) });
+      expect(book.startDueAt()).toBe(T0 + START_RETRY_MS);
+      book.deferStart("shopify", "first", T0 + 30_000);
+      expect(book.startDueAt()).toBe(T0 + 1000 + START_RETRY_MS);
+      expect(book.pending().map((r) => r.orderId)).toEqual(["second", "first"]);
+      book.put({ ...run("second", T0 + 1000), started: true });
+      expect(book.startDueAt()).toBe(T0 + 30_000);
+      book.put({ ...first, started: true });
+      expect(book.startDueAt()).toBeNull();
+      // Nothing left to start: a deferral changes nothing.
+      book.deferStart("shopify", "first", T0);
+      expect(book.startDueAt()).toBeNull();
     });
   });
 

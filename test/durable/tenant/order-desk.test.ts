@@ -1,16 +1,22 @@
 /**
  * Starting runs (`durable/tenant/order-desk.ts`): concurrent intakes of a burst create each run's
  * Workflow instance once. The engine is a counting stand-in here, so the test sees every create
- * and decides when each one answers; the end-to-end path (real engine) is test/workflows/.
+ * and decides when each one answers; the end-to-end path (real engine) is test/workflows/. And a
+ * start that failed is retried by the object's alarm at the time stored with the run, eviction or
+ * not.
  */
 import { env } from "cloudflare:workers";
-import { runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { START_RETRY_MS } from "../../../src/durable/tenant/order-book";
 import { OrderDesk } from "../../../src/durable/tenant/order-desk";
 import type { OrderSettings } from "../../../src/durable/tenant/order-settings";
 import type { Bindings } from "../../../src/lib/config";
 import type { Order } from "../../../src/lib/orders/order";
 import { applyEvent } from "../../../src/lib/orders/runs";
+import { sign } from "../../fixtures/orders/sign";
+import { corpus } from "../../fixtures/orders/shopify";
+import { shopTenant, waitFor } from "../../helpers/orders";
 
 const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
 const OWNER = { tenant: "demo:desk-test", registration: "reg-1" } as const;
@@ -100,5 +106,63 @@ describe("order desk: starting runs", () => {
       // The calls that found creations under way leave the alarm armed, in case those fail.
       expect(waiting).toEqual([false, true, true]);
     });
+  });
+});
+
+describe("order desk: a failed start waits in storage", () => {
+  it("keeps the retry's due time in the run's row: after an eviction the alarm is still due then, and running it starts the run", async () => {
+    const [shop] = corpus();
+    if (!shop) throw new Error("empty corpus");
+    const t = await shopTenant();
+    const stub = TENANT.get(TENANT.idFromName(t.name));
+    const orderId = "9600001";
+    const delivery = await sign("shopify", { ...shop.payload, id: Number(orderId) });
+    const before = Date.now();
+    const intake = await runInDurableObject(stub, async (instance) => {
+      // The Workflows engine refuses the creation while this one delivery is taken in.
+      const bindings = (instance as unknown as { env: Pick<Bindings, "ORDER_TO_INVOICE"> }).env;
+      const engine = bindings.ORDER_TO_INVOICE;
+      const refusing = { create: () => Promise.reject(new Error("engine unavailable (test)")) };
+      Reflect.set(bindings, "ORDER_TO_INVOICE", refusing);
+      try {
+        return await instance.receiveWebhook(
+          "shopify",
+          Object.entries(delivery.headers),
+          new TextEncoder().encode(delivery.body),
+        );
+      } finally {
+        Reflect.set(bindings, "ORDER_TO_INVOICE", engine);
+      }
+    });
+    const after = Date.now();
+    expect(intake).toMatchObject({ ok: true, value: { status: 202, run: { state: "received" } } });
+    const stored = () =>
+      runInDurableObject(stub, async (_i, state) => ({
+        row: state.storage.sql
+          .exec<{ pending: number; start_at: number | null }>(
+            "SELECT pending, start_at FROM order_runs WHERE source = 'shopify' AND order_id = ?",
+            orderId,
+          )
+          .one(),
+        alarm: await state.storage.getAlarm(),
+      }));
+    const failed = await stored();
+    expect(failed.row.pending).toBe(1);
+    const dueAt = failed.row.start_at ?? 0;
+    expect(dueAt).toBeGreaterThanOrEqual(before + START_RETRY_MS);
+    expect(dueAt).toBeLessThanOrEqual(after + START_RETRY_MS);
+    expect(failed.alarm).toBe(dueAt);
+
+    // Nothing in memory survives; the same delivery again wakes the object and re-arms its alarm
+    // from what is stored (an in-memory flag would be gone, and the alarm with it).
+    await evictDurableObject(stub);
+    const again = await t.deliver("shopify", delivery.headers, delivery.body);
+    expect(again.status, await again.clone().text()).toBe(200);
+    expect(await stored()).toEqual({ row: { pending: 1, start_at: dueAt }, alarm: dueAt });
+
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const started = await stored();
+    expect(started.row).toEqual({ pending: 0, start_at: null });
+    expect((await waitFor(t, "shopify", orderId, ["settled", "failed"])).state).toBe("settled");
   });
 });

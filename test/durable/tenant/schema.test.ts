@@ -1,19 +1,31 @@
+/**
+ * The tenant's layout as numbered steps (`src/durable/tenant/schema.ts`): a new object gets every
+ * step, an object written under the text version row "5" (or older) that came before the list is
+ * recognised and brought forward with its rows intact, and a failing step leaves it as it was.
+ */
 import { env } from "cloudflare:workers";
-import { runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { migrate } from "../../../src/durable/tenant/schema";
+import { hasColumn } from "../../../src/durable/columns";
+import { MigrationError, storedVersion } from "../../../src/durable/migrations";
+import { migrate, TENANT_MIGRATIONS } from "../../../src/durable/tenant/schema";
 import type { Bindings } from "../../../src/lib/config";
+import type { Order } from "../../../src/lib/orders/order";
+import { applyEvent, type OrderRun } from "../../../src/lib/orders/runs";
 
 const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
 let seq = 0;
-/**
- * The SQLite storage of a tenant object never registered (its constructor has migrated it), under a
- * name no other test uses.
- */
-function withSql<R>(run: (sql: SqlStorage) => R | Promise<R>): Promise<R> {
-  const stub = TENANT.get(TENANT.idFromName(`test:schema-${Date.now().toString(36)}-${seq++}`));
-  return runInDurableObject(stub, (_i, state) => run(state.storage.sql));
+/** A tenant object never registered (its constructor has migrated it), under a unique name. */
+const freshStub = () =>
+  TENANT.get(TENANT.idFromName(`test:schema-${Date.now().toString(36)}-${seq++}`));
+/** Runs `run` with a fresh tenant object's storage. */
+function withStorage<R>(run: (storage: DurableObjectStorage) => R | Promise<R>): Promise<R> {
+  return runInDurableObject(freshStub(), (_i, state) => run(state.storage));
 }
+
+const CURRENT = TENANT_MIGRATIONS.at(-1)?.version;
+const BASELINE = TENANT_MIGRATIONS.find((s) => s.version === 5);
+if (!CURRENT || !BASELINE) throw new Error("the tenant's list lost its baseline");
 
 const TABLES = [
   "code_ids",
@@ -34,6 +46,9 @@ const TABLES = [
   "webhook_secrets",
   "webhook_shops",
 ];
+/** The tables that layout 5 added to layout 4 (docs/storage.md). */
+const ADDED_IN_5 = ["code_ids", "idempotency_keys", "reference_cache", "reference_generations"];
+
 const tables = (sql: SqlStorage) =>
   sql
     .exec<{ name: string }>(
@@ -41,49 +56,175 @@ const tables = (sql: SqlStorage) =>
     )
     .toArray()
     .map((r) => r.name);
-const version = (sql: SqlStorage) =>
+const versionRow = (sql: SqlStorage) =>
   sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'").toArray()[0]?.value;
 
-describe("schema: migrate", () => {
-  it("has created every table and the version row by the time the object is constructed", async () => {
-    await withSql((sql) => {
+const T0 = Date.parse("2026-03-01T10:00:00.000Z");
+function order(id: string): Order {
+  return {
+    source: "shopify",
+    id,
+    number: `#${id}`,
+    placedAt: new Date(T0).toISOString(),
+    paidAt: new Date(T0).toISOString(),
+    currency: "NOK",
+    taxIncluded: true,
+    buyer: {
+      externalId: null,
+      email: null,
+      firstName: "Kari",
+      lastName: "Nordmann",
+      company: null,
+      organizationNumber: null,
+      phone: null,
+      address: null,
+    },
+    lines: [
+      {
+        ref: "L1",
+        kind: "item",
+        sku: "SKU-1",
+        name: "Kaffe",
+        quantity: 1,
+        amount: 12_500,
+        discount: 0,
+        vat: "15",
+      },
+    ],
+    total: 12_500,
+  };
+}
+/** A paid order's run as layout 5 kept it, changed at `at`. */
+function run(id: string, at: number, patch: Partial<OrderRun> = {}): OrderRun {
+  return {
+    ...applyEvent(null, "shopify", { kind: "paid", order: order(id) }, new Date(at).toISOString())
+      .run,
+    ...patch,
+  };
+}
+
+/**
+ * Replaces the object's storage with layout 5 as an object of that build left it: its tables, the
+ * text version row "5" (or `version`, with the tables of later layouts left out), a registration,
+ * a gateway key, a run still waiting for its instance and one settled.
+ */
+function writeLayout5(sql: SqlStorage, version = "5", without: string[] = []): OrderRun[] {
+  for (const t of tables(sql)) sql.exec(`DROP TABLE ${t}`);
+  BASELINE?.up(sql);
+  for (const t of without) sql.exec(`DROP TABLE ${t}`);
+  sql.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+  sql.exec("INSERT INTO meta (key, value) VALUES ('schema', ?)", version);
+  sql.exec(
+    "INSERT INTO registration (id, registration_id, environment, client, name, created_at, client_key) VALUES (1, 'reg-5', 'demo', 'oldacme', 'Old Acme AS', '2026-02-01T00:00:00.000Z', ?)",
+    JSON.stringify({ kid: "k", iv: "aXY=", ct: "Y3Q=" }),
+  );
+  sql.exec(
+    "INSERT INTO gateway_keys (hash, created_at, retires_at) VALUES ('h5', '2026-02-01T00:00:00.000Z', NULL)",
+  );
+  const runs = [run("5001", T0), run("5002", T0 + 1000, { state: "settled", started: true })];
+  for (const [i, r] of runs.entries())
+    sql.exec(
+      "INSERT INTO order_runs (source, order_id, state, updated_at, pending, data) VALUES (?, ?, ?, ?, ?, ?)",
+      r.source,
+      r.orderId,
+      r.state,
+      r.updatedAt,
+      i === 0 ? 1 : 0,
+      JSON.stringify(r),
+    );
+  return runs;
+}
+
+describe("tenant schema: the numbered steps", () => {
+  it("a new object has every table, the start column and the last step's number", async () => {
+    await withStorage(({ sql }) => {
       expect(tables(sql)).toEqual(TABLES);
-      expect(version(sql)).toMatch(/^\d+$/);
+      expect(hasColumn(sql, "order_runs", "start_at")).toBe(true);
+      expect(versionRow(sql)).toBe(String(CURRENT));
     });
   });
 
   it("a second migrate changes nothing and keeps the data", async () => {
-    await withSql((sql) => {
+    await withStorage((storage) => {
+      const sql = storage.sql;
       sql.exec("INSERT INTO gateway_keys (hash, created_at, retires_at) VALUES ('h', 't', NULL)");
-      const before = version(sql);
-      migrate(sql);
-      migrate(sql);
+      migrate(storage);
+      migrate(storage);
       expect(tables(sql)).toEqual(TABLES);
-      expect(version(sql)).toBe(before);
+      expect(versionRow(sql)).toBe(String(CURRENT));
       expect(sql.exec("SELECT hash FROM gateway_keys").toArray()).toEqual([{ hash: "h" }]);
     });
   });
 
-  it("skips the DDL when the stored version is current (one read per wake)", async () => {
-    await withSql((sql) => {
-      sql.exec("DROP TABLE settlement_ids");
-      migrate(sql);
-      expect(tables(sql)).not.toContain("settlement_ids");
+  it("skips every step when the stored version is current (one read per wake)", async () => {
+    await withStorage((storage) => {
+      storage.sql.exec("DROP TABLE settlement_ids");
+      migrate(storage);
+      expect(tables(storage.sql)).not.toContain("settlement_ids");
     });
   });
 
-  it("re-runs the DDL over an older version: missing tables come back, existing rows stay, the version is current again", async () => {
-    await withSql((sql) => {
-      const current = version(sql);
-      sql.exec(
-        "INSERT INTO registration (id, registration_id, environment, client, name, created_at, client_key) VALUES (1, 'r', 'demo', 'acme', 'Acme', 't', '{}')",
-      );
-      sql.exec("DROP TABLE settlement_ids");
-      sql.exec("UPDATE meta SET value = '0' WHERE key = 'schema'");
-      migrate(sql);
+  it("opens an object written under layout 5 with the new code: rows intact, the waiting run due since its change, the version current", async () => {
+    const stub = freshStub();
+    const runs = await runInDurableObject(stub, (_i, state) => writeLayout5(state.storage.sql));
+    // The next wake constructs the object with today's code over the old layout.
+    await evictDurableObject(stub);
+    expect(await stub.describe()).toMatchObject({
+      tenant: "demo:oldacme",
+      name: "Old Acme AS",
+      gatewayKeys: [{ retiresAt: null }],
+    });
+    for (const r of runs)
+      expect(await stub.operatorRun("shopify", r.orderId)).toMatchObject({ ok: true });
+    await runInDurableObject(stub, (_i, state) => {
+      const sql = state.storage.sql;
+      expect(versionRow(sql)).toBe(String(CURRENT));
       expect(tables(sql)).toEqual(TABLES);
-      expect(version(sql)).toBe(current);
-      expect(sql.exec("SELECT client FROM registration").toArray()).toEqual([{ client: "acme" }]);
+      expect(
+        sql
+          .exec("SELECT order_id, pending, start_at, data FROM order_runs ORDER BY order_id")
+          .toArray(),
+      ).toEqual([
+        { order_id: "5001", pending: 1, start_at: T0, data: JSON.stringify(runs[0]) },
+        { order_id: "5002", pending: 0, start_at: null, data: JSON.stringify(runs[1]) },
+      ]);
+    });
+  });
+
+  it("brings an object at version '4' forward: the tables of 5 are added, its rows stay", async () => {
+    await withStorage((storage) => {
+      const sql = storage.sql;
+      writeLayout5(sql, "4", ADDED_IN_5);
+      expect(tables(sql)).not.toContain("code_ids");
+      migrate(storage);
+      expect(tables(sql)).toEqual(TABLES);
+      expect(storedVersion(sql)).toBe(CURRENT);
+      expect(sql.exec("SELECT client FROM registration").toArray()).toEqual([
+        { client: "oldacme" },
+      ]);
+      expect(sql.exec("SELECT start_at FROM order_runs WHERE pending = 1").toArray()).toEqual([
+        { start_at: T0 },
+      ]);
+    });
+  });
+
+  it("a step that fails (its backfill refused) rolls back, column and all; the object stays at 5 until a wake succeeds", async () => {
+    await withStorage((storage) => {
+      const sql = storage.sql;
+      writeLayout5(sql);
+      sql.exec(
+        "CREATE TRIGGER refuse_backfill BEFORE UPDATE ON order_runs BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+      );
+      expect(() => migrate(storage)).toThrow(MigrationError);
+      expect(() => migrate(storage)).toThrow(
+        /Tenant: storage migration 6 \(order_runs\.start_at.*stays at version 5.*refused by the test/,
+      );
+      expect(hasColumn(sql, "order_runs", "start_at")).toBe(false);
+      expect(versionRow(sql)).toBe("5");
+      sql.exec("DROP TRIGGER refuse_backfill");
+      migrate(storage);
+      expect(versionRow(sql)).toBe(String(CURRENT));
+      expect(hasColumn(sql, "order_runs", "start_at")).toBe(true);
     });
   });
 });

@@ -1,0 +1,41 @@
+/**
+ * @module
+ * The directory object's SQLite layout as a numbered list of migration steps
+ * (`durable/migrations.ts`), applied in its constructor on every wake. Step 3 is the baseline: the
+ * layout of the text version row "3" that came before the list. Step 4 brings `console_revoked`
+ * under the list; it was created on every wake outside the version row until then, so the step's
+ * `IF NOT EXISTS` finds it on every object that ran that code. Layout: docs/storage.md.
+ */
+import { migrate as migrateSteps, type Migration } from "../migrations";
+import { ONBOARDING_STATES_TABLE } from "./onboarding-states";
+
+/** The directory's layout, step by step. Add a step at the end; never edit a released one. */
+export const DIRECTORY_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 3,
+    name: "baseline: the layout of schema version 3",
+    up: (sql) => {
+      sql.exec("CREATE TABLE IF NOT EXISTS tenants (name TEXT PRIMARY KEY)");
+      sql.exec(ONBOARDING_STATES_TABLE);
+    },
+  },
+  {
+    version: 4,
+    name: "console_revoked: signed-out console sessions, under the version row",
+    up: (sql) => {
+      sql.exec(
+        "CREATE TABLE IF NOT EXISTS console_revoked (id TEXT PRIMARY KEY, until INTEGER NOT NULL)",
+      );
+    },
+  },
+];
+
+/**
+ * Brings the directory's storage to the last step of `DIRECTORY_MIGRATIONS`. Synchronous: call it
+ * from the constructor.
+ *
+ * @throws MigrationError when a step fails (rolled back; the object's calls fail until it passes)
+ */
+export function migrate(storage: DurableObjectStorage): void {
+  migrateSteps(storage, "Directory", DIRECTORY_MIGRATIONS);
+}
