@@ -353,12 +353,12 @@ function ops(privilege: string, read: readonly string[], write: readonly string[
 
 /**
  * Operations newer than the published document (March 2025) that the seed names. No reachable
- * source publishes their v2 shapes (`reference/v2-newer-groups.md`), so bodies pass unchecked and
- * the sandbox stores the caller's JSON. Privileges: `Budget_Full`, `Shareholder_Full`, `UBO_Full`,
- * `Import_Full` are the v1 back end's, `BankTransfer_Full` was seen on a v2 client,
- * `OutgoingInvoiceVoucher_Full` is the published GET's. Unconfirmed: their read forms, the
- * credit-note journal's role, CommonServices (as customer payment terms), QualityAssignmentGeneral
- * beyond the published reads, ClientAdmin here.
+ * source publishes their v2 shapes ("Shape-agnostic groups" in `docs/sandbox.md`), so bodies pass
+ * unchecked and the sandbox stores the caller's JSON. Privileges: `Budget_Full`,
+ * `Shareholder_Full`, `UBO_Full`, `Import_Full` are the v1 back end's, `BankTransfer_Full` was seen
+ * on a v2 client, `OutgoingInvoiceVoucher_Full` is the published GET's. Unconfirmed: their read
+ * forms, the credit-note journal's role, CommonServices (as customer payment terms),
+ * QualityAssignmentGeneral beyond the published reads, ClientAdmin here.
  */
 export const NEWER_ENTRIES: readonly Entry[] = [
   ...unpublished(

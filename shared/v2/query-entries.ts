@@ -2,9 +2,9 @@
  * @module
  * The table behind `query.ts`: every operation of API v2 that takes query parameters. Names and
  * kinds are the sandbox's (written from the API's spec, checked by
- * test/sandbox/query-params.test.ts), plus the parameters `reference/v2-facts.md` §6 and
- * `v2-fields.md` name that the sandbox does not read. An operation is `paged` when it answers a
- * paged list (it takes ResourceParameters).
+ * test/sandbox/query-params.test.ts), plus the parameters that the API's published document and
+ * its documented filtering conventions name and the sandbox does not read. An operation is
+ * `paged` when it answers a paged list (it takes ResourceParameters).
  */
 import type { OperationQuery, QueryKind, QueryParam } from "./query";
 

@@ -54,7 +54,7 @@ export const PROBLEM_TYPES = {
 } as const;
 export type ProblemType = keyof typeof PROBLEM_TYPES;
 
-/** Base URI of the problem types; each type is documented in the README under this name. */
+/** Base URI of the problem types; each type is documented in docs/http.md under this name. */
 export const PROBLEM_BASE = "https://ledgergate.dev/problems/";
 
 /** One validation error: where, and what is wrong. */

@@ -6,9 +6,9 @@
  * the tenant's object through `OrderRunPort`, from inside its step (see `RunSteps`).
  *
  * Customers, products and settlement ids come from the tenant's memory when it has them
- * (`run/memory.ts`), so a returning buyer with known products costs 4 calls: order, send, one
- * delivery check, payment. A remembered id the API says is gone is forgotten, and the customer,
- * products and sales order steps run once more with fresh lookups (`#parties`).
+ * (`lib/orders/run/memory.ts`), so a returning buyer with known products costs 4 calls: order,
+ * send, one delivery check, payment. A remembered id the API says is gone is forgotten, and the
+ * customer, products and sales order steps run once more with fresh lookups (`#parties`).
  */
 import type { WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";

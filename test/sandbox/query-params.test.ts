@@ -21,7 +21,10 @@ import {
   type QueryParam,
 } from "../../shared/v2/query";
 
-/** Declared from the facts (v2-facts.md §6, v2-fields.md), and not (yet) read by the sandbox. */
+/**
+ * Declared from the API's published document and filtering conventions, and not (yet) read by the
+ * sandbox.
+ */
 const UNSERVED: Record<string, readonly string[]> = {
   "GET /SalesOrders": ["includeSubProject", "showInherited"],
   "GET /SalesOrders/{id}": ["showInherited"],

@@ -110,7 +110,8 @@ export const Refund = z.object({
   at: z.iso.datetime({ offset: true }),
   /**
    * The refunded lines. Empty when the source only says how much was refunded (Stripe): the
-   * amount is then shared over the invoiced lines in proportion (see `credit-lines.ts`).
+   * amount is then shared over the invoiced lines in proportion (see `creditPlan` in
+   * `invoice-lines.ts`).
    */
   lines: z.array(RefundLine),
   /** Money back in all, VAT included, positive. */

@@ -5,7 +5,7 @@
  * gets the same answer with `Idempotent-Replayed: true` and no upstream call. The records are the
  * tenant's (`durable/tenant/idempotency-keys.ts`), so one tenant's key never meets another's.
  *
- * Which first outcomes are kept (README, "Idempotent writes"):
+ * Which first outcomes are kept (docs/shaping.md, "Idempotent writes"):
  * - an answer of the API is kept and replayed, except a `401` or `429` (the API refused the call at
  *   its door: the record is released, so the key can be used again) and a `5xx` (a proxy or the
  *   API failed somewhere: the write may or may not have been applied, so the outcome is unknown);

@@ -1,6 +1,6 @@
 /**
  * @module
- * What the gateway does to a `/v2` call beyond passing it through (README, "Shaping /v2 calls"):
+ * What the gateway does to a `/v2` call beyond passing it through (docs/shaping.md):
  * each feature is asked for with a header, and a request that asks for none is the plain
  * pass-through, byte for byte, except a read of reference data (`reference-cache.ts`), which is
  * cached unless the caller says `Cache-Control: no-cache`.
