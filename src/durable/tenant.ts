@@ -32,20 +32,24 @@ import { tokenSource } from "./tenant/token-source";
 /**
  * Why faces, and what they do and do not stop. Any public member of a Durable Object is reachable
  * over RPC by whoever holds a stub (TypeScript's `private` and an interface are only types), so
- * splitting the callers by interface alone would still leave every method open to every caller.
- * Here the object's public members are only the three faces, the webhook intake (which verifies
- * its own signature), `invalidate` (the token is its own credential) and `alarm`. A face is an `RpcTarget` handed out by the object itself:
+ * telling callers apart by interface alone would leave every method open to every caller. Here the
+ * object's public members are only the three faces, the webhook intake (which verifies its own
+ * signature), `invalidate` (the token is its own credential) and `alarm`. A face is an `RpcTarget`
+ * the object hands out itself, holding its modules in `#private` fields:
  * - `withKey(k)` checks the gateway key once, in one place (`grantKey`), and only then hands out
- *   the face whose methods act; a bad key gets a face whose every method answers `unauthorized`.
- *   No method a key holder can reach skips the check, and no method needs to remember to do it.
+ *   the face whose methods act; a bad key gets a face whose every method answers `unauthorized`
+ *   (the same 401 problem as before, no exception, nothing of the key or a stack). No method a key
+ *   holder reaches can skip the check or forget it, and none can reach another face's methods.
  * - `forRun(r)` hands an order run its face only while `r` is the current registration, so a run
  *   of a removed (or re-registered) tenant gets no token and touches nothing.
- * - `operator()` checks nothing and cannot: code that holds the namespace binding can always ask
- *   for it. The Worker's admin-token and console-session checks are the authority there; the face
- *   keeps operator-only actions (register, rotate keys, remove) off the key holder's and the run's
- *   faces, so a bug in a `/v2` or order-run path cannot reach them.
- * Workers RPC pipelines a call on a face's promise with the call that makes it
- * (`stub.withKey(k).orderRun(…)`), so a face costs no round trip: every call stays one.
+ * - `operator()` checks nothing and cannot: the object has no operator credential to check, and
+ *   code that holds the namespace binding can always ask for this face. The Worker's admin-token
+ *   and console-session checks are the authority there (only routes behind them call
+ *   `asOperator`); the face keeps register, key rotation and removal out of the other two.
+ * A face answers for the moment it was handed out, so callers take one per call: Workers RPC
+ * pipelines the call on the face's promise with the call that hands it out
+ * (`stub.withKey(k).orderRun(…)`), so that costs no round trip, and a key retired or a tenant
+ * removed is refused at the next call, as when each method checked for itself.
  */
 export class Tenant extends DurableObject<Bindings> {
   readonly #sealer: Sealer;

@@ -76,7 +76,7 @@ async function onFace<F extends object, T>(face: F, call: (face: F) => T): Promi
   try {
     return await call(face);
   } finally {
-    // The promise of an RPC call is disposable (workerd's `JsRpcPromise`), though its type says not.
+    // An RPC call's promise is disposable (workerd's `JsRpcPromise`), though its type says not.
     (face as Partial<Disposable>)[Symbol.dispose]?.();
   }
 }

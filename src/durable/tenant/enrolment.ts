@@ -1,8 +1,8 @@
 /**
  * @module
- * Taking on a client key: at registration, and when the operator replaces it. Either way the key is
- * checked first by asking for a token with it, and nothing is stored on refusal; once adopted, it is
- * sealed, and what the tenant remembered of the old books is dropped.
+ * Taking on a client key: at registration, and when the operator replaces it. Either way the key
+ * is checked first by asking for a token with it, and nothing is stored on refusal; once adopted,
+ * it is sealed, and what the tenant remembered of the old books is dropped.
  */
 import type { Bindings, Environment } from "../../lib/config";
 import { fail, ok, type Outcome } from "../../lib/outcome";
@@ -20,7 +20,7 @@ export interface Registering {
   clientKey: string;
 }
 
-/** One tenant object's enrolment: it lives as long as the object, so its guard covers every face. */
+/** One tenant object's enrolment: it lives as long as the object, so its guard spans all faces. */
 export class Enrolment {
   /**
    * A registration checking its key: the token request opens the input gate, so a second one must

@@ -1,8 +1,8 @@
 /**
  * @module
  * A tenant's order runs, one run, its Retry, and the shared budget. The runs come from the tenant's
- * object's operator methods (`operatorRuns`, `operatorRun`, `operatorRetry`): the session is the
- * authority here, as the gateway key is on `/orders`.
+ * object's operator face (`asOperator`): the session is the authority here, as the gateway key is
+ * on `/orders`.
  */
 import { budgets } from "../../lib/console/data";
 import { orderPath } from "../../lib/console/views";
