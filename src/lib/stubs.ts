@@ -3,7 +3,9 @@
  * The one place that addresses Durable Objects. Tenant names are built and parsed here only; every
  * caller that reaches a tenant's object comes through `tenantStub`, with a name derived from an
  * authenticated gateway key, a verified webhook route, an operator's path, or a run the tenant's
- * own object started.
+ * own object started, and then through the face for its kind: `asKeyHolder`, `asRun` (and
+ * `orderRunPort`), `asOperator` (see `durable/tenant.ts` for why faces). Each call on a face is
+ * pipelined with the call that hands it out, so it costs the one round trip a direct call did.
  */
 import { z } from "zod";
 import type { Bindings } from "./config";
@@ -46,14 +48,98 @@ export function parseTenantName(
   return { ok: true, value: { environment: e.data, client: c.data } };
 }
 
-/** The tenant's object. */
-export function tenantStub(env: Bindings, name: TenantName) {
+/** What reaching a tenant's object takes: only the namespace binding. */
+export type TenantBinding = Pick<Bindings, "TENANT">;
+
+/**
+ * The tenant's object: its webhook intake and `invalidate`; everything else is on the faces below.
+ */
+export function tenantStub(env: TenantBinding, name: TenantName) {
   return env.TENANT.get(env.TENANT.idFromName(name));
 }
 
-/** The tenant's object as an order run sees it (`Tenant implements OrderRunPort`). */
-export function orderRunPort(env: Bindings, name: TenantName): OrderRunPort {
-  return tenantStub(env, name);
+type TenantStub = ReturnType<typeof tenantStub>;
+/** The face of a gateway key's holder, as a promise to call methods on (`Tenant.withKey`). */
+export type KeyHolderStub = ReturnType<TenantStub["withKey"]>;
+/** The face of an order run, as a promise to call methods on (`Tenant.forRun`). */
+export type RunStub = ReturnType<TenantStub["forRun"]>;
+/** The operator's face, as a promise to call methods on (`Tenant.operator`). */
+export type OperatorStub = ReturnType<TenantStub["operator"]>;
+
+/**
+ * Makes `call` on a face that is still a promise, so the call goes with the one that hands the face
+ * out (promise pipelining: one round trip, as a direct call on the object took), then disposes the
+ * face: the runtime keeps it alive for the caller until then, and reports one left to the garbage
+ * collector as a leak.
+ */
+async function onFace<F extends object, T>(face: F, call: (face: F) => T): Promise<Awaited<T>> {
+  try {
+    return await call(face);
+  } finally {
+    // An RPC call's promise is disposable (workerd's `JsRpcPromise`), though its type says not.
+    (face as Partial<Disposable>)[Symbol.dispose]?.();
+  }
+}
+
+/**
+ * `call` on the face of `caller.tenant` for the holder of `caller.key`; its methods answer
+ * `unauthorized` when the key does not check out.
+ *
+ * @example unwrap(await asKeyHolder(env, caller, (face) => face.orderRuns(null, 50)))
+ */
+export function asKeyHolder<T>(
+  env: TenantBinding,
+  caller: { tenant: TenantName; key: string },
+  call: (face: KeyHolderStub) => T,
+): Promise<Awaited<T>> {
+  return onFace(tenantStub(env, caller.tenant).withKey(caller.key), call);
+}
+
+/**
+ * `call` on the face of `name` for an order run started under `registration`: inert once that
+ * registration is gone.
+ */
+export function asRun<T>(
+  env: TenantBinding,
+  name: TenantName,
+  registration: string,
+  call: (face: RunStub) => T,
+): Promise<Awaited<T>> {
+  return onFace(tenantStub(env, name).forRun(registration), call);
+}
+
+/**
+ * `call` on the operator's face of `name`. For callers behind the admin token, the console's
+ * session or onboarding's single-use state only: the object itself checks nothing (see
+ * `durable/tenant.ts`).
+ *
+ * @example const d = await asOperator(env, "demo:acme", (face) => face.describe())
+ */
+export function asOperator<T>(
+  env: TenantBinding,
+  name: TenantName,
+  call: (face: OperatorStub) => T,
+): Promise<Awaited<T>> {
+  return onFace(tenantStub(env, name).operator(), call);
+}
+
+/**
+ * The tenant's object as an order run sees it: each call takes the run's face anew, so nothing held
+ * here can outlive the registration.
+ */
+export function orderRunPort(
+  env: TenantBinding,
+  name: TenantName,
+  registration: string,
+): OrderRunPort {
+  const run = <T>(call: (face: RunStub) => T) => asRun(env, name, registration, call);
+  return {
+    runInput: (source, orderId) => run((f) => f.runInput(source, orderId)),
+    runReport: (source, orderId, refundId, patch) =>
+      run((f) => f.runReport(source, orderId, refundId, patch)),
+    known: (ask) => run((f) => f.known(ask)),
+    learn: (learned) => run((f) => f.learn(learned)),
+  };
 }
 
 /** The rate governor of an environment (one per subscription key). */

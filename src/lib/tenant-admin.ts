@@ -11,9 +11,9 @@ import { ok, unwrap, type Outcome } from "./outcome";
 import {
   directoryStub,
   governorStub,
+  asOperator,
   parseTenantName,
   tenantName,
-  tenantStub,
   type TenantName,
 } from "./stubs";
 import { tenantView, type TenantView } from "./tenant-view";
@@ -35,7 +35,7 @@ export async function tryRegisterTenant(
   input: NewTenant,
 ): Promise<Outcome<{ tenant: TenantName; gatewayKey: string }>> {
   const name = tenantName(input.environment, input.client);
-  const registered = await tenantStub(env, name).register(input);
+  const registered = await asOperator(env, name, (face) => face.register(input));
   if (!registered.ok) return registered;
   await directoryStub(env).add(name);
   return ok({ tenant: name, gatewayKey: registered.value.gatewayKey });
@@ -57,7 +57,7 @@ export async function removeTenant(
   { offboard = false }: { offboard?: boolean } = {},
 ): Promise<void> {
   if (offboard) await offboardTenant(env, name);
-  unwrap(await tenantStub(env, name).remove());
+  unwrap(await asOperator(env, name, (face) => face.remove()));
   await directoryStub(env).remove(name);
 }
 
@@ -72,10 +72,9 @@ export async function listTenants(env: Bindings): Promise<TenantView[]> {
     names.map(async (name) => {
       const parsed = parseTenantName(name);
       const d = parsed.ok
-        ? await tenantStub(
-            env,
-            tenantName(parsed.value.environment, parsed.value.client),
-          ).describe()
+        ? await asOperator(env, tenantName(parsed.value.environment, parsed.value.client), (face) =>
+            face.describe(),
+          )
         : null;
       return d && tenantView(d, governed[name] ?? { permits: 0, waited: 0, refused: 0 });
     }),

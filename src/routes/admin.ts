@@ -9,7 +9,7 @@ import type { Context } from "hono";
 import type { z } from "zod";
 import type { GatewayApp } from "../lib/app";
 import { unwrap } from "../lib/outcome";
-import { tenantName, tenantStub } from "../lib/stubs";
+import { asOperator, tenantName, type OperatorStub } from "../lib/stubs";
 import { startOnboarding } from "../lib/onboarding/start";
 import { listTenants, registerTenant, removeTenant } from "../lib/tenant-admin";
 import { requireAdmin } from "../middleware/admin-auth";
@@ -20,9 +20,9 @@ import * as onboarding from "./contract/onboarding";
 export { DEFAULT_KEY_GRACE_SECONDS } from "./contract/admin";
 
 type Target = z.output<typeof route.Target>;
-/** The object of the tenant the (validated) path names. */
-const stubOf = (c: Context<GatewayApp>, p: Target) =>
-  tenantStub(c.env, tenantName(p.environment, p.client));
+/** `call` on the operator's face of the tenant the (validated) path names (behind `requireAdmin`). */
+const onTenant = <T>(c: Context<GatewayApp>, p: Target, call: (face: OperatorStub) => T) =>
+  asOperator(c.env, tenantName(p.environment, p.client), call);
 /**
  * After a change to the tenant's keys or registration: this isolate's copies of its verified keys
  * go at once; other isolates' lapse within `ACCESS_CACHE_MS` (lib/upstream/access-cache.ts).
@@ -41,22 +41,28 @@ export const adminRoutes = router
   .openapi(route.listTenants, async (c) => c.json({ tenants: await listTenants(c.env) }, 200))
   .openapi(route.rotateGatewayKey, async (c) => {
     const rotated = unwrap(
-      await stubOf(c, c.req.valid("param")).rotateGatewayKey(c.req.valid("json").graceSeconds),
+      await onTenant(c, c.req.valid("param"), (f) =>
+        f.rotateGatewayKey(c.req.valid("json").graceSeconds),
+      ),
     );
     dropCopies(c, c.req.valid("param"));
     return c.json(rotated, 201);
   })
   .openapi(route.replaceClientKey, async (c) => {
-    unwrap(await stubOf(c, c.req.valid("param")).replaceClientKey(c.req.valid("json").clientKey));
+    unwrap(
+      await onTenant(c, c.req.valid("param"), (f) =>
+        f.replaceClientKey(c.req.valid("json").clientKey),
+      ),
+    );
     dropCopies(c, c.req.valid("param"));
     return c.body(null, 204);
   })
   .openapi(route.setWebhookSecret, async (c) => {
     const { secret, shopDomain } = c.req.valid("json");
     unwrap(
-      await stubOf(c, c.req.valid("param")).setWebhookSecret(c.req.valid("param").source, secret, {
-        shopDomain,
-      }),
+      await onTenant(c, c.req.valid("param"), (f) =>
+        f.setWebhookSecret(c.req.valid("param").source, secret, { shopDomain }),
+      ),
     );
     return c.body(null, 204);
   })
@@ -64,20 +70,23 @@ export const adminRoutes = router
     const { secret, ...opts } = c.req.valid("json");
     return c.json(
       unwrap(
-        await stubOf(c, c.req.valid("param")).setWebhookSecret(
-          c.req.valid("param").source,
-          secret,
-          opts,
+        await onTenant(c, c.req.valid("param"), (f) =>
+          f.setWebhookSecret(c.req.valid("param").source, secret, opts),
         ),
       ),
       201,
     );
   })
   .openapi(route.setOrderMapping, async (c) =>
-    c.json(unwrap(await stubOf(c, c.req.valid("param")).setOrderMapping(c.req.valid("json"))), 200),
+    c.json(
+      unwrap(
+        await onTenant(c, c.req.valid("param"), (f) => f.setOrderMapping(c.req.valid("json"))),
+      ),
+      200,
+    ),
   )
   .openapi(route.getOrderMapping, async (c) =>
-    c.json(unwrap(await stubOf(c, c.req.valid("param")).orderMapping()), 200),
+    c.json(unwrap(await onTenant(c, c.req.valid("param"), (f) => f.orderMapping())), 200),
   )
   .openapi(onboarding.startOnboarding, async (c) => {
     const { environment, organizationNumber } = c.req.valid("json");

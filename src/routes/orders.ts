@@ -7,13 +7,14 @@
 import type { Context } from "hono";
 import type { GatewayApp } from "../lib/app";
 import { unwrap } from "../lib/outcome";
-import { tenantStub } from "../lib/stubs";
+import { asKeyHolder, type KeyHolderStub } from "../lib/stubs";
 import { gatewayKey } from "../middleware/gateway-key";
 import { gatewayRouter } from "./contract/kit";
 import { getOrder, listOrders, retryOrder } from "./contract/orders";
 
-/** The object of the caller's tenant. */
-const own = (c: Context<GatewayApp>) => tenantStub(c.env, c.var.caller.tenant);
+/** `call` on the caller's face of its tenant's object (the key is checked there). */
+const own = <T>(c: Context<GatewayApp>, call: (face: KeyHolderStub) => T) =>
+  asKeyHolder(c.env, c.var.caller, call);
 
 const router = gatewayRouter();
 router.use("*", gatewayKey());
@@ -21,16 +22,13 @@ router.use("*", gatewayKey());
 export const orderRoutes = router
   .openapi(listOrders, async (c) => {
     const { state, limit } = c.req.valid("query");
-    return c.json(
-      { orders: unwrap(await own(c).orderRuns(c.var.caller.key, state ?? null, limit)) },
-      200,
-    );
+    return c.json({ orders: unwrap(await own(c, (f) => f.orderRuns(state ?? null, limit))) }, 200);
   })
   .openapi(getOrder, async (c) => {
     const { source, orderId } = c.req.valid("param");
-    return c.json(unwrap(await own(c).orderRun(c.var.caller.key, source, orderId)), 200);
+    return c.json(unwrap(await own(c, (f) => f.orderRun(source, orderId))), 200);
   })
   .openapi(retryOrder, async (c) => {
     const { source, orderId } = c.req.valid("param");
-    return c.json(unwrap(await own(c).retryOrder(c.var.caller.key, source, orderId)), 202);
+    return c.json(unwrap(await own(c, (f) => f.retryOrder(source, orderId))), 202);
   });

@@ -116,10 +116,9 @@ export class Run extends RunSteps {
     if (!refund) throw new NonRetryableError(`No refund ${refundId} on this order.`);
     this.current = "await invoice";
     const invoiced = await this.step.do("await invoice", AWAIT_INVOICE, async () => {
-      const now = (await this.port.runInput(this.p.registration, this.p.source, this.p.orderId))
-        ?.run;
+      const now = (await this.port.runInput(this.p.source, this.p.orderId))?.run;
       if (now && now.invoiceNo === null && now.state === "cancelled") {
-        await this.port.runReport(this.p.registration, this.p.source, this.p.orderId, refundId, {
+        await this.port.runReport(this.p.source, this.p.orderId, refundId, {
           refund: {
             state: "skipped",
             error: "The order was never invoiced, so there is nothing to credit.",
@@ -134,7 +133,7 @@ export class Run extends RunSteps {
         );
       if (!now?.order || now.invoiceNo === null || !now.customer || !now.products)
         throw new Error("The order is not invoiced yet; the refund waits for its invoice.");
-      await this.port.runReport(this.p.registration, this.p.source, this.p.orderId, refundId, {
+      await this.port.runReport(this.p.source, this.p.orderId, refundId, {
         refund: { state: "running" },
       });
       return {
@@ -208,7 +207,7 @@ export class Run extends RunSteps {
    */
   async #parties(order: Order, mapping: OrderMapping, needsRounding: boolean, recall: boolean) {
     const again = recall ? "" : " (looked up again)";
-    const memory = runMemory(this.port, this.p.registration, recall);
+    const memory = runMemory(this.port, recall);
     const customer = await this.apiStep(
       `customer${again}`,
       (api) => findOrCreateCustomer(api, order, mapping, memory),
@@ -356,11 +355,7 @@ export class Run extends RunSteps {
     await this.apiStep(
       name,
       async (api) => {
-        const ids = await knownSettlementIds(
-          api,
-          runMemory(this.port, this.p.registration),
-          mapping.settlementAccount,
-        );
+        const ids = await knownSettlementIds(api, runMemory(this.port), mapping.settlementAccount);
         const date = (order.paidAt ?? order.placedAt).slice(0, 10);
         return settle(api, {
           reference: ref,

@@ -25,14 +25,14 @@ export class OrderToInvoice extends WorkflowEntrypoint<Bindings, RunParams> {
     step: WorkflowStep,
   ): Promise<unknown> {
     const p = event.payload;
-    const port = orderRunPort(this.env, p.tenant);
+    const port = orderRunPort(this.env, p.tenant, p.registration);
     const run = new Run(step, port, () => runApi(this.env, p.tenant, p.registration), p);
     try {
       return p.refundId === null ? await run.invoice() : await run.credit(p.refundId);
     } catch (e) {
       const detail = e instanceof Error ? e.message : String(e);
       await step.do("record failure", async () => {
-        await port.runReport(p.registration, p.source, p.orderId, p.refundId, run.failed(detail));
+        await port.runReport(p.source, p.orderId, p.refundId, run.failed(detail));
         return true;
       });
       throw new NonRetryableError(detail || "The run failed.");

@@ -50,21 +50,15 @@ export class RunSteps {
         // it.
         const api = this.api();
         const value = await fn(api, ctx.attempt);
-        await this.port.runReport(
-          this.p.registration,
-          this.p.source,
-          this.p.orderId,
-          this.p.refundId,
-          {
-            ...patch(value),
-            step: {
-              name,
-              at: new Date().toISOString(),
-              ok: true,
-              result: { ...summary(value), upstreamCalls: api.calls },
-            },
+        await this.port.runReport(this.p.source, this.p.orderId, this.p.refundId, {
+          ...patch(value),
+          step: {
+            name,
+            at: new Date().toISOString(),
+            ok: true,
+            result: { ...summary(value), upstreamCalls: api.calls },
           },
-        );
+        });
         return value;
       } catch (e) {
         if (e instanceof RunError && !e.retryable) throw new NonRetryableError(e.message);
@@ -81,7 +75,7 @@ export class RunSteps {
     // Kept as JSON text: the record is plain JSON, and its full type is too deep for the step's
     // typing.
     const text = await this.step.do("load", async () => {
-      const input = await this.port.runInput(this.p.registration, this.p.source, this.p.orderId);
+      const input = await this.port.runInput(this.p.source, this.p.orderId);
       if (!input)
         throw new NonRetryableError("The order's record is gone (the tenant was removed).");
       return JSON.stringify(input);
@@ -99,23 +93,14 @@ export class RunSteps {
    */
   protected async record(name: string, patch: RunPatch): Promise<void> {
     await this.step.do(name, async () => {
-      await this.port.runReport(
-        this.p.registration,
-        this.p.source,
-        this.p.orderId,
-        this.p.refundId,
-        patch,
-      );
+      await this.port.runReport(this.p.source, this.p.orderId, this.p.refundId, patch);
       return true;
     });
   }
 
   /** Whether the order was cancelled meanwhile (read afresh, inside the calling step). */
   protected async cancelled(): Promise<boolean> {
-    return (
-      (await this.port.runInput(this.p.registration, this.p.source, this.p.orderId))?.run
-        .cancelledAt != null
-    );
+    return (await this.port.runInput(this.p.source, this.p.orderId))?.run.cancelledAt != null;
   }
 
   /** The report of this run's failure, naming the step it failed in (`current`). */

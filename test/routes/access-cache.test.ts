@@ -8,11 +8,15 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Bindings } from "../../src/lib/config";
+import type { Bindings, Environment } from "../../src/lib/config";
+import { asKeyHolder, tenantName } from "../../src/lib/stubs";
 import { ACCESS_CACHE_MS } from "../../src/lib/upstream/access-cache";
 import { ADMIN, control, fresh, gw, json, stats, tenant } from "../helpers/gateway";
 
-const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
+const bindings = env as unknown as Pick<Bindings, "TENANT">;
+/** What the tenant's object answers the holder of `key` asking for a token. */
+const accessOf = (t: { environment: Environment; client: string }, key: string) =>
+  asKeyHolder(bindings, { tenant: tenantName(t.environment, t.client), key }, (f) => f.access());
 const CALL = "/ClientIntegrationInformation";
 /**
  * A token lifetime whose renewal window opens inside ACCESS_CACHE_MS (12 s after issue), so that it
@@ -119,14 +123,13 @@ describe("access cache: the tenant's answer bounds every copy", () => {
   it("a key in its grace period is copied only until it retires; the current key for ACCESS_CACHE_MS", async () => {
     const t = await tenant();
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
-    const stub = TENANT.get(TENANT.idFromName(t.name));
     const rotated = await gw(
       `/admin/tenants/demo/${t.client}/gateway-keys`,
       json({ graceSeconds: 4 }, "POST", ADMIN),
     );
     const { gatewayKey } = (await rotated.json()) as { gatewayKey: string };
-    const old = await stub.access(t.gatewayKey);
-    const current = await stub.access(gatewayKey);
+    const old = await accessOf(t, t.gatewayKey);
+    const current = await accessOf(t, gatewayKey);
     if (!old.ok || !current.ok)
       throw new Error("a key in its grace period, or the new key, was refused");
     expect([old.value.cacheMs, current.value.cacheMs]).toEqual([4000, ACCESS_CACHE_MS]);
@@ -137,7 +140,7 @@ describe("access cache: the tenant's answer bounds every copy", () => {
     const short = await tenant();
     const held = Date.now();
     vi.useFakeTimers({ toFake: ["Date"], now: held });
-    const near = await TENANT.get(TENANT.idFromName(short.name)).access(short.gatewayKey);
+    const near = await accessOf(short, short.gatewayKey);
     if (!near.ok) throw new Error("the registered key was refused");
     // The token's expiry is on the object's record; its renewal window opens a quarter of the
     // lifetime before.

@@ -10,6 +10,7 @@ import { corpus } from "../fixtures/orders/shopify";
 import { TEST_SECRETS } from "../fixtures/orders/sign";
 import { cookieOf, form, OPERATOR_TOKEN, signIn } from "../helpers/console";
 import type { Bindings } from "../../src/lib/config";
+import { asKeyHolder, tenantName } from "../../src/lib/stubs";
 import { fresh, gw } from "../helpers/gateway";
 import { shopTenant, waitFor } from "../helpers/orders";
 
@@ -165,8 +166,11 @@ describe("console: security", () => {
     expect(
       (await s.post(`/console/tenants/demo/${t.client}/webhooks/stripe`, { secret: own })).status,
     ).toBe(303);
-    const tenantObject = env.TENANT.get(env.TENANT.idFromName(t.name));
-    const access = await tenantObject.access(t.gatewayKey);
+    const access = await asKeyHolder(
+      env,
+      { tenant: tenantName(t.environment, t.client), key: t.gatewayKey },
+      (f) => f.access(),
+    );
     if (!access.ok) throw new Error("no token");
     const secrets = [
       t.clientKey,

@@ -8,7 +8,7 @@ import type { GovernorBudget } from "../../durable/rate-governor";
 import { Environment, rateLimitPerSecond, type Bindings } from "../config";
 import { unwrap } from "../outcome";
 import { Problem } from "../problem";
-import { governorStub, tenantName, tenantStub } from "../stubs";
+import { asOperator, governorStub, tenantName } from "../stubs";
 import { formOfMapping } from "./mapping-form";
 
 /**
@@ -16,8 +16,9 @@ import { formOfMapping } from "./mapping-form";
  * tenant.
  */
 export async function tenantWithMapping(env: Bindings, environment: Environment, client: string) {
-  const stub = tenantStub(env, tenantName(environment, client));
-  const [tenant, mapping] = await Promise.all([stub.describe(), stub.orderMapping()]);
+  const [tenant, mapping] = await asOperator(env, tenantName(environment, client), (face) =>
+    Promise.all([face.describe(), face.orderMapping()]),
+  );
   if (!tenant)
     throw new Problem("not-found", `There is no tenant ${tenantName(environment, client)}.`);
   return { tenant, mapping: formOfMapping(unwrap(mapping)) };

@@ -14,7 +14,7 @@ export const SOURCE_LABELS: Record<Source, string> = {
   standard: "Standard",
 };
 
-/** The token part of a tenant's description (`Tenant.describe`). */
+/** The token part of a tenant's description (`OperatorFace.describe`). */
 export type TokenView =
   { state: "valid"; expiresAt: string } | { state: "rejected"; reason: string } | { state: "none" };
 

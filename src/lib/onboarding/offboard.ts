@@ -8,7 +8,7 @@
 import { environmentConfig, type Bindings } from "../config";
 import { unwrap } from "../outcome";
 import { Problem } from "../problem";
-import { parseTenantName, tenantStub, type TenantName } from "../stubs";
+import { asOperator, parseTenantName, type TenantName } from "../stubs";
 import { callUpstream } from "../upstream/client";
 
 /** How long offboarding may take, ms: one call, perhaps a token request and a wait for a permit. */
@@ -23,7 +23,7 @@ const OFFBOARD_DEADLINE_MS = 30_000;
 export async function offboardTenant(env: Bindings, name: TenantName): Promise<void> {
   const parsed = parseTenantName(name);
   if (!parsed.ok) throw new Problem("not-found", "No such tenant.");
-  const registration = unwrap(await tenantStub(env, name).registrationId());
+  const registration = unwrap(await asOperator(env, name, (face) => face.registrationId()));
   const config = environmentConfig(env, parsed.value.environment);
   if (!config.ok) throw new Problem("unavailable", config.detail);
   let res: Response;

@@ -2,8 +2,9 @@
  * @module
  * What an order run needs from its tenant's object: the order's record and mapping, a place to
  * report, and the ids it looked up or created before (settlement ids, customers, products), so the
- * next run of a returning buyer with known products skips those lookups. `Tenant` implements this
- * interface (the compiler checks it there), and the Workflow sees the tenant only through it.
+ * next run of a returning buyer with known products skips those lookups. The tenant object's run
+ * face implements this interface (`durable/tenant/run-face.ts`, the compiler checks it there), and
+ * the Workflow sees the tenant only through it.
  */
 import { z } from "zod";
 import type { OrderMapping } from "./mapping";
@@ -72,16 +73,16 @@ export interface Learned {
 }
 
 /**
- * The tenant's side of an order run. Every method names the registration the run was started
- * under: once that registration is gone (the tenant removed, perhaps registered again for another
- * company), the run reads nothing and writes nothing.
+ * The tenant's side of an order run, bound to the registration the run was started under: the
+ * tenant's object hands it out only while that registration is current (`Tenant.forRun`), and once
+ * it is gone (the tenant removed, perhaps registered again for another company), the run reads
+ * nothing and writes nothing.
  */
 export interface OrderRunPort {
   /** The order's record and the mapping, or null when the order or its registration is gone. */
-  runInput(registration: string, source: Source, orderId: string): Promise<RunInput | null>;
+  runInput(source: Source, orderId: string): Promise<RunInput | null>;
   /** Records a step, a state or ids found on the order (and, with `refundId`, on that refund). */
   runReport(
-    registration: string,
     source: Source,
     orderId: string,
     refundId: string | null,
@@ -91,7 +92,7 @@ export interface OrderRunPort {
    * What this registration's runs learned (customers, products, settlement ids) that is still
    * trusted; nothing once the registration is gone.
    */
-  known(registration: string, ask: KnownAsk): Promise<Known>;
+  known(ask: KnownAsk): Promise<Known>;
   /** Remembers ids a run found or created, and forgets those the API said are gone. */
-  learn(registration: string, learned: Learned): Promise<void>;
+  learn(learned: Learned): Promise<void>;
 }

@@ -24,7 +24,7 @@ import { BUFFERED_BODY_BYTES, type V2Request } from "../passthrough";
 import { sha256Hex } from "../crypto";
 import { unwrap } from "../outcome";
 import { Problem } from "../problem";
-import { tenantStub } from "../stubs";
+import { asKeyHolder } from "../stubs";
 import type { CallTrace } from "../upstream/client";
 import { fingerprintOf, idempotencyKeyOf, recoverableCreate } from "./idempotency-rules";
 import { recover } from "./idempotency-recovery";
@@ -55,18 +55,23 @@ export async function idempotent(r: V2Request, trace: CallTrace, write: Write): 
   const req = await buffered(r);
   const body = req.body instanceof ArrayBuffer ? req.body : null;
   const recoverable = recoverableCreate(req.method, req.path, body);
-  const tenant = tenantStub(r.env, r.caller.tenant);
   const keyHash = await sha256Hex(key.value);
   const claim = unwrap(
-    await tenant.idempotencyClaim(r.caller.key, {
-      keyHash,
-      fingerprint: await fingerprintOf(req.method, req.path + req.search, body),
-      recheck: recoverable !== null,
-      leaseUntil: r.deadline + LEASE_MARGIN_MS,
-    }),
+    await asKeyHolder(r.env, r.caller, async (face) =>
+      face.idempotencyClaim({
+        keyHash,
+        fingerprint: await fingerprintOf(req.method, req.path + req.search, body),
+        recheck: recoverable !== null,
+        leaseUntil: r.deadline + LEASE_MARGIN_MS,
+      }),
+    ),
   );
   const finish = async (holder: string, how: Finish) =>
-    void unwrap(await tenant.idempotencyFinish(r.caller.key, { keyHash, holder, how }));
+    void unwrap(
+      await asKeyHolder(r.env, r.caller, (face) =>
+        face.idempotencyFinish({ keyHash, holder, how }),
+      ),
+    );
   switch (claim.kind) {
     case "replay":
       return replay(claim.answer, r.requestId);

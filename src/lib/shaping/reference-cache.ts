@@ -13,7 +13,7 @@
 import { log } from "../log";
 import { unwrap } from "../outcome";
 import { sendV2, type V2Request } from "../passthrough";
-import { tenantStub } from "../stubs";
+import { asKeyHolder } from "../stubs";
 import type { CallTrace } from "../upstream/client";
 import { answerResponse, capture } from "./stored-answer";
 
@@ -79,11 +79,12 @@ export function wantsFresh(headers: Headers): boolean {
 
 /** Answers a reference read from the tenant's cache, or reads it upstream and keeps a `200`. */
 export async function cachedReference(r: V2Request, trace: CallTrace): Promise<Response> {
-  const tenant = tenantStub(r.env, r.caller.tenant);
   const key = r.path + r.search;
   const resource = resourceOf(r.path);
   const read = unwrap(
-    await tenant.referenceRead(r.caller.key, { key, resource, refresh: wantsFresh(r.headers) }),
+    await asKeyHolder(r.env, r.caller, (face) =>
+      face.referenceRead({ key, resource, refresh: wantsFresh(r.headers) }),
+    ),
   );
   if (read.kind === "hit") {
     return answerResponse(read.answer, {
@@ -97,12 +98,9 @@ export async function cachedReference(r: V2Request, trace: CallTrace): Promise<R
   const kept = await capture(res, KEPT_HEADERS, MAX_REFERENCE_ENTRY_BYTES);
   if (!kept.complete) return marked(kept.response, "miss");
   const entry = unwrap(
-    await tenant.referenceKeep(r.caller.key, {
-      key,
-      resource,
-      generation: read.generation,
-      answer: kept.answer,
-    }),
+    await asKeyHolder(r.env, r.caller, (face) =>
+      face.referenceKeep({ key, resource, generation: read.generation, answer: kept.answer }),
+    ),
   );
   const out = marked(kept.response, "miss");
   // Not kept (a write came in between): the answer is fresh, but no cache stands behind it.
@@ -124,7 +122,7 @@ export async function forgetReference(r: V2Request, stage: "before" | "after"): 
   const resource = resourceOf(r.path);
   if (!REFERENCE_RESOURCES.has(resource)) return;
   const forget = async () =>
-    unwrap(await tenantStub(r.env, r.caller.tenant).referenceForget(r.caller.key, resource));
+    unwrap(await asKeyHolder(r.env, r.caller, (face) => face.referenceForget(resource)));
   if (stage === "before") return void (await forget());
   await forget().catch((err: unknown) =>
     log.warn("reference-forget-failed", {

@@ -12,7 +12,7 @@
 import { checkedBody, isJsonType, mediaType, sendV2, type V2Request } from "../passthrough";
 import { unwrap } from "../outcome";
 import { Problem } from "../problem";
-import { tenantStub } from "../stubs";
+import { asKeyHolder } from "../stubs";
 import type { CallTrace } from "../upstream/client";
 import {
   lookupSearch,
@@ -120,11 +120,10 @@ function invalidCodes(errors: { path: string; message: string }[]): Problem {
 
 /** The tenant's code cache and the lookup GET, for `r`'s caller. */
 function codeDeps(r: V2Request, trace: CallTrace): CodeDeps {
-  const tenant = tenantStub(r.env, r.caller.tenant);
   return {
-    recall: async (keys) => unwrap(await tenant.codeIds(r.caller.key, keys)),
+    recall: async (keys) => unwrap(await asKeyHolder(r.env, r.caller, (f) => f.codeIds(keys))),
     remember: async (found) => {
-      unwrap(await tenant.rememberCodeIds(r.caller.key, found));
+      unwrap(await asKeyHolder(r.env, r.caller, (f) => f.rememberCodeIds(found)));
     },
     lookup: (target, codes) => lookup(r, trace, target, codes),
   };
@@ -164,7 +163,7 @@ function notAList(target: Target): Problem {
 }
 
 async function forget(r: V2Request, keys: CodeKey[]): Promise<void> {
-  unwrap(await tenantStub(r.env, r.caller.tenant).forgetCodeIds(r.caller.key, keys));
+  unwrap(await asKeyHolder(r.env, r.caller, (face) => face.forgetCodeIds(keys)));
 }
 
 /** `value` as JSON bytes in a buffer of their own (a buffered body can be resent after a 401). */

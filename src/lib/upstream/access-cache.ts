@@ -87,10 +87,10 @@ export class AccessCache {
 
   /**
    * The token for `gatewayKey` of `tenant`: a live copy, unless `fresh`; otherwise `ask` (the
-   * tenant's `access`, which authenticates the key), whose answer is kept for its `cacheMs` (a
+   * key holder's face's `access`: the face is handed out only for an authentic key), whose answer is kept for its `cacheMs` (a
    * refusal drops any copy).
    *
-   * @example await cache.access("demo:acme", key, () => tenantStub(env, "demo:acme").access(key))
+   * @example await cache.access(t, key, () => asKeyHolder(env, { tenant: t, key }, (f) => f.access()))
    */
   async access(
     tenant: TenantName,

@@ -8,7 +8,7 @@
 import type { Environment, EnvironmentConfig, Bindings } from "../config";
 import { problemOf } from "../outcome";
 import { Problem } from "../problem";
-import { governorStub, tenantStub, type TenantName } from "../stubs";
+import { asKeyHolder, asRun, governorStub, tenantStub, type TenantName } from "../stubs";
 import type { AccessCache } from "./access-cache";
 import { exchange, retryAfterSeconds } from "./transport";
 
@@ -84,23 +84,23 @@ export async function callUpstream(
   call: UpstreamCall,
   trace: CallTrace = { attempts: 0, waitedMs: 0, tokenRenewed: false },
 ): Promise<Response> {
-  const tenant = tenantStub(caller.env, caller.tenant);
   const governor = governorStub(caller.env, caller.environment);
   const replayable = call.body === null || call.body instanceof ArrayBuffer;
   const credential = caller.credential;
   const cache = caller.accessCache;
-  /** The tenant's token; `fresh` asks the tenant's object even when the isolate holds a copy. */
+  /** A key's token: the isolate's copy, unless `fresh`; otherwise the key holder's face's. */
+  const keyAccess = (key: string, fresh: boolean) => {
+    const ask = () => asKeyHolder(caller.env, { tenant: caller.tenant, key }, (f) => f.access());
+    return cache ? cache.access(caller.tenant, key, ask, fresh) : ask();
+  };
+  /**
+   * The tenant's token; `fresh` asks the tenant's object even when the isolate holds a copy. Each
+   * face is asked in the round trip that hands it out (pipelined), as `access` was before.
+   */
   const tokenFor = async (fresh = false) => {
     const access = await ("gatewayKey" in credential
-      ? cache
-        ? cache.access(
-            caller.tenant,
-            credential.gatewayKey,
-            () => tenant.access(credential.gatewayKey),
-            fresh,
-          )
-        : tenant.access(credential.gatewayKey)
-      : tenant.accessForRun(credential.registration));
+      ? keyAccess(credential.gatewayKey, fresh)
+      : asRun(caller.env, caller.tenant, credential.registration, (f) => f.access()));
     if (!access.ok) throw problemOf(access.error);
     return access.value;
   };
@@ -155,7 +155,7 @@ export async function callUpstream(
       // Whether or not this call can be resent, the token is no good: drop this isolate's copies of
       // it first (so the retry asks the object), then the object's token (if still current).
       cache?.dropToken(access.token);
-      await tenant.invalidate(access.token);
+      await tenantStub(caller.env, caller.tenant).invalidate(access.token);
       if (!renewedAfter401 && replayable) {
         renewedAfter401 = true;
         trace.tokenRenewed = true;

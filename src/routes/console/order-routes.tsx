@@ -1,14 +1,14 @@
 /**
  * @module
  * A tenant's order runs, one run, its Retry, and the shared budget. The runs come from the tenant's
- * object's operator methods (`operatorRuns`, `operatorRun`, `operatorRetry`): the session is the
- * authority here, as the gateway key is on `/orders`.
+ * object's operator face (`asOperator`): the session is the authority here, as the gateway key is
+ * on `/orders`.
  */
 import { budgets } from "../../lib/console/data";
 import { orderPath } from "../../lib/console/views";
 import { unwrap } from "../../lib/outcome";
 import { Problem } from "../../lib/problem";
-import { tenantName, tenantStub } from "../../lib/stubs";
+import { asOperator, tenantName } from "../../lib/stubs";
 import * as route from "./contract";
 import { BudgetPage } from "./pages/budget";
 import { OrderPage, OrdersPage } from "./pages/orders";
@@ -25,7 +25,7 @@ export function orderRoutes(router: ConsoleRouter) {
       const { environment, client } = c.req.valid("param");
       const state = c.req.valid("query").state ?? null;
       const name = tenantName(environment, client);
-      const runs = unwrap(await tenantStub(c.env, name).operatorRuns(state, RUNS_PER_PAGE));
+      const runs = unwrap(await asOperator(c.env, name, (f) => f.orderRuns(state, RUNS_PER_PAGE)));
       return html(
         c,
         <OrdersPage
@@ -41,7 +41,7 @@ export function orderRoutes(router: ConsoleRouter) {
     .openapi(route.orderPage, async (c) => {
       const { environment, client, source, orderId } = c.req.valid("param");
       const name = tenantName(environment, client);
-      const run = unwrap(await tenantStub(c.env, name).operatorRun(source, orderId));
+      const run = unwrap(await asOperator(c.env, name, (f) => f.orderRun(source, orderId)));
       return html(
         c,
         <OrderPage
@@ -55,9 +55,8 @@ export function orderRoutes(router: ConsoleRouter) {
     })
     .openapi(route.retryOrder, async (c) => {
       const { environment, client, source, orderId } = c.req.valid("param");
-      const retried = await tenantStub(c.env, tenantName(environment, client)).operatorRetry(
-        source,
-        orderId,
+      const retried = await asOperator(c.env, tenantName(environment, client), (f) =>
+        f.retryOrder(source, orderId),
       );
       if (!retried.ok && retried.error.reason === "conflict")
         throw new Problem("conflict", `${retried.error.detail} Nothing was started.`);

@@ -14,7 +14,7 @@ import type { Environment } from "../../lib/config";
 import { startOnboarding } from "../../lib/onboarding/start";
 import { unwrap } from "../../lib/outcome";
 import { Problem } from "../../lib/problem";
-import { tenantName, tenantStub } from "../../lib/stubs";
+import { asOperator, tenantName } from "../../lib/stubs";
 import { listTenants, removeTenant } from "../../lib/tenant-admin";
 import * as route from "./contract";
 import { MessagePage } from "./layout";
@@ -89,8 +89,8 @@ export function tenantRoutes(router: ConsoleRouter) {
     .openapi(route.rotateKey, async (c) => {
       const p = c.req.valid("param");
       const rotated = unwrap(
-        await tenantStub(c.env, tenantName(p.environment, p.client)).rotateGatewayKey(
-          Number(c.req.valid("form").graceSeconds),
+        await asOperator(c.env, tenantName(p.environment, p.client), (f) =>
+          f.rotateGatewayKey(Number(c.req.valid("form").graceSeconds)),
         ),
       );
       dropCopies(c, p);
@@ -103,10 +103,8 @@ export function tenantRoutes(router: ConsoleRouter) {
       if (domain !== undefined && p.source !== "shopify")
         throw new Problem("validation-failed", "Only Shopify is pinned to a shop domain.");
       unwrap(
-        await tenantStub(c.env, tenantName(p.environment, p.client)).setWebhookSecret(
-          p.source,
-          secret,
-          { shopDomain: domain },
+        await asOperator(c.env, tenantName(p.environment, p.client), (f) =>
+          f.setWebhookSecret(p.source, secret, { shopDomain: domain }),
         ),
       );
       return see(c, `${tenantPath(p.environment, p.client)}?saved=${p.source}#webhooks`);
@@ -116,7 +114,9 @@ export function tenantRoutes(router: ConsoleRouter) {
       const parsed = mappingFromForm(c.req.valid("form"));
       if (!parsed.ok) return tenantPage(c, p, { mappingErrors: parsed.errors }, 400);
       unwrap(
-        await tenantStub(c.env, tenantName(p.environment, p.client)).setOrderMapping(parsed.value),
+        await asOperator(c.env, tenantName(p.environment, p.client), (f) =>
+          f.setOrderMapping(parsed.value),
+        ),
       );
       return see(c, `${tenantPath(p.environment, p.client)}?saved=mapping#mapping`);
     })

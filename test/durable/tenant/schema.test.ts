@@ -169,13 +169,15 @@ describe("tenant schema: the numbered steps", () => {
     const runs = await runInDurableObject(stub, (_i, state) => writeLayout5(state.storage.sql));
     // The next wake constructs the object with today's code over the old layout.
     await evictDurableObject(stub);
-    expect(await stub.describe()).toMatchObject({
+    const operator = stub.operator();
+    expect(await operator.describe()).toMatchObject({
       tenant: "demo:oldacme",
       name: "Old Acme AS",
       gatewayKeys: [{ retiresAt: null }],
     });
     for (const r of runs)
-      expect(await stub.operatorRun("shopify", r.orderId)).toMatchObject({ ok: true });
+      expect(await operator.orderRun("shopify", r.orderId)).toMatchObject({ ok: true });
+    (operator as Partial<Disposable>)[Symbol.dispose]?.();
     await runInDurableObject(stub, (_i, state) => {
       const sql = state.storage.sql;
       expect(versionRow(sql)).toBe(String(CURRENT));

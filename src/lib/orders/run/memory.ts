@@ -1,7 +1,7 @@
 /**
  * @module
  * The order run's memory of the client's books, kept by the tenant's object (`OrderRunPort.known`
- * and `learn`) and bound here to the run's registration: the customer each buyer turned out to be,
+ * and `learn`, bound to the run's registration): the customer each buyer turned out to be,
  * the products that exist, and the settlement ids, so the steps skip lookups they do not need
  * (`durable/tenant/known-ids.ts` says how long a remembered id is trusted, and why).
  */
@@ -31,22 +31,19 @@ export const NO_MEMORY: RunMemory = {
 };
 
 /**
- * The memory of the run started under `registration`. With `recall` off, customers and products
+ * The memory of the run whose port this is. With `recall` off, customers and products
  * are looked up afresh (and what is found is still learned): the run's second pass after the API
  * said a remembered id is gone.
  *
- * @example const memory = runMemory(orderRunPort(env, tenant), registration)
+ * @example const memory = runMemory(orderRunPort(env, tenant, registration))
  */
-export function runMemory(port: OrderRunPort, registration: string, recall = true): RunMemory {
+export function runMemory(port: OrderRunPort, recall = true): RunMemory {
   return {
-    customer: async (buyer) =>
-      recall ? (await port.known(registration, { buyer })).customer : null,
+    customer: async (buyer) => (recall ? (await port.known({ buyer })).customer : null),
     products: async (codes) =>
-      new Map(
-        recall ? (await port.known(registration, { codes })).products.map((p) => [p.code, p]) : [],
-      ),
+      new Map(recall ? (await port.known({ codes })).products.map((p) => [p.code, p]) : []),
     settlement: async (accountNo) =>
-      (await port.known(registration, { settlementAccount: accountNo })).settlement,
-    learn: (learned) => port.learn(registration, learned),
+      (await port.known({ settlementAccount: accountNo })).settlement,
+    learn: (learned) => port.learn(learned),
   };
 }

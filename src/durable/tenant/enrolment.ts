@@ -1,0 +1,112 @@
+/**
+ * @module
+ * Taking on a client key: at registration, and when the operator replaces it. Either way the key
+ * is checked first by asking for a token with it, and nothing is stored on refusal; once adopted,
+ * it is sealed, and what the tenant remembered of the old books is dropped.
+ */
+import type { Bindings, Environment } from "../../lib/config";
+import { fail, ok, type Outcome } from "../../lib/outcome";
+import { issueToken } from "../../lib/upstream/token";
+import { NO_TENANT, type TenantParts } from "./parts";
+import { nameOf, type TenantRecord } from "./registration";
+import type { Sealer } from "./sealer";
+import type { IssuedToken } from "./token-keeper";
+
+/** What registering a tenant takes. */
+export interface Registering {
+  environment: Environment;
+  client: string;
+  name: string;
+  clientKey: string;
+}
+
+/** One tenant object's enrolment: it lives as long as the object, so its guard spans all faces. */
+export class Enrolment {
+  /**
+   * A registration checking its key: the token request opens the input gate, so a second one must
+   * be turned away here.
+   */
+  #registering = false;
+
+  constructor(
+    private readonly parts: TenantParts,
+    private readonly sealer: Sealer,
+    private readonly env: () => Bindings,
+  ) {}
+
+  /** Registers the tenant and issues its first gateway key. */
+  async register(input: Registering): Promise<Outcome<{ gatewayKey: string }>> {
+    const { registration, keys } = this.parts;
+    if (registration.get() || this.#registering)
+      return fail(
+        "conflict",
+        `Tenant ${nameOf(input)} is already registered. Replace its client key with PUT …/client-key.`,
+      );
+    this.#registering = true;
+    try {
+      const checked = await this.#check(input.environment, input.client, input.clientKey);
+      if (!checked.ok) return checked;
+      const gatewayKey = await keys.issue(input.environment, input.client, Date.now());
+      const adopted = await this.#adopt(
+        { ...input, registrationId: crypto.randomUUID(), createdAt: new Date().toISOString() },
+        input.clientKey,
+        checked.value,
+      );
+      return adopted.ok ? ok({ gatewayKey }) : adopted;
+    } finally {
+      this.#registering = false;
+    }
+  }
+
+  /** Replaces the client key (after the client re-activated the integration). */
+  async replace(clientKey: string): Promise<Outcome<null>> {
+    const registration = this.parts.registration;
+    const before = registration.get();
+    if (!before) return fail("not-found", NO_TENANT);
+    const checked = await this.#check(before.environment, before.client, clientKey);
+    if (!checked.ok) return checked;
+    // The token request opened the input gate: a removal or another replacement may have come
+    // first.
+    if (registration.get() !== before)
+      return fail(
+        "conflict",
+        "The tenant changed while its new client key was checked; try again.",
+      );
+    return this.#adopt(before, clientKey, checked.value);
+  }
+
+  /** Makes a checked client key the tenant's own, sealed, and keeps the token that checked it. */
+  async #adopt(
+    record: Omit<TenantRecord, "clientKey">,
+    clientKey: string,
+    token: IssuedToken,
+  ): Promise<Outcome<null>> {
+    const sealed = await this.sealer.seal(clientKey, nameOf(record));
+    if (!sealed) return fail("misconfigured", "SECRETS_KEY is not configured.");
+    const { registrationId, environment, client, name, createdAt } = record;
+    const p = this.parts;
+    // A new client key may open another company's books, where remembered ids are other records.
+    p.known.clear();
+    p.codeIds.clear();
+    // Kept answers and cached reference data are of the old books too.
+    p.idempotency.clear();
+    p.references.clear();
+    p.registration.save({
+      registrationId,
+      environment,
+      client,
+      name,
+      createdAt,
+      clientKey: sealed,
+    });
+    const kept = await p.tokens.adopt(token);
+    return kept.ok ? ok(null) : kept;
+  }
+
+  /**
+   * A token request with a client key that is not (yet) the tenant's: refusals are `unprocessable`.
+   */
+  #check(environment: Environment, client: string, clientKey: string) {
+    return issueToken(this.env(), environment, nameOf({ environment, client }), clientKey);
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * @module
+ * The tenant object's face for the operator: the admin API, the console and onboarding. It takes no
+ * credential, because the object cannot check one: the Worker's admin token or console session is
+ * the authority, checked before any of these methods is reached (see `Tenant.operator`).
+ */
+import { RpcTarget } from "cloudflare:workers";
+import type { OrderMapping, OrderMappingInput } from "../../lib/orders/mapping";
+import type { Source } from "../../lib/orders/order";
+import type { OrderRunView } from "../../lib/orders/run-view";
+import type { RunState } from "../../lib/orders/runs";
+import { fail, ok, type Outcome } from "../../lib/outcome";
+import type { Enrolment, Registering } from "./enrolment";
+import type { SecretOptions } from "./order-settings";
+import { NO_TENANT, ownerOf, type TenantParts } from "./parts";
+import { nameOf } from "./registration";
+
+/** The operator's face of one tenant object. */
+export class OperatorFace extends RpcTarget {
+  readonly #parts: TenantParts;
+  readonly #enrolment: Enrolment;
+
+  constructor(parts: TenantParts, enrolment: Enrolment) {
+    super();
+    this.#parts = parts;
+    this.#enrolment = enrolment;
+  }
+
+  /**
+   * Registers the tenant, checking the client key by asking for a token first. Nothing is stored
+   * on refusal.
+   */
+  register(input: Registering): Promise<Outcome<{ gatewayKey: string }>> {
+    return this.#enrolment.register(input);
+  }
+
+  /**
+   * The current registration's id, for an operator action that calls the API as this tenant
+   * (offboarding: `lib/onboarding/offboard.ts`).
+   */
+  registrationId(): Outcome<string> {
+    const r = this.#parts.registration.get();
+    return r ? ok(r.registrationId) : fail("not-found", NO_TENANT);
+  }
+
+  /** A new gateway key; the others keep working for `graceSeconds`. */
+  async rotateGatewayKey(
+    graceSeconds: number,
+  ): Promise<Outcome<{ gatewayKey: string; previousKeysRetireAt: string }>> {
+    const r = this.#parts.registration.get();
+    if (!r) return fail("not-found", NO_TENANT);
+    const now = Date.now();
+    const retiresAt = now + graceSeconds * 1000;
+    const gatewayKey = await this.#parts.keys.rotate(r.environment, r.client, now, retiresAt);
+    return ok({ gatewayKey, previousKeysRetireAt: new Date(retiresAt).toISOString() });
+  }
+
+  /**
+   * Replaces the client key (after the client re-activated the integration); checked like at
+   * registration.
+   */
+  replaceClientKey(clientKey: string): Promise<Outcome<null>> {
+    return this.#enrolment.replace(clientKey);
+  }
+
+  /**
+   * Removes the tenant: its running order runs are terminated, every table is emptied in one
+   * transaction, and the alarm is deleted. A run that escapes termination finds its registration
+   * gone at its next step and stops there.
+   */
+  async remove(): Promise<Outcome<null>> {
+    const p = this.#parts;
+    const r = p.registration.get();
+    if (!r) return fail("not-found", NO_TENANT);
+    const stopping = p.desk.stopAll(ownerOf(r));
+    p.storage.transactionSync(() => {
+      p.desk.book.clear();
+      p.settings.clear();
+      p.known.clear();
+      p.codeIds.clear();
+      p.idempotency.clear();
+      p.references.clear();
+      p.tokens.clear();
+      p.keys.clear();
+      p.registration.clear();
+    });
+    await stopping;
+    await p.storage.deleteAlarm();
+    return ok(null);
+  }
+
+  /** What an operator may see: never a secret, not even part of one. */
+  describe() {
+    const p = this.#parts;
+    const r = p.registration.get();
+    if (!r) return null;
+    const t = p.tokens.view();
+    return {
+      tenant: nameOf(r),
+      environment: r.environment,
+      client: r.client,
+      name: r.name,
+      createdAt: r.createdAt,
+      ...t,
+      counters: { ...t.counters, keyChecks: p.keys.checks },
+      gatewayKeys: p.keys.list(Date.now()),
+    };
+  }
+
+  /**
+   * Stores a source's webhook secret, sealed, and the shop it is pinned to; with `graceSeconds`, a
+   * rotation (`OrderSettings.configure`).
+   */
+  async setWebhookSecret(
+    source: Source,
+    secret: string,
+    opts: SecretOptions = {},
+  ): Promise<Outcome<{ previousSecretRetiresAt: string | null }>> {
+    const r = this.#parts.registration.get();
+    return r
+      ? this.#parts.settings.configure(nameOf(r), source, secret, opts, Date.now())
+      : fail("not-found", NO_TENANT);
+  }
+
+  /** Stores the order mapping; answers it with the defaults filled in. */
+  setOrderMapping(input: OrderMappingInput): Outcome<OrderMapping> {
+    return this.#parts.registration.get()
+      ? ok(this.#parts.settings.setMapping(input))
+      : fail("not-found", NO_TENANT);
+  }
+
+  /** The order mapping, defaults filled in. */
+  orderMapping(): Outcome<OrderMapping> {
+    return this.#parts.registration.get()
+      ? ok(this.#parts.settings.mapping())
+      : fail("not-found", NO_TENANT);
+  }
+
+  /** The tenant's runs, newest change first, optionally in one state. */
+  orderRuns(state: RunState | null, limit: number): Outcome<OrderRunView[]> {
+    return this.#parts.registration.get()
+      ? ok(this.#parts.desk.list(state, limit))
+      : fail("not-found", NO_TENANT);
+  }
+
+  /** One order's run. */
+  orderRun(source: Source, orderId: string): Outcome<OrderRunView> {
+    return this.#parts.registration.get()
+      ? this.#parts.desk.view(source, orderId)
+      : fail("not-found", NO_TENANT);
+  }
+
+  /** A new attempt for a failed order (or its failed refunds). */
+  async retryOrder(source: Source, orderId: string): Promise<Outcome<OrderRunView>> {
+    const r = this.#parts.registration.get();
+    if (!r) return fail("not-found", NO_TENANT);
+    const run = await this.#parts.desk.retry(ownerOf(r), source, orderId);
+    await this.#parts.arm();
+    return run;
+  }
+}

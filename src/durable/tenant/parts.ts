@@ -1,0 +1,40 @@
+/**
+ * @module
+ * The tenant object's modules as its faces (`key-face.ts`, `run-face.ts`, `operator-face.ts`) reach
+ * them. A face keeps them in `#private` fields, so nothing here is reachable over RPC: only the
+ * faces' own methods are.
+ */
+import type { CodeIds } from "./code-ids";
+import type { GatewayKeys } from "./gateway-keys";
+import type { IdempotencyKeys } from "./idempotency-keys";
+import type { KnownIds } from "./known-ids";
+import type { OrderDesk, RunOwner } from "./order-desk";
+import type { OrderSettings } from "./order-settings";
+import type { ReferenceCache } from "./reference-cache";
+import { nameOf, type Registration, type TenantRecord } from "./registration";
+import type { TokenKeeper } from "./token-keeper";
+
+/** One tenant object's modules, shared by every face it hands out. */
+export interface TenantParts {
+  readonly storage: DurableObjectStorage;
+  readonly registration: Registration;
+  readonly keys: GatewayKeys;
+  readonly tokens: TokenKeeper;
+  readonly settings: OrderSettings;
+  readonly desk: OrderDesk;
+  readonly known: KnownIds;
+  readonly codeIds: CodeIds;
+  readonly idempotency: IdempotencyKeys;
+  readonly references: ReferenceCache;
+  /** Sets the object's one alarm to the earliest due time of the modules' stored work. */
+  arm(): Promise<void>;
+}
+
+/** Who a run belongs to: the tenant's name and the registration it is started under. */
+export const ownerOf = (r: TenantRecord): RunOwner => ({
+  tenant: nameOf(r),
+  registration: r.registrationId,
+});
+
+/** The detail of an operator action on a tenant that is not registered. */
+export const NO_TENANT = "No such tenant.";

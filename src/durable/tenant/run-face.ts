@@ -1,0 +1,93 @@
+/**
+ * @module
+ * The tenant object's face for an order run. The run was started by this object itself after it
+ * verified a webhook's signature with this tenant's secret, so the run holds no gateway key, only
+ * the registration it was started under: `grantRun` hands out a `RunFace` while that registration
+ * is current, and a `GoneRunFace` (no token, nothing read, nothing written) once it is not.
+ */
+import { RpcTarget } from "cloudflare:workers";
+import type { Source } from "../../lib/orders/order";
+import type { Known, KnownAsk, Learned, OrderRunPort, RunInput } from "../../lib/orders/port";
+import type { RunPatch } from "../../lib/orders/runs";
+import { fail, type Outcome } from "../../lib/outcome";
+import type { RunOwner } from "./order-desk";
+import { ownerOf, type TenantParts } from "./parts";
+import type { Access } from "./token-keeper";
+
+/** What an order run may do with its tenant's object: its port, and tokens for its API calls. */
+export interface RunHolder extends OrderRunPort {
+  /** A token for one of the run's API calls. */
+  access(): Promise<Outcome<Access>>;
+}
+
+/** What `Tenant.forRun` hands out: a `RunFace` or a `GoneRunFace`. */
+export type RunHolderFace = RunHolder & RpcTarget;
+
+/**
+ * The one check of a run's registration: the face of a run started under `registration`, bound to
+ * it while it is the tenant's current one. Taken anew for each call (pipelined:
+ * `stub.forRun(r).runReport(…)`), so a removal stops a run at its next call.
+ */
+export function grantRun(parts: TenantParts, registration: string): RunHolderFace {
+  const r = parts.registration.current(registration);
+  return r ? new RunFace(parts, ownerOf(r)) : new GoneRunFace();
+}
+
+/** A current registration's run. */
+class RunFace extends RpcTarget implements RunHolder {
+  readonly #parts: TenantParts;
+  readonly #owner: RunOwner;
+
+  constructor(parts: TenantParts, owner: RunOwner) {
+    super();
+    this.#parts = parts;
+    this.#owner = owner;
+  }
+
+  async access(): Promise<Outcome<Access>> {
+    return this.#parts.tokens.access();
+  }
+
+  async runInput(source: Source, orderId: string): Promise<RunInput | null> {
+    const run = this.#parts.desk.book.get(source, orderId);
+    return run ? { run, mapping: this.#parts.settings.mapping() } : null;
+  }
+
+  async runReport(
+    source: Source,
+    orderId: string,
+    refundId: string | null,
+    patch: RunPatch,
+  ): Promise<void> {
+    if (await this.#parts.desk.report(this.#owner, source, orderId, refundId, patch))
+      await this.#parts.arm();
+  }
+
+  async known(ask: KnownAsk): Promise<Known> {
+    return this.#parts.known.recall(this.#owner.registration, ask, Date.now());
+  }
+
+  async learn(learned: Learned): Promise<void> {
+    this.#parts.known.learn(this.#owner.registration, learned, Date.now());
+  }
+}
+
+const GONE = fail(
+  "not-found",
+  "The tenant's registration this run was started under is gone (the tenant was removed): the run stops without calling the API.",
+);
+
+/** A run whose registration is gone: it gets no token, reads nothing and writes nothing. */
+class GoneRunFace extends RpcTarget implements RunHolder {
+  async access() {
+    return GONE;
+  }
+  async runInput() {
+    return null;
+  }
+  async runReport() {}
+  async known(): Promise<Known> {
+    return { customer: null, products: [], settlement: null };
+  }
+  async learn() {}
+}

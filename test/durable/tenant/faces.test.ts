@@ -1,0 +1,129 @@
+/**
+ * The tenant object's faces (`durable/tenant.ts`): the object answers only through the face of a
+ * caller's kind, a key is checked once when its face is handed out, and a face that did not check
+ * out (a bad key, a gone registration) answers without touching anything.
+ */
+import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Tenant } from "../../../src/durable/tenant";
+import type { Bindings } from "../../../src/lib/config";
+import { asKeyHolder, asOperator, asRun, tenantName, tenantStub } from "../../../src/lib/stubs";
+import { fresh, tenant } from "../../helpers/gateway";
+
+const bindings = env as unknown as Pick<Bindings, "TENANT">;
+const REFUSED = {
+  ok: false,
+  error: { reason: "unauthorized", detail: "The gateway key is not valid." },
+};
+/** A claim whose lease lasts the test. */
+const claim = () => ({
+  keyHash: "a".repeat(64),
+  fingerprint: "f",
+  recheck: false,
+  leaseUntil: Date.now() + 60_000,
+});
+
+beforeEach(() => fresh());
+
+/** A registered tenant, addressed as the lib addresses it. */
+async function registered() {
+  const t = await tenant();
+  return { ...t, name: tenantName(t.environment, t.client) };
+}
+
+describe("tenant faces: security", () => {
+  it("the object's public methods are only the faces, the webhook intake, invalidate and alarm", async () => {
+    const t = await registered();
+    const names = (o: object) => Object.getOwnPropertyNames(Object.getPrototypeOf(o)).sort();
+    const surface = await runInDurableObject(tenantStub(bindings, t.name), async (instance) => {
+      const tenant = instance as unknown as Tenant;
+      return {
+        tenant: names(tenant),
+        granted: names(await tenant.withKey(t.gatewayKey)),
+        refused: names(await tenant.withKey("lg_demo_nobody_x")),
+      };
+    });
+    expect(surface.tenant).toEqual(
+      [
+        "alarm",
+        "constructor",
+        "forRun",
+        "invalidate",
+        "operator",
+        "receiveWebhook",
+        "withKey",
+      ].sort(),
+    );
+    // RPC reaches a face's prototype methods: a refused face has exactly the granted face's.
+    expect(surface.refused).toEqual(surface.granted);
+  });
+
+  it("a key that does not check out gets the same refusal from every method, and changes nothing", async () => {
+    const t = await registered();
+    const forged = { tenant: t.name, key: `${t.gatewayKey.slice(0, -4)}AAAA` };
+    const answers = await asKeyHolder(bindings, forged, (f) =>
+      Promise.all([
+        f.access(),
+        f.orderRuns(null, 10),
+        f.orderRun("shopify", "1"),
+        f.retryOrder("shopify", "1"),
+        f.idempotencyClaim(claim()),
+        f.idempotencyFinish({ keyHash: "a".repeat(64), holder: "h", how: { kind: "release" } }),
+        f.referenceRead({ key: "/Currencies", resource: "currencies", refresh: false }),
+        f.referenceForget("currencies"),
+        f.codeIds([]),
+        f.rememberCodeIds([]),
+        f.forgetCodeIds([]),
+      ]),
+    );
+    for (const answer of answers) expect(answer).toEqual(REFUSED);
+    // The refused claim left nothing behind: the key's holder claims the same key first.
+    const own = { tenant: t.name, key: t.gatewayKey };
+    const mine = await asKeyHolder(bindings, own, (f) => f.idempotencyClaim(claim()));
+    expect(mine.ok && mine.value.kind).toBe("first");
+  });
+
+  it("a removed tenant: its key's face refuses, and a run of its registration gets no token and reads nothing", async () => {
+    const t = await registered();
+    const registration = await asOperator(bindings, t.name, (f) => f.registrationId());
+    if (!registration.ok) throw new Error("the registered tenant has no registration");
+    const run = <T>(call: Parameters<typeof asRun<T>>[3]) =>
+      asRun(bindings, t.name, registration.value, call);
+    expect((await run((f) => f.access())).ok).toBe(true);
+    expect(await asOperator(bindings, t.name, (f) => f.remove())).toEqual({
+      ok: true,
+      value: null,
+    });
+    expect(
+      await asKeyHolder(bindings, { tenant: t.name, key: t.gatewayKey }, (f) => f.access()),
+    ).toEqual(REFUSED);
+    const access = await run((f) => f.access());
+    expect(access.ok || access.error.reason).toBe("not-found");
+    expect(await run((f) => f.runInput("shopify", "1"))).toBeNull();
+    expect(await run((f) => f.known({ codes: ["A"] }))).toEqual({
+      customer: null,
+      products: [],
+      settlement: null,
+    });
+  });
+});
+
+describe("tenant faces: happy", () => {
+  it("a checked key's face acts at once: a claim, then the same key found in flight", async () => {
+    const t = await registered();
+    const own = { tenant: t.name, key: t.gatewayKey };
+    const first = await asKeyHolder(bindings, own, (f) => f.idempotencyClaim(claim()));
+    expect(first.ok && first.value.kind).toBe("first");
+    const again = await asKeyHolder(bindings, own, (f) => f.idempotencyClaim(claim()));
+    expect(again.ok && again.value.kind).toBe("in-flight");
+  });
+
+  it("the operator's face describes the tenant, never a secret", async () => {
+    const t = await registered();
+    const d = await asOperator(bindings, t.name, (f) => f.describe());
+    expect(d?.tenant).toBe(t.name);
+    expect(JSON.stringify(d)).not.toContain(t.gatewayKey);
+    expect(JSON.stringify(d)).not.toContain(t.clientKey);
+  });
+});
