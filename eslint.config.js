@@ -1,5 +1,6 @@
 // @ts-check
 import js from "@eslint/js";
+import { createNodeResolver, importX } from "eslint-plugin-import-x";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -65,6 +66,22 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  // No import cycles in either Worker or the shared folder: a cycle makes a module's exports
+  // undefined while the other half of the cycle is still evaluating (an order-of-import bug that
+  // shows only at run time), and it blurs which layer depends on which. Type-only imports
+  // (`import type`, or every specifier marked `type`) are erased at build time and are skipped.
+  {
+    files: ["src/**/*.{ts,tsx}", "shared/**/*.ts", "sandbox/src/**/*.ts"],
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/resolver-next": [
+        createNodeResolver({ extensions: [".ts", ".tsx", ".js", ".json"] }),
+      ],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+    },
+    // Packages are never part of our cycles; not reading them keeps the rule fast.
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
   },
   {
     files: ["scripts/**/*.mjs", "bench/**/*.mjs", ".ci/**"],
