@@ -68,7 +68,8 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     this.#references = new ReferenceCache(sql);
     this.#tokens = new TokenKeeper(
       sql,
-      Date.now,
+      // Reads `Date` at each call, so a test's fake `Date` reaches the token's clock too.
+      () => Date.now(),
       tokenSource(() => this.env, this.#registration, this.#sealer),
       () => this.#arm(),
     );
