@@ -82,7 +82,8 @@ export class Tenant extends DurableObject<Bindings> {
     this.#references = new ReferenceCache(sql);
     this.#tokens = new TokenKeeper(
       sql,
-      Date.now,
+      // Reads `Date` at each call, so a test's fake `Date` reaches the token's clock too.
+      () => Date.now(),
       tokenSource(() => this.env, this.#registration, this.#sealer),
       () => this.#arm(),
     );

@@ -115,8 +115,7 @@ describe("access cache: invalidation", () => {
 // retirement) are checked with a driven clock in test/lib/upstream/access-cache.test.ts; here, that
 // the tenant's object feeds them the right limits. `Date` is held still (only `Date` is faked, so
 // I/O and timers run as usual), so each copy's lifetime is an exact figure, not a race with the
-// clock. The token keeper keeps its own clock, taken before the fake: the token's expiry is read
-// from the answer.
+// clock. The token was issued before the fake: its expiry is read from the answer.
 describe("access cache: the tenant's answer bounds every copy", () => {
   afterEach(() => vi.useRealTimers());
 

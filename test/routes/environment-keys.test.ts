@@ -7,8 +7,9 @@
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Bindings } from "../../src/lib/config";
+import { skipAhead } from "../helpers/clock";
 import { ADMIN, control, fresh, gw, tenant } from "../helpers/gateway";
 
 const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
@@ -17,6 +18,7 @@ const CALL = "/ClientIntegrationInformation";
 const PAST_FIRST_BACKOFF_MS = 1100;
 
 beforeEach(() => fresh());
+afterEach(() => vi.useRealTimers());
 
 /**
  * Gives the tenant's object `vars` over its configuration (a deploy with other secrets); answers
@@ -58,7 +60,7 @@ async function tenantsNeedingTokens() {
   await control("PUT", "/settings", { tokenLifetimeSeconds: 1 });
   const ts = [await tenant("production"), await tenant("production"), await tenant("production")];
   await control("PUT", "/settings", { tokenLifetimeSeconds: 1200 });
-  await scheduler.wait(PAST_FIRST_BACKOFF_MS);
+  skipAhead(PAST_FIRST_BACKOFF_MS);
   return ts;
 }
 
@@ -79,7 +81,7 @@ describe("environment keys: several tenants refused at once", () => {
 
     // The operator fixes the key and redeploys.
     for (const u of undo) await u();
-    await scheduler.wait(PAST_FIRST_BACKOFF_MS);
+    skipAhead(PAST_FIRST_BACKOFF_MS);
     for (const t of ts) expect((await t.v2(CALL)).status, t.name).toBe(200);
     expect((await health()).environments.production).toBe("configured");
   });
@@ -94,13 +96,13 @@ describe("environment keys: one tenant's key refused", () => {
     expect((await lone.v2("/Offboarding/RemoveIntegration", { method: "DELETE" })).status).toBe(
       200,
     );
-    await scheduler.wait(PAST_FIRST_BACKOFF_MS);
+    skipAhead(PAST_FIRST_BACKOFF_MS);
     // Nothing yet tells whose fault it is: retried later, not rejected for good.
     expect((await lone.v2(CALL)).status).toBe(503);
     expect((await tokenStates())[lone.name]).not.toBe("rejected");
     // Another tenant gets a token: the environment's keys work, so the refusal is the tenant's.
     await tenant("production");
-    await scheduler.wait(PAST_FIRST_BACKOFF_MS);
+    skipAhead(PAST_FIRST_BACKOFF_MS);
     const refused = await lone.v2(CALL);
     expect(refused.status).toBe(502);
     expect(await refused.json()).toMatchObject({

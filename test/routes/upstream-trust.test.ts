@@ -5,14 +5,16 @@
  */
 import { env } from "cloudflare:workers";
 import { evictDurableObject } from "cloudflare:test";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Bindings } from "../../src/lib/config";
 import { ECHO_MS } from "../../src/lib/rate/pacer";
+import { skipAhead } from "../helpers/clock";
 import { control, fresh, json, stats, tenant } from "../helpers/gateway";
 
 const GOVERNOR = (env as unknown as Pick<Bindings, "RATE_GOVERNOR">).RATE_GOVERNOR;
 
 beforeEach(() => fresh());
+afterEach(() => vi.useRealTimers());
 
 describe("upstream trust: links", () => {
   it("X-Pagination's page links point at the gateway, and following one with the gateway key gives that page", async () => {
@@ -71,10 +73,10 @@ describe("upstream trust: Retry-After", () => {
       faults: [{ kind: "throttle", target: "api", count: 2, retryAfterSeconds: 3600 }],
     });
     try {
-      // The first 429 only nudges the pace; a second one after its echo second pauses the
-      // environment.
+      // The first 429 only nudges the pace; a second one after its echo second (by the governor's
+      // clock, moved on with no wait) pauses the environment.
       for (const name of ["Nudged AS", "Paused AS"]) {
-        if (name === "Paused AS") await scheduler.wait(ECHO_MS);
+        if (name === "Paused AS") skipAhead(ECHO_MS);
         const write = await t.v2("/Customers", json({ Name: name }));
         expect(write.status).toBe(429);
         expect(write.headers.get("retry-after")).toBe("3600");

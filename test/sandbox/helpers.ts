@@ -4,8 +4,24 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import { Store, type Dto } from "../../sandbox/src/engine/store";
+
+/**
+ * Holds the sandbox's clock still: its Durable Objects run in the tests' isolate and read `Date` on
+ * every call, so from here a token's lifetime or a delivery's delay is an exact figure, and
+ * `advanceClock` ends it with no wait. Only `Date` is faked (I/O and timers run as usual); a file
+ * that calls this restores the clock with `afterEach(() => vi.useRealTimers())`.
+ */
+export function holdClock(): void {
+  vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+}
+
+/** Moves the held clock `ms` ahead (holding it first if it is not held yet). */
+export function advanceClock(ms: number): void {
+  if (!vi.isFakeTimers()) holdClock();
+  vi.setSystemTime(Date.now() + ms);
+}
 
 /** Base URL of the calls; HTTPS, as the real API requires. */
 export const BASE = "https://sandbox.test";

@@ -1,8 +1,20 @@
 import { evictAllDurableObjects } from "cloudflare:test";
-import { beforeEach, describe, expect, it } from "vitest";
-import { api, control, fresh, keys, newClient, requestToken, session, tokenFor } from "./helpers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  advanceClock,
+  api,
+  control,
+  fresh,
+  holdClock,
+  keys,
+  newClient,
+  requestToken,
+  session,
+  tokenFor,
+} from "./helpers";
 
 beforeEach(() => fresh());
+afterEach(() => vi.useRealTimers());
 
 describe("ClientIntegrationInformation", () => {
   it("reports the client, its subscriptions and, in demo, every privilege as valid", async () => {
@@ -64,6 +76,7 @@ describe("ClientIntegrationInformation", () => {
 describe("Offboarding", () => {
   it("RemoveIntegration: the token keeps working until it expires, then the client key gets no new token", async () => {
     await control("PUT", "/settings", { tokenLifetimeSeconds: 2 });
+    holdClock();
     const s = await session("demo");
     const removed = await s.api("/Offboarding/RemoveIntegration", { method: "DELETE" });
     expect(removed.status).toBe(200);
@@ -75,7 +88,9 @@ describe("Offboarding", () => {
     });
     expect(again.status).toBe(400);
     expect(await again.json()).toMatchObject({ error: "invalid_client" });
-    await scheduler.wait(2100);
+    advanceClock(1999);
+    expect((await s.api("/ClientIntegrationInformation")).status).toBe(200);
+    advanceClock(1);
     expect((await s.api("/ClientIntegrationInformation")).status).toBe(401);
   });
 

@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { Store } from "../../sandbox/src/engine/store";
-import { SETTINGS } from "../../sandbox/src/resources/seed";
+import { SETTINGS } from "../../sandbox/src/engine/client-settings";
 import { fresh, json, session } from "./helpers";
 
 beforeEach(() => fresh());

@@ -3,8 +3,9 @@
  * CreateAndSendInvoice and its asynchronous delivery, the outgoing invoice, and a bank voucher that
  * settles it, after which the customer's balance and open items are zero.
  */
-import { beforeAll, describe, expect, it } from "vitest";
-import { fresh, json, session } from "./helpers";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { DELIVERY_DELAY_MS } from "../../sandbox/src/resources/sales";
+import { advanceClock, fresh, holdClock, json, session } from "./helpers";
 
 type Dto = Record<string, unknown>;
 type Api = Awaited<ReturnType<typeof session>>["api"];
@@ -21,16 +22,14 @@ async function accountId(api: Api, no: number): Promise<number> {
 }
 
 async function sentState(api: Api, orderId: string): Promise<Dto> {
-  for (let i = 0; i < 40; i++) {
-    const [state] = await body<Dto[]>(await api(`/SalesOrders/sentState?id=${orderId}`), 200);
-    if (state && state.IsInvoiceBeingProcessed === false) return state;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("the invoice was never delivered");
+  const [state] = await body<Dto[]>(await api(`/SalesOrders/sentState?id=${orderId}`), 200);
+  if (!state) throw new Error(`no sent state for order ${orderId}`);
+  return state;
 }
 
 describe("sales flow", () => {
   beforeAll(() => fresh());
+  afterEach(() => vi.useRealTimers());
 
   it("customer → products → order → send → delivered → invoice → bank voucher settles it → balance 0", async () => {
     const { api } = await session("demo");
@@ -100,6 +99,8 @@ describe("sales flow", () => {
       ).status,
     ).toBe(400);
 
+    // The clock held from the send on: the invoice is delivered exactly DELIVERY_DELAY_MS later.
+    holdClock();
     const send = await api(
       `/SalesOrders/${String(order.Id)}/createAndSendInvoice`,
       json({ DeliveryType: "PdfByEmail" }),
@@ -109,17 +110,18 @@ describe("sales flow", () => {
     expect(send.headers.get("location")).toMatch(
       new RegExp(`/SalesOrders/sentState\\?id=${String(order.Id)}$`),
     );
-    const [pending] = await body<Dto[]>(
-      await api(`/SalesOrders/sentState?id=${String(order.Id)}`),
-      200,
-    );
+    const pending = await sentState(api, String(order.Id));
     expect(pending).toMatchObject({ IsInvoiceBeingProcessed: true, InvoiceNo: null });
     expect(
       (await api(`/SalesOrders/${String(order.Id)}/createAndSendInvoice`, json({}))).status,
     ).toBe(409);
+    advanceClock(DELIVERY_DELAY_MS - 1);
+    expect(await sentState(api, String(order.Id))).toMatchObject({ IsInvoiceBeingProcessed: true });
 
+    advanceClock(1);
     const delivered = await sentState(api, String(order.Id));
     expect(delivered).toMatchObject({
+      IsInvoiceBeingProcessed: false,
       InvoiceNo: 10001,
       InvoiceDeliveryType: "PdfByEmail",
       LastErrorMessage: null,

@@ -204,21 +204,12 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
   }
 
   /**
-   * Adds another integration (another application, in the real API) to an existing client, with
-   * its own client key. Records an integration creates are its own: the API limits some reads and
-   * writes to them.
+   * Adds an integration (another application, in the real API) to an existing client with a client
+   * key of its own, or re-adds one that was removed: a new key, the old one stays dead. Records an
+   * integration creates are its own: the API limits some reads and writes to them. With no name,
+   * the integration `createClient` made.
    */
   async addIntegration(
-    clientId: string,
-    integration: string,
-  ): Promise<
-    { ok: true; clientKey: string } | { ok: false; reason: "not-found" | "already-active" }
-  > {
-    return this.reactivate(clientId, integration);
-  }
-
-  /** Re-activates a removed integration: a new client key, the old one stays dead. */
-  async reactivate(
     clientId: string,
     integration = DEFAULT_INTEGRATION,
   ): Promise<

@@ -17,8 +17,8 @@ import {
   OUTPUT_VAT_ACCOUNT,
   SUPPLIER_LEDGER_ACCOUNT,
   VAT_CODES,
-} from "../resources/chart";
-import { SETTINGS } from "../resources/seed";
+} from "./chart";
+import { SETTINGS } from "./client-settings";
 import type { Ctx } from "./call";
 import type { Dto, Store } from "./store";
 

@@ -7,13 +7,6 @@
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../../../shared/v2/query";
 import { problems, type Result } from "./problem";
 
-/** Query parameters with lowercased names: ASP.NET binds them case-insensitively. */
-export function queryOf(url: URL): Map<string, string> {
-  const q = new Map<string, string>();
-  for (const [k, v] of url.searchParams) q.set(k.toLowerCase(), v);
-  return q;
-}
-
 /** Parsed ResourceParameters. */
 export interface Paging {
   pageNumber: number;

@@ -19,7 +19,7 @@ import { filter } from "../engine/filters";
 import { resourceHandlers, type Ref, type ResourceSpec } from "../engine/resource";
 import type { Dto } from "../engine/store";
 import { problems } from "../lib/problem";
-import { ACCOUNT_TYPE_BY_CLASS } from "./chart";
+import { ACCOUNT_TYPE_BY_CLASS } from "../engine/chart";
 import {
   CUSTOM_DIMENSION_DTO_FIELDS,
   DELIVERY_TERM_DTO_FIELDS,

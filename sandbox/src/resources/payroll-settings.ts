@@ -13,7 +13,7 @@ import {
   PENSION_SCHEME_DTO_FIELDS,
 } from "./fields/payroll";
 import { KIND } from "./payroll-shared";
-import { SETTINGS } from "./seed";
+import { SETTINGS } from "../engine/client-settings";
 
 /** The id of the general ledger account numbered `no`, if the client has it. */
 function accountId(ctx: Ctx, no: number): unknown {

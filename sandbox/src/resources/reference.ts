@@ -9,7 +9,7 @@ import { nokRate } from "../engine/ledger";
 import { problems } from "../lib/problem";
 import { shape } from "../engine/store";
 import { ORGANIZATION_SETTING_DTO_FIELDS } from "./fields/reference";
-import { SETTINGS } from "./seed";
+import { SETTINGS } from "../engine/client-settings";
 
 /** A settings singleton as stored by the seed. */
 function settings(kind: string): Handler {

@@ -5,17 +5,9 @@
  * delivery terms, sub-ledger number series for customers, suppliers and employees, a default
  * branding theme and product group, a bank account, pay items and the client's settings.
  */
-import { ACCOUNT_TYPE_BY_CLASS, ACCOUNTS, CURRENCIES, VAT_CODES } from "./chart";
+import { ACCOUNT_TYPE_BY_CLASS, ACCOUNTS, CURRENCIES, VAT_CODES } from "../engine/chart";
+import { SETTINGS } from "../engine/client-settings";
 import type { Dto, Store } from "../engine/store";
-
-/** The kinds of settings records, one each per client. */
-export const SETTINGS = {
-  financial: "FinancialSettings",
-  lockDate: "LockDateSettings",
-  vat: "VatSettings",
-  organization: "OrganizationSettings",
-  payroll: "PayrollSettings",
-} as const;
 
 /** Number series of the sub-ledgers: customers, suppliers, employees. */
 export const SERIES = {

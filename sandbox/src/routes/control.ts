@@ -73,7 +73,7 @@ export const controlRoutes = new Hono<SandboxApp>()
     if (!environment.success)
       return problemResponse({ status: 404, title: "Not Found", detail: "Unknown environment." });
     const clientId = c.req.param("clientId");
-    const result = await platformOf(c.env, environment.data).reactivate(clientId);
+    const result = await platformOf(c.env, environment.data).addIntegration(clientId);
     if (result.ok)
       return c.json({ clientId, clientKey: result.clientKey, environment: environment.data }, 201);
     return result.reason === "not-found"

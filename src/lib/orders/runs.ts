@@ -5,6 +5,7 @@
  * stretch as it read the record, so two deliveries of one order can never both start a run.
  */
 import { z } from "zod";
+import { sha256Hex } from "../crypto";
 import { Order, Refund, Source, type OrderEvent } from "./order";
 import type { TenantName } from "../stubs";
 
@@ -235,11 +236,8 @@ export interface RunParams {
  * may hold characters instance ids may not, and ids are limited to 100 characters.
  */
 export async function runInstanceId(p: RunParams, attempt: number): Promise<string> {
-  const bytes = new TextEncoder().encode(
+  const hex = await sha256Hex(
     JSON.stringify([p.tenant, p.registration, p.source, p.orderId, p.refundId]),
   );
-  const hex = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)), (b) =>
-    b.toString(16).padStart(2, "0"),
-  ).join("");
   return `${p.refundId === null ? "o" : "r"}-${hex.slice(0, 40)}-${attempt}`;
 }

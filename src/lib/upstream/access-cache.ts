@@ -76,12 +76,15 @@ export function cacheMs(
   );
 }
 
-/** The isolate's cache of verified keys; `now` comes in so that tests drive the clock. */
+/**
+ * The isolate's cache of verified keys; `now` comes in so that tests drive the clock. The default
+ * reads `Date` at each call (not `Date.now` taken once), so a test's fake `Date` reaches it too.
+ */
 export class AccessCache {
   readonly #entries = new Map<string, Entry>();
 
   constructor(
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => Date.now(),
     private readonly maxEntries = ACCESS_CACHE_MAX_ENTRIES,
   ) {}
 

@@ -59,24 +59,33 @@ function order(id: string): Order {
 
 /**
  * A Workflows binding that records each create and holds its answer until `release` (after which it
- * answers at once).
+ * answers at once); `reached(n)` settles once n creates have been asked for.
  */
 function engine() {
   const created: string[] = [];
   const held: (() => void)[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
   let holding = true;
   const binding = {
     create: async ({ id }: { id: string }) => {
       created.push(id);
+      for (const w of waiters.filter((w) => created.length >= w.count)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
       if (holding) await new Promise<void>((resolve) => held.push(resolve));
       return { id };
     },
   };
+  const reached = (count: number) =>
+    created.length >= count
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => waiters.push({ count, resolve }));
   const release = () => {
     holding = false;
     for (const answer of held.splice(0)) answer();
   };
-  return { created, binding, release };
+  return { created, binding, reached, release };
 }
 
 describe("order desk: starting runs", () => {
@@ -95,9 +104,8 @@ describe("order desk: starting runs", () => {
       // Three intakes of a burst, each starting what is pending while the first creations are still
       // under way.
       const starts = [desk.startPending(OWNER), desk.startPending(OWNER), desk.startPending(OWNER)];
-      // Until each intake has asked the engine for something (a bounded wait on a count, not on
-      // time).
-      for (let i = 0; i < 1000 && wf.created.length < 3; i++) await scheduler.wait(1);
+      // Until each intake has asked the engine for something (a wait on a count, not on time).
+      await wf.reached(3);
       wf.release();
       const waiting = await Promise.all(starts);
       expect(wf.created).toHaveLength(3);

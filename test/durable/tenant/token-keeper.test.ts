@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   TokenKeeper,
   type Access,
@@ -10,6 +10,7 @@ import {
 import type { Bindings } from "../../../src/lib/config";
 import type { Sealed } from "../../../src/lib/crypto";
 import { fail, ok, type Outcome } from "../../../src/lib/outcome";
+import { skipAhead } from "../../helpers/clock";
 import { ADMIN, control, fresh, gw, stats, tenant } from "../../helpers/gateway";
 
 const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
@@ -467,6 +468,8 @@ describe("TokenKeeper: failures", () => {
 // ---------------------------------------------------------------------------------------------
 
 describe("TokenKeeper in the tenant object: single-flight and isolation", () => {
+  afterEach(() => vi.useRealTimers());
+
   it("200 concurrent first calls over 20 tenants cause exactly 20 token requests, each tenant its own", async () => {
     // Registration keeps the token it checked the key with; a 1-second lifetime lets those lapse,
     // so the 200 calls below all find their tenant without a token. The sandbox's rate limit is
@@ -474,7 +477,8 @@ describe("TokenKeeper in the tenant object: single-flight and isolation", () => 
     // governor's test.
     await fresh({ tokenLifetimeSeconds: 1, rateLimitPerSecond: 1000 });
     const tenants = await Promise.all(Array.from({ length: 20 }, () => tenant()));
-    await scheduler.wait(1100);
+    // Past those tokens' 1 s lifetime, by the gateway's clock.
+    skipAhead(1100);
     await control("PUT", "/settings", { tokenLifetimeSeconds: 1200 });
     const before = await stats();
     const results = await Promise.all(

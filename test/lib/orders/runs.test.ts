@@ -298,6 +298,12 @@ describe("runs: runInstanceId", () => {
     expect(await runInstanceId(p, 1)).toBe(await runInstanceId({ ...p }, 1));
   });
 
+  // A run started before a deploy is found by this id after it: a changed derivation would let the
+  // same attempt start twice. The value is SHA-256 of the JSON array, computed outside the Worker.
+  it("keeps its derivation across versions", async () => {
+    expect(await runInstanceId(p, 1)).toBe("o-f23357e9867a457c45294b7c7ae7371d78fb8164-1");
+  });
+
   it("differs per attempt, per refund, per order, per source, per tenant and per registration", async () => {
     const ids = await Promise.all([
       runInstanceId(p, 1),
