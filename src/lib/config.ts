@@ -4,55 +4,12 @@
  * simply unavailable (503 where it is used); it never crashes the Worker.
  */
 import { z } from "zod";
-import type { Directory } from "../durable/directory";
-import type { RateGovernor } from "../durable/rate-governor";
-import type { Tenant } from "../durable/tenant";
-import type { RunParams } from "./orders/runs";
 
 /**
- * What wrangler binds to the gateway. Secrets are optional here: their absence is a state, not a
- * crash.
+ * What wrangler binds to the gateway: the `Env` that `wrangler types` generates from wrangler.toml
+ * (worker-configuration.d.ts), with the optional vars and secrets of `src/optional-bindings.d.ts`.
  */
-export interface Bindings {
-  TENANT: DurableObjectNamespace<Tenant>;
-  RATE_GOVERNOR: DurableObjectNamespace<RateGovernor>;
-  DIRECTORY: DurableObjectNamespace<Directory>;
-  /** One durable run per shop order (workflows/order-to-invoice.ts). */
-  ORDER_TO_INVOICE: Workflow<RunParams>;
-  /** Upstream calls per second per environment; the API's limit (10) when unset. */
-  RATE_LIMIT_PER_SECOND?: string;
-  /**
-   * Share of the limit the governor leaves unused as a jitter margin, 0 ≤ m < 1, for a path with
-   * more jitter than the one measured (default `PACING_MARGIN` in `durable/rate-governor.ts`).
-   */
-  RATE_PACING_MARGIN?: string;
-  /**
-   * Most rows one `Prefer: pages=all` answer may hold, a whole number ≥ 1; 50 000 when unset
-   * (`lib/shaping/all-pages.ts`). A caller may ask for less with `Prefer: max-rows=N`, never more.
-   */
-  PAGES_ALL_MAX_ROWS?: string;
-  VERSION?: string;
-  /** `debug`, `info` (default), `warn`, `error` or `silent` (see `lib/log.ts`). */
-  LOG_LEVEL?: string;
-  ADMIN_TOKEN?: string;
-  SECRETS_KEY?: string;
-  SECRETS_KEY_PREVIOUS?: string;
-  DEMO_API_BASE_URL?: string;
-  DEMO_AUTH_URL?: string;
-  DEMO_APPLICATION_KEY?: string;
-  DEMO_SUBSCRIPTION_KEY?: string;
-  PRODUCTION_API_BASE_URL?: string;
-  PRODUCTION_AUTH_URL?: string;
-  PRODUCTION_APPLICATION_KEY?: string;
-  PRODUCTION_SUBSCRIPTION_KEY?: string;
-  /** Local development only: the sandbox Worker, reached instead of the network. */
-  SANDBOX?: Fetcher;
-  /**
-   * Rate limiting binding: failed authentications and `/healthz` reads per client address
-   * (`middleware/inbound-limit.ts`).
-   */
-  INBOUND_LIMIT?: RateLimit;
-}
+export type Bindings = Env;
 
 /** The API's limit per subscription key, per second. */
 export const API_LIMIT_PER_SECOND = 10;

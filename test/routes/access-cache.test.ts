@@ -8,11 +8,10 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Bindings } from "../../src/lib/config";
 import { ACCESS_CACHE_MS } from "../../src/lib/upstream/access-cache";
 import { ADMIN, control, fresh, gw, json, stats, tenant } from "../helpers/gateway";
 
-const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
+const TENANT = env.TENANT;
 const CALL = "/ClientIntegrationInformation";
 /**
  * A token lifetime whose renewal window opens inside ACCESS_CACHE_MS (12 s after issue), so that it

@@ -11,7 +11,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Bindings } from "../../src/lib/config";
 import { ADMIN, control, fresh, gw, tenant } from "../helpers/gateway";
 
-const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
+const TENANT = env.TENANT;
 const CALL = "/ClientIntegrationInformation";
 /** Past one second's back-off after a single failed token request, ms. */
 const PAST_FIRST_BACKOFF_MS = 1100;

@@ -6,11 +6,10 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Bindings } from "../../src/lib/config";
 import { ECHO_MS } from "../../src/lib/rate/pacer";
 import { control, fresh, json, stats, tenant } from "../helpers/gateway";
 
-const GOVERNOR = (env as unknown as Pick<Bindings, "RATE_GOVERNOR">).RATE_GOVERNOR;
+const GOVERNOR = env.RATE_GOVERNOR;
 
 beforeEach(() => fresh());
 

@@ -12,7 +12,7 @@ import type { Bindings } from "../../../src/lib/config";
 import type { Order } from "../../../src/lib/orders/order";
 import { applyEvent } from "../../../src/lib/orders/runs";
 
-const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
+const TENANT = env.TENANT;
 const OWNER = { tenant: "demo:desk-test", registration: "reg-1" } as const;
 const AT = "2026-03-01T10:00:00.000Z";
 
