@@ -5,7 +5,7 @@
  * and keeps them), and `POST /Onboarding/Initiate` answers the TemporaryUrl the client's user
  * opens.
  */
-import { environmentConfig, type Bindings, type Environment } from "../config";
+import { readConfig, type Bindings, type Environment } from "../config";
 import { randomSecret, sha256Hex } from "../crypto";
 import { problemOf } from "../outcome";
 import { Problem } from "../problem";
@@ -41,7 +41,7 @@ export async function startOnboarding(
   env: Bindings,
   input: { environment: Environment; organizationNumber?: string | undefined; origin: string },
 ): Promise<StartedOnboarding> {
-  const config = environmentConfig(env, input.environment);
+  const config = readConfig(env).environments[input.environment];
   if (!config.ok) throw new Problem("unavailable", config.detail);
   const state = randomSecret(32);
   const stateExpiresAt = Date.now() + ONBOARDING_STATE_TTL_MS;
