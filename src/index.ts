@@ -9,6 +9,7 @@ import type { GatewayApp } from "./lib/app";
 import { handleError, handleNotFound } from "./lib/problem";
 import { AccessCache } from "./lib/upstream/access-cache";
 import { withAccessCache } from "./middleware/access-cache";
+import { withConfig } from "./middleware/config";
 import { limitFailedAuth } from "./middleware/inbound-limit";
 import { requestId } from "./middleware/request-id";
 import { requestLog } from "./middleware/request-log";
@@ -30,6 +31,8 @@ export { OrderToInvoice } from "./workflows/order-to-invoice";
 // An OpenAPIHono: mounting a router also merges its route declarations, which /openapi.json lists.
 const app = new OpenAPIHono<GatewayApp>();
 
+// The configuration first, parsed once (lib/config.ts): everything after it reads `c.var.config`.
+app.use("*", withConfig);
 // The one object that lives as long as the isolate: its verified gateway keys
 // (lib/upstream/access-cache.ts).
 app.use("*", requestId, requestLog, limitFailedAuth(), withAccessCache(new AccessCache()));

@@ -2,7 +2,7 @@
  * @module
  * Hono typing shared by the sandbox's routers, and the stubs of its two Durable Objects.
  */
-import type { Environment, SandboxEnv } from "./env";
+import type { Environment } from "./env";
 
 /** Hono environment of the sandbox: bindings, and what the gate learned about the caller. */
 export interface SandboxApp {

@@ -19,7 +19,7 @@
  * and an eviction only makes the next verdicts more cautious ("unproven") for a while.
  */
 import { DurableObject } from "cloudflare:workers";
-import { rateLimitPerSecond, type Bindings } from "../lib/config";
+import { readConfig, type Bindings } from "../lib/config";
 import { log } from "../lib/log";
 import { FairQueue, type QueueState, type TenantCounters } from "../lib/rate/fair-queue";
 import { KeyHealth, type RefusalVerdict } from "../lib/rate/key-health";
@@ -107,10 +107,13 @@ export class RateGovernor extends DurableObject<Bindings> {
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
-    const m = env.RATE_PACING_MARGIN ? Number(env.RATE_PACING_MARGIN) : Number.NaN;
-    const margin = m >= 0 && m < 1 ? m : PACING_MARGIN;
+    const config = readConfig(env);
     this.#queue = new FairQueue(
-      new Pacer({ limit: rateLimitPerSecond(env), margin, catchUpMs: CATCH_UP_MS }),
+      new Pacer({
+        limit: config.rateLimitPerSecond,
+        margin: config.ratePacingMargin ?? PACING_MARGIN,
+        catchUpMs: CATCH_UP_MS,
+      }),
     );
   }
 

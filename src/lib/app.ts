@@ -2,7 +2,7 @@
  * @module
  * Hono typing of the gateway: its bindings and the per-request context variables.
  */
-import type { Bindings, Environment } from "./config";
+import type { Bindings, Config, Environment } from "./config";
 import type { TenantName } from "./stubs";
 import type { AccessCache } from "./upstream/access-cache";
 
@@ -21,6 +21,8 @@ export interface Caller {
 export interface GatewayApp {
   Bindings: Bindings;
   Variables: {
+    /** The vars and secrets, parsed once (`withConfig`). */
+    config: Config;
     requestId: string;
     /** Set by the `gatewayKey()` middleware. */
     caller: Caller;

@@ -1,125 +1,30 @@
 /**
  * @module
- * The gateway's bindings, parsed once with zod. An environment whose keys are not configured is
- * simply unavailable (503 where it is used); it never crashes the Worker.
+ * The gateway's configuration: its vars and secrets parsed once per bindings object with zod, into
+ * one typed `Config`. The door (`middleware/config.ts`) puts it on the context; Durable Objects and
+ * the Workflow read it from their own `env` through the same `readConfig`. An environment whose
+ * keys are not configured is simply unavailable (503 where it is used); it never crashes the
+ * Worker, so nothing here throws.
  */
 import { z } from "zod";
-import type { Directory } from "../durable/directory";
-import type { RateGovernor } from "../durable/rate-governor";
-import type { Tenant } from "../durable/tenant";
-import type { RunParams } from "./orders/runs";
+import { environmentAvailability, type Environment } from "./environments";
+
+export { Environment, type EnvironmentAvailability, type EnvironmentConfig } from "./environments";
 
 /**
- * What wrangler binds to the gateway. Secrets are optional here: their absence is a state, not a
- * crash.
+ * What wrangler binds to the gateway: the `Env` that `wrangler types` generates from wrangler.toml
+ * (worker-configuration.d.ts), with the optional vars and secrets of `src/optional-bindings.d.ts`.
+ * Code reads vars and secrets through `readConfig`, never from here.
  */
-export interface Bindings {
-  TENANT: DurableObjectNamespace<Tenant>;
-  RATE_GOVERNOR: DurableObjectNamespace<RateGovernor>;
-  DIRECTORY: DurableObjectNamespace<Directory>;
-  /** One durable run per shop order (workflows/order-to-invoice.ts). */
-  ORDER_TO_INVOICE: Workflow<RunParams>;
-  /** Upstream calls per second per environment; the API's limit (10) when unset. */
-  RATE_LIMIT_PER_SECOND?: string;
-  /**
-   * Share of the limit the governor leaves unused as a jitter margin, 0 ≤ m < 1, for a path with
-   * more jitter than the one measured (default `PACING_MARGIN` in `durable/rate-governor.ts`).
-   */
-  RATE_PACING_MARGIN?: string;
-  /**
-   * Most rows one `Prefer: pages=all` answer may hold, a whole number ≥ 1; 50 000 when unset
-   * (`lib/shaping/all-pages.ts`). A caller may ask for less with `Prefer: max-rows=N`, never more.
-   */
-  PAGES_ALL_MAX_ROWS?: string;
-  VERSION?: string;
-  /** `debug`, `info` (default), `warn`, `error` or `silent` (see `lib/log.ts`). */
-  LOG_LEVEL?: string;
-  ADMIN_TOKEN?: string;
-  SECRETS_KEY?: string;
-  SECRETS_KEY_PREVIOUS?: string;
-  DEMO_API_BASE_URL?: string;
-  DEMO_AUTH_URL?: string;
-  DEMO_APPLICATION_KEY?: string;
-  DEMO_SUBSCRIPTION_KEY?: string;
-  PRODUCTION_API_BASE_URL?: string;
-  PRODUCTION_AUTH_URL?: string;
-  PRODUCTION_APPLICATION_KEY?: string;
-  PRODUCTION_SUBSCRIPTION_KEY?: string;
-  /** Local development only: the sandbox Worker, reached instead of the network. */
-  SANDBOX?: Fetcher;
-  /**
-   * Rate limiting binding: failed authentications and `/healthz` reads per client address
-   * (`middleware/inbound-limit.ts`).
-   */
-  INBOUND_LIMIT?: RateLimit;
-}
+export type Bindings = Env;
 
 /** The API's limit per subscription key, per second. */
 export const API_LIMIT_PER_SECOND = 10;
-
 /**
- * The limit the environments' upstream calls are paced to: `RATE_LIMIT_PER_SECOND` when it is a
- * positive whole number, else the API's.
+ * Rows one `Prefer: pages=all` answer holds at most when `PAGES_ALL_MAX_ROWS` is unset: a few MB of
+ * JSON, well inside a Worker's memory.
  */
-export function rateLimitPerSecond(env: Pick<Bindings, "RATE_LIMIT_PER_SECOND">): number {
-  const n = Number(env.RATE_LIMIT_PER_SECOND);
-  return Number.isInteger(n) && n > 0 ? n : API_LIMIT_PER_SECOND;
-}
-
-/** The two environments of the API. */
-export const Environment = z.enum(["demo", "production"]);
-export type Environment = z.output<typeof Environment>;
-
-/**
- * Upstream URLs must be HTTPS; the only exception is the local sandbox binding, which never leaves
- * the process.
- */
-const HttpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" });
-
-const EnvironmentConfig = z.object({
-  apiBaseUrl: HttpsUrl,
-  authUrl: HttpsUrl,
-  // The user-id of a Basic header: visible ASCII (btoa takes Latin-1 only) and no colon (it ends
-  // the user-id).
-  applicationKey: z
-    .string()
-    .regex(/^[\x21-\x39\x3b-\x7e]+$/, "must be visible ASCII without a colon"),
-  subscriptionKey: z.string().min(1),
-});
-export type EnvironmentConfig = z.output<typeof EnvironmentConfig>;
-
-/**
- * The configuration of one environment, or why it is unavailable (a list of missing or bad names,
- * never their values).
- */
-export function environmentConfig(
-  b: Bindings,
-  environment: Environment,
-): { ok: true; config: EnvironmentConfig } | { ok: false; missing: string[]; detail: string } {
-  const prefix = environment === "demo" ? "DEMO_" : "PRODUCTION_";
-  const raw = {
-    apiBaseUrl: b[`${prefix}API_BASE_URL`],
-    authUrl: b[`${prefix}AUTH_URL`],
-    applicationKey: b[`${prefix}APPLICATION_KEY`],
-    subscriptionKey: b[`${prefix}SUBSCRIPTION_KEY`],
-  };
-  const parsed = EnvironmentConfig.safeParse(raw);
-  if (parsed.success) return { ok: true, config: parsed.data };
-  const names: Record<string, string> = {
-    apiBaseUrl: "API_BASE_URL",
-    authUrl: "AUTH_URL",
-    applicationKey: "APPLICATION_KEY",
-    subscriptionKey: "SUBSCRIPTION_KEY",
-  };
-  const missing = parsed.error.issues.map(
-    (i) => prefix + (names[String(i.path[0])] ?? String(i.path[0])),
-  );
-  return {
-    ok: false,
-    missing,
-    detail: `The ${environment} environment is not configured (missing or invalid: ${missing.join(", ")}).`,
-  };
-}
+export const DEFAULT_PAGES_ALL_MAX_ROWS = 50_000;
 
 /**
  * The development values committed in wrangler.toml `[vars]`. They are public, so they guard
@@ -130,20 +35,119 @@ const COMMITTED_DEVELOPMENT_VALUES = {
   SECRETS_KEY: "bGVkZ2VyZ2F0ZS1sb2NhbC1kZXZlbG9wbWVudC1rZXk=",
 } as const;
 
+/** A var or secret: unset, empty or not a string all mean "not configured". */
+const Setting = z.string().min(1).optional().catch(undefined);
 /**
- * The names of the secrets that still hold their committed development value outside local
- * development; empty when none does, or when the Worker is local.
- *
- * "Local" is the SANDBOX service binding being bound. That is the fact that makes the public values
- * harmless: with it, every upstream call goes to the sandbox (`upstream/transport.ts`), so the
- * public token reaches sandbox data only. `[env.production]` inherits neither `[vars]` nor
- * `[[services]]`, so a production deploy has no SANDBOX by construction. An explicit `LOCAL=true`
- * var would be a second switch that a copied `[vars]` block carries into production, where it would
- * say "local" while the Worker talks to the real API.
+ * A whole number ≥ 1, or `fallback`: a misspelt limit falls back to the default rather than stop
+ * the Worker (the variables were read this way before they were parsed here).
  */
-export function committedSecretsInUse(b: Bindings): (keyof typeof COMMITTED_DEVELOPMENT_VALUES)[] {
-  if (b.SANDBOX) return [];
-  return (["ADMIN_TOKEN", "SECRETS_KEY"] as const).filter(
-    (name) => b[name] === COMMITTED_DEVELOPMENT_VALUES[name],
-  );
+const Count = (fallback: number) =>
+  z.string().transform(Number).pipe(z.int().positive()).catch(fallback);
+/** The levels `lib/log.ts` knows; `silent` writes nothing. */
+const LogLevel = z.enum(["debug", "info", "warn", "error", "silent"]);
+
+/**
+ * The bindings the configuration is made of, by their names in `Env` (checked: a name that is
+ * neither in wrangler.toml nor in `src/optional-bindings.d.ts` does not compile).
+ */
+const ConfigBindings = z.object({
+  VERSION: z.string().catch("dev"),
+  /** `debug`, `info` (default), `warn`, `error` or `silent`; a typo must not silence production. */
+  LOG_LEVEL: z
+    .string()
+    .transform((s) => s.trim().toLowerCase())
+    .pipe(LogLevel)
+    .catch("info"),
+  /** Upstream calls per second per environment; the API's limit when unset. */
+  RATE_LIMIT_PER_SECOND: Count(API_LIMIT_PER_SECOND),
+  /**
+   * Share of the limit the governor leaves unused, 0 ≤ m < 1; unset means the governor's measured
+   * default (`PACING_MARGIN` in `durable/rate-governor.ts`, kept beside its measurement).
+   */
+  RATE_PACING_MARGIN: z
+    .string()
+    .min(1)
+    .transform(Number)
+    .pipe(z.number().min(0).lt(1))
+    .optional()
+    .catch(undefined),
+  /** Most rows one `Prefer: pages=all` answer may hold (`lib/shaping/all-pages.ts`). */
+  PAGES_ALL_MAX_ROWS: Count(DEFAULT_PAGES_ALL_MAX_ROWS),
+  ADMIN_TOKEN: Setting,
+  SECRETS_KEY: Setting,
+  SECRETS_KEY_PREVIOUS: Setting,
+  DEMO_API_BASE_URL: z.unknown().optional(),
+  DEMO_AUTH_URL: z.unknown().optional(),
+  DEMO_APPLICATION_KEY: z.unknown().optional(),
+  DEMO_SUBSCRIPTION_KEY: z.unknown().optional(),
+  PRODUCTION_API_BASE_URL: z.unknown().optional(),
+  PRODUCTION_AUTH_URL: z.unknown().optional(),
+  PRODUCTION_APPLICATION_KEY: z.unknown().optional(),
+  PRODUCTION_SUBSCRIPTION_KEY: z.unknown().optional(),
+  /** Bound only in local development (see `committedSecretsInUse` below). */
+  SANDBOX: z.unknown().optional(),
+} satisfies Partial<Record<keyof Bindings, z.ZodType>>);
+
+/** The gateway's configuration, as `readConfig` builds it from the bindings. */
+const GatewayConfig = ConfigBindings.transform((b) => ({
+  /** The deployed version (`VERSION`), "dev" when unset. */
+  version: b.VERSION,
+  logLevel: b.LOG_LEVEL,
+  rateLimitPerSecond: b.RATE_LIMIT_PER_SECOND,
+  ratePacingMargin: b.RATE_PACING_MARGIN,
+  pagesAllMaxRows: b.PAGES_ALL_MAX_ROWS,
+  adminToken: b.ADMIN_TOKEN,
+  secretsKey: b.SECRETS_KEY,
+  // "…Key", not "…Previous": the logger redacts fields by a secret-looking name.
+  previousSecretsKey: b.SECRETS_KEY_PREVIOUS,
+  /** Each environment's roots and keys, or why it is unavailable. */
+  environments: {
+    demo: environmentAvailability("demo", b),
+    production: environmentAvailability("production", b),
+  } satisfies Record<Environment, unknown>,
+  /**
+   * The names of the secrets that still hold their committed development value outside local
+   * development; empty when none does, or when the Worker is local.
+   *
+   * "Local" is the SANDBOX service binding being bound. That is the fact that makes the public
+   * values harmless: with it, every upstream call goes to the sandbox (`upstream/transport.ts`), so
+   * the public token reaches sandbox data only. `[env.production]` inherits neither `[vars]` nor
+   * `[[services]]`, so a production deploy has no SANDBOX by construction. An explicit `LOCAL=true`
+   * var would be a second switch that a copied `[vars]` block carries into production, where it
+   * would say "local" while the Worker talks to the real API.
+   */
+  committedSecretsInUse: b.SANDBOX
+    ? []
+    : (["ADMIN_TOKEN", "SECRETS_KEY"] as const).filter(
+        (name) => b[name] === COMMITTED_DEVELOPMENT_VALUES[name],
+      ),
+}));
+
+/** The gateway's configuration: one typed object, inferred from the schema above. */
+export type Config = z.output<typeof GatewayConfig>;
+
+/**
+ * One parse per bindings object. Keyed by the object itself, not held in a module variable: a
+ * test or a Durable Object given other bindings gets their configuration, never a stale one.
+ */
+const parsed = new WeakMap<object, Config>();
+
+/**
+ * The configuration of `env`, parsed on first use and cached for as long as `env` lives. Never
+ * throws: a missing or malformed setting becomes a default or an unavailable environment.
+ *
+ * @param env The Worker's bindings (`c.env`, or a Durable Object's or Workflow's `this.env`); any
+ *   subset of them, as a test builds.
+ * @returns The same `Config` object for the same `env`.
+ * @example
+ * const demo = readConfig(this.env).environments.demo;
+ * if (!demo.ok) throw new Problem("unavailable", demo.detail);
+ */
+export function readConfig(env: Partial<Bindings>): Config {
+  let config = parsed.get(env);
+  if (!config) {
+    config = GatewayConfig.parse(env);
+    parsed.set(env, config);
+  }
+  return config;
 }

@@ -4,10 +4,12 @@
  * anything is written, so a careless call site cannot leak a key.
  *
  * The `LOG_LEVEL` var (`debug`, `info`, `warn`, `error` or `silent`; `info` when unset or unknown)
- * sets the least severe level written. It is read at every call, from the bindings of the running
- * Worker, so one deployment (or one test project) can turn the volume down without code changes.
+ * sets the least severe level written. It is looked up at every call in the running Worker's
+ * configuration (`lib/config.ts`, parsed once), so one deployment (or one test project) can turn the
+ * volume down without code changes.
  */
 import { env } from "cloudflare:workers";
+import { readConfig, type Config } from "./config";
 
 const SECRET_NAME = /(key|token|secret|authorization|password|cookie)$/i;
 
@@ -18,8 +20,8 @@ export type LogLevel = "debug" | "info" | "warn" | "error";
 
 /** Severity order; `silent` ranks above every level, so nothing is written. */
 const RANK = { debug: 10, info: 20, warn: 30, error: 40, silent: 50 } as const;
-/** The level when `LOG_LEVEL` is unset or misspelt: a typo must not silence production logs. */
-const DEFAULT_LEVEL = "info";
+/** The level outside a Worker, where there is no configuration (scripts that import this module). */
+const NO_WORKER_LEVEL: Config["logLevel"] = "info";
 
 /** A copy of `fields` with secret-looking values replaced by "[redacted]" (nested objects too). */
 export function redact(fields: Fields): Fields {
@@ -32,13 +34,10 @@ export function redact(fields: Fields): Fields {
   return out;
 }
 
-/**
- * The configured threshold. `env` can be absent outside a Worker (scripts that import this module).
- */
+/** The configured threshold. */
 function threshold(): number {
-  const configured = (env as { LOG_LEVEL?: unknown } | undefined)?.LOG_LEVEL;
-  const name = typeof configured === "string" ? configured.trim().toLowerCase() : DEFAULT_LEVEL;
-  return Object.hasOwn(RANK, name) ? RANK[name as keyof typeof RANK] : RANK[DEFAULT_LEVEL];
+  const bindings = env as Cloudflare.Env | undefined;
+  return RANK[bindings ? readConfig(bindings).logLevel : NO_WORKER_LEVEL];
 }
 
 function write(level: LogLevel, event: string, fields: Fields): void {

@@ -9,7 +9,7 @@ import type { z } from "zod";
 import { readCapped } from "../../shared/bytes";
 import { matchOperation } from "../../shared/v2/catalog";
 import type { Caller } from "./app";
-import { environmentConfig, type Bindings, type EnvironmentConfig } from "./config";
+import { readConfig, type Bindings, type EnvironmentConfig } from "./config";
 import { Problem } from "./problem";
 import type { AccessCache } from "./upstream/access-cache";
 import { callUpstream, type CallTrace } from "./upstream/client";
@@ -78,7 +78,7 @@ export async function readV2Request(
   const url = new URL(req.url);
   const path = v2Path(url.pathname);
   if (!path.ok) throw new Problem("bad-request", path.error);
-  const config = environmentConfig(env, caller.environment);
+  const config = readConfig(env).environments[caller.environment];
   if (!config.ok) throw new Problem("unavailable", config.detail);
   const method = req.method.toUpperCase();
   const body = await readBody(req, method, path.value);

@@ -3,7 +3,7 @@
  * The keys that seal client keys: the current `SECRETS_KEY` first (it seals), then
  * `SECRETS_KEY_PREVIOUS` while a rotation is under way (it only opens).
  */
-import type { Bindings } from "./config";
+import { readConfig, type Bindings } from "./config";
 import { importSecretsKey } from "./crypto";
 
 /**
@@ -13,9 +13,8 @@ import { importSecretsKey } from "./crypto";
 export async function secretsKeys(
   env: Bindings,
 ): Promise<[{ kid: string; key: CryptoKey }, ...{ kid: string; key: CryptoKey }[]]> {
-  if (!env.SECRETS_KEY) throw new TypeError("SECRETS_KEY is not configured");
-  const current = await importSecretsKey(env.SECRETS_KEY);
-  return env.SECRETS_KEY_PREVIOUS
-    ? [current, await importSecretsKey(env.SECRETS_KEY_PREVIOUS)]
-    : [current];
+  const { secretsKey, previousSecretsKey } = readConfig(env);
+  if (!secretsKey) throw new TypeError("SECRETS_KEY is not configured");
+  const current = await importSecretsKey(secretsKey);
+  return previousSecretsKey ? [current, await importSecretsKey(previousSecretsKey)] : [current];
 }

@@ -5,7 +5,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import type { GatewayApp } from "../lib/app";
-import { committedSecretsInUse, type Bindings } from "../lib/config";
+import type { Config } from "../lib/config";
 import { timingSafeEqual } from "../lib/crypto";
 import { Problem } from "../lib/problem";
 
@@ -21,11 +21,11 @@ export function bearer(header: string | undefined): string | null {
  * token is compared: with a public token, a right answer proves nothing about the caller. Shared by
  * the admin API and the console (`what` names which one is refused).
  */
-export function usableAdminToken(env: Bindings, what: "admin API" | "console"): string {
-  const token = env.ADMIN_TOKEN;
+export function usableAdminToken(config: Config, what: "admin API" | "console"): string {
+  const token = config.adminToken;
   if (!token)
     throw new Problem("unavailable", `The ${what} is disabled: ADMIN_TOKEN is not configured.`);
-  const committed = committedSecretsInUse(env);
+  const committed = config.committedSecretsInUse;
   if (committed.length > 0) {
     throw new Problem(
       "unavailable",
@@ -41,7 +41,7 @@ export function usableAdminToken(env: Bindings, what: "admin API" | "console"): 
  * @example app.use("/admin/*", requireAdmin)
  */
 export const requireAdmin: MiddlewareHandler<GatewayApp> = async function requireAdmin(c, next) {
-  const expected = usableAdminToken(c.env, "admin API");
+  const expected = usableAdminToken(c.var.config, "admin API");
   const given = bearer(c.req.header("authorization"));
   if (!given || !timingSafeEqual(given, expected)) {
     throw new Problem(

@@ -34,8 +34,8 @@ const SCRIPT_MAX_AGE_SECONDS = 3600;
 export function docsRoutes(app: OpenAPIHono<GatewayApp>) {
   let v2: ReturnType<typeof v2Document> | null = null;
   const router = gatewayRouter()
-    .openapi(gatewayOpenApi, (c) => c.json(gatewayDocument(app, c.env.VERSION ?? "dev"), 200))
-    .openapi(v2OpenApi, (c) => c.json((v2 ??= v2Document(c.env.VERSION ?? "dev")), 200))
+    .openapi(gatewayOpenApi, (c) => c.json(gatewayDocument(app, c.var.config.version), 200))
+    .openapi(v2OpenApi, (c) => c.json((v2 ??= v2Document(c.var.config.version)), 200))
     .openapi(docsScript, (c) =>
       c.body(scalarScript, 200, {
         "content-type": "text/javascript; charset=utf-8",

@@ -6,7 +6,7 @@
  * `lib/rate/key-health.ts`), or `configured`.
  */
 import type { z } from "@hono/zod-openapi";
-import { environmentConfig, type Bindings, type Environment } from "../lib/config";
+import type { Bindings, Config, Environment } from "../lib/config";
 import { governorStub } from "../lib/stubs";
 import { countHealthRead } from "../middleware/inbound-limit";
 import { gatewayRouter } from "./contract/kit";
@@ -15,22 +15,23 @@ import { healthz, type EnvironmentState, type HealthAnswer } from "./contract/me
 /** What `/healthz` says of one environment. */
 async function environmentState(
   env: Bindings,
+  config: Config,
   environment: Environment,
 ): Promise<z.output<typeof EnvironmentState>> {
-  if (!environmentConfig(env, environment).ok) return "unconfigured";
+  if (!config.environments[environment].ok) return "unconfigured";
   return (await governorStub(env, environment).keyHealth()).suspect ? "suspect" : "configured";
 }
 
 export const metaRoutes = gatewayRouter().openapi(healthz, async (c) => {
   await countHealthRead(c);
   const [demo, production] = await Promise.all([
-    environmentState(c.env, "demo"),
-    environmentState(c.env, "production"),
+    environmentState(c.env, c.var.config, "demo"),
+    environmentState(c.env, c.var.config, "production"),
   ]);
   return c.json(
     {
       ok: true,
-      version: c.env.VERSION ?? "dev",
+      version: c.var.config.version,
       environments: { demo, production },
     } satisfies HealthAnswer,
     200,

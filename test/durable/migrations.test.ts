@@ -13,9 +13,8 @@ import {
   storedVersion,
   type Migration,
 } from "../../src/durable/migrations";
-import type { Bindings } from "../../src/lib/config";
 
-const GOVERNORS = (env as unknown as Pick<Bindings, "RATE_GOVERNOR">).RATE_GOVERNOR;
+const GOVERNORS = env.RATE_GOVERNOR;
 let seq = 0;
 
 /** Runs `run` with the storage of an object no test has used. */

@@ -7,12 +7,11 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Bindings } from "../../src/lib/config";
 import { ECHO_MS } from "../../src/lib/rate/pacer";
 import { skipAhead } from "../helpers/clock";
 import { ADMIN, control, fresh, gw, json, stats, tenant } from "../helpers/gateway";
 
-const GOVERNORS = (env as unknown as Pick<Bindings, "RATE_GOVERNOR">).RATE_GOVERNOR;
+const GOVERNORS = env.RATE_GOVERNOR;
 const governor = () => GOVERNORS.get(GOVERNORS.idFromName("demo"));
 
 /**

@@ -8,10 +8,8 @@ import { expectDeclared } from "./answers";
 
 type Environment = "demo" | "production";
 
-// Both Workers' tests share one TypeScript program, so `exports` cannot be typed for this Worker
-// alone.
-const gateway = (exports as unknown as { default: Fetcher }).default;
-const sandbox = (env as unknown as { SANDBOX: Fetcher }).SANDBOX;
+const gateway = exports.default;
+const sandbox = env.SANDBOX;
 
 export const ADMIN = { authorization: "Bearer local-admin-token" };
 

@@ -4,9 +4,8 @@
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
-import type { Bindings } from "../../src/lib/config";
 
-const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
+const TENANT = env.TENANT;
 let seq = 0;
 
 /**

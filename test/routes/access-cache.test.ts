@@ -8,15 +8,14 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Bindings, Environment } from "../../src/lib/config";
+import type { Environment } from "../../src/lib/config";
 import { asKeyHolder, tenantName } from "../../src/lib/stubs";
 import { ACCESS_CACHE_MS } from "../../src/lib/upstream/access-cache";
 import { ADMIN, control, fresh, gw, json, stats, tenant } from "../helpers/gateway";
 
-const bindings = env as unknown as Pick<Bindings, "TENANT">;
 /** What the tenant's object answers the holder of `key` asking for a token. */
 const accessOf = (t: { environment: Environment; client: string }, key: string) =>
-  asKeyHolder(bindings, { tenant: tenantName(t.environment, t.client), key }, (f) => f.access());
+  asKeyHolder(env, { tenant: tenantName(t.environment, t.client), key }, (f) => f.access());
 const CALL = "/ClientIntegrationInformation";
 /**
  * A token lifetime whose renewal window opens inside ACCESS_CACHE_MS (12 s after issue), so that it

@@ -4,12 +4,11 @@
  * the session on the server; no page ever holds a client key, a token, a webhook secret or a
  * gateway key (other than one just rotated, on its answer only); pages cannot be framed.
  */
-import { env as testEnv, exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { corpus } from "../fixtures/orders/shopify";
 import { TEST_SECRETS } from "../fixtures/orders/sign";
 import { cookieOf, form, OPERATOR_TOKEN, signIn } from "../helpers/console";
-import type { Bindings } from "../../src/lib/config";
 import { asKeyHolder, tenantName } from "../../src/lib/stubs";
 import { fresh, gw } from "../helpers/gateway";
 import { shopTenant, waitFor } from "../helpers/orders";
@@ -36,9 +35,7 @@ async function consoleRoutes(): Promise<{ method: string; path: string }[]> {
     );
 }
 
-const gateway = (exports as unknown as { default: Fetcher }).default;
-// Both Workers' tests share one TypeScript program, so the bindings are typed here.
-const env = testEnv as unknown as Bindings;
+const gateway = exports.default;
 
 describe("console: security", () => {
   it("refuses every console route without a valid session: pages go to sign-in, posts get 401", async () => {

@@ -19,7 +19,7 @@ const OWN_KEY = btoa("an-operators-own-32-byte-key-xyz");
 /** The gateway as deployed: these bindings, and no SANDBOX. */
 async function deployed(vars: Partial<Bindings>, token: string): Promise<Response> {
   // A copy: `env` is shared by the whole test runtime, and must not change.
-  const bindings: Bindings = { ...(env as unknown as Bindings), SANDBOX: undefined, ...vars };
+  const bindings: Bindings = { ...env, SANDBOX: undefined, ...vars };
   return app.fetch(
     new Request("https://gateway.test/admin/tenants", {
       headers: { authorization: `Bearer ${token}` },
@@ -59,10 +59,10 @@ describe("dev secrets: refused when deployed", () => {
 
 describe("dev secrets: local development keeps working", () => {
   it("with the SANDBOX binding, the committed values are accepted", async () => {
-    expect((env as unknown as Bindings).SANDBOX).toBeDefined();
+    expect(env.SANDBOX).toBeDefined();
     const res = await app.fetch(
       new Request("https://gateway.test/admin/tenants", { headers: ADMIN }),
-      env as unknown as Bindings,
+      env,
       createExecutionContext(),
     );
     expect(res.status).toBe(200);

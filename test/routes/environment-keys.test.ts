@@ -12,7 +12,7 @@ import type { Bindings } from "../../src/lib/config";
 import { skipAhead } from "../helpers/clock";
 import { ADMIN, control, fresh, gw, tenant } from "../helpers/gateway";
 
-const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
+const TENANT = env.TENANT;
 const CALL = "/ClientIntegrationInformation";
 /** Past one second's back-off after a single failed token request, ms. */
 const PAST_FIRST_BACKOFF_MS = 1100;

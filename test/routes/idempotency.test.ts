@@ -1,14 +1,13 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Bindings } from "../../src/lib/config";
 import { sha256Hex } from "../../src/lib/crypto";
 import { fingerprintOf } from "../../src/lib/shaping/idempotency-rules";
 import { control, fresh, gw, json, stats, tenant } from "../helpers/gateway";
 
 beforeEach(() => fresh());
 
-const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
+const TENANT = env.TENANT;
 const PROBLEMS = "https://ledgergate.dev/problems/";
 type Tenant = Awaited<ReturnType<typeof tenant>>;
 

@@ -6,10 +6,9 @@
 import { env } from "cloudflare:workers";
 import { listDurableObjectIds } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Bindings } from "../../src/lib/config";
 import { gw, slug, tenant } from "../helpers/gateway";
 
-const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
+const TENANT = env.TENANT;
 /** The binding's limit (wrangler.toml `INBOUND_LIMIT`). */
 const LIMIT = 20;
 /**

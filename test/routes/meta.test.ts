@@ -1,10 +1,9 @@
 import { env, exports } from "cloudflare:workers";
+import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import app from "../../src/index";
 
-// Both Workers' tests share one TypeScript program, so `exports` cannot be typed for this Worker
-// alone.
-const gateway = (exports as unknown as { default: Fetcher }).default;
-const bindings = env as unknown as { SANDBOX: Fetcher };
+const gateway = exports.default;
 
 describe("meta", () => {
   it("GET /healthz answers ok, the version, and which environments are configured", async () => {
@@ -15,6 +14,32 @@ describe("meta", () => {
       ok: true,
       version: "0.1.0",
       environments: { demo: "configured", production: "configured" },
+    });
+  });
+
+  it("an environment with no keys is unconfigured, and its calls answer 503 naming what is missing", async () => {
+    // A copy: `env` is shared by the whole test runtime, and must not change.
+    const bindings = { ...env, PRODUCTION_SUBSCRIPTION_KEY: undefined };
+    const call = (path: string, init?: RequestInit) =>
+      app.fetch(
+        new Request(`https://gateway.test${path}`, init),
+        bindings,
+        createExecutionContext(),
+      );
+    const health = await call("/healthz");
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({
+      environments: { demo: "configured", production: "unconfigured" },
+    });
+    const start = await call("/admin/onboarding", {
+      method: "POST",
+      headers: { authorization: "Bearer local-admin-token", "content-type": "application/json" },
+      body: JSON.stringify({ environment: "production" }),
+    });
+    expect(start.status).toBe(503);
+    expect(await start.json()).toMatchObject({
+      type: "https://ledgergate.dev/problems/unavailable",
+      detail: expect.stringContaining("PRODUCTION_SUBSCRIPTION_KEY"),
     });
   });
 
@@ -40,7 +65,7 @@ describe("meta", () => {
   });
 
   it("is wired to the sandbox through the SANDBOX service binding", async () => {
-    const res = await bindings.SANDBOX.fetch("https://sandbox.ledgergate.local/_sandbox/keys");
+    const res = await env.SANDBOX.fetch("https://sandbox.ledgergate.local/_sandbox/keys");
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({
       demo: { subscriptionKey: "sandbox-demo-subscription-key" },

@@ -5,13 +5,11 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Bindings } from "../../src/lib/config";
 import { sha256Hex } from "../../src/lib/crypto";
 import { directoryStub } from "../../src/lib/stubs";
 import { ADMIN, control, fresh, gw, json, slug, tenant } from "../helpers/gateway";
 
-const sandbox = (env as unknown as { SANDBOX: Fetcher }).SANDBOX;
-const bindings = env as unknown as Bindings;
+const sandbox = env.SANDBOX;
 type Environment = "demo" | "production";
 
 beforeAll(() => fresh());
@@ -185,11 +183,7 @@ describe("onboarding: errors", () => {
 
   it("an expired state is a 410 page, and nothing is finalized or registered", async () => {
     const state = "expired-state-for-test-0123456789abcdef";
-    await directoryStub(bindings).addOnboardingState(
-      await sha256Hex(state),
-      "demo",
-      Date.now() - 1000,
-    );
+    await directoryStub(env).addOnboardingState(await sha256Hex(state), "demo", Date.now() - 1000);
     const before = await tenantNames();
     const res = await gw(`/onboarding/callback?state=${state}&token=whatever`);
     expect(res.status).toBe(410);

@@ -9,9 +9,7 @@ import { describe, expect, it } from "vitest";
 import { createLedgergateClient } from "../../client/index";
 import { ADMIN, control, fresh, slug } from "../helpers/gateway";
 
-// Both Workers' tests share one TypeScript program, so `exports` cannot be typed for this Worker
-// alone.
-const gateway = (exports as unknown as { default: Fetcher }).default;
+const gateway = exports.default;
 const viaGateway = (request: Request) => gateway.fetch(request);
 
 describe("the README's tour through the typed client", () => {

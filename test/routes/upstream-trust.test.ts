@@ -6,12 +6,11 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Bindings } from "../../src/lib/config";
 import { ECHO_MS } from "../../src/lib/rate/pacer";
 import { skipAhead } from "../helpers/clock";
 import { control, fresh, json, stats, tenant } from "../helpers/gateway";
 
-const GOVERNOR = (env as unknown as Pick<Bindings, "RATE_GOVERNOR">).RATE_GOVERNOR;
+const GOVERNOR = env.RATE_GOVERNOR;
 
 beforeEach(() => fresh());
 afterEach(() => vi.useRealTimers());

@@ -33,7 +33,7 @@ async function seed(
   dto: Dto,
   parent: number | null = null,
 ): Promise<number> {
-  const ns = (env as unknown as { CLIENTS: DurableObjectNamespace }).CLIENTS;
+  const ns = env.CLIENTS;
   return runInDurableObject(
     ns.get(ns.idFromName(`${s.environment}:${s.clientId}`)),
     (_i, state) => {

@@ -15,7 +15,7 @@ async function create(api: Api, body: Record<string, unknown>) {
 }
 
 async function customerCount(environment: string, clientId: string): Promise<number> {
-  const ns = (env as unknown as { CLIENTS: DurableObjectNamespace }).CLIENTS;
+  const ns = env.CLIENTS;
   return runInDurableObject(ns.get(ns.idFromName(`${environment}:${clientId}`)), (_i, state) => {
     const t = state.storage.sql
       .exec("SELECT name FROM sqlite_master WHERE name = 'records'")

@@ -28,9 +28,7 @@ export const BASE = "https://sandbox.test";
 
 type Environment = "demo" | "production";
 
-// Both Workers' tests share one TypeScript program, so `exports` cannot be typed for this Worker
-// alone.
-const worker = (exports as unknown as { default: Fetcher }).default;
+const worker = exports.default;
 
 /** A request to the sandbox Worker. */
 export function call(path: string, init?: RequestInit): Promise<Response> {
@@ -162,7 +160,7 @@ export async function putRecords(
   rows: Dto[],
   parent?: string,
 ): Promise<void> {
-  const ns = (env as unknown as { CLIENTS: DurableObjectNamespace }).CLIENTS;
+  const ns = env.CLIENTS;
   await runInDurableObject(ns.get(ns.idFromName(`${s.environment}:${s.clientId}`)), (_i, state) => {
     const store = new Store(state.storage.sql);
     for (const r of rows)
@@ -175,7 +173,7 @@ export async function storedKinds(s: {
   environment: Environment;
   clientId: string;
 }): Promise<Record<string, number>> {
-  const ns = (env as unknown as { CLIENTS: DurableObjectNamespace }).CLIENTS;
+  const ns = env.CLIENTS;
   return runInDurableObject(ns.get(ns.idFromName(`${s.environment}:${s.clientId}`)), (_i, state) =>
     Object.fromEntries(
       state.storage.sql

@@ -190,7 +190,7 @@ describe("secrets at rest", () => {
     const { env } = await import("cloudflare:workers");
     const { runInDurableObject } = await import("cloudflare:test");
     const s = await session("demo");
-    const ns = (env as unknown as { PLATFORM: DurableObjectNamespace }).PLATFORM;
+    const ns = env.PLATFORM;
     const dump = await runInDurableObject(ns.get(ns.idFromName("demo")), (_instance, state) => {
       const tables = state.storage.sql
         .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")

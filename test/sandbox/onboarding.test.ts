@@ -205,7 +205,7 @@ describe("sandbox onboarding: refusals", () => {
     expect((await call(`/onboarding/demo/${"0".repeat(64)}`)).status).toBe(404);
     expect((await call("/onboarding/staging/x")).status).toBe(404);
     const { TemporaryUrl } = await initiate();
-    const ns = (env as unknown as { PLATFORM: DurableObjectNamespace }).PLATFORM;
+    const ns = env.PLATFORM;
     await runInDurableObject(ns.get(ns.idFromName("demo")), (_i, state) => {
       state.storage.sql.exec("UPDATE onboardings SET valid_until = ?", Date.now() - 1);
     });

@@ -83,7 +83,7 @@ function twoLines(
  * Sets the client's lock date in its store, as a user would in Go: the API itself only reads it.
  */
 async function setLockDate(s: Session, date: string): Promise<void> {
-  const ns = (env as unknown as { CLIENTS: DurableObjectNamespace }).CLIENTS;
+  const ns = env.CLIENTS;
   await runInDurableObject(ns.get(ns.idFromName(`${s.environment}:${s.clientId}`)), (_i, state) => {
     new Store(state.storage.sql).put(
       SETTINGS.lockDate,

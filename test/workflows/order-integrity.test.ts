@@ -11,7 +11,7 @@ import { corpus, shopifyCancelled, shopifyRefund } from "../fixtures/orders/shop
 import { shopTenant, waitFor, type ShopTenant } from "../helpers/orders";
 
 type Json = Record<string, unknown>;
-const workflow = (env as unknown as { ORDER_TO_INVOICE: Workflow }).ORDER_TO_INVOICE;
+const workflow = env.ORDER_TO_INVOICE;
 const order = corpus().find(
   (c) => c.currency === "NOK" && (c.payload.line_items as unknown[]).length >= 2,
 );

@@ -7,13 +7,12 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Bindings } from "../../src/lib/config";
 import { corpus, standardVariant } from "../fixtures/orders/standard";
 import { stats } from "../helpers/gateway";
 import { shopTenant, waitFor, type Run, type ShopTenant } from "../helpers/orders";
 
 type Json = Record<string, unknown>;
-const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
+const TENANT = env.TENANT;
 /** A NOK order with two item lines, its buyer replaced in each test. */
 const base = corpus().find(
   (c) => c.currency === "NOK" && (c.payload["data"] as { lines: unknown[] }).lines.length >= 2,

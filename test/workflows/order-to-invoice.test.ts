@@ -16,7 +16,7 @@ import { control } from "../helpers/gateway";
 import { shopTenant, waitFor, type ShopTenant } from "../helpers/orders";
 
 type Json = Record<string, unknown>;
-const workflow = (env as unknown as { ORDER_TO_INVOICE: Workflow }).ORDER_TO_INVOICE;
+const workflow = env.ORDER_TO_INVOICE;
 const cases = shopifyCorpus();
 /** A NOK order of several lines, one of them taxed at 15 %, with shipping. */
 const order = cases.find(

@@ -12,16 +12,14 @@ import { TEST_SECRETS } from "../fixtures/orders/sign";
 import { ADMIN, control, gw, json } from "../helpers/gateway";
 import { shopTenant, waitFor } from "../helpers/orders";
 import { runInstanceId } from "../../src/lib/orders/runs";
-import type { Bindings } from "../../src/lib/config";
 
-const bindings = env as unknown as Pick<Bindings, "TENANT" | "ORDER_TO_INVOICE">;
 const order = corpus().find((c) => c.currency === "NOK");
 if (!order) throw new Error("the Shopify corpus has no NOK order");
 const orderId = String(order.payload.id);
 
 /** The tenant object's current registration id, read from its storage. */
 function registrationOf(name: string): Promise<string | null> {
-  return runInDurableObject(bindings.TENANT.get(bindings.TENANT.idFromName(name)), (_i, state) => {
+  return runInDurableObject(env.TENANT.get(env.TENANT.idFromName(name)), (_i, state) => {
     const [row] = state.storage.sql
       .exec<{ registration_id: string }>("SELECT registration_id FROM registration")
       .toArray();
@@ -43,7 +41,7 @@ describe("tenant lifecycle: no run outlives its registration", () => {
     try {
       expect((await first.send("shopify", order.payload)).status).toBe(202);
       await waitFor(first, "shopify", orderId, ["running"], (r) => r.salesOrderId !== null);
-      const instance = await bindings.ORDER_TO_INVOICE.get(
+      const instance = await env.ORDER_TO_INVOICE.get(
         await runInstanceId(
           {
             tenant: first.name as `demo:${string}`,

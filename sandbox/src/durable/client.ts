@@ -9,7 +9,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Call, Ctx, Reply } from "../engine/call";
 import { Store } from "../engine/store";
-import type { SandboxEnv } from "../env";
 import type { Result } from "../lib/problem";
 import { HANDLERS } from "../resources";
 import { settleDue } from "../resources/sales";

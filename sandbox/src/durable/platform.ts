@@ -7,7 +7,7 @@
  * here, so the limit is exact: this object handles one event at a time.
  */
 import { DurableObject } from "cloudflare:workers";
-import { keysOf, type Environment, type SandboxEnv } from "../env";
+import { keysOf, type Environment } from "../env";
 import { randomToken, saltedHash, randomHex, sameSecret } from "../lib/crypto";
 import { evaluatePrivileges, PRIVILEGES, SUBSCRIPTIONS } from "../lib/privileges";
 import { matchFault, Settings, type Fault, type SettingsPatch } from "../lib/settings";

@@ -5,7 +5,7 @@
  * own methods, as the admin API does.
  */
 import type { GovernorBudget } from "../../durable/rate-governor";
-import { Environment, rateLimitPerSecond, type Bindings } from "../config";
+import { Environment, readConfig, type Bindings } from "../config";
 import { unwrap } from "../outcome";
 import { Problem } from "../problem";
 import { asOperator, governorStub, tenantName } from "../stubs";
@@ -28,7 +28,7 @@ export async function tenantWithMapping(env: Bindings, environment: Environment,
 export async function budgets(
   env: Bindings,
 ): Promise<{ environment: Environment; limit: number; budget: GovernorBudget }[]> {
-  const limit = rateLimitPerSecond(env);
+  const limit = readConfig(env).rateLimitPerSecond;
   return Promise.all(
     Environment.options.map(async (environment) => ({
       environment,

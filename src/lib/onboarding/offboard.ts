@@ -5,7 +5,7 @@
  * client), so it goes through the one upstream client with the tenant's current registration as
  * the credential, the same way an order run calls: permit, token, one retry after a 401.
  */
-import { environmentConfig, type Bindings } from "../config";
+import { readConfig, type Bindings } from "../config";
 import { unwrap } from "../outcome";
 import { Problem } from "../problem";
 import { asOperator, parseTenantName, type TenantName } from "../stubs";
@@ -24,7 +24,7 @@ export async function offboardTenant(env: Bindings, name: TenantName): Promise<v
   const parsed = parseTenantName(name);
   if (!parsed.ok) throw new Problem("not-found", "No such tenant.");
   const registration = unwrap(await asOperator(env, name, (face) => face.registrationId()));
-  const config = environmentConfig(env, parsed.value.environment);
+  const config = readConfig(env).environments[parsed.value.environment];
   if (!config.ok) throw new Problem("unavailable", config.detail);
   let res: Response;
   try {

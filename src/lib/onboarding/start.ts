@@ -6,7 +6,7 @@
  * opens.
  */
 import { z } from "zod";
-import { Environment, environmentConfig, type Bindings } from "../config";
+import { Environment, readConfig, type Bindings } from "../config";
 import { randomSecret, sha256Hex } from "../crypto";
 import { problemOf } from "../outcome";
 import { Problem } from "../problem";
@@ -46,7 +46,7 @@ export async function startOnboarding(
   env: Bindings,
   input: { environment: Environment; organizationNumber?: string | undefined; origin: string },
 ): Promise<StartedOnboarding> {
-  const config = environmentConfig(env, input.environment);
+  const config = readConfig(env).environments[input.environment];
   if (!config.ok) throw new Problem("unavailable", config.detail);
   const state = randomSecret(32);
   const stateExpiresAt = Date.now() + ONBOARDING_STATE_TTL_MS;

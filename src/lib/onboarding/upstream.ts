@@ -8,7 +8,7 @@
  * Neither is retried: Initiate is harmless to repeat by hand, and Finalize is single-use upstream.
  */
 import { z } from "zod";
-import { environmentConfig, type Bindings, type Environment } from "../config";
+import { readConfig, type Bindings, type Environment } from "../config";
 import { fail, ok, type Outcome } from "../outcome";
 import { governorStub } from "../stubs";
 import { exchange, retryAfterSeconds } from "../upstream/transport";
@@ -68,7 +68,7 @@ export async function onboardingCall<T extends z.ZodType>(
   body: object,
   schema: T,
 ): Promise<Outcome<z.output<T>>> {
-  const config = environmentConfig(env, environment);
+  const config = readConfig(env).environments[environment];
   if (!config.ok) return fail("misconfigured", config.detail);
   const governor = governorStub(env, environment);
   const permit = await governor.acquire(`${environment}:${ONBOARDING_QUEUE}`, PERMIT_WAIT_MS);

@@ -17,14 +17,9 @@ import { log } from "../log";
 import { Problem } from "../problem";
 import { sendV2, type V2Request } from "../passthrough";
 import type { CallTrace } from "../upstream/client";
-import { rateLimitPerSecond } from "../config";
+import { readConfig } from "../config";
 import { parsePrefer } from "./prefer";
 
-/**
- * Rows one answer holds at most when `PAGES_ALL_MAX_ROWS` is unset: a few MB of JSON, well inside a
- * Worker's memory.
- */
-export const DEFAULT_PAGES_ALL_MAX_ROWS = 50_000;
 /** The API's page size when the caller names none. */
 const API_DEFAULT_PAGE_SIZE = 5000;
 
@@ -33,13 +28,14 @@ export function wantsAllPages(headers: Headers): boolean {
   return parsePrefer(headers.get("prefer")).get("pages")?.value?.toLowerCase() === "all";
 }
 
-/** The row cap: the binding's (or the default), lowered by a valid `max-rows` preference. */
+/**
+ * The row cap: the configured one (`Config.pagesAllMaxRows`), lowered by a valid `max-rows`
+ * preference.
+ */
 export function rowCap(
-  binding: string | undefined,
+  cap: number,
   asked: string | null | undefined,
 ): { cap: number; lowered: boolean } {
-  const b = Number(binding);
-  const cap = Number.isSafeInteger(b) && b > 0 ? b : DEFAULT_PAGES_ALL_MAX_ROWS;
   const a = asked && /^\d{1,9}$/.test(asked) ? Number(asked) : 0;
   return a > 0 && a < cap ? { cap: a, lowered: true } : { cap, lowered: false };
 }
@@ -108,8 +104,8 @@ export function morePages(
 /**
  * The least time the pages after the first can take, ms: one permit each at the environment's rate.
  */
-export function leastWalkMs(pagesLeft: number, ratePerSecond: string | undefined): number {
-  return (pagesLeft * 1000) / rateLimitPerSecond({ RATE_LIMIT_PER_SECOND: ratePerSecond });
+export function leastWalkMs(pagesLeft: number, ratePerSecond: number): number {
+  return (pagesLeft * 1000) / ratePerSecond;
 }
 
 /** `search` with `PageNumber` set to `page` (a caller's `pagenumber` in any casing replaced). */
@@ -132,8 +128,9 @@ function intQuery(search: string, name: string): number | null {
  * gave it when it is not a list page.
  */
 export async function allPages(r: V2Request, trace: CallTrace): Promise<Response> {
+  const config = readConfig(r.env);
   const { cap, lowered } = rowCap(
-    r.env.PAGES_ALL_MAX_ROWS,
+    config.pagesAllMaxRows,
     parsePrefer(r.headers.get("prefer")).get("max-rows")?.value,
   );
   const start = intQuery(r.search, "pagenumber") ?? 1;
@@ -156,7 +153,7 @@ export async function allPages(r: V2Request, trace: CallTrace): Promise<Response
         `The list has ${toCome} rows from page ${start} on; Prefer: pages=all answers at most ${cap}. Page with PageNumber and PageSize, or narrow the list with filters.`,
       );
     const pagesLeft = Math.max(0, Math.ceil(toCome / pageSize) - 1);
-    const least = leastWalkMs(pagesLeft, r.env.RATE_LIMIT_PER_SECOND);
+    const least = leastWalkMs(pagesLeft, config.rateLimitPerSecond);
     if (Date.now() + least > r.deadline) {
       throw new Problem(
         "deadline-too-short",

@@ -3,12 +3,7 @@
  * The client-credentials request to the API's token endpoint, and what its answer means.
  */
 import { z } from "zod";
-import {
-  environmentConfig,
-  type Bindings,
-  type Environment,
-  type EnvironmentConfig,
-} from "../config";
+import { readConfig, type Bindings, type Environment, type EnvironmentConfig } from "../config";
 import { fail, ok, type Outcome } from "../outcome";
 import { governorStub, type TenantName } from "../stubs";
 import { exchange, retryAfterSeconds } from "./transport";
@@ -123,7 +118,7 @@ export async function issueToken(
       "unprocessable",
       "The client key has characters a token request cannot carry (only visible ASCII, no spaces); nothing was sent.",
     );
-  const config = environmentConfig(env, environment);
+  const config = readConfig(env).environments[environment];
   if (!config.ok) return fail("misconfigured", config.detail);
   const governor = governorStub(env, environment);
   const permit = await governor.acquire(tenant, TOKEN_PERMIT_WAIT_MS);

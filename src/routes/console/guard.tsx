@@ -34,7 +34,7 @@ const MAX_FORM_BYTES = 16 * 1024;
 export async function operatorKey(
   c: Context<ConsoleApp>,
 ): Promise<{ token: string; key: CryptoKey }> {
-  const token = usableAdminToken(c.env, "console");
+  const token = usableAdminToken(c.var.config, "console");
   return { token, key: await sessionKey(token) };
 }
 

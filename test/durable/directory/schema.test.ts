@@ -7,9 +7,8 @@ import { env } from "cloudflare:workers";
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DIRECTORY_MIGRATIONS } from "../../../src/durable/directory/schema";
-import type { Bindings } from "../../../src/lib/config";
 
-const DIRECTORY = (env as unknown as Pick<Bindings, "DIRECTORY">).DIRECTORY;
+const DIRECTORY = env.DIRECTORY;
 const CURRENT = String(DIRECTORY_MIGRATIONS.at(-1)?.version);
 
 const userTables = (sql: SqlStorage) =>

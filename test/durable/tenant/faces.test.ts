@@ -7,11 +7,9 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Tenant } from "../../../src/durable/tenant";
-import type { Bindings } from "../../../src/lib/config";
 import { asKeyHolder, asOperator, asRun, tenantName, tenantStub } from "../../../src/lib/stubs";
 import { fresh, tenant } from "../../helpers/gateway";
 
-const bindings = env as unknown as Pick<Bindings, "TENANT">;
 const REFUSED = {
   ok: false,
   error: { reason: "unauthorized", detail: "The gateway key is not valid." },
@@ -36,7 +34,7 @@ describe("tenant faces: security", () => {
   it("the object's public methods are only the faces, the webhook intake, invalidate and alarm", async () => {
     const t = await registered();
     const names = (o: object) => Object.getOwnPropertyNames(Object.getPrototypeOf(o)).sort();
-    const surface = await runInDurableObject(tenantStub(bindings, t.name), async (instance) => {
+    const surface = await runInDurableObject(tenantStub(env, t.name), async (instance) => {
       const tenant = instance as unknown as Tenant;
       return {
         tenant: names(tenant),
@@ -62,7 +60,7 @@ describe("tenant faces: security", () => {
   it("a key that does not check out gets the same refusal from every method, and changes nothing", async () => {
     const t = await registered();
     const forged = { tenant: t.name, key: `${t.gatewayKey.slice(0, -4)}AAAA` };
-    const answers = await asKeyHolder(bindings, forged, (f) =>
+    const answers = await asKeyHolder(env, forged, (f) =>
       Promise.all([
         f.access(),
         f.orderRuns(null, 10),
@@ -80,23 +78,23 @@ describe("tenant faces: security", () => {
     for (const answer of answers) expect(answer).toEqual(REFUSED);
     // The refused claim left nothing behind: the key's holder claims the same key first.
     const own = { tenant: t.name, key: t.gatewayKey };
-    const mine = await asKeyHolder(bindings, own, (f) => f.idempotencyClaim(claim()));
+    const mine = await asKeyHolder(env, own, (f) => f.idempotencyClaim(claim()));
     expect(mine.ok && mine.value.kind).toBe("first");
   });
 
   it("a removed tenant: its key's face refuses, and a run of its registration gets no token and reads nothing", async () => {
     const t = await registered();
-    const registration = await asOperator(bindings, t.name, (f) => f.registrationId());
+    const registration = await asOperator(env, t.name, (f) => f.registrationId());
     if (!registration.ok) throw new Error("the registered tenant has no registration");
     const run = <T>(call: Parameters<typeof asRun<T>>[3]) =>
-      asRun(bindings, t.name, registration.value, call);
+      asRun(env, t.name, registration.value, call);
     expect((await run((f) => f.access())).ok).toBe(true);
-    expect(await asOperator(bindings, t.name, (f) => f.remove())).toEqual({
+    expect(await asOperator(env, t.name, (f) => f.remove())).toEqual({
       ok: true,
       value: null,
     });
     expect(
-      await asKeyHolder(bindings, { tenant: t.name, key: t.gatewayKey }, (f) => f.access()),
+      await asKeyHolder(env, { tenant: t.name, key: t.gatewayKey }, (f) => f.access()),
     ).toEqual(REFUSED);
     const access = await run((f) => f.access());
     expect(access.ok || access.error.reason).toBe("not-found");
@@ -113,15 +111,15 @@ describe("tenant faces: happy", () => {
   it("a checked key's face acts at once: a claim, then the same key found in flight", async () => {
     const t = await registered();
     const own = { tenant: t.name, key: t.gatewayKey };
-    const first = await asKeyHolder(bindings, own, (f) => f.idempotencyClaim(claim()));
+    const first = await asKeyHolder(env, own, (f) => f.idempotencyClaim(claim()));
     expect(first.ok && first.value.kind).toBe("first");
-    const again = await asKeyHolder(bindings, own, (f) => f.idempotencyClaim(claim()));
+    const again = await asKeyHolder(env, own, (f) => f.idempotencyClaim(claim()));
     expect(again.ok && again.value.kind).toBe("in-flight");
   });
 
   it("the operator's face describes the tenant, never a secret", async () => {
     const t = await registered();
-    const d = await asOperator(bindings, t.name, (f) => f.describe());
+    const d = await asOperator(env, t.name, (f) => f.describe());
     expect(d?.tenant).toBe(t.name);
     expect(JSON.stringify(d)).not.toContain(t.gatewayKey);
     expect(JSON.stringify(d)).not.toContain(t.clientKey);

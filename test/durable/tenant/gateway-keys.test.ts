@@ -2,11 +2,10 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { GatewayKeys } from "../../../src/durable/tenant/gateway-keys";
-import type { Bindings } from "../../../src/lib/config";
 import { sha256Hex } from "../../../src/lib/crypto";
 import { claimedTenant } from "../../../src/lib/gateway-key";
 
-const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
+const TENANT = env.TENANT;
 let seq = 0;
 /**
  * The SQLite storage of a tenant object never registered (its constructor has migrated it), under a

@@ -3,12 +3,10 @@ import { describe, expect, it } from "vitest";
 import { KNOWN_FOR_MS, KnownIds } from "../../../src/durable/tenant/known-ids";
 import { OrderSettings } from "../../../src/durable/tenant/order-settings";
 import { Sealer } from "../../../src/durable/tenant/sealer";
-import type { Bindings } from "../../../src/lib/config";
 import { withTenantSql } from "../../helpers/storage";
 
 const withSql = <R>(run: (sql: SqlStorage) => R | Promise<R>) => withTenantSql("known-ids", run);
-const known = (sql: SqlStorage) =>
-  new KnownIds(sql, new OrderSettings(sql, new Sealer(env as unknown as Bindings)));
+const known = (sql: SqlStorage) => new KnownIds(sql, new OrderSettings(sql, new Sealer(env)));
 
 const T0 = Date.parse("2026-03-01T10:00:00.000Z");
 const REG = "reg-1";

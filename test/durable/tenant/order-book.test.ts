@@ -2,11 +2,10 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { OrderBook, START_RETRY_MS } from "../../../src/durable/tenant/order-book";
-import type { Bindings } from "../../../src/lib/config";
 import type { Order } from "../../../src/lib/orders/order";
 import { applyEvent, type OrderRun } from "../../../src/lib/orders/runs";
 
-const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
+const TENANT = env.TENANT;
 let seq = 0;
 /**
  * The SQLite storage of a tenant object never registered (its constructor has migrated it), under a

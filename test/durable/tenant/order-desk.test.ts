@@ -18,7 +18,7 @@ import { sign } from "../../fixtures/orders/sign";
 import { corpus } from "../../fixtures/orders/shopify";
 import { shopTenant, waitFor } from "../../helpers/orders";
 
-const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
+const TENANT = env.TENANT;
 const OWNER = { tenant: "demo:desk-test", registration: "reg-1" } as const;
 const AT = "2026-03-01T10:00:00.000Z";
 

@@ -3,12 +3,10 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { OrderSettings } from "../../../src/durable/tenant/order-settings";
 import { Sealer } from "../../../src/durable/tenant/sealer";
-import type { Bindings } from "../../../src/lib/config";
 import { importSecretsKey, seal } from "../../../src/lib/crypto";
 import { DEFAULT_VAT_ROUTES } from "../../../src/lib/orders/mapping";
 
-const bindings = env as unknown as Bindings;
-const TENANT = bindings.TENANT;
+const TENANT = env.TENANT;
 let seq = 0;
 /**
  * The SQLite storage of a tenant object never registered (its constructor has migrated it), under a
@@ -20,7 +18,7 @@ function withSql<R>(run: (sql: SqlStorage) => R | Promise<R>): Promise<R> {
   );
   return runInDurableObject(stub, (_i, state) => run(state.storage.sql));
 }
-const settings = (sql: SqlStorage, sealer = new Sealer(bindings)) => new OrderSettings(sql, sealer);
+const settings = (sql: SqlStorage, sealer = new Sealer(env)) => new OrderSettings(sql, sealer);
 const storedSecrets = (sql: SqlStorage) =>
   sql
     .exec<{ source: string; sealed: string }>(
@@ -77,7 +75,7 @@ describe("order-settings: webhook secrets", () => {
 
   it("refuses to store a secret without SECRETS_KEY, and stores nothing", async () => {
     await withSql(async (sql) => {
-      const s = settings(sql, new Sealer({ ...bindings, SECRETS_KEY: undefined }));
+      const s = settings(sql, new Sealer({ ...env, SECRETS_KEY: undefined }));
       expect(await s.setSecret("demo:acme", "shopify", SECRET)).toBe(false);
       expect(storedSecrets(sql)).toEqual([]);
     });
@@ -85,8 +83,8 @@ describe("order-settings: webhook secrets", () => {
 
   it("opens a secret sealed under SECRETS_KEY_PREVIOUS and re-seals it under SECRETS_KEY", async () => {
     await withSql(async (sql) => {
-      const previous = await importSecretsKey(bindings.SECRETS_KEY_PREVIOUS ?? "");
-      const current = await importSecretsKey(bindings.SECRETS_KEY ?? "");
+      const previous = await importSecretsKey(env.SECRETS_KEY_PREVIOUS ?? "");
+      const current = await importSecretsKey(env.SECRETS_KEY ?? "");
       const old = await seal(SECRET, previous, "webhook:demo:acme:stripe");
       sql.exec(
         "INSERT INTO webhook_secrets (source, sealed) VALUES ('stripe', ?)",
@@ -198,8 +196,8 @@ describe("order-settings: secret rotation and the pinned shop", () => {
 
   it("re-seals a previous secret sealed under SECRETS_KEY_PREVIOUS", async () => {
     await withSql(async (sql) => {
-      const previous = await importSecretsKey(bindings.SECRETS_KEY_PREVIOUS ?? "");
-      const current = await importSecretsKey(bindings.SECRETS_KEY ?? "");
+      const previous = await importSecretsKey(env.SECRETS_KEY_PREVIOUS ?? "");
+      const current = await importSecretsKey(env.SECRETS_KEY ?? "");
       sql.exec(
         "INSERT INTO webhook_previous_secrets (source, sealed, retires_at) VALUES ('shopify', ?, ?)",
         JSON.stringify(await seal("old-secret", previous, "webhook:demo:acme:shopify")),

@@ -2,9 +2,8 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { nameOf, Registration, type TenantRecord } from "../../../src/durable/tenant/registration";
-import type { Bindings } from "../../../src/lib/config";
 
-const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
+const TENANT = env.TENANT;
 let seq = 0;
 /**
  * The SQLite storage of a tenant object never registered (its constructor has migrated it), under a

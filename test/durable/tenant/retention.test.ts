@@ -7,11 +7,10 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Bindings } from "../../../src/lib/config";
 import { corpus, shopifyCancelled } from "../../fixtures/orders/shopify";
 import { shopTenant } from "../../helpers/orders";
 
-const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
+const TENANT = env.TENANT;
 const DAY = 86_400_000;
 const [shop] = corpus();
 if (!shop) throw new Error("empty corpus");

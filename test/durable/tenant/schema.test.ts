@@ -9,11 +9,10 @@ import { describe, expect, it } from "vitest";
 import { hasColumn } from "../../../src/durable/columns";
 import { MigrationError, storedVersion } from "../../../src/durable/migrations";
 import { migrate, TENANT_MIGRATIONS } from "../../../src/durable/tenant/schema";
-import type { Bindings } from "../../../src/lib/config";
 import type { Order } from "../../../src/lib/orders/order";
 import { applyEvent, type OrderRun } from "../../../src/lib/orders/runs";
 
-const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
+const TENANT = env.TENANT;
 let seq = 0;
 /** A tenant object never registered (its constructor has migrated it), under a unique name. */
 const freshStub = () =>

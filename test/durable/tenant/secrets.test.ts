@@ -7,7 +7,7 @@ import { fresh, tenant } from "../../helpers/gateway";
 
 beforeEach(() => fresh());
 
-const TENANT = (env as unknown as { TENANT: DurableObjectNamespace }).TENANT;
+const TENANT = env.TENANT;
 
 describe("secrets at rest", () => {
   it("the tenant's storage holds neither the client key, the gateway key nor the token as themselves", async () => {
@@ -85,9 +85,8 @@ describe("SECRETS_KEY rotation", () => {
   it("a client key sealed under SECRETS_KEY_PREVIOUS still works, and is re-sealed under SECRETS_KEY on first use", async () => {
     const { evictDurableObject } = await import("cloudflare:test");
     const t = await tenant();
-    const bindings = env as unknown as { SECRETS_KEY: string; SECRETS_KEY_PREVIOUS: string };
-    const previous = await importSecretsKey(bindings.SECRETS_KEY_PREVIOUS);
-    const current = await importSecretsKey(bindings.SECRETS_KEY);
+    const previous = await importSecretsKey(env.SECRETS_KEY_PREVIOUS ?? "");
+    const current = await importSecretsKey(env.SECRETS_KEY ?? "");
     const stub = TENANT.get(TENANT.idFromName(t.name));
     // As if the tenant had been registered before the rotation: its record sealed under the old
     // key, no token kept.

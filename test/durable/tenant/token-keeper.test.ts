@@ -7,13 +7,12 @@ import {
   type IssuedToken,
   type TokenSource,
 } from "../../../src/durable/tenant/token-keeper";
-import type { Bindings } from "../../../src/lib/config";
 import type { Sealed } from "../../../src/lib/crypto";
 import { fail, ok, type Outcome } from "../../../src/lib/outcome";
 import { skipAhead } from "../../helpers/clock";
 import { ADMIN, control, fresh, gw, stats, tenant } from "../../helpers/gateway";
 
-const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
+const TENANT = env.TENANT;
 
 type Listed = { tenant: string; counters: { tokensIssued: number; tokenWaits: number } };
 async function counters(name: string) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_PAGES_ALL_MAX_ROWS, readConfig } from "../../../src/lib/config";
 import {
-  DEFAULT_PAGES_ALL_MAX_ROWS,
   leastWalkMs,
   morePages,
   pageRows,
@@ -19,14 +19,15 @@ describe("pages=all: the pure parts", () => {
   });
 
   it("caps rows by the binding, lowered (never raised) by max-rows", () => {
-    expect(rowCap(undefined, undefined)).toEqual({
+    const cap = (binding?: string) => readConfig({ PAGES_ALL_MAX_ROWS: binding }).pagesAllMaxRows;
+    expect(rowCap(cap(), undefined)).toEqual({
       cap: DEFAULT_PAGES_ALL_MAX_ROWS,
       lowered: false,
     });
-    expect(rowCap("1000", undefined)).toEqual({ cap: 1000, lowered: false });
-    expect(rowCap("nonsense", "5")).toEqual({ cap: 5, lowered: true });
-    expect(rowCap("1000", "5000")).toEqual({ cap: 1000, lowered: false });
-    expect(rowCap("1000", "-1")).toEqual({ cap: 1000, lowered: false });
+    expect(rowCap(cap("1000"), undefined)).toEqual({ cap: 1000, lowered: false });
+    expect(rowCap(cap("nonsense"), "5")).toEqual({ cap: 5, lowered: true });
+    expect(rowCap(cap("1000"), "5000")).toEqual({ cap: 1000, lowered: false });
+    expect(rowCap(cap("1000"), "-1")).toEqual({ cap: 1000, lowered: false });
   });
 
   it("reads X-Pagination in any key casing; null when absent or not an object", () => {
@@ -69,7 +70,9 @@ describe("pages=all: the pure parts", () => {
   });
 
   it("estimates the least walk time from the rate limit", () => {
-    expect(leastWalkMs(20, undefined)).toBe(2000);
-    expect(leastWalkMs(20, "200")).toBe(100);
+    const rate = (binding?: string) =>
+      readConfig({ RATE_LIMIT_PER_SECOND: binding }).rateLimitPerSecond;
+    expect(leastWalkMs(20, rate())).toBe(2000);
+    expect(leastWalkMs(20, rate("200"))).toBe(100);
   });
 });

@@ -7,7 +7,7 @@
  */
 import type { z } from "zod";
 import { matchOperation, type Operation } from "../../../../shared/v2/catalog";
-import { environmentConfig, type Bindings } from "../../config";
+import { readConfig, type Bindings } from "../../config";
 import { Problem } from "../../problem";
 import { parseTenantName, type TenantName } from "../../stubs";
 import { callUpstream } from "../../upstream/client";
@@ -130,7 +130,7 @@ export function runApi(env: Bindings, tenant: TenantName, registration: string):
   const name = parseTenantName(tenant);
   if (!name.ok) throw new RunError(name.error, false);
   const { environment } = name.value;
-  const config = environmentConfig(env, environment);
+  const config = readConfig(env).environments[environment];
   let calls = 0;
   return {
     get calls() {

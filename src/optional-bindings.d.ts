@@ -1,0 +1,33 @@
+/**
+ * The gateway's vars and secrets that wrangler.toml does not name, so `wrangler types` cannot see
+ * them (scripts/generate-env-types.mjs): optional tuning vars, and a secret set only during a key
+ * rotation. Merged into the generated `Env` and into `Cloudflare.Env` (what `cloudflare:workers`
+ * exports). Parsed, with their defaults, by `lib/config.ts`; read them there, not from `env`.
+ */
+interface GatewayOptionalBindings {
+  /** Upstream calls per second per environment; the API's limit (10) when unset. */
+  RATE_LIMIT_PER_SECOND?: string;
+  /**
+   * Share of the limit the governor leaves unused as a jitter margin, 0 ≤ m < 1, for a path with
+   * more jitter than the one measured (default `PACING_MARGIN` in `durable/rate-governor.ts`).
+   */
+  RATE_PACING_MARGIN?: string;
+  /**
+   * Most rows one `Prefer: pages=all` answer may hold, a whole number ≥ 1; 50 000 when unset
+   * (`lib/shaping/all-pages.ts`). A caller may ask for less with `Prefer: max-rows=N`, never more.
+   */
+  PAGES_ALL_MAX_ROWS?: string;
+  /** `debug`, `info` (default), `warn`, `error` or `silent` (see `lib/log.ts`). */
+  LOG_LEVEL?: string;
+  /** The sealing key being rotated out: it still opens, never seals (`lib/secrets.ts`). */
+  SECRETS_KEY_PREVIOUS?: string;
+}
+
+// Declaration merging: an empty body that adds the interface above to the generated ones.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+interface Env extends GatewayOptionalBindings {}
+
+declare namespace Cloudflare {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Env extends GatewayOptionalBindings {}
+}
