@@ -38,6 +38,7 @@ const SOURCES = [
   "scripts/wrangler-env.mjs",
   "wrangler.toml",
   "tsconfig.json",
+  "tsconfig.base.json",
   "package.json",
 ];
 
