@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Bindings } from "../../src/lib/config";
-import { sha256Hex } from "../../src/lib/crypto";
+import { randomSecret, sha256Hex } from "../../src/lib/crypto";
 import { directoryStub } from "../../src/lib/stubs";
 import { ADMIN, control, fresh, gw, json, slug, tenant } from "../helpers/gateway";
 
@@ -184,7 +184,8 @@ describe("onboarding: errors", () => {
   });
 
   it("an expired state is a 410 page, and nothing is finalized or registered", async () => {
-    const state = "expired-state-for-test-0123456789abcdef";
+    // Shaped like every state the gateway makes (a malformed one never reaches the Directory).
+    const state = randomSecret(32);
     await directoryStub(bindings).addOnboardingState(
       await sha256Hex(state),
       "demo",
