@@ -9,8 +9,10 @@ import type { GatewayApp } from "./lib/app";
 import { handleError, handleNotFound } from "./lib/problem";
 import { AccessCache } from "./lib/upstream/access-cache";
 import { withAccessCache } from "./middleware/access-cache";
+import { capBody, MAX_PRE_AUTH_BODY_BYTES } from "./middleware/body-cap";
 import { withConfig } from "./middleware/config";
-import { limitFailedAuth } from "./middleware/inbound-limit";
+import { limitFailedKeys } from "./middleware/failed-keys";
+import { limitCallbackStates, limitOperator } from "./middleware/inbound-limit";
 import { requestId } from "./middleware/request-id";
 import { requestLog } from "./middleware/request-log";
 import { webhookPrecheck } from "./middleware/webhook-precheck";
@@ -33,9 +35,18 @@ const app = new OpenAPIHono<GatewayApp>();
 
 // The configuration first, parsed once (lib/config.ts): everything after it reads `c.var.config`.
 app.use("*", withConfig);
-// The one object that lives as long as the isolate: its verified gateway keys
-// (lib/upstream/access-cache.ts).
-app.use("*", requestId, requestLog, limitFailedAuth(), withAccessCache(new AccessCache()));
+// The objects that live as long as the isolate: its verified gateway keys
+// (lib/upstream/access-cache.ts), and the inbound limits' memories of what failed, one per kind of
+// credential, each shared by the paths that credential guards (middleware/inbound-limit.ts says
+// why webhooks have none).
+app.use("*", requestId, requestLog, withAccessCache(new AccessCache()));
+const operator = limitOperator();
+const keys = limitFailedKeys();
+app.use("/admin/*", operator);
+app.use("/console/*", operator, capBody(MAX_PRE_AUTH_BODY_BYTES));
+app.use("/v2/*", keys);
+app.use("/orders/*", keys);
+app.use("/onboarding/callback", limitCallbackStates());
 app.use("/webhooks/:source/:client/:environment", webhookPrecheck);
 app.route("/", metaRoutes);
 app.route("/admin", adminRoutes);

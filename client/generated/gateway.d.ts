@@ -538,7 +538,7 @@ export interface paths {
         };
         /**
          * The end of onboarding: the client's browser lands here; an HTML page says what was connected
-         * @description Uses up the state, calls Finalize, and registers one tenant per onboarded company (slug from the company's name, or its organization number; a number is added when taken). The page shows no secret.
+         * @description Uses up the state, calls Finalize, and registers one tenant per onboarded company (slug from the company's name, or its organization number; a number is added when taken). The page shows no secret. A malformed state is refused before any lookup; an address whose states keep failing (unknown, used, expired: more than 20 a minute) gets 429 for a minute.
          */
         get: operations["onboardingCallback"];
         put?: never;
@@ -2082,15 +2082,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-many-requests`: Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description `internal`: Internal error */
             500: {
                 headers: {
@@ -2346,6 +2337,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The console is disabled (no usable ADMIN_TOKEN). */
             503: {
                 headers: {
@@ -2405,6 +2405,24 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The console is disabled (no usable ADMIN_TOKEN). */
             503: {
                 headers: {
@@ -2455,6 +2473,24 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The console is disabled (no usable ADMIN_TOKEN). */
             503: {
                 headers: {
@@ -2493,6 +2529,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description The console is disabled (no usable ADMIN_TOKEN). */
             503: {
@@ -2554,6 +2599,24 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The API refused Initiate. */
             502: {
                 headers: {
@@ -2612,6 +2675,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The console is disabled (no usable ADMIN_TOKEN). */
@@ -2675,6 +2747,24 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The console is disabled (no usable ADMIN_TOKEN). */
@@ -2749,6 +2839,24 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The console is disabled (no usable ADMIN_TOKEN). */
             503: {
                 headers: {
@@ -2818,6 +2926,24 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The console is disabled (no usable ADMIN_TOKEN). */
@@ -2891,6 +3017,24 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The console is disabled (no usable ADMIN_TOKEN). */
             503: {
                 headers: {
@@ -2942,6 +3086,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The console is disabled (no usable ADMIN_TOKEN). */
             503: {
                 headers: {
@@ -2991,6 +3144,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The console is disabled (no usable ADMIN_TOKEN). */
@@ -3066,6 +3228,24 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The console is disabled (no usable ADMIN_TOKEN). */
             503: {
                 headers: {
@@ -3102,6 +3282,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description The console is disabled (no usable ADMIN_TOKEN). */
             503: {
@@ -3174,6 +3363,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The API refused Finalize, or no company could be registered. */

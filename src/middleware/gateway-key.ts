@@ -3,11 +3,15 @@
  * `gatewayKey()`: reads a caller's gateway key once, for every route that takes one. A key that is
  * missing or not shaped like a gateway key is refused here, in the Worker; a well-shaped key names
  * the tenant whose object then authenticates it on the call (see `durable/tenant.ts`).
+ * `authenticatedKey()` has that object (or the isolate's copy of its word) authenticate the key
+ * before the route reads anything else of the request.
  */
 import type { MiddlewareHandler } from "hono";
 import type { GatewayApp } from "../lib/app";
 import { claimedTenant } from "../lib/gateway-key";
+import { problemOf } from "../lib/outcome";
 import { Problem } from "../lib/problem";
+import { asKeyHolder } from "../lib/stubs";
 import { bearer } from "./admin-auth";
 
 /**
@@ -26,6 +30,29 @@ export function gatewayKey(): MiddlewareHandler<GatewayApp> {
         { headers: { "www-authenticate": "Bearer" } },
       );
     c.set("caller", { key, tenant: claimed.name, environment: claimed.environment });
+    await next();
+  };
+}
+
+/**
+ * Authenticates `c.var.caller`'s key (after `gatewayKey()`), or throws its 401 (or the 5xx of a
+ * tenant whose token cannot be had).
+ *
+ * Why first: a route that read and validated the body before the key answered a forged key with
+ * the body's 400, so the forger learnt about the body (and the route's schema) and the failure was
+ * never counted as one (`middleware/failed-keys.ts`). The check is the one every upstream call
+ * makes anyway (`AccessCache.access`, then the tenant's `access`), and its answer stays in the
+ * isolate's cache, so the call that follows takes no second hop.
+ *
+ * @example new Hono<GatewayApp>().all("/*", gatewayKey(), authenticatedKey(), handler)
+ */
+export function authenticatedKey(): MiddlewareHandler<GatewayApp> {
+  return async function authenticatedKey(c, next) {
+    const { key, tenant } = c.var.caller;
+    const access = await c.var.accessCache.access(tenant, key, () =>
+      asKeyHolder(c.env, { tenant, key }, (f) => f.access()),
+    );
+    if (!access.ok) throw problemOf(access.error);
     await next();
   };
 }

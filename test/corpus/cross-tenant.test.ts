@@ -4,14 +4,18 @@
  * to another tenant: its records' ids, its orders and their retries, its gateway key in the wrong
  * place, forged keys naming it, webhooks signed with its secret sent to another tenant's route,
  * path tricks. No answer may carry another tenant's data, and afterwards every tenant's books and
- * order runs are exactly as they were. Runs in the corpus project, where the rate limit is lifted
- * (it proves isolation, not throughput).
+ * order runs are exactly as they were. A second run mixes every tenant's genuine traffic with
+ * floods from the same shared address (forged deliveries and keys, sign-in guesses and oversized
+ * forms, unknown onboarding states): no tenant's delivery or call is refused because of another's
+ * traffic. Runs in the corpus project, where the upstream rate limit is lifted (it proves
+ * isolation, not throughput); the inbound limit is the real binding, as in production.
  */
 import { describe, expect, it } from "vitest";
-import { corpus } from "../fixtures/orders/shopify";
+import { randomSecret } from "../../src/lib/crypto";
+import { corpus, shopifyCancelled } from "../fixtures/orders/shopify";
 import { rng } from "../fixtures/orders/rng";
 import { sign } from "../fixtures/orders/sign";
-import { ADMIN, control, gw, json } from "../helpers/gateway";
+import { ADMIN, control, gw, json, slug } from "../helpers/gateway";
 import { shopTenant, waitFor, type ShopTenant } from "../helpers/orders";
 
 /** Requests the suite generates, at least. */
@@ -171,5 +175,127 @@ describe("cross-tenant isolation", () => {
     expect(Object.keys(tally).sort()).toHaveLength(8);
     // Nothing changed anywhere: books, runs, and no run started by a swapped webhook.
     expect(await Promise.all(victims.map(snapshot))).toEqual(before);
+  });
+});
+
+/** Requests the shared-address run generates. */
+const SHARED_REQUESTS = 400;
+
+describe("cross-tenant isolation: one shared address", () => {
+  it(`${SHARED_REQUESTS} requests from a platform's address: floods refuse no tenant's genuine traffic and carry no other tenant's data`, async () => {
+    const base = corpus().find((c) => c.currency === "NOK");
+    if (!base) throw new Error("the Shopify corpus has no NOK order");
+    const tenants = await Promise.all(
+      [1, 2, 3].map(async (n) => {
+        const t = await shopTenant();
+        const secret = `xs-secret-${n}-${t.client}`;
+        const put = json({ secret }, "PUT", ADMIN);
+        expect((await gw(`/admin/tenants/demo/${t.client}/webhooks/shopify`, put)).status).toBe(
+          204,
+        );
+        return { t, secret, markers: [t.clientId, t.gatewayKey], accepted: 0 };
+      }),
+    );
+    // One address for everything: a shop platform's, also the tenants' integrations' egress.
+    const shared = "192.0.2.77";
+    const from = (headers: Record<string, string> = {}) => ({
+      ...headers,
+      "cf-connecting-ip": shared,
+    });
+    const r = rng(20261124);
+    const problems: string[] = [];
+    const tally: Record<string, number> = {};
+    let orderId = 7_500_000;
+
+    for (let i = 0; i < SHARED_REQUESTS; i++) {
+      const me = r.pick(tenants);
+      const others = tenants.filter((x) => x !== me);
+      const kind = r.pick([
+        "webhook-genuine",
+        "webhook-forged",
+        "webhook-swapped",
+        "v2-genuine",
+        "v2-forged",
+        "sign-in-guess",
+        "sign-in-oversized",
+        "onboarding-unknown",
+      ] as const);
+      tally[kind] = (tally[kind] ?? 0) + 1;
+      let res: Response;
+      let allowed: number[];
+      switch (kind) {
+        case "webhook-genuine":
+        case "webhook-forged":
+        case "webhook-swapped": {
+          const secret =
+            kind === "webhook-genuine"
+              ? me.secret
+              : kind === "webhook-swapped"
+                ? r.pick(others).secret
+                : `a-forgers-own-secret-${r.digits(6)}`;
+          const signed = await sign(
+            "shopify",
+            shopifyCancelled({ ...base.payload, id: orderId++ }),
+            secret,
+            { topic: "orders/cancelled" },
+          );
+          res = await gw(`/webhooks/shopify/${me.t.client}/demo`, {
+            method: "POST",
+            headers: from(signed.headers),
+            body: signed.body,
+          });
+          allowed = kind === "webhook-genuine" ? [202] : [401];
+          if (kind === "webhook-genuine" && res.status === 202) me.accepted++;
+          break;
+        }
+        case "v2-genuine":
+          res = await gw("/v2/ClientIntegrationInformation", {
+            headers: from({ authorization: `Bearer ${me.t.gatewayKey}` }),
+          });
+          allowed = [200];
+          break;
+        case "v2-forged":
+          res = await gw(`/v2/${r.pick(["Customers", "SalesOrders"])}`, {
+            method: r.pick(["GET", "POST"]),
+            headers: from({
+              authorization: `Bearer lg_demo_${me.t.client}_${randomSecret(32)}`,
+            }),
+          });
+          allowed = [401, 429];
+          break;
+        case "sign-in-guess":
+        case "sign-in-oversized":
+          res = await gw("/console/sign-in", {
+            method: "POST",
+            headers: from({ "content-type": "application/x-www-form-urlencoded" }),
+            body:
+              kind === "sign-in-guess"
+                ? `token=${slug("guess")}`
+                : `token=x&pad=${"a".repeat(20_000)}`,
+            redirect: "manual",
+          });
+          allowed = kind === "sign-in-guess" ? [401, 429] : [413, 429];
+          break;
+        case "onboarding-unknown":
+          res = await gw(`/onboarding/callback?state=${randomSecret(32)}&token=x`, {
+            headers: from(),
+          });
+          allowed = [400, 429];
+          break;
+      }
+      const text = await res.text();
+      if (!allowed.includes(res.status))
+        problems.push(`${i} ${kind} for ${me.t.name}: status ${res.status}: ${text.slice(0, 200)}`);
+      for (const other of others)
+        for (const m of other.markers)
+          if (text.includes(m))
+            problems.push(`${i} ${kind}: answer carries ${other.t.name}'s ${m.slice(0, 12)}…`);
+    }
+
+    expect(problems).toEqual([]);
+    expect(Object.keys(tally)).toHaveLength(8);
+    // The floods were big enough to trip any address-wide block, yet every genuine delivery passed.
+    expect((tally["sign-in-guess"] ?? 0) + (tally["sign-in-oversized"] ?? 0)).toBeGreaterThan(40);
+    expect(tenants.reduce((n, x) => n + x.accepted, 0)).toBe(tally["webhook-genuine"]);
   });
 });

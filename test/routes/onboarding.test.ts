@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/lib/crypto";
+import { randomSecret, sha256Hex } from "../../src/lib/crypto";
 import { directoryStub } from "../../src/lib/stubs";
 import { ADMIN, control, fresh, gw, json, slug, tenant } from "../helpers/gateway";
 
@@ -182,7 +182,8 @@ describe("onboarding: errors", () => {
   });
 
   it("an expired state is a 410 page, and nothing is finalized or registered", async () => {
-    const state = "expired-state-for-test-0123456789abcdef";
+    // Shaped like every state the gateway makes (a malformed one never reaches the Directory).
+    const state = randomSecret(32);
     await directoryStub(env).addOnboardingState(await sha256Hex(state), "demo", Date.now() - 1000);
     const before = await tenantNames();
     const res = await gw(`/onboarding/callback?state=${state}&token=whatever`);

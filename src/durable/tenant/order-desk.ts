@@ -140,7 +140,6 @@ export class OrderDesk {
         parsed.error.status === 401 ? "bad-signature" : "bad-request",
         parsed.error.detail,
       );
-    if (eventId !== null) this.book.remember(source, eventId, signedAt, now);
     if (shop !== undefined && pinned === null) this.settings.pinShop(source, shop);
     const at = new Date(now).toISOString();
     let answer: WebhookIntake = {
@@ -165,6 +164,13 @@ export class OrderDesk {
           run: publicView(run),
         };
     }
+    // Remembered only when the delivery changed the book, and only once it is verified. A delivery
+    // that changed nothing needs no memory (the book calls it a duplicate again, or ignores it
+    // again), and remembering it let anyone holding one genuine Shopify delivery add a row a
+    // replay, for 7 days: its event id is outside the signature, so each replay can bring a new
+    // one. Rows now grow only with changes to the book, which a replay cannot make twice.
+    if (eventId !== null && rank(answer.intake) > rank("duplicate"))
+      this.book.remember(source, eventId, signedAt, now);
     await this.startPending(owner);
     return ok(answer);
   }

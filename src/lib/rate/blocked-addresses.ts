@@ -1,7 +1,9 @@
 /**
  * @module
- * Client addresses as the inbound limit counts them, and the addresses one isolate has seen
- * refused. Pure: every method takes the time (epoch ms), so tests drive the clock.
+ * Client addresses as the inbound limit counts them, and what one isolate has seen refused: the
+ * addresses over a limit, and the gateway keys that failed (by their hash; see
+ * `middleware/failed-keys.ts`). Pure: every method takes the time (epoch ms), so tests drive the
+ * clock.
  */
 
 /** Most addresses remembered at once: a bound on memory under a flood from many addresses. */
@@ -40,7 +42,8 @@ export function addressKey(ip: string): string | null {
 }
 
 /**
- * The addresses this isolate has seen refused, each until its block ends. The rate limiting binding
+ * The keys (addresses, or failed gateway keys' hashes) this isolate has seen refused, each until
+ * its block ends. The rate limiting binding
  * only counts (every `limit()` call adds one), so it cannot be asked "is this address over?"
  * without spending; remembering its "no" here lets the isolate refuse the rest of a flood at no
  * cost and without reaching any Durable Object. Other isolates learn it from the binding at their

@@ -13,6 +13,7 @@ import { Environment } from "../../lib/config";
 import { Source } from "../../lib/orders/order";
 import { ShopDomain } from "../../lib/orders/shopify";
 import { RunState } from "../../lib/orders/runs";
+import { problemResponse } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";
 import { Target } from "../contract/admin";
 import { requireSession } from "./guard";
@@ -26,7 +27,15 @@ const form = <T extends z.ZodType>(schema: T) => ({
   required: true,
   content: { "application/x-www-form-urlencoded": { schema } },
 });
+/**
+ * The inbound limit's answers, problems rather than pages (they come before the console's router):
+ * an address over its failures (`limitOperator`), a body over the cap read before the session or
+ * token is checked (`capBody`).
+ */
+const limited = { 429: problemResponse(429) };
+const capped = { 413: problemResponse(413), ...limited };
 const refused = {
+  ...capped,
   401: page("Not signed in (a form post)."),
   403: page(
     'The form\'s CSRF token is missing or wrong ("The form expired"), or it came from another site.',
@@ -55,7 +64,11 @@ const post = {
   method: "post" as const,
   middleware: posts,
 };
-const signedOut = { 303: see("Not signed in: to /console/sign-in."), 503: refused[503] };
+const signedOut = {
+  303: see("Not signed in: to /console/sign-in."),
+  503: refused[503],
+  ...limited,
+};
 
 export const signInPage = createRoute({
   ...open,
@@ -63,7 +76,7 @@ export const signInPage = createRoute({
   path: "/sign-in",
   operationId: "consoleSignInPage",
   summary: "The console's sign-in form",
-  responses: { 200: page("The form."), 503: refused[503] },
+  responses: { 200: page("The form."), 503: refused[503], ...limited },
 });
 
 export const signIn = createRoute({
@@ -85,6 +98,7 @@ export const signIn = createRoute({
     401: page('"That token is not valid."'),
     403: refused[403],
     503: refused[503],
+    ...capped,
   },
 });
 

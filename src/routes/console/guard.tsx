@@ -22,12 +22,6 @@ import { MessagePage } from "./layout";
 import { html, see } from "./render";
 
 /**
- * The largest console form body, bytes: the mapping form is about 1 KiB; anything far past it is
- * not a form of ours.
- */
-const MAX_FORM_BYTES = 16 * 1024;
-
-/**
  * The signing key of the console's sessions, or a 503 where the operator token is unusable (as
  * `requireAdmin` does).
  */
@@ -83,16 +77,7 @@ export function requireSession(opts: { form: boolean }): MiddlewareHandler<Conso
     const csrf = await csrfToken(key, live);
     if (opts.form) {
       if (fromOtherSite(c)) return otherSitePage(c);
-      if (Number(c.req.header("content-length") ?? 0) > MAX_FORM_BYTES)
-        return html(
-          c,
-          <MessagePage
-            title="Too large"
-            message="The form was larger than any form of the console."
-            csrf={csrf}
-          />,
-          413,
-        );
+      // Read from the body cache: `capBody` (src/index.ts) read it, at most its cap, before this.
       const form = await c.req.formData().catch(() => null);
       if (!(await csrfValid(key, live, form?.get("csrf")))) {
         return html(

@@ -7,7 +7,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { Environment } from "../../lib/config";
 import { StartedOnboarding } from "../../lib/onboarding/start";
-import { problems } from "../../lib/openapi/problems";
+import { problemResponse, problems } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";
 import { jsonGate } from "../../middleware/validate";
 import { jsonAnswer, jsonBody } from "./kit";
@@ -29,9 +29,16 @@ const Start = z
 // A clone: a lib schema (see the note at `setOrderMapping` in `contract/admin.ts`).
 const Started = StartedOnboarding.clone().openapi("StartedOnboarding");
 
+/**
+ * The shape of every state the gateway makes (`randomSecret(32)` in `lib/onboarding/start.ts`: 32
+ * random bytes, base64url, 43 characters). Checked by the route's schema, so a malformed state is
+ * answered 400 before the one `Directory` object, which keeps the states, is asked about it.
+ */
+const STATE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
 /** The callback's query: the state the gateway put in its RedirectUri, and what the API added. */
 export const CallbackQuery = z.object({
-  state: z.string().max(512).optional().openapi({
+  state: z.string().regex(STATE_SHAPE).optional().openapi({
     description: "The single-use state of the onboarding, set by `POST /admin/onboarding`.",
   }),
   token: z.string().max(4096).optional().openapi({
@@ -74,7 +81,7 @@ export const onboardingCallback = createRoute({
   summary:
     "The end of onboarding: the client's browser lands here; an HTML page says what was connected",
   description:
-    "Uses up the state, calls Finalize, and registers one tenant per onboarded company (slug from the company's name, or its organization number; a number is added when taken). The page shows no secret.",
+    "Uses up the state, calls Finalize, and registers one tenant per onboarded company (slug from the company's name, or its organization number; a number is added when taken). The page shows no secret. A malformed state is refused before any lookup; an address whose states keep failing (unknown, used, expired: more than 20 a minute) gets 429 for a minute.",
   request: { query: CallbackQuery },
   responses: {
     200: page("What was connected."),
@@ -84,5 +91,6 @@ export const onboardingCallback = createRoute({
     410: page("The state expired."),
     502: page("The API refused Finalize, or no company could be registered."),
     503: page("The API or the environment is unavailable."),
+    429: problemResponse(429),
   },
 });

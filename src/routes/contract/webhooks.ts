@@ -63,6 +63,6 @@ export const receiveWebhook = createRoute({
   responses: {
     200: jsonAnswer("Already recorded (a duplicate), ignored, or WooCommerce's ping.", Intake),
     202: jsonAnswer("Recorded; the run is started.", Intake),
-    ...problems(400, 401, 404, 413, 422, 429, 503),
+    ...problems(400, 401, 404, 413, 422, 503),
   },
 });
