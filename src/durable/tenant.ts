@@ -471,6 +471,13 @@ export class Tenant extends DurableObject<Bindings> implements OrderRunPort {
     return ok(null);
   }
 
+  /** Forgets every remembered id of `kinds`: a write went to their list. */
+  async forgetCodeKinds(gatewayKey: string, kinds: string[]): Promise<Outcome<null>> {
+    if (!(await this.#authentic(gatewayKey))) return fail("unauthorized", BAD_KEY);
+    this.#codeIds.forgetKinds(kinds);
+    return ok(null);
+  }
+
   /** Makes a checked client key the tenant's own, sealed, and keeps the token that checked it. */
   async #adopt(
     record: Omit<TenantRecord, "clientKey">,

@@ -221,6 +221,44 @@ describe("codes for ids: the cache", () => {
   });
 });
 
+describe("codes for ids: the gateway's own writes", () => {
+  it("after the gateway renames a department's code and makes another with the old code, a merge patch naming the code writes the new department's id", async () => {
+    const t = await tenant();
+    const old = await created(t, "/Departments", { Code: "AVD10", Name: "Salg" });
+    const c = await created(t, "/Customers", { Name: "Fjord AS" });
+    // Caches AVD10 → the old department.
+    expect((await t.v2(`/Customers/${c.Id}`, merge({ DepartmentCode: "AVD10" }))).status).toBe(200);
+    expect((await t.v2(`/Departments/${old.Id}`, merge({ Code: "AVD11" }))).status).toBe(200);
+    const made = await created(t, "/Departments", { Code: "AVD10", Name: "Salg (ny)" });
+    const n = await requests();
+    const res = await t.v2(`/Customers/${c.Id}`, merge({ DepartmentCode: "AVD10" }));
+    expect(res.status, await res.clone().text()).toBe(200);
+    // The lookup (the cached pair was forgotten when /Departments was written), then the write.
+    expect((await requests()) - n).toBe(2);
+    expect(await (await t.v2(`/Customers/${c.Id}`)).json()).toMatchObject({
+      DepartmentId: made.Id,
+    });
+  });
+
+  it("a write to another kind's list keeps the cached codes", async () => {
+    const t = await tenant();
+    await created(t, "/Departments", { Code: "AVD10", Name: "Salg" });
+    const c = await created(t, "/Customers", { Name: "Fjord AS" });
+    expect((await t.v2(`/Customers/${c.Id}`, merge({ DepartmentCode: "AVD10" }))).status).toBe(200);
+    await created(t, "/Products", { Code: "P1", Name: "Vare" });
+    const n = await requests();
+    expect(
+      (
+        await t.v2(
+          `/Customers/${c.Id}`,
+          merge({ Name: "Fjord Holding AS", DepartmentCode: "AVD10" }),
+        )
+      ).status,
+    ).toBe(200);
+    expect((await requests()) - n).toBe(1);
+  });
+});
+
 describe("codes for ids: security", () => {
   it("one tenant's cached codes never answer another's", async () => {
     const a = await tenant();

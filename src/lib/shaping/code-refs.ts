@@ -105,6 +105,21 @@ export const CODE_REFS: readonly CodeRef[] = [
 ];
 
 /**
+ * The kinds whose codes a write to `path` may change: those looked up in the list its first
+ * segment names, in any casing (a write to `/Departments/7` may rename a department's code, one to
+ * `/CustomDimensions` any dimension value's).
+ *
+ * @example kindsListedAt("/customdimensions/3") // ["Dim1", "Dim2", "Dim3"]
+ */
+export function kindsListedAt(path: string): string[] {
+  const resource = `/${(path.split("/")[1] ?? "").toLowerCase()}`;
+  const kinds = CODE_REFS.filter((r) => r.target.list.toLowerCase() === resource).map(
+    (r) => r.target.kind,
+  );
+  return [...new Set(kinds)];
+}
+
+/**
  * One code in a body: the object holding it (swapped in place), its reference, its path for
  * messages (`VoucherLines.0.AccountNo`), and the code normalized (`codeKey`) and as spelled.
  */

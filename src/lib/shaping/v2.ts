@@ -8,6 +8,7 @@
 import { checkedBody, sendV2, type V2Request } from "../passthrough";
 import type { CallTrace } from "../upstream/client";
 import { allPages, wantsAllPages } from "./all-pages";
+import { forgetWrittenKinds } from "./code-cache";
 import { idempotent } from "./idempotency";
 import { cachedReference, forgetReference, isCachedReference } from "./reference-cache";
 import { shapedWrite } from "./write-body";
@@ -28,12 +29,14 @@ export async function shapedV2(r: V2Request, trace: CallTrace): Promise<Response
 
 /** A write: its body shaped (merge patch to JSON Patch, codes to ids), checked and sent. */
 async function written(r: V2Request, trace: CallTrace): Promise<Response> {
-  // The resource's cached reads are forgotten before (a read racing the write is then not kept) and
-  // after, even when it threw.
+  // The resource's cached reads and codes are forgotten before (a read racing the write is then not
+  // kept) and after, even when it threw (it may have been applied).
   await forgetReference(r, "before");
+  await forgetWrittenKinds(r, "before");
   try {
     return await shapedWrite(r, trace);
   } finally {
     await forgetReference(r, "after");
+    await forgetWrittenKinds(r, "after");
   }
 }

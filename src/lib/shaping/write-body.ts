@@ -10,20 +10,11 @@
  * or an unknown code is a 4xx problem with nothing written.
  */
 import { checkedBody, isJsonType, mediaType, sendV2, type V2Request } from "../passthrough";
-import { unwrap } from "../outcome";
 import { Problem } from "../problem";
-import { tenantStub } from "../stubs";
 import type { CallTrace } from "../upstream/client";
-import {
-  lookupSearch,
-  resolveSites,
-  type CodeDeps,
-  type CodeKey,
-  type LookupAnswer,
-  type Target,
-} from "./code-refs";
+import { codeDeps, forgetCodes } from "./code-cache";
+import { resolveSites, type CodeKey } from "./code-refs";
 import { codeSchema, findSites, type CodeMode } from "./code-sites";
-import { getFilteredList } from "./filtered-list";
 import { isJsonObject, parseMergePatch, toJsonPatch, type JsonObject } from "./merge-patch";
 
 /** The media type of RFC 7396 merge patches. */
@@ -53,7 +44,7 @@ export async function shapedWrite(r: V2Request, trace: CallTrace): Promise<Respo
   const shaped: V2Request = { ...r, headers, body: jsonBuffer(patch ? patch.value : body) };
   const res = await sendV2(shaped, checkedBody(shaped), trace);
   if (codes.cached.length > 0 && REFUSED_WITH_STALE_IDS.has(res.status))
-    await forget(r, codes.cached);
+    await forgetCodes(r, codes.cached);
   return res;
 }
 
@@ -116,55 +107,6 @@ function invalidCodes(errors: { path: string; message: string }[]): Problem {
     `A code in the body cannot be resolved to an id; nothing was written. ${list}`,
     { errors },
   );
-}
-
-/** The tenant's code cache and the lookup GET, for `r`'s caller. */
-function codeDeps(r: V2Request, trace: CallTrace): CodeDeps {
-  const tenant = tenantStub(r.env, r.caller.tenant);
-  return {
-    recall: async (keys) => unwrap(await tenant.codeIds(r.caller.key, keys)),
-    remember: async (found) => {
-      unwrap(await tenant.rememberCodeIds(r.caller.key, found));
-    },
-    lookup: (target, codes) => lookup(r, trace, target, codes),
-  };
-}
-
-/** One lookup GET, sent like any call of the caller's (its permit, its token, its deadline). */
-async function lookup(
-  r: V2Request,
-  trace: CallTrace,
-  target: Target,
-  codes: string[],
-): Promise<LookupAnswer> {
-  const list = await getFilteredList(r, trace, target.list, lookupSearch(target, codes));
-  switch (list.kind) {
-    case "rows":
-      return { ok: true, rows: list.rows };
-    case "refused":
-      return { ok: false, response: list.response };
-    case "unreadable":
-      if (list.why === "too-large")
-        throw new Problem(
-          "upstream-failed",
-          `The accounting API answered a lookup of ${target.list} with a list too large to read.`,
-        );
-      throw notAList(target);
-    case "broken":
-      // A body that broke off while read is as unusable as one that is not a list.
-      throw notAList(target);
-  }
-}
-
-function notAList(target: Target): Problem {
-  return new Problem(
-    "upstream-failed",
-    `The accounting API answered a lookup of ${target.list} with something other than a list.`,
-  );
-}
-
-async function forget(r: V2Request, keys: CodeKey[]): Promise<void> {
-  unwrap(await tenantStub(r.env, r.caller.tenant).forgetCodeIds(r.caller.key, keys));
 }
 
 /** `value` as JSON bytes in a buffer of their own (a buffered body can be resent after a 401). */

@@ -3,6 +3,7 @@ import { ManualVoucherPost } from "../../../shared/v2/vouchers";
 import {
   CODE_REFS,
   codeKey,
+  kindsListedAt,
   lookupBatches,
   lookupSearch,
   resolveSites,
@@ -209,5 +210,16 @@ describe("resolving", () => {
       deps,
     );
     expect(res).toEqual({ kind: "refused", response: refusal });
+  });
+});
+
+describe("kindsListedAt", () => {
+  it("names the kinds looked up in the list a write's first segment names, in any casing", () => {
+    expect(kindsListedAt("/Departments")).toEqual(["Department"]);
+    expect(kindsListedAt("/departments/7")).toEqual(["Department"]);
+    expect(kindsListedAt("/CustomDimensions/3")).toEqual(["Dim1", "Dim2", "Dim3"]);
+    expect(kindsListedAt("/Customers/5/ContactPersons")).toEqual(["Customer"]);
+    expect(kindsListedAt("/SalesOrders/Complete")).toEqual([]);
+    expect(kindsListedAt("/Departmentsx")).toEqual([]);
   });
 });
