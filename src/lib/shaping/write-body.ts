@@ -12,6 +12,7 @@
 import { checkedBody, isJsonType, mediaType, sendV2, type V2Request } from "../passthrough";
 import { Problem } from "../problem";
 import type { CallTrace } from "../upstream/client";
+import type { SendMark } from "./idempotency";
 import { codeDeps, forgetCodes } from "./code-cache";
 import { resolveSites, type CodeKey } from "./code-refs";
 import { codeSchema, findSites, type CodeMode } from "./code-sites";
@@ -26,15 +27,32 @@ export const MERGE_PATCH_TYPE = "application/merge-patch+json";
  */
 const REFUSED_WITH_STALE_IDS = new Set([400, 404]);
 
-/** Answers write `r`: its body shaped as its headers ask, then checked and sent. */
-export async function shapedWrite(r: V2Request, trace: CallTrace): Promise<Response> {
+/**
+ * Answers write `r`: its body shaped as its headers ask, then checked and sent.
+ *
+ * @param r the write as the caller sent it
+ * @param trace the caller's trace (lookups and the write are counted in it)
+ * @param mark set just before the write itself is sent (`SendMark`): a lookup's failure or refusal
+ *   leaves it null, so the idempotency record knows nothing was written
+ * @returns the API's answer to the write, or a lookup's refusal passed back
+ * @example await shapedWrite(r, trace, { attempts: null })
+ */
+export async function shapedWrite(
+  r: V2Request,
+  trace: CallTrace,
+  mark: SendMark,
+): Promise<Response> {
+  const send = (req: V2Request, body: ArrayBuffer | ReadableStream | null) => {
+    mark.attempts = trace.attempts;
+    return sendV2(req, body, trace);
+  };
   const merge = r.method === "PATCH" && mediaType(r.headers) === MERGE_PATCH_TYPE;
-  if (!merge && r.method !== "POST") return sendV2(r, checkedBody(r), trace);
+  if (!merge && r.method !== "POST") return send(r, checkedBody(r));
   const body = merge ? mergeDocument(r.body) : postDocument(r);
-  if (body === null) return sendV2(r, checkedBody(r), trace);
+  if (body === null) return send(r, checkedBody(r));
   const codes = await resolveCodes(r, trace, body, merge ? "merge" : "post");
   if (codes instanceof Response) return codes;
-  if (!merge && !codes.changed) return sendV2(r, checkedBody(r), trace);
+  if (!merge && !codes.changed) return send(r, checkedBody(r));
   const patch = merge ? toJsonPatch(body) : null;
   if (patch && !patch.ok) throw new Problem("bad-request", patch.error);
   const headers = new Headers(r.headers);
@@ -42,7 +60,7 @@ export async function shapedWrite(r: V2Request, trace: CallTrace): Promise<Respo
   headers.delete("content-length");
   if (patch) headers.set("content-type", "application/json-patch+json");
   const shaped: V2Request = { ...r, headers, body: jsonBuffer(patch ? patch.value : body) };
-  const res = await sendV2(shaped, checkedBody(shaped), trace);
+  const res = await send(shaped, checkedBody(shaped));
   if (codes.cached.length > 0 && REFUSED_WITH_STALE_IDS.has(res.status))
     await forgetCodes(r, codes.cached);
   return res;
