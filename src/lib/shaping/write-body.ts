@@ -5,17 +5,20 @@
  * ids resolved (`code-refs.ts`). A body that asks for neither is sent exactly as it came, byte for
  * byte.
  *
- * Order: the merge patch is read, its codes resolved (their lookups are the only calls made before
- * the write), then it becomes a JSON Patch that `checkedBody` validates like any other; a bad body
- * or an unknown code is a 4xx problem with nothing written.
+ * Order, cheapest refusal first: the merge patch is read and its codes found (a malformed code is
+ * refused); the body, each code standing in as a placeholder id, is turned into what will be sent
+ * and checked by `checkedBody` like any other; a body naming more than `MAX_CODES_PER_BODY`
+ * distinct codes is refused; only then are the codes looked up (the only calls made before the
+ * write) and the body built again with the real ids. A bad body, too many codes or an unknown code
+ * is a 4xx problem with nothing written, and only the last of them costs a lookup.
  */
 import { checkedBody, isJsonType, mediaType, sendV2, type V2Request } from "../passthrough";
 import { Problem } from "../problem";
 import type { CallTrace } from "../upstream/client";
 import type { SendMark } from "./idempotency";
 import { codeDeps, forgetCodes } from "./code-cache";
-import { resolveSites, type CodeKey } from "./code-refs";
-import { codeSchema, findSites, type CodeMode } from "./code-sites";
+import { distinctCodes, MAX_CODES_PER_BODY, placeholderIds, resolveSites } from "./code-refs";
+import { codeSchema, findSites, type CodeMode, type Sites } from "./code-sites";
 import { isJsonObject, parseMergePatch, toJsonPatch, type JsonObject } from "./merge-patch";
 
 /** The media type of RFC 7396 merge patches. */
@@ -50,20 +53,40 @@ export async function shapedWrite(
   if (!merge && r.method !== "POST") return send(r, checkedBody(r));
   const body = merge ? mergeDocument(r.body) : postDocument(r);
   if (body === null) return send(r, checkedBody(r));
-  const codes = await resolveCodes(r, trace, body, merge ? "merge" : "post");
-  if (codes instanceof Response) return codes;
-  if (!merge && !codes.changed) return send(r, checkedBody(r));
+  const found = codeSites(r.path, body, merge ? "merge" : "post");
+  if (!merge && !found.changed) return send(r, checkedBody(r));
+  // The body is checked as it will be sent, each code standing in as a placeholder id, before any
+  // lookup: lookups cost upstream calls and permits, and a body the check refuses makes none.
+  placeholderIds(found.sites);
+  checkedBody(shapedRequest(r, body, merge));
+  const codes = distinctCodes(found.sites);
+  if (codes > MAX_CODES_PER_BODY)
+    throw new Problem(
+      "unprocessable",
+      `The body names ${codes} distinct codes to look up; a write may name at most ${MAX_CODES_PER_BODY}. Give Ids for some, or split the write; nothing was sent to the API.`,
+    );
+  const resolved = await resolveSites(found.sites, codeDeps(r, trace));
+  if (resolved.kind === "refused") return resolved.response;
+  if (resolved.kind === "unknown") throw invalidCodes(resolved.errors);
+  const shaped = shapedRequest(r, body, merge);
+  const res = await send(shaped, checkedBody(shaped));
+  if (resolved.cached.length > 0 && REFUSED_WITH_STALE_IDS.has(res.status))
+    await forgetCodes(r, resolved.cached);
+  return res;
+}
+
+/**
+ * `r` with `body` as the JSON it sends: as a JSON Patch when it is a merge patch (a `Problem` for
+ * one that changes nothing).
+ */
+function shapedRequest(r: V2Request, body: JsonObject, merge: boolean): V2Request {
   const patch = merge ? toJsonPatch(body) : null;
   if (patch && !patch.ok) throw new Problem("bad-request", patch.error);
   const headers = new Headers(r.headers);
   // The body changed: the caller's length no longer holds, and the runtime sets the right one.
   headers.delete("content-length");
   if (patch) headers.set("content-type", "application/json-patch+json");
-  const shaped: V2Request = { ...r, headers, body: jsonBuffer(patch ? patch.value : body) };
-  const res = await send(shaped, checkedBody(shaped));
-  if (codes.cached.length > 0 && REFUSED_WITH_STALE_IDS.has(res.status))
-    await forgetCodes(r, codes.cached);
-  return res;
+  return { ...r, headers, body: jsonBuffer(patch ? patch.value : body) };
 }
 
 /** The merge patch of a PATCH, or a `Problem` for anything that is not a JSON object. */
@@ -99,23 +122,15 @@ function postDocument(r: V2Request): JsonObject | null {
 }
 
 /**
- * The codes of `body` swapped for ids, in place; the API's answer when a lookup was refused. Throws
- * a `Problem` for unknown or malformed codes.
+ * Where codes stand in for ids in `body` (edited in place as `findSites` does); a `Problem` for
+ * malformed codes. None where the catalog knows no schema for the write.
  */
-async function resolveCodes(
-  r: V2Request,
-  trace: CallTrace,
-  body: JsonObject,
-  mode: CodeMode,
-): Promise<{ changed: boolean; cached: CodeKey[] } | Response> {
-  const schema = codeSchema(mode === "merge" ? "PATCH" : "POST", r.path);
-  if (!schema) return { changed: false, cached: [] };
+function codeSites(path: string, body: JsonObject, mode: CodeMode): Sites {
+  const schema = codeSchema(mode === "merge" ? "PATCH" : "POST", path);
+  if (!schema) return { sites: [], errors: [], changed: false };
   const found = findSites(body, schema, mode);
   if (found.errors.length > 0) throw invalidCodes(found.errors);
-  const resolved = await resolveSites(found.sites, codeDeps(r, trace));
-  if (resolved.kind === "refused") return resolved.response;
-  if (resolved.kind === "unknown") throw invalidCodes(resolved.errors);
-  return { changed: found.changed, cached: resolved.cached };
+  return found;
 }
 
 function invalidCodes(errors: { path: string; message: string }[]): Problem {
