@@ -58,7 +58,8 @@ export async function shapedWrite(
   // The body is checked as it will be sent, each code standing in as a placeholder id, before any
   // lookup: lookups cost upstream calls and permits, and a body the check refuses makes none.
   placeholderIds(found.sites);
-  checkedBody(shapedRequest(r, body, merge));
+  const checked = shapedRequest(r, body, merge);
+  checkedBody(checked);
   const codes = distinctCodes(found.sites);
   if (codes > MAX_CODES_PER_BODY)
     throw new Problem(
@@ -68,8 +69,9 @@ export async function shapedWrite(
   const resolved = await resolveSites(found.sites, codeDeps(r, trace));
   if (resolved.kind === "refused") return resolved.response;
   if (resolved.kind === "unknown") throw invalidCodes(resolved.errors);
-  const shaped = shapedRequest(r, body, merge);
-  const res = await send(shaped, checkedBody(shaped));
+  // With codes, the body is built and checked again with the real ids in the placeholders' stead.
+  const shaped = found.sites.length > 0 ? shapedRequest(r, body, merge) : checked;
+  const res = await send(shaped, shaped === checked ? checked.body : checkedBody(shaped));
   if (resolved.cached.length > 0 && REFUSED_WITH_STALE_IDS.has(res.status))
     await forgetCodes(r, resolved.cached);
   return res;
