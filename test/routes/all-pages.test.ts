@@ -22,29 +22,50 @@ async function departments(t: Tenant, n: number): Promise<number[]> {
   return ids;
 }
 
+/**
+ * A sales order with `n` lines, made in two calls (its customer, then the order): a list of `n` rows
+ * at `/SalesOrders/{id}/Lines`, for walks longer than the smallest page size.
+ */
+async function orderLines(t: Tenant, n: number): Promise<string> {
+  const customer = await t.v2("/Customers", json({ Name: "Fjord AS" }));
+  const { Number: CustomerNo } = (await customer.json()) as { Number: number };
+  const SalesOrderLines = Array.from({ length: n }, (_, i) => ({
+    Description: `Linje ${i + 1}`,
+    Quantity: 1,
+    ProductUnitPrice: i + 1,
+  }));
+  const res = await t.v2("/SalesOrders/Complete", json({ CustomerNo, SalesOrderLines }));
+  expect(res.status, await res.clone().text()).toBe(201);
+  return `/SalesOrders/${((await res.json()) as { Id: number }).Id}/Lines`;
+}
+
 describe("pages=all: happy", () => {
   it("returns every row once, in order, over 3 pages in 3 upstream calls, with the total and no X-Pagination", async () => {
     const t = await tenant();
-    const ids = await departments(t, 7);
+    const lines = await orderLines(t, 600);
     const n = await requests();
-    const res = await t.v2("/Departments?PageSize=3&OrderBy=Code&Fields=Id,Code", all());
+    const res = await t.v2(`${lines}?PageSize=250&Fields=Description`, all());
     expect(res.status).toBe(200);
     expect(res.headers.get("preference-applied")).toBe("pages=all");
-    expect(res.headers.get("x-total-count")).toBe("7");
+    expect(res.headers.get("x-total-count")).toBe("600");
+    expect(res.headers.get("x-page-size")).toBe("250");
     expect(res.headers.get("x-pagination")).toBeNull();
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-    const rows = (await res.json()) as { Id: number; Code: string }[];
-    expect(rows.map((r) => r.Id)).toEqual(ids);
-    expect(rows.map((r) => r.Code)).toEqual(["D1", "D2", "D3", "D4", "D5", "D6", "D7"]);
+    const rows = (await res.json()) as { Description: string }[];
+    expect(rows.map((r) => r.Description)).toEqual(
+      Array.from({ length: 600 }, (_, i) => `Linje ${i + 1}`),
+    );
     expect((await requests()) - n).toBe(3);
   });
 
   it("starts at the caller's PageNumber, and answers an empty list (204 upstream) as []", async () => {
     const t = await tenant();
-    const ids = await departments(t, 7);
-    const rest = await t.v2("/Departments?pagenumber=2&PageSize=3&Fields=Id", all());
-    expect(((await rest.json()) as { Id: number }[]).map((r) => r.Id)).toEqual(ids.slice(3));
-    const empty = await t.v2("/Customers?PageSize=3", all());
+    const lines = await orderLines(t, 600);
+    const rest = await t.v2(`${lines}?pagenumber=2&PageSize=250&Fields=Description`, all());
+    const rows = (await rest.json()) as { Description: string }[];
+    expect(rows).toHaveLength(350);
+    expect(rows[0]).toEqual({ Description: "Linje 251" });
+    const empty = await t.v2("/Projects?PageSize=3", all());
     expect(empty.status).toBe(200);
     expect(empty.headers.get("preference-applied")).toBe("pages=all");
     expect(empty.headers.get("x-total-count")).toBe("0");
@@ -68,6 +89,28 @@ describe("pages=all: happy", () => {
 });
 
 describe("pages=all: bounds", () => {
+  it("a PageSize below the smallest one a walk takes is raised to it: 25 rows with PageSize=1 in one upstream call", async () => {
+    const t = await tenant();
+    const lines = await orderLines(t, 25);
+    const n = await requests();
+    const res = await t.v2(`${lines}?PageSize=1`, all());
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-page-size")).toBe("250");
+    expect(await res.json()).toHaveLength(25);
+    expect((await requests()) - n).toBe(1);
+  });
+
+  it("a raised PageSize under a PageNumber past 1 is refused before anything is sent", async () => {
+    const t = await tenant();
+    const n = await requests();
+    const res = await t.v2("/Departments?PageSize=10&PageNumber=3", all());
+    expect(res.status).toBe(400);
+    const problem = (await res.json()) as { type: string; detail: string };
+    expect(problem.type).toBe("https://ledgergate.dev/problems/bad-request");
+    expect(problem.detail).toMatch(/at least 250\b/);
+    expect((await requests()) - n).toBe(0);
+  });
+
   it("beyond the row cap (lowered per request with max-rows) is a 422 problem after only the first page's call", async () => {
     const t = await tenant();
     const n = await requests();
@@ -90,10 +133,11 @@ describe("pages=all: bounds", () => {
 
   it("refuses a walk that cannot fit the deadline at the rate limit, after only the first page's call", async () => {
     const t = await tenant();
+    const lines = await orderLines(t, 2500);
     const n = await requests();
-    // 33 accounts a page each: 32 more permits take at least 3.2 s at 10 a second.
-    const res = await t.v2("/GeneralLedgerAccounts?PageSize=1", {
-      headers: { prefer: "pages=all", "x-deadline-ms": "2500" },
+    // 10 pages of 250: 9 more permits take at least 0.9 s at 10 a second.
+    const res = await t.v2(`${lines}?PageSize=250&Fields=Id`, {
+      headers: { prefer: "pages=all", "x-deadline-ms": "800" },
     });
     expect(res.status).toBe(422);
     expect(await res.json()).toMatchObject({
@@ -104,10 +148,11 @@ describe("pages=all: bounds", () => {
 
   it("a deadline that passes mid-walk aborts the body: never a complete-looking array", async () => {
     const t = await tenant();
-    // Each call takes 500 ms: the first page and the estimate (6 more permits, 0.6 s) fit 2 s; 7
+    const lines = await orderLines(t, 2000);
+    // Each call takes 400 ms: the first page and the estimate (7 more permits, 0.7 s) fit 2 s; 8
     // pages do not.
-    await control("PUT", "/settings", { latencyMs: 500 });
-    const res = await t.v2("/GeneralLedgerAccounts?PageSize=5", {
+    await control("PUT", "/settings", { latencyMs: 400 });
+    const res = await t.v2(`${lines}?PageSize=250&Fields=Id`, {
       headers: { prefer: "pages=all", "x-deadline-ms": "2000" },
     });
     expect(res.status).toBe(200);

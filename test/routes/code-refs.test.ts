@@ -2,10 +2,15 @@
  * Codes for ids through `/v2`: a DepartmentCode, CustomerNo or AccountNo lands as the right Id, one
  * lookup per kind, cached per tenant; an unknown code is a 400 naming the field, with no write.
  */
+import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { fresh, json, stats, tenant } from "../helpers/gateway";
+import type { Bindings } from "../../src/lib/config";
+import { control, fresh, json, stats, tenant } from "../helpers/gateway";
 
 beforeEach(() => fresh());
+
+const TENANT = (env as unknown as Pick<Bindings, "TENANT">).TENANT;
 
 type Tenant = Awaited<ReturnType<typeof tenant>>;
 const merge = (body: unknown): RequestInit => ({
@@ -210,6 +215,15 @@ describe("codes for ids: the cache", () => {
     expect((await t.v2(`/Customers/${c.Id}`, merge({ DepartmentCode: "AVD10" }))).status).toBe(200);
     expect((await t.v2(`/Customers/${c.Id}`, merge({ DepartmentCode: null }))).status).toBe(200);
     expect((await t.v2(`/Departments/${dept.Id}`, { method: "DELETE" })).status).toBe(200);
+    // That delete went through the gateway, which forgot the department codes; a delete made in the
+    // accounting UI would not have: the pair is put back as it would have stayed.
+    await runInDurableObject(TENANT.get(TENANT.idFromName(t.name)), (_i, state) => {
+      state.storage.sql.exec(
+        "INSERT INTO code_ids (kind, code, id, seen_at) VALUES ('Department', 'avd10', ?, ?)",
+        dept.Id,
+        Date.now(),
+      );
+    });
     let n = await requests();
     const stale = await t.v2(`/Customers/${c.Id}`, merge({ DepartmentCode: "AVD10" }));
     expect(stale.status).toBe(404);
@@ -218,6 +232,106 @@ describe("codes for ids: the cache", () => {
     const again = await t.v2(`/Customers/${c.Id}`, merge({ DepartmentCode: "AVD10" }));
     expect(again.status).toBe(400);
     expect((await requests()) - n).toBe(1);
+  });
+});
+
+describe("codes for ids: the gateway's own writes", () => {
+  it("after the gateway renames a department's code and makes another with the old code, a merge patch naming the code writes the new department's id", async () => {
+    const t = await tenant();
+    const old = await created(t, "/Departments", { Code: "AVD10", Name: "Salg" });
+    const c = await created(t, "/Customers", { Name: "Fjord AS" });
+    // Caches AVD10 → the old department.
+    expect((await t.v2(`/Customers/${c.Id}`, merge({ DepartmentCode: "AVD10" }))).status).toBe(200);
+    expect((await t.v2(`/Departments/${old.Id}`, merge({ Code: "AVD11" }))).status).toBe(200);
+    const made = await created(t, "/Departments", { Code: "AVD10", Name: "Salg (ny)" });
+    const n = await requests();
+    const res = await t.v2(`/Customers/${c.Id}`, merge({ DepartmentCode: "AVD10" }));
+    expect(res.status, await res.clone().text()).toBe(200);
+    // The lookup (the cached pair was forgotten when /Departments was written), then the write.
+    expect((await requests()) - n).toBe(2);
+    expect(await (await t.v2(`/Customers/${c.Id}`)).json()).toMatchObject({
+      DepartmentId: made.Id,
+    });
+  });
+
+  it("a write to another kind's list keeps the cached codes", async () => {
+    const t = await tenant();
+    await created(t, "/Departments", { Code: "AVD10", Name: "Salg" });
+    const c = await created(t, "/Customers", { Name: "Fjord AS" });
+    expect((await t.v2(`/Customers/${c.Id}`, merge({ DepartmentCode: "AVD10" }))).status).toBe(200);
+    await created(t, "/Products", { Code: "P1", Name: "Vare" });
+    const n = await requests();
+    expect(
+      (
+        await t.v2(
+          `/Customers/${c.Id}`,
+          merge({ Name: "Fjord Holding AS", DepartmentCode: "AVD10" }),
+        )
+      ).status,
+    ).toBe(200);
+    expect((await requests()) - n).toBe(1);
+  });
+});
+
+/** A manual journal whose lines name `accounts` by AccountNo, one line each. */
+function journal(accounts: number[], extra: Record<string, unknown> = {}) {
+  return {
+    CurrencyCode: "NOK",
+    VoucherDate: "2026-01-15",
+    VoucherLines: accounts.map((AccountNo, i) => ({
+      AccountNo,
+      CurrencyAmount: i % 2 === 0 ? 100 : -100,
+      PostingDate: "2026-01-15",
+      VatId: 1,
+    })),
+    ...extra,
+  };
+}
+const numbers = (n: number, from = 100_000) => Array.from({ length: n }, (_, i) => from + i);
+
+describe("codes for ids: what one body may cost", () => {
+  it("an invalid body with 2,500 codes is refused for its body, with no upstream call", async () => {
+    const t = await tenant();
+    const n = await requests();
+    const res = await t.v2(
+      "/Vouchers/ManualJournals",
+      json(journal(numbers(2500), { VoucherDate: "not a date" })),
+    );
+    expect(res.status).toBe(400);
+    const problem = (await res.json()) as { type: string; errors: { path: string }[] };
+    expect(problem.type).toBe("https://ledgergate.dev/problems/validation-failed");
+    expect(problem.errors.map((e) => e.path)).toContain("VoucherDate");
+    expect((await requests()) - n).toBe(0);
+  });
+
+  it("a body naming more distinct codes than the cap is refused with the cap in the detail, with no upstream call", async () => {
+    const t = await tenant();
+    const n = await requests();
+    const res = await t.v2("/Vouchers/ManualJournals", json(journal(numbers(501))));
+    expect(res.status).toBe(422);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    const problem = (await res.json()) as { type: string; detail: string };
+    expect(problem.type).toBe("https://ledgergate.dev/problems/unprocessable");
+    expect(problem.detail).toMatch(/\b501\b/);
+    expect(problem.detail).toMatch(/at most 500\b/);
+    expect((await requests()) - n).toBe(0);
+  });
+
+  it("a lookup that fails abandons the lookups not yet sent", async () => {
+    const t = await tenant();
+    // 300 account numbers: 6 lookups of 50. The first to arrive is answered 500 (a status the
+    // client does not retry); the answer is the API's, and the lookups not yet sent never are.
+    await control("PUT", "/settings", {
+      faults: [
+        { kind: "error", status: 500, target: "api", path: "/GeneralLedgerAccounts", count: 1 },
+      ],
+    });
+    const n = await requests();
+    const res = await t.v2("/Vouchers/ManualJournals", json(journal(numbers(300))));
+    expect(res.status).toBe(500);
+    const sent = (await requests()) - n;
+    expect(sent).toBeGreaterThanOrEqual(1);
+    expect(sent).toBeLessThan(6);
   });
 });
 

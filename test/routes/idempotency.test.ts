@@ -288,6 +288,45 @@ describe("idempotent writes: unknown outcomes", () => {
   });
 });
 
+describe("idempotent writes: a code lookup that failed before the write", () => {
+  const keyedMerge = (t: Tenant, key: string, id: number, body: unknown) =>
+    t.v2(`/Customers/${id}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/merge-patch+json", "idempotency-key": key },
+      body: JSON.stringify(body),
+    });
+
+  it.each([
+    ["lost its connection", { kind: "drop" }, 502],
+    ["was answered 500", { kind: "error", status: 500 }, 500],
+  ])(
+    "a lookup that %s is a plain failure: the key is released, and a repeat is tried afresh",
+    async (_why, fault, status) => {
+      const t = await tenant();
+      const dept = (await (
+        await t.v2("/Departments", json({ Code: "AVD10", Name: "Salg" }))
+      ).json()) as { Id: number };
+      const c = (await (await t.v2("/Customers", json({ Name: "Fjord AS" }))).json()) as {
+        Id: number;
+      };
+      await control("PUT", "/settings", {
+        faults: [{ ...fault, target: "api", path: "/Departments", count: 1 }],
+      });
+      const first = await calls(() => keyedMerge(t, "k-lookup", c.Id, { DepartmentCode: "AVD10" }));
+      // Only the lookup went upstream: the write was never sent.
+      expect([first.value.status, first.calls]).toEqual([status, 1]);
+      const again = await calls(() => keyedMerge(t, "k-lookup", c.Id, { DepartmentCode: "AVD10" }));
+      expect(
+        [again.value.status, again.value.headers.get("idempotent-replayed"), again.calls],
+        await again.value.clone().text(),
+      ).toEqual([200, null, 2]);
+      expect(await (await t.v2(`/Customers/${c.Id}`)).json()).toMatchObject({
+        DepartmentId: dept.Id,
+      });
+    },
+  );
+});
+
 describe("idempotent writes: security", () => {
   it("keys are per tenant: tenant B using tenant A's key gets its own first call", async () => {
     const a = await tenant();

@@ -6,9 +6,11 @@
  *
  * Trusted for `CODE_IDS_FOR_MS`. A code can come to name another record (a department deleted and
  * made again under the same code, a product's code moved to another product); a write then lands
- * on the id the code named when it was looked up, at most that long ago. When the API refuses a
- * write that used remembered ids (400 or 404: the record is gone), the gateway forgets those ids,
- * so the caller's next try looks them up again. The rows go with the tenant, and a new client key
+ * on the id the code named when it was looked up, at most that long ago, unless the change went
+ * through the gateway: a write the gateway sends to a kind's list (`/Departments`, `/Customers/…`)
+ * forgets every code of that kind, before and after the write. When the API refuses a write that
+ * used remembered ids (400 or 404: the record is gone), the gateway forgets those ids, so the
+ * caller's next try looks them up again. The rows go with the tenant, and a new client key
  * empties them (it may open another company's books, where the same codes name other records).
  */
 import { z } from "zod";
@@ -74,6 +76,18 @@ export class CodeIds {
       this.sql.exec(
         "DELETE FROM code_ids WHERE (kind, code) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))",
         pairs(keys),
+      );
+  }
+
+  /**
+   * Forgets every code of `kinds` (the gateway wrote to their list: a code there may now name
+   * another record).
+   */
+  forgetKinds(kinds: readonly string[]): void {
+    if (kinds.length > 0)
+      this.sql.exec(
+        "DELETE FROM code_ids WHERE kind IN (SELECT value FROM json_each(?))",
+        JSON.stringify(kinds),
       );
   }
 

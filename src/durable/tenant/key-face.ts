@@ -100,6 +100,8 @@ export interface KeyHolder {
   rememberCodeIds(found: CodeId[]): Promise<Outcome<null>>;
   /** Forgets remembered ids the API refused a write with. */
   forgetCodeIds(keys: CodeKey[]): Promise<Outcome<null>>;
+  /** Forgets every remembered id of `kinds`: a write went to their list. */
+  forgetCodeKinds(kinds: string[]): Promise<Outcome<null>>;
 }
 
 /** What `Tenant.withKey` hands out: a `KeyFace` or a `RefusedKeyFace`, told apart by nothing. */
@@ -211,6 +213,11 @@ class KeyFace extends RpcTarget implements KeyHolder {
     this.#parts.codeIds.forget(keys);
     return ok(null);
   }
+
+  async forgetCodeKinds(kinds: string[]): Promise<Outcome<null>> {
+    this.#parts.codeIds.forgetKinds(kinds);
+    return ok(null);
+  }
 }
 
 /**
@@ -258,6 +265,9 @@ class RefusedKeyFace extends RpcTarget implements KeyHolder {
     return REFUSED;
   }
   async forgetCodeIds() {
+    return REFUSED;
+  }
+  async forgetCodeKinds() {
     return REFUSED;
   }
 }

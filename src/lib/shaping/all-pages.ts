@@ -5,10 +5,12 @@
  * `Preference-Applied: pages=all` and `X-Total-Count`. Each page is one ordinary call (its own
  * permit from the governor, the caller's token, the caller's `PageSize`).
  *
- * Bounds, both judged after the first page and before a byte is streamed, from its `X-Pagination`:
- * the rows still to come against a cap (`PAGES_ALL_MAX_ROWS`, or less with `Prefer: max-rows=N`),
- * and the pages still to come against the call's deadline at the governor's pace (a lower bound:
- * the walk is refused only when it surely cannot fit). Once streaming, a page that fails, a
+ * Bounds (`page-size.ts` for the two on pages): a `PageSize` below `MIN_PAGES_ALL_PAGE_SIZE` is
+ * raised to it before the first page. Then, judged after the first page and before a byte is
+ * streamed, from its `X-Pagination`: the rows still to come against a cap (`PAGES_ALL_MAX_ROWS`,
+ * or less with `Prefer: max-rows=N`), the pages they take against `MAX_PAGES_PER_WALK`, and the
+ * pages still to come against the call's deadline at the governor's pace (a lower bound: the walk
+ * is refused only when it surely cannot fit). Once streaming, a page that fails, a
  * deadline that passes, or a list that grew past the cap errors the stream: the caller sees an
  * aborted body, never a complete-looking array that is missing rows.
  */
@@ -18,6 +20,7 @@ import { Problem } from "../problem";
 import { sendV2, type V2Request } from "../passthrough";
 import type { CallTrace } from "../upstream/client";
 import { readConfig } from "../config";
+import { MAX_PAGES_PER_WALK, pagesOverCap, queryInt, walkSearch } from "./page-size";
 import { parsePrefer } from "./prefer";
 
 /** The API's page size when the caller names none. */
@@ -116,34 +119,31 @@ export function withPage(search: string, page: number): string {
   return `?${q.toString()}`;
 }
 
-/** A whole-number query parameter in any casing, or null. */
-function intQuery(search: string, name: string): number | null {
-  for (const [k, v] of new URLSearchParams(search))
-    if (k.toLowerCase() === name && /^\d{1,9}$/.test(v.trim())) return Number(v);
-  return null;
-}
-
 /**
  * Answers a GET that prefers every page: one streamed array, or the first page's answer as the API
  * gave it when it is not a list page.
  */
-export async function allPages(r: V2Request, trace: CallTrace): Promise<Response> {
-  const config = readConfig(r.env);
+export async function allPages(caller: V2Request, trace: CallTrace): Promise<Response> {
+  const config = readConfig(caller.env);
   const { cap, lowered } = rowCap(
     config.pagesAllMaxRows,
-    parsePrefer(r.headers.get("prefer")).get("max-rows")?.value,
+    parsePrefer(caller.headers.get("prefer")).get("max-rows")?.value,
   );
-  const start = intQuery(r.search, "pagenumber") ?? 1;
+  // Every page of the walk is sent with the floor's page size (`walkSearch`), the first included.
+  const sized = walkSearch(caller.search);
+  const r: V2Request = { ...caller, search: sized.search };
+  const start = queryInt(r.search, "pagenumber") ?? 1;
   const first = await sendV2(r, null, trace);
   const applied = lowered ? `pages=all, max-rows=${cap}` : "pages=all";
-  if (first.status === 204 && isListPath(r.path)) return arrayAnswer(r, "[]", applied, 0);
+  const size = sized.pageSize ?? API_DEFAULT_PAGE_SIZE;
+  if (first.status === 204 && isListPath(r.path)) return arrayAnswer(r, "[]", applied, 0, size);
   if (first.status !== 200 || !/json/i.test(first.headers.get("content-type") ?? "")) return first;
   const bytes = await first.arrayBuffer();
   const rows = pageRows(new TextDecoder().decode(bytes));
   // An item, not a list: the preference does not apply, and the answer is the API's as it came.
   if (!rows) return new Response(bytes, { status: first.status, headers: first.headers });
   const pagination = readPagination(first.headers.get("x-pagination"));
-  const pageSize = pagination?.pageSize || intQuery(r.search, "pagesize") || API_DEFAULT_PAGE_SIZE;
+  const pageSize = pagination?.pageSize || size;
   const total = pagination?.totalCount ?? null;
   if (total !== null) {
     const toCome = Math.max(0, total - (start - 1) * pageSize);
@@ -152,6 +152,8 @@ export async function allPages(r: V2Request, trace: CallTrace): Promise<Response
         "too-many-rows",
         `The list has ${toCome} rows from page ${start} on; Prefer: pages=all answers at most ${cap}. Page with PageNumber and PageSize, or narrow the list with filters.`,
       );
+    const overPages = pagesOverCap(toCome, pageSize);
+    if (overPages) throw overPages;
     const pagesLeft = Math.max(0, Math.ceil(toCome / pageSize) - 1);
     const least = leastWalkMs(pagesLeft, config.rateLimitPerSecond);
     if (Date.now() + least > r.deadline) {
@@ -165,7 +167,7 @@ export async function allPages(r: V2Request, trace: CallTrace): Promise<Response
   // JS.
   const { readable, writable } = new IdentityTransformStream();
   void walk(r, trace, writable.getWriter(), { start, pageSize, cap, first: rows, pagination });
-  return arrayAnswer(r, readable, applied, total);
+  return arrayAnswer(r, readable, applied, total, pageSize);
 }
 
 /**
@@ -182,10 +184,13 @@ function arrayAnswer(
   body: BodyInit,
   applied: string,
   total: number | null,
+  pageSize: number,
 ): Response {
   const headers = new Headers({
     "content-type": "application/json; charset=utf-8",
     "preference-applied": applied,
+    // The page size the walk used: the caller's, raised to `MIN_PAGES_ALL_PAGE_SIZE` when smaller.
+    "x-page-size": String(pageSize),
     "x-request-id": r.requestId,
   });
   if (total !== null) headers.set("x-total-count", String(total));
@@ -224,6 +229,12 @@ async function walk(
     await emit(w.first);
     let more = morePages(w.first.count, w.pageSize, page, w.pagination);
     while (more) {
+      // No total to judge by before streaming (or the list grew): the cap stops the walk here.
+      if (page - w.start + 1 >= MAX_PAGES_PER_WALK)
+        throw new Problem(
+          "too-many-rows",
+          `The list goes on past ${MAX_PAGES_PER_WALK} pages of ${w.pageSize}, the most one walk reads.`,
+        );
       page++;
       const res = await sendV2({ ...r, search: withPage(r.search, page) }, null, trace);
       if (res.status === 204) break;

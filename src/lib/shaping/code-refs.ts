@@ -13,6 +13,7 @@
  * branding themes and VAT codes have no code filter, so resolving them would cost a whole list.
  */
 import type { FieldError } from "../problem";
+import { boundedRuns } from "./bounded-runs";
 
 /** Where a code is looked up: `GET {list}?{filter}=A,B[&{fixed}]&Fields=Id,{match}`. */
 export interface Target {
@@ -105,6 +106,21 @@ export const CODE_REFS: readonly CodeRef[] = [
 ];
 
 /**
+ * The kinds whose codes a write to `path` may change: those looked up in the list its first
+ * segment names, in any casing (a write to `/Departments/7` may rename a department's code, one to
+ * `/CustomDimensions` any dimension value's).
+ *
+ * @example kindsListedAt("/customdimensions/3") // ["Dim1", "Dim2", "Dim3"]
+ */
+export function kindsListedAt(path: string): string[] {
+  const resource = `/${(path.split("/")[1] ?? "").toLowerCase()}`;
+  const kinds = CODE_REFS.filter((r) => r.target.list.toLowerCase() === resource).map(
+    (r) => r.target.kind,
+  );
+  return [...new Set(kinds)];
+}
+
+/**
  * One code in a body: the object holding it (swapped in place), its reference, its path for
  * messages (`VoucherLines.0.AccountNo`), and the code normalized (`codeKey`) and as spelled.
  */
@@ -149,6 +165,44 @@ export type Resolution =
   | { kind: "done"; cached: CodeKey[] }
   | { kind: "unknown"; errors: FieldError[] }
   | { kind: "refused"; response: Response };
+
+/**
+ * Most distinct codes one body may name (codes given beside their Id, or null, do not count): 500,
+ * at most 10 lookups of `MAX_CODES_PER_LOOKUP` (plus one per further kind), so one write costs a
+ * second of the environment's 10 calls a second at most, whatever its size. Far above a real
+ * voucher or order; a bigger job is many writes. Counted before the cache is asked, so whether a
+ * body is taken does not depend on what happens to be cached.
+ */
+export const MAX_CODES_PER_BODY = 500;
+
+/**
+ * Lookups of one body in flight at once: 4. More would only queue at the governor (10 calls a
+ * second for the whole environment), and a lookup that fails leaves at most 3 others sent for
+ * nothing: none is started after it (`boundedRuns`).
+ */
+export const LOOKUPS_IN_FLIGHT = 4;
+
+/**
+ * The id a code stands in for while its body is checked, before any lookup: a valid id of every
+ * Id field (an int64), so the check judges the rest of the body exactly as it will be sent.
+ */
+const PLACEHOLDER_ID = 1;
+
+/** How many distinct codes (kind and normalized code) `sites` name. */
+export function distinctCodes(sites: readonly Site[]): number {
+  return new Set(sites.map((s) => siteKey(s.ref.target.kind, s.key))).size;
+}
+
+/**
+ * Puts a placeholder id where each site's code was (in place), so the body can be checked as it
+ * will be sent before any code is looked up; `resolveSites` then writes the real ids over them.
+ */
+export function placeholderIds(sites: readonly Site[]): void {
+  for (const s of sites) {
+    Reflect.deleteProperty(s.holder, s.ref.code);
+    s.holder[s.ref.id] = PLACEHOLDER_ID;
+  }
+}
 
 /** Most codes in one lookup: keeps its URL well under the API's ~2000 characters. */
 export const MAX_CODES_PER_LOOKUP = 50;
@@ -195,7 +249,9 @@ export function lookupBatches(codes: string[]): string[][] {
 
 /**
  * Swaps every site's code for its Id, in place: the cache first, then one lookup per kind (in
- * batches) for the rest, remembering what was found. Any unknown code fails the whole body.
+ * batches, `LOOKUPS_IN_FLIGHT` at a time) for the rest, remembering what was found. Any unknown
+ * code fails the whole body (every lookup is still made, so the answer names every unknown code).
+ * A lookup that throws or is refused decides the answer: no further lookup is started.
  */
 export async function resolveSites(sites: Site[], deps: CodeDeps): Promise<Resolution> {
   if (sites.length === 0) return { kind: "done", cached: [] };
@@ -219,12 +275,22 @@ export async function resolveSites(sites: Site[], deps: CodeDeps): Promise<Resol
       .map(([, spelling]) => spelling);
     return lookupBatches(missing).map((codes) => ({ target: w.target, codes }));
   });
-  const answers = await Promise.all(
-    asks.map(async (a) => ({ ...a, answer: await deps.lookup(a.target, a.codes) })),
+  const runs = await boundedRuns(
+    asks,
+    LOOKUPS_IN_FLIGHT,
+    async (a) => ({ ...a, answer: await deps.lookup(a.target, a.codes) }),
+    (a) => !a.answer.ok,
   );
+  const refusals = runs.results.flatMap((a) => (a.answer.ok ? [] : [a.answer.response]));
+  if (runs.thrown || refusals.length > 0) {
+    // One answer decides the body; the other refusals' bodies are never read.
+    for (const extra of refusals.slice(runs.thrown ? 0 : 1)) void extra.body?.cancel();
+    if (runs.thrown) throw runs.thrown.error;
+    return { kind: "refused", response: refusals[0] as Response };
+  }
   const found: CodeId[] = [];
-  for (const { target, answer } of answers) {
-    if (!answer.ok) return { kind: "refused", response: answer.response };
+  for (const { target, answer } of runs.results) {
+    if (!answer.ok) continue;
     for (const row of answer.rows) {
       const hit = rowId(target, row);
       if (hit && !ids.has(siteKey(target.kind, hit.code))) {

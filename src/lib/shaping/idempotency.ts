@@ -9,8 +9,8 @@
  * - an answer of the API is kept and replayed, except a `401` or `429` (the API refused the call at
  *   its door: the record is released, so the key can be used again) and a `5xx` (a proxy or the
  *   API failed somewhere: the write may or may not have been applied, so the outcome is unknown);
- * - a call refused before anything was sent (bad body, no permit, no token: no upstream attempt
- *   was made) releases the record;
+ * - a call refused before the write was sent (bad body, no permit, no token, or a code lookup
+ *   that failed or was refused: the write itself made no upstream attempt) releases the record;
  * - a call that failed after it was sent (timeout, reset) leaves the outcome unknown. A repeat then
  *   gets `409 outcome-unknown`, except for a create whose body carries a top-level
  *   `ExternalImportReference` in a collection the API can filter by it (`RECOVERABLE_CREATES`):
@@ -45,8 +45,17 @@ const KEPT_HEADERS = ["content-type", "location"];
 /** Says that the answer is a kept one (a replay or a recovered record), not a new write. */
 export const REPLAYED = "idempotent-replayed";
 
-/** A write with the caller's (possibly re-read) request. */
-export type Write = (r: V2Request) => Promise<Response>;
+/**
+ * Set by a write just before it sends the request itself, after any lookups it made first (codes
+ * for ids): the trace's upstream attempts at that moment. Null while the write has sent nothing of
+ * its own, so a lookup that failed or was refused is told apart from the write.
+ */
+export interface SendMark {
+  attempts: number | null;
+}
+
+/** A write with the caller's (possibly re-read) request; it marks `mark` when it sends. */
+export type Write = (r: V2Request, mark: SendMark) => Promise<Response>;
 
 /** Answers a write that carries `Idempotency-Key` at most once per key (see the module's notes). */
 export async function idempotent(r: V2Request, trace: CallTrace, write: Write): Promise<Response> {
@@ -117,17 +126,18 @@ async function attempt(
   write: Write,
   finish: (how: Finish) => Promise<void>,
 ): Promise<Response> {
-  const before = trace.attempts;
+  const mark: SendMark = { attempts: null };
   let res: Response;
   try {
-    res = await write(r);
+    res = await write(r, mark);
   } catch (err) {
-    await finish(
-      mayHaveArrived(err, trace.attempts > before) ? { kind: "unknown" } : { kind: "release" },
-    );
+    const sent = mark.attempts !== null && trace.attempts > mark.attempts;
+    await finish(mayHaveArrived(err, sent) ? { kind: "unknown" } : { kind: "release" });
     throw err;
   }
-  if (res.status === 401 || res.status === 429) {
+  // Answered before the write was sent: a lookup's own answer (a 403, a 5xx), passed back. Nothing
+  // was written, so the key is free again, as after any refusal before sending.
+  if (mark.attempts === null || res.status === 401 || res.status === 429) {
     await finish({ kind: "release" });
     return res;
   }
@@ -141,11 +151,11 @@ async function attempt(
 }
 
 /**
- * Whether a write that threw may have been applied: something was sent on its way (`sent`: the
- * trace counts lookups too, so this errs towards "may") and no answer came (a timeout, a reset, or
- * an error that is not the gateway's own refusal). The gateway's refusals (a bad body or code, no
- * permit, no token) all come before the write is sent, or after a `401`, which the API answers
- * without applying anything.
+ * Whether a write that threw may have been applied: the write itself was sent on its way (`sent`:
+ * an upstream attempt after its `SendMark`; a code lookup that failed before it does not count)
+ * and no answer came (a timeout, a reset, or an error that is not the gateway's own refusal). The
+ * gateway's refusals (a bad body or code, no permit, no token) all come before the write is sent,
+ * or after a `401`, which the API answers without applying anything.
  */
 export function mayHaveArrived(err: unknown, sent: boolean): boolean {
   if (!sent) return false;

@@ -8,7 +8,8 @@
 import { checkedBody, sendV2, type V2Request } from "../passthrough";
 import type { CallTrace } from "../upstream/client";
 import { allPages, wantsAllPages } from "./all-pages";
-import { idempotent } from "./idempotency";
+import { forgetWrittenKinds } from "./code-cache";
+import { idempotent, type SendMark } from "./idempotency";
 import { cachedReference, forgetReference, isCachedReference } from "./reference-cache";
 import { shapedWrite } from "./write-body";
 
@@ -19,21 +20,23 @@ const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export async function shapedV2(r: V2Request, trace: CallTrace): Promise<Response> {
   if (WRITES.has(r.method))
     return r.headers.has("idempotency-key")
-      ? idempotent(r, trace, (req) => written(req, trace))
-      : written(r, trace);
+      ? idempotent(r, trace, (req, mark) => written(req, trace, mark))
+      : written(r, trace, { attempts: null });
   if (r.method === "GET" && wantsAllPages(r.headers)) return allPages(r, trace);
   if (isCachedReference(r)) return cachedReference(r, trace);
   return sendV2(r, checkedBody(r), trace);
 }
 
 /** A write: its body shaped (merge patch to JSON Patch, codes to ids), checked and sent. */
-async function written(r: V2Request, trace: CallTrace): Promise<Response> {
-  // The resource's cached reads are forgotten before (a read racing the write is then not kept) and
-  // after, even when it threw.
+async function written(r: V2Request, trace: CallTrace, mark: SendMark): Promise<Response> {
+  // The resource's cached reads and codes are forgotten before (a read racing the write is then not
+  // kept) and after, even when it threw (it may have been applied).
   await forgetReference(r, "before");
+  await forgetWrittenKinds(r, "before");
   try {
-    return await shapedWrite(r, trace);
+    return await shapedWrite(r, trace, mark);
   } finally {
     await forgetReference(r, "after");
+    await forgetWrittenKinds(r, "after");
   }
 }

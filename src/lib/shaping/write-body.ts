@@ -5,25 +5,20 @@
  * ids resolved (`code-refs.ts`). A body that asks for neither is sent exactly as it came, byte for
  * byte.
  *
- * Order: the merge patch is read, its codes resolved (their lookups are the only calls made before
- * the write), then it becomes a JSON Patch that `checkedBody` validates like any other; a bad body
- * or an unknown code is a 4xx problem with nothing written.
+ * Order, cheapest refusal first: the merge patch is read and its codes found (a malformed code is
+ * refused); the body, each code standing in as a placeholder id, is turned into what will be sent
+ * and checked by `checkedBody` like any other; a body naming more than `MAX_CODES_PER_BODY`
+ * distinct codes is refused; only then are the codes looked up (the only calls made before the
+ * write) and the body built again with the real ids. A bad body, too many codes or an unknown code
+ * is a 4xx problem with nothing written, and only the last of them costs a lookup.
  */
 import { checkedBody, isJsonType, mediaType, sendV2, type V2Request } from "../passthrough";
-import { unwrap } from "../outcome";
 import { Problem } from "../problem";
-import { asKeyHolder } from "../stubs";
 import type { CallTrace } from "../upstream/client";
-import {
-  lookupSearch,
-  resolveSites,
-  type CodeDeps,
-  type CodeKey,
-  type LookupAnswer,
-  type Target,
-} from "./code-refs";
-import { codeSchema, findSites, type CodeMode } from "./code-sites";
-import { getFilteredList } from "./filtered-list";
+import type { SendMark } from "./idempotency";
+import { codeDeps, forgetCodes } from "./code-cache";
+import { distinctCodes, MAX_CODES_PER_BODY, placeholderIds, resolveSites } from "./code-refs";
+import { codeSchema, findSites, type CodeMode, type Sites } from "./code-sites";
 import { isJsonObject, parseMergePatch, toJsonPatch, type JsonObject } from "./merge-patch";
 
 /** The media type of RFC 7396 merge patches. */
@@ -35,26 +30,65 @@ export const MERGE_PATCH_TYPE = "application/merge-patch+json";
  */
 const REFUSED_WITH_STALE_IDS = new Set([400, 404]);
 
-/** Answers write `r`: its body shaped as its headers ask, then checked and sent. */
-export async function shapedWrite(r: V2Request, trace: CallTrace): Promise<Response> {
+/**
+ * Answers write `r`: its body shaped as its headers ask, then checked and sent.
+ *
+ * @param r the write as the caller sent it
+ * @param trace the caller's trace (lookups and the write are counted in it)
+ * @param mark set just before the write itself is sent (`SendMark`): a lookup's failure or refusal
+ *   leaves it null, so the idempotency record knows nothing was written
+ * @returns the API's answer to the write, or a lookup's refusal passed back
+ * @example await shapedWrite(r, trace, { attempts: null })
+ */
+export async function shapedWrite(
+  r: V2Request,
+  trace: CallTrace,
+  mark: SendMark,
+): Promise<Response> {
+  const send = (req: V2Request, body: ArrayBuffer | ReadableStream | null) => {
+    mark.attempts = trace.attempts;
+    return sendV2(req, body, trace);
+  };
   const merge = r.method === "PATCH" && mediaType(r.headers) === MERGE_PATCH_TYPE;
-  if (!merge && r.method !== "POST") return sendV2(r, checkedBody(r), trace);
+  if (!merge && r.method !== "POST") return send(r, checkedBody(r));
   const body = merge ? mergeDocument(r.body) : postDocument(r);
-  if (body === null) return sendV2(r, checkedBody(r), trace);
-  const codes = await resolveCodes(r, trace, body, merge ? "merge" : "post");
-  if (codes instanceof Response) return codes;
-  if (!merge && !codes.changed) return sendV2(r, checkedBody(r), trace);
+  if (body === null) return send(r, checkedBody(r));
+  const found = codeSites(r.path, body, merge ? "merge" : "post");
+  if (!merge && !found.changed) return send(r, checkedBody(r));
+  // The body is checked as it will be sent, each code standing in as a placeholder id, before any
+  // lookup: lookups cost upstream calls and permits, and a body the check refuses makes none.
+  placeholderIds(found.sites);
+  const checked = shapedRequest(r, body, merge);
+  checkedBody(checked);
+  const codes = distinctCodes(found.sites);
+  if (codes > MAX_CODES_PER_BODY)
+    throw new Problem(
+      "unprocessable",
+      `The body names ${codes} distinct codes to look up; a write may name at most ${MAX_CODES_PER_BODY}. Give Ids for some, or split the write; nothing was sent to the API.`,
+    );
+  const resolved = await resolveSites(found.sites, codeDeps(r, trace));
+  if (resolved.kind === "refused") return resolved.response;
+  if (resolved.kind === "unknown") throw invalidCodes(resolved.errors);
+  // With codes, the body is built and checked again with the real ids in the placeholders' stead.
+  const shaped = found.sites.length > 0 ? shapedRequest(r, body, merge) : checked;
+  const res = await send(shaped, shaped === checked ? checked.body : checkedBody(shaped));
+  if (resolved.cached.length > 0 && REFUSED_WITH_STALE_IDS.has(res.status))
+    await forgetCodes(r, resolved.cached);
+  return res;
+}
+
+/**
+ * `r` with `body` as the JSON it sends: as a JSON Patch when it is a merge patch (a `Problem` for
+ * one that changes nothing).
+ */
+function shapedRequest(r: V2Request, body: JsonObject, merge: boolean): V2Request {
   const patch = merge ? toJsonPatch(body) : null;
   if (patch && !patch.ok) throw new Problem("bad-request", patch.error);
   const headers = new Headers(r.headers);
   // The body changed: the caller's length no longer holds, and the runtime sets the right one.
   headers.delete("content-length");
   if (patch) headers.set("content-type", "application/json-patch+json");
-  const shaped: V2Request = { ...r, headers, body: jsonBuffer(patch ? patch.value : body) };
-  const res = await sendV2(shaped, checkedBody(shaped), trace);
-  if (codes.cached.length > 0 && REFUSED_WITH_STALE_IDS.has(res.status))
-    await forget(r, codes.cached);
-  return res;
+  return { ...r, headers, body: jsonBuffer(patch ? patch.value : body) };
 }
 
 /** The merge patch of a PATCH, or a `Problem` for anything that is not a JSON object. */
@@ -90,23 +124,15 @@ function postDocument(r: V2Request): JsonObject | null {
 }
 
 /**
- * The codes of `body` swapped for ids, in place; the API's answer when a lookup was refused. Throws
- * a `Problem` for unknown or malformed codes.
+ * Where codes stand in for ids in `body` (edited in place as `findSites` does); a `Problem` for
+ * malformed codes. None where the catalog knows no schema for the write.
  */
-async function resolveCodes(
-  r: V2Request,
-  trace: CallTrace,
-  body: JsonObject,
-  mode: CodeMode,
-): Promise<{ changed: boolean; cached: CodeKey[] } | Response> {
-  const schema = codeSchema(mode === "merge" ? "PATCH" : "POST", r.path);
-  if (!schema) return { changed: false, cached: [] };
+function codeSites(path: string, body: JsonObject, mode: CodeMode): Sites {
+  const schema = codeSchema(mode === "merge" ? "PATCH" : "POST", path);
+  if (!schema) return { sites: [], errors: [], changed: false };
   const found = findSites(body, schema, mode);
   if (found.errors.length > 0) throw invalidCodes(found.errors);
-  const resolved = await resolveSites(found.sites, codeDeps(r, trace));
-  if (resolved.kind === "refused") return resolved.response;
-  if (resolved.kind === "unknown") throw invalidCodes(resolved.errors);
-  return { changed: found.changed, cached: resolved.cached };
+  return found;
 }
 
 function invalidCodes(errors: { path: string; message: string }[]): Problem {
@@ -116,54 +142,6 @@ function invalidCodes(errors: { path: string; message: string }[]): Problem {
     `A code in the body cannot be resolved to an id; nothing was written. ${list}`,
     { errors },
   );
-}
-
-/** The tenant's code cache and the lookup GET, for `r`'s caller. */
-function codeDeps(r: V2Request, trace: CallTrace): CodeDeps {
-  return {
-    recall: async (keys) => unwrap(await asKeyHolder(r.env, r.caller, (f) => f.codeIds(keys))),
-    remember: async (found) => {
-      unwrap(await asKeyHolder(r.env, r.caller, (f) => f.rememberCodeIds(found)));
-    },
-    lookup: (target, codes) => lookup(r, trace, target, codes),
-  };
-}
-
-/** One lookup GET, sent like any call of the caller's (its permit, its token, its deadline). */
-async function lookup(
-  r: V2Request,
-  trace: CallTrace,
-  target: Target,
-  codes: string[],
-): Promise<LookupAnswer> {
-  const list = await getFilteredList(r, trace, target.list, lookupSearch(target, codes));
-  switch (list.kind) {
-    case "rows":
-      return { ok: true, rows: list.rows };
-    case "refused":
-      return { ok: false, response: list.response };
-    case "unreadable":
-      if (list.why === "too-large")
-        throw new Problem(
-          "upstream-failed",
-          `The accounting API answered a lookup of ${target.list} with a list too large to read.`,
-        );
-      throw notAList(target);
-    case "broken":
-      // A body that broke off while read is as unusable as one that is not a list.
-      throw notAList(target);
-  }
-}
-
-function notAList(target: Target): Problem {
-  return new Problem(
-    "upstream-failed",
-    `The accounting API answered a lookup of ${target.list} with something other than a list.`,
-  );
-}
-
-async function forget(r: V2Request, keys: CodeKey[]): Promise<void> {
-  unwrap(await asKeyHolder(r.env, r.caller, (face) => face.forgetCodeIds(keys)));
 }
 
 /** `value` as JSON bytes in a buffer of their own (a buffered body can be resent after a 401). */

@@ -43,6 +43,26 @@ describe("code-ids: the tenant's code → id cache", () => {
     });
   });
 
+  it("forgets every code of the kinds named, and keeps the other kinds'", async () => {
+    await withSql((sql) => {
+      const c = new CodeIds(sql);
+      c.remember(
+        [
+          { kind: "Department", code: "a", id: 1 },
+          { kind: "Department", code: "b", id: 2 },
+          { kind: "Dim1", code: "a", id: 3 },
+          { kind: "Customer", code: "10001", id: 4 },
+        ],
+        T0,
+      );
+      c.forgetKinds(["Department", "Dim1"]);
+      c.forgetKinds([]);
+      expect(sql.exec("SELECT kind, code FROM code_ids").toArray()).toEqual([
+        { kind: "Customer", code: "10001" },
+      ]);
+    });
+  });
+
   it("forgets the codes named, and clears all", async () => {
     await withSql((sql) => {
       const c = new CodeIds(sql);

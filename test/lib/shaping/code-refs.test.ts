@@ -3,6 +3,10 @@ import { ManualVoucherPost } from "../../../shared/v2/vouchers";
 import {
   CODE_REFS,
   codeKey,
+  distinctCodes,
+  kindsListedAt,
+  LOOKUPS_IN_FLIGHT,
+  placeholderIds,
   lookupBatches,
   lookupSearch,
   resolveSites,
@@ -197,6 +201,36 @@ describe("resolving", () => {
     expect(body.VoucherLines[0]).toEqual({ AccountNo: 3000 });
   });
 
+  it("starts no lookup after one is refused: of 6 batches, at most LOOKUPS_IN_FLIGHT are asked", async () => {
+    let asked = 0;
+    const deps: CodeDeps = {
+      recall: async () => [],
+      lookup: async () => {
+        asked++;
+        return { ok: false, response: new Response("{}", { status: 403 }) };
+      },
+      remember: async () => undefined,
+    };
+    const body = { VoucherLines: Array.from({ length: 300 }, (_, i) => ({ AccountNo: 5000 + i })) };
+    const res = await resolveSites(findSites(body, ManualVoucherPost, "post").sites, deps);
+    expect(res.kind).toBe("refused");
+    expect(asked).toBeLessThanOrEqual(LOOKUPS_IN_FLIGHT);
+  });
+
+  it("counts distinct codes by kind, and puts placeholder ids where the codes were", () => {
+    const body = {
+      VoucherLines: [
+        { AccountNo: 3000, DepartmentCode: "a" },
+        { AccountNo: "3000", DepartmentCode: "A" },
+        { AccountNo: 1920, DepartmentCode: "b" },
+      ],
+    };
+    const { sites } = findSites(body, ManualVoucherPost, "post");
+    expect(distinctCodes(sites)).toBe(4);
+    placeholderIds(sites);
+    expect(body.VoucherLines[0]).toEqual({ AccountId: 1, DepartmentId: 1 });
+  });
+
   it("passes a lookup's refusal back as the API gave it", async () => {
     const refusal = new Response("{}", { status: 403 });
     const deps: CodeDeps = {
@@ -209,5 +243,16 @@ describe("resolving", () => {
       deps,
     );
     expect(res).toEqual({ kind: "refused", response: refusal });
+  });
+});
+
+describe("kindsListedAt", () => {
+  it("names the kinds looked up in the list a write's first segment names, in any casing", () => {
+    expect(kindsListedAt("/Departments")).toEqual(["Department"]);
+    expect(kindsListedAt("/departments/7")).toEqual(["Department"]);
+    expect(kindsListedAt("/CustomDimensions/3")).toEqual(["Dim1", "Dim2", "Dim3"]);
+    expect(kindsListedAt("/Customers/5/ContactPersons")).toEqual(["Customer"]);
+    expect(kindsListedAt("/SalesOrders/Complete")).toEqual([]);
+    expect(kindsListedAt("/Departmentsx")).toEqual([]);
   });
 });

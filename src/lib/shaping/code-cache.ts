@@ -1,0 +1,112 @@
+/**
+ * @module
+ * Codes for ids, as one caller's request sees them: the tenant's cache of code→id pairs
+ * (`durable/tenant/code-ids.ts`) and the lookup GETs (`code-refs.ts` decides what to ask). Also
+ * where the gateway's own writes reach that cache: a write forgets the ids it may have made stale.
+ */
+import { log } from "../log";
+import { unwrap } from "../outcome";
+import type { V2Request } from "../passthrough";
+import { Problem } from "../problem";
+import { asKeyHolder } from "../stubs";
+import type { CallTrace } from "../upstream/client";
+import {
+  kindsListedAt,
+  lookupSearch,
+  type CodeDeps,
+  type CodeKey,
+  type LookupAnswer,
+  type Target,
+} from "./code-refs";
+import { getFilteredList } from "./filtered-list";
+
+/**
+ * The tenant's code cache and the lookup GET, for `r`'s caller.
+ *
+ * @param r the caller's request: its tenant, gateway key, deadline and environment
+ * @param trace the caller's trace: each lookup is one more upstream call in it
+ * @returns what `resolveSites` needs
+ * @example await resolveSites(sites, codeDeps(r, trace))
+ */
+export function codeDeps(r: V2Request, trace: CallTrace): CodeDeps {
+  return {
+    recall: async (keys) => unwrap(await asKeyHolder(r.env, r.caller, (f) => f.codeIds(keys))),
+    remember: async (found) => {
+      unwrap(await asKeyHolder(r.env, r.caller, (f) => f.rememberCodeIds(found)));
+    },
+    lookup: (target, codes) => lookup(r, trace, target, codes),
+  };
+}
+
+/**
+ * Forgets `keys`: a write that used them was refused in a way that says the record may be gone.
+ *
+ * @example await forgetCodes(r, [{ kind: "Department", code: "avd10" }])
+ */
+export async function forgetCodes(r: V2Request, keys: CodeKey[]): Promise<void> {
+  unwrap(await asKeyHolder(r.env, r.caller, (f) => f.forgetCodeIds(keys)));
+}
+
+/**
+ * Forgets every cached code of the kinds `r` writes to (`kindsListedAt`), if any. A write to
+ * `/Departments` may rename a department's code or give an old code to a new department; the
+ * pairs the cache holds for departments may then name the wrong record, and a write using one lands
+ * on it. So they are forgotten before the write is sent (so a write whose isolate dies before its
+ * second step still leaves no pair from before it) and again after it, whatever its answer or
+ * failure (it may have been applied), since a lookup racing the write may have kept a pair from
+ * before it. Before the write a failure to reach the object is thrown (nothing was sent); after it
+ * it is logged, as the write's answer matters more. What is left: a lookup that read the list
+ * before the write was applied and remembers its pairs after the second forget; such a pair lives
+ * at most `CODE_IDS_FOR_MS`, as does any change made outside the gateway.
+ *
+ * @param r the write
+ * @param stage before it is sent, or after it (in a `finally`)
+ * @example await forgetWrittenKinds(r, "before")
+ */
+export async function forgetWrittenKinds(r: V2Request, stage: "before" | "after"): Promise<void> {
+  const kinds = kindsListedAt(r.path);
+  if (kinds.length === 0) return;
+  const forget = async () =>
+    unwrap(await asKeyHolder(r.env, r.caller, (f) => f.forgetCodeKinds(kinds)));
+  if (stage === "before") return void (await forget());
+  await forget().catch((err: unknown) =>
+    log.warn("code-forget-failed", {
+      requestId: r.requestId,
+      kinds,
+      error: err instanceof Error ? err.name : "unknown",
+    }),
+  );
+}
+
+/** One lookup GET, sent like any call of the caller's (its permit, its token, its deadline). */
+async function lookup(
+  r: V2Request,
+  trace: CallTrace,
+  target: Target,
+  codes: string[],
+): Promise<LookupAnswer> {
+  const list = await getFilteredList(r, trace, target.list, lookupSearch(target, codes));
+  switch (list.kind) {
+    case "rows":
+      return { ok: true, rows: list.rows };
+    case "refused":
+      return { ok: false, response: list.response };
+    case "unreadable":
+      if (list.why === "too-large")
+        throw new Problem(
+          "upstream-failed",
+          `The accounting API answered a lookup of ${target.list} with a list too large to read.`,
+        );
+      throw notAList(target);
+    case "broken":
+      // A body that broke off while read is as unusable as one that is not a list.
+      throw notAList(target);
+  }
+}
+
+function notAList(target: Target): Problem {
+  return new Problem(
+    "upstream-failed",
+    `The accounting API answered a lookup of ${target.list} with something other than a list.`,
+  );
+}
