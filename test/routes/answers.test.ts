@@ -22,7 +22,7 @@ import {
 import { ADMIN, gw, json } from "../helpers/gateway";
 import { shopTenant, waitFor } from "../helpers/orders";
 
-const workflow = (env as unknown as { ORDER_TO_INVOICE: Workflow }).ORDER_TO_INVOICE;
+const workflow = env.ORDER_TO_INVOICE;
 const [order] = shopifyCorpus();
 if (!order) throw new Error("empty corpus");
 const orderId = String(order.payload.id);
