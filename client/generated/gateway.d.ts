@@ -67,7 +67,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replace the tenant's client key */
+        /**
+         * Replace the tenant's client key
+         * @description Checks the new key with the token endpoint first (nothing changes on refusal). The new key may open other books, so what the tenant remembered of the old ones is dropped; the answer counts it.
+         */
         put: operations["replaceClientKey"];
         post?: never;
         delete?: never;
@@ -634,6 +637,23 @@ export interface components {
         KeyRotation: {
             /** @default 86400 */
             graceSeconds: number;
+        };
+        ClientKeyReplaced: {
+            /** @description Records of the old books dropped, by kind: the new key may open other books, where the same ids are other records or none. */
+            cleared: {
+                /** @description Buyers matched to customers of the old books. */
+                knownCustomers: number;
+                /** @description Product codes known with their sales account. */
+                knownProducts: number;
+                /** @description Codes and numbers resolved to ids (shaping). */
+                codeIds: number;
+                /** @description Kept answers of Idempotency-Key writes: a retry of one of them is sent again. */
+                idempotencyRecords: number;
+                /** @description Cached reference lists (VAT codes, accounts, …). */
+                referenceCache: number;
+                /** @description Settlement accounts' ids (and the VatId of code 0). */
+                settlementIds: number;
+            };
         };
         ClientKeyReplacement: {
             clientKey: string;
@@ -1216,12 +1236,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replaced. */
-            204: {
+            /** @description Replaced; what was dropped of the old books. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ClientKeyReplaced"];
+                };
             };
             /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
             400: {
@@ -1243,6 +1265,15 @@ export interface operations {
             };
             /** @description `not-found`: Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: Conflict; `idempotency-key-in-use`: A request with this Idempotency-Key is still in flight; `outcome-unknown`: The outcome of the first request with this Idempotency-Key is unknown */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,7 +10,7 @@ import type { Source } from "../../lib/orders/order";
 import type { OrderRunView } from "../../lib/orders/run-view";
 import type { RunState } from "../../lib/orders/runs";
 import { fail, ok, type Outcome } from "../../lib/outcome";
-import type { Enrolment, Registering } from "./enrolment";
+import type { ClearedRecords, Enrolment, Registering } from "./enrolment";
 import type { SecretOptions } from "./order-settings";
 import { NO_TENANT, ownerOf, type TenantParts } from "./parts";
 import { nameOf } from "./registration";
@@ -57,9 +57,9 @@ export class OperatorFace extends RpcTarget {
 
   /**
    * Replaces the client key (after the client re-activated the integration); checked like at
-   * registration.
+   * registration. Answers what was dropped of the old books.
    */
-  replaceClientKey(clientKey: string): Promise<Outcome<null>> {
+  replaceClientKey(clientKey: string): Promise<Outcome<{ cleared: ClearedRecords }>> {
     return this.#enrolment.replace(clientKey);
   }
 

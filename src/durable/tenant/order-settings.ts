@@ -20,7 +20,7 @@ import { fail, ok, type Outcome } from "../../lib/outcome";
 import { SettlementIds } from "../../lib/orders/port";
 import type { TenantName } from "../../lib/stubs";
 import type { Sealer } from "./sealer";
-import { jsonColumn, row } from "./sql";
+import { deleteAll, jsonColumn, row } from "./sql";
 
 /** The tables as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step). */
 export const ORDER_SETTINGS_TABLES = [
@@ -215,6 +215,14 @@ export class OrderSettings {
       accountNo,
       JSON.stringify(SettlementIds.parse(ids)),
     );
+  }
+
+  /**
+   * Forgets every settlement account's ids (the client key was replaced: they are another company's
+   * records, and a voucher naming them would fail on every later settlement); answers how many.
+   */
+  clearSettlementIds(): number {
+    return deleteAll(this.sql, "settlement_ids");
   }
 
   /** Removes every secret, pinned shop, the mapping and the remembered ids. */

@@ -56,6 +56,26 @@ const Registered = z
 const Rotated = z
   .strictObject({ gatewayKey: z.string(), previousKeysRetireAt: z.string() })
   .openapi("RotatedGatewayKey");
+const Count = (description: string) => z.int().min(0).openapi({ description });
+const ClientKeyReplaced = z
+  .strictObject({
+    cleared: z
+      .strictObject({
+        knownCustomers: Count("Buyers matched to customers of the old books."),
+        knownProducts: Count("Product codes known with their sales account."),
+        codeIds: Count("Codes and numbers resolved to ids (shaping)."),
+        idempotencyRecords: Count(
+          "Kept answers of Idempotency-Key writes: a retry of one of them is sent again.",
+        ),
+        referenceCache: Count("Cached reference lists (VAT codes, accounts, …)."),
+        settlementIds: Count("Settlement accounts' ids (and the VatId of code 0)."),
+      })
+      .openapi({
+        description:
+          "Records of the old books dropped, by kind: the new key may open other books, where the same ids are other records or none.",
+      }),
+  })
+  .openapi("ClientKeyReplaced");
 const SecretSet = z
   .strictObject({ previousSecretRetiresAt: z.string().nullable() })
   .openapi("WebhookSecretSet");
@@ -119,9 +139,14 @@ export const replaceClientKey = createRoute({
   path: "/tenants/{environment}/{client}/client-key",
   operationId: "replaceClientKey",
   summary: "Replace the tenant's client key",
+  description:
+    "Checks the new key with the token endpoint first (nothing changes on refusal). The new key may open other books, so what the tenant remembered of the old ones is dropped; the answer counts it.",
   middleware: [jsonGate()],
   request: { params: Target, body: jsonBody(Replacement) },
-  responses: { 204: none("Replaced."), ...problems(400, 401, 404, 413, 415, 422, 429, 502, 503) },
+  responses: {
+    200: jsonAnswer("Replaced; what was dropped of the old books.", ClientKeyReplaced),
+    ...problems(400, 401, 404, 409, 413, 415, 422, 429, 502, 503),
+  },
 });
 
 export const setWebhookSecret = createRoute({
