@@ -38,7 +38,13 @@ const Rotation = z
   .openapi("KeyRotation");
 const Replacement = z.strictObject({ clientKey: ClientKey }).openapi("ClientKeyReplacement");
 const WebhookSecret = z
-  .strictObject({ secret: z.string().min(8).max(500), shopDomain: ShopDomain.optional() })
+  .strictObject({
+    secret: z.string().min(8).max(500),
+    shopDomain: ShopDomain.optional().meta({
+      description:
+        "Required for `shopify` (422 without it): the one shop whose deliveries this tenant takes. Refused (409) when another tenant has this secret for the same shop. Not taken by other sources (400).",
+    }),
+  })
   .openapi("WebhookSecret");
 const SecretRotation = WebhookSecret.extend({ graceSeconds: Rotation.shape.graceSeconds }).openapi(
   "WebhookSecretRotation",
@@ -157,7 +163,7 @@ export const setWebhookSecret = createRoute({
   summary: "Set a source's webhook secret outright (no earlier secret verifies any more)",
   middleware: [jsonGate()],
   request: { params: WebhookTarget, body: jsonBody(WebhookSecret) },
-  responses: { 204: none("Set."), ...problems(400, 401, 404, 413, 415, 429, 503) },
+  responses: { 204: none("Set."), ...problems(400, 401, 404, 409, 413, 415, 422, 429, 503) },
 });
 
 export const rotateWebhookSecret = createRoute({
@@ -170,7 +176,7 @@ export const rotateWebhookSecret = createRoute({
   request: { params: WebhookTarget, body: jsonBody(SecretRotation) },
   responses: {
     201: jsonAnswer("Added.", SecretSet),
-    ...problems(400, 401, 404, 413, 415, 429, 503),
+    ...problems(400, 401, 404, 409, 413, 415, 422, 429, 503),
   },
 });
 
