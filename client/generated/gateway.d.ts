@@ -67,7 +67,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replace the tenant's client key */
+        /**
+         * Replace the tenant's client key
+         * @description Checks the new key with the token endpoint first (nothing changes on refusal). The new key may open other books, so what the tenant remembered of the old ones is dropped; the answer counts it.
+         */
         put: operations["replaceClientKey"];
         post?: never;
         delete?: never;
@@ -427,6 +430,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/tenants/{environment}/{client}/webhooks/{source}/confirm-shop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm the shop a first delivery pinned: it becomes the operator's binding */
+        post: operations["consoleConfirmShop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/tenants/{environment}/{client}/order-mapping": {
         parameters: {
             query?: never;
@@ -635,11 +655,29 @@ export interface components {
             /** @default 86400 */
             graceSeconds: number;
         };
+        ClientKeyReplaced: {
+            /** @description Records of the old books dropped, by kind: the new key may open other books, where the same ids are other records or none. */
+            cleared: {
+                /** @description Buyers matched to customers of the old books. */
+                knownCustomers: number;
+                /** @description Product codes known with their sales account. */
+                knownProducts: number;
+                /** @description Codes and numbers resolved to ids (shaping). */
+                codeIds: number;
+                /** @description Kept answers of Idempotency-Key writes: a retry of one of them is sent again. */
+                idempotencyRecords: number;
+                /** @description Cached reference lists (VAT codes, accounts, …). */
+                referenceCache: number;
+                /** @description Settlement accounts' ids (and the VatId of code 0). */
+                settlementIds: number;
+            };
+        };
         ClientKeyReplacement: {
             clientKey: string;
         };
         WebhookSecret: {
             secret: string;
+            /** @description Required for `shopify` (422 without it): the one shop whose deliveries this tenant takes. Refused (409) when another tenant has this secret for the same shop. Not taken by other sources (400). */
             shopDomain?: string;
         };
         WebhookSecretSet: {
@@ -749,8 +787,11 @@ export interface components {
             organizationNumber?: string;
         };
         WebhookIntake: {
-            /** @enum {string} */
-            intake: "started" | "duplicate" | "cancelled" | "failed" | "ignored" | "ping";
+            /**
+             * @description `refused`: verified, but from a shop this tenant is not bound to; nothing was booked (answered 200 so the shop does not retry).
+             * @enum {string}
+             */
+            intake: "started" | "duplicate" | "cancelled" | "failed" | "ignored" | "refused" | "ping";
             detail: string;
             /** @description The order's run (as `GET /orders/{source}/{orderId}` shows it), or null. */
             run: components["schemas"]["OrderRun"] | null;
@@ -842,6 +883,12 @@ export interface components {
             csrf: string;
             secret: string;
             shopDomain?: "" | string;
+        };
+        ConsoleShopConfirmation: {
+            /** @description The session's CSRF token, from the page's hidden field. */
+            csrf: string;
+            /** @description The shop the page showed. */
+            shop: string;
         };
         ConsoleOrderMapping: {
             csrf: string;
@@ -1216,12 +1263,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replaced. */
-            204: {
+            /** @description Replaced; what was dropped of the old books. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ClientKeyReplaced"];
+                };
             };
             /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
             400: {
@@ -1243,6 +1292,15 @@ export interface operations {
             };
             /** @description `not-found`: Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: Conflict; `idempotency-key-in-use`: A request with this Idempotency-Key is still in flight; `outcome-unknown`: The outcome of the first request with this Idempotency-Key is unknown */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1366,6 +1424,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `conflict`: Conflict; `idempotency-key-in-use`: A request with this Idempotency-Key is still in flight; `outcome-unknown`: The outcome of the first request with this Idempotency-Key is unknown */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `payload-too-large`: Payload too large */
             413: {
                 headers: {
@@ -1377,6 +1444,15 @@ export interface operations {
             };
             /** @description `unsupported-media-type`: Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unprocessable`: Unprocessable request; `idempotency-key-reused`: This Idempotency-Key was used with another request; `too-many-rows`: The list has more rows than Prefer: pages=all answers at once; `deadline-too-short`: The call's deadline cannot fit the pages it asks for */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1466,6 +1542,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `conflict`: Conflict; `idempotency-key-in-use`: A request with this Idempotency-Key is still in flight; `outcome-unknown`: The outcome of the first request with this Idempotency-Key is unknown */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `payload-too-large`: Payload too large */
             413: {
                 headers: {
@@ -1477,6 +1562,15 @@ export interface operations {
             };
             /** @description `unsupported-media-type`: Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unprocessable`: Unprocessable request; `idempotency-key-reused`: This Idempotency-Key was used with another request; `too-many-rows`: The list has more rows than Prefer: pages=all answers at once; `deadline-too-short`: The call's deadline cannot fit the pages it asks for */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2019,7 +2113,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Already recorded (a duplicate), ignored, or WooCommerce's ping. */
+            /** @description Already recorded (a duplicate), ignored, refused for its shop, or WooCommerce's ping. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2641,6 +2735,7 @@ export interface operations {
         parameters: {
             query?: {
                 saved?: ("shopify" | "woocommerce" | "stripe" | "standard") | "mapping";
+                confirmed?: "shopify" | "woocommerce" | "stripe" | "standard";
             };
             header?: never;
             path: {
@@ -2832,6 +2927,123 @@ export interface operations {
             };
             /** @description No such tenant. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Another tenant has this secret for the same shop. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A Shopify secret without its shop domain. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleConfirmShop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                source: "shopify" | "woocommerce" | "stripe" | "standard";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleShopConfirmation"];
+            };
+        };
+        responses: {
+            /** @description Confirmed: to the tenant's page. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The form is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in (a form post). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form's CSRF token is missing or wrong ("The form expired"), or it came from another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The shop changed, or another tenant has this secret for it. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,24 +3,29 @@
  * `Directory`: one for the whole gateway, the list of registered tenant names, so operators can
  * list tenants. It holds names only; everything else about a tenant is in its own `Tenant` object.
  * It also keeps the single-use `state` of each onboarding (`directory/onboarding-states.ts`): there
- * is no tenant yet to keep it, and one object for the gateway makes "used once" exact.
+ * is no tenant yet to keep it, and one object for the gateway makes "used once" exact. And the one
+ * index that spans tenants: which tenant holds which webhook secret (hashed) on which shop
+ * (`directory/shop-claims.ts`).
  */
 import { DurableObject } from "cloudflare:workers";
 import { z } from "zod";
 import type { Bindings, Environment } from "../lib/config";
 import { OnboardingStates, type TakenState } from "./directory/onboarding-states";
+import { ShopClaims, type ClaimAnswer, type ShopClaim } from "./directory/shop-claims";
 import { migrate } from "./directory/schema";
 
 const NameRow = z.object({ name: z.string() });
 
 export class Directory extends DurableObject<Bindings> {
   readonly #states: OnboardingStates;
+  readonly #claims: ShopClaims;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
     // Throws when a step fails (rolled back): every call then fails until a wake migrates.
     migrate(ctx.storage);
     this.#states = new OnboardingStates(ctx.storage.sql);
+    this.#claims = new ShopClaims(ctx.storage.sql);
   }
 
   /** Adds a tenant name. */
@@ -28,9 +33,18 @@ export class Directory extends DurableObject<Bindings> {
     this.ctx.storage.sql.exec("INSERT OR IGNORE INTO tenants (name) VALUES (?)", name);
   }
 
-  /** Removes a tenant name. */
+  /** Removes a tenant name, and its shop claims. */
   remove(name: string): void {
     this.ctx.storage.sql.exec("DELETE FROM tenants WHERE name = ?", name);
+    this.#claims.release(name);
+  }
+
+  /**
+   * A tenant's webhook secret (its SHA-256) on a shop, for one source; refused, naming the holder,
+   * when another tenant holds that secret on that shop (`directory/shop-claims.ts`).
+   */
+  claimShop(claim: ShopClaim): ClaimAnswer {
+    return this.#claims.claim(claim);
   }
 
   /** Remembers an onboarding's state (its SHA-256) until `expiresAt`, epoch ms. */

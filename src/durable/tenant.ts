@@ -9,6 +9,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../lib/config";
+import { directoryStub } from "../lib/stubs";
 import type { Source } from "../lib/orders/order";
 import type { Outcome } from "../lib/outcome";
 import { CodeIds } from "./tenant/code-ids";
@@ -22,6 +23,8 @@ import { OrderDesk, unverified, type WebhookIntake } from "./tenant/order-desk";
 import { OrderSettings } from "./tenant/order-settings";
 import { ownerOf, type TenantParts } from "./tenant/parts";
 import { ReferenceCache } from "./tenant/reference-cache";
+import { ShopPins } from "./tenant/shop-pins";
+import { WebhookSetup } from "./tenant/webhook-setup";
 import { Registration } from "./tenant/registration";
 import { grantRun, type RunHolderFace } from "./tenant/run-face";
 import { migrate } from "./tenant/schema";
@@ -57,6 +60,7 @@ export class Tenant extends DurableObject<Bindings> {
   readonly #keys: GatewayKeys;
   readonly #tokens: TokenKeeper;
   readonly #settings: OrderSettings;
+  readonly #pins: ShopPins;
   readonly #desk: OrderDesk;
   readonly #known: KnownIds;
   readonly #codeIds: CodeIds;
@@ -65,6 +69,7 @@ export class Tenant extends DurableObject<Bindings> {
   /** The modules as the faces reach them. */
   readonly #parts: TenantParts;
   readonly #enrolment: Enrolment;
+  readonly #webhooks: WebhookSetup;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -75,7 +80,8 @@ export class Tenant extends DurableObject<Bindings> {
     this.#registration = new Registration(sql);
     this.#keys = new GatewayKeys(sql);
     this.#settings = new OrderSettings(sql, this.#sealer);
-    this.#desk = new OrderDesk(sql, env, this.#settings);
+    this.#pins = new ShopPins(sql);
+    this.#desk = new OrderDesk(sql, env, this.#settings, this.#pins);
     this.#known = new KnownIds(sql, this.#settings);
     this.#codeIds = new CodeIds(sql);
     this.#idempotency = new IdempotencyKeys(sql);
@@ -94,6 +100,7 @@ export class Tenant extends DurableObject<Bindings> {
       keys: this.#keys,
       tokens: this.#tokens,
       settings: this.#settings,
+      pins: this.#pins,
       desk: this.#desk,
       known: this.#known,
       codeIds: this.#codeIds,
@@ -102,6 +109,10 @@ export class Tenant extends DurableObject<Bindings> {
       arm: () => this.#arm(),
     };
     this.#enrolment = new Enrolment(this.#parts, this.#sealer, () => this.env);
+    // The one index across tenants (a secret's SHA-256 on a shop) is the directory's.
+    this.#webhooks = new WebhookSetup(this.#settings, this.#pins, {
+      claim: (claim) => directoryStub(this.env).claimShop(claim),
+    });
   }
 
   /**
@@ -125,7 +136,7 @@ export class Tenant extends DurableObject<Bindings> {
    * session (and onboarding's single-use state) ask for it; see the note above the class.
    */
   operator(): OperatorFace {
-    return new OperatorFace(this.#parts, this.#enrolment);
+    return new OperatorFace(this.#parts, this.#enrolment, this.#webhooks);
   }
 
   /**

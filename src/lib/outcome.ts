@@ -31,11 +31,15 @@ export type Reason =
   /** The gateway's own configuration (SECRETS_KEY, an environment's keys) is missing or wrong. */
   | "misconfigured";
 
-/** A failure: its reason, what the caller can do about it, and when to try again. */
+/**
+ * A failure: its reason, what the caller can do about it, when to try again, and the request's
+ * field it is about (answered as the problem's `errors`, like a validation failure).
+ */
 export interface Failure {
   reason: Reason;
   detail: string;
   retryAfterSeconds?: number;
+  field?: string;
 }
 
 /** A Durable Object's answer. */
@@ -57,27 +61,37 @@ export function fail(
   };
 }
 
+/** A failed outcome about one field of the request: its problem names the field. */
+export function failOn(
+  field: string,
+  reason: "bad-request" | "conflict" | "unprocessable",
+  detail: string,
+): { ok: false; error: Failure } {
+  return { ok: false, error: { reason, detail, field } };
+}
+
 /**
  * The problem a caller sees for `f`. Exhaustive: a new reason does not compile until it is mapped
  * here.
  */
 export function problemOf(f: Failure): Problem {
   const retry = f.retryAfterSeconds ? { "retry-after": String(f.retryAfterSeconds) } : undefined;
+  const errors = f.field ? { errors: [{ path: f.field, message: f.detail }] } : {};
   switch (f.reason) {
     case "unauthorized":
       return new Problem("unauthorized", f.detail, { headers: { "www-authenticate": "Bearer" } });
     case "bad-signature":
       return new Problem("unauthorized", f.detail);
     case "bad-request":
-      return new Problem("bad-request", f.detail);
+      return new Problem("bad-request", f.detail, errors);
     case "not-found":
       return new Problem("not-found", f.detail);
     case "conflict":
-      return new Problem("conflict", f.detail);
+      return new Problem("conflict", f.detail, errors);
     case "rejected":
       return new Problem("credentials-rejected", f.detail);
     case "unprocessable":
-      return new Problem("unprocessable", f.detail);
+      return new Problem("unprocessable", f.detail, errors);
     case "unavailable":
     case "misconfigured":
       return new Problem("unavailable", f.detail, retry ? { headers: retry } : {});

@@ -49,13 +49,13 @@ export const adminRoutes = router
     return c.json(rotated, 201);
   })
   .openapi(route.replaceClientKey, async (c) => {
-    unwrap(
+    const replaced = unwrap(
       await onTenant(c, c.req.valid("param"), (f) =>
         f.replaceClientKey(c.req.valid("json").clientKey),
       ),
     );
     dropCopies(c, c.req.valid("param"));
-    return c.body(null, 204);
+    return c.json(replaced, 200);
   })
   .openapi(route.setWebhookSecret, async (c) => {
     const { secret, shopDomain } = c.req.valid("json");

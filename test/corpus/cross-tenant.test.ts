@@ -16,7 +16,7 @@ import { corpus, shopifyCancelled } from "../fixtures/orders/shopify";
 import { rng } from "../fixtures/orders/rng";
 import { sign } from "../fixtures/orders/sign";
 import { ADMIN, control, gw, json, slug } from "../helpers/gateway";
-import { shopTenant, waitFor, type ShopTenant } from "../helpers/orders";
+import { secretBody, shopTenant, waitFor, type ShopTenant } from "../helpers/orders";
 
 /** Requests the suite generates, at least. */
 const REQUESTS = 1200;
@@ -35,8 +35,12 @@ async function victim(n: number, orderPayload: Record<string, unknown>): Promise
   const t = await shopTenant();
   const secret = `xt-secret-${n}-${t.client}`;
   expect(
-    (await gw(`/admin/tenants/demo/${t.client}/webhooks/shopify`, json({ secret }, "PUT", ADMIN)))
-      .status,
+    (
+      await gw(
+        `/admin/tenants/demo/${t.client}/webhooks/shopify`,
+        json(secretBody(t.client, "shopify", secret), "PUT", ADMIN),
+      )
+    ).status,
   ).toBe(204);
   const marker = `XT-${t.client}`;
   const customerIds: number[] = [];

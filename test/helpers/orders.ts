@@ -4,12 +4,33 @@
  * operator would).
  */
 import { expect } from "vitest";
-import type { Source } from "../../src/lib/orders/order";
-import { sign, TEST_SECRETS, type SignOptions } from "../fixtures/orders/sign";
+import { Source } from "../../src/lib/orders/order";
+import { FIXTURE_SHOP, sign, TEST_SECRETS, type SignOptions } from "../fixtures/orders/sign";
 import { ADMIN, gw, json, tenant } from "./gateway";
 
 export type { Source };
 export type ShopTenant = Awaited<ReturnType<typeof shopTenant>>;
+
+/**
+ * The Shopify shop a test tenant is bound to: its own. Every test tenant shares the app's one
+ * Shopify secret (`TEST_SECRETS.shopify`), as the shops of one app do, so each needs a distinct
+ * shop (the gateway refuses one secret for two tenants on the same shop).
+ */
+export const shopDomainOf = (client: string) => `${client}.myshopify.com`;
+
+/** The body of `PUT …/webhooks/{source}`: Shopify's with the tenant's own shop domain. */
+export const secretBody = (client: string, source: Source, secret: string) =>
+  source === "shopify" ? { secret, shopDomain: shopDomainOf(client) } : { secret };
+
+/**
+ * `headers` as the tenant's own shop sends them: a delivery signed by the fixtures (which name
+ * `FIXTURE_SHOP`) comes from the tenant's shop; one that names another shop keeps it.
+ */
+function fromOwnShop(client: string, source: Source, headers: Record<string, string>) {
+  return source === "shopify" && headers["X-Shopify-Shop-Domain"] === FIXTURE_SHOP
+    ? { ...headers, "X-Shopify-Shop-Domain": shopDomainOf(client) }
+    : headers;
+}
 
 /**
  * A tenant on a new sandbox client, with each source's webhook secret set (and a mapping, if
@@ -17,12 +38,12 @@ export type ShopTenant = Awaited<ReturnType<typeof shopTenant>>;
  */
 export async function shopTenant(mapping?: Record<string, unknown>) {
   const t = await tenant();
-  for (const [source, secret] of Object.entries(TEST_SECRETS)) {
+  for (const source of Source.options) {
     expect(
       (
         await gw(
           `/admin/tenants/${t.environment}/${t.client}/webhooks/${source}`,
-          json({ secret }, "PUT", ADMIN),
+          json(secretBody(t.client, source, TEST_SECRETS[source]), "PUT", ADMIN),
         )
       ).status,
     ).toBe(204);
@@ -38,15 +59,19 @@ export async function shopTenant(mapping?: Record<string, unknown>) {
     ).toBe(200);
   return {
     ...t,
-    /** Delivers a webhook for this tenant, as it is. */
+    /** Delivers a webhook for this tenant, from its own shop unless the headers name another. */
     deliver: (source: Source, headers: Record<string, string>, body: string) =>
-      gw(`/webhooks/${source}/${t.client}/${t.environment}`, { method: "POST", headers, body }),
+      gw(`/webhooks/${source}/${t.client}/${t.environment}`, {
+        method: "POST",
+        headers: fromOwnShop(t.client, source, headers),
+        body,
+      }),
     /** Signs `payload` as `source` does (with the test secret set above) and delivers it. */
     send: async (source: Source, payload: unknown, opts: SignOptions = {}) => {
       const signed = await sign(source, payload, undefined, opts);
       return gw(`/webhooks/${source}/${t.client}/${t.environment}`, {
         method: "POST",
-        headers: signed.headers,
+        headers: fromOwnShop(t.client, source, signed.headers),
         body: signed.body,
       });
     },

@@ -213,7 +213,7 @@ describe("admin: tenants", () => {
           json({ clientKey: back.clientKey }, "PUT", ADMIN),
         )
       ).status,
-    ).toBe(204);
+    ).toBe(200);
     expect((await t.v2("/ClientIntegrationInformation")).status).toBe(200);
   });
 

@@ -20,7 +20,7 @@ import {
   type Schema,
 } from "../helpers/answers";
 import { ADMIN, gw, json } from "../helpers/gateway";
-import { shopTenant, waitFor } from "../helpers/orders";
+import { secretBody, shopTenant, waitFor } from "../helpers/orders";
 
 const workflow = env.ORDER_TO_INVOICE;
 const [order] = shopifyCorpus();
@@ -127,11 +127,18 @@ describe("answers: every JSON route, its success and a refusal", () => {
     expect((await gw(`${at}/gateway-keys`, json({ graceSeconds: 60 }, "POST", ADMIN))).status).toBe(
       201,
     );
-    const secret = json({ secret: "a-new-secret-1234", graceSeconds: 60 }, "POST", ADMIN);
+    const secret = json(
+      { ...secretBody(t.client, "shopify", "a-new-secret-1234"), graceSeconds: 60 },
+      "POST",
+      ADMIN,
+    );
     expect((await gw(`${at}/webhooks/shopify/secrets`, secret)).status).toBe(201);
     expect((await gw(`${at}/order-mapping`, json({ settle: false }, "PUT", ADMIN))).status).toBe(
       200,
     );
+    expect(
+      (await gw(`${at}/client-key`, json({ clientKey: t.clientKey }, "PUT", ADMIN))).status,
+    ).toBe(200);
     expect((await gw(`${at}/order-mapping`, { headers: ADMIN })).status).toBe(200);
     expect(
       (await gw("/admin/onboarding", json({ environment: "demo" }, "POST", ADMIN))).status,

@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { corpus } from "../fixtures/orders/shopify";
 import { signIn, form } from "../helpers/console";
 import { ADMIN, fresh, gw, tenant } from "../helpers/gateway";
-import { shopTenant, waitFor } from "../helpers/orders";
+import { shopDomainOf, shopTenant, waitFor } from "../helpers/orders";
 import { signShopify } from "../fixtures/orders/sign";
 
 beforeEach(() => fresh());
@@ -112,9 +112,16 @@ describe("console: happy", () => {
     const t = await tenant();
     const s = await signIn();
     const secret = `shpss_${crypto.randomUUID()}`;
-    const res = await s.post(`/console/tenants/demo/${t.client}/webhooks/shopify`, {
+    // Without the shop's domain a Shopify secret is refused, the field named.
+    const bare = await s.post(`/console/tenants/demo/${t.client}/webhooks/shopify`, {
       secret,
       shopDomain: "",
+    });
+    expect(bare.status).toBe(422);
+    expect(await bare.text()).toContain("shopDomain");
+    const res = await s.post(`/console/tenants/demo/${t.client}/webhooks/shopify`, {
+      secret,
+      shopDomain: shopDomainOf(t.client),
     });
     expect(res.status, await res.clone().text()).toBe(303);
     expect(res.headers.get("location")).toBe(
@@ -129,7 +136,7 @@ describe("console: happy", () => {
       (
         await gw(`/webhooks/shopify/${t.client}/demo`, {
           method: "POST",
-          headers: signed.headers,
+          headers: { ...signed.headers, "X-Shopify-Shop-Domain": shopDomainOf(t.client) },
           body: signed.body,
         })
       ).status,

@@ -4,13 +4,23 @@
  * contradicts is refused, secrets rotate with an overlap, and every refusal looks the same whether
  * the tenant exists or not (the WooCommerce ping too).
  */
+import { env } from "cloudflare:workers";
+import { introspectWorkflow, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { corpus as shopifyCorpus, shopifyCancelled } from "../fixtures/orders/shopify";
 import { corpus as stripeCorpus } from "../fixtures/orders/stripe";
 import { corpus as wooCorpus, wooCancelled } from "../fixtures/orders/woocommerce";
 import { sign, TEST_SECRETS, wooPing, type Signed } from "../fixtures/orders/sign";
-import { ADMIN, gw, json, slug, tenant } from "../helpers/gateway";
-import { shopTenant, waitFor, type Run, type ShopTenant } from "../helpers/orders";
+import { signIn } from "../helpers/console";
+import { ADMIN, gw, json, slug, stats, tenant } from "../helpers/gateway";
+import {
+  secretBody,
+  shopDomainOf,
+  shopTenant,
+  waitFor,
+  type Run,
+  type ShopTenant,
+} from "../helpers/orders";
 
 const shop = shopifyCorpus().find((c) => c.currency === "NOK");
 const [woo] = wooCorpus();
@@ -20,7 +30,8 @@ if (!shop || !woo || !str) throw new Error("empty corpus");
  * A Shopify cancellation of order `id`: its run is recorded and never started, so no Workflow runs.
  */
 const cancellation = (id: number) => shopifyCancelled({ ...shop.payload, id });
-const OTHER_SHOP = "other-shop.myshopify.com";
+/** A shop no other test names (the app's one secret may be bound once per shop). */
+const otherShop = () => `${slug("shop")}.myshopify.com`;
 
 /** `signed` with another `X-Shopify-Shop-Domain` (the header is outside the signature). */
 const fromShop = (signed: Signed, domain: string): Signed => ({
@@ -44,6 +55,26 @@ const runOf = async (t: ShopTenant, source: string, id: string | number) => {
     : null;
 };
 
+/** Runs `run` on the tenant's object's storage (to leave a state an earlier version left). */
+const inStorage = <R>(t: ShopTenant, run: (sql: SqlStorage) => R) =>
+  runInDurableObject(env.TENANT.get(env.TENANT.idFromName(t.name)), (_i, state) =>
+    run(state.storage.sql),
+  );
+/** The tenant's Shopify pin as a delivery made it before shops were bound by the operator. */
+const pinnedByFirstDelivery = (t: ShopTenant, shop: string) =>
+  inStorage(t, (sql) => {
+    sql.exec("DELETE FROM webhook_shops");
+    sql.exec("INSERT INTO webhook_shops (source, shop) VALUES ('shopify', ?)", shop);
+  });
+/** A Shopify secret set before a shop domain was required, no delivery taken yet. */
+const unpinned = (t: ShopTenant) => inStorage(t, (sql) => sql.exec("DELETE FROM webhook_shops"));
+/** How many refusal records the tenant keeps. */
+const refusalRows = (t: ShopTenant) =>
+  inStorage(
+    t,
+    (sql) => sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM webhook_refusals").one().n,
+  );
+
 /** A refusal's status and body, less the request id (which differs on every answer). */
 async function refusal(res: Response) {
   const body = (await res.json()) as Record<string, unknown>;
@@ -51,47 +82,129 @@ async function refusal(res: Response) {
   return { status: res.status, contentType: res.headers.get("content-type"), body };
 }
 
-describe("webhooks: a Shopify tenant is bound to its shop", () => {
-  it("refuses the same signed delivery for another tenant pinned to another shop (a shared app secret)", async () => {
-    // Both tenants verify with the same secret, as every shop of one Shopify app does.
-    const [first, second] = [await shopTenant(), await shopTenant()];
+describe("webhooks: a Shopify tenant is bound to its shop by the operator", () => {
+  it("books nothing of another shop's delivery: answered 200, the refusal recorded, no run, no upstream call", async () => {
+    const t = await shopTenant();
+    const other = otherShop();
+    const s = await signIn();
+    await using introspector = await introspectWorkflow(env.ORDER_TO_INVOICE);
+    const before = await stats();
+    // A paid order, verified with the app's secret that every shop of the app shares.
+    for (const id of [9_100_001, 9_100_002]) {
+      const signed = fromShop(await sign("shopify", { ...shop.payload, id }), other);
+      const res = await t.deliver("shopify", signed.headers, signed.body);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ intake: "refused", run: null });
+    }
+    // No run was created, so nothing can call the API later: the counts below need no wait.
+    expect(await introspector.get()).toHaveLength(0);
+    expect((await stats()).requests).toBe(before.requests);
+    expect(await runOf(t, "shopify", 9_100_001)).toBeNull();
+    // One record per source, the last refusal with a count: it does not grow with refusals.
+    const page = await s.page(`/console/tenants/demo/${t.client}`);
+    expect(page).toContain(other);
+    expect(page).toMatch(/2 refused/);
+    expect(await refusalRows(t)).toBe(1);
+    // The tenant's own shop is taken as before.
     expect(
-      (
-        await setSecret(second.client, "shopify", {
-          secret: TEST_SECRETS.shopify,
-          shopDomain: OTHER_SHOP,
-        })
-      ).status,
-    ).toBe(204);
-    const signed = await sign("shopify", cancellation(9_100_001), undefined, {
-      topic: "orders/cancelled",
-    });
-    expect((await first.deliver("shopify", signed.headers, signed.body)).status).toBe(202);
-    const refused = await second.deliver("shopify", signed.headers, signed.body);
-    expect(refused.status).toBe(401);
-    expect(await runOf(second, "shopify", 9_100_001)).toBeNull();
-    // The pinned shop's own deliveries pass.
-    const own = fromShop(
-      await sign("shopify", cancellation(9_100_002), undefined, { topic: "orders/cancelled" }),
-      OTHER_SHOP,
-    );
-    expect((await second.deliver("shopify", own.headers, own.body)).status).toBe(202);
+      (await t.send("shopify", cancellation(9_100_003), { topic: "orders/cancelled" })).status,
+    ).toBe(202);
   });
 
-  it("pins the shop of the first verified delivery when none was given, and refuses other shops after it", async () => {
-    const t = await shopTenant();
-    const first = fromShop(
-      await sign("shopify", cancellation(9_200_001), undefined, { topic: "orders/cancelled" }),
-      OTHER_SHOP,
+  it("refuses a Shopify secret without its shop domain: 422 naming shopDomain, nothing stored", async () => {
+    const t = await tenant();
+    for (const res of [
+      await setSecret(t.client, "shopify", { secret: TEST_SECRETS.shopify }),
+      await rotate(t.client, "shopify", { secret: TEST_SECRETS.shopify }),
+    ]) {
+      expect(res.status).toBe(422);
+      expect(res.headers.get("content-type")).toBe("application/problem+json");
+      const body = (await res.json()) as { detail: string; errors: { path: string }[] };
+      expect(body.errors.map((e) => e.path)).toEqual(["shopDomain"]);
+      expect(JSON.stringify(body)).not.toContain(TEST_SECRETS.shopify);
+    }
+    const signed = fromShop(await sign("shopify", cancellation(9_150_001)), shopDomainOf(t.client));
+    expect((await deliverTo(t.client, "shopify", signed)).status).toBe(401);
+  });
+
+  it("refuses the same secret for a second tenant on the same shop (409), and takes it for a distinct shop", async () => {
+    const [first, second] = [await tenant(), await tenant()];
+    const secret = `shpss_${crypto.randomUUID()}`;
+    const shared = otherShop();
+    expect((await setSecret(first.client, "shopify", { secret, shopDomain: shared })).status).toBe(
+      204,
     );
-    expect((await t.deliver("shopify", first.headers, first.body)).status).toBe(202);
+    for (const res of [
+      await setSecret(second.client, "shopify", { secret, shopDomain: shared }),
+      await rotate(second.client, "shopify", { secret, shopDomain: shared }),
+    ]) {
+      expect(res.status).toBe(409);
+      expect(await res.text()).not.toContain(secret);
+    }
+    // Nothing was stored for the second tenant: the shared shop's delivery is not verified there.
+    const signed = fromShop(await sign("shopify", cancellation(9_160_001), secret), shared);
+    expect((await deliverTo(second.client, "shopify", signed)).status).toBe(401);
+    // The same secret for the second tenant's own shop is taken.
+    expect(
+      (await setSecret(second.client, "shopify", { secret, shopDomain: otherShop() })).status,
+    ).toBe(204);
+    // The first tenant may set its own secret again; once it is removed, the shop is free.
+    expect((await setSecret(first.client, "shopify", { secret, shopDomain: shared })).status).toBe(
+      204,
+    );
+    expect(
+      (await gw(`/admin/tenants/demo/${first.client}`, { method: "DELETE", headers: ADMIN }))
+        .status,
+    ).toBe(204);
+    expect((await setSecret(second.client, "shopify", { secret, shopDomain: shared })).status).toBe(
+      204,
+    );
+  });
+
+  it("keeps a shop pinned by a first delivery before shops were bound, shows it as such, and the operator confirms it", async () => {
+    const t = await shopTenant();
+    const legacy = otherShop();
+    await pinnedByFirstDelivery(t, legacy);
+    const own = fromShop(
+      await sign("shopify", cancellation(9_200_001), undefined, { topic: "orders/cancelled" }),
+      legacy,
+    );
+    expect((await t.deliver("shopify", own.headers, own.body)).status).toBe(202);
+    const s = await signIn();
+    const page = await s.page(`/console/tenants/demo/${t.client}`);
+    expect(page).toContain(legacy);
+    expect(page).toContain("pinned by its first delivery");
+    const confirmed = await s.post(
+      `/console/tenants/demo/${t.client}/webhooks/shopify/confirm-shop`,
+      { shop: legacy },
+    );
+    expect(confirmed.status, await confirmed.clone().text()).toBe(303);
+    const after = await s.page(`/console/tenants/demo/${t.client}`);
+    expect(after).toContain("bound by the operator");
+    expect(after).not.toContain("pinned by its first delivery");
+    // Still the only shop taken.
     const elsewhere = await sign("shopify", cancellation(9_200_002), undefined, {
       topic: "orders/cancelled",
     });
-    expect((await t.deliver("shopify", elsewhere.headers, elsewhere.body)).status).toBe(401);
-    const { "X-Shopify-Shop-Domain": _d, ...noShop } = fromShop(elsewhere, OTHER_SHOP).headers;
-    expect((await t.deliver("shopify", noShop, elsewhere.body)).status).toBe(401);
-    expect(await runOf(t, "shopify", 9_200_002)).toBeNull();
+    expect(
+      await (await t.deliver("shopify", elsewhere.headers, elsewhere.body)).json(),
+    ).toMatchObject({ intake: "refused" });
+  });
+
+  it("pins nothing on first use any more: a secret set before with no shop takes no delivery until the operator names it", async () => {
+    const t = await shopTenant();
+    await unpinned(t);
+    const first = await sign("shopify", cancellation(9_250_001), undefined, {
+      topic: "orders/cancelled",
+    });
+    for (let i = 0; i < 2; i++) {
+      const res = await t.deliver("shopify", first.headers, first.body);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ intake: "refused" });
+    }
+    expect(await runOf(t, "shopify", 9_250_001)).toBeNull();
+    const { "X-Shopify-Shop-Domain": _d, ...noShop } = first.headers;
+    expect((await t.deliver("shopify", noShop, first.body)).status).toBe(401);
   });
 
   it("takes a shop domain only for Shopify, and only a myshopify.com domain", async () => {
@@ -105,8 +218,12 @@ describe("webhooks: a Shopify tenant is bound to its shop", () => {
       ).status,
     ).toBe(400);
     expect(
-      (await setSecret(t.client, "stripe", { secret: TEST_SECRETS.stripe, shopDomain: OTHER_SHOP }))
-        .status,
+      (
+        await setSecret(t.client, "stripe", {
+          secret: TEST_SECRETS.stripe,
+          shopDomain: otherShop(),
+        })
+      ).status,
     ).toBe(400);
   });
 });
@@ -177,7 +294,10 @@ describe("webhooks: secrets rotate with an overlap", () => {
         `${source}-third-secret-0123456789`,
       ];
       const before = Date.now();
-      const rotated = await rotate(t.client, source, { secret: second, graceSeconds: 3600 });
+      const rotated = await rotate(t.client, source, {
+        ...secretBody(t.client, source, second),
+        graceSeconds: 3600,
+      });
       expect(rotated.status).toBe(201);
       const { previousSecretRetiresAt } = (await rotated.json()) as {
         previousSecretRetiresAt: string;
@@ -188,19 +308,28 @@ describe("webhooks: secrets rotate with an overlap", () => {
       expect(await send(9_400_002, second)).toBe(202);
       // A rotation with no grace retires the previous secret (the second) at once; the first is
       // long gone.
-      expect((await rotate(t.client, source, { secret: third, graceSeconds: 0 })).status).toBe(201);
+      expect(
+        (
+          await rotate(t.client, source, {
+            ...secretBody(t.client, source, third),
+            graceSeconds: 0,
+          })
+        ).status,
+      ).toBe(201);
       expect(await send(9_400_003, first)).toBe(401);
       expect(await send(9_400_004, second)).toBe(401);
       expect(await send(9_400_005, third)).toBe(202);
       // The default grace is a day.
-      const byDefault = await rotate(t.client, source, { secret: first });
+      const byDefault = await rotate(t.client, source, secretBody(t.client, source, first));
       const retires = Date.parse(
         ((await byDefault.json()) as { previousSecretRetiresAt: string }).previousSecretRetiresAt,
       );
       expect(retires).toBeGreaterThan(Date.now() + 86_000_000);
       expect(await send(9_400_006, third)).toBe(202);
       // A PUT replaces the secret outright: nothing else verifies.
-      expect((await setSecret(t.client, source, { secret: second })).status).toBe(204);
+      expect((await setSecret(t.client, source, secretBody(t.client, source, second))).status).toBe(
+        204,
+      );
       expect(await send(9_400_007, first)).toBe(401);
       expect(await send(9_400_008, second)).toBe(202);
     });

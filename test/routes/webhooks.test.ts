@@ -12,7 +12,7 @@ import { ADMIN, gw, json, stats, tenant } from "../helpers/gateway";
 // The one detail of every unverified delivery: it never says why (the log does), so it never tells
 // whether the tenant exists.
 import { WEBHOOK_UNVERIFIED } from "../../src/lib/orders/source";
-import { shopTenant, waitFor, type ShopTenant } from "../helpers/orders";
+import { secretBody, shopTenant, waitFor, type ShopTenant } from "../helpers/orders";
 
 const [shop] = shopifyCorpus();
 const [std] = standardCorpus();
@@ -154,7 +154,7 @@ describe("webhooks: bad deliveries start nothing", () => {
       (
         await gw(
           `/admin/tenants/demo/${other.client}/webhooks/shopify`,
-          json({ secret: "another-tenants-secret" }, "PUT", ADMIN),
+          json(secretBody(other.client, "shopify", "another-tenants-secret"), "PUT", ADMIN),
         )
       ).status,
     ).toBe(204);
@@ -230,7 +230,9 @@ describe("webhook secrets and order mapping (admin)", () => {
     const t = await tenant();
     const put = (source: string, body: unknown) =>
       gw(`/admin/tenants/demo/${t.client}/webhooks/${source}`, json(body, "PUT", ADMIN));
-    expect((await put("shopify", { secret: TEST_SECRETS.shopify })).status).toBe(204);
+    expect(
+      (await put("shopify", secretBody(t.client, "shopify", TEST_SECRETS.shopify))).status,
+    ).toBe(204);
     expect((await put("shopify", { secret: "short" })).status).toBe(400);
     expect((await put("shopify", { secret: TEST_SECRETS.shopify, extra: 1 })).status).toBe(400);
     expect((await put("magento", { secret: TEST_SECRETS.shopify })).status).toBe(404);

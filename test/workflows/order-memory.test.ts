@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { corpus, standardVariant } from "../fixtures/orders/standard";
-import { stats } from "../helpers/gateway";
+import { ADMIN, control, gw, json, stats } from "../helpers/gateway";
 import { shopTenant, waitFor, type Run, type ShopTenant } from "../helpers/orders";
 
 type Json = Record<string, unknown>;
@@ -151,5 +151,53 @@ describe("order memory: a remembered id the API no longer has", () => {
       expect.objectContaining({ Code: "GHOST-1", StandardSalesAccount: ACCOUNT[line.vat] }),
     ]);
     expect(await t.rows("/OutgoingInvoices")).toHaveLength(2);
+  });
+});
+
+describe("order memory: a client key of other books", () => {
+  /** The id of account `no` in the books the tenant's client key opens now. */
+  const accountId = async (t: ShopTenant, no: number) => {
+    const [account] = await t.rows(`/GeneralLedgerAccounts?accountNos=${no}`);
+    return Number(account?.Id);
+  };
+
+  it("drops the settlement ids of the old books: the next order settles on the new books' account, and the answer says what was cleared", async () => {
+    const t = await shopTenant();
+    await settle(t, "key-1");
+    const before = await accountId(t, 1920);
+    const other = await control<{ clientKey: string }>(
+      "POST",
+      "/clients",
+      { environment: "demo", name: "Other AS" },
+      201,
+    );
+    const replaced = await gw(
+      `/admin/tenants/demo/${t.client}/client-key`,
+      json({ clientKey: other.clientKey }, "PUT", ADMIN),
+    );
+    expect(replaced.status, await replaced.clone().text()).toBe(200);
+    expect(await replaced.json()).toEqual({
+      cleared: {
+        knownCustomers: 1,
+        // The order's product codes.
+        knownProducts: 3,
+        codeIds: 0,
+        idempotencyRecords: 0,
+        // The chart of accounts read above, through the gateway's reference cache.
+        referenceCache: 1,
+        settlementIds: 1,
+      },
+    });
+    const after = await accountId(t, 1920);
+    // Each sandbox client numbers its records from its own start: the same account, another id.
+    expect(after).not.toBe(before);
+    const run = await settle(t, "key-2");
+    expect(run.steps.find((s) => s.name === "settle")?.result).toMatchObject({
+      upstreamCalls: 3,
+    });
+    const posted = await t.rows(
+      "/AccountTransactions?accountNos=1920&fromDate=2000-01-01&toDate=2099-12-31",
+    );
+    expect(posted.map((x) => x.AccountId)).toEqual([after]);
   });
 });

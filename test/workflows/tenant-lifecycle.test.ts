@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { corpus } from "../fixtures/orders/shopify";
 import { TEST_SECRETS } from "../fixtures/orders/sign";
 import { ADMIN, control, gw, json } from "../helpers/gateway";
-import { shopTenant, waitFor } from "../helpers/orders";
+import { secretBody, shopTenant, waitFor } from "../helpers/orders";
 import { runInstanceId } from "../../src/lib/orders/runs";
 
 const order = corpus().find((c) => c.currency === "NOK");
@@ -93,7 +93,7 @@ describe("tenant lifecycle: no run outlives its registration", () => {
         (
           await gw(
             `/admin/tenants/demo/${first.client}/webhooks/shopify`,
-            json({ secret: TEST_SECRETS.shopify }, "PUT", ADMIN),
+            json(secretBody(first.client, "shopify", TEST_SECRETS.shopify), "PUT", ADMIN),
           )
         ).status,
       ).toBe(204);

@@ -8,6 +8,7 @@
  */
 import { migrate as migrateSteps, type Migration } from "../migrations";
 import { ONBOARDING_STATES_TABLE } from "./onboarding-states";
+import { SHOP_CLAIMS_TABLES } from "./shop-claims";
 
 /** The directory's layout, step by step. Add a step at the end; never edit a released one. */
 export const DIRECTORY_MIGRATIONS: readonly Migration[] = [
@@ -26,6 +27,13 @@ export const DIRECTORY_MIGRATIONS: readonly Migration[] = [
       sql.exec(
         "CREATE TABLE IF NOT EXISTS console_revoked (id TEXT PRIMARY KEY, until INTEGER NOT NULL)",
       );
+    },
+  },
+  {
+    version: 5,
+    name: "shop_claims: which tenant holds which webhook secret (its SHA-256) on which shop",
+    up: (sql) => {
+      for (const statement of SHOP_CLAIMS_TABLES) sql.exec(statement);
     },
   },
 ];

@@ -15,7 +15,7 @@
  */
 import { z } from "zod";
 import type { CodeId, CodeKey } from "../../lib/shaping/code-refs";
-import { rows } from "./sql";
+import { deleteAll, rows } from "./sql";
 
 /**
  * How long a looked-up id is used without asking again, ms: 10 minutes. A batch job (a hundred
@@ -91,8 +91,8 @@ export class CodeIds {
       );
   }
 
-  /** Forgets every code (the tenant is removed, or its client key replaced). */
-  clear(): void {
-    this.sql.exec("DELETE FROM code_ids");
+  /** Forgets every code (the tenant is removed, or its client key replaced); answers how many. */
+  clear(): number {
+    return deleteAll(this.sql, "code_ids");
   }
 }

@@ -2,7 +2,8 @@
  * @module
  * Taking on a client key: at registration, and when the operator replaces it. Either way the key
  * is checked first by asking for a token with it, and nothing is stored on refusal; once adopted,
- * it is sealed, and what the tenant remembered of the old books is dropped.
+ * it is sealed, and what the tenant remembered of the old books is dropped (and counted, so the
+ * operator's answer says what went).
  */
 import type { Bindings, Environment } from "../../lib/config";
 import { fail, ok, type Outcome } from "../../lib/outcome";
@@ -18,6 +19,19 @@ export interface Registering {
   client: string;
   name: string;
   clientKey: string;
+}
+
+/**
+ * What adopting a client key dropped of the old books, as counts of records: each is an id, an
+ * answer or a cached list that may mean another record (or none) in the new key's books.
+ */
+export interface ClearedRecords {
+  knownCustomers: number;
+  knownProducts: number;
+  codeIds: number;
+  idempotencyRecords: number;
+  referenceCache: number;
+  settlementIds: number;
 }
 
 /** One tenant object's enrolment: it lives as long as the object, so its guard spans all faces. */
@@ -58,8 +72,11 @@ export class Enrolment {
     }
   }
 
-  /** Replaces the client key (after the client re-activated the integration). */
-  async replace(clientKey: string): Promise<Outcome<null>> {
+  /**
+   * Replaces the client key (after the client re-activated the integration); answers what was
+   * dropped of the old books.
+   */
+  async replace(clientKey: string): Promise<Outcome<{ cleared: ClearedRecords }>> {
     const registration = this.parts.registration;
     const before = registration.get();
     if (!before) return fail("not-found", NO_TENANT);
@@ -75,22 +92,32 @@ export class Enrolment {
     return this.#adopt(before, clientKey, checked.value);
   }
 
-  /** Makes a checked client key the tenant's own, sealed, and keeps the token that checked it. */
+  /**
+   * Makes a checked client key the tenant's own, sealed, and keeps the token that checked it;
+   * answers what it dropped of the books the previous key opened.
+   */
   async #adopt(
     record: Omit<TenantRecord, "clientKey">,
     clientKey: string,
     token: IssuedToken,
-  ): Promise<Outcome<null>> {
+  ): Promise<Outcome<{ cleared: ClearedRecords }>> {
     const sealed = await this.sealer.seal(clientKey, nameOf(record));
     if (!sealed) return fail("misconfigured", "SECRETS_KEY is not configured.");
     const { registrationId, environment, client, name, createdAt } = record;
     const p = this.parts;
-    // A new client key may open another company's books, where remembered ids are other records.
-    p.known.clear();
-    p.codeIds.clear();
-    // Kept answers and cached reference data are of the old books too.
-    p.idempotency.clear();
-    p.references.clear();
+    // A new client key may open another company's books, where remembered ids are other records:
+    // customers, products, codes, and the settlement account's id and VatId (a voucher naming the
+    // old ones is refused, so every later settlement would fail for good). Kept answers and cached
+    // reference data are of the old books too. No await from here to the save: all or nothing.
+    const known = p.known.clear();
+    const cleared: ClearedRecords = {
+      knownCustomers: known.customers,
+      knownProducts: known.products,
+      codeIds: p.codeIds.clear(),
+      idempotencyRecords: p.idempotency.clear(),
+      referenceCache: p.references.clear(),
+      settlementIds: p.settings.clearSettlementIds(),
+    };
     p.registration.save({
       registrationId,
       environment,
@@ -100,7 +127,7 @@ export class Enrolment {
       clientKey: sealed,
     });
     const kept = await p.tokens.adopt(token);
-    return kept.ok ? ok(null) : kept;
+    return kept.ok ? ok({ cleared }) : kept;
   }
 
   /**

@@ -19,7 +19,7 @@
  */
 import { z } from "zod";
 import { StoredHeaders, type StoredAnswer } from "../../lib/shaping/stored-answer";
-import { jsonColumn, row } from "./sql";
+import { deleteAll, jsonColumn, row } from "./sql";
 
 /**
  * How long a key's record is kept, ms: 24 h, as Stripe keeps them, long enough for any retry loop.
@@ -171,8 +171,8 @@ export class IdempotencyKeys {
     );
   }
 
-  /** Removes every record (the tenant is removed, or its client key replaced). */
-  clear(): void {
-    this.sql.exec("DELETE FROM idempotency_keys");
+  /** Removes every record (the tenant is removed, or its client key replaced); answers how many. */
+  clear(): number {
+    return deleteAll(this.sql, "idempotency_keys");
   }
 }

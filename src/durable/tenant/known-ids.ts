@@ -27,7 +27,7 @@ import {
   type Learned,
 } from "../../lib/orders/port";
 import type { OrderSettings } from "./order-settings";
-import { jsonColumn, row, rows } from "./sql";
+import { deleteAll, jsonColumn, row, rows } from "./sql";
 
 /**
  * How long a remembered id is used without asking the API again, ms: a day. Edits in the books
@@ -139,9 +139,14 @@ export class KnownIds {
     }
   }
 
-  /** Forgets every customer and product (the tenant is removed, or its client key replaced). */
-  clear(): void {
-    for (const table of ["known_customers", "known_products"])
-      this.sql.exec(`DELETE FROM ${table}`);
+  /**
+   * Forgets every customer and product (the tenant is removed, or its client key replaced); answers
+   * how many of each.
+   */
+  clear(): { customers: number; products: number } {
+    return {
+      customers: deleteAll(this.sql, "known_customers"),
+      products: deleteAll(this.sql, "known_products"),
+    };
   }
 }

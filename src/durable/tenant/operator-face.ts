@@ -10,8 +10,10 @@ import type { Source } from "../../lib/orders/order";
 import type { OrderRunView } from "../../lib/orders/run-view";
 import type { RunState } from "../../lib/orders/runs";
 import { fail, ok, type Outcome } from "../../lib/outcome";
-import type { Enrolment, Registering } from "./enrolment";
-import type { SecretOptions } from "./order-settings";
+import type { ClearedRecords, Enrolment, Registering } from "./enrolment";
+import type { SecretOptions, SecretSet } from "./order-settings";
+import type { ShopBinding } from "./shop-pins";
+import type { ShopView, WebhookSetup } from "./webhook-setup";
 import { NO_TENANT, ownerOf, type TenantParts } from "./parts";
 import { nameOf } from "./registration";
 
@@ -19,11 +21,13 @@ import { nameOf } from "./registration";
 export class OperatorFace extends RpcTarget {
   readonly #parts: TenantParts;
   readonly #enrolment: Enrolment;
+  readonly #webhooks: WebhookSetup;
 
-  constructor(parts: TenantParts, enrolment: Enrolment) {
+  constructor(parts: TenantParts, enrolment: Enrolment, webhooks: WebhookSetup) {
     super();
     this.#parts = parts;
     this.#enrolment = enrolment;
+    this.#webhooks = webhooks;
   }
 
   /**
@@ -57,9 +61,9 @@ export class OperatorFace extends RpcTarget {
 
   /**
    * Replaces the client key (after the client re-activated the integration); checked like at
-   * registration.
+   * registration. Answers what was dropped of the old books.
    */
-  replaceClientKey(clientKey: string): Promise<Outcome<null>> {
+  replaceClientKey(clientKey: string): Promise<Outcome<{ cleared: ClearedRecords }>> {
     return this.#enrolment.replace(clientKey);
   }
 
@@ -76,6 +80,7 @@ export class OperatorFace extends RpcTarget {
     p.storage.transactionSync(() => {
       p.desk.book.clear();
       p.settings.clear();
+      p.pins.clear();
       p.known.clear();
       p.codeIds.clear();
       p.idempotency.clear();
@@ -108,17 +113,34 @@ export class OperatorFace extends RpcTarget {
   }
 
   /**
-   * Stores a source's webhook secret, sealed, and the shop it is pinned to; with `graceSeconds`, a
-   * rotation (`OrderSettings.configure`).
+   * Stores a source's webhook secret, sealed, and for Shopify the shop it is bound to (required,
+   * and refused when another tenant holds this secret on that shop); with `graceSeconds`, a
+   * rotation (`WebhookSetup.configure`).
    */
   async setWebhookSecret(
     source: Source,
     secret: string,
     opts: SecretOptions = {},
-  ): Promise<Outcome<{ previousSecretRetiresAt: string | null }>> {
+  ): Promise<Outcome<SecretSet>> {
     const r = this.#parts.registration.get();
     return r
-      ? this.#parts.settings.configure(nameOf(r), source, secret, opts, Date.now())
+      ? this.#webhooks.configure(nameOf(r), source, secret, opts, Date.now())
+      : fail("not-found", NO_TENANT);
+  }
+
+  /**
+   * Confirms the shop a first delivery pinned before shops were bound by the operator: `shop` as
+   * the console showed it becomes the operator's binding.
+   */
+  async confirmShop(source: Source, shop: string): Promise<Outcome<ShopBinding>> {
+    const r = this.#parts.registration.get();
+    return r ? this.#webhooks.confirmShop(nameOf(r), source, shop) : fail("not-found", NO_TENANT);
+  }
+
+  /** Each shop-naming source's bound shop (and by whom) and its last refused delivery. */
+  shops(): Outcome<ShopView[]> {
+    return this.#parts.registration.get()
+      ? ok(this.#webhooks.view())
       : fail("not-found", NO_TENANT);
   }
 

@@ -36,14 +36,18 @@ import { fail, ok, type Outcome } from "../../lib/outcome";
 import type { TenantName } from "../../lib/stubs";
 import { OrderBook, START_RETRY_MS } from "./order-book";
 import type { OrderSettings } from "./order-settings";
+import type { ShopPins } from "./shop-pins";
 
 /** Whom a run is started for: the tenant, under its current registration. */
 export type RunOwner = Pick<RunParams, "tenant" | "registration">;
 
-/** What a webhook did: 202 when it started or changed a run, 200 otherwise. */
+/**
+ * What a webhook did: 202 when it started or changed a run, 200 otherwise (`refused`: verified, but
+ * from a shop this tenant is not bound to).
+ */
 export interface WebhookIntake {
   status: 200 | 202;
-  intake: Intake;
+  intake: Intake | "refused";
   detail: string;
   run: OrderRunView | null;
 }
@@ -57,12 +61,22 @@ export function unverified(tenant: string | null, source: Source, reason: string
   return fail("bad-signature", WEBHOOK_UNVERIFIED);
 }
 
+/** The answer to a verified delivery of a shop this tenant is not bound to. */
+const REFUSED: WebhookIntake = {
+  status: 200,
+  intake: "refused",
+  detail:
+    "Not taken: this address takes one shop's deliveries, and this delivery names another. Nothing was booked; the refusal is recorded for the operator.",
+  run: null,
+};
+
 /**
  * Which outcome answers a delivery that carried several events: a start over a cancellation over a
  * duplicate. A re-delivered event needs no rule of its own: its effect is in the book, so
  * `applyEvent` already calls it a duplicate.
  */
-const rank = (i: Intake) => ["ignored", "duplicate", "failed", "cancelled", "started"].indexOf(i);
+const rank = (i: WebhookIntake["intake"]) =>
+  ["refused", "ignored", "duplicate", "failed", "cancelled", "started"].indexOf(i);
 
 export class OrderDesk {
   readonly book: OrderBook;
@@ -78,6 +92,7 @@ export class OrderDesk {
     sql: SqlStorage,
     private readonly env: Bindings,
     private readonly settings: OrderSettings,
+    private readonly pins: ShopPins,
   ) {
     this.book = new OrderBook(sql);
   }
@@ -91,9 +106,11 @@ export class OrderDesk {
   }
 
   /**
-   * Verifies, records and starts: the whole webhook intake. A source that names its shop is pinned
-   * to the first one a verified delivery names (unless the operator pinned one with the secret), so
-   * a body signed with a secret several shops share is refused at any other tenant's address.
+   * Verifies, records and starts: the whole webhook intake. A source that names its shop takes only
+   * the shop the operator bound it to (`shop-pins.ts`): every shop of one app signs with the same
+   * secret, so a verified delivery of another shop is refused, and answered 200 so the shop does
+   * not retry it for hours and then drop the subscription. Nothing of it is booked or started; the
+   * refusal is recorded for the operator.
    */
   async receive(
     owner: RunOwner,
@@ -109,13 +126,13 @@ export class OrderDesk {
     // From here to the end of the intake: no await, so concurrent deliveries cannot interleave.
     const { eventId, signedAt } = verified.value;
     const shop = adapter.shopOf?.(delivery);
-    const pinned = this.settings.shop(source);
-    if (shop === null || (shop !== undefined && pinned !== null && shop !== pinned))
-      return unverified(
-        owner.tenant,
-        source,
-        `delivery names shop ${shop ?? "(none)"}; pinned to ${pinned ?? "(none)"}`,
-      );
+    // The source always names its shop: a delivery without one is not the source's own.
+    if (shop === null) return unverified(owner.tenant, source, "delivery names no shop");
+    const refused = shop === undefined ? null : this.pins.admit(source, shop, now);
+    if (refused !== null) {
+      log.warn("webhook-shop-refused", { tenant: owner.tenant, source, reason: refused });
+      return ok(REFUSED);
+    }
     const seen = eventId === null ? null : this.book.lastDelivery(source, eventId);
     // An event id seen within its window, with no signed time to tell a retry by (Shopify): the
     // same event again, a lost answer's retry or a replay. Either way it changes nothing and starts
@@ -140,7 +157,6 @@ export class OrderDesk {
         parsed.error.status === 401 ? "bad-signature" : "bad-request",
         parsed.error.detail,
       );
-    if (shop !== undefined && pinned === null) this.settings.pinShop(source, shop);
     const at = new Date(now).toISOString();
     let answer: WebhookIntake = {
       status: 200,

@@ -2,8 +2,9 @@
  * @module
  * What the tenant's order runs are configured with: each shop source's webhook secret (sealed,
  * bound to `webhook:<tenant>:<source>`, opened only here to verify a delivery), the secret it
- * replaced while that one's grace period runs, the shop a source is pinned to, the order mapping,
- * and ids a run looked up once (a settlement account's id, the VatId of code 0).
+ * replaced while that one's grace period runs, the order mapping, and ids a run looked up once (a
+ * settlement account's id, the VatId of code 0). The shop a source is bound to is `shop-pins.ts`'s;
+ * setting a secret of a source that names its shop goes through `webhook-setup.ts`.
  *
  * Rotation keeps one previous secret, like gateway keys keep theirs: Shopify and WooCommerce sign
  * with one secret at a time and switch over on their own schedule (Shopify takes up to an hour), so
@@ -14,15 +15,17 @@
 import { z } from "zod";
 import { Sealed } from "../../lib/crypto";
 import { OrderMappingInput, resolveMapping, type OrderMapping } from "../../lib/orders/mapping";
-import { ADAPTERS } from "../../lib/orders/adapters";
 import type { Source } from "../../lib/orders/order";
 import { fail, ok, type Outcome } from "../../lib/outcome";
 import { SettlementIds } from "../../lib/orders/port";
 import type { TenantName } from "../../lib/stubs";
 import type { Sealer } from "./sealer";
-import { jsonColumn, row } from "./sql";
+import { deleteAll, jsonColumn, row } from "./sql";
 
-/** The tables as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step). */
+/**
+ * The tables as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step). Step 7
+ * gave `webhook_shops` to `shop-pins.ts`, with a column.
+ */
 export const ORDER_SETTINGS_TABLES = [
   "CREATE TABLE IF NOT EXISTS webhook_secrets (source TEXT PRIMARY KEY, sealed TEXT NOT NULL)",
   "CREATE TABLE IF NOT EXISTS order_mapping (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL)",
@@ -33,11 +36,16 @@ export const ORDER_SETTINGS_TABLES = [
 
 /**
  * How a secret is set: outright, or as a rotation with `graceSeconds` of overlap; and the shop its
- * source is pinned to.
+ * source is bound to (sources that name their shop only, `webhook-setup.ts`).
  */
 export interface SecretOptions {
   graceSeconds?: number;
   shopDomain?: string;
+}
+
+/** What setting a secret answers: when the secret it replaced stops verifying, if one is kept. */
+export interface SecretSet {
+  previousSecretRetiresAt: string | null;
 }
 
 /**
@@ -49,10 +57,13 @@ type SecretTable = "webhook_secrets" | "webhook_previous_secrets";
 const SecretRow = z.object({ sealed: jsonColumn(Sealed) }).transform((r) => r.sealed);
 const MappingRow = z.object({ data: jsonColumn(OrderMappingInput) }).transform((r) => r.data);
 const IdsRow = z.object({ data: jsonColumn(SettlementIds) }).transform((r) => r.data);
-const ShopRow = z.object({ shop: z.string() }).transform((r) => r.shop);
 const DueRow = z.object({ due: z.int().nullable() });
 
 const context = (tenant: TenantName, source: Source) => `webhook:${tenant}:${source}`;
+
+/** When a rotation's previous secret retires (epoch ms), or undefined for an outright setting. */
+export const retiresAt = (opts: Pick<SecretOptions, "graceSeconds">, now: number) =>
+  opts.graceSeconds === undefined ? undefined : now + opts.graceSeconds * 1000;
 
 export class OrderSettings {
   constructor(
@@ -71,8 +82,42 @@ export class OrderSettings {
     secret: string,
     previousRetiresAt?: number,
   ): Promise<boolean> {
-    const sealed = await this.sealer.seal(secret, context(tenant, source));
+    const sealed = await this.seal(tenant, source, secret);
     if (!sealed) return false;
+    this.store(source, sealed, previousRetiresAt);
+    return true;
+  }
+
+  /**
+   * Sets a source's secret (see `setSecret`; with `graceSeconds`, a rotation from `now`, epoch ms).
+   * Answers when the previous secret retires, null when none is kept. A shop domain is not this
+   * module's: `WebhookSetup.configure` binds it.
+   */
+  async configure(
+    tenant: TenantName,
+    source: Source,
+    secret: string,
+    opts: Pick<SecretOptions, "graceSeconds">,
+    now: number,
+  ): Promise<Outcome<SecretSet>> {
+    const sealed = await this.seal(tenant, source, secret);
+    if (!sealed) return fail("misconfigured", "SECRETS_KEY is not configured.");
+    return ok(this.store(source, sealed, retiresAt(opts, now)));
+  }
+
+  /**
+   * `secret` sealed for the source's context, nothing stored yet: null when SECRETS_KEY is not
+   * configured. Sealing first lets a caller check elsewhere before it writes (`webhook-setup.ts`).
+   */
+  seal(tenant: TenantName, source: Source, secret: string): Promise<Sealed | null> {
+    return this.sealer.seal(secret, context(tenant, source));
+  }
+
+  /**
+   * Stores a sealed secret as the source's current one, synchronously. With `previousRetiresAt`
+   * (epoch ms) the one it replaces keeps verifying until then; without, it is dropped.
+   */
+  store(source: Source, sealed: Sealed, previousRetiresAt?: number): SecretSet {
     this.sql.exec("DELETE FROM webhook_previous_secrets WHERE source = ?", source);
     if (previousRetiresAt !== undefined) {
       this.sql.exec(
@@ -86,34 +131,10 @@ export class OrderSettings {
       source,
       JSON.stringify(sealed),
     );
-    return true;
-  }
-
-  /**
-   * Sets a source's secret (see `setSecret`; with `graceSeconds`, a rotation from `now`, epoch ms)
-   * and pins the source to `shopDomain` if given: the operator's word replaces a pin made by a
-   * delivery. Answers when the previous secret retires, null when none is kept.
-   */
-  async configure(
-    tenant: TenantName,
-    source: Source,
-    secret: string,
-    opts: SecretOptions,
-    now: number,
-  ): Promise<Outcome<{ previousSecretRetiresAt: string | null }>> {
-    if (opts.shopDomain !== undefined && !ADAPTERS[source].shopOf)
-      return fail(
-        "bad-request",
-        `shopDomain applies to sources that name their shop (shopify), not to ${source}.`,
-      );
-    const retiresAt = opts.graceSeconds === undefined ? undefined : now + opts.graceSeconds * 1000;
-    if (!(await this.setSecret(tenant, source, secret, retiresAt)))
-      return fail("misconfigured", "SECRETS_KEY is not configured.");
-    if (opts.shopDomain !== undefined) this.pinShop(source, opts.shopDomain);
     const previous = this.previousRetiresAt(source);
-    return ok({
+    return {
       previousSecretRetiresAt: previous === null ? null : new Date(previous).toISOString(),
-    });
+    };
   }
 
   /** A source's current webhook secret, or null when none is set (or it cannot be opened). */
@@ -152,20 +173,6 @@ export class OrderSettings {
         "SELECT retires_at AS due FROM webhook_previous_secrets WHERE source = ?",
         source,
       )?.due ?? null
-    );
-  }
-
-  /** The shop a source is pinned to, or null when none is yet. */
-  shop(source: Source): string | null {
-    return row(this.sql, ShopRow, "SELECT shop FROM webhook_shops WHERE source = ?", source);
-  }
-
-  /** Pins a source to `shop`: deliveries naming another shop are refused from now on. */
-  pinShop(source: Source, shop: string): void {
-    this.sql.exec(
-      "INSERT OR REPLACE INTO webhook_shops (source, shop) VALUES (?, ?)",
-      source,
-      shop,
     );
   }
 
@@ -217,12 +224,19 @@ export class OrderSettings {
     );
   }
 
-  /** Removes every secret, pinned shop, the mapping and the remembered ids. */
+  /**
+   * Forgets every settlement account's ids (the client key was replaced: they are another company's
+   * records, and a voucher naming them would fail on every later settlement); answers how many.
+   */
+  clearSettlementIds(): number {
+    return deleteAll(this.sql, "settlement_ids");
+  }
+
+  /** Removes every secret, the mapping and the remembered ids. */
   clear(): void {
     for (const table of [
       "webhook_secrets",
       "webhook_previous_secrets",
-      "webhook_shops",
       "order_mapping",
       "settlement_ids",
     ])

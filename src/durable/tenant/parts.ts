@@ -11,6 +11,7 @@ import type { KnownIds } from "./known-ids";
 import type { OrderDesk, RunOwner } from "./order-desk";
 import type { OrderSettings } from "./order-settings";
 import type { ReferenceCache } from "./reference-cache";
+import type { ShopPins } from "./shop-pins";
 import { nameOf, type Registration, type TenantRecord } from "./registration";
 import type { TokenKeeper } from "./token-keeper";
 
@@ -21,6 +22,7 @@ export interface TenantParts {
   readonly keys: GatewayKeys;
   readonly tokens: TokenKeeper;
   readonly settings: OrderSettings;
+  readonly pins: ShopPins;
   readonly desk: OrderDesk;
   readonly known: KnownIds;
   readonly codeIds: CodeIds;

@@ -14,7 +14,7 @@
  */
 import { z } from "zod";
 import { StoredHeaders, type StoredAnswer } from "../../lib/shaping/stored-answer";
-import { jsonColumn, row } from "./sql";
+import { deleteAll, jsonColumn, row } from "./sql";
 
 /**
  * How long an entry is served, ms: 5 minutes. Reference data changes a few times a year, mostly in
@@ -136,11 +136,13 @@ export class ReferenceCache {
   /**
    * Forgets everything (the tenant is removed, or its client key replaced) and moves every
    * generation on, through the `*` row that counts into all of them: a read of the old books still
-   * in flight is then not kept. The generation rows stay; they hold no data of the books.
+   * in flight is then not kept. The generation rows stay; they hold no data of the books. Answers
+   * how many entries there were.
    */
-  clear(): void {
-    this.sql.exec("DELETE FROM reference_cache");
+  clear(): number {
+    const n = deleteAll(this.sql, "reference_cache");
     this.#bump(ALL);
+    return n;
   }
 
   #bump(resource: string): void {

@@ -19,6 +19,7 @@ import { ORDER_BOOK_TABLES } from "./order-book";
 import { ORDER_SETTINGS_TABLES } from "./order-settings";
 import { REFERENCE_CACHE_TABLES } from "./reference-cache";
 import { REGISTRATION_TABLES } from "./registration";
+import { SHOP_REFUSALS_TABLE } from "./shop-pins";
 import { TOKEN_TABLES } from "./token-state";
 
 const BASELINE = [
@@ -53,6 +54,18 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
         "UPDATE order_runs SET start_at = COALESCE(CAST(strftime('%s', updated_at) AS INTEGER) * 1000, 0) WHERE pending = 1 AND start_at IS NULL",
       );
       sql.exec("CREATE INDEX IF NOT EXISTS order_runs_start ON order_runs (pending, start_at)");
+    },
+  },
+  {
+    version: 7,
+    name: "webhook_shops.bound_by and webhook_refusals: shops bound by the operator",
+    up: (sql) => {
+      // Until now a pin was made by the operator's shopDomain or by the first verified delivery,
+      // and nothing recorded which. Every existing pin is therefore flagged as a first delivery's:
+      // it keeps working, and the console asks the operator to confirm it. Flagging an operator's
+      // pin costs a click; taking a delivery's pin as the operator's would hide a wrong shop.
+      addColumn(sql, "webhook_shops", "bound_by", "TEXT NOT NULL DEFAULT 'first-delivery'");
+      sql.exec(SHOP_REFUSALS_TABLE);
     },
   },
 ];

@@ -27,6 +27,18 @@ export function rows<T extends z.ZodType>(
     .map((r) => schema.parse(r));
 }
 
+const CountRow = z.object({ n: z.int() });
+
+/**
+ * Deletes every row of `table` (one of the module's own, a constant: never input) and answers how
+ * many there were, for an answer that says what was cleared.
+ */
+export function deleteAll(sql: SqlStorage, table: string): number {
+  const n = row(sql, CountRow, `SELECT COUNT(*) AS n FROM ${table}`)?.n ?? 0;
+  sql.exec(`DELETE FROM ${table}`);
+  return n;
+}
+
 /** The first row of `query` (a lookup by key) parsed with `schema`, or null when there is none. */
 export function row<T extends z.ZodType>(
   sql: SqlStorage,

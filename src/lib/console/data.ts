@@ -12,16 +12,16 @@ import { asOperator, governorStub, tenantName } from "../stubs";
 import { formOfMapping } from "./mapping-form";
 
 /**
- * A tenant's description and its mapping as the form's values; a 404 problem when there is no such
- * tenant.
+ * A tenant's description, its mapping as the form's values, and its shops' bindings; a 404 problem
+ * when there is no such tenant.
  */
 export async function tenantWithMapping(env: Bindings, environment: Environment, client: string) {
-  const [tenant, mapping] = await asOperator(env, tenantName(environment, client), (face) =>
-    Promise.all([face.describe(), face.orderMapping()]),
+  const [tenant, mapping, shops] = await asOperator(env, tenantName(environment, client), (face) =>
+    Promise.all([face.describe(), face.orderMapping(), face.shops()]),
   );
   if (!tenant)
     throw new Problem("not-found", `There is no tenant ${tenantName(environment, client)}.`);
-  return { tenant, mapping: formOfMapping(unwrap(mapping)) };
+  return { tenant, mapping: formOfMapping(unwrap(mapping)), shops: unwrap(shops) };
 }
 
 /** Each environment's budget, with the limit it is paced to. */

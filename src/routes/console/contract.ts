@@ -177,7 +177,10 @@ export const tenantPage = createRoute({
   summary: "A tenant: token, gateway keys, webhooks, order mapping",
   request: {
     params: Target,
-    query: z.object({ saved: z.union([Source, z.literal("mapping")]).optional() }),
+    query: z.object({
+      saved: z.union([Source, z.literal("mapping")]).optional(),
+      confirmed: Source.optional(),
+    }),
   },
   responses: { 200: page("The tenant."), 404: page("No such tenant."), ...signedOut },
 });
@@ -226,6 +229,30 @@ export const saveSecret = createRoute({
     303: see("Saved: to the tenant's page."),
     400: page("The form is not valid."),
     404: page("No such tenant."),
+    409: page("Another tenant has this secret for the same shop."),
+    422: page("A Shopify secret without its shop domain."),
+    ...refused,
+  },
+});
+
+export const confirmShop = createRoute({
+  ...post,
+  path: "/tenants/{environment}/{client}/webhooks/{source}/confirm-shop",
+  operationId: "consoleConfirmShop",
+  summary: "Confirm the shop a first delivery pinned: it becomes the operator's binding",
+  request: {
+    params: WebhookTarget,
+    body: form(
+      z
+        .object({ csrf: Csrf, shop: ShopDomain.meta({ description: "The shop the page showed." }) })
+        .openapi("ConsoleShopConfirmation"),
+    ),
+  },
+  responses: {
+    303: see("Confirmed: to the tenant's page."),
+    400: page("The form is not valid."),
+    404: page("No such tenant."),
+    409: page("The shop changed, or another tenant has this secret for it."),
     ...refused,
   },
 });

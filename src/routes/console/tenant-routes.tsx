@@ -39,7 +39,7 @@ async function tenantPage(
   extra: Partial<TenantPageProps> = {},
   status: 200 | 400 = 200,
 ) {
-  const { tenant, mapping } = await tenantWithMapping(c.env, p.environment, p.client);
+  const { tenant, mapping, shops } = await tenantWithMapping(c.env, p.environment, p.client);
   return html(
     c,
     <TenantPage
@@ -47,6 +47,7 @@ async function tenantPage(
       origin={origin(c)}
       tenant={tenant}
       mapping={mapping}
+      shops={shops}
       {...extra}
     />,
     status,
@@ -77,13 +78,15 @@ export function tenantRoutes(router: ConsoleRouter) {
       return html(c, <OnboardingStartedPage csrf={c.var.console.csrf} {...started} />);
     })
     .openapi(route.tenantPage, async (c) => {
-      const saved = c.req.valid("query").saved;
+      const { saved, confirmed } = c.req.valid("query");
       const notice =
-        saved === undefined
-          ? undefined
-          : saved === "mapping"
-            ? "Order mapping saved."
-            : `${SOURCE_LABELS[saved]} secret saved.`;
+        confirmed !== undefined
+          ? `${SOURCE_LABELS[confirmed]} shop confirmed.`
+          : saved === undefined
+            ? undefined
+            : saved === "mapping"
+              ? "Order mapping saved."
+              : `${SOURCE_LABELS[saved]} secret saved.`;
       return tenantPage(c, c.req.valid("param"), { notice });
     })
     .openapi(route.rotateKey, async (c) => {
@@ -101,13 +104,22 @@ export function tenantRoutes(router: ConsoleRouter) {
       const { secret, shopDomain } = c.req.valid("form");
       const domain = shopDomain || undefined;
       if (domain !== undefined && p.source !== "shopify")
-        throw new Problem("validation-failed", "Only Shopify is pinned to a shop domain.");
+        throw new Problem("validation-failed", "Only Shopify is bound to a shop domain.");
       unwrap(
         await asOperator(c.env, tenantName(p.environment, p.client), (f) =>
           f.setWebhookSecret(p.source, secret, { shopDomain: domain }),
         ),
       );
       return see(c, `${tenantPath(p.environment, p.client)}?saved=${p.source}#webhooks`);
+    })
+    .openapi(route.confirmShop, async (c) => {
+      const p = c.req.valid("param");
+      unwrap(
+        await asOperator(c.env, tenantName(p.environment, p.client), (f) =>
+          f.confirmShop(p.source, c.req.valid("form").shop),
+        ),
+      );
+      return see(c, `${tenantPath(p.environment, p.client)}?confirmed=${p.source}#webhooks`);
     })
     .openapi(route.saveMapping, async (c) => {
       const p = c.req.valid("param");

@@ -38,7 +38,13 @@ const Rotation = z
   .openapi("KeyRotation");
 const Replacement = z.strictObject({ clientKey: ClientKey }).openapi("ClientKeyReplacement");
 const WebhookSecret = z
-  .strictObject({ secret: z.string().min(8).max(500), shopDomain: ShopDomain.optional() })
+  .strictObject({
+    secret: z.string().min(8).max(500),
+    shopDomain: ShopDomain.optional().meta({
+      description:
+        "Required for `shopify` (422 without it): the one shop whose deliveries this tenant takes. Refused (409) when another tenant has this secret for the same shop. Not taken by other sources (400).",
+    }),
+  })
   .openapi("WebhookSecret");
 const SecretRotation = WebhookSecret.extend({ graceSeconds: Rotation.shape.graceSeconds }).openapi(
   "WebhookSecretRotation",
@@ -56,6 +62,26 @@ const Registered = z
 const Rotated = z
   .strictObject({ gatewayKey: z.string(), previousKeysRetireAt: z.string() })
   .openapi("RotatedGatewayKey");
+const Count = (description: string) => z.int().min(0).openapi({ description });
+const ClientKeyReplaced = z
+  .strictObject({
+    cleared: z
+      .strictObject({
+        knownCustomers: Count("Buyers matched to customers of the old books."),
+        knownProducts: Count("Product codes known with their sales account."),
+        codeIds: Count("Codes and numbers resolved to ids (shaping)."),
+        idempotencyRecords: Count(
+          "Kept answers of Idempotency-Key writes: a retry of one of them is sent again.",
+        ),
+        referenceCache: Count("Cached reference lists (VAT codes, accounts, …)."),
+        settlementIds: Count("Settlement accounts' ids (and the VatId of code 0)."),
+      })
+      .openapi({
+        description:
+          "Records of the old books dropped, by kind: the new key may open other books, where the same ids are other records or none.",
+      }),
+  })
+  .openapi("ClientKeyReplaced");
 const SecretSet = z
   .strictObject({ previousSecretRetiresAt: z.string().nullable() })
   .openapi("WebhookSecretSet");
@@ -119,9 +145,14 @@ export const replaceClientKey = createRoute({
   path: "/tenants/{environment}/{client}/client-key",
   operationId: "replaceClientKey",
   summary: "Replace the tenant's client key",
+  description:
+    "Checks the new key with the token endpoint first (nothing changes on refusal). The new key may open other books, so what the tenant remembered of the old ones is dropped; the answer counts it.",
   middleware: [jsonGate()],
   request: { params: Target, body: jsonBody(Replacement) },
-  responses: { 204: none("Replaced."), ...problems(400, 401, 404, 413, 415, 422, 429, 502, 503) },
+  responses: {
+    200: jsonAnswer("Replaced; what was dropped of the old books.", ClientKeyReplaced),
+    ...problems(400, 401, 404, 409, 413, 415, 422, 429, 502, 503),
+  },
 });
 
 export const setWebhookSecret = createRoute({
@@ -132,7 +163,7 @@ export const setWebhookSecret = createRoute({
   summary: "Set a source's webhook secret outright (no earlier secret verifies any more)",
   middleware: [jsonGate()],
   request: { params: WebhookTarget, body: jsonBody(WebhookSecret) },
-  responses: { 204: none("Set."), ...problems(400, 401, 404, 413, 415, 429, 503) },
+  responses: { 204: none("Set."), ...problems(400, 401, 404, 409, 413, 415, 422, 429, 503) },
 });
 
 export const rotateWebhookSecret = createRoute({
@@ -145,7 +176,7 @@ export const rotateWebhookSecret = createRoute({
   request: { params: WebhookTarget, body: jsonBody(SecretRotation) },
   responses: {
     201: jsonAnswer("Added.", SecretSet),
-    ...problems(400, 401, 404, 413, 415, 429, 503),
+    ...problems(400, 401, 404, 409, 413, 415, 422, 429, 503),
   },
 });
 

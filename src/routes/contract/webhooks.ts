@@ -18,7 +18,12 @@ const WebhookRoute = z.object({ source: Source, client: ClientSlug, environment:
 /** A webhook's answer: what the delivery did, and the order's run as it stands after it. */
 const Intake = z
   .strictObject({
-    intake: z.enum(["started", "duplicate", "cancelled", "failed", "ignored", "ping"]),
+    intake: z
+      .enum(["started", "duplicate", "cancelled", "failed", "ignored", "refused", "ping"])
+      .openapi({
+        description:
+          "`refused`: verified, but from a shop this tenant is not bound to; nothing was booked (answered 200 so the shop does not retry).",
+      }),
     detail: z.string(),
     // A union, not `.nullable()`: the library copies a schema's component name onto its nullable
     // twin, which then replaces the `OrderRun` component with a nullable one.
@@ -61,7 +66,10 @@ export const receiveWebhook = createRoute({
     },
   },
   responses: {
-    200: jsonAnswer("Already recorded (a duplicate), ignored, or WooCommerce's ping.", Intake),
+    200: jsonAnswer(
+      "Already recorded (a duplicate), ignored, refused for its shop, or WooCommerce's ping.",
+      Intake,
+    ),
     202: jsonAnswer("Recorded; the run is started.", Intake),
     ...problems(400, 401, 404, 413, 422, 503),
   },

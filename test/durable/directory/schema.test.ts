@@ -48,7 +48,13 @@ describe("directory schema: the numbered steps", () => {
       expect(sql.exec("SELECT value FROM meta WHERE key = 'schema'").one()).toEqual({
         value: CURRENT,
       });
-      expect(userTables(sql)).toEqual(["console_revoked", "meta", "onboarding_states", "tenants"]);
+      expect(userTables(sql)).toEqual([
+        "console_revoked",
+        "meta",
+        "onboarding_states",
+        "shop_claims",
+        "tenants",
+      ]);
     });
   });
 
@@ -56,7 +62,13 @@ describe("directory schema: the numbered steps", () => {
     const stub = DIRECTORY.get(DIRECTORY.idFromName(`test:directory-schema-new-${Date.now()}`));
     await runInDurableObject(stub, (_i, state) => {
       const sql = state.storage.sql;
-      expect(userTables(sql)).toEqual(["console_revoked", "meta", "onboarding_states", "tenants"]);
+      expect(userTables(sql)).toEqual([
+        "console_revoked",
+        "meta",
+        "onboarding_states",
+        "shop_claims",
+        "tenants",
+      ]);
       expect(sql.exec("SELECT value FROM meta WHERE key = 'schema'").one()).toEqual({
         value: CURRENT,
       });

@@ -11,12 +11,13 @@ import { describe, expect, it } from "vitest";
 import { START_RETRY_MS } from "../../../src/durable/tenant/order-book";
 import { OrderDesk } from "../../../src/durable/tenant/order-desk";
 import type { OrderSettings } from "../../../src/durable/tenant/order-settings";
+import { ShopPins } from "../../../src/durable/tenant/shop-pins";
 import type { Bindings } from "../../../src/lib/config";
 import type { Order } from "../../../src/lib/orders/order";
 import { applyEvent } from "../../../src/lib/orders/runs";
 import { sign } from "../../fixtures/orders/sign";
 import { corpus } from "../../fixtures/orders/shopify";
-import { shopTenant, waitFor } from "../../helpers/orders";
+import { shopDomainOf, shopTenant, waitFor } from "../../helpers/orders";
 
 const TENANT = env.TENANT;
 const OWNER = { tenant: "demo:desk-test", registration: "reg-1" } as const;
@@ -98,6 +99,7 @@ describe("order desk: starting runs", () => {
         state.storage.sql,
         { ORDER_TO_INVOICE: wf.binding } as unknown as Bindings,
         {} as OrderSettings,
+        new ShopPins(state.storage.sql),
       );
       for (const id of ["1001", "1002", "1003"])
         desk.book.put(applyEvent(null, "shopify", { kind: "paid", order: order(id) }, AT).run);
@@ -125,6 +127,8 @@ describe("order desk: a failed start waits in storage", () => {
     const stub = TENANT.get(TENANT.idFromName(t.name));
     const orderId = "9600001";
     const delivery = await sign("shopify", { ...shop.payload, id: Number(orderId) });
+    // From the tenant's own shop (the object is called directly here, not through its helper).
+    delivery.headers["X-Shopify-Shop-Domain"] = shopDomainOf(t.client);
     const before = Date.now();
     const intake = await runInDurableObject(stub, async (instance) => {
       // The Workflows engine refuses the creation while this one delivery is taken in.

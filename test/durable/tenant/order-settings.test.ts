@@ -177,23 +177,6 @@ describe("order-settings: secret rotation and the pinned shop", () => {
     });
   });
 
-  it("pins a source to the shop given with its secret, and refuses a shop for a source that names none", async () => {
-    await withSql(async (sql) => {
-      const s = settings(sql);
-      expect(s.shop("shopify")).toBeNull();
-      s.pinShop("shopify", "first.myshopify.com");
-      await s.configure("demo:acme", "shopify", SECRET, { shopDomain: "second.myshopify.com" }, T0);
-      expect(s.shop("shopify")).toBe("second.myshopify.com");
-      // Set again without a shop: the pin stays.
-      await s.configure("demo:acme", "shopify", SECRET, {}, T0);
-      expect(s.shop("shopify")).toBe("second.myshopify.com");
-      expect(
-        await s.configure("demo:acme", "stripe", SECRET, { shopDomain: "x.myshopify.com" }, T0),
-      ).toMatchObject({ ok: false, error: { reason: "bad-request" } });
-      expect(await s.secret("demo:acme", "stripe")).toBeNull();
-    });
-  });
-
   it("re-seals a previous secret sealed under SECRETS_KEY_PREVIOUS", async () => {
     await withSql(async (sql) => {
       const previous = await importSecretsKey(env.SECRETS_KEY_PREVIOUS ?? "");
@@ -299,17 +282,11 @@ describe("order-settings: settlement ids", () => {
 });
 
 describe("order-settings: clear", () => {
-  it("removes every secret, pinned shop, the mapping and the remembered ids", async () => {
+  it("removes every secret, the mapping and the remembered ids", async () => {
     await withSql(async (sql) => {
       const s = settings(sql);
       await s.setSecret("demo:acme", "shopify", SECRET);
-      await s.configure(
-        "demo:acme",
-        "shopify",
-        `${SECRET}-2`,
-        { graceSeconds: 60, shopDomain: "x.myshopify.com" },
-        Date.now(),
-      );
+      await s.configure("demo:acme", "shopify", `${SECRET}-2`, { graceSeconds: 60 }, Date.now());
       s.setMapping({ settlementAccount: 1950 });
       s.rememberSettlementIds(1950, { settlementAccountId: 78, noVatId: 3 });
       s.clear();
@@ -319,7 +296,6 @@ describe("order-settings: clear", () => {
       for (const table of [
         "webhook_secrets",
         "webhook_previous_secrets",
-        "webhook_shops",
         "order_mapping",
         "settlement_ids",
       ])

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { hasColumn } from "../../../src/durable/columns";
 import { MigrationError, storedVersion } from "../../../src/durable/migrations";
 import { migrate, TENANT_MIGRATIONS } from "../../../src/durable/tenant/schema";
+import { ShopPins } from "../../../src/durable/tenant/shop-pins";
 import type { Order } from "../../../src/lib/orders/order";
 import { applyEvent, type OrderRun } from "../../../src/lib/orders/runs";
 
@@ -42,6 +43,7 @@ const TABLES = [
   "token_state",
   "webhook_deliveries",
   "webhook_previous_secrets",
+  "webhook_refusals",
   "webhook_secrets",
   "webhook_shops",
 ];
@@ -206,6 +208,26 @@ describe("tenant schema: the numbered steps", () => {
       expect(sql.exec("SELECT start_at FROM order_runs WHERE pending = 1").toArray()).toEqual([
         { start_at: T0 },
       ]);
+    });
+  });
+
+  it("step 7 keeps a shop pinned before shops were bound by the operator, flagged as a first delivery's", async () => {
+    await withStorage((storage) => {
+      const sql = storage.sql;
+      writeLayout5(sql);
+      sql.exec(
+        "INSERT INTO webhook_shops (source, shop) VALUES ('shopify', 'oldshop.myshopify.com')",
+      );
+      migrate(storage);
+      expect(storedVersion(sql)).toBe(CURRENT);
+      expect(sql.exec("SELECT source, shop, bound_by FROM webhook_shops").toArray()).toEqual([
+        { source: "shopify", shop: "oldshop.myshopify.com", bound_by: "first-delivery" },
+      ]);
+      expect(new ShopPins(sql).binding("shopify")).toEqual({
+        shop: "oldshop.myshopify.com",
+        boundBy: "first-delivery",
+      });
+      expect(sql.exec("SELECT * FROM webhook_refusals").toArray()).toEqual([]);
     });
   });
 

@@ -1,8 +1,11 @@
 /**
  * @module
  * A tenant's page: its token, its gateway keys (never a key, except one just issued, once), the
- * webhook URLs with their secret forms, the order mapping, and removal.
+ * webhook URLs with their secret forms and the shop each is bound to (a pin a first delivery made
+ * before shops were bound by the operator, with a button to confirm it; the last delivery refused
+ * for its shop), the order mapping, and removal.
  */
+import type { ShopView } from "../../../durable/tenant/webhook-setup";
 import type { Environment } from "../../../lib/config";
 import {
   SOURCE_LABELS,
@@ -16,6 +19,7 @@ import type { FieldError } from "../../../lib/problem";
 import { Csrf, Layout } from "../layout";
 import { Table } from "../table";
 import { MappingFields } from "./mapping";
+import { ShopBindingView } from "./shop-binding";
 import type { TenantRow } from "./tenants";
 
 /** The tenant as its page shows it. */
@@ -30,6 +34,8 @@ export interface TenantPageProps {
   origin: string;
   tenant: TenantDetail;
   mapping: Record<string, string>;
+  /** The shop-naming sources' bindings and last refusals. */
+  shops: ShopView[];
   notice?: string | undefined;
   /** A key just issued: shown here, this once. */
   freshKey?: { gatewayKey: string; previousKeysRetireAt: string } | undefined;
@@ -115,6 +121,7 @@ export function TenantPage(p: TenantPageProps) {
           environment={t.environment}
           client={t.client}
           source={s}
+          shop={p.shops.find((v) => v.source === s)}
         />
       ))}
 
@@ -167,6 +174,7 @@ function WebhookForm(p: {
   environment: Environment;
   client: string;
   source: Source;
+  shop: ShopView | undefined;
 }) {
   const label = SOURCE_LABELS[p.source];
   const id = `secret-${p.source}`;
@@ -176,6 +184,13 @@ function WebhookForm(p: {
       <p>
         URL: <code>{webhookUrl(p.origin, p.source, p.environment, p.client)}</code>
       </p>
+      {p.shop ? (
+        <ShopBindingView
+          csrf={p.csrf}
+          action={tenantPath(p.environment, p.client, `/webhooks/${p.source}/confirm-shop`)}
+          view={p.shop}
+        />
+      ) : null}
       <form method="post" action={tenantPath(p.environment, p.client, `/webhooks/${p.source}`)}>
         <Csrf token={p.csrf} />
         <label for={id}>{`${label} webhook secret`}</label>
@@ -192,7 +207,8 @@ function WebhookForm(p: {
           <>
             <label for="shop-domain">Shop domain</label>
             <p id="shop-domain-hint" class="muted">
-              Optional: with it, only webhooks from this shop are taken.
+              Required: only webhooks from this shop are taken (every shop of one app signs with the
+              same secret).
             </p>
             <input
               id="shop-domain"
@@ -200,6 +216,7 @@ function WebhookForm(p: {
               placeholder="example.myshopify.com"
               aria-describedby="shop-domain-hint"
               autocomplete="off"
+              required
             />
           </>
         ) : null}
