@@ -16,7 +16,7 @@ import { corpus, shopifyCancelled } from "../fixtures/orders/shopify";
 import { rng } from "../fixtures/orders/rng";
 import { sign } from "../fixtures/orders/sign";
 import { ADMIN, control, gw, json, slug } from "../helpers/gateway";
-import { secretBody, shopTenant, waitFor, type ShopTenant } from "../helpers/orders";
+import { fromOwnShop, secretBody, shopTenant, waitFor, type ShopTenant } from "../helpers/orders";
 
 /** Requests the suite generates, at least. */
 const REQUESTS = 1200;
@@ -193,7 +193,7 @@ describe("cross-tenant isolation: one shared address", () => {
       [1, 2, 3].map(async (n) => {
         const t = await shopTenant();
         const secret = `xs-secret-${n}-${t.client}`;
-        const put = json({ secret }, "PUT", ADMIN);
+        const put = json(secretBody(t.client, "shopify", secret), "PUT", ADMIN);
         expect((await gw(`/admin/tenants/demo/${t.client}/webhooks/shopify`, put)).status).toBe(
           204,
         );
@@ -245,7 +245,7 @@ describe("cross-tenant isolation: one shared address", () => {
           );
           res = await gw(`/webhooks/shopify/${me.t.client}/demo`, {
             method: "POST",
-            headers: from(signed.headers),
+            headers: from(fromOwnShop(me.t.client, "shopify", signed.headers)),
             body: signed.body,
           });
           allowed = kind === "webhook-genuine" ? [202] : [401];

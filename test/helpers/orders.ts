@@ -26,7 +26,7 @@ export const secretBody = (client: string, source: Source, secret: string) =>
  * `headers` as the tenant's own shop sends them: a delivery signed by the fixtures (which name
  * `FIXTURE_SHOP`) comes from the tenant's shop; one that names another shop keeps it.
  */
-function fromOwnShop(client: string, source: Source, headers: Record<string, string>) {
+export function fromOwnShop(client: string, source: Source, headers: Record<string, string>) {
   return source === "shopify" && headers["X-Shopify-Shop-Domain"] === FIXTURE_SHOP
     ? { ...headers, "X-Shopify-Shop-Domain": shopDomainOf(client) }
     : headers;

@@ -13,7 +13,7 @@ import { randomSecret } from "../../src/lib/crypto";
 import { corpus as shopifyCorpus, shopifyCancelled } from "../fixtures/orders/shopify";
 import { sign } from "../fixtures/orders/sign";
 import { ADMIN, gw, json, slug, tenant } from "../helpers/gateway";
-import { shopTenant, type ShopTenant } from "../helpers/orders";
+import { fromOwnShop, shopTenant, type ShopTenant } from "../helpers/orders";
 
 const TENANT = env.TENANT;
 /** The binding's limit (wrangler.toml `INBOUND_LIMIT`). */
@@ -54,7 +54,7 @@ const cancellation = (secret?: string) =>
 const deliver = (t: ShopTenant, signed: Awaited<ReturnType<typeof cancellation>>, ip: string) =>
   gw(`/webhooks/shopify/${t.client}/demo`, {
     method: "POST",
-    headers: from(ip, signed.headers),
+    headers: from(ip, fromOwnShop(t.client, "shopify", signed.headers)),
     body: signed.body,
   });
 
