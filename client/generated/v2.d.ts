@@ -7188,7 +7188,7 @@ export interface components {
     parameters: {
         /** @description Makes the write safe to repeat (IETF httpapi draft, as Stripe). The first answer (status, body, Location) is kept per tenant for 24 h; a repeat with the same key and body gets it again with `Idempotent-Replayed: true` and no upstream call; the same key with another body is 422; a repeat while the first is in flight is 409; when the first's outcome is unknown the repeat gets a problem that says so. */
         idempotencyKey: string;
-        /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+        /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
         preferPages: "pages=all";
         /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
         deadline: number;
@@ -7207,7 +7207,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -7259,7 +7259,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -7315,7 +7315,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
                 /** @description Reference data is served from a per-tenant cache for a few minutes (answers carry `Age` and `Cache-Control`) and invalidated by writes through the gateway; `no-cache` reads from the API. */
                 "Cache-Control"?: components["parameters"]["cacheControl"];
@@ -7365,7 +7365,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -7406,7 +7406,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
                 /** @description Reference data is served from a per-tenant cache for a few minutes (answers carry `Age` and `Cache-Control`) and invalidated by writes through the gateway; `no-cache` reads from the API. */
                 "Cache-Control"?: components["parameters"]["cacheControl"];
@@ -7449,7 +7449,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -7490,7 +7490,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
                 /** @description Reference data is served from a per-tenant cache for a few minutes (answers carry `Age` and `Cache-Control`) and invalidated by writes through the gateway; `no-cache` reads from the API. */
                 "Cache-Control"?: components["parameters"]["cacheControl"];
@@ -7546,7 +7546,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
                 /** @description Reference data is served from a per-tenant cache for a few minutes (answers carry `Age` and `Cache-Control`) and invalidated by writes through the gateway; `no-cache` reads from the API. */
                 "Cache-Control"?: components["parameters"]["cacheControl"];
@@ -7589,7 +7589,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
                 /** @description Reference data is served from a per-tenant cache for a few minutes (answers carry `Age` and `Cache-Control`) and invalidated by writes through the gateway; `no-cache` reads from the API. */
                 "Cache-Control"?: components["parameters"]["cacheControl"];
@@ -7649,7 +7649,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
                 /** @description Reference data is served from a per-tenant cache for a few minutes (answers carry `Age` and `Cache-Control`) and invalidated by writes through the gateway; `no-cache` reads from the API. */
                 "Cache-Control"?: components["parameters"]["cacheControl"];
@@ -7746,7 +7746,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
                 /** @description Reference data is served from a per-tenant cache for a few minutes (answers carry `Age` and `Cache-Control`) and invalidated by writes through the gateway; `no-cache` reads from the API. */
                 "Cache-Control"?: components["parameters"]["cacheControl"];
@@ -7832,7 +7832,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
                 /** @description Reference data is served from a per-tenant cache for a few minutes (answers carry `Age` and `Cache-Control`) and invalidated by writes through the gateway; `no-cache` reads from the API. */
                 "Cache-Control"?: components["parameters"]["cacheControl"];
@@ -7892,7 +7892,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -7970,7 +7970,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -8237,7 +8237,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -8494,7 +8494,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -8747,7 +8747,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -8998,7 +8998,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -9243,7 +9243,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -9500,7 +9500,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -9751,7 +9751,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -9992,7 +9992,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
                 /** @description Reference data is served from a per-tenant cache for a few minutes (answers carry `Age` and `Cache-Control`) and invalidated by writes through the gateway; `no-cache` reads from the API. */
                 "Cache-Control"?: components["parameters"]["cacheControl"];
@@ -10237,7 +10237,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
                 /** @description Reference data is served from a per-tenant cache for a few minutes (answers carry `Age` and `Cache-Control`) and invalidated by writes through the gateway; `no-cache` reads from the API. */
                 "Cache-Control"?: components["parameters"]["cacheControl"];
@@ -10482,7 +10482,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -10729,7 +10729,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
                 /** @description Reference data is served from a per-tenant cache for a few minutes (answers carry `Age` and `Cache-Control`) and invalidated by writes through the gateway; `no-cache` reads from the API. */
                 "Cache-Control"?: components["parameters"]["cacheControl"];
@@ -10974,7 +10974,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -11170,7 +11170,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -11374,7 +11374,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -11628,7 +11628,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -11882,7 +11882,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -12144,7 +12144,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -12202,7 +12202,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -12258,7 +12258,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -12320,7 +12320,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -12364,7 +12364,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -12428,7 +12428,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -12484,7 +12484,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -12546,7 +12546,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -12590,7 +12590,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -12654,7 +12654,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -12726,7 +12726,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -12819,7 +12819,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -13006,7 +13006,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -13060,7 +13060,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -13359,7 +13359,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -13584,7 +13584,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -13677,7 +13677,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -13751,7 +13751,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -14298,7 +14298,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -14435,7 +14435,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -15816,7 +15816,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -15923,7 +15923,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -16023,7 +16023,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -16095,7 +16095,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -16379,7 +16379,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -16476,7 +16476,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -16586,7 +16586,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -16840,7 +16840,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -16892,7 +16892,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -17140,7 +17140,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -17388,7 +17388,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -17636,7 +17636,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -17884,7 +17884,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -18132,7 +18132,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -18380,7 +18380,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -18629,7 +18629,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -18711,7 +18711,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -18763,7 +18763,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -18817,7 +18817,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -18963,7 +18963,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -19017,7 +19017,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -19259,7 +19259,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -19417,7 +19417,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -19666,7 +19666,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -20069,7 +20069,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -20380,7 +20380,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -20634,7 +20634,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -20883,7 +20883,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -21270,7 +21270,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -21466,7 +21466,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -21729,7 +21729,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path: {
@@ -21772,7 +21772,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -21834,7 +21834,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -21931,7 +21931,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -22180,7 +22180,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -22535,7 +22535,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -22769,7 +22769,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -22821,7 +22821,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;
@@ -22877,7 +22877,7 @@ export interface operations {
             header?: {
                 /** @description How long the call may take in all, ms (waiting for a rate-limit permit included). A wait that cannot fit is refused at once with 503 and Retry-After; an upstream call that runs out is 504. */
                 "X-Deadline-Ms"?: components["parameters"]["deadline"];
-                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
+                /** @description `pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged. */
                 Prefer?: components["parameters"]["preferPages"];
             };
             path?: never;

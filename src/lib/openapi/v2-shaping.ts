@@ -34,7 +34,7 @@ export const SHAPING_PARAMETERS: Record<string, JsonSchema> = {
     required: false,
     schema: { type: "string", enum: ["pages=all"] },
     description:
-      "`pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`; each page is one upstream call. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged.",
+      "`pages=all` (RFC 7240): every page of the list as one JSON array, streamed as pages arrive, with `Preference-Applied: pages=all` and the total count. Pages of the caller's `PageSize`, raised to at least 250 (the answer's `X-Page-Size` says which); each page is one upstream call, at most 200 pages a walk. A list beyond the row cap, or one that cannot finish within the deadline, is a problem, never a truncated 200. An item answer is unchanged.",
   },
   deadline: {
     name: "X-Deadline-Ms",
