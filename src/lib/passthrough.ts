@@ -14,6 +14,7 @@ import { Problem } from "./problem";
 import type { AccessCache } from "./upstream/access-cache";
 import { callUpstream, type CallTrace } from "./upstream/client";
 import { gatewayLink, gatewayPagination } from "./upstream/links";
+import { admitOperation } from "./v2-operation";
 import { v2Path } from "./v2-path";
 import { fieldErrors } from "./validate";
 
@@ -65,8 +66,8 @@ export interface V2Request {
 
 /**
  * The caller's `/v2` request, its path, operation, deadline and size checked; throws a `Problem`
- * for bad input before anything is sent. The cheap checks come first: the path, the deadline, and
- * only then the body is read.
+ * for bad input before anything is sent. The cheap checks come first: the path, whether the catalog
+ * knows the operation (`admitOperation`), the deadline, and only then the body is read.
  */
 export async function readV2Request(
   env: Bindings,
@@ -80,7 +81,9 @@ export async function readV2Request(
   const path = v2Path(url.pathname);
   if (!path.ok) throw new Problem("bad-request", path.error);
   const method = req.method.toUpperCase();
-  const config = readConfig(env).environments[caller.environment];
+  const gateway = readConfig(env);
+  admitOperation(method, path.value, req.headers, gateway.v2ExtraOperations);
+  const config = gateway.environments[caller.environment];
   if (!config.ok) throw new Problem("unavailable", config.detail);
   const deadline = deadlineOf(req.headers.get("x-deadline-ms"), started);
   const body = await readBody(req, method, path.value);
