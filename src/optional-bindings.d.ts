@@ -17,6 +17,12 @@ interface GatewayOptionalBindings {
    * (`lib/shaping/all-pages.ts`). A caller may ask for less with `Prefer: max-rows=N`, never more.
    */
   PAGES_ALL_MAX_ROWS?: string;
+  /**
+   * Operations `/v2` lets through although the catalog does not list them yet, passed on unchanged
+   * and unchecked: `METHOD /Path/{param}` separated by commas or new lines, e.g.
+   * `GET /NewThing, POST /NewThing/{id}/Action` (`lib/v2-extra-operations.ts`). Unset: none.
+   */
+  V2_EXTRA_OPERATIONS?: string;
   /** `debug`, `info` (default), `warn`, `error` or `silent` (see `lib/log.ts`). */
   LOG_LEVEL?: string;
   /** The sealing key being rotated out: it still opens, never seals (`lib/secrets.ts`). */

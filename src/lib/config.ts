@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { environmentAvailability, type Environment } from "./environments";
+import { parseExtraOperations } from "./v2-extra-operations";
 
 export { Environment, type EnvironmentAvailability, type EnvironmentConfig } from "./environments";
 
@@ -73,6 +74,8 @@ const ConfigBindings = z.object({
     .catch(undefined),
   /** Most rows one `Prefer: pages=all` answer may hold (`lib/shaping/all-pages.ts`). */
   PAGES_ALL_MAX_ROWS: Count(DEFAULT_PAGES_ALL_MAX_ROWS),
+  /** Operations `/v2` lets through beyond the catalog; unreadable entries are ignored. */
+  V2_EXTRA_OPERATIONS: z.string().optional().catch(undefined),
   ADMIN_TOKEN: Setting,
   SECRETS_KEY: Setting,
   SECRETS_KEY_PREVIOUS: Setting,
@@ -96,6 +99,8 @@ const GatewayConfig = ConfigBindings.transform((b) => ({
   rateLimitPerSecond: b.RATE_LIMIT_PER_SECOND,
   ratePacingMargin: b.RATE_PACING_MARGIN,
   pagesAllMaxRows: b.PAGES_ALL_MAX_ROWS,
+  /** `/v2` operations the catalog lacks that the operator lets through (`V2_EXTRA_OPERATIONS`). */
+  v2ExtraOperations: parseExtraOperations(b.V2_EXTRA_OPERATIONS),
   adminToken: b.ADMIN_TOKEN,
   secretsKey: b.SECRETS_KEY,
   // "…Key", not "…Previous": the logger redacts fields by a secret-looking name.

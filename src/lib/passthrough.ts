@@ -14,6 +14,7 @@ import { Problem } from "./problem";
 import type { AccessCache } from "./upstream/access-cache";
 import { callUpstream, type CallTrace } from "./upstream/client";
 import { gatewayLink, gatewayPagination } from "./upstream/links";
+import { admitOperation } from "./v2-operation";
 import { v2Path } from "./v2-path";
 import { fieldErrors } from "./validate";
 
@@ -31,7 +32,7 @@ export const BUFFERED_BODY_BYTES = 1024 * 1024;
 /** How long a call may take in all, ms, unless the caller asks otherwise with `X-Deadline-Ms`. */
 export const DEFAULT_DEADLINE_MS = 30_000;
 /** The longest deadline a caller may ask for, ms. */
-const MAX_DEADLINE_MS = 120_000;
+export const MAX_DEADLINE_MS = 120_000;
 
 /**
  * A `/v2` request read and checked as far as it can be before shaping: its operation, path, query,
@@ -64,8 +65,9 @@ export interface V2Request {
 }
 
 /**
- * The caller's `/v2` request, its path and size checked; throws a `Problem` for bad input before
- * anything is sent.
+ * The caller's `/v2` request, its path, operation, deadline and size checked; throws a `Problem`
+ * for bad input before anything is sent. The cheap checks come first: the path, whether the catalog
+ * knows the operation (`admitOperation`), the deadline, and only then the body is read.
  */
 export async function readV2Request(
   env: Bindings,
@@ -78,11 +80,13 @@ export async function readV2Request(
   const url = new URL(req.url);
   const path = v2Path(url.pathname);
   if (!path.ok) throw new Problem("bad-request", path.error);
-  const config = readConfig(env).environments[caller.environment];
-  if (!config.ok) throw new Problem("unavailable", config.detail);
   const method = req.method.toUpperCase();
-  const body = await readBody(req, method, path.value);
+  const gateway = readConfig(env);
+  admitOperation(method, path.value, req.headers, gateway.v2ExtraOperations);
+  const config = gateway.environments[caller.environment];
+  if (!config.ok) throw new Problem("unavailable", config.detail);
   const deadline = deadlineOf(req.headers.get("x-deadline-ms"), started);
+  const body = await readBody(req, method, path.value);
   return {
     env,
     caller,
@@ -143,14 +147,25 @@ export async function sendV2(
 
 /**
  * The epoch ms by which a call started at `started` must be answered, from its `X-Deadline-Ms`
- * header.
+ * header (absent: `DEFAULT_DEADLINE_MS`). Throws a 400 `Problem` for a value that is not a whole
+ * number of 1–120000: replacing it with the default, or clamping it, would run the call under a
+ * deadline the caller never asked for and never hears of.
+ *
+ * @param header the header's value, or null when it was not sent
+ * @param started epoch ms the call arrived
+ * @returns epoch ms
+ * @example deadlineOf("5000", Date.now()) // now + 5 s; deadlineOf("0", now) throws
  */
 export function deadlineOf(header: string | null, started: number): number {
-  const asked = Number(header);
-  return (
-    started +
-    (Number.isInteger(asked) && asked > 0 ? Math.min(asked, MAX_DEADLINE_MS) : DEFAULT_DEADLINE_MS)
-  );
+  if (header === null) return started + DEFAULT_DEADLINE_MS;
+  const text = header.trim();
+  const asked = /^[0-9]{1,6}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(asked >= 1 && asked <= MAX_DEADLINE_MS))
+    throw new Problem(
+      "bad-request",
+      `X-Deadline-Ms must be a whole number of milliseconds, 1–${MAX_DEADLINE_MS}; leave it out for the default of ${DEFAULT_DEADLINE_MS}. Nothing was sent to the API.`,
+    );
+  return started + asked;
 }
 
 /**
@@ -250,10 +265,13 @@ async function readBody(
 ): Promise<ArrayBuffer | ReadableStream | null> {
   if (method === "GET" || method === "HEAD" || !req.body) return null;
   const declared = Number(req.headers.get("content-length") ?? "NaN");
-  if (declared > MAX_PASSTHROUGH_BODY_BYTES) throw tooLarge();
-  const checked = bodyRule(method, path) !== null;
-  if (!(declared <= BUFFERED_BODY_BYTES) && !checked) return limitStream(req.body);
-  return readUpTo(req.body, checked ? BUFFERED_BODY_BYTES : MAX_PASSTHROUGH_BODY_BYTES);
+  // A body checked against the catalog is read whole before it is parsed, so it has the smaller
+  // cap; the 413 names the cap that applied, not the largest one.
+  const limit = bodyRule(method, path) !== null ? checkedLimit(method, path) : PASSTHROUGH_LIMIT;
+  if (declared > limit.bytes) throw tooLarge(limit);
+  if (!(declared <= BUFFERED_BODY_BYTES) && limit === PASSTHROUGH_LIMIT)
+    return limitStream(req.body);
+  return readUpTo(req.body, limit);
 }
 
 /** The media type of `headers`' `Content-Type`, lower case, without parameters. */
@@ -295,16 +313,37 @@ function check(headers: Headers, buffer: ArrayBuffer, rule: BodyRule): void {
     );
 }
 
-function tooLarge(): Problem {
+/** A body cap: its size, and what it is the cap of, for the 413. */
+interface BodyLimit {
+  bytes: number;
+  what: string;
+}
+
+/** The cap of any body passed through. */
+const PASSTHROUGH_LIMIT: BodyLimit = {
+  bytes: MAX_PASSTHROUGH_BODY_BYTES,
+  what: "A body passed through to the API (the API's largest upload, 30 MB, with room for multipart framing)",
+};
+
+/** The cap of a JSON body the gateway checks against the catalog: read whole before parsing. */
+function checkedLimit(method: string, path: string): BodyLimit {
+  return {
+    bytes: BUFFERED_BODY_BYTES,
+    what: `A JSON body the gateway checks against the catalog before sending it (${method} /v2${path})`,
+  };
+}
+
+/** The 413 of a body over `limit`, naming it in bytes and MiB. */
+function tooLarge(limit: BodyLimit): Problem {
   return new Problem(
     "payload-too-large",
-    `Bodies are limited to ${MAX_PASSTHROUGH_BODY_BYTES} bytes.`,
+    `${limit.what} is limited to ${limit.bytes} bytes (${limit.bytes / (1024 * 1024)} MiB).`,
   );
 }
 
-async function readUpTo(body: ReadableStream<Uint8Array>, max: number): Promise<ArrayBuffer> {
-  const bytes = await readCapped(body, max);
-  if (bytes === null) throw tooLarge();
+async function readUpTo(body: ReadableStream<Uint8Array>, limit: BodyLimit): Promise<ArrayBuffer> {
+  const bytes = await readCapped(body, limit.bytes);
+  if (bytes === null) throw tooLarge(limit);
   return bytes.buffer;
 }
 
@@ -317,7 +356,7 @@ function limitStream(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Arra
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, ctrl) {
         size += chunk.byteLength;
-        if (size > MAX_PASSTHROUGH_BODY_BYTES) ctrl.error(tooLarge());
+        if (size > PASSTHROUGH_LIMIT.bytes) ctrl.error(tooLarge(PASSTHROUGH_LIMIT));
         else ctrl.enqueue(chunk);
       },
     }),

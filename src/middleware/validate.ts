@@ -29,8 +29,7 @@ export type ValidationResult = { target: string } & (
 export function validationProblem(result: ValidationResult, _c: Context): void {
   if (result.success) return;
   const issues = result.error.issues;
-  if (result.target === "param")
-    throw new Problem("not-found", `No such ${issues.map((i) => i.path.join(".")).join(", ")}.`);
+  if (result.target === "param") throw new Problem("not-found", issues.map(noSuch).join(" "));
   if (result.target === "query")
     throw new Problem(
       "bad-request",
@@ -39,6 +38,18 @@ export function validationProblem(result: ValidationResult, _c: Context): void {
   throw new Problem("validation-failed", "The body failed validation; see errors.", {
     errors: fieldErrors(result.error),
   });
+}
+
+/**
+ * "No such source; the sources are shopify, …": a path parameter outside its set names the set,
+ * which the documentation publishes anyway, so the caller can correct a typo without looking it up.
+ */
+function noSuch(issue: z.core.$ZodIssue): string {
+  const name = issue.path.join(".");
+  const values = issue.code === "invalid_value" ? issue.values.map(String) : [];
+  return values.length > 0
+    ? `No such ${name}; the ${name}s are ${values.join(", ")}.`
+    : `No such ${name}.`;
 }
 
 /**

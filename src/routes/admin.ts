@@ -14,7 +14,7 @@ import { startOnboarding } from "../lib/onboarding/start";
 import { listTenants, registerTenant, removeTenant } from "../lib/tenant-admin";
 import { requireAdmin } from "../middleware/admin-auth";
 import * as route from "./contract/admin";
-import { gatewayRouter } from "./contract/kit";
+import { gatewayRouter, withDefaults } from "./contract/kit";
 import * as onboarding from "./contract/onboarding";
 
 export { DEFAULT_KEY_GRACE_SECONDS } from "./contract/admin";
@@ -40,10 +40,9 @@ export const adminRoutes = router
   })
   .openapi(route.listTenants, async (c) => c.json({ tenants: await listTenants(c.env) }, 200))
   .openapi(route.rotateGatewayKey, async (c) => {
+    const { graceSeconds } = withDefaults(route.Rotation, c.req.valid("json"));
     const rotated = unwrap(
-      await onTenant(c, c.req.valid("param"), (f) =>
-        f.rotateGatewayKey(c.req.valid("json").graceSeconds),
-      ),
+      await onTenant(c, c.req.valid("param"), (f) => f.rotateGatewayKey(graceSeconds)),
     );
     dropCopies(c, c.req.valid("param"));
     return c.json(rotated, 201);

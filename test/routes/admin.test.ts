@@ -16,6 +16,17 @@ async function listed(): Promise<Listed[]> {
   return ((await res.json()) as { tenants: Listed[] }).tenants;
 }
 
+/** Each tenant's gateway keys, as the list shows them. */
+async function listedKeys(): Promise<
+  Map<string, { createdAt: string; retiresAt: string | null }[]>
+> {
+  const res = await gw("/admin/tenants", { headers: ADMIN });
+  const { tenants } = (await res.json()) as {
+    tenants: { tenant: string; gatewayKeys: { createdAt: string; retiresAt: string | null }[] }[];
+  };
+  return new Map(tenants.map((t) => [t.tenant, t.gatewayKeys]));
+}
+
 describe("admin: security", () => {
   it("refuses every admin route without the operator token", async () => {
     for (const [method, path] of [
@@ -170,6 +181,42 @@ describe("admin: tenants", () => {
     // Past the old key's 1 s grace, by the gateway's clock (its cached copy ends then too).
     skipAhead(1100);
     expect((await t.v2("/ClientIntegrationInformation")).status).toBe(401);
+  });
+
+  it("rotates with no body as with the documented default: one day of grace, the old key retiring", async () => {
+    const t = await tenant();
+    const started = Date.now();
+    const res = await gw(`/admin/tenants/demo/${t.client}/gateway-keys`, {
+      method: "POST",
+      headers: ADMIN,
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const { previousKeysRetireAt } = (await res.json()) as { previousKeysRetireAt: string };
+    const grace = Date.parse(previousKeysRetireAt) - started;
+    expect(grace).toBeGreaterThanOrEqual(86_400_000);
+    expect(grace).toBeLessThan(86_400_000 + 60_000);
+    const keys = (await listedKeys()).get(t.name);
+    expect(keys?.filter((k) => k.retiresAt === previousKeysRetireAt)).toHaveLength(1);
+    expect(keys?.filter((k) => k.retiresAt === null)).toHaveLength(1);
+  });
+
+  it("refuses a bad rotation with a problem and stores no key", async () => {
+    const t = await tenant();
+    for (const init of [
+      json({ graceSeconds: -1 }, "POST", ADMIN),
+      json({ graceSeconds: "soon" }, "POST", ADMIN),
+      json({ grace: 5 }, "POST", ADMIN),
+      { method: "POST", headers: { ...ADMIN, "content-type": "application/json" }, body: "{" },
+      { method: "POST", headers: { ...ADMIN, "content-type": "text/plain" }, body: "x" },
+    ]) {
+      const res = await gw(`/admin/tenants/demo/${t.client}/gateway-keys`, init);
+      expect(res.status, String(init.body)).toBeGreaterThanOrEqual(400);
+      expect(res.status, String(init.body)).toBeLessThan(500);
+      expect(res.headers.get("content-type")).toBe("application/problem+json");
+    }
+    expect((await listedKeys()).get(t.name)).toEqual([
+      { createdAt: expect.any(String), retiresAt: null },
+    ]);
   });
 
   it("replaces a client key after the client re-activated the integration", async () => {

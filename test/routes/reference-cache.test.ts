@@ -82,12 +82,24 @@ describe("reference cache: happy", () => {
     expect((await calls(() => read(t, "/PaymentTerms"))).calls).toBe(0);
   });
 
-  it("a write to VatCodes invalidates it even when the API refuses the write", async () => {
+  it("a write invalidates it even when the API refuses the write", async () => {
+    const t = await tenant();
+    await read(t, "/PaymentTerms");
+    await control("PUT", "/settings", {
+      faults: [{ kind: "error", target: "api", path: "/PaymentTerms", status: 500, count: 1 }],
+    });
+    const refused = await t.v2("/PaymentTerms", json({ Name: "90 dager", CreditDays: 90 }));
+    expect(refused.status).toBe(500);
+    expect((await calls(() => read(t, "/PaymentTerms"))).calls).toBe(1);
+  });
+
+  it("a write the gateway refuses (no such operation) sends nothing and keeps the entry", async () => {
     const t = await tenant();
     await read(t, "/VatCodes");
-    const refused = await t.v2("/VatCodes", json({ Code: "X" }));
-    expect(refused.status).toBeGreaterThanOrEqual(400);
-    expect((await calls(() => read(t, "/VatCodes"))).calls).toBe(1);
+    const refused = await calls(() => t.v2("/VatCodes", json({ Code: "X" })));
+    expect(refused.calls).toBe(0);
+    expect(refused.value.status).toBe(405);
+    expect((await calls(() => read(t, "/VatCodes"))).calls).toBe(0);
   });
 
   it("a write whose connection dropped still invalidates (it may have been applied)", async () => {

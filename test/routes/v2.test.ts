@@ -173,6 +173,57 @@ describe("v2 pass-through: bad input is refused before it is sent", () => {
     expect(problem.errors.map((e) => e.path)).toContain("Nmae");
     expect((await stats()).requests).toBe(before);
   });
+
+  it("a 413 states the limit that applied: 1 MiB for a checked JSON body, 32 MiB for any body", async () => {
+    const t = await tenant();
+    const before = (await stats()).requests;
+    const checked = await t.v2(
+      "/Customers",
+      json({ Name: "X", WebsiteUrl: "x".repeat(1_100_000) }),
+    );
+    expect(checked.status).toBe(413);
+    const detail = ((await checked.json()) as { detail: string }).detail;
+    expect(detail).toContain("1048576 bytes");
+    expect(detail).not.toContain("33554432");
+    // 33 MiB declared (the stream would give as much): refused on the header, before a byte is read.
+    const size = 33 * 1024 * 1024;
+    const chunk = new Uint8Array(64 * 1024);
+    let given = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(ctrl) {
+        if (given >= size) return ctrl.close();
+        given += chunk.byteLength;
+        ctrl.enqueue(chunk);
+      },
+    });
+    const declared = await t.v2("/Imports/Upload", {
+      method: "POST",
+      headers: {
+        "content-type": "multipart/form-data; boundary=x",
+        "content-length": String(size),
+      },
+      body,
+    });
+    expect(declared.status).toBe(413);
+    expect(((await declared.json()) as { detail: string }).detail).toContain("33554432 bytes");
+    expect((await stats()).requests).toBe(before);
+  });
+
+  it("an X-Deadline-Ms that is not a whole number of 1–120000 is a 400 naming the header and the range", async () => {
+    const t = await tenant();
+    const before = (await stats()).requests;
+    for (const value of ["abc", "0", "-5", "999999", "1.5", "1e3", " "]) {
+      const res = await t.v2("/Customers", { headers: { "x-deadline-ms": value } });
+      expect(res.status, value).toBe(400);
+      const body = (await res.json()) as { detail: string; requestId: string };
+      expect(body.detail, value).toContain("X-Deadline-Ms");
+      expect(body.detail, value).toContain("1–120000");
+      expect(body.requestId).toBe(res.headers.get("x-request-id"));
+    }
+    expect((await stats()).requests).toBe(before);
+    for (const value of ["1000", "120000"])
+      expect((await t.v2("/Customers", { headers: { "x-deadline-ms": value } })).status).toBe(204);
+  });
 });
 
 describe("v2 pass-through: upstream failures", () => {

@@ -47,10 +47,16 @@ export class OperatorFace extends RpcTarget {
     return r ? ok(r.registrationId) : fail("not-found", NO_TENANT);
   }
 
-  /** A new gateway key; the others keep working for `graceSeconds`. */
+  /**
+   * A new gateway key; the others keep working for `graceSeconds`. A grace that is not a whole
+   * number ≥ 0 is refused before anything is stored: it would make the old keys' retirement NaN,
+   * which SQLite keeps as NULL, "never".
+   */
   async rotateGatewayKey(
     graceSeconds: number,
   ): Promise<Outcome<{ gatewayKey: string; previousKeysRetireAt: string }>> {
+    if (!Number.isSafeInteger(graceSeconds) || graceSeconds < 0)
+      return fail("bad-request", "graceSeconds must be a whole number of seconds, 0 or more.");
     const r = this.#parts.registration.get();
     if (!r) return fail("not-found", NO_TENANT);
     const now = Date.now();

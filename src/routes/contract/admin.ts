@@ -27,7 +27,8 @@ const NewTenant = z
     name: z.string().min(1).max(200).optional(),
   })
   .openapi("NewTenant");
-const Rotation = z
+/** A gateway key's rotation; the body is optional (`withDefaults` fills in the grace). */
+export const Rotation = z
   .strictObject({
     graceSeconds: z
       .int()

@@ -5,6 +5,8 @@
  */
 import { OpenAPIHono, type z } from "@hono/zod-openapi";
 import type { GatewayApp } from "../../lib/app";
+import { Problem } from "../../lib/problem";
+import { fieldErrors } from "../../lib/validate";
 import { validationProblem } from "../../middleware/validate";
 
 /**
@@ -15,6 +17,27 @@ import { validationProblem } from "../../middleware/validate";
  */
 export function gatewayRouter(): OpenAPIHono<GatewayApp> {
   return new OpenAPIHono<GatewayApp>({ defaultHook: validationProblem });
+}
+
+/**
+ * An optional body with its schema's defaults applied. @hono/zod-openapi runs the schema of an
+ * optional body only when it comes with a JSON content type; a request with no body at all gets a
+ * bare `{}` the schema never saw, so every default is missing (a `graceSeconds` typed `number`
+ * arrives undefined). Parsing that value here gives the documented defaults; a value the validator
+ * already parsed comes through unchanged.
+ *
+ * @param schema the route's body schema, as declared with `jsonBody(schema, false)`
+ * @param value `c.req.valid("json")`
+ * @returns the body, defaults filled in; throws the validation problem otherwise
+ * @example const { graceSeconds } = withDefaults(Rotation, c.req.valid("json"))
+ */
+export function withDefaults<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success)
+    throw new Problem("validation-failed", "The body failed validation; see errors.", {
+      errors: fieldErrors(parsed.error),
+    });
+  return parsed.data;
 }
 
 /** A JSON request body of `schema`; `required: false` when an empty body stands for `{}`. */

@@ -117,6 +117,18 @@ describe("tenant faces: happy", () => {
     expect(again.ok && again.value.kind).toBe("in-flight");
   });
 
+  it("the operator's face refuses a grace that is not a whole number ≥ 0, and stores no key", async () => {
+    const t = await registered();
+    const before = await asOperator(env, t.name, (f) => f.describe());
+    for (const grace of [Number.NaN, -1, 1.5, Number.POSITIVE_INFINITY]) {
+      const rotated = await asOperator(env, t.name, (f) => f.rotateGatewayKey(grace));
+      expect(rotated.ok || rotated.error.reason, String(grace)).toBe("bad-request");
+    }
+    expect((await asOperator(env, t.name, (f) => f.describe()))?.gatewayKeys).toEqual(
+      before?.gatewayKeys,
+    );
+  });
+
   it("the operator's face describes the tenant, never a secret", async () => {
     const t = await registered();
     const d = await asOperator(env, t.name, (f) => f.describe());
