@@ -4,9 +4,11 @@
 import { execSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
+import { localAddresses } from "../scripts/wrangler-env.mjs";
 
-export const GW = "http://127.0.0.1:8787";
-export const SB = "http://127.0.0.1:8788";
+// The gateway and the sandbox where `npm start` puts them: LEDGERGATE_GATEWAY_PORT and
+// LEDGERGATE_SANDBOX_PORT, read as scripts/dev.mjs reads them (run.mjs starts the Workers with it).
+export const { gateway: GW, sandbox: SB } = localAddresses();
 /** The bare forwarder (bench/forwarder/), started by run.mjs for the latency part only. */
 export const FW = "http://127.0.0.1:8789";
 export const ADMIN = { authorization: "Bearer local-admin-token" };

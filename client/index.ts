@@ -4,11 +4,13 @@
  * generated from the gateway's own OpenAPI documents (`/openapi.json` and `/v2/openapi.json`) by
  * scripts/generate-client.mjs into client/generated/, and checked for drift by `npm test`.
  */
-import createClient, { type Client, type ClientOptions } from "openapi-fetch";
+import createClient, { type ClientOptions } from "openapi-fetch";
+import type { ExactClient } from "./exact.js";
 import type { paths as GatewayPaths } from "./generated/gateway.js";
 import type { paths as V2Paths } from "./generated/v2.js";
 
 export type { GatewayPaths, V2Paths };
+export type { ExactClient, ExactInit, ExactMethod } from "./exact.js";
 export type { components as GatewayComponents } from "./generated/gateway.js";
 export type { components as V2Components } from "./generated/v2.js";
 
@@ -32,12 +34,12 @@ export interface LedgergateClient {
   /**
    * API v2 through the gateway; paths as in the API, relative to `/v2` (`v2.GET("/Customers")`).
    */
-  v2: Client<V2Paths>;
+  v2: ExactClient<V2Paths>;
   /**
    * The gateway's own routes (`/healthz`, `/orders/...`, `/admin/...`); paths as the gateway serves
    * them.
    */
-  gateway: Client<GatewayPaths>;
+  gateway: ExactClient<GatewayPaths>;
 }
 
 /**
@@ -47,7 +49,7 @@ export interface LedgergateClient {
  * `headers: { authorization: "Bearer <ADMIN_TOKEN>" }` on those calls.
  *
  * @param options - the gateway's address, the gateway key, optionally a `fetch`
- * @returns `{ v2, gateway }`, two `openapi-fetch` clients
+ * @returns `{ v2, gateway }`, two `openapi-fetch` clients with exact request types
  * @see https://openapi-ts.dev/openapi-fetch/ for calls, middleware and error handling
  * @example
  * const lg = createLedgergateClient({ baseUrl: "http://127.0.0.1:8787", gatewayKey });
@@ -61,8 +63,16 @@ export function createLedgergateClient(options: LedgergateClientOptions): Ledger
   // Left out when not given, so openapi-fetch picks up globalThis.fetch at call time (a test may
   // stub it).
   if (options.fetch) shared.fetch = options.fetch;
+  // The same openapi-fetch objects, typed with exact options (client/exact.ts): a misspelt body
+  // property is a compile error, not a 400 from the API at run time.
   return {
-    v2: createClient<V2Paths>({ ...shared, baseUrl: `${baseUrl}/v2` }),
-    gateway: createClient<GatewayPaths>({ ...shared, baseUrl }),
+    v2: createClient<V2Paths>({
+      ...shared,
+      baseUrl: `${baseUrl}/v2`,
+    }) as unknown as ExactClient<V2Paths>,
+    gateway: createClient<GatewayPaths>({
+      ...shared,
+      baseUrl,
+    }) as unknown as ExactClient<GatewayPaths>,
   };
 }

@@ -6,7 +6,8 @@
  * and Durable Objects are read from `sandbox/wrangler.toml` when the package is built
  * (scripts/build.mjs) and injected here, so there is no second copy of them to drift.
  *
- * This module runs in Node (a vitest or miniflare config), not in the Workers runtime.
+ * This module runs in Node (a vitest or miniflare config); `sandboxClient` (./sandbox-client.ts),
+ * re-exported here so one import serves both sides, runs in the test inside the Workers runtime.
  */
 import { fileURLToPath } from "node:url";
 
@@ -109,3 +110,10 @@ export function sandboxWorker(options: SandboxWorkerOptions = {}): SandboxWorker
     },
   };
 }
+
+export {
+  sandboxClient,
+  type SandboxBinding,
+  type SandboxClient,
+  type SandboxClientOptions,
+} from "./sandbox-client.js";

@@ -43,6 +43,9 @@ if (Object.keys(sandboxConfig.durableObjects).sort().join() !== "CLIENTS,PLATFOR
 buildSync({
   entryPoints: [join(root, "sandbox/attach.ts")],
   outfile: join(dist, "sandbox/attach.js"),
+  // With sandbox-client.ts and the client it builds on; openapi-fetch stays an import.
+  bundle: true,
+  packages: "external",
   format: "esm",
   platform: "node",
   target: "node20",

@@ -3,13 +3,15 @@
 // start`. It creates a sandbox client, registers it as a tenant, sets the tenant's webhook secret,
 // sends ONE signed order (ledgergate's own order JSON over Standard Webhooks, or with `--source
 // shopify` a Shopify `orders/paid`), follows the order's run until it is settled or failed, and
-// prints where to look. Every run makes a new client and tenant, so the customer and the products
-// are new each time. Exits non-zero when the order does not end settled.
+// prints where to look. The tenant is registered once (`demo:demo-shop`) and reused by every later
+// run, which issues it a fresh gateway key (keys are shown only once); the order and its number are
+// new each time, the customer is found again. Exits non-zero when the order does not end settled.
+// Where the Workers are: LEDGERGATE_GATEWAY_PORT and LEDGERGATE_SANDBOX_PORT, as for `npm start`.
 import { createHmac, randomBytes } from "node:crypto";
+import { localAddresses } from "./wrangler-env.mjs";
 import { signedShopifyOrder } from "./sample-shopify-order.ts";
 
-const GW = process.env.LEDGERGATE_URL ?? "http://127.0.0.1:8787";
-const SB = process.env.SANDBOX_URL ?? "http://127.0.0.1:8788";
+const { gateway: GW, sandbox: SB } = localAddresses();
 const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? "local-admin-token"}` };
 const TIMEOUT_MS = 60_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -20,7 +22,7 @@ const sourceArg =
   (args.includes("--source") ? args[args.indexOf("--source") + 1] : "standard");
 if (args.includes("--help") || args.includes("-h")) {
   console.log(
-    "Usage: npm run demo:order [-- --source standard|shopify]\nNeeds `npm start` running (gateway on :8787, sandbox on :8788).",
+    "Usage: npm run demo:order [-- --source standard|shopify]\nNeeds `npm start` running (gateway on :8787, sandbox on :8788; other ports: LEDGERGATE_GATEWAY_PORT, LEDGERGATE_SANDBOX_PORT).",
   );
   process.exit(0);
 }
@@ -82,32 +84,69 @@ if (!gatewayUp || !sandboxUp) {
   );
 }
 
-// 1. A client in the sandbox (the accounting API's side), and 2. the tenant in ledgergate.
+// 1. A client in the sandbox (the accounting API's side), and 2. the tenant in ledgergate: the
+// demo's own, registered by the first run and reused by every later one, so the operator's list
+// holds one demo shop however often the demo runs.
 const suffix = `${Date.now().toString(36)}-${randomBytes(2).toString("hex")}`;
-const client = must(
-  "POST /_sandbox/clients",
-  await call("POST", `${SB}/_sandbox/clients`, {
-    environment: "demo",
-    name: "Nordlys Nettbutikk AS",
-  }),
+const slug = "demo-shop";
+const NAME = "Nordlys Nettbutikk AS";
+const tenantPath = `${GW}/admin/tenants/demo/${slug}`;
+
+/** A new client in the sandbox; its key is shown only in this answer. */
+const newSandboxClient = async () =>
+  must(
+    "POST /_sandbox/clients",
+    await call("POST", `${SB}/_sandbox/clients`, { environment: "demo", name: NAME }),
+  );
+
+/** Registers the demo's tenant with a new sandbox client; its gateway key is shown only here. */
+async function register() {
+  const client = await newSandboxClient();
+  const tenant = must(
+    "POST /admin/tenants",
+    await call(
+      "POST",
+      `${GW}/admin/tenants`,
+      { client: slug, environment: "demo", clientKey: client.clientKey, name: NAME },
+      ADMIN,
+    ),
+  );
+  console.log(`Tenant ${tenant.tenant} registered (sandbox client ${client.clientId}).`);
+  return tenant.gatewayKey;
+}
+
+/**
+ * The earlier run's tenant with a fresh gateway key (keys are stored as hashes, so the earlier key
+ * cannot be read back; it retires after the default grace period), or null when that tenant no
+ * longer works: the sandbox was reset since (the bench does) and its client is gone. Such a tenant
+ * is removed, so the caller registers it again: its stored ids and caches belong to the old client.
+ */
+async function reuse() {
+  const { gatewayKey } = must(
+    "POST gateway-keys",
+    await call("POST", `${tenantPath}/gateway-keys`, {}, ADMIN),
+  );
+  const check = await call("GET", `${GW}/v2/ClientIntegrationInformation`, undefined, {
+    authorization: `Bearer ${gatewayKey}`,
+  });
+  if (check.ok) {
+    console.log(`Tenant demo:${slug} reused (registered by an earlier run).`);
+    return gatewayKey;
+  }
+  console.log(
+    `Tenant demo:${slug} no longer reaches its sandbox client (${check.status}); registering it again.`,
+  );
+  must("DELETE tenant", await call("DELETE", tenantPath, undefined, ADMIN));
+  return null;
+}
+
+const listed = must(
+  "GET /admin/tenants",
+  await call("GET", `${GW}/admin/tenants`, undefined, ADMIN),
 );
-const slug = `demo-shop-${suffix}`;
-const tenant = must(
-  "POST /admin/tenants",
-  await call(
-    "POST",
-    `${GW}/admin/tenants`,
-    {
-      client: slug,
-      environment: "demo",
-      clientKey: client.clientKey,
-      name: "Nordlys Nettbutikk AS",
-    },
-    ADMIN,
-  ),
-);
-const gatewayKey = tenant.gatewayKey;
-console.log(`Tenant ${tenant.tenant} registered (sandbox client ${client.clientId}).`);
+const exists = listed.tenants.some((t) => t.environment === "demo" && t.client === slug);
+const gatewayKey = (exists && (await reuse())) || (await register());
+const tenantName = `demo:${slug}`;
 
 // 3. The webhook secret of the source, in that source's own format.
 const secret =
@@ -293,7 +332,7 @@ for (const s of run.steps) {
 console.log(`  ${"".padEnd(20)}${String(calls).padStart(2)}  upstream calls in all`);
 
 console.log(
-  `\nStatus of the order (the gateway key is shown only at registration; this one is tenant ${tenant.tenant}'s):`,
+  `\nStatus of the order (the gateway key is shown only once; this one is tenant ${tenantName}'s):`,
 );
 console.log(`  curl -s -H 'Authorization: Bearer ${gatewayKey}' ${statusUrl}`);
 if (run.invoiceNo != null) {

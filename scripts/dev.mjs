@@ -3,19 +3,19 @@
 // gateway reaching the sandbox through its SANDBOX service binding (wrangler's local dev registry).
 // State persists under .wrangler/ in each Worker's folder, so clients and data survive a restart.
 // Other ports and state (the browser tests run a second pair beside `npm start`): the environment
-// variables LEDGERGATE_GATEWAY_PORT, LEDGERGATE_SANDBOX_PORT, LEDGERGATE_GATEWAY_INSPECTOR_PORT,
-// LEDGERGATE_SANDBOX_INSPECTOR_PORT, and LEDGERGATE_PERSIST_DIR (state under <dir>/gateway and
-// <dir>/sandbox). A second pair also needs its own WRANGLER_REGISTRY_PATH, so that its gateway's
+// variables LEDGERGATE_GATEWAY_PORT and LEDGERGATE_SANDBOX_PORT (the same ones `npm run demo:order`
+// and the bench read, see localAddresses in scripts/wrangler-env.mjs),
+// LEDGERGATE_GATEWAY_INSPECTOR_PORT, LEDGERGATE_SANDBOX_INSPECTOR_PORT, and LEDGERGATE_PERSIST_DIR
+// (state under <dir>/gateway and <dir>/sandbox). A second pair also needs its own WRANGLER_REGISTRY_PATH, so that its gateway's
 // SANDBOX binding finds its own sandbox.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { bin, root, wranglerEnv } from "./wrangler-env.mjs";
+import { bin, localAddresses, root, wranglerEnv } from "./wrangler-env.mjs";
 
 const env = wranglerEnv();
 
 const port = (name, fallback) => process.env[name] || fallback;
-const gatewayPort = port("LEDGERGATE_GATEWAY_PORT", "8787");
-const sandboxPort = port("LEDGERGATE_SANDBOX_PORT", "8788");
+const { gatewayPort, sandboxPort } = localAddresses();
 const persist = (worker) =>
   process.env.LEDGERGATE_PERSIST_DIR
     ? ["--persist-to", join(process.env.LEDGERGATE_PERSIST_DIR, worker)]

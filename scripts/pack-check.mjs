@@ -2,7 +2,9 @@
 // The package as an integrator gets it: `npm pack` (which builds, see `prepack`), install the
 // tarball into a scratch project outside the repository, type-check that project's test against the
 // installed `ledgergate/client` types, and run it with @cloudflare/vitest-plugin: the sandbox
-// attached from `ledgergate/sandbox`, called through the typed v2 client (scripts/pack-fixture/).
+// attached from `ledgergate/sandbox` by a miniflare-only config, a client of it from
+// `sandboxClient`, and calls through its typed v2 client, as docs/sandbox.md shows them
+// (scripts/pack-fixture/). The type check also proves typos in bodies and queries do not compile.
 //
 // Quiet on success (one summary line); on failure prints the failing step's output, keeps the
 // scratch folder for a look, and exits non-zero. `--keep` keeps it on success too.

@@ -222,6 +222,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs/init.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reference page's start script: both documents, offline, no hosted features */
+        get: operations["getDocsInit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -229,7 +246,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Interactive reference of both documents (works offline) */
+        /**
+         * Interactive reference of both documents (works offline)
+         * @description Scalar's API reference, served whole by the Worker: no request leaves this origin (its Content-Security-Policy allows scripts, requests, images and fonts from here only).
+         */
         get: operations["getDocs"];
         put?: never;
         post?: never;
@@ -2038,6 +2058,35 @@ export interface operations {
         };
     };
     getDocsScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JavaScript. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDocsInit: {
         parameters: {
             query?: never;
             header?: never;

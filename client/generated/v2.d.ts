@@ -9,7 +9,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ClientIntegrationInformation
+         * Read the client integration information
          * @description Any valid token.
          */
         get: operations["getClientIntegrationInformation"];
@@ -29,7 +29,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ClientContacts
+         * List client contacts
          * @description Privileges (any one): CommonServices, CommonServices_Full.
          */
         get: operations["getClientContacts"];
@@ -49,7 +49,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Currencies
+         * List currencies
          * @description Privileges (any one): CommonServices, CommonServices_Full.
          */
         get: operations["getCurrencies"];
@@ -69,7 +69,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /CurrencyRates
+         * List currency rates
          * @description Privileges (any one): CommonServices, CommonServices_Full.
          */
         get: operations["getCurrencyRates"];
@@ -89,7 +89,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /FinancialSettings
+         * Read the financial settings
          * @description Privileges (any one): CommonServices, CommonServices_Full.
          */
         get: operations["getFinancialSettings"];
@@ -109,7 +109,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /LockDateSettings
+         * Read the lock date settings
          * @description Privileges (any one): CommonServices, CommonServices_Full.
          */
         get: operations["getLockDateSettings"];
@@ -129,7 +129,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /OrganizationSettings
+         * Read the organization settings
          * @description Privileges (any one): CommonServices, CommonServices_Full.
          */
         get: operations["getOrganizationSettings"];
@@ -149,7 +149,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /VatCodes
+         * List VAT codes
          * @description Privileges (any one): CommonServices, CommonServices_Full.
          */
         get: operations["getVatCodes"];
@@ -169,7 +169,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /VatSettings
+         * Read the VAT settings
          * @description Privileges (any one): CommonServices, CommonServices_Full.
          */
         get: operations["getVatSettings"];
@@ -189,7 +189,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /SubLedgerNumberSeries
+         * Read the sub-ledger number series
          * @description Privileges (any one): CommonServices, CommonServices_Full.
          */
         get: operations["getSubLedgerNumberSeries"];
@@ -209,7 +209,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /SubLedgerNumberSeries/{id}
+         * Get a sub-ledger number series
          * @description Privileges (any one): CommonServices, CommonServices_Full.
          */
         get: operations["getSubLedgerNumberSeriesById"];
@@ -229,7 +229,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /BrandingThemes
+         * List branding themes
          * @description Privileges (any one): CommonServices, CommonServices_Full.
          */
         get: operations["getBrandingThemes"];
@@ -249,7 +249,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /BrandingThemes/{id}
+         * Get a branding theme
          * @description Privileges (any one): CommonServices, CommonServices_Full.
          */
         get: operations["getBrandingThemesById"];
@@ -269,7 +269,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /CustomDimensionSettings
+         * Read the custom dimension settings
          * @description Privileges (any one): CustomDimension, CustomDimension_Full.
          */
         get: operations["getCustomDimensionSettings"];
@@ -289,7 +289,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Enterprises
+         * List enterprises
          * @description Privileges (any one): Enterprises, Enterprises_Full.
          */
         get: operations["getEnterprises"];
@@ -309,13 +309,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Customers
+         * List customers
          * @description Privileges (any one): Customer, Customer_Full.
          */
         get: operations["getCustomers"];
         put?: never;
         /**
-         * POST /Customers
+         * Create a customer
          * @description Privileges (any one): Customer_Full.
          */
         post: operations["postCustomers"];
@@ -333,21 +333,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Customers/{id}
+         * Get a customer
          * @description Privileges (any one): Customer, Customer_Full.
          */
         get: operations["getCustomersById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /Customers/{id}
+         * Delete a customer
          * @description Privileges (any one): Customer_Full.
          */
         delete: operations["deleteCustomersById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /Customers/{id}
+         * Update a customer
          * @description Privileges (any one): Customer_Full.
          */
         patch: operations["patchCustomersById"];
@@ -361,13 +361,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Suppliers
+         * List suppliers
          * @description Privileges (any one): Supplier, Supplier_Full.
          */
         get: operations["getSuppliers"];
         put?: never;
         /**
-         * POST /Suppliers
+         * Create a supplier
          * @description Privileges (any one): Supplier_Full.
          */
         post: operations["postSuppliers"];
@@ -385,21 +385,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Suppliers/{id}
+         * Get a supplier
          * @description Privileges (any one): Supplier, Supplier_Full.
          */
         get: operations["getSuppliersById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /Suppliers/{id}
+         * Delete a supplier
          * @description Privileges (any one): Supplier_Full.
          */
         delete: operations["deleteSuppliersById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /Suppliers/{id}
+         * Update a supplier
          * @description Privileges (any one): Supplier_Full.
          */
         patch: operations["patchSuppliersById"];
@@ -413,13 +413,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Products
+         * List products
          * @description Privileges (any one): Product, Product_Full.
          */
         get: operations["getProducts"];
         put?: never;
         /**
-         * POST /Products
+         * Create a product
          * @description Privileges (any one): Product_Full.
          */
         post: operations["postProducts"];
@@ -437,21 +437,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Products/{id}
+         * Get a product
          * @description Privileges (any one): Product, Product_Full.
          */
         get: operations["getProductsById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /Products/{id}
+         * Delete a product
          * @description Privileges (any one): Product_Full.
          */
         delete: operations["deleteProductsById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /Products/{id}
+         * Update a product
          * @description Privileges (any one): Product_Full.
          */
         patch: operations["patchProductsById"];
@@ -465,13 +465,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ProductGroups
+         * List product groups
          * @description Privileges (any one): Product, Product_Full.
          */
         get: operations["getProductGroups"];
         put?: never;
         /**
-         * POST /ProductGroups
+         * Create a product group
          * @description Privileges (any one): Product_Full.
          */
         post: operations["postProductGroups"];
@@ -489,21 +489,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ProductGroups/{id}
+         * Get a product group
          * @description Privileges (any one): Product, Product_Full.
          */
         get: operations["getProductGroupsById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /ProductGroups/{id}
+         * Delete a product group
          * @description Privileges (any one): Product_Full.
          */
         delete: operations["deleteProductGroupsById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /ProductGroups/{id}
+         * Update a product group
          * @description Privileges (any one): Product_Full.
          */
         patch: operations["patchProductGroupsById"];
@@ -517,13 +517,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Departments
+         * List departments
          * @description Privileges (any one): Department, Department_Full.
          */
         get: operations["getDepartments"];
         put?: never;
         /**
-         * POST /Departments
+         * Create a department
          * @description Privileges (any one): Department_Full.
          */
         post: operations["postDepartments"];
@@ -541,21 +541,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Departments/{id}
+         * Get a department
          * @description Privileges (any one): Department, Department_Full.
          */
         get: operations["getDepartmentsById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /Departments/{id}
+         * Delete a department
          * @description Privileges (any one): Department_Full.
          */
         delete: operations["deleteDepartmentsById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /Departments/{id}
+         * Update a department
          * @description Privileges (any one): Department_Full.
          */
         patch: operations["patchDepartmentsById"];
@@ -569,13 +569,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Locations
+         * List locations
          * @description Privileges (any one): Location, Location_Full.
          */
         get: operations["getLocations"];
         put?: never;
         /**
-         * POST /Locations
+         * Create a location
          * @description Privileges (any one): Location_Full.
          */
         post: operations["postLocations"];
@@ -593,21 +593,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Locations/{id}
+         * Get a location
          * @description Privileges (any one): Location, Location_Full.
          */
         get: operations["getLocationsById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /Locations/{id}
+         * Delete a location
          * @description Privileges (any one): Location_Full.
          */
         delete: operations["deleteLocationsById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /Locations/{id}
+         * Update a location
          * @description Privileges (any one): Location_Full.
          */
         patch: operations["patchLocationsById"];
@@ -621,13 +621,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Projects
+         * List projects
          * @description Privileges (any one): Project, Project_Full.
          */
         get: operations["getProjects"];
         put?: never;
         /**
-         * POST /Projects
+         * Create a project
          * @description Privileges (any one): Project_Full.
          */
         post: operations["postProjects"];
@@ -645,21 +645,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Projects/{id}
+         * Get a project
          * @description Privileges (any one): Project, Project_Full.
          */
         get: operations["getProjectsById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /Projects/{id}
+         * Delete a project
          * @description Privileges (any one): Project_Full.
          */
         delete: operations["deleteProjectsById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /Projects/{id}
+         * Update a project
          * @description Privileges (any one): Project_Full.
          */
         patch: operations["patchProjectsById"];
@@ -673,13 +673,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /CustomDimensions
+         * List custom dimensions
          * @description Privileges (any one): CustomDimension, CustomDimension_Full.
          */
         get: operations["getCustomDimensions"];
         put?: never;
         /**
-         * POST /CustomDimensions
+         * Create a custom dimension
          * @description Privileges (any one): CustomDimension_Full.
          */
         post: operations["postCustomDimensions"];
@@ -697,21 +697,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /CustomDimensions/{id}
+         * Get a custom dimension
          * @description Privileges (any one): CustomDimension, CustomDimension_Full.
          */
         get: operations["getCustomDimensionsById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /CustomDimensions/{id}
+         * Delete a custom dimension
          * @description Privileges (any one): CustomDimension_Full.
          */
         delete: operations["deleteCustomDimensionsById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /CustomDimensions/{id}
+         * Update a custom dimension
          * @description Privileges (any one): CustomDimension_Full.
          */
         patch: operations["patchCustomDimensionsById"];
@@ -725,13 +725,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /DeliveryTerms
+         * List delivery terms
          * @description Privileges (any one): CommonServices, CommonServices_Full.
          */
         get: operations["getDeliveryTerms"];
         put?: never;
         /**
-         * POST /DeliveryTerms
+         * Create a delivery term
          * @description Privileges (any one): CommonServices_Full.
          */
         post: operations["postDeliveryTerms"];
@@ -749,21 +749,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /DeliveryTerms/{id}
+         * Get a delivery term
          * @description Privileges (any one): CommonServices, CommonServices_Full.
          */
         get: operations["getDeliveryTermsById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /DeliveryTerms/{id}
+         * Delete a delivery term
          * @description Privileges (any one): CommonServices_Full.
          */
         delete: operations["deleteDeliveryTermsById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /DeliveryTerms/{id}
+         * Update a delivery term
          * @description Privileges (any one): CommonServices_Full.
          */
         patch: operations["patchDeliveryTermsById"];
@@ -777,13 +777,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /PaymentTerms
+         * List payment terms
          * @description Privileges (any one): CommonServices, CommonServices_Full.
          */
         get: operations["getPaymentTerms"];
         put?: never;
         /**
-         * POST /PaymentTerms
+         * Create a payment term
          * @description Privileges (any one): CommonServices_Full.
          */
         post: operations["postPaymentTerms"];
@@ -801,21 +801,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /PaymentTerms/{id}
+         * Get a payment term
          * @description Privileges (any one): CommonServices, CommonServices_Full.
          */
         get: operations["getPaymentTermsById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /PaymentTerms/{id}
+         * Delete a payment term
          * @description Privileges (any one): CommonServices_Full.
          */
         delete: operations["deletePaymentTermsById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /PaymentTerms/{id}
+         * Update a payment term
          * @description Privileges (any one): CommonServices_Full.
          */
         patch: operations["patchPaymentTermsById"];
@@ -829,13 +829,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ContactGroups
+         * List contact groups
          * @description Privileges (any one): ContactGroup, ContactGroup_Full.
          */
         get: operations["getContactGroups"];
         put?: never;
         /**
-         * POST /ContactGroups
+         * Create a contact group
          * @description Privileges (any one): ContactGroup_Full.
          */
         post: operations["postContactGroups"];
@@ -853,21 +853,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ContactGroups/{id}
+         * Get a contact group
          * @description Privileges (any one): ContactGroup, ContactGroup_Full.
          */
         get: operations["getContactGroupsById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /ContactGroups/{id}
+         * Delete a contact group
          * @description Privileges (any one): ContactGroup_Full.
          */
         delete: operations["deleteContactGroupsById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /ContactGroups/{id}
+         * Update a contact group
          * @description Privileges (any one): ContactGroup_Full.
          */
         patch: operations["patchContactGroupsById"];
@@ -881,13 +881,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /GeneralLedgerAccounts
+         * List general ledger accounts
          * @description Privileges (any one): GeneralLedgerAccount, GeneralLedgerAccount_Full.
          */
         get: operations["getGeneralLedgerAccounts"];
         put?: never;
         /**
-         * POST /GeneralLedgerAccounts
+         * Create a general ledger account
          * @description Privileges (any one): GeneralLedgerAccount_Full.
          */
         post: operations["postGeneralLedgerAccounts"];
@@ -905,21 +905,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /GeneralLedgerAccounts/{id}
+         * Get a general ledger account
          * @description Privileges (any one): GeneralLedgerAccount, GeneralLedgerAccount_Full.
          */
         get: operations["getGeneralLedgerAccountsById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /GeneralLedgerAccounts/{id}
+         * Delete a general ledger account
          * @description Privileges (any one): GeneralLedgerAccount_Full.
          */
         delete: operations["deleteGeneralLedgerAccountsById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /GeneralLedgerAccounts/{id}
+         * Update a general ledger account
          * @description Privileges (any one): GeneralLedgerAccount_Full.
          */
         patch: operations["patchGeneralLedgerAccountsById"];
@@ -933,13 +933,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ClientBankAccounts
+         * List client bank accounts
          * @description Privileges (any one): ClientBankAccount, ClientBankAccount_Full.
          */
         get: operations["getClientBankAccounts"];
         put?: never;
         /**
-         * POST /ClientBankAccounts
+         * Create a client bank account
          * @description Privileges (any one): ClientBankAccount_Full.
          */
         post: operations["postClientBankAccounts"];
@@ -957,7 +957,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ClientBankAccounts/{id}
+         * Get a client bank account
          * @description Privileges (any one): ClientBankAccount, ClientBankAccount_Full.
          */
         get: operations["getClientBankAccountsById"];
@@ -967,7 +967,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * PATCH /ClientBankAccounts/{id}
+         * Update a client bank account
          * @description Privileges (any one): ClientBankAccount_Full.
          */
         patch: operations["patchClientBankAccountsById"];
@@ -981,13 +981,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ClientBankAccounts/BankApprovers
+         * List bank approvers (client bank accounts)
          * @description Privileges (any one): ClientBankAccount, ClientBankAccount_Full.
          */
         get: operations["getClientBankAccountsBankApprovers"];
         put?: never;
         /**
-         * POST /ClientBankAccounts/BankApprovers
+         * Create a bank approver (client bank accounts)
          * @description Privileges (any one): ClientBankAccount_Full.
          */
         post: operations["postClientBankAccountsBankApprovers"];
@@ -1005,7 +1005,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ClientBankAccounts/BankApprovers/{id}
+         * Get a bank approver (client bank accounts)
          * @description Privileges (any one): ClientBankAccount, ClientBankAccount_Full.
          */
         get: operations["getClientBankAccountsBankApproversById"];
@@ -1015,7 +1015,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * PATCH /ClientBankAccounts/BankApprovers/{id}
+         * Update a bank approver (client bank accounts)
          * @description Privileges (any one): ClientBankAccount_Full.
          */
         patch: operations["patchClientBankAccountsBankApproversById"];
@@ -1029,7 +1029,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ContactPersons
+         * List contact persons
          * @description Privileges (any one): ContactPerson, ContactPerson_Full, Customer, Customer_Full, Supplier, Supplier_Full.
          */
         get: operations["getContactPersons"];
@@ -1051,7 +1051,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /ContactPersons/{contactId}
+         * Create a contact person
          * @description Privileges (any one): ContactPerson_Full, Customer_Full, Supplier_Full.
          */
         post: operations["postContactPersonsByContactId"];
@@ -1069,21 +1069,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ContactPersons/{contactId}/{id}
+         * Get a contact person
          * @description Privileges (any one): ContactPerson, ContactPerson_Full, Customer, Customer_Full, Supplier, Supplier_Full.
          */
         get: operations["getContactPersonsByContactIdById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /ContactPersons/{contactId}/{id}
+         * Delete a contact person
          * @description Privileges (any one): ContactPerson_Full, Customer_Full, Supplier_Full.
          */
         delete: operations["deleteContactPersonsByContactIdById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /ContactPersons/{contactId}/{id}
+         * Update a contact person
          * @description Privileges (any one): ContactPerson_Full, Customer_Full, Supplier_Full.
          */
         patch: operations["patchContactPersonsByContactIdById"];
@@ -1097,7 +1097,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ContactBankAccounts
+         * List contact bank accounts
          * @description Privileges (any one): ContactBankAccount, ContactBankAccount_Full, Customer, Customer_Full, Supplier, Supplier_Full, Employee, Employee_Full.
          */
         get: operations["getContactBankAccounts"];
@@ -1119,7 +1119,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /ContactBankAccounts/{contactId}
+         * Create a contact bank account
          * @description Privileges (any one): ContactBankAccount_Full, Customer_Full, Supplier_Full, Employee_Full.
          */
         post: operations["postContactBankAccountsByContactId"];
@@ -1137,21 +1137,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ContactBankAccounts/{contactId}/{id}
+         * Get a contact bank account
          * @description Privileges (any one): ContactBankAccount, ContactBankAccount_Full, Customer, Customer_Full, Supplier, Supplier_Full, Employee, Employee_Full.
          */
         get: operations["getContactBankAccountsByContactIdById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /ContactBankAccounts/{contactId}/{id}
+         * Delete a contact bank account
          * @description Privileges (any one): ContactBankAccount_Full, Customer_Full, Supplier_Full, Employee_Full.
          */
         delete: operations["deleteContactBankAccountsByContactIdById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /ContactBankAccounts/{contactId}/{id}
+         * Update a contact bank account
          * @description Privileges (any one): ContactBankAccount_Full, Customer_Full, Supplier_Full, Employee_Full.
          */
         patch: operations["patchContactBankAccountsByContactIdById"];
@@ -1165,7 +1165,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ContactDeliveryAddresses
+         * List contact delivery addresses
          * @description Privileges (any one): ContactDeliveryAddress, ContactDeliveryAddress_Full, Customer, Customer_Full, Supplier, Supplier_Full, Employee, Employee_Full.
          */
         get: operations["getContactDeliveryAddresses"];
@@ -1187,7 +1187,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /ContactDeliveryAddresses/{contactId}
+         * Create a contact delivery address
          * @description Privileges (any one): ContactDeliveryAddress_Full, Customer_Full, Supplier_Full, Employee_Full.
          */
         post: operations["postContactDeliveryAddressesByContactId"];
@@ -1205,21 +1205,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ContactDeliveryAddresses/{contactId}/{id}
+         * Get a contact delivery address
          * @description Privileges (any one): ContactDeliveryAddress, ContactDeliveryAddress_Full, Customer, Customer_Full, Supplier, Supplier_Full, Employee, Employee_Full.
          */
         get: operations["getContactDeliveryAddressesByContactIdById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /ContactDeliveryAddresses/{contactId}/{id}
+         * Delete a contact delivery address
          * @description Privileges (any one): ContactDeliveryAddress_Full, Customer_Full, Supplier_Full, Employee_Full.
          */
         delete: operations["deleteContactDeliveryAddressesByContactIdById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /ContactDeliveryAddresses/{contactId}/{id}
+         * Update a contact delivery address
          * @description Privileges (any one): ContactDeliveryAddress_Full, Customer_Full, Supplier_Full, Employee_Full.
          */
         patch: operations["patchContactDeliveryAddressesByContactIdById"];
@@ -1233,7 +1233,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /AccountTransactions
+         * List account transactions
          * @description Privileges (any one): AccountTransaction, AccountTransaction_Full.
          */
         get: operations["getAccountTransactions"];
@@ -1253,7 +1253,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /TrialBalance
+         * Read the trial balance
          * @description Privileges (any one): TrialBalance, TrialBalance_Full.
          */
         get: operations["getTrialBalance"];
@@ -1273,7 +1273,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Customerledger/CustomerBalances
+         * Read the customer balances (customer ledger)
          * @description Privileges (any one): CustomerLedger, CustomerLedger_Full.
          */
         get: operations["getCustomerledgerCustomerBalances"];
@@ -1293,7 +1293,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Customerledger/OpenItems
+         * List open items (customer ledger)
          * @description Privileges (any one): CustomerLedger, CustomerLedger_Full.
          */
         get: operations["getCustomerledgerOpenItems"];
@@ -1313,7 +1313,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Customerledger/EntriesByMatchId
+         * List entries by match id (customer ledger)
          * @description Privileges (any one): CustomerLedger, CustomerLedger_Full.
          */
         get: operations["getCustomerledgerEntriesByMatchId"];
@@ -1333,7 +1333,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Customerledger/Statement
+         * Read the statement (customer ledger)
          * @description Privileges (any one): CustomerLedger, CustomerLedger_Full.
          */
         get: operations["getCustomerledgerStatement"];
@@ -1353,7 +1353,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Supplierledger/SupplierBalances
+         * Read the supplier balances (supplier ledger)
          * @description Privileges (any one): SupplierLedger, SupplierLedger_Full.
          */
         get: operations["getSupplierledgerSupplierBalances"];
@@ -1373,7 +1373,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Supplierledger/OpenItems
+         * List open items (supplier ledger)
          * @description Privileges (any one): SupplierLedger, SupplierLedger_Full.
          */
         get: operations["getSupplierledgerOpenItems"];
@@ -1393,7 +1393,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Supplierledger/EntriesByMatchId
+         * List entries by match id (supplier ledger)
          * @description Privileges (any one): SupplierLedger, SupplierLedger_Full.
          */
         get: operations["getSupplierledgerEntriesByMatchId"];
@@ -1413,7 +1413,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Supplierledger/Statement
+         * Read the statement (supplier ledger)
          * @description Privileges (any one): SupplierLedger, SupplierLedger_Full.
          */
         get: operations["getSupplierledgerStatement"];
@@ -1433,7 +1433,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /SalesOrders
+         * List sales orders
          * @description Privileges (any one): SalesOrders, SalesOrders_Full.
          */
         get: operations["getSalesOrders"];
@@ -1455,7 +1455,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /SalesOrders/Complete
+         * Create a sales order with its lines in one call
          * @description Privileges (any one): SalesOrders_Full.
          */
         post: operations["postSalesOrdersComplete"];
@@ -1473,7 +1473,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /SalesOrders/sentState
+         * Delivery state of sent sales-order invoices
          * @description Privileges (any one): SalesOrders_Full.
          */
         get: operations["getSalesOrdersSentState"];
@@ -1493,21 +1493,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /SalesOrders/{id}
+         * Get a sales order
          * @description Privileges (any one): SalesOrders, SalesOrders_Full.
          */
         get: operations["getSalesOrdersById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /SalesOrders/{id}
+         * Delete a sales order
          * @description Privileges (any one): SalesOrders_Full.
          */
         delete: operations["deleteSalesOrdersById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /SalesOrders/{id}
+         * Update a sales order
          * @description Privileges (any one): SalesOrders_Full.
          */
         patch: operations["patchSalesOrdersById"];
@@ -1521,7 +1521,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /SalesOrders/{id}/Complete
+         * Get a sales order with its lines
          * @description Privileges (any one): SalesOrders, SalesOrders_Full.
          */
         get: operations["getSalesOrdersByIdComplete"];
@@ -1541,13 +1541,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /SalesOrders/{id}/Lines
+         * List lines of a sales order
          * @description Privileges (any one): SalesOrders, SalesOrders_Full.
          */
         get: operations["getSalesOrdersByIdLines"];
         put?: never;
         /**
-         * POST /SalesOrders/{id}/Lines
+         * Create a line of a sales order
          * @description Privileges (any one): SalesOrders_Full.
          */
         post: operations["postSalesOrdersByIdLines"];
@@ -1565,21 +1565,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /SalesOrders/{id}/Lines/{lineId}
+         * Get a line of a sales order
          * @description Privileges (any one): SalesOrders, SalesOrders_Full.
          */
         get: operations["getSalesOrdersByIdLinesByLineId"];
         put?: never;
         post?: never;
         /**
-         * DELETE /SalesOrders/{id}/Lines/{lineId}
+         * Delete a line of a sales order
          * @description Privileges (any one): SalesOrders_Full.
          */
         delete: operations["deleteSalesOrdersByIdLinesByLineId"];
         options?: never;
         head?: never;
         /**
-         * PATCH /SalesOrders/{id}/Lines/{lineId}
+         * Update a line of a sales order
          * @description Privileges (any one): SalesOrders_Full.
          */
         patch: operations["patchSalesOrdersByIdLinesByLineId"];
@@ -1595,7 +1595,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /SalesOrders/{id}/createAndSendInvoice
+         * Invoice a sales order and send the invoice
          * @description Privileges (any one): SalesOrders_Full.
          */
         post: operations["postSalesOrdersByIdCreateAndSendInvoice"];
@@ -1613,13 +1613,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /SalesOrders/{salesOrderId}/attachments
+         * List attachments of a sales order
          * @description Privileges (any one): SalesOrderAttachment, SalesOrderAttachment_Full.
          */
         get: operations["getSalesOrdersBySalesOrderIdAttachments"];
         put?: never;
         /**
-         * POST /SalesOrders/{salesOrderId}/attachments
+         * Create an attachment of a sales order
          * @description Privileges (any one): SalesOrderAttachment_Full.
          */
         post: operations["postSalesOrdersBySalesOrderIdAttachments"];
@@ -1637,14 +1637,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /SalesOrders/{salesOrderId}/attachments/{id}
+         * Get an attachment of a sales order
          * @description Privileges (any one): SalesOrderAttachment, SalesOrderAttachment_Full.
          */
         get: operations["getSalesOrdersBySalesOrderIdAttachmentsById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /SalesOrders/{salesOrderId}/attachments/{id}
+         * Delete an attachment of a sales order
          * @description Privileges (any one): SalesOrderAttachment_Full.
          */
         delete: operations["deleteSalesOrdersBySalesOrderIdAttachmentsById"];
@@ -1661,7 +1661,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /OutgoingInvoices
+         * List outgoing invoices
          * @description Privileges (any one): OutgoingInvoice, OutgoingInvoice_Full.
          */
         get: operations["getOutgoingInvoices"];
@@ -1681,7 +1681,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /OutgoingInvoices/{id}
+         * Get an outgoing invoice
          * @description Privileges (any one): OutgoingInvoice, OutgoingInvoice_Full.
          */
         get: operations["getOutgoingInvoicesById"];
@@ -1701,7 +1701,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /OutgoingInvoices/{id}/Lines
+         * List lines of an outgoing invoice
          * @description Privileges (any one): OutgoingInvoice, OutgoingInvoice_Full.
          */
         get: operations["getOutgoingInvoicesByIdLines"];
@@ -1721,7 +1721,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /IncomingInvoices
+         * List incoming invoices
          * @description Privileges (any one): IncomingInvoice, IncomingInvoice_Full.
          */
         get: operations["getIncomingInvoices"];
@@ -1741,7 +1741,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /IncomingInvoices/{id}
+         * Get an incoming invoice
          * @description Privileges (any one): IncomingInvoice, IncomingInvoice_Full.
          */
         get: operations["getIncomingInvoicesById"];
@@ -1763,7 +1763,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /Vouchers/ManualJournals
+         * Create a manual journal (vouchers)
          * @description Privileges (any one): ManualVoucher_Full.
          */
         post: operations["postVouchersManualJournals"];
@@ -1781,7 +1781,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Vouchers/ManualJournals/{id}
+         * Get a manual journal (vouchers)
          * @description Privileges (any one): ManualVoucher_Full.
          */
         get: operations["getVouchersManualJournalsById"];
@@ -1803,7 +1803,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /Vouchers/BankJournals
+         * Create a bank journal (vouchers)
          * @description Privileges (any one): BankVoucher_Full.
          */
         post: operations["postVouchersBankJournals"];
@@ -1821,7 +1821,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Vouchers/BankJournals/{id}
+         * Get a bank journal (vouchers)
          * @description Privileges (any one): BankVoucher_Full.
          */
         get: operations["getVouchersBankJournalsById"];
@@ -1843,7 +1843,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /Vouchers/CashJournals
+         * Create a cash journal (vouchers)
          * @description Privileges (any one): CashVoucher_Full.
          */
         post: operations["postVouchersCashJournals"];
@@ -1861,7 +1861,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Vouchers/CashJournals/{id}
+         * Get a cash journal (vouchers)
          * @description Privileges (any one): CashVoucher_Full.
          */
         get: operations["getVouchersCashJournalsById"];
@@ -1883,7 +1883,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /Vouchers/YearEndJournals
+         * Create a year end journal (vouchers)
          * @description Privileges (any one): YearEndVoucher_Full.
          */
         post: operations["postVouchersYearEndJournals"];
@@ -1901,7 +1901,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Vouchers/YearEndJournals/{id}
+         * Get a year end journal (vouchers)
          * @description Privileges (any one): YearEndVoucher_Full.
          */
         get: operations["getVouchersYearEndJournalsById"];
@@ -1921,7 +1921,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Vouchers/OutgoingInvoiceJournals/{id}
+         * Get an outgoing invoice journal (vouchers)
          * @description Privileges (any one): OutgoingInvoiceVoucher_Full.
          */
         get: operations["getVouchersOutgoingInvoiceJournalsById"];
@@ -1943,7 +1943,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /Vouchers/Reverse/{id}
+         * Reverse a posted voucher
          * @description Privileges (any one): YearEndVoucher_Full.
          */
         post: operations["postVouchersReverseById"];
@@ -1961,7 +1961,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /JournalEntryVouchers
+         * List journal entry vouchers
          * @description Privileges (any one): JournalEntryVoucher, JournalEntryVoucher_Full.
          */
         get: operations["getJournalEntryVouchers"];
@@ -1984,7 +1984,7 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * DELETE /JournalEntryVouchers/{id}
+         * Delete a journal entry voucher
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         delete: operations["deleteJournalEntryVouchersById"];
@@ -2003,7 +2003,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /JournalEntryVouchers/{id}/submitForApproval
+         * Submit a journal entry voucher for approval
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         post: operations["postJournalEntryVouchersByIdSubmitForApproval"];
@@ -2021,7 +2021,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /JournalEntryVouchers/{id}/ehf
+         * The EHF document of a journal entry voucher
          * @description Privileges (any one): JournalEntryVoucher, JournalEntryVoucher_Full.
          */
         get: operations["getJournalEntryVouchersByIdEhf"];
@@ -2043,7 +2043,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /JournalEntryVouchers/{id}/VoucherPages
+         * Create a voucher page of a journal entry voucher
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         post: operations["postJournalEntryVouchersByIdVoucherPages"];
@@ -2061,14 +2061,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /JournalEntryVouchers/{id}/VoucherPages/{pageId}
+         * Get a voucher page of a journal entry voucher
          * @description Privileges (any one): JournalEntryVoucher, JournalEntryVoucher_Full.
          */
         get: operations["getJournalEntryVouchersByIdVoucherPagesByPageId"];
         put?: never;
         post?: never;
         /**
-         * DELETE /JournalEntryVouchers/{id}/VoucherPages/{pageId}
+         * Delete a voucher page of a journal entry voucher
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         delete: operations["deleteJournalEntryVouchersByIdVoucherPagesByPageId"];
@@ -2087,7 +2087,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /JournalEntryVouchers/ManualJournals
+         * Create a manual journal (journal entry vouchers)
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         post: operations["postJournalEntryVouchersManualJournals"];
@@ -2105,7 +2105,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /JournalEntryVouchers/ManualJournals/{id}
+         * Get a manual journal (journal entry vouchers)
          * @description Privileges (any one): JournalEntryVoucher, JournalEntryVoucher_Full.
          */
         get: operations["getJournalEntryVouchersManualJournalsById"];
@@ -2115,7 +2115,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * PATCH /JournalEntryVouchers/ManualJournals/{id}
+         * Update a manual journal (journal entry vouchers)
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         patch: operations["patchJournalEntryVouchersManualJournalsById"];
@@ -2131,7 +2131,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /JournalEntryVouchers/ManualJournals/{id}/VoucherLines
+         * Create a voucher line of a manual journal
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         post: operations["postJournalEntryVouchersManualJournalsByIdVoucherLines"];
@@ -2152,14 +2152,14 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * DELETE /JournalEntryVouchers/ManualJournals/{id}/VoucherLines/{lineId}
+         * Delete a voucher line of a manual journal
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         delete: operations["deleteJournalEntryVouchersManualJournalsByIdVoucherLinesByLineId"];
         options?: never;
         head?: never;
         /**
-         * PATCH /JournalEntryVouchers/ManualJournals/{id}/VoucherLines/{lineId}
+         * Update a voucher line of a manual journal
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         patch: operations["patchJournalEntryVouchersManualJournalsByIdVoucherLinesByLineId"];
@@ -2175,7 +2175,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /JournalEntryVouchers/BankJournals
+         * Create a bank journal (journal entry vouchers)
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         post: operations["postJournalEntryVouchersBankJournals"];
@@ -2193,7 +2193,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /JournalEntryVouchers/BankJournals/{id}
+         * Get a bank journal (journal entry vouchers)
          * @description Privileges (any one): JournalEntryVoucher, JournalEntryVoucher_Full.
          */
         get: operations["getJournalEntryVouchersBankJournalsById"];
@@ -2203,7 +2203,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * PATCH /JournalEntryVouchers/BankJournals/{id}
+         * Update a bank journal (journal entry vouchers)
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         patch: operations["patchJournalEntryVouchersBankJournalsById"];
@@ -2219,7 +2219,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /JournalEntryVouchers/BankJournals/{id}/VoucherLines
+         * Create a voucher line of a bank journal
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         post: operations["postJournalEntryVouchersBankJournalsByIdVoucherLines"];
@@ -2240,14 +2240,14 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * DELETE /JournalEntryVouchers/BankJournals/{id}/VoucherLines/{lineId}
+         * Delete a voucher line of a bank journal
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         delete: operations["deleteJournalEntryVouchersBankJournalsByIdVoucherLinesByLineId"];
         options?: never;
         head?: never;
         /**
-         * PATCH /JournalEntryVouchers/BankJournals/{id}/VoucherLines/{lineId}
+         * Update a voucher line of a bank journal
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         patch: operations["patchJournalEntryVouchersBankJournalsByIdVoucherLinesByLineId"];
@@ -2263,7 +2263,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /JournalEntryVouchers/SupplierInvoices
+         * Create a supplier invoice (journal entry vouchers)
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         post: operations["postJournalEntryVouchersSupplierInvoices"];
@@ -2281,7 +2281,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /JournalEntryVouchers/SupplierInvoices/{id}
+         * Get a supplier invoice (journal entry vouchers)
          * @description Privileges (any one): JournalEntryVoucher, JournalEntryVoucher_Full.
          */
         get: operations["getJournalEntryVouchersSupplierInvoicesById"];
@@ -2291,7 +2291,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * PATCH /JournalEntryVouchers/SupplierInvoices/{id}
+         * Update a supplier invoice (journal entry vouchers)
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         patch: operations["patchJournalEntryVouchersSupplierInvoicesById"];
@@ -2307,7 +2307,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /JournalEntryVouchers/SupplierInvoices/{id}/VoucherLines
+         * Create a voucher line of a supplier invoice
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         post: operations["postJournalEntryVouchersSupplierInvoicesByIdVoucherLines"];
@@ -2328,14 +2328,14 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * DELETE /JournalEntryVouchers/SupplierInvoices/{id}/VoucherLines/{lineId}
+         * Delete a voucher line of a supplier invoice
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         delete: operations["deleteJournalEntryVouchersSupplierInvoicesByIdVoucherLinesByLineId"];
         options?: never;
         head?: never;
         /**
-         * PATCH /JournalEntryVouchers/SupplierInvoices/{id}/VoucherLines/{lineId}
+         * Update a voucher line of a supplier invoice
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         patch: operations["patchJournalEntryVouchersSupplierInvoicesByIdVoucherLinesByLineId"];
@@ -2351,7 +2351,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /JournalEntryVouchers/SupplierCreditNotes
+         * Create a supplier credit note (journal entry vouchers)
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         post: operations["postJournalEntryVouchersSupplierCreditNotes"];
@@ -2369,7 +2369,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /JournalEntryVouchers/SupplierCreditNotes/{id}
+         * Get a supplier credit note (journal entry vouchers)
          * @description Privileges (any one): JournalEntryVoucher, JournalEntryVoucher_Full.
          */
         get: operations["getJournalEntryVouchersSupplierCreditNotesById"];
@@ -2379,7 +2379,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * PATCH /JournalEntryVouchers/SupplierCreditNotes/{id}
+         * Update a supplier credit note (journal entry vouchers)
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         patch: operations["patchJournalEntryVouchersSupplierCreditNotesById"];
@@ -2395,7 +2395,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /JournalEntryVouchers/SupplierCreditNotes/{id}/VoucherLines
+         * Create a voucher line of a supplier credit note
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         post: operations["postJournalEntryVouchersSupplierCreditNotesByIdVoucherLines"];
@@ -2416,14 +2416,14 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * DELETE /JournalEntryVouchers/SupplierCreditNotes/{id}/VoucherLines/{lineId}
+         * Delete a voucher line of a supplier credit note
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         delete: operations["deleteJournalEntryVouchersSupplierCreditNotesByIdVoucherLinesByLineId"];
         options?: never;
         head?: never;
         /**
-         * PATCH /JournalEntryVouchers/SupplierCreditNotes/{id}/VoucherLines/{lineId}
+         * Update a voucher line of a supplier credit note
          * @description Privileges (any one): JournalEntryVoucher_Full.
          */
         patch: operations["patchJournalEntryVouchersSupplierCreditNotesByIdVoucherLinesByLineId"];
@@ -2437,7 +2437,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /VoucherApproval
+         * Read the voucher approval
          * @description Privileges (any one): VoucherApproval_Full.
          */
         get: operations["getVoucherApproval"];
@@ -2459,7 +2459,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /VoucherApproval/{voucherId}
+         * Create a voucher approval
          * @description Privileges (any one): VoucherApproval_Full.
          */
         post: operations["postVoucherApprovalByVoucherId"];
@@ -2477,12 +2477,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /VoucherDocumentation
+         * Read the voucher documentation
          * @description Privileges (any one): VoucherDocumentation, VoucherDocumentation_Full.
          */
         get: operations["getVoucherDocumentation"];
         /**
-         * PUT /VoucherDocumentation
+         * Attach a PDF as a posted voucher's documentation
          * @description Privileges (any one): VoucherDocumentation_Full.
          */
         put: operations["putVoucherDocumentation"];
@@ -2501,7 +2501,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /VoucherDocumentation/Download
+         * Download a voucher's documentation as one file
          * @description Privileges (any one): VoucherDocumentation, VoucherDocumentation_Full.
          */
         get: operations["getVoucherDocumentationDownload"];
@@ -2521,13 +2521,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees
+         * List employees
          * @description Privileges (any one): Employee, Employee_Full.
          */
         get: operations["getEmployees"];
         put?: never;
         /**
-         * POST /Employees
+         * Create an employee
          * @description Privileges (any one): Employee_Full.
          */
         post: operations["postEmployees"];
@@ -2545,21 +2545,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees/{employeeId}
+         * Get an employee
          * @description Privileges (any one): Employee, Employee_Full.
          */
         get: operations["getEmployeesByEmployeeId"];
         put?: never;
         post?: never;
         /**
-         * DELETE /Employees/{employeeId}
+         * Delete an employee
          * @description Privileges (any one): Employee_Full.
          */
         delete: operations["deleteEmployeesByEmployeeId"];
         options?: never;
         head?: never;
         /**
-         * PATCH /Employees/{employeeId}
+         * Update an employee
          * @description Privileges (any one): Employee_Full.
          */
         patch: operations["patchEmployeesByEmployeeId"];
@@ -2579,7 +2579,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * PATCH /Employees/{employeeId}/BankAccounts
+         * Update the bank accounts of an employee
          * @description Privileges (any one): EmployeeBankAccounts_Full.
          */
         patch: operations["patchEmployeesByEmployeeIdBankAccounts"];
@@ -2593,7 +2593,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees/{employeeId}/PayrollSettings
+         * Read the payroll settings of an employee
          * @description Privileges (any one): EmployeePayrollSettings, EmployeePayrollSettings_Full.
          */
         get: operations["getEmployeesByEmployeeIdPayrollSettings"];
@@ -2603,7 +2603,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * PATCH /Employees/{employeeId}/PayrollSettings
+         * Update the payroll settings of an employee
          * @description Privileges (any one): EmployeePayrollSettings_Full.
          */
         patch: operations["patchEmployeesByEmployeeIdPayrollSettings"];
@@ -2617,7 +2617,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees/{employeeId}/PensionSettings
+         * Read the pension settings of an employee
          * @description Privileges (any one): EmployeePensionSettings, EmployeePensionSettings_Full.
          */
         get: operations["getEmployeesByEmployeeIdPensionSettings"];
@@ -2627,7 +2627,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * PATCH /Employees/{employeeId}/PensionSettings
+         * Update the pension settings of an employee
          * @description Privileges (any one): EmployeePensionSettings_Full.
          */
         patch: operations["patchEmployeesByEmployeeIdPensionSettings"];
@@ -2641,13 +2641,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees/{employeeId}/HourlyRates
+         * List hourly rates of an employee
          * @description Privileges (any one): EmployeeHourlyRates, EmployeeHourlyRates_Full.
          */
         get: operations["getEmployeesByEmployeeIdHourlyRates"];
         put?: never;
         /**
-         * POST /Employees/{employeeId}/HourlyRates
+         * Create an hourly rate of an employee
          * @description Privileges (any one): EmployeeHourlyRates_Full.
          */
         post: operations["postEmployeesByEmployeeIdHourlyRates"];
@@ -2665,21 +2665,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees/{employeeId}/HourlyRates/{hourlyRateId}
+         * Get an hourly rate of an employee
          * @description Privileges (any one): EmployeeHourlyRates, EmployeeHourlyRates_Full.
          */
         get: operations["getEmployeesByEmployeeIdHourlyRatesByHourlyRateId"];
         put?: never;
         post?: never;
         /**
-         * DELETE /Employees/{employeeId}/HourlyRates/{hourlyRateId}
+         * Delete an hourly rate of an employee
          * @description Privileges (any one): EmployeeHourlyRates_Full.
          */
         delete: operations["deleteEmployeesByEmployeeIdHourlyRatesByHourlyRateId"];
         options?: never;
         head?: never;
         /**
-         * PATCH /Employees/{employeeId}/HourlyRates/{hourlyRateId}
+         * Update an hourly rate of an employee
          * @description Privileges (any one): EmployeeHourlyRates_Full.
          */
         patch: operations["patchEmployeesByEmployeeIdHourlyRatesByHourlyRateId"];
@@ -2693,7 +2693,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees/Employments
+         * List employments (employees)
          * @description Privileges (any one): Employment, Employment_Full.
          */
         get: operations["getEmployeesEmployments"];
@@ -2713,13 +2713,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees/{employeeId}/Employments
+         * List employments of an employee
          * @description Privileges (any one): Employment, Employment_Full.
          */
         get: operations["getEmployeesByEmployeeIdEmployments"];
         put?: never;
         /**
-         * POST /Employees/{employeeId}/Employments
+         * Create an employment of an employee
          * @description Privileges (any one): Employment_Full.
          */
         post: operations["postEmployeesByEmployeeIdEmployments"];
@@ -2737,21 +2737,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees/{employeeId}/Employments/{employmentId}
+         * Get an employment of an employee
          * @description Privileges (any one): Employment, Employment_Full.
          */
         get: operations["getEmployeesByEmployeeIdEmploymentsByEmploymentId"];
         put?: never;
         post?: never;
         /**
-         * DELETE /Employees/{employeeId}/Employments/{employmentId}
+         * Delete an employment of an employee
          * @description Privileges (any one): Employment_Full.
          */
         delete: operations["deleteEmployeesByEmployeeIdEmploymentsByEmploymentId"];
         options?: never;
         head?: never;
         /**
-         * PATCH /Employees/{employeeId}/Employments/{employmentId}
+         * Update an employment of an employee
          * @description Privileges (any one): Employment_Full.
          */
         patch: operations["patchEmployeesByEmployeeIdEmploymentsByEmploymentId"];
@@ -2765,13 +2765,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees/Employments/{employmentId}/FtePercentages
+         * List FTE percentages of an employment
          * @description Privileges (any one): EmploymentFtePercentage, EmploymentFtePercentage_Full.
          */
         get: operations["getEmployeesEmploymentsByEmploymentIdFtePercentages"];
         put?: never;
         /**
-         * POST /Employees/Employments/{employmentId}/FtePercentages
+         * Create an FTE percentage of an employment
          * @description Privileges (any one): EmploymentFtePercentage_Full.
          */
         post: operations["postEmployeesEmploymentsByEmploymentIdFtePercentages"];
@@ -2789,21 +2789,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees/Employments/{employmentId}/FtePercentages/{ftePercentageId}
+         * Get an FTE percentage of an employment
          * @description Privileges (any one): EmploymentFtePercentage, EmploymentFtePercentage_Full.
          */
         get: operations["getEmployeesEmploymentsByEmploymentIdFtePercentagesByFtePercentageId"];
         put?: never;
         post?: never;
         /**
-         * DELETE /Employees/Employments/{employmentId}/FtePercentages/{ftePercentageId}
+         * Delete an FTE percentage of an employment
          * @description Privileges (any one): EmploymentFtePercentage_Full.
          */
         delete: operations["deleteEmployeesEmploymentsByEmploymentIdFtePercentagesByFtePercentageId"];
         options?: never;
         head?: never;
         /**
-         * PATCH /Employees/Employments/{employmentId}/FtePercentages/{ftePercentageId}
+         * Update an FTE percentage of an employment
          * @description Privileges (any one): EmploymentFtePercentage_Full.
          */
         patch: operations["patchEmployeesEmploymentsByEmploymentIdFtePercentagesByFtePercentageId"];
@@ -2817,13 +2817,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees/Employments/{employmentId}/FixedSalaries
+         * List fixed salaries of an employment
          * @description Privileges (any one): EmploymentFixedSalary, EmploymentFixedSalary_Full.
          */
         get: operations["getEmployeesEmploymentsByEmploymentIdFixedSalaries"];
         put?: never;
         /**
-         * POST /Employees/Employments/{employmentId}/FixedSalaries
+         * Create a fixed salary of an employment
          * @description Privileges (any one): EmploymentFixedSalary_Full.
          */
         post: operations["postEmployeesEmploymentsByEmploymentIdFixedSalaries"];
@@ -2841,21 +2841,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees/Employments/{employmentId}/FixedSalaries/{fixedSalaryId}
+         * Get a fixed salary of an employment
          * @description Privileges (any one): EmploymentFixedSalary, EmploymentFixedSalary_Full.
          */
         get: operations["getEmployeesEmploymentsByEmploymentIdFixedSalariesByFixedSalaryId"];
         put?: never;
         post?: never;
         /**
-         * DELETE /Employees/Employments/{employmentId}/FixedSalaries/{fixedSalaryId}
+         * Delete a fixed salary of an employment
          * @description Privileges (any one): EmploymentFixedSalary_Full.
          */
         delete: operations["deleteEmployeesEmploymentsByEmploymentIdFixedSalariesByFixedSalaryId"];
         options?: never;
         head?: never;
         /**
-         * PATCH /Employees/Employments/{employmentId}/FixedSalaries/{fixedSalaryId}
+         * Update a fixed salary of an employment
          * @description Privileges (any one): EmploymentFixedSalary_Full.
          */
         patch: operations["patchEmployeesEmploymentsByEmploymentIdFixedSalariesByFixedSalaryId"];
@@ -2869,13 +2869,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees/Employments/{employmentId}/Salaries
+         * List salaries of an employment
          * @description Privileges (any one): EmploymentSalary, EmploymentSalary_Full.
          */
         get: operations["getEmployeesEmploymentsByEmploymentIdSalaries"];
         put?: never;
         /**
-         * POST /Employees/Employments/{employmentId}/Salaries
+         * Create a salary of an employment
          * @description Privileges (any one): EmploymentSalary_Full.
          */
         post: operations["postEmployeesEmploymentsByEmploymentIdSalaries"];
@@ -2893,21 +2893,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees/Employments/{employmentId}/Salaries/{salaryId}
+         * Get a salary of an employment
          * @description Privileges (any one): EmploymentSalary, EmploymentSalary_Full.
          */
         get: operations["getEmployeesEmploymentsByEmploymentIdSalariesBySalaryId"];
         put?: never;
         post?: never;
         /**
-         * DELETE /Employees/Employments/{employmentId}/Salaries/{salaryId}
+         * Delete a salary of an employment
          * @description Privileges (any one): EmploymentSalary_Full.
          */
         delete: operations["deleteEmployeesEmploymentsByEmploymentIdSalariesBySalaryId"];
         options?: never;
         head?: never;
         /**
-         * PATCH /Employees/Employments/{employmentId}/Salaries/{salaryId}
+         * Update a salary of an employment
          * @description Privileges (any one): EmploymentSalary_Full.
          */
         patch: operations["patchEmployeesEmploymentsByEmploymentIdSalariesBySalaryId"];
@@ -2921,13 +2921,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees/Employments/{employmentId}/Leaves
+         * List leaves of an employment
          * @description Privileges (any one): EmploymentLeave, EmploymentLeave_Full.
          */
         get: operations["getEmployeesEmploymentsByEmploymentIdLeaves"];
         put?: never;
         /**
-         * POST /Employees/Employments/{employmentId}/Leaves
+         * Create a leave of an employment
          * @description Privileges (any one): EmploymentLeave_Full.
          */
         post: operations["postEmployeesEmploymentsByEmploymentIdLeaves"];
@@ -2945,21 +2945,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees/Employments/{employmentId}/Leaves/{leaveId}
+         * Get a leave of an employment
          * @description Privileges (any one): EmploymentLeave, EmploymentLeave_Full.
          */
         get: operations["getEmployeesEmploymentsByEmploymentIdLeavesByLeaveId"];
         put?: never;
         post?: never;
         /**
-         * DELETE /Employees/Employments/{employmentId}/Leaves/{leaveId}
+         * Delete a leave of an employment
          * @description Privileges (any one): EmploymentLeave_Full.
          */
         delete: operations["deleteEmployeesEmploymentsByEmploymentIdLeavesByLeaveId"];
         options?: never;
         head?: never;
         /**
-         * PATCH /Employees/Employments/{employmentId}/Leaves/{leaveId}
+         * Update a leave of an employment
          * @description Privileges (any one): EmploymentLeave_Full.
          */
         patch: operations["patchEmployeesEmploymentsByEmploymentIdLeavesByLeaveId"];
@@ -2973,13 +2973,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees/Employments/{employmentId}/Layoffs
+         * List layoffs of an employment
          * @description Privileges (any one): EmploymentLayoff, EmploymentLayoff_Full.
          */
         get: operations["getEmployeesEmploymentsByEmploymentIdLayoffs"];
         put?: never;
         /**
-         * POST /Employees/Employments/{employmentId}/Layoffs
+         * Create a layoff of an employment
          * @description Privileges (any one): EmploymentLayoff_Full.
          */
         post: operations["postEmployeesEmploymentsByEmploymentIdLayoffs"];
@@ -2997,21 +2997,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Employees/Employments/{employmentId}/Layoffs/{layoffId}
+         * Get a layoff of an employment
          * @description Privileges (any one): EmploymentLayoff, EmploymentLayoff_Full.
          */
         get: operations["getEmployeesEmploymentsByEmploymentIdLayoffsByLayoffId"];
         put?: never;
         post?: never;
         /**
-         * DELETE /Employees/Employments/{employmentId}/Layoffs/{layoffId}
+         * Delete a layoff of an employment
          * @description Privileges (any one): EmploymentLayoff_Full.
          */
         delete: operations["deleteEmployeesEmploymentsByEmploymentIdLayoffsByLayoffId"];
         options?: never;
         head?: never;
         /**
-         * PATCH /Employees/Employments/{employmentId}/Layoffs/{layoffId}
+         * Update a layoff of an employment
          * @description Privileges (any one): EmploymentLayoff_Full.
          */
         patch: operations["patchEmployeesEmploymentsByEmploymentIdLayoffsByLayoffId"];
@@ -3025,13 +3025,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /SalaryLines
+         * List salary lines
          * @description Privileges (any one): SalaryLine, SalaryLine_Full.
          */
         get: operations["getSalaryLines"];
         put?: never;
         /**
-         * POST /SalaryLines
+         * Create a salary line
          * @description Privileges (any one): SalaryLine_Full.
          */
         post: operations["postSalaryLines"];
@@ -3049,21 +3049,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /SalaryLines/{id}
+         * Get a salary line
          * @description Privileges (any one): SalaryLine, SalaryLine_Full.
          */
         get: operations["getSalaryLinesById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /SalaryLines/{id}
+         * Delete a salary line
          * @description Privileges (any one): SalaryLine_Full.
          */
         delete: operations["deleteSalaryLinesById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /SalaryLines/{id}
+         * Update a salary line
          * @description Privileges (any one): SalaryLine_Full.
          */
         patch: operations["patchSalaryLinesById"];
@@ -3077,7 +3077,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /PayItems
+         * List pay items
          * @description Privileges (any one): PayItem, PayItem_Full.
          */
         get: operations["getPayItems"];
@@ -3097,7 +3097,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /PayItems/{id}
+         * Get a pay item
          * @description Privileges (any one): PayItem, PayItem_Full.
          */
         get: operations["getPayItemsById"];
@@ -3117,7 +3117,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /PayrollSettings
+         * Read the payroll settings
          * @description Privileges (any one): PayrollSettings, PayrollSettings_Full.
          */
         get: operations["getPayrollSettings"];
@@ -3137,7 +3137,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /PayrollSettings/PensionSchemes
+         * List pension schemes (payroll settings)
          * @description Privileges (any one): PayrollSettings, PayrollSettings_Full.
          */
         get: operations["getPayrollSettingsPensionSchemes"];
@@ -3157,7 +3157,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ClientAdmin/Clients
+         * List clients (client administration)
          * @description Privileges (any one): ClientAdmin, ClientAdmin_Full.
          */
         get: operations["getClientAdminClients"];
@@ -3179,7 +3179,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /ClientAdmin/CreateNewClient
+         * Create a new client
          * @description Privileges (any one): ClientAdmin_Full.
          */
         post: operations["postClientAdminCreateNewClient"];
@@ -3199,7 +3199,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /ClientAdmin/AddIntegrationToClient/{clientId}
+         * Add this integration to a client
          * @description Privileges (any one): ClientAdmin_Full.
          */
         post: operations["postClientAdminAddIntegrationToClientByClientId"];
@@ -3217,7 +3217,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ClientAdmin/{clientId}/AccessRoles
+         * List access roles of a client
          * @description Privileges (any one): ClientAdmin, ClientAdmin_Full.
          */
         get: operations["getClientAdminByClientIdAccessRoles"];
@@ -3237,7 +3237,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ClientAdmin/{clientId}/Users
+         * List users of a client
          * @description Privileges (any one): ClientAdmin, ClientAdmin_Full.
          */
         get: operations["getClientAdminByClientIdUsers"];
@@ -3257,7 +3257,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ClientAdmin/{clientId}/Users/{userId}
+         * Get a user of a client
          * @description Privileges (any one): ClientAdmin, ClientAdmin_Full.
          */
         get: operations["getClientAdminByClientIdUsersByUserId"];
@@ -3267,7 +3267,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * PATCH /ClientAdmin/{clientId}/Users/{userId}
+         * Update a user of a client
          * @description Privileges (any one): ClientAdmin_Full.
          */
         patch: operations["patchClientAdminByClientIdUsersByUserId"];
@@ -3283,7 +3283,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /ClientAdmin/{clientId}/Users/Invite
+         * Invite a user to a client
          * @description Privileges (any one): ClientAdmin_Full.
          */
         post: operations["postClientAdminByClientIdUsersInvite"];
@@ -3303,7 +3303,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /ClientAdmin/{clientId}/Users/AddPartnerUser
+         * Add a partner user to a client
          * @description Privileges (any one): ClientAdmin_Full.
          */
         post: operations["postClientAdminByClientIdUsersAddPartnerUser"];
@@ -3321,7 +3321,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ClientAdmin/{userId}/UserAccessRoles
+         * List a user's access roles
          * @description Privileges (any one): ClientAdmin, ClientAdmin_Full.
          */
         get: operations["getClientAdminByUserIdUserAccessRoles"];
@@ -3343,7 +3343,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /Onboarding/Initiate
+         * Start onboarding: a link for the client to approve
          * @description Any valid token.
          */
         post: operations["postOnboardingInitiate"];
@@ -3363,7 +3363,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /Onboarding/Finalize
+         * Finish onboarding and receive the client keys
          * @description Any valid token.
          */
         post: operations["postOnboardingFinalize"];
@@ -3381,13 +3381,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Assignments
+         * List assignments
          * @description Privileges (any one): QualityAssignmentLight, QualityAssignmentLight_Full.
          */
         get: operations["getAssignments"];
         put?: never;
         /**
-         * POST /Assignments
+         * Create an assignment
          * @description Privileges (any one): QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         post: operations["postAssignments"];
@@ -3405,21 +3405,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Assignments/{id}
+         * Get an assignment
          * @description Privileges (any one): QualityAssignmentGeneral, QualityAssignmentGeneral_Full, QualityAssignmentLight, QualityAssignmentLight_Full.
          */
         get: operations["getAssignmentsById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /Assignments/{id}
+         * Delete an assignment
          * @description Privileges (any one): QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         delete: operations["deleteAssignmentsById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /Assignments/{id}
+         * Update an assignment
          * @description Privileges (any one): QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         patch: operations["patchAssignmentsById"];
@@ -3433,7 +3433,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Budget
+         * Read the budget
          * @description Privileges (any one): Budget, Budget_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getBudget"];
@@ -3453,7 +3453,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Budget/{id}
+         * Get a budget
          * @description Privileges (any one): Budget, Budget_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getBudgetById"];
@@ -3473,7 +3473,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Budgets/{id}/Lines/{lineId}
+         * Get a line of a budget
          * @description Privileges (any one): Budget, Budget_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getBudgetsByIdLinesByLineId"];
@@ -3483,7 +3483,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * PATCH /Budgets/{id}/Lines/{lineId}
+         * Update a line of a budget
          * @description Privileges (any one): Budget_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         patch: operations["patchBudgetsByIdLinesByLineId"];
@@ -3499,7 +3499,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /Budgets
+         * Create a budget
          * @description Privileges (any one): Budget_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         post: operations["postBudgets"];
@@ -3520,14 +3520,14 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * DELETE /Budgets/{id}
+         * Delete a budget
          * @description Privileges (any one): Budget_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         delete: operations["deleteBudgetsById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /Budgets/{id}
+         * Update a budget
          * @description Privileges (any one): Budget_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         patch: operations["patchBudgetsById"];
@@ -3543,7 +3543,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /Budgets/{id}/Lines
+         * Create a line of a budget
          * @description Privileges (any one): Budget_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         post: operations["postBudgetsByIdLines"];
@@ -3561,13 +3561,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ContactShareholders
+         * List contact shareholders
          * @description Privileges (any one): Shareholder, Shareholder_Full, Customer, Customer_Full, Supplier, Supplier_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getContactShareholders"];
         put?: never;
         /**
-         * POST /ContactShareholders
+         * Create a contact shareholder
          * @description Privileges (any one): Shareholder_Full, Customer_Full, Supplier_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         post: operations["postContactShareholders"];
@@ -3587,7 +3587,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /ContactShareholders/{contactId}
+         * Create a shareholder under a contact
          * @description Privileges (any one): Shareholder_Full, Customer_Full, Supplier_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         post: operations["postContactShareholdersByContactId"];
@@ -3605,21 +3605,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ContactShareholders/{contactId}/{id}
+         * Get a contact shareholder
          * @description Privileges (any one): Shareholder, Shareholder_Full, Customer, Customer_Full, Supplier, Supplier_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getContactShareholdersByContactIdById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /ContactShareholders/{contactId}/{id}
+         * Delete a contact shareholder
          * @description Privileges (any one): Shareholder_Full, Customer_Full, Supplier_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         delete: operations["deleteContactShareholdersByContactIdById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /ContactShareholders/{contactId}/{id}
+         * Update a contact shareholder
          * @description Privileges (any one): Shareholder_Full, Customer_Full, Supplier_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         patch: operations["patchContactShareholdersByContactIdById"];
@@ -3633,7 +3633,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ContactUBOs
+         * List contact UBOs
          * @description Privileges (any one): UBO, UBO_Full, Customer, Customer_Full, Supplier, Supplier_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getContactUBOs"];
@@ -3655,7 +3655,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /ContactUBOs/{contactId}
+         * Create a contact UBO
          * @description Privileges (any one): UBO_Full, Customer_Full, Supplier_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         post: operations["postContactUBOsByContactId"];
@@ -3673,21 +3673,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ContactUBOs/{contactId}/{id}
+         * Get a contact UBO
          * @description Privileges (any one): UBO, UBO_Full, Customer, Customer_Full, Supplier, Supplier_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getContactUBOsByContactIdById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /ContactUBOs/{contactId}/{id}
+         * Delete a contact UBO
          * @description Privileges (any one): UBO_Full, Customer_Full, Supplier_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         delete: operations["deleteContactUBOsByContactIdById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /ContactUBOs/{contactId}/{id}
+         * Update a contact UBO
          * @description Privileges (any one): UBO_Full, Customer_Full, Supplier_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         patch: operations["patchContactUBOsByContactIdById"];
@@ -3701,13 +3701,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /PaymentTermSuppliers
+         * List payment term suppliers
          * @description Privileges (any one): CommonServices, CommonServices_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getPaymentTermSuppliers"];
         put?: never;
         /**
-         * POST /PaymentTermSuppliers
+         * Create a payment term supplier
          * @description Privileges (any one): CommonServices_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         post: operations["postPaymentTermSuppliers"];
@@ -3725,21 +3725,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /PaymentTermSuppliers/{id}
+         * Get a payment term supplier
          * @description Privileges (any one): CommonServices, CommonServices_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getPaymentTermSuppliersById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /PaymentTermSuppliers/{id}
+         * Delete a payment term supplier
          * @description Privileges (any one): CommonServices_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         delete: operations["deletePaymentTermSuppliersById"];
         options?: never;
         head?: never;
         /**
-         * PATCH /PaymentTermSuppliers/{id}
+         * Update a payment term supplier
          * @description Privileges (any one): CommonServices_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         patch: operations["patchPaymentTermSuppliersById"];
@@ -3753,7 +3753,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Imports
+         * List imports
          * @description Privileges (any one): Import, Import_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getImports"];
@@ -3773,14 +3773,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Imports/{id}
+         * Get an import
          * @description Privileges (any one): Import, Import_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getImportsById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /Imports/{id}
+         * Delete an import
          * @description Privileges (any one): Import_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         delete: operations["deleteImportsById"];
@@ -3799,7 +3799,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /Imports/Upload
+         * Upload an import
          * @description Privileges (any one): Import_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         post: operations["postImportsUpload"];
@@ -3819,7 +3819,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /Imports/{id}/Post
+         * Post an import to the ledger
          * @description Privileges (any one): Import_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         post: operations["postImportsByIdPost"];
@@ -3839,7 +3839,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /Vouchers/OutgoingInvoiceJournals
+         * Create an outgoing invoice journal (vouchers)
          * @description Privileges (any one): OutgoingInvoiceVoucher_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         post: operations["postVouchersOutgoingInvoiceJournals"];
@@ -3859,7 +3859,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /Vouchers/OutgoingCreditNoteJournals
+         * Create an outgoing credit note journal (vouchers)
          * @description Privileges (any one): OutgoingInvoiceVoucher_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         post: operations["postVouchersOutgoingCreditNoteJournals"];
@@ -3877,7 +3877,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Vouchers/OutgoingCreditNoteJournals/{id}
+         * Get an outgoing credit note journal (vouchers)
          * @description Privileges (any one): OutgoingInvoiceVoucher_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getVouchersOutgoingCreditNoteJournalsById"];
@@ -3897,13 +3897,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /BankTransfers
+         * List bank transfers
          * @description Privileges (any one): BankTransfer, BankTransfer_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getBankTransfers"];
         put?: never;
         /**
-         * POST /BankTransfers
+         * Create a bank transfer
          * @description Privileges (any one): BankTransfer_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         post: operations["postBankTransfers"];
@@ -3921,14 +3921,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /BankTransfers/{id}
+         * Get a bank transfer
          * @description Privileges (any one): BankTransfer, BankTransfer_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getBankTransfersById"];
         put?: never;
         post?: never;
         /**
-         * DELETE /BankTransfers/{id}
+         * Delete a bank transfer
          * @description Privileges (any one): BankTransfer_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         delete: operations["deleteBankTransfersById"];
@@ -3945,13 +3945,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Assignments/{assignmentId}/Deadlines
+         * List deadlines of an assignment
          * @description Privileges (any one): QualityAssignmentGeneral, QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getAssignmentsByAssignmentIdDeadlines"];
         put?: never;
         /**
-         * POST /Assignments/{assignmentId}/Deadlines
+         * Create a deadline of an assignment
          * @description Privileges (any one): QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         post: operations["postAssignmentsByAssignmentIdDeadlines"];
@@ -3969,21 +3969,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Assignments/{assignmentId}/Deadlines/{deadlineId}
+         * Get a deadline of an assignment
          * @description Privileges (any one): QualityAssignmentGeneral, QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getAssignmentsByAssignmentIdDeadlinesByDeadlineId"];
         put?: never;
         post?: never;
         /**
-         * DELETE /Assignments/{assignmentId}/Deadlines/{deadlineId}
+         * Delete a deadline of an assignment
          * @description Privileges (any one): QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         delete: operations["deleteAssignmentsByAssignmentIdDeadlinesByDeadlineId"];
         options?: never;
         head?: never;
         /**
-         * PATCH /Assignments/{assignmentId}/Deadlines/{deadlineId}
+         * Update a deadline of an assignment
          * @description Privileges (any one): QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         patch: operations["patchAssignmentsByAssignmentIdDeadlinesByDeadlineId"];
@@ -3997,7 +3997,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /Assignments/{assignmentId}/Services/Tasks
+         * List the service tasks of an assignment
          * @description Privileges (any one): QualityAssignmentGeneral, QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getAssignmentsByAssignmentIdServicesTasks"];
@@ -4017,7 +4017,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /AuditingCompany
+         * Read the auditing company
          * @description Privileges (any one): QualityAssignmentGeneral, QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getAuditingCompany"];
@@ -4037,7 +4037,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /qualityDocuments/Documents
+         * List documents (quality documents)
          * @description Privileges (any one): QualityAssignmentGeneral, QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getQualityDocumentsDocuments"];
@@ -4057,7 +4057,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /qualityDocuments/Documents/{id}
+         * Get a document (quality documents)
          * @description Privileges (any one): QualityAssignmentGeneral, QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getQualityDocumentsDocumentsById"];
@@ -4077,13 +4077,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /qualitysettings/Folders
+         * List folders (quality settings)
          * @description Privileges (any one): QualityAssignmentGeneral, QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getQualitysettingsFolders"];
         put?: never;
         /**
-         * POST /qualitysettings/Folders
+         * Create a folder (quality settings)
          * @description Privileges (any one): QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         post: operations["postQualitysettingsFolders"];
@@ -4101,21 +4101,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /qualitysettings/Folders/{folderId}
+         * Get a folder (quality settings)
          * @description Privileges (any one): QualityAssignmentGeneral, QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getQualitysettingsFoldersByFolderId"];
         put?: never;
         post?: never;
         /**
-         * DELETE /qualitysettings/Folders/{folderId}
+         * Delete a folder (quality settings)
          * @description Privileges (any one): QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         delete: operations["deleteQualitysettingsFoldersByFolderId"];
         options?: never;
         head?: never;
         /**
-         * PATCH /qualitysettings/Folders/{folderId}
+         * Update a folder (quality settings)
          * @description Privileges (any one): QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         patch: operations["patchQualitysettingsFoldersByFolderId"];
@@ -4129,13 +4129,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /qualityDocuments/Folders
+         * List folders (quality documents)
          * @description Privileges (any one): QualityAssignmentGeneral, QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getQualityDocumentsFolders"];
         put?: never;
         /**
-         * POST /qualityDocuments/Folders
+         * Create a folder (quality documents)
          * @description Privileges (any one): QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         post: operations["postQualityDocumentsFolders"];
@@ -4153,21 +4153,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /qualityDocuments/Folders/{folderId}
+         * Get a folder (quality documents)
          * @description Privileges (any one): QualityAssignmentGeneral, QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getQualityDocumentsFoldersByFolderId"];
         put?: never;
         post?: never;
         /**
-         * DELETE /qualityDocuments/Folders/{folderId}
+         * Delete a folder (quality documents)
          * @description Privileges (any one): QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         delete: operations["deleteQualityDocumentsFoldersByFolderId"];
         options?: never;
         head?: never;
         /**
-         * PATCH /qualityDocuments/Folders/{folderId}
+         * Update a folder (quality documents)
          * @description Privileges (any one): QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         patch: operations["patchQualityDocumentsFoldersByFolderId"];
@@ -4183,7 +4183,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /qualityDocuments/Documents/upload
+         * Upload a quality document
          * @description Privileges (any one): QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         post: operations["postQualityDocumentsDocumentsUpload"];
@@ -4203,7 +4203,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /qualityDocuments/Documents/{id}/AddDocumentVersion
+         * Add a version to a quality document
          * @description Privileges (any one): QualityAssignmentGeneral_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         post: operations["postQualityDocumentsDocumentsByIdAddDocumentVersion"];
@@ -4221,13 +4221,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /clientDocuments/Folders
+         * List folders (client documents)
          * @description Privileges (any one): ClientAdmin, ClientAdmin_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getClientDocumentsFolders"];
         put?: never;
         /**
-         * POST /clientDocuments/Folders
+         * Create a folder (client documents)
          * @description Privileges (any one): ClientAdmin_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         post: operations["postClientDocumentsFolders"];
@@ -4245,21 +4245,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /clientDocuments/Folders/{folderId}
+         * Get a folder (client documents)
          * @description Privileges (any one): ClientAdmin, ClientAdmin_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getClientDocumentsFoldersByFolderId"];
         put?: never;
         post?: never;
         /**
-         * DELETE /clientDocuments/Folders/{folderId}
+         * Delete a folder (client documents)
          * @description Privileges (any one): ClientAdmin_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         delete: operations["deleteClientDocumentsFoldersByFolderId"];
         options?: never;
         head?: never;
         /**
-         * PATCH /clientDocuments/Folders/{folderId}
+         * Update a folder (client documents)
          * @description Privileges (any one): ClientAdmin_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         patch: operations["patchClientDocumentsFoldersByFolderId"];
@@ -4273,7 +4273,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /clientDocuments/TemplateFolder
+         * Read the template folder (client documents)
          * @description Privileges (any one): ClientAdmin, ClientAdmin_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getClientDocumentsTemplateFolder"];
@@ -4293,7 +4293,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /ClientAdmin/TemplateAccessRoles
+         * List template access roles (client administration)
          * @description Privileges (any one): ClientAdmin, ClientAdmin_Full. No reachable source publishes this operation's shapes: the JSON body is passed on unchecked.
          */
         get: operations["getClientAdminTemplateAccessRoles"];
@@ -4313,7 +4313,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /SupplierLedger/CustomerBalances
+         * Read the customer balances (supplier ledger)
          * @description Privileges (any one): SupplierLedger, SupplierLedger_Full.
          */
         get: operations["getSupplierLedgerCustomerBalances"];

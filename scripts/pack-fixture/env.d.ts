@@ -1,6 +1,6 @@
-// The test Worker's bindings (vitest.config.ts).
+// The test Worker's bindings (vitest.config.ts), as docs/sandbox.md shows them.
 declare namespace Cloudflare {
   interface Env {
-    ACCOUNTING_API: Fetcher;
+    SANDBOX: Fetcher;
   }
 }

@@ -14,6 +14,7 @@ import { ProblemBody, problemResponse, PROBLEM_MEDIA_TYPE, type ProblemStatus } 
 import { SECURITY, SECURITY_SCHEMES } from "./security";
 import { operationIdOf, uniqueIds } from "./operation-ids";
 import { SHAPING_PARAMETERS, isListRead, isReferenceRead } from "./v2-shaping";
+import { v2Summary } from "./v2-summary";
 
 /** The statuses of the gateway's own problems on `/v2`, by what the operation does. */
 const EVERY_CALL: ProblemStatus[] = [400, 401, 429, 502, 503, 504];
@@ -138,7 +139,7 @@ function operation(
   const value: JsonSchema = {
     operationId: id,
     tags: [op.path.split("/")[1] ?? "v2"],
-    summary: op.key,
+    summary: v2Summary(op),
     description: [privileges, op.shape === "unpublished" ? UNPUBLISHED : ""]
       .filter(Boolean)
       .join(" "),

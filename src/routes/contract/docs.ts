@@ -38,6 +38,8 @@ export const docsPage = createRoute({
   path: "/docs",
   operationId: "getDocs",
   summary: "Interactive reference of both documents (works offline)",
+  description:
+    "Scalar's API reference, served whole by the Worker: no request leaves this origin (its Content-Security-Policy allows scripts, requests, images and fonts from here only).",
   responses: {
     200: { description: "The reference page.", content: { "text/html": { schema: z.string() } } },
     ...problems(),
@@ -49,6 +51,17 @@ export const docsScript = createRoute({
   path: "/docs/scalar.js",
   operationId: "getDocsScript",
   summary: "The reference page's script (Scalar, served from its npm package)",
+  responses: {
+    200: { description: "JavaScript.", content: { "text/javascript": { schema: z.string() } } },
+    ...problems(),
+  },
+});
+
+export const docsInit = createRoute({
+  ...base,
+  path: "/docs/init.js",
+  operationId: "getDocsInit",
+  summary: "The reference page's start script: both documents, offline, no hosted features",
   responses: {
     200: { description: "JavaScript.", content: { "text/javascript": { schema: z.string() } } },
     ...problems(),
