@@ -425,7 +425,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Issue a new gateway key (shown once on the answer) */
+        /** Issue a new gateway key (shown once, on the page the answer redirects to) */
         post: operations["consoleRotateGatewayKey"];
         delete?: never;
         options?: never;
@@ -902,7 +902,7 @@ export interface components {
             /** @description The session's CSRF token, from the page's hidden field. */
             csrf: string;
             secret: string;
-            shopDomain?: "" | string;
+            shopDomain?: string;
         };
         ConsoleShopConfirmation: {
             /** @description The session's CSRF token, from the page's hidden field. */
@@ -2782,10 +2782,7 @@ export interface operations {
     };
     consoleTenant: {
         parameters: {
-            query?: {
-                saved?: ("shopify" | "woocommerce" | "stripe" | "standard") | "mapping";
-                confirmed?: "shopify" | "woocommerce" | "stripe" | "standard";
-            };
+            query?: never;
             header?: never;
             path: {
                 environment: "demo" | "production";
@@ -2857,14 +2854,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The tenant's page with the new key, once. */
-            200: {
+            /** @description Rotated: to the tenant's keys, the new key in a one-time sealed flash cookie. */
+            303: {
                 headers: {
+                    location: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "text/html": string;
-                };
+                content?: never;
             };
             /** @description Not signed in (a form post). */
             401: {
@@ -2939,22 +2935,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Saved: to the tenant's page. */
+            /** @description To the form on the tenant's page: saved, or why not (a short secret, a bad or missing shop domain, a shop another tenant has). */
             303: {
                 headers: {
                     location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            /** @description The form is not valid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
             };
             /** @description Not signed in (a form post). */
             401: {
@@ -2983,15 +2970,6 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Another tenant has this secret for the same shop. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
             /** @description `payload-too-large`: Payload too large */
             413: {
                 headers: {
@@ -2999,15 +2977,6 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A Shopify secret without its shop domain. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
                 };
             };
             /** @description `too-many-requests`: Too many requests */
@@ -3047,7 +3016,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Confirmed: to the tenant's page. */
+            /** @description To the shop's form: confirmed, or why not (the shop changed, another tenant has it). */
             303: {
                 headers: {
                     location: string;
@@ -3084,15 +3053,6 @@ export interface operations {
             };
             /** @description No such tenant. */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description The shop changed, or another tenant has this secret for it. */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3145,22 +3105,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Saved: to the tenant's page. */
+            /** @description To the form on the tenant's page: saved, or what to correct with the values typed. */
             303: {
                 headers: {
                     location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            /** @description The page again, with what to correct. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
             };
             /** @description Not signed in (a form post). */
             401: {

@@ -10,7 +10,7 @@ import { corpus } from "../fixtures/orders/shopify";
 import { TEST_SECRETS } from "../fixtures/orders/sign";
 import { cookieOf, form, OPERATOR_TOKEN, signIn } from "../helpers/console";
 import { asKeyHolder, tenantName } from "../../src/lib/stubs";
-import { fresh, gw } from "../helpers/gateway";
+import { fresh, gw, tenant } from "../helpers/gateway";
 import { shopTenant, waitFor } from "../helpers/orders";
 
 beforeEach(() => fresh());
@@ -185,8 +185,6 @@ describe("console: security", () => {
       "/console",
       "/console/budget",
       base,
-      `${base}?saved=shopify`,
-      `${base}?saved=mapping`,
       `${base}/orders`,
       `${base}/orders?state=settled`,
       `${base}/orders/shopify/${orderId}`,
@@ -195,6 +193,18 @@ describe("console: security", () => {
       const html = await s.page(path);
       for (const secret of secrets)
         expect(html.includes(secret), `${path} holds a secret`).toBe(false);
+    }
+    // The pages a secret form redirects to, saved or refused, with their flash.
+    const forms: Record<string, string>[] = [
+      { secret: `${own}-2` },
+      { secret: `${own}-3`, shopDomain: "x.example" },
+    ];
+    for (const fields of forms) {
+      const res = await s.post(`${base}/webhooks/stripe`, fields);
+      const flash = /^(lg_flash=[^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1] ?? "";
+      const html = await (await s.get(base, { cookie: `${s.cookie}; ${flash}` })).text();
+      expect(html).toMatch(/role="(status|alert)"/);
+      expect(html.includes(fields.secret ?? "")).toBe(false);
     }
     // The sign-in page and a refusal hold none either.
     for (const res of [
@@ -205,6 +215,42 @@ describe("console: security", () => {
       const html = await res.text();
       for (const secret of secrets) expect(html.includes(secret)).toBe(false);
     }
+  });
+
+  it("carries a rotated key in a sealed, one-time flash: never in the URL, unreadable, useless to another session", async () => {
+    const t = await tenant();
+    const s = await signIn();
+    const res = await s.post(`/console/tenants/demo/${t.client}/gateway-keys`, {
+      graceSeconds: "3600",
+    });
+    expect(res.status).toBe(303);
+    const location = res.headers.get("location") ?? "";
+    expect(location).toBe(`/console/tenants/demo/${t.client}#keys`);
+    const line = res.headers.getSetCookie().find((l) => l.startsWith("lg_flash=")) ?? "";
+    expect(line).toMatch(
+      /^lg_flash=[A-Za-z0-9_-]+; Path=\/console; Max-Age=300; HttpOnly; SameSite=Strict; Secure$/,
+    );
+    const flash = /^(lg_flash=[^;]+)/.exec(line)?.[1] ?? "";
+    expect(flash).not.toContain(`lg_demo_${t.client}_`);
+    // Another session's browser cannot open it; nor can a tampered cookie.
+    const other = await signIn();
+    const stolen = await (
+      await other.get(location, { cookie: `${other.cookie}; ${flash}` })
+    ).text();
+    expect(stolen).not.toContain("new-gateway-key");
+    const tampered = `${flash.slice(0, -2)}${flash.endsWith("A") ? "B" : "A"}A`;
+    expect(
+      await (await s.get(location, { cookie: `${s.cookie}; ${tampered}` })).text(),
+    ).not.toContain("new-gateway-key");
+    const shown = await s.get(location, { cookie: `${s.cookie}; ${flash}` });
+    expect(await shown.text()).toContain("new-gateway-key");
+    // The page clears the flash and still slides the session.
+    expect(shown.headers.getSetCookie()).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^lg_flash=; Path=\/console; Max-Age=0;/),
+        expect.stringMatching(/^lg_console=/),
+      ]),
+    );
   });
 
   it("serves pages that cannot be framed and load nothing from elsewhere, never cached", async () => {

@@ -12,6 +12,29 @@ import { signShopify } from "../fixtures/orders/sign";
 
 beforeEach(() => fresh());
 
+type Session = Awaited<ReturnType<typeof signIn>>;
+
+/** The `lg_flash=…` pair a form's answer set, or null. */
+const flashOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .map((line) => /^(lg_flash=[^;]+)/.exec(line)?.[1])
+    .find(Boolean) ?? null;
+
+/**
+ * Follows a form's 303 as a browser does, the flash cookie with it: the page, and the answer (its
+ * `Set-Cookie` clears the flash).
+ */
+async function follow(s: Session, res: Response) {
+  expect(res.status, await res.clone().text()).toBe(303);
+  const flash = flashOf(res);
+  const location = res.headers.get("location") ?? "";
+  const page = await s.get(location, flash ? { cookie: `${s.cookie}; ${flash}` } : {});
+  const html = await page.text();
+  expect(page.status, html).toBe(200);
+  return { html, page, location, flash };
+}
+
 const order = corpus().find(
   (c) => c.currency === "NOK" && (c.payload.line_items as unknown[]).length >= 2,
 );
@@ -86,14 +109,15 @@ describe("console: happy", () => {
     expect((await s.get("/console/tenants/demo/nobody-here")).status).toBe(404);
   });
 
-  it("rotates a gateway key: the new key is on the answer once, and works; the page never shows it again", async () => {
+  it("rotates a gateway key by post-redirect-get: the new key is shown once, and works; a reload neither rotates again nor shows it", async () => {
     const t = await tenant();
     const s = await signIn();
     const res = await s.post(`/console/tenants/demo/${t.client}/gateway-keys`, {
       graceSeconds: "0",
     });
-    expect(res.status).toBe(200);
-    const html = await res.text();
+    // The answer is a redirect to the keys, never the page: a reload repeats the GET only.
+    const { html, location, flash } = await follow(s, res);
+    expect(location).toBe(`/console/tenants/demo/${t.client}#keys`);
     expect(html).toContain("New gateway key (shown once)");
     const key = /<output id="new-gateway-key">([^<]+)<\/output>/.exec(html)?.[1] ?? "";
     expect(key).toMatch(new RegExp(`^lg_demo_${t.client}_[A-Za-z0-9_-]{43}$`));
@@ -106,30 +130,61 @@ describe("console: happy", () => {
     const again = await s.page(`/console/tenants/demo/${t.client}`);
     expect(again).not.toContain(key);
     expect(again).not.toContain("new-gateway-key");
+    // A reload: the browser has dropped the flash (the page's answer cleared it), and the key the
+    // operator copied keeps working (nothing was rotated again).
+    const shown = await s.get(`/console/tenants/demo/${t.client}`, {
+      cookie: `${s.cookie}; ${flash ?? ""}`,
+    });
+    expect(shown.headers.getSetCookie()).toContainEqual(expect.stringMatching(/^lg_flash=; /));
+    expect(
+      (
+        await gw("/v2/ClientIntegrationInformation", {
+          headers: { authorization: `Bearer ${key}` },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("saves a Shopify secret: the page says so and never shows it; a webhook signed with it is taken", async () => {
     const t = await tenant();
     const s = await signIn();
     const secret = `shpss_${crypto.randomUUID()}`;
-    // Without the shop's domain a Shopify secret is refused, the field named.
-    const bare = await s.post(`/console/tenants/demo/${t.client}/webhooks/shopify`, {
-      secret,
-      shopDomain: "",
-    });
-    expect(bare.status).toBe(422);
-    expect(await bare.text()).toContain("shopDomain");
+    // Without the shop's domain a Shopify secret is refused, at the form, in the label's words.
+    const bare = await follow(
+      s,
+      await s.post(`/console/tenants/demo/${t.client}/webhooks/shopify`, {
+        secret,
+        shopDomain: "",
+      }),
+    );
+    expect(bare.location).toBe(`/console/tenants/demo/${t.client}#wh-shopify`);
+    expect(bare.html).toContain("Shop domain is required with a Shopify secret.");
+    expect(bare.html).not.toContain("shopDomain:");
+    // A bad domain: back to the form, the domain as typed, the secret asked for again.
+    const bad = await follow(
+      s,
+      await s.post(`/console/tenants/demo/${t.client}/webhooks/shopify`, {
+        secret,
+        shopDomain: "not a shop",
+      }),
+    );
+    expect(bad.html).toMatch(/<h3 id="wh-shopify">Shopify<\/h3><div class="error" role="alert">/);
+    expect(bad.html).toContain("Shop domain must be the shop&#39;s myshopify.com address");
+    expect(bad.html).toContain("Type the secret again");
+    expect(bad.html).toContain('value="not a shop"');
+    expect(bad.html).not.toContain(secret);
     const res = await s.post(`/console/tenants/demo/${t.client}/webhooks/shopify`, {
       secret,
       shopDomain: shopDomainOf(t.client),
     });
-    expect(res.status, await res.clone().text()).toBe(303);
-    expect(res.headers.get("location")).toBe(
-      `/console/tenants/demo/${t.client}?saved=shopify#webhooks`,
+    const saved = await follow(s, res);
+    expect(saved.location).toBe(`/console/tenants/demo/${t.client}#wh-shopify`);
+    // The confirmation is right under the form's anchor, where the browser lands.
+    expect(saved.html).toMatch(
+      /<h3 id="wh-shopify">Shopify<\/h3><p class="notice" role="status">Shopify secret saved.<\/p>/,
     );
-    const page = await s.page(`/console/tenants/demo/${t.client}?saved=shopify`);
-    expect(page).toContain("Shopify secret saved.");
-    expect(page).not.toContain(secret);
+    expect(saved.html).not.toContain(secret);
+    expect(saved.flash ?? "").not.toContain(secret);
     // An order that fails its plan: verified and recorded, and no upstream call outlives the test.
     const signed = await signShopify(tipped(order.payload), secret);
     expect(
@@ -141,11 +196,12 @@ describe("console: happy", () => {
         })
       ).status,
     ).toBe(202);
-    const short = await s.post(`/console/tenants/demo/${t.client}/webhooks/shopify`, {
-      secret: "short",
-    });
-    expect(short.status).toBe(400);
-    expect(await short.text()).not.toContain("short</");
+    const short = await follow(
+      s,
+      await s.post(`/console/tenants/demo/${t.client}/webhooks/stripe`, { secret: "short" }),
+    );
+    expect(short.html).toContain("Stripe webhook secret must be 8 to 500 characters.");
+    expect(short.html).not.toContain('"short"');
   });
 
   it("saves the order mapping from the form; a bad account is shown beside the form, nothing saved", async () => {
@@ -159,9 +215,10 @@ describe("console: happy", () => {
       vat_25_salesAccount: "3001",
       settle: "no",
     });
-    expect(res.status, await res.clone().text()).toBe(303);
-    expect(await s.page(`/console/tenants/demo/${t.client}?saved=mapping`)).toContain(
-      "Order mapping saved.",
+    const saved = await follow(s, res);
+    expect(saved.location).toBe(`/console/tenants/demo/${t.client}#mapping`);
+    expect(saved.html).toMatch(
+      /<form method="post" action="[^"]+\/order-mapping"><input type="hidden" name="csrf" value="[^"]+"\/><p class="notice" role="status">Order mapping saved.<\/p>/,
     );
     const mapping = (await (
       await gw(`/admin/tenants/demo/${t.client}/order-mapping`, { headers: ADMIN })
@@ -177,11 +234,24 @@ describe("console: happy", () => {
       settle: false,
       vat: { "25": { salesAccount: 3001 }, "15": { salesAccount: 3030 } },
     });
-    const bad = await s.post(`/console/tenants/demo/${t.client}/order-mapping`, {
-      settlementAccount: "12",
-    });
-    expect(bad.status).toBe(400);
-    expect(await bad.text()).toContain("settlementAccount");
+    // A refused save: at the form, in the label's words, with what was typed (not the old value).
+    const bad = await follow(
+      s,
+      await s.post(`/console/tenants/demo/${t.client}/order-mapping`, {
+        settlementAccount: "12",
+        webshopCustomerName: "Typed shop",
+      }),
+    );
+    expect(bad.location).toBe(`/console/tenants/demo/${t.client}#mapping`);
+    expect(bad.html).toContain("The mapping was not saved.");
+    expect(bad.html).toContain(
+      "<li>Settlement account must be an account number: digits only, from 1000.</li>",
+    );
+    expect(bad.html).not.toMatch(/settlementAccount:|Too small/);
+    expect(bad.html).toContain(
+      'name="settlementAccount" value="12" autocomplete="off" aria-invalid="true"',
+    );
+    expect(bad.html).toContain('name="webshopCustomerName" value="Typed shop"');
   });
 
   it("shows runs by state, a failed run's error, and Retry starts it again", async () => {

@@ -62,7 +62,9 @@ function value(name: string, text: string): string | number | boolean {
  */
 export function mappingFromForm(
   form: Record<string, unknown>,
-): { ok: true; value: OrderMappingInput } | { ok: false; errors: FieldError[] } {
+):
+  | { ok: true; value: OrderMappingInput }
+  | { ok: false; errors: { field: string; message: string }[] } {
   const input: Record<string, unknown> = {};
   const vat: Record<string, Record<string, unknown>> = {};
   for (const name of SCALARS) {
@@ -80,7 +82,32 @@ export function mappingFromForm(
   const parsed = OrderMappingInput.safeParse(input);
   return parsed.success
     ? { ok: true, value: parsed.data }
-    : { ok: false, errors: fieldErrors(parsed.error) };
+    : { ok: false, errors: fieldErrors(parsed.error).map(formError) };
+}
+
+/**
+ * A mapping error as the form says it: the form's field name (`vat.25.salesAccount` becomes
+ * `vat_25_salesAccount`, which the page turns into its label) and plain words instead of zod's.
+ */
+function formError(e: FieldError): { field: string; message: string } {
+  const field = e.path.replaceAll(".", "_");
+  const leaf = e.path.split(".").pop() ?? "";
+  const message = NUMERIC.has(leaf)
+    ? "must be an account number: digits only, from 1000."
+    : /too big|too long/i.test(e.message)
+      ? "is too long."
+      : "is not one of the choices.";
+  return { field, message };
+}
+
+/** The typed values of a submitted form, to fill it again after a refusal (no CSRF token). */
+export function typedValues(form: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of MAPPING_FIELDS) {
+    const text = form[name];
+    if (typeof text === "string") out[name] = text;
+  }
+  return out;
 }
 
 /** The form's values for the mapping in force. */

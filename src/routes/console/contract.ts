@@ -177,10 +177,6 @@ export const tenantPage = createRoute({
   summary: "A tenant: token, gateway keys, webhooks, order mapping",
   request: {
     params: Target,
-    query: z.object({
-      saved: z.union([Source, z.literal("mapping")]).optional(),
-      confirmed: Source.optional(),
-    }),
   },
   responses: { 200: page("The tenant."), 404: page("No such tenant."), ...signedOut },
 });
@@ -189,7 +185,7 @@ export const rotateKey = createRoute({
   ...post,
   path: "/tenants/{environment}/{client}/gateway-keys",
   operationId: "consoleRotateGatewayKey",
-  summary: "Issue a new gateway key (shown once on the answer)",
+  summary: "Issue a new gateway key (shown once, on the page the answer redirects to)",
   request: {
     params: Target,
     body: form(
@@ -202,7 +198,7 @@ export const rotateKey = createRoute({
     ),
   },
   responses: {
-    200: page("The tenant's page with the new key, once."),
+    303: see("Rotated: to the tenant's keys, the new key in a one-time sealed flash cookie."),
     404: page("No such tenant."),
     ...refused,
   },
@@ -219,18 +215,19 @@ export const saveSecret = createRoute({
       z
         .object({
           csrf: Csrf,
-          secret: z.string().min(8).max(500),
-          shopDomain: z.union([z.literal(""), ShopDomain]).optional(),
+          // Checked by the handler, not here: a refusal goes back to the form with the other
+          // fields kept (post-redirect-get), not to a page of its own.
+          secret: z.string().max(500),
+          shopDomain: z.string().max(300).optional(),
         })
         .openapi("ConsoleWebhookSecret"),
     ),
   },
   responses: {
-    303: see("Saved: to the tenant's page."),
-    400: page("The form is not valid."),
+    303: see(
+      "To the form on the tenant's page: saved, or why not (a short secret, a bad or missing shop domain, a shop another tenant has).",
+    ),
     404: page("No such tenant."),
-    409: page("Another tenant has this secret for the same shop."),
-    422: page("A Shopify secret without its shop domain."),
     ...refused,
   },
 });
@@ -249,10 +246,11 @@ export const confirmShop = createRoute({
     ),
   },
   responses: {
-    303: see("Confirmed: to the tenant's page."),
+    303: see(
+      "To the shop's form: confirmed, or why not (the shop changed, another tenant has it).",
+    ),
     400: page("The form is not valid."),
     404: page("No such tenant."),
-    409: page("The shop changed, or another tenant has this secret for it."),
     ...refused,
   },
 });
@@ -266,8 +264,7 @@ export const saveMapping = createRoute({
   // made after the extension only).
   request: { params: Target, body: form(MappingForm.clone().openapi("ConsoleOrderMapping")) },
   responses: {
-    303: see("Saved: to the tenant's page."),
-    400: page("The page again, with what to correct."),
+    303: see("To the form on the tenant's page: saved, or what to correct with the values typed."),
     404: page("No such tenant."),
     ...refused,
   },

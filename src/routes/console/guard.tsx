@@ -13,6 +13,7 @@ import {
   crossSite,
   csrfToken,
   csrfValid,
+  SESSION_COOKIE,
   sessionCookie,
 } from "../../lib/console/cookie";
 import { encodeSession, readSession, sessionKey, slide } from "../../lib/console/session";
@@ -94,8 +95,9 @@ export function requireSession(opts: { form: boolean }): MiddlewareHandler<Conso
     }
     c.set("console", { session: live, key, csrf });
     await next();
-    // A handler that set its own cookie (sign-out) has the last word.
-    if (c.res.headers.has("set-cookie")) return;
+    // A handler that set the session's cookie itself (sign-out) has the last word; a flash cookie
+    // (`lib/console/flash.ts`) is another cookie and does not stop the slide.
+    if (c.res.headers.getSetCookie().some((line) => line.startsWith(`${SESSION_COOKIE}=`))) return;
     const slid = slide(live, now);
     c.res.headers.append(
       "set-cookie",

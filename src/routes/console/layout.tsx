@@ -9,15 +9,22 @@ import { raw } from "hono/html";
 
 /**
  * The stylesheet: system fonts, dark text on white (contrast well above 4.5:1), a visible focus
- * ring, and tables that scroll inside their box so the page fits a 360 px wide phone.
+ * ring, and tables that scroll inside their box so the page fits a 360 px wide phone. The white
+ * link colour is the header's only (`header nav a`): a bare `nav a` also painted the runs filter
+ * and the jump links white on the white page.
  */
 const CSS = `
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#fff}
 header{background:#15324d;color:#fff}
 nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;max-width:64rem;margin:0 auto;padding:.5rem 1rem}
-nav a{color:#fff;font-weight:600}
-nav form{margin-left:auto}
+header nav a{color:#fff;font-weight:600}
+header nav form{margin-left:auto}
+header .product{font-weight:700;margin-right:.5rem}
+nav.jump{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:0 0 1rem}
+[aria-current=page]{font-weight:700;text-decoration:none}
+input.copy{max-width:100%;font-family:ui-monospace,Menlo,Consolas,monospace}
+[aria-invalid=true]{border:2px solid #a4161a}
 main{max-width:64rem;margin:0 auto;padding:1rem}
 h1{font-size:1.6rem;margin:.5rem 0 1rem;overflow-wrap:anywhere}
 h2{font-size:1.25rem;margin:2rem 0 .5rem;border-bottom:1px solid #c8c8c8}
@@ -34,7 +41,7 @@ input,select{font:inherit;padding:.4rem;border:1px solid #6b6b6b;border-radius:4
 input[type=checkbox]{width:auto}
 button{font:inherit;margin-top:.75rem;padding:.45rem 1rem;border:0;border-radius:4px;background:#0b4f8a;color:#fff;cursor:pointer}
 button.danger{background:#a4161a}
-nav button{margin:0;background:#fff;color:#15324d}
+header nav button{margin:0;background:#fff;color:#15324d}
 code,output{font-family:ui-monospace,Menlo,Consolas,monospace;overflow-wrap:anywhere}
 output{display:block;padding:.5rem;background:#fff;border:1px solid #6b6b6b;margin:.25rem 0}
 .notice{padding:.75rem 1rem;background:#e6f4ea;border-left:4px solid #1e7b34}
@@ -78,6 +85,7 @@ export function Layout(p: LayoutProps) {
         {p.csrf ? (
           <header>
             <nav aria-label="Console">
+              <span class="product">ledgergate</span>
               <a href="/console">Tenants</a>
               <a href="/console/budget">Budget</a>
               <form method="post" action="/console/sign-out">

@@ -8,15 +8,17 @@
 import type { Context } from "hono";
 import type { ConsoleApp } from "../../lib/console/app";
 import { tenantWithMapping } from "../../lib/console/data";
-import { mappingFromForm } from "../../lib/console/mapping-form";
+import { mappingFromForm, typedValues } from "../../lib/console/mapping-form";
+import { secretFormErrors } from "../../lib/console/secret-form";
 import { SOURCE_LABELS, tenantPath } from "../../lib/console/views";
 import type { Environment } from "../../lib/config";
 import { startOnboarding } from "../../lib/onboarding/start";
-import { unwrap } from "../../lib/outcome";
-import { Problem } from "../../lib/problem";
+import { problemOf, unwrap, type Outcome } from "../../lib/outcome";
+import { ShopDomain } from "../../lib/orders/shopify";
 import { asOperator, tenantName } from "../../lib/stubs";
 import { listTenants, removeTenant } from "../../lib/tenant-admin";
 import * as route from "./contract";
+import { seeWith, takeFlash } from "./flash";
 import { MessagePage } from "./layout";
 import { TenantPage, type TenantPageProps } from "./pages/tenant";
 import { OnboardingStartedPage, TenantsPage } from "./pages/tenants";
@@ -31,6 +33,20 @@ const origin = (c: Context) => new URL(c.req.url).origin;
  */
 const dropCopies = (c: Context<ConsoleApp>, p: Target) =>
   c.var.accessCache.dropTenant(tenantName(p.environment, p.client));
+
+/** What the secret forms add to a refusal: the page never holds a secret, so it cannot keep one. */
+const SECRET_AGAIN = "Type the secret again: the page does not keep it.";
+
+/**
+ * The detail of a refusal the operator can mend at the form (a conflict, a bad or unprocessable
+ * value), or null when `call` succeeded; anything else (no such tenant) is thrown as its problem.
+ */
+async function refusal(call: Promise<Outcome<unknown>>): Promise<string | null> {
+  const o = await call;
+  if (o.ok) return null;
+  if (["conflict", "unprocessable", "bad-request"].includes(o.error.reason)) return o.error.detail;
+  throw problemOf(o.error);
+}
 
 /** The tenant's page with `extra` (a notice, a fresh key, the mapping's errors). */
 async function tenantPage(
@@ -77,18 +93,9 @@ export function tenantRoutes(router: ConsoleRouter) {
       });
       return html(c, <OnboardingStartedPage csrf={c.var.console.csrf} {...started} />);
     })
-    .openapi(route.tenantPage, async (c) => {
-      const { saved, confirmed } = c.req.valid("query");
-      const notice =
-        confirmed !== undefined
-          ? `${SOURCE_LABELS[confirmed]} shop confirmed.`
-          : saved === undefined
-            ? undefined
-            : saved === "mapping"
-              ? "Order mapping saved."
-              : `${SOURCE_LABELS[saved]} secret saved.`;
-      return tenantPage(c, c.req.valid("param"), { notice });
-    })
+    .openapi(route.tenantPage, async (c) =>
+      tenantPage(c, c.req.valid("param"), { flash: (await takeFlash(c)) ?? undefined }),
+    )
     .openapi(route.rotateKey, async (c) => {
       const p = c.req.valid("param");
       const rotated = unwrap(
@@ -97,40 +104,65 @@ export function tenantRoutes(router: ConsoleRouter) {
         ),
       );
       dropCopies(c, p);
-      return tenantPage(c, p, { freshKey: rotated });
+      // Redirected, never rendered here: a reload of the answer must not rotate again (and, with
+      // no grace, kill the key just copied). The key travels sealed, shown once by the GET.
+      return seeWith(c, tenantPath(p.environment, p.client), { at: "keys", freshKey: rotated });
     })
     .openapi(route.saveSecret, async (c) => {
       const p = c.req.valid("param");
-      const { secret, shopDomain } = c.req.valid("form");
-      const domain = shopDomain || undefined;
-      if (domain !== undefined && p.source !== "shopify")
-        throw new Problem("validation-failed", "Only Shopify is bound to a shop domain.");
-      unwrap(
-        await asOperator(c.env, tenantName(p.environment, p.client), (f) =>
-          f.setWebhookSecret(p.source, secret, { shopDomain: domain }),
+      const { secret, shopDomain = "" } = c.req.valid("form");
+      const at = `wh-${p.source}`;
+      const back = tenantPath(p.environment, p.client);
+      const domain = shopDomain.trim();
+      // The typed domain goes back to the form; the secret never does (the page says so).
+      const values = domain ? { shopDomain: domain } : undefined;
+      const errors = secretFormErrors(p.source, secret, domain);
+      if (errors.length > 0) return seeWith(c, back, { at, errors, values, error: SECRET_AGAIN });
+      const failed = await refusal(
+        asOperator(c.env, tenantName(p.environment, p.client), (f) =>
+          f.setWebhookSecret(p.source, secret, {
+            shopDomain: domain ? ShopDomain.parse(domain) : undefined,
+          }),
         ),
       );
-      return see(c, `${tenantPath(p.environment, p.client)}?saved=${p.source}#webhooks`);
+      if (failed) return seeWith(c, back, { at, values, error: `${failed} ${SECRET_AGAIN}` });
+      return seeWith(c, back, { at, notice: `${SOURCE_LABELS[p.source]} secret saved.` });
     })
     .openapi(route.confirmShop, async (c) => {
       const p = c.req.valid("param");
-      unwrap(
-        await asOperator(c.env, tenantName(p.environment, p.client), (f) =>
+      const at = `wh-${p.source}`;
+      const failed = await refusal(
+        asOperator(c.env, tenantName(p.environment, p.client), (f) =>
           f.confirmShop(p.source, c.req.valid("form").shop),
         ),
       );
-      return see(c, `${tenantPath(p.environment, p.client)}?confirmed=${p.source}#webhooks`);
+      return seeWith(
+        c,
+        tenantPath(p.environment, p.client),
+        failed
+          ? { at, error: failed }
+          : { at, notice: `${SOURCE_LABELS[p.source]} shop confirmed.` },
+      );
     })
     .openapi(route.saveMapping, async (c) => {
       const p = c.req.valid("param");
-      const parsed = mappingFromForm(c.req.valid("form"));
-      if (!parsed.ok) return tenantPage(c, p, { mappingErrors: parsed.errors }, 400);
+      const back = tenantPath(p.environment, p.client);
+      const form = c.req.valid("form");
+      const parsed = mappingFromForm(form);
+      if (!parsed.ok) {
+        return seeWith(c, back, {
+          at: "mapping",
+          error: "The mapping was not saved. Correct these fields:",
+          errors: parsed.errors,
+          values: typedValues(form),
+        });
+      }
       unwrap(
         await asOperator(c.env, tenantName(p.environment, p.client), (f) =>
           f.setOrderMapping(parsed.value),
         ),
       );
-      return see(c, `${tenantPath(p.environment, p.client)}?saved=mapping#mapping`);
+      return seeWith(c, back, { at: "mapping", notice: "Order mapping saved." });
     })
     .openapi(route.removeTenant, async (c) => {
       const p = c.req.valid("param");

@@ -4,8 +4,9 @@
  */
 import { vatField } from "../../../lib/console/mapping-form";
 import { VatClass } from "../../../lib/orders/order";
-import type { FieldError } from "../../../lib/problem";
+import type { Flash } from "../../../lib/console/flash";
 import { Csrf } from "../layout";
+import { FormMessage } from "./feedback";
 
 const CHOICES: Record<string, { label: string; options: [string, string][] }> = {
   unknownSkus: {
@@ -64,32 +65,41 @@ const VAT_FIELDS = {
   fallbackProduct: "Fallback product",
 } as const;
 
-/** The mapping form, filled with `values`; `errors` from a refused save. */
+/** The label of a field of the form (its name, for one the form does not have). */
+export function mappingLabel(name: string): string {
+  const vat = /^vat_(.+)_(salesAccount|shippingProduct|fallbackProduct)$/.exec(name);
+  if (vat)
+    return `${VAT_FIELDS[vat[2] as keyof typeof VAT_FIELDS]}, VAT ${VAT_LABELS[vat[1] as VatClass] ?? vat[1]}`;
+  return CHOICES[name]?.label ?? TEXTS[name] ?? name;
+}
+
+/**
+ * The mapping form, filled with `values` (after a refused save, what was typed); the flash of the
+ * last save beside it, and each refused field marked.
+ */
 export function MappingFields(p: {
   csrf: string;
   action: string;
   values: Record<string, string>;
-  errors?: FieldError[] | undefined;
+  flash?: Flash | undefined;
 }) {
+  const refused = new Set(p.flash?.at === "mapping" ? p.flash.errors?.map((e) => e.field) : []);
   const field = (name: string, label: string) => (
     <>
       <label for={`m-${name}`}>{label}</label>
-      <input id={`m-${name}`} name={name} value={p.values[name] ?? ""} autocomplete="off" />
+      <input
+        id={`m-${name}`}
+        name={name}
+        value={p.values[name] ?? ""}
+        autocomplete="off"
+        aria-invalid={refused.has(name) ? "true" : undefined}
+      />
     </>
   );
   return (
     <form method="post" action={p.action}>
       <Csrf token={p.csrf} />
-      {p.errors && p.errors.length > 0 ? (
-        <div class="error" role="alert">
-          <p>The mapping was not saved. Correct these fields:</p>
-          <ul>
-            {p.errors.map((e) => (
-              <li>{`${e.path}: ${e.message}`}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <FormMessage flash={p.flash} at="mapping" label={mappingLabel} />
       {Object.entries(CHOICES).map(([name, c]) => (
         <>
           <label for={`m-${name}`}>{c.label}</label>

@@ -6,20 +6,14 @@
  * for its shop), the order mapping, and removal.
  */
 import type { ShopView } from "../../../durable/tenant/webhook-setup";
-import type { Environment } from "../../../lib/config";
-import {
-  SOURCE_LABELS,
-  tenantPath,
-  tokenSummary,
-  webhookUrl,
-  when,
-} from "../../../lib/console/views";
+import type { Flash } from "../../../lib/console/flash";
+import { tenantPath, tokenSummary, when } from "../../../lib/console/views";
 import { Source } from "../../../lib/orders/order";
-import type { FieldError } from "../../../lib/problem";
 import { Csrf, Layout } from "../layout";
 import { Table } from "../table";
+import { FreshKey } from "./feedback";
 import { MappingFields } from "./mapping";
-import { ShopBindingView } from "./shop-binding";
+import { WebhookForm } from "./webhook-form";
 import type { TenantRow } from "./tenants";
 
 /** The tenant as its page shows it. */
@@ -36,11 +30,17 @@ export interface TenantPageProps {
   mapping: Record<string, string>;
   /** The shop-naming sources' bindings and last refusals. */
   shops: ShopView[];
-  notice?: string | undefined;
-  /** A key just issued: shown here, this once. */
-  freshKey?: { gatewayKey: string; previousKeysRetireAt: string } | undefined;
-  mappingErrors?: FieldError[] | undefined;
+  /** What the last form post said (a notice, an error, a key shown once), beside its form. */
+  flash?: Flash | undefined;
 }
+
+/** Names of the counters, as the page says them. */
+const COUNTER_LABELS: Record<string, string> = {
+  upstreamCalls: "Upstream calls",
+  tokensIssued: "Tokens issued",
+  tokenWaits: "Callers that waited for a token",
+  keyChecks: "Gateway key checks",
+};
 
 /** The tenant's page. */
 export function TenantPage(p: TenantPageProps) {
@@ -51,23 +51,7 @@ export function TenantPage(p: TenantPageProps) {
     <Layout title={t.tenant} csrf={p.csrf}>
       <h1>{t.tenant}</h1>
       <p class="muted">{`${t.name}, connected ${when(t.createdAt)}.`}</p>
-      {p.notice ? (
-        <p class="notice" role="status">
-          {p.notice}
-        </p>
-      ) : null}
-      {p.freshKey ? (
-        <div class="fresh" role="status">
-          <p>
-            <label for="new-gateway-key">New gateway key (shown once)</label>
-          </p>
-          <output id="new-gateway-key">{p.freshKey.gatewayKey}</output>
-          <p>
-            Copy it now: the gateway keeps only a hash of it and cannot show it again. Earlier keys
-            stop working at {when(p.freshKey.previousKeysRetireAt)}.
-          </p>
-        </div>
-      ) : null}
+      <JumpLinks />
 
       <h2 id="token">Token</h2>
       <dl>
@@ -79,7 +63,7 @@ export function TenantPage(p: TenantPageProps) {
         <dd>{t.lastError ?? "–"}</dd>
         {Object.entries(t.counters).map(([name, n]) => (
           <>
-            <dt>{name}</dt>
+            <dt>{COUNTER_LABELS[name] ?? name}</dt>
             <dd>{n}</dd>
           </>
         ))}
@@ -87,6 +71,7 @@ export function TenantPage(p: TenantPageProps) {
       {token.note ? <p class="muted">{token.note}</p> : null}
 
       <h2 id="keys">Gateway keys</h2>
+      <FreshKey flash={p.flash} />
       <Table
         columns={["Key", "Created", "Retires"]}
         rows={t.gatewayKeys.map((k, i) => [
@@ -122,6 +107,7 @@ export function TenantPage(p: TenantPageProps) {
           client={t.client}
           source={s}
           shop={p.shops.find((v) => v.source === s)}
+          flash={p.flash}
         />
       ))}
 
@@ -130,8 +116,8 @@ export function TenantPage(p: TenantPageProps) {
       <MappingFields
         csrf={p.csrf}
         action={path("/order-mapping")}
-        values={p.mapping}
-        errors={p.mappingErrors}
+        values={p.flash?.at === "mapping" ? { ...p.mapping, ...p.flash.values } : p.mapping}
+        flash={p.flash}
       />
 
       <h2 id="orders">Orders</h2>
@@ -167,61 +153,21 @@ export function TenantPage(p: TenantPageProps) {
   );
 }
 
-/** One source's webhook URL and secret form. */
-function WebhookForm(p: {
-  csrf: string;
-  origin: string;
-  environment: Environment;
-  client: string;
-  source: Source;
-  shop: ShopView | undefined;
-}) {
-  const label = SOURCE_LABELS[p.source];
-  const id = `secret-${p.source}`;
+/** Where each part of this tall page starts. */
+function JumpLinks() {
+  const parts = [
+    ["token", "Token"],
+    ["keys", "Gateway keys"],
+    ["webhooks", "Webhooks"],
+    ["mapping", "Order mapping"],
+    ["orders", "Orders"],
+    ["remove", "Remove"],
+  ];
   return (
-    <section aria-labelledby={`wh-${p.source}`}>
-      <h3 id={`wh-${p.source}`}>{label}</h3>
-      <p>
-        URL: <code>{webhookUrl(p.origin, p.source, p.environment, p.client)}</code>
-      </p>
-      {p.shop ? (
-        <ShopBindingView
-          csrf={p.csrf}
-          action={tenantPath(p.environment, p.client, `/webhooks/${p.source}/confirm-shop`)}
-          view={p.shop}
-        />
-      ) : null}
-      <form method="post" action={tenantPath(p.environment, p.client, `/webhooks/${p.source}`)}>
-        <Csrf token={p.csrf} />
-        <label for={id}>{`${label} webhook secret`}</label>
-        <input
-          id={id}
-          name="secret"
-          type="password"
-          autocomplete="off"
-          required
-          minlength={8}
-          maxlength={500}
-        />
-        {p.source === "shopify" ? (
-          <>
-            <label for="shop-domain">Shop domain</label>
-            <p id="shop-domain-hint" class="muted">
-              Required: only webhooks from this shop are taken (every shop of one app signs with the
-              same secret).
-            </p>
-            <input
-              id="shop-domain"
-              name="shopDomain"
-              placeholder="example.myshopify.com"
-              aria-describedby="shop-domain-hint"
-              autocomplete="off"
-              required
-            />
-          </>
-        ) : null}
-        <button type="submit">{`Save ${label} secret`}</button>
-      </form>
-    </section>
+    <nav aria-label="On this page" class="jump">
+      {parts.map(([id, text]) => (
+        <a href={`#${id}`}>{text}</a>
+      ))}
+    </nav>
   );
 }
