@@ -107,6 +107,14 @@ describe("console: happy", () => {
       expect(page).toContain(`${button}</button>`);
     expect(page).toContain(`href="/console/tenants/demo/${t.client}/orders"`);
     expect((await s.get("/console/tenants/demo/nobody-here")).status).toBe(404);
+    // Counters by their labels, never raw names; jump links to each part of the tall page.
+    for (const label of ["Tokens issued", "Callers that waited for a token", "Gateway key checks"])
+      expect(page).toContain(`<dt>${label}</dt>`);
+    expect(page).not.toMatch(/<dt>(tokensIssued|tokenWaits|keyChecks)<\/dt>/);
+    expect(page).toContain(
+      '<nav aria-label="On this page" class="jump"><a href="#token">Token</a>',
+    );
+    expect(page).toContain('<span class="product">ledgergate</span>');
   });
 
   it("rotates a gateway key by post-redirect-get: the new key is shown once, and works; a reload neither rotates again nor shows it", async () => {
@@ -262,8 +270,11 @@ describe("console: happy", () => {
     const s = await signIn();
     const list = await s.page(`/console/tenants/demo/${t.client}/orders?state=failed`);
     expect(list).toContain("<h1>Orders</h1>");
-    expect(list).toContain(
-      `<a href="/console/tenants/demo/${t.client}/orders/shopify/${orderId}">${orderId}</a></td><td>failed</td>`,
+    // The order's number as the shop shows it, and its error, in the list.
+    expect(list).toMatch(
+      new RegExp(
+        `<a href="/console/tenants/demo/${t.client}/orders/shopify/${orderId}">${orderId}</a></td><td>#\\d+</td><td>shopify</td><td>failed</td>.*<td>plan: [^<]*50\\.00 more than the lines add up to`,
+      ),
     );
     expect(await s.page(`/console/tenants/demo/${t.client}/orders?state=settled`)).not.toContain(
       `>${orderId}</a>`,
@@ -274,6 +285,11 @@ describe("console: happy", () => {
       /<p class="error" role="alert">Failed at step plan: [^<]*50\.00 more than the lines add up to/,
     );
     expect(page).toContain("Retry</button>");
+    // The failed step is in the steps, with its error, without an exception class before it.
+    expect(page).toMatch(/<td>plan<\/td><td><span class="error-text">failed: [^<]*50\.00 more/);
+    expect(page).not.toMatch(/[A-Za-z]+Error: /);
+    // A failed run is done: no refresh.
+    expect(page).not.toContain('http-equiv="refresh"');
     const retry = await s.post(`/console/tenants/demo/${t.client}/orders/shopify/${orderId}/retry`);
     expect(retry.status, await retry.clone().text()).toBe(303);
     expect(retry.headers.get("location")).toBe(
@@ -281,6 +297,10 @@ describe("console: happy", () => {
     );
     const run = await waitFor(t, "shopify", orderId, ["failed"], (r) => r.attempt === 2);
     expect(run.attempt).toBe(2);
+    const second = await s.page(`/console/tenants/demo/${t.client}/orders/shopify/${orderId}`);
+    expect(second).toMatch(
+      /<h3>Attempt 2<\/h3>.*<td>plan<\/td><td><span class="error-text">failed: /,
+    );
     expect((await s.get(`/console/tenants/demo/${t.client}/orders/shopify/nope`)).status).toBe(404);
   });
 
@@ -301,7 +321,11 @@ describe("console: happy", () => {
   it("removes a tenant only with the box ticked", async () => {
     const t = await tenant();
     const s = await signIn();
-    expect((await s.post(`/console/tenants/demo/${t.client}/remove`)).status).toBe(400);
+    const unticked = await follow(s, await s.post(`/console/tenants/demo/${t.client}/remove`));
+    expect(unticked.location).toBe(`/console/tenants/demo/${t.client}#remove`);
+    expect(unticked.html).toMatch(
+      /<h2 id="remove">Remove<\/h2><div class="error" role="alert"><p>Not removed: tick/,
+    );
     expect((await t.v2("/ClientIntegrationInformation")).status).toBe(200);
     const res = await s.post(`/console/tenants/demo/${t.client}/remove`, { confirm: "yes" });
     expect(res.status).toBe(303);
@@ -311,18 +335,50 @@ describe("console: happy", () => {
     expect((await s.get(`/console/tenants/demo/${t.client}`)).status).toBe(404);
   });
 
-  it("starts onboarding: a page with the link to the approval page", async () => {
+  it("starts onboarding by post-redirect-get: the link beside the form, as text to copy and a link", async () => {
     const s = await signIn();
-    const res = await s.post("/console/onboarding", {
-      environment: "demo",
-      organizationNumber: "",
-    });
-    const html = await res.text();
-    expect(res.status, html).toBe(200);
+    const started = await follow(
+      s,
+      await s.post("/console/onboarding", { environment: "demo", organizationNumber: "" }),
+    );
+    expect(started.location).toBe("/console#connect");
+    const html = started.html;
     expect(html).toMatch(/<a href="https:\/\/[^"]+" rel="noreferrer">Open the approval page<\/a>/);
+    const link = /<a href="(https:\/\/[^"]+)" rel="noreferrer">/.exec(html)?.[1] ?? "";
+    expect(html).toContain(
+      `<label for="approval-link">Approval page link</label><input id="approval-link" class="copy" readonly="" value="${link}"/>`,
+    );
+    // Once: a reload of the tenants page (the flash gone) shows no link.
+    expect(await s.page("/console")).not.toContain("approval-link");
     expect(
       (await s.post("/console/onboarding", { environment: "demo", organizationNumber: "12" }))
         .status,
     ).toBe(400);
+  });
+});
+
+describe("console: addresses it has no page for, and the gateway's own address", () => {
+  it("answers an unknown console address with an HTML page, not JSON", async () => {
+    const s = await signIn();
+    for (const res of [await s.get("/console/nope"), await gw("/console/tenants/demo/x/nope/y")]) {
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+      const html = await res.text();
+      expect(html).toContain("<h1>Page not found</h1>");
+      expect(html).toContain('<a href="/console">Go to the console</a>');
+    }
+  });
+
+  it("answers / with a landing page (console, docs, health) and /favicon.ico with an icon", async () => {
+    const home = await gw("/");
+    expect(home.status).toBe(200);
+    expect(home.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await home.text();
+    expect(html).toContain("<h1>ledgergate</h1>");
+    for (const href of ["/console", "/docs", "/healthz"]) expect(html).toContain(`href="${href}"`);
+    const icon = await gw("/favicon.ico");
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("content-type")).toBe("image/svg+xml");
+    expect(await icon.text()).toMatch(/^<svg /);
   });
 });

@@ -33,6 +33,10 @@ export const Flash = z.object({
   /** What the operator typed, to fill the form again (never a secret). */
   values: z.record(z.string(), z.string()).optional(),
   freshKey: z.object({ gatewayKey: z.string(), previousKeysRetireAt: z.string() }).optional(),
+  /** An onboarding just started: the approval page's link to hand to the client. */
+  onboarding: z
+    .object({ temporaryUrl: z.string(), expiresAt: z.string(), environment: z.string() })
+    .optional(),
 });
 /** What a flash carries. */
 export type Flash = z.output<typeof Flash>;

@@ -152,7 +152,7 @@ export const startOnboarding = createRoute({
     ),
   },
   responses: {
-    200: page("The link to hand to the client."),
+    303: see("Started: to the tenants' Connect form, the link to hand over in a one-time flash."),
     400: page("The form is not valid."),
     502: page("The API refused Initiate."),
     ...refused,
@@ -288,8 +288,7 @@ export const removeTenant = createRoute({
     ),
   },
   responses: {
-    303: see("Removed: to the tenants."),
-    400: page("The box was not ticked."),
+    303: see("Removed: to the tenants; the box not ticked: back to the form, saying so."),
     404: page("No such tenant."),
     ...refused,
   },

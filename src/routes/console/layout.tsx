@@ -48,6 +48,7 @@ output{display:block;padding:.5rem;background:#fff;border:1px solid #6b6b6b;marg
 .fresh{padding:.75rem 1rem;background:#fff4e5;border-left:4px solid #c25100}
 .error{padding:.5rem .75rem;background:#fdecea;border-left:4px solid #a4161a;color:#5c0a0c}
 .muted{color:#4d4d4d}
+.error-text{color:#8a1014;font-weight:600}
 fieldset{border:1px solid #c8c8c8;border-radius:4px;margin:.75rem 0;padding:.25rem .75rem .75rem}
 dl{display:grid;grid-template-columns:minmax(8rem,max-content) 1fr;gap:.25rem 1rem}
 dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}

@@ -19,9 +19,8 @@ import { asOperator, tenantName } from "../../lib/stubs";
 import { listTenants, removeTenant } from "../../lib/tenant-admin";
 import * as route from "./contract";
 import { seeWith, takeFlash } from "./flash";
-import { MessagePage } from "./layout";
 import { TenantPage, type TenantPageProps } from "./pages/tenant";
-import { OnboardingStartedPage, TenantsPage } from "./pages/tenants";
+import { TenantsPage } from "./pages/tenants";
 import { html, see } from "./render";
 import type { ConsoleRouter } from "./router";
 
@@ -81,6 +80,7 @@ export function tenantRoutes(router: ConsoleRouter) {
           csrf={c.var.console.csrf}
           tenants={await listTenants(c.env)}
           notice={removed ? `${removed} was removed.` : undefined}
+          flash={(await takeFlash(c)) ?? undefined}
         />,
       );
     })
@@ -91,7 +91,11 @@ export function tenantRoutes(router: ConsoleRouter) {
         organizationNumber: organizationNumber?.trim() || undefined,
         origin: origin(c),
       });
-      return html(c, <OnboardingStartedPage csrf={c.var.console.csrf} {...started} />);
+      const { temporaryUrl, expiresAt, environment: env } = started;
+      return seeWith(c, "/console", {
+        at: "connect",
+        onboarding: { temporaryUrl, expiresAt, environment: env },
+      });
     })
     .openapi(route.tenantPage, async (c) =>
       tenantPage(c, c.req.valid("param"), { flash: (await takeFlash(c)) ?? undefined }),
@@ -168,16 +172,10 @@ export function tenantRoutes(router: ConsoleRouter) {
       const p = c.req.valid("param");
       const form = c.req.valid("form");
       if (form.confirm !== "yes") {
-        return html(
-          c,
-          <MessagePage
-            title="Not removed"
-            message="Tick “Yes, remove this tenant” to remove it."
-            csrf={c.var.console.csrf}
-            link={{ href: tenantPath(p.environment, p.client), text: "Back to the tenant" }}
-          />,
-          400,
-        );
+        return seeWith(c, tenantPath(p.environment, p.client), {
+          at: "remove",
+          error: "Not removed: tick “Yes, remove this tenant” to remove it.",
+        });
       }
       const name = tenantName(p.environment, p.client);
       await removeTenant(c.env, name, { offboard: form.offboard === "yes" });

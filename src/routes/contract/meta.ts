@@ -30,3 +30,28 @@ export const healthz = createRoute({
   security: [],
   responses: { 200: jsonAnswer("The gateway is up.", Health), ...problems(429) },
 });
+
+export const landing = createRoute({
+  method: "get",
+  path: "/",
+  tags: ["meta"],
+  operationId: "getLanding",
+  summary: "A small page naming the gateway and linking its console, docs and health",
+  description: "No credential. Someone who opens the gateway's address meets a page, not a 404.",
+  security: [],
+  responses: {
+    200: { description: "The page.", content: { "text/html": { schema: z.string() } } },
+  },
+});
+
+export const favicon = createRoute({
+  method: "get",
+  path: "/favicon.ico",
+  tags: ["meta"],
+  operationId: "getFavicon",
+  summary: "The gateway's icon (a small SVG), so a browser's automatic request is not an error",
+  security: [],
+  responses: {
+    200: { description: "The icon.", content: { "image/svg+xml": { schema: z.string() } } },
+  },
+});

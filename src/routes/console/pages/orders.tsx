@@ -4,11 +4,13 @@
  * its refunds with their credit notes.
  */
 import type { Environment } from "../../../lib/config";
-import { orderPath, stepCalls, tenantPath, when } from "../../../lib/console/views";
+import { orderNumber, plainError, underWay } from "../../../lib/console/run-display";
+import { orderPath, tenantPath, when } from "../../../lib/console/views";
 import type { OrderRunView } from "../../../lib/orders/run-view";
 import { RunState } from "../../../lib/orders/runs";
 import { Csrf, Layout } from "../layout";
 import { Table } from "../table";
+import { Steps } from "./steps";
 
 interface Owner {
   csrf: string;
@@ -50,13 +52,15 @@ export function OrdersPage(p: Owner & { runs: OrderRunView[]; state: RunState | 
         <p>No orders{p.state ? ` in state ${p.state}` : ""} yet.</p>
       ) : (
         <Table
-          columns={["Source", "Order", "State", "Total", "Updated"]}
+          columns={["Order", "Number", "Source", "State", "Total", "Updated", "Error"]}
           rows={p.runs.map((r) => [
-            r.source,
             <a href={orderPath(p.environment, p.client, r.source, r.orderId)}>{r.orderId}</a>,
+            orderNumber(r.number),
+            r.source,
             r.state,
             total(r),
             when(r.updatedAt),
+            r.error ? `${r.error.step}: ${plainError(r.error.detail)}` : "–",
           ])}
         />
       )}
@@ -69,14 +73,18 @@ export function OrderPage(p: Owner & { run: OrderRunView }) {
   const r = p.run;
   const failed = r.state === "failed" || r.refunds.some((x) => x.state === "failed");
   return (
-    <Layout title={`Order ${r.orderId}`} csrf={p.csrf}>
+    // While the run is under way the page reloads itself (a meta refresh: the CSP allows no
+    // script), so the operator sees it settle or fail without pressing anything.
+    <Layout title={`Order ${r.orderId}`} csrf={p.csrf} refresh={underWay(r) ? 3 : undefined}>
       <h1>{`Order ${r.orderId}`}</h1>
       <p class="muted">
         <a href={tenantPath(p.environment, p.client, "/orders")}>Orders</a> of {p.tenant}
       </p>
       <dl>
         <dt>State</dt>
-        <dd>{r.state}</dd>
+        <dd>{underWay(r) ? `${r.state} (this page refreshes itself)` : r.state}</dd>
+        <dt>Number</dt>
+        <dd>{orderNumber(r.number)}</dd>
         <dt>Source</dt>
         <dd>{r.source}</dd>
         <dt>Total</dt>
@@ -93,7 +101,10 @@ export function OrderPage(p: Owner & { run: OrderRunView }) {
         <dd>{when(r.updatedAt)}</dd>
       </dl>
       {r.error ? (
-        <p class="error" role="alert">{`Failed at step ${r.error.step}: ${r.error.detail}`}</p>
+        <p
+          class="error"
+          role="alert"
+        >{`Failed at step ${r.error.step}: ${plainError(r.error.detail)}`}</p>
       ) : null}
       {failed ? (
         <form
@@ -105,7 +116,7 @@ export function OrderPage(p: Owner & { run: OrderRunView }) {
         </form>
       ) : null}
       <h2>Steps</h2>
-      <Steps steps={r.steps} />
+      <Steps steps={r.steps} attempt={r.attempt} failed={r.error} />
       <h2>Refunds</h2>
       {r.refunds.length === 0 ? (
         <p>No refunds.</p>
@@ -121,22 +132,11 @@ export function OrderPage(p: Owner & { run: OrderRunView }) {
               <dt>Credit note</dt>
               <dd>{x.creditNoteNo ?? "–"}</dd>
             </dl>
-            {x.error ? <p class="error">{x.error}</p> : null}
-            <Steps steps={x.steps} />
+            {x.error ? <p class="error">{plainError(x.error)}</p> : null}
+            <Steps steps={x.steps} attempt={1} failed={null} />
           </section>
         ))
       )}
     </Layout>
-  );
-}
-
-/** A run's steps. */
-function Steps(p: { steps: OrderRunView["steps"] }) {
-  if (p.steps.length === 0) return <p>No steps finished yet.</p>;
-  return (
-    <Table
-      columns={["Step", "Upstream calls", "Time", "Result"]}
-      rows={p.steps.map((s) => [s.name, stepCalls(s.result), when(s.at), s.ok ? "done" : "failed"])}
-    />
   );
 }

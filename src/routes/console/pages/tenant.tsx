@@ -11,7 +11,7 @@ import { tenantPath, tokenSummary, when } from "../../../lib/console/views";
 import { Source } from "../../../lib/orders/order";
 import { Csrf, Layout } from "../layout";
 import { Table } from "../table";
-import { FreshKey } from "./feedback";
+import { FormMessage, FreshKey } from "./feedback";
 import { MappingFields } from "./mapping";
 import { WebhookForm } from "./webhook-form";
 import type { TenantRow } from "./tenants";
@@ -127,6 +127,7 @@ export function TenantPage(p: TenantPageProps) {
       </p>
 
       <h2 id="remove">Remove</h2>
+      <FormMessage flash={p.flash} at="remove" />
       <form method="post" action={path("/remove")}>
         <Csrf token={p.csrf} />
         <p>
