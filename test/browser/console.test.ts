@@ -9,7 +9,7 @@
  * looked up exactly as it names them, so a renamed control fails here.
  */
 import { randomBytes } from "node:crypto";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { launchChromium, screenshot } from "./chromium";
 import { newOrderId, SHOP_DOMAIN, signedShopifyOrder } from "./shopify";
@@ -134,6 +134,51 @@ async function sendOrder(orderId: string): Promise<void> {
   expect(res.status, await res.text()).toBe(202);
 }
 
+/**
+ * The page's window as the functions run in the page use it (the tests' program has no DOM
+ * library: Node runs them).
+ */
+interface PageWindow {
+  innerHeight: number;
+  getComputedStyle(el: unknown): { color: string; backgroundColor: string };
+}
+
+/**
+ * Asserts that `what` is wholly inside the viewport as the page stands (after a form's redirect to
+ * its anchor: no scrolling by the test), so the operator sees it without looking for it.
+ */
+async function expectInViewport(where: string, what: Locator): Promise<void> {
+  await what.waitFor();
+  const box = await what.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return {
+      top: r.top,
+      bottom: r.bottom,
+      height: (globalThis as unknown as PageWindow).innerHeight,
+    };
+  });
+  expect(
+    box.top >= 0 && box.bottom <= box.height,
+    `${where}: at ${box.top}–${box.bottom} px of a ${box.height} px viewport`,
+  ).toBe(true);
+}
+
+/** A signed-in page of the operator's session at `width` × `height`, closed by `close`. */
+async function sized(width: number, height: number): Promise<{ on: Page; close(): Promise<void> }> {
+  const ctx = await browser?.newContext({
+    viewport: { width, height },
+    storageState: await context.storageState(),
+  });
+  if (!ctx) throw new Error("no browser");
+  return { on: await ctx.newPage(), close: () => ctx.close() };
+}
+
+/** The two screens every form is checked on: a laptop's and a phone's. */
+const SCREENS = [
+  { name: "1280", width: 1280, height: 800 },
+  { name: "390", width: 390, height: 844 },
+];
+
 /** Opens the order's page from the tenant's orders list, once the run is listed. */
 async function openOrder(orderId: string): Promise<void> {
   await page.goto(gw(`${need("tenantPath")}/orders`));
@@ -180,6 +225,14 @@ describe("the console in Chromium", () => {
     const res = await page.goto(gw("/healthz"));
     expect(res?.status()).toBe(200);
     await screenshot(page, "00-healthz");
+    // The gateway's own address is a small page, and an unknown console address a page too.
+    await page.goto(gw("/"));
+    await page.getByRole("heading", { name: "ledgergate", exact: true }).waitFor();
+    for (const name of ["Console", "API docs", "Health"])
+      await page.getByRole("link", { name, exact: true }).waitFor();
+    const unknown = await page.goto(gw("/console/no-such-page"));
+    expect(unknown?.status()).toBe(404);
+    await page.getByRole("heading", { name: "Page not found", exact: true }).waitFor();
   });
 
   it("refuses without a session, then signs in with the operator token", async () => {
@@ -226,6 +279,11 @@ describe("the console in Chromium", () => {
     expect(href, "the approval page is the sandbox's TemporaryUrl").toMatch(
       new RegExp(`^${workers?.sandbox}/onboarding/demo/`),
     );
+    // Beside the form, as text to copy too.
+    const copy = page.getByLabel("Approval page link", { exact: true });
+    expect(await copy.inputValue()).toBe(href);
+    expect(await copy.getAttribute("readonly")).not.toBeNull();
+    await expectInViewport("the approval link", copy);
     await expectNamedControls("onboarding started");
     await screenshot(page, "04-onboarding-started");
 
@@ -309,7 +367,7 @@ describe("the console in Chromium", () => {
     const domain = page.getByLabel("Shop domain", { exact: true });
     if ((await domain.count()) === 1) await domain.fill(SHOP_DOMAIN);
     await page.getByRole("button", { name: "Save Shopify secret", exact: true }).click();
-    await page.getByText("Shopify secret saved.").waitFor();
+    await expectInViewport("Shopify secret saved", page.getByText("Shopify secret saved."));
     expect((await page.content()).includes(secret), "the page shows the webhook secret").toBe(
       false,
     );
@@ -333,6 +391,27 @@ describe("the console in Chromium", () => {
       .getByRole("row")
       .filter({ has: page.getByRole("link", { name: orderId, exact: true }) });
     await expect.poll(async () => /\bsettled\b/.test(await row.innerText())).toBe(true);
+    // The filter's links are visible: their colour is not the colour behind them.
+    const filter = page.getByRole("navigation", { name: "Filter by state" }).getByRole("link");
+    expect(await filter.count()).toBe(8);
+    for (const link of await filter.all()) {
+      const { color, background } = await link.evaluate((el) => {
+        let bg = "rgba(0, 0, 0, 0)";
+        for (
+          let n: typeof el | null = el;
+          n && /rgba\(0, 0, 0, 0\)|transparent/.test(bg);
+          n = n.parentElement
+        )
+          bg = (globalThis as unknown as PageWindow).getComputedStyle(n).backgroundColor;
+        return {
+          color: (globalThis as unknown as PageWindow).getComputedStyle(el).color,
+          background: bg,
+        };
+      });
+      expect(color, `the filter link "${await link.innerText()}" on ${background}`).not.toBe(
+        background,
+      );
+    }
     await screenshot(page, "13-orders");
   });
 
@@ -377,6 +456,43 @@ describe("the console in Chromium", () => {
     },
   );
 
+  it("shows each form's confirmation and error beside it, in view, at 1280 and 390 px", async () => {
+    for (const screen of SCREENS) {
+      const { on, close } = await sized(screen.width, screen.height);
+      try {
+        const where = (what: string) => `${what} at ${screen.name} px`;
+        await on.goto(gw(need("tenantPath")));
+        // A bad shop domain: back at the form, the domain as typed, the secret asked again.
+        await on.getByLabel("Shopify webhook secret", { exact: true }).fill("shpss_not-saved-1234");
+        await on.getByLabel("Shop domain", { exact: true }).fill("not a shop");
+        await on.getByRole("button", { name: "Save Shopify secret", exact: true }).click();
+        const refused = on.locator("#wh-shopify + .error");
+        await expectInViewport(where("the secret's error"), refused);
+        const said = await refused.innerText();
+        expect(said).toContain("Shop domain must be the shop's myshopify.com address");
+        expect(said).toContain("Type the secret again");
+        expect(await on.getByLabel("Shop domain", { exact: true }).inputValue()).toBe("not a shop");
+        await screenshot(on, `16a-secret-refused-${screen.name}`);
+
+        // A bad mapping: the error at the form, by the field's label, what was typed kept.
+        await on.getByLabel("Settlement account", { exact: true }).fill("12");
+        await on.getByRole("button", { name: "Save mapping", exact: true }).click();
+        const error = on.getByRole("alert").filter({ hasText: "The mapping was not saved." });
+        await expectInViewport(where("the mapping's error"), error);
+        expect(await error.innerText()).toContain("Settlement account must be an account number");
+        expect(await on.getByLabel("Settlement account", { exact: true }).inputValue()).toBe("12");
+        await screenshot(on, `16b-mapping-refused-${screen.name}`);
+
+        await on.getByLabel("Settlement account", { exact: true }).fill("1920");
+        await on.getByRole("button", { name: "Save mapping", exact: true }).click();
+        await expectInViewport(where("Order mapping saved"), on.getByText("Order mapping saved."));
+        await screenshot(on, `16c-mapping-saved-${screen.name}`);
+      } finally {
+        await close();
+      }
+    }
+  });
+
   it("rotates a gateway key and shows the new key once", async () => {
     await page.goto(gw(need("tenantPath")));
     await page.getByRole("button", { name: "Rotate gateway key", exact: true }).click();
@@ -390,7 +506,18 @@ describe("the console in Chromium", () => {
       headers: { authorization: `Bearer ${key}` },
     });
     expect(call.status, await call.text()).toBe(200);
+    await expectInViewport("the new key", shown);
     await screenshot(page, "16-gateway-key-rotated", [shown]);
+
+    // A reload repeats the redirect's GET, not the rotation: the key is gone from the page and
+    // still works (no grace was needed to save it).
+    await page.reload();
+    await page.getByRole("heading", { name: "Gateway keys", exact: true }).waitFor();
+    expect(await page.locator("output#new-gateway-key").count()).toBe(0);
+    const again = await fetch(gw("/v2/ClientIntegrationInformation"), {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(again.status, "the key still works after a reload").toBe(200);
 
     // Opened again, the page no longer has it.
     await page.goto(gw(need("tenantPath")));
