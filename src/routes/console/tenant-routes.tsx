@@ -9,6 +9,7 @@ import type { Context } from "hono";
 import type { ConsoleApp } from "../../lib/console/app";
 import { tenantWithMapping } from "../../lib/console/data";
 import { mappingFromForm } from "../../lib/console/mapping-form";
+import { checkMapping } from "../../lib/orders/mapping-check";
 import { SOURCE_LABELS, tenantPath } from "../../lib/console/views";
 import type { Environment } from "../../lib/config";
 import { startOnboarding } from "../../lib/onboarding/start";
@@ -125,6 +126,8 @@ export function tenantRoutes(router: ConsoleRouter) {
       const p = c.req.valid("param");
       const parsed = mappingFromForm(c.req.valid("form"));
       if (!parsed.ok) return tenantPage(c, p, { mappingErrors: parsed.errors }, 400);
+      const unfit = await checkMapping(c.env, tenantName(p.environment, p.client), parsed.value);
+      if (unfit.length > 0) return tenantPage(c, p, { mappingErrors: unfit }, 400);
       unwrap(
         await asOperator(c.env, tenantName(p.environment, p.client), (f) =>
           f.setOrderMapping(parsed.value),
