@@ -1842,6 +1842,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `unprocessable`: Unprocessable request; `idempotency-key-reused`: This Idempotency-Key was used with another request; `too-many-rows`: The list has more rows than Prefer: pages=all answers at once; `deadline-too-short`: The call's deadline cannot fit the pages it asks for */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `too-many-requests`: Too many requests */
             429: {
                 headers: {
@@ -1860,8 +1869,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `upstream-failed`: The accounting API failed; `credentials-rejected`: The accounting API refused the tenant's client key */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unavailable`: Service unavailable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `upstream-timeout`: The accounting API did not answer in time */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,12 +2,13 @@
  * @module
  * The operator API (`Authorization: Bearer <ADMIN_TOKEN>`): register, onboard, list, rotate,
  * replace, remove (optionally offboarding upstream), webhook secrets (set outright, or rotated with
- * an overlap like gateway keys) and the order mapping. Each route's schemas, problems and security
- * are declared in `contract/admin.ts`.
+ * an overlap like gateway keys) and the order mapping (checked against the client's books first).
+ * Each route's schemas, problems and security are declared in `contract/admin.ts`.
  */
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { GatewayApp } from "../lib/app";
+import { assertMappingFits } from "../lib/orders/mapping-check";
 import { unwrap } from "../lib/outcome";
 import { asOperator, tenantName, type OperatorStub } from "../lib/stubs";
 import { startOnboarding } from "../lib/onboarding/start";
@@ -76,14 +77,11 @@ export const adminRoutes = router
       201,
     );
   })
-  .openapi(route.setOrderMapping, async (c) =>
-    c.json(
-      unwrap(
-        await onTenant(c, c.req.valid("param"), (f) => f.setOrderMapping(c.req.valid("json"))),
-      ),
-      200,
-    ),
-  )
+  .openapi(route.setOrderMapping, async (c) => {
+    const p = c.req.valid("param");
+    await assertMappingFits(c.env, tenantName(p.environment, p.client), c.req.valid("json"));
+    return c.json(unwrap(await onTenant(c, p, (f) => f.setOrderMapping(c.req.valid("json")))), 200);
+  })
   .openapi(route.getOrderMapping, async (c) =>
     c.json(unwrap(await onTenant(c, c.req.valid("param"), (f) => f.orderMapping())), 200),
   )

@@ -32,8 +32,13 @@ let page: Page;
 /**
  * What the steps hand on to the next: each step fails plainly when an earlier one left it unset.
  */
-const state: { tenantPath?: string; tenantName?: string; webhookUrl?: string; secret?: string } =
-  {};
+const state: {
+  tenantPath?: string;
+  tenantName?: string;
+  webhookUrl?: string;
+  secret?: string;
+  gatewayKey?: string;
+} = {};
 function need<K extends keyof typeof state>(key: K): NonNullable<(typeof state)[K]> {
   const value = state[key];
   if (value === undefined) throw new Error(`an earlier step failed: no ${key}`);
@@ -121,6 +126,28 @@ async function saveSettlementAccount(accountNo: string): Promise<void> {
   await page.getByRole("button", { name: "Save mapping", exact: true }).click();
   await page.waitForURL((url) => url.pathname === need("tenantPath"));
   expect(await page.getByLabel("Settlement account", { exact: true }).inputValue()).toBe(accountNo);
+}
+
+/**
+ * A call to API v2 through the gateway as the tenant's own integration, with a gateway key the
+ * operator issues through the admin API (the earlier keys keep working for a day).
+ */
+async function asIntegration(method: string, path: string, body?: unknown): Promise<Response> {
+  const [environment, client] = need("tenantPath").split("/").slice(-2);
+  state.gatewayKey ??= await (async () => {
+    const res = await fetch(gw(`/admin/tenants/${environment}/${client}/gateway-keys`), {
+      method: "POST",
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ graceSeconds: 86_400 }),
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    return ((await res.json()) as { gatewayKey: string }).gatewayKey;
+  })();
+  return fetch(gw(`/v2${path}`), {
+    method,
+    headers: { authorization: `Bearer ${state.gatewayKey}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
 }
 
 /** Posts the signed order `orderId` to the tenant's Shopify webhook URL, as the shop would. */
@@ -420,10 +447,20 @@ describe("the console in Chromium", () => {
     { timeout: 3 * OUTCOME_MS },
     async () => {
       const orderId = newOrderId();
-      // An account the client's chart does not have: the run fails for good at its settle step (no
-      // retries to wait out), naming the mapping field to change; the console's mapping form mends
-      // it.
+      // The mapping is checked against the chart when saved, so the account exists then and leaves
+      // the chart afterwards (as when the client closes an account): the run fails for good at its
+      // settle step (no retries to wait out), naming the mapping field to change; the console's
+      // mapping form mends it.
+      const created = await asIntegration("POST", "/GeneralLedgerAccounts", {
+        AccountNo: 1999,
+        Name: "Closed settlement account",
+        IsActive: true,
+      });
+      expect(created.status, await created.clone().text()).toBe(201);
+      const { Id } = (await created.json()) as { Id: number };
       await saveSettlementAccount("1999");
+      const deleted = await asIntegration("DELETE", `/GeneralLedgerAccounts/${Id}`);
+      expect(deleted.status, await deleted.clone().text()).toBeLessThan(300);
       try {
         await sendOrder(orderId);
         await openOrder(orderId);

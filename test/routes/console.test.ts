@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { corpus } from "../fixtures/orders/shopify";
 import { signIn, form } from "../helpers/console";
-import { ADMIN, fresh, gw, tenant } from "../helpers/gateway";
+import { ADMIN, fresh, gw, json, tenant } from "../helpers/gateway";
 import { shopDomainOf, shopTenant, waitFor } from "../helpers/orders";
 import { signShopify } from "../fixtures/orders/sign";
 
@@ -217,6 +217,19 @@ describe("console: happy", () => {
     const s = await signIn();
     const page = await s.page(`/console/tenants/demo/${t.client}`);
     expect(page).toContain('name="settlementAccount" value="1920"');
+    // A save is checked against the client's chart (lib/orders/mapping-check.ts): add the accounts.
+    for (const [AccountNo, VatCode] of [
+      [1930, "0"],
+      [3001, "3"],
+    ] as const)
+      expect(
+        (
+          await t.v2(
+            "/GeneralLedgerAccounts",
+            json({ AccountNo, Name: "Ny", IsActive: true, VatCode }),
+          )
+        ).status,
+      ).toBe(201);
     const res = await s.post(`/console/tenants/demo/${t.client}/order-mapping`, {
       settlementAccount: "1930",
       customers: "webshop",

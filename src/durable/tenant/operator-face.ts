@@ -11,6 +11,8 @@ import type { OrderRunView } from "../../lib/orders/run-view";
 import type { RunState } from "../../lib/orders/runs";
 import { fail, ok, type Outcome } from "../../lib/outcome";
 import type { ClearedRecords, Enrolment, Registering } from "./enrolment";
+import type { KeepAsk, Kept, ReadAsk } from "./key-face";
+import type { ReferenceRead } from "./reference-cache";
 import type { SecretOptions, SecretSet } from "./order-settings";
 import type { ShopBinding } from "./shop-pins";
 import type { ShopView, WebhookSetup } from "./webhook-setup";
@@ -155,6 +157,31 @@ export class OperatorFace extends RpcTarget {
     return this.#parts.registration.get()
       ? ok(this.#parts.settings.setMapping(input))
       : fail("not-found", NO_TENANT);
+  }
+
+  /**
+   * A cached reference answer, or the generation a fresh read will be kept under: the same cache a
+   * gateway key's reads use, for the mapping's check against the books
+   * (`lib/orders/mapping-check.ts`).
+   */
+  referenceRead(ask: ReadAsk): Outcome<ReferenceRead> {
+    return this.#parts.registration.get()
+      ? ok(this.#parts.references.read(ask.key, ask.resource, ask.refresh, Date.now()))
+      : fail("not-found", NO_TENANT);
+  }
+
+  /** Keeps a reference answer read under `generation`, unless its resource was written since. */
+  async referenceKeep(ask: KeepAsk): Promise<Outcome<Kept | null>> {
+    if (!this.#parts.registration.get()) return fail("not-found", NO_TENANT);
+    const kept = this.#parts.references.keep(
+      ask.key,
+      ask.resource,
+      ask.generation,
+      ask.answer,
+      Date.now(),
+    );
+    if (kept) await this.#parts.arm();
+    return ok(kept);
   }
 
   /** The order mapping, defaults filled in. */

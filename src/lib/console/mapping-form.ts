@@ -120,3 +120,16 @@ export function formOfMapping(m: OrderMapping): Record<string, string> {
       out[vatField(v, f)] = String((m.vat[v] ?? DEFAULT_VAT_ROUTES[v])[f]);
   return out;
 }
+
+/**
+ * Errors of a mapping checked against the client's books (`lib/orders/mapping-check.ts`) as the
+ * form shows them: beside the field's label, in the check's own words.
+ *
+ * @example bookErrors([{ path: "settlementAccount", message: "account 1921 is not in …" }])
+ */
+export function bookErrors(errors: FieldError[]): { field: string; message: string }[] {
+  return errors.map((e) => ({
+    field: e.path.replaceAll(".", "_"),
+    message: `is refused: ${e.message}.`,
+  }));
+}

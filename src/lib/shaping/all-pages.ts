@@ -24,7 +24,7 @@ import { MAX_PAGES_PER_WALK, pagesOverCap, queryInt, walkSearch } from "./page-s
 import { parsePrefer } from "./prefer";
 
 /** The API's page size when the caller names none. */
-const API_DEFAULT_PAGE_SIZE = 5000;
+export const API_DEFAULT_PAGE_SIZE = 5000;
 
 /** Whether `headers` ask for every page (`Prefer: pages=all`). */
 export function wantsAllPages(headers: Headers): boolean {

@@ -46,7 +46,7 @@ export const REFERENCE_RESOURCES: ReadonlySet<string> = new Set(
  */
 export const MAX_REFERENCE_ENTRY_BYTES = 1024 * 1024;
 /** Headers of an answer that are kept. */
-const KEPT_HEADERS = ["content-type", "x-pagination", "etag", "last-modified"];
+export const KEPT_HEADERS = ["content-type", "x-pagination", "etag", "last-modified"];
 /** Says whether the answer came from the cache. */
 export const X_CACHE = "x-cache";
 

@@ -8,8 +8,9 @@
 import type { Context } from "hono";
 import type { ConsoleApp } from "../../lib/console/app";
 import { tenantWithMapping } from "../../lib/console/data";
-import { mappingFromForm, typedValues } from "../../lib/console/mapping-form";
+import { bookErrors, mappingFromForm, typedValues } from "../../lib/console/mapping-form";
 import { secretFormErrors } from "../../lib/console/secret-form";
+import { checkMapping } from "../../lib/orders/mapping-check";
 import { SOURCE_LABELS, tenantPath } from "../../lib/console/views";
 import type { Environment } from "../../lib/config";
 import { startOnboarding } from "../../lib/onboarding/start";
@@ -158,6 +159,16 @@ export function tenantRoutes(router: ConsoleRouter) {
           at: "mapping",
           error: "The mapping was not saved. Correct these fields:",
           errors: parsed.errors,
+          values: typedValues(form),
+        });
+      }
+      // Checked against the client's books before anything is stored (lib/orders/mapping-check.ts).
+      const unfit = await checkMapping(c.env, tenantName(p.environment, p.client), parsed.value);
+      if (unfit.length > 0) {
+        return seeWith(c, back, {
+          at: "mapping",
+          error: "The mapping was not saved: the client's books lack what it names.",
+          errors: bookErrors(unfit),
           values: typedValues(form),
         });
       }

@@ -196,7 +196,9 @@ export const setOrderMapping = createRoute({
   },
   responses: {
     200: jsonAnswer("The mapping in force.", OrderMappingAnswer),
-    ...problems(400, 401, 404, 413, 415, 429, 503),
+    // 422: an account the client's books lack (or of the wrong VAT rate), each field listed;
+    // 502/503/504: the books could not be read. Nothing is stored on either.
+    ...problems(400, 401, 404, 413, 415, 422, 429, 502, 503, 504),
   },
 });
 

@@ -67,9 +67,26 @@ export type SentStateReply = z.output<typeof SentStateReply>;
 export const AccountReply = z.object({ Id: int64 });
 export type AccountReply = z.output<typeof AccountReply>;
 
-/** A VAT code (`VatCodeDto`): its id, which voucher lines take, and its code. */
-export const VatCodeReply = z.object({ Id: int64, Code: z.string() });
+/**
+ * An account of the chart as the mapping's check reads it (`../mapping-check.ts`): its number, its
+ * VAT code (which sets the rate of a sales line on it) and whether it is in use.
+ */
+export const ChartAccountReply = AccountReply.extend({
+  AccountNo: z.int(),
+  VatCode: z.string().nullish(),
+  IsActive: z.boolean().nullish(),
+});
+export type ChartAccountReply = z.output<typeof ChartAccountReply>;
+
+/**
+ * A VAT code (`VatCodeDto`): its id, which voucher lines take, its code, and its rate (read by the
+ * mapping's check only).
+ */
+export const VatCodeReply = z.object({ Id: int64, Code: z.string(), Rate: z.number().nullish() });
 export type VatCodeReply = z.output<typeof VatCodeReply>;
+
+/** The VAT code of lines with no VAT treatment: a settlement's bank lines take it. */
+export const NO_VAT_CODE = "0";
 
 function mismatch(reply: Reply, error: z.ZodError): RunError {
   // Not retryable: the same call answers the same shape; a person must look at the API or at us.

@@ -10,7 +10,7 @@ import { toDecimal } from "../money";
 import type { SettlementIds } from "../port";
 import { expectStatus, isDuplicate, RunError, type RunApi } from "./api";
 import type { RunMemory } from "./memory";
-import { AccountReply, parseRows, VatCodeReply } from "./replies";
+import { AccountReply, NO_VAT_CODE, parseRows, VatCodeReply } from "./replies";
 
 /** What the run posts to `POST /Vouchers/BankJournals`, and one of its lines. */
 type VoucherBody = z.input<typeof BankVoucherPost>;
@@ -88,7 +88,7 @@ export async function settlementIds(api: RunApi, accountNo: number): Promise<Set
     expectStatus(await api.call("GET", "/VatCodes"), "Listing VAT codes", 200),
     VatCodeReply,
   );
-  const none = codes.find((c) => c.Code === "0");
+  const none = codes.find((c) => c.Code === NO_VAT_CODE);
   if (!account)
     throw new RunError(
       `The settlement account ${accountNo} does not exist in the client's chart of accounts; change settlementAccount in the order mapping.`,

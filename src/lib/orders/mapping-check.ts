@@ -1,0 +1,160 @@
+/**
+ * @module
+ * The order mapping checked against the client's books when it is saved (admin `PUT
+ * …/order-mapping` and the console's form), not at the first order: every account the mapping
+ * names must be in the chart and in use, a sales account's VAT code must be one of the client's and
+ * carry its class's rate (a sales line's VAT follows its product's account), the rounding account's
+ * must carry none, and a settlement needs VAT code 0 for its bank lines (`run/settle.ts`).
+ *
+ * Only what the operator names is checked: a default the request leaves alone (3020 for 12 %, say)
+ * may be missing from a chart that never needs it, and refusing every save for it would leave the
+ * mapping unsaveable. The books are read once each at most, through the reference cache
+ * (`books.ts`): a save that names no account reads nothing, and a second save within the cache's
+ * five minutes reads nothing either.
+ */
+import type { Bindings } from "../config";
+import { Problem, type FieldError } from "../problem";
+import type { TenantName } from "../stubs";
+import { readBooks, type Books } from "./books";
+import { resolveMapping, vatPercent, type OrderMappingInput } from "./mapping";
+import { VatClass } from "./order";
+import { NO_VAT_CODE } from "./run/replies";
+
+/** An account the mapping names: where, which, and the VAT rate it must carry (null: any). */
+interface Named {
+  path: string;
+  accountNo: number;
+  percent: number | null;
+  /** What needs the rate, for the message. */
+  role: string;
+}
+
+/** The accounts `input` names, in the order of its fields. */
+export function namedAccounts(input: OrderMappingInput): Named[] {
+  const out: Named[] = [];
+  for (const v of VatClass.options) {
+    const accountNo = input.vat?.[v]?.salesAccount;
+    if (accountNo !== undefined)
+      out.push({
+        path: `vat.${v}.salesAccount`,
+        accountNo,
+        percent: vatPercent(v),
+        role: `VAT class ${v}`,
+      });
+  }
+  if (input.settlementAccount !== undefined)
+    out.push({
+      path: "settlementAccount",
+      accountNo: input.settlementAccount,
+      percent: null,
+      role: "",
+    });
+  if (input.roundingAccount !== undefined)
+    out.push({
+      path: "roundingAccount",
+      accountNo: input.roundingAccount,
+      percent: 0,
+      role: "the rounding product",
+    });
+  return out;
+}
+
+/**
+ * A rate in percent, from either a fraction (0.25, as the sandbox answers) or a percentage (25):
+ * the API's documents do not say which `VatCodeDto.Rate` is, and no VAT rate is 1 % or less but 0.
+ */
+const percentOf = (rate: number) =>
+  rate > 0 && rate <= 1 ? Math.round(rate * 10_000) / 100 : rate;
+
+/** The field path that needs VAT code 0, when the settlement is on and the request touches it. */
+function settleCheck(input: OrderMappingInput): string | null {
+  if (!resolveMapping(input).settle) return null;
+  if (input.settlementAccount !== undefined) return "settlementAccount";
+  return input.settle === true ? "settle" : null;
+}
+
+/**
+ * The errors of `input` against `books`, one per field at fault (none: it fits).
+ *
+ * @example mappingErrors({ settlementAccount: 1921 }, books) // [{ path: "settlementAccount", message: "account 1921 is not in the client's chart of accounts" }]
+ */
+export function mappingErrors(input: OrderMappingInput, books: Books): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const n of namedAccounts(input)) {
+    const account = books.chart.find((a) => a.AccountNo === n.accountNo);
+    if (!account) {
+      if (books.chartComplete)
+        errors.push({
+          path: n.path,
+          message: `account ${n.accountNo} is not in the client's chart of accounts`,
+        });
+      continue;
+    }
+    if (account.IsActive === false) {
+      errors.push({
+        path: n.path,
+        message: `account ${n.accountNo} is inactive in the client's chart of accounts`,
+      });
+      continue;
+    }
+    if (n.percent === null || !books.vatCodes || account.VatCode == null) continue;
+    const code = books.vatCodes.find((c) => c.Code === account.VatCode);
+    if (!code) {
+      errors.push({
+        path: n.path,
+        message: `account ${n.accountNo} has VAT code ${account.VatCode}, which is not among the client's VAT codes`,
+      });
+      continue;
+    }
+    const rate = code.Rate == null ? null : percentOf(code.Rate);
+    if (rate !== null && rate !== n.percent)
+      errors.push({
+        path: n.path,
+        message: `account ${n.accountNo} has VAT code ${code.Code} (${rate} %), but ${n.role} needs a ${n.percent} % code: name an account that has one`,
+      });
+  }
+  const settle = settleCheck(input);
+  if (settle && books.vatCodes && !books.vatCodes.some((c) => c.Code === NO_VAT_CODE))
+    errors.push({
+      path: settle,
+      message: `the client has no VAT code ${NO_VAT_CODE}, which a settlement's bank lines need`,
+    });
+  return errors;
+}
+
+/**
+ * The errors of `input` against the books of the tenant `name` (none: it may be stored). Reads the
+ * chart only when the input names an account, and the VAT codes only when a rate is to be checked.
+ *
+ * @throws Problem when the books cannot be read (see `readBooks`); nothing is stored then
+ * @example if ((await checkMapping(env, name, input)).length) … // show the errors
+ */
+export async function checkMapping(
+  env: Bindings,
+  name: TenantName,
+  input: OrderMappingInput,
+): Promise<FieldError[]> {
+  const named = namedAccounts(input);
+  const withVatCodes = named.some((n) => n.percent !== null) || settleCheck(input) !== null;
+  if (named.length === 0 && !withVatCodes) return [];
+  return mappingErrors(input, await readBooks(env, name, withVatCodes));
+}
+
+/**
+ * Refuses `input` with a 422 problem listing each field at fault, unless it fits the books.
+ *
+ * @throws Problem `unprocessable` with `errors`, or what `checkMapping` throws
+ */
+export async function assertMappingFits(
+  env: Bindings,
+  name: TenantName,
+  input: OrderMappingInput,
+): Promise<void> {
+  const errors = await checkMapping(env, name, input);
+  if (errors.length > 0)
+    throw new Problem(
+      "unprocessable",
+      "The mapping names accounts the client's books do not have as it needs them; nothing was stored. Correct the fields listed.",
+      { errors },
+    );
+}
