@@ -455,6 +455,7 @@ describe("the console in Chromium", () => {
         AccountNo: 1999,
         Name: "Closed settlement account",
         IsActive: true,
+        VatCode: "0",
       });
       expect(created.status, await created.clone().text()).toBe(201);
       const { Id } = (await created.json()) as { Id: number };
