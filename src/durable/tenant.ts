@@ -23,6 +23,7 @@ import { OrderDesk, unverified, type WebhookIntake } from "./tenant/order-desk";
 import { OrderSettings } from "./tenant/order-settings";
 import { ownerOf, type TenantParts } from "./tenant/parts";
 import { ReferenceCache } from "./tenant/reference-cache";
+import { RequestLog } from "./tenant/request-log";
 import { ShopPins } from "./tenant/shop-pins";
 import { WebhookSetup } from "./tenant/webhook-setup";
 import { Registration } from "./tenant/registration";
@@ -66,6 +67,7 @@ export class Tenant extends DurableObject<Bindings> {
   readonly #codeIds: CodeIds;
   readonly #idempotency: IdempotencyKeys;
   readonly #references: ReferenceCache;
+  readonly #log: RequestLog;
   /** The modules as the faces reach them. */
   readonly #parts: TenantParts;
   readonly #enrolment: Enrolment;
@@ -86,6 +88,7 @@ export class Tenant extends DurableObject<Bindings> {
     this.#codeIds = new CodeIds(sql);
     this.#idempotency = new IdempotencyKeys(sql);
     this.#references = new ReferenceCache(sql);
+    this.#log = new RequestLog(sql, () => Date.now());
     this.#tokens = new TokenKeeper(
       sql,
       // Reads `Date` at each call, so a test's fake `Date` reaches the token's clock too.
@@ -106,6 +109,7 @@ export class Tenant extends DurableObject<Bindings> {
       codeIds: this.#codeIds,
       idempotency: this.#idempotency,
       references: this.#references,
+      log: this.#log,
       arm: () => this.#arm(),
     };
     this.#enrolment = new Enrolment(this.#parts, this.#sealer, () => this.env);
@@ -178,7 +182,13 @@ export class Tenant extends DurableObject<Bindings> {
   override async alarm(): Promise<void> {
     const r = this.#registration.get();
     if (!r) return;
-    for (const kept of [this.#desk.book, this.#settings, this.#idempotency, this.#references])
+    for (const kept of [
+      this.#desk.book,
+      this.#settings,
+      this.#idempotency,
+      this.#references,
+      this.#log,
+    ])
       kept.purge(Date.now());
     await this.#desk.startPending(ownerOf(r));
     await this.#tokens.renew();
@@ -197,6 +207,7 @@ export class Tenant extends DurableObject<Bindings> {
       this.#settings.dueAt(),
       this.#idempotency.dueAt(),
       this.#references.dueAt(),
+      this.#log.dueAt(),
     ].filter((t): t is number => t !== null);
     await (due.length === 0
       ? this.ctx.storage.deleteAlarm()
