@@ -12,6 +12,7 @@ import {
 } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import app from "../../src/index";
+import { signIn } from "../helpers/console";
 import { ADMIN, control, fresh, gw, json, tenant } from "../helpers/gateway";
 
 interface Logged {
@@ -132,6 +133,28 @@ describe("request log: happy", () => {
     const mine = tenants.find((x) => x.tenant === t.name);
     expect(mine?.callCounters.upstreamCalls).toBe(2);
     expect(Date.parse(mine?.callCounters.since ?? "")).toBeGreaterThan(0);
+  });
+});
+
+describe("request log: the console", () => {
+  it("shows a call and a refused call with its support bundle in a readonly textarea, and the counters", async () => {
+    await fresh();
+    const t = await tenant();
+    const ok = await v2(t.gatewayKey, "/Customers");
+    const missing = await v2(t.gatewayKey, "/Customers/987654321");
+    const operator = await signIn();
+    const page = await operator.page(`/console/tenants/demo/${t.client}/requests`);
+    expect(page).toContain(ok.headers.get("x-request-id"));
+    expect(page).toContain(missing.headers.get("x-request-id"));
+    expect(page).toMatch(/<textarea[^>]*readonly[^>]*>[^<]*Object ids: 987654321/);
+    expect(page).not.toContain(t.gatewayKey);
+    const only404 = await operator.page(`/console/tenants/demo/${t.client}/requests?status=4xx`);
+    expect(only404).toContain(missing.headers.get("x-request-id"));
+    expect(only404).not.toContain(ok.headers.get("x-request-id"));
+    const tenants = await operator.page("/console");
+    expect(tenants).toContain("Counting since");
+    const tenantPage = await operator.page(`/console/tenants/demo/${t.client}`);
+    expect(tenantPage).toContain("Deliveries");
   });
 });
 

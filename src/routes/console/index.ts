@@ -5,9 +5,12 @@
  * route.
  */
 import { orderRoutes } from "./order-routes";
+import { requestRoutes } from "./request-routes";
 import { consoleRouter } from "./router";
 import { sessionRoutes } from "./session-routes";
 import { tenantRoutes } from "./tenant-routes";
 
 /** The console's router, every page and form on it. */
-export const consoleRoutes = orderRoutes(tenantRoutes(sessionRoutes(consoleRouter())));
+export const consoleRoutes = requestRoutes(
+  orderRoutes(tenantRoutes(sessionRoutes(consoleRouter()))),
+);

@@ -6,6 +6,7 @@
  * for its shop), the order mapping, and removal.
  */
 import type { ShopView } from "../../../durable/tenant/webhook-setup";
+import type { WebhookStatus } from "../../../durable/tenant/webhook-status";
 import type { Environment } from "../../../lib/config";
 import {
   SOURCE_LABELS,
@@ -21,6 +22,7 @@ import { Table } from "../table";
 import { MappingFields } from "./mapping";
 import { ShopBindingView } from "./shop-binding";
 import type { TenantRow } from "./tenants";
+import { WebhookStatusSection } from "./webhook-status";
 
 /** The tenant as its page shows it. */
 export interface TenantDetail extends TenantRow {
@@ -36,6 +38,7 @@ export interface TenantPageProps {
   mapping: Record<string, string>;
   /** The shop-naming sources' bindings and last refusals. */
   shops: ShopView[];
+  webhooks?: WebhookStatus[] | undefined;
   notice?: string | undefined;
   /** A key just issued: shown here, this once. */
   freshKey?: { gatewayKey: string; previousKeysRetireAt: string } | undefined;
@@ -124,6 +127,7 @@ export function TenantPage(p: TenantPageProps) {
           shop={p.shops.find((v) => v.source === s)}
         />
       ))}
+      {p.webhooks && <WebhookStatusSection sources={p.webhooks} />}
 
       <h2 id="mapping">Order mapping</h2>
       <p>How shop orders become invoices. The fields show the mapping in force.</p>
@@ -137,7 +141,7 @@ export function TenantPage(p: TenantPageProps) {
       <h2 id="orders">Orders</h2>
       <p>
         <a href={path("/orders")}>Orders</a>: every shop order's run, failed ones with their error
-        and a Retry button.
+        and a Retry button. <a href={path("/requests")}>Requests</a>: its last API calls.
       </p>
 
       <h2 id="remove">Remove</h2>

@@ -5,6 +5,8 @@
 import type { Environment } from "../../../lib/config";
 import { tenantPath, tokenSummary, when, type TokenView } from "../../../lib/console/views";
 import { Csrf, Layout } from "../layout";
+import type { TenantView } from "../../../lib/tenant-view";
+import { CallCounters } from "./call-counters";
 import { Table } from "../table";
 
 /** One tenant as the list shows it. */
@@ -16,6 +18,7 @@ export interface TenantRow {
   token: TokenView;
   lastError: string | null;
   counters: Record<string, number>;
+  callCounters?: TenantView["callCounters"];
 }
 
 /** The tenants page. */
@@ -50,6 +53,7 @@ export function TenantsPage(p: {
           })}
         />
       )}
+      <CallCounters tenants={p.tenants} />
       <ConnectForm csrf={p.csrf} />
     </Layout>
   );
