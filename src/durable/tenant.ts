@@ -12,6 +12,7 @@ import type { Bindings } from "../lib/config";
 import { directoryStub } from "../lib/stubs";
 import type { Source } from "../lib/orders/order";
 import type { Outcome } from "../lib/outcome";
+import { CallLogFace } from "./tenant/call-log-face";
 import { CodeIds } from "./tenant/code-ids";
 import { Enrolment } from "./tenant/enrolment";
 import { GatewayKeys } from "./tenant/gateway-keys";
@@ -37,8 +38,9 @@ import { tokenSource } from "./tenant/token-source";
  * Why faces, and what they do and do not stop. Any public member of a Durable Object is reachable
  * over RPC by whoever holds a stub (TypeScript's `private` and an interface are only types), so
  * telling callers apart by interface alone would leave every method open to every caller. Here the
- * object's public members are only the three faces, the webhook intake (which verifies its own
- * signature), `invalidate` (the token is its own credential) and `alarm`. A face is an `RpcTarget`
+ * object's public members are only the three faces, the request log's append-only face (`callLog`,
+ * see `tenant/call-log-face.ts`), the webhook intake (which verifies its own signature),
+ * `invalidate` (the token is its own credential) and `alarm`. A face is an `RpcTarget`
  * the object hands out itself, holding its modules in `#private` fields:
  * - `withKey(k)` checks the gateway key once, in one place (`grantKey`), and only then hands out
  *   the face whose methods act; a bad key gets a face whose every method answers `unauthorized`
@@ -141,6 +143,14 @@ export class Tenant extends DurableObject<Bindings> {
    */
   operator(): OperatorFace {
     return new OperatorFace(this.#parts, this.#enrolment, this.#webhooks);
+  }
+
+  /**
+   * The face that appends to the tenant's request log: unchecked, append only, bounded; see
+   * `tenant/call-log-face.ts` for why it is not behind the key.
+   */
+  callLog(): CallLogFace {
+    return new CallLogFace(this.#log, () => this.#arm());
   }
 
   /**

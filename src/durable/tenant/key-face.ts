@@ -21,7 +21,6 @@ import type { Claim, Finish } from "./idempotency-keys";
 import type { RunOwner } from "./order-desk";
 import { ownerOf, type TenantParts } from "./parts";
 import type { ReferenceRead } from "./reference-cache";
-import type { LoggedCall } from "./request-log";
 
 /** An idempotency claim's question: the key's hash, the request's fingerprint, the lease. */
 export interface ClaimAsk {
@@ -103,11 +102,6 @@ export interface KeyHolder {
   forgetCodeIds(keys: CodeKey[]): Promise<Outcome<null>>;
   /** Forgets every remembered id of `kinds`: a write went to their list. */
   forgetCodeKinds(kinds: string[]): Promise<Outcome<null>>;
-  /**
-   * Writes one of the caller's calls to the request log (`request-log.ts`). Behind the key, so only
-   * a holder of a live key can add rows to its tenant's log.
-   */
-  logCall(call: LoggedCall): Promise<Outcome<null>>;
 }
 
 /** What `Tenant.withKey` hands out: a `KeyFace` or a `RefusedKeyFace`, told apart by nothing. */
@@ -224,12 +218,6 @@ class KeyFace extends RpcTarget implements KeyHolder {
     this.#parts.codeIds.forgetKinds(kinds);
     return ok(null);
   }
-
-  async logCall(call: LoggedCall): Promise<Outcome<null>> {
-    this.#parts.log.record(call);
-    await this.#parts.arm();
-    return ok(null);
-  }
 }
 
 /**
@@ -280,9 +268,6 @@ class RefusedKeyFace extends RpcTarget implements KeyHolder {
     return REFUSED;
   }
   async forgetCodeKinds() {
-    return REFUSED;
-  }
-  async logCall() {
     return REFUSED;
   }
 }

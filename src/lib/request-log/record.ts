@@ -10,7 +10,7 @@ import { sha256Hex } from "../crypto";
 import type { Caller } from "../app";
 import type { Bindings } from "../config";
 import { log } from "../log";
-import { asKeyHolder } from "../stubs";
+import { toCallLog } from "../stubs";
 import type { CallTrace } from "../upstream/client";
 import {
   API_ERROR_CHARS,
@@ -78,13 +78,12 @@ export async function loggedCall(
 }
 
 /**
- * Writes `call` to the log of `caller`'s tenant, through its key's face (only a live key's holder
- * adds rows). Never throws: a lost row must not fail a call that was already answered.
+ * Writes `call` to the log of `caller`'s tenant (its key was authenticated before the call was
+ * sent). Never throws: a lost row must not fail a call that was already answered.
  */
 export async function recordCall(env: Bindings, caller: Caller, call: LoggedCall): Promise<void> {
   try {
-    const done = await asKeyHolder(env, caller, (f) => f.logCall(call));
-    if (!done.ok) log.warn("request-log-refused", { requestId: call.requestId });
+    await toCallLog(env, caller.tenant, (f) => f.record(call));
   } catch (e) {
     log.warn("request-log-failed", { requestId: call.requestId, error: String(e) });
   }
