@@ -168,6 +168,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/tenants/{environment}/{client}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's last API calls (1,000 or 7 days), newest first */
+        get: operations["listRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/tenants/{environment}/{client}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each webhook source: its secret (set, when), shop, last accepted and refused delivery */
+        get: operations["webhookStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/onboarding": {
         parameters: {
             query?: never;
@@ -606,6 +640,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/tenants/{environment}/{client}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tenant's last API calls, with a support bundle for each failed one */
+        get: operations["consoleRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/onboarding/callback": {
         parameters: {
             query?: never;
@@ -698,6 +749,16 @@ export interface components {
                 upstreamCalls: number;
                 throttledWaits: number;
                 refusedForDeadline: number;
+            };
+            callCounters: {
+                /** @description Attempts sent to the API (retries included). */
+                upstreamCalls: number;
+                /** @description Calls that waited for a permit. */
+                waits: number;
+                /** @description Calls the gateway answered with no answer of the API. */
+                refusals: number;
+                /** @description When these counters started counting. */
+                since: string;
             };
             gatewayKeys: {
                 createdAt: string;
@@ -828,6 +889,68 @@ export interface components {
             settlementAccount?: number;
             roundingProduct?: string;
             roundingAccount?: number;
+        };
+        RequestLog: {
+            requests: components["schemas"]["LoggedRequest"][];
+            /** @description `before` for the next page, or null. */
+            next: string | null;
+        };
+        LoggedRequest: {
+            /** @description Pass as `before` for the calls older than this one. */
+            cursor: string;
+            requestId: string;
+            at: string;
+            method: string;
+            /** @description Below the v2 root, without the query. */
+            path: string;
+            /** @description The query's names; values are not kept. */
+            queryNames: string[];
+            /** @description What the caller was answered. */
+            status: number;
+            /** @description The API's status; null: no answer of it. */
+            apiStatus: number | null;
+            /** @description The API's error body, at most 4 KiB. */
+            apiError: string | null;
+            attempts: number;
+            permitWaitMs: number;
+            durationMs: number;
+            caller: {
+                /** @enum {string} */
+                kind: "key" | "console" | "order-run" | "assistant" | "watcher";
+                /** @description A gateway key's: its hash's first 8 hex. */
+                id: string | null;
+            };
+            /** @description A failed call's request body, at most 16 KiB; kept 7 days. */
+            requestBody: string | null;
+            /** @description The call as the API's support asks for it. */
+            supportBundle: string;
+        };
+        WebhookStatus: {
+            sources: components["schemas"]["WebhookSourceStatus"][];
+        };
+        WebhookSourceStatus: {
+            /** @enum {string} */
+            source: "shopify" | "woocommerce" | "stripe" | "standard";
+            secret: {
+                set: boolean;
+                /** @description Null when unset, or set before 2026-11. */
+                setAt: string | null;
+            };
+            shop: {
+                domain: string;
+                /** @enum {string} */
+                boundBy: "operator" | "first-delivery";
+            } | null;
+            lastAccepted: {
+                at: string;
+            } | null;
+            lastRefused: {
+                at: string;
+                shop: string | null;
+                reason: string;
+                /** @description Refusals of this source so far. */
+                count: number;
+            } | null;
         };
         StartedOnboarding: {
             /** @description Hand this to the client's user: it opens the accounting system's approval page. */
@@ -1889,6 +2012,158 @@ export interface operations {
             };
             /** @description `upstream-timeout`: The accounting API did not answer in time */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRequests: {
+        parameters: {
+            query?: {
+                /** @description An exact status (`404`) or a class (`4xx`). */
+                status?: string;
+                /** @description 1–200 calls; default 50. */
+                limit?: string;
+                /** @description A `cursor` of the previous page. */
+                before?: string;
+            };
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calls, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLog"];
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    webhookStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per source. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookStatus"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3588,6 +3863,80 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleRequests: {
+        parameters: {
+            query?: {
+                /** @description An exact status (`404`) or a class (`4xx`). */
+                status?: string;
+                /** @description 1–200 calls; default 50. */
+                limit?: string;
+                /** @description A `cursor` of the previous page. */
+                before?: string;
+            };
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calls, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in: to /console/sign-in. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A filter that is not a status, a class or a cursor. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description `too-many-requests`: Too many requests */
             429: {

@@ -12,6 +12,7 @@ import type { Bindings } from "../lib/config";
 import { directoryStub } from "../lib/stubs";
 import type { Source } from "../lib/orders/order";
 import type { Outcome } from "../lib/outcome";
+import { CallLogFace } from "./tenant/call-log-face";
 import { CodeIds } from "./tenant/code-ids";
 import { Enrolment } from "./tenant/enrolment";
 import { GatewayKeys } from "./tenant/gateway-keys";
@@ -23,6 +24,7 @@ import { OrderDesk, unverified, type WebhookIntake } from "./tenant/order-desk";
 import { OrderSettings } from "./tenant/order-settings";
 import { ownerOf, type TenantParts } from "./tenant/parts";
 import { ReferenceCache } from "./tenant/reference-cache";
+import { RequestLog } from "./tenant/request-log";
 import { ShopPins } from "./tenant/shop-pins";
 import { WebhookSetup } from "./tenant/webhook-setup";
 import { Registration } from "./tenant/registration";
@@ -36,8 +38,9 @@ import { tokenSource } from "./tenant/token-source";
  * Why faces, and what they do and do not stop. Any public member of a Durable Object is reachable
  * over RPC by whoever holds a stub (TypeScript's `private` and an interface are only types), so
  * telling callers apart by interface alone would leave every method open to every caller. Here the
- * object's public members are only the three faces, the webhook intake (which verifies its own
- * signature), `invalidate` (the token is its own credential) and `alarm`. A face is an `RpcTarget`
+ * object's public members are only the three faces, the request log's append-only face (`callLog`,
+ * see `tenant/call-log-face.ts`), the webhook intake (which verifies its own signature),
+ * `invalidate` (the token is its own credential) and `alarm`. A face is an `RpcTarget`
  * the object hands out itself, holding its modules in `#private` fields:
  * - `withKey(k)` checks the gateway key once, in one place (`grantKey`), and only then hands out
  *   the face whose methods act; a bad key gets a face whose every method answers `unauthorized`
@@ -66,6 +69,7 @@ export class Tenant extends DurableObject<Bindings> {
   readonly #codeIds: CodeIds;
   readonly #idempotency: IdempotencyKeys;
   readonly #references: ReferenceCache;
+  readonly #log: RequestLog;
   /** The modules as the faces reach them. */
   readonly #parts: TenantParts;
   readonly #enrolment: Enrolment;
@@ -86,6 +90,7 @@ export class Tenant extends DurableObject<Bindings> {
     this.#codeIds = new CodeIds(sql);
     this.#idempotency = new IdempotencyKeys(sql);
     this.#references = new ReferenceCache(sql);
+    this.#log = new RequestLog(sql, () => Date.now());
     this.#tokens = new TokenKeeper(
       sql,
       // Reads `Date` at each call, so a test's fake `Date` reaches the token's clock too.
@@ -106,6 +111,7 @@ export class Tenant extends DurableObject<Bindings> {
       codeIds: this.#codeIds,
       idempotency: this.#idempotency,
       references: this.#references,
+      log: this.#log,
       arm: () => this.#arm(),
     };
     this.#enrolment = new Enrolment(this.#parts, this.#sealer, () => this.env);
@@ -137,6 +143,14 @@ export class Tenant extends DurableObject<Bindings> {
    */
   operator(): OperatorFace {
     return new OperatorFace(this.#parts, this.#enrolment, this.#webhooks);
+  }
+
+  /**
+   * The face that appends to the tenant's request log: unchecked, append only, bounded; see
+   * `tenant/call-log-face.ts` for why it is not behind the key.
+   */
+  callLog(): CallLogFace {
+    return new CallLogFace(this.#log, () => this.#arm());
   }
 
   /**
@@ -178,7 +192,13 @@ export class Tenant extends DurableObject<Bindings> {
   override async alarm(): Promise<void> {
     const r = this.#registration.get();
     if (!r) return;
-    for (const kept of [this.#desk.book, this.#settings, this.#idempotency, this.#references])
+    for (const kept of [
+      this.#desk.book,
+      this.#settings,
+      this.#idempotency,
+      this.#references,
+      this.#log,
+    ])
       kept.purge(Date.now());
     await this.#desk.startPending(ownerOf(r));
     await this.#tokens.renew();
@@ -197,6 +217,7 @@ export class Tenant extends DurableObject<Bindings> {
       this.#settings.dueAt(),
       this.#idempotency.dueAt(),
       this.#references.dueAt(),
+      this.#log.dueAt(),
     ].filter((t): t is number => t !== null);
     await (due.length === 0
       ? this.ctx.storage.deleteAlarm()

@@ -63,6 +63,8 @@ type TenantStub = ReturnType<typeof tenantStub>;
 export type KeyHolderStub = ReturnType<TenantStub["withKey"]>;
 /** The face of an order run, as a promise to call methods on (`Tenant.forRun`). */
 export type RunStub = ReturnType<TenantStub["forRun"]>;
+/** The request log's face, as a promise to call methods on (`Tenant.callLog`). */
+export type CallLogStub = ReturnType<TenantStub["callLog"]>;
 /** The operator's face, as a promise to call methods on (`Tenant.operator`). */
 export type OperatorStub = ReturnType<TenantStub["operator"]>;
 
@@ -121,6 +123,18 @@ export function asOperator<T>(
   call: (face: OperatorStub) => T,
 ): Promise<Awaited<T>> {
   return onFace(tenantStub(env, name).operator(), call);
+}
+
+/**
+ * `call` on the request log's face of `name`. For the gateway's own code after it authenticated
+ * the call (see `durable/tenant/call-log-face.ts`).
+ */
+export function toCallLog<T>(
+  env: TenantBinding,
+  name: TenantName,
+  call: (face: CallLogStub) => T,
+): Promise<Awaited<T>> {
+  return onFace(tenantStub(env, name).callLog(), call);
 }
 
 /**

@@ -25,6 +25,17 @@ const Counters = z.strictObject({
   refusedForDeadline: z.int(),
 });
 
+/**
+ * Counters kept with the tenant (`durable/tenant/request-log.ts`): unlike the governor's above,
+ * they survive the objects' idling and restarts, and say since when they count.
+ */
+const CallCounters = z.strictObject({
+  upstreamCalls: z.int().meta({ description: "Attempts sent to the API (retries included)." }),
+  waits: z.int().meta({ description: "Calls that waited for a permit." }),
+  refusals: z.int().meta({ description: "Calls the gateway answered with no answer of the API." }),
+  since: z.string().meta({ description: "When these counters started counting." }),
+});
+
 /** A tenant as operators see it: never a secret. */
 export const TenantView = z.strictObject({
   tenant: z.string(),
@@ -35,6 +46,7 @@ export const TenantView = z.strictObject({
   token: TokenState,
   lastError: z.string().nullable(),
   counters: Counters,
+  callCounters: CallCounters,
   gatewayKeys: z.array(z.strictObject({ createdAt: z.string(), retiresAt: z.string().nullable() })),
 });
 export type TenantView = z.output<typeof TenantView>;
@@ -68,6 +80,7 @@ export function tenantView(d: TenantDescription, g: GovernorCounters): TenantVie
       throttledWaits: g.waited,
       refusedForDeadline: g.refused,
     },
+    callCounters: d.callCounters,
     gatewayKeys: d.gatewayKeys,
   };
 }

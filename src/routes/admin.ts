@@ -14,7 +14,9 @@ import { asOperator, tenantName, type OperatorStub } from "../lib/stubs";
 import { startOnboarding } from "../lib/onboarding/start";
 import { listTenants, registerTenant, removeTenant } from "../lib/tenant-admin";
 import { requireAdmin } from "../middleware/admin-auth";
+import { pageSize, requestPage, statusFilter } from "../lib/request-log/view";
 import * as route from "./contract/admin";
+import * as activity from "./contract/admin-activity";
 import { gatewayRouter, withDefaults } from "./contract/kit";
 import * as onboarding from "./contract/onboarding";
 
@@ -84,6 +86,28 @@ export const adminRoutes = router
   })
   .openapi(route.getOrderMapping, async (c) =>
     c.json(unwrap(await onTenant(c, c.req.valid("param"), (f) => f.orderMapping())), 200),
+  )
+  .openapi(activity.listRequests, async (c) => {
+    const p = c.req.valid("param");
+    const q = c.req.valid("query");
+    const limit = pageSize(q.limit);
+    const rows = unwrap(
+      await onTenant(c, p, (f) =>
+        f.requests(statusFilter(q.status), limit, q.before === undefined ? null : Number(q.before)),
+      ),
+    );
+    const api = c.var.config.environments[p.environment];
+    const ctx = {
+      tenant: tenantName(p.environment, p.client),
+      apiBaseUrl: api.ok ? api.config.apiBaseUrl : "",
+    };
+    return c.json(requestPage(rows, limit, ctx), 200);
+  })
+  .openapi(activity.webhookStatus, async (c) =>
+    c.json(
+      { sources: unwrap(await onTenant(c, c.req.valid("param"), (f) => f.webhookStatus())) },
+      200,
+    ),
   )
   .openapi(onboarding.startOnboarding, async (c) => {
     const { environment, organizationNumber } = c.req.valid("json");

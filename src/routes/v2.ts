@@ -3,10 +3,14 @@
  * `/v2/*`: any API v2 call, passed through for the tenant of the caller's gateway key, shaped as
  * its headers ask (`lib/shaping/`). The key is authenticated before the path, the body or anything
  * else of the request is read (`authenticatedKey`): a forged key gets its 401 whatever it sent.
+ * Each call that got as far as being sent is written to the tenant's request log after it is
+ * answered (`lib/request-log/record.ts`).
  */
 import { Hono } from "hono";
 import type { GatewayApp } from "../lib/app";
 import { readV2Request } from "../lib/passthrough";
+import { Problem, PROBLEM_TYPES } from "../lib/problem";
+import { logAfterAnswer, type CallFacts } from "../lib/request-log/record";
 import { shapedV2 } from "../lib/shaping/v2";
 import type { CallTrace } from "../lib/upstream/client";
 import { authenticatedKey, gatewayKey } from "../middleware/gateway-key";
@@ -18,9 +22,30 @@ export const v2Routes = new Hono<GatewayApp>().all(
   async (c) => {
     const trace: CallTrace = { attempts: 0, waitedMs: 0, tokenRenewed: false };
     c.set("logFields", trace);
-    return shapedV2(
-      await readV2Request(c.env, c.var.caller, c.req.raw, c.get("requestId"), c.var.accessCache),
-      trace,
+    const started = Date.now();
+    const r = await readV2Request(
+      c.env,
+      c.var.caller,
+      c.req.raw,
+      c.get("requestId"),
+      c.var.accessCache,
     );
+    const facts: CallFacts = { ...r, started, trace };
+    try {
+      const res = await shapedV2(r, trace);
+      logAfterAnswer(c.executionCtx, c.env, c.var.caller, facts, res.status, res);
+      return res;
+    } catch (e) {
+      if (e instanceof Problem)
+        logAfterAnswer(
+          c.executionCtx,
+          c.env,
+          c.var.caller,
+          facts,
+          PROBLEM_TYPES[e.type].status,
+          null,
+        );
+      throw e;
+    }
   },
 );

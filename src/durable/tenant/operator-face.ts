@@ -18,6 +18,9 @@ import type { ShopBinding } from "./shop-pins";
 import type { ShopView, WebhookSetup } from "./webhook-setup";
 import { NO_TENANT, ownerOf, type TenantParts } from "./parts";
 import { nameOf } from "./registration";
+import type { CallCounters, LoggedRow, StatusFilter } from "./request-log";
+import type { WebhookStatus } from "./webhook-status";
+import { webhookStatus } from "./webhook-status";
 
 /** The operator's face of one tenant object. */
 export class OperatorFace extends RpcTarget {
@@ -93,6 +96,7 @@ export class OperatorFace extends RpcTarget {
       p.codeIds.clear();
       p.idempotency.clear();
       p.references.clear();
+      p.log.clear();
       p.tokens.clear();
       p.keys.clear();
       p.registration.clear();
@@ -116,6 +120,7 @@ export class OperatorFace extends RpcTarget {
       createdAt: r.createdAt,
       ...t,
       counters: { ...t.counters, keyChecks: p.keys.checks },
+      callCounters: storedCounters(p.log.counters()),
       gatewayKeys: p.keys.list(Date.now()),
     };
   }
@@ -213,4 +218,27 @@ export class OperatorFace extends RpcTarget {
     await this.#parts.arm();
     return run;
   }
+
+  /** The tenant's logged calls, newest first (`request-log.ts`); `before` is a row's `seq`. */
+  requests(status: StatusFilter, limit: number, before: number | null): Outcome<LoggedRow[]> {
+    if (!this.#parts.registration.get()) return fail("not-found", NO_TENANT);
+    return ok(this.#parts.log.list(status, limit, before, Date.now()));
+  }
+
+  /** The counters kept with the tenant, which survive idling and restarts. */
+  callCounters(): Outcome<CallCounters> {
+    if (!this.#parts.registration.get()) return fail("not-found", NO_TENANT);
+    return ok(this.#parts.log.counters());
+  }
+
+  /** Each source's webhook state: its secret (never the value), shop, last accepted and refused. */
+  webhookStatus(): Outcome<WebhookStatus[]> {
+    if (!this.#parts.registration.get()) return fail("not-found", NO_TENANT);
+    return ok(webhookStatus(this.#parts.settings, this.#parts.pins));
+  }
+}
+
+/** The stored counters as operators read them: `since` as an ISO time. */
+function storedCounters(c: CallCounters) {
+  return { ...c, since: new Date(c.since).toISOString() };
 }

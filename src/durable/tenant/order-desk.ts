@@ -123,11 +123,16 @@ export class OrderDesk {
     const delivery = { headers, body };
     const verified = await this.#verify(owner.tenant, adapter, delivery, now);
     if (!verified.ok) return verified;
+    /** A refusal after the signature checked out, recorded as the source's last one. */
+    const refuse = (reason: string) => {
+      this.pins.refuse(source, null, reason, now);
+      return unverified(owner.tenant, source, reason);
+    };
     // From here to the end of the intake: no await, so concurrent deliveries cannot interleave.
     const { eventId, signedAt } = verified.value;
     const shop = adapter.shopOf?.(delivery);
     // The source always names its shop: a delivery without one is not the source's own.
-    if (shop === null) return unverified(owner.tenant, source, "delivery names no shop");
+    if (shop === null) return refuse("delivery names no shop");
     const refused = shop === undefined ? null : this.pins.admit(source, shop, now);
     if (refused !== null) {
       log.warn("webhook-shop-refused", { tenant: owner.tenant, source, reason: refused });
@@ -146,11 +151,8 @@ export class OrderDesk {
       });
     // A genuine retry is signed anew; the same signed timestamp again is somebody replaying it.
     if (seen !== null && signedAt !== null && signedAt <= seen)
-      return unverified(
-        owner.tenant,
-        source,
-        "replay: this event was already received with this signed timestamp",
-      );
+      return refuse("replay: this event was already received with this signed timestamp");
+    this.pins.accept(source, now);
     const parsed = adapter.parse(delivery);
     if (!parsed.ok)
       return fail(
@@ -209,6 +211,8 @@ export class OrderDesk {
       if (verified.error.status === 400) return fail("bad-request", verified.error.detail);
       reason = verified.error.detail;
     }
+    // One row per source, overwritten: a stream of forged deliveries cannot grow the storage.
+    this.pins.refuse(adapter.source, null, reason, now);
     return unverified(tenant, adapter.source, reason);
   }
 

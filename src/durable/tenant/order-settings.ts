@@ -127,14 +127,29 @@ export class OrderSettings {
       );
     }
     this.sql.exec(
-      "INSERT OR REPLACE INTO webhook_secrets (source, sealed) VALUES (?, ?)",
+      "INSERT OR REPLACE INTO webhook_secrets (source, sealed, set_at) VALUES (?, ?, ?)",
       source,
       JSON.stringify(sealed),
+      Date.now(),
     );
     const previous = this.previousRetiresAt(source);
     return {
       previousSecretRetiresAt: previous === null ? null : new Date(previous).toISOString(),
     };
+  }
+
+  /**
+   * Whether `source` has a secret, and when it was set (epoch ms; null for one set before step 8
+   * of `schema.ts` recorded the time). Never the secret.
+   */
+  secretSetAt(source: Source): { set: boolean; at: number | null } {
+    const r = row(
+      this.sql,
+      z.object({ set_at: z.int().nullable() }),
+      "SELECT set_at FROM webhook_secrets WHERE source = ?",
+      source,
+    );
+    return { set: r !== null, at: r?.set_at ?? null };
   }
 
   /** A source's current webhook secret, or null when none is set (or it cannot be opened). */

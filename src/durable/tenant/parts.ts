@@ -11,6 +11,7 @@ import type { KnownIds } from "./known-ids";
 import type { OrderDesk, RunOwner } from "./order-desk";
 import type { OrderSettings } from "./order-settings";
 import type { ReferenceCache } from "./reference-cache";
+import type { RequestLog } from "./request-log";
 import type { ShopPins } from "./shop-pins";
 import { nameOf, type Registration, type TenantRecord } from "./registration";
 import type { TokenKeeper } from "./token-keeper";
@@ -28,6 +29,8 @@ export interface TenantParts {
   readonly codeIds: CodeIds;
   readonly idempotency: IdempotencyKeys;
   readonly references: ReferenceCache;
+  /** The calls made for the tenant and their counters (`request-log.ts`). */
+  readonly log: RequestLog;
   /** Sets the object's one alarm to the earliest due time of the modules' stored work. */
   arm(): Promise<void>;
 }

@@ -19,7 +19,8 @@ import { ORDER_BOOK_TABLES } from "./order-book";
 import { ORDER_SETTINGS_TABLES } from "./order-settings";
 import { REFERENCE_CACHE_TABLES } from "./reference-cache";
 import { REGISTRATION_TABLES } from "./registration";
-import { SHOP_REFUSALS_TABLE } from "./shop-pins";
+import { REQUEST_LOG_TABLES } from "./request-log";
+import { ACCEPTED_TABLE, SHOP_REFUSALS_TABLE } from "./shop-pins";
 import { TOKEN_TABLES } from "./token-state";
 
 const BASELINE = [
@@ -66,6 +67,16 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
       // pin costs a click; taking a delivery's pin as the operator's would hide a wrong shop.
       addColumn(sql, "webhook_shops", "bound_by", "TEXT NOT NULL DEFAULT 'first-delivery'");
       sql.exec(SHOP_REFUSALS_TABLE);
+    },
+  },
+  {
+    version: 8,
+    name: "request_log, call_counters, webhook_accepted, webhook_secrets.set_at: what happened",
+    up: (sql) => {
+      for (const statement of REQUEST_LOG_TABLES) sql.exec(statement);
+      sql.exec(ACCEPTED_TABLE);
+      // Secrets set before this step have no time: null says "set, when unknown", never a guess.
+      addColumn(sql, "webhook_secrets", "set_at", "INTEGER");
     },
   },
 ];

@@ -18,6 +18,10 @@ import type { Source } from "../../lib/orders/order";
 import { row } from "./sql";
 
 /** `webhook_refusals`, as of step 7 of `schema.ts` (change it with a new step). */
+/** `webhook_accepted`, as of step 8 of `schema.ts` (change it with a new step). */
+export const ACCEPTED_TABLE =
+  "CREATE TABLE IF NOT EXISTS webhook_accepted (source TEXT PRIMARY KEY, at INTEGER NOT NULL)";
+
 export const SHOP_REFUSALS_TABLE =
   "CREATE TABLE IF NOT EXISTS webhook_refusals (source TEXT PRIMARY KEY, shop TEXT, reason TEXT NOT NULL, at INTEGER NOT NULL, count INTEGER NOT NULL)";
 
@@ -88,6 +92,16 @@ export class ShopPins {
     const reason = bound
       ? `the delivery names shop ${shop}; this tenant is bound to ${bound.shop}`
       : `the delivery names shop ${shop}; no shop is bound yet (set the secret with its shop domain)`;
+    this.refuse(source, shop, reason, now);
+    return reason;
+  }
+
+  /**
+   * Records a refused delivery of `source` (its shop, if it named one, and why) as the source's
+   * last refusal at `now`: one row per source, overwritten, so refusals cannot grow the storage.
+   * Shop refusals and signature refusals share it: the operator asks "what was refused last".
+   */
+  refuse(source: Source, shop: string | null, reason: string, now: number): void {
     this.sql.exec(
       `INSERT INTO webhook_refusals (source, shop, reason, at, count) VALUES (?, ?, ?, ?, 1)
        ON CONFLICT (source) DO UPDATE SET shop = excluded.shop, reason = excluded.reason,
@@ -97,7 +111,27 @@ export class ShopPins {
       reason,
       now,
     );
-    return reason;
+  }
+
+  /** Records `source`'s last accepted (verified and admitted) delivery at `now`: one row a source. */
+  accept(source: Source, now: number): void {
+    this.sql.exec(
+      "INSERT INTO webhook_accepted (source, at) VALUES (?, ?) ON CONFLICT (source) DO UPDATE SET at = excluded.at",
+      source,
+      now,
+    );
+  }
+
+  /** When `source`'s last accepted delivery came (epoch ms), or null. */
+  lastAccepted(source: Source): number | null {
+    return (
+      row(
+        this.sql,
+        z.object({ at: z.int() }),
+        "SELECT at FROM webhook_accepted WHERE source = ?",
+        source,
+      )?.at ?? null
+    );
   }
 
   /** The last delivery of `source` refused for its shop, or null. */
@@ -114,5 +148,6 @@ export class ShopPins {
   clear(): void {
     this.sql.exec("DELETE FROM webhook_shops");
     this.sql.exec("DELETE FROM webhook_refusals");
+    this.sql.exec("DELETE FROM webhook_accepted");
   }
 }

@@ -6,6 +6,7 @@
  */
 import { MessagePage } from "./layout";
 import { orderRoutes } from "./order-routes";
+import { requestRoutes } from "./request-routes";
 import { html } from "./render";
 import { consoleRouter } from "./router";
 import { sessionRoutes } from "./session-routes";
@@ -16,16 +17,16 @@ import { tenantRoutes } from "./tenant-routes";
  * (an operator's mistyped or stale link meets a page with a way back, not the API's JSON 404).
  * It reads no session: it shows nothing but the address's absence.
  */
-export const consoleRoutes = orderRoutes(tenantRoutes(sessionRoutes(consoleRouter()))).all(
-  "*",
-  (c) =>
-    html(
-      c,
-      <MessagePage
-        title="Page not found"
-        message={`The console has no page at ${new URL(c.req.url).pathname}.`}
-        link={{ href: "/console", text: "Go to the console" }}
-      />,
-      404,
-    ),
+export const consoleRoutes = requestRoutes(
+  orderRoutes(tenantRoutes(sessionRoutes(consoleRouter()))),
+).all("*", (c) =>
+  html(
+    c,
+    <MessagePage
+      title="Page not found"
+      message={`The console has no page at ${new URL(c.req.url).pathname}.`}
+      link={{ href: "/console", text: "Go to the console" }}
+    />,
+    404,
+  ),
 );

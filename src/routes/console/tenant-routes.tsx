@@ -64,6 +64,9 @@ async function tenantPage(
       tenant={tenant}
       mapping={mapping}
       shops={shops}
+      webhooks={unwrap(
+        await asOperator(c.env, tenantName(p.environment, p.client), (f) => f.webhookStatus()),
+      )}
       {...extra}
     />,
     status,

@@ -45,6 +45,7 @@ describe("tenant faces: security", () => {
     expect(surface.tenant).toEqual(
       [
         "alarm",
+        "callLog",
         "constructor",
         "forRun",
         "invalidate",

@@ -28,6 +28,7 @@ const BASELINE = TENANT_MIGRATIONS.find((s) => s.version === 5);
 if (!CURRENT || !BASELINE) throw new Error("the tenant's list lost its baseline");
 
 const TABLES = [
+  "call_counters",
   "code_ids",
   "gateway_keys",
   "idempotency_keys",
@@ -39,8 +40,10 @@ const TABLES = [
   "reference_cache",
   "reference_generations",
   "registration",
+  "request_log",
   "settlement_ids",
   "token_state",
+  "webhook_accepted",
   "webhook_deliveries",
   "webhook_previous_secrets",
   "webhook_refusals",
@@ -228,6 +231,20 @@ describe("tenant schema: the numbered steps", () => {
         boundBy: "first-delivery",
       });
       expect(sql.exec("SELECT * FROM webhook_refusals").toArray()).toEqual([]);
+    });
+  });
+
+  it("step 8 adds the request log, the counters and webhook_accepted, and keeps a secret set before it with no time", async () => {
+    await withStorage((storage) => {
+      const sql = storage.sql;
+      writeLayout5(sql);
+      sql.exec("INSERT INTO webhook_secrets (source, sealed) VALUES ('stripe', '{}')");
+      migrate(storage);
+      expect(storedVersion(sql)).toBe(CURRENT);
+      expect(sql.exec("SELECT source, set_at FROM webhook_secrets").toArray()).toEqual([
+        { source: "stripe", set_at: null },
+      ]);
+      expect(sql.exec("SELECT COUNT(*) AS n FROM request_log").one()).toEqual({ n: 0 });
     });
   });
 

@@ -8,6 +8,7 @@
 import type { ShopView } from "../../../durable/tenant/webhook-setup";
 import type { Flash } from "../../../lib/console/flash";
 import { tenantPath, tokenSummary, when } from "../../../lib/console/views";
+import type { WebhookStatus } from "../../../durable/tenant/webhook-status";
 import { Source } from "../../../lib/orders/order";
 import { Csrf, Layout } from "../layout";
 import { Table } from "../table";
@@ -15,6 +16,7 @@ import { FormMessage, FreshKey } from "./feedback";
 import { MappingFields } from "./mapping";
 import { WebhookForm } from "./webhook-form";
 import type { TenantRow } from "./tenants";
+import { WebhookStatusSection } from "./webhook-status";
 
 /** The tenant as its page shows it. */
 export interface TenantDetail extends TenantRow {
@@ -32,6 +34,8 @@ export interface TenantPageProps {
   shops: ShopView[];
   /** What the last form post said (a notice, an error, a key shown once), beside its form. */
   flash?: Flash | undefined;
+  /** Each source's webhook status: secret, shop, last accepted and refused delivery. */
+  webhooks?: WebhookStatus[] | undefined;
 }
 
 /** Names of the counters, as the page says them. */
@@ -110,6 +114,7 @@ export function TenantPage(p: TenantPageProps) {
           flash={p.flash}
         />
       ))}
+      {p.webhooks && <WebhookStatusSection sources={p.webhooks} />}
 
       <h2 id="mapping">Order mapping</h2>
       <p>How shop orders become invoices. The fields show the mapping in force.</p>
@@ -123,7 +128,7 @@ export function TenantPage(p: TenantPageProps) {
       <h2 id="orders">Orders</h2>
       <p>
         <a href={path("/orders")}>Orders</a>: every shop order's run, failed ones with their error
-        and a Retry button.
+        and a Retry button. <a href={path("/requests")}>Requests</a>: its last API calls.
       </p>
 
       <h2 id="remove">Remove</h2>

@@ -5,7 +5,9 @@
 import type { Environment } from "../../../lib/config";
 import type { Flash } from "../../../lib/console/flash";
 import { tenantPath, tokenSummary, type TokenView } from "../../../lib/console/views";
+import type { TenantView } from "../../../lib/tenant-view";
 import { Layout } from "../layout";
+import { CallCounters } from "./call-counters";
 import { Table } from "../table";
 import { ConnectForm } from "./connect";
 
@@ -18,6 +20,7 @@ export interface TenantRow {
   token: TokenView;
   lastError: string | null;
   counters: Record<string, number>;
+  callCounters?: TenantView["callCounters"];
 }
 
 /** The tenants page. */
@@ -54,6 +57,7 @@ export function TenantsPage(p: {
           })}
         />
       )}
+      <CallCounters tenants={p.tenants} />
       <ConnectForm csrf={p.csrf} flash={p.flash} />
     </Layout>
   );

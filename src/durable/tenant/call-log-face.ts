@@ -1,0 +1,32 @@
+/**
+ * @module
+ * The tenant object's face for writing its request log (`request-log.ts`): one method, append only.
+ * Its callers are the gateway's own code after it has authenticated the call (the `/v2` route
+ * behind `authenticatedKey`; later the order runs, the console and the watcher).
+ *
+ * Why not the key holder's face: `withKey` checks the key again (a SHA-256 and a constant-time
+ * compare in the object), for every call, only to write a row after the answer; the access cache
+ * exists to spare warm calls exactly that. What an unchecked face allows: a holder of the
+ * namespace binding (only the gateway's own code) can add rows; it cannot read any, and the log's
+ * bounds keep what it adds from growing the storage. Nothing else of the tenant is reachable here.
+ */
+import { RpcTarget } from "cloudflare:workers";
+import type { LoggedCall, RequestLog } from "./request-log";
+
+/** Appends calls to one tenant's request log. */
+export class CallLogFace extends RpcTarget {
+  readonly #log: RequestLog;
+  readonly #arm: () => Promise<void>;
+
+  constructor(log: RequestLog, arm: () => Promise<void>) {
+    super();
+    this.#log = log;
+    this.#arm = arm;
+  }
+
+  /** Writes `call` (parsed: a row over its caps is refused) and sets the alarm for its expiry. */
+  async record(call: LoggedCall): Promise<void> {
+    this.#log.record(call);
+    await this.#arm();
+  }
+}

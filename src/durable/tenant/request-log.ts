@@ -1,0 +1,242 @@
+/**
+ * @module
+ * The tenant's request log: one bounded row per API v2 call made for the tenant (by a gateway key's
+ * holder, the console, an order run, an assistant or, later, the watcher), and the counters that
+ * survive the object's idling. Its own tables (`request_log`, `call_counters`, step 8 of
+ * `schema.ts`), reached through one narrow interface (`RequestLogPort`): the faces only forward to
+ * it, no other module reads it.
+ *
+ * Bounded twice, whichever is less: the last `REQUEST_LOG_ROWS` calls and `REQUEST_LOG_MS` of age.
+ * The watcher's calls have their own, smaller bound (`WATCHER_LOG_ROWS`), so a watcher polling in
+ * the background can never push a caller's calls out of the log. Pruned at each write (the row
+ * count) and by the alarm (the age), so nothing grows with traffic.
+ */
+import { z } from "zod";
+import { row, rows } from "./sql";
+
+/** How many of the callers' calls are kept: the support desk looks back at recent calls. */
+export const REQUEST_LOG_ROWS = 1000;
+/** How many of the watcher's calls are kept, apart: its polling must not crowd out the callers'. */
+export const WATCHER_LOG_ROWS = 200;
+/** How long a call is kept, ms: 7 days (failed calls' bodies are personal data: docs/storage.md). */
+export const REQUEST_LOG_MS = 7 * 24 * 60 * 60 * 1000;
+/** Cap of the API's error body kept, characters. */
+export const API_ERROR_CHARS = 4 * 1024;
+/** Cap of a failed call's request body kept, characters. */
+export const REQUEST_BODY_CHARS = 16 * 1024;
+
+/** `request_log` and `call_counters`, as of step 8 of `schema.ts` (change them with a new step). */
+export const REQUEST_LOG_TABLES = [
+  `CREATE TABLE IF NOT EXISTS request_log (seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    request_id TEXT NOT NULL, at INTEGER NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL,
+    query TEXT NOT NULL, status INTEGER NOT NULL, api_status INTEGER, api_error TEXT,
+    attempts INTEGER NOT NULL, waited_ms INTEGER NOT NULL, duration_ms INTEGER NOT NULL,
+    caller_kind TEXT NOT NULL, caller_id TEXT, body TEXT, watcher INTEGER NOT NULL)`,
+  "CREATE INDEX IF NOT EXISTS request_log_lane ON request_log (watcher, seq)",
+  "CREATE INDEX IF NOT EXISTS request_log_status ON request_log (status, seq)",
+  "CREATE TABLE IF NOT EXISTS call_counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+];
+
+/** Who made a call. A key is named by a short, non-secret id (see `lib/request-log.ts`). */
+export const CallerKind = z.enum(["key", "console", "order-run", "assistant", "watcher"]);
+export type CallerKind = z.output<typeof CallerKind>;
+
+/** One call, as it is written. `at` is epoch ms; `query` holds the query's names, never values. */
+export const LoggedCall = z.strictObject({
+  requestId: z.string().max(200),
+  at: z.int(),
+  method: z.string().max(16),
+  path: z.string().max(2000),
+  query: z.array(z.string().max(200)).max(50),
+  status: z.int(),
+  apiStatus: z.int().nullable(),
+  apiError: z.string().max(API_ERROR_CHARS).nullable(),
+  attempts: z.int().min(0),
+  waitedMs: z.int().min(0),
+  durationMs: z.int().min(0),
+  caller: z.strictObject({ kind: CallerKind, id: z.string().max(64).nullable() }),
+  body: z.string().max(REQUEST_BODY_CHARS).nullable(),
+});
+export type LoggedCall = z.output<typeof LoggedCall>;
+
+/** A stored call with its cursor (`seq`: pass it as `before` for the page after). */
+export type LoggedRow = LoggedCall & { seq: number };
+
+/** `4xx`-style class or an exact status. */
+export type StatusFilter = { exact: number } | { class: number } | null;
+
+/** The counters kept with the tenant, and since when they count (epoch ms). */
+export interface CallCounters {
+  upstreamCalls: number;
+  waits: number;
+  refusals: number;
+  since: number;
+}
+
+/** The narrow interface the faces reach the log through. */
+export interface RequestLogPort {
+  record(call: LoggedCall): void;
+  list(status: StatusFilter, limit: number, before: number | null, now: number): LoggedRow[];
+  counters(): CallCounters;
+}
+
+const Stored = z
+  .object({
+    seq: z.int(),
+    request_id: z.string(),
+    at: z.int(),
+    method: z.string(),
+    path: z.string(),
+    query: z.string(),
+    status: z.int(),
+    api_status: z.int().nullable(),
+    api_error: z.string().nullable(),
+    attempts: z.int(),
+    waited_ms: z.int(),
+    duration_ms: z.int(),
+    caller_kind: CallerKind,
+    caller_id: z.string().nullable(),
+    body: z.string().nullable(),
+  })
+  .transform((r): LoggedRow => ({
+    seq: r.seq,
+    requestId: r.request_id,
+    at: r.at,
+    method: r.method,
+    path: r.path,
+    query: z.array(z.string()).parse(JSON.parse(r.query)),
+    status: r.status,
+    apiStatus: r.api_status,
+    apiError: r.api_error,
+    attempts: r.attempts,
+    waitedMs: r.waited_ms,
+    durationMs: r.duration_ms,
+    caller: { kind: r.caller_kind, id: r.caller_id },
+    body: r.body,
+  }));
+
+const Counter = z.object({ name: z.string(), value: z.int() });
+const Oldest = z.object({ seq: z.int() });
+
+/** The request log module of one tenant object. */
+export class RequestLog implements RequestLogPort {
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly now: () => number,
+  ) {}
+
+  /**
+   * Writes one call and keeps the bound: the oldest rows of its lane past the lane's size go. The
+   * counters move in the same synchronous step, so they never disagree with what was written.
+   */
+  record(call: LoggedCall): void {
+    const c = LoggedCall.parse(call);
+    const watcher = c.caller.kind === "watcher" ? 1 : 0;
+    this.sql.exec(
+      `INSERT INTO request_log (request_id, at, method, path, query, status, api_status, api_error,
+        attempts, waited_ms, duration_ms, caller_kind, caller_id, body, watcher)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      c.requestId,
+      c.at,
+      c.method,
+      c.path,
+      JSON.stringify(c.query),
+      c.status,
+      c.apiStatus,
+      c.apiError,
+      c.attempts,
+      c.waitedMs,
+      c.durationMs,
+      c.caller.kind,
+      c.caller.id,
+      c.body,
+      watcher,
+    );
+    const keep = watcher ? WATCHER_LOG_ROWS : REQUEST_LOG_ROWS;
+    const cut = row(
+      this.sql,
+      Oldest,
+      "SELECT seq FROM request_log WHERE watcher = ? ORDER BY seq DESC LIMIT 1 OFFSET ?",
+      watcher,
+      keep,
+    );
+    if (cut)
+      this.sql.exec("DELETE FROM request_log WHERE watcher = ? AND seq <= ?", watcher, cut.seq);
+    this.#bump("upstreamCalls", c.attempts);
+    this.#bump("waits", c.waitedMs > 0 ? 1 : 0);
+    // A refusal: the gateway answered without the API's answer (no permit in time, timeout).
+    this.#bump("refusals", c.apiStatus === null && c.status >= 400 ? 1 : 0);
+  }
+
+  /** Calls newest first, at most `limit`, older than the cursor `before`, within the age bound. */
+  list(status: StatusFilter, limit: number, before: number | null, now: number): LoggedRow[] {
+    const [low, high] =
+      status === null
+        ? [0, 1000]
+        : "exact" in status
+          ? [status.exact, status.exact + 1]
+          : [status.class * 100, status.class * 100 + 100];
+    return rows(
+      this.sql,
+      Stored,
+      `SELECT * FROM request_log WHERE status >= ? AND status < ? AND seq < ? AND at >= ?
+       ORDER BY seq DESC LIMIT ?`,
+      low,
+      high,
+      before ?? Number.MAX_SAFE_INTEGER,
+      now - REQUEST_LOG_MS,
+      limit,
+    );
+  }
+
+  /** The counters, and since when they count: the first call counted after step 8. */
+  counters(): CallCounters {
+    const values = new Map(
+      rows(this.sql, Counter, "SELECT name, value FROM call_counters").map((r) => [
+        r.name,
+        r.value,
+      ]),
+    );
+    return {
+      upstreamCalls: values.get("upstreamCalls") ?? 0,
+      waits: values.get("waits") ?? 0,
+      refusals: values.get("refusals") ?? 0,
+      since: values.get("since") ?? this.now(),
+    };
+  }
+
+  /** Drops calls older than the age bound (the alarm's purge). */
+  purge(now: number): void {
+    this.sql.exec("DELETE FROM request_log WHERE at < ?", now - REQUEST_LOG_MS);
+  }
+
+  /** When the oldest call ages out, or null when the log is empty. */
+  dueAt(): number | null {
+    const oldest = row(
+      this.sql,
+      z.object({ at: z.int() }),
+      "SELECT at FROM request_log ORDER BY at LIMIT 1",
+    );
+    return oldest ? oldest.at + REQUEST_LOG_MS : null;
+  }
+
+  /** Forgets every call and resets the counters (the tenant is removed). */
+  clear(): void {
+    this.sql.exec("DELETE FROM request_log");
+    this.sql.exec("DELETE FROM call_counters");
+  }
+
+  #bump(name: string, by: number): void {
+    this.sql.exec(
+      "INSERT INTO call_counters (name, value) VALUES ('since', ?) ON CONFLICT (name) DO NOTHING",
+      this.now(),
+    );
+    if (by === 0) return;
+    this.sql.exec(
+      `INSERT INTO call_counters (name, value) VALUES (?, ?)
+       ON CONFLICT (name) DO UPDATE SET value = call_counters.value + excluded.value`,
+      name,
+      by,
+    );
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * @module
+ * A `/v2` call's row of the tenant's request log (`durable/tenant/request-log.ts`), made once its
+ * answer is known and written after the answer left (`ctx.waitUntil`). Nothing secret goes in: the
+ * key is named by the first 8 hex of its SHA-256 (not enough to find it, enough to tell keys
+ * apart), the query keeps its parameter names only (a value can be a secret), headers are never
+ * read. The API's error body and, for a failed call, the request body are kept, capped.
+ */
+import { sha256Hex } from "../crypto";
+import type { Caller } from "../app";
+import type { Bindings } from "../config";
+import { log } from "../log";
+import { toCallLog } from "../stubs";
+import type { CallTrace } from "../upstream/client";
+import {
+  API_ERROR_CHARS,
+  REQUEST_BODY_CHARS,
+  type LoggedCall,
+} from "../../durable/tenant/request-log";
+
+/** What the route knows of a `/v2` call when its answer is made. */
+export interface CallFacts {
+  requestId: string;
+  started: number;
+  method: string;
+  /** The path below the v2 root, without the query. */
+  path: string;
+  search: string;
+  /** The request body when it was buffered (a stream is not kept). */
+  body: ArrayBuffer | ReadableStream | null;
+  trace: CallTrace;
+}
+
+/** The short, non-secret id of a gateway key: the first 8 hex of its SHA-256. */
+export async function keyId(key: string): Promise<string> {
+  return (await sha256Hex(key)).slice(0, 8);
+}
+
+/** The query's parameter names, without their values (which can be secrets). */
+export function queryNames(search: string): string[] {
+  return [...new Set(new URLSearchParams(search).keys())].slice(0, 50).map((n) => n.slice(0, 200));
+}
+
+/**
+ * The row of a call answered with `status`, `res` being that answer (null: the gateway's own
+ * problem). A failed answer of the API keeps its body (`res` is then a clone, read here, capped)
+ * and the request's body; a success keeps neither.
+ */
+export async function loggedCall(
+  facts: CallFacts,
+  status: number,
+  res: Response | null,
+  keyIdOf: string,
+): Promise<LoggedCall> {
+  const failed = status >= 400;
+  // The API answered only when an attempt went out: a cached or replayed answer is the gateway's.
+  const api = facts.trace.attempts > 0 ? res : null;
+  const apiError = api && failed ? await capped(api) : null;
+  if (api && !failed) await api.body?.cancel();
+  return {
+    requestId: facts.requestId.slice(0, 200),
+    at: facts.started,
+    method: facts.method,
+    path: facts.path.slice(0, 2000),
+    query: queryNames(facts.search),
+    status,
+    apiStatus: api?.status ?? null,
+    apiError,
+    attempts: facts.trace.attempts,
+    waitedMs: Math.max(0, Math.round(facts.trace.waitedMs)),
+    durationMs: Math.max(0, Date.now() - facts.started),
+    caller: { kind: "key", id: keyIdOf },
+    body:
+      failed && facts.body instanceof ArrayBuffer
+        ? new TextDecoder().decode(facts.body).slice(0, REQUEST_BODY_CHARS)
+        : null,
+  };
+}
+
+/**
+ * Writes `call` to the log of `caller`'s tenant (its key was authenticated before the call was
+ * sent). Never throws: a lost row must not fail a call that was already answered.
+ */
+export async function recordCall(env: Bindings, caller: Caller, call: LoggedCall): Promise<void> {
+  try {
+    await toCallLog(env, caller.tenant, (f) => f.record(call));
+  } catch (e) {
+    log.warn("request-log-failed", { requestId: call.requestId, error: String(e) });
+  }
+}
+
+/**
+ * Logs a `/v2` call once it is answered, off the answer's path: everything (the key's hash, the
+ * error body's read, the write to the tenant's object) runs in `ctx.waitUntil`, after the response
+ * left. What that costs the caller: nothing in time; the isolate stays up for one more round trip
+ * to the tenant's object, and a failed answer's body is teed (`clone`) to be read here.
+ *
+ * @param status what the caller was answered
+ * @param res the answer, for one of 400 or more (a clone is read); null for a gateway's problem
+ */
+export function logAfterAnswer(
+  ctx: Pick<ExecutionContext, "waitUntil">,
+  env: Bindings,
+  caller: Caller,
+  facts: CallFacts,
+  status: number,
+  res: Response | null,
+): void {
+  // Only a failed answer is teed: a success's body streams to the caller untouched.
+  const copy =
+    res && status >= 400 ? res.clone() : res && new Response(null, { status: res.status });
+  ctx.waitUntil(
+    (async () => {
+      const call = await loggedCall(facts, status, copy, await keyId(caller.key));
+      await recordCall(env, caller, call);
+    })(),
+  );
+}
+
+/** The error body, capped. Errors of the API are small (ProblemDetails): read whole, then cut. */
+async function capped(res: Response): Promise<string> {
+  const text = await res.text();
+  return text.slice(0, API_ERROR_CHARS);
+}

@@ -1,0 +1,117 @@
+/**
+ * @module
+ * The request log as operators read it (`/admin/tenants/{environment}/{client}/requests` and the
+ * console): the filters, the answer's schema, and the support bundle of one call in the form the
+ * API's provider asks for (client, object ids, time, request URL and body, the error). Never the
+ * client key, a token or a gateway key: the log holds none of them.
+ */
+import { z } from "zod";
+import { CallerKind, type LoggedRow, type StatusFilter } from "../../durable/tenant/request-log";
+
+/** `?status=`: an exact status (`404`) or a class (`4xx`). */
+export const StatusParam = z
+  .string()
+  .regex(/^([1-5]xx|[1-5][0-9]{2})$/, "an HTTP status (404) or a class (4xx)");
+
+/** `?before=`: the cursor of the page before, a row's `cursor`. */
+export const Cursor = z.string().regex(/^[0-9]{1,15}$/, "a cursor from an earlier page");
+
+/** The filter a `?status=` value stands for (validated by `StatusParam`). */
+export function statusFilter(status: string | undefined): StatusFilter {
+  if (status === undefined) return null;
+  return status.endsWith("xx") ? { class: Number(status[0]) } : { exact: Number(status) };
+}
+
+/** One logged call as operators see it. */
+export const RequestView = z.strictObject({
+  cursor: z.string().meta({ description: "Pass as `before` for the calls older than this one." }),
+  requestId: z.string(),
+  at: z.string(),
+  method: z.string(),
+  path: z.string().meta({ description: "Below the v2 root, without the query." }),
+  queryNames: z.array(z.string()).meta({ description: "The query's names; values are not kept." }),
+  status: z.int().meta({ description: "What the caller was answered." }),
+  apiStatus: z.int().nullable().meta({ description: "The API's status; null: no answer of it." }),
+  apiError: z.string().nullable().meta({ description: "The API's error body, at most 4 KiB." }),
+  attempts: z.int(),
+  permitWaitMs: z.int(),
+  durationMs: z.int(),
+  caller: z.strictObject({
+    kind: CallerKind,
+    id: z.string().nullable().meta({ description: "A gateway key's: its hash's first 8 hex." }),
+  }),
+  requestBody: z
+    .string()
+    .nullable()
+    .meta({ description: "A failed call's request body, at most 16 KiB; kept 7 days." }),
+  supportBundle: z.string().meta({ description: "The call as the API's support asks for it." }),
+});
+export type RequestView = z.output<typeof RequestView>;
+
+/** The tenant a support bundle names, and where its API is. */
+export interface BundleContext {
+  tenant: string;
+  apiBaseUrl: string;
+}
+
+/** Path segments that are object ids: numbers or GUIDs. */
+const ID = /^([0-9]+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/**
+ * One call in the provider's form: the client (the tenant; never its client key), the object ids
+ * in the URL, the time, the request URL and body, and the API's error.
+ */
+export function supportBundle(r: LoggedRow, ctx: BundleContext): string {
+  const ids = r.path.split("/").filter((s) => ID.test(s));
+  const query = r.query.length === 0 ? "" : `?${r.query.map((n) => `${n}=…`).join("&")}`;
+  return [
+    `Client: ${ctx.tenant}`,
+    `Time (UTC): ${new Date(r.at).toISOString()}`,
+    `Request: ${r.method} ${ctx.apiBaseUrl}${r.path}${query}`,
+    `Object ids: ${ids.length === 0 ? "none" : ids.join(", ")}`,
+    `Request id: ${r.requestId}`,
+    `Status: ${r.apiStatus ?? `${r.status} (from the gateway; the API did not answer)`}`,
+    `Request body: ${r.body ?? "none kept"}`,
+    `Error: ${r.apiError ?? "none"}`,
+  ].join("\n");
+}
+
+/** A stored row as `RequestView`. */
+export function requestView(r: LoggedRow, ctx: BundleContext): RequestView {
+  return {
+    cursor: String(r.seq),
+    requestId: r.requestId,
+    at: new Date(r.at).toISOString(),
+    method: r.method,
+    path: r.path,
+    queryNames: r.query,
+    status: r.status,
+    apiStatus: r.apiStatus,
+    apiError: r.apiError,
+    attempts: r.attempts,
+    permitWaitMs: r.waitedMs,
+    durationMs: r.durationMs,
+    caller: r.caller,
+    requestBody: r.body,
+    supportBundle: supportBundle(r, ctx),
+  };
+}
+
+/** Calls a page holds unless `?limit=` says otherwise, and the most it may say. */
+export const DEFAULT_PAGE = 50;
+export const MAX_PAGE = 200;
+
+/** `?limit=` as a page size: 1–`MAX_PAGE`, `DEFAULT_PAGE` when absent. */
+export function pageSize(limit: string | undefined): number {
+  const n = limit === undefined ? DEFAULT_PAGE : Number(limit);
+  return Math.min(MAX_PAGE, Math.max(1, Number.isFinite(n) ? n : DEFAULT_PAGE));
+}
+
+/** A page of views and the cursor after it (null when the page was not full). */
+export function requestPage(rows: LoggedRow[], limit: number, ctx: BundleContext) {
+  const last = rows.at(-1);
+  return {
+    requests: rows.map((r) => requestView(r, ctx)),
+    next: rows.length === limit && last ? String(last.seq) : null,
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * @module
+ * A tenant's request log: the last calls, filtered by status or class, and for each failed call a
+ * support bundle in a readonly textarea, to copy into a request to the API's support. Nothing on it
+ * is secret: the log holds no key, no token and no query value.
+ */
+import type { Environment } from "../../../lib/config";
+import { tenantPath, when } from "../../../lib/console/views";
+import type { RequestView } from "../../../lib/request-log/view";
+import { Layout } from "../layout";
+import { Table } from "../table";
+
+/** The filters offered as links: every call, the two failure classes, and a common exact code. */
+const FILTERS = ["4xx", "5xx", "404", "429"];
+
+/** What the page shows. */
+export interface RequestsPageProps {
+  csrf: string;
+  tenant: string;
+  environment: Environment;
+  client: string;
+  status: string | null;
+  requests: RequestView[];
+  next: string | null;
+}
+
+/** The request log page. */
+export function RequestsPage(p: RequestsPageProps) {
+  const base = tenantPath(p.environment, p.client, "/requests");
+  const filtered = p.status === null ? base : `${base}?status=${p.status}`;
+  const failed = p.requests.filter((r) => r.status >= 400);
+  return (
+    <Layout title={`Requests of ${p.tenant}`} csrf={p.csrf}>
+      <h1>Requests</h1>
+      <p class="muted">
+        API calls of <a href={tenantPath(p.environment, p.client)}>{p.tenant}</a>, newest first: the
+        last 1,000, at most 7 days back.
+      </p>
+      <nav aria-label="Filter by status">
+        <p>
+          Show:{" "}
+          <a href={base} aria-current={p.status === null ? "page" : undefined}>
+            all
+          </a>
+          {FILTERS.map((s) => (
+            <>
+              {" · "}
+              <a href={`${base}?status=${s}`} aria-current={p.status === s ? "page" : undefined}>
+                {s}
+              </a>
+            </>
+          ))}
+        </p>
+      </nav>
+      {p.requests.length === 0 ? (
+        <p>No calls{p.status ? ` with status ${p.status}` : ""} yet.</p>
+      ) : (
+        <Table
+          columns={["Time", "Call", "Status", "API", "Attempts", "Wait", "Took", "Caller", "Id"]}
+          rows={p.requests.map((r) => [
+            when(r.at),
+            `${r.method} ${r.path}`,
+            r.status,
+            r.apiStatus ?? "–",
+            r.attempts,
+            `${r.permitWaitMs} ms`,
+            `${r.durationMs} ms`,
+            r.caller.id ? `${r.caller.kind} ${r.caller.id}` : r.caller.kind,
+            <a href={`#${r.requestId}`}>{r.requestId}</a>,
+          ])}
+        />
+      )}
+      {p.next && (
+        <p>
+          <a href={`${filtered}${p.status === null ? "?" : "&"}before=${p.next}`}>Older calls</a>
+        </p>
+      )}
+      {failed.length > 0 && <h2>Failed calls</h2>}
+      {failed.map((r) => (
+        <section id={r.requestId}>
+          <h3>{`${r.status} ${r.method} ${r.path}`}</h3>
+          <p class="muted">{`${when(r.at)} · request id ${r.requestId}`}</p>
+          <label for={`bundle-${r.requestId}`}>Support bundle (select and copy)</label>
+          <textarea id={`bundle-${r.requestId}`} readonly rows={10} cols={80}>
+            {r.supportBundle}
+          </textarea>
+        </section>
+      ))}
+    </Layout>
+  );
+}

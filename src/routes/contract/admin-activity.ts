@@ -1,0 +1,64 @@
+/**
+ * @module
+ * The declarations of what happened for a tenant (`/admin`, operator token): its request log and
+ * its webhooks' status. `routes/admin.ts` binds a handler to each.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { WebhookStatus } from "../../durable/tenant/webhook-status";
+import { problems } from "../../lib/openapi/problems";
+import { SECURITY } from "../../lib/openapi/security";
+import { Cursor, RequestView, StatusParam } from "../../lib/request-log/view";
+import { Target } from "./admin";
+import { jsonAnswer } from "./kit";
+
+const base = { tags: ["admin"], security: [{ [SECURITY.operator]: [] }] };
+
+/** `?status=&limit=&before=` of the request log. */
+export const RequestsQuery = z.object({
+  status: StatusParam.optional().openapi({
+    description: "An exact status (`404`) or a class (`4xx`).",
+  }),
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,3}$/)
+    .optional()
+    .openapi({ description: "1–200 calls; default 50." }),
+  before: Cursor.optional().openapi({ description: "A `cursor` of the previous page." }),
+});
+
+const Requests = z
+  .strictObject({
+    requests: z.array(RequestView.clone().openapi("LoggedRequest")),
+    next: z.string().nullable().openapi({ description: "`before` for the next page, or null." }),
+  })
+  .openapi("RequestLog");
+
+export const listRequests = createRoute({
+  ...base,
+  method: "get",
+  path: "/tenants/{environment}/{client}/requests",
+  operationId: "listRequests",
+  summary: "The tenant's last API calls (1,000 or 7 days), newest first",
+  request: { params: Target, query: RequestsQuery },
+  responses: {
+    200: jsonAnswer("The calls, newest first.", Requests),
+    ...problems(400, 401, 404, 429, 503),
+  },
+});
+
+const Webhooks = z
+  .strictObject({ sources: z.array(WebhookStatus.clone().openapi("WebhookSourceStatus")) })
+  .openapi("WebhookStatus");
+
+export const webhookStatus = createRoute({
+  ...base,
+  method: "get",
+  path: "/tenants/{environment}/{client}/webhooks",
+  operationId: "webhookStatus",
+  summary: "Each webhook source: its secret (set, when), shop, last accepted and refused delivery",
+  request: { params: Target },
+  responses: {
+    200: jsonAnswer("One row per source.", Webhooks),
+    ...problems(401, 404, 429, 503),
+  },
+});

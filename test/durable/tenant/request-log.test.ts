@@ -1,0 +1,110 @@
+/**
+ * The request log's module (`src/durable/tenant/request-log.ts`) over a fresh object's storage:
+ * its bound (the 1,001st call drops the oldest; the watcher's calls have their own, smaller bound),
+ * its age limit, its filters and the counters it keeps. Rows are written through the module
+ * directly, so a thousand of them cost no HTTP.
+ */
+import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import {
+  REQUEST_LOG_MS,
+  REQUEST_LOG_ROWS,
+  RequestLog,
+  WATCHER_LOG_ROWS,
+  type CallerKind,
+  type LoggedCall,
+} from "../../../src/durable/tenant/request-log";
+
+let seq = 0;
+const T0 = Date.parse("2026-03-01T10:00:00.000Z");
+
+/** `run` with a request log over a fresh tenant object's (migrated) storage. */
+function withLog<R>(run: (log: RequestLog) => R): Promise<R> {
+  const ns = env.TENANT;
+  const stub = ns.get(ns.idFromName(`test:request-log-${Date.now().toString(36)}-${seq++}`));
+  return runInDurableObject(stub, (_i, state) => run(new RequestLog(state.storage.sql, () => T0)));
+}
+
+const call = (n: number, over: Partial<LoggedCall> = {}, kind: CallerKind = "key"): LoggedCall => ({
+  requestId: `req-${n}`,
+  at: T0 + n,
+  method: "GET",
+  path: "/Customers",
+  query: [],
+  status: 200,
+  apiStatus: 200,
+  apiError: null,
+  attempts: 1,
+  waitedMs: 0,
+  durationMs: 12,
+  caller: { kind, id: kind === "key" ? "0123abcd" : null },
+  body: null,
+  ...over,
+});
+
+describe("request log: bound", () => {
+  it("keeps the last 1,000 calls: the 1,001st drops the oldest", async () => {
+    const ids = await withLog((log) => {
+      for (let n = 0; n <= REQUEST_LOG_ROWS; n++) log.record(call(n));
+      return log.list(null, 2000, null, T0).map((r) => r.requestId);
+    });
+    expect(ids).toHaveLength(REQUEST_LOG_ROWS);
+    expect(ids[0]).toBe(`req-${REQUEST_LOG_ROWS}`);
+    expect(ids.at(-1)).toBe("req-1");
+  });
+
+  it("bounds the watcher's calls apart, so they never push a caller's calls out", async () => {
+    const kinds = await withLog((log) => {
+      log.record(call(0));
+      for (let n = 1; n <= WATCHER_LOG_ROWS + 5; n++) log.record(call(n, {}, "watcher"));
+      return log.list(null, 2000, null, T0).map((r) => r.caller.kind);
+    });
+    expect(kinds.filter((k) => k === "watcher")).toHaveLength(WATCHER_LOG_ROWS);
+    expect(kinds).toContain("key");
+  });
+
+  it("shows nothing older than 7 days, and the alarm's purge drops it", async () => {
+    const left = await withLog((log) => {
+      log.record(call(0));
+      log.record(call(1, { at: T0 + REQUEST_LOG_MS + 10 }));
+      const now = T0 + REQUEST_LOG_MS + 20;
+      const shown = log.list(null, 10, null, now).length;
+      expect(log.dueAt()).toBe(T0 + REQUEST_LOG_MS);
+      log.purge(now);
+      return { shown, dueAt: log.dueAt() };
+    });
+    expect(left).toEqual({ shown: 1, dueAt: T0 + 2 * REQUEST_LOG_MS + 10 });
+  });
+});
+
+describe("request log: filters and counters", () => {
+  it("filters by exact status and class, pages with a cursor, counts calls, waits and refusals", async () => {
+    const seen = await withLog((log) => {
+      log.record(call(1, { status: 404, apiStatus: 404, apiError: "{}" }));
+      log.record(call(2, { status: 500, apiStatus: 500, attempts: 1, waitedMs: 30 }));
+      log.record(call(3, { status: 503, apiStatus: null, attempts: 0 }));
+      log.record(call(4, { attempts: 2 }));
+      const first = log.list(null, 2, null, T0);
+      return {
+        fourxx: log.list({ class: 4 }, 10, null, T0).map((r) => r.requestId),
+        exact: log.list({ exact: 503 }, 10, null, T0).map((r) => r.requestId),
+        page: first.map((r) => r.requestId),
+        next: log.list(null, 10, first.at(-1)?.seq ?? null, T0).map((r) => r.requestId),
+        counters: log.counters(),
+      };
+    });
+    expect(seen.fourxx).toEqual(["req-1"]);
+    expect(seen.exact).toEqual(["req-3"]);
+    expect(seen.page).toEqual(["req-4", "req-3"]);
+    expect(seen.next).toEqual(["req-2", "req-1"]);
+    expect(seen.counters).toEqual({ upstreamCalls: 4, waits: 1, refusals: 1, since: T0 });
+  });
+
+  it("refuses a row that would carry more than its caps", async () => {
+    await withLog((log) => {
+      expect(() => log.record(call(1, { apiError: "x".repeat(5000) }))).toThrow();
+      expect(log.list(null, 10, null, T0)).toEqual([]);
+    });
+  });
+});

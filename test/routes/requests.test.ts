@@ -1,0 +1,180 @@
+/**
+ * The request log as operators read it (`GET /admin/tenants/{environment}/{client}/requests`,
+ * `src/durable/tenant/request-log.ts`): a call made through `/v2` with its status and request id, a
+ * call the API refused with the API's error and the request body, filters, counters that survive
+ * an eviction, and nothing secret in any of it.
+ */
+import { env } from "cloudflare:workers";
+import {
+  createExecutionContext,
+  evictDurableObject,
+  waitOnExecutionContext,
+} from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import app from "../../src/index";
+import { signIn } from "../helpers/console";
+import { ADMIN, control, fresh, gw, json, tenant } from "../helpers/gateway";
+
+interface Logged {
+  requestId: string;
+  method: string;
+  path: string;
+  queryNames: string[];
+  status: number;
+  apiStatus: number | null;
+  apiError: string | null;
+  attempts: number;
+  caller: { kind: string; id: string | null };
+  requestBody: string | null;
+  supportBundle: string;
+}
+type Page = { requests: Logged[]; next: string | null };
+
+/**
+ * A `/v2` call through the gateway's own handler, waiting for what it left to run after the
+ * answer (the log's write): `exports.default` would not let a test wait for that.
+ */
+async function v2(key: string, path: string, init: RequestInit = {}): Promise<Response> {
+  const ctx = createExecutionContext();
+  const headers = new Headers(init.headers);
+  headers.set("authorization", `Bearer ${key}`);
+  const res = await app.fetch(
+    new Request(`https://gateway.test/v2${path}`, { ...init, headers }),
+    env,
+    ctx,
+  );
+  await res.arrayBuffer();
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+const requests = async (client: string, query = ""): Promise<Page> => {
+  const res = await gw(`/admin/tenants/demo/${client}/requests${query}`, { headers: ADMIN });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as Page;
+};
+
+describe("request log: happy", () => {
+  it("lists a /v2 call with its status and request id, and a refused one with the API's error", async () => {
+    await fresh();
+    const t = await tenant();
+    const ok = await v2(t.gatewayKey, "/Customers?PageSize=5&secretish=abc");
+    expect(ok.status).toBeLessThan(300);
+    const bad = await v2(
+      t.gatewayKey,
+      "/Customers",
+      json({ Name: "No such org", OrganizationNumber: "not-a-number-at-all-0000000" }),
+    );
+    const missing = await v2(t.gatewayKey, "/Customers/987654321");
+    expect(missing.status).toBe(404);
+
+    const page = await requests(t.client);
+    const [last, , first] = page.requests;
+    expect(first).toMatchObject({
+      requestId: ok.headers.get("x-request-id"),
+      method: "GET",
+      path: "/Customers",
+      queryNames: ["PageSize", "secretish"],
+      status: ok.status,
+      apiStatus: ok.status,
+      apiError: null,
+      attempts: 1,
+      requestBody: null,
+    });
+    expect(first?.caller).toEqual({ kind: "key", id: expect.stringMatching(/^[0-9a-f]{8}$/) });
+    expect(last).toMatchObject({
+      requestId: missing.headers.get("x-request-id"),
+      status: 404,
+      apiStatus: 404,
+      apiError: expect.stringContaining("404"),
+    });
+    expect(page.requests[1]?.requestId).toBe(bad.headers.get("x-request-id"));
+    expect(last?.supportBundle).toContain("/Customers/987654321");
+    expect(last?.supportBundle).toContain("Object ids: 987654321");
+    // Nothing secret anywhere: no key, no query value.
+    const all = JSON.stringify(page);
+    expect(all).not.toContain(t.gatewayKey);
+    expect(all).not.toContain(t.clientKey);
+    expect(all).not.toContain("abc");
+  });
+
+  it("keeps a failed write's request body, filters by status class and exact code, pages", async () => {
+    await fresh({ faults: [{ kind: "error", target: "api", status: 500, count: 1 }] });
+    const t = await tenant();
+    const body = { Name: "Fault AS" };
+    const failed = await v2(t.gatewayKey, "/Customers", json(body));
+    expect(failed.status).toBe(500);
+    await v2(t.gatewayKey, "/Customers/987654321");
+    await v2(t.gatewayKey, "/Customers");
+
+    const server = await requests(t.client, "?status=5xx");
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]).toMatchObject({ status: 500, apiStatus: 500 });
+    expect(server.requests[0]?.requestBody).toBe(JSON.stringify(body));
+    expect((await requests(t.client, "?status=404")).requests.map((r) => r.status)).toEqual([404]);
+
+    const one = await requests(t.client, "?limit=1");
+    expect(one.requests).toHaveLength(1);
+    expect(one.next).not.toBeNull();
+    const rest = await requests(t.client, `?before=${one.next}`);
+    expect(rest.requests).toHaveLength(2);
+  });
+
+  it("counters survive an eviction of the tenant's object, with the time they count from", async () => {
+    await fresh();
+    const t = await tenant();
+    await v2(t.gatewayKey, "/Customers");
+    await v2(t.gatewayKey, "/Customers");
+    await evictDurableObject(env.TENANT.get(env.TENANT.idFromName(t.name)));
+    const res = await gw("/admin/tenants", { headers: ADMIN });
+    const { tenants } = (await res.json()) as {
+      tenants: { tenant: string; callCounters: { upstreamCalls: number; since: string } }[];
+    };
+    const mine = tenants.find((x) => x.tenant === t.name);
+    expect(mine?.callCounters.upstreamCalls).toBe(2);
+    expect(Date.parse(mine?.callCounters.since ?? "")).toBeGreaterThan(0);
+  });
+});
+
+describe("request log: the console", () => {
+  it("shows a call and a refused call with its support bundle in a readonly textarea, and the counters", async () => {
+    await fresh();
+    const t = await tenant();
+    const ok = await v2(t.gatewayKey, "/Customers");
+    const missing = await v2(t.gatewayKey, "/Customers/987654321");
+    const operator = await signIn();
+    const page = await operator.page(`/console/tenants/demo/${t.client}/requests`);
+    expect(page).toContain(ok.headers.get("x-request-id"));
+    expect(page).toContain(missing.headers.get("x-request-id"));
+    expect(page).toMatch(/<textarea[^>]*readonly[^>]*>[^<]*Object ids: 987654321/);
+    expect(page).not.toContain(t.gatewayKey);
+    const only404 = await operator.page(`/console/tenants/demo/${t.client}/requests?status=4xx`);
+    expect(only404).toContain(missing.headers.get("x-request-id"));
+    expect(only404).not.toContain(ok.headers.get("x-request-id"));
+    const tenants = await operator.page("/console");
+    expect(tenants).toContain("Counting since");
+    const tenantPage = await operator.page(`/console/tenants/demo/${t.client}`);
+    expect(tenantPage).toContain("Deliveries");
+  });
+});
+
+describe("request log: errors", () => {
+  it("refuses a bad status filter, an unknown tenant answers 404", async () => {
+    const t = await tenant();
+    for (const q of ["?status=abc", "?status=6xx", "?before=x"]) {
+      const res = await gw(`/admin/tenants/demo/${t.client}/requests${q}`, { headers: ADMIN });
+      expect(res.status, q).toBe(400);
+    }
+    const none = await gw("/admin/tenants/demo/no-such-client/requests", { headers: ADMIN });
+    expect(none.status).toBe(404);
+  });
+});
+
+describe("request log: security", () => {
+  it("needs the operator's token", async () => {
+    const t = await tenant();
+    const res = await gw(`/admin/tenants/demo/${t.client}/requests`);
+    expect(res.status).toBe(401);
+    await control("POST", "/reset", undefined, 204);
+  });
+});
