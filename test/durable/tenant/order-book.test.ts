@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { OrderBook, START_RETRY_MS } from "../../../src/durable/tenant/order-book";
-import type { Order } from "../../../src/lib/orders/order";
+import { coffeeOrder } from "../../fixtures/orders/coffee";
 import { applyEvent, type OrderRun } from "../../../src/lib/orders/runs";
 
 const TENANT = env.TENANT;
@@ -20,40 +20,7 @@ const DAY = 86_400_000;
 const T0 = Date.parse("2026-03-01T10:00:00.000Z");
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function order(id: string): Order {
-  return {
-    source: "shopify",
-    id,
-    number: `#${id}`,
-    placedAt: iso(T0),
-    paidAt: iso(T0),
-    currency: "NOK",
-    taxIncluded: true,
-    buyer: {
-      externalId: null,
-      email: null,
-      firstName: "Kari",
-      lastName: "Nordmann",
-      company: null,
-      organizationNumber: null,
-      phone: null,
-      address: null,
-    },
-    lines: [
-      {
-        ref: "L1",
-        kind: "item",
-        sku: "SKU-1",
-        name: "Kaffe",
-        quantity: 1,
-        amount: 12_500,
-        discount: 0,
-        vat: "15",
-      },
-    ],
-    total: 12_500,
-  };
-}
+const order = (id: string) => coffeeOrder(id);
 /** A paid order's record, changed at `at`, with `patch` applied. */
 function run(id: string, at: number, patch: Partial<OrderRun> = {}): OrderRun {
   return {

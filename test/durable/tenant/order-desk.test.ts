@@ -11,9 +11,9 @@ import { describe, expect, it } from "vitest";
 import { START_RETRY_MS } from "../../../src/durable/tenant/order-book";
 import { OrderDesk } from "../../../src/durable/tenant/order-desk";
 import type { OrderSettings } from "../../../src/durable/tenant/order-settings";
+import { coffeeOrder } from "../../fixtures/orders/coffee";
 import { ShopPins } from "../../../src/durable/tenant/shop-pins";
 import type { Bindings } from "../../../src/lib/config";
-import type { Order } from "../../../src/lib/orders/order";
 import { applyEvent } from "../../../src/lib/orders/runs";
 import { sign } from "../../fixtures/orders/sign";
 import { corpus } from "../../fixtures/orders/shopify";
@@ -23,40 +23,7 @@ const TENANT = env.TENANT;
 const OWNER = { tenant: "demo:desk-test", registration: "reg-1" } as const;
 const AT = "2026-03-01T10:00:00.000Z";
 
-function order(id: string): Order {
-  return {
-    source: "shopify",
-    id,
-    number: `#${id}`,
-    placedAt: AT,
-    paidAt: AT,
-    currency: "NOK",
-    taxIncluded: true,
-    buyer: {
-      externalId: null,
-      email: null,
-      firstName: "Kari",
-      lastName: "Nordmann",
-      company: null,
-      organizationNumber: null,
-      phone: null,
-      address: null,
-    },
-    lines: [
-      {
-        ref: "L1",
-        kind: "item",
-        sku: "SKU-1",
-        name: "Kaffe",
-        quantity: 1,
-        amount: 12_500,
-        discount: 0,
-        vat: "15",
-      },
-    ],
-    total: 12_500,
-  };
-}
+const order = (id: string) => coffeeOrder(id);
 
 /**
  * A Workflows binding that records each create and holds its answer until `release` (after which it

@@ -10,7 +10,7 @@ import { hasColumn } from "../../../src/durable/columns";
 import { MigrationError, storedVersion } from "../../../src/durable/migrations";
 import { migrate, TENANT_MIGRATIONS } from "../../../src/durable/tenant/schema";
 import { ShopPins } from "../../../src/durable/tenant/shop-pins";
-import type { Order } from "../../../src/lib/orders/order";
+import { coffeeOrder } from "../../fixtures/orders/coffee";
 import { applyEvent, type OrderRun } from "../../../src/lib/orders/runs";
 
 const TENANT = env.TENANT;
@@ -64,40 +64,7 @@ const versionRow = (sql: SqlStorage) =>
   sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'").toArray()[0]?.value;
 
 const T0 = Date.parse("2026-03-01T10:00:00.000Z");
-function order(id: string): Order {
-  return {
-    source: "shopify",
-    id,
-    number: `#${id}`,
-    placedAt: new Date(T0).toISOString(),
-    paidAt: new Date(T0).toISOString(),
-    currency: "NOK",
-    taxIncluded: true,
-    buyer: {
-      externalId: null,
-      email: null,
-      firstName: "Kari",
-      lastName: "Nordmann",
-      company: null,
-      organizationNumber: null,
-      phone: null,
-      address: null,
-    },
-    lines: [
-      {
-        ref: "L1",
-        kind: "item",
-        sku: "SKU-1",
-        name: "Kaffe",
-        quantity: 1,
-        amount: 12_500,
-        discount: 0,
-        vat: "15",
-      },
-    ],
-    total: 12_500,
-  };
-}
+const order = (id: string) => coffeeOrder(id);
 /** A paid order's run as layout 5 kept it, changed at `at`. */
 function run(id: string, at: number, patch: Partial<OrderRun> = {}): OrderRun {
   return {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Order, Refund } from "../../../src/lib/orders/order";
+import type { Refund } from "../../../src/lib/orders/order";
+import { coffeeOrder } from "../../fixtures/orders/coffee";
 import {
   applyEvent,
   OrderRun,
@@ -12,40 +13,7 @@ import { OrderRunView, publicView } from "../../../src/lib/orders/run-view";
 const AT = "2026-03-01T10:00:00.000Z";
 const LATER = "2026-03-01T10:05:00.000Z";
 
-function order(id = "1001", total = 12_500): Order {
-  return {
-    source: "shopify",
-    id,
-    number: `#${id}`,
-    placedAt: AT,
-    paidAt: AT,
-    currency: "NOK",
-    taxIncluded: true,
-    buyer: {
-      externalId: null,
-      email: "kari@example.no",
-      firstName: "Kari",
-      lastName: "Nordmann",
-      company: null,
-      organizationNumber: null,
-      phone: null,
-      address: null,
-    },
-    lines: [
-      {
-        ref: "L1",
-        kind: "item",
-        sku: "SKU-1",
-        name: "Kaffe",
-        quantity: 1,
-        amount: total,
-        discount: 0,
-        vat: "15",
-      },
-    ],
-    total,
-  };
-}
+const order = (id = "1001", total = 12_500) => coffeeOrder(id, { total, email: "kari@example.no" });
 const refund = (id: string, total = 2_500): Refund => ({ id, at: LATER, lines: [], total });
 
 const paid = (o = order()) => ({ kind: "paid" as const, order: o });
