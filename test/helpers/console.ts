@@ -66,3 +66,27 @@ export async function signIn() {
     },
   };
 }
+
+/** A signed-in operator's session (`signIn`). */
+export type Session = Awaited<ReturnType<typeof signIn>>;
+
+/** The `lg_flash=…` pair a form's answer set, or null. */
+export const flashOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .map((line) => /^(lg_flash=[^;]+)/.exec(line)?.[1])
+    .find(Boolean) ?? null;
+
+/**
+ * Follows a form's 303 as a browser does, the flash cookie with it: the page, and the answer (its
+ * `Set-Cookie` clears the flash).
+ */
+export async function follow(s: Session, res: Response) {
+  expect(res.status, await res.clone().text()).toBe(303);
+  const flash = flashOf(res);
+  const location = res.headers.get("location") ?? "";
+  const page = await s.get(location, flash ? { cookie: `${s.cookie}; ${flash}` } : {});
+  const html = await page.text();
+  expect(page.status, html).toBe(200);
+  return { html, page, location, flash };
+}

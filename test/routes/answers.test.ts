@@ -140,6 +140,8 @@ describe("answers: every JSON route, its success and a refusal", () => {
       (await gw(`${at}/client-key`, json({ clientKey: t.clientKey }, "PUT", ADMIN))).status,
     ).toBe(200);
     expect((await gw(`${at}/order-mapping`, { headers: ADMIN })).status).toBe(200);
+    expect((await gw(`${at}/requests`, { headers: ADMIN })).status).toBe(200);
+    expect((await gw(`${at}/webhooks`, { headers: ADMIN })).status).toBe(200);
     expect(
       (await gw("/admin/onboarding", json({ environment: "demo" }, "POST", ADMIN))).status,
     ).toBe(201);

@@ -5,35 +5,12 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { corpus } from "../fixtures/orders/shopify";
-import { signIn, form } from "../helpers/console";
+import { follow, signIn, form } from "../helpers/console";
 import { ADMIN, fresh, gw, json, tenant } from "../helpers/gateway";
 import { shopDomainOf, shopTenant, waitFor } from "../helpers/orders";
 import { signShopify } from "../fixtures/orders/sign";
 
 beforeEach(() => fresh());
-
-type Session = Awaited<ReturnType<typeof signIn>>;
-
-/** The `lg_flash=…` pair a form's answer set, or null. */
-const flashOf = (res: Response) =>
-  res.headers
-    .getSetCookie()
-    .map((line) => /^(lg_flash=[^;]+)/.exec(line)?.[1])
-    .find(Boolean) ?? null;
-
-/**
- * Follows a form's 303 as a browser does, the flash cookie with it: the page, and the answer (its
- * `Set-Cookie` clears the flash).
- */
-async function follow(s: Session, res: Response) {
-  expect(res.status, await res.clone().text()).toBe(303);
-  const flash = flashOf(res);
-  const location = res.headers.get("location") ?? "";
-  const page = await s.get(location, flash ? { cookie: `${s.cookie}; ${flash}` } : {});
-  const html = await page.text();
-  expect(page.status, html).toBe(200);
-  return { html, page, location, flash };
-}
 
 const order = corpus().find(
   (c) => c.currency === "NOK" && (c.payload.line_items as unknown[]).length >= 2,
