@@ -2,7 +2,8 @@
  * The request log as operators read it (`GET /admin/tenants/{environment}/{client}/requests`,
  * `src/durable/tenant/request-log.ts`): a call made through `/v2` with its status and request id, a
  * call the API refused with the API's error and the request body, an order run's calls, filters,
- * counters that survive an eviction, and nothing secret in any of it.
+ * counters that survive an eviction, a client key's replacement emptying the log, and nothing
+ * secret in any of it.
  */
 import { env } from "cloudflare:workers";
 import {
@@ -138,7 +139,7 @@ describe("request log: happy", () => {
   });
 });
 
-describe("request log: order runs", () => {
+describe("request log: order runs and client keys", () => {
   it("lists an order run's calls as the run's, with their statuses, once the run settled", async () => {
     await fresh();
     const t = await shopTenant();
@@ -166,6 +167,40 @@ describe("request log: order runs", () => {
     expect(ran.map((r) => r.path)).toContain("/Customers");
     // The lookup by e-mail keeps the query's names, never the buyer's address.
     expect(JSON.stringify(ran)).not.toContain(String(order.payload.email));
+  });
+
+  it("empties the log when the client key is replaced, says how many calls went, keeps the counters", async () => {
+    await fresh({ faults: [{ kind: "error", target: "api", status: 500, count: 1 }] });
+    const t = await tenant();
+    const body = { Name: "Kari Nordmann" };
+    expect((await v2(t.gatewayKey, "/Customers", json(body))).status).toBe(500);
+    await v2(t.gatewayKey, "/Customers");
+    const before = await requests(t.client);
+    expect(before.requests).toHaveLength(2);
+    expect(before.requests[1]?.requestBody).toBe(JSON.stringify(body));
+
+    const other = await control<{ clientKey: string }>(
+      "POST",
+      "/clients",
+      { environment: "demo", name: "Other AS" },
+      201,
+    );
+    const replaced = await gw(
+      `/admin/tenants/demo/${t.client}/client-key`,
+      json({ clientKey: other.clientKey }, "PUT", ADMIN),
+    );
+    expect(replaced.status, await replaced.clone().text()).toBe(200);
+    expect(await replaced.json()).toMatchObject({ cleared: { loggedCalls: 2 } });
+    // The old company's failed body is gone with its row.
+    expect((await requests(t.client)).requests).toEqual([]);
+    const res = await gw("/admin/tenants", { headers: ADMIN });
+    const { tenants } = (await res.json()) as {
+      tenants: { tenant: string; callCounters: { upstreamCalls: number } }[];
+    };
+    expect(tenants.find((x) => x.tenant === t.name)?.callCounters.upstreamCalls).toBe(2);
+    // Calls with the new key are logged as before.
+    await v2(t.gatewayKey, "/Customers");
+    expect((await requests(t.client)).requests).toHaveLength(1);
   });
 });
 
