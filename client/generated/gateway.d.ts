@@ -788,6 +788,8 @@ export interface components {
                 referenceCache: number;
                 /** @description Settlement accounts' ids (and the VatId of code 0). */
                 settlementIds: number;
+                /** @description Calls of the request log: failed calls' bodies and the API's errors are the old books' personal data. */
+                loggedCalls: number;
             };
         };
         ClientKeyReplacement: {

@@ -26,7 +26,12 @@ export class OrderToInvoice extends WorkflowEntrypoint<Bindings, RunParams> {
   ): Promise<unknown> {
     const p = event.payload;
     const port = orderRunPort(this.env, p.tenant, p.registration);
-    const run = new Run(step, port, () => runApi(this.env, p.tenant, p.registration), p);
+    const run = new Run(
+      step,
+      port,
+      () => runApi(this.env, p.tenant, p.registration, event.instanceId),
+      p,
+    );
     try {
       return p.refundId === null ? await run.invoice() : await run.credit(p.refundId);
     } catch (e) {

@@ -1,8 +1,9 @@
 /**
  * The request log as operators read it (`GET /admin/tenants/{environment}/{client}/requests`,
  * `src/durable/tenant/request-log.ts`): a call made through `/v2` with its status and request id, a
- * call the API refused with the API's error and the request body, filters, counters that survive
- * an eviction, and nothing secret in any of it.
+ * call the API refused with the API's error and the request body, an order run's calls, filters,
+ * counters that survive an eviction, a client key's replacement emptying the log, and nothing
+ * secret in any of it.
  */
 import { env } from "cloudflare:workers";
 import {
@@ -12,8 +13,10 @@ import {
 } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import app from "../../src/index";
+import { corpus as shopifyCorpus } from "../fixtures/orders/shopify";
 import { signIn } from "../helpers/console";
 import { ADMIN, control, fresh, gw, json, tenant } from "../helpers/gateway";
+import { shopTenant, waitFor } from "../helpers/orders";
 
 interface Logged {
   requestId: string;
@@ -133,6 +136,71 @@ describe("request log: happy", () => {
     const mine = tenants.find((x) => x.tenant === t.name);
     expect(mine?.callCounters.upstreamCalls).toBe(2);
     expect(Date.parse(mine?.callCounters.since ?? "")).toBeGreaterThan(0);
+  });
+});
+
+describe("request log: order runs and client keys", () => {
+  it("lists an order run's calls as the run's, with their statuses, once the run settled", async () => {
+    await fresh();
+    const t = await shopTenant();
+    const order = shopifyCorpus().find((c) => typeof c.payload.email === "string");
+    if (!order) throw new Error("the Shopify corpus has no order with a buyer's e-mail");
+    const orderId = String(order.payload.id);
+    expect((await t.send("shopify", order.payload)).status).toBe(202);
+    const run = await waitFor(t, "shopify", orderId, ["settled", "failed"]);
+    expect(run.state, JSON.stringify(run.error)).toBe("settled");
+
+    const page = await requests(t.client, "?limit=200");
+    const ran = page.requests.filter((r) => r.caller.kind === "order-run");
+    // One row per call the steps made: nothing failed, so no step ran twice.
+    const made = run.steps.reduce((n, s) => n + Number(s.result.upstreamCalls ?? 0), 0);
+    expect(made).toBeGreaterThan(0);
+    expect(ran).toHaveLength(made);
+    // All of one run, named by its Workflow instance.
+    expect(new Set(ran.map((r) => r.caller.id)).size).toBe(1);
+    expect(ran[0]?.caller.id).toMatch(/^o-[0-9a-f]{40}-1$/);
+    for (const r of ran) {
+      expect(r.status).toBe(r.apiStatus);
+      expect(r.attempts).toBeGreaterThanOrEqual(1);
+    }
+    expect(ran.map((r) => `${r.method} ${r.status}`)).toContain("POST 201");
+    expect(ran.map((r) => r.path)).toContain("/Customers");
+    // The lookup by e-mail keeps the query's names, never the buyer's address.
+    expect(JSON.stringify(ran)).not.toContain(String(order.payload.email));
+  });
+
+  it("empties the log when the client key is replaced, says how many calls went, keeps the counters", async () => {
+    await fresh({ faults: [{ kind: "error", target: "api", status: 500, count: 1 }] });
+    const t = await tenant();
+    const body = { Name: "Kari Nordmann" };
+    expect((await v2(t.gatewayKey, "/Customers", json(body))).status).toBe(500);
+    await v2(t.gatewayKey, "/Customers");
+    const before = await requests(t.client);
+    expect(before.requests).toHaveLength(2);
+    expect(before.requests[1]?.requestBody).toBe(JSON.stringify(body));
+
+    const other = await control<{ clientKey: string }>(
+      "POST",
+      "/clients",
+      { environment: "demo", name: "Other AS" },
+      201,
+    );
+    const replaced = await gw(
+      `/admin/tenants/demo/${t.client}/client-key`,
+      json({ clientKey: other.clientKey }, "PUT", ADMIN),
+    );
+    expect(replaced.status, await replaced.clone().text()).toBe(200);
+    expect(await replaced.json()).toMatchObject({ cleared: { loggedCalls: 2 } });
+    // The old company's failed body is gone with its row.
+    expect((await requests(t.client)).requests).toEqual([]);
+    const res = await gw("/admin/tenants", { headers: ADMIN });
+    const { tenants } = (await res.json()) as {
+      tenants: { tenant: string; callCounters: { upstreamCalls: number } }[];
+    };
+    expect(tenants.find((x) => x.tenant === t.name)?.callCounters.upstreamCalls).toBe(2);
+    // Calls with the new key are logged as before.
+    await v2(t.gatewayKey, "/Customers");
+    expect((await requests(t.client)).requests).toHaveLength(1);
   });
 });
 

@@ -186,6 +186,8 @@ describe("order memory: a client key of other books", () => {
         // The chart of accounts read above, through the gateway's reference cache.
         referenceCache: 1,
         settlementIds: 1,
+        // The runs' calls and the reads above (a count of its own in test/routes/requests.test.ts).
+        loggedCalls: expect.any(Number) as number,
       },
     });
     const after = await accountId(t, 1920);

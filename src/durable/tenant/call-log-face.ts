@@ -2,7 +2,8 @@
  * @module
  * The tenant object's face for writing its request log (`request-log.ts`): one method, append only.
  * Its callers are the gateway's own code after it has authenticated the call (the `/v2` route
- * behind `authenticatedKey`; later the order runs, the console and the watcher).
+ * behind `authenticatedKey`, and the order runs' client, `lib/orders/run/api.ts`; later the console
+ * and the watcher).
  *
  * Why not the key holder's face: `withKey` checks the key again (a SHA-256 and a constant-time
  * compare in the object), for every call, only to write a row after the answer; the access cache

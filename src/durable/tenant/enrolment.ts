@@ -32,6 +32,8 @@ export interface ClearedRecords {
   idempotencyRecords: number;
   referenceCache: number;
   settlementIds: number;
+  /** Calls of the request log (their failed bodies and the API's errors are the old books'). */
+  loggedCalls: number;
 }
 
 /** One tenant object's enrolment: it lives as long as the object, so its guard spans all faces. */
@@ -107,8 +109,9 @@ export class Enrolment {
     const p = this.parts;
     // A new client key may open another company's books, where remembered ids are other records:
     // customers, products, codes, and the settlement account's id and VatId (a voucher naming the
-    // old ones is refused, so every later settlement would fail for good). Kept answers and cached
-    // reference data are of the old books too. No await from here to the save: all or nothing.
+    // old ones is refused, so every later settlement would fail for good). Kept answers, cached
+    // reference data and the request log are of the old books too. No await from here to the save:
+    // all or nothing.
     const known = p.known.clear();
     const cleared: ClearedRecords = {
       knownCustomers: known.customers,
@@ -117,6 +120,9 @@ export class Enrolment {
       idempotencyRecords: p.idempotency.clear(),
       referenceCache: p.references.clear(),
       settlementIds: p.settings.clearSettlementIds(),
+      // A failed call's request body and the API's error name the old company's customers: its
+      // personal data, which the new key's holder must not read on the requests page.
+      loggedCalls: p.log.clearCalls(),
     };
     p.registration.save({
       registrationId,

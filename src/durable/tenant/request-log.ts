@@ -12,7 +12,7 @@
  * count) and by the alarm (the age), so nothing grows with traffic.
  */
 import { z } from "zod";
-import { row, rows } from "./sql";
+import { deleteAll, row, rows } from "./sql";
 
 /** How many of the callers' calls are kept: the support desk looks back at recent calls. */
 export const REQUEST_LOG_ROWS = 1000;
@@ -218,6 +218,16 @@ export class RequestLog implements RequestLogPort {
       "SELECT at FROM request_log ORDER BY at LIMIT 1",
     );
     return oldest ? oldest.at + REQUEST_LOG_MS : null;
+  }
+
+  /**
+   * Forgets every call, keeping the counters, and answers how many calls went (the client key is
+   * replaced). Why the rows go: a failed call's body and the API's errors are the old company's
+   * personal data. Why the counters stay: they count what the tenant spent of the shared budget,
+   * nothing of the books.
+   */
+  clearCalls(): number {
+    return deleteAll(this.sql, "request_log");
   }
 
   /** Forgets every call and resets the counters (the tenant is removed). */

@@ -1,7 +1,8 @@
 /**
  * @module
- * A `/v2` call's row of the tenant's request log (`durable/tenant/request-log.ts`), made once its
- * answer is known and written after the answer left (`ctx.waitUntil`). Nothing secret goes in: the
+ * A call's row of the tenant's request log (`durable/tenant/request-log.ts`), made once its answer
+ * is known: a `/v2` call's is written after the answer left (`ctx.waitUntil`), an order run's in
+ * its step, after the call (`lib/orders/run/api.ts`). Nothing secret goes in: the
  * key is named by the first 8 hex of its SHA-256 (not enough to find it, enough to tell keys
  * apart), the query keeps its parameter names only (a value can be a secret), headers are never
  * read. The API's error body and, for a failed call, the request body are kept, capped.
@@ -10,15 +11,16 @@ import { sha256Hex } from "../crypto";
 import type { Caller } from "../app";
 import type { Bindings } from "../config";
 import { log } from "../log";
-import { toCallLog } from "../stubs";
+import { toCallLog, type TenantName } from "../stubs";
 import type { CallTrace } from "../upstream/client";
 import {
   API_ERROR_CHARS,
   REQUEST_BODY_CHARS,
   type LoggedCall,
+  type CallerKind,
 } from "../../durable/tenant/request-log";
 
-/** What the route knows of a `/v2` call when its answer is made. */
+/** What the caller knows of a call when its answer is made. */
 export interface CallFacts {
   requestId: string;
   started: number;
@@ -50,7 +52,7 @@ export async function loggedCall(
   facts: CallFacts,
   status: number,
   res: Response | null,
-  keyIdOf: string,
+  caller: { kind: CallerKind; id: string | null },
 ): Promise<LoggedCall> {
   const failed = status >= 400;
   // The API answered only when an attempt went out: a cached or replayed answer is the gateway's.
@@ -69,7 +71,7 @@ export async function loggedCall(
     attempts: facts.trace.attempts,
     waitedMs: Math.max(0, Math.round(facts.trace.waitedMs)),
     durationMs: Math.max(0, Date.now() - facts.started),
-    caller: { kind: "key", id: keyIdOf },
+    caller,
     body:
       failed && facts.body instanceof ArrayBuffer
         ? new TextDecoder().decode(facts.body).slice(0, REQUEST_BODY_CHARS)
@@ -78,12 +80,17 @@ export async function loggedCall(
 }
 
 /**
- * Writes `call` to the log of `caller`'s tenant (its key was authenticated before the call was
- * sent). Never throws: a lost row must not fail a call that was already answered.
+ * Writes `call` to the log of `tenant` (whose caller was authenticated before the call was sent: a
+ * gateway key, or the registration an order run was started under). Never throws: a lost row must
+ * not fail a call that was already answered, nor the run's step that made it.
  */
-export async function recordCall(env: Bindings, caller: Caller, call: LoggedCall): Promise<void> {
+export async function recordCall(
+  env: Bindings,
+  tenant: TenantName,
+  call: LoggedCall,
+): Promise<void> {
   try {
-    await toCallLog(env, caller.tenant, (f) => f.record(call));
+    await toCallLog(env, tenant, (f) => f.record(call));
   } catch (e) {
     log.warn("request-log-failed", { requestId: call.requestId, error: String(e) });
   }
@@ -111,8 +118,11 @@ export function logAfterAnswer(
     res && status >= 400 ? res.clone() : res && new Response(null, { status: res.status });
   ctx.waitUntil(
     (async () => {
-      const call = await loggedCall(facts, status, copy, await keyId(caller.key));
-      await recordCall(env, caller, call);
+      const call = await loggedCall(facts, status, copy, {
+        kind: "key",
+        id: await keyId(caller.key),
+      });
+      await recordCall(env, caller.tenant, call);
     })(),
   );
 }

@@ -76,6 +76,9 @@ const ClientKeyReplaced = z
         ),
         referenceCache: Count("Cached reference lists (VAT codes, accounts, …)."),
         settlementIds: Count("Settlement accounts' ids (and the VatId of code 0)."),
+        loggedCalls: Count(
+          "Calls of the request log: failed calls' bodies and the API's errors are the old books' personal data.",
+        ),
       })
       .openapi({
         description:

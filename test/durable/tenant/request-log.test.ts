@@ -1,8 +1,8 @@
 /**
  * The request log's module (`src/durable/tenant/request-log.ts`) over a fresh object's storage:
  * its bound (the 1,001st call drops the oldest; the watcher's calls have their own, smaller bound),
- * its age limit, its filters and the counters it keeps. Rows are written through the module
- * directly, so a thousand of them cost no HTTP.
+ * its age limit, its filters, the counters it keeps and its clearing (the client key replaced).
+ * Rows are written through the module directly, so a thousand of them cost no HTTP.
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
@@ -106,5 +106,25 @@ describe("request log: filters and counters", () => {
       expect(() => log.record(call(1, { apiError: "x".repeat(5000) }))).toThrow();
       expect(log.list(null, 10, null, T0)).toEqual([]);
     });
+  });
+});
+
+describe("request log: clearing", () => {
+  it("clearCalls drops every row of both lanes, answers how many, and keeps the counters", async () => {
+    const seen = await withLog((log) => {
+      log.record(call(1, { status: 400, apiStatus: 400, body: '{"Name":"Kari"}' }));
+      log.record(call(2));
+      log.record(call(3, {}, "watcher"));
+      return {
+        cleared: log.clearCalls(),
+        left: log.list(null, 10, null, T0),
+        counters: log.counters(),
+        again: log.clearCalls(),
+      };
+    });
+    expect(seen.cleared).toBe(3);
+    expect(seen.left).toEqual([]);
+    expect(seen.counters).toMatchObject({ upstreamCalls: 3 });
+    expect(seen.again).toBe(0);
   });
 });

@@ -3,14 +3,16 @@
  * The order run's view of the API v2: JSON calls through the one upstream client (permits, tokens,
  * 401 renewal, 429 pauses), each checked against the shared catalog before it is sent, with the
  * answer parsed and each failure sorted into "try the step again later" or "this will not get
- * better by retrying".
+ * better by retrying". Each call that was sent (or refused by the gateway on the way) is a row of
+ * the tenant's request log, caller kind `order-run`.
  */
 import type { z } from "zod";
 import { matchOperation, type Operation } from "../../../../shared/v2/catalog";
 import { readConfig, type Bindings } from "../../config";
-import { Problem } from "../../problem";
+import { Problem, PROBLEM_TYPES } from "../../problem";
+import { loggedCall, recordCall, type CallFacts } from "../../request-log/record";
 import { parseTenantName, type TenantName } from "../../stubs";
-import { callUpstream } from "../../upstream/client";
+import { callUpstream, type CallTrace } from "../../upstream/client";
 import { fieldErrors } from "../../validate";
 
 /** How long one call of a run may take, waiting for a permit included, ms. */
@@ -122,11 +124,21 @@ function detailOf(body: unknown, text: string): string {
 }
 
 /**
- * The run's client for `tenant` under `registration`, in the tenant name's own environment.
+ * The run's client for `tenant` under `registration`, in the tenant name's own environment. Each
+ * call is logged as the run's (`runId`, the Workflow instance's id, names it in the log).
+ *
+ * Why the row is written in the call, awaited: a Workflow step has no `ctx.waitUntil`, so a write
+ * left running could be cut off when the step ends. It costs the step one round trip to the
+ * tenant's object per call, and never fails it: `recordCall` turns a lost row into a warning.
  *
  * @throws RunError (not retryable) when `tenant` is not a tenant name: no attempt can mend it.
  */
-export function runApi(env: Bindings, tenant: TenantName, registration: string): RunApi {
+export function runApi(
+  env: Bindings,
+  tenant: TenantName,
+  registration: string,
+  runId: string,
+): RunApi {
   const name = parseTenantName(tenant);
   if (!name.ok) throw new RunError(name.error, false);
   const { environment } = name.value;
@@ -155,6 +167,27 @@ export function runApi(env: Bindings, tenant: TenantName, registration: string):
           op.body === "json-patch" ? "application/json-patch+json" : "application/json",
         );
       calls++;
+      const buffer =
+        body === undefined
+          ? null
+          : (new TextEncoder().encode(JSON.stringify(body)).buffer as ArrayBuffer);
+      const trace: CallTrace = { attempts: 0, waitedMs: 0, tokenRenewed: false };
+      const facts: CallFacts = {
+        // A run has no inbound request: each call gets an id of its own for the support desk.
+        requestId: crypto.randomUUID(),
+        started: Date.now(),
+        method,
+        path: p,
+        search,
+        body: buffer,
+        trace,
+      };
+      const record = async (status: number, answer: Response | null) =>
+        recordCall(
+          env,
+          tenant,
+          await loggedCall(facts, status, answer, { kind: "order-run", id: runId.slice(0, 64) }),
+        );
       let res: Response;
       try {
         res = await callUpstream(
@@ -164,14 +197,15 @@ export function runApi(env: Bindings, tenant: TenantName, registration: string):
             path: p,
             search: search ? `?${search}` : "",
             headers,
-            body:
-              body === undefined
-                ? null
-                : (new TextEncoder().encode(JSON.stringify(body)).buffer as ArrayBuffer),
+            body: buffer,
             deadline: Date.now() + RUN_CALL_DEADLINE_MS,
           },
+          trace,
         );
       } catch (e) {
+        // The gateway's own refusal (no token, no permit in time, timeout) is logged as /v2 logs
+        // it: its status, and no answer of the API.
+        if (e instanceof Problem) await record(PROBLEM_TYPES[e.type].status, null);
         // A refused key, or a registration that is gone, does not mend by retrying the step.
         if (e instanceof Problem)
           throw new RunError(
@@ -181,6 +215,11 @@ export function runApi(env: Bindings, tenant: TenantName, registration: string):
         throw e;
       }
       const text = await res.text();
+      // The text is read already: the row gets a copy of it rather than a tee of the stream.
+      await record(
+        res.status,
+        new Response(res.status >= 400 ? text : null, { status: res.status }),
+      );
       let parsed: unknown;
       try {
         parsed = text ? JSON.parse(text) : null;
