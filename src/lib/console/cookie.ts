@@ -25,12 +25,19 @@ export function isLoopback(url: string): boolean {
 }
 
 /**
- * The `Set-Cookie` value for `value` lasting `maxAgeSeconds` (0 clears it). `HttpOnly`: no script
- * reads it; `SameSite=Strict`: no other site's page sends it, not even on a top-level link.
+ * The `Set-Cookie` line of the console's cookie `name` for `value` lasting `maxAgeSeconds` (0
+ * clears it). `HttpOnly`: no script reads it; `SameSite=Strict`: no other site's page sends it, not
+ * even on a top-level link; `Path=/console`: no other route of the gateway receives it; `Secure`
+ * except on loopback.
  */
-export function sessionCookie(value: string, maxAgeSeconds: number, url: string): string {
+export function consoleCookie(
+  name: string,
+  value: string,
+  maxAgeSeconds: number,
+  url: string,
+): string {
   const flags = [
-    `${SESSION_COOKIE}=${value}`,
+    `${name}=${value}`,
     `Path=${COOKIE_PATH}`,
     `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
     "HttpOnly",
@@ -40,14 +47,21 @@ export function sessionCookie(value: string, maxAgeSeconds: number, url: string)
   return flags.join("; ");
 }
 
-/** The session cookie's value in a `Cookie` header, or undefined. */
-export function cookieValue(header: string | undefined): string | undefined {
+/** The value of the cookie `name` in a `Cookie` header, or undefined. */
+export function cookieNamed(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? "").split(";")) {
-    const [name, ...rest] = part.trim().split("=");
-    if (name === SESSION_COOKIE) return rest.join("=");
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return rest.join("=");
   }
   return undefined;
 }
+
+/** The session's `Set-Cookie` line (`consoleCookie`). */
+export const sessionCookie = (value: string, maxAgeSeconds: number, url: string) =>
+  consoleCookie(SESSION_COOKIE, value, maxAgeSeconds, url);
+
+/** The session cookie's value in a `Cookie` header, or undefined. */
+export const cookieValue = (header: string | undefined) => cookieNamed(header, SESSION_COOKIE);
 
 /**
  * What a session's CSRF token is the MAC of; the prefix keeps it from ever passing for a session

@@ -14,7 +14,7 @@
 import { z } from "zod";
 import { fromBase64Url, toBase64Url } from "../crypto";
 import { hmacSha256 } from "../orders/signature";
-import { isLoopback } from "./cookie";
+import { consoleCookie, cookieNamed } from "./cookie";
 
 /** The flash cookie's name; scoped to `/console` like the session's. */
 export const FLASH_COOKIE = "lg_flash";
@@ -94,23 +94,8 @@ export async function openFlash(
 }
 
 /** The `Set-Cookie` line of a flash (an empty value and 0 clear it). */
-export function flashCookie(value: string, maxAgeSeconds: number, url: string): string {
-  const flags = [
-    `${FLASH_COOKIE}=${value}`,
-    "Path=/console",
-    `Max-Age=${maxAgeSeconds}`,
-    "HttpOnly",
-    "SameSite=Strict",
-  ];
-  if (!isLoopback(url)) flags.push("Secure");
-  return flags.join("; ");
-}
+export const flashCookie = (value: string, maxAgeSeconds: number, url: string) =>
+  consoleCookie(FLASH_COOKIE, value, maxAgeSeconds, url);
 
 /** The flash cookie's value in a `Cookie` header, or undefined. */
-export function flashValue(header: string | undefined): string | undefined {
-  for (const part of (header ?? "").split(";")) {
-    const [name, ...rest] = part.trim().split("=");
-    if (name === FLASH_COOKIE) return rest.join("=");
-  }
-  return undefined;
-}
+export const flashValue = (header: string | undefined) => cookieNamed(header, FLASH_COOKIE);
