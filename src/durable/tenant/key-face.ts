@@ -93,15 +93,17 @@ export interface KeyHolder {
    */
   referenceKeep(ask: KeepAsk): Promise<Outcome<Kept | null>>;
   /** Forgets the cached answers of a resource a write went to. */
-  referenceForget(resource: string): Promise<Outcome<null>>;
+  /**
+   * Forgets what a `/v2` write may have made stale, in one call: the cached reads of `resource`
+   * (null: not a cached one) and the remembered codes of `kinds` (`lib/shaping/written.ts`).
+   */
+  forgetWritten(stale: { resource: string | null; kinds: string[] }): Promise<Outcome<null>>;
   /** The ids still trusted for codes a `/v2` write gave (`lib/shaping/code-refs.ts`). */
   codeIds(keys: CodeKey[]): Promise<Outcome<CodeId[]>>;
   /** Remembers ids a lookup found for codes. */
   rememberCodeIds(found: CodeId[]): Promise<Outcome<null>>;
   /** Forgets remembered ids the API refused a write with. */
   forgetCodeIds(keys: CodeKey[]): Promise<Outcome<null>>;
-  /** Forgets every remembered id of `kinds`: a write went to their list. */
-  forgetCodeKinds(kinds: string[]): Promise<Outcome<null>>;
 }
 
 /** What `Tenant.withKey` hands out: a `KeyFace` or a `RefusedKeyFace`, told apart by nothing. */
@@ -195,8 +197,9 @@ class KeyFace extends RpcTarget implements KeyHolder {
     return ok(kept);
   }
 
-  async referenceForget(resource: string): Promise<Outcome<null>> {
-    this.#parts.references.forget(resource);
+  async forgetWritten(stale: { resource: string | null; kinds: string[] }): Promise<Outcome<null>> {
+    if (stale.resource !== null) this.#parts.references.forget(stale.resource);
+    this.#parts.codeIds.forgetKinds(stale.kinds);
     return ok(null);
   }
 
@@ -211,11 +214,6 @@ class KeyFace extends RpcTarget implements KeyHolder {
 
   async forgetCodeIds(keys: CodeKey[]): Promise<Outcome<null>> {
     this.#parts.codeIds.forget(keys);
-    return ok(null);
-  }
-
-  async forgetCodeKinds(kinds: string[]): Promise<Outcome<null>> {
-    this.#parts.codeIds.forgetKinds(kinds);
     return ok(null);
   }
 }
@@ -255,7 +253,7 @@ class RefusedKeyFace extends RpcTarget implements KeyHolder {
   async referenceKeep() {
     return REFUSED;
   }
-  async referenceForget() {
+  async forgetWritten() {
     return REFUSED;
   }
   async codeIds() {
@@ -265,9 +263,6 @@ class RefusedKeyFace extends RpcTarget implements KeyHolder {
     return REFUSED;
   }
   async forgetCodeIds() {
-    return REFUSED;
-  }
-  async forgetCodeKinds() {
     return REFUSED;
   }
 }

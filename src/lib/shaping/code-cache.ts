@@ -4,14 +4,12 @@
  * (`durable/tenant/code-ids.ts`) and the lookup GETs (`code-refs.ts` decides what to ask). Also
  * where the gateway's own writes reach that cache: a write forgets the ids it may have made stale.
  */
-import { log } from "../log";
 import { unwrap } from "../outcome";
 import type { V2Request } from "../passthrough";
 import { Problem } from "../problem";
 import { asKeyHolder } from "../stubs";
 import type { CallTrace } from "../upstream/client";
 import {
-  kindsListedAt,
   lookupSearch,
   type CodeDeps,
   type CodeKey,
@@ -45,37 +43,6 @@ export function codeDeps(r: V2Request, trace: CallTrace): CodeDeps {
  */
 export async function forgetCodes(r: V2Request, keys: CodeKey[]): Promise<void> {
   unwrap(await asKeyHolder(r.env, r.caller, (f) => f.forgetCodeIds(keys)));
-}
-
-/**
- * Forgets every cached code of the kinds `r` writes to (`kindsListedAt`), if any. A write to
- * `/Departments` may rename a department's code or give an old code to a new department; the
- * pairs the cache holds for departments may then name the wrong record, and a write using one lands
- * on it. So they are forgotten before the write is sent (so a write whose isolate dies before its
- * second step still leaves no pair from before it) and again after it, whatever its answer or
- * failure (it may have been applied), since a lookup racing the write may have kept a pair from
- * before it. Before the write a failure to reach the object is thrown (nothing was sent); after it
- * it is logged, as the write's answer matters more. What is left: a lookup that read the list
- * before the write was applied and remembers its pairs after the second forget; such a pair lives
- * at most `CODE_IDS_FOR_MS`, as does any change made outside the gateway.
- *
- * @param r the write
- * @param stage before it is sent, or after it (in a `finally`)
- * @example await forgetWrittenKinds(r, "before")
- */
-export async function forgetWrittenKinds(r: V2Request, stage: "before" | "after"): Promise<void> {
-  const kinds = kindsListedAt(r.path);
-  if (kinds.length === 0) return;
-  const forget = async () =>
-    unwrap(await asKeyHolder(r.env, r.caller, (f) => f.forgetCodeKinds(kinds)));
-  if (stage === "before") return void (await forget());
-  await forget().catch((err: unknown) =>
-    log.warn("code-forget-failed", {
-      requestId: r.requestId,
-      kinds,
-      error: err instanceof Error ? err.name : "unknown",
-    }),
-  );
 }
 
 /** One lookup GET, sent like any call of the caller's (its permit, its token, its deadline). */

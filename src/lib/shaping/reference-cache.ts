@@ -6,11 +6,10 @@
  *
  * Only `200` answers up to `MAX_REFERENCE_ENTRY_BYTES` are kept, filed under the path and query as
  * sent. A write through the gateway to the same resource (first path segment, any case) forgets
- * its entries (`forgetReference`). `Cache-Control: no-cache` or `Pragma: no-cache` from the caller
+ * its entries (`forgetWritten` in `written.ts`). `Cache-Control: no-cache` or `Pragma: no-cache` from the caller
  * goes upstream and refreshes the entry; a conditional `GET` (`If-None-Match`, `If-Modified-Since`)
  * is passed through untouched, its `304` being the API's to give.
  */
-import { log } from "../log";
 import { unwrap } from "../outcome";
 import { sendV2, type V2Request } from "../passthrough";
 import { asKeyHolder } from "../stubs";
@@ -110,27 +109,6 @@ export async function cachedReference(r: V2Request, trace: CallTrace): Promise<R
     ))
       out.headers.set(name, value);
   return out;
-}
-
-/**
- * Forgets the cached reads of the resource `r` writes to, if it is a cached one. Called before the
- * write (so a read racing it is not kept) and after it, even when it failed (it may have been
- * applied). After the write a failure to reach the object is logged, not thrown: the write's answer
- * matters more than the cache, which then ages out within `REFERENCE_TTL_MS`.
- */
-export async function forgetReference(r: V2Request, stage: "before" | "after"): Promise<void> {
-  const resource = resourceOf(r.path);
-  if (!REFERENCE_RESOURCES.has(resource)) return;
-  const forget = async () =>
-    unwrap(await asKeyHolder(r.env, r.caller, (face) => face.referenceForget(resource)));
-  if (stage === "before") return void (await forget());
-  await forget().catch((err: unknown) =>
-    log.warn("reference-forget-failed", {
-      requestId: r.requestId,
-      resource,
-      error: err instanceof Error ? err.name : "unknown",
-    }),
-  );
 }
 
 /**

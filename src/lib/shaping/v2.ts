@@ -8,9 +8,9 @@
 import { checkedBody, sendV2, type V2Request } from "../passthrough";
 import type { CallTrace } from "../upstream/client";
 import { allPages, wantsAllPages } from "./all-pages";
-import { forgetWrittenKinds } from "./code-cache";
 import { idempotent, type SendMark } from "./idempotency";
-import { cachedReference, forgetReference, isCachedReference } from "./reference-cache";
+import { cachedReference, isCachedReference } from "./reference-cache";
+import { forgetWritten } from "./written";
 import { shapedWrite } from "./write-body";
 
 /** Methods that change something upstream. */
@@ -31,12 +31,10 @@ export async function shapedV2(r: V2Request, trace: CallTrace): Promise<Response
 async function written(r: V2Request, trace: CallTrace, mark: SendMark): Promise<Response> {
   // The resource's cached reads and codes are forgotten before (a read racing the write is then not
   // kept) and after, even when it threw (it may have been applied).
-  await forgetReference(r, "before");
-  await forgetWrittenKinds(r, "before");
+  await forgetWritten(r, "before");
   try {
     return await shapedWrite(r, trace, mark);
   } finally {
-    await forgetReference(r, "after");
-    await forgetWrittenKinds(r, "after");
+    await forgetWritten(r, "after");
   }
 }

@@ -70,7 +70,7 @@ describe("tenant faces: security", () => {
         f.idempotencyClaim(claim()),
         f.idempotencyFinish({ keyHash: "a".repeat(64), holder: "h", how: { kind: "release" } }),
         f.referenceRead({ key: "/Currencies", resource: "currencies", refresh: false }),
-        f.referenceForget("currencies"),
+        f.forgetWritten({ resource: "currencies", kinds: [] }),
         f.codeIds([]),
         f.rememberCodeIds([]),
         f.forgetCodeIds([]),
