@@ -1,9 +1,11 @@
 /**
  * @module
- * The tenant object's face for writing its request log (`request-log.ts`): one method, append only.
+ * The tenant object's face for writing its request log (`request-log.ts`): append only (a row, or
+ * only the counters' share of one).
  * Its callers are the gateway's own code after it has authenticated the call (the `/v2` route
- * behind `authenticatedKey`, and the order runs' client, `lib/orders/run/api.ts`; later the console
- * and the watcher).
+ * behind `authenticatedKey`, the order runs' client, `lib/orders/run/api.ts`, and the operator's
+ * calls behind the admin token or the console's session, `lib/request-log/upstream.ts`; later the
+ * watcher).
  *
  * Why not the key holder's face: `withKey` checks the key again (a SHA-256 and a constant-time
  * compare in the object), for every call, only to write a row after the answer; the access cache
@@ -12,7 +14,7 @@
  * bounds keep what it adds from growing the storage. Nothing else of the tenant is reachable here.
  */
 import { RpcTarget } from "cloudflare:workers";
-import type { LoggedCall, RequestLog } from "./request-log";
+import type { CountedCall, LoggedCall, RequestLog } from "./request-log";
 
 /** Appends calls to one tenant's request log. */
 export class CallLogFace extends RpcTarget {
@@ -29,5 +31,10 @@ export class CallLogFace extends RpcTarget {
   async record(call: LoggedCall): Promise<void> {
     this.#log.record(call);
     await this.#arm();
+  }
+
+  /** Moves the counters for `call` and stores no row (`REQUEST_LOG=counters`). */
+  count(call: CountedCall): void {
+    this.#log.count(call);
   }
 }

@@ -9,7 +9,7 @@
  */
 import { sha256Hex } from "../crypto";
 import type { Caller } from "../app";
-import type { Bindings } from "../config";
+import { readConfig, type Bindings } from "../config";
 import { log } from "../log";
 import { toCallLog, type TenantName } from "../stubs";
 import type { CallTrace } from "../upstream/client";
@@ -81,16 +81,24 @@ export async function loggedCall(
 
 /**
  * Writes `call` to the log of `tenant` (whose caller was authenticated before the call was sent: a
- * gateway key, or the registration an order run was started under). Never throws: a lost row must
- * not fail a call that was already answered, nor the run's step that made it.
+ * gateway key, the registration an order run was started under, or the operator), as far as
+ * `REQUEST_LOG` says: the row and the counters, the counters only, or nothing. Never throws: a lost
+ * row must not fail a call that was already answered, nor the run's step or the operator's action
+ * that made it.
  */
 export async function recordCall(
   env: Bindings,
   tenant: TenantName,
   call: LoggedCall,
 ): Promise<void> {
+  const mode = readConfig(env).requestLog;
+  if (mode === "off") return;
   try {
-    await toCallLog(env, tenant, (f) => f.record(call));
+    if (mode === "calls") await toCallLog(env, tenant, (f) => f.record(call));
+    else {
+      const { status, apiStatus, attempts, waitedMs } = call;
+      await toCallLog(env, tenant, (f) => f.count({ status, apiStatus, attempts, waitedMs }));
+    }
   } catch (e) {
     log.warn("request-log-failed", { requestId: call.requestId, error: String(e) });
   }
@@ -100,7 +108,9 @@ export async function recordCall(
  * Logs a `/v2` call once it is answered, off the answer's path: everything (the key's hash, the
  * error body's read, the write to the tenant's object) runs in `ctx.waitUntil`, after the response
  * left. What that costs the caller: nothing in time; the isolate stays up for one more round trip
- * to the tenant's object, and a failed answer's body is teed (`clone`) to be read here.
+ * to the tenant's object, and a failed answer's body is teed (`clone`) to be read here. With
+ * `REQUEST_LOG=off` none of it happens; with `counters` no body is teed (`npm run bench -- log`
+ * measures the difference).
  *
  * @param status what the caller was answered
  * @param res the answer, for one of 400 or more (a clone is read); null for a gateway's problem
@@ -113,9 +123,14 @@ export function logAfterAnswer(
   status: number,
   res: Response | null,
 ): void {
-  // Only a failed answer is teed: a success's body streams to the caller untouched.
+  const mode = readConfig(env).requestLog;
+  if (mode === "off") return;
+  // Only a failed answer is teed, and only for a row: a success's body streams to the caller
+  // untouched.
   const copy =
-    res && status >= 400 ? res.clone() : res && new Response(null, { status: res.status });
+    res && status >= 400 && mode === "calls"
+      ? res.clone()
+      : res && new Response(null, { status: res.status });
   ctx.waitUntil(
     (async () => {
       const call = await loggedCall(facts, status, copy, {

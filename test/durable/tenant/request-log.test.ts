@@ -101,6 +101,16 @@ describe("request log: filters and counters", () => {
     expect(seen.counters).toEqual({ upstreamCalls: 4, waits: 1, refusals: 1, since: T0 });
   });
 
+  it("count() moves the counters as a row would and stores no row (REQUEST_LOG=counters)", async () => {
+    const seen = await withLog((log) => {
+      log.count({ status: 200, apiStatus: 200, attempts: 2, waitedMs: 5 });
+      log.count({ status: 503, apiStatus: null, attempts: 0, waitedMs: 0 });
+      return { rows: log.list(null, 10, null, T0), counters: log.counters() };
+    });
+    expect(seen.rows).toEqual([]);
+    expect(seen.counters).toEqual({ upstreamCalls: 2, waits: 1, refusals: 1, since: T0 });
+  });
+
   it("refuses a row that would carry more than its caps", async () => {
     await withLog((log) => {
       expect(() => log.record(call(1, { apiError: "x".repeat(5000) }))).toThrow();
