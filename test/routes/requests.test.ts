@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { corpus as shopifyCorpus } from "../fixtures/orders/shopify";
-import { signIn } from "../helpers/console";
+import { escapeHtml, signIn } from "../helpers/console";
 import { ADMIN, control, fresh, gw, json, tenant } from "../helpers/gateway";
 import { shopTenant, waitFor } from "../helpers/orders";
 import { v2 } from "../helpers/request-log";
@@ -28,15 +28,6 @@ interface Logged {
   supportBundle: string;
 }
 type Page = { requests: Logged[]; next: string | null };
-
-/** Text as Hono's JSX escapes it into a page. */
-const escapeHtml = (text: string) =>
-  text
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;");
 
 const requests = async (client: string, query = ""): Promise<Page> => {
   const res = await gw(`/admin/tenants/demo/${client}/requests${query}`, { headers: ADMIN });
@@ -117,19 +108,37 @@ describe("request log: happy", () => {
     ]);
   });
 
-  it("counters survive an eviction of the tenant's object, with the time they count from", async () => {
-    await fresh();
+  it("counters survive an eviction of the objects that hold them, with the time they count from", async () => {
+    // The second call's connection is dropped: a refusal (the gateway answered, the API did not).
+    await fresh({ faults: [{ kind: "drop", target: "api", count: 1 }] });
     const t = await tenant();
+    expect((await v2(t.gatewayKey, "/Customers")).status).toBe(502);
     await v2(t.gatewayKey, "/Customers");
     await v2(t.gatewayKey, "/Customers");
-    await evictDurableObject(env.TENANT.get(env.TENANT.idFromName(t.name)));
-    const res = await gw("/admin/tenants", { headers: ADMIN });
-    const { tenants } = (await res.json()) as {
-      tenants: { tenant: string; callCounters: { upstreamCalls: number; since: string } }[];
+    const mine = async () => {
+      const res = await gw("/admin/tenants", { headers: ADMIN });
+      const { tenants } = (await res.json()) as {
+        tenants: {
+          tenant: string;
+          counters: { tokensIssued: number; upstreamCalls: number };
+          callCounters: { upstreamCalls: number; waits: number; refusals: number; since: string };
+        }[];
+      };
+      return tenants.find((x) => x.tenant === t.name);
     };
-    const mine = tenants.find((x) => x.tenant === t.name);
-    expect(mine?.callCounters.upstreamCalls).toBe(2);
-    expect(Date.parse(mine?.callCounters.since ?? "")).toBeGreaterThan(0);
+    const before = await mine();
+    expect(before?.callCounters).toMatchObject({ upstreamCalls: 3, refusals: 1 });
+    expect(before?.counters.tokensIssued).toBe(1);
+    expect(before?.counters.upstreamCalls).toBeGreaterThan(0);
+    await evictDurableObject(env.TENANT.get(env.TENANT.idFromName(t.name)));
+    await evictDurableObject(env.RATE_GOVERNOR.get(env.RATE_GOVERNOR.idFromName("demo")));
+    const after = await mine();
+    // Stored with the tenant: the same counts, since the same time.
+    expect(after?.callCounters).toEqual(before?.callCounters);
+    expect(Date.parse(after?.callCounters.since ?? "")).toBeGreaterThan(0);
+    expect(after?.counters.tokensIssued).toBe(1);
+    // The governor's own counters lived in its memory, and went with it.
+    expect(after?.counters.upstreamCalls).toBe(0);
   });
 });
 
