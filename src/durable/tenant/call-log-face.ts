@@ -27,10 +27,18 @@ export class CallLogFace extends RpcTarget {
     this.#arm = arm;
   }
 
-  /** Writes `call` (parsed: a row over its caps is refused) and sets the alarm for its expiry. */
+  /**
+   * Writes `call` (parsed: a row over its caps is refused); the first row of an empty log sets the
+   * alarm for its expiry. Why only the first: a later row expires after the oldest one, whose
+   * expiry the alarm already covers (`alarm()` re-arms after each purge), so recomputing and
+   * rewriting the alarm on every call would cost the object a storage write per call for nothing.
+   * A call that started before the oldest stored row but was written after it is purged up to its
+   * duration late; the listing hides it on time (`RequestLog.list` filters by age).
+   */
   async record(call: LoggedCall): Promise<void> {
+    const first = this.#log.isEmpty();
     this.#log.record(call);
-    await this.#arm();
+    if (first) await this.#arm();
   }
 
   /** Moves the counters for `call` and stores no row (`REQUEST_LOG=counters`). */

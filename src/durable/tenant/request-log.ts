@@ -229,6 +229,11 @@ export class RequestLog implements RequestLogPort {
     this.sql.exec("DELETE FROM request_log WHERE at < ?", now - REQUEST_LOG_MS);
   }
 
+  /** Whether no call is kept (one indexed row read). */
+  isEmpty(): boolean {
+    return this.sql.exec("SELECT 1 FROM request_log LIMIT 1").toArray().length === 0;
+  }
+
   /** When the oldest call ages out, or null when the log is empty. */
   dueAt(): number | null {
     const oldest = row(

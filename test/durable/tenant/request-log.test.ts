@@ -6,6 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
+import type { Tenant } from "../../../src/durable/tenant";
 import { describe, expect, it } from "vitest";
 import {
   REQUEST_LOG_MS,
@@ -136,5 +137,23 @@ describe("request log: clearing", () => {
     expect(seen.left).toEqual([]);
     expect(seen.counters).toMatchObject({ upstreamCalls: 3 });
     expect(seen.again).toBe(0);
+  });
+});
+
+describe("request log: the alarm", () => {
+  it("the first row of an empty log sets the alarm for its expiry; later rows write no alarm", async () => {
+    const ns = env.TENANT;
+    const stub = ns.get(ns.idFromName(`test:request-log-alarm-${Date.now().toString(36)}`));
+    const now = Date.now();
+    const seen = await runInDurableObject(stub, async (instance: Tenant, state) => {
+      const face = instance.callLog();
+      await face.record(call(1, { at: now }));
+      const first = await state.storage.getAlarm();
+      // Gone, to see whether the next row writes it again.
+      await state.storage.deleteAlarm();
+      await face.record(call(2, { at: now + 1000 }));
+      return { first, second: await state.storage.getAlarm() };
+    });
+    expect(seen).toEqual({ first: now + REQUEST_LOG_MS, second: null });
   });
 });
