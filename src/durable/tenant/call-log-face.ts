@@ -20,11 +20,18 @@ import type { CountedCall, LoggedCall, RequestLog } from "./request-log";
 export class CallLogFace extends RpcTarget {
   readonly #log: RequestLog;
   readonly #arm: () => Promise<void>;
+  readonly #registered: () => boolean;
 
-  constructor(log: RequestLog, arm: () => Promise<void>) {
+  /**
+   * @param registered whether the tenant is registered now: a row that arrives after its removal
+   *   (a `/v2` row is written a little after its answer) is dropped, not kept by an object whose
+   *   alarm no longer purges anything
+   */
+  constructor(log: RequestLog, arm: () => Promise<void>, registered: () => boolean) {
     super();
     this.#log = log;
     this.#arm = arm;
+    this.#registered = registered;
   }
 
   /**
@@ -36,6 +43,7 @@ export class CallLogFace extends RpcTarget {
    * duration late; the listing hides it on time (`RequestLog.list` filters by age).
    */
   async record(call: LoggedCall): Promise<void> {
+    if (!this.#registered()) return;
     const first = this.#log.isEmpty();
     this.#log.record(call);
     if (first) await this.#arm();
@@ -43,6 +51,6 @@ export class CallLogFace extends RpcTarget {
 
   /** Moves the counters for `call` and stores no row (`REQUEST_LOG=counters`). */
   count(call: CountedCall): void {
-    this.#log.count(call);
+    if (this.#registered()) this.#log.count(call);
   }
 }

@@ -20,6 +20,17 @@ import {
   type CallerKind,
 } from "../../durable/tenant/request-log";
 
+/**
+ * How long a `/v2` call's row waits after the answer was handed to the runtime, ms. Why wait at
+ * all: `ctx.waitUntil` starts its work at once, in the same turn in which the runtime is about to
+ * send the answer, so the row's write (the key's hash, the call to the tenant's object, its SQLite
+ * write) ran while the answer was still leaving and delayed it: `npm run bench -- log` measured 5
+ * to 10 ms more at the median on the loaded 2-core machine, with `scheduler.wait(0)` still about
+ * half of that, and none with 20 ms. 50 leaves room for a slower flush; the row is not urgent, and
+ * the isolate's wait costs no CPU time.
+ */
+export const LOG_WRITE_DELAY_MS = 50;
+
 /** What the caller knows of a call when its answer is made. */
 export interface CallFacts {
   requestId: string;
@@ -106,11 +117,12 @@ export async function recordCall(
 
 /**
  * Logs a `/v2` call once it is answered, off the answer's path: everything (the key's hash, the
- * error body's read, the write to the tenant's object) runs in `ctx.waitUntil`, after the response
- * left. What that costs the caller: nothing in time; the isolate stays up for one more round trip
- * to the tenant's object, and a failed answer's body is teed (`clone`) to be read here. With
- * `REQUEST_LOG=off` none of it happens; with `counters` no body is teed (`npm run bench -- log`
- * measures the difference).
+ * error body's read, the write to the tenant's object) runs in `ctx.waitUntil`,
+ * `LOG_WRITE_DELAY_MS` after the response was handed over. What that costs the caller: nothing in
+ * time (`npm run bench -- log` measures it against `REQUEST_LOG=off`); the isolate stays up that
+ * much longer and for one more round trip to the tenant's object, and a failed answer's body is
+ * teed (`clone`) to be read here. With `REQUEST_LOG=off` none of it happens; with `counters` no
+ * body is teed.
  *
  * @param status what the caller was answered
  * @param res the answer, for one of 400 or more (a clone is read); null for a gateway's problem
@@ -133,6 +145,7 @@ export function logAfterAnswer(
       : res && new Response(null, { status: res.status });
   ctx.waitUntil(
     (async () => {
+      await scheduler.wait(LOG_WRITE_DELAY_MS);
       const call = await loggedCall(facts, status, copy, {
         kind: "key",
         id: await keyId(caller.key),

@@ -2,11 +2,15 @@
  * The request log's module (`src/durable/tenant/request-log.ts`) over a fresh object's storage:
  * its bound (the 1,001st call drops the oldest; the watcher's calls have their own, smaller bound),
  * its age limit, its filters, the counters it keeps and its clearing (the client key replaced).
- * Rows are written through the module directly, so a thousand of them cost no HTTP.
+ * Rows are written through the module directly, so a thousand of them cost no HTTP; the face the
+ * gateway writes through (`Tenant.callLog`) is tested last: when it sets the alarm, and that it
+ * drops rows for a tenant that is not registered.
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import type { Tenant } from "../../../src/durable/tenant";
+import { tenantStub, type TenantName } from "../../../src/lib/stubs";
+import { tenant as registeredTenant } from "../../helpers/gateway";
 import { describe, expect, it } from "vitest";
 import {
   REQUEST_LOG_MS,
@@ -140,20 +144,41 @@ describe("request log: clearing", () => {
   });
 });
 
-describe("request log: the alarm", () => {
-  it("the first row of an empty log sets the alarm for its expiry; later rows write no alarm", async () => {
-    const ns = env.TENANT;
-    const stub = ns.get(ns.idFromName(`test:request-log-alarm-${Date.now().toString(36)}`));
+describe("request log: the face", () => {
+  it("the first row of an empty log sets the alarm; later rows write none", async () => {
+    const t = await registeredTenant();
     const now = Date.now();
-    const seen = await runInDurableObject(stub, async (instance: Tenant, state) => {
+    const seen = await runInDurableObject(
+      tenantStub(env, t.name as TenantName),
+      async (instance: Tenant, state) => {
+        const face = instance.callLog();
+        // Whatever the registration set (the token's renewal), gone: to see what the rows write.
+        await state.storage.deleteAlarm();
+        await face.record(call(1, { at: now }));
+        const first = await state.storage.getAlarm();
+        await state.storage.deleteAlarm();
+        await face.record(call(2, { at: now + 1000 }));
+        return { first, second: await state.storage.getAlarm() };
+      },
+    );
+    expect(seen.first).not.toBeNull();
+    expect(seen.second).toBeNull();
+  });
+
+  it("drops a row for a tenant that is not registered (one removed before its row arrived)", async () => {
+    const stub = env.TENANT.get(
+      env.TENANT.idFromName(`test:request-log-unregistered-${Date.now().toString(36)}`),
+    );
+    const left = await runInDurableObject(stub, async (instance: Tenant, state) => {
       const face = instance.callLog();
-      await face.record(call(1, { at: now }));
-      const first = await state.storage.getAlarm();
-      // Gone, to see whether the next row writes it again.
-      await state.storage.deleteAlarm();
-      await face.record(call(2, { at: now + 1000 }));
-      return { first, second: await state.storage.getAlarm() };
+      await face.record(call(1, { at: Date.now() }));
+      face.count({ status: 200, apiStatus: 200, attempts: 1, waitedMs: 0 });
+      return {
+        rows: state.storage.sql.exec("SELECT COUNT(*) AS n FROM request_log").one().n,
+        counters: state.storage.sql.exec("SELECT COUNT(*) AS n FROM call_counters").one().n,
+        alarm: await state.storage.getAlarm(),
+      };
     });
-    expect(seen).toEqual({ first: now + REQUEST_LOG_MS, second: null });
+    expect(left).toEqual({ rows: 0, counters: 0, alarm: null });
   });
 });
