@@ -9,9 +9,11 @@
 //   4–6. shop orders (bench/orders.mjs): upstream calls per order, orders per minute through the
 //      10 req/s limit with 20 tenants, webhook answer time,
 //   7. the reference cache (bench/reference.mjs): upstream calls of 100 orders' lookups and writes,
-//      cached against the plain pass-through.
+//      cached against the plain pass-through,
+//   8. the request log (bench/request-log.mjs): a warm call's latency with REQUEST_LOG=calls
+//      against REQUEST_LOG=off, the gateway restarted for each (so it runs last, on its own Workers).
 // `npm run bench -- latency` runs 1–2 only, `-- load` 3–3c only, `-- orders` 4–6 only, `--
-// reference` 7 only; the default is all. `npm run bench -- margin` (bench/margin.mjs, not part of
+// reference` 7 only, `-- log` 8 only; the default is all. `npm run bench -- margin` (bench/margin.mjs, not part of
 // all) compares pacing margins. Every figure comes from this one run, baseline included. Not a
 // test: it asserts nothing.
 import { spawn } from "node:child_process";
@@ -41,18 +43,23 @@ import { loadBench } from "./load.mjs";
 import { marginBench } from "./margin.mjs";
 import { ordersBench } from "./orders.mjs";
 import { referenceBench } from "./reference.mjs";
+import { requestLogBench } from "./request-log.mjs";
+import { down } from "./workers.mjs";
 
 const PARTS = {
-  all: ["latency", "load", "orders", "reference"],
+  all: ["latency", "load", "orders", "reference", "log"],
   latency: ["latency"],
   load: ["load"],
   orders: ["orders"],
   reference: ["reference"],
+  log: ["log"],
   margin: ["margin"],
 };
 const mode = process.argv[2] ?? "all";
 if (!Object.hasOwn(PARTS, mode)) {
-  console.error(`Usage: npm run bench [-- latency|load|orders|reference|margin]  (not ${mode})`);
+  console.error(
+    `Usage: npm run bench [-- latency|load|orders|reference|log|margin]  (not ${mode})`,
+  );
   process.exit(2);
 }
 if ((await answers(`${GW}/healthz`)) || (await answers(`${SB}/_sandbox/keys`))) {
@@ -80,10 +87,14 @@ const sourcesAtStart = newestSource();
 // The Workers' own output goes to a file, for when a run fails (a Worker that exits stops both).
 const devLog = join(os.tmpdir(), `ledgergate-bench-dev-${process.pid}.log`);
 const devOut = openSync(devLog, "w");
-const dev = spawn(process.execPath, ["scripts/dev.mjs"], {
-  stdio: ["ignore", devOut, devOut],
-  detached: true,
-});
+// Part 8 alone starts its own Workers: the shared pair is started only for the other parts.
+const shared = PARTS[mode].some((part) => part !== "log");
+const dev = shared
+  ? spawn(process.execPath, ["scripts/dev.mjs"], {
+      stdio: ["ignore", devOut, devOut],
+      detached: true,
+    })
+  : null;
 console.error(`Workers starting; their output: ${devLog}`);
 /** Stops a detached child and whatever it started (wrangler's workerd). */
 const kill = (child) => {
@@ -93,13 +104,23 @@ const kill = (child) => {
     // already gone
   }
 };
-const stop = () => kill(dev);
+const stop = () => dev && kill(dev);
 process.on("exit", stop);
+/** Stops the shared pair and waits until both ports are free (part 8 starts its own Workers). */
+const stopShared = async () => {
+  if (!dev) return;
+  stop();
+  await down(`${GW}/healthz`);
+  await down(`${SB}/_sandbox/keys`);
+};
 
-await up(`${SB}/_sandbox/keys`);
-await up(`${GW}/healthz`);
-await json("POST", `${SB}/_sandbox/reset`);
-const keys = (await json("GET", `${SB}/_sandbox/keys`)).demo;
+let keys = null;
+if (shared) {
+  await up(`${SB}/_sandbox/keys`);
+  await up(`${GW}/healthz`);
+  await json("POST", `${SB}/_sandbox/reset`);
+  keys = (await json("GET", `${SB}/_sandbox/keys`)).demo;
+}
 const direct = (token) => directCall(keys, token);
 async function timed(fn) {
   const t0 = performance.now();
@@ -234,6 +255,10 @@ const BENCHES = {
   load: () => loadBench(keys),
   orders: () => ordersBench(keys),
   reference: referenceBench,
+  log: async () => {
+    await stopShared();
+    return requestLogBench(devOut);
+  },
 };
 for (const part of PARTS[mode]) printers.push(await BENCHES[part]());
 stop();

@@ -23,6 +23,12 @@ interface GatewayOptionalBindings {
    * `GET /NewThing, POST /NewThing/{id}/Action` (`lib/v2-extra-operations.ts`). Unset: none.
    */
   V2_EXTRA_OPERATIONS?: string;
+  /**
+   * What the request log stores of each call: `calls` (default: a row per call, and the counters),
+   * `counters` (the counters only: no call data stored) or `off` (nothing written after a call).
+   * Unreadable: `counters` (`lib/config.ts`).
+   */
+  REQUEST_LOG?: string;
   /** `debug`, `info` (default), `warn`, `error` or `silent` (see `lib/log.ts`). */
   LOG_LEVEL?: string;
   /** The sealing key being rotated out: it still opens, never seals (`lib/secrets.ts`). */

@@ -896,6 +896,11 @@ export interface components {
             requests: components["schemas"]["LoggedRequest"][];
             /** @description `before` for the next page, or null. */
             next: string | null;
+            /**
+             * @description What the gateway records of each call now (REQUEST_LOG): `calls` (rows and counters), `counters` (counters only, no rows), `off` (nothing).
+             * @enum {string}
+             */
+            recording: "calls" | "counters" | "off";
         };
         LoggedRequest: {
             /** @description Pass as `before` for the calls older than this one. */
@@ -919,7 +924,7 @@ export interface components {
             caller: {
                 /** @enum {string} */
                 kind: "key" | "console" | "order-run" | "assistant" | "watcher";
-                /** @description A gateway key's: its hash's first 8 hex. */
+                /** @description A gateway key's: its hash's first 8 hex; an order run's: its instance id; the console's: the action (`mapping-check`, `offboarding`, `client-id`). */
                 id: string | null;
             };
             /** @description A failed call's request body, at most 16 KiB; kept 7 days. */

@@ -150,7 +150,11 @@ export class Tenant extends DurableObject<Bindings> {
    * `tenant/call-log-face.ts` for why it is not behind the key.
    */
   callLog(): CallLogFace {
-    return new CallLogFace(this.#log, () => this.#arm());
+    return new CallLogFace(
+      this.#log,
+      () => this.#arm(),
+      () => this.#registration.get() !== null,
+    );
   }
 
   /**

@@ -46,6 +46,13 @@ const Count = (fallback: number) =>
   z.string().transform(Number).pipe(z.int().positive()).catch(fallback);
 /** The levels `lib/log.ts` knows; `silent` writes nothing. */
 const LogLevel = z.enum(["debug", "info", "warn", "error", "silent"]);
+/**
+ * What the request log stores of each call (`lib/request-log/record.ts`): `calls`, a row per call
+ * and the counters; `counters`, the counters only (no path, status, error or body is stored, for an
+ * operator who must not store call data); `off`, nothing (no write after a call at all).
+ */
+export const RequestLogMode = z.enum(["calls", "counters", "off"]);
+export type RequestLogMode = z.output<typeof RequestLogMode>;
 
 /**
  * The bindings the configuration is made of, by their names in `Env` (checked: a name that is
@@ -74,6 +81,18 @@ const ConfigBindings = z.object({
     .catch(undefined),
   /** Most rows one `Prefer: pages=all` answer may hold (`lib/shaping/all-pages.ts`). */
   PAGES_ALL_MAX_ROWS: Count(DEFAULT_PAGES_ALL_MAX_ROWS),
+  /**
+   * `calls` (default), `counters` or `off`. Unset means `calls`; a value set but unreadable means
+   * `counters`: whoever set it meant to store less, and guessing `calls` would store the call data
+   * (failed calls' bodies are personal data) they may have meant to keep out.
+   */
+  REQUEST_LOG: z
+    .string()
+    .optional()
+    .transform((s) => s?.trim().toLowerCase())
+    .pipe(RequestLogMode.optional())
+    .transform((m) => m ?? "calls")
+    .catch("counters"),
   /** Operations `/v2` lets through beyond the catalog; unreadable entries are ignored. */
   V2_EXTRA_OPERATIONS: z.string().optional().catch(undefined),
   ADMIN_TOKEN: Setting,
@@ -99,6 +118,8 @@ const GatewayConfig = ConfigBindings.transform((b) => ({
   rateLimitPerSecond: b.RATE_LIMIT_PER_SECOND,
   ratePacingMargin: b.RATE_PACING_MARGIN,
   pagesAllMaxRows: b.PAGES_ALL_MAX_ROWS,
+  /** What the request log stores of each call (`REQUEST_LOG`). */
+  requestLog: b.REQUEST_LOG,
   /** `/v2` operations the catalog lacks that the operator lets through (`V2_EXTRA_OPERATIONS`). */
   v2ExtraOperations: parseExtraOperations(b.V2_EXTRA_OPERATIONS),
   adminToken: b.ADMIN_TOKEN,

@@ -14,7 +14,7 @@ import { asOperator, tenantName, type OperatorStub } from "../lib/stubs";
 import { startOnboarding } from "../lib/onboarding/start";
 import { listTenants, registerTenant, removeTenant } from "../lib/tenant-admin";
 import { requireAdmin } from "../middleware/admin-auth";
-import { pageSize, requestPage, statusFilter } from "../lib/request-log/view";
+import { requestLogPage } from "../lib/request-log/page";
 import * as route from "./contract/admin";
 import * as activity from "./contract/admin-activity";
 import { gatewayRouter, withDefaults } from "./contract/kit";
@@ -88,20 +88,8 @@ export const adminRoutes = router
     c.json(unwrap(await onTenant(c, c.req.valid("param"), (f) => f.orderMapping())), 200),
   )
   .openapi(activity.listRequests, async (c) => {
-    const p = c.req.valid("param");
-    const q = c.req.valid("query");
-    const limit = pageSize(q.limit);
-    const rows = unwrap(
-      await onTenant(c, p, (f) =>
-        f.requests(statusFilter(q.status), limit, q.before === undefined ? null : Number(q.before)),
-      ),
-    );
-    const api = c.var.config.environments[p.environment];
-    const ctx = {
-      tenant: tenantName(p.environment, p.client),
-      apiBaseUrl: api.ok ? api.config.apiBaseUrl : "",
-    };
-    return c.json(requestPage(rows, limit, ctx), 200);
+    const { environment, client } = c.req.valid("param");
+    return c.json(await requestLogPage(c.env, environment, client, c.req.valid("query")), 200);
   })
   .openapi(activity.webhookStatus, async (c) =>
     c.json(

@@ -67,6 +67,15 @@ export async function signIn() {
   };
 }
 
+/** Text as Hono's JSX escapes it into a page, to find a value in a page's HTML. */
+export const escapeHtml = (text: string) =>
+  text
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
+
 /** A signed-in operator's session (`signIn`). */
 export type Session = Awaited<ReturnType<typeof signIn>>;
 

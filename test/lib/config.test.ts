@@ -57,6 +57,15 @@ describe("config: read once", () => {
     expect(readConfig({ RATE_PACING_MARGIN: "0.1" }).ratePacingMargin).toBe(0.1);
   });
 
+  it("REQUEST_LOG: calls when unset, as set when readable, counters (store less) when not", () => {
+    expect(readConfig({}).requestLog).toBe("calls");
+    expect(readConfig({ REQUEST_LOG: " OFF " }).requestLog).toBe("off");
+    expect(readConfig({ REQUEST_LOG: "counters" }).requestLog).toBe("counters");
+    expect(readConfig({ REQUEST_LOG: "calls" }).requestLog).toBe("calls");
+    expect(readConfig({ REQUEST_LOG: "no" }).requestLog).toBe("counters");
+    expect(readConfig({ REQUEST_LOG: "" }).requestLog).toBe("counters");
+  });
+
   it("an environment is usable with its four settings, and names only what is wrong", () => {
     expect(readConfig(DEMO).environments.demo).toEqual({
       ok: true,

@@ -6,17 +6,13 @@
  * secret in any of it.
  */
 import { env } from "cloudflare:workers";
-import {
-  createExecutionContext,
-  evictDurableObject,
-  waitOnExecutionContext,
-} from "cloudflare:test";
+import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import app from "../../src/index";
 import { corpus as shopifyCorpus } from "../fixtures/orders/shopify";
-import { signIn } from "../helpers/console";
+import { escapeHtml, signIn } from "../helpers/console";
 import { ADMIN, control, fresh, gw, json, tenant } from "../helpers/gateway";
 import { shopTenant, waitFor } from "../helpers/orders";
+import { v2 } from "../helpers/request-log";
 
 interface Logged {
   requestId: string;
@@ -32,24 +28,6 @@ interface Logged {
   supportBundle: string;
 }
 type Page = { requests: Logged[]; next: string | null };
-
-/**
- * A `/v2` call through the gateway's own handler, waiting for what it left to run after the
- * answer (the log's write): `exports.default` would not let a test wait for that.
- */
-async function v2(key: string, path: string, init: RequestInit = {}): Promise<Response> {
-  const ctx = createExecutionContext();
-  const headers = new Headers(init.headers);
-  headers.set("authorization", `Bearer ${key}`);
-  const res = await app.fetch(
-    new Request(`https://gateway.test/v2${path}`, { ...init, headers }),
-    env,
-    ctx,
-  );
-  await res.arrayBuffer();
-  await waitOnExecutionContext(ctx);
-  return res;
-}
 
 const requests = async (client: string, query = ""): Promise<Page> => {
   const res = await gw(`/admin/tenants/demo/${client}/requests${query}`, { headers: ADMIN });
@@ -116,26 +94,51 @@ describe("request log: happy", () => {
     expect(server.requests[0]?.requestBody).toBe(JSON.stringify(body));
     expect((await requests(t.client, "?status=404")).requests.map((r) => r.status)).toEqual([404]);
 
+    // The first listing read the client's id for its bundles: a fourth call, the console's.
     const one = await requests(t.client, "?limit=1");
-    expect(one.requests).toHaveLength(1);
+    expect(one.requests.map((r) => [r.path, r.caller.kind])).toEqual([
+      ["/ClientIntegrationInformation", "console"],
+    ]);
     expect(one.next).not.toBeNull();
     const rest = await requests(t.client, `?before=${one.next}`);
-    expect(rest.requests).toHaveLength(2);
+    expect(rest.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /Customers",
+      "GET /Customers/987654321",
+      "POST /Customers",
+    ]);
   });
 
-  it("counters survive an eviction of the tenant's object, with the time they count from", async () => {
-    await fresh();
+  it("counters survive an eviction of the objects that hold them, with the time they count from", async () => {
+    // The second call's connection is dropped: a refusal (the gateway answered, the API did not).
+    await fresh({ faults: [{ kind: "drop", target: "api", count: 1 }] });
     const t = await tenant();
+    expect((await v2(t.gatewayKey, "/Customers")).status).toBe(502);
     await v2(t.gatewayKey, "/Customers");
     await v2(t.gatewayKey, "/Customers");
-    await evictDurableObject(env.TENANT.get(env.TENANT.idFromName(t.name)));
-    const res = await gw("/admin/tenants", { headers: ADMIN });
-    const { tenants } = (await res.json()) as {
-      tenants: { tenant: string; callCounters: { upstreamCalls: number; since: string } }[];
+    const mine = async () => {
+      const res = await gw("/admin/tenants", { headers: ADMIN });
+      const { tenants } = (await res.json()) as {
+        tenants: {
+          tenant: string;
+          counters: { tokensIssued: number; upstreamCalls: number };
+          callCounters: { upstreamCalls: number; waits: number; refusals: number; since: string };
+        }[];
+      };
+      return tenants.find((x) => x.tenant === t.name);
     };
-    const mine = tenants.find((x) => x.tenant === t.name);
-    expect(mine?.callCounters.upstreamCalls).toBe(2);
-    expect(Date.parse(mine?.callCounters.since ?? "")).toBeGreaterThan(0);
+    const before = await mine();
+    expect(before?.callCounters).toMatchObject({ upstreamCalls: 3, refusals: 1 });
+    expect(before?.counters.tokensIssued).toBe(1);
+    expect(before?.counters.upstreamCalls).toBeGreaterThan(0);
+    await evictDurableObject(env.TENANT.get(env.TENANT.idFromName(t.name)));
+    await evictDurableObject(env.RATE_GOVERNOR.get(env.RATE_GOVERNOR.idFromName("demo")));
+    const after = await mine();
+    // Stored with the tenant: the same counts, since the same time.
+    expect(after?.callCounters).toEqual(before?.callCounters);
+    expect(Date.parse(after?.callCounters.since ?? "")).toBeGreaterThan(0);
+    expect(after?.counters.tokensIssued).toBe(1);
+    // The governor's own counters lived in its memory, and went with it.
+    expect(after?.counters.upstreamCalls).toBe(0);
   });
 });
 
@@ -178,6 +181,8 @@ describe("request log: order runs and client keys", () => {
     const before = await requests(t.client);
     expect(before.requests).toHaveLength(2);
     expect(before.requests[1]?.requestBody).toBe(JSON.stringify(body));
+    // That listing read the client's id for its bundles: the console's call, a third row.
+    expect((await requests(t.client)).requests).toHaveLength(3);
 
     const other = await control<{ clientKey: string }>(
       "POST",
@@ -190,14 +195,14 @@ describe("request log: order runs and client keys", () => {
       json({ clientKey: other.clientKey }, "PUT", ADMIN),
     );
     expect(replaced.status, await replaced.clone().text()).toBe(200);
-    expect(await replaced.json()).toMatchObject({ cleared: { loggedCalls: 2 } });
+    expect(await replaced.json()).toMatchObject({ cleared: { loggedCalls: 3 } });
     // The old company's failed body is gone with its row.
     expect((await requests(t.client)).requests).toEqual([]);
     const res = await gw("/admin/tenants", { headers: ADMIN });
     const { tenants } = (await res.json()) as {
       tenants: { tenant: string; callCounters: { upstreamCalls: number } }[];
     };
-    expect(tenants.find((x) => x.tenant === t.name)?.callCounters.upstreamCalls).toBe(2);
+    expect(tenants.find((x) => x.tenant === t.name)?.callCounters.upstreamCalls).toBe(3);
     // Calls with the new key are logged as before.
     await v2(t.gatewayKey, "/Customers");
     expect((await requests(t.client)).requests).toHaveLength(1);
@@ -215,6 +220,13 @@ describe("request log: the console", () => {
     expect(page).toContain(ok.headers.get("x-request-id"));
     expect(page).toContain(missing.headers.get("x-request-id"));
     expect(page).toMatch(/<textarea[^>]*readonly[^>]*>[^<]*Object ids: 987654321/);
+    // The API's own error, as the admin route lists it, is on the page (in the bundle).
+    const refused = (await requests(t.client)).requests.find(
+      (r) => r.requestId === missing.headers.get("x-request-id"),
+    );
+    const detail = (JSON.parse(refused?.apiError ?? "{}") as { detail?: string }).detail;
+    expect(detail).toMatch(/987654321/);
+    expect(page).toContain(`Error: ${escapeHtml(refused?.apiError ?? "")}`);
     expect(page).not.toContain(t.gatewayKey);
     const only404 = await operator.page(`/console/tenants/demo/${t.client}/requests?status=4xx`);
     expect(only404).toContain(missing.headers.get("x-request-id"));

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { corpus as shopifyCorpus } from "../fixtures/orders/shopify";
 import { sign, TEST_SECRETS } from "../fixtures/orders/sign";
+import { escapeHtml, signIn } from "../helpers/console";
 import { ADMIN, gw, tenant } from "../helpers/gateway";
 import { shopDomainOf, shopTenant } from "../helpers/orders";
 
@@ -43,6 +44,11 @@ describe("webhook status: happy", () => {
     expect(shopify?.lastRefused?.reason).toMatch(/signature|hmac/i);
     expect(shopify?.lastAccepted).not.toBeNull();
     expect(JSON.stringify(await status(t.client))).not.toContain(TEST_SECRETS.shopify);
+    // The tenant's console page shows the same reason, in its Deliveries table.
+    const page = await (await signIn()).page(`/console/tenants/demo/${t.client}`);
+    const deliveries = page.slice(page.indexOf('id="webhook-status"'));
+    expect(deliveries).toContain(escapeHtml(shopify?.lastRefused?.reason ?? "no reason"));
+    expect(deliveries).toContain("(2 so far)");
   });
 
   it("a tenant with no secrets lists every source as unset, with nothing received", async () => {

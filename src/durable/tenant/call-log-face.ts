@@ -1,9 +1,11 @@
 /**
  * @module
- * The tenant object's face for writing its request log (`request-log.ts`): one method, append only.
+ * The tenant object's face for writing its request log (`request-log.ts`): append only (a row, or
+ * only the counters' share of one).
  * Its callers are the gateway's own code after it has authenticated the call (the `/v2` route
- * behind `authenticatedKey`, and the order runs' client, `lib/orders/run/api.ts`; later the console
- * and the watcher).
+ * behind `authenticatedKey`, the order runs' client, `lib/orders/run/api.ts`, and the operator's
+ * calls behind the admin token or the console's session, `lib/request-log/upstream.ts`; later the
+ * watcher).
  *
  * Why not the key holder's face: `withKey` checks the key again (a SHA-256 and a constant-time
  * compare in the object), for every call, only to write a row after the answer; the access cache
@@ -12,22 +14,43 @@
  * bounds keep what it adds from growing the storage. Nothing else of the tenant is reachable here.
  */
 import { RpcTarget } from "cloudflare:workers";
-import type { LoggedCall, RequestLog } from "./request-log";
+import type { CountedCall, LoggedCall, RequestLog } from "./request-log";
 
 /** Appends calls to one tenant's request log. */
 export class CallLogFace extends RpcTarget {
   readonly #log: RequestLog;
   readonly #arm: () => Promise<void>;
+  readonly #registered: () => boolean;
 
-  constructor(log: RequestLog, arm: () => Promise<void>) {
+  /**
+   * @param registered whether the tenant is registered now: a row that arrives after its removal
+   *   (a `/v2` row is written a little after its answer) is dropped, not kept by an object whose
+   *   alarm no longer purges anything
+   */
+  constructor(log: RequestLog, arm: () => Promise<void>, registered: () => boolean) {
     super();
     this.#log = log;
     this.#arm = arm;
+    this.#registered = registered;
   }
 
-  /** Writes `call` (parsed: a row over its caps is refused) and sets the alarm for its expiry. */
+  /**
+   * Writes `call` (parsed: a row over its caps is refused); the first row of an empty log sets the
+   * alarm for its expiry. Why only the first: a later row expires after the oldest one, whose
+   * expiry the alarm already covers (`alarm()` re-arms after each purge), so recomputing and
+   * rewriting the alarm on every call would cost the object a storage write per call for nothing.
+   * A call that started before the oldest stored row but was written after it is purged up to its
+   * duration late; the listing hides it on time (`RequestLog.list` filters by age).
+   */
   async record(call: LoggedCall): Promise<void> {
+    if (!this.#registered()) return;
+    const first = this.#log.isEmpty();
     this.#log.record(call);
-    await this.#arm();
+    if (first) await this.#arm();
+  }
+
+  /** Moves the counters for `call` and stores no row (`REQUEST_LOG=counters`). */
+  count(call: CountedCall): void {
+    if (this.#registered()) this.#log.count(call);
   }
 }

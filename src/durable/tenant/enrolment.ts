@@ -99,7 +99,7 @@ export class Enrolment {
    * answers what it dropped of the books the previous key opened.
    */
   async #adopt(
-    record: Omit<TenantRecord, "clientKey">,
+    record: Pick<TenantRecord, "registrationId" | "environment" | "client" | "name" | "createdAt">,
     clientKey: string,
     token: IssuedToken,
   ): Promise<Outcome<{ cleared: ClearedRecords }>> {
@@ -131,6 +131,10 @@ export class Enrolment {
       name,
       createdAt,
       clientKey: sealed,
+      // A new id for the new key, and the API's name of the old key's client forgotten: the new key
+      // may open another company, read again when a support bundle needs it.
+      clientKeyId: crypto.randomUUID(),
+      apiClient: null,
     });
     const kept = await p.tokens.adopt(token);
     return kept.ok ? ok({ cleared }) : kept;

@@ -17,7 +17,7 @@ import type { SecretOptions, SecretSet } from "./order-settings";
 import type { ShopBinding } from "./shop-pins";
 import type { ShopView, WebhookSetup } from "./webhook-setup";
 import { NO_TENANT, ownerOf, type TenantParts } from "./parts";
-import { nameOf } from "./registration";
+import { nameOf, type ApiClient } from "./registration";
 import type { CallCounters, LoggedRow, StatusFilter } from "./request-log";
 import type { WebhookStatus } from "./webhook-status";
 import { webhookStatus } from "./webhook-status";
@@ -219,10 +219,26 @@ export class OperatorFace extends RpcTarget {
     return run;
   }
 
-  /** The tenant's logged calls, newest first (`request-log.ts`); `before` is a row's `seq`. */
-  requests(status: StatusFilter, limit: number, before: number | null): Outcome<LoggedRow[]> {
+  /**
+   * The tenant's logged calls, newest first (`request-log.ts`; `before` is a row's `seq`), with the
+   * client as the API names it for their support bundles (null: not read yet; `clientKeyId` then
+   * goes back with the read to `keepApiClient`).
+   */
+  requests(status: StatusFilter, limit: number, before: number | null): Outcome<LoggedPage> {
+    const r = this.#parts.registration.get();
+    if (!r) return fail("not-found", NO_TENANT);
+    return ok({
+      rows: this.#parts.log.list(status, limit, before, Date.now()),
+      apiClient: r.apiClient,
+      clientKeyId: r.clientKeyId,
+      registrationId: r.registrationId,
+    });
+  }
+
+  /** Keeps the client as the API named it, unless the client key changed since the read began. */
+  keepApiClient(clientKeyId: string, client: ApiClient): Outcome<boolean> {
     if (!this.#parts.registration.get()) return fail("not-found", NO_TENANT);
-    return ok(this.#parts.log.list(status, limit, before, Date.now()));
+    return ok(this.#parts.registration.keepApiClient(clientKeyId, client));
   }
 
   /** The counters kept with the tenant, which survive idling and restarts. */
@@ -236,6 +252,15 @@ export class OperatorFace extends RpcTarget {
     if (!this.#parts.registration.get()) return fail("not-found", NO_TENANT);
     return ok(webhookStatus(this.#parts.settings, this.#parts.pins));
   }
+}
+
+/** A page of the request log and what its support bundles name the client by. */
+export interface LoggedPage {
+  rows: LoggedRow[];
+  apiClient: ApiClient | null;
+  clientKeyId: string;
+  /** For reading the client as the tenant, like offboarding (`lib/request-log/api-client.ts`). */
+  registrationId: string;
 }
 
 /** The stored counters as operators read them: `since` as an ISO time. */

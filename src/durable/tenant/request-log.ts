@@ -59,6 +59,15 @@ export const LoggedCall = z.strictObject({
 });
 export type LoggedCall = z.output<typeof LoggedCall>;
 
+/** What the counters need of a call: nothing of its path, error or body. */
+export const CountedCall = LoggedCall.pick({
+  status: true,
+  apiStatus: true,
+  attempts: true,
+  waitedMs: true,
+});
+export type CountedCall = z.output<typeof CountedCall>;
+
 /** A stored call with its cursor (`seq`: pass it as `before` for the page after). */
 export type LoggedRow = LoggedCall & { seq: number };
 
@@ -76,6 +85,7 @@ export interface CallCounters {
 /** The narrow interface the faces reach the log through. */
 export interface RequestLogPort {
   record(call: LoggedCall): void;
+  count(call: CountedCall): void;
   list(status: StatusFilter, limit: number, before: number | null, now: number): LoggedRow[];
   counters(): CallCounters;
 }
@@ -162,6 +172,15 @@ export class RequestLog implements RequestLogPort {
     );
     if (cut)
       this.sql.exec("DELETE FROM request_log WHERE watcher = ? AND seq <= ?", watcher, cut.seq);
+    this.#countParsed(c);
+  }
+
+  /** Moves the counters for one call and stores nothing else of it (`REQUEST_LOG=counters`). */
+  count(call: CountedCall): void {
+    this.#countParsed(CountedCall.parse(call));
+  }
+
+  #countParsed(c: CountedCall): void {
     this.#bump("upstreamCalls", c.attempts);
     this.#bump("waits", c.waitedMs > 0 ? 1 : 0);
     // A refusal: the gateway answered without the API's answer (no permit in time, timeout).
@@ -208,6 +227,11 @@ export class RequestLog implements RequestLogPort {
   /** Drops calls older than the age bound (the alarm's purge). */
   purge(now: number): void {
     this.sql.exec("DELETE FROM request_log WHERE at < ?", now - REQUEST_LOG_MS);
+  }
+
+  /** Whether no call is kept (one indexed row read). */
+  isEmpty(): boolean {
+    return this.sql.exec("SELECT 1 FROM request_log LIMIT 1").toArray().length === 0;
   }
 
   /** When the oldest call ages out, or null when the log is empty. */

@@ -79,6 +79,20 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
       addColumn(sql, "webhook_secrets", "set_at", "INTEGER");
     },
   },
+  {
+    version: 9,
+    name: "registration.client_key_id, api_client_id, api_client_name: the API's own client id",
+    up: (sql) => {
+      // The API's client id is read when a support bundle first needs it, not here: a migration
+      // runs synchronously and cannot call the API. The key in use gets its random id now.
+      addColumn(sql, "registration", "client_key_id", "TEXT");
+      addColumn(sql, "registration", "api_client_id", "TEXT");
+      addColumn(sql, "registration", "api_client_name", "TEXT");
+      sql.exec(
+        "UPDATE registration SET client_key_id = lower(hex(randomblob(16))) WHERE client_key_id IS NULL",
+      );
+    },
+  },
 ];
 
 /**

@@ -3,13 +3,15 @@
  * Offboarding: `DELETE /Offboarding/RemoveIntegration` for a tenant, before the operator removes it
  * (`removeTenant(…, { offboard: true })`). The call is the tenant's own (its token names the
  * client), so it goes through the one upstream client with the tenant's current registration as
- * the credential, the same way an order run calls: permit, token, one retry after a 401.
+ * the credential, the same way an order run calls: permit, token, one retry after a 401. The call
+ * is a row of the tenant's request log (caller `console`, id `offboarding`): one that fails leaves
+ * the tenant, and its row, for the operator to read; one that succeeds goes with the tenant.
  */
 import { readConfig, type Bindings } from "../config";
 import { unwrap } from "../outcome";
 import { Problem } from "../problem";
 import { asOperator, parseTenantName, type TenantName } from "../stubs";
-import { callUpstream } from "../upstream/client";
+import { loggedUpstream } from "../request-log/upstream";
 
 /** How long offboarding may take, ms: one call, perhaps a token request and a wait for a permit. */
 const OFFBOARD_DEADLINE_MS = 30_000;
@@ -28,7 +30,7 @@ export async function offboardTenant(env: Bindings, name: TenantName): Promise<v
   if (!config.ok) throw new Problem("unavailable", config.detail);
   let res: Response;
   try {
-    res = await callUpstream(
+    res = await loggedUpstream(
       {
         env,
         environment: parsed.value.environment,
@@ -44,6 +46,7 @@ export async function offboardTenant(env: Bindings, name: TenantName): Promise<v
         body: null,
         deadline: Date.now() + OFFBOARD_DEADLINE_MS,
       },
+      { kind: "console", id: "offboarding" },
     );
   } catch (e) {
     if (e instanceof Problem && e.type === "credentials-rejected") return;

@@ -5,7 +5,8 @@
  * the entries are filed under the same keys a gateway key's `GET /v2/GeneralLedgerAccounts` and
  * `GET /v2/VatCodes` use, so either kind of read fills the cache for the other, and a write to
  * either resource through `/v2` forgets them. A miss is one call through the one upstream client,
- * as the tenant (its current registration, like offboarding), with a permit of the governor.
+ * as the tenant (its current registration, like offboarding), with a permit of the governor, and
+ * a row of the tenant's request log (caller `console`, id `mapping-check`).
  */
 import type { z } from "zod";
 import { readConfig, type Bindings } from "../config";
@@ -15,7 +16,7 @@ import { API_DEFAULT_PAGE_SIZE, morePages, readPagination } from "../shaping/all
 import { KEPT_HEADERS, MAX_REFERENCE_ENTRY_BYTES, resourceOf } from "../shaping/reference-cache";
 import { capture, type StoredAnswer } from "../shaping/stored-answer";
 import { asOperator, parseTenantName, type TenantName } from "../stubs";
-import { callUpstream } from "../upstream/client";
+import { loggedUpstream } from "../request-log/upstream";
 import { ChartAccountReply, VatCodeReply } from "./run/replies";
 
 /**
@@ -71,7 +72,7 @@ export async function readBooks(
   const read = async (path: string, cached: NonNullable<typeof vatRead>) => {
     const r = unwrap(cached);
     if (r.kind === "hit") return r.answer;
-    const res = await callUpstream(
+    const res = await loggedUpstream(
       {
         env,
         environment: parsed.value.environment,
@@ -87,6 +88,7 @@ export async function readBooks(
         body: null,
         deadline: Date.now() + BOOKS_READ_DEADLINE_MS,
       },
+      { kind: "console", id: "mapping-check" },
     );
     if (res.status !== 200 && res.status !== 204) throw unreadable(path, res);
     const kept = await capture(res, KEPT_HEADERS, MAX_REFERENCE_ENTRY_BYTES);

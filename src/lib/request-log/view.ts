@@ -2,10 +2,12 @@
  * @module
  * The request log as operators read it (`/admin/tenants/{environment}/{client}/requests` and the
  * console): the filters, the answer's schema, and the support bundle of one call in the form the
- * API's provider asks for (client, object ids, time, request URL and body, the error). Never the
- * client key, a token or a gateway key: the log holds none of them.
+ * API's provider asks for (the client id, object ids, time, request URL and body, the error). Never
+ * the client key, a token or a gateway key: the log holds none of them.
  */
 import { z } from "zod";
+import { RequestLogMode } from "../config";
+import type { ApiClient } from "../../durable/tenant/registration";
 import { CallerKind, type LoggedRow, type StatusFilter } from "../../durable/tenant/request-log";
 
 /** `?status=`: an exact status (`404`) or a class (`4xx`). */
@@ -38,7 +40,10 @@ export const RequestView = z.strictObject({
   durationMs: z.int(),
   caller: z.strictObject({
     kind: CallerKind,
-    id: z.string().nullable().meta({ description: "A gateway key's: its hash's first 8 hex." }),
+    id: z.string().nullable().meta({
+      description:
+        "A gateway key's: its hash's first 8 hex; an order run's: its instance id; the console's: the action (`mapping-check`, `offboarding`, `client-id`).",
+    }),
   }),
   requestBody: z
     .string()
@@ -48,24 +53,30 @@ export const RequestView = z.strictObject({
 });
 export type RequestView = z.output<typeof RequestView>;
 
-/** The tenant a support bundle names, and where its API is. */
+/** The tenant a support bundle names, as the API knows it and as the gateway does, and its API. */
 export interface BundleContext {
   tenant: string;
   apiBaseUrl: string;
+  /** `ClientId` and `ClientName` of ClientIntegrationInformation; null when not read (yet). */
+  apiClient: ApiClient | null;
 }
 
 /** Path segments that are object ids: numbers or GUIDs. */
 const ID = /^([0-9]+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
 /**
- * One call in the provider's form: the client (the tenant; never its client key), the object ids
- * in the URL, the time, the request URL and body, and the API's error.
+ * One call in the provider's form: the client id as the API knows it (never the client key), the
+ * object ids in the URL, the time, the request URL and body, and the API's error.
  */
 export function supportBundle(r: LoggedRow, ctx: BundleContext): string {
   const ids = r.path.split("/").filter((s) => ID.test(s));
   const query = r.query.length === 0 ? "" : `?${r.query.map((n) => `${n}=…`).join("&")}`;
+  const client = ctx.apiClient
+    ? `${ctx.apiClient.id}${ctx.apiClient.name ? ` (${ctx.apiClient.name})` : ""}`
+    : "not known yet (GET /ClientIntegrationInformation could not be read; listing the calls again tries again)";
   return [
-    `Client: ${ctx.tenant}`,
+    `Client id: ${client}`,
+    `Gateway tenant: ${ctx.tenant}`,
     `Time (UTC): ${new Date(r.at).toISOString()}`,
     `Request: ${r.method} ${ctx.apiBaseUrl}${r.path}${query}`,
     `Object ids: ${ids.length === 0 ? "none" : ids.join(", ")}`,
@@ -115,3 +126,9 @@ export function requestPage(rows: LoggedRow[], limit: number, ctx: BundleContext
     next: rows.length === limit && last ? String(last.seq) : null,
   };
 }
+
+/** What is recorded of each call now (`REQUEST_LOG`), so an empty page is not misread. */
+export const Recording = RequestLogMode.meta({
+  description:
+    "What the gateway records of each call now (REQUEST_LOG): `calls` (rows and counters), `counters` (counters only, no rows), `off` (nothing).",
+});

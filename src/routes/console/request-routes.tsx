@@ -4,9 +4,8 @@
  * with each failed call's support bundle. The session is the authority, as the admin token is on
  * `/admin`.
  */
-import { unwrap } from "../../lib/outcome";
-import { pageSize, requestPage, statusFilter } from "../../lib/request-log/view";
-import { asOperator, tenantName } from "../../lib/stubs";
+import { requestLogPage } from "../../lib/request-log/page";
+import { tenantName } from "../../lib/stubs";
 import { RequestsPage } from "./pages/requests";
 import { html } from "./render";
 import { requestsPage } from "./requests-contract";
@@ -17,23 +16,12 @@ export function requestRoutes(router: ConsoleRouter) {
   return router.openapi(requestsPage, async (c) => {
     const { environment, client } = c.req.valid("param");
     const q = c.req.valid("query");
-    const name = tenantName(environment, client);
-    const limit = pageSize(q.limit);
-    const rows = unwrap(
-      await asOperator(c.env, name, (f) =>
-        f.requests(statusFilter(q.status), limit, q.before === undefined ? null : Number(q.before)),
-      ),
-    );
-    const api = c.var.config.environments[environment];
-    const page = requestPage(rows, limit, {
-      tenant: name,
-      apiBaseUrl: api.ok ? api.config.apiBaseUrl : "",
-    });
+    const page = await requestLogPage(c.env, environment, client, q);
     return html(
       c,
       <RequestsPage
         csrf={c.var.console.csrf}
-        tenant={name}
+        tenant={tenantName(environment, client)}
         environment={environment}
         client={client}
         status={q.status ?? null}

@@ -7,7 +7,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { WebhookStatus } from "../../durable/tenant/webhook-status";
 import { problems } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";
-import { Cursor, RequestView, StatusParam } from "../../lib/request-log/view";
+import { Cursor, Recording, RequestView, StatusParam } from "../../lib/request-log/view";
 import { Target } from "./admin";
 import { jsonAnswer } from "./kit";
 
@@ -30,6 +30,7 @@ const Requests = z
   .strictObject({
     requests: z.array(RequestView.clone().openapi("LoggedRequest")),
     next: z.string().nullable().openapi({ description: "`before` for the next page, or null." }),
+    recording: Recording,
   })
   .openapi("RequestLog");
 

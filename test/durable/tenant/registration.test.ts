@@ -23,6 +23,8 @@ const RECORD: TenantRecord = {
   name: "Acme AS",
   createdAt: "2026-03-01T10:00:00.000Z",
   clientKey: { kid: "0123456789ab", iv: "aXYtMTItYnl0ZXM=", ct: "Y2lwaGVydGV4dA==" },
+  clientKeyId: "9c1f2d3e-0000-4000-8000-000000000001",
+  apiClient: null,
 };
 
 describe("registration", () => {
@@ -82,7 +84,7 @@ describe("registration", () => {
   it("a stored row that does not match its schema is a storage fault: reading it throws", async () => {
     await withSql((sql) => {
       sql.exec(
-        "INSERT INTO registration (id, registration_id, environment, client, name, created_at, client_key) VALUES (1, 'r', 'demo', 'Not_A_Slug', 'x', 't', ?)",
+        "INSERT INTO registration (id, registration_id, environment, client, name, created_at, client_key, client_key_id) VALUES (1, 'r', 'demo', 'Not_A_Slug', 'x', 't', ?, 'k')",
         JSON.stringify(RECORD.clientKey),
       );
       expect(() => new Registration(sql)).toThrow();
@@ -90,6 +92,23 @@ describe("registration", () => {
       expect(() => new Registration(sql)).toThrow();
       sql.exec("UPDATE registration SET client_key = ?", JSON.stringify(RECORD.clientKey));
       expect(new Registration(sql).get()?.client).toBe("acme");
+    });
+  });
+
+  it("keeps the API's name of the client only under the client key it was read with, across a wake", async () => {
+    await withSql((sql) => {
+      const r = new Registration(sql);
+      const client = { id: "4711", name: "Acme AS" };
+      expect(r.keepApiClient(RECORD.clientKeyId, client)).toBe(false);
+      r.save(RECORD);
+      // A read made under another key (one replaced meanwhile) is not kept.
+      expect(r.keepApiClient("another-key-id", client)).toBe(false);
+      expect(r.get()?.apiClient).toBeNull();
+      expect(r.keepApiClient(RECORD.clientKeyId, client)).toBe(true);
+      expect(new Registration(sql).get()).toEqual({ ...RECORD, apiClient: client });
+      // A replaced key (a new id, the client forgotten) is saved as such.
+      r.save({ ...RECORD, clientKeyId: "9c1f2d3e-0000-4000-8000-000000000002", apiClient: null });
+      expect(new Registration(sql).get()?.apiClient).toBeNull();
     });
   });
 });

@@ -2,10 +2,15 @@
  * The request log's module (`src/durable/tenant/request-log.ts`) over a fresh object's storage:
  * its bound (the 1,001st call drops the oldest; the watcher's calls have their own, smaller bound),
  * its age limit, its filters, the counters it keeps and its clearing (the client key replaced).
- * Rows are written through the module directly, so a thousand of them cost no HTTP.
+ * Rows are written through the module directly, so a thousand of them cost no HTTP; the face the
+ * gateway writes through (`Tenant.callLog`) is tested last: when it sets the alarm, and that it
+ * drops rows for a tenant that is not registered.
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
+import type { Tenant } from "../../../src/durable/tenant";
+import { tenantStub, type TenantName } from "../../../src/lib/stubs";
+import { tenant as registeredTenant } from "../../helpers/gateway";
 import { describe, expect, it } from "vitest";
 import {
   REQUEST_LOG_MS,
@@ -101,6 +106,16 @@ describe("request log: filters and counters", () => {
     expect(seen.counters).toEqual({ upstreamCalls: 4, waits: 1, refusals: 1, since: T0 });
   });
 
+  it("count() moves the counters as a row would and stores no row (REQUEST_LOG=counters)", async () => {
+    const seen = await withLog((log) => {
+      log.count({ status: 200, apiStatus: 200, attempts: 2, waitedMs: 5 });
+      log.count({ status: 503, apiStatus: null, attempts: 0, waitedMs: 0 });
+      return { rows: log.list(null, 10, null, T0), counters: log.counters() };
+    });
+    expect(seen.rows).toEqual([]);
+    expect(seen.counters).toEqual({ upstreamCalls: 2, waits: 1, refusals: 1, since: T0 });
+  });
+
   it("refuses a row that would carry more than its caps", async () => {
     await withLog((log) => {
       expect(() => log.record(call(1, { apiError: "x".repeat(5000) }))).toThrow();
@@ -126,5 +141,44 @@ describe("request log: clearing", () => {
     expect(seen.left).toEqual([]);
     expect(seen.counters).toMatchObject({ upstreamCalls: 3 });
     expect(seen.again).toBe(0);
+  });
+});
+
+describe("request log: the face", () => {
+  it("the first row of an empty log sets the alarm; later rows write none", async () => {
+    const t = await registeredTenant();
+    const now = Date.now();
+    const seen = await runInDurableObject(
+      tenantStub(env, t.name as TenantName),
+      async (instance: Tenant, state) => {
+        const face = instance.callLog();
+        // Whatever the registration set (the token's renewal), gone: to see what the rows write.
+        await state.storage.deleteAlarm();
+        await face.record(call(1, { at: now }));
+        const first = await state.storage.getAlarm();
+        await state.storage.deleteAlarm();
+        await face.record(call(2, { at: now + 1000 }));
+        return { first, second: await state.storage.getAlarm() };
+      },
+    );
+    expect(seen.first).not.toBeNull();
+    expect(seen.second).toBeNull();
+  });
+
+  it("drops a row for a tenant that is not registered (one removed before its row arrived)", async () => {
+    const stub = env.TENANT.get(
+      env.TENANT.idFromName(`test:request-log-unregistered-${Date.now().toString(36)}`),
+    );
+    const left = await runInDurableObject(stub, async (instance: Tenant, state) => {
+      const face = instance.callLog();
+      await face.record(call(1, { at: Date.now() }));
+      face.count({ status: 200, apiStatus: 200, attempts: 1, waitedMs: 0 });
+      return {
+        rows: state.storage.sql.exec("SELECT COUNT(*) AS n FROM request_log").one().n,
+        counters: state.storage.sql.exec("SELECT COUNT(*) AS n FROM call_counters").one().n,
+        alarm: await state.storage.getAlarm(),
+      };
+    });
+    expect(left).toEqual({ rows: 0, counters: 0, alarm: null });
   });
 });

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { hasColumn } from "../../../src/durable/columns";
 import { MigrationError, storedVersion } from "../../../src/durable/migrations";
 import { migrate, TENANT_MIGRATIONS } from "../../../src/durable/tenant/schema";
+import { Registration } from "../../../src/durable/tenant/registration";
 import { ShopPins } from "../../../src/durable/tenant/shop-pins";
 import { coffeeOrder } from "../../fixtures/orders/coffee";
 import { applyEvent, type OrderRun } from "../../../src/lib/orders/runs";
@@ -212,6 +213,27 @@ describe("tenant schema: the numbered steps", () => {
         { source: "stripe", set_at: null },
       ]);
       expect(sql.exec("SELECT COUNT(*) AS n FROM request_log").one()).toEqual({ n: 0 });
+    });
+  });
+
+  it("step 9 gives the registration of before an id for its client key, and no API client id yet", async () => {
+    await withStorage((storage) => {
+      const sql = storage.sql;
+      writeLayout5(sql);
+      migrate(storage);
+      expect(storedVersion(sql)).toBe(CURRENT);
+      expect(
+        sql
+          .exec("SELECT client_key_id, api_client_id, api_client_name FROM registration")
+          .toArray(),
+      ).toEqual([
+        {
+          client_key_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+          api_client_id: null,
+          api_client_name: null,
+        },
+      ]);
+      expect(new Registration(sql).get()).toMatchObject({ client: "oldacme", apiClient: null });
     });
   });
 

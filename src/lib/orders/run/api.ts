@@ -9,10 +9,9 @@
 import type { z } from "zod";
 import { matchOperation, type Operation } from "../../../../shared/v2/catalog";
 import { readConfig, type Bindings } from "../../config";
-import { Problem, PROBLEM_TYPES } from "../../problem";
-import { loggedCall, recordCall, type CallFacts } from "../../request-log/record";
+import { Problem } from "../../problem";
+import { loggedUpstream } from "../../request-log/upstream";
 import { parseTenantName, type TenantName } from "../../stubs";
-import { callUpstream, type CallTrace } from "../../upstream/client";
 import { fieldErrors } from "../../validate";
 
 /** How long one call of a run may take, waiting for a permit included, ms. */
@@ -127,9 +126,8 @@ function detailOf(body: unknown, text: string): string {
  * The run's client for `tenant` under `registration`, in the tenant name's own environment. Each
  * call is logged as the run's (`runId`, the Workflow instance's id, names it in the log).
  *
- * Why the row is written in the call, awaited: a Workflow step has no `ctx.waitUntil`, so a write
- * left running could be cut off when the step ends. It costs the step one round trip to the
- * tenant's object per call, and never fails it: `recordCall` turns a lost row into a warning.
+ * The row is written in the call, awaited (`lib/request-log/upstream.ts` says why): one round trip
+ * to the tenant's object per call, never failing the step.
  *
  * @throws RunError (not retryable) when `tenant` is not a tenant name: no attempt can mend it.
  */
@@ -171,26 +169,9 @@ export function runApi(
         body === undefined
           ? null
           : (new TextEncoder().encode(JSON.stringify(body)).buffer as ArrayBuffer);
-      const trace: CallTrace = { attempts: 0, waitedMs: 0, tokenRenewed: false };
-      const facts: CallFacts = {
-        // A run has no inbound request: each call gets an id of its own for the support desk.
-        requestId: crypto.randomUUID(),
-        started: Date.now(),
-        method,
-        path: p,
-        search,
-        body: buffer,
-        trace,
-      };
-      const record = async (status: number, answer: Response | null) =>
-        recordCall(
-          env,
-          tenant,
-          await loggedCall(facts, status, answer, { kind: "order-run", id: runId.slice(0, 64) }),
-        );
       let res: Response;
       try {
-        res = await callUpstream(
+        res = await loggedUpstream(
           { env, environment, config: config.config, tenant, credential: { registration } },
           {
             method,
@@ -200,12 +181,9 @@ export function runApi(
             body: buffer,
             deadline: Date.now() + RUN_CALL_DEADLINE_MS,
           },
-          trace,
+          { kind: "order-run", id: runId },
         );
       } catch (e) {
-        // The gateway's own refusal (no token, no permit in time, timeout) is logged as /v2 logs
-        // it: its status, and no answer of the API.
-        if (e instanceof Problem) await record(PROBLEM_TYPES[e.type].status, null);
         // A refused key, or a registration that is gone, does not mend by retrying the step.
         if (e instanceof Problem)
           throw new RunError(
@@ -215,11 +193,6 @@ export function runApi(
         throw e;
       }
       const text = await res.text();
-      // The text is read already: the row gets a copy of it rather than a tee of the stream.
-      await record(
-        res.status,
-        new Response(res.status >= 400 ? text : null, { status: res.status }),
-      );
       let parsed: unknown;
       try {
         parsed = text ? JSON.parse(text) : null;

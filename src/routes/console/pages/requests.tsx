@@ -4,7 +4,7 @@
  * support bundle in a readonly textarea, to copy into a request to the API's support. Nothing on it
  * is secret: the log holds no key, no token and no query value.
  */
-import type { Environment } from "../../../lib/config";
+import type { Environment, RequestLogMode } from "../../../lib/config";
 import { tenantPath, when } from "../../../lib/console/views";
 import type { RequestView } from "../../../lib/request-log/view";
 import { Layout } from "../layout";
@@ -22,7 +22,15 @@ export interface RequestsPageProps {
   status: string | null;
   requests: RequestView[];
   next: string | null;
+  recording: RequestLogMode;
 }
+
+/** What the page says when the log records less than every call (`REQUEST_LOG`). */
+const NOT_RECORDING: Record<Exclude<RequestLogMode, "calls">, string> = {
+  counters:
+    "New calls are not recorded here: REQUEST_LOG=counters keeps only the counters (the operator's choice not to store call data). Calls recorded before stay until they are 7 days old.",
+  off: "New calls are not recorded: REQUEST_LOG=off. Calls recorded before stay until they are 7 days old.",
+};
 
 /** The request log page. */
 export function RequestsPage(p: RequestsPageProps) {
@@ -36,6 +44,7 @@ export function RequestsPage(p: RequestsPageProps) {
         API calls of <a href={tenantPath(p.environment, p.client)}>{p.tenant}</a>, newest first: the
         last 1,000, at most 7 days back.
       </p>
+      {p.recording !== "calls" && <p role="status">{NOT_RECORDING[p.recording]}</p>}
       <nav aria-label="Filter by status">
         <p>
           Show:{" "}

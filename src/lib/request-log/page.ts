@@ -1,0 +1,57 @@
+/**
+ * @module
+ * One page of a tenant's request log as the operator reads it (the admin route and the console's
+ * page alike): the rows through the operator's face, and their support bundles, which name the
+ * client by the API's own id. That id is read here the first time a page has a call to bundle and
+ * then kept with the tenant (`api-client.ts` says why then).
+ */
+import { readConfig, type Bindings, type Environment } from "../config";
+import { unwrap } from "../outcome";
+import { asOperator, tenantName } from "../stubs";
+import { readApiClient } from "./api-client";
+import { pageSize, requestPage, statusFilter } from "./view";
+
+/** The request log's filters as the routes validated them (`RequestsQuery`). */
+export interface RequestsAsk {
+  status?: string | undefined;
+  limit?: string | undefined;
+  before?: string | undefined;
+}
+
+/**
+ * The page of `environment`/`client`'s calls that `q` asks for: one round trip to the tenant's
+ * object, and once per client key one call upstream plus two round trips for the client's id.
+ *
+ * @throws Problem `not-found` for no such tenant
+ * @example const page = await requestLogPage(env, "demo", "acme", { status: "4xx" });
+ */
+export async function requestLogPage(
+  env: Bindings,
+  environment: Environment,
+  client: string,
+  q: RequestsAsk,
+) {
+  const name = tenantName(environment, client);
+  const config = readConfig(env);
+  const limit = pageSize(q.limit);
+  const before = q.before === undefined ? null : Number(q.before);
+  const page = unwrap(
+    await asOperator(env, name, (f) => f.requests(statusFilter(q.status), limit, before)),
+  );
+  let apiClient = page.apiClient;
+  if (apiClient === null && page.rows.length > 0) {
+    const read = await readApiClient(env, environment, name, page.registrationId);
+    // Shown only once stored: a read the key's replacement overtook may name the old company.
+    if (read && unwrap(await asOperator(env, name, (f) => f.keepApiClient(page.clientKeyId, read))))
+      apiClient = read;
+  }
+  const api = config.environments[environment];
+  return {
+    ...requestPage(page.rows, limit, {
+      tenant: name,
+      apiBaseUrl: api.ok ? api.config.apiBaseUrl : "",
+      apiClient,
+    }),
+    recording: config.requestLog,
+  };
+}
