@@ -1,0 +1,45 @@
+/**
+ * The MCP server as an assistant reaches it in the tests: the SDK's own `Client` over its Streamable
+ * HTTP transport, whose fetch goes to the gateway Worker in the Workers runtime (`gw`, so every JSON
+ * answer is also checked against `/openapi.json`), the sandbox attached behind it.
+ */
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { gw } from "./gateway";
+
+/** Which protocol era the client speaks: it negotiates (`auto`: the 2026-07-28 revision), or 2025. */
+export type Era = "auto" | "legacy";
+
+/** A connected client of `endpoint` with `key`, speaking `era`. */
+export async function mcpClient(
+  key: string,
+  { endpoint = "/mcp", era = "auto" }: { endpoint?: string; era?: Era } = {},
+): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(`https://gateway.test${endpoint}`), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+    fetch: (url, init) => {
+      const u = new URL(url);
+      return gw(`${u.pathname}${u.search}`, init);
+    },
+  });
+  const client = new Client(
+    { name: "ledgergate-test", version: "1.0.0" },
+    { versionNegotiation: { mode: era } },
+  );
+  await client.connect(transport);
+  return client;
+}
+
+/** A tool call's structured answer (throws when the call was an error). */
+export async function structuredOf<T>(client: Client, name: string, args: object): Promise<T> {
+  const r = await client.callTool({ name, arguments: args as Record<string, unknown> });
+  if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r.content)}`);
+  return r.structuredContent as T;
+}
+
+/** A tool call's error text (throws when the call succeeded). */
+export async function errorOf(client: Client, name: string, args: object): Promise<string> {
+  const r = await client.callTool({ name, arguments: args as Record<string, unknown> });
+  if (!r.isError) throw new Error(`${name} succeeded: ${JSON.stringify(r.structuredContent)}`);
+  const [first] = r.content as { type: string; text?: string }[];
+  return first?.text ?? "";
+}
