@@ -12,10 +12,14 @@ export type Era = "auto" | "legacy";
 /** A connected client of `endpoint` with `key`, speaking `era`. */
 export async function mcpClient(
   key: string,
-  { endpoint = "/mcp", era = "auto" }: { endpoint?: string; era?: Era } = {},
+  {
+    endpoint = "/mcp",
+    era = "auto",
+    headers = {},
+  }: { endpoint?: string; era?: Era; headers?: Record<string, string> } = {},
 ): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(`https://gateway.test${endpoint}`), {
-    requestInit: { headers: { authorization: `Bearer ${key}` } },
+    requestInit: { headers: { ...headers, authorization: `Bearer ${key}` } },
     fetch: (url, init) => {
       const u = new URL(url);
       return gw(`${u.pathname}${u.search}`, init);
@@ -42,4 +46,34 @@ export async function errorOf(client: Client, name: string, args: object): Promi
   if (!r.isError) throw new Error(`${name} succeeded: ${JSON.stringify(r.structuredContent)}`);
   const [first] = r.content as { type: string; text?: string }[];
   return first?.text ?? "";
+}
+
+/**
+ * A bare 2025-era `initialize` POST to `endpoint` with `authorization` (if any) and `headers`: what
+ * an MCP client sends first, for the door's answers (401, 403, 429).
+ */
+export function initialize(
+  endpoint: string,
+  authorization: string | null,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return gw(endpoint, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(authorization ? { authorization } : {}),
+      ...headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "ledgergate-test", version: "1.0.0" },
+      },
+    }),
+  });
 }

@@ -92,7 +92,8 @@ export async function apiRefusal(res: Response, what: string): Promise<ToolRefus
   let detail = text.slice(0, 2000);
   try {
     const p = JSON.parse(text) as Record<string, unknown>;
-    const parts = [p.title, p.detail].filter((x): x is string => typeof x === "string");
+    // ProblemDetails (`title`, `detail`, `errors`), or the API gateway's own `{ message }`.
+    const parts = [p.title, p.detail, p.message].filter((x): x is string => typeof x === "string");
     const errors = p.errors && typeof p.errors === "object" ? JSON.stringify(p.errors) : "";
     if (parts.length > 0 || errors) detail = [...parts, errors].filter(Boolean).join(" ");
   } catch {

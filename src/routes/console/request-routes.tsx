@@ -1,13 +1,14 @@
 /**
  * @module
  * The console's request log page: the admin route's query, read through the operator's face, shown
- * with each failed call's support bundle. The session is the authority, as the admin token is on
+ * with each failed call's support bundle, and an assistant's last tool calls. The session is the authority, as the admin token is on
  * `/admin`.
  */
 import { unwrap } from "../../lib/outcome";
 import { pageSize, requestPage, statusFilter } from "../../lib/request-log/view";
 import { asOperator, tenantName } from "../../lib/stubs";
 import { RequestsPage } from "./pages/requests";
+import { TOOL_CALLS_SHOWN } from "./pages/tool-calls";
 import { html } from "./render";
 import { requestsPage } from "./requests-contract";
 import type { ConsoleRouter } from "./router";
@@ -19,11 +20,12 @@ export function requestRoutes(router: ConsoleRouter) {
     const q = c.req.valid("query");
     const name = tenantName(environment, client);
     const limit = pageSize(q.limit);
-    const rows = unwrap(
-      await asOperator(c.env, name, (f) =>
+    const [rows, toolCalls] = await Promise.all([
+      asOperator(c.env, name, (f) =>
         f.requests(statusFilter(q.status), limit, q.before === undefined ? null : Number(q.before)),
-      ),
-    );
+      ).then(unwrap),
+      asOperator(c.env, name, (f) => f.toolCalls(TOOL_CALLS_SHOWN, null)).then(unwrap),
+    ]);
     const api = c.var.config.environments[environment];
     const page = requestPage(rows, limit, {
       tenant: name,
@@ -37,6 +39,7 @@ export function requestRoutes(router: ConsoleRouter) {
         environment={environment}
         client={client}
         status={q.status ?? null}
+        toolCalls={toolCalls}
         {...page}
       />,
     );

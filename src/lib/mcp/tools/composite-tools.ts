@@ -89,6 +89,9 @@ const InvoiceAnswer = z.strictObject({
   note: z.string(),
 });
 
+/** How far from the invoice's date (before) and today (after) payments are looked for, days. */
+const PAYMENT_WINDOW_DAYS = 366;
+
 async function invoiceWithPayments(tc: ToolContext, invoiceNo: number, step: ToolStep) {
   step.operation = "GET /OutgoingInvoices";
   const found = await rows(tc, step, "/OutgoingInvoices", { invoiceNos: String(invoiceNo) });
@@ -96,9 +99,12 @@ async function invoiceWithPayments(tc: ToolContext, invoiceNo: number, step: Too
   if (!r) throw new ToolRefusal(`No outgoing invoice has number ${invoiceNo}.`);
   const inv = invoice(r);
   const customerNo = num(r.CustomerNo);
-  const from = inv.invoiceDate ?? "2000-01-01";
-  // A payment may be dated after today (a bank file booked ahead): look a year past today.
-  const to = new Date(Date.parse(today()) + 366 * DAY_MS).toISOString().slice(0, 10);
+  // A shop's payment is often booked before its invoice (paid at checkout), and a bank file may
+  // be booked ahead: the statement is read from a year before the invoice to a year after today.
+  const shift = (date: string, days: number) =>
+    new Date(Date.parse(date) + days * DAY_MS).toISOString().slice(0, 10);
+  const from = shift(inv.invoiceDate ?? today(), -PAYMENT_WINDOW_DAYS);
+  const to = shift(today(), PAYMENT_WINDOW_DAYS);
   const entries =
     customerNo === null
       ? []

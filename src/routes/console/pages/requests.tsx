@@ -9,6 +9,8 @@ import { tenantPath, when } from "../../../lib/console/views";
 import type { RequestView } from "../../../lib/request-log/view";
 import { Layout } from "../layout";
 import { Table } from "../table";
+import { ToolCallsSection } from "./tool-calls";
+import type { ToolCallRow } from "../../../durable/tenant/tool-calls";
 
 /** The filters offered as links: every call, the two failure classes, and a common exact code. */
 const FILTERS = ["4xx", "5xx", "404", "429"];
@@ -22,6 +24,8 @@ export interface RequestsPageProps {
   status: string | null;
   requests: RequestView[];
   next: string | null;
+  /** An assistant's last tool calls (the MCP server's audit). */
+  toolCalls: ToolCallRow[];
 }
 
 /** The request log page. */
@@ -75,6 +79,7 @@ export function RequestsPage(p: RequestsPageProps) {
           <a href={`${filtered}${p.status === null ? "?" : "&"}before=${p.next}`}>Older calls</a>
         </p>
       )}
+      <ToolCallsSection calls={p.toolCalls} />
       {failed.length > 0 && <h2>Failed calls</h2>}
       {failed.map((r) => (
         <section id={r.requestId}>
