@@ -77,3 +77,43 @@ export function initialize(
     }),
   });
 }
+
+/**
+ * One `tools/call` as a bare 2025-era POST (served statelessly: no handshake needed), and the
+ * JSON-RPC message it was answered with (read from the SSE stream), or null for a refusal at the
+ * door (its status tells). For suites that make hundreds of calls.
+ */
+export async function toolCall(
+  endpoint: string,
+  key: string,
+  name: string,
+  args: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<{ res: Response; text: string; message: ToolMessage | null }> {
+  const res = await gw(endpoint, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      authorization: `Bearer ${key}`,
+      ...headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name, arguments: args },
+    }),
+  });
+  // A clone: the caller may read the answer too.
+  const text = await res.clone().text();
+  const data = /^data: (.*)$/m.exec(text)?.[1];
+  return { res, text, message: data ? (JSON.parse(data) as ToolMessage) : null };
+}
+
+/** A `tools/call` answer as JSON-RPC carries it. */
+export interface ToolMessage {
+  result?: { isError?: boolean; structuredContent?: unknown; content?: { text?: string }[] };
+  error?: { code: number; message: string };
+}
