@@ -29,9 +29,8 @@ describe("operation classes: every operation", () => {
       if (op.method === "DELETE") expect(cls, op.key).toBe("write");
     }
     expect(counts.read).toBe(CATALOG.filter((o) => o.method === "GET").length);
-    expect(counts.read + counts.draft + counts.write).toBe(313);
-    expect(counts.draft).toBeGreaterThan(30);
-    expect(counts.write).toBeGreaterThan(counts.draft);
+    // As docs/mcp.md states them: a new operation changes these on purpose.
+    expect(counts).toEqual({ read: 148, draft: 50, write: 115 });
   });
 
   it("classes draft exactly the non-sending creates and changes of the draft resources", () => {
