@@ -51,7 +51,7 @@ app.use("/admin/*", operator);
 app.use("/console/*", operator, capBody(MAX_PRE_AUTH_BODY_BYTES));
 app.use("/v2/*", keys);
 app.use("/orders/*", keys);
-app.use("/mcp", mcpKeys);
+// "/mcp/*" matches "/mcp" too: once is enough (twice would count each failure twice).
 app.use("/mcp/*", mcpKeys);
 app.use("/onboarding/callback", limitCallbackStates());
 app.use("/webhooks/:source/:client/:environment", webhookPrecheck);

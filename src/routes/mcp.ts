@@ -100,7 +100,7 @@ const mcpCors = cors({
 });
 
 const router = gatewayRouter();
-router.use("/mcp", mcpCors);
+// "/mcp/*" matches "/mcp" itself too.
 router.use("/mcp/*", mcpCors);
 
 export const mcpRoutes = router

@@ -89,6 +89,24 @@ describe("mcp security: the door", () => {
       expect((await initialize("/mcp", key, { origin })).status).toBe(200);
   });
 
+  it("answers a browser's preflight for the allowed origins only", async () => {
+    const preflight = (origin: string) =>
+      gw("/mcp", {
+        method: "OPTIONS",
+        headers: {
+          origin,
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "authorization, content-type, mcp-protocol-version",
+        },
+      });
+    const local = await preflight("http://localhost:6274");
+    expect(local.status).toBe(204);
+    expect(local.headers.get("access-control-allow-origin")).toBe("http://localhost:6274");
+    expect(local.headers.get("access-control-allow-headers")).toContain("mcp-protocol-version");
+    const evil = await preflight("https://evil.example");
+    expect(evil.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
   it("answers GET and DELETE 405: every request stands alone", async () => {
     const t = await tenant();
     for (const method of ["GET", "DELETE"]) {

@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { matchOperation } from "../../../../shared/v2/catalog";
 import { queryOf } from "../../../../shared/v2/query";
+import { isJsonType, mediaType } from "../../passthrough";
 import { guarded, type ToolContext, type ToolStep } from "../audit";
 import {
   cursorOf,
@@ -74,6 +75,13 @@ async function read(tc: ToolContext, input: ReadInput, step: ToolStep) {
   const res = await tc.port.send({ method: "GET", path, search, json: null }, step.run);
   const refused = await apiRefusal(res, `GET ${path}`);
   if (refused) throw refused;
+  const type = mediaType(res.headers);
+  if (res.status !== 204 && !isJsonType(type)) {
+    await res.body?.cancel();
+    throw new ToolRefusal(
+      `GET ${path} answers a file (${type || "no content type"}), not JSON: download it through /v2 with the gateway key.`,
+    );
+  }
   const text = res.status === 204 ? "" : await res.text();
   const body: unknown = text ? JSON.parse(text) : null;
   if (!Array.isArray(body)) {
