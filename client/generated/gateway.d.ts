@@ -1043,7 +1043,7 @@ export interface components {
             caller: {
                 /** @enum {string} */
                 kind: "key" | "console" | "order-run" | "assistant" | "watcher";
-                /** @description A gateway key's: its hash's first 8 hex. */
+                /** @description A gateway key's: its hash's first 8 hex; an order run's: its instance id; an assistant's: its principal (`key:` and the key's 8 hex). */
                 id: string | null;
             };
             /** @description A failed call's request body, at most 16 KiB; kept 7 days. */

@@ -109,8 +109,12 @@ export const mcpRoutes = router
   .openapi(mcpReadonly, (c) => serve(c, "/mcp/readonly"))
   .openapi(mcpWriteMetadata, (c) => resourceMetadata(c, "/mcp"))
   .openapi(mcpDraftMetadata, (c) => resourceMetadata(c, "/mcp/draft"))
-  .openapi(mcpReadonlyMetadata, (c) => resourceMetadata(c, "/mcp/readonly"))
-  .on(["GET", "DELETE", "PUT", "PATCH"], ENDPOINTS, () => {
+  .openapi(mcpReadonlyMetadata, (c) => resourceMetadata(c, "/mcp/readonly"));
+
+// Any other method (GET for the 2025-era session stream, DELETE for its end): registered after the
+// POST routes, so it answers only what they do not. Not a route of its own in /openapi.json.
+for (const endpoint of ENDPOINTS)
+  router.all(endpoint, () => {
     throw new Problem(
       "method-not-allowed",
       "The MCP server is stateless: POST each JSON-RPC message; there is no stream to GET and no session to DELETE.",

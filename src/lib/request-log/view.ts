@@ -38,7 +38,10 @@ export const RequestView = z.strictObject({
   durationMs: z.int(),
   caller: z.strictObject({
     kind: CallerKind,
-    id: z.string().nullable().meta({ description: "A gateway key's: its hash's first 8 hex." }),
+    id: z.string().nullable().meta({
+      description:
+        "A gateway key's: its hash's first 8 hex; an order run's: its instance id; an assistant's: its principal (`key:` and the key's 8 hex).",
+    }),
   }),
   requestBody: z
     .string()

@@ -120,8 +120,7 @@ export function registerCatalogTools(server: McpServer, tc: ToolContext): void {
     "search_operations",
     {
       title: "Search the API's operations",
-      description:
-        "Finds operations of the accounting API v2 (313 in all) by words, best match first: each with its method, path, summary, class (read, draft or write) and whether this connection may perform it. Answers from the gateway's catalog: no call to the API.",
+      description: `Finds operations of the accounting API v2 (${CATALOG.length} in all) by words, best match first: each with its method, path, summary, class (read, draft or write) and whether this connection may perform it. Answers from the gateway's catalog: no call to the API.`,
       inputSchema: SearchInput,
       outputSchema: SearchAnswer,
       annotations: CATALOG_HINTS,
