@@ -239,6 +239,12 @@ describe("mcp: writes", () => {
     expect(refused.value).toMatch(/^The request failed validation \(400\): The body failed/);
     for (const e of errors) expect(refused.value).toContain(`- ${e.path}: ${e.message}`);
     expect(await customersOf(t)).toEqual([]);
+    // An operation the catalog does not have: /v2's own refusal, with the nearest path.
+    expect(
+      await errorOf(client, "prepare_write", { method: "POST", path: "/Custmers", body: {} }),
+    ).toMatch(
+      /^Not found \(404\): POST \/v2\/Custmers is not an operation .* Did you mean \/v2\/Customers\?/,
+    );
   });
 
   it("changes a record with a merge patch, and refuses an unknown confirmation", async () => {

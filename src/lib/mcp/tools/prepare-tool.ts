@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/server";
+import { matchOperation } from "../../../../shared/v2/catalog";
 import { randomSecret, sha256Hex } from "../../crypto";
 import { v2Summary } from "../../openapi/v2-summary";
 import { guarded, type ToolContext, type ToolStep } from "../audit";
@@ -47,6 +48,17 @@ const PrepareAnswer = z.strictObject({
 
 /** Checks and keeps a write; answers its preview and handle. */
 async function prepare(tc: ToolContext, input: PrepareInput, step: ToolStep) {
+  const json = input.body === undefined ? null : JSON.stringify(input.body);
+  const call = {
+    method: input.method,
+    path: input.path,
+    search: searchOf(input.query),
+    json,
+    mediaType: writeMediaType(input.method, input.body),
+  };
+  // A path or method the catalog does not know gets the refusal the same /v2 call gets (404 with
+  // the nearest path, or 405 with the methods it takes); only then this tool's own words.
+  if (matchOperation(input.method, input.path).kind !== "operation") await tc.port.check(call);
   const op = writeOperation(input.method, input.path);
   step.operation = op.key;
   const cls = operationClass(op);
@@ -63,14 +75,6 @@ async function prepare(tc: ToolContext, input: PrepareInput, step: ToolStep) {
     throw new ToolRefusal(
       `${op.key} takes a JSON body: see describe_operation for its schema. Nothing was sent.`,
     );
-  const json = input.body === undefined ? null : JSON.stringify(input.body);
-  const call = {
-    method: input.method,
-    path: input.path,
-    search: searchOf(input.query),
-    json,
-    mediaType: writeMediaType(input.method, input.body),
-  };
   await tc.port.check(call);
   const handle = `cw_${randomSecret(18)}`;
   const kept = await tc.port.stash({
