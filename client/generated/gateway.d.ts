@@ -3003,7 +3003,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A JSON-RPC response: a result, or an error (a tool's own failure is a result with isError). */
+            /** @description A JSON-RPC response: a result, or an error (a tool's own failure is a result with isError). A 2025-era request is answered as text/event-stream: one `message` event holding the same JSON-RPC response. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3121,7 +3121,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A JSON-RPC response: a result, or an error (a tool's own failure is a result with isError). */
+            /** @description A JSON-RPC response: a result, or an error (a tool's own failure is a result with isError). A 2025-era request is answered as text/event-stream: one `message` event holding the same JSON-RPC response. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3239,7 +3239,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A JSON-RPC response: a result, or an error (a tool's own failure is a result with isError). */
+            /** @description A JSON-RPC response: a result, or an error (a tool's own failure is a result with isError). A 2025-era request is answered as text/event-stream: one `message` event holding the same JSON-RPC response. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -56,7 +56,7 @@ function endpoint(path: McpEndpoint, operationId: string) {
     responses: {
       200: {
         description:
-          "A JSON-RPC response: a result, or an error (a tool's own failure is a result with isError).",
+          "A JSON-RPC response: a result, or an error (a tool's own failure is a result with isError). A 2025-era request is answered as text/event-stream: one `message` event holding the same JSON-RPC response.",
         content: {
           "application/json": { schema: z.union([JsonRpcResult, JsonRpcError]) },
           "text/event-stream": { schema: z.string() },
