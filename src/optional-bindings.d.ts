@@ -29,6 +29,12 @@ interface GatewayOptionalBindings {
    * Unreadable: `counters` (`lib/config.ts`).
    */
   REQUEST_LOG?: string;
+  /**
+   * Hostnames (no scheme, no port) whose browser pages may call the MCP server, separated by commas,
+   * beside the gateway's own host and localhost (`routes/mcp.ts`); e.g. `inspector.example.com`.
+   * Unset: only those two. Clients that are not browsers send no Origin and are not affected.
+   */
+  MCP_ALLOWED_ORIGINS?: string;
   /** `debug`, `info` (default), `warn`, `error` or `silent` (see `lib/log.ts`). */
   LOG_LEVEL?: string;
   /** The sealing key being rotated out: it still opens, never seals (`lib/secrets.ts`). */

@@ -32,6 +32,8 @@ import { grantRun, type RunHolderFace } from "./tenant/run-face";
 import { migrate } from "./tenant/schema";
 import { Sealer } from "./tenant/sealer";
 import { TokenKeeper } from "./tenant/token-keeper";
+import { ToolCalls } from "./tenant/tool-calls";
+import { WriteConfirmations } from "./tenant/write-confirmations";
 import { tokenSource } from "./tenant/token-source";
 
 /**
@@ -70,6 +72,8 @@ export class Tenant extends DurableObject<Bindings> {
   readonly #idempotency: IdempotencyKeys;
   readonly #references: ReferenceCache;
   readonly #log: RequestLog;
+  readonly #confirmations: WriteConfirmations;
+  readonly #toolCalls: ToolCalls;
   /** The modules as the faces reach them. */
   readonly #parts: TenantParts;
   readonly #enrolment: Enrolment;
@@ -91,6 +95,8 @@ export class Tenant extends DurableObject<Bindings> {
     this.#idempotency = new IdempotencyKeys(sql);
     this.#references = new ReferenceCache(sql);
     this.#log = new RequestLog(sql, () => Date.now());
+    this.#confirmations = new WriteConfirmations(sql);
+    this.#toolCalls = new ToolCalls(sql);
     this.#tokens = new TokenKeeper(
       sql,
       // Reads `Date` at each call, so a test's fake `Date` reaches the token's clock too.
@@ -112,6 +118,8 @@ export class Tenant extends DurableObject<Bindings> {
       idempotency: this.#idempotency,
       references: this.#references,
       log: this.#log,
+      confirmations: this.#confirmations,
+      toolCalls: this.#toolCalls,
       arm: () => this.#arm(),
     };
     this.#enrolment = new Enrolment(this.#parts, this.#sealer, () => this.env);
@@ -152,6 +160,7 @@ export class Tenant extends DurableObject<Bindings> {
   callLog(): CallLogFace {
     return new CallLogFace(
       this.#log,
+      this.#toolCalls,
       () => this.#arm(),
       () => this.#registration.get() !== null,
     );
@@ -202,6 +211,8 @@ export class Tenant extends DurableObject<Bindings> {
       this.#idempotency,
       this.#references,
       this.#log,
+      this.#confirmations,
+      this.#toolCalls,
     ])
       kept.purge(Date.now());
     await this.#desk.startPending(ownerOf(r));
@@ -222,6 +233,8 @@ export class Tenant extends DurableObject<Bindings> {
       this.#idempotency.dueAt(),
       this.#references.dueAt(),
       this.#log.dueAt(),
+      this.#confirmations.dueAt(),
+      this.#toolCalls.dueAt(),
     ].filter((t): t is number => t !== null);
     await (due.length === 0
       ? this.ctx.storage.deleteAlarm()

@@ -95,6 +95,8 @@ const ConfigBindings = z.object({
     .catch("counters"),
   /** Operations `/v2` lets through beyond the catalog; unreadable entries are ignored. */
   V2_EXTRA_OPERATIONS: z.string().optional().catch(undefined),
+  /** Hostnames whose browser pages may call the MCP server, comma-separated. */
+  MCP_ALLOWED_ORIGINS: z.string().optional().catch(undefined),
   ADMIN_TOKEN: Setting,
   SECRETS_KEY: Setting,
   SECRETS_KEY_PREVIOUS: Setting,
@@ -122,6 +124,11 @@ const GatewayConfig = ConfigBindings.transform((b) => ({
   requestLog: b.REQUEST_LOG,
   /** `/v2` operations the catalog lacks that the operator lets through (`V2_EXTRA_OPERATIONS`). */
   v2ExtraOperations: parseExtraOperations(b.V2_EXTRA_OPERATIONS),
+  /** Hostnames beside the gateway's own and localhost whose pages may call `/mcp`. */
+  mcpAllowedOrigins: (b.MCP_ALLOWED_ORIGINS ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean),
   adminToken: b.ADMIN_TOKEN,
   secretsKey: b.SECRETS_KEY,
   // "…Key", not "…Previous": the logger redacts fields by a secret-looking name.

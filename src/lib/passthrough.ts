@@ -12,7 +12,7 @@ import type { Caller } from "./app";
 import { readConfig, type Bindings, type EnvironmentConfig } from "./config";
 import { Problem } from "./problem";
 import type { AccessCache } from "./upstream/access-cache";
-import { callUpstream, type CallTrace } from "./upstream/client";
+import { callUpstream, type CallTrace, type Lane } from "./upstream/client";
 import { gatewayLink, gatewayPagination } from "./upstream/links";
 import { admitOperation } from "./v2-operation";
 import { v2Path } from "./v2-path";
@@ -62,6 +62,12 @@ export interface V2Request {
   body: ArrayBuffer | ReadableStream | null;
   /** The isolate's verified keys, spares a warm call the tenant's object. */
   accessCache?: AccessCache;
+  /**
+   * Whose traffic it is in the governor's queue (`Lane`): `caller` for a `/v2` request, `assistant`
+   * for an MCP tool's call (`lib/mcp/key-port.ts`). Every upstream call the shaping makes for this
+   * request (lookups, pages, the write) goes in the same lane.
+   */
+  lane: Lane;
 }
 
 /**
@@ -75,6 +81,7 @@ export async function readV2Request(
   req: Request,
   requestId: string,
   accessCache?: AccessCache,
+  lane: Lane = "caller",
 ): Promise<V2Request> {
   const started = Date.now();
   const url = new URL(req.url);
@@ -100,6 +107,7 @@ export async function readV2Request(
     deadline,
     body,
     accessCache,
+    lane,
   };
 }
 
@@ -131,6 +139,7 @@ export async function sendV2(
       tenant: r.caller.tenant,
       credential: { gatewayKey: r.caller.key },
       accessCache: r.accessCache,
+      lane: r.lane,
     },
     {
       method: r.method,

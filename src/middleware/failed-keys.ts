@@ -1,7 +1,8 @@
 /**
  * @module
- * The inbound limit of gateway keys (`/v2/*`, `/orders/*`): it follows the key that fails, never
- * the address it came from, and never refuses a request whose key is valid.
+ * The inbound limit of gateway keys (`/v2/*`, `/orders/*`, and `/mcp*` counted by tenant): it
+ * follows the key that fails, never the address it came from, and never refuses a request whose
+ * key is valid.
  *
  * Why no address block here. A gateway key is 256 random bits: nobody guesses one, so slowing an
  * address adds no secrecy, while tenants whose integrations share an egress address (a hosting
@@ -17,7 +18,9 @@
  *
  * Failures still count per address (`gateway-key:<address>` in the binding): once over, the
  * failing request is answered 429 with Retry-After instead of 401, so a misbehaving client is
- * told to slow down. A failure is the gateway's own refusal of the key (a thrown `unauthorized`
+ * told to slow down. The MCP endpoints count per claimed tenant instead (`mcp-key:<tenant>`):
+ * hosted assistants (Claude's, ChatGPT's) call every server from a few shared addresses, so a
+ * count per address would turn one user's stale key into 429s for every user of that assistant. A failure is the gateway's own refusal of the key (a thrown `unauthorized`
  * problem), never a 401 the API answered and the pass-through handed on.
  */
 import type { MiddlewareHandler } from "hono";
@@ -25,21 +28,35 @@ import type { GatewayApp } from "../lib/app";
 import { sha256Hex } from "../lib/crypto";
 import { Problem } from "../lib/problem";
 import { BlockedAddresses } from "../lib/rate/blocked-addresses";
+import { claimedTenant } from "../lib/gateway-key";
 import { bearer } from "./admin-auth";
 import {
   answerTooMany,
   countFailure,
+  countTenantFailure,
   INBOUND_LIMIT_PERIOD_SECONDS,
   tooMany,
 } from "./inbound-limit";
 
 /**
- * Refuses, in the Worker, a key this isolate saw fail; counts failures per address and answers 429
- * once over. One instance per isolate (mount it once for every path it guards).
+ * What failures are counted by: the caller's address (`/v2`, `/orders`), or the tenant the key
+ * claims (`/mcp`: hosted assistants call from a few shared addresses, so one user's bad key must
+ * not turn every other user's failures into 429s; the tenant under attack is the one told to slow
+ * down).
+ */
+export type CountFailuresBy = "address" | "tenant";
+
+/**
+ * Refuses, in the Worker, a key this isolate saw fail; counts failures per address (or per claimed
+ * tenant) and answers 429 once over. One instance per isolate (mount it once for every path it
+ * guards).
  *
  * @example const keys = limitFailedKeys(); app.use("/v2/*", keys).use("/orders/*", keys)
  */
-export function limitFailedKeys(failed = new BlockedAddresses()): MiddlewareHandler<GatewayApp> {
+export function limitFailedKeys(
+  failed = new BlockedAddresses(),
+  countBy: CountFailuresBy = "address",
+): MiddlewareHandler<GatewayApp> {
   return async function limitFailedKeys(c, next) {
     const key = bearer(c.req.header("authorization"));
     // Filed under the key's hash: the memory holds no credential, not even a failed one.
@@ -49,6 +66,10 @@ export function limitFailedKeys(failed = new BlockedAddresses()): MiddlewareHand
     await next();
     if (!(c.error instanceof Problem && c.error.type === "unauthorized")) return;
     if (id !== null) failed.block(id, INBOUND_LIMIT_PERIOD_SECONDS * 1000, Date.now());
-    if (await countFailure(c, "gateway-key")) answerTooMany(c);
+    const over =
+      countBy === "address"
+        ? await countFailure(c, "gateway-key")
+        : await countTenantFailure(c, key === null ? null : (claimedTenant(key)?.name ?? null));
+    if (over) answerTooMany(c, countBy);
   };
 }

@@ -42,11 +42,13 @@ export const INBOUND_LIMIT_PERIOD_SECONDS = 60;
 /** What a failure is counted as: each its own count per address in the binding. */
 export type FailureKind = "operator" | "onboarding-state" | "gateway-key";
 
-/** The 429 for a caller over its limit. */
-export function tooMany(seconds: number): Problem {
+/** The 429 for a caller over its limit: counted by its address, or by the tenant its key names. */
+export function tooMany(seconds: number, by: "address" | "tenant" = "address"): Problem {
   return new Problem(
     "too-many-requests",
-    "Too many failed attempts, or calls, from this address; try again after the Retry-After.",
+    by === "address"
+      ? "Too many failed attempts, or calls, from this address; try again after the Retry-After."
+      : "Too many failed keys for this tenant; check the key, and try again after the Retry-After.",
     { headers: { "retry-after": String(seconds) } },
   );
 }
@@ -66,10 +68,25 @@ export async function countFailure(c: Context<GatewayApp>, kind: FailureKind): P
   return !(await limiter.limit({ key: `${kind}:${address}` })).success;
 }
 
+/**
+ * Counts one failed MCP key for the tenant it claims (`mcp-key:<tenant>`, never an address: see
+ * `failed-keys.ts`); true when that tenant's failures are now over the limit. A key that claims no
+ * tenant (not shaped like a gateway key) is counted under `none`: refused in the Worker anyway, it
+ * costs nothing but its own 429s.
+ */
+export async function countTenantFailure(
+  c: Context<GatewayApp>,
+  tenant: string | null,
+): Promise<boolean> {
+  const limiter = c.env.INBOUND_LIMIT;
+  if (!limiter) return false;
+  return !(await limiter.limit({ key: `mcp-key:${tenant ?? "none"}` })).success;
+}
+
 /** Replaces the answer with the 429 (cleared first: Hono would copy a 401's challenge onto it). */
-export function answerTooMany(c: Context<GatewayApp>): void {
+export function answerTooMany(c: Context<GatewayApp>, by: "address" | "tenant" = "address"): void {
   c.res = undefined;
-  c.res = tooMany(INBOUND_LIMIT_PERIOD_SECONDS).toResponse(c.get("requestId"));
+  c.res = tooMany(INBOUND_LIMIT_PERIOD_SECONDS, by).toResponse(c.get("requestId"));
 }
 
 /**

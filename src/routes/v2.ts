@@ -4,15 +4,14 @@
  * its headers ask (`lib/shaping/`). The key is authenticated before the path, the body or anything
  * else of the request is read (`authenticatedKey`): a forged key gets its 401 whatever it sent.
  * Each call that got as far as being sent is written to the tenant's request log after it is
- * answered (`lib/request-log/record.ts`).
+ * answered (`lib/v2-call.ts`, shared with the MCP server's tools).
  */
 import { Hono } from "hono";
 import type { GatewayApp } from "../lib/app";
 import { readV2Request } from "../lib/passthrough";
-import { Problem, PROBLEM_TYPES } from "../lib/problem";
-import { logAfterAnswer, type CallFacts } from "../lib/request-log/record";
-import { shapedV2 } from "../lib/shaping/v2";
+import { keyTag } from "../lib/request-log/record";
 import type { CallTrace } from "../lib/upstream/client";
+import { performV2 } from "../lib/v2-call";
 import { authenticatedKey, gatewayKey } from "../middleware/gateway-key";
 
 export const v2Routes = new Hono<GatewayApp>().all(
@@ -30,22 +29,6 @@ export const v2Routes = new Hono<GatewayApp>().all(
       c.get("requestId"),
       c.var.accessCache,
     );
-    const facts: CallFacts = { ...r, started, trace };
-    try {
-      const res = await shapedV2(r, trace);
-      logAfterAnswer(c.executionCtx, c.env, c.var.caller, facts, res.status, res);
-      return res;
-    } catch (e) {
-      if (e instanceof Problem)
-        logAfterAnswer(
-          c.executionCtx,
-          c.env,
-          c.var.caller,
-          facts,
-          PROBLEM_TYPES[e.type].status,
-          null,
-        );
-      throw e;
-    }
+    return performV2(c.executionCtx, r, keyTag(c.var.caller), trace, started);
   },
 );

@@ -3,10 +3,11 @@
  * through every route family, each made by one tenant, a forger or a stranger against what belongs
  * to another tenant: its records' ids, its orders and their retries, its gateway key in the wrong
  * place, forged keys naming it, webhooks signed with its secret sent to another tenant's route,
- * path tricks. No answer may carry another tenant's data, and afterwards every tenant's books and
+ * path tricks, MCP tool calls (another tenant's record through `read`, forged keys, another
+ * tenant's confirmation handle). No answer may carry another tenant's data, and afterwards every tenant's books and
  * order runs are exactly as they were. A second run mixes every tenant's genuine traffic with
- * floods from the same shared address (forged deliveries and keys, sign-in guesses and oversized
- * forms, unknown onboarding states): no tenant's delivery or call is refused because of another's
+ * floods from the same shared address (forged deliveries and keys, MCP keys, sign-in guesses and
+ * oversized forms, unknown onboarding states): no tenant's delivery or call is refused because of another's
  * traffic. Runs in the corpus project, where the upstream rate limit is lifted (it proves
  * isolation, not throughput); the inbound limit is the real binding, as in production.
  */
@@ -16,6 +17,7 @@ import { corpus, shopifyCancelled } from "../fixtures/orders/shopify";
 import { rng } from "../fixtures/orders/rng";
 import { sign } from "../fixtures/orders/sign";
 import { ADMIN, control, gw, json, slug } from "../helpers/gateway";
+import { toolCall } from "../helpers/mcp";
 import { fromOwnShop, secretBody, shopTenant, waitFor, type ShopTenant } from "../helpers/orders";
 
 /** Requests the suite generates, at least. */
@@ -29,6 +31,8 @@ interface Victim {
   customerIds: number[];
   /** Strings only this tenant's answers may carry. */
   markers: string[];
+  /** A write it prepared through MCP and never confirmed: another tenant must not confirm it. */
+  handle: string;
 }
 
 async function victim(n: number, orderPayload: Record<string, unknown>): Promise<Victim> {
@@ -57,7 +61,22 @@ async function victim(n: number, orderPayload: Record<string, unknown>): Promise
   expect((await t.deliver("shopify", signed.headers, signed.body)).status).toBe(202);
   const orderId = String(payload.id);
   expect((await waitFor(t, "shopify", orderId, ["settled", "failed"])).state).toBe("settled");
-  return { t, secret, orderId, customerIds, markers: [marker, t.clientId, t.gatewayKey] };
+  const prepared = await toolCall("/mcp", t.gatewayKey, "prepare_write", {
+    method: "POST",
+    path: "/Customers",
+    body: { Name: `${marker} unconfirmed` },
+  });
+  const handle = (prepared.message?.result?.structuredContent as { confirmation?: string })
+    ?.confirmation;
+  if (!handle) throw new Error(`prepare_write failed: ${prepared.text}`);
+  return {
+    t,
+    secret,
+    orderId,
+    customerIds,
+    handle,
+    markers: [marker, t.clientId, t.gatewayKey, handle],
+  };
 }
 
 /** What a tenant's books and runs look like, to compare before and after. */
@@ -99,6 +118,9 @@ describe("cross-tenant isolation", () => {
         "webhook-swapped",
         "path-trick",
         "orders-forged",
+        "mcp-other-id",
+        "mcp-forged",
+        "mcp-other-handle",
       ] as const);
       tally[kind] = (tally[kind] ?? 0) + 1;
       let res: Response;
@@ -153,6 +175,33 @@ describe("cross-tenant isolation", () => {
           allowed = [401];
           break;
         }
+        case "mcp-other-id":
+          // Own key through MCP, the other tenant's record: the API's 404 inside an isError result.
+          res = (
+            await toolCall(r.pick(["/mcp", "/mcp/readonly"]), me.t.gatewayKey, "read", {
+              path: `/Customers/${r.pick(other.customerIds)}`,
+            })
+          ).res;
+          allowed = [200];
+          break;
+        case "mcp-forged":
+          res = (
+            await toolCall(r.pick(["/mcp", "/mcp/draft", "/mcp/readonly"]), forged, "read", {
+              path: "/Customers",
+            })
+          ).res;
+          // Failed MCP keys count per claimed tenant: past 20 a minute, a 429.
+          allowed = [401, 429];
+          break;
+        case "mcp-other-handle": {
+          // The other tenant's confirmation, with this tenant's key: unknown here, nothing written.
+          const call = await toolCall("/mcp", me.t.gatewayKey, "confirm_write", {
+            confirmation: other.handle,
+          });
+          res = call.res;
+          allowed = call.message?.result?.isError === true ? [200] : [];
+          break;
+        }
         case "path-trick":
           res = await me.t.v2(
             r.pick([
@@ -176,7 +225,7 @@ describe("cross-tenant isolation", () => {
 
     expect(leaks).toEqual([]);
     expect(Object.values(tally).reduce((a, b) => a + b, 0)).toBe(REQUESTS);
-    expect(Object.keys(tally).sort()).toHaveLength(8);
+    expect(Object.keys(tally).sort()).toHaveLength(11);
     // Nothing changed anywhere: books, runs, and no run started by a swapped webhook.
     expect(await Promise.all(victims.map(snapshot))).toEqual(before);
   });
@@ -223,6 +272,8 @@ describe("cross-tenant isolation: one shared address", () => {
         "sign-in-guess",
         "sign-in-oversized",
         "onboarding-unknown",
+        "mcp-genuine",
+        "mcp-forged",
       ] as const);
       tally[kind] = (tally[kind] ?? 0) + 1;
       let res: Response;
@@ -267,6 +318,31 @@ describe("cross-tenant isolation: one shared address", () => {
           });
           allowed = [401, 429];
           break;
+        case "mcp-genuine":
+          res = (
+            await toolCall(
+              "/mcp/readonly",
+              me.t.gatewayKey,
+              "read",
+              { path: "/ClientIntegrationInformation" },
+              from(),
+            )
+          ).res;
+          allowed = [200];
+          break;
+        case "mcp-forged":
+          // A hosted assistant's address: failures count per tenant, never per address.
+          res = (
+            await toolCall(
+              "/mcp",
+              `lg_demo_${me.t.client}_${randomSecret(32)}`,
+              "read",
+              { path: "/Customers" },
+              from(),
+            )
+          ).res;
+          allowed = [401, 429];
+          break;
         case "sign-in-guess":
         case "sign-in-oversized":
           res = await gw("/console/sign-in", {
@@ -297,7 +373,7 @@ describe("cross-tenant isolation: one shared address", () => {
     }
 
     expect(problems).toEqual([]);
-    expect(Object.keys(tally)).toHaveLength(8);
+    expect(Object.keys(tally)).toHaveLength(10);
     // The floods were big enough to trip any address-wide block, yet every genuine delivery passed.
     expect((tally["sign-in-guess"] ?? 0) + (tally["sign-in-oversized"] ?? 0)).toBeGreaterThan(40);
     expect(tenants.reduce((n, x) => n + x.accepted, 0)).toBe(tally["webhook-genuine"]);

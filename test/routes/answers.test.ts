@@ -20,6 +20,7 @@ import {
   type Schema,
 } from "../helpers/answers";
 import { ADMIN, gw, json } from "../helpers/gateway";
+import { initialize, mcpClient } from "../helpers/mcp";
 import { secretBody, shopTenant, waitFor } from "../helpers/orders";
 
 const workflow = env.ORDER_TO_INVOICE;
@@ -178,6 +179,23 @@ describe("answers: every JSON route, its success and a refusal", () => {
     expect((await t.orders("", { headers: { authorization: "Bearer nope" } })).status).toBe(401);
     const forged = await sign("shopify", order.payload, "not-the-secret");
     expect((await t.deliver("shopify", forged.headers, forged.body)).status).toBe(401);
+  });
+
+  it("the MCP server (modern JSON answers) and its protected-resource documents", async () => {
+    const t = await shopTenant();
+    for (const endpoint of ["/mcp", "/mcp/draft", "/mcp/readonly"]) {
+      const client = await mcpClient(t.gatewayKey, { endpoint });
+      await client.callTool({ name: "search_operations", arguments: { query: "customers" } });
+      await expect(client.callTool({ name: "nope", arguments: {} })).rejects.toThrow();
+      await client.close();
+      expect((await gw(`/.well-known/oauth-protected-resource${endpoint}`)).status).toBe(200);
+    }
+    // Refusals: each a declared problem or JSON-RPC error.
+    expect((await initialize("/mcp", null)).status).toBe(401);
+    expect(
+      (await initialize("/mcp", `Bearer ${t.gatewayKey}`, { origin: "https://evil.example" }))
+        .status,
+    ).toBe(403);
   });
 
   it("meta, the documents, and an address no route declares", async () => {

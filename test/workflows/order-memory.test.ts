@@ -188,6 +188,9 @@ describe("order memory: a client key of other books", () => {
         settlementIds: 1,
         // The runs' calls and the reads above (a count of its own in test/routes/requests.test.ts).
         loggedCalls: expect.any(Number) as number,
+        // No assistant worked on these books.
+        toolCalls: 0,
+        writeConfirmations: 0,
       },
     });
     const after = await accountId(t, 1920);

@@ -1,24 +1,26 @@
 /**
  * @module
- * The tenant object's face for writing its request log (`request-log.ts`): append only (a row, or
- * only the counters' share of one).
- * Its callers are the gateway's own code after it has authenticated the call (the `/v2` route
- * behind `authenticatedKey`, the order runs' client, `lib/orders/run/api.ts`, and the operator's
- * calls behind the admin token or the console's session, `lib/request-log/upstream.ts`; later the
- * watcher).
+ * The tenant object's face for writing its logs: the request log (`request-log.ts`: a row, or only
+ * the counters' share of one) and, beside it, the audit of an assistant's tool calls
+ * (`tool-calls.ts`). Append only. Its callers are the gateway's own code after it has
+ * authenticated the call (the `/v2` route behind `authenticatedKey`, the MCP server behind its own
+ * key check, the order runs' client, `lib/orders/run/api.ts`, and the operator's calls behind the
+ * admin token or the console's session, `lib/request-log/upstream.ts`; later the watcher).
  *
  * Why not the key holder's face: `withKey` checks the key again (a SHA-256 and a constant-time
  * compare in the object), for every call, only to write a row after the answer; the access cache
  * exists to spare warm calls exactly that. What an unchecked face allows: a holder of the
- * namespace binding (only the gateway's own code) can add rows; it cannot read any, and the log's
+ * namespace binding (only the gateway's own code) can add rows; it cannot read any, and the logs'
  * bounds keep what it adds from growing the storage. Nothing else of the tenant is reachable here.
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { CountedCall, LoggedCall, RequestLog } from "./request-log";
+import type { ToolCall, ToolCalls } from "./tool-calls";
 
-/** Appends calls to one tenant's request log. */
+/** Appends calls to one tenant's request log, and tool calls to its audit. */
 export class CallLogFace extends RpcTarget {
   readonly #log: RequestLog;
+  readonly #tools: ToolCalls;
   readonly #arm: () => Promise<void>;
   readonly #registered: () => boolean;
 
@@ -27,9 +29,15 @@ export class CallLogFace extends RpcTarget {
    *   (a `/v2` row is written a little after its answer) is dropped, not kept by an object whose
    *   alarm no longer purges anything
    */
-  constructor(log: RequestLog, arm: () => Promise<void>, registered: () => boolean) {
+  constructor(
+    log: RequestLog,
+    tools: ToolCalls,
+    arm: () => Promise<void>,
+    registered: () => boolean,
+  ) {
     super();
     this.#log = log;
+    this.#tools = tools;
     this.#arm = arm;
     this.#registered = registered;
   }
@@ -52,5 +60,12 @@ export class CallLogFace extends RpcTarget {
   /** Moves the counters for `call` and stores no row (`REQUEST_LOG=counters`). */
   count(call: CountedCall): void {
     if (this.#registered()) this.#log.count(call);
+  }
+
+  /** Writes one tool call of an assistant (parsed likewise) and sets the alarm for its expiry. */
+  async tool(call: ToolCall): Promise<void> {
+    if (!this.#registered()) return;
+    this.#tools.record(call);
+    await this.#arm();
   }
 }

@@ -34,6 +34,10 @@ export interface ClearedRecords {
   settlementIds: number;
   /** Calls of the request log (their failed bodies and the API's errors are the old books'). */
   loggedCalls: number;
+  /** An assistant's tool calls (the MCP server's audit) against the old books. */
+  toolCalls: number;
+  /** Writes an assistant prepared against the old books: confirming one now would write there. */
+  writeConfirmations: number;
 }
 
 /** One tenant object's enrolment: it lives as long as the object, so its guard spans all faces. */
@@ -123,6 +127,8 @@ export class Enrolment {
       // A failed call's request body and the API's error name the old company's customers: its
       // personal data, which the new key's holder must not read on the requests page.
       loggedCalls: p.log.clearCalls(),
+      toolCalls: p.toolCalls.clear(),
+      writeConfirmations: p.confirmations.clear(),
     };
     p.registration.save({
       registrationId,

@@ -21,6 +21,7 @@ import type { Claim, Finish } from "./idempotency-keys";
 import type { RunOwner } from "./order-desk";
 import { ownerOf, type TenantParts } from "./parts";
 import type { ReferenceRead } from "./reference-cache";
+import type { StashAsk, Taken } from "./write-confirmations";
 
 /** An idempotency claim's question: the key's hash, the request's fingerprint, the lease. */
 export interface ClaimAsk {
@@ -56,6 +57,12 @@ export interface KeepAsk {
 export interface Kept {
   storedAt: number;
   expiresAt: number;
+}
+
+/** A confirmation's question: the handle's hash and who confirms. */
+export interface TakeAsk {
+  handleHash: string;
+  principal: string;
 }
 
 /** What the holder of a gateway key may do with its tenant's object. */
@@ -104,6 +111,13 @@ export interface KeyHolder {
   rememberCodeIds(found: CodeId[]): Promise<Outcome<null>>;
   /** Forgets remembered ids the API refused a write with. */
   forgetCodeIds(keys: CodeKey[]): Promise<Outcome<null>>;
+  /**
+   * Keeps a write an assistant prepared under its confirmation handle's hash, for the current
+   * registration (`write-confirmations.ts`); answers when it expires unconfirmed.
+   */
+  confirmationStash(ask: StashAsk): Promise<Outcome<{ expiresAt: number }>>;
+  /** The prepared write of a handle, for its principal: ready (first or again), expired, unknown. */
+  confirmationTake(ask: TakeAsk): Promise<Outcome<Taken>>;
 }
 
 /** What `Tenant.withKey` hands out: a `KeyFace` or a `RefusedKeyFace`, told apart by nothing. */
@@ -216,6 +230,24 @@ class KeyFace extends RpcTarget implements KeyHolder {
     this.#parts.codeIds.forget(keys);
     return ok(null);
   }
+
+  async confirmationStash(ask: StashAsk): Promise<Outcome<{ expiresAt: number }>> {
+    const kept = this.#parts.confirmations.stash(ask, this.#owner.registration, Date.now());
+    await this.#parts.arm();
+    return ok(kept);
+  }
+
+  async confirmationTake(ask: TakeAsk): Promise<Outcome<Taken>> {
+    const taken = this.#parts.confirmations.take(
+      ask.handleHash,
+      ask.principal,
+      this.#owner.registration,
+      Date.now(),
+    );
+    // A first confirmation keeps the row a day longer: the alarm follows.
+    if (taken.kind === "ready" && taken.first) await this.#parts.arm();
+    return ok(taken);
+  }
 }
 
 /**
@@ -263,6 +295,12 @@ class RefusedKeyFace extends RpcTarget implements KeyHolder {
     return REFUSED;
   }
   async forgetCodeIds() {
+    return REFUSED;
+  }
+  async confirmationStash() {
+    return REFUSED;
+  }
+  async confirmationTake() {
     return REFUSED;
   }
 }

@@ -19,6 +19,7 @@ import type { ShopView, WebhookSetup } from "./webhook-setup";
 import { NO_TENANT, ownerOf, type TenantParts } from "./parts";
 import { nameOf, type ApiClient } from "./registration";
 import type { CallCounters, LoggedRow, StatusFilter } from "./request-log";
+import type { ToolCallRow } from "./tool-calls";
 import type { WebhookStatus } from "./webhook-status";
 import { webhookStatus } from "./webhook-status";
 
@@ -97,6 +98,8 @@ export class OperatorFace extends RpcTarget {
       p.idempotency.clear();
       p.references.clear();
       p.log.clear();
+      p.toolCalls.clear();
+      p.confirmations.clear();
       p.tokens.clear();
       p.keys.clear();
       p.registration.clear();
@@ -239,6 +242,12 @@ export class OperatorFace extends RpcTarget {
   keepApiClient(clientKeyId: string, client: ApiClient): Outcome<boolean> {
     if (!this.#parts.registration.get()) return fail("not-found", NO_TENANT);
     return ok(this.#parts.registration.keepApiClient(clientKeyId, client));
+  }
+
+  /** An assistant's tool calls, newest first (`tool-calls.ts`); `before` is a row's `seq`. */
+  toolCalls(limit: number, before: number | null): Outcome<ToolCallRow[]> {
+    if (!this.#parts.registration.get()) return fail("not-found", NO_TENANT);
+    return ok(this.#parts.toolCalls.list(limit, before, Date.now()));
   }
 
   /** The counters kept with the tenant, which survive idling and restarts. */

@@ -15,6 +15,8 @@ import type { RequestLog } from "./request-log";
 import type { ShopPins } from "./shop-pins";
 import { nameOf, type Registration, type TenantRecord } from "./registration";
 import type { TokenKeeper } from "./token-keeper";
+import type { ToolCalls } from "./tool-calls";
+import type { WriteConfirmations } from "./write-confirmations";
 
 /** One tenant object's modules, shared by every face it hands out. */
 export interface TenantParts {
@@ -31,6 +33,10 @@ export interface TenantParts {
   readonly references: ReferenceCache;
   /** The calls made for the tenant and their counters (`request-log.ts`). */
   readonly log: RequestLog;
+  /** An assistant's prepared writes (`write-confirmations.ts`). */
+  readonly confirmations: WriteConfirmations;
+  /** An assistant's tool calls (`tool-calls.ts`). */
+  readonly toolCalls: ToolCalls;
   /** Sets the object's one alarm to the earliest due time of the modules' stored work. */
   arm(): Promise<void>;
 }

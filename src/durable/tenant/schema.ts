@@ -22,6 +22,8 @@ import { REGISTRATION_TABLES } from "./registration";
 import { REQUEST_LOG_TABLES } from "./request-log";
 import { ACCEPTED_TABLE, SHOP_REFUSALS_TABLE } from "./shop-pins";
 import { TOKEN_TABLES } from "./token-state";
+import { TOOL_CALL_TABLES } from "./tool-calls";
+import { WRITE_CONFIRMATION_TABLES } from "./write-confirmations";
 
 const BASELINE = [
   ...REGISTRATION_TABLES,
@@ -91,6 +93,14 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
       sql.exec(
         "UPDATE registration SET client_key_id = lower(hex(randomblob(16))) WHERE client_key_id IS NULL",
       );
+    },
+  },
+  {
+    version: 10,
+    name: "write_confirmations, tool_calls: an assistant's prepared writes and its tool calls",
+    up: (sql) => {
+      for (const statement of [...WRITE_CONFIRMATION_TABLES, ...TOOL_CALL_TABLES])
+        sql.exec(statement);
     },
   },
 ];

@@ -36,6 +36,11 @@ export function gatewayDocument<E extends Env>(app: OpenAPIHono<E>, version: str
       },
       { name: "meta", description: "Health, and the documents of the gateway and of API v2." },
       {
+        name: "mcp",
+        description:
+          "The tenant's remote MCP server (Model Context Protocol, Streamable HTTP) for AI assistants, with a gateway key.",
+      },
+      {
         name: "console",
         description:
           "The operator console: HTML pages and their forms, behind a session cookie made from the operator token.",

@@ -115,22 +115,31 @@ export async function recordCall(
   }
 }
 
+/** Who made a call, as its row names it: a kind and a short, non-secret id. */
+export interface CallerTag {
+  kind: CallerKind;
+  id: string | null;
+}
+
 /**
- * Logs a `/v2` call once it is answered, off the answer's path: everything (the key's hash, the
- * error body's read, the write to the tenant's object) runs in `ctx.waitUntil`,
- * `LOG_WRITE_DELAY_MS` after the response was handed over. What that costs the caller: nothing in
- * time (`npm run bench -- log` measures it against `REQUEST_LOG=off`); the isolate stays up that
- * much longer and for one more round trip to the tenant's object, and a failed answer's body is
- * teed (`clone`) to be read here. With `REQUEST_LOG=off` none of it happens; with `counters` no
- * body is teed.
+ * Logs a `/v2` call (a gateway key's, or an MCP tool's through `lib/v2-call.ts`) once it is
+ * answered, off the answer's path: everything (naming the caller, the error body's read, the write
+ * to the tenant's object) runs in `ctx.waitUntil`, `LOG_WRITE_DELAY_MS` after the response was
+ * handed over. What that costs the caller: nothing in time (`npm run bench -- log` measures it
+ * against `REQUEST_LOG=off`); the isolate stays up that much longer and for one more round trip to
+ * the tenant's object, and a failed answer's body is teed (`clone`) to be read here. With
+ * `REQUEST_LOG=off` none of it happens; with `counters` no body is teed.
  *
+ * @param tenant whose log it goes to (its caller was authenticated before the call was sent)
+ * @param who names the caller; a function, so a key's hash is made off the answer's path too
  * @param status what the caller was answered
  * @param res the answer, for one of 400 or more (a clone is read); null for a gateway's problem
  */
 export function logAfterAnswer(
   ctx: Pick<ExecutionContext, "waitUntil">,
   env: Bindings,
-  caller: Caller,
+  tenant: TenantName,
+  who: () => Promise<CallerTag>,
   facts: CallFacts,
   status: number,
   res: Response | null,
@@ -146,13 +155,15 @@ export function logAfterAnswer(
   ctx.waitUntil(
     (async () => {
       await scheduler.wait(LOG_WRITE_DELAY_MS);
-      const call = await loggedCall(facts, status, copy, {
-        kind: "key",
-        id: await keyId(caller.key),
-      });
-      await recordCall(env, caller.tenant, call);
+      const call = await loggedCall(facts, status, copy, await who());
+      await recordCall(env, tenant, call);
     })(),
   );
+}
+
+/** The tag of a gateway key's own calls: kind `key`, the key's short hash. */
+export function keyTag(caller: Caller): () => Promise<CallerTag> {
+  return async () => ({ kind: "key", id: await keyId(caller.key) });
 }
 
 /** The error body, capped. Errors of the API are small (ProblemDetails): read whole, then cut. */

@@ -42,7 +42,7 @@ export const RequestView = z.strictObject({
     kind: CallerKind,
     id: z.string().nullable().meta({
       description:
-        "A gateway key's: its hash's first 8 hex; an order run's: its instance id; the console's: the action (`mapping-check`, `offboarding`, `client-id`).",
+        "A gateway key's: its hash's first 8 hex; an order run's: its instance id; the console's: the action (`mapping-check`, `offboarding`, `client-id`); an assistant's: its principal (`key:` and the key's 8 hex).",
     }),
   }),
   requestBody: z

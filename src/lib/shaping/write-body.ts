@@ -49,12 +49,49 @@ export async function shapedWrite(
     mark.attempts = trace.attempts;
     return sendV2(req, body, trace);
   };
+  const plan = planWrite(r);
+  if (plan.kind === "as-sent") return send(r, checkedBody(r));
+  const { body, merge, found, checked } = plan;
+  const resolved = await resolveSites(found.sites, codeDeps(r, trace));
+  if (resolved.kind === "refused") return resolved.response;
+  if (resolved.kind === "unknown") throw invalidCodes(resolved.errors);
+  // With codes, the body is built and checked again with the real ids in the placeholders' stead.
+  const shaped = found.sites.length > 0 ? shapedRequest(r, body, merge) : checked;
+  const res = await send(shaped, shaped === checked ? checked.body : checkedBody(shaped));
+  if (resolved.cached.length > 0 && REFUSED_WITH_STALE_IDS.has(res.status))
+    await forgetCodes(r, resolved.cached);
+  return res;
+}
+
+/**
+ * Throws the `Problem` that `shapedWrite` would throw for `r` before making any call: a malformed
+ * merge patch or code, a body the catalog refuses (each code standing in as a placeholder id), too
+ * many codes. What it cannot know without a call (whether a code exists) is left to the write. An
+ * MCP `prepare_write` is checked here (`lib/mcp/key-port.ts`), so it is refused exactly as the same
+ * `/v2` write would be.
+ *
+ * @example checkWrite(r) // throws Problem validation-failed for a customer without a Name
+ */
+export function checkWrite(r: V2Request): void {
+  if (planWrite(r).kind === "as-sent") checkedBody(r);
+}
+
+/** How a write's body goes: as it came (checked by `checkedBody` when sent), or shaped. */
+type WritePlan =
+  | { kind: "as-sent" }
+  | { kind: "shaped"; body: JsonObject; merge: boolean; found: Sites; checked: V2Request };
+
+/**
+ * The write's body read and checked as far as it can be before any lookup: see the module's notes
+ * for the order. Throws a `Problem` for a bad body.
+ */
+function planWrite(r: V2Request): WritePlan {
   const merge = r.method === "PATCH" && mediaType(r.headers) === MERGE_PATCH_TYPE;
-  if (!merge && r.method !== "POST") return send(r, checkedBody(r));
+  if (!merge && r.method !== "POST") return { kind: "as-sent" };
   const body = merge ? mergeDocument(r.body) : postDocument(r);
-  if (body === null) return send(r, checkedBody(r));
+  if (body === null) return { kind: "as-sent" };
   const found = codeSites(r.path, body, merge ? "merge" : "post");
-  if (!merge && !found.changed) return send(r, checkedBody(r));
+  if (!merge && !found.changed) return { kind: "as-sent" };
   // The body is checked as it will be sent, each code standing in as a placeholder id, before any
   // lookup: lookups cost upstream calls and permits, and a body the check refuses makes none.
   placeholderIds(found.sites);
@@ -66,15 +103,7 @@ export async function shapedWrite(
       "unprocessable",
       `The body names ${codes} distinct codes to look up; a write may name at most ${MAX_CODES_PER_BODY}. Give Ids for some, or split the write; nothing was sent to the API.`,
     );
-  const resolved = await resolveSites(found.sites, codeDeps(r, trace));
-  if (resolved.kind === "refused") return resolved.response;
-  if (resolved.kind === "unknown") throw invalidCodes(resolved.errors);
-  // With codes, the body is built and checked again with the real ids in the placeholders' stead.
-  const shaped = found.sites.length > 0 ? shapedRequest(r, body, merge) : checked;
-  const res = await send(shaped, shaped === checked ? checked.body : checkedBody(shaped));
-  if (resolved.cached.length > 0 && REFUSED_WITH_STALE_IDS.has(res.status))
-    await forgetCodes(r, resolved.cached);
-  return res;
+  return { kind: "shaped", body, merge, found, checked };
 }
 
 /**

@@ -32,6 +32,15 @@ export function permitWaitMs(remainingMs: number): number {
 /** Methods that are safe to resend after a 429/503, since they change nothing. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/**
+ * Whose traffic a call is, for the governor's fair queue: `caller` for a gateway key's own `/v2`
+ * calls and an order run's steps, `assistant` for the upstream calls of an MCP tool
+ * (`lib/mcp/`). Today every lane takes its permit from the same queue of its tenant; the
+ * governor's separate lane for assistants (docs/mcp.md, "Budget") reads this field, so giving
+ * assistants their own lane changes the governor and the one `acquire` call below, nothing else.
+ */
+export type Lane = "caller" | "assistant";
+
 /** Who is calling, and with what. */
 export interface UpstreamCaller {
   env: Bindings;
@@ -49,6 +58,8 @@ export interface UpstreamCaller {
    * tenant's object.
    */
   accessCache?: AccessCache;
+  /** Whose traffic this is (`Lane`); a caller's own when absent. */
+  lane?: Lane;
 }
 
 /** One API v2 call. `body` is a buffer when it may be resent, a stream when it may not. */

@@ -1,12 +1,14 @@
 /**
  * @module
  * The console's request log page: the admin route's query, read through the operator's face, shown
- * with each failed call's support bundle. The session is the authority, as the admin token is on
- * `/admin`.
+ * with each failed call's support bundle, and an assistant's last tool calls. The session is the
+ * authority, as the admin token is on `/admin`.
  */
+import { unwrap } from "../../lib/outcome";
 import { requestLogPage } from "../../lib/request-log/page";
-import { tenantName } from "../../lib/stubs";
+import { asOperator, tenantName } from "../../lib/stubs";
 import { RequestsPage } from "./pages/requests";
+import { TOOL_CALLS_SHOWN } from "./pages/tool-calls";
 import { html } from "./render";
 import { requestsPage } from "./requests-contract";
 import type { ConsoleRouter } from "./router";
@@ -16,15 +18,20 @@ export function requestRoutes(router: ConsoleRouter) {
   return router.openapi(requestsPage, async (c) => {
     const { environment, client } = c.req.valid("param");
     const q = c.req.valid("query");
-    const page = await requestLogPage(c.env, environment, client, q);
+    const name = tenantName(environment, client);
+    const [page, toolCalls] = await Promise.all([
+      requestLogPage(c.env, environment, client, q),
+      asOperator(c.env, name, (f) => f.toolCalls(TOOL_CALLS_SHOWN, null)).then(unwrap),
+    ]);
     return html(
       c,
       <RequestsPage
         csrf={c.var.console.csrf}
-        tenant={tenantName(environment, client)}
+        tenant={name}
         environment={environment}
         client={client}
         status={q.status ?? null}
+        toolCalls={toolCalls}
         {...page}
       />,
     );

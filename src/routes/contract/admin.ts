@@ -79,6 +79,10 @@ const ClientKeyReplaced = z
         loggedCalls: Count(
           "Calls of the request log: failed calls' bodies and the API's errors are the old books' personal data.",
         ),
+        toolCalls: Count("An assistant's tool calls (the MCP server's audit) on the old books."),
+        writeConfirmations: Count(
+          "Writes an assistant prepared and had not confirmed: a confirmation would now write to other books.",
+        ),
       })
       .openapi({
         description:

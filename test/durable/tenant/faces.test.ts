@@ -74,6 +74,18 @@ describe("tenant faces: security", () => {
         f.codeIds([]),
         f.rememberCodeIds([]),
         f.forgetCodeIds([]),
+        f.confirmationStash({
+          handleHash: "c".repeat(64),
+          principal: "key:00000000",
+          write: {
+            method: "POST",
+            path: "/Customers",
+            search: "",
+            body: "{}",
+            operationClass: "draft",
+          },
+        }),
+        f.confirmationTake({ handleHash: "c".repeat(64), principal: "key:00000000" }),
       ]),
     );
     for (const answer of answers) expect(answer).toEqual(REFUSED);
@@ -109,6 +121,28 @@ describe("tenant faces: security", () => {
 });
 
 describe("tenant faces: happy", () => {
+  it("a prepared write is found by its principal under the registration it was kept in, and by nobody else", async () => {
+    const t = await registered();
+    const own = { tenant: t.name, key: t.gatewayKey };
+    const write = {
+      method: "POST",
+      path: "/Customers",
+      search: "",
+      body: '{"Name":"Fjord AS"}',
+      operationClass: "draft",
+    } as const;
+    const ask = { handleHash: "d".repeat(64), principal: "key:11111111", write };
+    expect((await asKeyHolder(env, own, (f) => f.confirmationStash(ask))).ok).toBe(true);
+    const take = (principal: string) =>
+      asKeyHolder(env, own, (f) => f.confirmationTake({ handleHash: ask.handleHash, principal }));
+    expect(await take("key:22222222")).toEqual({ ok: true, value: { kind: "unknown" } });
+    expect(await take("key:11111111")).toMatchObject({
+      ok: true,
+      value: { kind: "ready", first: true, write },
+    });
+    expect(await take("key:11111111")).toMatchObject({ ok: true, value: { first: false } });
+  });
+
   it("a checked key's face acts at once: a claim, then the same key found in flight", async () => {
     const t = await registered();
     const own = { tenant: t.name, key: t.gatewayKey };

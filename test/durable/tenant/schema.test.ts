@@ -44,12 +44,14 @@ const TABLES = [
   "request_log",
   "settlement_ids",
   "token_state",
+  "tool_calls",
   "webhook_accepted",
   "webhook_deliveries",
   "webhook_previous_secrets",
   "webhook_refusals",
   "webhook_secrets",
   "webhook_shops",
+  "write_confirmations",
 ];
 /** The tables that layout 5 added to layout 4 (docs/storage.md). */
 const ADDED_IN_5 = ["code_ids", "idempotency_keys", "reference_cache", "reference_generations"];
@@ -234,6 +236,29 @@ describe("tenant schema: the numbered steps", () => {
         },
       ]);
       expect(new Registration(sql).get()).toMatchObject({ client: "oldacme", apiClient: null });
+    });
+  });
+
+  it("step 10 adds an assistant's prepared writes and tool calls beside an object's logged calls, which stay", async () => {
+    await withStorage((storage) => {
+      const sql = storage.sql;
+      writeLayout5(sql);
+      // An object at step 8: the request log holds a call.
+      for (const step of TENANT_MIGRATIONS.filter((m) => m.version > 5 && m.version <= 8))
+        step.up(sql);
+      sql.exec("UPDATE meta SET value = '8' WHERE key = 'schema'");
+      sql.exec(
+        `INSERT INTO request_log (request_id, at, method, path, query, status, attempts, waited_ms,
+          duration_ms, caller_kind, watcher) VALUES ('r8', 1, 'GET', '/Customers', '[]', 200, 1, 0, 5, 'key', 0)`,
+      );
+      expect(tables(sql)).not.toContain("tool_calls");
+      migrate(storage);
+      expect(storedVersion(sql)).toBe(CURRENT);
+      expect(tables(sql)).toEqual(TABLES);
+      expect(sql.exec("SELECT request_id FROM request_log").toArray()).toEqual([
+        { request_id: "r8" },
+      ]);
+      expect(sql.exec("SELECT COUNT(*) AS n FROM write_confirmations").one()).toEqual({ n: 0 });
     });
   });
 

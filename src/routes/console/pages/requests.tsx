@@ -9,6 +9,8 @@ import { tenantPath, when } from "../../../lib/console/views";
 import type { RequestView } from "../../../lib/request-log/view";
 import { Layout } from "../layout";
 import { Table } from "../table";
+import { ToolCallsSection } from "./tool-calls";
+import type { ToolCallRow } from "../../../durable/tenant/tool-calls";
 
 /** The filters offered as links: every call, the two failure classes, and a common exact code. */
 const FILTERS = ["4xx", "5xx", "404", "429"];
@@ -23,6 +25,8 @@ export interface RequestsPageProps {
   requests: RequestView[];
   next: string | null;
   recording: RequestLogMode;
+  /** An assistant's last tool calls (the MCP server's audit). */
+  toolCalls: ToolCallRow[];
 }
 
 /** What the page says when the log records less than every call (`REQUEST_LOG`). */
@@ -84,6 +88,7 @@ export function RequestsPage(p: RequestsPageProps) {
           <a href={`${filtered}${p.status === null ? "?" : "&"}before=${p.next}`}>Older calls</a>
         </p>
       )}
+      <ToolCallsSection calls={p.toolCalls} />
       {failed.length > 0 && <h2>Failed calls</h2>}
       {failed.map((r) => (
         <section id={r.requestId}>

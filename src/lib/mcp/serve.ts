@@ -1,0 +1,70 @@
+/**
+ * @module
+ * One MCP request served (Streamable HTTP): the SDK's `createMcpHandler` over a server factory for
+ * the request's principal. It serves both eras from the one factory: the stateless 2026-07-28
+ * revision (`server/discover`, the per-request `_meta` envelope) and the 2025-era `initialize`
+ * handshake, served statelessly (`legacy: "stateless"`: each request its own server, GET and DELETE
+ * answered 405), which Claude, Cursor, VS Code and the Inspector speak today. Nothing is kept
+ * between requests: the handler, its server and its tools are made for this request and dropped
+ * with it (lib keeps no module state), so any isolate serves any request.
+ */
+import { createMcpHandler } from "@modelcontextprotocol/server";
+import type { Bindings } from "../config";
+import { log } from "../log";
+import { BUFFERED_BODY_BYTES } from "../passthrough";
+import { toCallLog } from "../stubs";
+import type { ToolCall } from "../../durable/tenant/tool-calls";
+import type { ToolContext } from "./audit";
+import type { AssistantPort } from "./port";
+import type { Principal } from "./principal";
+import { mcpServer } from "./server";
+
+/**
+ * The largest MCP request body, bytes: a write's JSON body may be as large as a checked `/v2`
+ * body (`BUFFERED_BODY_BYTES`), and JSON-RPC wraps it in a string, escaping may double it. Larger
+ * is a 413 before anything is parsed.
+ */
+export const MAX_MCP_BODY_BYTES = 2 * BUFFERED_BODY_BYTES + 64 * 1024;
+
+/** What one MCP request is served with. */
+export interface McpSession {
+  env: Bindings;
+  ctx: Pick<ExecutionContext, "waitUntil">;
+  principal: Principal;
+  port: AssistantPort;
+  requestId: string;
+  /** The gateway's version, for the server's `serverInfo`. */
+  version: string;
+}
+
+/**
+ * Serves `req` for `s`'s principal: the SDK answers the protocol (its errors as JSON-RPC errors),
+ * the tools answer the calls.
+ *
+ * @example return serveMcp(c.req.raw, { env, ctx, principal, port, requestId, version })
+ */
+export function serveMcp(req: Request, s: McpSession): Promise<Response> {
+  const audit = (call: ToolCall) =>
+    s.ctx.waitUntil(
+      toCallLog(s.env, s.principal.tenant, (f) => f.tool(call)).catch((e: unknown) =>
+        log.warn("tool-call-log-failed", {
+          requestId: call.requestId,
+          error: e instanceof Error ? e.name : "unknown",
+        }),
+      ),
+    );
+  const tc: ToolContext = {
+    principal: s.principal,
+    port: s.port,
+    requestId: s.requestId,
+    audit,
+  };
+  const handler = createMcpHandler(() => mcpServer(tc, s.version), {
+    legacy: "stateless",
+    maxRequestBodySize: MAX_MCP_BODY_BYTES,
+    // Reporting only: a malformed request is answered by the SDK whatever this does. Its name
+    // only: a message may quote the request's arguments.
+    onerror: (e) => log.info("mcp-request-refused", { requestId: s.requestId, error: e.name }),
+  });
+  return handler.fetch(req);
+}

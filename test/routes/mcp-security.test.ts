@@ -1,0 +1,236 @@
+/**
+ * The MCP server's door and scopes (`src/middleware/mcp-key.ts`, `src/lib/mcp/principal.ts`): the
+ * 401 and its RFC 9728 document, a removed tenant's key, failed keys limited per tenant and never
+ * per address (hosted assistants share addresses), Origin, the read and draft scopes, and no
+ * credential in any tool result, log row or console page.
+ */
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import { randomSecret } from "../../src/lib/crypto";
+import { asKeyHolder, tenantName } from "../../src/lib/stubs";
+import { signIn } from "../helpers/console";
+import { ADMIN, fresh, gw, json, stats, tenant } from "../helpers/gateway";
+import { errorOf, initialize, mcpClient, structuredOf } from "../helpers/mcp";
+
+beforeEach(() => fresh());
+
+type Tenant = Awaited<ReturnType<typeof tenant>>;
+const forgedKeyOf = (t: Tenant) => `lg_demo_${t.client}_${randomSecret(32)}`;
+
+describe("mcp security: the key", () => {
+  it("answers a missing or forged key 401 with a challenge naming the endpoint's RFC 9728 document", async () => {
+    const t = await tenant();
+    for (const endpoint of ["/mcp", "/mcp/draft", "/mcp/readonly"]) {
+      const none = await initialize(endpoint, null);
+      expect(none.status).toBe(401);
+      const metadata = `https://gateway.test/.well-known/oauth-protected-resource${endpoint}`;
+      expect(none.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${metadata}"`);
+      const forged = await initialize(endpoint, `Bearer ${forgedKeyOf(t)}`);
+      expect(forged.status).toBe(401);
+      expect(forged.headers.get("www-authenticate")).toBe(
+        `Bearer resource_metadata="${metadata}", error="invalid_token"`,
+      );
+      const doc = await gw(new URL(metadata).pathname);
+      expect(doc.status).toBe(200);
+      expect(await doc.json()).toEqual({
+        resource: `https://gateway.test${endpoint}`,
+        resource_name: expect.stringContaining("ledgergate") as string,
+        bearer_methods_supported: ["header"],
+        scopes_supported: ["read", "draft", "write"],
+      });
+    }
+  });
+
+  it("refuses a removed tenant's key with 401", async () => {
+    const t = await tenant();
+    const client = await mcpClient(t.gatewayKey);
+    await client.listTools();
+    const removed = await gw(`/admin/tenants/demo/${t.client}`, {
+      method: "DELETE",
+      headers: ADMIN,
+    });
+    expect(removed.status).toBe(204);
+    const res = await initialize("/mcp", `Bearer ${t.gatewayKey}`);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    await expect(mcpClient(t.gatewayKey)).rejects.toThrow();
+  });
+
+  it("forty failed MCP authentications from one address do not refuse another tenant's valid key from it", async () => {
+    const [attacked, other] = [await tenant(), await tenant()];
+    const from = { "cf-connecting-ip": "192.0.2.99" };
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++)
+      statuses.push((await initialize("/mcp", `Bearer ${forgedKeyOf(attacked)}`, from)).status);
+    // Counted per tenant: a 429 at the latest by the 41st failure, whatever the minute does.
+    for (let i = 0; i < 21 && !statuses.includes(429); i++)
+      statuses.push((await initialize("/mcp", `Bearer ${forgedKeyOf(attacked)}`, from)).status);
+    expect(new Set(statuses)).toEqual(new Set([401, 429]));
+    // Another tenant's valid key, from the same address: served in full.
+    const client = await mcpClient(other.gatewayKey, { headers: from });
+    expect((await client.listTools()).tools.length).toBeGreaterThan(5);
+    await structuredOf(client, "read", { path: "/Customers" });
+    // A forged key for a third tenant from that address is a 401, not a 429: nothing per address.
+    const third = await tenant();
+    expect((await initialize("/mcp", `Bearer ${forgedKeyOf(third)}`, from)).status).toBe(401);
+    // And a valid key of the tenant under attack is never refused either.
+    const own = await mcpClient(attacked.gatewayKey, { headers: from });
+    await structuredOf(own, "search_operations", { query: "customers" });
+  });
+});
+
+describe("mcp security: the door", () => {
+  it("refuses a browser page of another site (403), lets the gateway's own and localhost pages in", async () => {
+    const t = await tenant();
+    const key = `Bearer ${t.gatewayKey}`;
+    const evil = await initialize("/mcp", key, { origin: "https://evil.example" });
+    expect(evil.status).toBe(403);
+    for (const origin of ["https://gateway.test", "http://localhost:6274"])
+      expect((await initialize("/mcp", key, { origin })).status).toBe(200);
+  });
+
+  it("answers a browser's preflight for the allowed origins only", async () => {
+    const preflight = (origin: string) =>
+      gw("/mcp", {
+        method: "OPTIONS",
+        headers: {
+          origin,
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "authorization, content-type, mcp-protocol-version",
+        },
+      });
+    const local = await preflight("http://localhost:6274");
+    expect(local.status).toBe(204);
+    expect(local.headers.get("access-control-allow-origin")).toBe("http://localhost:6274");
+    expect(local.headers.get("access-control-allow-headers")).toContain("mcp-protocol-version");
+    const evil = await preflight("https://evil.example");
+    expect(evil.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("answers GET and DELETE 405: every request stands alone", async () => {
+    const t = await tenant();
+    for (const method of ["GET", "DELETE"]) {
+      const res = await gw("/mcp", {
+        method,
+        headers: { authorization: `Bearer ${t.gatewayKey}` },
+      });
+      expect(res.status).toBe(405);
+      expect(res.headers.get("allow")).toBe("POST");
+    }
+  });
+});
+
+describe("mcp security: scopes", () => {
+  it("a readonly session lists no write tool, and a write attempt fails", async () => {
+    const t = await tenant();
+    const client = await mcpClient(t.gatewayKey, { endpoint: "/mcp/readonly" });
+    const names = (await client.listTools()).tools.map((x) => x.name);
+    expect(names).toContain("read");
+    expect(names).not.toContain("prepare_write");
+    expect(names).not.toContain("confirm_write");
+    await expect(
+      client.callTool({
+        name: "prepare_write",
+        arguments: { method: "POST", path: "/Customers", body: { Name: "Fjord AS" } },
+      }),
+    ).rejects.toThrow(/prepare_write not found/);
+    const found = await structuredOf<{ operations: { allowed: boolean; class: string }[] }>(
+      client,
+      "search_operations",
+      { query: "customer", limit: 50 },
+    );
+    for (const op of found.operations) expect(op.allowed).toBe(op.class === "read");
+  });
+
+  it("a draft session creates a sales order but cannot send its invoice, nor confirm a write prepared with more scope", async () => {
+    const t = await tenant();
+    const customer = (await (await t.v2("/Customers", json({ Name: "Fjord AS" }))).json()) as {
+      Number: number;
+    };
+    const draft = await mcpClient(t.gatewayKey, { endpoint: "/mcp/draft" });
+    const order = await structuredOf<{ confirmation: string }>(draft, "prepare_write", {
+      method: "POST",
+      path: "/SalesOrders/Complete",
+      body: {
+        CustomerNo: customer.Number,
+        SalesOrderLines: [{ Description: "Kaffe", Quantity: 1, ProductUnitPrice: 100 }],
+      },
+    });
+    const created = await structuredOf<{ result: { Id: string } }>(draft, "confirm_write", order);
+    const send = `/SalesOrders/${created.result.Id}/createAndSendInvoice`;
+    const before = (await stats()).requests;
+    const refused = await errorOf(draft, "prepare_write", {
+      method: "POST",
+      path: send,
+      body: { DeliveryType: "PdfByEmail" },
+    });
+    expect(refused).toContain("scope is draft");
+    expect(refused).toContain("class write");
+    // The same key with the write scope prepares it; the draft session cannot confirm it.
+    const full = await mcpClient(t.gatewayKey);
+    const prepared = await structuredOf<{ confirmation: string }>(full, "prepare_write", {
+      method: "POST",
+      path: send,
+      body: { DeliveryType: "PdfByEmail" },
+    });
+    expect(await errorOf(draft, "confirm_write", prepared)).toBe(
+      "This connection's scope is draft: it cannot confirm a write of class write. Nothing was sent.",
+    );
+    expect((await stats()).requests).toBe(before);
+    const res = await t.v2("/OutgoingInvoices");
+    expect(res.status).toBe(204);
+  });
+});
+
+describe("mcp security: a new client key", () => {
+  it("forgets the writes prepared against the old books: their confirmation is unknown", async () => {
+    const t = await tenant();
+    const client = await mcpClient(t.gatewayKey);
+    const prepared = await structuredOf<{ confirmation: string }>(client, "prepare_write", {
+      method: "POST",
+      path: "/Customers",
+      body: { Name: "Fjord AS" },
+    });
+    const replaced = await gw(
+      `/admin/tenants/demo/${t.client}/client-key`,
+      json({ clientKey: t.clientKey }, "PUT", ADMIN),
+    );
+    expect(await replaced.json()).toMatchObject({ cleared: { writeConfirmations: 1 } });
+    expect(await errorOf(client, "confirm_write", prepared)).toMatch(/^No write prepared/);
+    expect(await t.v2("/Customers").then((r) => r.status)).toBe(204);
+  });
+});
+
+describe("mcp security: secrets", () => {
+  it("no gateway key, client key or API token in any tool result, log row or console page", async () => {
+    const t = await tenant();
+    const token = await asKeyHolder(
+      env,
+      { tenant: tenantName("demo", t.client), key: t.gatewayKey },
+      (f) => f.access(),
+    );
+    if (!token.ok) throw new Error("no token");
+    const secrets = [t.gatewayKey, t.clientKey, token.value.token];
+    const client = await mcpClient(t.gatewayKey);
+    const answers = [
+      await client.listTools(),
+      await client.callTool({ name: "read", arguments: { path: "/Customers" } }),
+      await client.callTool({ name: "read", arguments: { path: "/Customers/1" } }),
+      await client.callTool({ name: "read", arguments: { path: "/NoSuchThing" } }),
+      await client.callTool({
+        name: "prepare_write",
+        arguments: { method: "POST", path: "/Customers", body: { Nope: 1 } },
+      }),
+      await client.callTool({
+        name: "confirm_write",
+        arguments: { confirmation: `cw_${"B".repeat(24)}` },
+      }),
+      await client.callTool({ name: "order_run_status", arguments: { state: "failed" } }),
+    ];
+    const log = await gw(`/admin/tenants/demo/${t.client}/requests`, { headers: ADMIN });
+    const page = await (await signIn()).page(`/console/tenants/demo/${t.client}/requests`);
+    const seen = [JSON.stringify(answers), await log.text(), page].join("\n");
+    expect(seen).toContain("Assistant tool calls");
+    for (const secret of secrets) expect(seen).not.toContain(secret);
+  });
+});
