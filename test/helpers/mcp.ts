@@ -1,10 +1,14 @@
 /**
  * The MCP server as an assistant reaches it in the tests: the SDK's own `Client` over its Streamable
- * HTTP transport, whose fetch goes to the gateway Worker in the Workers runtime (`gw`, so every JSON
- * answer is also checked against `/openapi.json`), the sandbox attached behind it.
+ * HTTP transport, whose fetch goes to the gateway Worker in the Workers runtime, the sandbox
+ * attached behind it. Each request waits for the work the answer left behind (the request log's
+ * rows, `ctx.waitUntil`), and every JSON answer is checked against `/openapi.json`.
  */
+import { env } from "cloudflare:workers";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { expectDeclared } from "./answers";
 import { gw } from "./gateway";
+import { logged } from "./request-log";
 
 /** Which protocol era the client speaks: it negotiates (`auto`: the 2026-07-28 revision), or 2025. */
 export type Era = "auto" | "legacy";
@@ -20,9 +24,11 @@ export async function mcpClient(
 ): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(`https://gateway.test${endpoint}`), {
     requestInit: { headers: { ...headers, authorization: `Bearer ${key}` } },
-    fetch: (url, init) => {
+    fetch: async (url, init = {}) => {
       const u = new URL(url);
-      return gw(`${u.pathname}${u.search}`, init);
+      const res = await logged(`${u.pathname}${u.search}`, init, env);
+      await expectDeclared(init.method ?? "GET", u.href, res);
+      return res;
     },
   });
   const client = new Client(
