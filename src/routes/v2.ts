@@ -29,6 +29,7 @@ export const v2Routes = new Hono<GatewayApp>().all(
       c.req.raw,
       c.get("requestId"),
       c.var.accessCache,
+      (work) => c.executionCtx.waitUntil(work),
     );
     const facts: CallFacts = { ...r, started, trace };
     try {

@@ -79,6 +79,9 @@ const ClientKeyReplaced = z
         loggedCalls: Count(
           "Calls of the request log: failed calls' bodies and the API's errors are the old books' personal data.",
         ),
+        events: Count(
+          "Events of the event log (the old books' changes, personal data); the webhook endpoints stay.",
+        ),
       })
       .openapi({
         description:

@@ -1,0 +1,198 @@
+/**
+ * @module
+ * Announcing ledgergate's own writes: called by the shared `/v2` write path (`sendV2` in
+ * `lib/passthrough.ts`) with each answer, so every caller of that path is announced, the `/v2`
+ * route and an MCP `confirm_write` alike. The events are recorded when the answer comes back, with
+ * no poll: from the answer itself, or from the one read that shows what the answer does not
+ * (`write-events.ts`). The work runs after the answer has left (`V2Request.after`,
+ * `ctx.waitUntil` on `/v2`), so announcing adds nothing to the caller's time, and it never fails
+ * the caller: a failure is logged (the watcher of issue 30, whose keys agree, sees the change
+ * later).
+ */
+import type { Bindings } from "../config";
+import { log } from "../log";
+import type { V2Request } from "../passthrough";
+import { loggedCall, recordCall, type CallFacts } from "../request-log/record";
+import { eventsStub, type TenantName } from "../stubs";
+import { callUpstream, type CallTrace } from "../upstream/client";
+import { eventData } from "./data";
+import { balanceDrafts, sentDrafts } from "./invoice-events";
+import { recordKey } from "./keys";
+import type { EventDraft } from "./types";
+import { announcementOf, type WriteAnnouncement } from "./write-events";
+
+/** The largest answer read to announce it, bytes (a record's answer is a few kB). */
+const MAX_ANSWER_BYTES = 1024 * 1024;
+/**
+ * How long after an invoice's send its state is read, ms: the API delivers in seconds (the sandbox
+ * in 1.5 s). One read; an invoice still being processed then is left to the watcher.
+ */
+export const SENT_CHECK_DELAY_MS = 3000;
+/** A follow-up read's deadline, ms (a permit wait included). */
+const READ_DEADLINE_MS = 15_000;
+
+/**
+ * Announces write `r` answered with `res`, if it is announced at all (`announcementOf`), and
+ * answers the response to give the caller: `res` itself, its body teed when the announcement reads
+ * it. The work goes to `r.after` (`ctx.waitUntil`); a caller without one waits for it here.
+ */
+export async function announceWrite(r: V2Request, res: Response): Promise<Response> {
+  const what = announcementOf(r.method, r.path, res.status, requestJson(r));
+  if (!what) return res;
+  const copy = what.kind === "record" ? res.clone() : null;
+  const work = announce(r, what, copy).catch((e: unknown) =>
+    log.warn("event-announce-failed", {
+      requestId: r.requestId,
+      tenant: r.caller.tenant,
+      error: e instanceof Error ? e.message : String(e),
+    }),
+  );
+  if (r.after) r.after(work);
+  else await work;
+  return res;
+}
+
+async function announce(
+  r: V2Request,
+  what: WriteAnnouncement,
+  copy: Response | null,
+): Promise<void> {
+  const at = Date.now();
+  let drafts: EventDraft[] = [];
+  if (what.kind === "record" && copy) {
+    const record = await answerObject(copy);
+    if (record)
+      drafts = [
+        {
+          type: what.type,
+          at,
+          data: eventData(record, what.changed),
+          key: recordKey(what.type, record, r.requestId),
+        },
+      ];
+  } else if (what.kind === "invoices") {
+    const invoices = await readRows(
+      r,
+      "/OutgoingInvoices",
+      `?invoiceNos=${what.invoiceNos.join(",")}`,
+    );
+    drafts = balanceDrafts(invoices, Date.now());
+  } else if (what.kind === "sent") {
+    await scheduler.wait(SENT_CHECK_DELAY_MS);
+    const [state] = await readRows(
+      r,
+      "/SalesOrders/sentState",
+      `?id=${encodeURIComponent(what.salesOrderId)}`,
+    );
+    const invoiceNo = Number(state?.InvoiceNo);
+    if (state && state.IsInvoiceBeingProcessed !== true && Number.isSafeInteger(invoiceNo))
+      drafts = sentDrafts(
+        {
+          Id: what.salesOrderId,
+          InvoiceNo: invoiceNo,
+          SentDateTimeOffset:
+            typeof state.SentDateTimeOffset === "string" ? state.SentDateTimeOffset : null,
+          InvoiceDeliveryType:
+            typeof state.InvoiceDeliveryType === "string" ? state.InvoiceDeliveryType : null,
+        },
+        Date.now(),
+      );
+  }
+  if (drafts.length > 0) await recordEvents(r.env, r.caller.tenant, drafts);
+}
+
+/**
+ * Records `drafts` in `tenant`'s event log; throws when the object refused them. The one call every
+ * announcer makes (`Events.record`).
+ */
+export async function recordEvents(
+  env: Bindings,
+  tenant: TenantName,
+  drafts: EventDraft[],
+): Promise<number> {
+  const recorded = await eventsStub(env, tenant).record(drafts);
+  if (!recorded.ok) throw new Error(recorded.error.detail);
+  return recorded.value.recorded;
+}
+
+/** The write's JSON body, parsed, or null (none, streamed, or not JSON). */
+function requestJson(r: V2Request): unknown {
+  if (!(r.body instanceof ArrayBuffer)) return null;
+  try {
+    return JSON.parse(new TextDecoder().decode(r.body));
+  } catch {
+    return null;
+  }
+}
+
+/** The answer's JSON object, or null. */
+async function answerObject(res: Response): Promise<Record<string, unknown> | null> {
+  const text = await res.text();
+  if (text.length > MAX_ANSWER_BYTES) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One GET for the write's caller, with its credential and the shared budget, logged in the
+ * tenant's request log as the events' call; the rows of a JSON list answer (or its one object).
+ */
+async function readRows(
+  r: V2Request,
+  path: string,
+  search: string,
+): Promise<Record<string, unknown>[]> {
+  const trace: CallTrace = { attempts: 0, waitedMs: 0, tokenRenewed: false };
+  const facts: CallFacts = {
+    requestId: crypto.randomUUID(),
+    started: Date.now(),
+    method: "GET",
+    path,
+    search,
+    body: null,
+    trace,
+  };
+  const res = await callUpstream(
+    {
+      env: r.env,
+      environment: r.caller.environment,
+      config: r.config,
+      tenant: r.caller.tenant,
+      credential: { gatewayKey: r.caller.key },
+      accessCache: r.accessCache,
+    },
+    {
+      method: "GET",
+      path,
+      search,
+      headers: new Headers({ accept: "application/json", "user-agent": "ledgergate-events" }),
+      body: null,
+      deadline: Date.now() + READ_DEADLINE_MS,
+    },
+    trace,
+  );
+  const text = await res.text();
+  await recordCall(
+    r.env,
+    r.caller.tenant,
+    await loggedCall(
+      facts,
+      res.status,
+      new Response(res.status >= 400 ? text : null, { status: res.status }),
+      {
+        kind: "events",
+        id: null,
+      },
+    ),
+  );
+  if (res.status !== 200) return [];
+  const value: unknown = JSON.parse(text);
+  const list = Array.isArray(value) ? value : [value];
+  return list.filter((v): v is Record<string, unknown> => !!v && typeof v === "object");
+}
