@@ -13,7 +13,9 @@
  * messages (`captureQueue`, a spy on the binding the object shares with the tests) instead of
  * letting the local queue run them on its own timers, and hand them to the Worker's `queue()`
  * with `createMessageBatch`, reading the outcome with `getQueueResult`: which were acknowledged,
- * which retried and after how long. Time between attempts is the tests' to decide.
+ * which retried. The plugin (1.5.0) records that a message was retried but not its
+ * `delaySeconds`, so each message's `retry` is watched for the delay asked. Time between attempts
+ * is the tests' to decide.
  */
 import { env } from "cloudflare:workers";
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
@@ -117,17 +119,18 @@ export async function consume(
     queue,
     messages.map((body) => ({ id: `m-${seq++}`, timestamp: Date.now(), attempts, body })),
   );
+  const delays = batch.messages.map((m) => vi.spyOn(m, "retry"));
   const ctx = createExecutionContext();
   await worker.queue(batch, env);
   const result = await getQueueResult(batch, ctx);
   expect(result.outcome).toBe("ok");
   return batch.messages.map((m, i) => {
-    const retried = result.retryMessages.find((r) => r.msgId === m.id);
-    const message = messages[i] as DeliveryMessage;
+    const retried = result.retryMessages.some((r) => r.msgId === m.id);
+    const asked = delays[i]?.mock.calls[0]?.[0]?.delaySeconds;
     return {
-      message,
+      message: messages[i] as DeliveryMessage,
       acked: result.explicitAcks.includes(m.id),
-      retryAfter: retried ? (retried.delaySeconds ?? 0) : null,
+      retryAfter: retried ? (asked ?? 0) : null,
     };
   });
 }
