@@ -139,7 +139,7 @@ export class Endpoints {
         "UPDATE endpoints SET state = 'enabled', disabled_reason = NULL, disabled_at = NULL, failing_since = NULL WHERE id = ?",
         id,
       );
-    if (disable) this.disable(id, "disabled by its owner", now);
+    if (disable) this.disable(id, "Disabled by its owner.", now);
     return this.get(id);
   }
 
