@@ -51,17 +51,20 @@ export class EventLog {
   append(drafts: readonly EventDraft[], now: number): Recorded[] {
     const recorded: Recorded[] = [];
     for (const d of drafts) {
+      const key = d.key.slice(0, 500);
+      // Read, then write, with no await between: the object runs one call at a time.
+      if (row(this.sql, SEQ, "SELECT seq FROM events WHERE key = ?", key)) continue;
       const id = newEventId();
-      const inserted = this.sql.exec(
-        "INSERT OR IGNORE INTO events (id, type, at, recorded_at, key, data) VALUES (?, ?, ?, ?, ?, ?)",
+      this.sql.exec(
+        "INSERT INTO events (id, type, at, recorded_at, key, data) VALUES (?, ?, ?, ?, ?, ?)",
         id,
         d.type,
         d.at,
         now,
-        d.key.slice(0, 500),
+        key,
         JSON.stringify(d.data),
-      ).rowsWritten;
-      if (inserted > 0) recorded.push({ id, type: d.type });
+      );
+      recorded.push({ id, type: d.type });
     }
     return recorded;
   }
