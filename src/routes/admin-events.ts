@@ -7,8 +7,8 @@
 import type { Context } from "hono";
 import type { GatewayApp } from "../lib/app";
 import type { Environment } from "../lib/config";
+import { readFeed } from "../lib/events/feed";
 import { feedTypes, replayWindow } from "../lib/events/queries";
-import type { WebhookEvent } from "../lib/events/types";
 import { unwrap } from "../lib/outcome";
 import { asOperator, eventsStub, tenantName } from "../lib/stubs";
 import { requireAdmin } from "../middleware/admin-auth";
@@ -61,9 +61,7 @@ export const adminEventRoutes = router
   .openapi(route.feed, async (c) => {
     const q = c.req.valid("query");
     const events = await tenantEvents(c, c.req.valid("param"));
-    const page: { events: WebhookEvent[]; hasMore: boolean } = unwrap(
-      await events.feed(q.after ?? null, feedTypes(q.types), q.limit),
-    );
+    const page = await readFeed(events, q.after ?? null, feedTypes(q.types), q.limit);
     return c.json(page, 200);
   })
   .openapi(route.deliveries, async (c) => {

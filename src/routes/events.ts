@@ -7,8 +7,8 @@
  */
 import type { Context } from "hono";
 import type { GatewayApp } from "../lib/app";
+import { readFeed } from "../lib/events/feed";
 import { feedTypes, replayWindow } from "../lib/events/queries";
-import type { WebhookEvent } from "../lib/events/types";
 import { unwrap } from "../lib/outcome";
 import { eventsStub } from "../lib/stubs";
 import { authenticatedKey, gatewayKey } from "../middleware/gateway-key";
@@ -43,9 +43,7 @@ export const eventRoutes = router
   )
   .openapi(route.feed, async (c) => {
     const q = c.req.valid("query");
-    const page: { events: WebhookEvent[]; hasMore: boolean } = unwrap(
-      await own(c).feed(q.after ?? null, feedTypes(q.types), q.limit),
-    );
+    const page = await readFeed(own(c), q.after ?? null, feedTypes(q.types), q.limit);
     return c.json(page, 200);
   })
   .openapi(route.deliveries, async (c) => {

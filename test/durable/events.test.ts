@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { DISABLE_AFTER_MS } from "../../src/durable/events/dispatch";
 import { EVENT_RETENTION_MS } from "../../src/durable/events/log";
 import { storedVersion } from "../../src/durable/migrations";
+import { readFeed } from "../../src/lib/events/feed";
 import type { EventDraft } from "../../src/lib/events/types";
 import { eventsStub, tenantName } from "../../src/lib/stubs";
 import { skipAhead } from "../helpers/clock";
@@ -44,8 +45,8 @@ describe("Events object", () => {
       ok: true,
       value: { recorded: 1 },
     });
-    const page = await stub.feed(null, null, 10);
-    expect(page.ok && page.value.events.map((e) => e.data.orderId)).toEqual(["k1", "k2", "k3"]);
+    const page = await readFeed(stub, null, null, 10);
+    expect(page.events.map((e) => e.data.orderId)).toEqual(["k1", "k2", "k3"]);
   });
 
   it("keeps endpoints, the log and an unsent delivery across an eviction; the sweep still sends it", async () => {

@@ -51,7 +51,7 @@ export const EventId = z.string().regex(/^evt_[A-Za-z0-9]{26}$/, "not an event i
 /** An endpoint's id: `ep_` and 22 letters and digits. */
 export const EndpointId = z.string().regex(/^ep_[A-Za-z0-9]{22}$/, "not an endpoint id");
 
-/** A JSON object, as an event's data is. */
+/** A JSON object, as an event's data is: the record as the API answered it. */
 export const EventData = z.record(z.string(), z.unknown());
 export type EventData = z.output<typeof EventData>;
 
