@@ -9,9 +9,12 @@
 //   4–6. shop orders (bench/orders.mjs): upstream calls per order, orders per minute through the
 //      10 req/s limit with 20 tenants, webhook answer time,
 //   7. the reference cache (bench/reference.mjs): upstream calls of 100 orders' lookups and writes,
-//      cached against the plain pass-through.
+//      cached against the plain pass-through,
+//   8. events out (bench/events.mjs): write → delivery delay, what announcing adds to a write,
+//      delivery throughput, and events lost with injected receiver failures, against a receiver on
+//      LEDGERGATE_RECEIVER_PORT (default 8790).
 // `npm run bench -- latency` runs 1–2 only, `-- load` 3–3c only, `-- orders` 4–6 only, `--
-// reference` 7 only; the default is all. `npm run bench -- margin` (bench/margin.mjs, not part of
+// reference` 7 only, `-- events` 8 only; the default is all. `npm run bench -- margin` (bench/margin.mjs, not part of
 // all) compares pacing margins. Every figure comes from this one run, baseline included. Not a
 // test: it asserts nothing.
 import { spawn } from "node:child_process";
@@ -39,20 +42,24 @@ import {
 } from "./lib.mjs";
 import { loadBench } from "./load.mjs";
 import { marginBench } from "./margin.mjs";
+import { eventsBench } from "./events.mjs";
 import { ordersBench } from "./orders.mjs";
 import { referenceBench } from "./reference.mjs";
 
 const PARTS = {
-  all: ["latency", "load", "orders", "reference"],
+  all: ["latency", "load", "orders", "reference", "events"],
   latency: ["latency"],
   load: ["load"],
   orders: ["orders"],
   reference: ["reference"],
+  events: ["events"],
   margin: ["margin"],
 };
 const mode = process.argv[2] ?? "all";
 if (!Object.hasOwn(PARTS, mode)) {
-  console.error(`Usage: npm run bench [-- latency|load|orders|reference|margin]  (not ${mode})`);
+  console.error(
+    `Usage: npm run bench [-- latency|load|orders|reference|events|margin]  (not ${mode})`,
+  );
   process.exit(2);
 }
 if ((await answers(`${GW}/healthz`)) || (await answers(`${SB}/_sandbox/keys`))) {
@@ -80,9 +87,15 @@ const sourcesAtStart = newestSource();
 // The Workers' own output goes to a file, for when a run fails (a Worker that exits stops both).
 const devLog = join(os.tmpdir(), `ledgergate-bench-dev-${process.pid}.log`);
 const devOut = openSync(devLog, "w");
+// Webhook retries of part 8 come within seconds, so its injected failures are retried inside the run.
 const dev = spawn(process.execPath, ["scripts/dev.mjs"], {
   stdio: ["ignore", devOut, devOut],
   detached: true,
+  env: {
+    ...process.env,
+    LEDGERGATE_EVENT_RETRY_SCHEDULE:
+      process.env.LEDGERGATE_EVENT_RETRY_SCHEDULE ?? "1s 1s 2s 3s 5s",
+  },
 });
 console.error(`Workers starting; their output: ${devLog}`);
 /** Stops a detached child and whatever it started (wrangler's workerd). */
@@ -234,6 +247,7 @@ const BENCHES = {
   load: () => loadBench(keys),
   orders: () => ordersBench(keys),
   reference: referenceBench,
+  events: eventsBench,
 };
 for (const part of PARTS[mode]) printers.push(await BENCHES[part]());
 stop();
