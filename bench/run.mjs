@@ -42,7 +42,7 @@ import {
 } from "./lib.mjs";
 import { loadBench } from "./load.mjs";
 import { marginBench } from "./margin.mjs";
-import { eventsBench } from "./events.mjs";
+import { BENCH_RETRY_SCHEDULE, eventsBench } from "./events.mjs";
 import { ordersBench } from "./orders.mjs";
 import { referenceBench } from "./reference.mjs";
 
@@ -247,7 +247,7 @@ const BENCHES = {
   load: () => loadBench(keys),
   orders: () => ordersBench(keys),
   reference: referenceBench,
-  events: eventsBench,
+  events: () => eventsBench(keys),
 };
 for (const part of PARTS[mode]) printers.push(await BENCHES[part]());
 stop();
