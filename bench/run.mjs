@@ -94,7 +94,7 @@ const dev = spawn(process.execPath, ["scripts/dev.mjs"], {
   env: {
     ...process.env,
     LEDGERGATE_EVENT_RETRY_SCHEDULE:
-      process.env.LEDGERGATE_EVENT_RETRY_SCHEDULE ?? "1s 1s 2s 3s 5s",
+      process.env.LEDGERGATE_EVENT_RETRY_SCHEDULE ?? BENCH_RETRY_SCHEDULE,
   },
 });
 console.error(`Workers starting; their output: ${devLog}`);

@@ -48,9 +48,7 @@ export class Events extends DurableObject<Bindings> {
     super(ctx, env);
     migrate(ctx.storage);
     const sql = ctx.storage.sql;
-    // The object's own name: `lib/stubs.ts` addresses it by the tenant's name, nothing else.
-    const parsed = parseTenantName(ctx.id.name ?? "");
-    this.#tenant = parsed.ok ? tenantName(parsed.value.environment, parsed.value.client) : null;
+    this.#tenant = ownName(ctx);
     const tenant = this.#tenant ?? "unnamed";
     this.#log = new EventLog(sql);
     this.#outbox = new Outbox(sql);
@@ -228,6 +226,24 @@ export class Events extends DurableObject<Bindings> {
       ? this.ctx.storage.deleteAlarm()
       : this.ctx.storage.setAlarm(Math.min(...due)));
   }
+}
+
+/**
+ * The object's own name: `lib/stubs.ts` addresses it by its tenant's name, nothing else. Kept in
+ * `meta` the first time it is seen, because an object woken by its alarm is not given the name it
+ * was reached by (`ctx.id.name` is then absent), and the sweep's messages must name the tenant.
+ */
+function ownName(ctx: DurableObjectState): TenantName | null {
+  const sql = ctx.storage.sql;
+  const given = parseTenantName(ctx.id.name ?? "");
+  if (given.ok) {
+    const name = tenantName(given.value.environment, given.value.client);
+    sql.exec("INSERT OR IGNORE INTO meta (key, value) VALUES ('tenant', ?)", name);
+    return name;
+  }
+  const kept = sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'tenant'").toArray();
+  const stored = parseTenantName(kept[0]?.value ?? "");
+  return stored.ok ? tenantName(stored.value.environment, stored.value.client) : null;
 }
 
 const UNNAMED = fail(

@@ -119,6 +119,19 @@ describe("Events object", () => {
     expect(await runDurableObjectAlarm(stub)).toBe(false);
   });
 
+  it("keeps its tenant's name for a wake without it (an alarm's), so the sweep's messages name the tenant", async () => {
+    const queue = captureQueue();
+    const t = await tenant();
+    await addEndpoint(t.gatewayKey, { url: `https://hooks.${t.client}.example/in` });
+    const named = eventsStub(env, tenantName("demo", t.client));
+    await named.record([draft("named")]);
+    await evictDurableObject(named);
+    // The same object by its id alone, as the runtime wakes it for an alarm: no name given.
+    const unnamed = env.EVENTS.get(env.EVENTS.idFromString(named.id.toString()));
+    expect(await unnamed.record([draft("unnamed")])).toEqual({ ok: true, value: { recorded: 1 } });
+    expect(queue.messages.map((m) => m.tenant)).toEqual([t.name, t.name]);
+  });
+
   it("refuses to record when reached by a name that is not a tenant's", async () => {
     const stub = env.EVENTS.get(env.EVENTS.idFromName("not-a-tenant"));
     const recorded = await stub.record([draft("x")]);
