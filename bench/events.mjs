@@ -212,7 +212,7 @@ export async function eventsBench(keys) {
         `| 8d. events lost with injected failures (${recorded.length} events, ${failedAttempts} failed attempts, ${ok} successful) | ${lost} lost | goal: 0 | ${ok - delivered().size} duplicates delivered |`,
       );
       console.log(
-        "\nNotes: 8a counts from the write's answer to the receiver's arrival (one machine, one clock). 8b's four calls alternate on one tenant; the sandbox's own time for each kind is taken off, so the ratio compares what the gateway adds with and without announcing (which runs after the answer, ctx.waitUntil). 8c's baseline is Node posting to the same receiver, no Worker in between: the ratio is what the queue, the events objects and signing leave of it. 8d's failures are the receiver's, by the event's id: up to 3 per event, inside the schedule.",
+        "\nNotes: 8a counts from the write's answer to the receiver's arrival (one machine, one clock). 8b's four calls alternate on one tenant; the sandbox's own time for each kind is taken off, so the ratio compares what the gateway adds with and without announcing (which starts 50 ms after the caller took the answer, in ctx.waitUntil). 8c's baseline is Node posting to the same receiver, no Worker in between: the ratio is what the queue, the events objects and signing leave of it. 8d's failures are the receiver's, by the event's id: up to 3 per event, inside the schedule.",
       );
     };
   } finally {
