@@ -25,6 +25,7 @@ import { parseTenantName, tenantName, type TenantName } from "../lib/stubs";
 import { Dispatch, type Next, type Plan } from "./events/dispatch";
 import { Endpoints, type EndpointInput } from "./events/endpoints";
 import { EventLog } from "./events/log";
+import { AttemptLog } from "./events/attempt-log";
 import { Outbox, type AttemptOutcome } from "./events/outbox";
 import { Relay } from "./events/relay";
 import { Replays } from "./events/replays";
@@ -40,6 +41,7 @@ export class Events extends DurableObject<Bindings> {
   readonly #log: EventLog;
   readonly #endpoints: Endpoints;
   readonly #outbox: Outbox;
+  readonly #attempts: AttemptLog;
   readonly #dispatch: Dispatch;
   readonly #relay: Relay;
   readonly #replays: Replays;
@@ -52,6 +54,7 @@ export class Events extends DurableObject<Bindings> {
     const tenant = this.#tenant ?? "unnamed";
     this.#log = new EventLog(sql);
     this.#outbox = new Outbox(sql);
+    this.#attempts = new AttemptLog(sql);
     this.#endpoints = new Endpoints(
       sql,
       new Sealer(env),
@@ -139,7 +142,7 @@ export class Events extends DurableObject<Bindings> {
   /** The latest attempts to an endpoint, newest first. */
   deliveries(endpoint: string, limit: number) {
     const exists = this.#endpoints.get(endpoint);
-    return exists.ok ? ok(this.#outbox.attempts(endpoint, limit)) : exists;
+    return exists.ok ? ok(this.#attempts.list(endpoint, limit)) : exists;
   }
 
   /** Sends an event again to one endpoint, or to every enabled endpoint that takes its type. */

@@ -5,13 +5,13 @@
  * the time it stops signing, and whether it is enabled, why not, and since when it fails.
  */
 import { z } from "zod";
-import { Sealed } from "../../lib/crypto";
 import { endpointUrl } from "../../lib/events/endpoint-url";
 import { newEndpointId } from "../../lib/events/ids";
 import { newEndpointSecret } from "../../lib/events/sign";
-import { EndpointTypes, subscribes, type EndpointView } from "../../lib/events/types";
+import { subscribes, type EndpointTypes, type EndpointView } from "../../lib/events/types";
 import { fail, failOn, ok, type Outcome } from "../../lib/outcome";
-import { jsonColumn, row, rows } from "../tenant/sql";
+import { row, rows } from "../tenant/sql";
+import { EndpointRow as Row, view } from "./endpoint-row";
 import type { Sealer } from "../tenant/sealer";
 
 /** Endpoints one tenant may have: enough for every system it feeds, few enough to fan out fast. */
@@ -45,26 +45,9 @@ export interface RotatedSecret {
   previousSecretExpiresAt: string;
 }
 
-const Row = z.object({
-  id: z.string(),
-  url: z.string(),
-  types: jsonColumn(EndpointTypes),
-  description: z.string().nullable(),
-  secret: jsonColumn(Sealed),
-  previous_secret: jsonColumn(Sealed).nullable(),
-  previous_until: z.int().nullable(),
-  state: z.enum(["enabled", "disabled"]),
-  disabled_reason: z.string().nullable(),
-  disabled_at: z.int().nullable(),
-  failing_since: z.int().nullable(),
-  created_at: z.int(),
-  updated_at: z.int(),
-});
-type Row = z.output<typeof Row>;
 const COUNT = z.object({ n: z.int() });
 const DUE = z.object({ due: z.int().nullable() });
 
-const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 const NOT_FOUND = fail("not-found", "No such endpoint.");
 const UNSEALED = fail(
   "misconfigured",
@@ -276,20 +259,4 @@ export class Endpoints {
   #row(id: string): Row | null {
     return row(this.sql, Row, "SELECT * FROM endpoints WHERE id = ?", id);
   }
-}
-
-function view(r: Row): EndpointView {
-  return {
-    id: r.id,
-    url: r.url,
-    types: r.types,
-    description: r.description,
-    state: r.state,
-    disabledReason: r.disabled_reason,
-    disabledAt: iso(r.disabled_at),
-    failingSince: iso(r.failing_since),
-    previousSecretExpiresAt: r.previous_secret ? iso(r.previous_until) : null,
-    createdAt: new Date(r.created_at).toISOString(),
-    updatedAt: new Date(r.updated_at).toISOString(),
-  };
 }

@@ -12,8 +12,8 @@
  * dropped, and one delivery never has two retry chains running.
  */
 import { z } from "zod";
-import type { AttemptTrigger, AttemptView, DeliveryMessage } from "../../lib/events/types";
-import { AttemptTrigger as Trigger, DeliveryState, EventType } from "../../lib/events/types";
+import type { AttemptTrigger, DeliveryMessage } from "../../lib/events/types";
+import { AttemptTrigger as Trigger, DeliveryState } from "../../lib/events/types";
 import { row, rows } from "../tenant/sql";
 
 /** A delivery written and not marked queued within this is sent by the sweep, ms. */
@@ -24,8 +24,6 @@ export const SWEEP_GRACE_MS = 30_000;
  * is redelivered the same hour.
  */
 export const QUEUE_LEASE_MS = 15 * 60_000;
-/** Attempts kept per endpoint in the delivery log's answers at most. */
-export const MAX_ATTEMPTS_LISTED = 200;
 
 const Row = z.object({
   event_id: z.string(),
@@ -40,17 +38,6 @@ const Row = z.object({
 export type DeliveryRow = z.output<typeof Row>;
 const DUE = z.object({ due: z.int().nullable() });
 const ROUND = z.object({ round: z.int() });
-const AttemptRow = z.object({
-  event_id: z.string(),
-  type: EventType,
-  attempt: z.int(),
-  trigger: Trigger,
-  at: z.int(),
-  status: z.int().nullable(),
-  error: z.string().nullable(),
-  duration_ms: z.int(),
-  state: DeliveryState.nullable(),
-});
 
 /** What one attempt came to. */
 export interface AttemptOutcome {
@@ -191,31 +178,6 @@ export class Outbox {
       now,
       endpoint,
     );
-  }
-
-  /** The latest attempts to `endpoint`, newest first, with each delivery's state now. */
-  attempts(endpoint: string, limit: number): AttemptView[] {
-    return rows(
-      this.sql,
-      AttemptRow,
-      `SELECT a.event_id, e.type, a.attempt, a.trigger, a.at, a.status, a.error, a.duration_ms, d.state
-       FROM attempts a JOIN events e ON e.id = a.event_id
-       LEFT JOIN deliveries d ON d.event_id = a.event_id AND d.endpoint_id = a.endpoint_id
-       WHERE a.endpoint_id = ? ORDER BY a.seq DESC LIMIT ?`,
-      endpoint,
-      Math.min(limit, MAX_ATTEMPTS_LISTED),
-    ).map((a) => ({
-      eventId: a.event_id,
-      type: a.type,
-      attempt: a.attempt,
-      trigger: a.trigger,
-      at: new Date(a.at).toISOString(),
-      ok: a.status !== null && a.status >= 200 && a.status < 300,
-      status: a.status,
-      error: a.error,
-      durationMs: a.duration_ms,
-      deliveryState: a.state ?? "failed",
-    }));
   }
 
   /** When the sweep is next due, or null when nothing is pending. */

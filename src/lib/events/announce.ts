@@ -4,7 +4,7 @@
  * `lib/passthrough.ts`) with each answer, so every caller of that path is announced, the `/v2`
  * route and an MCP `confirm_write` alike. The events are recorded when the answer comes back, with
  * no poll: from the answer itself, or from the one read that shows what the answer does not
- * (`write-events.ts`). The work runs after the answer has left (`V2Request.after`,
+ * (`write-events.ts`). The work runs once the caller has taken the answer (`V2Request.after`,
  * `ctx.waitUntil` on `/v2`), so announcing adds nothing to the caller's time, and it never fails
  * the caller: a failure is logged (the watcher of issue 30, whose keys agree, sees the change
  * later).
@@ -12,27 +12,20 @@
 import type { Bindings } from "../config";
 import { log } from "../log";
 import type { V2Request } from "../passthrough";
-import { loggedCall, recordCall, type CallFacts } from "../request-log/record";
 import { eventsStub, type TenantName } from "../stubs";
-import { callUpstream, type CallTrace } from "../upstream/client";
 import { eventData } from "./data";
+import { readRows } from "./follow-up";
 import { balanceDrafts, sentDrafts } from "./invoice-events";
 import { recordKey } from "./keys";
 import type { EventDraft } from "./types";
+import { passedOn } from "./passed-on";
 import { announcementOf, type WriteAnnouncement } from "./write-events";
 
-/** The largest answer read to announce it, bytes (a record's answer is a few kB). */
-const MAX_ANSWER_BYTES = 1024 * 1024;
 /**
  * How long after an invoice's send its state is read, ms: the API delivers in seconds (the sandbox
  * in 1.5 s). One read; an invoice still being processed then is left to the watcher.
  */
 export const SENT_CHECK_DELAY_MS = 3000;
-/**
- * How long the announcement waits for the caller to take the answer, ms: the runtime takes it at
- * once; only a caller that drops the connection, or a test that never reads it, leaves it waiting.
- */
-const ANSWER_TAKEN_MS = 10_000;
 /**
  * How long after the caller took the answer the announcement starts, ms. When the runtime has taken
  * the last byte, it is still on its way (the network, a proxy in front); on a loaded machine the
@@ -41,8 +34,6 @@ const ANSWER_TAKEN_MS = 10_000;
  * An event may take 2 s; 50 ms of it is nothing.
  */
 const ANNOUNCE_AFTER_MS = 50;
-/** A follow-up read's deadline, ms (a permit wait included). */
-const READ_DEADLINE_MS = 15_000;
 
 /**
  * Announces write `r` answered with `res`, if it is announced at all (`announcementOf`), and
@@ -72,57 +63,6 @@ export async function announceWrite(r: V2Request, res: Response): Promise<Respon
   };
   r.after(passed.done.then(later).catch(failed));
   return new Response(passed.body, res);
-}
-
-/**
- * `body` passed on unchanged, with a copy of its bytes (up to `MAX_ANSWER_BYTES`; null past that)
- * that `done` resolves to once the reader has taken the last of them. A reader that cancels, or
- * takes none of it within `ANSWER_TAKEN_MS`, resolves it to null: the announcement then goes
- * without the answer (a record's event is not made; the watcher sees the change later).
- */
-function passedOn(body: ReadableStream<Uint8Array> | null): {
-  body: ReadableStream<Uint8Array> | null;
-  done: Promise<Uint8Array | null>;
-} {
-  if (!body) return { body, done: Promise.resolve(new Uint8Array()) };
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let finished: (bytes: Uint8Array | null) => void = () => {};
-  const done = new Promise<Uint8Array | null>((resolve) => (finished = resolve));
-  const timer = setTimeout(() => finished(null), ANSWER_TAKEN_MS);
-  const end = (bytes: Uint8Array | null) => {
-    clearTimeout(timer);
-    finished(bytes);
-  };
-  const passed = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await reader.read();
-      if (next.done) {
-        controller.close();
-        return end(size > MAX_ANSWER_BYTES ? null : joined(chunks, size));
-      }
-      size += next.value.byteLength;
-      if (size <= MAX_ANSWER_BYTES) chunks.push(next.value);
-      controller.enqueue(next.value);
-    },
-    cancel(reason) {
-      end(null);
-      return reader.cancel(reason);
-    },
-  });
-  return { body: passed, done };
-}
-
-/** `chunks` (`size` bytes in all) as one array. */
-function joined(chunks: Uint8Array[], size: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
-  return bytes;
 }
 
 async function announce(
@@ -208,62 +148,4 @@ function answerObject(bytes: Uint8Array): Record<string, unknown> | null {
   } catch {
     return null;
   }
-}
-
-/**
- * One GET for the write's caller, with its credential and the shared budget, logged in the
- * tenant's request log as the events' call; the rows of a JSON list answer (or its one object).
- */
-async function readRows(
-  r: V2Request,
-  path: string,
-  search: string,
-): Promise<Record<string, unknown>[]> {
-  const trace: CallTrace = { attempts: 0, waitedMs: 0, tokenRenewed: false };
-  const facts: CallFacts = {
-    requestId: crypto.randomUUID(),
-    started: Date.now(),
-    method: "GET",
-    path,
-    search,
-    body: null,
-    trace,
-  };
-  const res = await callUpstream(
-    {
-      env: r.env,
-      environment: r.caller.environment,
-      config: r.config,
-      tenant: r.caller.tenant,
-      credential: { gatewayKey: r.caller.key },
-      accessCache: r.accessCache,
-    },
-    {
-      method: "GET",
-      path,
-      search,
-      headers: new Headers({ accept: "application/json", "user-agent": "ledgergate-events" }),
-      body: null,
-      deadline: Date.now() + READ_DEADLINE_MS,
-    },
-    trace,
-  );
-  const text = await res.text();
-  await recordCall(
-    r.env,
-    r.caller.tenant,
-    await loggedCall(
-      facts,
-      res.status,
-      new Response(res.status >= 400 ? text : null, { status: res.status }),
-      {
-        kind: "events",
-        id: null,
-      },
-    ),
-  );
-  if (res.status !== 200) return [];
-  const value: unknown = JSON.parse(text);
-  const list = Array.isArray(value) ? value : [value];
-  return list.filter((v): v is Record<string, unknown> => !!v && typeof v === "object");
 }

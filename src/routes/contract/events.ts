@@ -9,112 +9,25 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { problems } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";
-import {
-  AttemptView,
-  EndpointId,
-  EndpointTypes,
-  EndpointView,
-  EventId,
-  WebhookEvent,
-} from "../../lib/events/types";
+import { EndpointId, EventId } from "../../lib/events/types";
 import { jsonGate } from "../../middleware/validate";
 import { Target } from "./admin";
+import {
+  Created,
+  Deliveries,
+  DeliveriesQuery,
+  Endpoint,
+  EndpointChange,
+  Endpoints,
+  Feed,
+  FeedQuery,
+  NewEndpoint,
+  Queued,
+  Redelivery,
+  Replay,
+  Rotated,
+} from "./event-schemas";
 import { jsonAnswer, jsonBody } from "./kit";
-
-// Clones: lib schemas, named here for the document (see `setOrderMapping` in contract/admin.ts).
-const Endpoint = EndpointView.clone().openapi("EventEndpoint", {
-  description: "A webhook endpoint: never its secret.",
-});
-const Event = WebhookEvent.clone().openapi("Event", {
-  description: "An event, as the endpoints receive it and the feed lists it.",
-});
-const Attempt = AttemptView.clone().openapi("DeliveryAttempt");
-const Types = EndpointTypes.clone().openapi({
-  description: 'Exact event type names, or `["*"]` for every type (the default).',
-});
-
-const NewEndpoint = z
-  .strictObject({
-    url: z.string().min(1).max(2000).openapi({
-      description:
-        "https:// on a public address (http:// to loopback only in the local configuration).",
-    }),
-    types: Types.optional(),
-    description: z.string().max(500).optional(),
-  })
-  .openapi("NewEventEndpoint");
-const Created = z
-  .strictObject({
-    id: EndpointId,
-    url: z.string(),
-    types: EndpointTypes,
-    secret: z.string().openapi({ description: "The `whsec_` signing secret: shown once." }),
-  })
-  .openapi("CreatedEventEndpoint");
-const EndpointChange = z
-  .strictObject({
-    url: NewEndpoint.shape.url.optional(),
-    types: Types.optional(),
-    description: z.string().max(500).nullable().optional(),
-    enabled: z.boolean().optional().openapi({
-      description: "`true` enables a disabled endpoint again; `false` stops its deliveries.",
-    }),
-  })
-  .openapi("EventEndpointChange");
-const Rotated = z
-  .strictObject({
-    id: EndpointId,
-    secret: z.string().openapi({ description: "The new `whsec_` secret: shown once." }),
-    previousSecretExpiresAt: z.string().openapi({
-      description: "Until then the previous secret signs too (a second `v1,` signature).",
-    }),
-  })
-  .openapi("RotatedEventSecret");
-const Queued = z
-  .strictObject({ queued: z.int().min(0).openapi({ description: "Deliveries queued." }) })
-  .openapi("QueuedDeliveries");
-const Redelivery = z
-  .strictObject({
-    endpoint: EndpointId.optional().openapi({
-      description: "Only to this endpoint; default: every enabled endpoint taking its type.",
-    }),
-  })
-  .openapi("Redelivery");
-const Replay = z
-  .strictObject({
-    since: z.iso.datetime({ offset: true }).openapi({ description: "From (ISO 8601), inclusive." }),
-    until: z.iso
-      .datetime({ offset: true })
-      .optional()
-      .openapi({ description: "Until (ISO 8601), exclusive; default now." }),
-  })
-  .openapi("Replay");
-
-/** `?after=&types=&limit=` of the feed. */
-const FeedQuery = z.object({
-  after: EventId.optional().openapi({
-    description: "The last event id you have: events after it.",
-  }),
-  types: z
-    .string()
-    .max(1000)
-    .optional()
-    .openapi({ description: "Comma-separated event types; default every type." }),
-  limit: z.coerce.number().int().min(1).max(500).default(100).openapi({ description: "1–500." }),
-});
-const DeliveriesQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50).openapi({ description: "1–200." }),
-});
-const Feed = z
-  .strictObject({
-    events: z.array(Event),
-    hasMore: z.boolean().openapi({ description: "More events follow the last one listed." }),
-  })
-  .openapi("EventFeed");
-const Endpoints = z.strictObject({ endpoints: z.array(Endpoint) }).openapi("EventEndpoints");
-const Deliveries = z
-  .strictObject({ deliveries: z.array(Attempt) })
-  .openapi("DeliveryLog", { description: "Attempts, newest first." });
 
 /** Who calls: the tenant's gateway key, or the operator with the tenant in the path. */
 type Side = "key" | "operator";
