@@ -10,11 +10,14 @@
 //      10 req/s limit with 20 tenants, webhook answer time,
 //   7. the reference cache (bench/reference.mjs): upstream calls of 100 orders' lookups and writes,
 //      cached against the plain pass-through,
-//   8. the request log (bench/request-log.mjs): a warm call's latency with REQUEST_LOG=calls
+//   8. events out (bench/events.mjs): write → delivery delay, what announcing adds to a write,
+//      delivery throughput, and events lost with injected receiver failures, against a receiver on
+//      LEDGERGATE_RECEIVER_PORT (default 8790),
+//   9. the request log (bench/request-log.mjs): a warm call's latency with REQUEST_LOG=calls
 //      against REQUEST_LOG=off, the gateway restarted for each (so it runs last, on its own Workers).
 // `npm run bench -- latency` runs 1–2 only, `-- load` 3–3c only, `-- orders` 4–6 only, `--
-// reference` 7 only, `-- log` 8 only; the default is all. `npm run bench -- margin` (bench/margin.mjs, not part of
-// all) compares pacing margins. Every figure comes from this one run, baseline included. Not a
+// reference` 7 only, `-- events` 8 only, `-- log` 9 only; the default is all. `npm run bench --
+// margin` (bench/margin.mjs, not part of all) compares pacing margins. Every figure comes from this one run, baseline included. Not a
 // test: it asserts nothing.
 import { spawn } from "node:child_process";
 import { openSync } from "node:fs";
@@ -41,24 +44,26 @@ import {
 } from "./lib.mjs";
 import { loadBench } from "./load.mjs";
 import { marginBench } from "./margin.mjs";
+import { BENCH_RETRY_SCHEDULE, eventsBench } from "./events.mjs";
 import { ordersBench } from "./orders.mjs";
 import { referenceBench } from "./reference.mjs";
 import { requestLogBench } from "./request-log.mjs";
 import { down } from "./workers.mjs";
 
 const PARTS = {
-  all: ["latency", "load", "orders", "reference", "log"],
+  all: ["latency", "load", "orders", "reference", "events", "log"],
   latency: ["latency"],
   load: ["load"],
   orders: ["orders"],
   reference: ["reference"],
+  events: ["events"],
   log: ["log"],
   margin: ["margin"],
 };
 const mode = process.argv[2] ?? "all";
 if (!Object.hasOwn(PARTS, mode)) {
   console.error(
-    `Usage: npm run bench [-- latency|load|orders|reference|log|margin]  (not ${mode})`,
+    `Usage: npm run bench [-- latency|load|orders|reference|events|log|margin]  (not ${mode})`,
   );
   process.exit(2);
 }
@@ -87,12 +92,18 @@ const sourcesAtStart = newestSource();
 // The Workers' own output goes to a file, for when a run fails (a Worker that exits stops both).
 const devLog = join(os.tmpdir(), `ledgergate-bench-dev-${process.pid}.log`);
 const devOut = openSync(devLog, "w");
-// Part 8 alone starts its own Workers: the shared pair is started only for the other parts.
+// Part 9 alone starts its own Workers: the shared pair is started only for the other parts.
+// Webhook retries of part 8 come within seconds, so its injected failures are retried inside the run.
 const shared = PARTS[mode].some((part) => part !== "log");
 const dev = shared
   ? spawn(process.execPath, ["scripts/dev.mjs"], {
       stdio: ["ignore", devOut, devOut],
       detached: true,
+      env: {
+        ...process.env,
+        LEDGERGATE_EVENT_RETRY_SCHEDULE:
+          process.env.LEDGERGATE_EVENT_RETRY_SCHEDULE ?? BENCH_RETRY_SCHEDULE,
+      },
     })
   : null;
 console.error(`Workers starting; their output: ${devLog}`);
@@ -106,7 +117,7 @@ const kill = (child) => {
 };
 const stop = () => dev && kill(dev);
 process.on("exit", stop);
-/** Stops the shared pair and waits until both ports are free (part 8 starts its own Workers). */
+/** Stops the shared pair and waits until both ports are free (part 9 starts its own Workers). */
 const stopShared = async () => {
   if (!dev) return;
   stop();
@@ -255,6 +266,7 @@ const BENCHES = {
   load: () => loadBench(keys),
   orders: () => ordersBench(keys),
   reference: referenceBench,
+  events: () => eventsBench(keys),
   log: async () => {
     await stopShared();
     return requestLogBench(devOut);

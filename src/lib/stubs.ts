@@ -6,6 +6,8 @@
  * own object started, and then through the face for its kind: `asKeyHolder`, `asRun` (and
  * `orderRunPort`), `asOperator` (see `durable/tenant.ts` for why faces). Each call on a face is
  * pipelined with the call that hands it out, so it costs the one round trip a direct call did.
+ * The tenant's events object (`eventsStub`) is reached by the same names, from the same
+ * authenticated inputs, and by the queue consumer with a message that object itself queued.
  */
 import { z } from "zod";
 import type { Bindings } from "./config";
@@ -154,6 +156,15 @@ export function orderRunPort(
     known: (ask) => run((f) => f.known(ask)),
     learn: (learned) => run((f) => f.learn(learned)),
   };
+}
+
+/**
+ * The tenant's events object (`durable/events.ts`): endpoints, event log, outbox. Its name is the
+ * tenant's, from an authenticated gateway key, an operator's path, an order run's tenant, or a
+ * delivery message the object queued itself; it checks no credential of its own.
+ */
+export function eventsStub(env: Pick<Bindings, "EVENTS">, name: TenantName) {
+  return env.EVENTS.get(env.EVENTS.idFromName(name));
 }
 
 /** The rate governor of an environment (one per subscription key). */

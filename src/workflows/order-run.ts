@@ -18,6 +18,7 @@ import {
   roundingProblem,
   type LinePlan,
 } from "../lib/orders/invoice-lines";
+import { balanceDrafts, sentDrafts } from "../lib/events/invoice-events";
 import type { OrderMapping } from "../lib/orders/mapping";
 import { formatMinor } from "../lib/orders/money";
 import type { Order } from "../lib/orders/order";
@@ -35,7 +36,7 @@ import {
   type Remembered,
   type SalesOrderRef,
 } from "../lib/orders/run/sales-order";
-import { knownSettlementIds, settle } from "../lib/orders/run/settle";
+import { invoiceAfterSettlement, knownSettlementIds, settle } from "../lib/orders/run/settle";
 import type { RunPatch } from "../lib/orders/runs";
 import { RunSteps } from "./run-steps";
 
@@ -303,9 +304,22 @@ export class Run extends RunSteps {
       await this.record("invoice found", done({ invoiceNo: so.invoiceNo }));
       return { invoiceNo: so.invoiceNo };
     }
-    // The step that sees the invoice delivered reports it, as part of that step.
+    // The step that sees the invoice delivered reports it, and announces the invoice (created and
+    // sent), as part of that step.
     const delivered = (d: Delivery | { state: "cancelled" }): RunPatch =>
       d.state === "sent" ? done({ invoiceNo: d.invoiceNo }) : {};
+    const sent = (d: Delivery | { state: "cancelled" }, at: number) =>
+      d.state === "sent"
+        ? sentDrafts(
+            {
+              Id: so.id,
+              InvoiceNo: d.invoiceNo,
+              SentDateTimeOffset: d.sentAt,
+              InvoiceDeliveryType: d.deliveryType,
+            },
+            at,
+          )
+        : [];
     let state: Delivery | { state: "cancelled" } = await this.apiStep(
       "send invoice",
       async (api, attempt): Promise<Delivery | { state: "cancelled" }> => {
@@ -319,6 +333,7 @@ export class Run extends RunSteps {
       },
       (d) => ({ ...d }),
       delivered,
+      sent,
     );
     if (state.state === "cancelled") return null;
     for (const [i, wait] of POLL_WAITS_S.entries()) {
@@ -333,6 +348,7 @@ export class Run extends RunSteps {
           },
         (d) => ({ ...d }),
         delivered,
+        sent,
       );
     }
     if (state.state === "processing")
@@ -357,7 +373,7 @@ export class Run extends RunSteps {
       async (api) => {
         const ids = await knownSettlementIds(api, runMemory(this.port), mapping.settlementAccount);
         const date = (order.paidAt ?? order.placedAt).slice(0, 10);
-        return settle(api, {
+        const settled = await settle(api, {
           reference: ref,
           invoiceNo,
           amount,
@@ -367,9 +383,12 @@ export class Run extends RunSteps {
           customerAccountId,
           description: `${order.source} ${order.number}`,
         });
+        return { ...settled, invoice: await invoiceAfterSettlement(api, invoiceNo) };
       },
-      (r) => ({ ...r, invoiceNo, amount: formatMinor(amount) }),
+      (r) => ({ posted: r.posted, invoiceNo, amount: formatMinor(amount) }),
       () => after,
+      (r, at) =>
+        r.invoice ? balanceDrafts([JSON.parse(r.invoice) as Record<string, unknown>], at) : [],
     );
   }
 }

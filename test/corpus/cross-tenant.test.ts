@@ -4,10 +4,12 @@
  * to another tenant: its records' ids, its orders and their retries, its gateway key in the wrong
  * place, forged keys naming it, webhooks signed with its secret sent to another tenant's route,
  * path tricks, MCP tool calls (another tenant's record through `read`, forged keys, another
- * tenant's confirmation handle). No answer may carry another tenant's data, and afterwards every tenant's books and
- * order runs are exactly as they were. A second run mixes every tenant's genuine traffic with
- * floods from the same shared address (forged deliveries and keys, MCP keys, sign-in guesses and
- * oversized forms, unknown onboarding states): no tenant's delivery or call is refused because of another's
+ * tenant's confirmation handle), its webhook endpoints and events reached with another tenant's
+ * key. No answer may carry another tenant's data, and afterwards every tenant's books, order runs,
+ * endpoints and event log are exactly as they were. A second run mixes every tenant's genuine
+ * traffic with floods from the same shared address (forged deliveries and keys, MCP keys, sign-in
+ * guesses and oversized forms, unknown onboarding states): no tenant's delivery or call is refused
+ * because of another's
  * traffic. Runs in the corpus project, where the upstream rate limit is lifted (it proves
  * isolation, not throughput); the inbound limit is the real binding, as in production.
  */
@@ -16,6 +18,7 @@ import { randomSecret } from "../../src/lib/crypto";
 import { corpus, shopifyCancelled } from "../fixtures/orders/shopify";
 import { rng } from "../fixtures/orders/rng";
 import { sign } from "../fixtures/orders/sign";
+import { addEndpoint, captureQueue, feed } from "../helpers/events";
 import { ADMIN, control, gw, json, slug } from "../helpers/gateway";
 import { toolCall } from "../helpers/mcp";
 import { fromOwnShop, secretBody, shopTenant, waitFor, type ShopTenant } from "../helpers/orders";
@@ -29,6 +32,9 @@ interface Victim {
   secret: string;
   orderId: string;
   customerIds: number[];
+  /** Its webhook endpoint and one of its events. */
+  endpointId: string;
+  eventId: string;
   /** Strings only this tenant's answers may carry. */
   markers: string[];
   /** A write it prepared through MCP and never confirmed: another tenant must not confirm it. */
@@ -69,29 +75,42 @@ async function victim(n: number, orderPayload: Record<string, unknown>): Promise
   const handle = (prepared.message?.result?.structuredContent as { confirmation?: string })
     ?.confirmation;
   if (!handle) throw new Error(`prepare_write failed: ${prepared.text}`);
+  const endpoint = await addEndpoint(t.gatewayKey, {
+    url: `https://hooks.${t.client}.example/in`,
+    description: marker,
+  });
+  const [event] = await feed(t.gatewayKey, "&types=order.settled");
+  if (!event) throw new Error(`${t.name} has no order.settled event`);
   return {
     t,
     secret,
     orderId,
     customerIds,
     handle,
-    markers: [marker, t.clientId, t.gatewayKey, handle],
+    endpointId: endpoint.id,
+    eventId: event.id,
+    markers: [marker, t.clientId, t.gatewayKey, handle, endpoint.id, endpoint.secret],
   };
 }
 
 /** What a tenant's books and runs look like, to compare before and after. */
 async function snapshot(v: Victim) {
-  const [customers, orders, invoices, runs] = await Promise.all([
+  const key = { authorization: `Bearer ${v.t.gatewayKey}` };
+  const [customers, orders, invoices, runs, endpoints, events] = await Promise.all([
     v.t.rows("/Customers"),
     v.t.rows("/SalesOrders"),
     v.t.rows("/OutgoingInvoices"),
     v.t.orders("").then((r) => r.json()),
+    gw("/events/endpoints", { headers: key }).then((r) => r.json()),
+    feed(v.t.gatewayKey),
   ]);
-  return JSON.stringify({ customers, orders, invoices, runs });
+  return JSON.stringify({ customers, orders, invoices, runs, endpoints, events });
 }
 
 describe("cross-tenant isolation", () => {
   it(`${REQUESTS} generated requests across tenants: none reads or changes another tenant's data`, async () => {
+    // The victims' endpoints are real: their deliveries are kept from the network.
+    captureQueue();
     await control("PUT", "/settings", { rateLimitPerSecond: 200 });
     const base = corpus().find((c) => c.currency === "NOK");
     if (!base) throw new Error("the Shopify corpus has no NOK order");
@@ -121,6 +140,8 @@ describe("cross-tenant isolation", () => {
         "mcp-other-id",
         "mcp-forged",
         "mcp-other-handle",
+        "events-other",
+        "events-forged",
       ] as const);
       tally[kind] = (tally[kind] ?? 0) + 1;
       let res: Response;
@@ -214,6 +235,37 @@ describe("cross-tenant isolation", () => {
           );
           allowed = [400, 404];
           break;
+        case "events-other": {
+          // Own key, the other tenant's endpoint or event: every events route answers 404.
+          const key = { authorization: `Bearer ${me.t.gatewayKey}` };
+          const ep = `/events/endpoints/${other.endpointId}`;
+          const [path, init] = r.pick<[string, RequestInit]>([
+            [ep, {}],
+            [ep, { method: "DELETE" }],
+            [ep, json({ enabled: false }, "PATCH")],
+            [`${ep}/deliveries`, {}],
+            [`${ep}/secret`, { method: "POST" }],
+            [`${ep}/replay`, json({ since: "2026-01-01T00:00:00Z" })],
+            [`/events/${other.eventId}/redeliver`, { method: "POST" }],
+            [`/events/${other.eventId}/redeliver`, json({ endpoint: other.endpointId })],
+            [`/events?after=${other.eventId}`, {}],
+          ]);
+          res = await gw(path, { ...init, headers: { ...key, ...(init.headers as object) } });
+          allowed = [404];
+          break;
+        }
+        case "events-forged":
+          res = await gw(
+            r.pick([
+              "/events",
+              "/events/endpoints",
+              `/events/endpoints/${other.endpointId}`,
+              `/events/${other.eventId}/redeliver`,
+            ]),
+            { method: r.pick(["GET", "POST"]), headers: { authorization: `Bearer ${forged}` } },
+          );
+          allowed = [401];
+          break;
       }
       const text = await res.text();
       if (!allowed.includes(res.status))
@@ -225,8 +277,9 @@ describe("cross-tenant isolation", () => {
 
     expect(leaks).toEqual([]);
     expect(Object.values(tally).reduce((a, b) => a + b, 0)).toBe(REQUESTS);
-    expect(Object.keys(tally).sort()).toHaveLength(11);
-    // Nothing changed anywhere: books, runs, and no run started by a swapped webhook.
+    expect(Object.keys(tally).sort()).toHaveLength(13);
+    // Nothing changed anywhere: books, runs, endpoints, event logs, and no run started by a
+    // swapped webhook.
     expect(await Promise.all(victims.map(snapshot))).toEqual(before);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { introspectWorkflow } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { GatewayPaths } from "../../client/index";
 import type { OrderRunView } from "../../src/lib/orders/run-view";
 import { corpus as shopifyCorpus, shopifyRefund } from "../fixtures/orders/shopify";
@@ -19,7 +19,8 @@ import {
   mismatches,
   type Schema,
 } from "../helpers/answers";
-import { ADMIN, gw, json } from "../helpers/gateway";
+import { captureQueue } from "../helpers/events";
+import { ADMIN, gw, json, tenant } from "../helpers/gateway";
 import { initialize, mcpClient } from "../helpers/mcp";
 import { secretBody, shopTenant, waitFor } from "../helpers/orders";
 
@@ -196,6 +197,52 @@ describe("answers: every JSON route, its success and a refusal", () => {
       (await initialize("/mcp", `Bearer ${t.gatewayKey}`, { origin: "https://evil.example" }))
         .status,
     ).toBe(403);
+  });
+
+  it("events, with a gateway key and by the operator", async () => {
+    captureQueue();
+    const t = await tenant();
+    const key = { authorization: `Bearer ${t.gatewayKey}` };
+    const customer = await gw("/v2/Customers", json({ Name: "Answers AS" }, "POST", key));
+    expect(customer.status).toBe(201);
+    for (const [base, headers] of [
+      ["/events", key],
+      [`/admin/tenants/demo/${t.client}/events`, ADMIN],
+    ] as const) {
+      const made = await gw(
+        `${base}/endpoints`,
+        json({ url: `https://hooks.${t.client}.example/` }, "POST", headers),
+      );
+      expect(made.status).toBe(201);
+      const { id } = (await made.json()) as { id: string };
+      const at = `${base}/endpoints/${id}`;
+      expect((await gw(`${base}/endpoints`, { headers })).status).toBe(200);
+      expect((await gw(at, { headers })).status).toBe(200);
+      expect((await gw(at, json({ description: "x" }, "PATCH", headers))).status).toBe(200);
+      expect((await gw(`${at}/secret`, { method: "POST", headers })).status).toBe(200);
+      expect((await gw(`${at}/deliveries`, { headers })).status).toBe(200);
+      expect(
+        (await gw(`${at}/replay`, json({ since: "2026-01-01T00:00:00Z" }, "POST", headers))).status,
+      ).toBe(202);
+      // The feed fills after the write's answer: wait for the event it announced.
+      let events: { id: string }[] = [];
+      await vi.waitFor(async () => {
+        const feed = await gw(base, { headers });
+        expect(feed.status).toBe(200);
+        events = ((await feed.json()) as { events: { id: string }[] }).events;
+        expect(events).toHaveLength(1);
+      });
+      expect(
+        (await gw(`${base}/${events[0]?.id}/redeliver`, { method: "POST", headers })).status,
+      ).toBe(202);
+      // Refusals: each a declared problem.
+      expect(
+        (await gw(`${base}/endpoints`, json({ url: "http://x.example/" }, "POST", headers))).status,
+      ).toBe(400);
+      expect((await gw(`${base}/endpoints/ep_0000000000000000000000`, { headers })).status).toBe(
+        404,
+      );
+    }
   });
 
   it("meta, the documents, and an address no route declares", async () => {

@@ -4,6 +4,7 @@
  * script. Mounted by `src/index.ts`; its routes are declared in `contract.ts` like every other
  * route.
  */
+import { eventRoutes } from "./event-routes";
 import { MessagePage } from "./layout";
 import { orderRoutes } from "./order-routes";
 import { requestRoutes } from "./request-routes";
@@ -17,8 +18,8 @@ import { tenantRoutes } from "./tenant-routes";
  * (an operator's mistyped or stale link meets a page with a way back, not the API's JSON 404).
  * It reads no session: it shows nothing but the address's absence.
  */
-export const consoleRoutes = requestRoutes(
-  orderRoutes(tenantRoutes(sessionRoutes(consoleRouter()))),
+export const consoleRoutes = eventRoutes(
+  requestRoutes(orderRoutes(tenantRoutes(sessionRoutes(consoleRouter())))),
 ).all("*", (c) =>
   html(
     c,

@@ -58,6 +58,24 @@ export async function settle(api: RunApi, s: Settlement): Promise<{ posted: bool
 }
 
 /**
+ * The invoice (or credit note) numbered `invoiceNo` as the API answers it after a settlement, as
+ * JSON text (a step's value must be plain), or null when the list does not show it. A payment's
+ * answer does not show the invoice's new balance, so this one read does, for the events
+ * `outgoing_invoice.paid` and `.balance_changed` (`lib/events/invoice-events.ts`).
+ */
+export async function invoiceAfterSettlement(
+  api: RunApi,
+  invoiceNo: number,
+): Promise<string | null> {
+  const reply = await api.call("GET", `/OutgoingInvoices?invoiceNos=${invoiceNo}`);
+  if (reply.status !== 200 || !Array.isArray(reply.body)) return null;
+  const invoice: unknown = reply.body.find(
+    (r: unknown) => Number((r as { InvoiceNo?: unknown } | null)?.InvoiceNo) === invoiceNo,
+  );
+  return invoice && typeof invoice === "object" ? JSON.stringify(invoice) : null;
+}
+
+/**
  * The settlement ids of `accountNo`: remembered, or looked up and remembered (they do not change
  * while the account exists), so only a tenant's first settlement to an account pays the two calls.
  */

@@ -36,6 +36,8 @@ export interface TenantPageProps {
   flash?: Flash | undefined;
   /** Each source's webhook status: secret, shop, last accepted and refused delivery. */
   webhooks?: WebhookStatus[] | undefined;
+  /** The tenant's disabled webhook endpoints (events out), for a notice. */
+  disabledEndpoints?: { id: string; url: string; reason: string | null }[] | undefined;
 }
 
 /** Names of the counters, as the page says them. */
@@ -128,16 +130,23 @@ export function TenantPage(p: TenantPageProps) {
       <h2 id="orders">Orders</h2>
       <p>
         <a href={path("/orders")}>Orders</a>: every shop order's run, failed ones with their error
-        and a Retry button. <a href={path("/requests")}>Requests</a>: its last API calls.
+        and a Retry button. <a href={path("/requests")}>Requests</a>: its last API calls.{" "}
+        <a href={path("/events")}>Events</a>: its webhook endpoints, their deliveries, replay.
       </p>
+      {p.disabledEndpoints?.map((d) => (
+        <p class="error" role="alert">
+          {`Webhook endpoint ${d.url} is disabled: ${d.reason ?? "–"} `}
+          <a href={path(`/events#${d.id}`)}>See its deliveries</a>
+        </p>
+      ))}
 
       <h2 id="remove">Remove</h2>
       <FormMessage flash={p.flash} at="remove" />
       <form method="post" action={path("/remove")}>
         <Csrf token={p.csrf} />
         <p>
-          Removing the tenant deletes its client key, token, gateway keys, webhook secrets and order
-          runs from the gateway.
+          Removing the tenant deletes its client key, token, gateway keys, webhook secrets, order
+          runs, webhook endpoints and event log from the gateway.
         </p>
         <p>
           <input type="checkbox" id="confirm-remove" name="confirm" value="yes" required />
