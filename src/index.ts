@@ -22,6 +22,7 @@ import { docsRoutes } from "./routes/docs";
 import { metaRoutes } from "./routes/meta";
 import { onboardingRoutes } from "./routes/onboarding";
 import { orderRoutes } from "./routes/orders";
+import { payoutRoutes } from "./routes/payouts";
 import { v2Routes } from "./routes/v2";
 import { webhookRoutes } from "./routes/webhooks";
 
@@ -29,6 +30,7 @@ export { Directory } from "./durable/directory";
 export { RateGovernor } from "./durable/rate-governor";
 export { Tenant } from "./durable/tenant";
 export { OrderToInvoice } from "./workflows/order-to-invoice";
+export { PayoutReconciliation } from "./workflows/payout-reconciliation";
 
 // An OpenAPIHono: mounting a router also merges its route declarations, which /openapi.json lists.
 const app = new OpenAPIHono<GatewayApp>();
@@ -46,6 +48,7 @@ app.use("/admin/*", operator);
 app.use("/console/*", operator, capBody(MAX_PRE_AUTH_BODY_BYTES));
 app.use("/v2/*", keys);
 app.use("/orders/*", keys);
+app.use("/payouts/*", keys);
 app.use("/onboarding/callback", limitCallbackStates());
 app.use("/webhooks/:source/:client/:environment", webhookPrecheck);
 app.route("/", metaRoutes);
@@ -55,6 +58,7 @@ app.route("/", docsRoutes(app));
 app.route("/v2", v2Routes);
 app.route("/webhooks", webhookRoutes);
 app.route("/orders", orderRoutes);
+app.route("/payouts", payoutRoutes);
 app.route("/console", consoleRoutes);
 app.route("/", onboardingRoutes);
 app.notFound(handleNotFound);

@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { Bindings } from "./config";
 import { Environment } from "./config";
 import type { OrderRunPort } from "./orders/port";
+import type { PayoutRunPort } from "./payouts/port";
 import type { Result } from "./result";
 
 /**
@@ -153,6 +154,25 @@ export function orderRunPort(
       run((f) => f.runReport(source, orderId, refundId, patch)),
     known: (ask) => run((f) => f.known(ask)),
     learn: (learned) => run((f) => f.learn(learned)),
+  };
+}
+
+/**
+ * The tenant's object as a payout run sees it: like `orderRunPort`, each call takes the run's face
+ * anew.
+ */
+export function payoutRunPort(
+  env: TenantBinding,
+  name: TenantName,
+  registration: string,
+): PayoutRunPort {
+  const run = <T>(call: (face: RunStub) => T) => asRun(env, name, registration, call);
+  return {
+    payoutTask: (source, payoutId, attempt) => run((f) => f.payoutTask(source, payoutId, attempt)),
+    payoutReport: (source, payoutId, attempt, patch) =>
+      run((f) => f.payoutReport(source, payoutId, attempt, patch)),
+    knownAccounts: (accountNos) => run((f) => f.knownAccounts(accountNos)),
+    learnAccounts: (found) => run((f) => f.learnAccounts(found)),
   };
 }
 

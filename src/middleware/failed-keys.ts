@@ -1,6 +1,6 @@
 /**
  * @module
- * The inbound limit of gateway keys (`/v2/*`, `/orders/*`): it follows the key that fails, never
+ * The inbound limit of gateway keys (`/v2/*`, `/orders/*`, `/payouts/*`): it follows the key that fails, never
  * the address it came from, and never refuses a request whose key is valid.
  *
  * Why no address block here. A gateway key is 256 random bits: nobody guesses one, so slowing an

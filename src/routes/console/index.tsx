@@ -6,6 +6,7 @@
  */
 import { MessagePage } from "./layout";
 import { orderRoutes } from "./order-routes";
+import { payoutRoutes } from "./payout-routes";
 import { requestRoutes } from "./request-routes";
 import { html } from "./render";
 import { consoleRouter } from "./router";
@@ -17,8 +18,8 @@ import { tenantRoutes } from "./tenant-routes";
  * (an operator's mistyped or stale link meets a page with a way back, not the API's JSON 404).
  * It reads no session: it shows nothing but the address's absence.
  */
-export const consoleRoutes = requestRoutes(
-  orderRoutes(tenantRoutes(sessionRoutes(consoleRouter()))),
+export const consoleRoutes = payoutRoutes(
+  requestRoutes(orderRoutes(tenantRoutes(sessionRoutes(consoleRouter())))),
 ).all("*", (c) =>
   html(
     c,
