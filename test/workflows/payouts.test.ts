@@ -12,6 +12,7 @@ import { introspectWorkflow } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { PayoutView } from "../../src/lib/payouts/view";
 import { payoutFailed, payoutPaid, plainOrder } from "../fixtures/orders/payouts";
+import { standardEvent } from "../fixtures/orders/standard";
 import { gw, json } from "../helpers/gateway";
 import { shopTenant, type ShopTenant } from "../helpers/orders";
 
@@ -50,6 +51,27 @@ async function payout(t: ShopTenant, id: string): Promise<PayoutView> {
   });
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as PayoutView;
+}
+
+/** The ids of `GET /payouts/unpaid-orders`. */
+async function unpaid(t: ShopTenant): Promise<string[]> {
+  const res = await gw("/payouts/unpaid-orders", {
+    headers: { authorization: `Bearer ${t.gatewayKey}` },
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { orders: { orderId: string }[] }).orders.map((o) => o.orderId);
+}
+
+/** The voucher's lines by account number: each line's amount in its own currency. */
+async function voucherLines(t: ShopTenant, id: string | null | undefined) {
+  const voucher = (await (await t.v2(`/Vouchers/BankJournals/${id}`)).json()) as Json;
+  const accounts = await t.rows("/GeneralLedgerAccounts");
+  const noOf = (accountId: unknown) => accounts.find((a) => a.Id === accountId)?.AccountNo;
+  return (voucher.VoucherLines as Json[]).map((l) => [
+    noOf(l.AccountId),
+    l.CurrencyAmount,
+    l.CurrencyCode,
+  ]);
 }
 
 /** The postings on `accountNo`, and their sum in øre. */
@@ -147,12 +169,15 @@ describe("payouts", () => {
   it("payout.failed after a booked payout reverses its voucher: the bank is back where it was, and the orders are unpaid again", async () => {
     const t = await shopTenant();
     await settled(t, plainOrder("o-1", "300.00"));
+    // Settled in March, in no payout since: listed (the mapping's 7 days are long past).
+    expect(await unpaid(t)).toEqual(["o-1"]);
     await deliverPayout(
       t,
       payoutPaid("po_3", [{ type: "charge", orderId: "o-1", amount: "300.00", fee: "7.00" }]),
     );
     const booked = await payout(t, "po_3");
     expect(booked.state).toBe("booked");
+    expect(await unpaid(t)).toEqual([]);
     const failed = await deliverPayout(t, payoutFailed("po_3"));
     expect(failed).toMatchObject({ status: 202, runs: 1 });
     expect(await payout(t, "po_3")).toMatchObject({
@@ -164,6 +189,7 @@ describe("payouts", () => {
     expect(bank.rows).toHaveLength(2);
     expect(bank.sum).toBe(0);
     expect((await postings(t, CLEARING)).sum).toBe(30_000);
+    expect(await unpaid(t)).toEqual(["o-1"]);
     // The same failure again changes nothing.
     expect(await deliverPayout(t, payoutFailed("po_3"))).toMatchObject({ status: 200, runs: 0 });
   });
@@ -200,6 +226,77 @@ describe("payouts", () => {
     expect(p.steps.find((s) => s.name === "post voucher")?.result).toMatchObject({
       postedNow: false,
     });
+    expect((await postings(t, BANK)).rows).toHaveLength(1);
+  });
+
+  it("refunds, fee lines, disputes and adjustments: each on its account, the clearing account even, the bank line the deposit", async () => {
+    const t = await shopTenant();
+    await settled(t, plainOrder("o-1", "1000.00"));
+    await settled(
+      t,
+      standardEvent("order.refunded", { orderId: "o-1", id: "r-1", total: "200.00" }),
+    );
+    expect((await postings(t, CLEARING)).sum).toBe(80_000);
+    await deliverPayout(
+      t,
+      payoutPaid("po_5", [
+        { type: "charge", orderId: "o-1", amount: "1000.00", fee: "25.00" },
+        { type: "refund", orderId: "o-1", refundId: "r-1", amount: "-200.00" },
+        { type: "fee", amount: "-2.00" },
+        { type: "dispute", orderId: "o-1", amount: "-50.00", fee: "15.00" },
+        { type: "adjustment", amount: "10.00" },
+      ]),
+    );
+    const p = await payout(t, "po_5");
+    expect(p).toMatchObject({ state: "booked", amount: "718.00" });
+    expect(await voucherLines(t, p.voucher?.id)).toEqual([
+      [BANK, 718, "NOK"],
+      [CLEARING, -800, "NOK"],
+      [FEES, 42, "NOK"],
+      [7790, -10, "NOK"],
+      [7830, 50, "NOK"],
+    ]);
+    expect((await postings(t, CLEARING)).sum).toBe(0);
+    expect((await postings(t, BANK)).sum).toBe(71_800);
+  });
+
+  it("a payout in another currency than its orders: the orders leave clearing at their settlement's rate, and the difference is a currency loss", async () => {
+    const t = await shopTenant();
+    await settled(t, plainOrder("e-1", "100.00", "EUR"));
+    // The sandbox's EUR rate is 11.65 on every day: 100 EUR settled as 1165 NOK.
+    expect((await postings(t, CLEARING)).sum).toBe(116_500);
+    await deliverPayout(
+      t,
+      payoutPaid("po_6", [{ type: "charge", orderId: "e-1", amount: "1150.00", fee: "20.00" }]),
+    );
+    const p = await payout(t, "po_6");
+    expect(p).toMatchObject({ state: "booked", amount: "1130.00", currency: "NOK" });
+    expect(p.steps.find((s) => s.name === "rates")?.result).toMatchObject({ rates: 1 });
+    expect(await voucherLines(t, p.voucher?.id)).toEqual([
+      [BANK, 1130, "NOK"],
+      [CLEARING, -100, "EUR"],
+      [FEES, 20, "NOK"],
+      [8160, 15, "NOK"],
+    ]);
+    expect((await postings(t, CLEARING)).sum).toBe(0);
+    expect((await postings(t, BANK)).sum).toBe(113_000);
+    expect((await postings(t, 8160)).sum).toBe(1_500);
+  });
+
+  it("a payout.paid with other lines replaces an unmatched payout and is reconciled again; one that differs from a booked payout is not taken", async () => {
+    const t = await shopTenant();
+    await settled(t, plainOrder("o-1", "100.00"));
+    const wrong = payoutPaid("po_7", [{ type: "charge", orderId: "o-1", amount: "90.00" }]);
+    await deliverPayout(t, wrong);
+    expect(await payout(t, "po_7")).toMatchObject({
+      state: "unmatched",
+      issues: [{ line: 0, reason: "amount-differs" }],
+    });
+    const right = payoutPaid("po_7", [{ type: "charge", orderId: "o-1", amount: "100.00" }]);
+    expect(await deliverPayout(t, right)).toMatchObject({ status: 202, runs: 1 });
+    expect(await payout(t, "po_7")).toMatchObject({ state: "booked", attempt: 2 });
+    const later = await deliverPayout(t, wrong);
+    expect(later).toMatchObject({ status: 200, answer: { intake: "ignored" }, runs: 0 });
     expect((await postings(t, BANK)).rows).toHaveLength(1);
   });
 });
