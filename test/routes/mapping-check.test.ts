@@ -132,6 +132,58 @@ describe("mapping check: error", () => {
     expect((await stored(t)).vat["zero"]?.salesAccount).toBe(3200);
   });
 
+  it("checks the clearing and payout accounts it names, and the fees' VAT code", async () => {
+    const t = await tenant();
+    const res = await save(t, {
+      clearingAccounts: { stripe: 1999 },
+      payouts: { feeAccount: 7771, feeVatCode: "99", disputeAccount: 7830 },
+    });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as ProblemBody).errors).toEqual([
+      {
+        path: "clearingAccounts.stripe",
+        message: "account 1999 is not in the client's chart of accounts",
+      },
+      {
+        path: "payouts.feeAccount",
+        message: "account 7771 is not in the client's chart of accounts",
+      },
+      { path: "payouts.feeVatCode", message: "the client has no VAT code 99" },
+    ]);
+  });
+
+  it("switching to clearing accounts checks the clearing account of every source the tenant takes webhooks from", async () => {
+    const t = await tenant();
+    for (const no of [1903, 1904]) {
+      const [a] = (await (await t.v2(`/GeneralLedgerAccounts?accountNos=${no}`)).json()) as {
+        Id: number;
+      }[];
+      expect((await t.v2(`/GeneralLedgerAccounts/${a?.Id}`, { method: "DELETE" })).status).toBe(
+        200,
+      );
+    }
+    const secret = json(
+      { secret: `whsec_${btoa("a-standard-secret-of-32-bytes!!!")}` },
+      "PUT",
+      ADMIN,
+    );
+    expect((await gw(`/admin/tenants/demo/${t.client}/webhooks/standard`, secret)).status).toBe(
+      204,
+    );
+    const res = await save(t, { settlementAccount: null });
+    expect(res.status).toBe(422);
+    // Stripe's 1903 is missing too, but the tenant takes no Stripe webhooks.
+    expect(((await res.json()) as ProblemBody).errors).toEqual([
+      {
+        path: "clearingAccounts.standard",
+        message: "account 1904 is not in the client's chart of accounts",
+      },
+    ]);
+    expect(
+      (await save(t, { settlementAccount: null, clearingAccounts: { standard: 1901 } })).status,
+    ).toBe(200);
+  });
+
   it("an unknown tenant is still a 404", async () => {
     const res = await gw(
       "/admin/tenants/demo/no-such-client/order-mapping",
