@@ -9,10 +9,13 @@
 //   4–6. shop orders (bench/orders.mjs): upstream calls per order, orders per minute through the
 //      10 req/s limit with 20 tenants, webhook answer time,
 //   7. the reference cache (bench/reference.mjs): upstream calls of 100 orders' lookups and writes,
-//      cached against the plain pass-through.
+//      cached against the plain pass-through,
+//   9. payouts (bench/payouts.mjs): upstream calls and time per payout of 10, 100 and 1,000 lines,
+//      against a voucher per line.
 // `npm run bench -- latency` runs 1–2 only, `-- load` 3–3c only, `-- orders` 4–6 only, `--
 // reference` 7 only; the default is all. `npm run bench -- margin` (bench/margin.mjs, not part of
-// all) compares pacing margins. Every figure comes from this one run, baseline included. Not a
+// all) compares pacing margins; `npm run bench -- payouts` (not part of all either: it settles
+// 1,001 orders first, several minutes at 10 req/s) runs 9. Every figure comes from this one run, baseline included. Not a
 // test: it asserts nothing.
 import { spawn } from "node:child_process";
 import { openSync } from "node:fs";
@@ -40,6 +43,7 @@ import {
 import { loadBench } from "./load.mjs";
 import { marginBench } from "./margin.mjs";
 import { ordersBench } from "./orders.mjs";
+import { payoutsBench } from "./payouts.mjs";
 import { referenceBench } from "./reference.mjs";
 
 const PARTS = {
@@ -49,10 +53,13 @@ const PARTS = {
   orders: ["orders"],
   reference: ["reference"],
   margin: ["margin"],
+  payouts: ["payouts"],
 };
 const mode = process.argv[2] ?? "all";
 if (!Object.hasOwn(PARTS, mode)) {
-  console.error(`Usage: npm run bench [-- latency|load|orders|reference|margin]  (not ${mode})`);
+  console.error(
+    `Usage: npm run bench [-- latency|load|orders|reference|margin|payouts]  (not ${mode})`,
+  );
   process.exit(2);
 }
 if ((await answers(`${GW}/healthz`)) || (await answers(`${SB}/_sandbox/keys`))) {
@@ -234,6 +241,7 @@ const BENCHES = {
   load: () => loadBench(keys),
   orders: () => ordersBench(keys),
   reference: referenceBench,
+  payouts: () => payoutsBench(keys),
 };
 for (const part of PARTS[mode]) printers.push(await BENCHES[part]());
 stop();

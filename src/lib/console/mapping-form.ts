@@ -43,12 +43,6 @@ const NUMERIC = new Set<string>([
   ...PAYOUT_FIELDS.filter((f) => f !== "feeVatCode"),
 ]);
 
-/**
- * Where paid orders settle, as the form asks it: `clearing` (each source's clearing account,
- * `settlementAccount: null`) or `account` (the one settlement account typed beside it).
- */
-export const SETTLE_TO = "settleTo";
-
 /** The form's field name of a VAT class's setting. */
 export const vatField = (vat: VatClass, field: (typeof VAT_FIELDS)[number]) =>
   `vat_${vat}_${field}`;
@@ -59,7 +53,6 @@ export const payoutField = (name: keyof PayoutAccounts) => `payouts_${name}`;
 
 /** Every field name of the form. */
 export const MAPPING_FIELDS: string[] = [
-  SETTLE_TO,
   ...SCALARS,
   ...VatClass.options.flatMap((v) => VAT_FIELDS.map((f) => vatField(v, f))),
   ...Source.options.map(clearingField),
@@ -97,13 +90,10 @@ export function mappingFromForm(
     const text = typed(name);
     if (text !== null) input[name] = value(name, text);
   }
-  // "Each source's clearing account" wins over a settlement account left in its field.
-  if (typed(SETTLE_TO) === "clearing") input.settlementAccount = null;
-  else if (typed(SETTLE_TO) === "account" && input.settlementAccount === undefined)
-    return {
-      ok: false,
-      errors: [{ field: "settlementAccount", message: "is needed to settle to one account." }],
-    };
+  // The settlement account sent empty is not "the default" but a choice: each source's clearing
+  // account. A tenant from before payouts has 1920 in the field; emptying it is how it switches.
+  if (typeof form.settlementAccount === "string" && form.settlementAccount.trim() === "")
+    input.settlementAccount = null;
   for (const v of VatClass.options) {
     for (const f of VAT_FIELDS) {
       const text = typed(vatField(v, f));
@@ -162,7 +152,6 @@ export function formOfMapping(m: OrderMapping): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of SCALARS)
     out[name] = name === "settle" ? (m.settle ? "yes" : "no") : String(m[name] ?? "");
-  out[SETTLE_TO] = m.settlementAccount === null ? "clearing" : "account";
   for (const v of VatClass.options)
     for (const f of VAT_FIELDS)
       out[vatField(v, f)] = String((m.vat[v] ?? DEFAULT_VAT_ROUTES[v])[f]);

@@ -2,7 +2,7 @@
  * @module
  * The order mapping's form: the general settings, then one group per VAT class.
  */
-import { clearingField, payoutField, SETTLE_TO, vatField } from "../../../lib/console/mapping-form";
+import { clearingField, payoutField, vatField } from "../../../lib/console/mapping-form";
 import { SOURCE_LABELS } from "../../../lib/console/views";
 import { Source, VatClass } from "../../../lib/orders/order";
 import type { Flash } from "../../../lib/console/flash";
@@ -44,13 +44,6 @@ const CHOICES: Record<string, { label: string; options: [string, string][] }> = 
     options: [
       ["yes", "yes"],
       ["no", "no"],
-    ],
-  },
-  [SETTLE_TO]: {
-    label: "Settle paid orders to",
-    options: [
-      ["clearing", "each source's clearing account (payouts reconcile)"],
-      ["account", "one account: the settlement account below"],
     ],
   },
 };
@@ -105,8 +98,8 @@ function SwitchNote() {
       Paid orders settle to one account. When that is the bank (1920), the books show card and
       wallet payments in the bank on the day of sale, but the provider pays them out days later, as
       one deposit less its fees: the bank account never matches the statement and the fees are never
-      booked. Choose “each source's clearing account” to settle each order there and have each
-      payout booked as one voucher that equals the deposit (see the payouts page).
+      booked. Empty the settlement account to settle each order to its source's clearing account,
+      and each payout is booked as one voucher that equals the deposit (see the payouts page).
     </p>
   );
 }
@@ -150,10 +143,12 @@ export function MappingFields(p: {
           </select>
         </>
       ))}
-      {p.values[SETTLE_TO] === "account" ? <SwitchNote /> : null}
+      {p.values.settlementAccount ? <SwitchNote /> : null}
       {Object.entries(TEXTS).map(([name, label]) => field(name, label))}
       <fieldset>
-        <legend>Clearing accounts</legend>
+        <legend>
+          Clearing accounts (paid orders settle here while the settlement account is empty)
+        </legend>
         {Source.options.map((source) =>
           field(clearingField(source), mappingLabel(clearingField(source))),
         )}

@@ -51,7 +51,7 @@ export function PayoutsPage(
       </p>
       {p.settlesToOneAccount !== null ? (
         <p class="notice" role="note">
-          {`Paid orders settle to account ${p.settlesToOneAccount}, one account for every source. When that is the bank, the books show card and wallet payments there on the day of sale, but the provider pays them out days later as one deposit less its fees, so the bank account never matches the statement. Settle to each source's clearing account (the order mapping's “Settle paid orders to”) and each payout is booked as one voucher that equals the deposit.`}
+          {`Paid orders settle to account ${p.settlesToOneAccount}, one account for every source. When that is the bank, the books show card and wallet payments there on the day of sale, but the provider pays them out days later as one deposit less its fees, so the bank account never matches the statement. Empty the order mapping's settlement account to settle each source to its clearing account, and each payout is booked as one voucher that equals the deposit.`}
         </p>
       ) : null}
       <h2 id="accounts">Accounts</h2>
