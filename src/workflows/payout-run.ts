@@ -22,7 +22,8 @@ import {
   voucherRates,
 } from "../lib/payouts/book";
 import type { PayoutEvents } from "../lib/payouts/events";
-import { BASE_CURRENCY, type BookingPlan } from "../lib/payouts/match";
+import { BASE_CURRENCY } from "../lib/payouts/match";
+import type { BookingPlan } from "../lib/payouts/plan";
 import type { PayoutRunPort, PayoutTask } from "../lib/payouts/port";
 import type { PayoutParams, PayoutPatch } from "../lib/payouts/records";
 import { voucherOf } from "../lib/payouts/voucher";

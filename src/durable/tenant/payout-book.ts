@@ -10,7 +10,8 @@
  */
 import { z } from "zod";
 import type { Source } from "../../lib/orders/order";
-import { needsStart, PayoutRecord, type PayoutState } from "../../lib/payouts/records";
+import { needsStart } from "../../lib/payouts/intake";
+import { PayoutRecord, type PayoutState } from "../../lib/payouts/records";
 import { OrderRun } from "../../lib/orders/runs";
 import { jsonColumn, row, rows } from "./sql";
 

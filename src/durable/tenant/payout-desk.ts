@@ -11,17 +11,14 @@
  * both claim it. The voucher's reference guards what the engine retries.
  */
 import type { Bindings } from "../../lib/config";
-import { settlementAccountOf, type OrderMapping } from "../../lib/orders/mapping";
 import type { Source } from "../../lib/orders/order";
-import type { OrderRun, Settlement } from "../../lib/orders/runs";
-import { matchPayout, type OrderFacts, type Settled } from "../../lib/payouts/match";
+import { matchPayout } from "../../lib/payouts/match";
+import { factsOf } from "../../lib/payouts/facts";
 import type { PayoutEvent } from "../../lib/payouts/payout";
 import type { PayoutTask } from "../../lib/payouts/port";
+import { afterRun, applyPayoutEvent, type PayoutIntake } from "../../lib/payouts/intake";
 import {
-  afterRun,
-  applyPayoutEvent,
   payoutInstanceId,
-  type PayoutIntake,
   type PayoutPatch,
   type PayoutRecord,
   type PayoutState,
@@ -246,37 +243,6 @@ export class PayoutDesk {
       .filter((o): o is UnpaidOrder => o !== null);
     return { afterDays: unpaidAfterDays, orders };
   }
-}
-
-/**
- * An order's settlement as the matcher reads it. A run settled before runs recorded where is taken
- * as settled where the mapping settles its source now, on the day of its settle step: the one
- * assumption made, for runs of the weeks around the upgrade (docs/payouts.md).
- */
-function factsOf(run: OrderRun, mapping: OrderMapping): OrderFacts {
-  const assumed = (stepName: string): Settlement | null => {
-    const s = run.steps.find((x) => x.name === stepName && x.ok);
-    return s
-      ? { accountNo: settlementAccountOf(mapping, run.source), date: s.at.slice(0, 10) }
-      : null;
-  };
-  const settled = (settlement: Settlement | null, total: number): Settled | null =>
-    settlement && run.order ? { currency: run.order.currency, total, settlement } : null;
-  const own =
-    run.settlement ??
-    (run.state === "settled" || run.state === "credited" ? assumed("settle") : null);
-  const refunds: Record<string, Settled | null> = {};
-  for (const x of run.refunds) {
-    const legacy =
-      x.state === "credited" ? x.steps.find((s) => s.name === "settle refund" && s.ok) : undefined;
-    const where =
-      x.settlement ??
-      (legacy
-        ? { accountNo: settlementAccountOf(mapping, run.source), date: legacy.at.slice(0, 10) }
-        : null);
-    refunds[x.refund.id] = settled(where, x.refund.total);
-  }
-  return { settled: run.order ? settled(own, run.order.total) : null, refunds };
 }
 
 function notFound(source: Source, payoutId: string) {

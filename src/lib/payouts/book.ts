@@ -17,7 +17,7 @@ import {
   VatCodeReply,
 } from "../orders/run/replies";
 import type { SettlementIds } from "../orders/port";
-import type { BookingPlan } from "./match";
+import type { BookingPlan } from "./plan";
 import { planAccounts, rateKey, type PayoutVoucherBody, type VoucherIds } from "./voucher";
 
 /** What the run remembers of account ids between payouts (the tenant's settlement ids). */

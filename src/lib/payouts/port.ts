@@ -8,7 +8,7 @@
  */
 import type { Source } from "../orders/order";
 import type { SettlementIds } from "../orders/port";
-import type { BookingPlan } from "./match";
+import type { BookingPlan } from "./plan";
 import type { PayoutIssue, PayoutPatch, PayoutVoucher } from "./records";
 
 /** What the payout's attempt is to do, as the object decided it when the run asked. */

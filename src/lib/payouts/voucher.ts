@@ -9,7 +9,8 @@
 import type { z } from "zod";
 import type { BankVoucherLinePost, BankVoucherPost } from "../../../shared/v2/vouchers";
 import { mulDiv, toDecimal } from "../orders/money";
-import { BASE_CURRENCY, type BookingPlan } from "./match";
+import { BASE_CURRENCY } from "./match";
+import type { BookingPlan } from "./plan";
 
 /** The voucher's body and one of its lines, as the shared schema types them. */
 export type PayoutVoucherBody = z.input<typeof BankVoucherPost>;

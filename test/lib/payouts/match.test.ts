@@ -6,12 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { resolveMapping } from "../../../src/lib/orders/mapping";
-import {
-  MAX_RATE_LOOKUPS,
-  matchPayout,
-  type MatchLookup,
-  type OrderFacts,
-} from "../../../src/lib/payouts/match";
+import { MAX_RATE_LOOKUPS, matchPayout } from "../../../src/lib/payouts/match";
+import type { MatchLookup, OrderFacts } from "../../../src/lib/payouts/plan";
 import type { Payout, PayoutLine } from "../../../src/lib/payouts/payout";
 
 const mapping = resolveMapping();

@@ -4,7 +4,7 @@
  * another; lines of nothing are left out; what it needs is the accounts it names.
  */
 import { describe, expect, it } from "vitest";
-import type { BookingPlan } from "../../../src/lib/payouts/match";
+import type { BookingPlan } from "../../../src/lib/payouts/plan";
 import { planAccounts, voucherOf } from "../../../src/lib/payouts/voucher";
 
 const IDS = {
