@@ -1354,7 +1354,6 @@ export interface components {
         };
         ConsoleOrderMapping: {
             csrf: string;
-            settleTo?: string;
             unknownSkus?: string;
             customers?: string;
             customerMatch?: string;
