@@ -15,8 +15,8 @@
 // `npm run bench -- latency` runs 1–2 only, `-- load` 3–3c only, `-- orders` 4–6 only, `--
 // reference` 7 only; the default is all. `npm run bench -- margin` (bench/margin.mjs, not part of
 // all) compares pacing margins; `npm run bench -- payouts` (not part of all either: it settles
-// 1,001 orders first, several minutes at 10 req/s) runs 9. Every figure comes from this one run, baseline included. Not a
-// test: it asserts nothing.
+// 1,001 orders first, several minutes at 10 req/s) runs 9. Every figure comes from this one run,
+// baseline included. Not a test: it asserts nothing.
 import { spawn } from "node:child_process";
 import { openSync } from "node:fs";
 import os from "node:os";

@@ -2,9 +2,9 @@
  * @module
  * `Tenant`: one per tenant (`idFromName("demo:acme")`). Everything secret or stateful about the
  * tenant lives here and only here. The class is thin: it holds the modules of `durable/tenant/`
- * (registration, gateway keys, token keeper, order settings, order desk, payout desk, …), each with its own
- * tables, and hands out one face per kind of caller (`withKey`, `forRun`, `operator`), whose
- * methods are the object's API. One alarm, set to the earliest due time of the modules' stored
+ * (registration, gateway keys, token keeper, order settings, order desk, payout desk, …), each
+ * with its own tables, and hands out one face per kind of caller (`withKey`, `forRun`,
+ * `operator`), whose methods are the object's API. One alarm, set to the earliest due time of the modules' stored
  * work. Storage layout: docs/storage.md.
  */
 import { DurableObject } from "cloudflare:workers";

@@ -51,7 +51,8 @@ export class PayoutRun {
 
   /** The attempt: what the tenant's object says to do, done. */
   async run(): Promise<unknown> {
-    // Kept as JSON text: the plan is plain JSON, and its full type is too deep for the step's typing.
+    // Kept as JSON text: the plan is plain JSON, and its full type is too deep for the step's
+    // typing.
     const text = await this.step.do("task", async () =>
       JSON.stringify(await this.port.payoutTask(this.p.source, this.p.payoutId, this.p.attempt)),
     );
@@ -115,7 +116,7 @@ export class PayoutRun {
             (api) => voucherRates(api, plan, BASE_CURRENCY),
             (r) => ({ rates: Object.keys(r).length }),
           );
-    // Built outside a step (pure, and the same on every replay); any mistake in it is the run's own.
+    // Built outside a step (pure, and the same on every replay); a mistake in it is the run's own.
     let built: ReturnType<typeof voucherOf>;
     try {
       built = voucherOf(plan, ids, rates);

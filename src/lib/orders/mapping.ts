@@ -39,8 +39,8 @@ export const DEFAULT_VAT_ROUTES: Record<VatClass, VatRoute> = {
 };
 
 /**
- * Each source's clearing account: where its paid orders wait, as money the payment provider owes the
- * business, until the provider's payout moves them to the bank (`docs/payouts.md`). Defaults in the
+ * Each source's clearing account: where its paid orders wait, as money the payment provider owes
+ * the business, until the provider's payout moves them to the bank (`docs/payouts.md`). Defaults in the
  * 19xx range next to the bank, where the API's provider puts an asset account per payment method in
  * its guidance (its examples are 1901–1904): one number per source, in the order they are listed.
  */

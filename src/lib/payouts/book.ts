@@ -46,7 +46,7 @@ export interface PostedVoucher {
  * The ids the plan's voucher needs: remembered, or read in one call for every account missing and
  * one for the VAT codes (only when the fees take another code than 0, or code 0's id is unknown).
  *
- * @throws RunError (not retryable) naming an account the chart lacks, or a VAT code the client lacks
+ * @throws RunError (not retryable) naming an account the chart lacks, or a VAT code missing
  */
 export async function voucherIds(
   api: RunApi,

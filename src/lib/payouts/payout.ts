@@ -3,9 +3,9 @@
  * One provider payout, normalized: the deposit that reached the bank and the lines it is made of.
  * Amounts are integers of minor units (see `../orders/money.ts`), signed as the provider's ledger
  * signs them: a line's `amount` is gross (charges positive; refunds, fees and losses negative) and
- * its `fee` is the provider's fee on it, a cost (positive; a fee given back is negative). The deposit
- * is the sum of `amount − fee` over the lines when the payout is whole; when it is not, its
- * reconciliation says so and books nothing (`match.ts`).
+ * its `fee` is the provider's fee on it, a cost (positive; a fee given back is negative). The
+ * deposit is the sum of `amount − fee` over the lines when the payout is whole; when it is not,
+ * its reconciliation says so and books nothing (`match.ts`).
  */
 import { z } from "zod";
 import { Source } from "../orders/order";
