@@ -14,11 +14,14 @@
 //      delivery throughput, and events lost with injected receiver failures, against a receiver on
 //      LEDGERGATE_RECEIVER_PORT (default 8790),
 //   9. the request log (bench/request-log.mjs): a warm call's latency with REQUEST_LOG=calls
-//      against REQUEST_LOG=off, the gateway restarted for each (so it runs last, on its own Workers).
+//      against REQUEST_LOG=off, the gateway restarted for each (so it runs last, on its own Workers),
+//   10. payouts (bench/payouts.mjs): upstream calls and time per payout of 10, 100 and 1,000 lines,
+//      against a voucher per line.
 // `npm run bench -- latency` runs 1–2 only, `-- load` 3–3c only, `-- orders` 4–6 only, `--
-// reference` 7 only, `-- events` 8 only, `-- log` 9 only; the default is all. `npm run bench --
-// margin` (bench/margin.mjs, not part of all) compares pacing margins. Every figure comes from this one run, baseline included. Not a
-// test: it asserts nothing.
+// reference` 7 only, `-- events` 8 only, `-- log` 9 only; the default is all but 10. `npm run bench
+// -- margin` (bench/margin.mjs, not part of all) compares pacing margins; `npm run bench --
+// payouts` (not part of all either: it settles 1,001 orders first, several minutes at 10 req/s)
+// runs 10. Every figure comes from this one run, baseline included. Not a test: it asserts nothing.
 import { spawn } from "node:child_process";
 import { openSync } from "node:fs";
 import os from "node:os";
@@ -46,6 +49,7 @@ import { loadBench } from "./load.mjs";
 import { marginBench } from "./margin.mjs";
 import { BENCH_RETRY_SCHEDULE, eventsBench } from "./events.mjs";
 import { ordersBench } from "./orders.mjs";
+import { payoutsBench } from "./payouts.mjs";
 import { referenceBench } from "./reference.mjs";
 import { requestLogBench } from "./request-log.mjs";
 import { down } from "./workers.mjs";
@@ -59,11 +63,12 @@ const PARTS = {
   events: ["events"],
   log: ["log"],
   margin: ["margin"],
+  payouts: ["payouts"],
 };
 const mode = process.argv[2] ?? "all";
 if (!Object.hasOwn(PARTS, mode)) {
   console.error(
-    `Usage: npm run bench [-- latency|load|orders|reference|events|log|margin]  (not ${mode})`,
+    `Usage: npm run bench [-- latency|load|orders|reference|events|log|margin|payouts]  (not ${mode})`,
   );
   process.exit(2);
 }
@@ -271,6 +276,7 @@ const BENCHES = {
     await stopShared();
     return requestLogBench(devOut);
   },
+  payouts: () => payoutsBench(keys),
 };
 for (const part of PARTS[mode]) printers.push(await BENCHES[part]());
 stop();

@@ -28,6 +28,7 @@ import { eventRoutes } from "./routes/events";
 import { metaRoutes } from "./routes/meta";
 import { onboardingRoutes } from "./routes/onboarding";
 import { orderRoutes } from "./routes/orders";
+import { payoutRoutes } from "./routes/payouts";
 import { v2Routes } from "./routes/v2";
 import { webhookRoutes } from "./routes/webhooks";
 
@@ -36,6 +37,7 @@ export { Events } from "./durable/events";
 export { RateGovernor } from "./durable/rate-governor";
 export { Tenant } from "./durable/tenant";
 export { OrderToInvoice } from "./workflows/order-to-invoice";
+export { PayoutReconciliation } from "./workflows/payout-reconciliation";
 
 // An OpenAPIHono: mounting a router also merges its route declarations, which /openapi.json lists.
 const app = new OpenAPIHono<GatewayApp>();
@@ -60,6 +62,7 @@ app.use("/orders/*", keys);
 app.use("/mcp/*", mcpKeys);
 app.use("/events/*", keys);
 app.use("/events", keys);
+app.use("/payouts/*", keys);
 app.use("/onboarding/callback", limitCallbackStates());
 app.use("/webhooks/:source/:client/:environment", webhookPrecheck);
 app.route("/", metaRoutes);
@@ -72,6 +75,7 @@ app.route("/webhooks", webhookRoutes);
 app.route("/orders", orderRoutes);
 app.route("/", mcpRoutes);
 app.route("/events", eventRoutes);
+app.route("/payouts", payoutRoutes);
 app.route("/console", consoleRoutes);
 app.route("/", onboardingRoutes);
 app.notFound(handleNotFound);

@@ -765,6 +765,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's payouts, newest change first */
+        get: operations["listPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/unpaid-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Orders settled to a clearing account and in no payout after the mapping's days */
+        get: operations["listUnpaidOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/{source}/{payoutId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One payout's reconciliation, with each step */
+        get: operations["getPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/{source}/{payoutId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reconcile an unmatched or failed payout again (after the cause was fixed) */
+        post: operations["retryPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/sign-in": {
         parameters: {
             query?: never;
@@ -1089,6 +1157,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/tenants/{environment}/{client}/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tenant's payouts, the accounts they post to, and the orders in no payout */
+        get: operations["consolePayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/tenants/{environment}/{client}/payouts/{source}/{payoutId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One payout: its lines by kind, what keeps it from matching, its voucher, its steps */
+        get: operations["consolePayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/tenants/{environment}/{client}/payouts/{source}/{payoutId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reconcile an unmatched or failed payout again */
+        post: operations["consoleRetryPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/tenants/{environment}/{client}/payouts/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an account the mapping posts to and the client's chart lacks */
+        post: operations["consoleCreateAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/onboarding/callback": {
         parameters: {
             query?: never;
@@ -1257,9 +1393,25 @@ export interface components {
             /** @enum {string} */
             deliveryType: "Auto" | "PdfByEmail" | "PdfPrintForDownload";
             settle: boolean;
-            settlementAccount: number;
+            settlementAccount: number | null;
             roundingProduct: string;
             roundingAccount: number;
+            clearingAccounts: {
+                shopify: number;
+                woocommerce: number;
+                stripe: number;
+                standard: number;
+            };
+            payouts: {
+                bankAccount: number;
+                feeAccount: number;
+                feeVatCode: string;
+                adjustmentAccount: number;
+                disputeAccount: number;
+                currencyGainAccount: number;
+                currencyLossAccount: number;
+                unpaidAfterDays: number;
+            };
             vat: {
                 12: {
                     salesAccount: number;
@@ -1326,7 +1478,23 @@ export interface components {
             /** @enum {string} */
             deliveryType?: "Auto" | "PdfByEmail" | "PdfPrintForDownload";
             settle?: boolean;
-            settlementAccount?: number;
+            settlementAccount?: number | null;
+            clearingAccounts?: {
+                shopify?: number;
+                woocommerce?: number;
+                stripe?: number;
+                standard?: number;
+            };
+            payouts?: {
+                bankAccount?: number;
+                feeAccount?: number;
+                feeVatCode?: string;
+                adjustmentAccount?: number;
+                disputeAccount?: number;
+                currencyGainAccount?: number;
+                currencyLossAccount?: number;
+                unpaidAfterDays?: number;
+            };
             roundingProduct?: string;
             roundingAccount?: number;
         };
@@ -1618,6 +1786,118 @@ export interface components {
             /** @description Absent until the OAuth issue: connect with a gateway key. */
             authorization_servers?: string[];
         };
+        /** @description A payout's reconciliation: its deposit, its lines summed by kind, its issues, its voucher. */
+        Payout: {
+            /** @enum {string} */
+            source: "shopify" | "woocommerce" | "stripe" | "standard";
+            payoutId: string;
+            provider: string;
+            currency: string;
+            /** @description The deposit, as the bank statement shows it. */
+            amount: string;
+            arrivalDate: string;
+            /**
+             * @description The source whose orders its lines name.
+             * @enum {string}
+             */
+            orderSource: "shopify" | "woocommerce" | "stripe" | "standard";
+            /** @enum {string} */
+            state: "received" | "running" | "unmatched" | "booked" | "failed" | "reversing" | "reversed" | "cancelled";
+            receivedAt: string;
+            updatedAt: string;
+            deliveries: number;
+            attempt: number;
+            /** @description When the provider said the payout failed (payout.failed). */
+            failed: {
+                at: string;
+                reason: string | null;
+            } | null;
+            lines: {
+                charge: {
+                    lines: number;
+                    /** @description An amount, a decimal string. */
+                    amount: string;
+                    /** @description An amount, a decimal string. */
+                    fee: string;
+                };
+                refund: {
+                    lines: number;
+                    /** @description An amount, a decimal string. */
+                    amount: string;
+                    /** @description An amount, a decimal string. */
+                    fee: string;
+                };
+                fee: {
+                    lines: number;
+                    /** @description An amount, a decimal string. */
+                    amount: string;
+                    /** @description An amount, a decimal string. */
+                    fee: string;
+                };
+                adjustment: {
+                    lines: number;
+                    /** @description An amount, a decimal string. */
+                    amount: string;
+                    /** @description An amount, a decimal string. */
+                    fee: string;
+                };
+                dispute: {
+                    lines: number;
+                    /** @description An amount, a decimal string. */
+                    amount: string;
+                    /** @description An amount, a decimal string. */
+                    fee: string;
+                };
+            };
+            /** @description What keeps it from being booked (the first 200). */
+            issues: {
+                /** @description The line's index (from 0); null: the payout's own. */
+                line: number | null;
+                orderId: string | null;
+                refundId: string | null;
+                /** @enum {string} */
+                reason: "no-order" | "unknown-order" | "unknown-refund" | "not-settled" | "settled-to-bank" | "amount-differs" | "duplicate-line" | "in-other-payout" | "deposit-differs" | "too-many-rates";
+                detail: string;
+            }[];
+            issueCount: number;
+            voucher: {
+                /** @description Its ExternalImportReference. */
+                reference: string;
+                bankAccount: number;
+                id: string | null;
+                number: number | null;
+            } | null;
+            error: {
+                step: string;
+                detail: string;
+            } | null;
+            steps: {
+                name: string;
+                at: string;
+                ok: boolean;
+                result: {
+                    [key: string]: string | number | boolean | null | (string | number)[];
+                };
+            }[];
+        };
+        UnpaidOrders: {
+            /** @description Days after its settlement an order is listed. */
+            afterDays: number;
+            orders: components["schemas"]["UnpaidOrder"][];
+        };
+        UnpaidOrder: {
+            /** @enum {string} */
+            source: "shopify" | "woocommerce" | "stripe" | "standard";
+            orderId: string;
+            number: string | null;
+            /** @description An amount, a decimal string. */
+            total: string | null;
+            currency: string | null;
+            /** @description The account it was settled to. */
+            settledTo: number;
+            /** @description The settlement's day (YYYY-MM-DD). */
+            settledOn: string;
+        };
         ConsoleSignIn: {
             /** @description ADMIN_TOKEN. */
             token: string;
@@ -1680,6 +1960,18 @@ export interface components {
             vat_exempt_salesAccount?: string;
             vat_exempt_shippingProduct?: string;
             vat_exempt_fallbackProduct?: string;
+            clearingAccounts_shopify?: string;
+            clearingAccounts_woocommerce?: string;
+            clearingAccounts_stripe?: string;
+            clearingAccounts_standard?: string;
+            payouts_bankAccount?: string;
+            payouts_feeAccount?: string;
+            payouts_feeVatCode?: string;
+            payouts_adjustmentAccount?: string;
+            payouts_disputeAccount?: string;
+            payouts_currencyGainAccount?: string;
+            payouts_currencyLossAccount?: string;
+            payouts_unpaidAfterDays?: string;
         };
         ConsoleRemoval: {
             /** @description The session's CSRF token, from the page's hidden field. */
@@ -1704,6 +1996,15 @@ export interface components {
             /** @description The session's CSRF token. */
             csrf: string;
             endpoint: string;
+        };
+        ConsolePayoutRetry: {
+            /** @description The session's CSRF token. */
+            csrf: string;
+        };
+        ConsoleAccountCreation: {
+            /** @description The session's CSRF token. */
+            csrf: string;
+            accountNo: string;
         };
     };
     responses: never;
@@ -5574,6 +5875,291 @@ export interface operations {
             };
         };
     };
+    listPayouts: {
+        parameters: {
+            query?: {
+                /** @description Only payouts in this state (e.g. `unmatched`). */
+                state?: "received" | "running" | "unmatched" | "booked" | "failed" | "reversing" | "reversed" | "cancelled";
+                /** @description At most this many, 1–500. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payouts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        payouts: components["schemas"]["Payout"][];
+                    };
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listUnpaidOrders: {
+        parameters: {
+            query?: {
+                /** @description At most this many, 1–500. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The orders, longest unpaid first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnpaidOrders"];
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source: "shopify" | "woocommerce" | "stripe" | "standard";
+                payoutId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    retryPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source: "shopify" | "woocommerce" | "stripe" | "standard";
+                payoutId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout, its new attempt started. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: Conflict; `idempotency-key-in-use`: A request with this Idempotency-Key is still in flight; `outcome-unknown`: The outcome of the first request with this Idempotency-Key is unknown */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     consoleSignInPage: {
         parameters: {
             query?: never;
@@ -6955,6 +7541,315 @@ export interface operations {
                 };
             };
             /** @description No such tenant, endpoint or event. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consolePayouts: {
+        parameters: {
+            query?: {
+                state?: "received" | "running" | "unmatched" | "booked" | "failed" | "reversing" | "reversed" | "cancelled";
+            };
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payouts, newest change first; the accounts, each present or with a Create button. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in: to /console/sign-in. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The client's chart could not be read. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consolePayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                source: "shopify" | "woocommerce" | "stripe" | "standard";
+                payoutId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in: to /console/sign-in. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such payout. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleRetryPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                source: "shopify" | "woocommerce" | "stripe" | "standard";
+                payoutId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsolePayoutRetry"];
+            };
+        };
+        responses: {
+            /** @description Started again: to the payout's page. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in (a form post). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form's CSRF token is missing or wrong, or it came from another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such payout. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Neither unmatched nor failed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleCreateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleAccountCreation"];
+            };
+        };
+        responses: {
+            /** @description To the accounts on the payouts page: created, or why not. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The form is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in (a form post). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form's CSRF token is missing or wrong, or it came from another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such tenant. */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -13,6 +13,7 @@ import { z } from "zod";
 import type { Bindings } from "./config";
 import { Environment } from "./config";
 import type { OrderRunPort } from "./orders/port";
+import type { PayoutRunPort } from "./payouts/port";
 import type { Result } from "./result";
 
 /**
@@ -165,6 +166,25 @@ export function orderRunPort(
  */
 export function eventsStub(env: Pick<Bindings, "EVENTS">, name: TenantName) {
   return env.EVENTS.get(env.EVENTS.idFromName(name));
+}
+
+/**
+ * The tenant's object as a payout run sees it: like `orderRunPort`, each call takes the run's face
+ * anew.
+ */
+export function payoutRunPort(
+  env: TenantBinding,
+  name: TenantName,
+  registration: string,
+): PayoutRunPort {
+  const run = <T>(call: (face: RunStub) => T) => asRun(env, name, registration, call);
+  return {
+    payoutTask: (source, payoutId, attempt) => run((f) => f.payoutTask(source, payoutId, attempt)),
+    payoutReport: (source, payoutId, attempt, patch) =>
+      run((f) => f.payoutReport(source, payoutId, attempt, patch)),
+    knownAccounts: (accountNos) => run((f) => f.knownAccounts(accountNos)),
+    learnAccounts: (found) => run((f) => f.learnAccounts(found)),
+  };
 }
 
 /** The rate governor of an environment (one per subscription key). */

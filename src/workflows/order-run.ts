@@ -19,7 +19,7 @@ import {
   type LinePlan,
 } from "../lib/orders/invoice-lines";
 import { balanceDrafts, sentDrafts } from "../lib/events/invoice-events";
-import type { OrderMapping } from "../lib/orders/mapping";
+import { settlementAccountOf, type OrderMapping } from "../lib/orders/mapping";
 import { formatMinor } from "../lib/orders/money";
 import type { Order } from "../lib/orders/order";
 import { RunError } from "../lib/orders/run/api";
@@ -37,7 +37,7 @@ import {
   type SalesOrderRef,
 } from "../lib/orders/run/sales-order";
 import { invoiceAfterSettlement, knownSettlementIds, settle } from "../lib/orders/run/settle";
-import type { RunPatch } from "../lib/orders/runs";
+import type { RunPatch, Settlement } from "../lib/orders/runs";
 import { RunSteps } from "./run-steps";
 
 /**
@@ -105,7 +105,7 @@ export class Run extends RunSteps {
         customer.subledgerAccountId,
         mapping,
         reference(order.source, "p", order.id),
-        { order: { state: "settled" } },
+        (settlement) => ({ order: { state: "settled", settlement } }),
       );
     return { invoiceNo: delivered.invoiceNo };
   }
@@ -178,7 +178,7 @@ export class Run extends RunSteps {
         invoiced.customer.subledgerAccountId,
         mapping,
         reference(this.p.source, "rp", `${this.p.orderId}:${refundId}`),
-        {},
+        (settlement) => ({ refund: { settlement } }),
       );
     return { creditNoteNo: delivered.invoiceNo };
   }
@@ -358,6 +358,10 @@ export class Run extends RunSteps {
     return { invoiceNo: state.invoiceNo };
   }
 
+  /**
+   * Settles to the source's account under the mapping (`settlementAccountOf`), and reports where
+   * and when (`after`), so that a payout later credits exactly that account.
+   */
   async #settle(
     name: string,
     order: Order,
@@ -366,27 +370,40 @@ export class Run extends RunSteps {
     customerAccountId: number,
     mapping: OrderMapping,
     ref: string,
-    after: RunPatch,
+    after: (settlement: Settlement) => RunPatch,
   ): Promise<void> {
+    const accountNo = settlementAccountOf(mapping, order.source);
     await this.apiStep(
       name,
       async (api) => {
-        const ids = await knownSettlementIds(api, runMemory(this.port), mapping.settlementAccount);
-        const date = (order.paidAt ?? order.placedAt).slice(0, 10);
-        const settled = await settle(api, {
+        const ids = await knownSettlementIds(api, runMemory(this.port), accountNo);
+        const paid = (order.paidAt ?? order.placedAt).slice(0, 10);
+        const date = amount < 0 ? new Date().toISOString().slice(0, 10) : paid;
+        const posted = await settle(api, {
           reference: ref,
           invoiceNo,
           amount,
           currency: order.currency,
-          date: amount < 0 ? new Date().toISOString().slice(0, 10) : date,
+          date,
           ...ids,
           customerAccountId,
           description: `${order.source} ${order.number}`,
         });
-        return { ...settled, invoice: await invoiceAfterSettlement(api, invoiceNo) };
+        return {
+          ...posted,
+          accountNo,
+          date,
+          invoice: await invoiceAfterSettlement(api, invoiceNo),
+        };
       },
-      (r) => ({ posted: r.posted, invoiceNo, amount: formatMinor(amount) }),
-      () => after,
+      (r) => ({
+        posted: r.posted,
+        accountNo: r.accountNo,
+        date: r.date,
+        invoiceNo,
+        amount: formatMinor(amount),
+      }),
+      (r) => after({ accountNo: r.accountNo, date: r.date }),
       (r, at) =>
         r.invoice ? balanceDrafts([JSON.parse(r.invoice) as Record<string, unknown>], at) : [],
     );

@@ -2,19 +2,22 @@
  * The cross-tenant suite: more than a thousand generated requests (seeded, so a failure replays)
  * through every route family, each made by one tenant, a forger or a stranger against what belongs
  * to another tenant: its records' ids, its orders and their retries, its gateway key in the wrong
- * place, forged keys naming it, webhooks signed with its secret sent to another tenant's route,
- * path tricks, MCP tool calls (another tenant's record through `read`, forged keys, another
- * tenant's confirmation handle), its webhook endpoints and events reached with another tenant's
- * key. No answer may carry another tenant's data, and afterwards every tenant's books, order runs,
- * endpoints and event log are exactly as they were. A second run mixes every tenant's genuine
- * traffic with floods from the same shared address (forged deliveries and keys, MCP keys, sign-in
- * guesses and oversized forms, unknown onboarding states): no tenant's delivery or call is refused
- * because of another's
+ * place, forged keys naming it, its payouts and their retries, webhooks signed with its secret
+ * sent to another tenant's route, path tricks, MCP tool calls (another tenant's record through
+ * `read`, forged keys, another tenant's confirmation handle), its webhook endpoints and events
+ * reached with another tenant's key. No answer may carry another tenant's data, and afterwards
+ * every tenant's books, order runs, payouts, endpoints and event log are exactly as they were. A
+ * second run mixes every tenant's genuine traffic with floods from the same shared address (forged
+ * deliveries and keys, MCP keys, sign-in guesses and oversized forms, unknown onboarding states):
+ * no tenant's delivery or call is refused because of another's
  * traffic. Runs in the corpus project, where the upstream rate limit is lifted (it proves
  * isolation, not throughput); the inbound limit is the real binding, as in production.
  */
+import { env } from "cloudflare:workers";
+import { introspectWorkflow } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { randomSecret } from "../../src/lib/crypto";
+import { payoutPaid } from "../fixtures/orders/payouts";
 import { corpus, shopifyCancelled } from "../fixtures/orders/shopify";
 import { rng } from "../fixtures/orders/rng";
 import { sign } from "../fixtures/orders/sign";
@@ -28,6 +31,8 @@ const REQUESTS = 1200;
 
 interface Victim {
   t: ShopTenant;
+  /** Its booked payout's id. */
+  payoutId: string;
   /** A secret of its own, so a body signed for it is refused by every other tenant's route. */
   secret: string;
   orderId: string;
@@ -66,7 +71,19 @@ async function victim(n: number, orderPayload: Record<string, unknown>): Promise
   const signed = await sign("shopify", payload, secret);
   expect((await t.deliver("shopify", signed.headers, signed.body)).status).toBe(202);
   const orderId = String(payload.id);
-  expect((await waitFor(t, "shopify", orderId, ["settled", "failed"])).state).toBe("settled");
+  const run = await waitFor(t, "shopify", orderId, ["settled", "failed"]);
+  expect(run.state).toBe("settled");
+  // Its order paid out, booked. Not named after the marker: a 404 repeats the id it was asked for.
+  const payoutId = `po_${7_000_000 + n}`;
+  {
+    await using intro = await introspectWorkflow(env.PAYOUT_RECONCILIATION);
+    const event = payoutPaid(payoutId, [{ type: "charge", orderId, amount: run.total }]);
+    const data = event.data as Record<string, unknown>;
+    expect(
+      (await t.send("standard", { ...event, data: { ...data, orderSource: "shopify" } })).status,
+    ).toBe(202);
+    for (const i of await intro.get()) await i.waitForStatus("complete");
+  }
   const prepared = await toolCall("/mcp", t.gatewayKey, "prepare_write", {
     method: "POST",
     path: "/Customers",
@@ -85,6 +102,7 @@ async function victim(n: number, orderPayload: Record<string, unknown>): Promise
     t,
     secret,
     orderId,
+    payoutId,
     customerIds,
     handle,
     endpointId: endpoint.id,
@@ -96,15 +114,18 @@ async function victim(n: number, orderPayload: Record<string, unknown>): Promise
 /** What a tenant's books and runs look like, to compare before and after. */
 async function snapshot(v: Victim) {
   const key = { authorization: `Bearer ${v.t.gatewayKey}` };
-  const [customers, orders, invoices, runs, endpoints, events] = await Promise.all([
+  const payouts = (path: string) => gw(`/payouts${path}`, { headers: key }).then((r) => r.json());
+  const [customers, orders, invoices, runs, endpoints, events, paid, unpaid] = await Promise.all([
     v.t.rows("/Customers"),
     v.t.rows("/SalesOrders"),
     v.t.rows("/OutgoingInvoices"),
     v.t.orders("").then((r) => r.json()),
     gw("/events/endpoints", { headers: key }).then((r) => r.json()),
     feed(v.t.gatewayKey),
+    payouts(""),
+    payouts("/unpaid-orders"),
   ]);
-  return JSON.stringify({ customers, orders, invoices, runs, endpoints, events });
+  return JSON.stringify({ customers, orders, invoices, runs, endpoints, events, paid, unpaid });
 }
 
 describe("cross-tenant isolation", () => {
@@ -142,6 +163,8 @@ describe("cross-tenant isolation", () => {
         "mcp-other-handle",
         "events-other",
         "events-forged",
+        "payouts-other",
+        "payouts-forged",
       ] as const);
       tally[kind] = (tally[kind] ?? 0) + 1;
       let res: Response;
@@ -177,6 +200,32 @@ describe("cross-tenant isolation", () => {
             headers: { authorization: `Bearer ${forged}` },
           });
           allowed = [401, 404];
+          break;
+        case "payouts-other": {
+          // Own key, the other tenant's payout (or its retry), or an own list: never the other's.
+          const path = r.pick([
+            `/payouts/standard/${other.payoutId}`,
+            `/payouts/standard/${other.payoutId}/retry`,
+            "/payouts",
+            "/payouts?state=booked",
+            "/payouts/unpaid-orders",
+          ]);
+          res = await gw(path, {
+            method: path.endsWith("/retry") ? "POST" : "GET",
+            headers: { authorization: `Bearer ${me.t.gatewayKey}` },
+          });
+          allowed = path.includes(other.payoutId) ? [404] : [200];
+          // A list of its own: the other tenant's payout is never in it.
+          if (!path.includes(other.payoutId) && (await res.clone().text()).includes(other.payoutId))
+            leaks.push(`${i} ${kind}: ${path} lists ${other.t.name}'s payout`);
+          break;
+        }
+        case "payouts-forged":
+          res = await gw(
+            r.pick([`/payouts/standard/${other.payoutId}`, "/payouts", "/payouts/unpaid-orders"]),
+            { headers: { authorization: `Bearer ${forged}` } },
+          );
+          allowed = [401];
           break;
         case "admin-with-key":
           res = await gw(
@@ -277,9 +326,9 @@ describe("cross-tenant isolation", () => {
 
     expect(leaks).toEqual([]);
     expect(Object.values(tally).reduce((a, b) => a + b, 0)).toBe(REQUESTS);
-    expect(Object.keys(tally).sort()).toHaveLength(13);
-    // Nothing changed anywhere: books, runs, endpoints, event logs, and no run started by a
-    // swapped webhook.
+    expect(Object.keys(tally).sort()).toHaveLength(15);
+    // Nothing changed anywhere: books, runs, payouts, endpoints, event logs, and no run started by
+    // a swapped webhook.
     expect(await Promise.all(victims.map(snapshot))).toEqual(before);
   });
 });

@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { GatewayPaths } from "../../client/index";
 import type { OrderRunView } from "../../src/lib/orders/run-view";
 import { corpus as shopifyCorpus, shopifyRefund } from "../fixtures/orders/shopify";
+import { payoutFailed, payoutPaid } from "../fixtures/orders/payouts";
 import { sign, wooPing } from "../fixtures/orders/sign";
 import {
   checkedAnswers,
@@ -243,6 +244,43 @@ describe("answers: every JSON route, its success and a refusal", () => {
         404,
       );
     }
+  });
+
+  it("payouts", async () => {
+    const t = await shopTenant();
+    const key = { authorization: `Bearer ${t.gatewayKey}` };
+    {
+      // A payout naming an order this tenant never had: its run leaves it unmatched.
+      await using introspector = await introspectWorkflow(env.PAYOUT_RECONCILIATION);
+      const event = payoutPaid("po_answers", [{ type: "charge", orderId: "nope", amount: "1.00" }]);
+      expect((await t.send("standard", event)).status).toBe(202);
+      for (const i of await introspector.get()) await i.waitForStatus("complete");
+    }
+    expect((await gw("/payouts", { headers: key })).status).toBe(200);
+    expect((await gw("/payouts?state=unmatched&limit=5", { headers: key })).status).toBe(200);
+    expect((await gw("/payouts/unpaid-orders", { headers: key })).status).toBe(200);
+    expect((await gw("/payouts/standard/po_answers", { headers: key })).status).toBe(200);
+    {
+      await using introspector = await introspectWorkflow(env.PAYOUT_RECONCILIATION);
+      const retried = await gw("/payouts/standard/po_answers/retry", {
+        method: "POST",
+        headers: key,
+      });
+      expect(retried.status).toBe(202);
+      for (const i of await introspector.get()) await i.waitForStatus("complete");
+    }
+    // Refusals: each a declared problem.
+    expect((await gw("/payouts?state=lost", { headers: key })).status).toBe(400);
+    expect((await gw("/payouts/standard/nope", { headers: key })).status).toBe(404);
+    expect((await gw("/payouts/unpaid-orders")).status).toBe(401);
+    {
+      // The provider says it failed: cancelled (nothing was posted), and no longer retried.
+      await using introspector = await introspectWorkflow(env.PAYOUT_RECONCILIATION);
+      expect((await t.send("standard", payoutFailed("po_answers"))).status).toBe(202);
+      for (const i of await introspector.get()) await i.waitForStatus("complete");
+    }
+    const again = await gw("/payouts/standard/po_answers/retry", { method: "POST", headers: key });
+    expect(again.status).toBe(409);
   });
 
   it("meta, the documents, and an address no route declares", async () => {

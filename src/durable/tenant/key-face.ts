@@ -13,6 +13,8 @@ import type { Source } from "../../lib/orders/order";
 import type { OrderRunView } from "../../lib/orders/run-view";
 import type { RunState } from "../../lib/orders/runs";
 import { fail, ok, type Outcome } from "../../lib/outcome";
+import type { PayoutState } from "../../lib/payouts/records";
+import type { PayoutView, UnpaidOrder } from "../../lib/payouts/view";
 import type { CodeId, CodeKey } from "../../lib/shaping/code-refs";
 import type { StoredAnswer } from "../../lib/shaping/stored-answer";
 import { cacheMs, type KeyAccess } from "../../lib/upstream/access-cache";
@@ -79,6 +81,14 @@ export interface KeyHolder {
   orderRuns(state: RunState | null, limit: number): Promise<Outcome<OrderRunView[]>>;
   /** A new attempt for a failed order (or its failed refunds). */
   retryOrder(source: Source, orderId: string): Promise<Outcome<OrderRunView>>;
+  /** One payout's reconciliation. */
+  payout(source: Source, payoutId: string): Promise<Outcome<PayoutView>>;
+  /** The tenant's payouts, newest change first, optionally in one state. */
+  payouts(state: PayoutState | null, limit: number): Promise<Outcome<PayoutView[]>>;
+  /** A new attempt for an unmatched or failed payout. */
+  retryPayout(source: Source, payoutId: string): Promise<Outcome<PayoutView>>;
+  /** Orders settled to a clearing account and in no payout after the mapping's days. */
+  unpaidOrders(limit: number): Promise<Outcome<{ afterDays: number; orders: UnpaidOrder[] }>>;
   /**
    * Claims an idempotency key for a `/v2` write (`lib/shaping/idempotency.ts`): first, a replay,
    * or why not.
@@ -178,6 +188,26 @@ class KeyFace extends RpcTarget implements KeyHolder {
     return run;
   }
 
+  async payout(source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
+    return this.#parts.payouts.view(source, payoutId);
+  }
+
+  async payouts(state: PayoutState | null, limit: number): Promise<Outcome<PayoutView[]>> {
+    return ok(this.#parts.payouts.list(state, limit));
+  }
+
+  async retryPayout(source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
+    const retried = await this.#parts.payouts.retry(this.#owner, source, payoutId);
+    await this.#parts.arm();
+    return retried;
+  }
+
+  async unpaidOrders(
+    limit: number,
+  ): Promise<Outcome<{ afterDays: number; orders: UnpaidOrder[] }>> {
+    return ok(this.#parts.payouts.unpaid(Date.now(), limit));
+  }
+
   async idempotencyClaim(ask: ClaimAsk): Promise<Outcome<Claim>> {
     // Synchronous: no other claim runs between this one's read and its insert.
     const claim = this.#parts.idempotency.claim(
@@ -271,6 +301,18 @@ class RefusedKeyFace extends RpcTarget implements KeyHolder {
     return REFUSED;
   }
   async retryOrder() {
+    return REFUSED;
+  }
+  async payout() {
+    return REFUSED;
+  }
+  async payouts() {
+    return REFUSED;
+  }
+  async retryPayout() {
+    return REFUSED;
+  }
+  async unpaidOrders() {
     return REFUSED;
   }
   async idempotencyClaim() {

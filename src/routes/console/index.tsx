@@ -7,6 +7,7 @@
 import { eventRoutes } from "./event-routes";
 import { MessagePage } from "./layout";
 import { orderRoutes } from "./order-routes";
+import { payoutRoutes } from "./payout-routes";
 import { requestRoutes } from "./request-routes";
 import { html } from "./render";
 import { consoleRouter } from "./router";
@@ -18,8 +19,8 @@ import { tenantRoutes } from "./tenant-routes";
  * (an operator's mistyped or stale link meets a page with a way back, not the API's JSON 404).
  * It reads no session: it shows nothing but the address's absence.
  */
-export const consoleRoutes = eventRoutes(
-  requestRoutes(orderRoutes(tenantRoutes(sessionRoutes(consoleRouter())))),
+export const consoleRoutes = payoutRoutes(
+  eventRoutes(requestRoutes(orderRoutes(tenantRoutes(sessionRoutes(consoleRouter()))))),
 ).all("*", (c) =>
   html(
     c,

@@ -109,7 +109,7 @@ export async function settlementIds(api: RunApi, accountNo: number): Promise<Set
   const none = codes.find((c) => c.Code === NO_VAT_CODE);
   if (!account)
     throw new RunError(
-      `The settlement account ${accountNo} does not exist in the client's chart of accounts; change settlementAccount in the order mapping.`,
+      `The settlement account ${accountNo} does not exist in the client's chart of accounts; create it (the console's payouts page offers to) or name another in the order mapping (settlementAccount, or the source's clearingAccounts), then retry.`,
       false,
     );
   if (!none) throw new RunError("The client has no VAT code 0 for bank lines.", false);

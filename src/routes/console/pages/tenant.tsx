@@ -130,7 +130,9 @@ export function TenantPage(p: TenantPageProps) {
       <h2 id="orders">Orders</h2>
       <p>
         <a href={path("/orders")}>Orders</a>: every shop order's run, failed ones with their error
-        and a Retry button. <a href={path("/requests")}>Requests</a>: its last API calls.{" "}
+        and a Retry button. <a href={path("/payouts")}>Payouts</a>: each payout's voucher or what
+        keeps it from matching, the orders in no payout yet, and the accounts they need.{" "}
+        <a href={path("/requests")}>Requests</a>: its last API calls.{" "}
         <a href={path("/events")}>Events</a>: its webhook endpoints, their deliveries, replay.
       </p>
       {p.disabledEndpoints?.map((d) => (
