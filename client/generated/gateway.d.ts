@@ -1582,7 +1582,7 @@ export interface components {
         CreatedEventEndpoint: {
             id: string;
             url: string;
-            types: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed") | "*")[];
+            types: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "*")[];
             /** @description The `whsec_` signing secret: shown once. */
             secret: string;
         };
@@ -1590,7 +1590,7 @@ export interface components {
             /** @description https:// on a public address (http:// to loopback only in the local configuration). */
             url: string;
             /** @description Exact event type names, or `["*"]` for every type (the default). */
-            types?: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed") | "*")[];
+            types?: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "*")[];
             description?: string;
         };
         EventEndpoints: {
@@ -1600,7 +1600,7 @@ export interface components {
         EventEndpoint: {
             id: string;
             url: string;
-            types: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed") | "*")[];
+            types: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "*")[];
             description: string | null;
             /** @enum {string} */
             state: "enabled" | "disabled";
@@ -1617,7 +1617,7 @@ export interface components {
             /** @description https:// on a public address (http:// to loopback only in the local configuration). */
             url?: string;
             /** @description Exact event type names, or `["*"]` for every type (the default). */
-            types?: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed") | "*")[];
+            types?: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "*")[];
             description?: string | null;
             /** @description `true` enables a disabled endpoint again; `false` stops its deliveries. */
             enabled?: boolean;
@@ -1638,7 +1638,7 @@ export interface components {
         Event: {
             id: string;
             /** @enum {string} */
-            type: "customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed";
+            type: "customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched";
             /** @description When the change happened (ISO 8601, UTC). */
             timestamp: string;
             /** @description The record as the API (or the order run) answered it; over 20 kB, its id, `changedFields` and those fields' values. */
@@ -1653,7 +1653,7 @@ export interface components {
         DeliveryAttempt: {
             eventId: string;
             /** @enum {string} */
-            type: "customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed";
+            type: "customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched";
             /** @description 1 for the first attempt of its round. */
             attempt: number;
             /** @enum {string} */

@@ -31,7 +31,7 @@ export class PayoutReconciliation extends WorkflowEntrypoint<Bindings, PayoutPar
     const run = new PayoutRun(
       step,
       port,
-      payoutEvents(this.env, p.tenant, p.registration),
+      payoutEvents(this.env, p.tenant),
       () => runApi(this.env, p.tenant, p.registration, event.instanceId),
       p,
     );

@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import type { PayoutView } from "../../src/lib/payouts/view";
 import { payoutFailed, payoutPaid, plainOrder } from "../fixtures/orders/payouts";
 import { standardEvent } from "../fixtures/orders/standard";
+import { feed } from "../helpers/events";
 import { gw, json } from "../helpers/gateway";
 import { shopTenant, type ShopTenant } from "../helpers/orders";
 
@@ -164,6 +165,21 @@ describe("payouts", () => {
     for (const i of await intro.get()) await i.waitForStatus("complete");
     expect(await payout(t, "po_2")).toMatchObject({ state: "booked", attempt: 2, issues: [] });
     expect((await postings(t, BANK)).sum).toBe(29_250);
+    // Each attempt announced once: unmatched (naming the line), then reconciled.
+    const announced = (await feed(t.gatewayKey, "&types=payout.unmatched,payout.reconciled")).map(
+      (e) => ({ type: e.type, ...e.data }),
+    );
+    expect(announced).toMatchObject([
+      {
+        type: "payout.unmatched",
+        source: "standard",
+        payoutId: "po_2",
+        attempt: 1,
+        issues: 1,
+        first: ["line 1: no standard order o-9 has reached this tenant"],
+      },
+      { type: "payout.reconciled", payoutId: "po_2", attempt: 2, deposit: "292.50" },
+    ]);
   });
 
   it("payout.failed after a booked payout reverses its voucher: the bank is back where it was, and the orders are unpaid again", async () => {

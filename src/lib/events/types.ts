@@ -9,7 +9,7 @@ import { z } from "zod";
 
 /**
  * Every event type, in the order the docs list them: changes in the books (from a write made
- * through ledgergate now, from the watcher later) and the order runs' own outcomes.
+ * through ledgergate now, from the watcher later) and the order and payout runs' own outcomes.
  */
 export const EVENT_TYPES = [
   "customer.created",
@@ -26,6 +26,8 @@ export const EVENT_TYPES = [
   "order.cancelled",
   "refund.credited",
   "refund.failed",
+  "payout.reconciled",
+  "payout.unmatched",
 ] as const;
 
 /** One event type. */

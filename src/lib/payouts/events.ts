@@ -3,15 +3,14 @@
  * Where a payout's run announces what became of it: `payout.reconciled` (its voucher is posted)
  * and `payout.unmatched` (it waits, naming what does not match). This is the one call site of
  * both events: `PayoutReconciliation` calls `announce` from a step of its own, once per attempt
- * (the engine caches a finished step, so a replayed run does not announce twice).
- *
- * Not wired yet: the tenant's event log and its delivery to subscribed endpoints are the events
- * unit's (`/events/*`), built on another branch. Until the two are merged `payoutEvents` answers a
- * port that records nothing; wiring it is this function's body only, e.g. appending to the
- * tenant's event log through its face, with the event's id made of the payout, its attempt and
- * the type (the log's de-duplication key), so a replayed step cannot add a second event.
+ * (the engine caches a finished step, so a replayed run does not announce twice). Each goes to the
+ * tenant's event log (`lib/events/announce.ts`, `recordEvents`), keyed by the payout and its
+ * attempt: a step the engine retries records nothing twice, while a payout the operator retries
+ * can be unmatched (and announced) again, and then reconciled.
  */
 import type { Bindings } from "../config";
+import { recordEvents } from "../events/announce";
+import { eventKey } from "../events/keys";
 import type { Source } from "../orders/order";
 import type { TenantName } from "../stubs";
 
@@ -31,13 +30,22 @@ export interface PayoutEvents {
 }
 
 /**
- * The announcer of `tenant`'s payout runs (under `registration`). Answers a port that records
- * nothing until the events unit is merged (see the module's comment).
+ * The announcer of `tenant`'s payout runs: each announcement is one event of the tenant's log,
+ * `{ source, payoutId, attempt, ...data }`.
+ *
+ * @example await payoutEvents(env, "demo:acme").announce({ type: "payout.reconciled", … })
  */
-export function payoutEvents(
-  _env: Bindings,
-  _tenant: TenantName,
-  _registration: string,
-): PayoutEvents {
-  return { announce: async () => undefined };
+export function payoutEvents(env: Bindings, tenant: TenantName): PayoutEvents {
+  return {
+    announce: async ({ type, source, payoutId, attempt, data }) => {
+      await recordEvents(env, tenant, [
+        {
+          type,
+          at: Date.now(),
+          data: { source, payoutId, attempt, ...data },
+          key: eventKey(type, `${source}:${payoutId}`, `attempt ${attempt}`),
+        },
+      ]);
+    },
+  };
 }
