@@ -17,7 +17,10 @@ interface BuiltSandboxConfig {
   compatibilityDate: string;
   compatibilityFlags: string[];
   vars: Record<string, string>;
-  durableObjects: Record<"PLATFORM" | "CLIENTS", { className: string; useSQLite: boolean }>;
+  durableObjects: Record<
+    "PLATFORM" | "CLIENTS" | "STRIPE",
+    { className: string; useSQLite: boolean }
+  >;
 }
 
 // Replaced with a JSON literal by esbuild's `define` at build time; never read from the source
@@ -40,12 +43,14 @@ export const SANDBOX_COMPATIBILITY_FLAGS: readonly string[] = Object.freeze([
 
 /**
  * The sandbox's Durable Object bindings and the class names the bundle exports for them:
- * `{ PLATFORM: "SandboxPlatform", CLIENTS: "SandboxClient" }`. Both use SQLite storage.
+ * `{ PLATFORM: "SandboxPlatform", CLIENTS: "SandboxClient", STRIPE: "SandboxStripe" }` (the last,
+ * the stand-in of Stripe's API). All use SQLite storage.
  */
-export const SANDBOX_DURABLE_OBJECTS: Readonly<Record<"PLATFORM" | "CLIENTS", string>> =
+export const SANDBOX_DURABLE_OBJECTS: Readonly<Record<"PLATFORM" | "CLIENTS" | "STRIPE", string>> =
   Object.freeze({
     PLATFORM: built.durableObjects.PLATFORM.className,
     CLIENTS: built.durableObjects.CLIENTS.className,
+    STRIPE: built.durableObjects.STRIPE.className,
   });
 
 /**
@@ -107,6 +112,7 @@ export function sandboxWorker(options: SandboxWorkerOptions = {}): SandboxWorker
     durableObjects: {
       PLATFORM: { ...built.durableObjects.PLATFORM },
       CLIENTS: { ...built.durableObjects.CLIENTS },
+      STRIPE: { ...built.durableObjects.STRIPE },
     },
   };
 }

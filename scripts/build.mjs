@@ -34,9 +34,9 @@ buildSync({
 // vitest.config.ts does).
 const sandboxConfig = readSandboxConfig();
 // sandbox/attach.ts types exactly these two bindings; a change in wrangler.toml must change it too.
-if (Object.keys(sandboxConfig.durableObjects).sort().join() !== "CLIENTS,PLATFORM") {
+if (Object.keys(sandboxConfig.durableObjects).sort().join() !== "CLIENTS,PLATFORM,STRIPE") {
   throw new Error(
-    `sandbox/wrangler.toml binds Durable Objects ${Object.keys(sandboxConfig.durableObjects).join(", ")}; sandbox/attach.ts expects PLATFORM and CLIENTS`,
+    `sandbox/wrangler.toml binds Durable Objects ${Object.keys(sandboxConfig.durableObjects).join(", ")}; sandbox/attach.ts expects PLATFORM, CLIENTS and STRIPE`,
   );
 }
 

@@ -2,7 +2,8 @@
  * @module
  * The sandbox of the accounting API v2: both environments at the real roots' paths
  * (`/Demo/OAuth/Token`, `/Demo/v2/...`, `/OAuth/Token`, `/v2/...`), matched case-insensitively,
- * and the local control API under `/_sandbox/`. This file only composes.
+ * and the local control API under `/_sandbox/`; and a stand-in of the Stripe endpoints a payout is
+ * read with (`/v1/...`, `/_sandbox/stripe/...`, docs/sandbox.md). This file only composes.
  */
 import { Hono } from "hono";
 import type { SandboxApp } from "./app";
@@ -12,10 +13,13 @@ import { apiRoutes } from "./routes/api";
 import { controlRoutes } from "./routes/control";
 import { onboardingPageRoutes } from "./routes/onboarding-page";
 import { requireHttps } from "./routes/https";
+import { stripeApiRoutes } from "./routes/stripe-api";
+import { stripeControlRoutes } from "./routes/stripe-control";
 import { tokenRoutes } from "./routes/token";
 
 export { SandboxClient } from "./durable/client";
 export { SandboxPlatform } from "./durable/platform";
+export { SandboxStripe } from "./durable/stripe";
 
 const app = new Hono<SandboxApp>({ getPath: (req) => new URL(req.url).pathname.toLowerCase() });
 
@@ -46,4 +50,20 @@ app.onError((err) => {
   });
 });
 
-export default app;
+// Stripe's stand-in: its own app, because its paths are matched as sent (Stripe's ids are
+// case-sensitive, and the API's paths above are matched lower-cased).
+const stripe = new Hono<SandboxApp>();
+stripe.use("*", requireHttps);
+stripe.route("/_sandbox/stripe", stripeControlRoutes);
+stripe.route("/v1", stripeApiRoutes);
+
+/** The paths Stripe's stand-in serves. */
+const STRIPE_PATH = /^\/(v1|_sandbox\/stripe)(\/|$)/;
+
+export default {
+  fetch(req: Request, env: SandboxEnv, ctx: ExecutionContext) {
+    return STRIPE_PATH.test(new URL(req.url).pathname)
+      ? stripe.fetch(req, env, ctx)
+      : app.fetch(req, env, ctx);
+  },
+} satisfies ExportedHandler<SandboxEnv>;

@@ -23,11 +23,13 @@ import { OperatorFace } from "./tenant/operator-face";
 import { OrderBook } from "./tenant/order-book";
 import { OrderDesk, unverified, type WebhookIntake } from "./tenant/order-desk";
 import { OrderSettings } from "./tenant/order-settings";
+import { PaymentRefs } from "./tenant/payment-refs";
 import { PayoutDesk } from "./tenant/payout-desk";
 import { ownerOf, type TenantParts } from "./tenant/parts";
 import { ReferenceCache } from "./tenant/reference-cache";
 import { RequestLog } from "./tenant/request-log";
 import { ShopPins } from "./tenant/shop-pins";
+import { StripeKeys } from "./tenant/stripe-key";
 import { WebhookSetup } from "./tenant/webhook-setup";
 import { Registration } from "./tenant/registration";
 import { grantRun, type RunHolderFace } from "./tenant/run-face";
@@ -70,6 +72,8 @@ export class Tenant extends DurableObject<Bindings> {
   readonly #pins: ShopPins;
   readonly #desk: OrderDesk;
   readonly #payouts: PayoutDesk;
+  readonly #stripeKeys: StripeKeys;
+  readonly #paymentRefs: PaymentRefs;
   readonly #known: KnownIds;
   readonly #codeIds: CodeIds;
   readonly #idempotency: IdempotencyKeys;
@@ -92,8 +96,17 @@ export class Tenant extends DurableObject<Bindings> {
     this.#keys = new GatewayKeys(sql);
     this.#settings = new OrderSettings(sql, this.#sealer);
     this.#pins = new ShopPins(sql);
-    this.#payouts = new PayoutDesk(sql, env, this.#settings, new OrderBook(sql));
-    this.#desk = new OrderDesk(sql, env, this.#settings, this.#pins, this.#payouts);
+    this.#paymentRefs = new PaymentRefs(sql);
+    this.#stripeKeys = new StripeKeys(sql, this.#sealer);
+    this.#payouts = new PayoutDesk(sql, env, this.#settings, new OrderBook(sql), this.#paymentRefs);
+    this.#desk = new OrderDesk(
+      sql,
+      env,
+      this.#settings,
+      this.#pins,
+      this.#payouts,
+      this.#paymentRefs,
+    );
     this.#known = new KnownIds(sql, this.#settings);
     this.#codeIds = new CodeIds(sql);
     this.#idempotency = new IdempotencyKeys(sql);
@@ -118,6 +131,8 @@ export class Tenant extends DurableObject<Bindings> {
       pins: this.#pins,
       desk: this.#desk,
       payouts: this.#payouts,
+      stripeKeys: this.#stripeKeys,
+      paymentRefs: this.#paymentRefs,
       known: this.#known,
       codeIds: this.#codeIds,
       idempotency: this.#idempotency,
@@ -213,6 +228,7 @@ export class Tenant extends DurableObject<Bindings> {
     for (const kept of [
       this.#desk.book,
       this.#payouts.book,
+      this.#paymentRefs,
       this.#settings,
       this.#idempotency,
       this.#references,
@@ -238,6 +254,7 @@ export class Tenant extends DurableObject<Bindings> {
       this.#desk.book.purgeDueAt(),
       this.#payouts.dueAt(),
       this.#payouts.book.purgeDueAt(),
+      this.#paymentRefs.purgeDueAt(),
       this.#settings.dueAt(),
       this.#idempotency.dueAt(),
       this.#references.dueAt(),

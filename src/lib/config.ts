@@ -28,6 +28,9 @@ export const API_LIMIT_PER_SECOND = 10;
  */
 export const DEFAULT_PAGES_ALL_MAX_ROWS = 50_000;
 
+/** Stripe's API root in production (`STRIPE_API_BASE_URL` unset). */
+export const STRIPE_API_ROOT = "https://api.stripe.com";
+
 /**
  * The development values committed in wrangler.toml `[vars]`. They are public, so they guard
  * nothing; they are harmless only where everything upstream is the sandbox.
@@ -130,6 +133,18 @@ const ConfigBindings = z.object({
   PRODUCTION_AUTH_URL: z.unknown().optional(),
   PRODUCTION_APPLICATION_KEY: z.unknown().optional(),
   PRODUCTION_SUBSCRIPTION_KEY: z.unknown().optional(),
+  /**
+   * Stripe's API root, for reading payouts (`lib/stripe/client.ts`): `https://api.stripe.com` when
+   * unset; the sandbox's stand-in locally (wrangler.toml). Null when set to anything but an
+   * https:// URL: the payouts that need it then fail naming the var, rather than call elsewhere.
+   */
+  STRIPE_API_BASE_URL: z
+    .string()
+    .optional()
+    .transform((s) => (s === undefined || s.trim() === "" ? STRIPE_API_ROOT : s.trim()))
+    .pipe(z.url({ protocol: /^https$/ }).transform((s) => s.replace(/\/+$/, "")))
+    .nullable()
+    .catch(null),
   /** Bound only in local development (see `committedSecretsInUse` below). */
   SANDBOX: z.unknown().optional(),
 } satisfies Partial<Record<keyof Bindings, z.ZodType>>);
@@ -165,6 +180,8 @@ const GatewayConfig = ConfigBindings.transform((b) => ({
   secretsKey: b.SECRETS_KEY,
   // "…Key", not "…Previous": the logger redacts fields by a secret-looking name.
   previousSecretsKey: b.SECRETS_KEY_PREVIOUS,
+  /** Stripe's API root without a trailing slash; null when `STRIPE_API_BASE_URL` is not https. */
+  stripeApiBaseUrl: b.STRIPE_API_BASE_URL,
   /** Each environment's roots and keys, or why it is unavailable. */
   environments: {
     demo: environmentAvailability("demo", b),

@@ -184,6 +184,9 @@ export function payoutRunPort(
       run((f) => f.payoutReport(source, payoutId, attempt, patch)),
     knownAccounts: (accountNos) => run((f) => f.knownAccounts(accountNos)),
     learnAccounts: (found) => run((f) => f.learnAccounts(found)),
+    payoutRead: (source, payoutId, attempt, read) =>
+      run((f) => f.payoutRead(source, payoutId, attempt, read)),
+    stripeKey: () => run((f) => f.stripeKey()),
   };
 }
 

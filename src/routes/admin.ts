@@ -2,7 +2,8 @@
  * @module
  * The operator API (`Authorization: Bearer <ADMIN_TOKEN>`): register, onboard, list, rotate,
  * replace, remove (optionally offboarding upstream), webhook secrets (set outright, or rotated with
- * an overlap like gateway keys) and the order mapping (checked against the client's books first).
+ * an overlap like gateway keys), the order mapping (checked against the client's books first) and
+ * the Stripe key that Stripe payouts are read with.
  * Each route's schemas, problems and security are declared in `contract/admin.ts`.
  */
 import type { Context } from "hono";
@@ -84,6 +85,21 @@ export const adminRoutes = router
     const p = c.req.valid("param");
     await assertMappingFits(c.env, tenantName(p.environment, p.client), c.req.valid("json"));
     return c.json(unwrap(await onTenant(c, p, (f) => f.setOrderMapping(c.req.valid("json")))), 200);
+  })
+  .openapi(route.setStripeKey, async (c) =>
+    c.json(
+      unwrap(
+        await onTenant(c, c.req.valid("param"), (f) => f.setStripeKey(c.req.valid("json").key)),
+      ),
+      200,
+    ),
+  )
+  .openapi(route.getStripeKey, async (c) =>
+    c.json(unwrap(await onTenant(c, c.req.valid("param"), (f) => f.stripeKey())), 200),
+  )
+  .openapi(route.removeStripeKey, async (c) => {
+    unwrap(await onTenant(c, c.req.valid("param"), (f) => f.removeStripeKey()));
+    return c.body(null, 204);
   })
   .openapi(route.getOrderMapping, async (c) =>
     c.json(unwrap(await onTenant(c, c.req.valid("param"), (f) => f.orderMapping())), 200),

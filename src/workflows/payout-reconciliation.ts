@@ -34,6 +34,7 @@ export class PayoutReconciliation extends WorkflowEntrypoint<Bindings, PayoutPar
       payoutEvents(this.env, p.tenant),
       () => runApi(this.env, p.tenant, p.registration, event.instanceId),
       p,
+      { env: this.env, runId: event.instanceId },
     );
     try {
       return await run.run();

@@ -23,10 +23,12 @@ import {
 } from "../lib/payouts/book";
 import type { PayoutEvents } from "../lib/payouts/events";
 import { BASE_CURRENCY } from "../lib/payouts/match";
+import { clearingBalance } from "../lib/payouts/balance";
 import type { BookingPlan } from "../lib/payouts/plan";
 import type { PayoutRunPort, PayoutTask } from "../lib/payouts/port";
 import type { PayoutParams, PayoutPatch } from "../lib/payouts/records";
 import { voucherOf } from "../lib/payouts/voucher";
+import { readLedger, type LedgerContext } from "./payout-stripe";
 
 /** Steps that call the API: as an order run's (6 tries, 2 s doubling, 2 minutes each). */
 const CALL_STEP: WorkflowStepConfig = {
@@ -47,6 +49,8 @@ export class PayoutRun {
     private readonly events: PayoutEvents,
     private readonly api: () => RunApi,
     private readonly p: PayoutParams,
+    /** What the Stripe steps need besides the step and the port (`payout-stripe.ts`). */
+    private readonly stripe: Pick<LedgerContext, "env" | "runId">,
   ) {}
 
   /** The attempt: what the tenant's object says to do, done. */
@@ -56,7 +60,11 @@ export class PayoutRun {
     const text = await this.step.do("task", async () =>
       JSON.stringify(await this.port.payoutTask(this.p.source, this.p.payoutId, this.p.attempt)),
     );
-    const task = JSON.parse(text) as PayoutTask;
+    return this.#follow(JSON.parse(text) as PayoutTask);
+  }
+
+  /** Does what `task` says. */
+  async #follow(task: PayoutTask): Promise<unknown> {
     switch (task.kind) {
       case "stale":
         return { stale: true };
@@ -69,7 +77,75 @@ export class PayoutRun {
         return this.#reverse(task);
       case "book":
         return this.#book(task.plan);
+      case "read":
+        return this.#read(task);
+      case "balance":
+        return this.#balance(task);
     }
+  }
+
+  /**
+   * A Stripe payout's lines read from Stripe and handed to the tenant's object, which stores and
+   * matches them as it matches a payout event's (the same `payoutTask` answer follows). No key, or
+   * a key Stripe refused, leaves the payout `needs-key`, nothing read or posted.
+   */
+  async #read(task: Extract<PayoutTask, { kind: "read" }>): Promise<unknown> {
+    this.current = "read Stripe payout";
+    const outcome = await readLedger(
+      {
+        ...this.stripe,
+        step: this.step,
+        port: this.port,
+        p: this.p,
+        report: (name, ok, result) =>
+          this.port.payoutReport(this.p.source, this.p.payoutId, this.p.attempt, {
+            step: this.#stepRecord(name, ok, result),
+          }),
+      },
+      task,
+    );
+    if (outcome.kind === "needs-key") {
+      await this.#record("needs-key", {
+        state: "needs-key",
+        error: { step: outcome.step, detail: outcome.detail },
+      });
+      return { needsKey: true };
+    }
+    if (outcome.kind === "waiting") {
+      await this.#record("waiting", { state: "waiting" });
+      return { waiting: true };
+    }
+    const { source, payoutId, attempt } = this.p;
+    this.current = "take Stripe lines";
+    const text = await this.step.do("take Stripe lines", async () =>
+      JSON.stringify(await this.port.payoutRead(source, payoutId, attempt, outcome.read)),
+    );
+    const next = JSON.parse(text) as PayoutTask;
+    // The object answers the match, or a balance; never another read (that would loop).
+    if (next.kind === "read") throw new RunError("The payout's lines were not taken.", false);
+    return this.#follow(next);
+  }
+
+  /**
+   * A payout Stripe cannot itemise: the clearing account's balance is read once and shown beside
+   * it; nothing is booked.
+   */
+  async #balance(task: Extract<PayoutTask, { kind: "balance" }>): Promise<unknown> {
+    const balance = await this.#apiStep(
+      "clearing balance",
+      (api) => clearingBalance(api, task.accountNo, task.date),
+      (b) => ({ accountNo: task.accountNo, balance: formatMinor(b), asOf: task.date }),
+      (b) => ({
+        state: "not-itemised",
+        clearing: {
+          accountNo: task.accountNo,
+          balance: b,
+          asOf: task.date,
+          currency: BASE_CURRENCY,
+        },
+      }),
+    );
+    return { notItemised: true, clearingBalance: balance };
   }
 
   /** The report of this attempt's failure, naming the step it failed in. */

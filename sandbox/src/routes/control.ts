@@ -11,6 +11,7 @@ import { readJson } from "../lib/body";
 import { problemResponse, schemaProblem } from "../lib/problem";
 import { PRIVILEGES, SUBSCRIPTIONS } from "../lib/privileges";
 import { SettingsPatch } from "../lib/settings";
+import { stripeOf } from "./stripe-api";
 
 const EnvironmentName = z.enum(ENVIRONMENTS);
 const NewClientBody = z.strictObject({
@@ -165,5 +166,6 @@ export const controlRoutes = new Hono<SandboxApp>()
       const clientIds = await platformOf(c.env, e).reset();
       await Promise.all(clientIds.map((id) => clientOf(c.env, e, id).wipe()));
     });
+    await stripeOf(c.env).reset();
     return c.body(null, 204);
   });

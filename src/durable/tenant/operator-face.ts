@@ -9,7 +9,7 @@ import type { OrderMapping, OrderMappingInput } from "../../lib/orders/mapping";
 import type { Source } from "../../lib/orders/order";
 import type { OrderRunView } from "../../lib/orders/run-view";
 import type { RunState } from "../../lib/orders/runs";
-import { fail, ok, type Outcome } from "../../lib/outcome";
+import { fail, failOn, ok, type Outcome } from "../../lib/outcome";
 import type { PayoutState } from "../../lib/payouts/records";
 import type { PayoutView, UnpaidOrder } from "../../lib/payouts/view";
 import type { ClearedRecords, Enrolment, Registering } from "./enrolment";
@@ -17,6 +17,8 @@ import type { KeepAsk, Kept, ReadAsk } from "./key-face";
 import type { ReferenceRead } from "./reference-cache";
 import type { SecretOptions, SecretSet } from "./order-settings";
 import type { ShopBinding } from "./shop-pins";
+import type { StripeKeyStatus } from "./stripe-key";
+import { modeOf, StripeKey } from "../../lib/stripe/key";
 import type { ShopView, WebhookSetup } from "./webhook-setup";
 import { NO_TENANT, ownerOf, type TenantParts } from "./parts";
 import { nameOf, type ApiClient } from "./registration";
@@ -94,6 +96,8 @@ export class OperatorFace extends RpcTarget {
     p.storage.transactionSync(() => {
       p.desk.book.clear();
       p.payouts.book.clear();
+      p.paymentRefs.clear();
+      p.stripeKeys.clear();
       p.settings.clear();
       p.pins.clear();
       p.known.clear();
@@ -145,6 +149,45 @@ export class OperatorFace extends RpcTarget {
     return r
       ? this.#webhooks.configure(nameOf(r), source, secret, opts, Date.now())
       : fail("not-found", NO_TENANT);
+  }
+
+  /**
+   * Stores the tenant's Stripe key, sealed (a restricted key; `lib/stripe/key.ts` says why no
+   * other), and starts a new attempt of every payout that waited for one. The key is never
+   * answered, here or anywhere: only whether one is set, its mode and when.
+   */
+  async setStripeKey(
+    key: string,
+  ): Promise<Outcome<{ stripeKey: StripeKeyStatus; payoutsRestarted: number }>> {
+    const r = this.#parts.registration.get();
+    if (!r) return fail("not-found", NO_TENANT);
+    const checked = StripeKey.safeParse(key);
+    if (!checked.success)
+      return failOn(
+        "key",
+        "bad-request",
+        checked.error.issues[0]?.message ?? "Not a Stripe restricted key.",
+      );
+    const p = this.#parts;
+    if (!(await p.stripeKeys.set(nameOf(r), key, modeOf(key), Date.now())))
+      return fail("misconfigured", "SECRETS_KEY is not configured.");
+    const payoutsRestarted = await p.payouts.keyChanged(ownerOf(r));
+    await p.arm();
+    return ok({ stripeKey: p.stripeKeys.status(), payoutsRestarted });
+  }
+
+  /** Whether a Stripe key is set, its mode and when; never the key. */
+  stripeKey(): Outcome<StripeKeyStatus> {
+    return this.#parts.registration.get()
+      ? ok(this.#parts.stripeKeys.status())
+      : fail("not-found", NO_TENANT);
+  }
+
+  /** Forgets the Stripe key: payouts read from Stripe wait for a new one (`needs-key`). */
+  removeStripeKey(): Outcome<null> {
+    if (!this.#parts.registration.get()) return fail("not-found", NO_TENANT);
+    this.#parts.stripeKeys.clear();
+    return ok(null);
   }
 
   /**

@@ -32,10 +32,12 @@ import {
   type RunState,
 } from "../../lib/orders/runs";
 import { publicView, type OrderRunView } from "../../lib/orders/run-view";
+import type { PayoutIntake } from "../../lib/payouts/intake";
 import { fail, ok, type Outcome } from "../../lib/outcome";
 import type { TenantName } from "../../lib/stubs";
 import { OrderBook, START_RETRY_MS } from "./order-book";
 import type { OrderSettings } from "./order-settings";
+import type { PaymentRefs } from "./payment-refs";
 import type { PayoutDesk } from "./payout-desk";
 import type { ShopPins } from "./shop-pins";
 
@@ -48,7 +50,7 @@ export type RunOwner = Pick<RunParams, "tenant" | "registration">;
  */
 export interface WebhookIntake {
   status: 200 | 202;
-  intake: Intake | "refused";
+  intake: Intake | PayoutIntake | "refused";
   detail: string;
   run: OrderRunView | null;
 }
@@ -77,7 +79,7 @@ const REFUSED: WebhookIntake = {
  * `applyEvent` already calls it a duplicate.
  */
 const rank = (i: WebhookIntake["intake"]) =>
-  ["refused", "ignored", "duplicate", "failed", "cancelled", "started"].indexOf(i);
+  ["refused", "ignored", "duplicate", "failed", "cancelled", "recorded", "started"].indexOf(i);
 
 export class OrderDesk {
   readonly book: OrderBook;
@@ -96,6 +98,8 @@ export class OrderDesk {
     private readonly pins: ShopPins,
     /** Where payout events go: the payouts are their own unit (`payout-desk.ts`). */
     private readonly payouts: Pick<PayoutDesk, "take" | "startPending">,
+    /** Where a paid order's payment references go, for its payout's lines to find it. */
+    private readonly refs: Pick<PaymentRefs, "link">,
   ) {
     this.book = new OrderBook(sql);
   }
@@ -178,7 +182,8 @@ export class OrderDesk {
         const { intake, detail } = this.payouts.take(source, event.event, at);
         if (rank(intake) >= rank(answer.intake))
           answer = {
-            status: intake === "started" || intake === "cancelled" ? 202 : 200,
+            status:
+              intake === "started" || intake === "cancelled" || intake === "recorded" ? 202 : 200,
             intake,
             detail,
             run: null,
@@ -188,6 +193,7 @@ export class OrderDesk {
       const orderId = event.kind === "paid" ? event.order.id : event.orderId;
       const { run, intake } = applyEvent(this.book.get(source, orderId), source, event, at);
       this.book.put(run);
+      if (event.kind === "paid" && event.refs) this.refs.link(source, orderId, event.refs, now);
       if (rank(intake) >= rank(answer.intake))
         answer = {
           status: intake === "duplicate" ? 200 : 202,

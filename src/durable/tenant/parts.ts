@@ -10,10 +10,12 @@ import type { IdempotencyKeys } from "./idempotency-keys";
 import type { KnownIds } from "./known-ids";
 import type { OrderDesk, RunOwner } from "./order-desk";
 import type { OrderSettings } from "./order-settings";
+import type { PaymentRefs } from "./payment-refs";
 import type { PayoutDesk } from "./payout-desk";
 import type { ReferenceCache } from "./reference-cache";
 import type { RequestLog } from "./request-log";
 import type { ShopPins } from "./shop-pins";
+import type { StripeKeys } from "./stripe-key";
 import { nameOf, type Registration, type TenantRecord } from "./registration";
 import type { TokenKeeper } from "./token-keeper";
 import type { ToolCalls } from "./tool-calls";
@@ -30,6 +32,10 @@ export interface TenantParts {
   readonly desk: OrderDesk;
   /** The payouts: their own unit, with their own tables (`payout-desk.ts`). */
   readonly payouts: PayoutDesk;
+  /** The tenant's Stripe key, sealed, for its payout runs only (`stripe-key.ts`). */
+  readonly stripeKeys: StripeKeys;
+  /** Which order a provider's payment paid (`payment-refs.ts`). */
+  readonly paymentRefs: PaymentRefs;
   readonly known: KnownIds;
   readonly codeIds: CodeIds;
   readonly idempotency: IdempotencyKeys;

@@ -15,9 +15,11 @@ import type { Source } from "../../lib/orders/order";
 import { matchPayout } from "../../lib/payouts/match";
 import { factsOf } from "../../lib/payouts/facts";
 import type { PayoutEvent } from "../../lib/payouts/payout";
-import type { PayoutTask } from "../../lib/payouts/port";
+import type { LedgerRead, PayoutTask } from "../../lib/payouts/port";
+import { ledgerTask, withRead } from "../../lib/payouts/stripe-task";
 import { afterRun, applyPayoutEvent, type PayoutIntake } from "../../lib/payouts/intake";
 import {
+  again,
   payoutInstanceId,
   type PayoutPatch,
   type PayoutRecord,
@@ -28,10 +30,19 @@ import { fail, ok, type Outcome } from "../../lib/outcome";
 import type { OrderBook } from "./order-book";
 import type { RunOwner } from "./order-desk";
 import type { OrderSettings } from "./order-settings";
+import type { PaymentRefs } from "./payment-refs";
 import { PAYOUT_START_RETRY_MS, PayoutBook } from "./payout-book";
 
 /** States whose claims are given up: their orders are in no payout again. */
-const RELEASING: readonly PayoutState[] = ["unmatched", "cancelled", "reversed"];
+const RELEASING: readonly PayoutState[] = [
+  "unmatched",
+  "cancelled",
+  "reversed",
+  "needs-key",
+  "not-itemised",
+];
+/** States a retry starts a new attempt of. */
+const RETRYABLE: readonly PayoutState[] = ["unmatched", "failed", "needs-key"];
 
 export class PayoutDesk {
   readonly book: PayoutBook;
@@ -43,6 +54,7 @@ export class PayoutDesk {
     private readonly env: Bindings,
     private readonly settings: OrderSettings,
     private readonly orders: OrderBook,
+    private readonly refs: Pick<PaymentRefs, "orderOf">,
   ) {
     this.book = new PayoutBook(sql);
   }
@@ -58,7 +70,7 @@ export class PayoutDesk {
     event: PayoutEvent,
     at: string,
   ): { intake: PayoutIntake; detail: string; view: PayoutView | null } {
-    const id = event.kind === "payout-paid" ? event.payout.id : event.payoutId;
+    const id = event.kind === "payout-failed" ? event.payoutId : event.payout.id;
     const { record, intake, detail } = applyPayoutEvent(
       this.book.get(source, id),
       source,
@@ -114,6 +126,9 @@ export class PayoutDesk {
       return { kind: "reverse", voucher: r.voucher, date: r.payout.arrivalDate };
     if (r.state !== "received" && r.state !== "running") return { kind: "stale" };
     const mapping = this.settings.mapping();
+    // A payout read from Stripe reads its lines (or, not itemised, a balance) before it matches.
+    const first = ledgerTask(r, mapping);
+    if (first) return first;
     const orderSource = r.payout.orderSource;
     const result = matchPayout(
       source,
@@ -124,6 +139,7 @@ export class PayoutDesk {
           return run && factsOf(run, mapping);
         },
         claimedBy: (orderId, refundId) => this.book.claimedBy(orderSource, orderId, refundId),
+        orderOfPayment: (ref) => this.refs.orderOf(orderSource, ref),
       },
       mapping,
     );
@@ -153,6 +169,28 @@ export class PayoutDesk {
   }
 
   /**
+   * Takes what `attempt` read of a Stripe payout and answers what follows, as `task` decides it:
+   * the match of the lines, or the balance to read instead.
+   */
+  read(source: Source, payoutId: string, attempt: number, read: LedgerRead): PayoutTask {
+    const r = this.book.get(source, payoutId);
+    if (!r || r.attempt !== attempt || r.state !== "received") return { kind: "stale" };
+    this.book.put(withRead(r, read, new Date().toISOString()));
+    return this.task(source, payoutId, attempt);
+  }
+
+  /**
+   * A new attempt of every payout that waits for a Stripe key (the operator set one); how many.
+   */
+  async keyChanged(owner: RunOwner): Promise<number> {
+    const waiting = this.book.list("needs-key", 500);
+    for (const r of waiting)
+      this.book.put({ ...again(r, "received"), updatedAt: new Date().toISOString() });
+    if (waiting.length > 0) await this.startPending(owner);
+    return waiting.length;
+  }
+
+  /**
    * What a run reports on `attempt` (another attempt's report is dropped: a newer one owns the
    * payout). A payout that failed meanwhile turns to reversing once the run has ended; true when
    * that started a run.
@@ -166,10 +204,11 @@ export class PayoutDesk {
   ): Promise<boolean> {
     const r = this.book.get(source, payoutId);
     if (!r || r.attempt !== attempt) return false;
-    const { step, ...fields } = patch;
+    const { step, clearing, ...fields } = patch;
     const next = afterRun({
       ...r,
       ...fields,
+      stripe: r.stripe && clearing !== undefined ? { ...r.stripe, clearing } : r.stripe,
       steps: step ? [...r.steps, step] : r.steps,
       updatedAt: new Date().toISOString(),
     });
@@ -184,10 +223,10 @@ export class PayoutDesk {
   async retry(owner: RunOwner, source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
     const r = this.book.get(source, payoutId);
     if (!r) return notFound(source, payoutId);
-    if (r.failed || (r.state !== "unmatched" && r.state !== "failed"))
+    if (r.failed || !RETRYABLE.includes(r.state))
       return fail(
         "conflict",
-        `Payout ${payoutId} is ${r.state}${r.failed ? " and failed at the provider" : ""}: only an unmatched or failed payout is retried.`,
+        `Payout ${payoutId} is ${r.state}${r.failed ? " and failed at the provider" : ""}: only an unmatched or failed payout, or one that needs a Stripe key, is retried.`,
       );
     const next: PayoutRecord = {
       ...r,

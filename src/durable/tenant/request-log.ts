@@ -40,9 +40,18 @@ export const REQUEST_LOG_TABLES = [
 /**
  * Who made a call. A key is named by a short, non-secret id (see `lib/request-log.ts`). `events` is
  * not a call of the API: the notice that a webhook endpoint was disabled (`lib/events/notice.ts`),
- * written here so the support desk sees it beside the calls.
+ * written here so the support desk sees it beside the calls. `stripe` is not one either: a payout
+ * run's read of Stripe's API (`lib/stripe/client.ts`), named by the run's instance id.
  */
-export const CallerKind = z.enum(["key", "console", "order-run", "assistant", "watcher", "events"]);
+export const CallerKind = z.enum([
+  "key",
+  "console",
+  "order-run",
+  "assistant",
+  "watcher",
+  "events",
+  "stripe",
+]);
 export type CallerKind = z.output<typeof CallerKind>;
 
 /** One call, as it is written. `at` is epoch ms; `query` holds the query's names, never values. */
@@ -176,7 +185,8 @@ export class RequestLog implements RequestLogPort {
     );
     if (cut)
       this.sql.exec("DELETE FROM request_log WHERE watcher = ? AND seq <= ?", watcher, cut.seq);
-    this.#countParsed(c);
+    // The counters count the accounting API's shared budget, which a call to Stripe does not spend.
+    if (c.caller.kind !== "stripe") this.#countParsed(c);
   }
 
   /** Moves the counters for one call and stores nothing else of it (`REQUEST_LOG=counters`). */

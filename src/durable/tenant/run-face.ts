@@ -11,7 +11,7 @@ import { RpcTarget } from "cloudflare:workers";
 import type { Source } from "../../lib/orders/order";
 import type { Known, KnownAsk, Learned, OrderRunPort, RunInput } from "../../lib/orders/port";
 import type { RunPatch } from "../../lib/orders/runs";
-import type { KnownAccount, PayoutRunPort, PayoutTask } from "../../lib/payouts/port";
+import type { KnownAccount, LedgerRead, PayoutRunPort, PayoutTask } from "../../lib/payouts/port";
 import type { PayoutPatch } from "../../lib/payouts/records";
 import { fail, type Outcome } from "../../lib/outcome";
 import type { RunOwner } from "./order-desk";
@@ -101,6 +101,23 @@ class RunFace extends RpcTarget implements RunHolder {
   async learnAccounts(found: KnownAccount[]): Promise<void> {
     for (const f of found) this.#parts.settings.rememberSettlementIds(f.accountNo, f.ids);
   }
+
+  async payoutRead(
+    source: Source,
+    payoutId: string,
+    attempt: number,
+    read: LedgerRead,
+  ): Promise<PayoutTask> {
+    return this.#parts.payouts.read(source, payoutId, attempt, read);
+  }
+
+  /**
+   * The one place the Stripe key is opened: for a run of this registration, which the object
+   * started itself after verifying Stripe's signature (see the module comment).
+   */
+  async stripeKey(): Promise<string | null> {
+    return this.#parts.stripeKeys.open(this.#owner.tenant);
+  }
 }
 
 const GONE = fail(
@@ -129,4 +146,10 @@ class GoneRunFace extends RpcTarget implements RunHolder {
     return [];
   }
   async learnAccounts() {}
+  async payoutRead(): Promise<PayoutTask> {
+    return { kind: "stale" };
+  }
+  async stripeKey() {
+    return null;
+  }
 }

@@ -134,7 +134,11 @@ export interface UnusableOrder {
 
 /** What one verified webhook says. */
 export type OrderEvent =
-  | { kind: "paid"; order: Order }
+  /**
+   * `refs`: the provider's references of the payment (a Stripe payment intent and charge), kept so
+   * a payout's lines, which name the payment and not the order, find the order (`payment-refs.ts`).
+   */
+  | { kind: "paid"; order: Order; refs?: string[] }
   /** A paid order that cannot be invoiced (see `UnusableOrder`): its run is recorded as failed. */
   | { kind: "unusable"; orderId: string; reason: string }
   | { kind: "cancelled"; orderId: string; at: string }

@@ -73,6 +73,9 @@ const Address = z.object({
   country: Text,
 });
 
+/** An id, or the object it names when expanded. */
+const Ref = z.union([z.string().min(1).max(255), z.object({ id: z.string().min(1).max(255) })]);
+
 /** The invoice fields ledgergate reads. */
 export const StripeInvoice = z.object({
   id: z.string().min(1).max(100),
@@ -91,8 +94,41 @@ export const StripeInvoice = z.object({
   status_transitions: z
     .object({ paid_at: z.int().nullish(), voided_at: z.int().nullish() })
     .nullish(),
+  /** The payment, before API version 2025-03-31: its payment intent and its charge. */
+  payment_intent: Ref.nullish(),
+  charge: Ref.nullish(),
+  /** The payments, since 2025-03-31 (`InvoicePayment`s, when the event includes them). */
+  payments: z
+    .object({
+      data: z.array(
+        z.object({
+          payment: z.object({ payment_intent: Ref.nullish(), charge: Ref.nullish() }).nullish(),
+        }),
+      ),
+    })
+    .nullish(),
 });
 export type StripeInvoice = z.output<typeof StripeInvoice>;
+
+/**
+ * The references of the invoice's payment (payment intents, charges): what a payout's balance
+ * transaction names, through its charge, instead of the invoice (`lib/payouts/stripe-lines.ts`).
+ * Both shapes are read: `payment_intent` and `charge` before API version 2025-03-31, the
+ * `payments` list since. At most 20: an invoice is paid in one payment, or a few attempts.
+ */
+export function paymentRefsOf(inv: StripeInvoice): string[] {
+  const id = (r: z.output<typeof Ref> | null | undefined) =>
+    r == null ? [] : [typeof r === "string" ? r : r.id];
+  const refs = [
+    ...id(inv.payment_intent),
+    ...id(inv.charge),
+    ...(inv.payments?.data ?? []).flatMap((p) => [
+      ...id(p.payment?.payment_intent),
+      ...id(p.payment?.charge),
+    ]),
+  ];
+  return [...new Set(refs)].slice(0, 20);
+}
 
 /** VAT class from expanded rates (their percentages add up), or from tax over taxable amount. */
 function vatOf(

@@ -6,8 +6,9 @@
  * be within five minutes of now, either way, so a captured delivery cannot be replayed later. The
  * event id (`evt_…`) is the same on every retry: it is the de-duplication key.
  *
- * Events: `invoice.paid` → paid, `invoice.voided` → cancelled, `charge.refunded` → one refunded per
- * refund of the charge; everything else is acknowledged and ignored.
+ * Events: `invoice.paid` → paid (with the payment's references, which a payout's lines name),
+ * `invoice.voided` → cancelled, `charge.refunded` → one refunded per refund of the charge, and the
+ * payout events (`lib/payouts/stripe-events.ts`); everything else is acknowledged and ignored.
  */
 import { z } from "zod";
 import { stripeMinor } from "./money";
@@ -23,7 +24,8 @@ import {
 } from "./payload";
 import { concatBytes, MAX_SIGNATURE_HEADER_CHARS, verifyHexHmac } from "./signature";
 import type { SourceAdapter } from "./source";
-import { StripeInvoice, toOrder } from "./stripe-invoice";
+import { stripePayoutEvents } from "../payouts/stripe-events";
+import { paymentRefsOf, StripeInvoice, toOrder } from "./stripe-invoice";
 
 /** How far the signed timestamp may be from now, seconds: Stripe's own library default. */
 export const STRIPE_TOLERANCE_S = 300;
@@ -131,7 +133,13 @@ export const stripe: SourceAdapter = {
         const inv = parseWith(StripeInvoice, data.object, "Stripe invoice");
         if (!inv.ok) return inv;
         const order = toOrder(inv.value);
-        return order.ok ? paidEvent(order.value) : order;
+        if (!order.ok) return order;
+        const events = paidEvent(order.value);
+        // The invoice's payment: a payout's balance transaction names it, never the invoice.
+        const refs = paymentRefsOf(inv.value);
+        return events.ok && refs.length > 0
+          ? { ok: true, value: events.value.map((e) => (e.kind === "paid" ? { ...e, refs } : e)) }
+          : events;
       }
       case "invoice.voided": {
         const inv = parseWith(
@@ -153,6 +161,10 @@ export const stripe: SourceAdapter = {
       }
       case "charge.refunded":
         return chargeRefunded(data.object);
+      case "payout.paid":
+      case "payout.reconciliation_completed":
+      case "payout.failed":
+        return stripePayoutEvents(type, data.object, created);
       default:
         return type.length > 0
           ? ignored(null, `event ${type.slice(0, 60)} is not used`)

@@ -5,39 +5,21 @@
  * deliveries of one payout never start two runs.
  */
 import type { Source } from "../orders/order";
-import type { Payout, PayoutEvent } from "./payout";
-import type { PayoutRecord, PayoutState } from "./records";
+import type { PayoutEvent } from "./payout";
+import { again, blank, type PayoutRecord, type PayoutState } from "./records";
+import { applyLedgerPayout } from "./stripe-intake";
 
-/** What a delivery did to the record. */
-export type PayoutIntake = "started" | "duplicate" | "cancelled" | "ignored";
+/**
+ * What a delivery did to the record. `recorded`: kept, its run to start on a later event (a Stripe
+ * payout whose lines Stripe has not finished).
+ */
+export type PayoutIntake = "started" | "recorded" | "duplicate" | "cancelled" | "ignored";
 
 /** States a `payout.paid` with other lines may replace the payout in: nothing of it is posted. */
 const REPLACEABLE: readonly PayoutState[] = ["received", "unmatched", "failed"];
 
-function blank(source: Source, payout: Payout, at: string): PayoutRecord {
-  return {
-    source,
-    payoutId: payout.id,
-    payout,
-    state: "received",
-    receivedAt: at,
-    updatedAt: at,
-    deliveries: 0,
-    attempt: 1,
-    started: false,
-    failed: null,
-    issues: [],
-    issueCount: 0,
-    voucher: null,
-    error: null,
-    steps: [],
-  };
-}
-
-/** A new attempt of `r` in `state`, its run to start. */
-function again(r: PayoutRecord, state: "received" | "reversing"): PayoutRecord {
-  return { ...r, state, attempt: r.attempt + 1, started: false, error: null };
-}
+/** States a run has left with nothing posted and nothing to finish: `payout.failed` cancels them. */
+const CANCELLABLE: readonly PayoutState[] = ["waiting", "needs-key", "not-itemised"];
 
 /**
  * Applies one payout event to its record (null: none yet). Returns the new record (null: nothing
@@ -49,6 +31,7 @@ export function applyPayoutEvent(
   event: PayoutEvent,
   at: string,
 ): { record: PayoutRecord | null; intake: PayoutIntake; detail: string } {
+  if (event.kind === "payout-read") return applyLedgerPayout(record, source, event, at);
   if (event.kind === "payout-paid") {
     const p = event.payout;
     if (!record)
@@ -94,8 +77,8 @@ export function applyPayoutEvent(
   };
   if (record.failed)
     return { record: r, intake: "duplicate", detail: `Payout ${record.payoutId} failed before.` };
-  // Nothing can have been posted: the run never started.
-  if (record.state === "received" && !record.started)
+  // Nothing can have been posted: the run never started, or ended having posted nothing.
+  if ((record.state === "received" && !record.started) || CANCELLABLE.includes(record.state))
     return {
       record: { ...r, state: "cancelled" },
       intake: "cancelled",

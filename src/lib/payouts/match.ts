@@ -34,6 +34,11 @@ function lineSettlement(
 ): Settled | Omit<PayoutIssue, "line" | "orderId" | "refundId"> {
   const issue = (reason: IssueReason, detail: string) => ({ reason, detail });
   const what = l.type === "refund" ? `refund ${l.refundId ?? "(none)"} of order` : "order";
+  if (l.orderId === null && l.paymentRef)
+    return issue(
+      "no-order",
+      `line ${i}: a ${l.type} of payment ${l.paymentRef}, which no ${payout.orderSource} order of this tenant was paid with`,
+    );
   if (l.orderId === null || (l.type === "refund" && l.refundId === null))
     return issue(
       "no-order",
@@ -87,14 +92,19 @@ export function matchPayout(
   let fees = 0;
   let adjustments = 0;
   let disputes = 0;
-  for (const [i, l] of payout.lines.entries()) {
+  for (const [i, line] of payout.lines.entries()) {
+    // A line that names its payment, not its order (Stripe's): the order that payment paid.
+    const l =
+      line.orderId === null && line.paymentRef
+        ? { ...line, orderId: lookup.orderOfPayment?.(line.paymentRef) ?? null }
+        : line;
     fees += l.fee;
     if (l.type === "fee") fees -= l.amount;
     else if (l.type === "adjustment") adjustments -= l.amount;
     else if (l.type === "dispute") disputes -= l.amount;
     if (l.type !== "charge" && l.type !== "refund") continue;
     const at = { line: i, orderId: l.orderId, refundId: l.type === "refund" ? l.refundId : null };
-    const key = JSON.stringify([at.orderId, at.refundId]);
+    const key = JSON.stringify([at.orderId ?? l.paymentRef ?? null, at.refundId]);
     if (seen.has(key)) {
       add({
         ...at,

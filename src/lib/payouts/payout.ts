@@ -23,6 +23,12 @@ export const PayoutLine = z.object({
   refundId: z.string().nullable(),
   amount: z.int(),
   fee: z.int(),
+  /**
+   * The provider's payment a line comes from when it names no order itself (a Stripe charge's
+   * payment intent, or the charge): the matcher finds the order it paid through the tenant's
+   * payment references (`durable/tenant/payment-refs.ts`), at each attempt.
+   */
+  paymentRef: z.string().min(1).max(255).optional(),
 });
 export type PayoutLine = z.output<typeof PayoutLine>;
 
@@ -44,8 +50,26 @@ export const Payout = z.object({
 });
 export type Payout = z.output<typeof Payout>;
 
+/**
+ * What a provider that keeps its own ledger of a payout says of it (Stripe:
+ * `lib/payouts/stripe-events.ts`).
+ */
+export interface LedgerFacts {
+  /** False: made on request, so the provider cannot say which transactions it holds. */
+  automatic: boolean;
+  /** `standard` or `instant` (an instant payout cannot be itemised either). */
+  method: string;
+  /** Whether the provider's ledger of the payout is complete (`completed`) yet. */
+  reconciliation: "completed" | "in_progress" | "not_applicable";
+}
+
 /** What one verified webhook says of a payout. */
 export type PayoutEvent =
   | { kind: "payout-paid"; payout: Payout }
+  /**
+   * A payout whose lines are in the provider's own ledger, to be read from it (Stripe's
+   * `payout.paid` and `payout.reconciliation_completed`): `payout.lines` is empty until then.
+   */
+  | { kind: "payout-read"; payout: Payout; facts: LedgerFacts }
   /** A payout reversed after it was paid (the bank sent it back): its voucher is reversed. */
   | { kind: "payout-failed"; payoutId: string; at: string; reason: string | null };

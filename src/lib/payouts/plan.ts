@@ -26,6 +26,8 @@ export interface MatchLookup {
   order(orderId: string): OrderFacts | null;
   /** The other payout that holds this order (refundId null) or refund, or null. */
   claimedBy(orderId: string, refundId: string | null): string | null;
+  /** The order a provider's payment reference paid (a line's `paymentRef`), or null. */
+  orderOfPayment?(paymentRef: string): string | null;
 }
 
 /** One credit of the clearing account(s): money that left one account in one currency on a day. */

@@ -8,6 +8,7 @@
  */
 import type { Source } from "../orders/order";
 import type { SettlementIds } from "../orders/port";
+import type { PayoutLine } from "./payout";
 import type { BookingPlan } from "./plan";
 import type { PayoutIssue, PayoutPatch, PayoutVoucher } from "./records";
 
@@ -20,7 +21,21 @@ export type PayoutTask =
   /** The payout failed after its run began: reverse its voucher, if one was posted. */
   | { kind: "reverse"; voucher: PayoutVoucher | null; date: string }
   /** This attempt is no longer the payout's current one (or the payout is gone): stop. */
-  | { kind: "stale" };
+  | { kind: "stale" }
+  /** A Stripe payout whose lines are to be read from Stripe first (`payoutRead` then). */
+  | { kind: "read"; amount: number; currency: string }
+  /**
+   * A payout Stripe cannot itemise: read the balance of the account its orders settle to, on its
+   * arrival date, to show beside it; nothing is booked.
+   */
+  | { kind: "balance"; accountNo: number; date: string; currency: string };
+
+/** What reading a Stripe payout's ledger came to, for the tenant's object to take. */
+export type LedgerRead =
+  /** Its lines, and how many transactions were read for them (the payout's own included). */
+  | { kind: "lines"; lines: PayoutLine[]; read: number }
+  /** Stripe says it cannot list the payout's transactions (a manual payout), in its words. */
+  | { kind: "not-itemised"; reason: string };
 
 /** An account's ids as the tenant remembers them. */
 export interface KnownAccount {
@@ -46,4 +61,20 @@ export interface PayoutRunPort {
   knownAccounts(accountNos: number[]): Promise<KnownAccount[]>;
   /** Remembers account ids a run looked up. */
   learnAccounts(found: KnownAccount[]): Promise<void>;
+  /**
+   * Takes what was read of a Stripe payout on `attempt` and answers what follows: the match (the
+   * lines stored and matched as a payout event's are, the same `payoutTask` answer), or the
+   * balance to read instead.
+   */
+  payoutRead(
+    source: Source,
+    payoutId: string,
+    attempt: number,
+    read: LedgerRead,
+  ): Promise<PayoutTask>;
+  /**
+   * The tenant's Stripe key, opened, for a Stripe read of a run (null: none is set). Call it inside
+   * a step and never return it from one: a step's result is stored by the engine.
+   */
+  stripeKey(): Promise<string | null>;
 }

@@ -8,7 +8,9 @@
  * issues named, waiting for a retry or a corrected delivery), `booked` (its one bank voucher is
  * posted), `failed` (the run failed: the API refused or kept failing), `reversing` and `reversed`
  * (`payout.failed` after booking: the voucher is reversed), `cancelled` (`payout.failed` before
- * anything was posted).
+ * anything was posted). A payout read from Stripe may also be `waiting` (Stripe has not finished
+ * its lines), `needs-key` (no Stripe key, or Stripe refused it: nothing read, nothing posted) or
+ * `not-itemised` (a manual or instant payout: recorded with the reason, never booked).
  */
 import { z } from "zod";
 import { sha256Hex } from "../crypto";
@@ -27,6 +29,9 @@ export const PayoutState = z.enum([
   "reversing",
   "reversed",
   "cancelled",
+  "waiting",
+  "needs-key",
+  "not-itemised",
 ]);
 export type PayoutState = z.output<typeof PayoutState>;
 
@@ -67,6 +72,25 @@ export const PayoutVoucher = z.object({
 });
 export type PayoutVoucher = z.output<typeof PayoutVoucher>;
 
+/**
+ * What the gateway knows of a payout it reads from Stripe: how Stripe made it, whether its lines
+ * were read, and for one Stripe cannot itemise, why, and the clearing account's balance instead.
+ */
+export const StripeFacts = z.object({
+  automatic: z.boolean(),
+  method: z.string(),
+  reconciliation: z.enum(["completed", "in_progress", "not_applicable"]),
+  /** Balance transactions read for its lines (its own included); null until they are read. */
+  linesRead: z.int().nullable(),
+  /** Why Stripe cannot itemise it (a manual or instant payout); null when it can. */
+  notItemised: z.string().nullable(),
+  /** The clearing account's balance on the arrival date (minor units), read instead of lines. */
+  clearing: z
+    .object({ accountNo: z.int(), balance: z.int(), asOf: z.iso.date(), currency: z.string() })
+    .nullable(),
+});
+export type StripeFacts = z.output<typeof StripeFacts>;
+
 /** Everything the gateway knows about one payout. */
 export const PayoutRecord = z.object({
   source: Source,
@@ -88,8 +112,37 @@ export const PayoutRecord = z.object({
   voucher: PayoutVoucher.nullable(),
   error: z.object({ step: z.string(), detail: z.string() }).nullable(),
   steps: z.array(StepRecord),
+  /** A payout read from Stripe (null for one whose lines came in its event). */
+  stripe: StripeFacts.nullable().default(null),
 });
 export type PayoutRecord = z.output<typeof PayoutRecord>;
+
+/** A new record of `payout`, received at `at`, its run to start. */
+export function blank(source: Source, payout: Payout, at: string): PayoutRecord {
+  return {
+    source,
+    payoutId: payout.id,
+    payout,
+    state: "received",
+    receivedAt: at,
+    updatedAt: at,
+    deliveries: 0,
+    attempt: 1,
+    started: false,
+    failed: null,
+    issues: [],
+    issueCount: 0,
+    voucher: null,
+    error: null,
+    steps: [],
+    stripe: null,
+  };
+}
+
+/** A new attempt of `r` in `state`, its run to start. */
+export function again(r: PayoutRecord, state: "received" | "reversing"): PayoutRecord {
+  return { ...r, state, attempt: r.attempt + 1, started: false, error: null };
+}
 
 /** Issues kept on a record: enough to act on; the count says how many more there are. */
 export const MAX_ISSUES = 200;
@@ -123,4 +176,6 @@ export interface PayoutPatch {
   voucher?: PayoutVoucher | null;
   error?: PayoutRecord["error"];
   step?: StepRecord;
+  /** A Stripe payout's clearing balance, read instead of its lines (kept in its `stripe`). */
+  clearing?: StripeFacts["clearing"];
 }

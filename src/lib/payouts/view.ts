@@ -68,6 +68,36 @@ export const PayoutView = z.strictObject({
     .nullable(),
   error: z.strictObject({ step: z.string(), detail: z.string() }).nullable(),
   steps: z.array(StepRecord.strict()),
+  stripe: z
+    .strictObject({
+      automatic: z.boolean().meta({ description: "False: a manual payout." }),
+      method: z.string().meta({ description: "`standard` or `instant`." }),
+      reconciliationStatus: z.enum(["completed", "in_progress", "not_applicable"]),
+      transactionsRead: z
+        .int()
+        .nullable()
+        .meta({ description: "Balance transactions read from Stripe; null until read." }),
+      notItemised: z
+        .string()
+        .nullable()
+        .meta({ description: "Why Stripe cannot itemise it (manual or instant); null if it can." }),
+      clearing: z
+        .strictObject({
+          accountNo: z.int(),
+          balance: Decimal,
+          currency: z.string(),
+          asOf: z.string(),
+        })
+        .nullable()
+        .meta({
+          description:
+            "For a payout not itemised: the clearing account's balance on its arrival date, read once from the API.",
+        }),
+    })
+    .nullable()
+    .meta({
+      description: "A payout read from Stripe; null for one whose lines came in its event.",
+    }),
 });
 export type PayoutView = z.output<typeof PayoutView>;
 
@@ -109,6 +139,19 @@ export function payoutView(r: PayoutRecord): PayoutView {
     voucher: r.voucher,
     error: r.error,
     steps: r.steps,
+    stripe: r.stripe && {
+      automatic: r.stripe.automatic,
+      method: r.stripe.method,
+      reconciliationStatus: r.stripe.reconciliation,
+      transactionsRead: r.stripe.linesRead,
+      notItemised: r.stripe.notItemised,
+      clearing: r.stripe.clearing && {
+        accountNo: r.stripe.clearing.accountNo,
+        balance: formatMinor(r.stripe.clearing.balance),
+        currency: r.stripe.clearing.currency,
+        asOf: r.stripe.clearing.asOf,
+      },
+    },
   };
 }
 

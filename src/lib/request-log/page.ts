@@ -51,6 +51,7 @@ export async function requestLogPage(
       tenant: name,
       apiBaseUrl: api.ok ? api.config.apiBaseUrl : "",
       apiClient,
+      stripeBaseUrl: config.stripeApiBaseUrl,
     }),
     recording: config.requestLog,
   };

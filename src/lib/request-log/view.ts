@@ -42,7 +42,7 @@ export const RequestView = z.strictObject({
     kind: CallerKind,
     id: z.string().nullable().meta({
       description:
-        "A gateway key's: its hash's first 8 hex; an order run's: its instance id; the console's: the action (`mapping-check`, `offboarding`, `client-id`); an assistant's: its principal (`key:` and the key's 8 hex).",
+        "A gateway key's: its hash's first 8 hex; an order run's: its instance id; the console's: the action (`mapping-check`, `offboarding`, `client-id`); an assistant's: its principal (`key:` and the key's 8 hex); `stripe`, a payout run's read of Stripe's API: the run's instance id.",
     }),
   }),
   requestBody: z
@@ -59,6 +59,8 @@ export interface BundleContext {
   apiBaseUrl: string;
   /** `ClientId` and `ClientName` of ClientIntegrationInformation; null when not read (yet). */
   apiClient: ApiClient | null;
+  /** Stripe's API root, for the rows of Stripe calls (null: not configured). */
+  stripeBaseUrl: string | null;
 }
 
 /** Path segments that are object ids: numbers or GUIDs. */
@@ -69,6 +71,17 @@ const ID = /^([0-9]+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
  * object ids in the URL, the time, the request URL and body, and the API's error.
  */
 export function supportBundle(r: LoggedRow, ctx: BundleContext): string {
+  // A call to Stripe is for Stripe's support, and names the account by nothing the API knows.
+  if (r.caller.kind === "stripe")
+    return [
+      "A call to Stripe's API (not the accounting API), made by a payout run",
+      `Gateway tenant: ${ctx.tenant}`,
+      `Payout run: ${r.caller.id ?? "unknown"}`,
+      `Time (UTC): ${new Date(r.at).toISOString()}`,
+      `Request: ${r.method} ${ctx.stripeBaseUrl ?? ""}${r.path}${r.query.length === 0 ? "" : `?${r.query.map((n) => `${n}=…`).join("&")}`}`,
+      `Status: ${r.apiStatus ?? `${r.status} (Stripe did not answer)`}`,
+      `Error: ${r.apiError ?? "none"}`,
+    ].join("\n");
   const ids = r.path.split("/").filter((s) => ID.test(s));
   const query = r.query.length === 0 ? "" : `?${r.query.map((n) => `${n}=…`).join("&")}`;
   const client = ctx.apiClient

@@ -1,8 +1,9 @@
 /**
  * @module
  * A tenant's payouts on the console: the list with the accounts and the unpaid orders, one payout,
- * its Retry, and creating a missing account. Read through the operator's face (`asOperator`): the
- * session is the authority here, as the gateway key is on `/payouts`.
+ * its Retry, creating a missing account, and the Stripe key (set, never shown, removed). Read
+ * through the operator's face (`asOperator`): the session is the authority here, as the gateway key
+ * is on `/payouts`.
  */
 import { tenantPath } from "../../lib/console/views";
 import { unwrap } from "../../lib/outcome";
@@ -25,8 +26,13 @@ export function payoutRoutes(router: ConsoleRouter) {
       const { environment, client } = c.req.valid("param");
       const state = c.req.valid("query").state ?? null;
       const name = tenantName(environment, client);
-      const [payouts, mapping, unpaid] = await asOperator(c.env, name, (f) =>
-        Promise.all([f.payouts(state, PER_PAGE), f.orderMapping(), f.unpaidOrders(PER_PAGE)]),
+      const [payouts, mapping, unpaid, stripeKey] = await asOperator(c.env, name, (f) =>
+        Promise.all([
+          f.payouts(state, PER_PAGE),
+          f.orderMapping(),
+          f.unpaidOrders(PER_PAGE),
+          f.stripeKey(),
+        ]),
       );
       const m = unwrap(mapping);
       return html(
@@ -41,6 +47,7 @@ export function payoutRoutes(router: ConsoleRouter) {
           accounts={await checkAccounts(c.env, name, m)}
           settlesToOneAccount={m.settlementAccount}
           unpaid={unwrap(unpaid)}
+          stripeKey={unwrap(stripeKey)}
           flash={(await takeFlash(c)) ?? undefined}
         />,
       );
@@ -69,6 +76,29 @@ export function payoutRoutes(router: ConsoleRouter) {
         throw new Problem("conflict", `${retried.error.detail} Nothing was started.`);
       unwrap(retried);
       return see(c, payoutPath({ environment, client }, { source, payoutId }));
+    })
+    .openapi(route.setStripeKey, async (c) => {
+      const { environment, client } = c.req.valid("param");
+      const back = tenantPath(environment, client, "/payouts");
+      const set = await asOperator(c.env, tenantName(environment, client), (f) =>
+        f.setStripeKey(c.req.valid("form").key),
+      );
+      // A refused key goes back to the form with the reason, never with the key.
+      if (!set.ok && set.error.reason === "bad-request")
+        return seeWith(c, back, { at: "stripe", error: set.error.detail });
+      const { payoutsRestarted } = unwrap(set);
+      return seeWith(c, back, {
+        at: "stripe",
+        notice: `The Stripe key is set.${payoutsRestarted > 0 ? ` ${payoutsRestarted} payouts that waited for it are read again.` : ""}`,
+      });
+    })
+    .openapi(route.removeStripeKey, async (c) => {
+      const { environment, client } = c.req.valid("param");
+      unwrap(await asOperator(c.env, tenantName(environment, client), (f) => f.removeStripeKey()));
+      return seeWith(c, tenantPath(environment, client, "/payouts"), {
+        at: "stripe",
+        notice: "The Stripe key is forgotten.",
+      });
     })
     .openapi(route.createAccount, async (c) => {
       const { environment, client } = c.req.valid("param");

@@ -2,7 +2,7 @@
  * @module
  * The declarations of the console's payout pages (`/console/tenants/{environment}/{client}/
  * payouts…`): the list with the accounts the mapping posts to and the orders in no payout, one
- * payout, its retry, and creating a missing account. Kept apart from `contract.ts` so the payouts
+ * payout, its retry, creating a missing account, and the tenant's Stripe key. Kept apart from `contract.ts` so the payouts
  * are one unit, like the request log's page.
  */
 import { createRoute, z } from "@hono/zod-openapi";
@@ -98,6 +98,38 @@ export const createAccount = createRoute({
   responses: {
     303: see("To the accounts on the payouts page: created, or why not."),
     400: page("The form is not valid."),
+    404: page("No such tenant."),
+    ...refused,
+  },
+});
+
+export const setStripeKey = createRoute({
+  ...post,
+  path: "/tenants/{environment}/{client}/payouts/stripe-key",
+  operationId: "consoleSetStripeKey",
+  summary: "Set the tenant's Stripe key (never shown again)",
+  request: {
+    params: Target,
+    body: form(z.object({ csrf: Csrf, key: z.string().max(300) }).openapi("ConsoleStripeKey")),
+  },
+  responses: {
+    303: see("To the Stripe section of the payouts page: set, or why not."),
+    404: page("No such tenant."),
+    ...refused,
+  },
+});
+
+export const removeStripeKey = createRoute({
+  ...post,
+  path: "/tenants/{environment}/{client}/payouts/stripe-key/remove",
+  operationId: "consoleRemoveStripeKey",
+  summary: "Forget the tenant's Stripe key",
+  request: {
+    params: Target,
+    body: form(z.object({ csrf: Csrf }).openapi("ConsoleStripeKeyRemoval")),
+  },
+  responses: {
+    303: see("To the Stripe section of the payouts page."),
     404: page("No such tenant."),
     ...refused,
   },

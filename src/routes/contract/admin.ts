@@ -8,6 +8,7 @@ import { Environment } from "../../lib/config";
 import { OrderMapping, OrderMappingInput } from "../../lib/orders/mapping";
 import { Source } from "../../lib/orders/order";
 import { ShopDomain } from "../../lib/orders/shopify";
+import { StripeKey, StripeMode } from "../../lib/stripe/key";
 import { problems } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";
 import { ClientSlug } from "../../lib/stubs";
@@ -93,6 +94,27 @@ const ClientKeyReplaced = z
       }),
   })
   .openapi("ClientKeyReplaced");
+const StripeKeyBody = z
+  .strictObject({
+    key: StripeKey.meta({
+      description:
+        "A restricted key (`rk_test_…` or `rk_live_…`) with Read on Payouts, Balance, Charges, Refunds and Disputes. A secret key (`sk_…`) is refused: reading is all ledgergate does with it.",
+    }),
+  })
+  .openapi("StripeKeyInput");
+const StripeKeyState = z
+  .strictObject({
+    set: z.boolean(),
+    mode: StripeMode.nullable().meta({ description: "`test` or `live`, as the key says." }),
+    setAt: z.string().nullable(),
+  })
+  .openapi("StripeKeyState", { description: "Whether a Stripe key is set: never the key." });
+const StripeKeySet = z
+  .strictObject({
+    stripeKey: StripeKeyState,
+    payoutsRestarted: Count("Payouts that waited for a key (`needs-key`), each started again."),
+  })
+  .openapi("StripeKeySet");
 const SecretSet = z
   .strictObject({ previousSecretRetiresAt: z.string().nullable() })
   .openapi("WebhookSecretSet");
@@ -223,6 +245,45 @@ export const getOrderMapping = createRoute({
     200: jsonAnswer("The mapping in force.", OrderMappingAnswer),
     ...problems(401, 404, 429, 503),
   },
+});
+
+export const setStripeKey = createRoute({
+  ...base,
+  method: "put",
+  path: "/tenants/{environment}/{client}/stripe-key",
+  operationId: "setStripeKey",
+  summary: "Set the tenant's Stripe key, for reading its Stripe payouts",
+  description:
+    "Stored sealed, never shown again (docs/payouts.md, Stripe). Payouts that waited for a key start again; the answer counts them.",
+  middleware: [jsonGate()],
+  request: { params: Target, body: jsonBody(StripeKeyBody) },
+  responses: {
+    200: jsonAnswer("Set; whether a key is set now, and the payouts started again.", StripeKeySet),
+    ...problems(400, 401, 404, 413, 415, 429, 503),
+  },
+});
+
+export const getStripeKey = createRoute({
+  ...base,
+  method: "get",
+  path: "/tenants/{environment}/{client}/stripe-key",
+  operationId: "getStripeKey",
+  summary: "Whether the tenant has a Stripe key, its mode and when it was set (never the key)",
+  request: { params: Target },
+  responses: {
+    200: jsonAnswer("The key's state.", StripeKeyState),
+    ...problems(401, 404, 429, 503),
+  },
+});
+
+export const removeStripeKey = createRoute({
+  ...base,
+  method: "delete",
+  path: "/tenants/{environment}/{client}/stripe-key",
+  operationId: "removeStripeKey",
+  summary: "Forget the tenant's Stripe key",
+  request: { params: Target },
+  responses: { 204: none("Forgotten (or none was set)."), ...problems(401, 404, 429, 503) },
 });
 
 /**

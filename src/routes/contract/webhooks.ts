@@ -19,10 +19,19 @@ const WebhookRoute = z.object({ source: Source, client: ClientSlug, environment:
 const Intake = z
   .strictObject({
     intake: z
-      .enum(["started", "duplicate", "cancelled", "failed", "ignored", "refused", "ping"])
+      .enum([
+        "started",
+        "recorded",
+        "duplicate",
+        "cancelled",
+        "failed",
+        "ignored",
+        "refused",
+        "ping",
+      ])
       .openapi({
         description:
-          "`refused`: verified, but from a shop this tenant is not bound to; nothing was booked (answered 200 so the shop does not retry).",
+          "`refused`: verified, but from a shop this tenant is not bound to; nothing was booked (answered 200 so the shop does not retry). `recorded`: kept, its run to start on a later event (a Stripe payout whose lines Stripe has not finished).",
       }),
     detail: z.string(),
     // A union, not `.nullable()`: the library copies a schema's component name onto its nullable
@@ -70,7 +79,10 @@ export const receiveWebhook = createRoute({
       "Already recorded (a duplicate), ignored, refused for its shop, or WooCommerce's ping.",
       Intake,
     ),
-    202: jsonAnswer("Recorded; the run is started.", Intake),
+    202: jsonAnswer(
+      "Recorded; the run is started (or, `recorded`, starts on the event it waits for).",
+      Intake,
+    ),
     ...problems(400, 401, 404, 413, 422, 503),
   },
 });

@@ -71,6 +71,7 @@ describe("order desk: starting runs", () => {
           take: () => ({ intake: "ignored", detail: "", view: null }),
           startPending: async () => false,
         },
+        { link: () => undefined },
       );
       for (const id of ["1001", "1002", "1003"])
         desk.book.put(applyEvent(null, "shopify", { kind: "paid", order: order(id) }, AT).run);

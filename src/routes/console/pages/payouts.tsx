@@ -14,8 +14,10 @@ import { PayoutState } from "../../../lib/payouts/records";
 import type { PayoutView, UnpaidOrder } from "../../../lib/payouts/view";
 import { Csrf, Layout } from "../layout";
 import { Table } from "../table";
+import type { StripeKeyStatus } from "../../../durable/tenant/stripe-key";
 import { FormMessage } from "./feedback";
 import { Steps } from "./steps";
+import { StripeKeySection } from "./stripe-key";
 
 interface Owner {
   csrf: string;
@@ -38,6 +40,7 @@ export function PayoutsPage(
     accounts: AccountCheck[];
     settlesToOneAccount: number | null;
     unpaid: { afterDays: number; orders: UnpaidOrder[] };
+    stripeKey: StripeKeyStatus;
     flash?: Flash | undefined;
   },
 ) {
@@ -73,6 +76,12 @@ export function PayoutsPage(
             </form>
           ),
         ])}
+      />
+      <StripeKeySection
+        csrf={p.csrf}
+        action={`${base}/stripe-key`}
+        status={p.stripeKey}
+        flash={p.flash}
       />
       <h2 id="list">Payouts</h2>
       <nav aria-label="Filter by state">
@@ -130,7 +139,8 @@ export function PayoutsPage(
 /** One payout's page. */
 export function PayoutPage(p: Owner & { payout: PayoutView }) {
   const x = p.payout;
-  const retryable = !x.failed && (x.state === "unmatched" || x.state === "failed");
+  const retryable =
+    !x.failed && (x.state === "unmatched" || x.state === "failed" || x.state === "needs-key");
   const underWay = ["received", "running", "reversing"].includes(x.state);
   return (
     <Layout title={`Payout ${x.payoutId}`} csrf={p.csrf} refresh={underWay ? 3 : undefined}>
@@ -155,6 +165,24 @@ export function PayoutPage(p: Owner & { payout: PayoutView }) {
         <dd>
           {x.failed ? `${when(x.failed.at)}${x.failed.reason ? `: ${x.failed.reason}` : ""}` : "–"}
         </dd>
+        {x.stripe ? (
+          <>
+            <dt>Read from Stripe</dt>
+            <dd>
+              {x.stripe.notItemised
+                ? `No: ${x.stripe.notItemised}`
+                : x.stripe.transactionsRead === null
+                  ? `Not yet (Stripe's ledger ${x.stripe.reconciliationStatus})`
+                  : `${x.stripe.transactionsRead} balance transactions`}
+            </dd>
+            {x.stripe.clearing ? (
+              <>
+                <dt>Clearing account instead</dt>
+                <dd>{`${x.stripe.clearing.accountNo}: ${x.stripe.clearing.balance} ${x.stripe.clearing.currency} on ${x.stripe.clearing.asOf}`}</dd>
+              </>
+            ) : null}
+          </>
+        ) : null}
         <dt>Attempt</dt>
         <dd>{x.attempt}</dd>
         <dt>Updated</dt>
