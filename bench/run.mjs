@@ -9,9 +9,11 @@
 //   4–6. shop orders (bench/orders.mjs): upstream calls per order, orders per minute through the
 //      10 req/s limit with 20 tenants, webhook answer time,
 //   7. the reference cache (bench/reference.mjs): upstream calls of 100 orders' lookups and writes,
-//      cached against the plain pass-through.
+//      cached against the plain pass-through,
+//   8. bursts (bench/bursts.mjs): 1 to 20 parallel calls on an idle key, direct and through
+//      ledgergate.
 // `npm run bench -- latency` runs 1–2 only, `-- load` 3–3c only, `-- orders` 4–6 only, `--
-// reference` 7 only; the default is all. `npm run bench -- margin` (bench/margin.mjs, not part of
+// reference` 7 only, `-- bursts` 8 only; the default is all. `npm run bench -- margin` (bench/margin.mjs, not part of
 // all) compares pacing margins. Every figure comes from this one run, baseline included. Not a
 // test: it asserts nothing.
 import { spawn } from "node:child_process";
@@ -37,22 +39,26 @@ import {
   viaForwarder,
   viaGateway,
 } from "./lib.mjs";
+import { burstsBench } from "./bursts.mjs";
 import { loadBench } from "./load.mjs";
 import { marginBench } from "./margin.mjs";
 import { ordersBench } from "./orders.mjs";
 import { referenceBench } from "./reference.mjs";
 
 const PARTS = {
-  all: ["latency", "load", "orders", "reference"],
+  all: ["latency", "load", "orders", "reference", "bursts"],
   latency: ["latency"],
   load: ["load"],
   orders: ["orders"],
   reference: ["reference"],
+  bursts: ["bursts"],
   margin: ["margin"],
 };
 const mode = process.argv[2] ?? "all";
 if (!Object.hasOwn(PARTS, mode)) {
-  console.error(`Usage: npm run bench [-- latency|load|orders|reference|margin]  (not ${mode})`);
+  console.error(
+    `Usage: npm run bench [-- latency|load|orders|reference|bursts|margin]  (not ${mode})`,
+  );
   process.exit(2);
 }
 if ((await answers(`${GW}/healthz`)) || (await answers(`${SB}/_sandbox/keys`))) {
@@ -234,6 +240,7 @@ const BENCHES = {
   load: () => loadBench(keys),
   orders: () => ordersBench(keys),
   reference: referenceBench,
+  bursts: burstsBench,
 };
 for (const part of PARTS[mode]) printers.push(await BENCHES[part]());
 stop();

@@ -95,6 +95,43 @@ describe("rate governor: the shared 10 req/s", () => {
     expect((await governed(b.name)).refusedForDeadline).toBe(0);
   });
 
+  it("grants a burst of 8 parallel calls into a free second at once: none of them waits", async () => {
+    await evictDurableObject(governor());
+    const t = await tenant();
+    expect((await t.v2(CALL)).status).toBe(200); // the token, outside the burst
+    skipAhead(2000); // past the window of that call, by the governor's clock
+    const before = await governed(t.name);
+    const results = await Promise.all(Array.from({ length: 8 }, () => t.v2(CALL)));
+    expect(results.map((r) => r.status)).toEqual(Array<number>(8).fill(200));
+    const after = await governed(t.name);
+    expect(after.upstreamCalls - before.upstreamCalls).toBe(8);
+    expect(after.throttledWaits - before.throttledWaits).toBe(0);
+  });
+
+  it("learns a smaller burst when the API answers bursts with 429 (a fixed-window limit), and falls back to pacing", async () => {
+    await evictDurableObject(governor());
+    const t = await tenant();
+    expect((await t.v2(CALL)).status).toBe(200);
+    expect((await governor().state()).burst).toBe(10);
+    // 3 calls per fixed second at the sandbox: 10 at once draw at least 4 429s wherever the
+    // second's edge falls (at most 6 pass, 3 on each side).
+    await control("PUT", "/settings", { rateLimitPerSecond: 3, fixedWindowMs: 1000 });
+    const sandboxBefore = await stats();
+    skipAhead(2000);
+    await Promise.all(Array.from({ length: 10 }, () => t.v2(CALL)));
+    expect((await stats()).throttled - sandboxBefore.throttled).toBeGreaterThanOrEqual(4);
+    const learned = (await governor().state()).burst;
+    expect(learned).toBeLessThanOrEqual(5);
+    // The next burst is paced beyond the learned burst: at least 8 − learned of 8 calls wait.
+    await control("PUT", "/settings", SANDBOX_UNLIMITED);
+    skipAhead(2000);
+    const before = await governed(t.name);
+    await Promise.all(Array.from({ length: 8 }, () => t.v2(CALL)));
+    const after = await governed(t.name);
+    expect(after.throttledWaits - before.throttledWaits).toBeGreaterThanOrEqual(8 - learned);
+    await evictDurableObject(governor());
+  });
+
   it("after a 429 nudges the pace; after a second, pauses and slows it, and refuses at once, with 503, Retry-After and the unavailable problem, a call whose wait would pass its deadline", async () => {
     const t = await tenant();
     const pace = await governor().state();

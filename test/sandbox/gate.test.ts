@@ -138,6 +138,22 @@ describe("v2 gate: rate limit", () => {
     expect(stats.throttled).toBe(6);
   });
 
+  it("counts per fixed window when fixedWindowMs is set: a burst beyond one window's share draws 429s a rolling second would pass", async () => {
+    const s = await session("demo");
+    // 3 per fixed second: 7 at once pass 3, or at most 6 if they straddle a second's edge.
+    await control("PUT", "/settings", { rateLimitPerSecond: 3, fixedWindowMs: 1000 });
+    const results = await Promise.all(
+      Array.from({ length: 7 }, () => s.api("/ClientIntegrationInformation")),
+    );
+    const passed = results.filter((r) => r.status === 200).length;
+    expect(passed).toBeGreaterThanOrEqual(3);
+    expect(passed).toBeLessThanOrEqual(6);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(7 - passed);
+    expect(await control("GET", "/settings")).toMatchObject({ demo: { fixedWindowMs: 1000 } });
+    await control("PUT", "/settings", { fixedWindowMs: null });
+    expect(await control("GET", "/settings")).toMatchObject({ demo: { fixedWindowMs: null } });
+  });
+
   it("keeps the environments' limits apart (one subscription key each)", async () => {
     const demo = await session("demo");
     const prod = await session("production");
@@ -233,6 +249,7 @@ describe("v2 gate: injected faults", () => {
     const before = await control("GET", "/settings");
     for (const bad of [
       { rateLimitPerSecond: "ten" },
+      { fixedWindowMs: 5 },
       { faults: [{ kind: "explode" }] },
       { tokenLifetimeSeconds: 5, surprise: true },
     ]) {

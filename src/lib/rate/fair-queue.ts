@@ -13,7 +13,12 @@
  * permits ahead of it under round-robin times the current spacing, so it grows after a 429.
  * Pauses: after repeated 429s the whole environment stops for the Retry-After, because the key
  * (and so the limit) is shared by all tenants alike; the pace then slows (see `pacer.ts`).
+ * Bursts (with a `GrantWindow`): a request that finds the last second's budget free goes at once,
+ * with no spacing; only what has to queue is paced. Queued requests keep the spacing *and* the
+ * window: after a burst the window is full, and the spacing then spreads the grants that follow
+ * evenly instead of repeating the burst a window later. Without a window, every permit is paced.
  */
+import type { GrantWindow } from "./grant-window";
 import type { PaceState, Pacer, Reaction } from "./pacer";
 
 /** Per-tenant counters: permits granted, callers that had to queue, callers refused. */
@@ -44,6 +49,10 @@ export interface QueueState extends PaceState {
   waiting: number;
   /** Tenants with at least one request waiting. */
   waitingTenants: number;
+  /** Permits in the window of the last second plus the transit margin (0 with no window). */
+  inWindow: number;
+  /** How many permits may go at once into a free window now (1 with no window: pacing). */
+  burst: number;
 }
 
 interface Waiter<T> {
@@ -70,13 +79,16 @@ const retryAfter = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
  */
 export class FairQueue<T> {
   readonly #pacer: Pacer;
+  readonly #window: GrantWindow | undefined;
   #queues = new Map<string, Waiter<T>[]>();
   /** Tenants with waiters, in serving order; the head is served next. */
   #ring: string[] = [];
   #counters = new Map<string, TenantCounters>();
 
-  constructor(pacer: Pacer) {
+  /** `window`: grant bursts into a free budget at once (see `grant-window.ts`); none: pace all. */
+  constructor(pacer: Pacer, window?: GrantWindow) {
     this.#pacer = pacer;
+    this.#window = window;
   }
 
   /**
@@ -86,8 +98,9 @@ export class FairQueue<T> {
    */
   offer(tenant: string, maxWaitMs: number, now: number, ticket: T): Offer {
     const counters = this.#countersOf(tenant);
-    if (this.#ring.length === 0 && this.#pacer.ready(now)) {
+    if (this.#goesNow(tenant, now)) {
       const permit = this.#pacer.grant(now, false);
+      this.#window?.record(now, tenant, permit);
       counters.permits++;
       return { outcome: "granted", permit };
     }
@@ -106,7 +119,10 @@ export class FairQueue<T> {
 
   /** The API answered 429 to the call of `permit`: the pace reacts (see `Pacer.throttled`). */
   throttled(seconds: number, now: number, permit: number): Reaction {
-    return this.#pacer.throttled(seconds, now, permit);
+    const reaction = this.#pacer.throttled(seconds, now, permit);
+    // Only a reaction teaches the burst: an echo is a call of the burst already judged.
+    if (reaction !== "echo") this.#window?.throttled(permit, now);
+    return reaction;
   }
 
   /**
@@ -115,7 +131,7 @@ export class FairQueue<T> {
    */
   drain(now: number): Drain<T> {
     const out: Drain<T> = { granted: [], refused: this.#expire(now), wakeAt: null };
-    while (this.#ring.length > 0 && this.#pacer.ready(now)) {
+    while (this.#ring.length > 0 && this.#pacer.ready(now) && this.#roomNow(now)) {
       const tenant = this.#ring.shift() as string;
       const queue = this.#queues.get(tenant) ?? [];
       const waiter = queue.shift();
@@ -123,6 +139,7 @@ export class FairQueue<T> {
       else this.#queues.delete(tenant);
       if (!waiter) continue;
       const permit = this.#pacer.grant(now, true);
+      this.#window?.record(now, tenant, permit);
       this.#countersOf(tenant).permits++;
       out.granted.push({ tenant, ticket: waiter.ticket, waitedMs: now - waiter.since, permit });
     }
@@ -130,7 +147,8 @@ export class FairQueue<T> {
     let soonestDeadline = Infinity;
     for (const q of this.#queues.values())
       for (const w of q) soonestDeadline = Math.min(soonestDeadline, w.deadline);
-    out.wakeAt = Math.min(this.#pacer.nextAt(), soonestDeadline);
+    const due = Math.max(this.#pacer.nextAt(), this.#window?.roomAt(now) ?? now);
+    out.wakeAt = Math.min(due, soonestDeadline);
     return out;
   }
 
@@ -144,7 +162,8 @@ export class FairQueue<T> {
     let ahead = mine;
     for (const [other, q] of this.#queues)
       if (other !== tenant) ahead += Math.min(q.length, mine + 1);
-    return this.#pacer.eta(ahead, now);
+    const paced = this.#pacer.eta(ahead, now);
+    return Math.max(paced, (this.#window?.roomAt(now, ahead) ?? now) - now);
   }
 
   /** Counters per tenant since this queue was made. */
@@ -154,7 +173,13 @@ export class FairQueue<T> {
 
   /** The pace and how many wait. */
   state(now: number): QueueState {
-    return { ...this.#pacer.state(now), waiting: this.waiting, waitingTenants: this.#ring.length };
+    return {
+      ...this.#pacer.state(now),
+      waiting: this.waiting,
+      waitingTenants: this.#ring.length,
+      inWindow: this.#window?.count(now) ?? 0,
+      burst: this.#window?.burst(now) ?? 1,
+    };
   }
 
   /** How many requests wait, per tenant with any waiting. */
@@ -167,6 +192,26 @@ export class FairQueue<T> {
     let n = 0;
     for (const q of this.#queues.values()) n += q.length;
     return n;
+  }
+
+  /**
+   * Whether a new request of `tenant` is granted at once. With no window: when nobody waits and the
+   * spacing allows. With one, also when the window's burst has a place for it (`mayBurst`), never
+   * during a pause, never ahead of its own tenant's queue, and never beyond the window's limit:
+   * that limit is what keeps every second at the API within the quota (see `grant-window.ts`).
+   */
+  #goesNow(tenant: string, now: number): boolean {
+    const idle = this.#ring.length === 0;
+    const w = this.#window;
+    if (!w) return idle && this.#pacer.ready(now);
+    if (this.#queues.has(tenant) || !w.hasRoom(now)) return false;
+    if (idle && this.#pacer.ready(now)) return true;
+    return this.#pacer.state(now).pausedForMs === 0 && w.mayBurst(tenant, now, idle);
+  }
+
+  /** Whether the window (if any) takes one more permit now. */
+  #roomNow(now: number): boolean {
+    return this.#window?.hasRoom(now) ?? true;
   }
 
   #countersOf(tenant: string): TenantCounters {
