@@ -99,7 +99,7 @@ describe("rate governor: the shared 10 req/s", () => {
     await evictDurableObject(governor());
     const t = await tenant();
     expect((await t.v2(CALL)).status).toBe(200); // the token, outside the burst
-    skipAhead(2000); // past the window of that call, by the governor's clock
+    await skipAhead(2000); // past the window of that call, by the governor's clock
     const before = await governed(t.name);
     const results = await Promise.all(Array.from({ length: 8 }, () => t.v2(CALL)));
     expect(results.map((r) => r.status)).toEqual(Array<number>(8).fill(200));
@@ -117,14 +117,14 @@ describe("rate governor: the shared 10 req/s", () => {
     // second's edge falls (at most 6 pass, 3 on each side).
     await control("PUT", "/settings", { rateLimitPerSecond: 3, fixedWindowMs: 1000 });
     const sandboxBefore = await stats();
-    skipAhead(2000);
+    await skipAhead(2000);
     await Promise.all(Array.from({ length: 10 }, () => t.v2(CALL)));
     expect((await stats()).throttled - sandboxBefore.throttled).toBeGreaterThanOrEqual(4);
     const learned = (await governor().state()).burst;
     expect(learned).toBeLessThanOrEqual(5);
     // The next burst is paced beyond the learned burst: at least 8 − learned of 8 calls wait.
     await control("PUT", "/settings", SANDBOX_UNLIMITED);
-    skipAhead(2000);
+    await skipAhead(2000);
     const before = await governed(t.name);
     await Promise.all(Array.from({ length: 8 }, () => t.v2(CALL)));
     const after = await governed(t.name);
@@ -155,7 +155,7 @@ describe("rate governor: the shared 10 req/s", () => {
     expect(nudged.spacingMs).toBeGreaterThan(pace.floorMs);
     expect(nudged.pausedForMs).toBe(0);
     // Past the first 429's echo second by the governor's clock, with no wait.
-    skipAhead(ECHO_MS);
+    await skipAhead(ECHO_MS);
     expect((await t.v2("/Customers", json({ Name: "Paused AS" }))).status).toBe(429);
     const slowed = await governor().state();
     expect(slowed.spacingMs).toBeGreaterThan(nudged.spacingMs);

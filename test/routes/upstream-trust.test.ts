@@ -75,7 +75,7 @@ describe("upstream trust: Retry-After", () => {
       // The first 429 only nudges the pace; a second one after its echo second (by the governor's
       // clock, moved on with no wait) pauses the environment.
       for (const name of ["Nudged AS", "Paused AS"]) {
-        if (name === "Paused AS") skipAhead(ECHO_MS);
+        if (name === "Paused AS") await skipAhead(ECHO_MS);
         const write = await t.v2("/Customers", json({ Name: name }));
         expect(write.status).toBe(429);
         expect(write.headers.get("retry-after")).toBe("3600");

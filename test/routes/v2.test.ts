@@ -243,7 +243,7 @@ describe("v2 pass-through: upstream failures", () => {
     await fresh({ tokenLifetimeSeconds: 1 });
     const t = await tenant();
     // Past the registration token's 1 s lifetime, by the gateway's clock.
-    skipAhead(1100);
+    await skipAhead(1100);
     await fresh({ faults: [{ kind: "error", target: "token", status: 503 }] });
     const first = await t.v2("/Customers");
     expect(first.status).toBe(503);

@@ -154,6 +154,28 @@ describe("v2 gate: rate limit", () => {
     expect(await control("GET", "/settings")).toMatchObject({ demo: { fixedWindowMs: null } });
   });
 
+  it("takes the calls it counts as older after POST /_sandbox/clock/skip: a full second frees up only once a whole second is skipped", async () => {
+    const demo = await session("demo");
+    const prod = await session("production");
+    await control("PUT", "/settings", { rateLimitPerSecond: 3 });
+    // The clock is held, so nothing ages but by the skips.
+    holdClock();
+    const burst = (s: typeof demo) =>
+      Promise.all(Array.from({ length: 3 }, () => s.api("/ClientIntegrationInformation")));
+    for (const s of [demo, prod])
+      expect((await burst(s)).map((r) => r.status)).toEqual([200, 200, 200]);
+    const next = (s: typeof demo) => s.api("/ClientIntegrationInformation").then((r) => r.status);
+    expect(await next(demo)).toBe(429);
+    await control("POST", "/clock/skip", { ms: 999 }, 204);
+    expect(await next(demo)).toBe(429);
+    await control("POST", "/clock/skip", { ms: 1 }, 204);
+    // Both environments' windows moved, and each takes a full second's calls again.
+    for (const s of [demo, prod])
+      expect((await burst(s)).map((r) => r.status)).toEqual([200, 200, 200]);
+    for (const bad of [{ ms: 0 }, { ms: 1.5 }, { ms: "1000" }, {}])
+      await control("POST", "/clock/skip", bad, 400);
+  });
+
   it("keeps the environments' limits apart (one subscription key each)", async () => {
     const demo = await session("demo");
     const prod = await session("production");

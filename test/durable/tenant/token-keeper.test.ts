@@ -477,7 +477,7 @@ describe("TokenKeeper in the tenant object: single-flight and isolation", () => 
     await fresh({ tokenLifetimeSeconds: 1, rateLimitPerSecond: 1000 });
     const tenants = await Promise.all(Array.from({ length: 20 }, () => tenant()));
     // Past those tokens' 1 s lifetime, by the gateway's clock.
-    skipAhead(1100);
+    await skipAhead(1100);
     await control("PUT", "/settings", { tokenLifetimeSeconds: 1200 });
     const before = await stats();
     const results = await Promise.all(
