@@ -5,11 +5,10 @@
  * test/lib/rate/pacer.test.ts and test/lib/rate/fair-queue.test.ts.
  */
 import { env } from "cloudflare:workers";
-import { evictDurableObject } from "cloudflare:test";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ECHO_MS } from "../../src/lib/rate/pacer";
-import { skipAhead } from "../helpers/clock";
-import { ADMIN, control, fresh, gw, json, stats, tenant } from "../helpers/gateway";
+import { restoreClock, skipAhead } from "../helpers/clock";
+import { ADMIN, control, evictGovernor, fresh, gw, json, stats, tenant } from "../helpers/gateway";
 
 const GOVERNORS = env.RATE_GOVERNOR;
 const governor = () => GOVERNORS.get(GOVERNORS.idFromName("demo"));
@@ -29,7 +28,7 @@ const POLL_MS = 100;
 const POLL_ATTEMPTS = 300;
 
 beforeEach(() => fresh(SANDBOX_UNLIMITED));
-afterEach(() => vi.useRealTimers());
+afterEach(restoreClock);
 
 interface Governed {
   upstreamCalls: number;
@@ -96,7 +95,7 @@ describe("rate governor: the shared 10 req/s", () => {
   });
 
   it("grants a burst of 8 parallel calls into a free second at once: none of them waits", async () => {
-    await evictDurableObject(governor());
+    await evictGovernor("demo");
     const t = await tenant();
     expect((await t.v2(CALL)).status).toBe(200); // the token, outside the burst
     await skipAhead(2000); // past the window of that call, by the governor's clock
@@ -109,7 +108,7 @@ describe("rate governor: the shared 10 req/s", () => {
   });
 
   it("learns a smaller burst when the API answers bursts with 429 (a fixed-window limit), and falls back to pacing", async () => {
-    await evictDurableObject(governor());
+    await evictGovernor("demo");
     const t = await tenant();
     expect((await t.v2(CALL)).status).toBe(200);
     expect((await governor().state()).burst).toBe(10);
@@ -129,7 +128,7 @@ describe("rate governor: the shared 10 req/s", () => {
     await Promise.all(Array.from({ length: 8 }, () => t.v2(CALL)));
     const after = await governed(t.name);
     expect(after.throttledWaits - before.throttledWaits).toBeGreaterThanOrEqual(8 - learned);
-    await evictDurableObject(governor());
+    await evictGovernor("demo");
   });
 
   it("after a 429 nudges the pace; after a second, pauses and slows it, and refuses at once, with 503, Retry-After and the unavailable problem, a call whose wait would pass its deadline", async () => {
@@ -174,6 +173,6 @@ describe("rate governor: the shared 10 req/s", () => {
     expect((await stats()).requests - sent).toBe(1);
     // The slower pace lives in the governor's memory only: eviction restores the floor for whatever
     // runs next.
-    await evictDurableObject(governor());
+    await evictGovernor("demo");
   });
 });

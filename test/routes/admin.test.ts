@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { skipAhead } from "../helpers/clock";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { restoreClock, skipAhead } from "../helpers/clock";
 import { ADMIN, control, fresh, gw, json, slug, stats, tenant } from "../helpers/gateway";
 
 beforeEach(() => fresh());
-afterEach(() => vi.useRealTimers());
+afterEach(restoreClock);
 
 type Listed = {
   tenant: string;

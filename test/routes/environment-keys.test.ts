@@ -7,9 +7,9 @@
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Bindings } from "../../src/lib/config";
-import { skipAhead } from "../helpers/clock";
+import { restoreClock, skipAhead } from "../helpers/clock";
 import { ADMIN, control, fresh, gw, tenant } from "../helpers/gateway";
 
 const TENANT = env.TENANT;
@@ -20,7 +20,7 @@ const PAST_FIRST_BACKOFF_MS = 1100;
 // The gateway's clock skips ahead (`skipAhead`) where these tests used to wait; the sandbox's rate
 // limit skips with it, so the real 10 calls a second apply here too.
 beforeEach(() => fresh());
-afterEach(() => vi.useRealTimers());
+afterEach(restoreClock);
 
 /**
  * Gives the tenant's object `vars` over its configuration (a deploy with other secrets); answers
