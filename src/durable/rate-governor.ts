@@ -69,10 +69,13 @@ const PACING_MARGIN = 0.04;
 const CATCH_UP_MS = 5;
 /**
  * Places of a burst kept for other tenants (see `lib/rate/grant-window.ts`): two of ten. One
- * tenant's burst still takes eight at once (the burst of eight parallel GETs of issue 26 goes
- * whole), and in the same second two other tenants' first calls, or one tenant's token request and
- * its call, go at once instead of waiting up to a second for the burst to age out. More would cut
- * every burst for a neighbour who mostly is not there; with a limit of 2 or less it is limit − 1.
+ * tenant's burst into a free second takes at most eight at once (the eight parallel GETs of issue
+ * 26 go whole); its ninth and tenth wait their spacing (104 and 208 ms), and until then the two
+ * places go at once to the first calls of tenants with no permit in the window, so two neighbours
+ * who call during the burst are answered with it, not a second later when it ages out. After that
+ * the burst's rest takes them in turn, round-robin with anyone waiting: holding them idle for the
+ * whole second would cost a saturated key a fifth of its throughput. More than two would cut every
+ * burst for a neighbour who mostly is not there; with a limit of 2 or less it is limit − 1.
  */
 const BURST_RESERVE = 2;
 /** The shortest timer, ms: a wake time already reached still goes through the event loop once. */

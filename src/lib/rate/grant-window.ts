@@ -20,9 +20,10 @@
  * Bursts and other tenants: a request goes at once, with no spacing, while the window holds fewer
  * than the learned burst less `reserve` permits and nobody waits; the last `reserve` places of the
  * burst go at once only to a tenant with no permit in the window yet, one each (another tenant's
- * first call). So one tenant's burst into an empty window never takes the whole second: the next
- * `reserve` tenants to call in that second are served at once too, not after the burst ages out.
- * Anything else queues and is served round-robin at the pace, as before.
+ * first call). So one tenant's burst into an empty window never takes the whole second at once:
+ * its rest is paced (a spacing each), and until the pace hands those places on, the next `reserve`
+ * tenants to call are served at once too, not after the burst ages out. Anything else queues and
+ * is served round-robin at the pace, as before.
  *
  * If the API answers a burst with 429s (a limit counted over a shorter window than ours, say), the
  * learned burst halves, and never stays above the depth at which the 429 came (the permit's place
