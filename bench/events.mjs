@@ -1,14 +1,14 @@
 // The events part of `npm run bench` (`npm run bench -- events` runs only this part), against a
 // receiver on this machine (scripts/webhook-receiver.mjs, on LEDGERGATE_RECEIVER_PORT, default
 // 8790), the gateway started with a short retry schedule (run.mjs sets EVENT_RETRY_SCHEDULE):
-//   8a. the delay from a write through ledgergate (its answer) to the event's arrival: median, p90,
+//   9a. the delay from a write through ledgergate (its answer) to the event's arrival: median, p90,
 //       max, against the goal of 2 s at the median;
-//   8b. what announcing adds to a write: the time the gateway adds to POST /Customers (announced)
+//   9b. what announcing adds to a write: the time the gateway adds to POST /Customers (announced)
 //       against what it adds to POST /Suppliers (the same kind of write, not announced), each
 //       against the same call sent straight to the sandbox, all four alternating;
-//   8c. delivery throughput: a replay of 50 events to 10 endpoints (500 deliveries) against the same
+//   9c. delivery throughput: a replay of 50 events to 10 endpoints (500 deliveries) against the same
 //       number of POSTs sent straight to the receiver from here, 10 at a time;
-//   8d. events lost with injected receiver failures: each event's first 0–3 attempts fail (500, or a
+//   9d. events lost with injected receiver failures: each event's first 0–3 attempts fail (500, or a
 //       dropped connection); every event recorded must arrive.
 // Every figure comes from this run. Not a test: it asserts nothing. Needs both Workers up.
 import { startReceiver, receiverPort } from "../scripts/webhook-receiver.mjs";
@@ -17,7 +17,7 @@ import { GW, SB, directToken, json, newTenant, pct, sleep } from "./lib.mjs";
 /** The retry schedule run.mjs starts the gateway with for this part (unless the caller set one). */
 export const BENCH_RETRY_SCHEDULE = "1s 1s 2s 3s 5s";
 
-/** Writes per second in 8a–8d: under the shared 10 a second, so no write waits for a permit. */
+/** Writes per second in 9a–9d: under the shared 10 a second, so no write waits for a permit. */
 const PACE_MS = 250;
 
 const auth = (key) => ({ authorization: `Bearer ${key}` });
@@ -100,7 +100,7 @@ export async function eventsBench(keys) {
   });
   const base = `http://127.0.0.1:${port}`;
   try {
-    // 8a. Delay.
+    // 9a. Delay.
     const a = await newTenant("Events Delay AS", "ev-delay");
     await endpoint(a.gatewayKey, `${base}/delay/${a.slug}`, ["customer.created"]);
     const sent = new Map();
@@ -120,7 +120,7 @@ export async function eventsBench(keys) {
     const got = byName();
     const delays = [...sent].filter(([n]) => got.has(n)).map(([n, t]) => got.get(n) - t);
 
-    // 8b. What announcing adds to a write.
+    // 9b. What announcing adds to a write.
     const b = await newTenant("Events Cost AS", "ev-cost");
     await endpoint(b.gatewayKey, `${base}/cost/${b.slug}`);
     const token = await directToken(keys, b.clientKey);
@@ -140,7 +140,7 @@ export async function eventsBench(keys) {
     }
     const added = (gw, sb, p) => pct(cost[gw], p) - pct(cost[sb], p);
 
-    // 8c. Throughput.
+    // 9c. Throughput.
     const c = await newTenant("Events Throughput AS", "ev-put");
     for (let i = 0; i < 50; i++) {
       await write(c.gatewayKey, "/Customers", { Name: `Put ${i}` });
@@ -173,7 +173,7 @@ export async function eventsBench(keys) {
       );
     const directWall = Date.now() - directStart;
 
-    // 8d. Losses with injected failures.
+    // 9d. Losses with injected failures.
     const d = await newTenant("Events Flaky AS", "ev-flaky");
     await endpoint(d.gatewayKey, `${base}/flaky/${d.slug}`);
     for (let i = 0; i < 100; i++) {
@@ -200,19 +200,19 @@ export async function eventsBench(keys) {
       );
       console.log("| figure | value | baseline | ratio |\n|---|---|---|---|");
       console.log(
-        `| 8a. write → delivery, median / p90 / max (${delays.length} of ${sent.size} writes) | ${f(pct(delays, 50))} / ${f(pct(delays, 90))} / ${f(Math.max(...delays))} ms | goal: 2000 ms at the median | ${(pct(delays, 50) / 2000).toFixed(2)} of the goal |`,
+        `| 9a. write → delivery, median / p90 / max (${delays.length} of ${sent.size} writes) | ${f(pct(delays, 50))} / ${f(pct(delays, 90))} / ${f(Math.max(...delays))} ms | goal: 2000 ms at the median | ${(pct(delays, 50) / 2000).toFixed(2)} of the goal |`,
       );
       console.log(
-        `| 8b. what the gateway adds to POST /Customers, announced: median / p99 (${cost.gwCustomers.length} writes; ${f(pct(cost.gwCustomers, 50))} ms through it, ${f(pct(cost.sbCustomers, 50))} ms straight) | ${f(added("gwCustomers", "sbCustomers", 50))} / ${f(added("gwCustomers", "sbCustomers", 99))} ms | what it adds to POST /Suppliers, not announced (${f(pct(cost.gwSuppliers, 50))} / ${f(pct(cost.sbSuppliers, 50))} ms): ${f(added("gwSuppliers", "sbSuppliers", 50))} / ${f(added("gwSuppliers", "sbSuppliers", 99))} ms | ${(added("gwCustomers", "sbCustomers", 50) / added("gwSuppliers", "sbSuppliers", 50)).toFixed(2)}× at the median |`,
+        `| 9b. what the gateway adds to POST /Customers, announced: median / p99 (${cost.gwCustomers.length} writes; ${f(pct(cost.gwCustomers, 50))} ms through it, ${f(pct(cost.sbCustomers, 50))} ms straight) | ${f(added("gwCustomers", "sbCustomers", 50))} / ${f(added("gwCustomers", "sbCustomers", 99))} ms | what it adds to POST /Suppliers, not announced (${f(pct(cost.gwSuppliers, 50))} / ${f(pct(cost.sbSuppliers, 50))} ms): ${f(added("gwSuppliers", "sbSuppliers", 50))} / ${f(added("gwSuppliers", "sbSuppliers", 99))} ms | ${(added("gwCustomers", "sbCustomers", 50) / added("gwSuppliers", "sbSuppliers", 50)).toFixed(2)}× at the median |`,
       );
       console.log(
-        `| 8c. throughput: ${putArrivals().length} of ${expected} deliveries (replay of 50 events to 10 endpoints) | ${f((putArrivals().length / putWall) * 1000)} /s (${putWall} ms) | ${expected} POSTs straight to the receiver, 10 at a time: ${f((expected / directWall) * 1000)} /s | ${(putArrivals().length / putWall / (expected / directWall)).toFixed(2)} |`,
+        `| 9c. throughput: ${putArrivals().length} of ${expected} deliveries (replay of 50 events to 10 endpoints) | ${f((putArrivals().length / putWall) * 1000)} /s (${putWall} ms) | ${expected} POSTs straight to the receiver, 10 at a time: ${f((expected / directWall) * 1000)} /s | ${(putArrivals().length / putWall / (expected / directWall)).toFixed(2)} |`,
       );
       console.log(
-        `| 8d. events lost with injected failures (${recorded.length} events, ${failedAttempts} failed attempts, ${ok} successful) | ${lost} lost | goal: 0 | ${ok - delivered().size} duplicates delivered |`,
+        `| 9d. events lost with injected failures (${recorded.length} events, ${failedAttempts} failed attempts, ${ok} successful) | ${lost} lost | goal: 0 | ${ok - delivered().size} duplicates delivered |`,
       );
       console.log(
-        "\nNotes: 8a counts from the write's answer to the receiver's arrival (one machine, one clock). 8b's four calls alternate on one tenant; the sandbox's own time for each kind is taken off, so the ratio compares what the gateway adds with and without announcing (which starts 50 ms after the caller took the answer, in ctx.waitUntil). 8c's baseline is Node posting to the same receiver, no Worker in between: the ratio is what the queue, the events objects and signing leave of it. 8d's failures are the receiver's, by the event's id: up to 3 per event, inside the schedule.",
+        "\nNotes: 9a counts from the write's answer to the receiver's arrival (one machine, one clock). 9b's four calls alternate on one tenant; the sandbox's own time for each kind is taken off, so the ratio compares what the gateway adds with and without announcing (which starts 50 ms after the caller took the answer, in ctx.waitUntil). 9c's baseline is Node posting to the same receiver, no Worker in between: the ratio is what the queue, the events objects and signing leave of it. 9d's failures are the receiver's, by the event's id: up to 3 per event, inside the schedule.",
       );
     };
   } finally {

@@ -125,7 +125,7 @@ export async function payoutsBench(keys) {
     name: "Naive Payouts AS",
   });
   const token = await directToken(keys, client.clientKey);
-  if (!token) throw new Error("the sandbox refused a token for the baseline of part 10");
+  if (!token) throw new Error("the sandbox refused a token for the baseline of part 11");
   const api = naiveClient(keys, token);
   for (const row of rows) {
     await quiet(1000, 10_000);

@@ -51,6 +51,18 @@ export function parseTenantName(
   return { ok: true, value: { environment: e.data, client: c.data } };
 }
 
+/**
+ * Where the objects every API call waits on are created: West Europe, near the API. Its gateway
+ * runs in Azure's West Europe region (its hosts are named `…-eurw`), and each call takes a permit
+ * from the environment's `RateGovernor` (and, cold, a token from its `Tenant`) before it goes
+ * there; an object created wherever its first caller happened to be (an operator's first
+ * registration from another continent, say) would put that detour on every call after it. A hint
+ * applies only when an object is first created (Cloudflare then keeps it where it is), so it is
+ * given on every stub; locally it changes nothing. docs/deploy.md says what a caller far from
+ * Europe pays.
+ */
+export const NEAR_THE_API: DurableObjectNamespaceGetDurableObjectOptions = { locationHint: "weur" };
+
 /** What reaching a tenant's object takes: only the namespace binding. */
 export type TenantBinding = Pick<Bindings, "TENANT">;
 
@@ -58,7 +70,7 @@ export type TenantBinding = Pick<Bindings, "TENANT">;
  * The tenant's object: its webhook intake and `invalidate`; everything else is on the faces below.
  */
 export function tenantStub(env: TenantBinding, name: TenantName) {
-  return env.TENANT.get(env.TENANT.idFromName(name));
+  return env.TENANT.get(env.TENANT.idFromName(name), NEAR_THE_API);
 }
 
 type TenantStub = ReturnType<typeof tenantStub>;
@@ -165,7 +177,8 @@ export function orderRunPort(
  * delivery message the object queued itself; it checks no credential of its own.
  */
 export function eventsStub(env: Pick<Bindings, "EVENTS">, name: TenantName) {
-  return env.EVENTS.get(env.EVENTS.idFromName(name));
+  // Beside the tenant's object: what it records comes from the tenant's calls and runs.
+  return env.EVENTS.get(env.EVENTS.idFromName(name), NEAR_THE_API);
 }
 
 /**
@@ -191,8 +204,8 @@ export function payoutRunPort(
 }
 
 /** The rate governor of an environment (one per subscription key). */
-export function governorStub(env: Bindings, environment: Environment) {
-  return env.RATE_GOVERNOR.get(env.RATE_GOVERNOR.idFromName(environment));
+export function governorStub(env: Pick<Bindings, "RATE_GOVERNOR">, environment: Environment) {
+  return env.RATE_GOVERNOR.get(env.RATE_GOVERNOR.idFromName(environment), NEAR_THE_API);
 }
 
 /** The directory of tenant names. */

@@ -6,14 +6,14 @@
  */
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { DISABLE_AFTER_MS } from "../../src/durable/events/dispatch";
 import { EVENT_RETENTION_MS } from "../../src/durable/events/log";
 import { storedVersion } from "../../src/durable/migrations";
 import { readFeed } from "../../src/lib/events/feed";
 import type { EventDraft } from "../../src/lib/events/types";
 import { eventsStub, tenantName } from "../../src/lib/stubs";
-import { skipAhead } from "../helpers/clock";
+import { restoreClock, skipAhead } from "../helpers/clock";
 import {
   addEndpoint,
   captureQueue,
@@ -24,7 +24,7 @@ import {
 } from "../helpers/events";
 import { ADMIN, gw, tenant } from "../helpers/gateway";
 
-afterAll(() => vi.useRealTimers());
+afterEach(restoreClock);
 
 let seq = 0;
 const draft = (key: string, type: EventDraft["type"] = "order.settled"): EventDraft => ({
@@ -61,7 +61,7 @@ describe("Events object", () => {
     await evictDurableObject(stub);
     expect((await stub.endpoint(ep.id)).ok).toBe(true);
     expect(await feed(t.gatewayKey)).toHaveLength(1);
-    skipAhead(31_000);
+    await skipAhead(31_000);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(queue.messages.map((m) => m.endpoint)).toEqual([ep.id]);
   });
@@ -79,7 +79,7 @@ describe("Events object", () => {
     expect(first?.retryAfter).toBe(1);
     // Days later the same endpoint still fails: it is disabled, and the delivery goes to the
     // dead-letter state at once.
-    skipAhead(DISABLE_AFTER_MS);
+    await skipAhead(DISABLE_AFTER_MS);
     await stub.record([draft("second")]);
     const rounds = await drain(queue.take());
     expect(rounds).toEqual([[expect.objectContaining({ acked: true, retryAfter: null })]]);
@@ -108,10 +108,10 @@ describe("Events object", () => {
     ).toMatchObject({
       value: [{ ok: true }],
     });
-    skipAhead(EVENT_RETENTION_MS - 60_000);
+    await skipAhead(EVENT_RETENTION_MS - 60_000);
     await runDurableObjectAlarm(stub);
     expect(await feed(t.gatewayKey)).toHaveLength(1);
-    skipAhead(120_000);
+    await skipAhead(120_000);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await feed(t.gatewayKey)).toEqual([]);
     expect(await stub.deliveries(ep.id, 10)).toEqual({ ok: true, value: [] });

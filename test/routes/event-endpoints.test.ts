@@ -11,16 +11,16 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import app from "../../src/index";
 import { eventsStub, tenantName } from "../../src/lib/stubs";
-import { skipAhead } from "../helpers/clock";
+import { restoreClock, skipAhead } from "../helpers/clock";
 import { addEndpoint, captureQueue, drain, events, feed, installReceiver } from "../helpers/events";
 import { ADMIN, gw, json, tenant } from "../helpers/gateway";
 import { shopTenant, waitFor } from "../helpers/orders";
 import { corpus as shopifyCorpus } from "../fixtures/orders/shopify";
 
-afterAll(() => vi.useRealTimers());
+afterEach(restoreClock);
 
 const hook = (client: string, path = "in") => `https://hooks.${client}.example/${path}`;
 
@@ -346,7 +346,7 @@ describe("event endpoints: security", () => {
     for (const secret of [ep.secret, rotated.secret])
       expect(new Webhook(secret).verify(during.body, during.headers)).toBeTruthy();
     // A day later the alarm retires the previous secret.
-    skipAhead(24 * 3600_000 + 1000);
+    await skipAhead(24 * 3600_000 + 1000);
     await runDurableObjectAlarm(eventsStub(env, tenantName("demo", t.client)));
     expect(await (await events(t.gatewayKey, `/endpoints/${ep.id}`)).json()).toMatchObject({
       previousSecretExpiresAt: null,

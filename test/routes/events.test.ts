@@ -14,11 +14,11 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import app from "../../src/index";
 import { eventsStub, tenantName } from "../../src/lib/stubs";
 import { corpus as shopifyCorpus } from "../fixtures/orders/shopify";
-import { skipAhead } from "../helpers/clock";
+import { restoreClock, skipAhead } from "../helpers/clock";
 import {
   addEndpoint,
   captureQueue,
@@ -31,7 +31,7 @@ import {
 import { ADMIN, gw, json, tenant } from "../helpers/gateway";
 import { shopTenant, waitFor } from "../helpers/orders";
 
-afterAll(() => vi.useRealTimers());
+afterEach(restoreClock);
 
 /**
  * A `/v2` write through the gateway's own handler, waiting for what it does after the answer
@@ -335,7 +335,7 @@ describe("events: what issue 29 asks to show", () => {
     // Before its grace has passed the sweep leaves the row (the send may still be on its way).
     await runDurableObjectAlarm(stub);
     expect(queue.messages).toEqual([]);
-    skipAhead(31_000);
+    await skipAhead(31_000);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(queue.messages).toHaveLength(1);
     await drain(queue.take());

@@ -30,7 +30,7 @@ export const SENT_CHECK_DELAY_MS = 3000;
  * How long after the caller took the answer the announcement starts, ms. When the runtime has taken
  * the last byte, it is still on its way (the network, a proxy in front); on a loaded machine the
  * events object's work in that moment added ≈ 20 ms to the caller's time (`npm run bench --
- * events`, part 8b, measured with and without this wait), 50 ms later it adds nothing measurable.
+ * events`, part 9b, measured with and without this wait), 50 ms later it adds nothing measurable.
  * An event may take 2 s; 50 ms of it is nothing.
  */
 const ANNOUNCE_AFTER_MS = 50;
