@@ -168,6 +168,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/tenants/{environment}/{client}/stripe-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the tenant has a Stripe key, its mode and when it was set (never the key) */
+        get: operations["getStripeKey"];
+        /**
+         * Set the tenant's Stripe key, for reading its Stripe payouts
+         * @description Stored sealed, never shown again (docs/payouts.md, Stripe). Payouts that waited for a key start again; the answer counts them.
+         */
+        put: operations["setStripeKey"];
+        post?: never;
+        /** Forget the tenant's Stripe key */
+        delete: operations["removeStripeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/tenants/{environment}/{client}/requests": {
         parameters: {
             query?: never;
@@ -1208,6 +1230,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/tenants/{environment}/{client}/payouts/stripe-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set the tenant's Stripe key (never shown again) */
+        post: operations["consoleSetStripeKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/tenants/{environment}/{client}/payouts/stripe-key/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Forget the tenant's Stripe key */
+        post: operations["consoleRemoveStripeKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/tenants/{environment}/{client}/payouts/accounts": {
         parameters: {
             query?: never;
@@ -1498,6 +1554,25 @@ export interface components {
             roundingProduct?: string;
             roundingAccount?: number;
         };
+        StripeKeySet: {
+            stripeKey: components["schemas"]["StripeKeyState"];
+            /** @description Payouts that waited for a key (`needs-key`), each started again. */
+            payoutsRestarted: number;
+        };
+        /** @description Whether a Stripe key is set: never the key. */
+        StripeKeyState: {
+            set: boolean;
+            /**
+             * @description `test` or `live`, as the key says.
+             * @enum {string|null}
+             */
+            mode: "test" | "live" | null;
+            setAt: string | null;
+        };
+        StripeKeyInput: {
+            /** @description A restricted key (`rk_test_…` or `rk_live_…`) with Read on Payouts, Balance, Charges, Refunds and Disputes. A secret key (`sk_…`) is refused: reading is all ledgergate does with it. */
+            key: string;
+        };
         RequestLog: {
             requests: components["schemas"]["LoggedRequest"][];
             /** @description `before` for the next page, or null. */
@@ -1529,8 +1604,8 @@ export interface components {
             durationMs: number;
             caller: {
                 /** @enum {string} */
-                kind: "key" | "console" | "order-run" | "assistant" | "watcher" | "events";
-                /** @description A gateway key's: its hash's first 8 hex; an order run's: its instance id; the console's: the action (`mapping-check`, `offboarding`, `client-id`); an assistant's: its principal (`key:` and the key's 8 hex). */
+                kind: "key" | "console" | "order-run" | "assistant" | "watcher" | "events" | "stripe";
+                /** @description A gateway key's: its hash's first 8 hex; an order run's: its instance id; the console's: the action (`mapping-check`, `offboarding`, `client-id`); an assistant's: its principal (`key:` and the key's 8 hex); `stripe`, a payout run's read of Stripe's API: the run's instance id. */
                 id: string | null;
             };
             /** @description A failed call's request body, at most 16 KiB; kept 7 days. */
@@ -1693,10 +1768,10 @@ export interface components {
         };
         WebhookIntake: {
             /**
-             * @description `refused`: verified, but from a shop this tenant is not bound to; nothing was booked (answered 200 so the shop does not retry).
+             * @description `refused`: verified, but from a shop this tenant is not bound to; nothing was booked (answered 200 so the shop does not retry). `recorded`: kept, its run to start on a later event (a Stripe payout whose lines Stripe has not finished).
              * @enum {string}
              */
-            intake: "started" | "duplicate" | "cancelled" | "failed" | "ignored" | "refused" | "ping";
+            intake: "started" | "recorded" | "duplicate" | "cancelled" | "failed" | "ignored" | "refused" | "ping";
             detail: string;
             /** @description The order's run (as `GET /orders/{source}/{orderId}` shows it), or null. */
             run: components["schemas"]["OrderRun"] | null;
@@ -1802,7 +1877,7 @@ export interface components {
              */
             orderSource: "shopify" | "woocommerce" | "stripe" | "standard";
             /** @enum {string} */
-            state: "received" | "running" | "unmatched" | "booked" | "failed" | "reversing" | "reversed" | "cancelled";
+            state: "received" | "running" | "unmatched" | "booked" | "failed" | "reversing" | "reversed" | "cancelled" | "waiting" | "needs-key" | "not-itemised";
             receivedAt: string;
             updatedAt: string;
             deliveries: number;
@@ -1879,6 +1954,27 @@ export interface components {
                     [key: string]: string | number | boolean | null | (string | number)[];
                 };
             }[];
+            /** @description A payout read from Stripe; null for one whose lines came in its event. */
+            stripe: {
+                /** @description False: a manual payout. */
+                automatic: boolean;
+                /** @description `standard` or `instant`. */
+                method: string;
+                /** @enum {string} */
+                reconciliationStatus: "completed" | "in_progress" | "not_applicable";
+                /** @description Balance transactions read from Stripe; null until read. */
+                transactionsRead: number | null;
+                /** @description Why Stripe cannot itemise it (manual or instant); null if it can. */
+                notItemised: string | null;
+                /** @description For a payout not itemised: the clearing account's balance on its arrival date, read once from the API. */
+                clearing: {
+                    accountNo: number;
+                    /** @description An amount, a decimal string. */
+                    balance: string;
+                    currency: string;
+                    asOf: string;
+                } | null;
+            } | null;
         };
         UnpaidOrders: {
             /** @description Days after its settlement an order is listed. */
@@ -1998,6 +2094,15 @@ export interface components {
             endpoint: string;
         };
         ConsolePayoutRetry: {
+            /** @description The session's CSRF token. */
+            csrf: string;
+        };
+        ConsoleStripeKey: {
+            /** @description The session's CSRF token. */
+            csrf: string;
+            key: string;
+        };
+        ConsoleStripeKeyRemoval: {
             /** @description The session's CSRF token. */
             csrf: string;
         };
@@ -2909,6 +3014,239 @@ export interface operations {
             };
             /** @description `upstream-timeout`: The accounting API did not answer in time */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getStripeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key's state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StripeKeyState"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setStripeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StripeKeyInput"];
+            };
+        };
+        responses: {
+            /** @description Set; whether a key is set now, and the payouts started again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StripeKeySet"];
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeStripeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten (or none was set). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4320,7 +4658,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookIntake"];
                 };
             };
-            /** @description Recorded; the run is started. */
+            /** @description Recorded; the run is started (or, `recorded`, starts on the event it waits for). */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -5879,7 +6217,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only payouts in this state (e.g. `unmatched`). */
-                state?: "received" | "running" | "unmatched" | "booked" | "failed" | "reversing" | "reversed" | "cancelled";
+                state?: "received" | "running" | "unmatched" | "booked" | "failed" | "reversing" | "reversed" | "cancelled" | "waiting" | "needs-key" | "not-itemised";
                 /** @description At most this many, 1–500. */
                 limit?: number;
             };
@@ -7581,7 +7919,7 @@ export interface operations {
     consolePayouts: {
         parameters: {
             query?: {
-                state?: "received" | "running" | "unmatched" | "booked" | "failed" | "reversing" | "reversed" | "cancelled";
+                state?: "received" | "running" | "unmatched" | "booked" | "failed" | "reversing" | "reversed" | "cancelled" | "waiting" | "needs-key" | "not-itemised";
             };
             header?: never;
             path: {
@@ -7762,6 +8100,166 @@ export interface operations {
             };
             /** @description Neither unmatched nor failed. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleSetStripeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleStripeKey"];
+            };
+        };
+        responses: {
+            /** @description To the Stripe section of the payouts page: set, or why not. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in (a form post). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form's CSRF token is missing or wrong, or it came from another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleRemoveStripeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleStripeKeyRemoval"];
+            };
+        };
+        responses: {
+            /** @description To the Stripe section of the payouts page. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in (a form post). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form's CSRF token is missing or wrong, or it came from another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such tenant. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -129,7 +129,7 @@ export function stripeClient(o: StripeClientOptions): StripeClient {
 /** The answer read and sorted; a body that is not JSON is Stripe's fault, tried again later. */
 async function read(res: Response): Promise<StripeAnswer> {
   const text = await capped(res);
-  let body: unknown = null;
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : null;
   } catch {
