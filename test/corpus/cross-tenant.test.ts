@@ -3,7 +3,8 @@
  * through every route family, each made by one tenant, a forger or a stranger against what belongs
  * to another tenant: its records' ids, its orders and their retries, its gateway key in the wrong
  * place, forged keys naming it, its payouts and their retries, webhooks signed with its secret
- * sent to another tenant's route, path tricks, MCP tool calls (another tenant's record through
+ * sent to another tenant's route, its Stripe key through the operator API with a tenant's key,
+ * path tricks, MCP tool calls (another tenant's record through
  * `read`, forged keys, another tenant's confirmation handle), its webhook endpoints and events
  * reached with another tenant's key. No answer may carry another tenant's data, and afterwards
  * every tenant's books, order runs, payouts, endpoints and event log are exactly as they were. A
@@ -44,6 +45,8 @@ interface Victim {
   markers: string[];
   /** A write it prepared through MCP and never confirmed: another tenant must not confirm it. */
   handle: string;
+  /** Its Stripe key (sealed in its object): no answer to anyone may carry it. */
+  stripeKey: string;
 }
 
 async function victim(n: number, orderPayload: Record<string, unknown>): Promise<Victim> {
@@ -58,6 +61,11 @@ async function victim(n: number, orderPayload: Record<string, unknown>): Promise
     ).status,
   ).toBe(204);
   const marker = `XT-${t.client}`;
+  const stripeKey = `rk_test_${randomSecret(24).replace(/[^A-Za-z0-9]/g, "")}`;
+  expect(
+    (await gw(`/admin/tenants/demo/${t.client}/stripe-key`, json({ key: stripeKey }, "PUT", ADMIN)))
+      .status,
+  ).toBe(200);
   const customerIds: number[] = [];
   for (const i of [1, 2]) {
     const res = await t.v2(
@@ -107,7 +115,8 @@ async function victim(n: number, orderPayload: Record<string, unknown>): Promise
     handle,
     endpointId: endpoint.id,
     eventId: event.id,
-    markers: [marker, t.clientId, t.gatewayKey, handle, endpoint.id, endpoint.secret],
+    stripeKey,
+    markers: [marker, t.clientId, t.gatewayKey, handle, endpoint.id, endpoint.secret, stripeKey],
   };
 }
 
@@ -115,17 +124,29 @@ async function victim(n: number, orderPayload: Record<string, unknown>): Promise
 async function snapshot(v: Victim) {
   const key = { authorization: `Bearer ${v.t.gatewayKey}` };
   const payouts = (path: string) => gw(`/payouts${path}`, { headers: key }).then((r) => r.json());
-  const [customers, orders, invoices, runs, endpoints, events, paid, unpaid] = await Promise.all([
-    v.t.rows("/Customers"),
-    v.t.rows("/SalesOrders"),
-    v.t.rows("/OutgoingInvoices"),
-    v.t.orders("").then((r) => r.json()),
-    gw("/events/endpoints", { headers: key }).then((r) => r.json()),
-    feed(v.t.gatewayKey),
-    payouts(""),
-    payouts("/unpaid-orders"),
-  ]);
-  return JSON.stringify({ customers, orders, invoices, runs, endpoints, events, paid, unpaid });
+  const [customers, orders, invoices, runs, endpoints, events, paid, unpaid, stripe] =
+    await Promise.all([
+      v.t.rows("/Customers"),
+      v.t.rows("/SalesOrders"),
+      v.t.rows("/OutgoingInvoices"),
+      v.t.orders("").then((r) => r.json()),
+      gw("/events/endpoints", { headers: key }).then((r) => r.json()),
+      feed(v.t.gatewayKey),
+      payouts(""),
+      payouts("/unpaid-orders"),
+      gw(`/admin/tenants/demo/${v.t.client}/stripe-key`, { headers: ADMIN }).then((r) => r.json()),
+    ]);
+  return JSON.stringify({
+    customers,
+    orders,
+    invoices,
+    runs,
+    endpoints,
+    events,
+    paid,
+    unpaid,
+    stripe,
+  });
 }
 
 describe("cross-tenant isolation", () => {
@@ -206,6 +227,8 @@ describe("cross-tenant isolation", () => {
           const path = r.pick([
             `/payouts/standard/${other.payoutId}`,
             `/payouts/standard/${other.payoutId}/retry`,
+            `/payouts/stripe/${other.payoutId}`,
+            `/payouts/stripe/${other.payoutId}/retry`,
             "/payouts",
             "/payouts?state=booked",
             "/payouts/unpaid-orders",
@@ -227,13 +250,27 @@ describe("cross-tenant isolation", () => {
           );
           allowed = [401];
           break;
-        case "admin-with-key":
-          res = await gw(
-            r.pick(["/admin/tenants", `/admin/tenants/demo/${other.t.client}/order-mapping`]),
-            { headers: { authorization: `Bearer ${me.t.gatewayKey}` } },
-          );
+        case "admin-with-key": {
+          // The operator API with a tenant's key: refused, whatever it names, the other's Stripe
+          // key among it (set, read or forgotten).
+          const stripeKeyOf = `/admin/tenants/demo/${other.t.client}/stripe-key`;
+          const [path, init] = r.pick<[string, RequestInit]>([
+            ["/admin/tenants", {}],
+            [`/admin/tenants/demo/${other.t.client}/order-mapping`, {}],
+            [stripeKeyOf, {}],
+            [stripeKeyOf, { method: "DELETE" }],
+            [stripeKeyOf, json({ key: me.stripeKey }, "PUT")],
+          ]);
+          res = await gw(path, {
+            ...init,
+            headers: {
+              ...(init.headers as object),
+              authorization: `Bearer ${me.t.gatewayKey}`,
+            },
+          });
           allowed = [401];
           break;
+        }
         case "webhook-swapped": {
           // A delivery signed with the other tenant's secret, sent to this tenant's route.
           const signed = await sign(

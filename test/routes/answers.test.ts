@@ -143,6 +143,10 @@ describe("answers: every JSON route, its success and a refusal", () => {
       (await gw(`${at}/client-key`, json({ clientKey: t.clientKey }, "PUT", ADMIN))).status,
     ).toBe(200);
     expect((await gw(`${at}/order-mapping`, { headers: ADMIN })).status).toBe(200);
+    const stripeKey = `rk_test_${"A1".repeat(16)}`;
+    expect((await gw(`${at}/stripe-key`, json({ key: stripeKey }, "PUT", ADMIN))).status).toBe(200);
+    expect((await gw(`${at}/stripe-key`, { headers: ADMIN })).status).toBe(200);
+    expect((await gw(`${at}/stripe-key`, { method: "DELETE", headers: ADMIN })).status).toBe(204);
     expect((await gw(`${at}/requests`, { headers: ADMIN })).status).toBe(200);
     expect((await gw(`${at}/webhooks`, { headers: ADMIN })).status).toBe(200);
     expect(
@@ -152,6 +156,12 @@ describe("answers: every JSON route, its success and a refusal", () => {
     expect((await gw("/admin/tenants")).status).toBe(401);
     expect((await gw(`${at}x/order-mapping`, { headers: ADMIN })).status).toBe(404);
     expect((await gw(`${at}/order-mapping`, json({ settle: 1 }, "PUT", ADMIN))).status).toBe(400);
+    // A secret key can move money: refused, and the answer does not echo it.
+    const secretKey = `sk_test_${"B2".repeat(16)}`;
+    const refused = await gw(`${at}/stripe-key`, json({ key: secretKey }, "PUT", ADMIN));
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).not.toContain(secretKey);
+    expect((await gw(`${at}x/stripe-key`, { headers: ADMIN })).status).toBe(404);
   });
 
   it("webhooks and order runs", async () => {

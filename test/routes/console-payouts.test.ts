@@ -60,6 +60,34 @@ describe("console: payouts", () => {
     );
   });
 
+  it("the Stripe key: set from the payouts page and never shown again, a secret key refused with the reason and not echoed, and forgotten", async () => {
+    const t = await shopTenant();
+    const s = await signIn();
+    const at = `/console/tenants/demo/${t.client}/payouts`;
+    expect(await s.page(at)).toContain("No Stripe key is set");
+    const secret = `sk_live_${"C3".repeat(16)}`;
+    const refused = await follow(s, await s.post(`${at}/stripe-key`, { key: secret }));
+    expect(refused.location).toBe(`${at}#stripe`);
+    expect(refused.html).toContain("This is a secret key (sk_…), which can move money.");
+    expect(refused.html).not.toContain(secret);
+    expect(refused.html).toContain("No Stripe key is set");
+
+    const key = `rk_live_${"D4".repeat(16)}`;
+    const set = await follow(s, await s.post(`${at}/stripe-key`, { key }));
+    expect(set.html).toContain("The Stripe key is set.");
+    expect(set.html).toContain("A Stripe key is set (live mode)");
+    expect(set.html).not.toContain(key);
+    expect(set.html).not.toContain(key.slice(-8));
+    const state = await gw(`/admin/tenants/demo/${t.client}/stripe-key`, { headers: ADMIN });
+    expect(await state.json()).toMatchObject({ set: true, mode: "live" });
+
+    const removed = await follow(s, await s.post(`${at}/stripe-key/remove`));
+    expect(removed.html).toContain("The Stripe key is forgotten.");
+    expect(removed.html).toContain("No Stripe key is set");
+    const after = await gw(`/admin/tenants/demo/${t.client}/stripe-key`, { headers: ADMIN });
+    expect(await after.json()).toEqual({ set: false, mode: null, setAt: null });
+  });
+
   it("a payout that does not match: listed as unmatched, its issue named on its page, its Retry starts it again", async () => {
     const t = await shopTenant();
     {

@@ -39,6 +39,7 @@ const TABLES = [
   "meta",
   "order_mapping",
   "order_runs",
+  "payment_refs",
   "payout_claims",
   "payouts",
   "reference_cache",
@@ -46,6 +47,7 @@ const TABLES = [
   "registration",
   "request_log",
   "settlement_ids",
+  "stripe_key",
   "token_state",
   "tool_calls",
   "webhook_accepted",
@@ -302,6 +304,22 @@ describe("tenant schema: the numbered steps", () => {
         { order_id: "5002", settled_on: null, settled_to: null },
       ]);
       expect(sql.exec("SELECT COUNT(*) AS n FROM payouts").one()).toEqual({ n: 0 });
+    });
+  });
+
+  it("step 13 adds the Stripe key and the payment references, empty: an object from before has neither, and its rows stay", async () => {
+    await withStorage((storage) => {
+      const sql = storage.sql;
+      const runs = writeLayout5(sql);
+      migrate(storage);
+      expect(storedVersion(sql)).toBe(CURRENT);
+      expect(sql.exec("SELECT COUNT(*) AS n FROM stripe_key").one()).toEqual({ n: 0 });
+      expect(sql.exec("SELECT COUNT(*) AS n FROM payment_refs").one()).toEqual({ n: 0 });
+      expect(sql.exec("SELECT COUNT(*) AS n FROM order_runs").one()).toEqual({ n: runs.length });
+      // One key at most: the row's id is pinned.
+      expect(() =>
+        sql.exec("INSERT INTO stripe_key (id, sealed, mode, set_at) VALUES (2, '{}', 'test', 0)"),
+      ).toThrow(/CHECK/);
     });
   });
 
