@@ -1768,7 +1768,7 @@ export interface components {
         };
         WebhookIntake: {
             /**
-             * @description `refused`: verified, but from a shop this tenant is not bound to; nothing was booked (answered 200 so the shop does not retry). `recorded`: kept, its run to start on a later event (a Stripe payout whose lines Stripe has not finished).
+             * @description `refused`: verified, but from a shop this tenant is not bound to; nothing was booked (answered 200 so the shop does not retry). `recorded`: kept, its run to start on a later event (a Stripe payout whose lines Stripe has not finished), or a Stripe payment's link to its order, kept for the payout that names it.
              * @enum {string}
              */
             intake: "started" | "recorded" | "duplicate" | "cancelled" | "failed" | "ignored" | "refused" | "ping";

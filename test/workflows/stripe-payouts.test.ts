@@ -12,8 +12,8 @@ import { env } from "cloudflare:workers";
 import { introspectWorkflow } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { PayoutView } from "../../src/lib/payouts/view";
-import { corpus, stripeChargeRefunded } from "../fixtures/orders/stripe";
-import { stripePayoutEvent } from "../fixtures/orders/stripe-payouts";
+import { corpus, stripeBasil, stripeChargeRefunded } from "../fixtures/orders/stripe";
+import { stripeCheckoutCompleted, stripePayoutEvent } from "../fixtures/orders/stripe-payouts";
 import { ADMIN, gw } from "../helpers/gateway";
 import type { ShopTenant } from "../helpers/orders";
 import { setStripeKey, stripeStats, stripeTenant } from "../helpers/stripe";
@@ -236,6 +236,48 @@ describe("Stripe payouts", () => {
     );
     expect((await postings(t, BANK)).sum).toBe(Number(po.amount));
     expect((await postings(t, FEES)).sum).toBe(1_000 + 12_000);
+    expect((await postings(t, CLEARING)).sum).toBe(0);
+  });
+
+  it("an invoice of API 2025-03-31 names no payment: its Checkout Session's checkout.session.completed links the payment intent, and the payout's charge finds the order through it", async () => {
+    const t = await stripeTenant();
+    const [order] = invoices;
+    // As Stripe sends it since 2025-03-31: no payment_intent or charge on the invoice.
+    const basil = stripeBasil(order?.event ?? {});
+    const data = basil.data as { object: Json };
+    const { payment_intent: _pi, charge: _ch, ...invoice } = data.object;
+    await settled(t, { ...basil, data: { object: invoice } });
+    const paymentIntent = order?.paymentIntent ?? "";
+    await t.stripe.charges([{ amount: order?.total ?? 0, fee: 800, paymentIntent }]);
+    const po = await t.stripe.payout();
+
+    // Before the link: the charge names a payment no order was paid with; nothing is booked.
+    const unlinked = await deliver(t, stripePayoutEvent("payout.paid", po));
+    expect(unlinked.runs).toBe(1);
+    const waiting = await payout(t, po.id);
+    expect(waiting.state).toBe("unmatched");
+    expect(waiting.issues.map((i) => i.detail)).toEqual([
+      expect.stringContaining(`payment ${paymentIntent}, which no stripe order`),
+    ]);
+    expect((await postings(t, BANK)).rows).toEqual([]);
+
+    const link = await t.send("stripe", stripeCheckoutCompleted(order?.id ?? "", paymentIntent));
+    expect(link.status).toBe(202);
+    expect(await link.json()).toMatchObject({ intake: "recorded", run: null });
+    const beforeRetry = await stripeStats();
+    await using intro = await introspectWorkflow(env.PAYOUT_RECONCILIATION);
+    const retry = await gw(`/payouts/stripe/${String(po.id)}/retry`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${t.gatewayKey}` },
+    });
+    expect(retry.status).toBe(202);
+    for (const i of await intro.get()) await i.waitForStatus("complete");
+    const booked = await payout(t, po.id);
+    expect(booked).toMatchObject({ state: "booked", attempt: 2, issues: [] });
+    // The lines were read once: the retry matched them again without asking Stripe.
+    expect(booked.steps.filter((s) => s.name === "read Stripe lines 1")).toHaveLength(1);
+    expect((await stripeStats()).byPath).toEqual(beforeRetry.byPath);
+    expect((await postings(t, BANK)).sum).toBe(Number(po.amount));
     expect((await postings(t, CLEARING)).sum).toBe(0);
   });
 

@@ -190,6 +190,18 @@ export class OrderDesk {
           };
         continue;
       }
+      if (event.kind === "payment") {
+        // A link only: the order's run (which may not have arrived yet) is not touched.
+        this.refs.link(source, event.orderId, event.refs, now);
+        if (rank("recorded") >= rank(answer.intake))
+          answer = {
+            status: 202,
+            intake: "recorded",
+            detail: `The payment of order ${event.orderId} is recorded, for its payout's lines to find the order.`,
+            run: null,
+          };
+        continue;
+      }
       const orderId = event.kind === "paid" ? event.order.id : event.orderId;
       const { run, intake } = applyEvent(this.book.get(source, orderId), source, event, at);
       this.book.put(run);

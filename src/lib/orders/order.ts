@@ -146,4 +146,10 @@ export type OrderEvent =
   /** Verified, well-formed, but nothing to do (an unpaid update, a test order, another topic). */
   | { kind: "ignored"; orderId: string | null; reason: string }
   /** A payment provider's payout (ledgergate's own JSON): it goes to the tenant's payouts. */
-  | { kind: "payout"; event: PayoutEvent };
+  | { kind: "payout"; event: PayoutEvent }
+  /**
+   * An order's payment named apart from it (Stripe's `checkout.session.completed` and
+   * `invoice_payment.paid`): its references are kept for the payout that names them; the order's
+   * run is not touched.
+   */
+  | { kind: "payment"; orderId: string; refs: string[] };

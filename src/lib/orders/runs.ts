@@ -140,7 +140,7 @@ export const invoiced = (r: OrderRun) => r.invoiceNo !== null;
 export function applyEvent(
   run: OrderRun | null,
   source: Source,
-  event: Exclude<OrderEvent, { kind: "ignored" } | { kind: "payout" }>,
+  event: Exclude<OrderEvent, { kind: "ignored" } | { kind: "payout" } | { kind: "payment" }>,
   at: string,
 ): { run: OrderRun; intake: Intake } {
   const orderId = event.kind === "paid" ? event.order.id : event.orderId;

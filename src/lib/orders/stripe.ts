@@ -7,8 +7,10 @@
  * event id (`evt_…`) is the same on every retry: it is the de-duplication key.
  *
  * Events: `invoice.paid` → paid (with the payment's references, which a payout's lines name),
- * `invoice.voided` → cancelled, `charge.refunded` → one refunded per refund of the charge, and the
- * payout events (`lib/payouts/stripe-events.ts`); everything else is acknowledged and ignored.
+ * `invoice.voided` → cancelled, `charge.refunded` → one refunded per refund of the charge,
+ * `checkout.session.completed` and `invoice_payment.paid` → the invoice's payment references
+ * (`stripe-payments.ts`), and the payout events (`lib/payouts/stripe-events.ts`); everything else is
+ * acknowledged and ignored.
  */
 import { z } from "zod";
 import { stripeMinor } from "./money";
@@ -26,6 +28,7 @@ import { concatBytes, MAX_SIGNATURE_HEADER_CHARS, verifyHexHmac } from "./signat
 import type { SourceAdapter } from "./source";
 import { stripePayoutEvents } from "../payouts/stripe-events";
 import { paymentRefsOf, StripeInvoice, toOrder } from "./stripe-invoice";
+import { stripePaymentEvents } from "./stripe-payments";
 
 /** How far the signed timestamp may be from now, seconds: Stripe's own library default. */
 export const STRIPE_TOLERANCE_S = 300;
@@ -161,6 +164,9 @@ export const stripe: SourceAdapter = {
       }
       case "charge.refunded":
         return chargeRefunded(data.object);
+      case "checkout.session.completed":
+      case "invoice_payment.paid":
+        return stripePaymentEvents(type, data.object);
       case "payout.paid":
       case "payout.reconciliation_completed":
       case "payout.failed":

@@ -31,7 +31,7 @@ const Intake = z
       ])
       .openapi({
         description:
-          "`refused`: verified, but from a shop this tenant is not bound to; nothing was booked (answered 200 so the shop does not retry). `recorded`: kept, its run to start on a later event (a Stripe payout whose lines Stripe has not finished).",
+          "`refused`: verified, but from a shop this tenant is not bound to; nothing was booked (answered 200 so the shop does not retry). `recorded`: kept, its run to start on a later event (a Stripe payout whose lines Stripe has not finished), or a Stripe payment's link to its order, kept for the payout that names it.",
       }),
     detail: z.string(),
     // A union, not `.nullable()`: the library copies a schema's component name onto its nullable
