@@ -1,18 +1,26 @@
 // The payouts part of `npm run bench` (`npm run bench -- payouts` runs only this part):
-//   9. upstream calls per payout of 10, 100 and 1,000 lines, and the time from the webhook to the
+//   11. upstream calls per payout of 10, 100 and 1,000 lines, and the time from the webhook to the
 //      booked voucher; baseline: a per-transaction sync (one bank voucher per line, posted
 //      directly against the sandbox after one look-up of the accounts and one of the VAT codes),
-//      the shape the per-transaction mode of the payout tools has.
-// One tenant settles 1,001 orders first (order runs at 10 req/s: several minutes). Its first payout
-// (one order) is a warm-up that looks its account ids up, reported on its own; each measured payout
-// is then booked, measured and reversed again (payout.failed), so the next, larger one can pay the
-// same orders out. Every figure comes from this run. Not a test: it asserts nothing.
+//      the shape the per-transaction mode of the payout tools has. Then the same sizes as Stripe
+//      payouts read from Stripe (bench/payouts-stripe.mjs): calls to the API and to Stripe.
+// One tenant settles 1,001 orders first, Stripe invoices paid each with its own payment intent
+// (order runs at 10 req/s: several minutes). Its first payout (one order) is a warm-up that looks
+// its account ids up, reported on its own; each measured payout is then booked, measured and
+// reversed again (payout.failed), so the next, larger one can pay the same orders out.
+// LEDGERGATE_BENCH_PAYOUT_LINES (e.g. `10,100`) measures other sizes, for a shorter run. Every
+// figure comes from this run. Not a test: it asserts nothing.
 import { randomBytes } from "node:crypto";
 import { GW, SB, directToken, json, quiet, sleep, stats } from "./lib.mjs";
 import { naiveClient } from "./orders-baseline.mjs";
-import { TOTAL, orderTenant, sendOrder, signed, untilDone } from "./orders-shop.mjs";
+import { TOTAL, orderTenant, signed } from "./orders-shop.mjs";
+import { printStripeRows, stripeRows } from "./payouts-stripe.mjs";
+import { invoicePaid, sendStripe, untilStripeOrder, withStripe } from "./stripe-shop.mjs";
 
-const SIZES = [10, 100, 1000];
+const SIZES = (process.env.LEDGERGATE_BENCH_PAYOUT_LINES?.trim() || "10,100,1000")
+  .split(",")
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0 && n <= 5000);
 /** The provider's fee on each bench order (3 509.50): 2.4 % + 2.00, as a card fee might be. */
 const FEE = "86.23";
 const NET = (Math.round(Number(TOTAL) * 100) - Math.round(Number(FEE) * 100)) / 100;
@@ -36,10 +44,11 @@ async function sendPayout(tenant, type, data) {
   return res.status;
 }
 
-/** `payout.paid` of the orders `ids`, each with the bench's fee; the deposit is their net. */
+/** `payout.paid` of the (Stripe) orders `ids`, each with the bench's fee; the deposit their net. */
 const payoutOf = (id, ids) => ({
   id,
   provider: "stripe",
+  orderSource: "stripe",
   currency: "NOK",
   amount: (NET * ids.length).toFixed(2),
   arrivalDate: new Date().toISOString().slice(0, 10),
@@ -84,8 +93,8 @@ export async function payoutsBench(keys) {
     tokenLifetimeSeconds: 1200,
   });
   const notes = [];
-  const tenant = await orderTenant("payouts");
-  const orders = Array.from({ length: Math.max(...SIZES) + 1 }, (_, i) => `po-o${i}`);
+  const tenant = await withStripe(await orderTenant("payouts"));
+  const orders = Array.from({ length: Math.max(...SIZES) + 1 }, (_, i) => `in_bench_o${i}`);
   const s0 = await stats();
   const t0 = Date.now();
   // Fifty at a time, each batch settled before the next: a thousand Workflow instances at once
@@ -93,9 +102,9 @@ export async function payoutsBench(keys) {
   const unsettled = [];
   for (let i = 0; i < orders.length; i += 50) {
     const batch = orders.slice(i, i + 50);
-    await Promise.all(batch.map((id) => sendOrder(tenant, id)));
+    await Promise.all(batch.map((id) => sendStripe(tenant, invoicePaid(id))));
     for (const id of batch) {
-      const run = await untilDone(tenant, id, 300_000);
+      const run = await untilStripeOrder(tenant, id, 300_000);
       if (run?.state !== "settled") unsettled.push(`${id}: ${run?.state}`);
     }
   }
@@ -118,6 +127,7 @@ export async function payoutsBench(keys) {
     if (reversed?.state !== "reversed") notes.push(`payout of ${n} was not reversed`);
     rows.push({ n, ...m });
   }
+  const stripe = await stripeRows(tenant, rest, SIZES, TOTAL, FEE, notes);
 
   // The baseline: a voucher per line, straight to the sandbox, on a client of its own.
   const client = await json("POST", `${SB}/_sandbox/clients`, {
@@ -157,7 +167,7 @@ export async function payoutsBench(keys) {
 
   return () => {
     console.log(
-      `\n9. Payouts: upstream calls and time per payout (one tenant; ${orders.length} orders settled first in ${setup.seconds.toFixed(0)} s, ${setup.calls} calls)\n`,
+      `\n11. Payouts: upstream calls and time per payout (one tenant; ${orders.length} orders settled first in ${setup.seconds.toFixed(0)} s, ${setup.calls} calls)\n`,
     );
     console.log(
       "| lines | ledgergate calls | baseline calls (a voucher per line) | ratio | ledgergate s, webhook to booked | baseline s | ratio |",
@@ -170,6 +180,7 @@ export async function payoutsBench(keys) {
     console.log(
       `\nA tenant's first payout (1 line) looks its account ids up: ${warm.calls} calls, ${warm.seconds.toFixed(2)} s (${warm.steps.join(" · ")}). Steps of the 1,000-line payout: ${rows.at(-1)?.steps.join(" · ")}.`,
     );
+    printStripeRows(stripe);
     for (const n of notes) console.log(`NOTE: ${n}`);
   };
 }
