@@ -178,9 +178,9 @@ export async function payoutsBench(keys) {
         `| ${r.n} | ${r.calls} | ${r.naiveCalls} | ${(r.calls / r.naiveCalls).toFixed(4)} | ${r.seconds.toFixed(2)} | ${r.naiveSeconds.toFixed(1)} | ${(r.seconds / r.naiveSeconds).toFixed(3)} |`,
       );
     console.log(
-      `\nA tenant's first payout (1 line) looks its account ids up: ${warm.calls} calls, ${warm.seconds.toFixed(2)} s (${warm.steps.join(" · ")}). Steps of the 1,000-line payout: ${rows.at(-1)?.steps.join(" · ")}.`,
+      `\nA tenant's first payout (1 line) looks its account ids up: ${warm.calls} calls, ${warm.seconds.toFixed(2)} s (${warm.steps.join(" · ")}). Steps of the ${rows.at(-1)?.n}-line payout: ${rows.at(-1)?.steps.join(" · ")}.`,
     );
-    printStripeRows(stripe);
+    printStripeRows(stripe, rows);
     for (const n of notes) console.log(`NOTE: ${n}`);
   };
 }
