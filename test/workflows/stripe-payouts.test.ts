@@ -169,7 +169,7 @@ describe("Stripe payouts", () => {
     expect((await postings(t, CLEARING)).sum).toBe(gross - refunded);
   });
 
-  it("a manual payout is answered 2xx and recorded with the reason; nothing is booked, Stripe is not asked, and the clearing account's balance is shown instead", async () => {
+  it("a manual or an instant payout is answered 2xx and recorded with the reason; nothing is booked, Stripe is not asked, and the clearing account's balance is shown instead", async () => {
     const t = await stripeTenant();
     const [order] = invoices;
     await settled(t, order?.event ?? {});
@@ -207,6 +207,17 @@ describe("Stripe payouts", () => {
       headers: { authorization: `Bearer ${t.gatewayKey}` },
     });
     expect(retry.status).toBe(409);
+
+    // An instant payout is not itemised either: the same, with its own reason.
+    const instant = await t.stripe.payout({ method: "instant", amount: 5_000 });
+    expect((await deliver(t, stripePayoutEvent("payout.paid", instant))).status).toBe(202);
+    expect(await payout(t, instant.id)).toMatchObject({
+      state: "not-itemised",
+      voucher: null,
+      stripe: { method: "instant", notItemised: expect.stringMatching(/^an instant payout/) },
+    });
+    expect((await postings(t, BANK)).rows).toEqual([]);
+    expect((await stripeStats()).requests).toBe(before.requests);
   });
 
   it("a payout whose transactions span two pages is read whole and booked", async () => {
