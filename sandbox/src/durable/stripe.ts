@@ -5,19 +5,13 @@
  * fees, payouts, and the balance transactions they make. An automatic payout takes every
  * transaction of the account not yet paid out, as Stripe's schedule sweeps the available balance;
  * a manual or instant one takes none (Stripe cannot say which it holds). Answers are Stripe's
- * errors as values (`StripeResult`): a rejection across RPC carries no status.
+ * errors as values (`StripeResult`): a rejection across RPC carries no status. Its storage is
+ * `stripe/store.ts`.
  */
 import { DurableObject } from "cloudflare:workers";
 import { randomHex, saltedHash } from "../lib/crypto";
-import {
-  balanceTransaction,
-  charge,
-  payout,
-  refund,
-  stripeId,
-  unix,
-  type StripeObject,
-} from "../stripe/objects";
+import { charge, payout, refund, stripeId, unix, type StripeObject } from "../stripe/objects";
+import { StripeStore } from "../stripe/store";
 
 /** Stripe's error body, and its status. */
 export interface StripeError {
@@ -38,14 +32,6 @@ export const MANUAL_FILTER_MESSAGE =
 
 const SALT = "ledgergate-sandbox-stripe";
 
-const TABLES = [
-  "CREATE TABLE IF NOT EXISTS accounts (id TEXT PRIMARY KEY, key_hash TEXT NOT NULL UNIQUE, currency TEXT NOT NULL)",
-  "CREATE TABLE IF NOT EXISTS objects (id TEXT PRIMARY KEY, account TEXT NOT NULL, data TEXT NOT NULL)",
-  `CREATE TABLE IF NOT EXISTS txns (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE,
-    account TEXT NOT NULL, payout TEXT, data TEXT NOT NULL)`,
-  "CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
-];
-
 const invalid = (status: number, message: string, more: Partial<StripeError["error"]> = {}) =>
   ({
     ok: false,
@@ -62,38 +48,29 @@ export interface ListAsk {
 }
 
 export class SandboxStripe extends DurableObject<SandboxEnv> {
-  readonly #sql: SqlStorage;
+  readonly #store: StripeStore;
 
   constructor(ctx: DurableObjectState, env: SandboxEnv) {
     super(ctx, env);
-    this.#sql = ctx.storage.sql;
-    for (const t of TABLES) this.#sql.exec(t);
+    this.#store = new StripeStore(ctx.storage.sql);
   }
 
   /** A new account and its restricted key (the key is answered here only, and stored hashed). */
   async createAccount(currency: string): Promise<{ account: string; key: string }> {
     const account = `acct_${randomHex(8)}`;
     const key = `rk_test_${stripeId("x").slice(3)}${randomHex(8)}`;
-    this.#sql.exec(
-      "INSERT INTO accounts (id, key_hash, currency) VALUES (?, ?, ?)",
-      account,
-      await saltedHash(SALT, key),
-      currency,
-    );
+    this.#store.addAccount(account, await saltedHash(SALT, key), currency);
     return { account, key };
   }
 
   /** The account of `key`, or null; counts the request (by its path) and the version it pinned. */
   async authenticate(key: string | null, path: string, version: string | null) {
-    this.#bump("requests");
-    this.#bump(`path ${path}`);
-    if (version) this.#bump(`version ${version}`);
-    const hash = key ? await saltedHash(SALT, key) : null;
-    const row = hash
-      ? this.#sql.exec("SELECT id FROM accounts WHERE key_hash = ?", hash).toArray()[0]
-      : undefined;
-    if (!row) this.#bump("refused");
-    return row ? String(row.id) : null;
+    this.#store.bump("requests");
+    this.#store.bump(`path ${path}`);
+    if (version) this.#store.bump(`version ${version}`);
+    const found = key ? this.#store.accountOf(await saltedHash(SALT, key)) : null;
+    if (!found) this.#store.bump("refused");
+    return found;
   }
 
   /** Charges of the account, each with its payment intent (given, or a new one) and its fee. */
@@ -101,7 +78,7 @@ export class SandboxStripe extends DurableObject<SandboxEnv> {
     account: string,
     asks: { amount: number; fee: number; paymentIntent?: string | undefined }[],
   ): StripeResult {
-    const currency = this.#currency(account);
+    const currency = this.#store.currency(account);
     if (!currency) return invalid(404, `No such account: '${account}'`);
     const created = unix(new Date());
     return answer({
@@ -110,11 +87,11 @@ export class SandboxStripe extends DurableObject<SandboxEnv> {
           const id = stripeId("ch");
           const txn = stripeId("txn");
           const paymentIntent = a.paymentIntent ?? stripeId("pi");
-          this.#put(
+          this.#store.put(
             account,
             charge({ id, currency, txn, created, amount: a.amount, paymentIntent }),
           );
-          this.#txn(account, {
+          this.#store.txn(account, {
             id: txn,
             amount: a.amount,
             fee: a.fee,
@@ -133,7 +110,7 @@ export class SandboxStripe extends DurableObject<SandboxEnv> {
 
   /** A refund of `amount` of the account's `chargeId`. */
   createRefund(account: string, chargeId: string, amount: number): StripeResult {
-    const c = this.#get(account, chargeId);
+    const c = this.#store.get(account, chargeId);
     if (!c || c.object !== "charge") return invalid(404, `No such charge: '${chargeId}'`);
     const id = stripeId("re");
     const txn = stripeId("txn");
@@ -141,12 +118,12 @@ export class SandboxStripe extends DurableObject<SandboxEnv> {
     const currency = String(c.currency);
     const pi = typeof c.payment_intent === "string" ? c.payment_intent : null;
     this.ctx.storage.transactionSync(() => {
-      this.#put(
+      this.#store.put(
         account,
         refund({ id, amount, currency, charge: chargeId, paymentIntent: pi, txn, created }),
       );
-      this.#put(account, { ...c, amount_refunded: Number(c.amount_refunded) + amount });
-      this.#txn(account, {
+      this.#store.put(account, { ...c, amount_refunded: Number(c.amount_refunded) + amount });
+      this.#store.txn(account, {
         id: txn,
         amount: -amount,
         fee: 0,
@@ -163,10 +140,10 @@ export class SandboxStripe extends DurableObject<SandboxEnv> {
 
   /** A Stripe fee not tied to a charge (Radar, Billing…): `reporting_category` `fee`. */
   createFee(account: string, amount: number, description: string): StripeResult {
-    const currency = this.#currency(account);
+    const currency = this.#store.currency(account);
     if (!currency) return invalid(404, `No such account: '${account}'`);
     const txn = stripeId("txn");
-    this.#txn(account, {
+    this.#store.txn(account, {
       id: txn,
       amount: -amount,
       fee: 0,
@@ -194,17 +171,11 @@ export class SandboxStripe extends DurableObject<SandboxEnv> {
       arrivalDate: string;
     },
   ): StripeResult {
-    const currency = this.#currency(account);
+    const currency = this.#store.currency(account);
     if (!currency) return invalid(404, `No such account: '${account}'`);
     const itemised = o.automatic && o.method === "standard";
-    const held = itemised
-      ? this.#sql
-          .exec("SELECT id, data FROM txns WHERE account = ? AND payout IS NULL", account)
-          .toArray()
-      : [];
-    const amount = itemised
-      ? held.reduce((n, r) => n + Number((JSON.parse(String(r.data)) as StripeObject).net), 0)
-      : (o.amount ?? 0);
+    const held = itemised ? this.#store.unpaid(account) : [];
+    const amount = itemised ? held.reduce((n, r) => n + r.net, 0) : (o.amount ?? 0);
     if (amount <= 0)
       return invalid(400, "The payout's amount must be positive.", { param: "amount" });
     const id = stripeId("po");
@@ -222,11 +193,11 @@ export class SandboxStripe extends DurableObject<SandboxEnv> {
       created,
     });
     this.ctx.storage.transactionSync(() => {
-      for (const r of held) this.#sql.exec("UPDATE txns SET payout = ? WHERE id = ?", id, r.id);
-      this.#put(account, po);
+      for (const r of held) this.#store.payOut(r.id, id);
+      this.#store.put(account, po);
       // Its own transaction is listed with its lines (as Stripe lists it); a manual payout's is
       // never swept into a later automatic one either.
-      this.#txn(
+      this.#store.txn(
         account,
         {
           id: txn,
@@ -247,16 +218,16 @@ export class SandboxStripe extends DurableObject<SandboxEnv> {
 
   /** Changes a payout's status or reconciliation status (its ledger completed, it failed). */
   updatePayout(account: string, id: string, patch: StripeObject): StripeResult {
-    const po = this.#get(account, id);
+    const po = this.#store.get(account, id);
     if (!po || po.object !== "payout") return invalid(404, `No such payout: '${id}'`);
     const next = { ...po, ...patch };
-    this.#put(account, next);
+    this.#store.put(account, next);
     return answer(next);
   }
 
   /** `GET /v1/payouts/{id}`. */
   payout(account: string, id: string): StripeResult {
-    const po = this.#get(account, id);
+    const po = this.#store.get(account, id);
     return po?.object === "payout"
       ? answer(po)
       : invalid(404, `No such payout: '${id}'`, { code: "resource_missing", param: "id" });
@@ -265,7 +236,7 @@ export class SandboxStripe extends DurableObject<SandboxEnv> {
   /** `GET /v1/balance_transactions`: newest first, cursor paging, sources expanded on request. */
   listTransactions(account: string, ask: ListAsk): StripeResult {
     if (ask.payout !== null) {
-      const po = this.#get(account, ask.payout);
+      const po = this.#store.get(account, ask.payout);
       if (!po || po.object !== "payout")
         return invalid(404, `No such payout: '${ask.payout}'`, {
           code: "resource_missing",
@@ -276,31 +247,20 @@ export class SandboxStripe extends DurableObject<SandboxEnv> {
     }
     let before = Number.MAX_SAFE_INTEGER;
     if (ask.startingAfter !== null) {
-      const at = this.#sql
-        .exec("SELECT seq FROM txns WHERE account = ? AND id = ?", account, ask.startingAfter)
-        .toArray()[0];
-      if (!at)
+      const at = this.#store.seqOf(account, ask.startingAfter);
+      if (at === null)
         return invalid(400, `No such balance transaction: '${ask.startingAfter}'`, {
           code: "resource_missing",
           param: "starting_after",
         });
-      before = Number(at.seq);
+      before = at;
     }
-    const rows = this.#sql
-      .exec(
-        `SELECT data FROM txns WHERE account = ? AND seq < ? ${ask.payout === null ? "" : "AND payout = ?"}
-         ORDER BY seq DESC LIMIT ?`,
-        ...(ask.payout === null
-          ? [account, before, ask.limit + 1]
-          : [account, before, ask.payout, ask.limit + 1]),
-      )
-      .toArray()
-      .map((r) => JSON.parse(String(r.data)) as StripeObject);
+    const rows = this.#store.list(account, before, ask.limit + 1, ask.payout);
     const data = rows
       .slice(0, ask.limit)
       .map((t) =>
         ask.expandSource && typeof t.source === "string"
-          ? { ...t, source: this.#get(account, t.source) ?? t.source }
+          ? { ...t, source: this.#store.get(account, t.source) ?? t.source }
           : t,
       );
     return answer({
@@ -313,14 +273,14 @@ export class SandboxStripe extends DurableObject<SandboxEnv> {
 
   /** The stand-in's counters: requests to `/v1`, refused keys, by path, the versions pinned. */
   stats(): string {
-    const all = this.#sql.exec("SELECT name, value FROM counters").toArray();
+    const all = this.#store.counters();
     const pick = (prefix: string) =>
       Object.fromEntries(
         all
-          .filter((r) => String(r.name).startsWith(prefix))
-          .map((r) => [String(r.name).slice(prefix.length), Number(r.value)]),
+          .filter((r) => r.name.startsWith(prefix))
+          .map((r) => [r.name.slice(prefix.length), r.value]),
       );
-    const one = (name: string) => Number(all.find((r) => r.name === name)?.value ?? 0);
+    const one = (name: string) => all.find((r) => r.name === name)?.value ?? 0;
     return JSON.stringify({
       requests: one("requests"),
       refused: one("refused"),
@@ -331,49 +291,6 @@ export class SandboxStripe extends DurableObject<SandboxEnv> {
 
   /** Forgets every account and object. */
   async reset(): Promise<void> {
-    for (const t of ["accounts", "objects", "txns", "counters"]) this.#sql.exec(`DELETE FROM ${t}`);
-  }
-
-  #currency(account: string): string | null {
-    const r = this.#sql.exec("SELECT currency FROM accounts WHERE id = ?", account).toArray()[0];
-    return r ? String(r.currency) : null;
-  }
-
-  #get(account: string, id: string): StripeObject | null {
-    const r = this.#sql
-      .exec("SELECT data FROM objects WHERE account = ? AND id = ?", account, id)
-      .toArray()[0];
-    return r ? (JSON.parse(String(r.data)) as StripeObject) : null;
-  }
-
-  #put(account: string, o: StripeObject): void {
-    this.#sql.exec(
-      "INSERT OR REPLACE INTO objects (id, account, data) VALUES (?, ?, ?)",
-      String(o.id),
-      account,
-      JSON.stringify(o),
-    );
-  }
-
-  #txn(
-    account: string,
-    t: Parameters<typeof balanceTransaction>[0],
-    paidOut: string | null = null,
-  ) {
-    this.#sql.exec(
-      "INSERT INTO txns (id, account, payout, data) VALUES (?, ?, ?, ?)",
-      t.id,
-      account,
-      paidOut,
-      JSON.stringify(balanceTransaction(t)),
-    );
-  }
-
-  #bump(name: string): void {
-    this.#sql.exec(
-      `INSERT INTO counters (name, value) VALUES (?, 1)
-       ON CONFLICT (name) DO UPDATE SET value = counters.value + 1`,
-      name,
-    );
+    this.#store.clear();
   }
 }
