@@ -8,7 +8,7 @@
 import type { z } from "zod";
 import { readCapped } from "../../shared/bytes";
 import { matchOperation } from "../../shared/v2/catalog";
-import type { Caller } from "./app";
+import type { Holder } from "./app";
 import { readConfig, type Bindings, type EnvironmentConfig } from "./config";
 import { Problem } from "./problem";
 import type { AccessCache } from "./upstream/access-cache";
@@ -41,7 +41,8 @@ export const MAX_DEADLINE_MS = 120_000;
  */
 export interface V2Request {
   env: Bindings;
-  caller: Caller;
+  /** A gateway key's caller, or an assistant's OAuth grant (an MCP tool's call). */
+  caller: Holder;
   config: EnvironmentConfig;
   requestId: string;
   /** The gateway's origin, for links in answers. */
@@ -64,7 +65,7 @@ export interface V2Request {
   accessCache?: AccessCache;
   /**
    * Whose traffic it is in the governor's queue (`Lane`): `caller` for a `/v2` request, `assistant`
-   * for an MCP tool's call (`lib/mcp/key-port.ts`). Every upstream call the shaping makes for this
+   * for an MCP tool's call (`lib/mcp/holder-port.ts`). Every upstream call the shaping makes for this
    * request (lookups, pages, the write) goes in the same lane.
    */
   lane: Lane;
@@ -77,7 +78,7 @@ export interface V2Request {
  */
 export async function readV2Request(
   env: Bindings,
-  caller: Caller,
+  caller: Holder,
   req: Request,
   requestId: string,
   accessCache?: AccessCache,
@@ -137,7 +138,7 @@ export async function sendV2(
       environment: r.caller.environment,
       config: r.config,
       tenant: r.caller.tenant,
-      credential: { gatewayKey: r.caller.key },
+      credential: "key" in r.caller ? { gatewayKey: r.caller.key } : { grant: r.caller.grant },
       accessCache: r.accessCache,
       lane: r.lane,
     },

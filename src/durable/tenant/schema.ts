@@ -20,6 +20,7 @@ import { ORDER_SETTINGS_TABLES } from "./order-settings";
 import { REFERENCE_CACHE_TABLES } from "./reference-cache";
 import { REGISTRATION_TABLES } from "./registration";
 import { REQUEST_LOG_TABLES } from "./request-log";
+import { ASSISTANT_GRANT_TABLES } from "./assistant-grants";
 import { ACCEPTED_TABLE, SHOP_REFUSALS_TABLE } from "./shop-pins";
 import { TOKEN_TABLES } from "./token-state";
 import { TOOL_CALL_TABLES } from "./tool-calls";
@@ -101,6 +102,13 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
     up: (sql) => {
       for (const statement of [...WRITE_CONFIRMATION_TABLES, ...TOOL_CALL_TABLES])
         sql.exec(statement);
+    },
+  },
+  {
+    version: 11,
+    name: "assistant_grants: the OAuth grants a person approved for an assistant",
+    up: (sql) => {
+      for (const statement of ASSISTANT_GRANT_TABLES) sql.exec(statement);
     },
   },
 ];

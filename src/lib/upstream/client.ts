@@ -8,7 +8,14 @@
 import type { Environment, EnvironmentConfig, Bindings } from "../config";
 import { problemOf } from "../outcome";
 import { Problem } from "../problem";
-import { asKeyHolder, asRun, governorStub, tenantStub, type TenantName } from "../stubs";
+import {
+  asGrantHolder,
+  asKeyHolder,
+  asRun,
+  governorStub,
+  tenantStub,
+  type TenantName,
+} from "../stubs";
 import type { AccessCache } from "./access-cache";
 import { exchange, retryAfterSeconds } from "./transport";
 
@@ -50,9 +57,10 @@ export interface UpstreamCaller {
   /**
    * The caller's gateway key, authenticated by the tenant's object before anything is spent; or,
    * for an order run (which a verified webhook started for this tenant), the registration it was
-   * started under, which must still be the tenant's (see `durable/tenant.ts`).
+   * started under, which must still be the tenant's (see `durable/tenant.ts`); or an assistant's
+   * OAuth grant, which must still be live (`durable/tenant/grant-face.ts`).
    */
-  credential: { gatewayKey: string } | { registration: string };
+  credential: { gatewayKey: string } | { registration: string } | { grant: string };
   /**
    * The isolate's verified keys, for a gateway-key credential; without it every call asks the
    * tenant's object.
@@ -111,7 +119,12 @@ export async function callUpstream(
   const tokenFor = async (fresh = false) => {
     const access = await ("gatewayKey" in credential
       ? keyAccess(credential.gatewayKey, fresh)
-      : asRun(caller.env, caller.tenant, credential.registration, (f) => f.access()));
+      : "grant" in credential
+        ? // Never from the isolate's copy: the grant is checked by its object on every call.
+          asGrantHolder(caller.env, { tenant: caller.tenant, grant: credential.grant }, (f) =>
+            f.access(),
+          )
+        : asRun(caller.env, caller.tenant, credential.registration, (f) => f.access()));
     if (!access.ok) throw problemOf(access.error);
     return access.value;
   };

@@ -5,6 +5,7 @@
  * route.
  */
 import { MessagePage } from "./layout";
+import { oauthRoutes } from "./oauth-routes";
 import { orderRoutes } from "./order-routes";
 import { requestRoutes } from "./request-routes";
 import { html } from "./render";
@@ -17,8 +18,8 @@ import { tenantRoutes } from "./tenant-routes";
  * (an operator's mistyped or stale link meets a page with a way back, not the API's JSON 404).
  * It reads no session: it shows nothing but the address's absence.
  */
-export const consoleRoutes = requestRoutes(
-  orderRoutes(tenantRoutes(sessionRoutes(consoleRouter()))),
+export const consoleRoutes = oauthRoutes(
+  requestRoutes(orderRoutes(tenantRoutes(sessionRoutes(consoleRouter())))),
 ).all("*", (c) =>
   html(
     c,

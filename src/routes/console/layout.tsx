@@ -63,6 +63,8 @@ export interface LayoutProps {
   csrf?: string | undefined;
   /** Seconds after which the page reloads itself (the budget page). */
   refresh?: number;
+  /** What the tab's title names after the page's: the console, or the approval page's "ledgergate". */
+  site?: string;
   children?: Child;
 }
 
@@ -79,7 +81,7 @@ export function Layout(p: LayoutProps) {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {p.refresh ? <meta http-equiv="refresh" content={String(p.refresh)} /> : null}
-        <title>{`${p.title} · ledgergate console`}</title>
+        <title>{`${p.title} · ${p.site ?? "ledgergate console"}`}</title>
         <style>{raw(CSS)}</style>
       </head>
       <body>

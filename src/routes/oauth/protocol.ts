@@ -1,0 +1,44 @@
+/**
+ * @module
+ * The authorization server's protocol endpoints, served by the library (`lib/oauth/server.ts`):
+ * its metadata (RFC 8414), the token endpoint (codes, refresh, revocation) and dynamic client
+ * registration behind its caps (`lib/oauth/registration.ts`). Each declared method is a route of
+ * `/openapi.json`; the library answers the others too (a CORS preflight, a 405 with `Allow`), so a
+ * browser-based client can reach them. Declarations: `contract/oauth.ts`.
+ */
+import type { Context } from "hono";
+import type { GatewayApp } from "../../lib/app";
+import { register } from "../../lib/oauth/registration";
+import { authorizationServer, OAUTH_PATHS } from "../../lib/oauth/server";
+import { gatewayRouter } from "../contract/kit";
+import { oauthMetadata, oauthRegister, oauthToken } from "../contract/oauth";
+
+/**
+ * Hono's execution context as the library's type names it (the same object: the runtime's
+ * `ExecutionContext`; Hono declares a narrower interface of its own).
+ */
+const runtimeCtx = (c: Context<GatewayApp>) => c.executionCtx as unknown as ExecutionContext;
+
+/**
+ * The request, answered by the library. Its JSON is the library's to shape, so the route's answer
+ * type cannot see it here (hence `never`); `test/routes/answers.test.ts` holds every answer of these
+ * routes to their declarations instead.
+ */
+const served = (c: Context<GatewayApp>) =>
+  authorizationServer(new URL(c.req.url).origin).fetch(
+    c.req.raw,
+    c.env,
+    runtimeCtx(c),
+  ) as Promise<never>;
+
+const router = gatewayRouter();
+
+export const oauthProtocolRoutes = router
+  .openapi(oauthMetadata, served)
+  .openapi(oauthToken, served)
+  .openapi(oauthRegister, (c) => register(c.env, runtimeCtx(c), c.req.raw) as Promise<never>);
+
+// Every other method of the three (OPTIONS, and the library's 405): after the declared routes, so it
+// answers only what they do not. Not routes of /openapi.json.
+for (const path of [OAUTH_PATHS.metadata, OAUTH_PATHS.token, OAUTH_PATHS.register])
+  router.all(path, served);
