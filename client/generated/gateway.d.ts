@@ -446,7 +446,7 @@ export interface paths {
         put?: never;
         /**
          * The tenant's MCP server, scope write
-         * @description Model Context Protocol over Streamable HTTP (docs/mcp.md), for the tenant of the gateway key: every tool; writes of every class, through prepare_write and confirm_write. Serves the 2026-07-28 revision and the 2025-era initialize handshake, both statelessly. The body is one JSON-RPC message. A 401 carries WWW-Authenticate with resource_metadata (RFC 9728).
+         * @description Model Context Protocol over Streamable HTTP (docs/mcp.md), for the tenant of the gateway key or OAuth grant: every tool; writes of every class, through prepare_write and confirm_write. Serves the 2026-07-28 revision and the 2025-era initialize handshake, both statelessly. The body is one JSON-RPC message. A 401 carries WWW-Authenticate with resource_metadata (RFC 9728); an OAuth grant's scope is narrowed further by the endpoint's.
          */
         post: operations["mcpWrite"];
         delete?: never;
@@ -466,7 +466,7 @@ export interface paths {
         put?: never;
         /**
          * The tenant's MCP server, scope draft
-         * @description Model Context Protocol over Streamable HTTP (docs/mcp.md), for the tenant of the gateway key: every tool; writes of the draft class only (master data, sales orders, journal entry vouchers). Serves the 2026-07-28 revision and the 2025-era initialize handshake, both statelessly. The body is one JSON-RPC message. A 401 carries WWW-Authenticate with resource_metadata (RFC 9728).
+         * @description Model Context Protocol over Streamable HTTP (docs/mcp.md), for the tenant of the gateway key or OAuth grant: every tool; writes of the draft class only (master data, sales orders, journal entry vouchers). Serves the 2026-07-28 revision and the 2025-era initialize handshake, both statelessly. The body is one JSON-RPC message. A 401 carries WWW-Authenticate with resource_metadata (RFC 9728); an OAuth grant's scope is narrowed further by the endpoint's.
          */
         post: operations["mcpDraft"];
         delete?: never;
@@ -486,7 +486,7 @@ export interface paths {
         put?: never;
         /**
          * The tenant's MCP server, scope read
-         * @description Model Context Protocol over Streamable HTTP (docs/mcp.md), for the tenant of the gateway key: the read tools only; write tools are not listed. Serves the 2026-07-28 revision and the 2025-era initialize handshake, both statelessly. The body is one JSON-RPC message. A 401 carries WWW-Authenticate with resource_metadata (RFC 9728).
+         * @description Model Context Protocol over Streamable HTTP (docs/mcp.md), for the tenant of the gateway key or OAuth grant: the read tools only; write tools are not listed. Serves the 2026-07-28 revision and the 2025-era initialize handshake, both statelessly. The body is one JSON-RPC message. A 401 carries WWW-Authenticate with resource_metadata (RFC 9728); an OAuth grant's scope is narrowed further by the endpoint's.
          */
         post: operations["mcpReadonly"];
         delete?: never;
@@ -902,13 +902,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
         /**
          * The operator's approval page of an assistant's connection
-         * @description From the key holder's approval page (`GET /oauth/authorize`): the same client's request, shown to the signed-in operator with a tenant to pick.
+         * @description Linked from the key holder's approval page (`GET /oauth/authorize`): the same client's request, shown to the signed-in operator with a tenant to pick. A page: a visitor with no session is sent to sign in.
          */
-        post: operations["consoleOAuthApprovalPage"];
+        get: operations["consoleOAuthApprovalPage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1376,14 +1376,19 @@ export interface components {
                 data?: unknown;
             };
         };
+        OAuthError: {
+            error: string;
+            error_description?: string;
+        };
         ProtectedResource: {
             /** @description The endpoint's URL: the audience of its tokens. */
             resource: string;
             resource_name: string;
             bearer_methods_supported: "header"[];
+            /** @description The scopes a grant for this endpoint may have. */
             scopes_supported: ("read" | "draft" | "write")[];
-            /** @description Absent until the OAuth issue: connect with a gateway key. */
-            authorization_servers?: string[];
+            /** @description This gateway (its origin): where OAuth clients get a grant. */
+            authorization_servers: string[];
         };
         AuthorizationServerMetadata: {
             /** @description The gateway's origin. */
@@ -1413,10 +1418,6 @@ export interface components {
             refresh_token_expires_in?: number;
             scope: string;
             resource?: string;
-        };
-        OAuthError: {
-            error: string;
-            error_description?: string;
         };
         RegisteredClient: {
             client_id: string;
@@ -1530,10 +1531,6 @@ export interface components {
         ConsoleRetry: {
             /** @description The session's CSRF token, from the page's hidden field. */
             csrf: string;
-        };
-        ConsoleOAuthRequest: {
-            /** @description The client's request. */
-            request: string;
         };
         ConsoleOAuthApproval: {
             csrf: string;
@@ -3476,13 +3473,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An Origin the gateway does not allow. */
+            /** @description An Origin the gateway does not allow (a JSON-RPC error); or, under an OAuth grant, a call that needs more scope than the grant has and no more than the endpoint allows: insufficient_scope, with WWW-Authenticate naming the scope and the resource's document, for the client to step up. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["JsonRpcError"] | components["schemas"]["OAuthError"];
                 };
             };
             /** @description A method MCP does not have. */
@@ -3594,13 +3591,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An Origin the gateway does not allow. */
+            /** @description An Origin the gateway does not allow (a JSON-RPC error); or, under an OAuth grant, a call that needs more scope than the grant has and no more than the endpoint allows: insufficient_scope, with WWW-Authenticate naming the scope and the resource's document, for the client to step up. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["JsonRpcError"] | components["schemas"]["OAuthError"];
                 };
             };
             /** @description A method MCP does not have. */
@@ -3712,13 +3709,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An Origin the gateway does not allow. */
+            /** @description An Origin the gateway does not allow (a JSON-RPC error); or, under an OAuth grant, a call that needs more scope than the grant has and no more than the endpoint allows: insufficient_scope, with WWW-Authenticate naming the scope and the resource's document, for the client to step up. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["JsonRpcError"] | components["schemas"]["OAuthError"];
                 };
             };
             /** @description A method MCP does not have. */
@@ -5229,16 +5226,15 @@ export interface operations {
     };
     consoleOAuthApprovalPage: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The client's authorization request (the query of its `/oauth/authorize`). */
+                request: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["ConsoleOAuthRequest"];
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description The page: the client's facts, a tenant, the scope and the lifetime. */
             200: {
@@ -5272,15 +5268,6 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                };
-            };
-            /** @description `payload-too-large`: Payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `too-many-requests`: Too many requests */

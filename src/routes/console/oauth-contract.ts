@@ -4,7 +4,7 @@
  * connection (a tenant to pick, the session standing where a gateway key stands on the key
  * holder's page), and the revocation of a tenant's grant from its page. Kept apart from
  * `contract.ts` so OAuth is one unit. Every route needs the session; the approval's form and the
- * revocation also the session's CSRF token.
+ * revocation, being posts, also the session's CSRF token.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { GrantId } from "../../durable/tenant/assistant-grants";
@@ -39,27 +39,25 @@ const refused = {
 
 export const operatorApprovalPage = createRoute({
   ...session,
-  // A page, not a change: no CSRF token (the approval page it comes from has no session), and a
-  // visitor with no session is sent to sign in.
+  method: "get",
   middleware: [requireSession({ form: false })],
   path: "/oauth/authorize",
   operationId: "consoleOAuthApprovalPage",
   summary: "The operator's approval page of an assistant's connection",
   description:
-    "From the key holder's approval page (`GET /oauth/authorize`): the same client's request, shown to the signed-in operator with a tenant to pick.",
+    "Linked from the key holder's approval page (`GET /oauth/authorize`): the same client's request, shown to the signed-in operator with a tenant to pick. A page: a visitor with no session is sent to sign in.",
   request: {
-    body: form(
-      z
-        .object({ request: z.string().max(8000).openapi({ description: "The client's request." }) })
-        .openapi("ConsoleOAuthRequest"),
-    ),
+    query: z.object({
+      request: z.string().max(8000).openapi({
+        description: "The client's authorization request (the query of its `/oauth/authorize`).",
+      }),
+    }),
   },
   responses: {
     200: page("The page: the client's facts, a tenant, the scope and the lifetime."),
     302: to("A request the server refused, sent back to the client with error and iss."),
     303: to("Not signed in: to /console/sign-in."),
     400: page("A request that cannot be approved, and cannot safely be sent back."),
-    413: refused[413],
     429: refused[429],
     503: refused[503],
   },

@@ -53,7 +53,7 @@ export function oauthRoutes(router: ConsoleRouter) {
   return router
     .openapi(route.operatorApprovalPage, async (c) => {
       await countApprovalPage(c);
-      return operatorPage(c, await beginApproval(c.env, originOf(c), c.req.valid("form").request));
+      return operatorPage(c, await beginApproval(c.env, originOf(c), c.req.valid("query").request));
     })
     .openapi(route.operatorApprove, async (c) => {
       const form = c.req.valid("form");

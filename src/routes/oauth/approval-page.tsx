@@ -137,14 +137,14 @@ export function KeyApprovalPage(p: ApprovalProps) {
           Deny
         </button>
       </form>
-      <form method="post" action="/console/oauth/authorize">
-        <input type="hidden" name="request" value={p.facts.request} />
-        <p class="muted">
-          The operator may approve instead, signed in to the console in this browser, and pick the
-          tenant there.
-        </p>
-        <button type="submit">Approve as the operator</button>
-      </form>
+      <p class="muted">
+        The operator may approve instead, signed in to the console in this browser, and pick the
+        tenant there:{" "}
+        <a href={`/console/oauth/authorize?${new URLSearchParams({ request: p.facts.request })}`}>
+          approve as the operator
+        </a>
+        .
+      </p>
     </ApprovalFrame>
   );
 }

@@ -3,12 +3,13 @@
  * The authorization server's protocol endpoints, served by the library (`lib/oauth/server.ts`):
  * its metadata (RFC 8414), the token endpoint (codes, refresh, revocation) and dynamic client
  * registration behind its caps (`lib/oauth/registration.ts`). Each declared method is a route of
- * `/openapi.json`; the library answers the others too (a CORS preflight, a 405 with `Allow`), so a
- * browser-based client can reach them. Declarations: `contract/oauth.ts`.
+ * `/openapi.json`; a CORS preflight is the library's too, so a browser-based client (the MCP
+ * Inspector) can reach them. Declarations: `contract/oauth.ts`.
  */
 import type { Context } from "hono";
 import type { GatewayApp } from "../../lib/app";
 import { register } from "../../lib/oauth/registration";
+import { Problem } from "../../lib/problem";
 import { authorizationServer, OAUTH_PATHS } from "../../lib/oauth/server";
 import { gatewayRouter } from "../contract/kit";
 import { oauthMetadata, oauthRegister, oauthToken } from "../contract/oauth";
@@ -38,7 +39,17 @@ export const oauthProtocolRoutes = router
   .openapi(oauthToken, served)
   .openapi(oauthRegister, (c) => register(c.env, runtimeCtx(c), c.req.raw) as Promise<never>);
 
-// Every other method of the three (OPTIONS, and the library's 405): after the declared routes, so it
-// answers only what they do not. Not routes of /openapi.json.
-for (const path of [OAUTH_PATHS.metadata, OAUTH_PATHS.token, OAUTH_PATHS.register])
-  router.all(path, served);
+// A browser client's preflight, answered by the library (its CORS reflects the origin: a bearer
+// token is no ambient credential); any other method, the gateway's 405. After the declared routes,
+// so each answers only what they do not. Not routes of /openapi.json.
+for (const [path, allow] of [
+  [OAUTH_PATHS.metadata, "GET"],
+  [OAUTH_PATHS.token, "POST"],
+  [OAUTH_PATHS.register, "POST"],
+] as const)
+  router.all(path, (c) => {
+    if (c.req.method === "OPTIONS") return served(c);
+    throw new Problem("method-not-allowed", `${path} takes ${allow}.`, {
+      headers: { allow: `${allow}, OPTIONS` },
+    });
+  });
