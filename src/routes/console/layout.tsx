@@ -38,7 +38,7 @@ th{background:#f1f3f5}
 label{display:block;font-weight:600;margin:.75rem 0 .2rem}
 label.inline{display:inline;font-weight:400;margin-left:.35rem}
 input,select{font:inherit;padding:.4rem;border:1px solid #6b6b6b;border-radius:4px;width:100%;max-width:24rem}
-input[type=checkbox]{width:auto}
+input[type=checkbox],input[type=radio]{width:auto}
 button{font:inherit;margin-top:.75rem;padding:.45rem 1rem;border:0;border-radius:4px;background:#0b4f8a;color:#fff;cursor:pointer}
 button.danger{background:#a4161a}
 header nav button{margin:0;background:#fff;color:#15324d}
