@@ -192,6 +192,22 @@ describe("oauth approval: the operator", () => {
     const html = await res.text();
     expect(html).toContain(`<option value="${t.name}"`);
     expect(html).toContain(`<option value="${other.name}"`);
+    // A tenant that is not registered: the page again, nothing spent.
+    const nobody = await gw("/console/oauth/approve", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: operator.cookie },
+      body: new URLSearchParams({
+        csrf: field(html, "csrf"),
+        consent: field(html, "consent"),
+        request: field(html, "request"),
+        decision: "approve",
+        tenant: "demo:nobody-here",
+        scope: "read",
+      }).toString(),
+      redirect: "manual",
+    });
+    expect(nobody.status).toBe(200);
+    expect(await nobody.text()).toContain("Pick a registered tenant");
     const consentCookie = res.headers
       .getSetCookie()
       .map((l) => l.split(";")[0] ?? "")

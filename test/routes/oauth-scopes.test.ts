@@ -63,12 +63,14 @@ describe("oauth scopes: what a grant may do", () => {
     );
     // The modern era too: the SDK's client gets the same refusal.
     const client = await mcpClient(tokens.access_token);
-    await expect(
-      client.callTool({
-        name: "prepare_write",
-        arguments: { method: "DELETE", path: "/Customers/1" },
-      }),
-    ).rejects.toThrow();
+    const refused = await client
+      .callTool({ name: "prepare_write", arguments: { method: "DELETE", path: "/Customers/1" } })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    // The SDK reads the 403 as a scope challenge, naming the scope to ask for.
+    expect(String(refused)).toBe('InsufficientScopeError: Insufficient scope: required "write"');
   });
 
   it("a gateway key on /mcp/draft is not asked to step up: the tool refuses in words, as before", async () => {

@@ -69,10 +69,12 @@ export function oauthRoutes(router: ConsoleRouter) {
             f.registrationId(),
           )
         ).ok;
-      if (!parsed.ok || !registered)
+      if (!parsed.ok || !registered) {
+        await countApprovalPage(c);
         return operatorPage(c, await beginApproval(c.env, origin, form.request), {
           error: "Pick a registered tenant. Nothing was approved.",
         });
+      }
       const tenant = tenantName(parsed.value.environment, parsed.value.client);
       const done = await completeApproval(c.env, origin, c.req.raw, {
         handle: form.consent,

@@ -123,6 +123,8 @@ export const approvalRoutes = router
           "Too many wrong keys for this tenant; wait a minute and start again.",
           429,
         );
+      // The page again is a new consent record: counted like any approval page.
+      await countApprovalPage(c);
       return keyPage(
         c,
         await beginApproval(c.env, origin, form.request),
