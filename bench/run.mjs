@@ -11,9 +11,10 @@
 //   7. the reference cache (bench/reference.mjs): upstream calls of 100 orders' lookups and writes,
 //      cached against the plain pass-through,
 //   8. the request log (bench/request-log.mjs): a warm call's latency with REQUEST_LOG=calls
-//      against REQUEST_LOG=off, the gateway restarted for each (so it runs last, on its own Workers).
+//      against REQUEST_LOG=off, the gateway restarted for each (so it runs last, on its own Workers),
+//   9. OAuth (bench/oauth.mjs): an MCP tool call under an OAuth grant against a gateway key.
 // `npm run bench -- latency` runs 1–2 only, `-- load` 3–3c only, `-- orders` 4–6 only, `--
-// reference` 7 only, `-- log` 8 only; the default is all. `npm run bench -- margin` (bench/margin.mjs, not part of
+// reference` 7 only, `-- log` 8 only, `-- oauth` 9 only; the default is all. `npm run bench -- margin` (bench/margin.mjs, not part of
 // all) compares pacing margins. Every figure comes from this one run, baseline included. Not a
 // test: it asserts nothing.
 import { spawn } from "node:child_process";
@@ -41,24 +42,26 @@ import {
 } from "./lib.mjs";
 import { loadBench } from "./load.mjs";
 import { marginBench } from "./margin.mjs";
+import { oauthBench } from "./oauth.mjs";
 import { ordersBench } from "./orders.mjs";
 import { referenceBench } from "./reference.mjs";
 import { requestLogBench } from "./request-log.mjs";
 import { down } from "./workers.mjs";
 
 const PARTS = {
-  all: ["latency", "load", "orders", "reference", "log"],
+  all: ["latency", "load", "orders", "reference", "oauth", "log"],
   latency: ["latency"],
   load: ["load"],
   orders: ["orders"],
   reference: ["reference"],
   log: ["log"],
+  oauth: ["oauth"],
   margin: ["margin"],
 };
 const mode = process.argv[2] ?? "all";
 if (!Object.hasOwn(PARTS, mode)) {
   console.error(
-    `Usage: npm run bench [-- latency|load|orders|reference|log|margin]  (not ${mode})`,
+    `Usage: npm run bench [-- latency|load|orders|reference|log|oauth|margin]  (not ${mode})`,
   );
   process.exit(2);
 }
@@ -255,6 +258,7 @@ const BENCHES = {
   load: () => loadBench(keys),
   orders: () => ordersBench(keys),
   reference: referenceBench,
+  oauth: oauthBench,
   log: async () => {
     await stopShared();
     return requestLogBench(devOut);

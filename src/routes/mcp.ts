@@ -53,7 +53,7 @@ async function serve(c: Context<GatewayApp>, endpoint: McpEndpoint): Promise<Res
     env: c.env,
     ctx: c.executionCtx,
     caller: auth.holder,
-    accessCache: "key" in auth.holder ? c.var.accessCache : undefined,
+    accessCache: c.var.accessCache,
     origin,
     principalId: principal.id,
   });

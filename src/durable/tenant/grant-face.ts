@@ -98,9 +98,9 @@ class GrantFace extends RpcTarget implements GrantHolder {
     return ok({ scope: this.#grant.scope, expiresAt: this.#grant.expiresAt });
   }
 
-  /** Never served from an isolate's copy (`retiresAt` 0): each call asks here, and so checks. */
+  /** An isolate may keep a copy as for a key, never past the grant's end. */
   access() {
-    return this.#ops.access(0);
+    return this.#ops.access(this.#grant.expiresAt);
   }
 
   async orderRun(source: Source, orderId: string) {

@@ -128,8 +128,8 @@ export class HolderOps {
 
   /**
    * A token, with how long an isolate may serve a copy of it without asking again: never past the
-   * token's renewal window nor `retiresAt` (a key's retirement; 0 for a grant, which is never
-   * served from an isolate's copy: see `lib/upstream/access-cache.ts`).
+   * token's renewal window nor `retiresAt` (a key's retirement, a grant's end; see
+   * `lib/upstream/access-cache.ts`).
    */
   async access(retiresAt: number | null): Promise<Outcome<KeyAccess>> {
     const tokens = this.#parts.tokens;

@@ -26,7 +26,10 @@ export interface HolderPortDeps {
   ctx: Pick<ExecutionContext, "waitUntil">;
   /** The authenticated key's caller or grant (`middleware/mcp-key.ts`). */
   caller: Holder;
-  /** The isolate's verified keys: for a key only (a grant is checked on every call). */
+  /**
+   * The isolate's verified keys and grants (a grant's copy is used only after the door checked the
+   * grant for this request).
+   */
   accessCache?: AccessCache;
   /** The gateway's origin, for the links in answers (`Location`). */
   origin: string;

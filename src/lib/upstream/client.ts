@@ -6,7 +6,7 @@
  * exchange, and the retry rules below. It never retries a write blindly.
  */
 import type { Environment, EnvironmentConfig, Bindings } from "../config";
-import { problemOf } from "../outcome";
+import { problemOf, type Outcome } from "../outcome";
 import { Problem } from "../problem";
 import {
   asGrantHolder,
@@ -16,7 +16,7 @@ import {
   tenantStub,
   type TenantName,
 } from "../stubs";
-import type { AccessCache } from "./access-cache";
+import type { AccessCache, KeyAccess } from "./access-cache";
 import { exchange, retryAfterSeconds } from "./transport";
 
 /** A token with less than this left when its call is about to leave is fetched again, ms. */
@@ -62,8 +62,8 @@ export interface UpstreamCaller {
    */
   credential: { gatewayKey: string } | { registration: string } | { grant: string };
   /**
-   * The isolate's verified keys, for a gateway-key credential; without it every call asks the
-   * tenant's object.
+   * The isolate's verified keys (and grants), for a gateway-key or grant credential; without it
+   * every call asks the tenant's object.
    */
   accessCache?: AccessCache;
   /** Whose traffic this is (`Lane`); a caller's own when absent. */
@@ -107,22 +107,34 @@ export async function callUpstream(
   const replayable = call.body === null || call.body instanceof ArrayBuffer;
   const credential = caller.credential;
   const cache = caller.accessCache;
-  /** A key's token: the isolate's copy, unless `fresh`; otherwise the key holder's face's. */
-  const keyAccess = (key: string, fresh: boolean) => {
-    const ask = () => asKeyHolder(caller.env, { tenant: caller.tenant, key }, (f) => f.access());
-    return cache ? cache.access(caller.tenant, key, ask, fresh) : ask();
-  };
+  /** A holder's token: the isolate's copy, unless `fresh`; otherwise `ask`'s (its face's). */
+  const cached = (id: string, ask: () => Promise<Outcome<KeyAccess>>, fresh: boolean) =>
+    cache ? cache.access(caller.tenant, id, ask, fresh) : ask();
   /**
    * The tenant's token; `fresh` asks the tenant's object even when the isolate holds a copy. Each
-   * face is asked in the round trip that hands it out (pipelined), as `access` was before.
+   * face is asked in the round trip that hands it out (pipelined), as `access` was before. A grant's
+   * copy is filed under its id (`grant:<id>`, no secret): the MCP door asked the tenant's object
+   * about the grant before this request got here, so a copy only spares the request's later calls a
+   * hop, and a revoked grant's requests never reach this (`middleware/mcp-key.ts`).
    */
   const tokenFor = async (fresh = false) => {
     const access = await ("gatewayKey" in credential
-      ? keyAccess(credential.gatewayKey, fresh)
+      ? cached(
+          credential.gatewayKey,
+          () =>
+            asKeyHolder(caller.env, { tenant: caller.tenant, key: credential.gatewayKey }, (f) =>
+              f.access(),
+            ),
+          fresh,
+        )
       : "grant" in credential
-        ? // Never from the isolate's copy: the grant is checked by its object on every call.
-          asGrantHolder(caller.env, { tenant: caller.tenant, grant: credential.grant }, (f) =>
-            f.access(),
+        ? cached(
+            `grant:${credential.grant}`,
+            () =>
+              asGrantHolder(caller.env, { tenant: caller.tenant, grant: credential.grant }, (f) =>
+                f.access(),
+              ),
+            fresh,
           )
         : asRun(caller.env, caller.tenant, credential.registration, (f) => f.access()));
     if (!access.ok) throw problemOf(access.error);
