@@ -38,6 +38,11 @@ const RUNTIME_STANDINS = "./test/contract/runtime-standins.ts";
  * The gateway's logs in tests: warnings and errors only; the info line of every request is noise.
  */
 const TEST_LOG_LEVEL = "warn";
+/**
+ * Webhook retries in tests: three waits, so a delivery has four attempts (docs/events.md); the
+ * tests drive each attempt themselves (test/helpers/events.ts), never waiting for the delays.
+ */
+const TEST_EVENT_RETRY_SCHEDULE = "1s 2s 3s";
 
 /**
  * Runtime lines that a passing run prints by design. workerd reports as an "uncaught exception"
@@ -146,6 +151,7 @@ export default defineConfig({
               bindings: {
                 SECRETS_KEY_PREVIOUS: TEST_PREVIOUS_SECRETS_KEY,
                 LOG_LEVEL: TEST_LOG_LEVEL,
+                EVENT_RETRY_SCHEDULE: TEST_EVENT_RETRY_SCHEDULE,
               },
               workers: [sandbox],
             },
@@ -166,7 +172,11 @@ export default defineConfig({
             // The order corpus proves amounts, not throughput (npm run bench measures that at 10
             // req/s): both sides lift the rate limit so 144 orders run in seconds.
             miniflare: {
-              bindings: { RATE_LIMIT_PER_SECOND: "200", LOG_LEVEL: TEST_LOG_LEVEL },
+              bindings: {
+                RATE_LIMIT_PER_SECOND: "200",
+                LOG_LEVEL: TEST_LOG_LEVEL,
+                EVENT_RETRY_SCHEDULE: TEST_EVENT_RETRY_SCHEDULE,
+              },
               workers: [sandbox],
             },
           }),

@@ -9,8 +9,14 @@ import { localAddresses } from "../scripts/wrangler-env.mjs";
 // The gateway and the sandbox where `npm start` puts them: LEDGERGATE_GATEWAY_PORT and
 // LEDGERGATE_SANDBOX_PORT, read as scripts/dev.mjs reads them (run.mjs starts the Workers with it).
 export const { gateway: GW, sandbox: SB } = localAddresses();
-/** The bare forwarder (bench/forwarder/), started by run.mjs for the latency part only. */
-export const FW = "http://127.0.0.1:8789";
+/**
+ * The bare forwarder (bench/forwarder/), started by run.mjs for the latency part only:
+ * LEDGERGATE_FORWARDER_PORT (default 8789), its inspector on LEDGERGATE_FORWARDER_INSPECTOR_PORT
+ * (default 9231), so that two benches on one machine need not share them.
+ */
+export const FW_PORT = process.env.LEDGERGATE_FORWARDER_PORT?.trim() || "8789";
+export const FW_INSPECTOR_PORT = process.env.LEDGERGATE_FORWARDER_INSPECTOR_PORT?.trim() || "9231";
+export const FW = `http://127.0.0.1:${FW_PORT}`;
 export const ADMIN = { authorization: "Bearer local-admin-token" };
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -122,13 +128,16 @@ export async function newTenant(name = "Bench AS", tag = "") {
   return { ...client, slug, gatewayKey: t.gatewayKey };
 }
 
+/** The sandbox's root of `environment`, as the real API's: `/Demo` for demo, none for production. */
+const rootOf = (environment) => (environment === "demo" ? "/Demo" : "");
+
 /**
- * A token straight from the sandbox's token endpoint, as a client with no gateway gets one (after a
- * 429, again); null when refused.
+ * A token straight from the sandbox's token endpoint of `environment` (default demo), as a client
+ * with no gateway gets one (after a 429, again); null when refused. `keys` are that environment's.
  */
-export async function directToken(keys, clientKey) {
+export async function directToken(keys, clientKey, environment = "demo") {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const res = await fetch(`${SB}/Demo/OAuth/Token`, {
+    const res = await fetch(`${SB}${rootOf(environment)}/OAuth/Token`, {
       method: "POST",
       headers: {
         authorization: `Basic ${btoa(`${keys.applicationKey}:${clientKey}`)}`,
@@ -145,15 +154,22 @@ export async function directToken(keys, clientKey) {
   return null;
 }
 
-/** The bench's call, straight to the sandbox (no limiter at all). */
-export const direct = (keys, token) =>
-  fetch(`${SB}/Demo/v2/ClientIntegrationInformation`, {
+/**
+ * The bench's call, straight to the sandbox (no limiter at all), in `environment` (default demo,
+ * `keys` that environment's).
+ */
+export const direct = (keys, token, environment = "demo") =>
+  fetch(`${SB}${rootOf(environment)}/v2/ClientIntegrationInformation`, {
     headers: {
       authorization: `Bearer ${token}`,
       "ocp-apim-subscription-key": keys.subscriptionKey,
     },
   });
-/** The same call through the bare forwarder: the sandbox's own headers, the gateway's path. */
+/**
+ * The same call through the bare forwarder: the sandbox's own headers, the gateway's path. The
+ * forwarder sends it to the sandbox's production root (bench/forwarder/wrangler.toml), so `keys` and
+ * `token` are production's.
+ */
 export const viaForwarder = (keys, token) =>
   fetch(`${FW}/v2/ClientIntegrationInformation`, {
     headers: {

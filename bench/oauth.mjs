@@ -1,4 +1,4 @@
-// `npm run bench -- oauth` (part 9): what an OAuth grant costs an MCP tool call, against the same
+// `npm run bench -- oauth` (part 13): what an OAuth grant costs an MCP tool call, against the same
 // call under a gateway key (the baseline). A key is checked from the isolate's access cache on a
 // warm call; a grant is checked on every request (its token validated in OAUTH_KV, its row asked in
 // the tenant's object), and every API call under it asks the object again for the token. Each round
@@ -6,6 +6,7 @@
 // door's cost alone) and `read` of one record (one API call), each under the key and under the
 // grant; warm-up rounds are dropped. Every figure comes from this one run.
 import { createHash, randomBytes } from "node:crypto";
+import { URLSearchParams } from "node:url";
 import { GW, json, newTenant, pct, sleep } from "./lib.mjs";
 
 /** Rounds dropped at the start (a new tenant's cold object, the isolate's first calls). */
@@ -127,7 +128,7 @@ export async function oauthBench() {
   return () => {
     const f = (x) => x.toFixed(1);
     console.log(
-      `\n9. An MCP tool call under an OAuth grant against a gateway key, ${KEPT} rounds (ms; calls not answered with a result: ${bad})\n`,
+      `\n13. An MCP tool call under an OAuth grant against a gateway key, ${KEPT} rounds (ms; calls not answered with a result: ${bad})\n`,
     );
     console.log(
       "| tool call | key median (baseline) | key p99 | grant median | grant p99 | grant ÷ key, median | p99 |\n|---|---|---|---|---|---|---|",

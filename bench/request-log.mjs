@@ -1,4 +1,4 @@
-// `npm run bench -- log` (part 8, last of `all`): what the request log adds to a warm /v2 call.
+// `npm run bench -- log` (part 10, last of `all`): what the request log adds to a warm /v2 call.
 // The gateway is started once per block with REQUEST_LOG=calls (the default: a row per call,
 // written after the answer left) or REQUEST_LOG=off (nothing written: the baseline), alternating
 // calls, off, three times, so a drift of the shared machine over the run falls on both. In each

@@ -2,7 +2,9 @@
 // `npm run bench`: starts both Workers locally (as `npm start` does; stop that first), then
 // measures
 //   1. the latency the gateway adds against calling the sandbox directly (median, p99, ratio), and
-//      against a bare forwarding Worker (bench/forwarder/, on :8789) that pays the same local hop,
+//      against a bare forwarding Worker (bench/forwarder/, on LEDGERGATE_FORWARDER_PORT, default
+//      8789) that pays the same local hop; the baselines on the sandbox's production key, the
+//      gateway on the demo key, so neither draws 429s from the other's calls,
 //   2. token requests per 1,000 calls: ledgergate against a client that asks for a token per call,
 //   3, 3b, 3c. the shared rate limit (bench/load.mjs): upstream 429s at offered loads of 5 to
 //      200 req/s against a client with no limiter, upstream use above the quota, fairness,
@@ -10,13 +12,23 @@
 //      10 req/s limit with 20 tenants, webhook answer time,
 //   7. the reference cache (bench/reference.mjs): upstream calls of 100 orders' lookups and writes,
 //      cached against the plain pass-through,
-//   8. the request log (bench/request-log.mjs): a warm call's latency with REQUEST_LOG=calls
+//   8. bursts (bench/bursts.mjs): 1 to 20 parallel calls on an idle key, direct and through
+//      ledgergate,
+//   9. events out (bench/events.mjs): write → delivery delay, what announcing adds to a write,
+//      delivery throughput, and events lost with injected receiver failures, against a receiver on
+//      LEDGERGATE_RECEIVER_PORT (default 8790),
+//   10. the request log (bench/request-log.mjs): a warm call's latency with REQUEST_LOG=calls
 //      against REQUEST_LOG=off, the gateway restarted for each (so it runs last, on its own Workers),
-//   9. OAuth (bench/oauth.mjs): an MCP tool call under an OAuth grant against a gateway key.
+//   11. payouts (bench/payouts.mjs): upstream calls and time per payout of 10, 100 and 1,000 lines,
+//      against a voucher per line,
+//   13. OAuth (bench/oauth.mjs): an MCP tool call under an OAuth grant against the same call under
+//      a gateway key.
 // `npm run bench -- latency` runs 1–2 only, `-- load` 3–3c only, `-- orders` 4–6 only, `--
-// reference` 7 only, `-- log` 8 only, `-- oauth` 9 only; the default is all. `npm run bench -- margin` (bench/margin.mjs, not part of
-// all) compares pacing margins. Every figure comes from this one run, baseline included. Not a
-// test: it asserts nothing.
+// reference` 7 only, `-- bursts` 8 only, `-- events` 9 only, `-- log` 10 only, `-- oauth` 13 only;
+// the default is all but 11. `npm run bench -- margin` (bench/margin.mjs, not part of all)
+// compares pacing margins; `npm run bench -- payouts` (not part of all either: it settles 1,001
+// orders first, several minutes at 10 req/s) runs 11. Every figure comes from this one run,
+// baseline included. Not a test: it asserts nothing.
 import { spawn } from "node:child_process";
 import { openSync } from "node:fs";
 import os from "node:os";
@@ -24,6 +36,8 @@ import { join } from "node:path";
 import { bin, root, wranglerEnv } from "../scripts/wrangler-env.mjs";
 import {
   FW,
+  FW_INSPECTOR_PORT,
+  FW_PORT,
   GW,
   SB,
   answers,
@@ -40,40 +54,46 @@ import {
   viaForwarder,
   viaGateway,
 } from "./lib.mjs";
+import { burstsBench } from "./bursts.mjs";
 import { loadBench } from "./load.mjs";
 import { marginBench } from "./margin.mjs";
+import { BENCH_RETRY_SCHEDULE, eventsBench } from "./events.mjs";
 import { oauthBench } from "./oauth.mjs";
 import { ordersBench } from "./orders.mjs";
+import { payoutsBench } from "./payouts.mjs";
 import { referenceBench } from "./reference.mjs";
 import { requestLogBench } from "./request-log.mjs";
 import { down } from "./workers.mjs";
 
 const PARTS = {
-  all: ["latency", "load", "orders", "reference", "oauth", "log"],
+  all: ["latency", "load", "orders", "reference", "bursts", "events", "oauth", "log"],
   latency: ["latency"],
   load: ["load"],
   orders: ["orders"],
   reference: ["reference"],
+  bursts: ["bursts"],
+  events: ["events"],
   log: ["log"],
   oauth: ["oauth"],
   margin: ["margin"],
+  payouts: ["payouts"],
 };
 const mode = process.argv[2] ?? "all";
 if (!Object.hasOwn(PARTS, mode)) {
   console.error(
-    `Usage: npm run bench [-- latency|load|orders|reference|log|oauth|margin]  (not ${mode})`,
+    `Usage: npm run bench [-- latency|load|orders|reference|bursts|events|log|oauth|margin|payouts]  (not ${mode})`,
   );
   process.exit(2);
 }
 if ((await answers(`${GW}/healthz`)) || (await answers(`${SB}/_sandbox/keys`))) {
   console.error(
-    "Something already answers on :8787 or :8788 (is `npm start` running?). Stop it first: the bench starts its own Workers and resets the sandbox.",
+    `Something already answers on ${GW} or ${SB} (is \`npm start\` running?). Stop it first, or set LEDGERGATE_GATEWAY_PORT and LEDGERGATE_SANDBOX_PORT: the bench starts its own Workers and resets the sandbox.`,
   );
   process.exit(1);
 }
 if (PARTS[mode].includes("latency") && (await answers(`${FW}/v2/`))) {
   console.error(
-    "Something already answers on :8789 (another bench?). The latency part starts its own forwarder there.",
+    `Something already answers on ${FW} (another bench?). The latency part starts its own forwarder there; set LEDGERGATE_FORWARDER_PORT for another port.`,
   );
   process.exit(1);
 }
@@ -90,12 +110,18 @@ const sourcesAtStart = newestSource();
 // The Workers' own output goes to a file, for when a run fails (a Worker that exits stops both).
 const devLog = join(os.tmpdir(), `ledgergate-bench-dev-${process.pid}.log`);
 const devOut = openSync(devLog, "w");
-// Part 8 alone starts its own Workers: the shared pair is started only for the other parts.
+// Part 10 alone starts its own Workers: the shared pair is started only for the other parts.
+// Webhook retries of part 9 come within seconds, so its injected failures are retried inside the run.
 const shared = PARTS[mode].some((part) => part !== "log");
 const dev = shared
   ? spawn(process.execPath, ["scripts/dev.mjs"], {
       stdio: ["ignore", devOut, devOut],
       detached: true,
+      env: {
+        ...process.env,
+        LEDGERGATE_EVENT_RETRY_SCHEDULE:
+          process.env.LEDGERGATE_EVENT_RETRY_SCHEDULE ?? BENCH_RETRY_SCHEDULE,
+      },
     })
   : null;
 console.error(`Workers starting; their output: ${devLog}`);
@@ -109,7 +135,7 @@ const kill = (child) => {
 };
 const stop = () => dev && kill(dev);
 process.on("exit", stop);
-/** Stops the shared pair and waits until both ports are free (part 8 starts its own Workers). */
+/** Stops the shared pair and waits until both ports are free (part 10 starts its own Workers). */
 const stopShared = async () => {
   if (!dev) return;
   stop();
@@ -118,11 +144,13 @@ const stopShared = async () => {
 };
 
 let keys = null;
+let allKeys = null;
 if (shared) {
   await up(`${SB}/_sandbox/keys`);
   await up(`${GW}/healthz`);
   await json("POST", `${SB}/_sandbox/reset`);
-  keys = (await json("GET", `${SB}/_sandbox/keys`)).demo;
+  allKeys = await json("GET", `${SB}/_sandbox/keys`);
+  keys = allKeys.demo;
 }
 const direct = (token) => directCall(keys, token);
 async function timed(fn) {
@@ -133,7 +161,7 @@ async function timed(fn) {
 }
 
 /**
- * The bare forwarder (bench/forwarder/) on :8789, started as scripts/dev.mjs starts the Workers
+ * The bare forwarder (bench/forwarder/) on FW_PORT, started as scripts/dev.mjs starts the Workers
  * (the project's wrangler and Node), its output in the same log. Only the latency part needs it.
  */
 async function startForwarder() {
@@ -144,9 +172,9 @@ async function startForwarder() {
     "--ip",
     "127.0.0.1",
     "--port",
-    "8789",
+    FW_PORT,
     "--inspector-port",
-    "9231",
+    FW_INSPECTOR_PORT,
   ];
   const child = spawn(join(bin, "wrangler"), args, {
     cwd: root,
@@ -166,22 +194,28 @@ async function startForwarder() {
 
 /** Parts 1–2; answers a function that prints their tables. */
 async function latencyBench() {
-  // 1. Added latency. Each round times the three paths in turn, paced under the shared limit (3
-  // calls a round, ~8 req/s in all; 220 ms between rounds made ~12) so none waits on the rate
-  // limit; 40 warm-up rounds are dropped, 200 are kept.
+  // 1. Added latency. Each round times the three paths in turn, 350 ms apart, so none waits on a
+  // rate limit; 40 warm-up rounds are dropped, 200 are kept. The two baselines (direct, and the
+  // forwarder, which sends to the production root) call with a production client's token on the
+  // production subscription key; the gateway's tenant is on demo. The sandbox counts each key's
+  // 10 req/s apart, as the API does, so the baselines' calls never take room from the gateway's
+  // governed ones or the other way round: a 429 in either column is that path's own.
   const stopForwarder = await startForwarder();
   const t = await newTenant();
-  const token = await directToken(keys, t.clientKey);
-  // The two token requests above share the sandbox's one-second window: let them leave it first.
-  await sleep(1000);
+  const prod = allKeys.production;
+  const client = await json("POST", `${SB}/_sandbox/clients`, {
+    environment: "production",
+    name: "Bench latency baseline AS",
+  });
+  const token = await directToken(prod, client.clientKey, "production");
   const d = [];
   const w = [];
   const g = [];
   let latencyStatuses = 0;
   const l0 = await stats();
   for (let i = 0; i < 240; i++) {
-    const a = await timed(() => direct(token));
-    const b = await timed(() => viaForwarder(keys, token));
+    const a = await timed(() => directCall(prod, token, "production"));
+    const b = await timed(() => viaForwarder(prod, token));
     const c = await timed(() => viaGateway(t.gatewayKey));
     if (a.status !== 200 || b.status !== 200 || c.status !== 200) latencyStatuses++;
     if (i >= 40) {
@@ -191,7 +225,12 @@ async function latencyBench() {
     }
     await sleep(350);
   }
-  const latencyThrottled = (await stats()).throttled - l0.throttled;
+  const l1 = await stats();
+  const throttledIn = (s, e) => s.environments[e].throttled;
+  const latencyThrottled = {
+    baselines: throttledIn(l1, "production") - throttledIn(l0, "production"),
+    gateway: throttledIn(l1, "demo") - throttledIn(l0, "demo"),
+  };
   stopForwarder();
 
   // 2. Token requests per 1,000 calls. Ours: 1,000 calls through the gateway. Baseline: a client
@@ -231,7 +270,7 @@ async function latencyBench() {
     const ratio = (a, b) =>
       `${(pct(a, 50) / pct(b, 50)).toFixed(2)}× | ${(pct(a, 99) / pct(b, 99)).toFixed(2)}× |`;
     console.log(
-      `\n1. Latency, GET /v2/ClientIntegrationInformation, ${d.length} calls each, all Workers local (ms; rounds with a non-200: ${latencyStatuses}; sandbox 429s: ${latencyThrottled})\n`,
+      `\n1. Latency, GET /v2/ClientIntegrationInformation, ${d.length} calls each, all Workers local (ms; rounds with a non-200: ${latencyStatuses}; sandbox 429s: ${latencyThrottled.baselines} on the baselines' production key, ${latencyThrottled.gateway} on the gateway's demo key)\n`,
     );
     console.log("| path | median | p99 |\n|---|---|---|");
     console.log(`| sandbox directly (baseline) | ${f(pct(d, 50))} | ${f(pct(d, 99))} |`);
@@ -244,6 +283,9 @@ async function latencyBench() {
       `| ratio: forwarder ÷ direct (any Worker in front of the sandbox, here) | ${ratio(w, d)}`,
     );
     console.log(`| ratio: ledgergate ÷ forwarder (what ledgergate itself adds) | ${ratio(g, w)}`);
+    console.log(
+      `| ledgergate − forwarder, ms (goal at the median: 1.5) | ${f(pct(g, 50) - pct(w, 50))} | ${f(pct(g, 99) - pct(w, 99))} |`,
+    );
     console.log("\n2. Token requests per 1,000 calls\n");
     console.log("| client | token requests |\n|---|---|");
     console.log(`| a token per call (baseline, 100 calls) | ${naivePer1000} |`);
@@ -258,11 +300,14 @@ const BENCHES = {
   load: () => loadBench(keys),
   orders: () => ordersBench(keys),
   reference: referenceBench,
+  bursts: burstsBench,
+  events: () => eventsBench(keys),
   oauth: oauthBench,
   log: async () => {
     await stopShared();
     return requestLogBench(devOut);
   },
+  payouts: () => payoutsBench(keys),
 };
 for (const part of PARTS[mode]) printers.push(await BENCHES[part]());
 stop();

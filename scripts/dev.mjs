@@ -7,7 +7,8 @@
 // and the bench read, see localAddresses in scripts/wrangler-env.mjs),
 // LEDGERGATE_GATEWAY_INSPECTOR_PORT, LEDGERGATE_SANDBOX_INSPECTOR_PORT, and LEDGERGATE_PERSIST_DIR
 // (state under <dir>/gateway and <dir>/sandbox). A second pair also needs its own WRANGLER_REGISTRY_PATH, so that its gateway's
-// SANDBOX binding finds its own sandbox.
+// SANDBOX binding finds its own sandbox. LEDGERGATE_EVENT_RETRY_SCHEDULE sets the gateway's
+// EVENT_RETRY_SCHEDULE (webhook retries, e.g. "1s 2s 5s"; `npm run bench -- events` shortens it).
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { bin, localAddresses, root, wranglerEnv } from "./wrangler-env.mjs";
@@ -54,6 +55,9 @@ const workers = [
       gatewayPort,
       "--inspector-port",
       port("LEDGERGATE_GATEWAY_INSPECTOR_PORT", "9229"),
+      ...(process.env.LEDGERGATE_EVENT_RETRY_SCHEDULE
+        ? ["--var", `EVENT_RETRY_SCHEDULE:${process.env.LEDGERGATE_EVENT_RETRY_SCHEDULE}`]
+        : []),
       ...persist("gateway"),
     ],
   },

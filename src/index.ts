@@ -6,6 +6,8 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayApp } from "./lib/app";
+import type { Bindings } from "./lib/config";
+import { consumeEvents } from "./lib/events/consumer";
 import { handleError, handleNotFound } from "./lib/problem";
 import { AccessCache } from "./lib/upstream/access-cache";
 import { withAccessCache } from "./middleware/access-cache";
@@ -18,21 +20,26 @@ import { requestId } from "./middleware/request-id";
 import { requestLog } from "./middleware/request-log";
 import { webhookPrecheck } from "./middleware/webhook-precheck";
 import { adminRoutes } from "./routes/admin";
+import { adminEventRoutes } from "./routes/admin-events";
 import { consoleRoutes } from "./routes/console";
 import { docsRoutes } from "./routes/docs";
+import { eventRoutes } from "./routes/events";
 import { mcpRoutes } from "./routes/mcp";
 import { approvalRoutes } from "./routes/oauth/approval-routes";
 import { oauthProtocolRoutes } from "./routes/oauth/protocol";
 import { metaRoutes } from "./routes/meta";
 import { onboardingRoutes } from "./routes/onboarding";
 import { orderRoutes } from "./routes/orders";
+import { payoutRoutes } from "./routes/payouts";
 import { v2Routes } from "./routes/v2";
 import { webhookRoutes } from "./routes/webhooks";
 
 export { Directory } from "./durable/directory";
+export { Events } from "./durable/events";
 export { RateGovernor } from "./durable/rate-governor";
 export { Tenant } from "./durable/tenant";
 export { OrderToInvoice } from "./workflows/order-to-invoice";
+export { PayoutReconciliation } from "./workflows/payout-reconciliation";
 
 // An OpenAPIHono: mounting a router also merges its route declarations, which /openapi.json lists.
 const app = new OpenAPIHono<GatewayApp>();
@@ -58,16 +65,22 @@ app.use("/v2/*", keys);
 app.use("/orders/*", keys);
 // "/mcp/*" matches "/mcp" too: once is enough (twice would count each failure twice).
 app.use("/mcp/*", mcpKeys);
+app.use("/events/*", keys);
+app.use("/events", keys);
+app.use("/payouts/*", keys);
 app.use("/onboarding/callback", limitCallbackStates());
 app.use("/webhooks/:source/:client/:environment", webhookPrecheck);
 app.route("/", metaRoutes);
 app.route("/admin", adminRoutes);
+app.route("/admin", adminEventRoutes);
 // Before /v2: /v2/openapi.json is the gateway's document, not an API call, and needs no key.
 app.route("/", docsRoutes(app));
 app.route("/v2", v2Routes);
 app.route("/webhooks", webhookRoutes);
 app.route("/orders", orderRoutes);
 app.route("/", mcpRoutes);
+app.route("/events", eventRoutes);
+app.route("/payouts", payoutRoutes);
 app.route("/", oauthProtocolRoutes);
 app.route("/", approvalRoutes);
 app.route("/console", consoleRoutes);
@@ -75,4 +88,14 @@ app.route("/", onboardingRoutes);
 app.notFound(handleNotFound);
 app.onError(handleError);
 
-export default app;
+/**
+ * The Worker: the Hono app (its `fetch`, and the app itself for the OpenAPI document and the
+ * tests), with the consumer of the webhook delivery queues beside it (`lib/events/consumer.ts`).
+ */
+export default Object.assign(app, {
+  queue: (batch: MessageBatch, env: Bindings) =>
+    consumeEvents(batch, env, {
+      // Called as `fetch`, not as a method of the deps object (workerd refuses another `this`).
+      fetch: (input, init) => fetch(input, init),
+    }),
+});

@@ -35,6 +35,12 @@ interface GatewayOptionalBindings {
    * Unset: only those two. Clients that are not browsers send no Origin and are not affected.
    */
   MCP_ALLOWED_ORIGINS?: string;
+  /**
+   * The waits between a webhook delivery's attempts, e.g. `5s 5m 30m 2h` (seconds, minutes, hours;
+   * 1–12 waits of at most 12 h); `5s 5m 30m 2h 5h 10h 10h` (≈ 27.6 h) when unset or unreadable
+   * (`lib/events/schedule.ts`).
+   */
+  EVENT_RETRY_SCHEDULE?: string;
   /** `debug`, `info` (default), `warn`, `error` or `silent` (see `lib/log.ts`). */
   LOG_LEVEL?: string;
   /** The sealing key being rotated out: it still opens, never seals (`lib/secrets.ts`). */

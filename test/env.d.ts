@@ -11,6 +11,8 @@ declare namespace Cloudflare {
     SECRETS_KEY_PREVIOUS?: string;
     /** "warn" in every project that runs the gateway. */
     LOG_LEVEL: string;
+    /** The tests' short webhook retry schedule (`TEST_EVENT_RETRY_SCHEDULE`). */
+    EVENT_RETRY_SCHEDULE: string;
     /** "200" in the corpus project only; the API's limit elsewhere. */
     RATE_LIMIT_PER_SECOND?: string;
   }

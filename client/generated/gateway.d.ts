@@ -273,6 +273,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/tenants/{environment}/{client}/events/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tenant's webhook endpoints */
+        get: operations["adminListEventEndpoints"];
+        put?: never;
+        /** Add a tenant's webhook endpoint; its secret is shown once */
+        post: operations["adminCreateEventEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/tenants/{environment}/{client}/events/endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint */
+        get: operations["adminGetEventEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete an endpoint, its pending deliveries and its delivery log */
+        delete: operations["adminDeleteEventEndpoint"];
+        options?: never;
+        head?: never;
+        /** Change an endpoint's URL, types or description, or enable or disable it */
+        patch: operations["adminUpdateEventEndpoint"];
+        trace?: never;
+    };
+    "/admin/tenants/{environment}/{client}/events/endpoints/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret; the previous one keeps signing for a day */
+        post: operations["adminRotateEventSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/tenants/{environment}/{client}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tenant's events, oldest first: the catch-up feed (30 days) */
+        get: operations["adminListEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/tenants/{environment}/{client}/events/endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An endpoint's delivery attempts, newest first */
+        get: operations["adminListEventDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/tenants/{environment}/{client}/events/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver an event again, with its id (from the log, not the API) */
+        post: operations["adminRedeliverEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/tenants/{environment}/{client}/events/endpoints/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver an endpoint every event of its types recorded in a time window again */
+        post: operations["adminReplayEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -549,6 +671,196 @@ export interface paths {
         get: operations["mcpReadonlyMetadata"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's webhook endpoints */
+        get: operations["listEventEndpoints"];
+        put?: never;
+        /** Add the tenant's webhook endpoint; its secret is shown once */
+        post: operations["createEventEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint */
+        get: operations["getEventEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete an endpoint, its pending deliveries and its delivery log */
+        delete: operations["deleteEventEndpoint"];
+        options?: never;
+        head?: never;
+        /** Change an endpoint's URL, types or description, or enable or disable it */
+        patch: operations["updateEventEndpoint"];
+        trace?: never;
+    };
+    "/events/endpoints/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret; the previous one keeps signing for a day */
+        post: operations["rotateEventSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's events, oldest first: the catch-up feed (30 days) */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An endpoint's delivery attempts, newest first */
+        get: operations["listEventDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver an event again, with its id (from the log, not the API) */
+        post: operations["redeliverEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/endpoints/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver an endpoint every event of its types recorded in a time window again */
+        post: operations["replayEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's payouts, newest change first */
+        get: operations["listPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/unpaid-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Orders settled to a clearing account and in no payout after the mapping's days */
+        get: operations["listUnpaidOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/{source}/{payoutId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One payout's reconciliation, with each step */
+        get: operations["getPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/{source}/{payoutId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reconcile an unmatched or failed payout again (after the cause was fixed) */
+        post: operations["retryPayout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -895,6 +1207,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/tenants/{environment}/{client}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tenant's webhook endpoints, their recent deliveries and failures, and replay */
+        get: operations["consoleEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/tenants/{environment}/{client}/events/endpoints/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver an endpoint every event of its types in a window again */
+        post: operations["consoleReplayEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/tenants/{environment}/{client}/events/{eventId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver one event to one endpoint again */
+        post: operations["consoleRedeliverEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/tenants/{environment}/{client}/events/endpoints/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable a disabled endpoint again */
+        post: operations["consoleEnableEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/tenants/{environment}/{client}/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tenant's payouts, the accounts they post to, and the orders in no payout */
+        get: operations["consolePayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/tenants/{environment}/{client}/payouts/{source}/{payoutId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One payout: its lines by kind, what keeps it from matching, its voucher, its steps */
+        get: operations["consolePayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/tenants/{environment}/{client}/payouts/{source}/{payoutId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reconcile an unmatched or failed payout again */
+        post: operations["consoleRetryPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/tenants/{environment}/{client}/payouts/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an account the mapping posts to and the client's chart lacks */
+        post: operations["consoleCreateAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/oauth/authorize": {
         parameters: {
             query?: never;
@@ -1086,6 +1534,8 @@ export interface components {
                 toolCalls: number;
                 /** @description Writes an assistant prepared and had not confirmed: a confirmation would now write to other books. */
                 writeConfirmations: number;
+                /** @description Events of the event log (the old books' changes, personal data); the webhook endpoints stay. */
+                events: number;
             };
         };
         ClientKeyReplacement: {
@@ -1115,9 +1565,25 @@ export interface components {
             /** @enum {string} */
             deliveryType: "Auto" | "PdfByEmail" | "PdfPrintForDownload";
             settle: boolean;
-            settlementAccount: number;
+            settlementAccount: number | null;
             roundingProduct: string;
             roundingAccount: number;
+            clearingAccounts: {
+                shopify: number;
+                woocommerce: number;
+                stripe: number;
+                standard: number;
+            };
+            payouts: {
+                bankAccount: number;
+                feeAccount: number;
+                feeVatCode: string;
+                adjustmentAccount: number;
+                disputeAccount: number;
+                currencyGainAccount: number;
+                currencyLossAccount: number;
+                unpaidAfterDays: number;
+            };
             vat: {
                 12: {
                     salesAccount: number;
@@ -1184,7 +1650,23 @@ export interface components {
             /** @enum {string} */
             deliveryType?: "Auto" | "PdfByEmail" | "PdfPrintForDownload";
             settle?: boolean;
-            settlementAccount?: number;
+            settlementAccount?: number | null;
+            clearingAccounts?: {
+                shopify?: number;
+                woocommerce?: number;
+                stripe?: number;
+                standard?: number;
+            };
+            payouts?: {
+                bankAccount?: number;
+                feeAccount?: number;
+                feeVatCode?: string;
+                adjustmentAccount?: number;
+                disputeAccount?: number;
+                currencyGainAccount?: number;
+                currencyLossAccount?: number;
+                unpaidAfterDays?: number;
+            };
             roundingProduct?: string;
             roundingAccount?: number;
         };
@@ -1219,7 +1701,7 @@ export interface components {
             durationMs: number;
             caller: {
                 /** @enum {string} */
-                kind: "key" | "console" | "order-run" | "assistant" | "watcher";
+                kind: "key" | "console" | "order-run" | "assistant" | "watcher" | "events";
                 /** @description A gateway key's: its hash's first 8 hex; an order run's: its instance id; the console's: the action (`mapping-check`, `offboarding`, `client-id`); an assistant's: its principal (`key:` and the key's 8 hex). */
                 id: string | null;
             };
@@ -1289,6 +1771,118 @@ export interface components {
             expiresAt: string;
             /** @description Within a minute; null: never used. */
             lastUsedAt: string | null;
+        };
+        CreatedEventEndpoint: {
+            id: string;
+            url: string;
+            types: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "*")[];
+            /** @description The `whsec_` signing secret: shown once. */
+            secret: string;
+        };
+        NewEventEndpoint: {
+            /** @description https:// on a public address (http:// to loopback only in the local configuration). */
+            url: string;
+            /** @description Exact event type names, or `["*"]` for every type (the default). */
+            types?: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "*")[];
+            description?: string;
+        };
+        EventEndpoints: {
+            endpoints: components["schemas"]["EventEndpoint"][];
+        };
+        /** @description A webhook endpoint: never its secret. */
+        EventEndpoint: {
+            id: string;
+            url: string;
+            types: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "*")[];
+            description: string | null;
+            /** @enum {string} */
+            state: "enabled" | "disabled";
+            disabledReason: string | null;
+            disabledAt: string | null;
+            /** @description Since when every attempt failed (null: the last one succeeded, or none yet). */
+            failingSince: string | null;
+            /** @description Until when the secret before the last rotation still signs beside the new one. */
+            previousSecretExpiresAt: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        EventEndpointChange: {
+            /** @description https:// on a public address (http:// to loopback only in the local configuration). */
+            url?: string;
+            /** @description Exact event type names, or `["*"]` for every type (the default). */
+            types?: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "*")[];
+            description?: string | null;
+            /** @description `true` enables a disabled endpoint again; `false` stops its deliveries. */
+            enabled?: boolean;
+        };
+        RotatedEventSecret: {
+            id: string;
+            /** @description The new `whsec_` secret: shown once. */
+            secret: string;
+            /** @description Until then the previous secret signs too (a second `v1,` signature). */
+            previousSecretExpiresAt: string;
+        };
+        EventFeed: {
+            events: components["schemas"]["Event"][];
+            /** @description More events follow the last one listed. */
+            hasMore: boolean;
+        };
+        /** @description An event, as the endpoints receive it and the feed lists it. */
+        Event: {
+            id: string;
+            /** @enum {string} */
+            type: "customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched";
+            /** @description When the change happened (ISO 8601, UTC). */
+            timestamp: string;
+            /** @description The record as the API (or the order run) answered it; over 20 kB, its id, `changedFields` and those fields' values. */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Attempts, newest first. */
+        DeliveryLog: {
+            deliveries: components["schemas"]["DeliveryAttempt"][];
+        };
+        DeliveryAttempt: {
+            eventId: string;
+            /** @enum {string} */
+            type: "customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched";
+            /** @description 1 for the first attempt of its round. */
+            attempt: number;
+            /** @enum {string} */
+            trigger: "event" | "redeliver" | "replay";
+            at: string;
+            ok: boolean;
+            /** @description The endpoint's answer code; null when none came. */
+            status: number | null;
+            /** @description Why the attempt failed, when it did. */
+            error: string | null;
+            durationMs: number;
+            /**
+             * @description Where the delivery stands now (failed: out of retries, in the dead-letter state).
+             * @enum {string}
+             */
+            deliveryState: "pending" | "delivered" | "failed";
+        };
+        QueuedDeliveries: {
+            /** @description Deliveries queued. */
+            queued: number;
+        };
+        Redelivery: {
+            /** @description Only to this endpoint; default: every enabled endpoint taking its type. */
+            endpoint?: string;
+        };
+        Replay: {
+            /**
+             * Format: date-time
+             * @description From (ISO 8601), inclusive.
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description Until (ISO 8601), exclusive; default now.
+             */
+            until?: string;
         };
         WebhookIntake: {
             /**
@@ -1389,6 +1983,118 @@ export interface components {
             scopes_supported: ("read" | "draft" | "write")[];
             /** @description This gateway (its origin): where OAuth clients get a grant. */
             authorization_servers: string[];
+        };
+        /** @description A payout's reconciliation: its deposit, its lines summed by kind, its issues, its voucher. */
+        Payout: {
+            /** @enum {string} */
+            source: "shopify" | "woocommerce" | "stripe" | "standard";
+            payoutId: string;
+            provider: string;
+            currency: string;
+            /** @description The deposit, as the bank statement shows it. */
+            amount: string;
+            arrivalDate: string;
+            /**
+             * @description The source whose orders its lines name.
+             * @enum {string}
+             */
+            orderSource: "shopify" | "woocommerce" | "stripe" | "standard";
+            /** @enum {string} */
+            state: "received" | "running" | "unmatched" | "booked" | "failed" | "reversing" | "reversed" | "cancelled";
+            receivedAt: string;
+            updatedAt: string;
+            deliveries: number;
+            attempt: number;
+            /** @description When the provider said the payout failed (payout.failed). */
+            failed: {
+                at: string;
+                reason: string | null;
+            } | null;
+            lines: {
+                charge: {
+                    lines: number;
+                    /** @description An amount, a decimal string. */
+                    amount: string;
+                    /** @description An amount, a decimal string. */
+                    fee: string;
+                };
+                refund: {
+                    lines: number;
+                    /** @description An amount, a decimal string. */
+                    amount: string;
+                    /** @description An amount, a decimal string. */
+                    fee: string;
+                };
+                fee: {
+                    lines: number;
+                    /** @description An amount, a decimal string. */
+                    amount: string;
+                    /** @description An amount, a decimal string. */
+                    fee: string;
+                };
+                adjustment: {
+                    lines: number;
+                    /** @description An amount, a decimal string. */
+                    amount: string;
+                    /** @description An amount, a decimal string. */
+                    fee: string;
+                };
+                dispute: {
+                    lines: number;
+                    /** @description An amount, a decimal string. */
+                    amount: string;
+                    /** @description An amount, a decimal string. */
+                    fee: string;
+                };
+            };
+            /** @description What keeps it from being booked (the first 200). */
+            issues: {
+                /** @description The line's index (from 0); null: the payout's own. */
+                line: number | null;
+                orderId: string | null;
+                refundId: string | null;
+                /** @enum {string} */
+                reason: "no-order" | "unknown-order" | "unknown-refund" | "not-settled" | "settled-to-bank" | "amount-differs" | "duplicate-line" | "in-other-payout" | "deposit-differs" | "too-many-rates";
+                detail: string;
+            }[];
+            issueCount: number;
+            voucher: {
+                /** @description Its ExternalImportReference. */
+                reference: string;
+                bankAccount: number;
+                id: string | null;
+                number: number | null;
+            } | null;
+            error: {
+                step: string;
+                detail: string;
+            } | null;
+            steps: {
+                name: string;
+                at: string;
+                ok: boolean;
+                result: {
+                    [key: string]: string | number | boolean | null | (string | number)[];
+                };
+            }[];
+        };
+        UnpaidOrders: {
+            /** @description Days after its settlement an order is listed. */
+            afterDays: number;
+            orders: components["schemas"]["UnpaidOrder"][];
+        };
+        UnpaidOrder: {
+            /** @enum {string} */
+            source: "shopify" | "woocommerce" | "stripe" | "standard";
+            orderId: string;
+            number: string | null;
+            /** @description An amount, a decimal string. */
+            total: string | null;
+            currency: string | null;
+            /** @description The account it was settled to. */
+            settledTo: number;
+            /** @description The settlement's day (YYYY-MM-DD). */
+            settledOn: string;
         };
         AuthorizationServerMetadata: {
             /** @description The gateway's origin. */
@@ -1519,6 +2225,18 @@ export interface components {
             vat_exempt_salesAccount?: string;
             vat_exempt_shippingProduct?: string;
             vat_exempt_fallbackProduct?: string;
+            clearingAccounts_shopify?: string;
+            clearingAccounts_woocommerce?: string;
+            clearingAccounts_stripe?: string;
+            clearingAccounts_standard?: string;
+            payouts_bankAccount?: string;
+            payouts_feeAccount?: string;
+            payouts_feeVatCode?: string;
+            payouts_adjustmentAccount?: string;
+            payouts_disputeAccount?: string;
+            payouts_currencyGainAccount?: string;
+            payouts_currencyLossAccount?: string;
+            payouts_unpaidAfterDays?: string;
         };
         ConsoleRemoval: {
             /** @description The session's CSRF token, from the page's hidden field. */
@@ -1531,6 +2249,27 @@ export interface components {
         ConsoleRetry: {
             /** @description The session's CSRF token, from the page's hidden field. */
             csrf: string;
+        };
+        ConsoleReplay: {
+            /** @description The session's CSRF token. */
+            csrf: string;
+            since: string;
+            /** @default  */
+            until: string | "";
+        };
+        ConsoleRedelivery: {
+            /** @description The session's CSRF token. */
+            csrf: string;
+            endpoint: string;
+        };
+        ConsolePayoutRetry: {
+            /** @description The session's CSRF token. */
+            csrf: string;
+        };
+        ConsoleAccountCreation: {
+            /** @description The session's CSRF token. */
+            csrf: string;
+            accountNo: string;
         };
         ConsoleOAuthApproval: {
             csrf: string;
@@ -2962,6 +3701,879 @@ export interface operations {
             };
         };
     };
+    adminListEventEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventEndpoints"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminCreateEventEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewEventEndpoint"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedEventEndpoint"];
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: Conflict; `idempotency-key-in-use`: A request with this Idempotency-Key is still in flight; `outcome-unknown`: The outcome of the first request with this Idempotency-Key is unknown */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminGetEventEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventEndpoint"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminDeleteEventEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminUpdateEventEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventEndpointChange"];
+            };
+        };
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventEndpoint"];
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminRotateEventSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret, shown once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedEventSecret"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListEvents: {
+        parameters: {
+            query?: {
+                /** @description The last event id you have: events after it. */
+                after?: string;
+                /** @description Comma-separated event types; default every type. */
+                types?: string;
+                /** @description 1–500. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventFeed"];
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListEventDeliveries: {
+        parameters: {
+            query?: {
+                /** @description 1–200. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryLog"];
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminRedeliverEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Redelivery"];
+            };
+        };
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedDeliveries"];
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: Conflict; `idempotency-key-in-use`: A request with this Idempotency-Key is still in flight; `outcome-unknown`: The outcome of the first request with this Idempotency-Key is unknown */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminReplayEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Replay"];
+            };
+        };
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedDeliveries"];
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: Conflict; `idempotency-key-in-use`: A request with this Idempotency-Key is still in flight; `outcome-unknown`: The outcome of the first request with this Idempotency-Key is unknown */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unprocessable`: Unprocessable request; `idempotency-key-reused`: This Idempotency-Key was used with another request; `too-many-rows`: The list has more rows than Prefer: pages=all answers at once; `deadline-too-short`: The call's deadline cannot fit the pages it asks for */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getGatewayOpenApi: {
         parameters: {
             query?: never;
@@ -3839,6 +5451,1141 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProtectedResource"];
+                };
+            };
+        };
+    };
+    listEventEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventEndpoints"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createEventEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewEventEndpoint"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedEventEndpoint"];
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: Conflict; `idempotency-key-in-use`: A request with this Idempotency-Key is still in flight; `outcome-unknown`: The outcome of the first request with this Idempotency-Key is unknown */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getEventEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventEndpoint"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteEventEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateEventEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventEndpointChange"];
+            };
+        };
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventEndpoint"];
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateEventSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret, shown once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedEventSecret"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description The last event id you have: events after it. */
+                after?: string;
+                /** @description Comma-separated event types; default every type. */
+                types?: string;
+                /** @description 1–500. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventFeed"];
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listEventDeliveries: {
+        parameters: {
+            query?: {
+                /** @description 1–200. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryLog"];
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    redeliverEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Redelivery"];
+            };
+        };
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedDeliveries"];
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: Conflict; `idempotency-key-in-use`: A request with this Idempotency-Key is still in flight; `outcome-unknown`: The outcome of the first request with this Idempotency-Key is unknown */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replayEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Replay"];
+            };
+        };
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedDeliveries"];
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: Conflict; `idempotency-key-in-use`: A request with this Idempotency-Key is still in flight; `outcome-unknown`: The outcome of the first request with this Idempotency-Key is unknown */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unprocessable`: Unprocessable request; `idempotency-key-reused`: This Idempotency-Key was used with another request; `too-many-rows`: The list has more rows than Prefer: pages=all answers at once; `deadline-too-short`: The call's deadline cannot fit the pages it asks for */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPayouts: {
+        parameters: {
+            query?: {
+                /** @description Only payouts in this state (e.g. `unmatched`). */
+                state?: "received" | "running" | "unmatched" | "booked" | "failed" | "reversing" | "reversed" | "cancelled";
+                /** @description At most this many, 1–500. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payouts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        payouts: components["schemas"]["Payout"][];
+                    };
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listUnpaidOrders: {
+        parameters: {
+            query?: {
+                /** @description At most this many, 1–500. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The orders, longest unpaid first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnpaidOrders"];
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source: "shopify" | "woocommerce" | "stripe" | "standard";
+                payoutId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    retryPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source: "shopify" | "woocommerce" | "stripe" | "standard";
+                payoutId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout, its new attempt started. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: Conflict; `idempotency-key-in-use`: A request with this Idempotency-Key is still in flight; `outcome-unknown`: The outcome of the first request with this Idempotency-Key is unknown */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5202,6 +7949,616 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in: to /console/sign-in. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleReplayEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleReplay"];
+            };
+        };
+        responses: {
+            /** @description To the events page, with what was queued or why not. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in (a form post). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form's CSRF token is missing or wrong, or it came from another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such tenant, endpoint or event. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleRedeliverEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleRedelivery"];
+            };
+        };
+        responses: {
+            /** @description To the events page, with what was queued or why not. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in (a form post). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form's CSRF token is missing or wrong, or it came from another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such tenant, endpoint or event. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleEnableEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleForm"];
+            };
+        };
+        responses: {
+            /** @description To the events page. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in (a form post). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form's CSRF token is missing or wrong, or it came from another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such tenant, endpoint or event. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consolePayouts: {
+        parameters: {
+            query?: {
+                state?: "received" | "running" | "unmatched" | "booked" | "failed" | "reversing" | "reversed" | "cancelled";
+            };
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payouts, newest change first; the accounts, each present or with a Create button. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in: to /console/sign-in. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The client's chart could not be read. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consolePayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                source: "shopify" | "woocommerce" | "stripe" | "standard";
+                payoutId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in: to /console/sign-in. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such payout. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleRetryPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                source: "shopify" | "woocommerce" | "stripe" | "standard";
+                payoutId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsolePayoutRetry"];
+            };
+        };
+        responses: {
+            /** @description Started again: to the payout's page. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in (a form post). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form's CSRF token is missing or wrong, or it came from another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such payout. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Neither unmatched nor failed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleCreateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleAccountCreation"];
+            };
+        };
+        responses: {
+            /** @description To the accounts on the payouts page: created, or why not. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The form is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in (a form post). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form's CSRF token is missing or wrong, or it came from another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `too-many-requests`: Too many requests */

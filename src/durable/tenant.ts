@@ -2,9 +2,9 @@
  * @module
  * `Tenant`: one per tenant (`idFromName("demo:acme")`). Everything secret or stateful about the
  * tenant lives here and only here. The class is thin: it holds the modules of `durable/tenant/`
- * (registration, gateway keys, token keeper, order settings, order desk, …), each with its own
- * tables, and hands out one face per kind of caller (`withKey`, `forRun`, `operator`), whose
- * methods are the object's API. One alarm, set to the earliest due time of the modules' stored
+ * (registration, gateway keys, token keeper, order settings, order desk, payout desk, …), each
+ * with its own tables, and hands out one face per kind of caller (`withKey`, `forRun`,
+ * `operator`), whose methods are the object's API. One alarm, set to the earliest due time of the modules' stored
  * work. Storage layout: docs/storage.md.
  */
 import { DurableObject } from "cloudflare:workers";
@@ -22,8 +22,10 @@ import { IdempotencyKeys } from "./tenant/idempotency-keys";
 import { grantKey, type KeyHolderFace } from "./tenant/key-face";
 import { KnownIds } from "./tenant/known-ids";
 import { OperatorFace } from "./tenant/operator-face";
+import { OrderBook } from "./tenant/order-book";
 import { OrderDesk, unverified, type WebhookIntake } from "./tenant/order-desk";
 import { OrderSettings } from "./tenant/order-settings";
+import { PayoutDesk } from "./tenant/payout-desk";
 import { ownerOf, type TenantParts } from "./tenant/parts";
 import { ReferenceCache } from "./tenant/reference-cache";
 import { RequestLog } from "./tenant/request-log";
@@ -72,6 +74,7 @@ export class Tenant extends DurableObject<Bindings> {
   readonly #settings: OrderSettings;
   readonly #pins: ShopPins;
   readonly #desk: OrderDesk;
+  readonly #payouts: PayoutDesk;
   readonly #known: KnownIds;
   readonly #codeIds: CodeIds;
   readonly #idempotency: IdempotencyKeys;
@@ -95,7 +98,8 @@ export class Tenant extends DurableObject<Bindings> {
     this.#keys = new GatewayKeys(sql);
     this.#settings = new OrderSettings(sql, this.#sealer);
     this.#pins = new ShopPins(sql);
-    this.#desk = new OrderDesk(sql, env, this.#settings, this.#pins);
+    this.#payouts = new PayoutDesk(sql, env, this.#settings, new OrderBook(sql));
+    this.#desk = new OrderDesk(sql, env, this.#settings, this.#pins, this.#payouts);
     this.#known = new KnownIds(sql, this.#settings);
     this.#codeIds = new CodeIds(sql);
     this.#idempotency = new IdempotencyKeys(sql);
@@ -120,6 +124,7 @@ export class Tenant extends DurableObject<Bindings> {
       settings: this.#settings,
       pins: this.#pins,
       desk: this.#desk,
+      payouts: this.#payouts,
       known: this.#known,
       codeIds: this.#codeIds,
       idempotency: this.#idempotency,
@@ -224,6 +229,7 @@ export class Tenant extends DurableObject<Bindings> {
     if (!r) return;
     for (const kept of [
       this.#desk.book,
+      this.#payouts.book,
       this.#settings,
       this.#idempotency,
       this.#references,
@@ -234,6 +240,7 @@ export class Tenant extends DurableObject<Bindings> {
     ])
       kept.purge(Date.now());
     await this.#desk.startPending(ownerOf(r));
+    await this.#payouts.startPending(ownerOf(r));
     await this.#tokens.renew();
     await this.#arm();
   }
@@ -247,6 +254,8 @@ export class Tenant extends DurableObject<Bindings> {
       this.#tokens.dueAt(),
       this.#desk.dueAt(),
       this.#desk.book.purgeDueAt(),
+      this.#payouts.dueAt(),
+      this.#payouts.book.purgeDueAt(),
       this.#settings.dueAt(),
       this.#idempotency.dueAt(),
       this.#references.dueAt(),

@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { environmentAvailability, type Environment } from "./environments";
+import { DEFAULT_RETRY_SCHEDULE, parseSchedule } from "./events/schedule";
 import { parseExtraOperations } from "./v2-extra-operations";
 
 export { Environment, type EnvironmentAvailability, type EnvironmentConfig } from "./environments";
@@ -35,6 +36,12 @@ const COMMITTED_DEVELOPMENT_VALUES = {
   ADMIN_TOKEN: "local-admin-token",
   SECRETS_KEY: "bGVkZ2VyZ2F0ZS1sb2NhbC1kZXZlbG9wbWVudC1rZXk=",
 } as const;
+
+/** The default retry schedule's waits, s. */
+function defaultWaits(): number[] {
+  const parsed = parseSchedule(DEFAULT_RETRY_SCHEDULE);
+  return parsed.ok ? parsed.value : [];
+}
 
 /** A var or secret: unset, empty or not a string all mean "not configured". */
 const Setting = z.string().min(1).optional().catch(undefined);
@@ -93,6 +100,21 @@ const ConfigBindings = z.object({
     .pipe(RequestLogMode.optional())
     .transform((m) => m ?? "calls")
     .catch("counters"),
+  /**
+   * The waits between a webhook delivery's attempts (`lib/events/schedule.ts`), e.g. `5s 5m 2h`;
+   * the default (≈ 27.6 h in all) when unset or unreadable. Tests shorten it.
+   */
+  EVENT_RETRY_SCHEDULE: z
+    .string()
+    .transform((text, ctx) => {
+      const parsed = parseSchedule(text);
+      if (parsed.ok) return parsed.value;
+      ctx.addIssue({ code: "custom", message: parsed.error });
+      return z.NEVER;
+    })
+    .catch(() => defaultWaits()),
+  /** `true` in the local configuration only: see `eventEndpointsAllowLoopback` below. */
+  EVENT_ENDPOINTS_ALLOW_LOOPBACK: z.string().optional().catch(undefined),
   /** Operations `/v2` lets through beyond the catalog; unreadable entries are ignored. */
   V2_EXTRA_OPERATIONS: z.string().optional().catch(undefined),
   /** Hostnames whose browser pages may call the MCP server, comma-separated. */
@@ -122,6 +144,16 @@ const GatewayConfig = ConfigBindings.transform((b) => ({
   pagesAllMaxRows: b.PAGES_ALL_MAX_ROWS,
   /** What the request log stores of each call (`REQUEST_LOG`). */
   requestLog: b.REQUEST_LOG,
+  /** The waits between a webhook delivery's attempts, s (`EVENT_RETRY_SCHEDULE`). */
+  eventRetryWaits: b.EVENT_RETRY_SCHEDULE,
+  /**
+   * Whether a webhook endpoint may be `http://` on a loopback address (`lib/events/endpoint-url.ts`),
+   * for trying events with a receiver on the same machine. Only when the var says `true` *and* the
+   * Worker is local (the SANDBOX binding, as for `committedSecretsInUse` below): a `[vars]` block
+   * copied into a deploy carries the var along, but never the binding, so a deployed gateway never
+   * posts to its own network whatever its vars say.
+   */
+  eventEndpointsAllowLoopback: b.EVENT_ENDPOINTS_ALLOW_LOOPBACK === "true" && Boolean(b.SANDBOX),
   /** `/v2` operations the catalog lacks that the operator lets through (`V2_EXTRA_OPERATIONS`). */
   v2ExtraOperations: parseExtraOperations(b.V2_EXTRA_OPERATIONS),
   /** Hostnames beside the gateway's own and localhost whose pages may call `/mcp`. */

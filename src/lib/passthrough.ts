@@ -10,6 +10,7 @@ import { readCapped } from "../../shared/bytes";
 import { matchOperation } from "../../shared/v2/catalog";
 import type { Holder } from "./app";
 import { readConfig, type Bindings, type EnvironmentConfig } from "./config";
+import { announceWrite } from "./events/announce";
 import { Problem } from "./problem";
 import type { AccessCache } from "./upstream/access-cache";
 import { callUpstream, type CallTrace, type Lane } from "./upstream/client";
@@ -69,6 +70,11 @@ export interface V2Request {
    * request (lookups, pages, the write) goes in the same lane.
    */
   lane: Lane;
+  /**
+   * Where work that follows the answer goes (`ctx.waitUntil`): announcing a write
+   * (`lib/events/announce.ts`). Without it that work is awaited before the answer is returned.
+   */
+  after?: (work: Promise<unknown>) => void;
 }
 
 /**
@@ -125,7 +131,8 @@ export function checkedBody(r: V2Request): ArrayBuffer | ReadableStream | null {
 /**
  * Sends `r` with `body` to the API for its caller's tenant and answers the API's response: same
  * status and body, useful headers only. Throws a `Problem` when no answer can be had. `trace` is
- * filled in for the request's log line.
+ * filled in for the request's log line. A write that succeeded is announced here
+ * (`lib/events/announce.ts`), in the one path every write takes, whoever its caller.
  */
 export async function sendV2(
   r: V2Request,
@@ -152,8 +159,12 @@ export async function sendV2(
     },
     trace,
   );
-  return downstreamResponse(res, r.config.apiBaseUrl, r.origin, r.requestId);
+  const answer = downstreamResponse(res, r.config.apiBaseUrl, r.origin, r.requestId);
+  return WRITES.has(r.method) ? announceWrite(r, answer) : answer;
 }
+
+/** Methods that change something upstream: their answers are announced when they succeed. */
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
  * The epoch ms by which a call started at `started` must be answered, from its `X-Deadline-Ms`

@@ -7,12 +7,15 @@
  * `asHolder` for either), `asRun` (and `orderRunPort`), `asOperator` (see `durable/tenant.ts` for
  * why faces). Each call on a face is
  * pipelined with the call that hands it out, so it costs the one round trip a direct call did.
+ * The tenant's events object (`eventsStub`) is reached by the same names, from the same
+ * authenticated inputs, and by the queue consumer with a message that object itself queued.
  */
 import { z } from "zod";
 import type { Holder } from "./app";
 import type { Bindings } from "./config";
 import { Environment } from "./config";
 import type { OrderRunPort } from "./orders/port";
+import type { PayoutRunPort } from "./payouts/port";
 import type { Result } from "./result";
 
 /**
@@ -50,6 +53,18 @@ export function parseTenantName(
   return { ok: true, value: { environment: e.data, client: c.data } };
 }
 
+/**
+ * Where the objects every API call waits on are created: West Europe, near the API. Its gateway
+ * runs in Azure's West Europe region (its hosts are named `…-eurw`), and each call takes a permit
+ * from the environment's `RateGovernor` (and, cold, a token from its `Tenant`) before it goes
+ * there; an object created wherever its first caller happened to be (an operator's first
+ * registration from another continent, say) would put that detour on every call after it. A hint
+ * applies only when an object is first created (Cloudflare then keeps it where it is), so it is
+ * given on every stub; locally it changes nothing. docs/deploy.md says what a caller far from
+ * Europe pays.
+ */
+export const NEAR_THE_API: DurableObjectNamespaceGetDurableObjectOptions = { locationHint: "weur" };
+
 /** What reaching a tenant's object takes: only the namespace binding. */
 export type TenantBinding = Pick<Bindings, "TENANT">;
 
@@ -57,7 +72,7 @@ export type TenantBinding = Pick<Bindings, "TENANT">;
  * The tenant's object: its webhook intake and `invalidate`; everything else is on the faces below.
  */
 export function tenantStub(env: TenantBinding, name: TenantName) {
-  return env.TENANT.get(env.TENANT.idFromName(name));
+  return env.TENANT.get(env.TENANT.idFromName(name), NEAR_THE_API);
 }
 
 type TenantStub = ReturnType<typeof tenantStub>;
@@ -189,9 +204,38 @@ export function orderRunPort(
   };
 }
 
+/**
+ * The tenant's events object (`durable/events.ts`): endpoints, event log, outbox. Its name is the
+ * tenant's, from an authenticated gateway key, an operator's path, an order run's tenant, or a
+ * delivery message the object queued itself; it checks no credential of its own.
+ */
+export function eventsStub(env: Pick<Bindings, "EVENTS">, name: TenantName) {
+  // Beside the tenant's object: what it records comes from the tenant's calls and runs.
+  return env.EVENTS.get(env.EVENTS.idFromName(name), NEAR_THE_API);
+}
+
+/**
+ * The tenant's object as a payout run sees it: like `orderRunPort`, each call takes the run's face
+ * anew.
+ */
+export function payoutRunPort(
+  env: TenantBinding,
+  name: TenantName,
+  registration: string,
+): PayoutRunPort {
+  const run = <T>(call: (face: RunStub) => T) => asRun(env, name, registration, call);
+  return {
+    payoutTask: (source, payoutId, attempt) => run((f) => f.payoutTask(source, payoutId, attempt)),
+    payoutReport: (source, payoutId, attempt, patch) =>
+      run((f) => f.payoutReport(source, payoutId, attempt, patch)),
+    knownAccounts: (accountNos) => run((f) => f.knownAccounts(accountNos)),
+    learnAccounts: (found) => run((f) => f.learnAccounts(found)),
+  };
+}
+
 /** The rate governor of an environment (one per subscription key). */
-export function governorStub(env: Bindings, environment: Environment) {
-  return env.RATE_GOVERNOR.get(env.RATE_GOVERNOR.idFromName(environment));
+export function governorStub(env: Pick<Bindings, "RATE_GOVERNOR">, environment: Environment) {
+  return env.RATE_GOVERNOR.get(env.RATE_GOVERNOR.idFromName(environment), NEAR_THE_API);
 }
 
 /** The directory of tenant names. */

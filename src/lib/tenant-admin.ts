@@ -11,6 +11,7 @@ import { offboardTenant } from "./onboarding/offboard";
 import { ok, unwrap, type Outcome } from "./outcome";
 import {
   directoryStub,
+  eventsStub,
   governorStub,
   asOperator,
   parseTenantName,
@@ -48,11 +49,12 @@ export async function registerTenant(env: Bindings, input: NewTenant) {
 }
 
 /**
- * Removes a tenant's object's data and its name from the directory. With `offboard`, first removes
- * the integration from the client upstream (`DELETE /Offboarding/RemoveIntegration`); if that
- * fails, nothing is removed, so the operator can try again. Its assistants' OAuth grants go with the
- * object's data (their tokens are refused from then on), and their records in the authorization
- * server's storage after it (`lib/oauth/revoke.ts`, best effort).
+ * Removes a tenant's object's data, its events (endpoints, the event log, deliveries) and its name
+ * from the directory. With `offboard`, first removes the integration from the client upstream
+ * (`DELETE /Offboarding/RemoveIntegration`); if that fails, nothing is removed, so the operator can
+ * try again. Its assistants' OAuth grants go with the object's data (their tokens are refused from
+ * then on), and their records in the authorization server's storage after it
+ * (`lib/oauth/revoke.ts`, best effort).
  *
  * @param origin the gateway's origin, for the authorization server's records
  */
@@ -63,8 +65,20 @@ export async function removeTenant(
 ): Promise<void> {
   if (offboard) await offboardTenant(env, name);
   unwrap(await asOperator(env, name, (face) => face.remove()));
+  await eventsStub(env, name).clear();
   await directoryStub(env).remove(name);
   await revokeGrantRecords(env, origin, name, null);
+}
+
+/**
+ * Replaces a tenant's client key (its object checks the new one first) and forgets what was kept of
+ * the old books: the tenant's own records, and its event log (the old books' changes, personal
+ * data); the endpoints stay. Answers what was cleared, by kind.
+ */
+export async function replaceClientKey(env: Bindings, name: TenantName, clientKey: string) {
+  const replaced = unwrap(await asOperator(env, name, (face) => face.replaceClientKey(clientKey)));
+  const { events } = await eventsStub(env, name).forgetBooks();
+  return { cleared: { ...replaced.cleared, events } };
 }
 
 /** Every tenant as operators see it, its own counters joined with the rate governor's. */

@@ -18,7 +18,7 @@ import type { CallTrace } from "./upstream/client";
  * Throws the gateway's `Problem` as `shapedV2` does (logged too); any other error is left to the
  * caller's error boundary, unlogged, as before.
  *
- * @param ctx keeps the isolate up for the log's write
+ * @param ctx keeps the isolate up for the log's write and the write's announcement
  * @param r the request, its path, operation and body checked as far as reading goes
  * @param who names the caller in the log (`keyTag`, or an assistant's principal)
  * @param trace filled in as the call goes (attempts, permit wait)
@@ -35,7 +35,8 @@ export async function performV2(
 ): Promise<Response> {
   const facts: CallFacts = { ...r, started, trace };
   try {
-    const res = await shapedV2(r, trace);
+    // What follows a write's answer (announcing it, `lib/events/announce.ts`) is not awaited by it.
+    const res = await shapedV2({ ...r, after: (work) => ctx.waitUntil(work) }, trace);
     logAfterAnswer(ctx, r.env, r.caller.tenant, who, facts, res.status, res);
     return res;
   } catch (e) {

@@ -1,8 +1,8 @@
 /**
  * @module
- * The inbound limit of gateway keys (`/v2/*`, `/orders/*`, and `/mcp*` counted by tenant): it
- * follows the key that fails, never the address it came from, and never refuses a request whose
- * key is valid.
+ * The inbound limit of gateway keys (`/v2/*`, `/orders/*`, `/payouts/*`, and `/mcp*` counted by
+ * tenant): it follows the key that fails, never the address it came from, and never refuses a
+ * request whose key is valid.
  *
  * Why no address block here. A gateway key is 256 random bits: nobody guesses one, so slowing an
  * address adds no secrecy, while tenants whose integrations share an egress address (a hosting

@@ -49,8 +49,13 @@ export function gatewayKey(): MiddlewareHandler<GatewayApp> {
 export function authenticatedKey(): MiddlewareHandler<GatewayApp> {
   return async function authenticatedKey(c, next) {
     const { key, tenant } = c.var.caller;
-    const access = await c.var.accessCache.access(tenant, key, () =>
-      asKeyHolder(c.env, { tenant, key }, (f) => f.access()),
+    // The request's waitUntil keeps a refresh-ahead of the key's copy alive after the answer.
+    const access = await c.var.accessCache.access(
+      tenant,
+      key,
+      () => asKeyHolder(c.env, { tenant, key }, (f) => f.access()),
+      false,
+      (refresh) => c.executionCtx.waitUntil(refresh),
     );
     if (!access.ok) throw problemOf(access.error);
     await next();

@@ -14,7 +14,7 @@ import { assertMappingFits } from "../lib/orders/mapping-check";
 import { unwrap } from "../lib/outcome";
 import { asOperator, tenantName, type OperatorStub } from "../lib/stubs";
 import { startOnboarding } from "../lib/onboarding/start";
-import { listTenants, registerTenant, removeTenant } from "../lib/tenant-admin";
+import { listTenants, registerTenant, removeTenant, replaceClientKey } from "../lib/tenant-admin";
 import { requireAdmin } from "../middleware/admin-auth";
 import { requestLogPage } from "../lib/request-log/page";
 import * as route from "./contract/admin";
@@ -53,12 +53,13 @@ export const adminRoutes = router
     return c.json(rotated, 201);
   })
   .openapi(route.replaceClientKey, async (c) => {
-    const replaced = unwrap(
-      await onTenant(c, c.req.valid("param"), (f) =>
-        f.replaceClientKey(c.req.valid("json").clientKey),
-      ),
+    const p = c.req.valid("param");
+    const replaced = await replaceClientKey(
+      c.env,
+      tenantName(p.environment, p.client),
+      c.req.valid("json").clientKey,
     );
-    dropCopies(c, c.req.valid("param"));
+    dropCopies(c, p);
     return c.json(replaced, 200);
   })
   .openapi(route.setWebhookSecret, async (c) => {

@@ -18,7 +18,8 @@ import {
   roundingProblem,
   type LinePlan,
 } from "../lib/orders/invoice-lines";
-import type { OrderMapping } from "../lib/orders/mapping";
+import { balanceDrafts, sentDrafts } from "../lib/events/invoice-events";
+import { settlementAccountOf, type OrderMapping } from "../lib/orders/mapping";
 import { formatMinor } from "../lib/orders/money";
 import type { Order } from "../lib/orders/order";
 import { RunError } from "../lib/orders/run/api";
@@ -35,8 +36,8 @@ import {
   type Remembered,
   type SalesOrderRef,
 } from "../lib/orders/run/sales-order";
-import { knownSettlementIds, settle } from "../lib/orders/run/settle";
-import type { RunPatch } from "../lib/orders/runs";
+import { invoiceAfterSettlement, knownSettlementIds, settle } from "../lib/orders/run/settle";
+import type { RunPatch, Settlement } from "../lib/orders/runs";
 import { RunSteps } from "./run-steps";
 
 /**
@@ -104,7 +105,7 @@ export class Run extends RunSteps {
         customer.subledgerAccountId,
         mapping,
         reference(order.source, "p", order.id),
-        { order: { state: "settled" } },
+        (settlement) => ({ order: { state: "settled", settlement } }),
       );
     return { invoiceNo: delivered.invoiceNo };
   }
@@ -177,7 +178,7 @@ export class Run extends RunSteps {
         invoiced.customer.subledgerAccountId,
         mapping,
         reference(this.p.source, "rp", `${this.p.orderId}:${refundId}`),
-        {},
+        (settlement) => ({ refund: { settlement } }),
       );
     return { creditNoteNo: delivered.invoiceNo };
   }
@@ -303,9 +304,22 @@ export class Run extends RunSteps {
       await this.record("invoice found", done({ invoiceNo: so.invoiceNo }));
       return { invoiceNo: so.invoiceNo };
     }
-    // The step that sees the invoice delivered reports it, as part of that step.
+    // The step that sees the invoice delivered reports it, and announces the invoice (created and
+    // sent), as part of that step.
     const delivered = (d: Delivery | { state: "cancelled" }): RunPatch =>
       d.state === "sent" ? done({ invoiceNo: d.invoiceNo }) : {};
+    const sent = (d: Delivery | { state: "cancelled" }, at: number) =>
+      d.state === "sent"
+        ? sentDrafts(
+            {
+              Id: so.id,
+              InvoiceNo: d.invoiceNo,
+              SentDateTimeOffset: d.sentAt,
+              InvoiceDeliveryType: d.deliveryType,
+            },
+            at,
+          )
+        : [];
     let state: Delivery | { state: "cancelled" } = await this.apiStep(
       "send invoice",
       async (api, attempt): Promise<Delivery | { state: "cancelled" }> => {
@@ -319,6 +333,7 @@ export class Run extends RunSteps {
       },
       (d) => ({ ...d }),
       delivered,
+      sent,
     );
     if (state.state === "cancelled") return null;
     for (const [i, wait] of POLL_WAITS_S.entries()) {
@@ -333,6 +348,7 @@ export class Run extends RunSteps {
           },
         (d) => ({ ...d }),
         delivered,
+        sent,
       );
     }
     if (state.state === "processing")
@@ -342,6 +358,10 @@ export class Run extends RunSteps {
     return { invoiceNo: state.invoiceNo };
   }
 
+  /**
+   * Settles to the source's account under the mapping (`settlementAccountOf`), and reports where
+   * and when (`after`), so that a payout later credits exactly that account.
+   */
   async #settle(
     name: string,
     order: Order,
@@ -350,26 +370,42 @@ export class Run extends RunSteps {
     customerAccountId: number,
     mapping: OrderMapping,
     ref: string,
-    after: RunPatch,
+    after: (settlement: Settlement) => RunPatch,
   ): Promise<void> {
+    const accountNo = settlementAccountOf(mapping, order.source);
     await this.apiStep(
       name,
       async (api) => {
-        const ids = await knownSettlementIds(api, runMemory(this.port), mapping.settlementAccount);
-        const date = (order.paidAt ?? order.placedAt).slice(0, 10);
-        return settle(api, {
+        const ids = await knownSettlementIds(api, runMemory(this.port), accountNo);
+        const paid = (order.paidAt ?? order.placedAt).slice(0, 10);
+        const date = amount < 0 ? new Date().toISOString().slice(0, 10) : paid;
+        const posted = await settle(api, {
           reference: ref,
           invoiceNo,
           amount,
           currency: order.currency,
-          date: amount < 0 ? new Date().toISOString().slice(0, 10) : date,
+          date,
           ...ids,
           customerAccountId,
           description: `${order.source} ${order.number}`,
         });
+        return {
+          ...posted,
+          accountNo,
+          date,
+          invoice: await invoiceAfterSettlement(api, invoiceNo),
+        };
       },
-      (r) => ({ ...r, invoiceNo, amount: formatMinor(amount) }),
-      () => after,
+      (r) => ({
+        posted: r.posted,
+        accountNo: r.accountNo,
+        date: r.date,
+        invoiceNo,
+        amount: formatMinor(amount),
+      }),
+      (r) => after({ accountNo: r.accountNo, date: r.date }),
+      (r, at) =>
+        r.invoice ? balanceDrafts([JSON.parse(r.invoice) as Record<string, unknown>], at) : [],
     );
   }
 }

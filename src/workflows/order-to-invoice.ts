@@ -10,6 +10,7 @@
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
 import type { Bindings } from "../lib/config";
+import { recordEvents } from "../lib/events/announce";
 import { runApi } from "../lib/orders/run/api";
 import type { RunParams } from "../lib/orders/runs";
 import { orderRunPort } from "../lib/stubs";
@@ -31,15 +32,13 @@ export class OrderToInvoice extends WorkflowEntrypoint<Bindings, RunParams> {
       port,
       () => runApi(this.env, p.tenant, p.registration, event.instanceId),
       p,
+      async (drafts) => void (await recordEvents(this.env, p.tenant, drafts)),
     );
     try {
       return p.refundId === null ? await run.invoice() : await run.credit(p.refundId);
     } catch (e) {
       const detail = e instanceof Error ? e.message : String(e);
-      await step.do("record failure", async () => {
-        await port.runReport(p.source, p.orderId, p.refundId, run.failed(detail));
-        return true;
-      });
+      await run.reportFailure(detail);
       throw new NonRetryableError(detail || "The run failed.");
     }
   }

@@ -6,8 +6,11 @@
  */
 import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
+import { runDrafts, runEventTypes } from "../lib/events/run-events";
+import type { EventDraft } from "../lib/events/types";
 import type { OrderRunPort, RunInput } from "../lib/orders/port";
 import { RunError, type RunApi } from "../lib/orders/run/api";
+import { publicView } from "../lib/orders/run-view";
 import type { RunParams, RunPatch } from "../lib/orders/runs";
 
 /**
@@ -19,7 +22,17 @@ const CALL_STEP: WorkflowStepConfig = {
   timeout: "2 minutes",
 };
 
-/** The steps every run is made of. `current` names the step a failure happened in. */
+/** Records events in the tenant's event log (`lib/events/announce.ts`, `recordEvents`). */
+export type Announce = (drafts: EventDraft[]) => Promise<void>;
+
+/**
+ * The steps every run is made of. `current` names the step a failure happened in.
+ *
+ * Every step that reports also announces, inside the same step, after the report: the run's own
+ * events (`lib/events/run-events.ts`) and the invoice events the step's value shows. A step the
+ * engine retries announces again, and the event log drops the repeat by its key, so each event is
+ * recorded once; an announcement that fails fails the step, which the engine retries.
+ */
 export class RunSteps {
   /** The step running now, named in the failure. */
   current = "load";
@@ -31,6 +44,7 @@ export class RunSteps {
     protected readonly port: OrderRunPort,
     private readonly api: () => RunApi,
     protected readonly p: RunParams,
+    private readonly announce: Announce = async () => {},
   ) {}
 
   /**
@@ -42,6 +56,7 @@ export class RunSteps {
     fn: (api: RunApi, attempt: number) => Promise<T>,
     summary: (t: T) => Record<string, unknown>,
     patch: (t: T) => RunPatch = () => ({}),
+    events: (t: T, at: number) => EventDraft[] = () => [],
   ): Promise<T> {
     this.current = name;
     return this.step.do(name, CALL_STEP, async (ctx) => {
@@ -50,8 +65,9 @@ export class RunSteps {
         // it.
         const api = this.api();
         const value = await fn(api, ctx.attempt);
+        const reported = patch(value);
         await this.port.runReport(this.p.source, this.p.orderId, this.p.refundId, {
-          ...patch(value),
+          ...reported,
           step: {
             name,
             at: new Date().toISOString(),
@@ -59,6 +75,7 @@ export class RunSteps {
             result: { ...summary(value), upstreamCalls: api.calls },
           },
         });
+        await this.#announce(reported, events(value, Date.now()));
         return value;
       } catch (e) {
         if (e instanceof RunError && !e.retryable) throw new NonRetryableError(e.message);
@@ -94,8 +111,31 @@ export class RunSteps {
   protected async record(name: string, patch: RunPatch): Promise<void> {
     await this.step.do(name, async () => {
       await this.port.runReport(this.p.source, this.p.orderId, this.p.refundId, patch);
+      await this.#announce(patch, []);
       return true;
     });
+  }
+
+  /** Reports (and announces) this run's failure, in a step of its own. */
+  async reportFailure(detail: string): Promise<void> {
+    await this.record("record failure", this.failed(detail));
+  }
+
+  /**
+   * Records `extra` and the events `reported` announces, with the run as it stands now (read after
+   * the report, so the event shows the state it announces). Inside the calling step.
+   */
+  async #announce(reported: RunPatch, extra: EventDraft[]): Promise<void> {
+    const types = runEventTypes(reported, this.p.refundId);
+    const drafts = [...extra];
+    if (types.length > 0) {
+      const input = await this.port.runInput(this.p.source, this.p.orderId);
+      if (input)
+        drafts.push(
+          ...runDrafts(types, publicView(input.run), this.p, this.runAttempt, Date.now()),
+        );
+    }
+    if (drafts.length > 0) await this.announce(drafts);
   }
 
   /** Whether the order was cancelled meanwhile (read afresh, inside the calling step). */
@@ -116,7 +156,7 @@ export class RunSteps {
    * same, through `OrderToInvoice`'s catch, and be logged by the runtime as uncaught.)
    */
   protected async refuse(detail: string): Promise<unknown> {
-    await this.record("record failure", this.failed(detail));
+    await this.reportFailure(detail);
     return { failed: detail };
   }
 

@@ -2,21 +2,31 @@
  * The cross-tenant suite: more than a thousand generated requests (seeded, so a failure replays)
  * through every route family, each made by one tenant, a forger or a stranger against what belongs
  * to another tenant: its records' ids, its orders and their retries, its gateway key in the wrong
- * place, forged keys naming it, webhooks signed with its secret sent to another tenant's route,
- * path tricks, MCP tool calls (another tenant's record through `read`, forged keys, another
- * tenant's confirmation handle), and the same under an OAuth grant (a grant for one tenant reading
- * another's record, confirming another's handle; forged tokens naming another tenant). No answer may carry another tenant's data, and afterwards every tenant's books and
- * order runs are exactly as they were. A second run mixes every tenant's genuine traffic with
- * floods from the same shared address (forged deliveries and keys, MCP keys and OAuth tokens,
- * sign-in guesses and oversized forms, unknown onboarding states): no tenant's delivery or call is
- * refused because of another's traffic. Runs in the corpus project, where the upstream rate limit is lifted (it proves
+ * The cross-tenant suite: more than a thousand generated requests (seeded, so a failure replays)
+ * through every route family, each made by one tenant, a forger or a stranger against what belongs
+ * to another tenant: its records' ids, its orders and their retries, its gateway key in the wrong
+ * place, forged keys naming it, its payouts and their retries, webhooks signed with its secret
+ * sent to another tenant's route, path tricks, MCP tool calls (another tenant's record through
+ * `read`, forged keys, another tenant's confirmation handle), the same under an OAuth grant (a
+ * grant for one tenant reading another's record, confirming another's handle; forged tokens naming
+ * another tenant), its webhook endpoints and events reached with another tenant's key. No answer
+ * may carry another tenant's data, and afterwards every tenant's books, order runs, payouts,
+ * endpoints and event log are exactly as they were. A second run mixes every tenant's genuine
+ * traffic with floods from the same shared address (forged deliveries and keys, MCP keys and OAuth
+ * tokens, sign-in guesses and oversized forms, unknown onboarding states): no tenant's delivery or
+ * call is refused because of another's traffic. Runs in the corpus project, where the upstream rate
+ * limit is lifted (it proves
  * isolation, not throughput); the inbound limit is the real binding, as in production.
  */
+import { env } from "cloudflare:workers";
+import { introspectWorkflow } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { randomSecret } from "../../src/lib/crypto";
+import { payoutPaid } from "../fixtures/orders/payouts";
 import { corpus, shopifyCancelled } from "../fixtures/orders/shopify";
 import { rng } from "../fixtures/orders/rng";
 import { sign } from "../fixtures/orders/sign";
+import { addEndpoint, captureQueue, feed } from "../helpers/events";
 import { ADMIN, control, gw, json, slug } from "../helpers/gateway";
 import { toolCall } from "../helpers/mcp";
 import { connect } from "../helpers/oauth";
@@ -27,10 +37,15 @@ const REQUESTS = 1200;
 
 interface Victim {
   t: ShopTenant;
+  /** Its booked payout's id. */
+  payoutId: string;
   /** A secret of its own, so a body signed for it is refused by every other tenant's route. */
   secret: string;
   orderId: string;
   customerIds: number[];
+  /** Its webhook endpoint and one of its events. */
+  endpointId: string;
+  eventId: string;
   /** Strings only this tenant's answers may carry. */
   markers: string[];
   /** A write it prepared through MCP and never confirmed: another tenant must not confirm it. */
@@ -64,7 +79,19 @@ async function victim(n: number, orderPayload: Record<string, unknown>): Promise
   const signed = await sign("shopify", payload, secret);
   expect((await t.deliver("shopify", signed.headers, signed.body)).status).toBe(202);
   const orderId = String(payload.id);
-  expect((await waitFor(t, "shopify", orderId, ["settled", "failed"])).state).toBe("settled");
+  const run = await waitFor(t, "shopify", orderId, ["settled", "failed"]);
+  expect(run.state).toBe("settled");
+  // Its order paid out, booked. Not named after the marker: a 404 repeats the id it was asked for.
+  const payoutId = `po_${7_000_000 + n}`;
+  {
+    await using intro = await introspectWorkflow(env.PAYOUT_RECONCILIATION);
+    const event = payoutPaid(payoutId, [{ type: "charge", orderId, amount: run.total }]);
+    const data = event.data as Record<string, unknown>;
+    expect(
+      (await t.send("standard", { ...event, data: { ...data, orderSource: "shopify" } })).status,
+    ).toBe(202);
+    for (const i of await intro.get()) await i.waitForStatus("complete");
+  }
   const prepared = await toolCall("/mcp", t.gatewayKey, "prepare_write", {
     method: "POST",
     path: "/Customers",
@@ -73,31 +100,56 @@ async function victim(n: number, orderPayload: Record<string, unknown>): Promise
   const handle = (prepared.message?.result?.structuredContent as { confirmation?: string })
     ?.confirmation;
   if (!handle) throw new Error(`prepare_write failed: ${prepared.text}`);
+  const endpoint = await addEndpoint(t.gatewayKey, {
+    url: `https://hooks.${t.client}.example/in`,
+    description: marker,
+  });
+  const [event] = await feed(t.gatewayKey, "&types=order.settled");
+  if (!event) throw new Error(`${t.name} has no order.settled event`);
   const { tokens } = await connect(t.gatewayKey, { scope: "write" });
   return {
     t,
     secret,
     orderId,
+    payoutId,
     customerIds,
     handle,
+    endpointId: endpoint.id,
+    eventId: event.id,
     token: tokens.access_token,
-    markers: [marker, t.clientId, t.gatewayKey, handle, tokens.access_token],
+    markers: [
+      marker,
+      t.clientId,
+      t.gatewayKey,
+      handle,
+      tokens.access_token,
+      endpoint.id,
+      endpoint.secret,
+    ],
   };
 }
 
 /** What a tenant's books and runs look like, to compare before and after. */
 async function snapshot(v: Victim) {
-  const [customers, orders, invoices, runs] = await Promise.all([
+  const key = { authorization: `Bearer ${v.t.gatewayKey}` };
+  const payouts = (path: string) => gw(`/payouts${path}`, { headers: key }).then((r) => r.json());
+  const [customers, orders, invoices, runs, endpoints, events, paid, unpaid] = await Promise.all([
     v.t.rows("/Customers"),
     v.t.rows("/SalesOrders"),
     v.t.rows("/OutgoingInvoices"),
     v.t.orders("").then((r) => r.json()),
+    gw("/events/endpoints", { headers: key }).then((r) => r.json()),
+    feed(v.t.gatewayKey),
+    payouts(""),
+    payouts("/unpaid-orders"),
   ]);
-  return JSON.stringify({ customers, orders, invoices, runs });
+  return JSON.stringify({ customers, orders, invoices, runs, endpoints, events, paid, unpaid });
 }
 
 describe("cross-tenant isolation", () => {
   it(`${REQUESTS} generated requests across tenants: none reads or changes another tenant's data`, async () => {
+    // The victims' endpoints are real: their deliveries are kept from the network.
+    captureQueue();
     await control("PUT", "/settings", { rateLimitPerSecond: 200 });
     const base = corpus().find((c) => c.currency === "NOK");
     if (!base) throw new Error("the Shopify corpus has no NOK order");
@@ -130,6 +182,10 @@ describe("cross-tenant isolation", () => {
         "oauth-other-id",
         "oauth-forged",
         "oauth-other-handle",
+        "events-other",
+        "events-forged",
+        "payouts-other",
+        "payouts-forged",
       ] as const);
       tally[kind] = (tally[kind] ?? 0) + 1;
       let res: Response;
@@ -165,6 +221,32 @@ describe("cross-tenant isolation", () => {
             headers: { authorization: `Bearer ${forged}` },
           });
           allowed = [401, 404];
+          break;
+        case "payouts-other": {
+          // Own key, the other tenant's payout (or its retry), or an own list: never the other's.
+          const path = r.pick([
+            `/payouts/standard/${other.payoutId}`,
+            `/payouts/standard/${other.payoutId}/retry`,
+            "/payouts",
+            "/payouts?state=booked",
+            "/payouts/unpaid-orders",
+          ]);
+          res = await gw(path, {
+            method: path.endsWith("/retry") ? "POST" : "GET",
+            headers: { authorization: `Bearer ${me.t.gatewayKey}` },
+          });
+          allowed = path.includes(other.payoutId) ? [404] : [200];
+          // A list of its own: the other tenant's payout is never in it.
+          if (!path.includes(other.payoutId) && (await res.clone().text()).includes(other.payoutId))
+            leaks.push(`${i} ${kind}: ${path} lists ${other.t.name}'s payout`);
+          break;
+        }
+        case "payouts-forged":
+          res = await gw(
+            r.pick([`/payouts/standard/${other.payoutId}`, "/payouts", "/payouts/unpaid-orders"]),
+            { headers: { authorization: `Bearer ${forged}` } },
+          );
+          allowed = [401];
           break;
         case "admin-with-key":
           res = await gw(
@@ -254,6 +336,37 @@ describe("cross-tenant isolation", () => {
           );
           allowed = [400, 404];
           break;
+        case "events-other": {
+          // Own key, the other tenant's endpoint or event: every events route answers 404.
+          const key = { authorization: `Bearer ${me.t.gatewayKey}` };
+          const ep = `/events/endpoints/${other.endpointId}`;
+          const [path, init] = r.pick<[string, RequestInit]>([
+            [ep, {}],
+            [ep, { method: "DELETE" }],
+            [ep, json({ enabled: false }, "PATCH")],
+            [`${ep}/deliveries`, {}],
+            [`${ep}/secret`, { method: "POST" }],
+            [`${ep}/replay`, json({ since: "2026-01-01T00:00:00Z" })],
+            [`/events/${other.eventId}/redeliver`, { method: "POST" }],
+            [`/events/${other.eventId}/redeliver`, json({ endpoint: other.endpointId })],
+            [`/events?after=${other.eventId}`, {}],
+          ]);
+          res = await gw(path, { ...init, headers: { ...key, ...(init.headers as object) } });
+          allowed = [404];
+          break;
+        }
+        case "events-forged":
+          res = await gw(
+            r.pick([
+              "/events",
+              "/events/endpoints",
+              `/events/endpoints/${other.endpointId}`,
+              `/events/${other.eventId}/redeliver`,
+            ]),
+            { method: r.pick(["GET", "POST"]), headers: { authorization: `Bearer ${forged}` } },
+          );
+          allowed = [401];
+          break;
       }
       const text = await res.text();
       if (!allowed.includes(res.status))
@@ -265,8 +378,9 @@ describe("cross-tenant isolation", () => {
 
     expect(leaks).toEqual([]);
     expect(Object.values(tally).reduce((a, b) => a + b, 0)).toBe(REQUESTS);
-    expect(Object.keys(tally).sort()).toHaveLength(14);
-    // Nothing changed anywhere: books, runs, and no run started by a swapped webhook.
+    expect(Object.keys(tally).sort()).toHaveLength(18);
+    // Nothing changed anywhere: books, runs, payouts, endpoints, event logs, and no run started by
+    // a swapped webhook.
     expect(await Promise.all(victims.map(snapshot))).toEqual(before);
   });
 });

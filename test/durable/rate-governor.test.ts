@@ -5,11 +5,10 @@
  * test/lib/rate/pacer.test.ts and test/lib/rate/fair-queue.test.ts.
  */
 import { env } from "cloudflare:workers";
-import { evictDurableObject } from "cloudflare:test";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ECHO_MS } from "../../src/lib/rate/pacer";
-import { skipAhead } from "../helpers/clock";
-import { ADMIN, control, fresh, gw, json, stats, tenant } from "../helpers/gateway";
+import { restoreClock, skipAhead } from "../helpers/clock";
+import { ADMIN, control, evictGovernor, fresh, gw, json, stats, tenant } from "../helpers/gateway";
 
 const GOVERNORS = env.RATE_GOVERNOR;
 const governor = () => GOVERNORS.get(GOVERNORS.idFromName("demo"));
@@ -29,7 +28,7 @@ const POLL_MS = 100;
 const POLL_ATTEMPTS = 300;
 
 beforeEach(() => fresh(SANDBOX_UNLIMITED));
-afterEach(() => vi.useRealTimers());
+afterEach(restoreClock);
 
 interface Governed {
   upstreamCalls: number;
@@ -95,6 +94,43 @@ describe("rate governor: the shared 10 req/s", () => {
     expect((await governed(b.name)).refusedForDeadline).toBe(0);
   });
 
+  it("grants a burst of 8 parallel calls into a free second at once: none of them waits", async () => {
+    await evictGovernor("demo");
+    const t = await tenant();
+    expect((await t.v2(CALL)).status).toBe(200); // the token, outside the burst
+    await skipAhead(2000); // past the window of that call, by the governor's clock
+    const before = await governed(t.name);
+    const results = await Promise.all(Array.from({ length: 8 }, () => t.v2(CALL)));
+    expect(results.map((r) => r.status)).toEqual(Array<number>(8).fill(200));
+    const after = await governed(t.name);
+    expect(after.upstreamCalls - before.upstreamCalls).toBe(8);
+    expect(after.throttledWaits - before.throttledWaits).toBe(0);
+  });
+
+  it("learns a smaller burst when the API answers bursts with 429 (a fixed-window limit), and falls back to pacing", async () => {
+    await evictGovernor("demo");
+    const t = await tenant();
+    expect((await t.v2(CALL)).status).toBe(200);
+    expect((await governor().state()).burst).toBe(10);
+    // 3 calls per fixed second at the sandbox: 10 at once draw at least 4 429s wherever the
+    // second's edge falls (at most 6 pass, 3 on each side).
+    await control("PUT", "/settings", { rateLimitPerSecond: 3, fixedWindowMs: 1000 });
+    const sandboxBefore = await stats();
+    await skipAhead(2000);
+    await Promise.all(Array.from({ length: 10 }, () => t.v2(CALL)));
+    expect((await stats()).throttled - sandboxBefore.throttled).toBeGreaterThanOrEqual(4);
+    const learned = (await governor().state()).burst;
+    expect(learned).toBeLessThanOrEqual(5);
+    // The next burst is paced beyond the learned burst: at least 8 − learned of 8 calls wait.
+    await control("PUT", "/settings", SANDBOX_UNLIMITED);
+    await skipAhead(2000);
+    const before = await governed(t.name);
+    await Promise.all(Array.from({ length: 8 }, () => t.v2(CALL)));
+    const after = await governed(t.name);
+    expect(after.throttledWaits - before.throttledWaits).toBeGreaterThanOrEqual(8 - learned);
+    await evictGovernor("demo");
+  });
+
   it("after a 429 nudges the pace; after a second, pauses and slows it, and refuses at once, with 503, Retry-After and the unavailable problem, a call whose wait would pass its deadline", async () => {
     const t = await tenant();
     const pace = await governor().state();
@@ -118,7 +154,7 @@ describe("rate governor: the shared 10 req/s", () => {
     expect(nudged.spacingMs).toBeGreaterThan(pace.floorMs);
     expect(nudged.pausedForMs).toBe(0);
     // Past the first 429's echo second by the governor's clock, with no wait.
-    skipAhead(ECHO_MS);
+    await skipAhead(ECHO_MS);
     expect((await t.v2("/Customers", json({ Name: "Paused AS" }))).status).toBe(429);
     const slowed = await governor().state();
     expect(slowed.spacingMs).toBeGreaterThan(nudged.spacingMs);
@@ -137,6 +173,6 @@ describe("rate governor: the shared 10 req/s", () => {
     expect((await stats()).requests - sent).toBe(1);
     // The slower pace lives in the governor's memory only: eviction restores the floor for whatever
     // runs next.
-    await evictDurableObject(governor());
+    await evictGovernor("demo");
   });
 });

@@ -3,6 +3,7 @@
  * Worker it is bound to (its control API makes clients, sets faults and counts what arrived).
  */
 import { env, exports } from "cloudflare:workers";
+import { evictDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
 import { expectDeclared } from "./answers";
 
@@ -53,6 +54,18 @@ export const stats = () => control<Stats>("GET", "/stats");
 export async function fresh(settings: Record<string, unknown> = {}): Promise<void> {
   await control("POST", "/reset", undefined, 204);
   if (Object.keys(settings).length) await control("PUT", "/settings", settings);
+}
+
+/**
+ * Evicts the environment's rate governor, if it runs: the next call meets a fresh one, with no
+ * grants, pace or pause in memory (it stores nothing).
+ */
+export async function evictGovernor(environment: Environment): Promise<void> {
+  const governors = env.RATE_GOVERNOR;
+  await evictDurableObject(governors.get(governors.idFromName(environment))).catch((e: unknown) => {
+    // Never started, or evicted already: nothing is held in memory.
+    if (!String(e).includes("not currently running")) throw e;
+  });
 }
 
 let seq = 0;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { ClientSlug, parseTenantName, tenantName } from "../../src/lib/stubs";
+import {
+  ClientSlug,
+  governorStub,
+  NEAR_THE_API,
+  parseTenantName,
+  tenantName,
+  tenantStub,
+  type TenantBinding,
+} from "../../src/lib/stubs";
 
 describe("stubs: tenantName and parseTenantName", () => {
   it("builds environment:client and parses it back", () => {
@@ -46,5 +54,24 @@ describe("stubs: ClientSlug", () => {
       expect(ClientSlug.safeParse(s).success, s).toBe(true);
     for (const s of ["", "-a", "A", "a_b", "a.b", "a".repeat(64)])
       expect(ClientSlug.safeParse(s).success, s).toBe(false);
+  });
+});
+
+describe("stubs: where the objects are created", () => {
+  it("asks for West Europe, near the API, on every tenant and governor stub", () => {
+    const asked: { name: string; options: unknown }[] = [];
+    // A namespace that only records what it is asked: the lib project has no bindings, and a hint
+    // is not observable from a local object (miniflare ignores it).
+    const namespace = {
+      idFromName: (name: string) => ({ name }),
+      get: (id: { name: string }, options: unknown) => (asked.push({ name: id.name, options }), {}),
+    } as unknown as TenantBinding["TENANT"] & Env["RATE_GOVERNOR"];
+    tenantStub({ TENANT: namespace }, "demo:acme");
+    governorStub({ RATE_GOVERNOR: namespace }, "production");
+    expect(asked).toEqual([
+      { name: "demo:acme", options: { locationHint: "weur" } },
+      { name: "production", options: { locationHint: "weur" } },
+    ]);
+    expect(NEAR_THE_API).toEqual({ locationHint: "weur" });
   });
 });

@@ -10,7 +10,8 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Environment } from "../../src/lib/config";
 import { asKeyHolder, tenantName } from "../../src/lib/stubs";
-import { ACCESS_CACHE_MS } from "../../src/lib/upstream/access-cache";
+import { ACCESS_CACHE_MS, ACCESS_REFRESH_AFTER_MS } from "../../src/lib/upstream/access-cache";
+import { restoreClock, skipAhead } from "../helpers/clock";
 import { ADMIN, control, fresh, gw, json, stats, tenant } from "../helpers/gateway";
 
 /** What the tenant's object answers the holder of `key` asking for a token. */
@@ -22,6 +23,9 @@ const CALL = "/ClientIntegrationInformation";
  * binds the copy, and late enough that the window is still ahead when the test reads the answer.
  */
 const TOKEN_SECONDS = 16;
+/** Between two looks at the counters while a background check runs, ms; and how many looks. */
+const POLL_MS = 50;
+const POLL_ATTEMPTS = 200;
 type Counters = { keyChecks: number; tokensIssued: number; upstreamCalls: number };
 
 beforeEach(() => fresh());
@@ -60,6 +64,35 @@ describe("access cache: happy", () => {
       (await gw(`/v2${CALL}`, { headers: { authorization: `Bearer ${forged}` } })).status,
     ).toBe(401);
     expect((await counters(a.name)).keyChecks).toBe(1);
+  });
+});
+
+describe("access cache: refresh ahead", () => {
+  afterEach(restoreClock);
+
+  /** Polls (never asserting on time) until `ready` holds: the background check runs after an answer. */
+  async function until(what: string, ready: () => Promise<boolean>): Promise<void> {
+    for (let i = 0; i < POLL_ATTEMPTS; i++) {
+      if (await ready()) return;
+      await scheduler.wait(POLL_MS);
+    }
+    throw new Error(`gave up waiting until ${what}`);
+  }
+
+  it("a key in steady use never waits for the tenant's object: past ACCESS_REFRESH_AFTER_MS a call is answered from the copy and the key is checked in the background, so a call past the first copy's bound needs no check", async () => {
+    const t = await tenant();
+    expect((await t.v2(CALL)).status).toBe(200);
+    const first = (await counters(t.name)).keyChecks;
+    await skipAhead(ACCESS_REFRESH_AFTER_MS);
+    expect((await t.v2(CALL)).status).toBe(200);
+    await until(
+      "the background check is counted",
+      async () => (await counters(t.name)).keyChecks === first + 1,
+    );
+    // Past the first copy's ACCESS_CACHE_MS: served from the refreshed copy, with no check.
+    await skipAhead(ACCESS_CACHE_MS - ACCESS_REFRESH_AFTER_MS + 1);
+    expect((await t.v2(CALL)).status).toBe(200);
+    expect((await counters(t.name)).keyChecks).toBe(first + 1);
   });
 });
 

@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { skipAhead } from "../helpers/clock";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { restoreClock, skipAhead } from "../helpers/clock";
 import { ADMIN, control, fresh, gw, json, slug, stats, tenant } from "../helpers/gateway";
 
 beforeEach(() => fresh());
-afterEach(() => vi.useRealTimers());
+afterEach(restoreClock);
 
 type Listed = {
   tenant: string;
@@ -179,7 +179,7 @@ describe("admin: tenants", () => {
     });
     expect(fresh.status).toBe(200);
     // Past the old key's 1 s grace, by the gateway's clock (its cached copy ends then too).
-    skipAhead(1100);
+    await skipAhead(1100);
     expect((await t.v2("/ClientIntegrationInformation")).status).toBe(401);
   });
 
@@ -225,16 +225,16 @@ describe("admin: tenants", () => {
     // The client removes the integration; once the token expires, the old key gets nothing.
     await control("PUT", "/settings", { tokenLifetimeSeconds: 1200 });
     expect((await t.v2("/Offboarding/RemoveIntegration", { method: "DELETE" })).status).toBe(200);
-    skipAhead(1100);
+    await skipAhead(1100);
     // Nothing yet tells the tenant's key from the environment's keys: retried, not rejected for
     // good (test/routes/environment-keys.test.ts). Another tenant's token then shows whose fault it
     // is.
     expect((await t.v2("/ClientIntegrationInformation")).status).toBe(503);
     await tenant();
     // Past the first failed request's 1 s back-off.
-    skipAhead(1100);
+    await skipAhead(1100);
     const refused = await t.v2("/ClientIntegrationInformation");
-    expect(refused.status).toBe(502);
+    expect(refused.status, await refused.clone().text()).toBe(502);
     expect(await refused.json()).toMatchObject({
       type: "https://ledgergate.dev/problems/credentials-rejected",
     });

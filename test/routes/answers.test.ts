@@ -6,10 +6,11 @@
  */
 import { env } from "cloudflare:workers";
 import { introspectWorkflow } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { GatewayPaths } from "../../client/index";
 import type { OrderRunView } from "../../src/lib/orders/run-view";
 import { corpus as shopifyCorpus, shopifyRefund } from "../fixtures/orders/shopify";
+import { payoutFailed, payoutPaid } from "../fixtures/orders/payouts";
 import { sign, wooPing } from "../fixtures/orders/sign";
 import {
   checkedAnswers,
@@ -19,7 +20,8 @@ import {
   mismatches,
   type Schema,
 } from "../helpers/answers";
-import { ADMIN, gw, json } from "../helpers/gateway";
+import { captureQueue } from "../helpers/events";
+import { ADMIN, gw, json, tenant } from "../helpers/gateway";
 import { initialize, mcpClient } from "../helpers/mcp";
 import { connect, register, tokenRequest } from "../helpers/oauth";
 import { secretBody, shopTenant, waitFor } from "../helpers/orders";
@@ -221,6 +223,89 @@ describe("answers: every JSON route, its success and a refusal", () => {
       (await gw(`${grants}/grant_AAAAAAAAAAAAAAAA`, { method: "DELETE", headers: ADMIN })).status,
     ).toBe(404);
     expect((await gw(grants)).status).toBe(401);
+  });
+
+  it("events, with a gateway key and by the operator", async () => {
+    captureQueue();
+    const t = await tenant();
+    const key = { authorization: `Bearer ${t.gatewayKey}` };
+    const customer = await gw("/v2/Customers", json({ Name: "Answers AS" }, "POST", key));
+    expect(customer.status).toBe(201);
+    for (const [base, headers] of [
+      ["/events", key],
+      [`/admin/tenants/demo/${t.client}/events`, ADMIN],
+    ] as const) {
+      const made = await gw(
+        `${base}/endpoints`,
+        json({ url: `https://hooks.${t.client}.example/` }, "POST", headers),
+      );
+      expect(made.status).toBe(201);
+      const { id } = (await made.json()) as { id: string };
+      const at = `${base}/endpoints/${id}`;
+      expect((await gw(`${base}/endpoints`, { headers })).status).toBe(200);
+      expect((await gw(at, { headers })).status).toBe(200);
+      expect((await gw(at, json({ description: "x" }, "PATCH", headers))).status).toBe(200);
+      expect((await gw(`${at}/secret`, { method: "POST", headers })).status).toBe(200);
+      expect((await gw(`${at}/deliveries`, { headers })).status).toBe(200);
+      expect(
+        (await gw(`${at}/replay`, json({ since: "2026-01-01T00:00:00Z" }, "POST", headers))).status,
+      ).toBe(202);
+      // The feed fills after the write's answer: wait for the event it announced.
+      let events: { id: string }[] = [];
+      await vi.waitFor(async () => {
+        const feed = await gw(base, { headers });
+        expect(feed.status).toBe(200);
+        events = ((await feed.json()) as { events: { id: string }[] }).events;
+        expect(events).toHaveLength(1);
+      });
+      expect(
+        (await gw(`${base}/${events[0]?.id}/redeliver`, { method: "POST", headers })).status,
+      ).toBe(202);
+      // Refusals: each a declared problem.
+      expect(
+        (await gw(`${base}/endpoints`, json({ url: "http://x.example/" }, "POST", headers))).status,
+      ).toBe(400);
+      expect((await gw(`${base}/endpoints/ep_0000000000000000000000`, { headers })).status).toBe(
+        404,
+      );
+    }
+  });
+
+  it("payouts", async () => {
+    const t = await shopTenant();
+    const key = { authorization: `Bearer ${t.gatewayKey}` };
+    {
+      // A payout naming an order this tenant never had: its run leaves it unmatched.
+      await using introspector = await introspectWorkflow(env.PAYOUT_RECONCILIATION);
+      const event = payoutPaid("po_answers", [{ type: "charge", orderId: "nope", amount: "1.00" }]);
+      expect((await t.send("standard", event)).status).toBe(202);
+      for (const i of await introspector.get()) await i.waitForStatus("complete");
+    }
+    expect((await gw("/payouts", { headers: key })).status).toBe(200);
+    expect((await gw("/payouts?state=unmatched&limit=5", { headers: key })).status).toBe(200);
+    expect((await gw("/payouts/unpaid-orders", { headers: key })).status).toBe(200);
+    expect((await gw("/payouts/standard/po_answers", { headers: key })).status).toBe(200);
+    {
+      await using introspector = await introspectWorkflow(env.PAYOUT_RECONCILIATION);
+      const retried = await gw("/payouts/standard/po_answers/retry", {
+        method: "POST",
+        headers: key,
+      });
+      expect(retried.status).toBe(202);
+      for (const i of await introspector.get()) await i.waitForStatus("complete");
+    }
+    // Refusals: each a declared problem.
+    expect((await gw("/payouts?state=lost", { headers: key })).status).toBe(400);
+    expect((await gw("/payouts/standard/nope", { headers: key })).status).toBe(404);
+    expect((await gw("/payouts/unpaid-orders")).status).toBe(401);
+    {
+      // The provider says it failed: cancelled (nothing was posted), and no longer retried.
+      await using introspector = await introspectWorkflow(env.PAYOUT_RECONCILIATION);
+      expect((await t.send("standard", payoutFailed("po_answers"))).status).toBe(202);
+      for (const i of await introspector.get()) await i.waitForStatus("complete");
+    }
+    const again = await gw("/payouts/standard/po_answers/retry", { method: "POST", headers: key });
+    expect(again.status).toBe(409);
   });
 
   it("meta, the documents, and an address no route declares", async () => {

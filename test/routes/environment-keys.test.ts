@@ -7,9 +7,9 @@
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Bindings } from "../../src/lib/config";
-import { skipAhead } from "../helpers/clock";
+import { restoreClock, skipAhead } from "../helpers/clock";
 import { ADMIN, control, fresh, gw, tenant } from "../helpers/gateway";
 
 const TENANT = env.TENANT;
@@ -17,11 +17,10 @@ const CALL = "/ClientIntegrationInformation";
 /** Past one second's back-off after a single failed token request, ms. */
 const PAST_FIRST_BACKOFF_MS = 1100;
 
-// The gateway's clock skips ahead (`skipAhead`) where these tests used to wait, but the sandbox's
-// rolling second runs on real time: its limit would count the skipped-over calls as one burst. The
-// limit is not what these tests are about, so the sandbox's is set out of the way.
-beforeEach(() => fresh({ rateLimitPerSecond: 1000 }));
-afterEach(() => vi.useRealTimers());
+// The gateway's clock skips ahead (`skipAhead`) where these tests used to wait; the sandbox's rate
+// limit skips with it, so the real 10 calls a second apply here too.
+beforeEach(() => fresh());
+afterEach(restoreClock);
 
 /**
  * Gives the tenant's object `vars` over its configuration (a deploy with other secrets); answers
@@ -63,7 +62,7 @@ async function tenantsNeedingTokens() {
   await control("PUT", "/settings", { tokenLifetimeSeconds: 1 });
   const ts = [await tenant("production"), await tenant("production"), await tenant("production")];
   await control("PUT", "/settings", { tokenLifetimeSeconds: 1200 });
-  skipAhead(PAST_FIRST_BACKOFF_MS);
+  await skipAhead(PAST_FIRST_BACKOFF_MS);
   return ts;
 }
 
@@ -84,7 +83,7 @@ describe("environment keys: several tenants refused at once", () => {
 
     // The operator fixes the key and redeploys.
     for (const u of undo) await u();
-    skipAhead(PAST_FIRST_BACKOFF_MS);
+    await skipAhead(PAST_FIRST_BACKOFF_MS);
     for (const t of ts) expect((await t.v2(CALL)).status, t.name).toBe(200);
     expect((await health()).environments.production).toBe("configured");
   });
@@ -99,15 +98,15 @@ describe("environment keys: one tenant's key refused", () => {
     expect((await lone.v2("/Offboarding/RemoveIntegration", { method: "DELETE" })).status).toBe(
       200,
     );
-    skipAhead(PAST_FIRST_BACKOFF_MS);
+    await skipAhead(PAST_FIRST_BACKOFF_MS);
     // Nothing yet tells whose fault it is: retried later, not rejected for good.
     expect((await lone.v2(CALL)).status).toBe(503);
     expect((await tokenStates())[lone.name]).not.toBe("rejected");
     // Another tenant gets a token: the environment's keys work, so the refusal is the tenant's.
     await tenant("production");
-    skipAhead(PAST_FIRST_BACKOFF_MS);
+    await skipAhead(PAST_FIRST_BACKOFF_MS);
     const refused = await lone.v2(CALL);
-    expect(refused.status).toBe(502);
+    expect(refused.status, await refused.clone().text()).toBe(502);
     expect(await refused.json()).toMatchObject({
       type: "https://ledgergate.dev/problems/credentials-rejected",
     });

@@ -80,7 +80,7 @@ describe("mapping check: error", () => {
         message: "account 1921 is not in the client's chart of accounts",
       },
     ]);
-    expect((await stored(t)).settlementAccount).toBe(1920);
+    expect((await stored(t)).settlementAccount).toBeNull();
   });
 
   it("lists every field at fault: missing accounts and a sales account of another VAT rate", async () => {
@@ -115,7 +115,7 @@ describe("mapping check: error", () => {
     const res = await save(t, { settlementAccount: 1900 });
     expect(res.status).toBe(502);
     expect(((await res.json()) as ProblemBody).type).toMatch(/upstream-failed$/);
-    expect((await stored(t)).settlementAccount).toBe(1920);
+    expect((await stored(t)).settlementAccount).toBeNull();
   });
 
   it("a dropped connection is the usual 502, and nothing is stored", async () => {
@@ -130,6 +130,58 @@ describe("mapping check: error", () => {
     const again = await calls(() => save(t, { vat: { zero: { salesAccount: 3200 } } }));
     expect([again.value.status, again.calls]).toEqual([200, 1]);
     expect((await stored(t)).vat["zero"]?.salesAccount).toBe(3200);
+  });
+
+  it("checks the clearing and payout accounts it names, and the fees' VAT code", async () => {
+    const t = await tenant();
+    const res = await save(t, {
+      clearingAccounts: { stripe: 1999 },
+      payouts: { feeAccount: 7771, feeVatCode: "99", disputeAccount: 7830 },
+    });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as ProblemBody).errors).toEqual([
+      {
+        path: "clearingAccounts.stripe",
+        message: "account 1999 is not in the client's chart of accounts",
+      },
+      {
+        path: "payouts.feeAccount",
+        message: "account 7771 is not in the client's chart of accounts",
+      },
+      { path: "payouts.feeVatCode", message: "the client has no VAT code 99" },
+    ]);
+  });
+
+  it("switching to clearing accounts checks the clearing account of every source the tenant takes webhooks from", async () => {
+    const t = await tenant();
+    for (const no of [1903, 1904]) {
+      const [a] = (await (await t.v2(`/GeneralLedgerAccounts?accountNos=${no}`)).json()) as {
+        Id: number;
+      }[];
+      expect((await t.v2(`/GeneralLedgerAccounts/${a?.Id}`, { method: "DELETE" })).status).toBe(
+        200,
+      );
+    }
+    const secret = json(
+      { secret: `whsec_${btoa("a-standard-secret-of-32-bytes!!!")}` },
+      "PUT",
+      ADMIN,
+    );
+    expect((await gw(`/admin/tenants/demo/${t.client}/webhooks/standard`, secret)).status).toBe(
+      204,
+    );
+    const res = await save(t, { settlementAccount: null });
+    expect(res.status).toBe(422);
+    // Stripe's 1903 is missing too, but the tenant takes no Stripe webhooks.
+    expect(((await res.json()) as ProblemBody).errors).toEqual([
+      {
+        path: "clearingAccounts.standard",
+        message: "account 1904 is not in the client's chart of accounts",
+      },
+    ]);
+    expect(
+      (await save(t, { settlementAccount: null, clearingAccounts: { standard: 1901 } })).status,
+    ).toBe(200);
   });
 
   it("an unknown tenant is still a 404", async () => {
@@ -151,6 +203,6 @@ describe("mapping check: console", () => {
     const { html } = await follow(s, res);
     expect(html).toContain("Settlement account");
     expect(html).toContain("account 1921 is not in the client&#39;s chart of accounts");
-    expect((await stored(t)).settlementAccount).toBe(1920);
+    expect((await stored(t)).settlementAccount).toBeNull();
   });
 });

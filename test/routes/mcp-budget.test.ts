@@ -7,16 +7,16 @@
  */
 import { env } from "cloudflare:workers";
 import { evictDurableObject } from "cloudflare:test";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { ECHO_MS } from "../../src/lib/rate/pacer";
 import { signIn } from "../helpers/console";
-import { skipAhead } from "../helpers/clock";
+import { restoreClock, skipAhead } from "../helpers/clock";
 import { control, fresh, stats, tenant } from "../helpers/gateway";
 import { errorOf, mcpClient } from "../helpers/mcp";
 
 const GOVERNOR = env.RATE_GOVERNOR;
 
-afterEach(() => vi.useRealTimers());
+afterEach(restoreClock);
 
 describe("mcp budget: try again later", () => {
   it("the API's 429 and the governor's 503 become isError results that say when to try again", async () => {
@@ -33,7 +33,7 @@ describe("mcp budget: try again later", () => {
         /^The API answered 429 to GET \/Customers: Rate limit is exceeded\..* Try again in 3600 seconds\.$/,
       );
       // A second one, after its echo second, pauses the environment (as /v2 sees it too).
-      skipAhead(ECHO_MS);
+      await skipAhead(ECHO_MS);
       await errorOf(client, "read", { path: "/Customers" });
       const before = (await stats()).requests;
       const refused = await errorOf(client, "read", { path: "/Customers" });

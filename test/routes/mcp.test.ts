@@ -2,13 +2,14 @@
  * The tenant's MCP server (`src/routes/mcp.ts`, `src/lib/mcp/`) as an assistant uses it: the SDK's
  * own `Client` over Streamable HTTP, in both protocol eras, against the gateway Worker with the
  * sandbox behind it. Tools and their annotations; `read` of one tenant's books only, paged; writes
- * in two steps, performed once; the catalog's refusal at `prepare_write`; the composite tools; and
+ * in two steps, performed once and announced as events; the catalog's refusal at `prepare_write`; the composite tools; and
  * the audit (the request log's `assistant` rows, the tool-call rows on the console's page).
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
 import { ADMIN, fresh, gw, json, stats, tenant } from "../helpers/gateway";
 import { signIn } from "../helpers/console";
+import { feed } from "../helpers/events";
 import { errorOf, mcpClient, structuredOf, type Era } from "../helpers/mcp";
 
 beforeEach(() => fresh());
@@ -222,6 +223,9 @@ describe("mcp: writes", () => {
       expect(again.value.replayed).toBe(true);
       expect(again.value.result.Id).toBe(first.value.result.Id);
       expect((await customersOf(t)).map((c) => c.Id)).toEqual([first.value.result.Id]);
+      // The write is announced as a /v2 write is, once: the replay wrote nothing to announce.
+      const announced = await feed(t.gatewayKey, "&types=customer.created");
+      expect(announced.map((e) => e.data.Id)).toEqual([first.value.result.Id]);
     });
 
   it("refuses an invalid body at prepare_write with the catalog's errors, the same /v2 gives, and sends nothing", async () => {

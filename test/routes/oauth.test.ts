@@ -7,9 +7,9 @@
  * lifetime over): each refused at the next request.
  */
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { asOperator, tenantName } from "../../src/lib/stubs";
-import { skipAhead } from "../helpers/clock";
+import { restoreClock, skipAhead } from "../helpers/clock";
 import { signIn } from "../helpers/console";
 import { ADMIN, fresh, gw, tenant } from "../helpers/gateway";
 import { initialize, mcpClient, structuredOf } from "../helpers/mcp";
@@ -27,7 +27,7 @@ import {
 } from "../helpers/oauth";
 
 beforeEach(() => fresh());
-afterEach(() => vi.useRealTimers());
+afterEach(restoreClock);
 
 type Tenant = Awaited<ReturnType<typeof tenant>>;
 
@@ -286,7 +286,7 @@ describe("oauth: the grant's end", () => {
     // The lifetime counts from the approval; the row is written a moment later.
     expect(Math.abs(lasts - 3_600_000)).toBeLessThan(60_000);
     expect(await door(tokens.access_token)).toBe(200);
-    skipAhead(3_600_000 + 1_000);
+    await skipAhead(3_600_000 + 1_000);
     expect(await door(tokens.access_token)).toBe(401);
     const refresh = await tokenRequest({
       grant_type: "refresh_token",

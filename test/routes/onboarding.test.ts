@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { randomSecret, sha256Hex } from "../../src/lib/crypto";
-import { directoryStub } from "../../src/lib/stubs";
+import { directoryStub, governorStub } from "../../src/lib/stubs";
 import { ADMIN, control, fresh, gw, json, slug, tenant } from "../helpers/gateway";
 
 const sandbox = env.SANDBOX;
@@ -59,8 +59,16 @@ async function tenantNames(): Promise<string[]> {
   return ((await res.json()) as { tenants: { tenant: string }[] }).tenants.map((t) => t.tenant);
 }
 
-/** A direct token request to the sandbox with a client key. */
+/**
+ * A direct token request to the sandbox with a client key. It spends the environment's
+ * subscription key like any of the gateway's calls, so it first takes a permit from that key's
+ * governor, as every caller of the key must: the governor may grant a burst of ten into a free
+ * second, and a probe behind its back would be the eleventh call of that second (a 429 for the
+ * probe or for the gateway's next token request, as the real API would answer).
+ */
 async function sandboxToken(environment: Environment, clientKey: string): Promise<number> {
+  const permit = await governorStub(env, environment).acquire(`${environment}:_test-probe`, 10_000);
+  expect(permit.ok).toBe(true);
   const k = (
     await control<Record<Environment, { applicationKey: string; subscriptionKey: string }>>(
       "GET",

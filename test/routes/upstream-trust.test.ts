@@ -3,17 +3,13 @@
  * it must be (links, Retry-After), and a path cannot be spelt so that the API acts on another
  * operation than the one whose body the gateway validated.
  */
-import { env } from "cloudflare:workers";
-import { evictDurableObject } from "cloudflare:test";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ECHO_MS } from "../../src/lib/rate/pacer";
-import { skipAhead } from "../helpers/clock";
-import { control, fresh, json, stats, tenant } from "../helpers/gateway";
-
-const GOVERNOR = env.RATE_GOVERNOR;
+import { restoreClock, skipAhead } from "../helpers/clock";
+import { control, evictGovernor, fresh, json, stats, tenant } from "../helpers/gateway";
 
 beforeEach(() => fresh());
-afterEach(() => vi.useRealTimers());
+afterEach(restoreClock);
 
 describe("upstream trust: links", () => {
   it("X-Pagination's page links point at the gateway, and following one with the gateway key gives that page", async () => {
@@ -75,7 +71,7 @@ describe("upstream trust: Retry-After", () => {
       // The first 429 only nudges the pace; a second one after its echo second (by the governor's
       // clock, moved on with no wait) pauses the environment.
       for (const name of ["Nudged AS", "Paused AS"]) {
-        if (name === "Paused AS") skipAhead(ECHO_MS);
+        if (name === "Paused AS") await skipAhead(ECHO_MS);
         const write = await t.v2("/Customers", json({ Name: name }));
         expect(write.status).toBe(429);
         expect(write.headers.get("retry-after")).toBe("3600");
@@ -89,7 +85,7 @@ describe("upstream trust: Retry-After", () => {
       expect(wait).toBeLessThanOrEqual(60);
     } finally {
       // The pause lives in the governor's memory only: eviction ends it for whatever runs next.
-      await evictDurableObject(GOVERNOR.get(GOVERNOR.idFromName("production")));
+      await evictGovernor("production");
     }
   });
 });

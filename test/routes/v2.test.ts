@@ -1,10 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { upstreamHeaders } from "../../src/lib/passthrough";
-import { skipAhead } from "../helpers/clock";
+import { restoreClock, skipAhead } from "../helpers/clock";
 import { control, fresh, gw, json, stats, tenant } from "../helpers/gateway";
 
 beforeEach(() => fresh());
-afterEach(() => vi.useRealTimers());
+afterEach(restoreClock);
 
 describe("v2 pass-through: happy", () => {
   it("carries create, list (with X-Pagination), get, JSON Patch and delete for the key's tenant", async () => {
@@ -243,7 +243,7 @@ describe("v2 pass-through: upstream failures", () => {
     await fresh({ tokenLifetimeSeconds: 1 });
     const t = await tenant();
     // Past the registration token's 1 s lifetime, by the gateway's clock.
-    skipAhead(1100);
+    await skipAhead(1100);
     await fresh({ faults: [{ kind: "error", target: "token", status: 503 }] });
     const first = await t.v2("/Customers");
     expect(first.status).toBe(503);

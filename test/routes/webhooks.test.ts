@@ -266,7 +266,9 @@ describe("webhook secrets and order mapping (admin)", () => {
     };
     expect(defaults).toMatchObject({
       deliveryType: "Auto",
-      settlementAccount: 1920,
+      settlementAccount: null,
+      clearingAccounts: { standard: 1904 },
+      payouts: { bankAccount: 1920, feeAccount: 7770 },
       customers: "create",
       unknownSkus: "create",
       vat: {

@@ -138,6 +138,44 @@ describe("v2 gate: rate limit", () => {
     expect(stats.throttled).toBe(6);
   });
 
+  it("counts per fixed window when fixedWindowMs is set: a burst beyond one window's share draws 429s a rolling second would pass", async () => {
+    const s = await session("demo");
+    // 3 per fixed second: 7 at once pass 3, or at most 6 if they straddle a second's edge.
+    await control("PUT", "/settings", { rateLimitPerSecond: 3, fixedWindowMs: 1000 });
+    const results = await Promise.all(
+      Array.from({ length: 7 }, () => s.api("/ClientIntegrationInformation")),
+    );
+    const passed = results.filter((r) => r.status === 200).length;
+    expect(passed).toBeGreaterThanOrEqual(3);
+    expect(passed).toBeLessThanOrEqual(6);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(7 - passed);
+    expect(await control("GET", "/settings")).toMatchObject({ demo: { fixedWindowMs: 1000 } });
+    await control("PUT", "/settings", { fixedWindowMs: null });
+    expect(await control("GET", "/settings")).toMatchObject({ demo: { fixedWindowMs: null } });
+  });
+
+  it("takes the calls it counts as older after POST /_sandbox/clock/skip: a full second frees up only once a whole second is skipped", async () => {
+    const demo = await session("demo");
+    const prod = await session("production");
+    await control("PUT", "/settings", { rateLimitPerSecond: 3 });
+    // The clock is held, so nothing ages but by the skips.
+    holdClock();
+    const burst = (s: typeof demo) =>
+      Promise.all(Array.from({ length: 3 }, () => s.api("/ClientIntegrationInformation")));
+    for (const s of [demo, prod])
+      expect((await burst(s)).map((r) => r.status)).toEqual([200, 200, 200]);
+    const next = (s: typeof demo) => s.api("/ClientIntegrationInformation").then((r) => r.status);
+    expect(await next(demo)).toBe(429);
+    await control("POST", "/clock/skip", { ms: 999 }, 204);
+    expect(await next(demo)).toBe(429);
+    await control("POST", "/clock/skip", { ms: 1 }, 204);
+    // Both environments' windows moved, and each takes a full second's calls again.
+    for (const s of [demo, prod])
+      expect((await burst(s)).map((r) => r.status)).toEqual([200, 200, 200]);
+    for (const bad of [{ ms: 0 }, { ms: 1.5 }, { ms: "1000" }, { ms: 367 * 86_400_000 }, {}])
+      await control("POST", "/clock/skip", bad, 400);
+  });
+
   it("keeps the environments' limits apart (one subscription key each)", async () => {
     const demo = await session("demo");
     const prod = await session("production");
@@ -233,6 +271,7 @@ describe("v2 gate: injected faults", () => {
     const before = await control("GET", "/settings");
     for (const bad of [
       { rateLimitPerSecond: "ten" },
+      { fixedWindowMs: 5 },
       { faults: [{ kind: "explode" }] },
       { tokenLifetimeSeconds: 5, surprise: true },
     ]) {

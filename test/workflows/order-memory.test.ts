@@ -1,6 +1,8 @@
 /**
  * Fewer calls per order, through the gateway and the sandbox: a returning buyer with known products
- * costs 4 upstream calls (order, send, one delivery check, payment), counted by the sandbox; and
+ * costs 5 upstream calls (order, send, one delivery check, payment, and the one read of the invoice
+ * that shows it paid, for its `outgoing_invoice.paid` event: docs/events.md), counted by the
+ * sandbox; and
  * when the API says a remembered customer or product is gone, the run forgets it, looks it up
  * again, and the order still settles, once.
  */
@@ -52,7 +54,7 @@ const inStorage = (t: ShopTenant, sql: string) =>
   );
 
 describe("order memory: a returning buyer with known products", () => {
-  it("costs 4 upstream calls, none for the customer or the products, and is the same customer", async () => {
+  it("costs 5 upstream calls, none for the customer or the products, and is the same customer", async () => {
     const t = await shopTenant();
     const first = await settle(t, "mem-1");
     expect(first.customer?.created).toBe(true);
@@ -72,9 +74,11 @@ describe("order memory: a returning buyer with known products", () => {
       remembered: true,
       created: false,
     });
-    expect(total(second)).toBe(4);
+    expect(total(second)).toBe(5);
+    // The settle step's calls: the voucher, and the read of the invoice it paid.
+    expect(calls(second, "settle")).toBe(2);
     // Counted by the sandbox too: no token request, no lookup, nothing else.
-    expect(s1.requests - s0.requests).toBe(4);
+    expect(s1.requests - s0.requests).toBe(5);
     expect(second.customer?.id).toBe(first.customer?.id);
     expect(await t.rows("/Customers")).toHaveLength(1);
   });
@@ -164,7 +168,8 @@ describe("order memory: a client key of other books", () => {
   it("drops the settlement ids of the old books: the next order settles on the new books' account, and the answer says what was cleared", async () => {
     const t = await shopTenant();
     await settle(t, "key-1");
-    const before = await accountId(t, 1920);
+    // The standard source's clearing account: where a tenant's paid orders settle by default.
+    const before = await accountId(t, 1904);
     const other = await control<{ clientKey: string }>(
       "POST",
       "/clients",
@@ -191,17 +196,20 @@ describe("order memory: a client key of other books", () => {
         // No assistant worked on these books.
         toolCalls: 0,
         writeConfirmations: 0,
+        // The runs' events (order.*, outgoing_invoice.*): the old books' changes.
+        events: 5,
       },
     });
-    const after = await accountId(t, 1920);
+    const after = await accountId(t, 1904);
     // Each sandbox client numbers its records from its own start: the same account, another id.
     expect(after).not.toBe(before);
     const run = await settle(t, "key-2");
+    // The two ids looked up on the new books, the voucher, and the read of the paid invoice.
     expect(run.steps.find((s) => s.name === "settle")?.result).toMatchObject({
-      upstreamCalls: 3,
+      upstreamCalls: 4,
     });
     const posted = await t.rows(
-      "/AccountTransactions?accountNos=1920&fromDate=2000-01-01&toDate=2099-12-31",
+      "/AccountTransactions?accountNos=1904&fromDate=2000-01-01&toDate=2099-12-31",
     );
     expect(posted.map((x) => x.AccountId)).toEqual([after]);
   });

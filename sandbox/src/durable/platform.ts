@@ -414,8 +414,20 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
   updateSettings(patch: Omit<SettingsPatch, "environment">): Settings {
     this.#settings = Settings.parse({ ...this.#settings, ...patch });
     this.#saveSettings();
-    if (patch.rateLimitPerSecond !== undefined) this.#window = [];
+    if (patch.rateLimitPerSecond !== undefined || patch.fixedWindowMs !== undefined)
+      this.#window = [];
     return this.#settings;
+  }
+
+  /**
+   * Moves the rate limit's clock `ms` ahead: the calls it counts are taken as `ms` older, as if
+   * that much time had passed. For tests that move the gateway's clock ahead (a faked `Date`)
+   * instead of waiting: the gateway's governor then counts its own grants as older too, and the two
+   * windows must agree on what the last second holds (see test/helpers/clock.ts). Tokens and
+   * onboarding pages keep real time.
+   */
+  skipRateWindow(ms: number): void {
+    this.#window = this.#window.map((at) => at - ms);
   }
 
   /** The current settings document. */
@@ -503,9 +515,23 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     return null;
   }
 
-  /** Sliding one-second window; returns 0 when the call may pass, else whole seconds to wait. */
+  /**
+   * Sliding one-second window (or a fixed window, see `Settings.fixedWindowMs`); returns 0 when the
+   * call may pass, else whole seconds to wait.
+   */
   #takePermit(): number {
     const now = Date.now();
+    const fixedMs = this.#settings.fixedWindowMs;
+    if (fixedMs !== null) {
+      const start = Math.floor(now / fixedMs) * fixedMs;
+      this.#window = this.#window.filter((at) => at >= start);
+      const share = Math.max(1, Math.floor((this.#settings.rateLimitPerSecond * fixedMs) / 1000));
+      if (this.#window.length < share) {
+        this.#window.push(now);
+        return 0;
+      }
+      return Math.max(1, Math.ceil((start + fixedMs - now) / 1000));
+    }
     while (this.#window.length > 0 && (this.#window[0] ?? 0) <= now - RATE_WINDOW_MS)
       this.#window.shift();
     if (this.#window.length < this.#settings.rateLimitPerSecond) {

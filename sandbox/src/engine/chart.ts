@@ -79,6 +79,12 @@ export const ACCOUNT_TYPE_BY_CLASS: Record<number, string> = {
 export const ACCOUNTS: readonly { no: number; name: string; vat: string }[] = [
   { no: 1500, name: "Kundefordringer", vat: "0" },
   { no: 1900, name: "Kontanter", vat: "0" },
+  // Clearing accounts, one per payment source (the API's provider suggests 19xx asset accounts
+  // per payment method): a paid order waits here until the provider's payout reaches the bank.
+  { no: 1901, name: "Mellomregning Shopify", vat: "0" },
+  { no: 1902, name: "Mellomregning WooCommerce", vat: "0" },
+  { no: 1903, name: "Mellomregning Stripe", vat: "0" },
+  { no: 1904, name: "Mellomregning nettbutikk", vat: "0" },
   { no: 1920, name: "Bankinnskudd", vat: "0" },
   { no: 1950, name: "Bankinnskudd for skattetrekk", vat: "0" },
   { no: 2050, name: "Annen egenkapital", vat: "0" },
@@ -104,6 +110,7 @@ export const ACCOUNTS: readonly { no: number; name: string; vat: string }[] = [
   { no: 7100, name: "Bilgodtgjørelse", vat: "0" },
   { no: 7770, name: "Bank- og kortgebyrer", vat: "0" },
   { no: 7790, name: "Øreavrunding", vat: "0" },
+  { no: 7830, name: "Tap på fordringer", vat: "0" },
   { no: 8040, name: "Renteinntekt", vat: "0" },
   { no: 8060, name: "Valutagevinst (agio)", vat: "0" },
   { no: 8140, name: "Rentekostnad", vat: "0" },

@@ -44,6 +44,12 @@ export const Settings = z.strictObject({
   tokenLifetimeSeconds: z.int().min(1).max(86_400).default(1200),
   /** Calls per second per subscription key; the real API allows 10. */
   rateLimitPerSecond: z.int().min(1).max(10_000).default(10),
+  /**
+   * When set, the limit is counted per fixed window of this many ms, aligned to the clock
+   * (`rateLimitPerSecond × fixedWindowMs / 1000` calls a window, at least 1), instead of a rolling
+   * second: the same rate, but a burst larger than one window's share draws 429s. Null: rolling.
+   */
+  fixedWindowMs: z.int().min(10).max(1000).nullable().default(null),
   /** Added to every token and v2 answer, to model network distance. */
   latencyMs: z.int().min(0).max(30_000).default(0),
   faults: z.array(Fault).max(50).default([]),
@@ -54,6 +60,7 @@ export type Settings = z.output<typeof Settings>;
 export const SettingsPatch = z.strictObject({
   tokenLifetimeSeconds: z.int().min(1).max(86_400).optional(),
   rateLimitPerSecond: z.int().min(1).max(10_000).optional(),
+  fixedWindowMs: z.int().min(10).max(1000).nullable().optional(),
   latencyMs: z.int().min(0).max(30_000).optional(),
   faults: z.array(Fault).max(50).optional(),
   environment: z.enum(["demo", "production"]).optional(),

@@ -1,7 +1,7 @@
 /**
  * @module
  * `/_sandbox/*`, the control API for local use: keys, clients, settings and faults, counters,
- * reset. Served only when `SANDBOX_CONTROL` is "true"; a deployed sandbox leaves it off.
+ * the rate limit's clock, reset. Served only when `SANDBOX_CONTROL` is "true"; a deployed sandbox leaves it off.
  */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
@@ -22,6 +22,17 @@ const NewClientBody = z.strictObject({
     .optional(),
   privileges: z.array(z.string().refine((p) => PRIVILEGES.has(p), "unknown privilege")).optional(),
   subscriptions: z.array(z.enum(SUBSCRIPTIONS)).optional(),
+});
+
+/**
+ * How far `POST /_sandbox/clock/skip` moves the rate limit's clock, ms: at most a year, since the
+ * gateway's tests skip its retention periods (30 days) and nothing it keeps lives longer.
+ */
+const SkipBody = z.strictObject({
+  ms: z
+    .int()
+    .min(1)
+    .max(366 * 86_400_000),
 });
 
 /** Parses a JSON body against `schema`; the second element is the problem response, if any. */
@@ -159,6 +170,12 @@ export const controlRoutes = new Hono<SandboxApp>()
       },
       environments,
     });
+  })
+  .post("/clock/skip", async (c) => {
+    const [input, bad] = await body(c, SkipBody);
+    if (bad) return bad;
+    await perEnvironment((e) => platformOf(c.env, e).skipRateWindow(input.ms));
+    return c.body(null, 204);
   })
   .post("/reset", async (c) => {
     await perEnvironment(async (e) => {

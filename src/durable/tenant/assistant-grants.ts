@@ -2,7 +2,7 @@
  * @module
  * The tenant's OAuth grants: one row per connection a person approved for an assistant (claude.ai,
  * ChatGPT, any MCP client that speaks OAuth) on the approval page (`lib/oauth/approve.ts`). Its own
- * table (`assistant_grants`, step 11 of `schema.ts`), reached through the grant's face
+ * table (`assistant_grants`, step 14 of `schema.ts`), reached through the grant's face
  * (`grant-face.ts`), the key holder's and the operator's.
  *
  * Why the grants live here, and not only in `OAUTH_KV` where the authorization server keeps its
@@ -35,7 +35,7 @@ export const MAX_LIVE_GRANTS = 100;
  */
 export const LAST_USED_PRECISION_MS = 60_000;
 
-/** `assistant_grants`, as of step 11 of `schema.ts` (change it with a new step). */
+/** `assistant_grants`, as of step 14 of `schema.ts` (change it with a new step). */
 export const ASSISTANT_GRANT_TABLES = [
   `CREATE TABLE IF NOT EXISTS assistant_grants (grant_id TEXT PRIMARY KEY,
     registration TEXT NOT NULL, client_id TEXT NOT NULL, client_name TEXT NOT NULL,

@@ -15,6 +15,8 @@ import type { Source } from "../../lib/orders/order";
 import type { OrderRunView } from "../../lib/orders/run-view";
 import type { RunState } from "../../lib/orders/runs";
 import { fail, ok, type Outcome } from "../../lib/outcome";
+import type { PayoutState } from "../../lib/payouts/records";
+import type { PayoutView, UnpaidOrder } from "../../lib/payouts/view";
 import type { CodeId, CodeKey } from "../../lib/shaping/code-refs";
 import type { TenantName } from "../../lib/stubs";
 import type { KeyAccess } from "../../lib/upstream/access-cache";
@@ -37,6 +39,14 @@ import type { StashAsk } from "./write-confirmations";
 export interface KeyHolder extends TenantHolder {
   /** A new attempt for a failed order (or its failed refunds). */
   retryOrder(source: Source, orderId: string): Promise<Outcome<OrderRunView>>;
+  /** One payout's reconciliation. */
+  payout(source: Source, payoutId: string): Promise<Outcome<PayoutView>>;
+  /** The tenant's payouts, newest change first, optionally in one state. */
+  payouts(state: PayoutState | null, limit: number): Promise<Outcome<PayoutView[]>>;
+  /** A new attempt for an unmatched or failed payout. */
+  retryPayout(source: Source, payoutId: string): Promise<Outcome<PayoutView>>;
+  /** Orders settled to a clearing account and in no payout after the mapping's days. */
+  unpaidOrders(limit: number): Promise<Outcome<{ afterDays: number; orders: UnpaidOrder[] }>>;
   /**
    * The tenant the key is for: the approval page's check of a typed key before anything is
    * approved (no token, no upstream call, nothing written).
@@ -101,6 +111,26 @@ class KeyFace extends RpcTarget implements KeyHolder {
 
   async tenant(): Promise<Outcome<TenantName>> {
     return ok(this.#owner.tenant);
+  }
+
+  async payout(source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
+    return this.#parts.payouts.view(source, payoutId);
+  }
+
+  async payouts(state: PayoutState | null, limit: number): Promise<Outcome<PayoutView[]>> {
+    return ok(this.#parts.payouts.list(state, limit));
+  }
+
+  async retryPayout(source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
+    const retried = await this.#parts.payouts.retry(this.#owner, source, payoutId);
+    await this.#parts.arm();
+    return retried;
+  }
+
+  async unpaidOrders(
+    limit: number,
+  ): Promise<Outcome<{ afterDays: number; orders: UnpaidOrder[] }>> {
+    return ok(this.#parts.payouts.unpaid(Date.now(), limit));
   }
 
   async grantAssistant(ask: GrantAsk): Promise<Outcome<GrantView>> {
@@ -175,6 +205,18 @@ class RefusedKeyFace extends RpcTarget implements KeyHolder {
     return REFUSED;
   }
   async grantAssistant() {
+    return REFUSED;
+  }
+  async payout() {
+    return REFUSED;
+  }
+  async payouts() {
+    return REFUSED;
+  }
+  async retryPayout() {
+    return REFUSED;
+  }
+  async unpaidOrders() {
     return REFUSED;
   }
   async idempotencyClaim() {

@@ -10,6 +10,8 @@ import type { Source } from "../../lib/orders/order";
 import type { OrderRunView } from "../../lib/orders/run-view";
 import type { RunState } from "../../lib/orders/runs";
 import { fail, ok, type Outcome } from "../../lib/outcome";
+import type { PayoutState } from "../../lib/payouts/records";
+import type { PayoutView, UnpaidOrder } from "../../lib/payouts/view";
 import type { ClearedRecords, Enrolment, Registering } from "./enrolment";
 import { viewOf, type GrantView } from "./assistant-grants";
 import { addGrant, type GrantAsk } from "./grant-face";
@@ -90,9 +92,10 @@ export class OperatorFace extends RpcTarget {
     const p = this.#parts;
     const r = p.registration.get();
     if (!r) return fail("not-found", NO_TENANT);
-    const stopping = p.desk.stopAll(ownerOf(r));
+    const stopping = Promise.all([p.desk.stopAll(ownerOf(r)), p.payouts.stopAll(ownerOf(r))]);
     p.storage.transactionSync(() => {
       p.desk.book.clear();
+      p.payouts.book.clear();
       p.settings.clear();
       p.pins.clear();
       p.known.clear();
@@ -195,6 +198,13 @@ export class OperatorFace extends RpcTarget {
     return ok(kept);
   }
 
+  /** Forgets the cached reads of `resource` (the operator wrote to it: a chart account created). */
+  referenceForget(resource: string): Outcome<null> {
+    if (!this.#parts.registration.get()) return fail("not-found", NO_TENANT);
+    this.#parts.references.forget(resource);
+    return ok(null);
+  }
+
   /** The order mapping, defaults filled in. */
   orderMapping(): Outcome<OrderMapping> {
     return this.#parts.registration.get()
@@ -223,6 +233,36 @@ export class OperatorFace extends RpcTarget {
     const run = await this.#parts.desk.retry(ownerOf(r), source, orderId);
     await this.#parts.arm();
     return run;
+  }
+
+  /** The tenant's payouts, newest change first, optionally in one state. */
+  payouts(state: PayoutState | null, limit: number): Outcome<PayoutView[]> {
+    return this.#parts.registration.get()
+      ? ok(this.#parts.payouts.list(state, limit))
+      : fail("not-found", NO_TENANT);
+  }
+
+  /** One payout's reconciliation. */
+  payout(source: Source, payoutId: string): Outcome<PayoutView> {
+    return this.#parts.registration.get()
+      ? this.#parts.payouts.view(source, payoutId)
+      : fail("not-found", NO_TENANT);
+  }
+
+  /** A new attempt for an unmatched or failed payout. */
+  async retryPayout(source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
+    const r = this.#parts.registration.get();
+    if (!r) return fail("not-found", NO_TENANT);
+    const retried = await this.#parts.payouts.retry(ownerOf(r), source, payoutId);
+    await this.#parts.arm();
+    return retried;
+  }
+
+  /** Orders settled to a clearing account and in no payout after the mapping's days. */
+  unpaidOrders(limit: number): Outcome<{ afterDays: number; orders: UnpaidOrder[] }> {
+    return this.#parts.registration.get()
+      ? ok(this.#parts.payouts.unpaid(Date.now(), limit))
+      : fail("not-found", NO_TENANT);
   }
 
   /**

@@ -38,7 +38,9 @@ const PURGE_BATCH = 500;
 
 /**
  * The tables as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step); step 6
- * added `order_runs.start_at` and the index `order_runs_start`.
+ * added `order_runs.start_at` and the index `order_runs_start`, step 12 `settled_on` and
+ * `settled_to` (the settlement's day and account, for the payouts' unpaid orders) with the index
+ * `order_runs_settled`.
  */
 export const ORDER_BOOK_TABLES = [
   `CREATE TABLE IF NOT EXISTS order_runs (source TEXT NOT NULL, order_id TEXT NOT NULL, state TEXT NOT NULL,
@@ -82,9 +84,11 @@ export class OrderBook {
     // A time that does not parse makes the start due at once rather than never.
     const changed = Date.parse(checked.updatedAt);
     this.sql.exec(
-      `INSERT INTO order_runs (source, order_id, state, updated_at, pending, start_at, data) VALUES (?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO order_runs (source, order_id, state, updated_at, pending, start_at, settled_on, settled_to, data)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (source, order_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at,
-         pending = excluded.pending, data = excluded.data,
+         pending = excluded.pending, data = excluded.data, settled_on = excluded.settled_on,
+         settled_to = excluded.settled_to,
          start_at = CASE WHEN excluded.pending = 0 THEN NULL ELSE COALESCE(order_runs.start_at, excluded.start_at) END`,
       checked.source,
       checked.orderId,
@@ -92,6 +96,8 @@ export class OrderBook {
       checked.updatedAt,
       pending ? 1 : 0,
       pending ? (Number.isFinite(changed) ? changed + START_RETRY_MS : 0) : null,
+      checked.settlement?.date ?? null,
+      checked.settlement?.accountNo ?? null,
       JSON.stringify(checked),
     );
   }

@@ -36,6 +36,7 @@ import { fail, ok, type Outcome } from "../../lib/outcome";
 import type { TenantName } from "../../lib/stubs";
 import { OrderBook, START_RETRY_MS } from "./order-book";
 import type { OrderSettings } from "./order-settings";
+import type { PayoutDesk } from "./payout-desk";
 import type { ShopPins } from "./shop-pins";
 
 /** Whom a run is started for: the tenant, under its current registration. */
@@ -93,6 +94,8 @@ export class OrderDesk {
     private readonly env: Bindings,
     private readonly settings: OrderSettings,
     private readonly pins: ShopPins,
+    /** Where payout events go: the payouts are their own unit (`payout-desk.ts`). */
+    private readonly payouts: Pick<PayoutDesk, "take" | "startPending">,
   ) {
     this.book = new OrderBook(sql);
   }
@@ -171,6 +174,17 @@ export class OrderDesk {
         if (answer.intake === "ignored") answer = { ...answer, detail: event.reason };
         continue;
       }
+      if (event.kind === "payout") {
+        const { intake, detail } = this.payouts.take(source, event.event, at);
+        if (rank(intake) >= rank(answer.intake))
+          answer = {
+            status: intake === "started" || intake === "cancelled" ? 202 : 200,
+            intake,
+            detail,
+            run: null,
+          };
+        continue;
+      }
       const orderId = event.kind === "paid" ? event.order.id : event.orderId;
       const { run, intake } = applyEvent(this.book.get(source, orderId), source, event, at);
       this.book.put(run);
@@ -190,6 +204,7 @@ export class OrderDesk {
     if (eventId !== null && rank(answer.intake) > rank("duplicate"))
       this.book.remember(source, eventId, signedAt, now);
     await this.startPending(owner);
+    await this.payouts.startPending(owner);
     return ok(answer);
   }
 

@@ -14,7 +14,13 @@
  */
 import { z } from "zod";
 import { Sealed } from "../../lib/crypto";
-import { OrderMappingInput, resolveMapping, type OrderMapping } from "../../lib/orders/mapping";
+import {
+  NEW_TENANT_DEFAULTS,
+  OrderMappingInput,
+  resolveMapping,
+  type MappingDefaults,
+  type OrderMapping,
+} from "../../lib/orders/mapping";
 import type { Source } from "../../lib/orders/order";
 import { fail, ok, type Outcome } from "../../lib/outcome";
 import { SettlementIds } from "../../lib/orders/port";
@@ -33,6 +39,14 @@ export const ORDER_SETTINGS_TABLES = [
   "CREATE TABLE IF NOT EXISTS webhook_previous_secrets (source TEXT PRIMARY KEY, sealed TEXT NOT NULL, retires_at INTEGER NOT NULL)",
   "CREATE TABLE IF NOT EXISTS webhook_shops (source TEXT PRIMARY KEY, shop TEXT NOT NULL)",
 ];
+
+/**
+ * Step 11 of `schema.ts`: the defaults a tenant from before payouts keeps. Its one row says where
+ * that tenant's paid orders settle while its mapping names no account (1920, as they always did);
+ * a tenant registered since has no row and settles each source to its clearing account.
+ */
+export const MAPPING_DEFAULTS_TABLE =
+  "CREATE TABLE IF NOT EXISTS mapping_defaults (id INTEGER PRIMARY KEY CHECK (id = 1), settlement_account INTEGER)";
 
 /**
  * How a secret is set: outright, or as a rotation with `graceSeconds` of overlap; and the shop its
@@ -57,6 +71,9 @@ type SecretTable = "webhook_secrets" | "webhook_previous_secrets";
 const SecretRow = z.object({ sealed: jsonColumn(Sealed) }).transform((r) => r.sealed);
 const MappingRow = z.object({ data: jsonColumn(OrderMappingInput) }).transform((r) => r.data);
 const IdsRow = z.object({ data: jsonColumn(SettlementIds) }).transform((r) => r.data);
+const DefaultsRow = z
+  .object({ settlement_account: z.int().nullable() })
+  .transform((r): MappingDefaults => ({ settlementAccount: r.settlement_account }));
 const DueRow = z.object({ due: z.int().nullable() });
 
 const context = (tenant: TenantName, source: Source) => `webhook:${tenant}:${source}`;
@@ -215,13 +232,25 @@ export class OrderSettings {
       "INSERT OR REPLACE INTO order_mapping (id, data) VALUES (1, ?)",
       JSON.stringify(input),
     );
-    return resolveMapping(input);
+    return resolveMapping(input, this.defaults());
   }
 
   /** The mapping, defaults filled in. */
   mapping(): OrderMapping {
     return resolveMapping(
       row(this.sql, MappingRow, "SELECT data FROM order_mapping WHERE id = 1") ?? {},
+      this.defaults(),
+    );
+  }
+
+  /**
+   * The tenant's own defaults: a tenant from before payouts keeps settling to 1920 until its
+   * mapping says otherwise (`MAPPING_DEFAULTS_TABLE`); any other has the new ones.
+   */
+  defaults(): MappingDefaults {
+    return (
+      row(this.sql, DefaultsRow, "SELECT settlement_account FROM mapping_defaults WHERE id = 1") ??
+      NEW_TENANT_DEFAULTS
     );
   }
 
@@ -247,12 +276,16 @@ export class OrderSettings {
     return deleteAll(this.sql, "settlement_ids");
   }
 
-  /** Removes every secret, the mapping and the remembered ids. */
+  /**
+   * Removes every secret, the mapping, the tenant's own defaults (a tenant registered again is a
+   * new one) and the remembered ids.
+   */
   clear(): void {
     for (const table of [
       "webhook_secrets",
       "webhook_previous_secrets",
       "order_mapping",
+      "mapping_defaults",
       "settlement_ids",
     ])
       this.sql.exec(`DELETE FROM ${table}`);

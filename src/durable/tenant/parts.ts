@@ -11,6 +11,7 @@ import type { IdempotencyKeys } from "./idempotency-keys";
 import type { KnownIds } from "./known-ids";
 import type { OrderDesk, RunOwner } from "./order-desk";
 import type { OrderSettings } from "./order-settings";
+import type { PayoutDesk } from "./payout-desk";
 import type { ReferenceCache } from "./reference-cache";
 import type { RequestLog } from "./request-log";
 import type { ShopPins } from "./shop-pins";
@@ -28,6 +29,8 @@ export interface TenantParts {
   readonly settings: OrderSettings;
   readonly pins: ShopPins;
   readonly desk: OrderDesk;
+  /** The payouts: their own unit, with their own tables (`payout-desk.ts`). */
+  readonly payouts: PayoutDesk;
   readonly known: KnownIds;
   readonly codeIds: CodeIds;
   readonly idempotency: IdempotencyKeys;

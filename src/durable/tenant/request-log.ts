@@ -37,8 +37,12 @@ export const REQUEST_LOG_TABLES = [
   "CREATE TABLE IF NOT EXISTS call_counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
 ];
 
-/** Who made a call. A key is named by a short, non-secret id (see `lib/request-log.ts`). */
-export const CallerKind = z.enum(["key", "console", "order-run", "assistant", "watcher"]);
+/**
+ * Who made a call. A key is named by a short, non-secret id (see `lib/request-log.ts`). `events` is
+ * not a call of the API: the notice that a webhook endpoint was disabled (`lib/events/notice.ts`),
+ * written here so the support desk sees it beside the calls.
+ */
+export const CallerKind = z.enum(["key", "console", "order-run", "assistant", "watcher", "events"]);
 export type CallerKind = z.output<typeof CallerKind>;
 
 /** One call, as it is written. `at` is epoch ms; `query` holds the query's names, never values. */

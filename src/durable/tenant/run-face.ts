@@ -1,21 +1,25 @@
 /**
  * @module
- * The tenant object's face for an order run. The run was started by this object itself after it
- * verified a webhook's signature with this tenant's secret, so the run holds no gateway key, only
- * the registration it was started under: `grantRun` hands out a `RunFace` while that registration
- * is current, and a `GoneRunFace` (no token, nothing read, nothing written) once it is not.
+ * The tenant object's face for an order run and a payout run. The run was started by this object
+ * itself after it verified a webhook's signature with this tenant's secret, so the run holds no
+ * gateway key, only the registration it was started under: `grantRun` hands out a `RunFace` while
+ * that registration is current, and a `GoneRunFace` (no token, nothing read, nothing written) once
+ * it is not. The two kinds of run share the face (the same grant, the same tokens), each seeing
+ * the tenant through its own port: `OrderRunPort` and `PayoutRunPort`.
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { Source } from "../../lib/orders/order";
 import type { Known, KnownAsk, Learned, OrderRunPort, RunInput } from "../../lib/orders/port";
 import type { RunPatch } from "../../lib/orders/runs";
+import type { KnownAccount, PayoutRunPort, PayoutTask } from "../../lib/payouts/port";
+import type { PayoutPatch } from "../../lib/payouts/records";
 import { fail, type Outcome } from "../../lib/outcome";
 import type { RunOwner } from "./order-desk";
 import { ownerOf, type TenantParts } from "./parts";
 import type { Access } from "./token-keeper";
 
-/** What an order run may do with its tenant's object: its port, and tokens for its API calls. */
-export interface RunHolder extends OrderRunPort {
+/** What a run may do with its tenant's object: its port, and tokens for its API calls. */
+export interface RunHolder extends OrderRunPort, PayoutRunPort {
   /** A token for one of the run's API calls. */
   access(): Promise<Outcome<Access>>;
 }
@@ -70,6 +74,33 @@ class RunFace extends RpcTarget implements RunHolder {
   async learn(learned: Learned): Promise<void> {
     this.#parts.known.learn(this.#owner.registration, learned, Date.now());
   }
+
+  async payoutTask(source: Source, payoutId: string, attempt: number): Promise<PayoutTask> {
+    return this.#parts.payouts.task(source, payoutId, attempt);
+  }
+
+  async payoutReport(
+    source: Source,
+    payoutId: string,
+    attempt: number,
+    patch: PayoutPatch,
+  ): Promise<void> {
+    if (await this.#parts.payouts.report(this.#owner, source, payoutId, attempt, patch))
+      await this.#parts.arm();
+  }
+
+  async knownAccounts(accountNos: number[]): Promise<KnownAccount[]> {
+    // Account ids do not go stale while the account exists (see `KnownIds`): kept with the
+    // settlement ids, dropped with them when the client key is replaced.
+    return accountNos.flatMap((accountNo) => {
+      const ids = this.#parts.settings.settlementIds(accountNo);
+      return ids ? [{ accountNo, ids }] : [];
+    });
+  }
+
+  async learnAccounts(found: KnownAccount[]): Promise<void> {
+    for (const f of found) this.#parts.settings.rememberSettlementIds(f.accountNo, f.ids);
+  }
 }
 
 const GONE = fail(
@@ -90,4 +121,12 @@ class GoneRunFace extends RpcTarget implements RunHolder {
     return { customer: null, products: [], settlement: null };
   }
   async learn() {}
+  async payoutTask(): Promise<PayoutTask> {
+    return { kind: "stale" };
+  }
+  async payoutReport() {}
+  async knownAccounts(): Promise<KnownAccount[]> {
+    return [];
+  }
+  async learnAccounts() {}
 }

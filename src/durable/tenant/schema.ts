@@ -16,7 +16,8 @@ import { GATEWAY_KEY_TABLES } from "./gateway-keys";
 import { IDEMPOTENCY_TABLES } from "./idempotency-keys";
 import { KNOWN_ID_TABLES } from "./known-ids";
 import { ORDER_BOOK_TABLES } from "./order-book";
-import { ORDER_SETTINGS_TABLES } from "./order-settings";
+import { MAPPING_DEFAULTS_TABLE, ORDER_SETTINGS_TABLES } from "./order-settings";
+import { PAYOUT_TABLES } from "./payout-book";
 import { REFERENCE_CACHE_TABLES } from "./reference-cache";
 import { REGISTRATION_TABLES } from "./registration";
 import { REQUEST_LOG_TABLES } from "./request-log";
@@ -106,6 +107,35 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 11,
+    name: "mapping_defaults: existing tenant: keep 1920",
+    up: (sql) => {
+      // Paid orders now settle to each source's clearing account by default, so that a payout can
+      // book the deposit (docs/payouts.md). A tenant registered before this step settled to 1920
+      // by default and may have invoices settled there: it keeps 1920 until its operator switches
+      // (the console says why), rather than having its orders move accounts by a deploy. A mapping
+      // that names an account already keeps it either way. An object with no registration yet is
+      // a tenant being created now: it gets the new default.
+      sql.exec(MAPPING_DEFAULTS_TABLE);
+      sql.exec(
+        "INSERT OR IGNORE INTO mapping_defaults (id, settlement_account) SELECT 1, 1920 WHERE EXISTS (SELECT 1 FROM registration)",
+      );
+    },
+  },
+  {
+    version: 12,
+    name: "payouts, payout_claims, order_runs.settled_on and settled_to: payouts reconciled",
+    up: (sql) => {
+      for (const statement of PAYOUT_TABLES) sql.exec(statement);
+      // Runs settled before this step did not record where: they have no day here, and the
+      // payouts' unpaid orders leave them out (docs/payouts.md says why).
+      addColumn(sql, "order_runs", "settled_on", "TEXT");
+      addColumn(sql, "order_runs", "settled_to", "INTEGER");
+      sql.exec("CREATE INDEX IF NOT EXISTS order_runs_settled ON order_runs (settled_on)");
+    },
+  },
+  {
+    // 13 is another branch's step (the integrator may renumber at merge).
+    version: 14,
     name: "assistant_grants: the OAuth grants a person approved for an assistant",
     up: (sql) => {
       for (const statement of ASSISTANT_GRANT_TABLES) sql.exec(statement);

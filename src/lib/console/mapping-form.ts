@@ -8,10 +8,11 @@ import { z } from "zod";
 import {
   DEFAULT_VAT_ROUTES,
   OrderMappingInput,
+  PayoutAccounts,
   type OrderMapping,
   type VatRoute,
 } from "../orders/mapping";
-import { VatClass } from "../orders/order";
+import { Source, VatClass } from "../orders/order";
 import { fieldErrors } from "../validate";
 import type { FieldError } from "../problem";
 
@@ -31,17 +32,31 @@ const SCALARS = [
   "roundingProduct",
   "roundingAccount",
 ] as const;
-/** Fields holding a whole number (account numbers). */
-const NUMERIC = new Set<string>(["salesAccount", "settlementAccount", "roundingAccount"]);
+/** The payout settings, each a field `payouts_<name>`. */
+const PAYOUT_FIELDS = Object.keys(PayoutAccounts.shape) as (keyof PayoutAccounts)[];
+/** Fields holding a whole number (account numbers, days), by their last name. */
+const NUMERIC = new Set<string>([
+  "salesAccount",
+  "settlementAccount",
+  "roundingAccount",
+  ...Source.options,
+  ...PAYOUT_FIELDS.filter((f) => f !== "feeVatCode"),
+]);
 
 /** The form's field name of a VAT class's setting. */
 export const vatField = (vat: VatClass, field: (typeof VAT_FIELDS)[number]) =>
   `vat_${vat}_${field}`;
 
+/** The form's field name of a source's clearing account, and of a payout setting. */
+export const clearingField = (source: Source) => `clearingAccounts_${source}`;
+export const payoutField = (name: keyof PayoutAccounts) => `payouts_${name}`;
+
 /** Every field name of the form. */
 export const MAPPING_FIELDS: string[] = [
   ...SCALARS,
   ...VatClass.options.flatMap((v) => VAT_FIELDS.map((f) => vatField(v, f))),
+  ...Source.options.map(clearingField),
+  ...PAYOUT_FIELDS.map(payoutField),
 ];
 
 /** The form's body: every field optional text, plus the CSRF token. */
@@ -67,18 +82,35 @@ export function mappingFromForm(
   | { ok: false; errors: { field: string; message: string }[] } {
   const input: Record<string, unknown> = {};
   const vat: Record<string, Record<string, unknown>> = {};
-  for (const name of SCALARS) {
+  const typed = (name: string) => {
     const text = form[name];
-    if (typeof text === "string" && text.trim() !== "") input[name] = value(name, text.trim());
+    return typeof text === "string" && text.trim() !== "" ? text.trim() : null;
+  };
+  for (const name of SCALARS) {
+    const text = typed(name);
+    if (text !== null) input[name] = value(name, text);
   }
+  // The settlement account sent empty is not "the default" but a choice: each source's clearing
+  // account. A tenant from before payouts has 1920 in the field; emptying it is how it switches.
+  if (typeof form.settlementAccount === "string" && form.settlementAccount.trim() === "")
+    input.settlementAccount = null;
   for (const v of VatClass.options) {
     for (const f of VAT_FIELDS) {
-      const text = form[vatField(v, f)];
-      if (typeof text === "string" && text.trim() !== "")
-        (vat[v] ??= {})[f] = value(f, text.trim());
+      const text = typed(vatField(v, f));
+      if (text !== null) (vat[v] ??= {})[f] = value(f, text);
     }
   }
   if (Object.keys(vat).length > 0) input.vat = vat;
+  const group = (names: readonly string[], field: (n: never) => string) => {
+    const out: Record<string, unknown> = {};
+    for (const n of names) {
+      const text = typed(field(n as never));
+      if (text !== null) out[n] = value(n, text);
+    }
+    return Object.keys(out).length > 0 ? out : undefined;
+  };
+  input.clearingAccounts = group(Source.options, clearingField);
+  input.payouts = group(PAYOUT_FIELDS, payoutField);
   const parsed = OrderMappingInput.safeParse(input);
   return parsed.success
     ? { ok: true, value: parsed.data }
@@ -92,11 +124,16 @@ export function mappingFromForm(
 function formError(e: FieldError): { field: string; message: string } {
   const field = e.path.replaceAll(".", "_");
   const leaf = e.path.split(".").pop() ?? "";
-  const message = NUMERIC.has(leaf)
-    ? "must be an account number: digits only, from 1000."
-    : /too big|too long/i.test(e.message)
-      ? "is too long."
-      : "is not one of the choices.";
+  const message =
+    leaf === "unpaidAfterDays"
+      ? "must be a number of days from 1 to 90."
+      : NUMERIC.has(leaf)
+        ? "must be an account number: digits only, from 1000."
+        : leaf === "feeVatCode"
+          ? "must be a VAT code such as 0."
+          : /too big|too long/i.test(e.message)
+            ? "is too long."
+            : "is not one of the choices.";
   return { field, message };
 }
 
@@ -114,10 +151,13 @@ export function typedValues(form: Record<string, unknown>): Record<string, strin
 export function formOfMapping(m: OrderMapping): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of SCALARS)
-    out[name] = name === "settle" ? (m.settle ? "yes" : "no") : String(m[name]);
+    out[name] = name === "settle" ? (m.settle ? "yes" : "no") : String(m[name] ?? "");
   for (const v of VatClass.options)
     for (const f of VAT_FIELDS)
       out[vatField(v, f)] = String((m.vat[v] ?? DEFAULT_VAT_ROUTES[v])[f]);
+  for (const source of Source.options)
+    out[clearingField(source)] = String(m.clearingAccounts[source]);
+  for (const name of PAYOUT_FIELDS) out[payoutField(name)] = String(m.payouts[name]);
   return out;
 }
 

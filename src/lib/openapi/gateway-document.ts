@@ -26,6 +26,10 @@ export function gatewayDocument<E extends Env>(app: OpenAPIHono<E>, version: str
       { name: "admin", description: "The operator API (Authorization: Bearer <ADMIN_TOKEN>)." },
       { name: "orders", description: "Order runs of the gateway key's tenant." },
       {
+        name: "payouts",
+        description: "Payouts of the gateway key's tenant, reconciled and booked.",
+      },
+      {
         name: "onboarding",
         description:
           "Onboarding v2: the operator starts it, the client's user approves in the accounting system, the callback registers the tenants.",

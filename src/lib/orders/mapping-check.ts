@@ -4,7 +4,12 @@
  * …/order-mapping` and the console's form), not at the first order: every account the mapping
  * names must be in the chart and in use, a sales account's VAT code must be one of the client's and
  * carry its class's rate (a sales line's VAT follows its product's account), the rounding account's
- * must carry none, and a settlement needs VAT code 0 for its bank lines (`run/settle.ts`).
+ * must carry none, a settlement needs VAT code 0 for its bank lines (`run/settle.ts`), and the
+ * payouts' fee lines need the VAT code the mapping names for them.
+ *
+ * Switching to clearing accounts (`settlementAccount: null`, sent explicitly) checks the clearing
+ * account of every source the tenant takes webhooks from (a secret is set): from then on its paid
+ * orders settle there, so a missing one would fail the next order's settlement instead of the save.
  *
  * Only what the operator names is checked: a default the request leaves alone (3020 for 12 %, say)
  * may be missing from a chart that never needs it, and refusing every save for it would leave the
@@ -13,11 +18,18 @@
  * five minutes reads nothing either.
  */
 import type { Bindings } from "../config";
+import { unwrap } from "../outcome";
 import { Problem, type FieldError } from "../problem";
-import type { TenantName } from "../stubs";
+import { asOperator, type TenantName } from "../stubs";
 import { readBooks, type Books } from "./books";
-import { resolveMapping, vatPercent, type OrderMappingInput } from "./mapping";
-import { VatClass } from "./order";
+import {
+  DEFAULT_CLEARING_ACCOUNTS,
+  PayoutAccounts,
+  resolveMapping,
+  vatPercent,
+  type OrderMappingInput,
+} from "./mapping";
+import { Source, VatClass } from "./order";
 import { NO_VAT_CODE } from "./run/replies";
 
 /** An account the mapping names: where, which, and the VAT rate it must carry (null: any). */
@@ -29,8 +41,16 @@ interface Named {
   role: string;
 }
 
-/** The accounts `input` names, in the order of its fields. */
-export function namedAccounts(input: OrderMappingInput): Named[] {
+/** The payout accounts of the mapping, by field (the other fields are not accounts). */
+const PAYOUT_ACCOUNT_FIELDS = Object.keys(PayoutAccounts.shape).filter((k) =>
+  k.endsWith("Account"),
+) as (keyof PayoutAccounts & `${string}Account`)[];
+
+/**
+ * The accounts `input` names, in the order of its fields; with `clearingFor`, the clearing account
+ * of each of those sources too (the one it names, or the default).
+ */
+export function namedAccounts(input: OrderMappingInput, clearingFor: Source[] = []): Named[] {
   const out: Named[] = [];
   for (const v of VatClass.options) {
     const accountNo = input.vat?.[v]?.salesAccount;
@@ -42,13 +62,28 @@ export function namedAccounts(input: OrderMappingInput): Named[] {
         role: `VAT class ${v}`,
       });
   }
-  if (input.settlementAccount !== undefined)
+  if (input.settlementAccount != null)
     out.push({
       path: "settlementAccount",
       accountNo: input.settlementAccount,
       percent: null,
       role: "",
     });
+  for (const source of Source.options) {
+    const accountNo = input.clearingAccounts?.[source];
+    if (accountNo !== undefined || clearingFor.includes(source))
+      out.push({
+        path: `clearingAccounts.${source}`,
+        accountNo: accountNo ?? DEFAULT_CLEARING_ACCOUNTS[source],
+        percent: null,
+        role: "",
+      });
+  }
+  for (const field of PAYOUT_ACCOUNT_FIELDS) {
+    const accountNo = input.payouts?.[field];
+    if (accountNo !== undefined)
+      out.push({ path: `payouts.${field}`, accountNo, percent: null, role: "" });
+  }
   if (input.roundingAccount !== undefined)
     out.push({
       path: "roundingAccount",
@@ -70,6 +105,7 @@ const percentOf = (rate: number) =>
 function settleCheck(input: OrderMappingInput): string | null {
   if (!resolveMapping(input).settle) return null;
   if (input.settlementAccount !== undefined) return "settlementAccount";
+  if (input.clearingAccounts !== undefined) return "clearingAccounts";
   return input.settle === true ? "settle" : null;
 }
 
@@ -78,9 +114,13 @@ function settleCheck(input: OrderMappingInput): string | null {
  *
  * @example mappingErrors({ settlementAccount: 1921 }, books) // [{ path: "settlementAccount", message: "account 1921 is not in the client's chart of accounts" }]
  */
-export function mappingErrors(input: OrderMappingInput, books: Books): FieldError[] {
+export function mappingErrors(
+  input: OrderMappingInput,
+  books: Books,
+  clearingFor: Source[] = [],
+): FieldError[] {
   const errors: FieldError[] = [];
-  for (const n of namedAccounts(input)) {
+  for (const n of namedAccounts(input, clearingFor)) {
     const account = books.chart.find((a) => a.AccountNo === n.accountNo);
     if (!account) {
       if (books.chartComplete)
@@ -119,6 +159,12 @@ export function mappingErrors(input: OrderMappingInput, books: Books): FieldErro
       path: settle,
       message: `the client has no VAT code ${NO_VAT_CODE}, which a settlement's bank lines need`,
     });
+  const feeCode = input.payouts?.feeVatCode;
+  if (feeCode !== undefined && books.vatCodes && !books.vatCodes.some((c) => c.Code === feeCode))
+    errors.push({
+      path: "payouts.feeVatCode",
+      message: `the client has no VAT code ${feeCode}`,
+    });
   return errors;
 }
 
@@ -134,10 +180,20 @@ export async function checkMapping(
   name: TenantName,
   input: OrderMappingInput,
 ): Promise<FieldError[]> {
-  const named = namedAccounts(input);
-  const withVatCodes = named.some((n) => n.percent !== null) || settleCheck(input) !== null;
+  const clearingFor = input.settlementAccount === null ? await sourcesInUse(env, name) : [];
+  const named = namedAccounts(input, clearingFor);
+  const withVatCodes =
+    named.some((n) => n.percent !== null) ||
+    settleCheck(input) !== null ||
+    input.payouts?.feeVatCode !== undefined;
   if (named.length === 0 && !withVatCodes) return [];
-  return mappingErrors(input, await readBooks(env, name, withVatCodes));
+  return mappingErrors(input, await readBooks(env, name, withVatCodes), clearingFor);
+}
+
+/** The sources the tenant takes webhooks from: those with a secret set. */
+async function sourcesInUse(env: Bindings, name: TenantName): Promise<Source[]> {
+  const status = unwrap(await asOperator(env, name, (face) => face.webhookStatus()));
+  return status.filter((s) => s.secret.set).map((s) => s.source);
 }
 
 /**

@@ -7,7 +7,7 @@
  * a default that suits a Norwegian NS 4102 chart.
  */
 import { z } from "zod";
-import type { VatClass } from "./order";
+import type { Source, VatClass } from "./order";
 
 const ProductCode = z.string().min(1).max(100);
 const AccountNo = z.int().min(1000).max(99_999_999);
@@ -37,6 +37,63 @@ export const DEFAULT_VAT_ROUTES: Record<VatClass, VatRoute> = {
   zero: { salesAccount: 3100, shippingProduct: "FRAKT-0", fallbackProduct: "VARE-0" },
   exempt: { salesAccount: 3200, shippingProduct: "FRAKT-FRI", fallbackProduct: "VARE-FRI" },
 };
+
+/**
+ * Each source's clearing account: where its paid orders wait, as money the payment provider owes
+ * the business, until the provider's payout moves them to the bank (`docs/payouts.md`). Defaults in the
+ * 19xx range next to the bank, where the API's provider puts an asset account per payment method in
+ * its guidance (its examples are 1901–1904): one number per source, in the order they are listed.
+ */
+export const DEFAULT_CLEARING_ACCOUNTS: Record<Source, number> = {
+  shopify: 1901,
+  woocommerce: 1902,
+  stripe: 1903,
+  standard: 1904,
+};
+
+/**
+ * Where a payout's other lines go (`docs/payouts.md`). NS 4102: 1920 bank, 7770 bank and card
+ * fees, 7790 other costs, 7830 losses on receivables, 8060 agio, 8160 disagio; code 0 on fees,
+ * because payment processing is exempt from VAT and bought abroad it carries no reverse charge.
+ */
+export const DEFAULT_PAYOUT_ACCOUNTS = {
+  bankAccount: 1920,
+  feeAccount: 7770,
+  feeVatCode: "0",
+  adjustmentAccount: 7790,
+  disputeAccount: 7830,
+  currencyGainAccount: 8060,
+  currencyLossAccount: 8160,
+  unpaidAfterDays: 7,
+};
+
+/** What the payouts of a tenant are booked to, and when a settled order counts as unpaid. */
+export const PayoutAccounts = z.strictObject({
+  /** The bank account a payout arrives on: the voucher's debit of the deposit. */
+  bankAccount: AccountNo,
+  /** Where the provider's fees go. */
+  feeAccount: AccountNo,
+  /** The VAT code of the fee lines (SAF-T standard code, "0": no VAT treatment). */
+  feeVatCode: z.string().regex(/^\d{1,3}$/, "expected a VAT code such as 0 or 86"),
+  /** Where an adjustment line goes (a correction, a reserve, a fee refund). */
+  adjustmentAccount: AccountNo,
+  /** Where a dispute line goes (money the provider took back for a chargeback, and its fee). */
+  disputeAccount: AccountNo,
+  /** Where a payout in another currency than its orders books what it gained… */
+  currencyGainAccount: AccountNo,
+  /** …or lost on the rates. */
+  currencyLossAccount: AccountNo,
+  /** Days after its settlement that an order in no payout is listed as unpaid. */
+  unpaidAfterDays: z.int().min(1).max(90),
+});
+export type PayoutAccounts = z.output<typeof PayoutAccounts>;
+
+const ClearingAccounts = z.strictObject({
+  shopify: AccountNo,
+  woocommerce: AccountNo,
+  stripe: AccountNo,
+  standard: AccountNo,
+});
 
 /** The mapping as the operator sends it: every field optional, a VAT class may be given in part. */
 export const OrderMappingInput = z.strictObject({
@@ -73,10 +130,16 @@ export const OrderMappingInput = z.strictObject({
   /** Whether a paid order gets a bank voucher that settles its invoice. */
   settle: z.boolean().optional(),
   /**
-   * The bank or clearing account paid orders are settled to (e.g. 1920 bank, or the payment
-   * provider's clearing account).
+   * One account every paid order is settled to, whatever its source (1920, the bank, is how tenants
+   * from before payouts settle); null: each source's clearing account (`clearingAccounts`). Left
+   * out: the tenant's default, null for tenants registered since payouts, 1920 for those before
+   * (`OrderSettings.mapping`).
    */
-  settlementAccount: AccountNo.optional(),
+  settlementAccount: AccountNo.nullable().optional(),
+  /** Each source's clearing account, when `settlementAccount` is null; give any part. */
+  clearingAccounts: ClearingAccounts.partial().optional(),
+  /** Where payouts are booked; give any part. */
+  payouts: PayoutAccounts.partial().optional(),
   /**
    * The product that absorbs an øre of rounding, when the API's per-line VAT rounding and the
    * shop's differ: on a VAT-free account, so it moves the total and nothing else.
@@ -91,8 +154,10 @@ export type OrderMappingInput = z.output<typeof OrderMappingInput>;
  * answers.
  */
 export const OrderMapping = OrderMappingInput.required()
-  .omit({ vat: true })
+  .omit({ vat: true, clearingAccounts: true, payouts: true })
   .extend({
+    clearingAccounts: ClearingAccounts,
+    payouts: PayoutAccounts,
     // Each class by name, like the input's, rather than a record: the document then closes the
     // object and requires every class.
     vat: z.strictObject({
@@ -105,8 +170,20 @@ export const OrderMapping = OrderMappingInput.required()
   });
 export type OrderMapping = z.output<typeof OrderMapping>;
 
+/** What a tenant's defaults may differ in: where paid orders settle when the mapping says nothing. */
+export interface MappingDefaults {
+  /** Null: each source's clearing account; 1920 for tenants from before payouts (schema step 11). */
+  settlementAccount: number | null;
+}
+
+/** The defaults of a tenant registered since payouts. */
+export const NEW_TENANT_DEFAULTS: MappingDefaults = { settlementAccount: null };
+
 /** The full mapping of `input` (an empty input gives the defaults). */
-export function resolveMapping(input: OrderMappingInput = {}): OrderMapping {
+export function resolveMapping(
+  input: OrderMappingInput = {},
+  defaults: MappingDefaults = NEW_TENANT_DEFAULTS,
+): OrderMapping {
   const vat = Object.fromEntries(
     (Object.keys(DEFAULT_VAT_ROUTES) as VatClass[]).map((k) => [
       k,
@@ -121,7 +198,10 @@ export function resolveMapping(input: OrderMappingInput = {}): OrderMapping {
     webshopCustomerName: input.webshopCustomerName ?? "Nettbutikk",
     deliveryType: input.deliveryType ?? "Auto",
     settle: input.settle ?? true,
-    settlementAccount: input.settlementAccount ?? 1920,
+    settlementAccount:
+      input.settlementAccount === undefined ? defaults.settlementAccount : input.settlementAccount,
+    clearingAccounts: { ...DEFAULT_CLEARING_ACCOUNTS, ...input.clearingAccounts },
+    payouts: { ...DEFAULT_PAYOUT_ACCOUNTS, ...input.payouts },
     roundingProduct: input.roundingProduct ?? "AVRUNDING",
     roundingAccount: input.roundingAccount ?? 3200,
   };
@@ -130,4 +210,12 @@ export function resolveMapping(input: OrderMappingInput = {}): OrderMapping {
 /** The VAT rate of a class in percent (zero-rated and exempt lines carry none). */
 export function vatPercent(vat: VatClass): number {
   return vat === "25" ? 25 : vat === "15" ? 15 : vat === "12" ? 12 : 0;
+}
+
+/**
+ * The account an order of `source` is settled to under `mapping`: the one settlement account, or
+ * the source's clearing account.
+ */
+export function settlementAccountOf(mapping: OrderMapping, source: Source): number {
+  return mapping.settlementAccount ?? mapping.clearingAccounts[source];
 }

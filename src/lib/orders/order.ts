@@ -4,6 +4,7 @@
  * are integers of minor units (see `money.ts`). Adapters fill it; the order run reads only this.
  */
 import { z } from "zod";
+import type { PayoutEvent } from "../payouts/payout";
 
 /** The shop sources ledgergate takes webhooks from. */
 export const Source = z.enum(["shopify", "woocommerce", "stripe", "standard"]);
@@ -139,4 +140,6 @@ export type OrderEvent =
   | { kind: "cancelled"; orderId: string; at: string }
   | { kind: "refunded"; orderId: string; refund: Refund }
   /** Verified, well-formed, but nothing to do (an unpaid update, a test order, another topic). */
-  | { kind: "ignored"; orderId: string | null; reason: string };
+  | { kind: "ignored"; orderId: string | null; reason: string }
+  /** A payment provider's payout (ledgergate's own JSON): it goes to the tenant's payouts. */
+  | { kind: "payout"; event: PayoutEvent };

@@ -46,6 +46,14 @@ export const StepRecord = z.object({
 });
 export type StepRecord = z.output<typeof StepRecord>;
 
+/**
+ * Where and when a settlement step posted: the account the money waits on (a clearing account, or
+ * the bank) and the voucher's date. A payout credits exactly that account (`docs/payouts.md`).
+ * Runs settled before it was recorded have none (null).
+ */
+export const Settlement = z.object({ accountNo: z.int(), date: z.string() });
+export type Settlement = z.output<typeof Settlement>;
+
 /** A refund's own run. */
 export const RefundRun = z.object({
   refund: Refund,
@@ -55,6 +63,7 @@ export const RefundRun = z.object({
   error: z.string().nullable(),
   attempt: z.int(),
   started: z.boolean(),
+  settlement: Settlement.nullable().default(null),
 });
 export type RefundRun = z.output<typeof RefundRun>;
 
@@ -90,6 +99,7 @@ export const OrderRun = z.object({
    */
   started: z.boolean(),
   refunds: z.array(RefundRun),
+  settlement: Settlement.nullable().default(null),
 });
 export type OrderRun = z.output<typeof OrderRun>;
 
@@ -116,6 +126,7 @@ function blank(source: Source, orderId: string, at: string): OrderRun {
     attempt: 1,
     started: false,
     refunds: [],
+    settlement: null,
   };
 }
 
@@ -129,7 +140,7 @@ export const invoiced = (r: OrderRun) => r.invoiceNo !== null;
 export function applyEvent(
   run: OrderRun | null,
   source: Source,
-  event: Exclude<OrderEvent, { kind: "ignored" }>,
+  event: Exclude<OrderEvent, { kind: "ignored" } | { kind: "payout" }>,
   at: string,
 ): { run: OrderRun; intake: Intake } {
   const orderId = event.kind === "paid" ? event.order.id : event.orderId;
@@ -178,6 +189,7 @@ export function applyEvent(
         error: null,
         attempt: 1,
         started: false,
+        settlement: null,
       });
       return { run: r, intake: "started" };
     }
@@ -208,10 +220,17 @@ export interface RunPatch {
   order?: Partial<
     Pick<
       OrderRun,
-      "state" | "customer" | "products" | "salesOrderId" | "salesOrderNo" | "invoiceNo" | "error"
+      | "state"
+      | "customer"
+      | "products"
+      | "salesOrderId"
+      | "salesOrderNo"
+      | "invoiceNo"
+      | "error"
+      | "settlement"
     >
   >;
-  refund?: Partial<Pick<RefundRun, "state" | "creditNoteNo" | "error">>;
+  refund?: Partial<Pick<RefundRun, "state" | "creditNoteNo" | "error" | "settlement">>;
   step?: OrderRun["steps"][number];
 }
 

@@ -134,3 +134,45 @@ export const StandardEnvelope = z.strictObject({
   timestamp: IsoDateTime,
   data: z.unknown(),
 });
+
+/** A day (YYYY-MM-DD). */
+const IsoDate = z.iso.date();
+
+/** One line of `payout.paid` (see `docs/order-json.md`). */
+const PayoutLineJson = z.strictObject({
+  type: z.enum(["charge", "refund", "fee", "adjustment", "dispute"]),
+  orderId: Ref.nullable().default(null),
+  refundId: Ref.nullable().default(null),
+  /** Gross: charges positive; refunds, fees and losses negative. */
+  amount: SignedAmount,
+  /** The provider's fee on the line, a cost: positive (negative when a fee is given back). */
+  fee: SignedAmount.default(0),
+});
+
+/**
+ * Most lines one payout may have: a busy shop's daily payout has hundreds; at this many the record
+ * stays well inside one stored row (2 MB) and one delivery (2 MiB).
+ */
+export const MAX_PAYOUT_LINES = 5_000;
+
+/** `data` of `payout.paid`: the deposit and its lines. */
+export const StandardPayout = z.strictObject({
+  id: Ref,
+  provider: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_.-]{0,49}$/, "expected a lower-case name such as stripe or vipps"),
+  currency: z.string().regex(/^[A-Z]{3}$/, "expected ISO 4217, upper case"),
+  amount: SignedAmount,
+  arrivalDate: IsoDate,
+  /** The source whose orders the lines name; the payout's own (`standard`) when left out. */
+  orderSource: z.enum(["shopify", "woocommerce", "stripe", "standard"]).default("standard"),
+  lines: z.array(PayoutLineJson).min(1).max(MAX_PAYOUT_LINES),
+});
+export type StandardPayout = z.output<typeof StandardPayout>;
+
+/** `data` of `payout.failed`: the payout the bank sent back. */
+export const StandardPayoutFailed = z.strictObject({
+  id: Ref,
+  at: IsoDateTime.optional(),
+  reason: z.string().trim().min(1).max(500).optional(),
+});

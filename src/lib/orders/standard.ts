@@ -8,6 +8,7 @@
  * must be within five minutes of now, in either direction, as the reference library requires.
  * `webhook-id` is the same on every retry: it is the de-duplication key.
  */
+import type { PayoutEvent } from "../payouts/payout";
 import type { Result } from "../result";
 import { formatMinor } from "./money";
 import type { Order, OrderEvent, OrderLine } from "./order";
@@ -23,7 +24,14 @@ import {
 import { fromBase64 } from "../crypto";
 import { concatBytes, MAX_SIGNATURE_HEADER_CHARS, verifyHmac } from "./signature";
 import type { Refusal, SourceAdapter } from "./source";
-import { StandardCancel, StandardEnvelope, StandardOrder, StandardRefund } from "./standard-schema";
+import {
+  StandardCancel,
+  StandardEnvelope,
+  StandardOrder,
+  StandardPayout,
+  StandardPayoutFailed,
+  StandardRefund,
+} from "./standard-schema";
 
 /** How far `webhook-timestamp` may be from now, seconds (the specification's reference library). */
 export const STANDARD_TOLERANCE_S = 300;
@@ -143,6 +151,22 @@ function toRefund(d: StandardRefund, timestamp: string): Result<OrderEvent[], Re
   };
 }
 
+/** The normalized payout of `data` (its lines as sent: whether they add up is the run's to say). */
+function toPayout(d: StandardPayout): PayoutEvent {
+  return {
+    kind: "payout-paid",
+    payout: {
+      id: d.id,
+      provider: d.provider,
+      currency: d.currency,
+      amount: d.amount,
+      arrivalDate: d.arrivalDate,
+      orderSource: d.orderSource,
+      lines: d.lines.map((l) => ({ ...l })),
+    },
+  };
+}
+
 /** The Standard Webhooks adapter. */
 export const standard: SourceAdapter = {
   source: "standard",
@@ -199,6 +223,25 @@ export const standard: SourceAdapter = {
       case "order.refunded": {
         const d = parseWith(StandardRefund, data, "refund");
         return d.ok ? toRefund(d.value, timestamp) : d;
+      }
+      case "payout.paid": {
+        const d = parseWith(StandardPayout, data, "payout");
+        return d.ok ? { ok: true, value: [{ kind: "payout", event: toPayout(d.value) }] } : d;
+      }
+      case "payout.failed": {
+        const d = parseWith(StandardPayoutFailed, data, "payout");
+        if (!d.ok) return d;
+        const { id, at, reason } = d.value;
+        const failed = {
+          kind: "payout-failed",
+          payoutId: id,
+          at: at ?? timestamp,
+          reason,
+        } as const;
+        return {
+          ok: true,
+          value: [{ kind: "payout", event: { ...failed, reason: reason ?? null } }],
+        };
       }
       default:
         return {

@@ -5,16 +5,23 @@
  * current time as an argument (epoch ms), so tests drive the clock themselves and assert on counts
  * and order; `durable/rate-governor.ts` keeps the timer and resolves the promises.
  *
- * Fairness: waiting callers are queued per tenant and served round-robin, one permit per tenant per
- * turn, so one tenant's bulk job cannot starve another tenant's single invoice: a tenant that sends
- * one call waits at most one permit per other waiting tenant, whatever their backlog.
+ * Fairness: waiting callers are queued per tenant and served round-robin (`round-robin.ts`), one
+ * permit per tenant per turn, so one tenant's bulk job cannot starve another tenant's single
+ * invoice: a tenant that sends one call waits at most one permit per other waiting tenant, whatever
+ * their backlog.
  * Deadlines: a caller says how long it may wait; if its estimated turn lies beyond that, it is
  * refused at once with a Retry-After instead of being queued to fail later. The estimate is the
  * permits ahead of it under round-robin times the current spacing, so it grows after a 429.
  * Pauses: after repeated 429s the whole environment stops for the Retry-After, because the key
  * (and so the limit) is shared by all tenants alike; the pace then slows (see `pacer.ts`).
+ * Bursts (with a `GrantWindow`): a request that finds the last second's budget free goes at once,
+ * with no spacing; only what has to queue is paced. Queued requests keep the spacing *and* the
+ * window: after a burst the window is full, and the spacing then spreads the grants that follow
+ * evenly instead of repeating the burst a window later. Without a window, every permit is paced.
  */
+import type { GrantWindow } from "./grant-window";
 import type { PaceState, Pacer, Reaction } from "./pacer";
+import { RoundRobin } from "./round-robin";
 
 /** Per-tenant counters: permits granted, callers that had to queue, callers refused. */
 export interface TenantCounters {
@@ -44,9 +51,14 @@ export interface QueueState extends PaceState {
   waiting: number;
   /** Tenants with at least one request waiting. */
   waitingTenants: number;
+  /** Permits in the window of the last second plus the transit margin (0 with no window). */
+  inWindow: number;
+  /** How many permits may go at once into a free window now (1 with no window: pacing). */
+  burst: number;
 }
 
 interface Waiter<T> {
+  tenant: string;
   ticket: T;
   since: number;
   deadline: number;
@@ -70,13 +82,19 @@ const retryAfter = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
  */
 export class FairQueue<T> {
   readonly #pacer: Pacer;
-  #queues = new Map<string, Waiter<T>[]>();
-  /** Tenants with waiters, in serving order; the head is served next. */
-  #ring: string[] = [];
+  readonly #window: GrantWindow | undefined;
+  /**
+   * Who waits, one queue per tenant. The queue's key is the tenant today; a lane of a tenant, or a
+   * class of lower priority (a second `RoundRobin` served when this one is empty), changes only
+   * `#keyOf` and the one place that picks the next waiter (`#next`).
+   */
+  readonly #waiting = new RoundRobin<Waiter<T>>();
   #counters = new Map<string, TenantCounters>();
 
-  constructor(pacer: Pacer) {
+  /** `window`: grant bursts into a free budget at once (see `grant-window.ts`); none: pace all. */
+  constructor(pacer: Pacer, window?: GrantWindow) {
     this.#pacer = pacer;
+    this.#window = window;
   }
 
   /**
@@ -86,8 +104,9 @@ export class FairQueue<T> {
    */
   offer(tenant: string, maxWaitMs: number, now: number, ticket: T): Offer {
     const counters = this.#countersOf(tenant);
-    if (this.#ring.length === 0 && this.#pacer.ready(now)) {
+    if (this.#goesNow(tenant, now)) {
       const permit = this.#pacer.grant(now, false);
+      this.#window?.record(now, tenant, permit);
       counters.permits++;
       return { outcome: "granted", permit };
     }
@@ -97,16 +116,21 @@ export class FairQueue<T> {
       return { outcome: "refused", retryAfterSeconds: retryAfter(estimate) };
     }
     counters.waited++;
-    const queue = this.#queues.get(tenant) ?? [];
-    if (queue.length === 0) this.#ring.push(tenant);
-    queue.push({ ticket, since: now, deadline: now + maxWaitMs });
-    this.#queues.set(tenant, queue);
+    this.#waiting.push(this.#keyOf(tenant), {
+      tenant,
+      ticket,
+      since: now,
+      deadline: now + maxWaitMs,
+    });
     return { outcome: "queued" };
   }
 
   /** The API answered 429 to the call of `permit`: the pace reacts (see `Pacer.throttled`). */
   throttled(seconds: number, now: number, permit: number): Reaction {
-    return this.#pacer.throttled(seconds, now, permit);
+    const reaction = this.#pacer.throttled(seconds, now, permit);
+    // Only a reaction teaches the burst: an echo is a call of the burst already judged.
+    if (reaction !== "echo") this.#window?.throttled(permit, now);
+    return reaction;
   }
 
   /**
@@ -115,22 +139,20 @@ export class FairQueue<T> {
    */
   drain(now: number): Drain<T> {
     const out: Drain<T> = { granted: [], refused: this.#expire(now), wakeAt: null };
-    while (this.#ring.length > 0 && this.#pacer.ready(now)) {
-      const tenant = this.#ring.shift() as string;
-      const queue = this.#queues.get(tenant) ?? [];
-      const waiter = queue.shift();
-      if (queue.length > 0) this.#ring.push(tenant);
-      else this.#queues.delete(tenant);
-      if (!waiter) continue;
+    while (this.#waiting.size > 0 && this.#pacer.ready(now) && this.#roomNow(now)) {
+      const waiter = this.#next();
+      if (!waiter) break;
+      const { tenant } = waiter;
       const permit = this.#pacer.grant(now, true);
+      this.#window?.record(now, tenant, permit);
       this.#countersOf(tenant).permits++;
       out.granted.push({ tenant, ticket: waiter.ticket, waitedMs: now - waiter.since, permit });
     }
-    if (this.#ring.length === 0) return out;
+    if (this.#waiting.size === 0) return out;
     let soonestDeadline = Infinity;
-    for (const q of this.#queues.values())
-      for (const w of q) soonestDeadline = Math.min(soonestDeadline, w.deadline);
-    out.wakeAt = Math.min(this.#pacer.nextAt(), soonestDeadline);
+    for (const w of this.#waiting.all()) soonestDeadline = Math.min(soonestDeadline, w.deadline);
+    const due = Math.max(this.#pacer.nextAt(), this.#window?.roomAt(now) ?? now);
+    out.wakeAt = Math.min(due, soonestDeadline);
     return out;
   }
 
@@ -140,11 +162,9 @@ export class FairQueue<T> {
    * spacing, after the next permit is due (never before a pause ends).
    */
   estimateWait(tenant: string, now: number): number {
-    const mine = this.#queues.get(tenant)?.length ?? 0;
-    let ahead = mine;
-    for (const [other, q] of this.#queues)
-      if (other !== tenant) ahead += Math.min(q.length, mine + 1);
-    return this.#pacer.eta(ahead, now);
+    const ahead = this.#waiting.ahead(this.#keyOf(tenant));
+    const paced = this.#pacer.eta(ahead, now);
+    return Math.max(paced, (this.#window?.roomAt(now, ahead) ?? now) - now);
   }
 
   /** Counters per tenant since this queue was made. */
@@ -154,19 +174,53 @@ export class FairQueue<T> {
 
   /** The pace and how many wait. */
   state(now: number): QueueState {
-    return { ...this.#pacer.state(now), waiting: this.waiting, waitingTenants: this.#ring.length };
+    return {
+      ...this.#pacer.state(now),
+      waiting: this.waiting,
+      waitingTenants: this.#waiting.keys,
+      inWindow: this.#window?.count(now) ?? 0,
+      burst: this.#window?.burst(now) ?? 1,
+    };
   }
 
   /** How many requests wait, per tenant with any waiting. */
   waitingByTenant(): Record<string, number> {
-    return Object.fromEntries([...this.#queues].map(([tenant, q]) => [tenant, q.length]));
+    return this.#waiting.byKey();
   }
 
   /** How many requests wait, over all tenants. */
   get waiting(): number {
-    let n = 0;
-    for (const q of this.#queues.values()) n += q.length;
-    return n;
+    return this.#waiting.size;
+  }
+
+  /**
+   * Whether a new request of `tenant` is granted at once. With no window: when nobody waits and the
+   * spacing allows. With one, also when the window's burst has a place for it (`mayBurst`), never
+   * during a pause, never ahead of its own tenant's queue, and never beyond the window's limit:
+   * that limit is what keeps every second at the API within the quota (see `grant-window.ts`).
+   */
+  #goesNow(tenant: string, now: number): boolean {
+    const idle = this.#waiting.size === 0;
+    const w = this.#window;
+    if (!w) return idle && this.#pacer.ready(now);
+    if (this.#waiting.has(this.#keyOf(tenant)) || !w.hasRoom(now)) return false;
+    if (idle && this.#pacer.ready(now)) return true;
+    return this.#pacer.state(now).pausedForMs === 0 && w.mayBurst(tenant, now, idle);
+  }
+
+  /** Whether the window (if any) takes one more permit now. */
+  #roomNow(now: number): boolean {
+    return this.#window?.hasRoom(now) ?? true;
+  }
+
+  /** The queue a request of `tenant` waits in: its tenant's own. */
+  #keyOf(tenant: string): string {
+    return tenant;
+  }
+
+  /** The waiter whose turn it is, taken out of the queue. */
+  #next(): Waiter<T> | undefined {
+    return this.#waiting.shift()?.waiting;
   }
 
   #countersOf(tenant: string): TenantCounters {
@@ -180,20 +234,8 @@ export class FairQueue<T> {
    * turn would now come.
    */
   #expire(now: number): Drain<T>["refused"] {
-    const expired: { tenant: string; ticket: T }[] = [];
-    for (const [tenant, queue] of this.#queues) {
-      const keep: Waiter<T>[] = [];
-      for (const w of queue) {
-        if (w.deadline > now) keep.push(w);
-        else expired.push({ tenant, ticket: w.ticket });
-      }
-      if (keep.length > 0) this.#queues.set(tenant, keep);
-      else {
-        this.#queues.delete(tenant);
-        this.#ring = this.#ring.filter((t) => t !== tenant);
-      }
-    }
-    return expired.map(({ tenant, ticket }) => {
+    const expired = this.#waiting.remove((w) => w.deadline <= now);
+    return expired.map(({ waiting: { tenant, ticket } }) => {
       this.#countersOf(tenant).refused++;
       return { tenant, ticket, retryAfterSeconds: retryAfter(this.estimateWait(tenant, now)) };
     });

@@ -15,6 +15,15 @@
  * A first refusal is never final, so a broken environment cannot mark a tenant rejected for good
  * before a second tenant's refusal shows what is going on; and nothing is remembered across a
  * deploy (a deploy restarts the object), so a fixed configuration starts with a clean slate.
+ *
+ * "After" is the order in which the governor heard of the events, counted, not their times: the
+ * clock of a Worker reads the same millisecond for events that arrive close together (it moves
+ * only between I/O events), and with bursts (`grant-window.ts`) another tenant's token request no
+ * longer waits a spacing (104 ms) for its permit, so its issuance can be heard in the very
+ * millisecond of a refusal. Compared by time, such a token was "not after" the refusal and the
+ * verdict stayed unproven (or, heard just before, it would have been taken for after). The one
+ * object hears every event of its environment in one order, so a sequence number is exact. Times
+ * are kept only to forget old refusals.
  */
 
 /**
@@ -38,8 +47,10 @@ export interface RefusalVerdict {
 }
 
 interface Streak {
-  /** When this tenant's refusals began (its first refusal since its last token). */
-  firstAt: number;
+  /** The event that began this tenant's refusals (its first refusal since its last token). */
+  firstSeq: number;
+  /** Its latest refusal: the event, and when (to forget it). */
+  lastSeq: number;
   lastAt: number;
 }
 
@@ -53,7 +64,10 @@ interface Streak {
  * h.issued("demo:c", now + 1);     // the keys work again: nothing is suspect
  */
 export class KeyHealth {
-  #lastIssuedAt = Number.NEGATIVE_INFINITY;
+  /** The events heard so far: issuances and refusals, in the order they arrived. */
+  #seq = 0;
+  /** The event of the last token issued (0: none yet). */
+  #lastIssuedSeq = 0;
   readonly #streaks = new Map<string, Streak>();
 
   /**
@@ -61,7 +75,8 @@ export class KeyHealth {
    * over.
    */
   issued(tenant: string, now: number): void {
-    this.#lastIssuedAt = now;
+    this.#forget(now);
+    this.#lastIssuedSeq = ++this.#seq;
     this.#streaks.delete(tenant);
   }
 
@@ -79,12 +94,17 @@ export class KeyHealth {
         refusedTenants,
       };
     }
-    const streak = this.#streaks.get(tenant) ?? { firstAt: now, lastAt: now };
+    const seq = ++this.#seq;
+    const streak = this.#streaks.get(tenant) ?? { firstSeq: seq, lastSeq: seq, lastAt: now };
+    streak.lastSeq = seq;
     streak.lastAt = now;
     this.#streaks.set(tenant, streak);
     const refusedTenants = this.#refusedSinceIssued();
     if (refusedTenants >= SUSPECT_TENANTS) return { verdict: "environment", refusedTenants };
-    return { verdict: this.#lastIssuedAt > streak.firstAt ? "tenant" : "unproven", refusedTenants };
+    return {
+      verdict: this.#lastIssuedSeq > streak.firstSeq ? "tenant" : "unproven",
+      refusedTenants,
+    };
   }
 
   /**
@@ -99,7 +119,7 @@ export class KeyHealth {
 
   #refusedSinceIssued(): number {
     let n = 0;
-    for (const s of this.#streaks.values()) if (s.lastAt > this.#lastIssuedAt) n++;
+    for (const s of this.#streaks.values()) if (s.lastSeq > this.#lastIssuedSeq) n++;
     return n;
   }
 

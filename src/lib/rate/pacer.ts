@@ -11,7 +11,9 @@
  * burst's spread is the jitter; the old window (10 per 1.2 s) paid 17 % of the budget for that
  * slack and still drew 429s. Evenly spaced grants at `1000 / (limit × (1 − margin))` ms keep every
  * ten consecutive grants `10 × spacing` apart, so jitter of up to `10 × spacing − 1000` ms on the
- * way (42 ms at a 4 % margin) cannot put eleven calls in one of the API's seconds.
+ * way (42 ms at a 4 % margin) cannot put eleven calls in one of the API's seconds. Since issue 26
+ * this is the pace of what has to queue: a request that finds the last second's budget free goes at
+ * once (`grant-window.ts`, which bounds every second by a count of grants, not by their spacing).
  *
  * Adaptation, in two steps, because a 429 means one of two things:
  * - A stall on the way: one call held up longer than the margin covers, then delivered together

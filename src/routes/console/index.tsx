@@ -4,9 +4,11 @@
  * script. Mounted by `src/index.ts`; its routes are declared in `contract.ts` like every other
  * route.
  */
+import { eventRoutes } from "./event-routes";
 import { MessagePage } from "./layout";
 import { oauthRoutes } from "./oauth-routes";
 import { orderRoutes } from "./order-routes";
+import { payoutRoutes } from "./payout-routes";
 import { requestRoutes } from "./request-routes";
 import { html } from "./render";
 import { consoleRouter } from "./router";
@@ -19,7 +21,9 @@ import { tenantRoutes } from "./tenant-routes";
  * It reads no session: it shows nothing but the address's absence.
  */
 export const consoleRoutes = oauthRoutes(
-  requestRoutes(orderRoutes(tenantRoutes(sessionRoutes(consoleRouter())))),
+  payoutRoutes(
+    eventRoutes(requestRoutes(orderRoutes(tenantRoutes(sessionRoutes(consoleRouter()))))),
+  ),
 ).all("*", (c) =>
   html(
     c,

@@ -16,7 +16,7 @@ import type { Environment } from "../../lib/config";
 import { startOnboarding } from "../../lib/onboarding/start";
 import { problemOf, unwrap, type Outcome } from "../../lib/outcome";
 import { ShopDomain } from "../../lib/orders/shopify";
-import { asOperator, tenantName } from "../../lib/stubs";
+import { asOperator, eventsStub, tenantName } from "../../lib/stubs";
 import { listTenants, removeTenant } from "../../lib/tenant-admin";
 import * as route from "./contract";
 import { seeWith, takeFlash } from "./flash";
@@ -56,6 +56,9 @@ async function tenantPage(
   status: 200 | 400 = 200,
 ) {
   const { tenant, mapping, shops } = await tenantWithMapping(c.env, p.environment, p.client);
+  const endpoints = unwrap(
+    await eventsStub(c.env, tenantName(p.environment, p.client)).listEndpoints(),
+  );
   return html(
     c,
     <TenantPage
@@ -70,6 +73,9 @@ async function tenantPage(
       grants={unwrap(
         await asOperator(c.env, tenantName(p.environment, p.client), (f) => f.assistantGrants()),
       )}
+      disabledEndpoints={endpoints
+        .filter((e) => e.state === "disabled")
+        .map((e) => ({ id: e.id, url: e.url, reason: e.disabledReason }))}
       {...extra}
     />,
     status,

@@ -83,6 +83,9 @@ const ClientKeyReplaced = z
         writeConfirmations: Count(
           "Writes an assistant prepared and had not confirmed: a confirmation would now write to other books.",
         ),
+        events: Count(
+          "Events of the event log (the old books' changes, personal data); the webhook endpoints stay.",
+        ),
       })
       .openapi({
         description:

@@ -67,6 +67,10 @@ describe("order desk: starting runs", () => {
         { ORDER_TO_INVOICE: wf.binding } as unknown as Bindings,
         {} as OrderSettings,
         new ShopPins(state.storage.sql),
+        {
+          take: () => ({ intake: "ignored", detail: "", view: null }),
+          startPending: async () => false,
+        },
       );
       for (const id of ["1001", "1002", "1003"])
         desk.book.put(applyEvent(null, "shopify", { kind: "paid", order: order(id) }, AT).run);

@@ -205,10 +205,34 @@ describe("order-settings: mapping", () => {
         customers: "create",
         deliveryType: "Auto",
         settle: true,
-        settlementAccount: 1920,
+        // A tenant registered since payouts: each source settles to its clearing account.
+        settlementAccount: null,
+        clearingAccounts: { shopify: 1901, woocommerce: 1902, stripe: 1903, standard: 1904 },
         roundingProduct: "AVRUNDING",
         roundingAccount: 3200,
       });
+      expect(m.payouts).toEqual({
+        bankAccount: 1920,
+        feeAccount: 7770,
+        feeVatCode: "0",
+        adjustmentAccount: 7790,
+        disputeAccount: 7830,
+        currencyGainAccount: 8060,
+        currencyLossAccount: 8160,
+        unpaidAfterDays: 7,
+      });
+    });
+  });
+
+  it("a tenant from before payouts (step 11's row) keeps 1920 while its mapping names no account, and switches with settlementAccount: null", async () => {
+    await withSql((sql) => {
+      sql.exec("INSERT INTO mapping_defaults (id, settlement_account) VALUES (1, 1920)");
+      const s = settings(sql);
+      expect(s.mapping().settlementAccount).toBe(1920);
+      expect(s.setMapping({ deliveryType: "PdfByEmail" }).settlementAccount).toBe(1920);
+      expect(s.setMapping({ settlementAccount: null }).settlementAccount).toBeNull();
+      expect(s.mapping().settlementAccount).toBeNull();
+      expect(s.setMapping({ settlementAccount: 1950 }).settlementAccount).toBe(1950);
     });
   });
 
@@ -248,7 +272,7 @@ describe("order-settings: mapping", () => {
       s.setMapping({ deliveryType: "PdfByEmail" });
       expect(s.mapping()).toMatchObject({
         deliveryType: "PdfByEmail",
-        settlementAccount: 1920,
+        settlementAccount: null,
         settle: true,
       });
     });
@@ -288,15 +312,18 @@ describe("order-settings: clear", () => {
       await s.setSecret("demo:acme", "shopify", SECRET);
       await s.configure("demo:acme", "shopify", `${SECRET}-2`, { graceSeconds: 60 }, Date.now());
       s.setMapping({ settlementAccount: 1950 });
+      sql.exec("INSERT INTO mapping_defaults (id, settlement_account) VALUES (1, 1920)");
       s.rememberSettlementIds(1950, { settlementAccountId: 78, noVatId: 3 });
       s.clear();
       expect(await s.secret("demo:acme", "shopify")).toBeNull();
-      expect(s.mapping().settlementAccount).toBe(1920);
+      // A tenant registered again is a new one: the clearing accounts, not 1920.
+      expect(s.mapping().settlementAccount).toBeNull();
       expect(s.settlementIds(1950)).toBeNull();
       for (const table of [
         "webhook_secrets",
         "webhook_previous_secrets",
         "order_mapping",
+        "mapping_defaults",
         "settlement_ids",
       ])
         expect(sql.exec(`SELECT * FROM ${table}`).toArray(), table).toEqual([]);

@@ -36,9 +36,12 @@ const TABLES = [
   "idempotency_keys",
   "known_customers",
   "known_products",
+  "mapping_defaults",
   "meta",
   "order_mapping",
   "order_runs",
+  "payout_claims",
+  "payouts",
   "reference_cache",
   "reference_generations",
   "registration",
@@ -263,14 +266,54 @@ describe("tenant schema: the numbered steps", () => {
     });
   });
 
-  it("step 11 adds the assistants' OAuth grants beside an object's prepared writes, which stay", async () => {
+  it("step 11 records 'existing tenant: keep 1920' for a registered tenant, and nothing for an object with no registration", async () => {
     await withStorage((storage) => {
       const sql = storage.sql;
       writeLayout5(sql);
-      // An object at step 10: an assistant prepared a write.
-      for (const step of TENANT_MIGRATIONS.filter((m) => m.version > 5 && m.version <= 10))
+      sql.exec(
+        'INSERT INTO order_mapping (id, data) VALUES (1, \'{"deliveryType":"PdfByEmail"}\')',
+      );
+      migrate(storage);
+      expect(sql.exec("SELECT settlement_account FROM mapping_defaults").toArray()).toEqual([
+        { settlement_account: 1920 },
+      ]);
+      // The mapping itself is as stored: the default lives beside it.
+      expect(sql.exec("SELECT data FROM order_mapping").one()).toEqual({
+        data: '{"deliveryType":"PdfByEmail"}',
+      });
+    });
+    await withStorage((storage) => {
+      expect(storage.sql.exec("SELECT * FROM mapping_defaults").toArray()).toEqual([]);
+    });
+  });
+
+  it("step 12 adds the payouts, their claims and the order index's settlement columns; a run settled before it has none", async () => {
+    await withStorage((storage) => {
+      const sql = storage.sql;
+      writeLayout5(sql);
+      migrate(storage);
+      expect(hasColumn(sql, "order_runs", "settled_on")).toBe(true);
+      expect(hasColumn(sql, "order_runs", "settled_to")).toBe(true);
+      expect(
+        sql
+          .exec("SELECT order_id, settled_on, settled_to FROM order_runs ORDER BY order_id")
+          .toArray(),
+      ).toEqual([
+        { order_id: "5001", settled_on: null, settled_to: null },
+        { order_id: "5002", settled_on: null, settled_to: null },
+      ]);
+      expect(sql.exec("SELECT COUNT(*) AS n FROM payouts").one()).toEqual({ n: 0 });
+    });
+  });
+
+  it("step 14 adds the assistants' OAuth grants beside an object's prepared writes, which stay", async () => {
+    await withStorage((storage) => {
+      const sql = storage.sql;
+      writeLayout5(sql);
+      // An object at step 12: an assistant prepared a write.
+      for (const step of TENANT_MIGRATIONS.filter((m) => m.version > 5 && m.version <= 12))
         step.up(sql);
-      sql.exec("UPDATE meta SET value = '10' WHERE key = 'schema'");
+      sql.exec("UPDATE meta SET value = '12' WHERE key = 'schema'");
       sql.exec(
         `INSERT INTO write_confirmations (handle_hash, principal, registration, method, path, search,
           body, operation_class, prepared_at, expires_at) VALUES ('h', 'key:0', 'r', 'POST', '/Customers', '', NULL, 'draft', 1, 2)`,

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import {
   TokenKeeper,
   type Access,
@@ -9,7 +9,7 @@ import {
 } from "../../../src/durable/tenant/token-keeper";
 import type { Sealed } from "../../../src/lib/crypto";
 import { fail, ok, type Outcome } from "../../../src/lib/outcome";
-import { skipAhead } from "../../helpers/clock";
+import { restoreClock, skipAhead } from "../../helpers/clock";
 import { ADMIN, control, fresh, gw, stats, tenant } from "../../helpers/gateway";
 
 const TENANT = env.TENANT;
@@ -467,7 +467,7 @@ describe("TokenKeeper: failures", () => {
 // ---------------------------------------------------------------------------------------------
 
 describe("TokenKeeper in the tenant object: single-flight and isolation", () => {
-  afterEach(() => vi.useRealTimers());
+  afterEach(restoreClock);
 
   it("200 concurrent first calls over 20 tenants cause exactly 20 token requests, each tenant its own", async () => {
     // Registration keeps the token it checked the key with; a 1-second lifetime lets those lapse,
@@ -477,7 +477,7 @@ describe("TokenKeeper in the tenant object: single-flight and isolation", () => 
     await fresh({ tokenLifetimeSeconds: 1, rateLimitPerSecond: 1000 });
     const tenants = await Promise.all(Array.from({ length: 20 }, () => tenant()));
     // Past those tokens' 1 s lifetime, by the gateway's clock.
-    skipAhead(1100);
+    await skipAhead(1100);
     await control("PUT", "/settings", { tokenLifetimeSeconds: 1200 });
     const before = await stats();
     const results = await Promise.all(

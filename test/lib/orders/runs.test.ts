@@ -170,6 +170,7 @@ describe("runs: applyEvent", () => {
         error: null,
         attempt: 1,
         started: false,
+        settlement: null,
       },
     ]);
     expect(run.state).toBe("invoiced");

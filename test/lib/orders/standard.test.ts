@@ -231,8 +231,10 @@ describe("docs/order-json.md", () => {
       "order.paid",
       "order.cancelled",
       "order.refunded",
+      "payout.paid",
+      "payout.failed",
     ]);
-    const [paid, cancelled, refunded] = await Promise.all(
+    const [paid, cancelled, refunded, payout, failed] = await Promise.all(
       blocks.map(async (b) => must((await eventsOf("standard", b))[0])),
     );
     expect(
@@ -250,6 +252,98 @@ describe("docs/order-json.md", () => {
     expect(refunded?.kind === "refunded" && [refunded.orderId, refunded.refund.total]).toEqual([
       "ord_1042",
       22_890,
+    ]);
+    const p =
+      payout?.kind === "payout" && payout.event.kind === "payout-paid" && payout.event.payout;
+    if (!p) throw new Error("not a payout");
+    // The page's sum: the lines' amount − fee is the deposit.
+    expect([p.amount, p.lines.reduce((n, l) => n + l.amount - l.fee, 0), p.lines.length]).toEqual([
+      121_100, 121_100, 4,
+    ]);
+    expect(failed).toEqual({
+      kind: "payout",
+      event: {
+        kind: "payout-failed",
+        payoutId: "po_1OaX2b",
+        at: "2026-03-06T08:00:00Z",
+        reason: "account_closed",
+      },
+    });
+  });
+});
+
+describe("standard parse: payouts", () => {
+  const payout = (data: Record<string, unknown>) =>
+    standardEvent("payout.paid", {
+      id: "po_1",
+      provider: "stripe",
+      currency: "NOK",
+      amount: "95.00",
+      arrivalDate: "2026-03-04",
+      lines: [{ type: "charge", orderId: "o-1", amount: "100.00", fee: "5.00" }],
+      ...data,
+    });
+
+  it("maps payout.paid to minor units, defaults and all: no fee is 0, the order source is standard", async () => {
+    const [e] = await eventsOf(
+      "standard",
+      payout({
+        lines: [
+          { type: "fee", amount: "-1.50" },
+          { type: "charge", orderId: "o-1", amount: "96.50" },
+        ],
+      }),
+    );
+    expect(e).toEqual({
+      kind: "payout",
+      event: {
+        kind: "payout-paid",
+        payout: {
+          id: "po_1",
+          provider: "stripe",
+          currency: "NOK",
+          amount: 9_500,
+          arrivalDate: "2026-03-04",
+          orderSource: "standard",
+          lines: [
+            { type: "fee", orderId: null, refundId: null, amount: -150, fee: 0 },
+            { type: "charge", orderId: "o-1", refundId: null, amount: 9_650, fee: 0 },
+          ],
+        },
+      },
+    });
+  });
+
+  it("takes a payout whose lines do not add up (the run shows it), and refuses a malformed one with 400 naming the field", async () => {
+    expect((await parseSigned("standard", payout({ amount: "1.00" }))).ok).toBe(true);
+    for (const [data, field] of [
+      [{ amount: 95 }, "payout: amount"],
+      [{ arrivalDate: "4 March" }, "payout: arrivalDate"],
+      [{ provider: "Stripe Inc" }, "payout: provider"],
+      [{ lines: [] }, "payout: lines"],
+      [{ lines: [{ type: "tip", amount: "1.00" }] }, "payout: lines.0.type"],
+      [{ lines: [{ type: "charge", amount: "1.005" }] }, "payout: lines.0.amount"],
+      [{ orderSource: "ebay" }, "payout: orderSource"],
+      [{ extra: true }, "extra"],
+    ] as const) {
+      const r = await parseSigned("standard", payout(data));
+      if (r.ok) throw new Error(`accepted ${JSON.stringify(data)}`);
+      expect(r.error).toMatchObject({ status: 400, detail: expect.stringContaining(field) });
+    }
+  });
+
+  it("maps payout.failed, its time defaulting to the event's", async () => {
+    const e = standardEvent("payout.failed", { id: "po_1" }, "2026-03-06T08:00:00Z");
+    expect(await eventsOf("standard", e)).toEqual([
+      {
+        kind: "payout",
+        event: {
+          kind: "payout-failed",
+          payoutId: "po_1",
+          at: "2026-03-06T08:00:00Z",
+          reason: null,
+        },
+      },
     ]);
   });
 });

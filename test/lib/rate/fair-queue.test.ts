@@ -12,13 +12,12 @@ import {
   RECOVERY_PER_SECOND,
   SLOWDOWN_FACTOR,
 } from "../../../src/lib/rate/pacer";
+import { PATIENT_MS, busiestSecond, simulate, type Answer, type Arrival } from "./simulate";
 
 /** The API's 10 per second, with a 5 % margin: a permit every 105.26 ms. */
 const LIMIT = 10;
 const MARGIN = 0.05;
 const SPACING_MS = 1000 / (LIMIT * (1 - MARGIN));
-/** Long enough that no request in these tests hits its deadline unless the test means it to. */
-const PATIENT_MS = 600_000;
 /** Float noise in sums of spacings, ms. */
 const EPSILON = 1e-6;
 
@@ -35,80 +34,6 @@ const NEWEST = Number.MAX_SAFE_INTEGER;
 function pauseFor(q: FairQueue<number>, seconds: number, now: number): void {
   expect(q.throttled(1, now - ECHO_MS, NEWEST)).toBe("nudged");
   expect(q.throttled(seconds, now, NEWEST)).toBe("slowed");
-}
-
-interface Arrival {
-  at: number;
-  tenant: string;
-  maxWaitMs?: number;
-}
-interface Answer {
-  id: number;
-  at: number;
-  tenant: string;
-  ok: boolean;
-  retryAfterSeconds?: number;
-  /** The permit's number, for a grant. */
-  permit?: number;
-}
-
-/**
- * Plays `arrivals` against `q` on a simulated clock, as the governor's timer would (a punctual
- * one): the clock jumps to the next arrival or to the queue's `wakeAt`, whichever is first, and
- * `at(now)` runs first at each step (a 429 arriving, say). Returns every answer in order.
- */
-function simulate(
-  q: FairQueue<number>,
-  arrivals: Arrival[],
-  at: (now: number, answers: Answer[]) => void = () => {},
-): Answer[] {
-  const pending = [...arrivals].sort((a, b) => a.at - b.at);
-  const answers: Answer[] = [];
-  let wakeAt: number | null = null;
-  let id = 0;
-  for (;;) {
-    const now = Math.min(pending[0]?.at ?? Infinity, wakeAt ?? Infinity);
-    if (now === Infinity) return answers;
-    at(now, answers);
-    for (let a = pending[0]; a !== undefined && a.at === now; a = pending[0]) {
-      pending.shift();
-      const offer = q.offer(a.tenant, a.maxWaitMs ?? PATIENT_MS, now, id);
-      if (offer.outcome === "granted")
-        answers.push({ id, at: now, tenant: a.tenant, ok: true, permit: offer.permit });
-      if (offer.outcome === "refused")
-        answers.push({
-          id,
-          at: now,
-          tenant: a.tenant,
-          ok: false,
-          retryAfterSeconds: offer.retryAfterSeconds,
-        });
-      id++;
-    }
-    const drained = q.drain(now);
-    for (const r of drained.refused)
-      answers.push({
-        id: r.ticket,
-        at: now,
-        tenant: r.tenant,
-        ok: false,
-        retryAfterSeconds: r.retryAfterSeconds,
-      });
-    for (const g of drained.granted)
-      answers.push({ id: g.ticket, at: now, tenant: g.tenant, ok: true, permit: g.permit });
-    wakeAt = drained.wakeAt;
-  }
-}
-
-/** The most grants in any rolling 1000 ms window, counted as the API counts: (t − 1000, t]. */
-function busiestSecond(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while ((sorted[j] ?? 0) <= (sorted[i] ?? 0) - 1000) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
 }
 
 /** Each element minus the one before it. */

@@ -53,6 +53,29 @@ describe("key health: one tenant's key", () => {
     expect(h.refused("demo:a", true, T + 2).verdict).toBe("unproven");
   });
 
+  it("orders events as they arrived, not by their millisecond: a token heard in the refusal's millisecond, after it, proves the keys work; one heard before it does not", () => {
+    // A Worker's clock reads one millisecond for events that arrive close together, and a burst
+    // lets another tenant's token request go with no spacing, so both orders happen within one.
+    const after = new KeyHealth();
+    expect(after.refused("demo:a", true, T).verdict).toBe("unproven");
+    after.issued("demo:b", T);
+    expect(after.refused("demo:a", true, T)).toEqual({ verdict: "tenant", refusedTenants: 1 });
+
+    const before = new KeyHealth();
+    before.issued("demo:b", T);
+    expect(before.refused("demo:a", true, T).verdict).toBe("unproven");
+    expect(before.refused("demo:a", true, T).verdict).toBe("unproven");
+  });
+
+  it("counts a refusal heard in the millisecond of the last token, after it, towards suspicion", () => {
+    const h = new KeyHealth();
+    h.refused("demo:a", true, T);
+    h.issued("demo:c", T);
+    expect(h.view(T)).toEqual({ suspect: false, refusedTenants: 0 });
+    h.refused("demo:a", true, T);
+    expect(h.refused("demo:b", true, T)).toEqual({ verdict: "environment", refusedTenants: 2 });
+  });
+
   it("a new key at registration is the tenant's fault unless the environment is suspect, and does not count towards it", () => {
     const h = new KeyHealth();
     expect(h.refused("demo:x", false, T)).toEqual({ verdict: "tenant", refusedTenants: 0 });

@@ -1,12 +1,14 @@
 /**
  * The isolate's cache of verified gateway keys, on a driven clock: a copy is served until its time
  * and never after, never to another tenant, dropped by a refusal, a 401 or a change to its tenant;
- * and a removal or a key's retirement made elsewhere stops the key within `ACCESS_CACHE_MS`.
+ * and a removal or a key's retirement made elsewhere stops the key within `ACCESS_CACHE_MS`; a copy
+ * in steady use is refreshed in the background before it lapses, under the same bound.
  */
 import { describe, expect, it } from "vitest";
 import type { Outcome } from "../../../src/lib/outcome";
 import {
   ACCESS_CACHE_MS,
+  ACCESS_REFRESH_AFTER_MS,
   AccessCache,
   cacheMs,
   type KeyAccess,
@@ -171,6 +173,115 @@ describe("access cache: invalidation", () => {
     clock.now = made + 4_000;
     expect((await call()).ok).toBe(false);
     expect(tenant.asks).toBe(asks + 1);
+  });
+});
+
+describe("access cache: refresh ahead", () => {
+  /** The refreshes a call handed to its `background`, run when the test says. */
+  function backgroundSetup() {
+    const base = setup();
+    const refreshes: Promise<void>[] = [];
+    const warm = (key = KEY) =>
+      base.cache.access("demo:acme", key, base.tenant.access, false, (r) => refreshes.push(r));
+    const settle = async () => void (await Promise.all(refreshes.splice(0)));
+    return { ...base, warm, refreshes, settle };
+  }
+
+  it("answers a call from a copy older than ACCESS_REFRESH_AFTER_MS and refreshes it in the background, so a steady caller never waits for the object", async () => {
+    const { clock, tenant, cache, refreshes, settle } = backgroundSetup();
+    // The object answers only when the test lets it: a call that waited for it would never end.
+    const held: (() => void)[] = [];
+    const slow = () =>
+      new Promise<Outcome<KeyAccess>>((resolve) =>
+        held.push(() => void tenant.access().then(resolve)),
+      );
+    const warm = () => cache.access("demo:acme", KEY, slow, false, (r) => refreshes.push(r));
+    const answer = async () => {
+      held.splice(0).forEach((go) => go());
+      await settle();
+    };
+    expect((await cache.access("demo:acme", KEY, tenant.access)).ok).toBe(true);
+    clock.now = T0 + ACCESS_REFRESH_AFTER_MS - 1;
+    await warm();
+    expect(held).toHaveLength(0);
+    clock.now = T0 + ACCESS_REFRESH_AFTER_MS;
+    // Answered from the copy while the object's answer is still held; asked once, not twice.
+    expect(await warm()).toMatchObject({ ok: true, value: { token: "tok-1" } });
+    expect(await warm()).toMatchObject({ ok: true });
+    expect(held).toHaveLength(1);
+    await answer();
+    // Past the first copy's bound, the refreshed copy serves with no ask.
+    clock.now = T0 + ACCESS_CACHE_MS + 1;
+    expect((await warm()).ok).toBe(true);
+    expect(held).toHaveLength(0);
+    // A call every second for a minute: each answered with the object's answer held, the object
+    // asked once per ACCESS_REFRESH_AFTER_MS.
+    for (let second = 1; second <= 60; second++) {
+      clock.now = T0 + ACCESS_CACHE_MS + 1 + second * 1000;
+      expect((await warm()).ok).toBe(true);
+      await answer();
+    }
+    expect(tenant.asks).toBe(2 + 60_000 / ACCESS_REFRESH_AFTER_MS);
+  });
+
+  it("keeps the bound: a removal made elsewhere is seen by the refresh, and the copy it refreshed serves no longer than ACCESS_CACHE_MS", async () => {
+    const { clock, tenant, warm, settle } = backgroundSetup();
+    await warm();
+    tenant.removed = true;
+    clock.now = T0 + ACCESS_REFRESH_AFTER_MS;
+    expect((await warm()).ok).toBe(true);
+    await settle();
+    expect((await warm()).ok).toBe(false);
+    // A refresh that never answers (the object unreachable) leaves the copy to its bound.
+    const stalled = backgroundSetup();
+    await stalled.warm();
+    stalled.tenant.access = () => new Promise<Outcome<KeyAccess>>(() => {});
+    stalled.clock.now = T0 + ACCESS_REFRESH_AFTER_MS;
+    expect((await stalled.warm()).ok).toBe(true);
+    stalled.clock.now = T0 + ACCESS_CACHE_MS;
+    stalled.tenant.access = async () => ({
+      ok: false,
+      error: { reason: "unauthorized", detail: "The gateway key is not valid." },
+    });
+    expect((await stalled.warm()).ok).toBe(false);
+  });
+
+  it("never brings back a copy dropped while its refresh was on its way (a change through this isolate, a 401)", async () => {
+    const { clock, cache, tenant, warm, settle } = backgroundSetup();
+    await warm();
+    clock.now = T0 + ACCESS_REFRESH_AFTER_MS;
+    await warm();
+    // The tenant is changed through this isolate before the refresh answers.
+    cache.dropTenant("demo:acme");
+    await settle();
+    expect(cache.size).toBe(0);
+    tenant.removed = true;
+    expect((await warm()).ok).toBe(false);
+    tenant.removed = false;
+    await warm();
+    clock.now += ACCESS_REFRESH_AFTER_MS;
+    await warm();
+    cache.dropToken("tok-1");
+    await settle();
+    expect(cache.size).toBe(0);
+  });
+
+  it("refreshes only with a place to run it, and not a copy too short-lived to reach the refresh age", async () => {
+    const { clock, tenant, call, warm, refreshes } = backgroundSetup();
+    await call();
+    clock.now = T0 + ACCESS_REFRESH_AFTER_MS;
+    await call(); // no background given: the copy serves to its bound, as before
+    expect(tenant.asks).toBe(1);
+    // A key retiring in 4 s: its copy lapses before the refresh age, and the next call asks.
+    const short = backgroundSetup();
+    short.tenant.retiresAt = T0 + 4_000;
+    await short.warm();
+    short.clock.now = T0 + 3_999;
+    await short.warm();
+    expect(short.refreshes).toHaveLength(0);
+    expect(short.tenant.asks).toBe(1);
+    expect(refreshes).toHaveLength(0);
+    void warm;
   });
 });
 

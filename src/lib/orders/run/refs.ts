@@ -30,7 +30,7 @@ function fnv64(text: string): string {
  */
 export function reference(
   source: Source,
-  kind: "o" | "c" | "e" | "g" | "r" | "p" | "rp",
+  kind: "o" | "c" | "e" | "g" | "r" | "p" | "rp" | "po",
   id: string,
 ): string {
   const plain = `lg:${SHORT[source]}:${kind}:${id}`;

@@ -58,6 +58,24 @@ export async function settle(api: RunApi, s: Settlement): Promise<{ posted: bool
 }
 
 /**
+ * The invoice (or credit note) numbered `invoiceNo` as the API answers it after a settlement, as
+ * JSON text (a step's value must be plain), or null when the list does not show it. A payment's
+ * answer does not show the invoice's new balance, so this one read does, for the events
+ * `outgoing_invoice.paid` and `.balance_changed` (`lib/events/invoice-events.ts`).
+ */
+export async function invoiceAfterSettlement(
+  api: RunApi,
+  invoiceNo: number,
+): Promise<string | null> {
+  const reply = await api.call("GET", `/OutgoingInvoices?invoiceNos=${invoiceNo}`);
+  if (reply.status !== 200 || !Array.isArray(reply.body)) return null;
+  const invoice: unknown = reply.body.find(
+    (r: unknown) => Number((r as { InvoiceNo?: unknown } | null)?.InvoiceNo) === invoiceNo,
+  );
+  return invoice && typeof invoice === "object" ? JSON.stringify(invoice) : null;
+}
+
+/**
  * The settlement ids of `accountNo`: remembered, or looked up and remembered (they do not change
  * while the account exists), so only a tenant's first settlement to an account pays the two calls.
  */
@@ -91,7 +109,7 @@ export async function settlementIds(api: RunApi, accountNo: number): Promise<Set
   const none = codes.find((c) => c.Code === NO_VAT_CODE);
   if (!account)
     throw new RunError(
-      `The settlement account ${accountNo} does not exist in the client's chart of accounts; change settlementAccount in the order mapping.`,
+      `The settlement account ${accountNo} does not exist in the client's chart of accounts; create it (the console's payouts page offers to) or name another in the order mapping (settlementAccount, or the source's clearingAccounts), then retry.`,
       false,
     );
   if (!none) throw new RunError("The client has no VAT code 0 for bank lines.", false);

@@ -2,8 +2,9 @@
  * @module
  * The order mapping's form: the general settings, then one group per VAT class.
  */
-import { vatField } from "../../../lib/console/mapping-form";
-import { VatClass } from "../../../lib/orders/order";
+import { clearingField, payoutField, vatField } from "../../../lib/console/mapping-form";
+import { SOURCE_LABELS } from "../../../lib/console/views";
+import { Source, VatClass } from "../../../lib/orders/order";
 import type { Flash } from "../../../lib/console/flash";
 import { Csrf } from "../layout";
 import { FormMessage } from "./feedback";
@@ -64,13 +65,43 @@ const VAT_FIELDS = {
   shippingProduct: "Shipping product",
   fallbackProduct: "Fallback product",
 } as const;
+const PAYOUT_LABELS = {
+  bankAccount: "Bank account of payouts",
+  feeAccount: "Fee account",
+  feeVatCode: "VAT code of fees",
+  adjustmentAccount: "Adjustment account",
+  disputeAccount: "Dispute account",
+  currencyGainAccount: "Currency gain account",
+  currencyLossAccount: "Currency loss account",
+  unpaidAfterDays: "Unpaid after (days)",
+} as const;
 
 /** The label of a field of the form (its name, for one the form does not have). */
 export function mappingLabel(name: string): string {
   const vat = /^vat_(.+)_(salesAccount|shippingProduct|fallbackProduct)$/.exec(name);
   if (vat)
     return `${VAT_FIELDS[vat[2] as keyof typeof VAT_FIELDS]}, VAT ${VAT_LABELS[vat[1] as VatClass] ?? vat[1]}`;
+  const clearing = /^clearingAccounts_(.+)$/.exec(name);
+  if (clearing) return `Clearing account, ${SOURCE_LABELS[clearing[1] as Source] ?? clearing[1]}`;
+  const payout = /^payouts_(.+)$/.exec(name);
+  if (payout) return PAYOUT_LABELS[payout[1] as keyof typeof PAYOUT_LABELS] ?? name;
   return CHOICES[name]?.label ?? TEXTS[name] ?? name;
+}
+
+/**
+ * Why a tenant that settles to one account should switch, shown while it does: the bank account
+ * never matches the statement when card and wallet payments are booked there on the day of sale.
+ */
+function SwitchNote() {
+  return (
+    <p class="notice" role="note">
+      Paid orders settle to one account. When that is the bank (1920), the books show card and
+      wallet payments in the bank on the day of sale, but the provider pays them out days later, as
+      one deposit less its fees: the bank account never matches the statement and the fees are never
+      booked. Empty the settlement account to settle each order to its source's clearing account,
+      and each payout is booked as one voucher that equals the deposit (see the payouts page).
+    </p>
+  );
 }
 
 /**
@@ -112,7 +143,22 @@ export function MappingFields(p: {
           </select>
         </>
       ))}
+      {p.values.settlementAccount ? <SwitchNote /> : null}
       {Object.entries(TEXTS).map(([name, label]) => field(name, label))}
+      <fieldset>
+        <legend>
+          Clearing accounts (paid orders settle here while the settlement account is empty)
+        </legend>
+        {Source.options.map((source) =>
+          field(clearingField(source), mappingLabel(clearingField(source))),
+        )}
+      </fieldset>
+      <fieldset>
+        <legend>Payouts</legend>
+        {(Object.keys(PAYOUT_LABELS) as (keyof typeof PAYOUT_LABELS)[]).map((name) =>
+          field(payoutField(name), PAYOUT_LABELS[name]),
+        )}
+      </fieldset>
       {VatClass.options.map((v) => (
         <fieldset>
           <legend>{`VAT ${VAT_LABELS[v]}`}</legend>

@@ -40,6 +40,8 @@ export interface TenantPageProps {
   webhooks?: WebhookStatus[] | undefined;
   /** The assistants connected through OAuth (live grants), newest first. */
   grants?: GrantView[] | undefined;
+  /** The tenant's disabled webhook endpoints (events out), for a notice. */
+  disabledEndpoints?: { id: string; url: string; reason: string | null }[] | undefined;
 }
 
 /** Names of the counters, as the page says them. */
@@ -134,8 +136,17 @@ export function TenantPage(p: TenantPageProps) {
       <h2 id="orders">Orders</h2>
       <p>
         <a href={path("/orders")}>Orders</a>: every shop order's run, failed ones with their error
-        and a Retry button. <a href={path("/requests")}>Requests</a>: its last API calls.
+        and a Retry button. <a href={path("/payouts")}>Payouts</a>: each payout's voucher or what
+        keeps it from matching, the orders in no payout yet, and the accounts they need.{" "}
+        <a href={path("/requests")}>Requests</a>: its last API calls.{" "}
+        <a href={path("/events")}>Events</a>: its webhook endpoints, their deliveries, replay.
       </p>
+      {p.disabledEndpoints?.map((d) => (
+        <p class="error" role="alert">
+          {`Webhook endpoint ${d.url} is disabled: ${d.reason ?? "–"} `}
+          <a href={path(`/events#${d.id}`)}>See its deliveries</a>
+        </p>
+      ))}
 
       <h2 id="remove">Remove</h2>
       <FormMessage flash={p.flash} at="remove" />
@@ -143,7 +154,7 @@ export function TenantPage(p: TenantPageProps) {
         <Csrf token={p.csrf} />
         <p>
           Removing the tenant deletes its client key, token, gateway keys, assistants' connections,
-          webhook secrets and order runs from the gateway.
+          webhook secrets, order runs, webhook endpoints and event log from the gateway.
         </p>
         <p>
           <input type="checkbox" id="confirm-remove" name="confirm" value="yes" required />

@@ -1,0 +1,255 @@
+/**
+ * @module
+ * `Events`: one per tenant (`idFromName("demo:acme")`, made only by `lib/stubs.ts`), the unit that
+ * tells subscribers what changed. It holds the tenant's webhook endpoints, its event log (the
+ * catch-up feed, 30 days), the outbox of deliveries and the log of their attempts (modules of
+ * `durable/events/`, each with its own tables). Events are recorded with a de-duplication key and
+ * queued at once (`EVENT_DELIVERIES`); the one alarm sweeps what was written but not queued, and
+ * purges what outlived its retention. The queue consumer (`lib/events/consumer.ts`) asks it what to
+ * send and reports what came of it. Storage layout: docs/storage.md.
+ *
+ * Who may call: the Worker, after it authenticated the caller (a gateway key, the operator's token
+ * or session), an order run of the tenant, the queue consumer with a message this object queued,
+ * and (issue 30) the tenant's watcher. Like `Tenant`'s operator face, the object checks no
+ * credential itself and cannot: the name it is reached by is the authority, and only
+ * `lib/stubs.ts` makes names, from authenticated inputs. It holds nothing of `Tenant`'s (no token,
+ * no key) and never calls the API; what it stores is the tenant's, and is cleared with it.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { readConfig, type Bindings } from "../lib/config";
+import { noticeDisabled } from "../lib/events/notice";
+import type { DeliveryMessage, EventDraft } from "../lib/events/types";
+import { log } from "../lib/log";
+import { fail, ok, type Outcome } from "../lib/outcome";
+import { parseTenantName, tenantName, type TenantName } from "../lib/stubs";
+import { Dispatch, type Next, type Plan } from "./events/dispatch";
+import { Endpoints, type EndpointInput } from "./events/endpoints";
+import { EventLog } from "./events/log";
+import { AttemptLog } from "./events/attempt-log";
+import { Outbox, type AttemptOutcome } from "./events/outbox";
+import { Relay } from "./events/relay";
+import { Replays } from "./events/replays";
+import { migrate } from "./events/schema";
+import { Sealer } from "./tenant/sealer";
+
+/** Deliveries one sweep sends at most; the next alarm (at once) takes the rest. */
+const SWEEP_BATCH = 500;
+
+/** The tenant's events: endpoints, log, outbox, attempts. */
+export class Events extends DurableObject<Bindings> {
+  readonly #tenant: TenantName | null;
+  readonly #log: EventLog;
+  readonly #endpoints: Endpoints;
+  readonly #outbox: Outbox;
+  readonly #attempts: AttemptLog;
+  readonly #dispatch: Dispatch;
+  readonly #relay: Relay;
+  readonly #replays: Replays;
+
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
+    migrate(ctx.storage);
+    const sql = ctx.storage.sql;
+    this.#tenant = ownName(ctx);
+    const tenant = this.#tenant ?? "unnamed";
+    this.#log = new EventLog(sql);
+    this.#outbox = new Outbox(sql);
+    this.#attempts = new AttemptLog(sql);
+    this.#endpoints = new Endpoints(
+      sql,
+      new Sealer(env),
+      (id) => `event-endpoint:${tenant}:${id}`,
+      () => readConfig(this.env).eventEndpointsAllowLoopback,
+    );
+    this.#relay = new Relay(tenant, this.#outbox, () => this.env.EVENT_DELIVERIES);
+    this.#replays = new Replays(this.#log, this.#endpoints, this.#outbox);
+    this.#dispatch = new Dispatch({
+      log: this.#log,
+      endpoints: this.#endpoints,
+      outbox: this.#outbox,
+      waits: () => readConfig(this.env).eventRetryWaits,
+      random: Math.random,
+      disabled: (id, reason, status) => {
+        const url = this.#endpoints.get(id);
+        if (this.#tenant && url.ok)
+          this.ctx.waitUntil(
+            noticeDisabled(this.env, this.#tenant, { id, url: url.value.url }, reason, status),
+          );
+      },
+    });
+  }
+
+  /**
+   * Records each draft whose de-duplication key the log does not hold yet, and queues it for every
+   * enabled endpoint that takes its type; answers how many were new. The entry point of every
+   * announcer: a `/v2` write, an order run, and the watcher of issue 30.
+   */
+  async record(drafts: EventDraft[]): Promise<Outcome<{ recorded: number }>> {
+    if (!this.#tenant) return UNNAMED;
+    const now = Date.now();
+    const recorded = this.#log.append(drafts, now);
+    const messages = recorded.flatMap((e) =>
+      this.#endpoints.subscribers(e.type).map((ep) => this.#outbox.open(e.id, ep, "event", now)),
+    );
+    // The rows and the sweep's alarm first: if the send below is lost, the alarm sends them.
+    await this.#arm();
+    await this.#relay.send(messages, now);
+    return ok({ recorded: recorded.length });
+  }
+
+  /** A new endpoint; its `whsec_` secret is in this answer only. */
+  createEndpoint(input: EndpointInput) {
+    return this.#endpoints.create(input, Date.now());
+  }
+
+  /** Every endpoint, never a secret. */
+  listEndpoints() {
+    return ok(this.#endpoints.list());
+  }
+
+  /** One endpoint. */
+  endpoint(id: string) {
+    return this.#endpoints.get(id);
+  }
+
+  /** Changes an endpoint (`enabled: true` enables a disabled one again). */
+  updateEndpoint(id: string, input: EndpointInput) {
+    const now = Date.now();
+    const updated = this.#endpoints.update(id, input, now);
+    if (updated.ok && updated.value.state === "disabled") this.#outbox.failAll(id, now);
+    return updated;
+  }
+
+  /** Deletes an endpoint, its deliveries and their attempts. */
+  deleteEndpoint(id: string): Outcome<null> {
+    if (!this.#endpoints.remove(id)) return fail("not-found", "No such endpoint.");
+    this.#outbox.dropEndpoint(id);
+    return ok(null);
+  }
+
+  /** A new secret for an endpoint; the previous one keeps signing for a day. */
+  async rotateSecret(id: string) {
+    const rotated = await this.#endpoints.rotate(id, Date.now());
+    await this.#arm();
+    return rotated;
+  }
+
+  /** The feed: events after `after`, oldest first. */
+  feed(after: string | null, types: string[] | null, limit: number) {
+    return this.#log.feed(after, types, limit);
+  }
+
+  /** The latest attempts to an endpoint, newest first. */
+  deliveries(endpoint: string, limit: number) {
+    const exists = this.#endpoints.get(endpoint);
+    return exists.ok ? ok(this.#attempts.list(endpoint, limit)) : exists;
+  }
+
+  /** Sends an event again to one endpoint, or to every enabled endpoint that takes its type. */
+  async redeliver(event: string, endpoint: string | null): Promise<Outcome<{ queued: number }>> {
+    const now = Date.now();
+    const opened = this.#replays.redeliver(event, endpoint, now);
+    if (!opened.ok) return opened;
+    await this.#arm();
+    await this.#relay.send(opened.value, now);
+    return ok({ queued: opened.value.length });
+  }
+
+  /** Sends an endpoint every event of its types recorded in [since, until) again. */
+  async replay(endpoint: string, since: number, until: number) {
+    const now = Date.now();
+    const opened = this.#replays.replay(endpoint, since, until, now);
+    if (!opened.ok) return opened;
+    await this.#arm();
+    await this.#relay.send(opened.value, now);
+    return ok({ queued: opened.value.length });
+  }
+
+  /** What the queue consumer sends for `m` (`lib/events/consumer.ts`). */
+  plan(m: DeliveryMessage): Promise<Plan> {
+    return this.#dispatch.plan(m, Date.now());
+  }
+
+  /** What came of an attempt of `m`, and whether the consumer retries it. */
+  async report(
+    m: DeliveryMessage,
+    outcome: AttemptOutcome,
+    retryAfter: number | null,
+  ): Promise<Next> {
+    const next = this.#dispatch.report(m, outcome, retryAfter, Date.now());
+    await this.#arm();
+    return next;
+  }
+
+  /** The queue gave `m` up (its dead-letter queue): the delivery fails. */
+  async deadLettered(m: DeliveryMessage): Promise<void> {
+    this.#dispatch.deadLettered(m, Date.now());
+    await this.#arm();
+  }
+
+  /** Forgets the log, deliveries and attempts; the endpoints stay (new books, same receivers). */
+  async forgetBooks(): Promise<{ events: number }> {
+    this.#outbox.clear();
+    const events = this.#log.clear();
+    await this.#arm();
+    return { events };
+  }
+
+  /** Deletes everything (the tenant was removed). */
+  async clear(): Promise<{ events: number; endpoints: number }> {
+    this.#outbox.clear();
+    const events = this.#log.clear();
+    const endpoints = this.#endpoints.clear();
+    await this.ctx.storage.deleteAlarm();
+    return { events, endpoints };
+  }
+
+  /**
+   * Sends what was written and not queued (or queued and never reported), and purges what outlived
+   * its retention. Safe to run twice: a delivery sent twice is one more round, the older dropped.
+   */
+  override async alarm(): Promise<void> {
+    const now = Date.now();
+    this.#endpoints.purge(now);
+    this.#outbox.dropEvents(this.#log.purge(now));
+    const due = this.#outbox.due(now, SWEEP_BATCH);
+    const messages = due.map((d) => this.#outbox.resend(d, now));
+    if (messages.length > 0)
+      log.info("event-sweep", { tenant: this.#tenant, sent: messages.length });
+    await this.#arm();
+    await this.#relay.send(messages, now);
+  }
+
+  /** One alarm: the earliest of the sweep, the next purge and a previous secret's end. */
+  async #arm(): Promise<void> {
+    const due = [this.#outbox.dueAt(), this.#log.dueAt(), this.#endpoints.dueAt()].filter(
+      (t): t is number => t !== null,
+    );
+    await (due.length === 0
+      ? this.ctx.storage.deleteAlarm()
+      : this.ctx.storage.setAlarm(Math.min(...due)));
+  }
+}
+
+/**
+ * The object's own name: `lib/stubs.ts` addresses it by its tenant's name, nothing else. Kept in
+ * `meta` the first time it is seen, because an object woken by its alarm is not given the name it
+ * was reached by (`ctx.id.name` is then absent), and the sweep's messages must name the tenant.
+ */
+function ownName(ctx: DurableObjectState): TenantName | null {
+  const sql = ctx.storage.sql;
+  const given = parseTenantName(ctx.id.name ?? "");
+  if (given.ok) {
+    const name = tenantName(given.value.environment, given.value.client);
+    sql.exec("INSERT OR IGNORE INTO meta (key, value) VALUES ('tenant', ?)", name);
+    return name;
+  }
+  const kept = sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'tenant'").toArray();
+  const stored = parseTenantName(kept[0]?.value ?? "");
+  return stored.ok ? tenantName(stored.value.environment, stored.value.client) : null;
+}
+
+const UNNAMED = fail(
+  "misconfigured",
+  "This events object was not reached by a tenant's name (lib/stubs.ts makes them).",
+);

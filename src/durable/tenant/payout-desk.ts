@@ -1,0 +1,250 @@
+/**
+ * @module
+ * The payout side of a tenant's object: the intake of verified payout events into the payout
+ * book, starting each attempt's Workflow instance, the task an attempt asks for (its lines matched
+ * against the order book and its orders claimed, in one synchronous stretch), what runs report,
+ * retries and views. Its own tables (`payout-book.ts`); it reads the order book, never writes it.
+ *
+ * Exactly once: an event is applied to the record in one synchronous stretch (a second delivery of
+ * the same payout is a duplicate), each attempt has a derived instance id (the engine refuses a
+ * second), and a run's task is decided inside the object, so two payouts naming one order cannot
+ * both claim it. The voucher's reference guards what the engine retries.
+ */
+import type { Bindings } from "../../lib/config";
+import type { Source } from "../../lib/orders/order";
+import { matchPayout } from "../../lib/payouts/match";
+import { factsOf } from "../../lib/payouts/facts";
+import type { PayoutEvent } from "../../lib/payouts/payout";
+import type { PayoutTask } from "../../lib/payouts/port";
+import { afterRun, applyPayoutEvent, type PayoutIntake } from "../../lib/payouts/intake";
+import {
+  payoutInstanceId,
+  type PayoutPatch,
+  type PayoutRecord,
+  type PayoutState,
+} from "../../lib/payouts/records";
+import { payoutView, unpaidView, type PayoutView, type UnpaidOrder } from "../../lib/payouts/view";
+import { fail, ok, type Outcome } from "../../lib/outcome";
+import type { OrderBook } from "./order-book";
+import type { RunOwner } from "./order-desk";
+import type { OrderSettings } from "./order-settings";
+import { PAYOUT_START_RETRY_MS, PayoutBook } from "./payout-book";
+
+/** States whose claims are given up: their orders are in no payout again. */
+const RELEASING: readonly PayoutState[] = ["unmatched", "cancelled", "reversed"];
+
+export class PayoutDesk {
+  readonly book: PayoutBook;
+  /** Instances whose creation is under way (see `OrderDesk`'s field of the same name). */
+  readonly #creating = new Set<string>();
+
+  constructor(
+    sql: SqlStorage,
+    private readonly env: Bindings,
+    private readonly settings: OrderSettings,
+    private readonly orders: OrderBook,
+  ) {
+    this.book = new PayoutBook(sql);
+  }
+
+  /** When the alarm should start waiting runs (again), from the stored rows; null when none. */
+  dueAt(): number | null {
+    return this.book.startDueAt();
+  }
+
+  /** Applies a verified payout event, synchronously: what it did, for the webhook's answer. */
+  take(
+    source: Source,
+    event: PayoutEvent,
+    at: string,
+  ): { intake: PayoutIntake; detail: string; view: PayoutView | null } {
+    const id = event.kind === "payout-paid" ? event.payout.id : event.payoutId;
+    const { record, intake, detail } = applyPayoutEvent(
+      this.book.get(source, id),
+      source,
+      event,
+      at,
+    );
+    if (record) {
+      if (record.state === "cancelled") this.book.release(source, id);
+      this.book.put(record);
+    }
+    return { intake, detail, view: record && payoutView(record) };
+  }
+
+  /** Creates the Workflow instances of attempts that have none yet; true when some still wait. */
+  async startPending(owner: RunOwner): Promise<boolean> {
+    let waiting = false;
+    for (const r of this.book.pending()) {
+      const params = { ...owner, source: r.source, payoutId: r.payoutId, attempt: r.attempt };
+      const id = await payoutInstanceId(params);
+      if (this.#creating.has(id)) {
+        waiting = true;
+        continue;
+      }
+      const now = this.book.get(r.source, r.payoutId);
+      if (!now || now.attempt !== r.attempt || now.started) continue;
+      this.#creating.add(id);
+      try {
+        await this.env.PAYOUT_RECONCILIATION.create({ id, params });
+      } catch (e) {
+        // The engine refuses a second instance with this id: it was created before, by us.
+        if (!/already exists/i.test(String(e))) {
+          waiting = true;
+          this.book.deferStart(r.source, r.payoutId, Date.now() + PAYOUT_START_RETRY_MS);
+          continue;
+        }
+      } finally {
+        this.#creating.delete(id);
+      }
+      const current = this.book.get(r.source, r.payoutId);
+      if (current && current.attempt === r.attempt) this.book.put({ ...current, started: true });
+    }
+    return waiting;
+  }
+
+  /**
+   * What `attempt` is to do: stop (not the current attempt), reverse, or book (its orders claimed
+   * now) or wait unmatched (its issues recorded now).
+   */
+  task(source: Source, payoutId: string, attempt: number): PayoutTask {
+    const r = this.book.get(source, payoutId);
+    if (!r || r.attempt !== attempt) return { kind: "stale" };
+    if (r.state === "reversing")
+      return { kind: "reverse", voucher: r.voucher, date: r.payout.arrivalDate };
+    if (r.state !== "received" && r.state !== "running") return { kind: "stale" };
+    const mapping = this.settings.mapping();
+    const orderSource = r.payout.orderSource;
+    const result = matchPayout(
+      source,
+      r.payout,
+      {
+        order: (orderId) => {
+          const run = this.orders.get(orderSource, orderId);
+          return run && factsOf(run, mapping);
+        },
+        claimedBy: (orderId, refundId) => this.book.claimedBy(orderSource, orderId, refundId),
+      },
+      mapping,
+    );
+    const at = new Date().toISOString();
+    if (result.kind === "unmatched") {
+      this.book.release(source, payoutId);
+      this.book.put({
+        ...r,
+        state: "unmatched",
+        issues: result.issues,
+        issueCount: result.issueCount,
+        updatedAt: at,
+      });
+      return result;
+    }
+    this.book.claim({ source, payoutId, orderSource }, result.claims);
+    const { reference, bankAccount } = result.plan;
+    this.book.put({
+      ...r,
+      state: "running",
+      issues: [],
+      issueCount: 0,
+      voucher: { reference, bankAccount, id: null, number: null },
+      updatedAt: at,
+    });
+    return { kind: "book", plan: result.plan };
+  }
+
+  /**
+   * What a run reports on `attempt` (another attempt's report is dropped: a newer one owns the
+   * payout). A payout that failed meanwhile turns to reversing once the run has ended; true when
+   * that started a run.
+   */
+  async report(
+    owner: RunOwner,
+    source: Source,
+    payoutId: string,
+    attempt: number,
+    patch: PayoutPatch,
+  ): Promise<boolean> {
+    const r = this.book.get(source, payoutId);
+    if (!r || r.attempt !== attempt) return false;
+    const { step, ...fields } = patch;
+    const next = afterRun({
+      ...r,
+      ...fields,
+      steps: step ? [...r.steps, step] : r.steps,
+      updatedAt: new Date().toISOString(),
+    });
+    if (RELEASING.includes(next.state)) this.book.release(source, payoutId);
+    this.book.put(next);
+    if (next.attempt === r.attempt) return false;
+    await this.startPending(owner);
+    return true;
+  }
+
+  /** A new attempt for an unmatched or failed payout; "conflict" for any other. */
+  async retry(owner: RunOwner, source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
+    const r = this.book.get(source, payoutId);
+    if (!r) return notFound(source, payoutId);
+    if (r.failed || (r.state !== "unmatched" && r.state !== "failed"))
+      return fail(
+        "conflict",
+        `Payout ${payoutId} is ${r.state}${r.failed ? " and failed at the provider" : ""}: only an unmatched or failed payout is retried.`,
+      );
+    const next: PayoutRecord = {
+      ...r,
+      state: "received",
+      attempt: r.attempt + 1,
+      started: false,
+      error: null,
+      updatedAt: new Date().toISOString(),
+    };
+    this.book.put(next);
+    await this.startPending(owner);
+    return this.view(source, payoutId);
+  }
+
+  /** Terminates the instances of payouts under way (the tenant is being removed). */
+  async stopAll(owner: RunOwner): Promise<void> {
+    const ids = await Promise.all(
+      this.book.underway().map((r) =>
+        payoutInstanceId({
+          ...owner,
+          source: r.source,
+          payoutId: r.payoutId,
+          attempt: r.attempt,
+        }),
+      ),
+    );
+    await Promise.allSettled(
+      ids.map(async (id) => (await this.env.PAYOUT_RECONCILIATION.get(id)).terminate()),
+    );
+  }
+
+  /** One payout as its tenant's callers see it. */
+  view(source: Source, payoutId: string): Outcome<PayoutView> {
+    const r = this.book.get(source, payoutId);
+    return r ? ok(payoutView(r)) : notFound(source, payoutId);
+  }
+
+  /** Payouts, newest change first, optionally in one state. */
+  list(state: PayoutState | null, limit: number): PayoutView[] {
+    return this.book.list(state, limit).map(payoutView);
+  }
+
+  /**
+   * Orders settled to a clearing account more than the mapping's `unpaidAfterDays` before `now`
+   * (epoch ms) that no payout holds, the longest unpaid first.
+   */
+  unpaid(now: number, limit: number): { afterDays: number; orders: UnpaidOrder[] } {
+    const { bankAccount, unpaidAfterDays } = this.settings.mapping().payouts;
+    const lastDay = new Date(now - unpaidAfterDays * 86_400_000).toISOString().slice(0, 10);
+    const orders = this.book
+      .unpaid(lastDay, bankAccount, limit)
+      .map(unpaidView)
+      .filter((o): o is UnpaidOrder => o !== null);
+    return { afterDays: unpaidAfterDays, orders };
+  }
+}
+
+function notFound(source: Source, payoutId: string) {
+  return fail("not-found", `No ${source} payout ${payoutId} has reached this tenant.`);
+}

@@ -1,0 +1,167 @@
+/**
+ * @module
+ * The permits of the last second plus the transit margin, counted as the API counts its calls, so
+ * that a burst into a free budget goes at once instead of one spacing apart. Pure: every method
+ * takes the time (epoch ms); `fair-queue.ts` asks it whether a request may go now, and keeps the
+ * spacing (`pacer.ts`) for everything that has to queue.
+ *
+ * Why a window bounds the API's second: a permit is granted at `g` only while fewer than `limit`
+ * permits lie in `(g − spanMs, g]`, with `spanMs = 1000 + transitMarginMs`. Take any `spanMs`-long
+ * span of grants and its latest grant `g*`: every other grant of the span lies in
+ * `(g* − spanMs, g*]`, where fewer than `limit` lay when `g*` was granted, so no span of `spanMs`
+ * holds more than `limit` grants. A call granted at `g` reaches the API at `g + d + j`, `d` being
+ * the path's fixed delay and `0 ≤ j ≤ transitMarginMs` its jitter (how much later than the
+ * quickest call it arrives). The calls the API counts in one of its seconds, `[t, t + 1000)`, were
+ * therefore granted in `[t − d − transitMarginMs, t − d + 1000)`: a span of `spanMs`, so at most
+ * `limit` of them. Bursts do not change the argument: ten calls on the wire at once may arrive in
+ * any order and spread, as long as none arrives more than the margin later than the quickest one.
+ * A stall beyond the margin is the pace's business (`pacer.ts`), as it was before bursts.
+ *
+ * Bursts and other tenants: a request goes at once, with no spacing, while the window holds fewer
+ * than the learned burst less `reserve` permits and nobody waits; the last `reserve` places of the
+ * burst go at once only to a tenant with no permit in the window yet, one each (another tenant's
+ * first call). So one tenant's burst into an empty window never takes the whole second at once:
+ * its rest is paced (a spacing each), and until the pace hands those places on, the next `reserve`
+ * tenants to call are served at once too, not after the burst ages out. Anything else queues and
+ * is served round-robin at the pace, as before.
+ *
+ * If the API answers a burst with 429s (a limit counted over a shorter window than ours, say), the
+ * learned burst halves, and never stays above the depth at which the 429 came (the permit's place
+ * in its window, less one); at 1 a request goes at once only into an empty window, and otherwise
+ * waits its spacing: pacing, as before this module. It grows back by one every
+ * `BURST_RECOVERY_MS` without a 429.
+ */
+
+/**
+ * A learned burst grows back by one permit after this long without a 429, ms: from pacing back to
+ * full bursts in about 9 minutes, so an API that does reject bursts costs at most one 429 a minute
+ * while the gateway probes it again, and a 429 from one stall does not cost bursts for long.
+ */
+export const BURST_RECOVERY_MS = 60_000;
+
+/** The window's settings. */
+export interface GrantWindowOptions {
+  /** The API's limit, requests per second: the most permits the window ever holds. */
+  limit: number;
+  /**
+   * How much later than the quickest call a call may reach the API, ms: the window spans one
+   * second plus this.
+   */
+  transitMarginMs: number;
+  /** Places of a burst kept for tenants with no permit in the window yet, 0 ≤ reserve < limit. */
+  reserve: number;
+}
+
+interface Grant {
+  at: number;
+  tenant: string;
+  permit: number;
+  /** How many permits the window held with this one, when it was granted (1: the first). */
+  depth: number;
+}
+
+/**
+ * The grants of the last `1000 + transitMarginMs` ms, and the burst the API has been seen to take.
+ *
+ * @see fair-queue.ts, which asks it; pacer.ts, the spacing it skips while the window has room.
+ * @example
+ * const w = new GrantWindow({ limit: 10, transitMarginMs: 36.7, reserve: 2 });
+ * if (w.hasRoom(now) && w.mayBurst("demo:acme", now, true)) w.record(now, "demo:acme", permit);
+ */
+export class GrantWindow {
+  readonly #limit: number;
+  readonly #reserve: number;
+  /** The window's length, ms. */
+  readonly spanMs: number;
+  /** Oldest first. */
+  #grants: Grant[] = [];
+  #learned: number;
+  #learnedAt = Number.NEGATIVE_INFINITY;
+
+  /** @throws TypeError on a limit that is no positive integer, a negative margin or a bad reserve. */
+  constructor(options: GrantWindowOptions) {
+    const { limit, transitMarginMs, reserve } = options;
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new TypeError(`GrantWindow: limit must be a positive integer, got ${limit}`);
+    if (!(transitMarginMs >= 0))
+      throw new TypeError(
+        `GrantWindow: transitMarginMs must not be negative, got ${transitMarginMs}`,
+      );
+    if (!Number.isInteger(reserve) || reserve < 0 || reserve >= limit)
+      throw new TypeError(`GrantWindow: reserve must be an integer in [0, limit), got ${reserve}`);
+    this.#limit = limit;
+    this.#reserve = reserve;
+    this.#learned = limit;
+    this.spanMs = 1000 + transitMarginMs;
+  }
+
+  /** Permits granted in `(now − spanMs, now]`. */
+  count(now: number): number {
+    this.#prune(now);
+    return this.#grants.length;
+  }
+
+  /** Whether one more permit at `now` keeps the window at the limit (the rule nothing bypasses). */
+  hasRoom(now: number): boolean {
+    return this.count(now) < this.#limit;
+  }
+
+  /**
+   * Whether a request of `tenant` may go at `now` with no spacing (given `hasRoom`): into the burst
+   * less the reserve while nobody waits (`idle`), or into the reserve as the tenant's first permit
+   * of the window.
+   */
+  mayBurst(tenant: string, now: number, idle: boolean): boolean {
+    const inWindow = this.count(now);
+    const burst = this.burst(now);
+    if (idle && inWindow < burst - this.#reserve) return true;
+    return inWindow < burst && !this.#grants.some((g) => g.tenant === tenant);
+  }
+
+  /** Records permit `permit` of `tenant`, granted at `now`. */
+  record(now: number, tenant: string, permit: number): void {
+    const depth = this.count(now) + 1;
+    this.#grants.push({ at: now, tenant, permit, depth });
+  }
+
+  /**
+   * The earliest time the window has room for the request with `ahead` queued before it: `now`
+   * while there is room for all of them, else when enough of the oldest grants age out. Requests
+   * beyond what the window holds now are left to the spacing's estimate.
+   */
+  roomAt(now: number, ahead = 0): number {
+    const i = this.count(now) + ahead - this.#limit;
+    if (i < 0) return now;
+    const grant = this.#grants[Math.min(i, this.#grants.length - 1)];
+    return grant ? grant.at + this.spanMs : now;
+  }
+
+  /**
+   * The burst the API has been seen to take at `now`: the learned one plus one for every
+   * `BURST_RECOVERY_MS` since it was learned, at most the limit.
+   */
+  burst(now: number): number {
+    const grown = Math.floor(Math.max(0, now - this.#learnedAt) / BURST_RECOVERY_MS);
+    return Math.min(this.#limit, this.#learned + grown);
+  }
+
+  /**
+   * The pace reacted (not an echo) to a 429 for `permit` at `now`: the burst halves, and stays
+   * below the depth the throttled permit had in its window, when the window still knows it.
+   */
+  throttled(permit: number, now: number): void {
+    const current = this.burst(now);
+    const depth = this.#grants.find((g) => g.permit === permit)?.depth ?? current;
+    this.#learned = Math.max(1, Math.min(Math.floor(current / 2), depth - 1));
+    this.#learnedAt = now;
+  }
+
+  #prune(now: number): void {
+    let drop = 0;
+    // `at + spanMs <= now`, not `at <= now - spanMs`: the same sum as `roomAt`'s, so a timer set
+    // for `roomAt` always finds the place free (float rounding could otherwise differ by an ulp).
+    while (drop < this.#grants.length && (this.#grants[drop]?.at ?? now) + this.spanMs <= now)
+      drop++;
+    if (drop > 0) this.#grants.splice(0, drop);
+  }
+}

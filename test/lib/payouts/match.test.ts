@@ -1,0 +1,194 @@
+/**
+ * The matcher (`src/lib/payouts/match.ts`): every line of a payout matched to a settled order or
+ * refund of the book, or an issue naming the line, and the voucher's plan only when nothing is
+ * wrong: clearing credits per account, fees, adjustments and disputes, rates only across
+ * currencies.
+ */
+import { describe, expect, it } from "vitest";
+import { resolveMapping } from "../../../src/lib/orders/mapping";
+import { MAX_RATE_LOOKUPS, matchPayout } from "../../../src/lib/payouts/match";
+import type { MatchLookup, OrderFacts } from "../../../src/lib/payouts/plan";
+import type { Payout, PayoutLine } from "../../../src/lib/payouts/payout";
+
+const mapping = resolveMapping();
+const at = (accountNo: number, date = "2026-03-01") => ({ accountNo, date });
+const settled = (total: number, currency = "NOK", where = at(1904)) => ({
+  currency,
+  total,
+  settlement: where,
+});
+
+/** A book of orders by id, and claims by other payouts. */
+function book(
+  orders: Record<string, OrderFacts>,
+  claims: Record<string, string> = {},
+): MatchLookup {
+  return {
+    order: (id) => orders[id] ?? null,
+    claimedBy: (id, refundId) => claims[`${id}:${refundId ?? ""}`] ?? null,
+  };
+}
+
+const line = (l: Partial<PayoutLine> & Pick<PayoutLine, "type" | "amount">): PayoutLine => ({
+  orderId: null,
+  refundId: null,
+  fee: 0,
+  ...l,
+});
+
+function payout(lines: PayoutLine[], extra: Partial<Payout> = {}): Payout {
+  return {
+    id: "po_1",
+    provider: "stripe",
+    currency: "NOK",
+    amount: lines.reduce((n, l) => n + l.amount - l.fee, 0),
+    arrivalDate: "2026-03-04",
+    orderSource: "standard",
+    lines,
+    ...extra,
+  };
+}
+
+const BOOK = book({
+  "o-1": { settled: settled(100_000), refunds: { "r-1": settled(20_000) } },
+  "o-2": { settled: settled(50_000, "NOK", at(1901)), refunds: {} },
+  "o-3": { settled: null, refunds: {} },
+  "o-bank": { settled: settled(10_000, "NOK", at(1920)), refunds: {} },
+  "e-1": { settled: settled(10_000, "EUR", at(1904, "2026-03-02")), refunds: {} },
+});
+
+describe("matchPayout: a payout that matches", () => {
+  it("plans one credit per clearing account, fees and the rest as costs, the orders claimed", () => {
+    const p = payout([
+      line({ type: "charge", orderId: "o-1", amount: 100_000, fee: 2_400 }),
+      line({ type: "refund", orderId: "o-1", refundId: "r-1", amount: -20_000 }),
+      line({ type: "charge", orderId: "o-2", amount: 50_000, fee: 1_300 }),
+      line({ type: "fee", amount: -200 }),
+      line({ type: "dispute", orderId: "o-9", amount: -5_000, fee: 1_500 }),
+      line({ type: "adjustment", amount: 1_000 }),
+    ]);
+    const r = matchPayout("standard", p, BOOK, mapping);
+    if (r.kind !== "matched") throw new Error(JSON.stringify(r));
+    expect(r.claims).toEqual([
+      { orderId: "o-1", refundId: null },
+      { orderId: "o-1", refundId: "r-1" },
+      { orderId: "o-2", refundId: null },
+    ]);
+    expect(r.plan).toMatchObject({
+      reference: "lg:std:po:po_1",
+      date: "2026-03-04",
+      deposit: p.amount,
+      bankAccount: 1920,
+      fees: 2_400 + 1_300 + 200 + 1_500,
+      disputes: 5_000,
+      adjustments: -1_000,
+      rates: [],
+    });
+    expect(r.plan.clearing).toEqual([
+      { accountNo: 1904, currency: "NOK", date: null, amount: 80_000, orders: 1, refunds: 1 },
+      { accountNo: 1901, currency: "NOK", date: null, amount: 50_000, orders: 1, refunds: 0 },
+    ]);
+  });
+
+  it("across currencies: each credit in its order's currency and day, and the rates to look up", () => {
+    const r = matchPayout(
+      "standard",
+      payout([line({ type: "charge", orderId: "e-1", amount: 115_000 })]),
+      BOOK,
+      mapping,
+    );
+    if (r.kind !== "matched") throw new Error(JSON.stringify(r));
+    expect(r.plan.clearing).toEqual([
+      {
+        accountNo: 1904,
+        currency: "EUR",
+        date: "2026-03-02",
+        amount: 10_000,
+        orders: 1,
+        refunds: 0,
+      },
+    ]);
+    expect(r.plan.rates).toEqual([{ currency: "EUR", date: "2026-03-02" }]);
+  });
+});
+
+describe("matchPayout: what does not match is named, and nothing is planned", () => {
+  const issuesOf = (lines: PayoutLine[], lookup = BOOK, extra: Partial<Payout> = {}) => {
+    const r = matchPayout("standard", payout(lines, extra), lookup, mapping);
+    if (r.kind !== "unmatched") throw new Error("matched");
+    return r.issues.map((i) => [i.line, i.reason, i.orderId]);
+  };
+
+  it("names each line's reason", () => {
+    expect(
+      issuesOf(
+        [
+          line({ type: "charge", amount: 100 }),
+          line({ type: "charge", orderId: "o-9", amount: 100 }),
+          line({ type: "refund", orderId: "o-1", refundId: "r-9", amount: -100 }),
+          line({ type: "charge", orderId: "o-3", amount: 100 }),
+          line({ type: "charge", orderId: "o-bank", amount: 10_000 }),
+          line({ type: "charge", orderId: "o-1", amount: 99_999 }),
+          line({ type: "charge", orderId: "o-1", amount: 100_000 }),
+        ],
+        BOOK,
+      ),
+    ).toEqual([
+      [0, "no-order", null],
+      [1, "unknown-order", "o-9"],
+      [2, "unknown-refund", "o-1"],
+      [3, "not-settled", "o-3"],
+      [4, "settled-to-bank", "o-bank"],
+      [5, "amount-differs", "o-1"],
+      [6, "duplicate-line", "o-1"],
+    ]);
+  });
+
+  it("an order another payout holds, and a deposit the lines do not explain", () => {
+    const claimed = book({ "o-1": { settled: settled(100_000), refunds: {} } }, { "o-1:": "po_0" });
+    const r = matchPayout(
+      "standard",
+      payout([line({ type: "charge", orderId: "o-1", amount: 100_000 })], { amount: 99_000 }),
+      claimed,
+      mapping,
+    );
+    expect(r.kind === "unmatched" && r.issues.map((i) => [i.reason, i.detail])).toEqual([
+      ["in-other-payout", "line 0: order o-1 is in payout po_0 already"],
+      [
+        "deposit-differs",
+        "the lines add up to 1000.00 NOK (amount − fee), the deposit is 990.00: -10.00 is not explained",
+      ],
+    ]);
+  });
+
+  it("its own claim is no obstacle (the attempt's step asked again)", () => {
+    const own = book({ "o-1": { settled: settled(100_000), refunds: {} } }, { "o-1:": "po_1" });
+    const r = matchPayout(
+      "standard",
+      payout([line({ type: "charge", orderId: "o-1", amount: 100_000 })]),
+      own,
+      mapping,
+    );
+    expect(r.kind).toBe("matched");
+  });
+
+  it(`more than ${MAX_RATE_LOOKUPS} days of rates is shown, not looked up`, () => {
+    const orders: Record<string, OrderFacts> = {};
+    const lines: PayoutLine[] = [];
+    for (let d = 1; d <= MAX_RATE_LOOKUPS + 1; d++) {
+      const day = `2026-01-${String(d).padStart(2, "0")}`;
+      orders[`e-${d}`] = { settled: settled(100, "EUR", at(1904, day)), refunds: {} };
+      lines.push(line({ type: "charge", orderId: `e-${d}`, amount: 1_165 }));
+    }
+    const r = matchPayout("standard", payout(lines), book(orders), mapping);
+    expect(r.kind === "unmatched" && r.issues.map((i) => i.reason)).toEqual(["too-many-rates"]);
+  });
+
+  it("keeps the first 200 issues and counts them all", () => {
+    const lines = Array.from({ length: 250 }, (_, i) =>
+      line({ type: "charge", orderId: `x-${i}`, amount: 100 }),
+    );
+    const r = matchPayout("standard", payout(lines), BOOK, mapping);
+    expect(r.kind === "unmatched" && [r.issues.length, r.issueCount]).toEqual([200, 250]);
+  });
+});
