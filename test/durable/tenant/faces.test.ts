@@ -92,12 +92,17 @@ describe("tenant faces: security", () => {
     // RPC reaches a face's prototype methods: a refused face has exactly the granted face's.
     expect(surface.refused).toEqual(surface.granted);
     expect(surface.refusedGrant).toEqual(surface.grant);
-    // A grant opens less than a key: no retry of a run, no approving another grant.
+    // A grant opens less than a key: no retry of a run, no payouts (no tool reads them), no
+    // approving another grant.
     expect(surface.grant.filter((m) => !surface.granted.includes(m))).toEqual(["use"]);
     expect(surface.granted.filter((m) => !surface.grant.includes(m)).sort()).toEqual([
       "grantAssistant",
+      "payout",
+      "payouts",
       "retryOrder",
+      "retryPayout",
       "tenant",
+      "unpaidOrders",
     ]);
   });
 
