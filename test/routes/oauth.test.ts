@@ -7,10 +7,11 @@
  * lifetime over): each refused at the next request.
  */
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { asOperator, tenantName } from "../../src/lib/stubs";
 import { restoreClock, skipAhead } from "../helpers/clock";
 import { signIn } from "../helpers/console";
+import { feed } from "../helpers/events";
 import { ADMIN, fresh, gw, tenant } from "../helpers/gateway";
 import { initialize, mcpClient, structuredOf } from "../helpers/mcp";
 import {
@@ -152,6 +153,46 @@ describe("oauth: the flow with a gateway key", () => {
     ]);
     // The door noted the use.
     expect((await grantsOf(t))[0]?.lastUsedAt).not.toBeNull();
+  });
+
+  it("a write under a grant is a write under a key: one customer, a replayed confirmation, one customer.created event, audited as the grant", async () => {
+    const t = await tenant();
+    const { tokens } = await connect(t.gatewayKey, { scope: "write" });
+    const [grant] = await grantsOf(t);
+    const client = await mcpClient(tokens.access_token);
+    const prepared = await structuredOf<{ confirmation: string }>(client, "prepare_write", {
+      method: "POST",
+      path: "/Customers",
+      body: { Name: "Grant AS" },
+    });
+    const confirm = () =>
+      structuredOf<{ status: number; replayed: boolean; result: { Id: number } }>(
+        client,
+        "confirm_write",
+        { confirmation: prepared.confirmation },
+      );
+    const first = await confirm();
+    expect([first.status, first.replayed]).toEqual([201, false]);
+    const again = await confirm();
+    expect([again.replayed, again.result.Id]).toEqual([true, first.result.Id]);
+    await client.close();
+    const customers = await t.v2("/Customers");
+    expect(((await customers.json()) as { Id: number }[]).map((c) => c.Id)).toEqual([
+      first.result.Id,
+    ]);
+    // Announced as a key's write is, once (the replay wrote nothing); announcing starts after the
+    // answer was taken, so the feed is read until the event is there.
+    await vi.waitFor(
+      async () => {
+        const announced = await feed(t.gatewayKey, "&types=customer.created");
+        expect(announced.map((e) => e.data.Id)).toEqual([first.result.Id]);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    const calls = await asOperator(env, tenantName("demo", t.client), (f) => f.toolCalls(10, null));
+    expect(calls.ok && new Set(calls.value.map((c) => c.principal))).toEqual(
+      new Set([`grant:${grant?.id}`]),
+    );
   });
 
   it("refuses a wrong verifier and a code used twice (invalid_grant)", async () => {
