@@ -143,7 +143,14 @@ export default defineConfig({
         // them to code, which workerd forbids. It validates the documents built by the gateway's
         // own functions; the runtime modules and text modules they import are stubbed, nothing here
         // runs a request.
-        test: { name: "contract", include: ["test/contract/**/*.test.ts"], environment: "node" },
+        test: {
+          name: "contract",
+          include: ["test/contract/**/*.test.ts"],
+          environment: "node",
+          // The OAuth library imports `cloudflare:workers` itself: inlined, so the alias below
+          // reaches its import too (Node's loader cannot load that scheme).
+          server: { deps: { inline: ["@cloudflare/workers-oauth-provider"] } },
+        },
         resolve: {
           alias: {
             "cloudflare:workers": RUNTIME_STANDINS,

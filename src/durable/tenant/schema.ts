@@ -21,6 +21,7 @@ import { PAYOUT_TABLES } from "./payout-book";
 import { REFERENCE_CACHE_TABLES } from "./reference-cache";
 import { REGISTRATION_TABLES } from "./registration";
 import { REQUEST_LOG_TABLES } from "./request-log";
+import { ASSISTANT_GRANT_TABLES } from "./assistant-grants";
 import { ACCEPTED_TABLE, SHOP_REFUSALS_TABLE } from "./shop-pins";
 import { TOKEN_TABLES } from "./token-state";
 import { TOOL_CALL_TABLES } from "./tool-calls";
@@ -130,6 +131,14 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
       addColumn(sql, "order_runs", "settled_on", "TEXT");
       addColumn(sql, "order_runs", "settled_to", "INTEGER");
       sql.exec("CREATE INDEX IF NOT EXISTS order_runs_settled ON order_runs (settled_on)");
+    },
+  },
+  {
+    // 13 is another branch's step (the integrator may renumber at merge).
+    version: 14,
+    name: "assistant_grants: the OAuth grants a person approved for an assistant",
+    up: (sql) => {
+      for (const statement of ASSISTANT_GRANT_TABLES) sql.exec(statement);
     },
   },
 ];
