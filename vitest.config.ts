@@ -102,6 +102,32 @@ function quietExpectedRuntimeLines(): void {
 }
 quietExpectedRuntimeLines();
 
+/**
+ * A project of the gateway's integration tests, with the sandbox beside it. One file at a time: the
+ * files share the sandbox, and with it the rate limit they measure. There are two such projects,
+ * which `npm test` runs in two vitest processes side by side (scripts/test.mjs), each with its own
+ * runtime, sandbox and storage: vitest itself would run them one after the other.
+ */
+function gatewayProject(name: string, include: string) {
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: "./wrangler.toml" },
+        // A previous sealing key, so the tests can prove records sealed under it still open.
+        miniflare: {
+          bindings: {
+            SECRETS_KEY_PREVIOUS: TEST_PREVIOUS_SECRETS_KEY,
+            LOG_LEVEL: TEST_LOG_LEVEL,
+            EVENT_RETRY_SCHEDULE: TEST_EVENT_RETRY_SCHEDULE,
+          },
+          workers: [sandbox],
+        },
+      }),
+    ],
+    test: { name, include: [include], fileParallelism: false, testTimeout: 60_000 },
+  };
+}
+
 export default defineConfig({
   test: {
     // A passing test prints nothing; a failing one still shows everything it logged.
@@ -117,7 +143,14 @@ export default defineConfig({
         // them to code, which workerd forbids. It validates the documents built by the gateway's
         // own functions; the runtime modules and text modules they import are stubbed, nothing here
         // runs a request.
-        test: { name: "contract", include: ["test/contract/**/*.test.ts"], environment: "node" },
+        test: {
+          name: "contract",
+          include: ["test/contract/**/*.test.ts"],
+          environment: "node",
+          // The OAuth library imports `cloudflare:workers` itself: inlined, so the alias below
+          // reaches its import too (Node's loader cannot load that scheme).
+          server: { deps: { inline: ["@cloudflare/workers-oauth-provider"] } },
+        },
         resolve: {
           alias: {
             "cloudflare:workers": RUNTIME_STANDINS,
@@ -135,29 +168,8 @@ export default defineConfig({
         ],
         test: { name: "sandbox", include: ["test/sandbox/**/*.test.ts"] },
       },
-      {
-        plugins: [
-          cloudflareTest({
-            wrangler: { configPath: "./wrangler.toml" },
-            // A previous sealing key, so the tests can prove records sealed under it still open.
-            miniflare: {
-              bindings: {
-                SECRETS_KEY_PREVIOUS: TEST_PREVIOUS_SECRETS_KEY,
-                LOG_LEVEL: TEST_LOG_LEVEL,
-                EVENT_RETRY_SCHEDULE: TEST_EVENT_RETRY_SCHEDULE,
-              },
-              workers: [sandbox],
-            },
-          }),
-        ],
-        // One file at a time: the files share the sandbox, and with it the rate limit they measure.
-        test: {
-          name: "gateway",
-          include: ["test/{routes,durable,workflows}/**/*.test.ts"],
-          fileParallelism: false,
-          testTimeout: 60_000,
-        },
-      },
+      gatewayProject("gateway", "test/{routes,durable}/**/*.test.ts"),
+      gatewayProject("gateway-flows", "test/workflows/**/*.test.ts"),
       {
         plugins: [
           cloudflareTest({

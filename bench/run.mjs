@@ -20,13 +20,15 @@
 //   10. the request log (bench/request-log.mjs): a warm call's latency with REQUEST_LOG=calls
 //      against REQUEST_LOG=off, the gateway restarted for each (so it runs last, on its own Workers),
 //   11. payouts (bench/payouts.mjs): upstream calls and time per payout of 10, 100 and 1,000 lines,
-//      against a voucher per line.
+//      against a voucher per line,
+//   13. OAuth (bench/oauth.mjs): an MCP tool call under an OAuth grant against the same call under
+//      a gateway key.
 // `npm run bench -- latency` runs 1–2 only, `-- load` 3–3c only, `-- orders` 4–6 only, `--
-// reference` 7 only, `-- bursts` 8 only, `-- events` 9 only, `-- log` 10 only; the default is all
-// but 11. `npm run bench -- margin` (bench/margin.mjs, not part of all) compares pacing margins;
-// `npm run bench -- payouts` (not part of all either: it settles 1,001 orders first, several
-// minutes at 10 req/s) runs 11. Every figure comes from this one run, baseline included. Not a
-// test: it asserts nothing.
+// reference` 7 only, `-- bursts` 8 only, `-- events` 9 only, `-- log` 10 only, `-- oauth` 13 only;
+// the default is all but 11. `npm run bench -- margin` (bench/margin.mjs, not part of all)
+// compares pacing margins; `npm run bench -- payouts` (not part of all either: it settles 1,001
+// orders first, several minutes at 10 req/s) runs 11. Every figure comes from this one run,
+// baseline included. Not a test: it asserts nothing.
 import { spawn } from "node:child_process";
 import { openSync } from "node:fs";
 import os from "node:os";
@@ -56,6 +58,7 @@ import { burstsBench } from "./bursts.mjs";
 import { loadBench } from "./load.mjs";
 import { marginBench } from "./margin.mjs";
 import { BENCH_RETRY_SCHEDULE, eventsBench } from "./events.mjs";
+import { oauthBench } from "./oauth.mjs";
 import { ordersBench } from "./orders.mjs";
 import { payoutsBench } from "./payouts.mjs";
 import { referenceBench } from "./reference.mjs";
@@ -63,7 +66,7 @@ import { requestLogBench } from "./request-log.mjs";
 import { down } from "./workers.mjs";
 
 const PARTS = {
-  all: ["latency", "load", "orders", "reference", "bursts", "events", "log"],
+  all: ["latency", "load", "orders", "reference", "bursts", "events", "oauth", "log"],
   latency: ["latency"],
   load: ["load"],
   orders: ["orders"],
@@ -71,13 +74,14 @@ const PARTS = {
   bursts: ["bursts"],
   events: ["events"],
   log: ["log"],
+  oauth: ["oauth"],
   margin: ["margin"],
   payouts: ["payouts"],
 };
 const mode = process.argv[2] ?? "all";
 if (!Object.hasOwn(PARTS, mode)) {
   console.error(
-    `Usage: npm run bench [-- latency|load|orders|reference|bursts|events|log|margin|payouts]  (not ${mode})`,
+    `Usage: npm run bench [-- latency|load|orders|reference|bursts|events|log|oauth|margin|payouts]  (not ${mode})`,
   );
   process.exit(2);
 }
@@ -298,6 +302,7 @@ const BENCHES = {
   reference: referenceBench,
   bursts: burstsBench,
   events: () => eventsBench(keys),
+  oauth: oauthBench,
   log: async () => {
     await stopShared();
     return requestLogBench(devOut);

@@ -23,8 +23,10 @@ import { adminRoutes } from "./routes/admin";
 import { adminEventRoutes } from "./routes/admin-events";
 import { consoleRoutes } from "./routes/console";
 import { docsRoutes } from "./routes/docs";
-import { mcpRoutes } from "./routes/mcp";
 import { eventRoutes } from "./routes/events";
+import { mcpRoutes } from "./routes/mcp";
+import { approvalRoutes } from "./routes/oauth/approval-routes";
+import { oauthProtocolRoutes } from "./routes/oauth/protocol";
 import { metaRoutes } from "./routes/meta";
 import { onboardingRoutes } from "./routes/onboarding";
 import { orderRoutes } from "./routes/orders";
@@ -56,6 +58,9 @@ const keys = limitFailedKeys();
 const mcpKeys = limitFailedKeys(new BlockedAddresses(), "tenant");
 app.use("/admin/*", operator);
 app.use("/console/*", operator, capBody(MAX_PRE_AUTH_BODY_BYTES));
+// The OAuth server's bodies (registrations, token requests, the approval form) come before any
+// credential is checked: capped like the console's forms.
+app.use("/oauth/*", capBody(MAX_PRE_AUTH_BODY_BYTES));
 app.use("/v2/*", keys);
 app.use("/orders/*", keys);
 // "/mcp/*" matches "/mcp" too: once is enough (twice would count each failure twice).
@@ -76,6 +81,8 @@ app.route("/orders", orderRoutes);
 app.route("/", mcpRoutes);
 app.route("/events", eventRoutes);
 app.route("/payouts", payoutRoutes);
+app.route("/", oauthProtocolRoutes);
+app.route("/", approvalRoutes);
 app.route("/console", consoleRoutes);
 app.route("/", onboardingRoutes);
 app.notFound(handleNotFound);

@@ -261,6 +261,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/tenants/{environment}/{client}/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The assistants connected through OAuth: each live grant, newest first (never a token) */
+        get: operations["listAssistantGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/tenants/{environment}/{client}/grants/{grant}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an assistant's grant: its tokens are refused from the next request on */
+        delete: operations["revokeAssistantGrant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/tenants/{environment}/{client}/events/endpoints": {
         parameters: {
             query?: never;
@@ -556,7 +590,7 @@ export interface paths {
         put?: never;
         /**
          * The tenant's MCP server, scope write
-         * @description Model Context Protocol over Streamable HTTP (docs/mcp.md), for the tenant of the gateway key: every tool; writes of every class, through prepare_write and confirm_write. Serves the 2026-07-28 revision and the 2025-era initialize handshake, both statelessly. The body is one JSON-RPC message. A 401 carries WWW-Authenticate with resource_metadata (RFC 9728).
+         * @description Model Context Protocol over Streamable HTTP (docs/mcp.md), for the tenant of the gateway key or OAuth grant: every tool; writes of every class, through prepare_write and confirm_write. Serves the 2026-07-28 revision and the 2025-era initialize handshake, both statelessly. The body is one JSON-RPC message. A 401 carries WWW-Authenticate with resource_metadata (RFC 9728); an OAuth grant's scope is narrowed further by the endpoint's.
          */
         post: operations["mcpWrite"];
         delete?: never;
@@ -576,7 +610,7 @@ export interface paths {
         put?: never;
         /**
          * The tenant's MCP server, scope draft
-         * @description Model Context Protocol over Streamable HTTP (docs/mcp.md), for the tenant of the gateway key: every tool; writes of the draft class only (master data, sales orders, journal entry vouchers). Serves the 2026-07-28 revision and the 2025-era initialize handshake, both statelessly. The body is one JSON-RPC message. A 401 carries WWW-Authenticate with resource_metadata (RFC 9728).
+         * @description Model Context Protocol over Streamable HTTP (docs/mcp.md), for the tenant of the gateway key or OAuth grant: every tool; writes of the draft class only (master data, sales orders, journal entry vouchers). Serves the 2026-07-28 revision and the 2025-era initialize handshake, both statelessly. The body is one JSON-RPC message. A 401 carries WWW-Authenticate with resource_metadata (RFC 9728); an OAuth grant's scope is narrowed further by the endpoint's.
          */
         post: operations["mcpDraft"];
         delete?: never;
@@ -596,7 +630,7 @@ export interface paths {
         put?: never;
         /**
          * The tenant's MCP server, scope read
-         * @description Model Context Protocol over Streamable HTTP (docs/mcp.md), for the tenant of the gateway key: the read tools only; write tools are not listed. Serves the 2026-07-28 revision and the 2025-era initialize handshake, both statelessly. The body is one JSON-RPC message. A 401 carries WWW-Authenticate with resource_metadata (RFC 9728).
+         * @description Model Context Protocol over Streamable HTTP (docs/mcp.md), for the tenant of the gateway key or OAuth grant: the read tools only; write tools are not listed. Serves the 2026-07-28 revision and the 2025-era initialize handshake, both statelessly. The body is one JSON-RPC message. A 401 carries WWW-Authenticate with resource_metadata (RFC 9728); an OAuth grant's scope is narrowed further by the endpoint's.
          */
         post: operations["mcpReadonly"];
         delete?: never;
@@ -849,6 +883,90 @@ export interface paths {
         put?: never;
         /** Reconcile an unmatched or failed payout again (after the cause was fixed) */
         post: operations["retryPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Authorization server metadata (RFC 8414)
+         * @description No credential. Where an MCP client that found this gateway in an endpoint's protected-resource document learns how to register, authorize and get tokens: PKCE S256 only, client ID metadata documents and dynamic registration, the scopes read, draft and write.
+         */
+        get: operations["oauthServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tokens: a code or a refresh token exchanged, or a token revoked (RFC 7009)
+         * @description application/x-www-form-urlencoded. grant_type=authorization_code with code, code_verifier (PKCE S256), redirect_uri, client_id and resource; or grant_type=refresh_token with refresh_token (it rotates: the previous one works until the new one is first used). With token (and no grant_type), revokes that token: 200 with an empty body. An access token lives 15 minutes; a refresh token until the grant's end, the lifetime the person picked. A grant revoked in the console, or whose tenant was removed, gets invalid_grant.
+         */
+        post: operations["oauthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a client (RFC 7591)
+         * @description No credential. The body is the client's metadata (JSON): redirect_uris (https, or http on a loopback host), client_name, and the usual RFC 7591 fields. Capped for the whole gateway, never per address: 20 registrations in any 10 minutes and 1,000 alive (each lives 30 days, renewed while it is used); over either, 429 with Retry-After. A body over 16 KiB is 413. Prefer a client ID metadata document, which needs no registration.
+         */
+        post: operations["oauthRegister"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The approval page
+         * @description Where an assistant sends the person (response_type=code, client_id, redirect_uri, state, code_challenge with code_challenge_method=S256, resource: an MCP endpoint's URL, scope). The page shows the client's name (verified or not), where its tokens go, the endpoint, and asks for the tenant's gateway key (or the operator's console session), the scope and the lifetime. Sets a __Host- cookie binding the form to this browser.
+         */
+        get: operations["oauthAuthorizePage"];
+        put?: never;
+        /**
+         * Approve or deny an assistant's connection
+         * @description The approval page's form, from the browser the page was opened in (its __Host- cookie must match the handle; a post from another site is refused). Approving with the tenant's gateway key makes a grant for that tenant alone, at the scope and for the lifetime picked, and sends the browser back to the client with a code; denying sends it back with access_denied.
+         */
+        post: operations["oauthAuthorize"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1281,6 +1399,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The operator's approval page of an assistant's connection
+         * @description Linked from the key holder's approval page (`GET /oauth/authorize`): the same client's request, shown to the signed-in operator with a tenant to pick. A page: a visitor with no session is sent to sign in.
+         */
+        get: operations["consoleOAuthApprovalPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/oauth/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve or deny an assistant's connection for a tenant, as the operator */
+        post: operations["consoleOAuthApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/tenants/{environment}/{client}/grants/{grant}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke an assistant's connection (its OAuth grant) */
+        post: operations["consoleRevokeGrant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/onboarding/callback": {
         parameters: {
             query?: never;
@@ -1654,6 +1826,27 @@ export interface components {
             /** @description Offer only this company to the client's user; without it, every company the user may onboard. */
             organizationNumber?: string;
         };
+        AssistantGrants: {
+            grants: components["schemas"]["AssistantGrant"][];
+        };
+        AssistantGrant: {
+            /** @description The grant's id; tool calls under it are audited as grant:<id>. */
+            id: string;
+            /** @description The client's id: an https URL for a client that publishes a metadata document, a random id for one that registered itself. */
+            clientId: string;
+            /** @description The name the client gave itself (its own claim, not verified). */
+            clientName: string;
+            /** @description The host the grant's tokens were sent to. */
+            redirectHost: string;
+            /** @enum {string} */
+            scope: "read" | "draft" | "write";
+            /** @description key:<first 8 hex of the gateway key's SHA-256>, or operator. */
+            approvedBy: string;
+            createdAt: string;
+            expiresAt: string;
+            /** @description Within a minute; null: never used. */
+            lastUsedAt: string | null;
+        };
         CreatedEventEndpoint: {
             id: string;
             url: string;
@@ -1852,14 +2045,19 @@ export interface components {
                 data?: unknown;
             };
         };
+        OAuthError: {
+            error: string;
+            error_description?: string;
+        };
         ProtectedResource: {
             /** @description The endpoint's URL: the audience of its tokens. */
             resource: string;
             resource_name: string;
             bearer_methods_supported: "header"[];
+            /** @description The scopes a grant for this endpoint may have. */
             scopes_supported: ("read" | "draft" | "write")[];
-            /** @description Absent until the OAuth issue: connect with a gateway key. */
-            authorization_servers?: string[];
+            /** @description This gateway (its origin): where OAuth clients get a grant. */
+            authorization_servers: string[];
         };
         /** @description A payout's reconciliation: its deposit, its lines summed by kind, its issues, its voucher. */
         Payout: {
@@ -1994,6 +2192,73 @@ export interface components {
             /** @description The settlement's day (YYYY-MM-DD). */
             settledOn: string;
         };
+        AuthorizationServerMetadata: {
+            /** @description The gateway's origin. */
+            issuer: string;
+            authorization_endpoint: string;
+            token_endpoint: string;
+            /** @description The MCP endpoints' resource URLs. */
+            protected_resources?: string[];
+            registration_endpoint: string;
+            scopes_supported: ("read" | "draft" | "write")[];
+            response_types_supported: string[];
+            response_modes_supported: string[];
+            grant_types_supported: string[];
+            token_endpoint_auth_methods_supported: string[];
+            token_endpoint_auth_signing_alg_values_supported?: string[];
+            revocation_endpoint: string;
+            code_challenge_methods_supported: "S256"[];
+            authorization_response_iss_parameter_supported: boolean;
+            client_id_metadata_document_supported: boolean;
+        };
+        OAuthTokens: {
+            access_token: string;
+            /** @enum {string} */
+            token_type: "bearer";
+            expires_in: number;
+            refresh_token?: string;
+            refresh_token_expires_in?: number;
+            scope: string;
+            resource?: string;
+        };
+        RegisteredClient: {
+            client_id: string;
+            client_secret?: string;
+            redirect_uris: string[];
+            client_name?: string;
+            logo_uri?: string;
+            client_uri?: string;
+            policy_uri?: string;
+            tos_uri?: string;
+            jwks_uri?: string;
+            contacts?: string[];
+            grant_types: string[];
+            response_types: string[];
+            token_endpoint_auth_method: string;
+            registration_client_uri?: string;
+            client_id_issued_at: number;
+            client_secret_issued_at?: number;
+            client_secret_expires_at?: number;
+        };
+        ApprovalForm: {
+            /** @description The page's single-use handle. */
+            consent: string;
+            /** @description The client's authorization request (its query), to show the page again. */
+            request: string;
+            /** @enum {string} */
+            decision: "approve" | "deny";
+            gatewayKey?: string;
+            /**
+             * @default read
+             * @enum {string}
+             */
+            scope: "read" | "draft" | "write";
+            /**
+             * @default 30d
+             * @enum {string}
+             */
+            lifetime: "1h" | "1d" | "7d" | "30d" | "90d";
+        };
         ConsoleSignIn: {
             /** @description ADMIN_TOKEN. */
             token: string;
@@ -2110,6 +2375,27 @@ export interface components {
             /** @description The session's CSRF token. */
             csrf: string;
             accountNo: string;
+        };
+        ConsoleOAuthApproval: {
+            csrf: string;
+            consent: string;
+            request: string;
+            /** @enum {string} */
+            decision: "approve" | "deny";
+            tenant?: string;
+            /**
+             * @default read
+             * @enum {string}
+             */
+            scope: "read" | "draft" | "write";
+            /**
+             * @default 30d
+             * @enum {string}
+             */
+            lifetime: "1h" | "1d" | "7d" | "30d" | "90d";
+        };
+        ConsoleGrantRevocation: {
+            csrf: string;
         };
     };
     responses: never;
@@ -3609,6 +3895,150 @@ export interface operations {
             };
         };
     };
+    listAssistantGrants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live grants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantGrants"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeAssistantGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                grant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked; its records in the authorization server are revoked too. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     adminListEventEndpoints: {
         parameters: {
             query?: never;
@@ -4993,13 +5423,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An Origin the gateway does not allow. */
+            /** @description An Origin the gateway does not allow (a JSON-RPC error); or, under an OAuth grant, a call that needs more scope than the grant has and no more than the endpoint allows: insufficient_scope, with WWW-Authenticate naming the scope and the resource's document, for the client to step up. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["JsonRpcError"] | components["schemas"]["OAuthError"];
                 };
             };
             /** @description A method MCP does not have. */
@@ -5111,13 +5541,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An Origin the gateway does not allow. */
+            /** @description An Origin the gateway does not allow (a JSON-RPC error); or, under an OAuth grant, a call that needs more scope than the grant has and no more than the endpoint allows: insufficient_scope, with WWW-Authenticate naming the scope and the resource's document, for the client to step up. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["JsonRpcError"] | components["schemas"]["OAuthError"];
                 };
             };
             /** @description A method MCP does not have. */
@@ -5229,13 +5659,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An Origin the gateway does not allow. */
+            /** @description An Origin the gateway does not allow (a JSON-RPC error); or, under an OAuth grant, a call that needs more scope than the grant has and no more than the endpoint allows: insufficient_scope, with WWW-Authenticate naming the scope and the resource's document, for the client to step up. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["JsonRpcError"] | components["schemas"]["OAuthError"];
                 };
             };
             /** @description A method MCP does not have. */
@@ -6489,6 +6919,270 @@ export interface operations {
             };
             /** @description `unavailable`: Service unavailable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    oauthServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizationServerMetadata"];
+                };
+            };
+        };
+    };
+    oauthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description New tokens (an empty body for a revocation). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthTokens"];
+                };
+            };
+            /** @description invalid_grant, invalid_request, invalid_target, … */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description invalid_client. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    oauthRegister: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registered client. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisteredClient"];
+                };
+            };
+            /** @description Metadata the server does not accept (invalid_client_metadata, invalid_redirect_uri). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    oauthAuthorizePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The approval page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A request the server refused, sent back to the client with error and iss. */
+            302: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A request that cannot be approved, and cannot safely be sent back. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    oauthAuthorize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ApprovalForm"];
+            };
+        };
+        responses: {
+            /** @description Back to the client: code (approved) or error=access_denied, with state and iss. */
+            302: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The page expired or was used, or asked for more than the endpoint allows. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The gateway key is not valid: the page again, with a new handle. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Posted from another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8348,6 +9042,239 @@ export interface operations {
                 };
             };
             /** @description No such tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleOAuthApprovalPage: {
+        parameters: {
+            query: {
+                /** @description The client's authorization request (the query of its `/oauth/authorize`). */
+                request: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page: the client's facts, a tenant, the scope and the lifetime. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A request the server refused, sent back to the client with error and iss. */
+            302: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in: to /console/sign-in. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A request that cannot be approved, and cannot safely be sent back. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleOAuthApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleOAuthApproval"];
+            };
+        };
+        responses: {
+            /** @description The page again: the tenant picked is not registered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Back to the client: code (approved) or error=access_denied, with state and iss. */
+            302: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The page expired or was used, or asked for more than the endpoint allows. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in (a form post). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form's CSRF token is missing or wrong, or it came from another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleRevokeGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                grant: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleGrantRevocation"];
+            };
+        };
+        responses: {
+            /** @description To the tenant's connections: revoked, its tokens refused from the next request on. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in (a form post). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form's CSRF token is missing or wrong, or it came from another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such tenant or grant. */
             404: {
                 headers: {
                     [name: string]: unknown;

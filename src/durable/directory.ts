@@ -5,11 +5,13 @@
  * It also keeps the single-use `state` of each onboarding (`directory/onboarding-states.ts`): there
  * is no tenant yet to keep it, and one object for the gateway makes "used once" exact. And the one
  * index that spans tenants: which tenant holds which webhook secret (hashed) on which shop
- * (`directory/shop-claims.ts`).
+ * (`directory/shop-claims.ts`). And the caps of OAuth dynamic client registration, which anyone
+ * may call and which stores a record each time (`directory/oauth-registrations.ts`).
  */
 import { DurableObject } from "cloudflare:workers";
 import { z } from "zod";
 import type { Bindings, Environment } from "../lib/config";
+import { OAuthRegistrations, type Admission } from "./directory/oauth-registrations";
 import { OnboardingStates, type TakenState } from "./directory/onboarding-states";
 import { ShopClaims, type ClaimAnswer, type ShopClaim } from "./directory/shop-claims";
 import { migrate } from "./directory/schema";
@@ -19,6 +21,7 @@ const NameRow = z.object({ name: z.string() });
 export class Directory extends DurableObject<Bindings> {
   readonly #states: OnboardingStates;
   readonly #claims: ShopClaims;
+  readonly #registrations: OAuthRegistrations;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -26,6 +29,7 @@ export class Directory extends DurableObject<Bindings> {
     migrate(ctx.storage);
     this.#states = new OnboardingStates(ctx.storage.sql);
     this.#claims = new ShopClaims(ctx.storage.sql);
+    this.#registrations = new OAuthRegistrations(ctx.storage.sql);
   }
 
   /** Adds a tenant name. */
@@ -45,6 +49,19 @@ export class Directory extends DurableObject<Bindings> {
    */
   claimShop(claim: ShopClaim): ClaimAnswer {
     return this.#claims.claim(claim);
+  }
+
+  /**
+   * A slot for one OAuth client registration whose record lives `lifetimeMs`, or why not
+   * (`directory/oauth-registrations.ts`: the pace and the number are capped gateway-wide).
+   */
+  admitRegistration(lifetimeMs: number): Admission {
+    return this.#registrations.take(Date.now(), lifetimeMs);
+  }
+
+  /** Gives back the slot of a registration the authorization server refused. */
+  releaseRegistration(id: number): void {
+    this.#registrations.giveBack(id);
   }
 
   /** Remembers an onboarding's state (its SHA-256) until `expiresAt`, epoch ms. */

@@ -12,10 +12,12 @@ import type { Bindings } from "../lib/config";
 import { directoryStub } from "../lib/stubs";
 import type { Source } from "../lib/orders/order";
 import type { Outcome } from "../lib/outcome";
+import { AssistantGrants } from "./tenant/assistant-grants";
 import { CallLogFace } from "./tenant/call-log-face";
 import { CodeIds } from "./tenant/code-ids";
 import { Enrolment } from "./tenant/enrolment";
 import { GatewayKeys } from "./tenant/gateway-keys";
+import { grantAccess, type GrantHolderFace } from "./tenant/grant-face";
 import { IdempotencyKeys } from "./tenant/idempotency-keys";
 import { grantKey, type KeyHolderFace } from "./tenant/key-face";
 import { KnownIds } from "./tenant/known-ids";
@@ -44,7 +46,7 @@ import { tokenSource } from "./tenant/token-source";
  * Why faces, and what they do and do not stop. Any public member of a Durable Object is reachable
  * over RPC by whoever holds a stub (TypeScript's `private` and an interface are only types), so
  * telling callers apart by interface alone would leave every method open to every caller. Here the
- * object's public members are only the three faces, the request log's append-only face (`callLog`,
+ * object's public members are only the faces, the request log's append-only face (`callLog`,
  * see `tenant/call-log-face.ts`), the webhook intake (which verifies its own signature),
  * `invalidate` (the token is its own credential) and `alarm`. A face is an `RpcTarget`
  * the object hands out itself, holding its modules in `#private` fields:
@@ -52,6 +54,9 @@ import { tokenSource } from "./tenant/token-source";
  *   the face whose methods act; a bad key gets a face whose every method answers `unauthorized`
  *   (the same 401 problem as before, no exception, nothing of the key or a stack). No method a key
  *   holder reaches can skip the check or forget it, and none can reach another face's methods.
+ * - `withGrant(g)` does the same for an assistant's OAuth grant (`tenant/grant-face.ts`): a grant
+ *   opens only what an MCP tool call needs, and only while its row is live under the current
+ *   registration, so a revoked grant is refused at its next call.
  * - `forRun(r)` hands an order run its face only while `r` is the current registration, so a run
  *   of a removed (or re-registered) tenant gets no token and touches nothing.
  * - `operator()` checks nothing and cannot: the object has no operator credential to check, and
@@ -81,6 +86,7 @@ export class Tenant extends DurableObject<Bindings> {
   readonly #log: RequestLog;
   readonly #confirmations: WriteConfirmations;
   readonly #toolCalls: ToolCalls;
+  readonly #grants: AssistantGrants;
   /** The modules as the faces reach them. */
   readonly #parts: TenantParts;
   readonly #enrolment: Enrolment;
@@ -114,6 +120,7 @@ export class Tenant extends DurableObject<Bindings> {
     this.#log = new RequestLog(sql, () => Date.now());
     this.#confirmations = new WriteConfirmations(sql);
     this.#toolCalls = new ToolCalls(sql);
+    this.#grants = new AssistantGrants(sql);
     this.#tokens = new TokenKeeper(
       sql,
       // Reads `Date` at each call, so a test's fake `Date` reaches the token's clock too.
@@ -140,6 +147,7 @@ export class Tenant extends DurableObject<Bindings> {
       log: this.#log,
       confirmations: this.#confirmations,
       toolCalls: this.#toolCalls,
+      grants: this.#grants,
       arm: () => this.#arm(),
     };
     this.#enrolment = new Enrolment(this.#parts, this.#sealer, () => this.env);
@@ -155,6 +163,15 @@ export class Tenant extends DurableObject<Bindings> {
    */
   withKey(gatewayKey: string): Promise<KeyHolderFace> {
     return grantKey(this.#parts, gatewayKey);
+  }
+
+  /**
+   * The face for the holder of the OAuth grant `grantId` (an assistant's connection), after the
+   * one check of the grant: live, under the current registration. Pipeline the call on it:
+   * `stub.withGrant(g).use()`.
+   */
+  withGrant(grantId: string): GrantHolderFace {
+    return grantAccess(this.#parts, grantId);
   }
 
   /**
@@ -235,6 +252,7 @@ export class Tenant extends DurableObject<Bindings> {
       this.#log,
       this.#confirmations,
       this.#toolCalls,
+      this.#grants,
     ])
       kept.purge(Date.now());
     await this.#desk.startPending(ownerOf(r));
@@ -261,6 +279,7 @@ export class Tenant extends DurableObject<Bindings> {
       this.#log.dueAt(),
       this.#confirmations.dueAt(),
       this.#toolCalls.dueAt(),
+      this.#grants.dueAt(),
     ].filter((t): t is number => t !== null);
     await (due.length === 0
       ? this.ctx.storage.deleteAlarm()

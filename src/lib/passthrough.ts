@@ -8,7 +8,7 @@
 import type { z } from "zod";
 import { readCapped } from "../../shared/bytes";
 import { matchOperation } from "../../shared/v2/catalog";
-import type { Caller } from "./app";
+import type { Holder } from "./app";
 import { readConfig, type Bindings, type EnvironmentConfig } from "./config";
 import { announceWrite } from "./events/announce";
 import { Problem } from "./problem";
@@ -42,7 +42,8 @@ export const MAX_DEADLINE_MS = 120_000;
  */
 export interface V2Request {
   env: Bindings;
-  caller: Caller;
+  /** A gateway key's caller, or an assistant's OAuth grant (an MCP tool's call). */
+  caller: Holder;
   config: EnvironmentConfig;
   requestId: string;
   /** The gateway's origin, for links in answers. */
@@ -65,7 +66,7 @@ export interface V2Request {
   accessCache?: AccessCache;
   /**
    * Whose traffic it is in the governor's queue (`Lane`): `caller` for a `/v2` request, `assistant`
-   * for an MCP tool's call (`lib/mcp/key-port.ts`). Every upstream call the shaping makes for this
+   * for an MCP tool's call (`lib/mcp/holder-port.ts`). Every upstream call the shaping makes for this
    * request (lookups, pages, the write) goes in the same lane.
    */
   lane: Lane;
@@ -83,7 +84,7 @@ export interface V2Request {
  */
 export async function readV2Request(
   env: Bindings,
-  caller: Caller,
+  caller: Holder,
   req: Request,
   requestId: string,
   accessCache?: AccessCache,
@@ -144,7 +145,7 @@ export async function sendV2(
       environment: r.caller.environment,
       config: r.config,
       tenant: r.caller.tenant,
-      credential: { gatewayKey: r.caller.key },
+      credential: "key" in r.caller ? { gatewayKey: r.caller.key } : { grant: r.caller.grant },
       accessCache: r.accessCache,
       lane: r.lane,
     },

@@ -3,13 +3,15 @@
  * The one place that addresses Durable Objects. Tenant names are built and parsed here only; every
  * caller that reaches a tenant's object comes through `tenantStub`, with a name derived from an
  * authenticated gateway key, a verified webhook route, an operator's path, or a run the tenant's
- * own object started, and then through the face for its kind: `asKeyHolder`, `asRun` (and
- * `orderRunPort`), `asOperator` (see `durable/tenant.ts` for why faces). Each call on a face is
+ * own object started, and then through the face for its kind: `asKeyHolder`, `asGrantHolder` (and
+ * `asHolder` for either), `asRun` (and `orderRunPort`), `asOperator` (see `durable/tenant.ts` for
+ * why faces). Each call on a face is
  * pipelined with the call that hands it out, so it costs the one round trip a direct call did.
  * The tenant's events object (`eventsStub`) is reached by the same names, from the same
  * authenticated inputs, and by the queue consumer with a message that object itself queued.
  */
 import { z } from "zod";
+import type { Holder } from "./app";
 import type { Bindings } from "./config";
 import { Environment } from "./config";
 import type { OrderRunPort } from "./orders/port";
@@ -76,6 +78,10 @@ export function tenantStub(env: TenantBinding, name: TenantName) {
 type TenantStub = ReturnType<typeof tenantStub>;
 /** The face of a gateway key's holder, as a promise to call methods on (`Tenant.withKey`). */
 export type KeyHolderStub = ReturnType<TenantStub["withKey"]>;
+/** The face of an OAuth grant's holder, to call methods on (`Tenant.withGrant`). */
+export type GrantHolderStub = ReturnType<TenantStub["withGrant"]>;
+/** What a key holder's and a grant holder's faces both answer (`durable/tenant/holder-ops.ts`). */
+export type HolderStub = KeyHolderStub | GrantHolderStub;
 /** The face of an order run, as a promise to call methods on (`Tenant.forRun`). */
 export type RunStub = ReturnType<TenantStub["forRun"]>;
 /** The request log's face, as a promise to call methods on (`Tenant.callLog`). */
@@ -110,6 +116,33 @@ export function asKeyHolder<T>(
   call: (face: KeyHolderStub) => T,
 ): Promise<Awaited<T>> {
   return onFace(tenantStub(env, caller.tenant).withKey(caller.key), call);
+}
+
+/**
+ * `call` on the face of `caller.tenant` for the holder of the OAuth grant `caller.grant`; its
+ * methods answer `unauthorized` when the grant is not live.
+ */
+export function asGrantHolder<T>(
+  env: TenantBinding,
+  caller: { tenant: TenantName; grant: string },
+  call: (face: GrantHolderStub) => T,
+): Promise<Awaited<T>> {
+  return onFace(tenantStub(env, caller.tenant).withGrant(caller.grant), call);
+}
+
+/**
+ * `call` on the face of whatever authenticated `holder`, a gateway key or an OAuth grant: the
+ * `/v2` pipeline reaches the tenant's state through this, so a call under a grant goes exactly
+ * where the same call under a key goes.
+ *
+ * @example unwrap(await asHolder(env, r.caller, (face) => face.codeIds(keys)))
+ */
+export function asHolder<T>(
+  env: TenantBinding,
+  holder: Holder,
+  call: (face: HolderStub) => T,
+): Promise<Awaited<T>> {
+  return "key" in holder ? asKeyHolder(env, holder, call) : asGrantHolder(env, holder, call);
 }
 
 /**

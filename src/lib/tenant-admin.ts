@@ -6,6 +6,7 @@
  */
 import type { GovernorCounters } from "../durable/rate-governor";
 import { Environment, type Bindings } from "./config";
+import { revokeGrantRecords } from "./oauth/revoke";
 import { offboardTenant } from "./onboarding/offboard";
 import { ok, unwrap, type Outcome } from "./outcome";
 import {
@@ -51,17 +52,22 @@ export async function registerTenant(env: Bindings, input: NewTenant) {
  * Removes a tenant's object's data, its events (endpoints, the event log, deliveries) and its name
  * from the directory. With `offboard`, first removes the integration from the client upstream
  * (`DELETE /Offboarding/RemoveIntegration`); if that fails, nothing is removed, so the operator can
- * try again.
+ * try again. Its assistants' OAuth grants go with the object's data (their tokens are refused from
+ * then on), and their records in the authorization server's storage after it
+ * (`lib/oauth/revoke.ts`, best effort).
+ *
+ * @param origin the gateway's origin, for the authorization server's records
  */
 export async function removeTenant(
   env: Bindings,
   name: TenantName,
-  { offboard = false }: { offboard?: boolean } = {},
+  { offboard = false, origin }: { offboard?: boolean; origin: string },
 ): Promise<void> {
   if (offboard) await offboardTenant(env, name);
   unwrap(await asOperator(env, name, (face) => face.remove()));
   await eventsStub(env, name).clear();
   await directoryStub(env).remove(name);
+  await revokeGrantRecords(env, origin, name, null);
 }
 
 /**

@@ -20,8 +20,12 @@
  * failing request is answered 429 with Retry-After instead of 401, so a misbehaving client is
  * told to slow down. The MCP endpoints count per claimed tenant instead (`mcp-key:<tenant>`):
  * hosted assistants (Claude's, ChatGPT's) call every server from a few shared addresses, so a
- * count per address would turn one user's stale key into 429s for every user of that assistant. A failure is the gateway's own refusal of the key (a thrown `unauthorized`
- * problem), never a 401 the API answered and the pass-through handed on.
+ * count per address would turn one user's stale key into 429s for every user of that assistant. An
+ * OAuth access token there is counted the same way, by the tenant its user id names
+ * (`claimedByToken`), and a token that failed is refused in the Worker for the period, like a key:
+ * a token the authorization server minted at random never becomes valid after failing (expired and
+ * revoked ones stay so). A failure is the gateway's own refusal of the key (a thrown
+ * `unauthorized` problem), never a 401 the API answered and the pass-through handed on.
  */
 import type { MiddlewareHandler } from "hono";
 import type { GatewayApp } from "../lib/app";
@@ -29,6 +33,7 @@ import { sha256Hex } from "../lib/crypto";
 import { Problem } from "../lib/problem";
 import { BlockedAddresses } from "../lib/rate/blocked-addresses";
 import { claimedTenant } from "../lib/gateway-key";
+import { claimedByToken } from "../lib/oauth/grants";
 import { bearer } from "./admin-auth";
 import {
   answerTooMany,
@@ -69,7 +74,10 @@ export function limitFailedKeys(
     const over =
       countBy === "address"
         ? await countFailure(c, "gateway-key")
-        : await countTenantFailure(c, key === null ? null : (claimedTenant(key)?.name ?? null));
+        : await countTenantFailure(
+            c,
+            key === null ? null : (claimedTenant(key)?.name ?? claimedByToken(key)),
+          );
     if (over) answerTooMany(c, countBy);
   };
 }

@@ -135,6 +135,23 @@ export function limitCallbackStates(
 }
 
 /**
+ * Counts one approval page (`GET /oauth/authorize`, and the operator's) for the caller's address,
+ * and throws a 429 when the address is over. Each page stores a consent transaction (`OAUTH_KV`, 10
+ * minutes) that anyone with a client id can make; a person opens the page from their own browser,
+ * not from an assistant's shared address, so an address is the right thing to count here.
+ */
+export async function countApprovalPage(c: {
+  env: GatewayApp["Bindings"];
+  req: { header(name: string): string | undefined };
+}): Promise<void> {
+  const limiter = c.env.INBOUND_LIMIT;
+  const address = addressKey(c.req.header("cf-connecting-ip") ?? "");
+  if (!limiter || address === null) return;
+  if (!(await limiter.limit({ key: `oauth-page:${address}` })).success)
+    throw tooMany(INBOUND_LIMIT_PERIOD_SECONDS);
+}
+
+/**
  * Counts one read of `/healthz` for the caller's address, and throws a 429 when the address is
  * over. `/healthz` needs no credential yet asks each environment's `RateGovernor` (the object every
  * upstream call waits on) how its token endpoint fares, so an unauthenticated flood must not reach

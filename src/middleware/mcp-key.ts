@@ -7,18 +7,25 @@
  *   the operator lists (`MCP_ALLOWED_ORIGINS`); any other Origin is the specification's 403 (DNS
  *   rebinding, cross-site requests). Clients that are not browsers send no Origin and pass.
  * - `mcpKey()`: `Authorization: Bearer <gateway key>`, authenticated as `/v2` authenticates it (the
- *   isolate's `AccessCache`, else the tenant's object). A refusal is a 401 whose
- *   `WWW-Authenticate` names the endpoint's protected-resource document (RFC 9728,
+ *   isolate's `AccessCache`, else the tenant's object), or `Bearer <OAuth access token>` of a grant
+ *   a person approved (`lib/oauth/door.ts`: the token validated for this endpoint, its grant live
+ *   in the tenant's object). Either way the request leaves with `c.var.mcpAuth`: the holder, the
+ *   principal's id, and a grant's scope. A refusal is a 401 whose `WWW-Authenticate` names the
+ *   endpoint's protected-resource document (RFC 9728,
  *   `/.well-known/oauth-protected-resource/<endpoint>`), so an OAuth-capable client can find out how
- *   to connect; failures are limited per key and per claimed tenant (`limitFailedKeys(…,
- *   "tenant")`), never per address.
+ *   to connect; failures, of keys and of tokens alike, are limited per credential and per claimed
+ *   tenant (`limitFailedKeys(…, "tenant")`), never per address.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { localhostAllowedOrigins, originValidationResponse } from "@modelcontextprotocol/server";
-import type { GatewayApp } from "../lib/app";
+import type { GatewayApp, McpAuth } from "../lib/app";
 import { claimedTenant } from "../lib/gateway-key";
-import { problemOf } from "../lib/outcome";
+import type { McpEndpoint } from "../lib/mcp/principal";
+import { grantOfToken } from "../lib/oauth/door";
+import { claimedByToken } from "../lib/oauth/grants";
+import { problemOf, type Outcome } from "../lib/outcome";
 import { Problem } from "../lib/problem";
+import { keyId } from "../lib/request-log/record";
 import { asKeyHolder } from "../lib/stubs";
 import { bearer } from "./admin-auth";
 
@@ -64,31 +71,55 @@ export function mcpOrigin(): MiddlewareHandler<GatewayApp> {
 }
 
 /**
- * Sets `c.var.caller` from an authenticated gateway key, or answers the MCP 401.
+ * Sets `c.var.mcpAuth` from an authenticated gateway key or OAuth access token, or answers the MCP
+ * 401.
  *
  * @example createRoute({ …, middleware: [mcpOrigin(), mcpKey()] })
  */
 export function mcpKey(): MiddlewareHandler<GatewayApp> {
   return async function mcpKey(c, next) {
-    const key = bearer(c.req.header("authorization"));
-    const claimed = key ? claimedTenant(key) : null;
+    const credential = bearer(c.req.header("authorization"));
     const refuse = (detail: string) =>
       new Problem("unauthorized", detail, {
-        headers: { "www-authenticate": mcpChallenge(c, key !== null) },
+        headers: { "www-authenticate": mcpChallenge(c, credential !== null) },
       });
-    if (!key || !claimed)
+    const claimed = credential ? claimedTenant(credential) : null;
+    const found: Outcome<McpAuth> | null = !credential
+      ? null
+      : claimed
+        ? await keyAuth(c, credential, claimed)
+        : claimedByToken(credential)
+          ? await grantOfToken(
+              c.env,
+              new URL(c.req.url).origin,
+              endpointOf(c) as McpEndpoint,
+              credential,
+            )
+          : null;
+    if (!found)
       throw refuse(
-        "Send a gateway key as Authorization: Bearer <gateway key> (docs/mcp.md says how for each client).",
+        "Send a gateway key as Authorization: Bearer <gateway key>, or connect with OAuth (docs/mcp.md says how for each client).",
       );
-    const caller = { key, tenant: claimed.name, environment: claimed.environment };
-    const access = await c.var.accessCache.access(caller.tenant, key, () =>
-      asKeyHolder(c.env, caller, (f) => f.access()),
-    );
-    if (!access.ok) {
-      const problem = problemOf(access.error);
+    if (!found.ok) {
+      const problem = problemOf(found.error);
       throw problem.type === "unauthorized" ? refuse(problem.detail) : problem;
     }
-    c.set("caller", caller);
+    c.set("mcpAuth", found.value);
     await next();
   };
+}
+
+/** A gateway key, authenticated as `/v2` authenticates it. */
+async function keyAuth(
+  c: Context<GatewayApp>,
+  key: string,
+  claimed: NonNullable<ReturnType<typeof claimedTenant>>,
+): Promise<Outcome<McpAuth>> {
+  const caller = { key, tenant: claimed.name, environment: claimed.environment };
+  const access = await c.var.accessCache.access(caller.tenant, key, () =>
+    asKeyHolder(c.env, caller, (f) => f.access()),
+  );
+  return access.ok
+    ? { ok: true, value: { holder: caller, principalId: `key:${await keyId(key)}`, granted: null } }
+    : access;
 }

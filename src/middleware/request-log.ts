@@ -18,7 +18,7 @@ export const requestLog: MiddlewareHandler<GatewayApp> = async function requestL
     route: c.req.routePath,
     status: c.res.status,
     ms: Date.now() - started,
-    tenant: c.get("caller")?.tenant ?? null,
+    tenant: c.get("caller")?.tenant ?? c.get("mcpAuth")?.holder.tenant ?? null,
     ...c.get("logFields"),
   });
 };

@@ -2,13 +2,15 @@
  * @module
  * The operator API (`Authorization: Bearer <ADMIN_TOKEN>`): register, onboard, list, rotate,
  * replace, remove (optionally offboarding upstream), webhook secrets (set outright, or rotated with
- * an overlap like gateway keys), the order mapping (checked against the client's books first) and
- * the Stripe key that Stripe payouts are read with.
+ * an overlap like gateway keys), the order mapping (checked against the client's books first), the
+ * Stripe key that Stripe payouts are read with, and the assistants connected through OAuth
+ * (listed, revoked).
  * Each route's schemas, problems and security are declared in `contract/admin.ts`.
  */
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { GatewayApp } from "../lib/app";
+import { revokeGrantRecords } from "../lib/oauth/revoke";
 import { assertMappingFits } from "../lib/orders/mapping-check";
 import { unwrap } from "../lib/outcome";
 import { asOperator, tenantName, type OperatorStub } from "../lib/stubs";
@@ -129,7 +131,25 @@ export const adminRoutes = router
     const { environment, client } = c.req.valid("param");
     await removeTenant(c.env, tenantName(environment, client), {
       offboard: c.req.valid("query").offboard === "true",
+      origin: new URL(c.req.url).origin,
     });
     dropCopies(c, { environment, client });
+    return c.body(null, 204);
+  })
+  .openapi(activity.listGrants, async (c) =>
+    c.json(
+      { grants: unwrap(await onTenant(c, c.req.valid("param"), (f) => f.assistantGrants())) },
+      200,
+    ),
+  )
+  .openapi(activity.revokeGrant, async (c) => {
+    const p = c.req.valid("param");
+    unwrap(await onTenant(c, p, (f) => f.revokeAssistantGrant(p.grant)));
+    await revokeGrantRecords(
+      c.env,
+      new URL(c.req.url).origin,
+      tenantName(p.environment, p.client),
+      p.grant,
+    );
     return c.body(null, 204);
   });

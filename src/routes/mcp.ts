@@ -1,21 +1,27 @@
 /**
  * @module
  * The tenant's remote MCP server (docs/mcp.md): `/mcp` (scope `write`), `/mcp/draft` and
- * `/mcp/readonly`, for the gateway key's tenant, and each endpoint's protected-resource document.
- * The door (`middleware/mcp-key.ts`) checks Origin and the key; the handler turns the key into a
- * principal and a port (`lib/mcp/`), and the SDK serves the request. GET and DELETE (the 2025-era
- * session stream and its end) are answered 405: every request stands alone. Declarations:
- * `contract/mcp.ts`.
+ * `/mcp/readonly`, for the tenant of the gateway key or OAuth grant, and each endpoint's
+ * protected-resource document. The door (`middleware/mcp-key.ts`) checks Origin and the credential;
+ * the handler turns what it found into a principal and a port (`lib/mcp/`), and the SDK serves the
+ * request. GET and DELETE (the 2025-era session stream and its end) are answered 405: every request
+ * stands alone. Declarations: `contract/mcp.ts`.
  */
 import type { Context } from "hono";
 import { cors } from "hono/cors";
 import type { GatewayApp } from "../lib/app";
-import { keyPort } from "../lib/mcp/key-port";
-import { ENDPOINT_SCOPES, type McpEndpoint, type Principal } from "../lib/mcp/principal";
+import { holderPort } from "../lib/mcp/holder-port";
+import {
+  allows,
+  ENDPOINT_SCOPES,
+  narrower,
+  Scope,
+  type McpEndpoint,
+  type Principal,
+} from "../lib/mcp/principal";
 import { serveMcp } from "../lib/mcp/serve";
 import { Problem } from "../lib/problem";
-import { keyId } from "../lib/request-log/record";
-import { allowedOrigins } from "../middleware/mcp-key";
+import { allowedOrigins, resourceMetadataPath } from "../middleware/mcp-key";
 import { gatewayRouter } from "./contract/kit";
 import {
   mcpDraft,
@@ -28,21 +34,27 @@ import {
 
 const ENDPOINTS = Object.keys(ENDPOINT_SCOPES) as McpEndpoint[];
 
-/** Serves one MCP request at `endpoint` for the authenticated key's tenant. */
+/**
+ * Serves one MCP request at `endpoint` for the authenticated tenant. A gateway key holds every
+ * scope, so the endpoint's is its scope; an OAuth grant holds the scope the person picked, narrowed
+ * further by the endpoint, and may step up to the endpoint's (`Principal.ceiling`).
+ */
 async function serve(c: Context<GatewayApp>, endpoint: McpEndpoint): Promise<Response> {
-  const caller = c.var.caller;
+  const auth = c.var.mcpAuth;
+  const origin = new URL(c.req.url).origin;
   const principal: Principal = {
-    tenant: caller.tenant,
-    environment: caller.environment,
-    scope: ENDPOINT_SCOPES[endpoint],
-    id: `key:${await keyId(caller.key)}`,
+    tenant: auth.holder.tenant,
+    environment: auth.holder.environment,
+    scope: narrower(ENDPOINT_SCOPES[endpoint], auth.granted ?? "write"),
+    id: auth.principalId,
+    ceiling: ENDPOINT_SCOPES[endpoint],
   };
-  const port = keyPort({
+  const port = holderPort({
     env: c.env,
     ctx: c.executionCtx,
-    caller,
+    caller: auth.holder,
     accessCache: c.var.accessCache,
-    origin: new URL(c.req.url).origin,
+    origin,
     principalId: principal.id,
   });
   c.set("logFields", { mcp: endpoint, scope: principal.scope });
@@ -53,17 +65,25 @@ async function serve(c: Context<GatewayApp>, endpoint: McpEndpoint): Promise<Res
     port,
     requestId: c.get("requestId"),
     version: c.var.config.version,
+    // Where a 403 insufficient_scope sends an OAuth client to step up (RFC 9728).
+    resourceMetadataUrl:
+      auth.granted === null ? null : `${origin}${resourceMetadataPath(endpoint)}`,
   });
 }
 
-/** An endpoint's protected-resource document (RFC 9728). */
+/**
+ * An endpoint's protected-resource document (RFC 9728): its resource URL (the audience of its
+ * tokens), this gateway as its authorization server, and the scopes a grant for it may have.
+ */
 function resourceMetadata(c: Context<GatewayApp>, endpoint: McpEndpoint) {
+  const origin = new URL(c.req.url).origin;
   return c.json(
     {
-      resource: `${new URL(c.req.url).origin}${endpoint}`,
+      resource: `${origin}${endpoint}`,
       resource_name: `ledgergate: one tenant's books, scope ${ENDPOINT_SCOPES[endpoint]}`,
+      authorization_servers: [origin],
       bearer_methods_supported: ["header" as const],
-      scopes_supported: ["read" as const, "draft" as const, "write" as const],
+      scopes_supported: Scope.options.filter((s) => allows(ENDPOINT_SCOPES[endpoint], s)),
     },
     200,
     { "cache-control": "public, max-age=3600" },

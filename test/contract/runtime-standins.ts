@@ -9,6 +9,15 @@
  * request, so each stand-in is just enough to be imported and extended.
  */
 
+/**
+ * The runtime's `Cloudflare.compatibilityFlags`, with the flag the gateway's wrangler.toml sets:
+ * the OAuth library (`@cloudflare/workers-oauth-provider`, which imports `cloudflare:workers` and so
+ * loads after this module) reads it when it loads, and warns in Node where there is none.
+ */
+(globalThis as { Cloudflare?: unknown }).Cloudflare ??= {
+  compatibilityFlags: { global_fetch_strictly_public: true },
+};
+
 /** What `cloudflare:workers`' entrypoint classes keep: their context and bindings. */
 class Entrypoint {
   ctx: unknown;

@@ -2,16 +2,21 @@
  * The cross-tenant suite: more than a thousand generated requests (seeded, so a failure replays)
  * through every route family, each made by one tenant, a forger or a stranger against what belongs
  * to another tenant: its records' ids, its orders and their retries, its gateway key in the wrong
+ * The cross-tenant suite: more than a thousand generated requests (seeded, so a failure replays)
+ * through every route family, each made by one tenant, a forger or a stranger against what belongs
+ * to another tenant: its records' ids, its orders and their retries, its gateway key in the wrong
  * place, forged keys naming it, its payouts and their retries, webhooks signed with its secret
  * sent to another tenant's route, its Stripe key through the operator API with a tenant's key,
  * path tricks, MCP tool calls (another tenant's record through
- * `read`, forged keys, another tenant's confirmation handle), its webhook endpoints and events
- * reached with another tenant's key. No answer may carry another tenant's data, and afterwards
- * every tenant's books, order runs, payouts, endpoints and event log are exactly as they were. A
- * second run mixes every tenant's genuine traffic with floods from the same shared address (forged
- * deliveries and keys, MCP keys, sign-in guesses and oversized forms, unknown onboarding states):
- * no tenant's delivery or call is refused because of another's
- * traffic. Runs in the corpus project, where the upstream rate limit is lifted (it proves
+ * `read`, forged keys, another tenant's confirmation handle), the same under an OAuth grant (a
+ * grant for one tenant reading another's record, confirming another's handle; forged tokens naming
+ * another tenant), its webhook endpoints and events reached with another tenant's key. No answer
+ * may carry another tenant's data, and afterwards every tenant's books, order runs, payouts,
+ * endpoints and event log are exactly as they were. A second run mixes every tenant's genuine
+ * traffic with floods from the same shared address (forged deliveries and keys, MCP keys and OAuth
+ * tokens, sign-in guesses and oversized forms, unknown onboarding states): no tenant's delivery or
+ * call is refused because of another's traffic. Runs in the corpus project, where the upstream rate
+ * limit is lifted (it proves
  * isolation, not throughput); the inbound limit is the real binding, as in production.
  */
 import { env } from "cloudflare:workers";
@@ -25,6 +30,7 @@ import { sign } from "../fixtures/orders/sign";
 import { addEndpoint, captureQueue, feed } from "../helpers/events";
 import { ADMIN, control, gw, json, slug } from "../helpers/gateway";
 import { toolCall } from "../helpers/mcp";
+import { connect } from "../helpers/oauth";
 import { fromOwnShop, secretBody, shopTenant, waitFor, type ShopTenant } from "../helpers/orders";
 
 /** Requests the suite generates, at least. */
@@ -47,6 +53,8 @@ interface Victim {
   handle: string;
   /** Its Stripe key (sealed in its object): no answer to anyone may carry it. */
   stripeKey: string;
+  /** An OAuth access token of a write grant for this tenant, approved with its key. */
+  token: string;
 }
 
 async function victim(n: number, orderPayload: Record<string, unknown>): Promise<Victim> {
@@ -106,6 +114,7 @@ async function victim(n: number, orderPayload: Record<string, unknown>): Promise
   });
   const [event] = await feed(t.gatewayKey, "&types=order.settled");
   if (!event) throw new Error(`${t.name} has no order.settled event`);
+  const { tokens } = await connect(t.gatewayKey, { scope: "write" });
   return {
     t,
     secret,
@@ -116,7 +125,17 @@ async function victim(n: number, orderPayload: Record<string, unknown>): Promise
     endpointId: endpoint.id,
     eventId: event.id,
     stripeKey,
-    markers: [marker, t.clientId, t.gatewayKey, handle, endpoint.id, endpoint.secret, stripeKey],
+    token: tokens.access_token,
+    markers: [
+      marker,
+      t.clientId,
+      t.gatewayKey,
+      handle,
+      tokens.access_token,
+      endpoint.id,
+      endpoint.secret,
+      stripeKey,
+    ],
   };
 }
 
@@ -182,6 +201,9 @@ describe("cross-tenant isolation", () => {
         "mcp-other-id",
         "mcp-forged",
         "mcp-other-handle",
+        "oauth-other-id",
+        "oauth-forged",
+        "oauth-other-handle",
         "events-other",
         "events-forged",
         "payouts-other",
@@ -309,6 +331,37 @@ describe("cross-tenant isolation", () => {
           allowed = call.message?.result?.isError === true ? [200] : [];
           break;
         }
+        case "oauth-other-id":
+          // Own grant (its token is for /mcp), the other tenant's record: the grant reads its own
+          // tenant's books only.
+          res = (
+            await toolCall("/mcp", me.token, "read", {
+              path: `/Customers/${r.pick(other.customerIds)}`,
+            })
+          ).res;
+          allowed = [200];
+          break;
+        case "oauth-forged":
+          // A token naming the other tenant, made up: never validates; counted per tenant.
+          res = (
+            await toolCall(
+              "/mcp",
+              `demo.${other.t.client}:${randomSecret(12)}:${randomSecret(24)}`,
+              "read",
+              { path: "/Customers" },
+            )
+          ).res;
+          allowed = [401, 429];
+          break;
+        case "oauth-other-handle": {
+          // The other tenant's confirmation under this tenant's grant: unknown, nothing written.
+          const call = await toolCall("/mcp", me.token, "confirm_write", {
+            confirmation: other.handle,
+          });
+          res = call.res;
+          allowed = call.message?.result?.isError === true ? [200] : [];
+          break;
+        }
         case "path-trick":
           res = await me.t.v2(
             r.pick([
@@ -363,7 +416,7 @@ describe("cross-tenant isolation", () => {
 
     expect(leaks).toEqual([]);
     expect(Object.values(tally).reduce((a, b) => a + b, 0)).toBe(REQUESTS);
-    expect(Object.keys(tally).sort()).toHaveLength(15);
+    expect(Object.keys(tally).sort()).toHaveLength(18);
     // Nothing changed anywhere: books, runs, payouts, endpoints, event logs, and no run started by
     // a swapped webhook.
     expect(await Promise.all(victims.map(snapshot))).toEqual(before);
@@ -385,7 +438,15 @@ describe("cross-tenant isolation: one shared address", () => {
         expect((await gw(`/admin/tenants/demo/${t.client}/webhooks/shopify`, put)).status).toBe(
           204,
         );
-        return { t, secret, markers: [t.clientId, t.gatewayKey], accepted: 0 };
+        // Claude's and ChatGPT's calls come from their own few addresses: OAuth from the same one.
+        const { tokens } = await connect(t.gatewayKey, { scope: "read" });
+        return {
+          t,
+          secret,
+          token: tokens.access_token,
+          markers: [t.clientId, t.gatewayKey, tokens.access_token],
+          accepted: 0,
+        };
       }),
     );
     // One address for everything: a shop platform's, also the tenants' integrations' egress.
@@ -413,6 +474,8 @@ describe("cross-tenant isolation: one shared address", () => {
         "onboarding-unknown",
         "mcp-genuine",
         "mcp-forged",
+        "oauth-genuine",
+        "oauth-forged",
       ] as const);
       tally[kind] = (tally[kind] ?? 0) + 1;
       let res: Response;
@@ -482,6 +545,30 @@ describe("cross-tenant isolation: one shared address", () => {
           ).res;
           allowed = [401, 429];
           break;
+        case "oauth-genuine":
+          res = (
+            await toolCall(
+              "/mcp",
+              me.token,
+              "read",
+              { path: "/ClientIntegrationInformation" },
+              from(),
+            )
+          ).res;
+          allowed = [200];
+          break;
+        case "oauth-forged":
+          res = (
+            await toolCall(
+              "/mcp",
+              `demo.${me.t.client}:${randomSecret(12)}:${randomSecret(24)}`,
+              "read",
+              { path: "/Customers" },
+              from(),
+            )
+          ).res;
+          allowed = [401, 429];
+          break;
         case "sign-in-guess":
         case "sign-in-oversized":
           res = await gw("/console/sign-in", {
@@ -512,7 +599,7 @@ describe("cross-tenant isolation: one shared address", () => {
     }
 
     expect(problems).toEqual([]);
-    expect(Object.keys(tally)).toHaveLength(10);
+    expect(Object.keys(tally)).toHaveLength(12);
     // The floods were big enough to trip any address-wide block, yet every genuine delivery passed.
     expect((tally["sign-in-guess"] ?? 0) + (tally["sign-in-oversized"] ?? 0)).toBeGreaterThan(40);
     expect(tenants.reduce((n, x) => n + x.accepted, 0)).toBe(tally["webhook-genuine"]);

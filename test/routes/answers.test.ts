@@ -23,6 +23,7 @@ import {
 import { captureQueue } from "../helpers/events";
 import { ADMIN, gw, json, tenant } from "../helpers/gateway";
 import { initialize, mcpClient } from "../helpers/mcp";
+import { connect, register, tokenRequest } from "../helpers/oauth";
 import { secretBody, shopTenant, waitFor } from "../helpers/orders";
 
 const workflow = env.ORDER_TO_INVOICE;
@@ -208,6 +209,30 @@ describe("answers: every JSON route, its success and a refusal", () => {
       (await initialize("/mcp", `Bearer ${t.gatewayKey}`, { origin: "https://evil.example" }))
         .status,
     ).toBe(403);
+  });
+
+  it("the OAuth server: metadata, registration, tokens, and the admin API's grants", async () => {
+    const t = await shopTenant();
+    expect((await gw("/.well-known/oauth-authorization-server")).status).toBe(200);
+    const { clientId, tokens } = await connect(t.gatewayKey, { scope: "read" });
+    const refreshed = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token ?? "",
+      client_id: clientId,
+    });
+    expect(refreshed.res.status).toBe(200);
+    const grants = `/admin/tenants/${t.environment}/${t.client}/grants`;
+    expect((await gw(grants, { headers: ADMIN })).status).toBe(200);
+    // Refusals: the OAuth errors and problems each route declares.
+    expect((await register({ redirect_uris: ["http://app.example/cb"] })).res.status).toBe(400);
+    expect(
+      (await tokenRequest({ grant_type: "refresh_token", refresh_token: "x" })).res.status,
+    ).toBe(401);
+    expect((await tokenRequest({ grant_type: "nope", client_id: clientId })).res.status).toBe(400);
+    expect(
+      (await gw(`${grants}/grant_AAAAAAAAAAAAAAAA`, { method: "DELETE", headers: ADMIN })).status,
+    ).toBe(404);
+    expect((await gw(grants)).status).toBe(401);
   });
 
   it("events, with a gateway key and by the operator", async () => {

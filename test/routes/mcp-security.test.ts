@@ -20,7 +20,11 @@ const forgedKeyOf = (t: Tenant) => `lg_demo_${t.client}_${randomSecret(32)}`;
 describe("mcp security: the key", () => {
   it("answers a missing or forged key 401 with a challenge naming the endpoint's RFC 9728 document", async () => {
     const t = await tenant();
-    for (const endpoint of ["/mcp", "/mcp/draft", "/mcp/readonly"]) {
+    for (const [endpoint, scopes] of [
+      ["/mcp", ["read", "draft", "write"]],
+      ["/mcp/draft", ["read", "draft"]],
+      ["/mcp/readonly", ["read"]],
+    ] as const) {
       const none = await initialize(endpoint, null);
       expect(none.status).toBe(401);
       const metadata = `https://gateway.test/.well-known/oauth-protected-resource${endpoint}`;
@@ -35,8 +39,9 @@ describe("mcp security: the key", () => {
       expect(await doc.json()).toEqual({
         resource: `https://gateway.test${endpoint}`,
         resource_name: expect.stringContaining("ledgergate") as string,
+        authorization_servers: ["https://gateway.test"],
         bearer_methods_supported: ["header"],
-        scopes_supported: ["read", "draft", "write"],
+        scopes_supported: scopes,
       });
     }
   });

@@ -7,6 +7,7 @@
  * `IF NOT EXISTS` finds it on every object that ran that code. Layout: docs/storage.md.
  */
 import { migrate as migrateSteps, type Migration } from "../migrations";
+import { OAUTH_REGISTRATIONS_TABLES } from "./oauth-registrations";
 import { ONBOARDING_STATES_TABLE } from "./onboarding-states";
 import { SHOP_CLAIMS_TABLES } from "./shop-claims";
 
@@ -34,6 +35,13 @@ export const DIRECTORY_MIGRATIONS: readonly Migration[] = [
     name: "shop_claims: which tenant holds which webhook secret (its SHA-256) on which shop",
     up: (sql) => {
       for (const statement of SHOP_CLAIMS_TABLES) sql.exec(statement);
+    },
+  },
+  {
+    version: 6,
+    name: "oauth_registrations: the caps of OAuth dynamic client registration",
+    up: (sql) => {
+      for (const statement of OAUTH_REGISTRATIONS_TABLES) sql.exec(statement);
     },
   },
 ];

@@ -13,7 +13,9 @@ import { fail, failOn, ok, type Outcome } from "../../lib/outcome";
 import type { PayoutState } from "../../lib/payouts/records";
 import type { PayoutView, UnpaidOrder } from "../../lib/payouts/view";
 import type { ClearedRecords, Enrolment, Registering } from "./enrolment";
-import type { KeepAsk, Kept, ReadAsk } from "./key-face";
+import { viewOf, type GrantView } from "./assistant-grants";
+import { addGrant, type GrantAsk } from "./grant-face";
+import type { KeepAsk, Kept, ReadAsk } from "./holder-ops";
 import type { ReferenceRead } from "./reference-cache";
 import type { SecretOptions, SecretSet } from "./order-settings";
 import type { ShopBinding } from "./shop-pins";
@@ -107,6 +109,7 @@ export class OperatorFace extends RpcTarget {
       p.log.clear();
       p.toolCalls.clear();
       p.confirmations.clear();
+      p.grants.clear();
       p.tokens.clear();
       p.keys.clear();
       p.registration.clear();
@@ -331,6 +334,27 @@ export class OperatorFace extends RpcTarget {
   toolCalls(limit: number, before: number | null): Outcome<ToolCallRow[]> {
     if (!this.#parts.registration.get()) return fail("not-found", NO_TENANT);
     return ok(this.#parts.toolCalls.list(limit, before, Date.now()));
+  }
+
+  /** The tenant's live OAuth grants (assistants' connections), newest first. */
+  assistantGrants(): Outcome<GrantView[]> {
+    if (!this.#parts.registration.get()) return fail("not-found", NO_TENANT);
+    return ok(this.#parts.grants.list(Date.now()).map(viewOf));
+  }
+
+  /** Records an OAuth grant the operator approved (the console's approval page). */
+  async grantAssistant(ask: GrantAsk): Promise<Outcome<GrantView>> {
+    const r = this.#parts.registration.get();
+    return r ? addGrant(this.#parts, ownerOf(r), ask) : fail("not-found", NO_TENANT);
+  }
+
+  /**
+   * Revokes a grant: the MCP door refuses its tokens from the next request on (the authorization
+   * server's own records are revoked by the caller, `lib/oauth/revoke.ts`).
+   */
+  revokeAssistantGrant(grantId: string): Outcome<null> {
+    if (!this.#parts.registration.get()) return fail("not-found", NO_TENANT);
+    return this.#parts.grants.revoke(grantId) ? ok(null) : fail("not-found", "No such grant.");
   }
 
   /** The counters kept with the tenant, which survive idling and restarts. */

@@ -1,9 +1,10 @@
 /**
  * @module
- * The tenant object's modules as its faces (`key-face.ts`, `run-face.ts`, `operator-face.ts`) reach
- * them. A face keeps them in `#private` fields, so nothing here is reachable over RPC: only the
- * faces' own methods are.
+ * The tenant object's modules as its faces (`key-face.ts`, `grant-face.ts`, `run-face.ts`,
+ * `operator-face.ts`) reach them. A face keeps them in `#private` fields, so nothing here is
+ * reachable over RPC: only the faces' own methods are.
  */
+import type { AssistantGrants } from "./assistant-grants";
 import type { CodeIds } from "./code-ids";
 import type { GatewayKeys } from "./gateway-keys";
 import type { IdempotencyKeys } from "./idempotency-keys";
@@ -46,6 +47,8 @@ export interface TenantParts {
   readonly confirmations: WriteConfirmations;
   /** An assistant's tool calls (`tool-calls.ts`). */
   readonly toolCalls: ToolCalls;
+  /** The OAuth grants approved for assistants (`assistant-grants.ts`). */
+  readonly grants: AssistantGrants;
   /** Sets the object's one alarm to the earliest due time of the modules' stored work. */
   arm(): Promise<void>;
 }

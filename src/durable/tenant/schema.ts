@@ -22,6 +22,7 @@ import { PAYOUT_TABLES } from "./payout-book";
 import { REFERENCE_CACHE_TABLES } from "./reference-cache";
 import { REGISTRATION_TABLES } from "./registration";
 import { REQUEST_LOG_TABLES } from "./request-log";
+import { ASSISTANT_GRANT_TABLES } from "./assistant-grants";
 import { ACCEPTED_TABLE, SHOP_REFUSALS_TABLE } from "./shop-pins";
 import { STRIPE_KEY_TABLES } from "./stripe-key";
 import { TOKEN_TABLES } from "./token-state";
@@ -141,6 +142,13 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
       // Orders that arrived before this step kept no payment reference: a payout's line for one of
       // them names no order, and is shown so (docs/payouts.md, "Stripe").
       for (const statement of [...STRIPE_KEY_TABLES, ...PAYMENT_REF_TABLES]) sql.exec(statement);
+    },
+  },
+  {
+    version: 14,
+    name: "assistant_grants: the OAuth grants a person approved for an assistant",
+    up: (sql) => {
+      for (const statement of ASSISTANT_GRANT_TABLES) sql.exec(statement);
     },
   },
 ];

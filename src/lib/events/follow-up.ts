@@ -1,8 +1,8 @@
 /**
  * @module
  * The one read that follows a write whose answer does not show the new state (a payment, a send):
- * a GET for the write's caller, with its credential and the shared budget, written to the tenant's
- * request log as the events' call (caller kind `events`).
+ * a GET for the write's caller, with its credential (a gateway key or an OAuth grant) and the
+ * shared budget, written to the tenant's request log as the events' call (caller kind `events`).
  */
 import type { V2Request } from "../passthrough";
 import { loggedCall, recordCall, type CallFacts } from "../request-log/record";
@@ -36,7 +36,7 @@ export async function readRows(
       environment: r.caller.environment,
       config: r.config,
       tenant: r.caller.tenant,
-      credential: { gatewayKey: r.caller.key },
+      credential: "key" in r.caller ? { gatewayKey: r.caller.key } : { grant: r.caller.grant },
       accessCache: r.accessCache,
     },
     {

@@ -3,7 +3,7 @@
  * What the MCP tools may do with their tenant: the narrow interface between the tool layer
  * (`tools/`) and the gateway. The tools hold a `Principal` (`principal.ts`) and an `AssistantPort`,
  * never a credential: the port is built at the door from whatever authenticated the session (a
- * gateway key today, `key-port.ts`; an OAuth grant in the OAuth issue) and keeps it to itself.
+ * gateway key or an OAuth grant, `holder-port.ts`) and keeps it to itself.
  */
 import type { OrderRunView } from "../orders/run-view";
 import type { RunState } from "../orders/runs";

@@ -3,8 +3,9 @@
  * Who an MCP session acts for: an authenticated principal (a tenant, a scope, and an id for the
  * audit), as the tool layer sees it. The tool layer never sees a credential: a gateway key is
  * checked and turned into a principal at the door (`middleware/mcp-key.ts`), and an OAuth grant of
- * one tenant and one scope (the OAuth issue) becomes the same principal there. What the key or
- * grant opens of the tenant's object is the tools' `AssistantPort` (`port.ts`), built beside it.
+ * one tenant and one scope (`lib/oauth/`) becomes the same principal there. What the key or grant
+ * opens of the tenant's object is the tools' `AssistantPort` (`port.ts`, `holder-port.ts`), built
+ * beside it.
  */
 import { z } from "zod";
 import type { Environment } from "../config";
@@ -26,9 +27,16 @@ export interface Principal {
   scope: Scope;
   /**
    * For the audit and the request log: `key:` and the first 8 hex of a gateway key's SHA-256 (not
-   * enough to find the key, enough to tell keys apart); an OAuth grant's id later.
+   * enough to find the key, enough to tell keys apart); `grant:` and an OAuth grant's id.
    */
   id: string;
+  /**
+   * The endpoint's scope: the most a session here could have. A key's scope is its endpoint's, so
+   * it never falls short of it; a grant's may (the person picked less), and a tool call that needs
+   * more than the grant but no more than this is answered `403 insufficient_scope`, so the client
+   * can ask the person again (step-up).
+   */
+  ceiling: Scope;
 }
 
 /** The classes each scope allows: each scope is the one before it and more. */
@@ -37,6 +45,16 @@ const ALLOWED: Record<Scope, ReadonlySet<OperationClass>> = {
   draft: new Set(["read", "draft"]),
   write: new Set(["read", "draft", "write"]),
 };
+
+/**
+ * The narrower of two scopes (each is the one before it and more): what a grant of one scope may
+ * do on an endpoint of another.
+ *
+ * @example narrower("write", "draft") // "draft"
+ */
+export function narrower(a: Scope, b: Scope): Scope {
+  return Scope.options.indexOf(a) <= Scope.options.indexOf(b) ? a : b;
+}
 
 /**
  * Whether `scope` may perform an operation of class `cls`.

@@ -35,6 +35,11 @@ export interface McpSession {
   requestId: string;
   /** The gateway's version, for the server's `serverInfo`. */
   version: string;
+  /**
+   * For an OAuth session: the endpoint's protected-resource document, which a `403
+   * insufficient_scope` names so the client can step up (`tools/prepare-tool.ts`); null for a key.
+   */
+  resourceMetadataUrl: string | null;
 }
 
 /**
@@ -66,5 +71,16 @@ export function serveMcp(req: Request, s: McpSession): Promise<Response> {
     // only: a message may quote the request's arguments.
     onerror: (e) => log.info("mcp-request-refused", { requestId: s.requestId, error: e.name }),
   });
-  return handler.fetch(req);
+  // The SDK builds the 403 of a scope challenge from this; the token itself stays out of it (the
+  // tool layer never holds a credential), so `token` is empty.
+  const authInfo =
+    s.resourceMetadataUrl === null
+      ? undefined
+      : {
+          token: "",
+          clientId: s.principal.id,
+          scopes: [s.principal.scope],
+          resourceMetadataUrl: s.resourceMetadataUrl,
+        };
+  return handler.fetch(req, authInfo && { authInfo });
 }

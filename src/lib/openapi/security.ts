@@ -1,7 +1,7 @@
 /**
  * @module
- * The gateway's credentials as OpenAPI security schemes: the operator's token, gateway keys, and
- * the four webhook signature schemes. OpenAPI has no word for "an HMAC of the body", so each
+ * The gateway's credentials as OpenAPI security schemes: the operator's token, gateway keys, an
+ * assistant's OAuth grant, the console's session, and the four webhook signature schemes. OpenAPI has no word for "an HMAC of the body", so each
  * signature is an `apiKey` in its header, with the scheme described in words.
  */
 import { SESSION_COOKIE } from "../console/cookie";
@@ -15,6 +15,7 @@ export const SECURITY = {
   stripe: "stripeSignature",
   standard: "standardWebhooks",
   operatorSession: "operatorSession",
+  oauthGrant: "oauthGrant",
 } as const;
 
 /** Every scheme, keyed by its name (the `components.securitySchemes` of both documents). */
@@ -58,6 +59,24 @@ export const SECURITY_SCHEMES = {
     name: "webhook-signature",
     description:
       'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the `whsec_` secret; `webhook-id` and `webhook-timestamp` are required too; a timestamp more than 300 s from now is refused.',
+  },
+  [SECURITY.oauthGrant]: {
+    type: "oauth2",
+    description:
+      "An OAuth 2.1 access token of a grant a person approved for one tenant and one scope (docs/mcp.md, connecting claude.ai and ChatGPT): PKCE S256, dynamic registration or a client ID metadata document; the MCP endpoints' protected-resource documents name the authorization server.",
+    flows: {
+      authorizationCode: {
+        authorizationUrl: "/oauth/authorize",
+        tokenUrl: "/oauth/token",
+        refreshUrl: "/oauth/token",
+        scopes: {
+          read: "Read the tenant's books.",
+          draft:
+            "Also prepare and confirm drafts: master data, sales orders, journal entry vouchers.",
+          write: "Also every other write: invoicing and sending, posting, deleting.",
+        },
+      },
+    },
   },
   [SECURITY.operatorSession]: {
     type: "apiKey",

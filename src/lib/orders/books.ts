@@ -105,10 +105,15 @@ export async function readBooks(
       ? kept.answer
       : { ...kept.answer, body: await kept.response.arrayBuffer() };
   };
-  const [chart, vat] = await Promise.all([
+  // Both reads run to the end before either's failure is thrown: a chart read (and kept) while the
+  // VAT codes failed spares the next save that call, which `Promise.all` would leave to chance.
+  const [chartDone, vatDone] = await Promise.allSettled([
     read(CHART, chartRead),
     vatRead ? read(VAT_CODES, vatRead) : null,
   ]);
+  if (chartDone.status === "rejected") throw chartDone.reason;
+  if (vatDone.status === "rejected") throw vatDone.reason;
+  const [chart, vat] = [chartDone.value, vatDone.value];
   const accounts = rows(CHART, chart, ChartAccountReply);
   return {
     chart: accounts,

@@ -7,7 +7,7 @@
 import { unwrap } from "../outcome";
 import type { V2Request } from "../passthrough";
 import { Problem } from "../problem";
-import { asKeyHolder } from "../stubs";
+import { asHolder } from "../stubs";
 import type { CallTrace } from "../upstream/client";
 import {
   lookupSearch,
@@ -28,9 +28,9 @@ import { getFilteredList } from "./filtered-list";
  */
 export function codeDeps(r: V2Request, trace: CallTrace): CodeDeps {
   return {
-    recall: async (keys) => unwrap(await asKeyHolder(r.env, r.caller, (f) => f.codeIds(keys))),
+    recall: async (keys) => unwrap(await asHolder(r.env, r.caller, (f) => f.codeIds(keys))),
     remember: async (found) => {
-      unwrap(await asKeyHolder(r.env, r.caller, (f) => f.rememberCodeIds(found)));
+      unwrap(await asHolder(r.env, r.caller, (f) => f.rememberCodeIds(found)));
     },
     lookup: (target, codes) => lookup(r, trace, target, codes),
   };
@@ -42,7 +42,7 @@ export function codeDeps(r: V2Request, trace: CallTrace): CodeDeps {
  * @example await forgetCodes(r, [{ kind: "Department", code: "avd10" }])
  */
 export async function forgetCodes(r: V2Request, keys: CodeKey[]): Promise<void> {
-  unwrap(await asKeyHolder(r.env, r.caller, (f) => f.forgetCodeIds(keys)));
+  unwrap(await asHolder(r.env, r.caller, (f) => f.forgetCodeIds(keys)));
 }
 
 /** One lookup GET, sent like any call of the caller's (its permit, its token, its deadline). */

@@ -24,7 +24,7 @@ import { BUFFERED_BODY_BYTES, type V2Request } from "../passthrough";
 import { sha256Hex } from "../crypto";
 import { unwrap } from "../outcome";
 import { Problem } from "../problem";
-import { asKeyHolder } from "../stubs";
+import { asHolder } from "../stubs";
 import type { CallTrace } from "../upstream/client";
 import { fingerprintOf, idempotencyKeyOf, recoverableCreate } from "./idempotency-rules";
 import { recover } from "./idempotency-recovery";
@@ -66,7 +66,7 @@ export async function idempotent(r: V2Request, trace: CallTrace, write: Write): 
   const recoverable = recoverableCreate(req.method, req.path, body);
   const keyHash = await sha256Hex(key.value);
   const claim = unwrap(
-    await asKeyHolder(r.env, r.caller, async (face) =>
+    await asHolder(r.env, r.caller, async (face) =>
       face.idempotencyClaim({
         keyHash,
         fingerprint: await fingerprintOf(req.method, req.path + req.search, body),
@@ -77,9 +77,7 @@ export async function idempotent(r: V2Request, trace: CallTrace, write: Write): 
   );
   const finish = async (holder: string, how: Finish) =>
     void unwrap(
-      await asKeyHolder(r.env, r.caller, (face) =>
-        face.idempotencyFinish({ keyHash, holder, how }),
-      ),
+      await asHolder(r.env, r.caller, (face) => face.idempotencyFinish({ keyHash, holder, how })),
     );
   switch (claim.kind) {
     case "replay":

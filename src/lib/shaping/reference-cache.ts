@@ -12,7 +12,7 @@
  */
 import { unwrap } from "../outcome";
 import { sendV2, type V2Request } from "../passthrough";
-import { asKeyHolder } from "../stubs";
+import { asHolder } from "../stubs";
 import type { CallTrace } from "../upstream/client";
 import { answerResponse, capture } from "./stored-answer";
 
@@ -81,7 +81,7 @@ export async function cachedReference(r: V2Request, trace: CallTrace): Promise<R
   const key = r.path + r.search;
   const resource = resourceOf(r.path);
   const read = unwrap(
-    await asKeyHolder(r.env, r.caller, (face) =>
+    await asHolder(r.env, r.caller, (face) =>
       face.referenceRead({ key, resource, refresh: wantsFresh(r.headers) }),
     ),
   );
@@ -97,7 +97,7 @@ export async function cachedReference(r: V2Request, trace: CallTrace): Promise<R
   const kept = await capture(res, KEPT_HEADERS, MAX_REFERENCE_ENTRY_BYTES);
   if (!kept.complete) return marked(kept.response, "miss");
   const entry = unwrap(
-    await asKeyHolder(r.env, r.caller, (face) =>
+    await asHolder(r.env, r.caller, (face) =>
       face.referenceKeep({ key, resource, generation: read.generation, answer: kept.answer }),
     ),
   );

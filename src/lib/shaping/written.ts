@@ -9,7 +9,7 @@
 import { log } from "../log";
 import { unwrap } from "../outcome";
 import type { V2Request } from "../passthrough";
-import { asKeyHolder } from "../stubs";
+import { asHolder } from "../stubs";
 import { kindsListedAt } from "./code-refs";
 import { REFERENCE_RESOURCES, resourceOf } from "./reference-cache";
 
@@ -34,7 +34,7 @@ export async function forgetWritten(r: V2Request, stage: "before" | "after"): Pr
   };
   if (stale.resource === null && stale.kinds.length === 0) return;
   const forget = async () =>
-    unwrap(await asKeyHolder(r.env, r.caller, (face) => face.forgetWritten(stale)));
+    unwrap(await asHolder(r.env, r.caller, (face) => face.forgetWritten(stale)));
   if (stage === "before") return void (await forget());
   await forget().catch((err: unknown) =>
     log.warn("stale-forget-failed", {

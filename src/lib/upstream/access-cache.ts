@@ -2,7 +2,9 @@
  * @module
  * The isolate's short memory of verified gateway keys: a key (filed under its SHA-256, never the
  * key itself) → the token its tenant's object handed out for it, so that a warm `/v2` call skips
- * the tenant's object and takes one Durable Object hop (the rate governor's) instead of two.
+ * the tenant's object and takes one Durable Object hop (the rate governor's) instead of two. An MCP
+ * tool's calls under an OAuth grant use it too, filed under `grant:<id>`: the MCP door asks the
+ * tenant's object about the grant on every request, so a copy only spares that request's calls.
  *
  * Why this may be stale, and by how much: the tenant's object is the only judge of a key, and a
  * copy here cannot hear about a change made through another isolate (a tenant removed, a key

@@ -6,10 +6,17 @@
  * exchange, and the retry rules below. It never retries a write blindly.
  */
 import type { Environment, EnvironmentConfig, Bindings } from "../config";
-import { problemOf } from "../outcome";
+import { problemOf, type Outcome } from "../outcome";
 import { Problem } from "../problem";
-import { asKeyHolder, asRun, governorStub, tenantStub, type TenantName } from "../stubs";
-import type { AccessCache } from "./access-cache";
+import {
+  asGrantHolder,
+  asKeyHolder,
+  asRun,
+  governorStub,
+  tenantStub,
+  type TenantName,
+} from "../stubs";
+import type { AccessCache, KeyAccess } from "./access-cache";
 import { exchange, retryAfterSeconds } from "./transport";
 
 /** A token with less than this left when its call is about to leave is fetched again, ms. */
@@ -50,12 +57,13 @@ export interface UpstreamCaller {
   /**
    * The caller's gateway key, authenticated by the tenant's object before anything is spent; or,
    * for an order run (which a verified webhook started for this tenant), the registration it was
-   * started under, which must still be the tenant's (see `durable/tenant.ts`).
+   * started under, which must still be the tenant's (see `durable/tenant.ts`); or an assistant's
+   * OAuth grant, which must still be live (`durable/tenant/grant-face.ts`).
    */
-  credential: { gatewayKey: string } | { registration: string };
+  credential: { gatewayKey: string } | { registration: string } | { grant: string };
   /**
-   * The isolate's verified keys, for a gateway-key credential; without it every call asks the
-   * tenant's object.
+   * The isolate's verified keys (and grants), for a gateway-key or grant credential; without it
+   * every call asks the tenant's object.
    */
   accessCache?: AccessCache;
   /** Whose traffic this is (`Lane`); a caller's own when absent. */
@@ -99,19 +107,36 @@ export async function callUpstream(
   const replayable = call.body === null || call.body instanceof ArrayBuffer;
   const credential = caller.credential;
   const cache = caller.accessCache;
-  /** A key's token: the isolate's copy, unless `fresh`; otherwise the key holder's face's. */
-  const keyAccess = (key: string, fresh: boolean) => {
-    const ask = () => asKeyHolder(caller.env, { tenant: caller.tenant, key }, (f) => f.access());
-    return cache ? cache.access(caller.tenant, key, ask, fresh) : ask();
-  };
+  /** A holder's token: the isolate's copy, unless `fresh`; otherwise `ask`'s (its face's). */
+  const cached = (id: string, ask: () => Promise<Outcome<KeyAccess>>, fresh: boolean) =>
+    cache ? cache.access(caller.tenant, id, ask, fresh) : ask();
   /**
    * The tenant's token; `fresh` asks the tenant's object even when the isolate holds a copy. Each
-   * face is asked in the round trip that hands it out (pipelined), as `access` was before.
+   * face is asked in the round trip that hands it out (pipelined), as `access` was before. A grant's
+   * copy is filed under its id (`grant:<id>`, no secret): the MCP door asked the tenant's object
+   * about the grant before this request got here, so a copy only spares the request's later calls a
+   * hop, and a revoked grant's requests never reach this (`middleware/mcp-key.ts`).
    */
   const tokenFor = async (fresh = false) => {
     const access = await ("gatewayKey" in credential
-      ? keyAccess(credential.gatewayKey, fresh)
-      : asRun(caller.env, caller.tenant, credential.registration, (f) => f.access()));
+      ? cached(
+          credential.gatewayKey,
+          () =>
+            asKeyHolder(caller.env, { tenant: caller.tenant, key: credential.gatewayKey }, (f) =>
+              f.access(),
+            ),
+          fresh,
+        )
+      : "grant" in credential
+        ? cached(
+            `grant:${credential.grant}`,
+            () =>
+              asGrantHolder(caller.env, { tenant: caller.tenant, grant: credential.grant }, (f) =>
+                f.access(),
+              ),
+            fresh,
+          )
+        : asRun(caller.env, caller.tenant, credential.registration, (f) => f.access()));
     if (!access.ok) throw problemOf(access.error);
     return access.value;
   };

@@ -6,6 +6,7 @@
  */
 import { eventRoutes } from "./event-routes";
 import { MessagePage } from "./layout";
+import { oauthRoutes } from "./oauth-routes";
 import { orderRoutes } from "./order-routes";
 import { payoutRoutes } from "./payout-routes";
 import { requestRoutes } from "./request-routes";
@@ -19,8 +20,10 @@ import { tenantRoutes } from "./tenant-routes";
  * (an operator's mistyped or stale link meets a page with a way back, not the API's JSON 404).
  * It reads no session: it shows nothing but the address's absence.
  */
-export const consoleRoutes = payoutRoutes(
-  eventRoutes(requestRoutes(orderRoutes(tenantRoutes(sessionRoutes(consoleRouter()))))),
+export const consoleRoutes = oauthRoutes(
+  payoutRoutes(
+    eventRoutes(requestRoutes(orderRoutes(tenantRoutes(sessionRoutes(consoleRouter()))))),
+  ),
 ).all("*", (c) =>
   html(
     c,

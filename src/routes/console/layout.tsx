@@ -38,7 +38,7 @@ th{background:#f1f3f5}
 label{display:block;font-weight:600;margin:.75rem 0 .2rem}
 label.inline{display:inline;font-weight:400;margin-left:.35rem}
 input,select{font:inherit;padding:.4rem;border:1px solid #6b6b6b;border-radius:4px;width:100%;max-width:24rem}
-input[type=checkbox]{width:auto}
+input[type=checkbox],input[type=radio]{width:auto}
 button{font:inherit;margin-top:.75rem;padding:.45rem 1rem;border:0;border-radius:4px;background:#0b4f8a;color:#fff;cursor:pointer}
 button.danger{background:#a4161a}
 header nav button{margin:0;background:#fff;color:#15324d}
@@ -63,6 +63,8 @@ export interface LayoutProps {
   csrf?: string | undefined;
   /** Seconds after which the page reloads itself (the budget page). */
   refresh?: number;
+  /** What the tab's title names after the page's: the console, or the approval page's "ledgergate". */
+  site?: string;
   children?: Child;
 }
 
@@ -79,7 +81,7 @@ export function Layout(p: LayoutProps) {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {p.refresh ? <meta http-equiv="refresh" content={String(p.refresh)} /> : null}
-        <title>{`${p.title} · ledgergate console`}</title>
+        <title>{`${p.title} · ${p.site ?? "ledgergate console"}`}</title>
         <style>{raw(CSS)}</style>
       </head>
       <body>

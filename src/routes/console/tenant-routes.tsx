@@ -70,6 +70,9 @@ async function tenantPage(
       webhooks={unwrap(
         await asOperator(c.env, tenantName(p.environment, p.client), (f) => f.webhookStatus()),
       )}
+      grants={unwrap(
+        await asOperator(c.env, tenantName(p.environment, p.client), (f) => f.assistantGrants()),
+      )}
       disabledEndpoints={endpoints
         .filter((e) => e.state === "disabled")
         .map((e) => ({ id: e.id, url: e.url, reason: e.disabledReason }))}
@@ -198,7 +201,7 @@ export function tenantRoutes(router: ConsoleRouter) {
         });
       }
       const name = tenantName(p.environment, p.client);
-      await removeTenant(c.env, name, { offboard: form.offboard === "yes" });
+      await removeTenant(c.env, name, { offboard: form.offboard === "yes", origin: origin(c) });
       dropCopies(c, p);
       return see(c, `/console?removed=${encodeURIComponent(name)}`);
     });

@@ -1,9 +1,11 @@
 /**
  * @module
- * The declarations of what happened for a tenant (`/admin`, operator token): its request log and
- * its webhooks' status. `routes/admin.ts` binds a handler to each.
+ * The declarations of what happened for a tenant (`/admin`, operator token): its request log, its
+ * webhooks' status, and the assistants connected through OAuth (listed and revoked).
+ * `routes/admin.ts` binds a handler to each.
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import { GrantId, GrantView } from "../../durable/tenant/assistant-grants";
 import { WebhookStatus } from "../../durable/tenant/webhook-status";
 import { problems } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";
@@ -61,5 +63,35 @@ export const webhookStatus = createRoute({
   responses: {
     200: jsonAnswer("One row per source.", Webhooks),
     ...problems(401, 404, 429, 503),
+  },
+});
+
+const Grants = z
+  .strictObject({ grants: z.array(GrantView.clone().openapi("AssistantGrant")) })
+  .openapi("AssistantGrants");
+
+export const listGrants = createRoute({
+  ...base,
+  method: "get",
+  path: "/tenants/{environment}/{client}/grants",
+  operationId: "listAssistantGrants",
+  summary: "The assistants connected through OAuth: each live grant, newest first (never a token)",
+  request: { params: Target },
+  responses: {
+    200: jsonAnswer("The live grants.", Grants),
+    ...problems(401, 404, 429, 503),
+  },
+});
+
+export const revokeGrant = createRoute({
+  ...base,
+  method: "delete",
+  path: "/tenants/{environment}/{client}/grants/{grant}",
+  operationId: "revokeAssistantGrant",
+  summary: "Revoke an assistant's grant: its tokens are refused from the next request on",
+  request: { params: Target.extend({ grant: GrantId }) },
+  responses: {
+    204: { description: "Revoked; its records in the authorization server are revoked too." },
+    ...problems(400, 401, 404, 429, 503),
   },
 });

@@ -9,9 +9,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { problems } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";
-import { ENDPOINT_SCOPES, type McpEndpoint } from "../../lib/mcp/principal";
+import { allows, ENDPOINT_SCOPES, Scope, type McpEndpoint } from "../../lib/mcp/principal";
 import { mcpKey, mcpOrigin, resourceMetadataPath } from "../../middleware/mcp-key";
 import { jsonAnswer } from "./kit";
+import { OAuthErrorBody } from "./oauth";
 
 const JsonRpcId = z.union([z.string(), z.int()]);
 
@@ -46,13 +47,16 @@ const SCOPE_WORDS: Record<McpEndpoint, string> = {
 function endpoint(path: McpEndpoint, operationId: string) {
   return createRoute({
     tags: ["mcp"],
-    security: [{ [SECURITY.gatewayKey]: [] }],
+    security: [
+      { [SECURITY.gatewayKey]: [] },
+      { [SECURITY.oauthGrant]: [...Scope.options].filter((s) => allows(ENDPOINT_SCOPES[path], s)) },
+    ],
     method: "post",
     path,
     operationId,
     middleware: [mcpOrigin(), mcpKey()] as const,
     summary: `The tenant's MCP server, scope ${ENDPOINT_SCOPES[path]}`,
-    description: `Model Context Protocol over Streamable HTTP (docs/mcp.md), for the tenant of the gateway key: ${SCOPE_WORDS[path]}. Serves the 2026-07-28 revision and the 2025-era initialize handshake, both statelessly. The body is one JSON-RPC message. A 401 carries WWW-Authenticate with resource_metadata (RFC 9728).`,
+    description: `Model Context Protocol over Streamable HTTP (docs/mcp.md), for the tenant of the gateway key or OAuth grant: ${SCOPE_WORDS[path]}. Serves the 2026-07-28 revision and the 2025-era initialize handshake, both statelessly. The body is one JSON-RPC message. A 401 carries WWW-Authenticate with resource_metadata (RFC 9728); an OAuth grant's scope is narrowed further by the endpoint's.`,
     responses: {
       200: {
         description:
@@ -66,7 +70,11 @@ function endpoint(path: McpEndpoint, operationId: string) {
       400: rpcError(
         "A malformed message, a header that contradicts it, or an unsupported version.",
       ),
-      403: rpcError("An Origin the gateway does not allow."),
+      403: {
+        description:
+          "An Origin the gateway does not allow (a JSON-RPC error); or, under an OAuth grant, a call that needs more scope than the grant has and no more than the endpoint allows: insufficient_scope, with WWW-Authenticate naming the scope and the resource's document, for the client to step up.",
+        content: { "application/json": { schema: z.union([JsonRpcError, OAuthErrorBody]) } },
+      },
       404: rpcError("A method MCP does not have."),
       406: rpcError("An Accept header without application/json and text/event-stream."),
       413: rpcError("A body over 2 MiB."),
@@ -86,11 +94,12 @@ export const ProtectedResource = z
     resource: z.string().meta({ description: "The endpoint's URL: the audience of its tokens." }),
     resource_name: z.string(),
     bearer_methods_supported: z.array(z.literal("header")),
-    scopes_supported: z.array(z.enum(["read", "draft", "write"])),
+    scopes_supported: z
+      .array(z.enum(["read", "draft", "write"]))
+      .meta({ description: "The scopes a grant for this endpoint may have." }),
     authorization_servers: z
       .array(z.string())
-      .optional()
-      .meta({ description: "Absent until the OAuth issue: connect with a gateway key." }),
+      .meta({ description: "This gateway (its origin): where OAuth clients get a grant." }),
   })
   .openapi("ProtectedResource");
 

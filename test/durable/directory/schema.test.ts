@@ -51,6 +51,7 @@ describe("directory schema: the numbered steps", () => {
       expect(userTables(sql)).toEqual([
         "console_revoked",
         "meta",
+        "oauth_registrations",
         "onboarding_states",
         "shop_claims",
         "tenants",
@@ -65,6 +66,7 @@ describe("directory schema: the numbered steps", () => {
       expect(userTables(sql)).toEqual([
         "console_revoked",
         "meta",
+        "oauth_registrations",
         "onboarding_states",
         "shop_claims",
         "tenants",

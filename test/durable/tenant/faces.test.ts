@@ -7,7 +7,15 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Tenant } from "../../../src/durable/tenant";
-import { asKeyHolder, asOperator, asRun, tenantName, tenantStub } from "../../../src/lib/stubs";
+import { newGrantId } from "../../../src/lib/oauth/grants";
+import {
+  asGrantHolder,
+  asKeyHolder,
+  asOperator,
+  asRun,
+  tenantName,
+  tenantStub,
+} from "../../../src/lib/stubs";
 import { fresh, tenant } from "../../helpers/gateway";
 
 const REFUSED = {
@@ -30,9 +38,33 @@ async function registered() {
   return { ...t, name: tenantName(t.environment, t.client) };
 }
 
+const GRANT_REFUSED = {
+  ok: false,
+  error: { reason: "unauthorized", detail: "The grant is not valid: connect the assistant again." },
+};
+
+/** A live grant of `t`, approved with its key, ending in an hour. */
+async function granted(t: Awaited<ReturnType<typeof registered>>) {
+  const id = newGrantId();
+  const added = await asKeyHolder(env, { tenant: t.name, key: t.gatewayKey }, (f) =>
+    f.grantAssistant({
+      id,
+      clientId: "client-1",
+      clientName: "Test Assistant",
+      redirectHost: "127.0.0.1",
+      scope: "draft",
+      approvedBy: "key:00000000",
+      expiresAt: Date.now() + 3_600_000,
+    }),
+  );
+  expect(added.ok).toBe(true);
+  return { tenant: t.name, grant: id };
+}
+
 describe("tenant faces: security", () => {
   it("the object's public methods are only the faces, the webhook intake, invalidate and alarm", async () => {
     const t = await registered();
+    const g = await granted(t);
     const names = (o: object) => Object.getOwnPropertyNames(Object.getPrototypeOf(o)).sort();
     const surface = await runInDurableObject(tenantStub(env, t.name), async (instance) => {
       const tenant = instance as unknown as Tenant;
@@ -40,6 +72,8 @@ describe("tenant faces: security", () => {
         tenant: names(tenant),
         granted: names(await tenant.withKey(t.gatewayKey)),
         refused: names(await tenant.withKey("lg_demo_nobody_x")),
+        grant: names(tenant.withGrant(g.grant)),
+        refusedGrant: names(tenant.withGrant("grant_nobodynobodynobo")),
       };
     });
     expect(surface.tenant).toEqual(
@@ -51,11 +85,25 @@ describe("tenant faces: security", () => {
         "invalidate",
         "operator",
         "receiveWebhook",
+        "withGrant",
         "withKey",
       ].sort(),
     );
     // RPC reaches a face's prototype methods: a refused face has exactly the granted face's.
     expect(surface.refused).toEqual(surface.granted);
+    expect(surface.refusedGrant).toEqual(surface.grant);
+    // A grant opens less than a key: no retry of a run, no payouts (no tool reads them), no
+    // approving another grant.
+    expect(surface.grant.filter((m) => !surface.granted.includes(m))).toEqual(["use"]);
+    expect(surface.granted.filter((m) => !surface.grant.includes(m)).sort()).toEqual([
+      "grantAssistant",
+      "payout",
+      "payouts",
+      "retryOrder",
+      "retryPayout",
+      "tenant",
+      "unpaidOrders",
+    ]);
   });
 
   it("a key that does not check out gets the same refusal from every method, and changes nothing", async () => {
@@ -117,6 +165,69 @@ describe("tenant faces: security", () => {
       products: [],
       settlement: null,
     });
+  });
+});
+
+describe("tenant faces: a grant's", () => {
+  it("a grant unknown, revoked, or of a removed tenant gets the same refusal from every method, and changes nothing", async () => {
+    const t = await registered();
+    const g = await granted(t);
+    const all = (who: { tenant: typeof t.name; grant: string }) =>
+      asGrantHolder(env, who, (f) =>
+        Promise.all([
+          f.use(),
+          f.access(),
+          f.orderRuns(null, 10),
+          f.orderRun("shopify", "1"),
+          f.idempotencyClaim(claim()),
+          f.referenceRead({ key: "/Currencies", resource: "currencies", refresh: false }),
+          f.forgetWritten({ resource: "currencies", kinds: [] }),
+          f.codeIds([]),
+          f.confirmationTake({ handleHash: "c".repeat(64), principal: `grant:${who.grant}` }),
+        ]),
+      );
+    for (const answer of await all({ tenant: t.name, grant: newGrantId() }))
+      expect(answer).toEqual(GRANT_REFUSED);
+    // The refused claim left nothing behind: the live grant claims the same key first.
+    const mine = await asGrantHolder(env, g, (f) => f.idempotencyClaim(claim()));
+    expect(mine.ok && mine.value.kind).toBe("first");
+    expect(await asOperator(env, t.name, (f) => f.revokeAssistantGrant(g.grant))).toEqual({
+      ok: true,
+      value: null,
+    });
+    for (const answer of await all(g)) expect(answer).toEqual(GRANT_REFUSED);
+    const other = await granted(t);
+    expect((await asOperator(env, t.name, (f) => f.remove())).ok).toBe(true);
+    for (const answer of await all(other)) expect(answer).toEqual(GRANT_REFUSED);
+  });
+
+  it("a live grant's face answers its scope and notes its use, and holds its own prepared writes", async () => {
+    const t = await registered();
+    const g = await granted(t);
+    const used = await asGrantHolder(env, g, (f) => f.use());
+    expect(used).toMatchObject({ ok: true, value: { scope: "draft" } });
+    const listed = await asOperator(env, t.name, (f) => f.assistantGrants());
+    expect(listed.ok && listed.value.map((x) => [x.id, x.lastUsedAt !== null])).toEqual([
+      [g.grant, true],
+    ]);
+    const write = {
+      method: "POST",
+      path: "/Customers",
+      search: "",
+      body: "{}",
+      operationClass: "draft",
+    } as const;
+    const ask = { handleHash: "e".repeat(64), principal: `grant:${g.grant}`, write };
+    expect((await asGrantHolder(env, g, (f) => f.confirmationStash(ask))).ok).toBe(true);
+    // The same handle under the tenant's key is another principal's: unknown to it.
+    const byKey = await asKeyHolder(env, { tenant: t.name, key: t.gatewayKey }, (f) =>
+      f.confirmationTake({ handleHash: ask.handleHash, principal: "key:00000000" }),
+    );
+    expect(byKey).toEqual({ ok: true, value: { kind: "unknown" } });
+    const mine = await asGrantHolder(env, g, (f) =>
+      f.confirmationTake({ handleHash: ask.handleHash, principal: ask.principal }),
+    );
+    expect(mine).toMatchObject({ ok: true, value: { kind: "ready", first: true } });
   });
 });
 

@@ -29,6 +29,7 @@ const BASELINE = TENANT_MIGRATIONS.find((s) => s.version === 5);
 if (!CURRENT || !BASELINE) throw new Error("the tenant's list lost its baseline");
 
 const TABLES = [
+  "assistant_grants",
   "call_counters",
   "code_ids",
   "gateway_keys",
@@ -320,6 +321,29 @@ describe("tenant schema: the numbered steps", () => {
       expect(() =>
         sql.exec("INSERT INTO stripe_key (id, sealed, mode, set_at) VALUES (2, '{}', 'test', 0)"),
       ).toThrow(/CHECK/);
+    });
+  });
+
+  it("step 14 adds the assistants' OAuth grants beside an object's prepared writes, which stay", async () => {
+    await withStorage((storage) => {
+      const sql = storage.sql;
+      writeLayout5(sql);
+      // An object at step 12 (so 13 and 14 run): an assistant prepared a write.
+      for (const step of TENANT_MIGRATIONS.filter((m) => m.version > 5 && m.version <= 12))
+        step.up(sql);
+      sql.exec("UPDATE meta SET value = '12' WHERE key = 'schema'");
+      sql.exec(
+        `INSERT INTO write_confirmations (handle_hash, principal, registration, method, path, search,
+          body, operation_class, prepared_at, expires_at) VALUES ('h', 'key:0', 'r', 'POST', '/Customers', '', NULL, 'draft', 1, 2)`,
+      );
+      expect(tables(sql)).not.toContain("assistant_grants");
+      migrate(storage);
+      expect(storedVersion(sql)).toBe(CURRENT);
+      expect(tables(sql)).toEqual(TABLES);
+      expect(sql.exec("SELECT handle_hash FROM write_confirmations").toArray()).toEqual([
+        { handle_hash: "h" },
+      ]);
+      expect(sql.exec("SELECT COUNT(*) AS n FROM assistant_grants").one()).toEqual({ n: 0 });
     });
   });
 

@@ -8,7 +8,7 @@
  * (`preview.ts`) and the handle, for `confirm_write`.
  */
 import { z } from "zod";
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { McpServer, ScopeChallengeHandler } from "@modelcontextprotocol/server";
 import { matchOperation } from "../../../../shared/v2/catalog";
 import { randomSecret, sha256Hex } from "../../crypto";
 import { v2Summary } from "../../openapi/v2-summary";
@@ -103,6 +103,27 @@ async function prepare(tc: ToolContext, input: PrepareInput, step: ToolStep) {
   });
 }
 
+/**
+ * The step-up of an OAuth session (MCP authorization, "scope challenge"): a write whose class the
+ * grant's scope lacks but the endpoint allows is answered `403 insufficient_scope` naming that
+ * class, before the tool runs, so the client can ask the person for more and call again. A key's
+ * scope is its endpoint's, so it never falls short here; a write beyond the endpoint is the tool's
+ * own refusal, as before.
+ */
+function stepUp(tc: ToolContext): ScopeChallengeHandler {
+  return ({ request }) => {
+    const input = PrepareInput.safeParse(request.params?.arguments);
+    if (!input.success) return undefined;
+    const m = matchOperation(input.data.method, input.data.path);
+    if (m.kind !== "operation") return undefined;
+    const cls = operationClass(m.op);
+    const { scope, ceiling } = tc.principal;
+    return cls !== "read" && !allows(scope, cls) && allows(ceiling, cls)
+      ? { scopes: [cls], errorDescription: `${m.op.key} needs scope ${cls}` }
+      : undefined;
+  };
+}
+
 /** Registers `prepare_write` on `server` (not for a read scope). */
 export function registerPrepareTool(server: McpServer, tc: ToolContext): void {
   server.registerTool(
@@ -119,6 +140,7 @@ export function registerPrepareTool(server: McpServer, tc: ToolContext): void {
         idempotentHint: false,
         openWorldHint: false,
       },
+      scopeChallenge: stepUp(tc),
     },
     (input) => guarded(tc, "prepare_write", (step) => prepare(tc, input, step)),
   );

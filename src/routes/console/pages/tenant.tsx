@@ -3,8 +3,9 @@
  * A tenant's page: its token, its gateway keys (never a key, except one just issued, once), the
  * webhook URLs with their secret forms and the shop each is bound to (a pin a first delivery made
  * before shops were bound by the operator, with a button to confirm it; the last delivery refused
- * for its shop), the order mapping, and removal.
+ * for its shop), the assistants connected through OAuth, the order mapping, and removal.
  */
+import type { GrantView } from "../../../durable/tenant/assistant-grants";
 import type { ShopView } from "../../../durable/tenant/webhook-setup";
 import type { Flash } from "../../../lib/console/flash";
 import { tenantPath, tokenSummary, when } from "../../../lib/console/views";
@@ -12,6 +13,7 @@ import type { WebhookStatus } from "../../../durable/tenant/webhook-status";
 import { Source } from "../../../lib/orders/order";
 import { Csrf, Layout } from "../layout";
 import { Table } from "../table";
+import { AssistantGrants } from "./assistant-grants";
 import { FormMessage, FreshKey } from "./feedback";
 import { MappingFields } from "./mapping";
 import { WebhookForm } from "./webhook-form";
@@ -36,6 +38,8 @@ export interface TenantPageProps {
   flash?: Flash | undefined;
   /** Each source's webhook status: secret, shop, last accepted and refused delivery. */
   webhooks?: WebhookStatus[] | undefined;
+  /** The assistants connected through OAuth (live grants), newest first. */
+  grants?: GrantView[] | undefined;
   /** The tenant's disabled webhook endpoints (events out), for a notice. */
   disabledEndpoints?: { id: string; url: string; reason: string | null }[] | undefined;
 }
@@ -100,6 +104,8 @@ export function TenantPage(p: TenantPageProps) {
         <button type="submit">Rotate gateway key</button>
       </form>
 
+      <AssistantGrants csrf={p.csrf} path={path("")} grants={p.grants ?? []} flash={p.flash} />
+
       <h2 id="webhooks">Webhooks</h2>
       <p>
         Paste a shop's URL into the shop's webhook settings, and save the signing secret the shop
@@ -147,8 +153,8 @@ export function TenantPage(p: TenantPageProps) {
       <form method="post" action={path("/remove")}>
         <Csrf token={p.csrf} />
         <p>
-          Removing the tenant deletes its client key, token, gateway keys, webhook secrets, order
-          runs, webhook endpoints and event log from the gateway.
+          Removing the tenant deletes its client key, token, gateway keys, assistants' connections,
+          webhook secrets, order runs, webhook endpoints and event log from the gateway.
         </p>
         <p>
           <input type="checkbox" id="confirm-remove" name="confirm" value="yes" required />
@@ -175,6 +181,7 @@ function JumpLinks() {
   const parts = [
     ["token", "Token"],
     ["keys", "Gateway keys"],
+    ["assistants", "Assistants"],
     ["webhooks", "Webhooks"],
     ["mapping", "Order mapping"],
     ["orders", "Orders"],

@@ -1,29 +1,35 @@
 /**
  * @module
- * The `AssistantPort` of a session authenticated with a gateway key: every call goes where the same
- * `/v2` call of that key would go (`readV2Request`, then `performV2`), so an assistant's request is
- * checked, shaped, paced and logged exactly as the key holder's own; the one difference is its
- * lane (`assistant`) and its name in the log. The key stays inside this closure: the tools get the
- * port, not the key.
+ * The `AssistantPort` of a session, authenticated with a gateway key or an OAuth grant: every call
+ * goes where the same `/v2` call of that key would go (`readV2Request`, then `performV2`), so an
+ * assistant's request is checked, shaped, paced and logged exactly as the key holder's own; the one
+ * difference is its lane (`assistant`) and its name in the log. Under a grant, each reach into the
+ * tenant's object goes through the grant's face (`durable/tenant/grant-face.ts`), which opens only
+ * what the tools need and checks the grant again every time. The credential stays inside this
+ * closure: the tools get the port, never the key or the grant.
  */
-import type { Caller } from "../app";
+import type { Holder } from "../app";
 import type { Bindings } from "../config";
 import { unwrap } from "../outcome";
 import { readV2Request, type V2Request } from "../passthrough";
 import type { CallerTag } from "../request-log/record";
 import { checkWrite } from "../shaping/write-body";
-import { asKeyHolder, type KeyHolderStub } from "../stubs";
+import { asHolder, type HolderStub } from "../stubs";
 import type { AccessCache } from "../upstream/access-cache";
 import type { CallTrace } from "../upstream/client";
 import { performV2 } from "../v2-call";
 import type { ApiCall, AssistantPort } from "./port";
 
 /** What the port needs of the request that opened the session. */
-export interface KeyPortDeps {
+export interface HolderPortDeps {
   env: Bindings;
   ctx: Pick<ExecutionContext, "waitUntil">;
-  /** The authenticated key's caller (`middleware/mcp-key.ts`). */
-  caller: Caller;
+  /** The authenticated key's caller or grant (`middleware/mcp-key.ts`). */
+  caller: Holder;
+  /**
+   * The isolate's verified keys and grants (a grant's copy is used only after the door checked the
+   * grant for this request).
+   */
   accessCache?: AccessCache;
   /** The gateway's origin, for the links in answers (`Location`). */
   origin: string;
@@ -32,11 +38,11 @@ export interface KeyPortDeps {
 }
 
 /**
- * The port of a gateway key's session.
+ * The port of a gateway key's or an OAuth grant's session.
  *
- * @example const port = keyPort({ env, ctx, caller, origin, principalId: "key:0123abcd" })
+ * @example const port = holderPort({ env, ctx, caller, origin, principalId: "key:0123abcd" })
  */
-export function keyPort(d: KeyPortDeps): AssistantPort {
+export function holderPort(d: HolderPortDeps): AssistantPort {
   const who = (): Promise<CallerTag> => Promise.resolve({ kind: "assistant", id: d.principalId });
   const request = (call: ApiCall, requestId: string): Promise<V2Request> => {
     const headers = new Headers();
@@ -49,7 +55,7 @@ export function keyPort(d: KeyPortDeps): AssistantPort {
     });
     return readV2Request(d.env, d.caller, req, requestId, d.accessCache, "assistant");
   };
-  const own = <T>(call: (face: KeyHolderStub) => T) => asKeyHolder(d.env, d.caller, call);
+  const own = <T>(call: (face: HolderStub) => T) => asHolder(d.env, d.caller, call);
   return {
     async check(call) {
       const r = await request(call, "check");

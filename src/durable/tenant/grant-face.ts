@@ -1,0 +1,205 @@
+/**
+ * @module
+ * The tenant object's face for an OAuth grant (an assistant connected through the approval page,
+ * `lib/oauth/`). A grant is not a gateway key: it opens what an MCP tool call needs and nothing
+ * more (`holder-ops.ts`: a token, the `/v2` shaping state, the runs to read, prepared writes), and
+ * not a run's retry nor another grant. `grantAccess` checks the grant once, against its row
+ * (`assistant-grants.ts`) and the tenant's current registration, and hands out a `GrantFace` or a
+ * `RefusedGrantFace` with the same methods, as `withKey` does for keys: each call takes a new face,
+ * so a grant revoked, expired or outlived by its tenant is refused at the next call.
+ */
+import { RpcTarget } from "cloudflare:workers";
+import type { Scope } from "../../lib/mcp/principal";
+import type { Source } from "../../lib/orders/order";
+import type { RunState } from "../../lib/orders/runs";
+import { fail, ok, type Outcome } from "../../lib/outcome";
+import type { CodeId, CodeKey } from "../../lib/shaping/code-refs";
+import { viewOf, type GrantView, type NewGrant, type StoredGrant } from "./assistant-grants";
+import {
+  HolderOps,
+  type ClaimAsk,
+  type FinishAsk,
+  type KeepAsk,
+  type ReadAsk,
+  type TakeAsk,
+  type TenantHolder,
+} from "./holder-ops";
+import type { RunOwner } from "./order-desk";
+import { ownerOf, type TenantParts } from "./parts";
+import type { StashAsk } from "./write-confirmations";
+
+export type { GrantView } from "./assistant-grants";
+/** What an approval asks the object to record (`assistant-grants.ts`). */
+export type GrantAsk = NewGrant;
+
+/** A live grant as the MCP door sees it: its scope and its end. */
+export interface GrantUse {
+  scope: Scope;
+  expiresAt: number;
+}
+
+/** What the holder of a live OAuth grant may do with its tenant's object. */
+export interface GrantHolder extends TenantHolder {
+  /** The door's check: the grant's scope and end, noting the use (`lastUsedAt`). */
+  use(): Promise<Outcome<GrantUse>>;
+}
+
+/** What `Tenant.withGrant` hands out: a `GrantFace` or a `RefusedGrantFace`. */
+export type GrantHolderFace = GrantHolder & RpcTarget;
+
+/**
+ * Records an approved grant for the tenant's current registration (the key holder's and the
+ * operator's faces both approve through this): refused when the tenant holds too many.
+ */
+export async function addGrant(
+  parts: TenantParts,
+  owner: RunOwner,
+  ask: GrantAsk,
+): Promise<Outcome<GrantView>> {
+  const now = Date.now();
+  const added = parts.grants.add(ask, owner.registration, now);
+  if (!added.ok)
+    return fail(
+      "conflict",
+      "The tenant holds as many assistant connections as it may (100): revoke one in the console first.",
+    );
+  const stored = parts.grants.live(ask.id, owner.registration, now);
+  if (!stored) return fail("bad-request", "The grant ends before it begins: pick a lifetime.");
+  // The alarm purges the row at its end.
+  await parts.arm();
+  return ok(viewOf(stored));
+}
+
+/**
+ * The one check of a grant: its row, under the current registration, before its end; then a face
+ * bound to that grant and that registration.
+ */
+export function grantAccess(parts: TenantParts, grantId: string): GrantHolderFace {
+  const r = parts.registration.get();
+  const grant = r && parts.grants.live(grantId, r.registrationId, Date.now());
+  return r && grant ? new GrantFace(parts, grant, ownerOf(r)) : new RefusedGrantFace();
+}
+
+/** A live grant's face. */
+class GrantFace extends RpcTarget implements GrantHolder {
+  readonly #parts: TenantParts;
+  readonly #grant: StoredGrant;
+  readonly #ops: HolderOps;
+
+  constructor(parts: TenantParts, grant: StoredGrant, owner: RunOwner) {
+    super();
+    this.#parts = parts;
+    this.#grant = grant;
+    this.#ops = new HolderOps(parts, owner);
+  }
+
+  async use(): Promise<Outcome<GrantUse>> {
+    this.#parts.grants.touch(this.#grant, Date.now());
+    return ok({ scope: this.#grant.scope, expiresAt: this.#grant.expiresAt });
+  }
+
+  /** An isolate may keep a copy as for a key, never past the grant's end. */
+  access() {
+    return this.#ops.access(this.#grant.expiresAt);
+  }
+
+  async orderRun(source: Source, orderId: string) {
+    return this.#ops.orderRun(source, orderId);
+  }
+
+  async orderRuns(state: RunState | null, limit: number) {
+    return this.#ops.orderRuns(state, limit);
+  }
+
+  idempotencyClaim(ask: ClaimAsk) {
+    return this.#ops.idempotencyClaim(ask);
+  }
+
+  async idempotencyFinish(ask: FinishAsk) {
+    return this.#ops.idempotencyFinish(ask);
+  }
+
+  async referenceRead(ask: ReadAsk) {
+    return this.#ops.referenceRead(ask);
+  }
+
+  referenceKeep(ask: KeepAsk) {
+    return this.#ops.referenceKeep(ask);
+  }
+
+  async forgetWritten(stale: { resource: string | null; kinds: string[] }) {
+    return this.#ops.forgetWritten(stale);
+  }
+
+  async codeIds(keys: CodeKey[]) {
+    return this.#ops.codeIds(keys);
+  }
+
+  async rememberCodeIds(found: CodeId[]) {
+    return this.#ops.rememberCodeIds(found);
+  }
+
+  async forgetCodeIds(keys: CodeKey[]) {
+    return this.#ops.forgetCodeIds(keys);
+  }
+
+  confirmationStash(ask: StashAsk) {
+    return this.#ops.confirmationStash(ask);
+  }
+
+  confirmationTake(ask: TakeAsk) {
+    return this.#ops.confirmationTake(ask);
+  }
+}
+
+/**
+ * Revoked, expired, unknown, or its tenant removed or registered anew: never told apart, the same
+ * detail for all.
+ */
+const REFUSED = fail("unauthorized", "The grant is not valid: connect the assistant again.");
+
+/** A grant that did not check out: every method answers `REFUSED` and touches nothing. */
+class RefusedGrantFace extends RpcTarget implements GrantHolder {
+  async use() {
+    return REFUSED;
+  }
+  async access() {
+    return REFUSED;
+  }
+  async orderRun() {
+    return REFUSED;
+  }
+  async orderRuns() {
+    return REFUSED;
+  }
+  async idempotencyClaim() {
+    return REFUSED;
+  }
+  async idempotencyFinish() {
+    return REFUSED;
+  }
+  async referenceRead() {
+    return REFUSED;
+  }
+  async referenceKeep() {
+    return REFUSED;
+  }
+  async forgetWritten() {
+    return REFUSED;
+  }
+  async codeIds() {
+    return REFUSED;
+  }
+  async rememberCodeIds() {
+    return REFUSED;
+  }
+  async forgetCodeIds() {
+    return REFUSED;
+  }
+  async confirmationStash() {
+    return REFUSED;
+  }
+  async confirmationTake() {
+    return REFUSED;
+  }
+}

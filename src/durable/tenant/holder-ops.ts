@@ -1,0 +1,226 @@
+/**
+ * @module
+ * What a gateway key and an OAuth grant both open of their tenant, once checked: the state of the
+ * `/v2` pipeline (a token, idempotency records, the reference cache, codes → ids), the order runs
+ * (read only) and an assistant's prepared writes. One implementation that the key holder's face
+ * (`key-face.ts`) and the grant's (`grant-face.ts`) forward to, so the two cannot drift apart: a
+ * tool call under a grant reaches exactly what the same call under a key reaches. Not an
+ * `RpcTarget`: only the faces are handed out, and each lists, method by method, what it opens.
+ */
+import type { Source } from "../../lib/orders/order";
+import type { OrderRunView } from "../../lib/orders/run-view";
+import type { RunState } from "../../lib/orders/runs";
+import { ok, type Outcome } from "../../lib/outcome";
+import type { CodeId, CodeKey } from "../../lib/shaping/code-refs";
+import type { StoredAnswer } from "../../lib/shaping/stored-answer";
+import { cacheMs, type KeyAccess } from "../../lib/upstream/access-cache";
+import type { Claim, Finish } from "./idempotency-keys";
+import type { RunOwner } from "./order-desk";
+import type { TenantParts } from "./parts";
+import type { ReferenceRead } from "./reference-cache";
+import type { StashAsk, Taken } from "./write-confirmations";
+
+/** An idempotency claim's question: the key's hash, the request's fingerprint, the lease. */
+export interface ClaimAsk {
+  keyHash: string;
+  fingerprint: string;
+  recheck: boolean;
+  leaseUntil: number;
+}
+
+/** How a claim ends, and which holder ends it. */
+export interface FinishAsk {
+  keyHash: string;
+  holder: string;
+  how: Finish;
+}
+
+/** A reference read: its cache key, its resource, and whether the caller wants it fresh. */
+export interface ReadAsk {
+  key: string;
+  resource: string;
+  refresh: boolean;
+}
+
+/** A reference answer to keep, read under `generation`. */
+export interface KeepAsk {
+  key: string;
+  resource: string;
+  generation: number;
+  answer: StoredAnswer;
+}
+
+/** When a kept reference answer was stored and when it expires. */
+export interface Kept {
+  storedAt: number;
+  expiresAt: number;
+}
+
+/** A confirmation's question: the handle's hash and who confirms. */
+export interface TakeAsk {
+  handleHash: string;
+  principal: string;
+}
+
+/**
+ * What a checked holder, key or grant, may do with its tenant's object. Every method answers an
+ * `Outcome`; a face that did not check out answers `unauthorized` from each.
+ */
+export interface TenantHolder {
+  /**
+   * A token for the holder's API call, with how long an isolate may serve a copy of it to this
+   * holder without asking again (`cacheMs`, see `lib/upstream/access-cache.ts`).
+   */
+  access(): Promise<Outcome<KeyAccess>>;
+  /** One order's run. */
+  orderRun(source: Source, orderId: string): Promise<Outcome<OrderRunView>>;
+  /** The tenant's runs, newest change first, optionally in one state. */
+  orderRuns(state: RunState | null, limit: number): Promise<Outcome<OrderRunView[]>>;
+  /**
+   * Claims an idempotency key for a `/v2` write (`lib/shaping/idempotency.ts`): first, a replay,
+   * or why not.
+   */
+  idempotencyClaim(ask: ClaimAsk): Promise<Outcome<Claim>>;
+  /**
+   * Ends a claim with the answer, an unknown outcome, or a release; false when the claim had
+   * lapsed to another caller.
+   */
+  idempotencyFinish(ask: FinishAsk): Promise<Outcome<boolean>>;
+  /**
+   * A cached reference answer, or the generation a fresh read will be kept under
+   * (`lib/shaping/reference-cache.ts`).
+   */
+  referenceRead(ask: ReadAsk): Promise<Outcome<ReferenceRead>>;
+  /**
+   * Keeps a reference answer read under `generation`, unless its resource was written since;
+   * answers when it was kept and expires, or null.
+   */
+  referenceKeep(ask: KeepAsk): Promise<Outcome<Kept | null>>;
+  /**
+   * Forgets what a `/v2` write may have made stale, in one call: the cached reads of `resource`
+   * (null: not a cached one) and the remembered codes of `kinds` (`lib/shaping/written.ts`).
+   */
+  forgetWritten(stale: { resource: string | null; kinds: string[] }): Promise<Outcome<null>>;
+  /** The ids still trusted for codes a `/v2` write gave (`lib/shaping/code-refs.ts`). */
+  codeIds(keys: CodeKey[]): Promise<Outcome<CodeId[]>>;
+  /** Remembers ids a lookup found for codes. */
+  rememberCodeIds(found: CodeId[]): Promise<Outcome<null>>;
+  /** Forgets remembered ids the API refused a write with. */
+  forgetCodeIds(keys: CodeKey[]): Promise<Outcome<null>>;
+  /**
+   * Keeps a write an assistant prepared under its confirmation handle's hash, for the current
+   * registration (`write-confirmations.ts`); answers when it expires unconfirmed.
+   */
+  confirmationStash(ask: StashAsk): Promise<Outcome<{ expiresAt: number }>>;
+  /** The prepared write of a handle, for its principal: ready (first or again), expired, unknown. */
+  confirmationTake(ask: TakeAsk): Promise<Outcome<Taken>>;
+}
+
+/** The tenant's state as a checked holder (key or grant) reaches it. */
+export class HolderOps {
+  readonly #parts: TenantParts;
+  readonly #owner: RunOwner;
+
+  constructor(parts: TenantParts, owner: RunOwner) {
+    this.#parts = parts;
+    this.#owner = owner;
+  }
+
+  /**
+   * A token, with how long an isolate may serve a copy of it without asking again: never past the
+   * token's renewal window nor `retiresAt` (a key's retirement, a grant's end; see
+   * `lib/upstream/access-cache.ts`).
+   */
+  async access(retiresAt: number | null): Promise<Outcome<KeyAccess>> {
+    const tokens = this.#parts.tokens;
+    const a = await tokens.access();
+    return a.ok
+      ? ok({
+          ...a.value,
+          cacheMs: cacheMs(Date.now(), {
+            servesUntil: tokens.servesUntil(a.value.token),
+            retiresAt,
+          }),
+        })
+      : a;
+  }
+
+  orderRun(source: Source, orderId: string): Outcome<OrderRunView> {
+    return this.#parts.desk.view(source, orderId);
+  }
+
+  orderRuns(state: RunState | null, limit: number): Outcome<OrderRunView[]> {
+    return ok(this.#parts.desk.list(state, limit));
+  }
+
+  async idempotencyClaim(ask: ClaimAsk): Promise<Outcome<Claim>> {
+    // Synchronous: no other claim runs between this one's read and its insert.
+    const claim = this.#parts.idempotency.claim(
+      ask.keyHash,
+      ask.fingerprint,
+      ask.recheck,
+      ask.leaseUntil,
+      Date.now(),
+    );
+    if (claim.kind === "first") await this.#parts.arm();
+    return ok(claim);
+  }
+
+  idempotencyFinish(ask: FinishAsk): Outcome<boolean> {
+    return ok(this.#parts.idempotency.finish(ask.keyHash, ask.holder, ask.how));
+  }
+
+  referenceRead(ask: ReadAsk): Outcome<ReferenceRead> {
+    return ok(this.#parts.references.read(ask.key, ask.resource, ask.refresh, Date.now()));
+  }
+
+  async referenceKeep(ask: KeepAsk): Promise<Outcome<Kept | null>> {
+    const kept = this.#parts.references.keep(
+      ask.key,
+      ask.resource,
+      ask.generation,
+      ask.answer,
+      Date.now(),
+    );
+    if (kept) await this.#parts.arm();
+    return ok(kept);
+  }
+
+  forgetWritten(stale: { resource: string | null; kinds: string[] }): Outcome<null> {
+    if (stale.resource !== null) this.#parts.references.forget(stale.resource);
+    this.#parts.codeIds.forgetKinds(stale.kinds);
+    return ok(null);
+  }
+
+  codeIds(keys: CodeKey[]): Outcome<CodeId[]> {
+    return ok(this.#parts.codeIds.recall(keys, Date.now()));
+  }
+
+  rememberCodeIds(found: CodeId[]): Outcome<null> {
+    this.#parts.codeIds.remember(found, Date.now());
+    return ok(null);
+  }
+
+  forgetCodeIds(keys: CodeKey[]): Outcome<null> {
+    this.#parts.codeIds.forget(keys);
+    return ok(null);
+  }
+
+  async confirmationStash(ask: StashAsk): Promise<Outcome<{ expiresAt: number }>> {
+    const kept = this.#parts.confirmations.stash(ask, this.#owner.registration, Date.now());
+    await this.#parts.arm();
+    return ok(kept);
+  }
+
+  async confirmationTake(ask: TakeAsk): Promise<Outcome<Taken>> {
+    const taken = this.#parts.confirmations.take(
+      ask.handleHash,
+      ask.principal,
+      this.#owner.registration,
+      Date.now(),
+    );
+    // A first confirmation keeps the row a day longer: the alarm follows.
+    if (taken.kind === "ready" && taken.first) await this.#parts.arm();
+    return ok(taken);
+  }
+}
