@@ -41,6 +41,18 @@ interface GatewayOptionalBindings {
    * (`lib/events/schedule.ts`).
    */
   EVENT_RETRY_SCHEDULE?: string;
+  /**
+   * The watcher's shortest cycle, seconds (docs/events.md, "The watcher"): no tenant is polled more
+   * often, however few are watched. 30 when unset or unreadable; `npm start` sets 5, so a change
+   * made elsewhere arrives within seconds.
+   */
+  WATCHER_CYCLE_SECONDS?: string;
+  /**
+   * The share of the environment's limit the watchers may spend, 0 < s ≤ 1; 0.2 (two calls a
+   * second of the API's ten) when unset or unreadable. The governor caps the watcher's permits at
+   * the same share; the watchers' cadence is computed from it (`lib/watcher/cadence.ts`).
+   */
+  WATCHER_SHARE?: string;
   /** `debug`, `info` (default), `warn`, `error` or `silent` (see `lib/log.ts`). */
   LOG_LEVEL?: string;
   /** The sealing key being rotated out: it still opens, never seals (`lib/secrets.ts`). */

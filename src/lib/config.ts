@@ -37,6 +37,11 @@ const COMMITTED_DEVELOPMENT_VALUES = {
   SECRETS_KEY: "bGVkZ2VyZ2F0ZS1sb2NhbC1kZXZlbG9wbWVudC1rZXk=",
 } as const;
 
+/** The watcher's shortest cycle when `WATCHER_CYCLE_SECONDS` is unset, s (docs/events.md). */
+export const DEFAULT_WATCHER_CYCLE_SECONDS = 30;
+/** The share of the limit the watchers may spend when `WATCHER_SHARE` is unset. */
+export const DEFAULT_WATCHER_SHARE = 0.2;
+
 /** The default retry schedule's waits, s. */
 function defaultWaits(): number[] {
   const parsed = parseSchedule(DEFAULT_RETRY_SCHEDULE);
@@ -113,6 +118,14 @@ const ConfigBindings = z.object({
       return z.NEVER;
     })
     .catch(() => defaultWaits()),
+  /** The watcher's shortest cycle, s (`lib/watcher/cadence.ts`); local development sets 5. */
+  WATCHER_CYCLE_SECONDS: Count(DEFAULT_WATCHER_CYCLE_SECONDS),
+  /** The share of the limit the watchers may spend, 0 < s ≤ 1 (the governor's watcher cap). */
+  WATCHER_SHARE: z
+    .string()
+    .transform(Number)
+    .pipe(z.number().gt(0).max(1))
+    .catch(DEFAULT_WATCHER_SHARE),
   /** `true` in the local configuration only: see `eventEndpointsAllowLoopback` below. */
   EVENT_ENDPOINTS_ALLOW_LOOPBACK: z.string().optional().catch(undefined),
   /** Operations `/v2` lets through beyond the catalog; unreadable entries are ignored. */
@@ -146,6 +159,10 @@ const GatewayConfig = ConfigBindings.transform((b) => ({
   requestLog: b.REQUEST_LOG,
   /** The waits between a webhook delivery's attempts, s (`EVENT_RETRY_SCHEDULE`). */
   eventRetryWaits: b.EVENT_RETRY_SCHEDULE,
+  /** The watcher's shortest cycle, ms (`WATCHER_CYCLE_SECONDS`). */
+  watcherFloorMs: b.WATCHER_CYCLE_SECONDS * 1000,
+  /** The share of the limit the watchers may spend (`WATCHER_SHARE`). */
+  watcherShare: b.WATCHER_SHARE,
   /**
    * Whether a webhook endpoint may be `http://` on a loopback address (`lib/events/endpoint-url.ts`),
    * for trying events with a receiver on the same machine. Only when the var says `true` *and* the

@@ -8,7 +8,7 @@
 import type { Environment, EnvironmentConfig, Bindings } from "../config";
 import { problemOf } from "../outcome";
 import { Problem } from "../problem";
-import { asKeyHolder, asRun, governorStub, tenantStub, type TenantName } from "../stubs";
+import { asKeyHolder, asRun, asWatcher, governorStub, tenantStub, type TenantName } from "../stubs";
 import type { AccessCache } from "./access-cache";
 import { exchange, retryAfterSeconds } from "./transport";
 
@@ -35,11 +35,13 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /**
  * Whose traffic a call is, for the governor's fair queue: `caller` for a gateway key's own `/v2`
  * calls and an order run's steps, `assistant` for the upstream calls of an MCP tool
- * (`lib/mcp/`). Today every lane takes its permit from the same queue of its tenant; the
- * governor's separate lane for assistants (docs/mcp.md, "Budget") reads this field, so giving
- * assistants their own lane changes the governor and the one `acquire` call below, nothing else.
+ * (`lib/mcp/`), `watcher` for the polls of the tenant's watcher (`durable/watcher.ts`). Today every
+ * lane takes its permit from the same queue of its tenant; the governor's separate lane for
+ * assistants (docs/mcp.md, "Budget") and its low-priority class for the watcher read this field,
+ * so giving a lane its own place changes the governor and the one `acquire` call below, nothing
+ * else. The watcher's lane also backs off first here: it never waits out a 429 (see below).
  */
-export type Lane = "caller" | "assistant";
+export type Lane = "caller" | "assistant" | "watcher";
 
 /** Who is calling, and with what. */
 export interface UpstreamCaller {
@@ -50,9 +52,11 @@ export interface UpstreamCaller {
   /**
    * The caller's gateway key, authenticated by the tenant's object before anything is spent; or,
    * for an order run (which a verified webhook started for this tenant), the registration it was
-   * started under, which must still be the tenant's (see `durable/tenant.ts`).
+   * started under, which must still be the tenant's (see `durable/tenant.ts`); or, for the
+   * tenant's watcher, the books it reads, which must still be the tenant's
+   * (`durable/tenant/watcher-face.ts`).
    */
-  credential: { gatewayKey: string } | { registration: string };
+  credential: { gatewayKey: string } | { registration: string } | { watcher: string };
   /**
    * The isolate's verified keys, for a gateway-key credential; without it every call asks the
    * tenant's object.
@@ -72,6 +76,11 @@ export interface UpstreamCall {
   body: ArrayBuffer | ReadableStream | null;
   /** Epoch ms by which the caller needs an answer. */
   deadline: number;
+  /**
+   * The longest wait for a permit, ms, when shorter than the deadline allows: the watcher takes a
+   * permit only when one is there, it does not queue behind callers for long.
+   */
+  maxPermitWaitMs?: number;
 }
 
 /** What happened on the way, for logs and counters. */
@@ -111,7 +120,9 @@ export async function callUpstream(
   const tokenFor = async (fresh = false) => {
     const access = await ("gatewayKey" in credential
       ? keyAccess(credential.gatewayKey, fresh)
-      : asRun(caller.env, caller.tenant, credential.registration, (f) => f.access()));
+      : "watcher" in credential
+        ? asWatcher(caller.env, caller.tenant, (f) => f.access(credential.watcher))
+        : asRun(caller.env, caller.tenant, credential.registration, (f) => f.access()));
     if (!access.ok) throw problemOf(access.error);
     return access.value;
   };
@@ -123,7 +134,8 @@ export async function callUpstream(
     // The key is authenticated before a permit is taken, so forged keys cannot spend the shared
     // budget.
     let access = await tokenFor();
-    const permit = await governor.acquire(caller.tenant, permitWaitMs(remaining));
+    const maxWait = Math.min(permitWaitMs(remaining), call.maxPermitWaitMs ?? Infinity);
+    const permit = await governor.acquire(caller.tenant, maxWait);
     if (!permit.ok) {
       throw new Problem(
         "unavailable",
@@ -177,7 +189,10 @@ export async function callUpstream(
     if (res.status === 429 || res.status === 503) {
       const wait = retryAfterSeconds(res.headers.get("retry-after"));
       if (res.status === 429) await governor.throttled(wait, permit.permit);
-      if (SAFE_METHODS.has(call.method) && Date.now() + wait * 1000 < call.deadline) {
+      // The watcher backs off first: it takes the 429 as its answer and polls again next cycle,
+      // after the Retry-After, rather than wait here for a permit it would then hold.
+      const resend = caller.lane !== "watcher" && SAFE_METHODS.has(call.method);
+      if (resend && Date.now() + wait * 1000 < call.deadline) {
         await res.body?.cancel();
         await scheduler.wait(wait * 1000);
         continue;

@@ -1,0 +1,255 @@
+/**
+ * @module
+ * `Watcher`: one per tenant (`idFromName("demo:acme")`, made only by `lib/stubs.ts`), the unit
+ * that sees changes made outside ledgergate (the accounting system's own screens, a bank import
+ * paying an invoice, another integration) by polling the API's change filters, and records them
+ * in the tenant's event log beside the changes ledgergate announces from its own writes, under
+ * the same keys (`lib/events/keys.ts`), so each change is one event whoever saw it first.
+ *
+ * It polls only what some enabled endpoint takes (`lib/watcher/polls.ts`): the tenant's events
+ * object tells it (`watch`) whenever its endpoints change, and that the tenant was active
+ * (`active`: a write, a delivery), which brings its next cycle forward. Its calls are the
+ * tenant's (its token, through the watcher's face of `Tenant`) on the governor's watcher lane,
+ * with a short permit wait, so it spends only what callers and order runs leave; its cadence is
+ * the environment's roster's (`WatchRoster`, `lib/watcher/cadence.ts`). Each cursor is stored
+ * after its poll's events are recorded, and the next alarm is set before a cycle's work starts,
+ * so an eviction, a restart or a failed cycle neither skips nor repeats a change. Docs:
+ * docs/events.md, "The watcher"; storage: docs/storage.md.
+ *
+ * Who may call: the tenant's events object (`watch`, `active`), and the routes and console that
+ * show it, after they authenticated their caller (`status`). It checks no credential itself: the
+ * name it is reached by is the authority, as for `Events`.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { readConfig, type Bindings } from "../lib/config";
+import { log } from "../lib/log";
+import { asWatcher, eventsStub, parseTenantName, rosterStub, type TenantName } from "../lib/stubs";
+import { PAGE_SIZE, runPoll, type PollIo, type PollResult } from "../lib/watcher/poll";
+import { plan, type PlannedPoll } from "../lib/watcher/polls";
+import { readPage } from "../lib/watcher/read";
+import { OFF, type WatcherView } from "../lib/watcher/view";
+import { isActive } from "../lib/watcher/cadence";
+import { ownName } from "./own-name";
+import { Cursors } from "./watcher/cursors";
+import { CycleLog, type CycleOutcome } from "./watcher/cycle-log";
+import { migrate } from "./watcher/schema";
+import { WatchRow, type Watch } from "./watcher/watch-row";
+
+/** The tenant's watcher. */
+export class Watcher extends DurableObject<Bindings> {
+  readonly #tenant: TenantName | null;
+  readonly #watch: WatchRow;
+  readonly #cursors: Cursors;
+  readonly #cycles: CycleLog;
+  /**
+   * Bumped whenever what is watched changes (`watch`, other books): a cycle that was awaiting the
+   * API meanwhile stops without writing, so no cursor of the old plan is written over the new.
+   */
+  #generation = 0;
+
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
+    migrate(ctx.storage);
+    this.#tenant = ownName(ctx);
+    const sql = ctx.storage.sql;
+    this.#watch = new WatchRow(sql);
+    this.#cursors = new Cursors(sql);
+    this.#cycles = new CycleLog(sql);
+  }
+
+  /**
+   * Watches what endpoints taking `types` need (the union of the tenant's enabled endpoints'
+   * types; none: stop). A poll added starts now: changes from before are not announced.
+   */
+  async watch(types: string[]): Promise<WatcherView> {
+    if (!this.#tenant) return OFF;
+    this.#generation++;
+    const planned = plan(types);
+    const now = Date.now();
+    if (planned.length === 0) {
+      this.#watch.clear();
+      this.#cursors.clear();
+      await this.ctx.storage.deleteAlarm();
+      await this.#roster((r) => r.leave(this.#tenant as string));
+      return OFF;
+    }
+    const before = this.#watch.get();
+    // Subscribing is activity: a tenant that just subscribed is watched closely for a while.
+    const w: Watch = before
+      ? { ...before, types }
+      : { types, books: null, since: now, activeAt: now, cycleMs: 0, nextAt: null };
+    this.#cursors.plan(planned, now);
+    w.cycleMs = await this.#cadence(w, planned.length);
+    w.nextAt = before?.nextAt ?? now + w.cycleMs;
+    this.#watch.save(w);
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(w.nextAt);
+    return this.status();
+  }
+
+  /**
+   * The tenant was active at `at` (a write, a delivery): a tenant that was idle is polled at the
+   * active cadence from now on, its next cycle brought forward.
+   */
+  async active(at: number): Promise<void> {
+    const w = this.#watch.get();
+    if (!w || (w.activeAt !== null && w.activeAt >= at)) return;
+    const wasActive = isActive(w.activeAt, Date.now());
+    w.activeAt = at;
+    this.#watch.save(w);
+    if (wasActive) return;
+    w.cycleMs = await this.#cadence(w, plan(w.types).length);
+    const last = this.#cycles.last()?.startedAt ?? w.since;
+    const due = Math.max(Date.now(), last + w.cycleMs);
+    if (w.nextAt === null || due < w.nextAt) {
+      w.nextAt = due;
+      await this.ctx.storage.setAlarm(due);
+    }
+    this.#watch.save(w);
+  }
+
+  /** What is watched, how often, and the detection delay expected and measured. */
+  status(): WatcherView {
+    const w = this.#watch.get();
+    if (!w) return OFF;
+    const last = this.#cycles.last();
+    const measured = this.#cycles.lastFound();
+    const iso = (t: number | null | undefined) => (t == null ? null : new Date(t).toISOString());
+    return {
+      state: "watching",
+      polls: plan(w.types).map((p) => p.poll),
+      cycleSeconds: w.cycleMs / 1000,
+      expectedDelaySeconds: w.cycleMs / 2000,
+      worstDelaySeconds: w.cycleMs / 1000,
+      measuredDelaySeconds: measured?.delayMs == null ? null : measured.delayMs / 1000,
+      measuredAt: iso(measured?.startedAt),
+      lastCycle: last && {
+        at: new Date(last.startedAt).toISOString(),
+        calls: last.calls,
+        changes: last.changes,
+        outcome: last.outcome,
+      },
+      nextCycleAt: iso(w.nextAt),
+    };
+  }
+
+  /**
+   * One cycle: the next alarm first (if this one dies, the next still comes), then each poll in
+   * turn, its events recorded before its cursor is stored; then the cadence for the next cycle.
+   * Nothing thrown escapes: the platform's retries of a failed alarm would poll again at once.
+   */
+  override async alarm(): Promise<void> {
+    const w = this.#watch.get();
+    const tenant = this.#tenant;
+    if (!w || !tenant) return;
+    const generation = this.#generation;
+    const started = Date.now();
+    await this.ctx.storage.setAlarm(started + w.cycleMs);
+    const books = await asWatcher(this.env, tenant, (f) => f.books()).catch(() => null);
+    if (generation !== this.#generation) return;
+    if (!books?.ok) {
+      // The tenant is gone (its removal also tells this object to stop), or its object failed:
+      // nothing is polled; the next cycle asks again.
+      this.#end(started, { calls: 0, delays: [], outcome: "failed" });
+      return;
+    }
+    if (w.books !== books.value) {
+      // Other books (a new client key, a new registration): start afresh, announce nothing old.
+      if (w.books !== null) this.#cursors.restart(started);
+      w.books = books.value;
+      this.#watch.save(w);
+    }
+    const planned = plan(w.types);
+    const io = this.#io(tenant, books.value);
+    let calls = 0;
+    const delays: number[] = [];
+    let outcome: CycleOutcome = "ok";
+    let retryAfterSeconds = 0;
+    for (const p of planned) {
+      const cursor = this.#cursors.get(p.poll);
+      if (!cursor) continue;
+      const result = await this.#poll(p, cursor, io);
+      if (generation !== this.#generation) return;
+      this.#cursors.put(p.poll, result.cursor, Date.now());
+      calls += result.calls;
+      delays.push(...result.delays);
+      if (result.outcome === "capped") outcome = "capped";
+      else if (result.outcome !== "done") {
+        outcome = result.outcome.stopped;
+        retryAfterSeconds = result.outcome.retryAfterSeconds ?? 0;
+        break;
+      }
+    }
+    if (delays.length > 0) w.activeAt = Date.now();
+    const cycleMs = await this.#cadence(w, planned.length);
+    if (generation !== this.#generation) return;
+    w.cycleMs = cycleMs;
+    const next = Math.max(started + w.cycleMs, Date.now() + retryAfterSeconds * 1000);
+    w.nextAt = next;
+    this.#watch.save(w);
+    this.#end(started, { calls, delays, outcome });
+    await this.ctx.storage.setAlarm(next);
+  }
+
+  /** Runs one poll; a failure (the events object, a bug) stops it where it stood. */
+  async #poll(p: PlannedPoll, cursor: PollResult["cursor"], io: PollIo): Promise<PollResult> {
+    try {
+      return await runPoll(p, cursor, io);
+    } catch (e) {
+      log.warn("watcher-poll-failed", { tenant: this.#tenant, poll: p.poll, error: String(e) });
+      return { cursor, calls: 0, delays: [], outcome: { stopped: "failed" } };
+    }
+  }
+
+  /** The poll's reads, as the tenant on the watcher's lane, and its records to the event log. */
+  #io(tenant: TenantName, books: string): PollIo {
+    const parsed = parseTenantName(tenant);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const who = { env: this.env, environment: parsed.value.environment, tenant, books };
+    return {
+      read: (p, since, page) => readPage(who, p, since, page, PAGE_SIZE),
+      record: async (drafts) => {
+        if (drafts.length === 0) return [];
+        const recorded = await eventsStub(this.env, tenant).record(drafts);
+        if (!recorded.ok) throw new Error(recorded.error.detail);
+        return recorded.value.keys;
+      },
+      now: () => Date.now(),
+    };
+  }
+
+  /** Logs a cycle. */
+  #end(started: number, c: { calls: number; delays: number[]; outcome: CycleOutcome }): void {
+    this.#cycles.add({
+      startedAt: started,
+      finishedAt: Date.now(),
+      calls: c.calls,
+      changes: c.delays.length,
+      delayMs: c.delays.length > 0 ? Math.max(...c.delays) : null,
+      outcome: c.outcome,
+    });
+    if (c.outcome !== "ok")
+      log.info("watcher-cycle", { tenant: this.#tenant, outcome: c.outcome, calls: c.calls });
+  }
+
+  /**
+   * This tenant's cycle, ms, from its environment's roster; when the roster cannot answer, the
+   * last cycle (at least the floor), so a roster's failure never polls faster.
+   */
+  async #cadence(w: Watch, cost: number): Promise<number> {
+    const activeAt = isActive(w.activeAt, Date.now()) ? w.activeAt : null;
+    const answer = await this.#roster((r) => r.report(this.#tenant as string, cost, activeAt));
+    return answer?.cycleMs ?? Math.max(readConfig(this.env).watcherFloorMs, w.cycleMs);
+  }
+
+  /** `call` on the roster of this tenant's environment; null when it failed (logged). */
+  async #roster<T>(call: (r: ReturnType<typeof rosterStub>) => Promise<T>): Promise<T | null> {
+    const parsed = parseTenantName(this.#tenant ?? "");
+    if (!parsed.ok) return null;
+    try {
+      return await call(rosterStub(this.env, parsed.value.environment));
+    } catch (e) {
+      log.warn("watcher-roster-failed", { tenant: this.#tenant, error: String(e) });
+      return null;
+    }
+  }
+}
