@@ -74,7 +74,7 @@ async function pay(s: Session, customer: Dto, invoiceNo: unknown, amount: unknow
           { AccountId: bank?.Id, CurrencyAmount: amount, VatId: 1, PostingDate: today },
           {
             AccountId: customer.SubledgerAccountId,
-            CurrencyAmount: -amount,
+            CurrencyAmount: -Number(amount),
             VatId: 1,
             PostingDate: today,
             InvoiceNo: String(invoiceNo),
