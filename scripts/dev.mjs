@@ -11,7 +11,7 @@
 // EVENT_RETRY_SCHEDULE (webhook retries, e.g. "1s 2s 5s"; `npm run bench -- events` shortens it).
 // The watcher's shortest cycle is 5 s here (WATCHER_CYCLE_SECONDS; 30 when deployed), so a change
 // made in the sandbox directly arrives within seconds; LEDGERGATE_WATCHER_CYCLE_SECONDS sets
-// another, and LEDGERGATE_WATCHER_SHARE the watchers' share of the limit (WATCHER_SHARE).
+// another, and LEDGERGATE_WATCHER_BUDGET_SHARE the watchers' share of the limit (WATCHER_BUDGET_SHARE).
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { bin, localAddresses, root, wranglerEnv } from "./wrangler-env.mjs";
@@ -65,8 +65,8 @@ const workers = [
         : []),
       "--var",
       `WATCHER_CYCLE_SECONDS:${process.env.LEDGERGATE_WATCHER_CYCLE_SECONDS || LOCAL_WATCHER_CYCLE_SECONDS}`,
-      ...(process.env.LEDGERGATE_WATCHER_SHARE
-        ? ["--var", `WATCHER_SHARE:${process.env.LEDGERGATE_WATCHER_SHARE}`]
+      ...(process.env.LEDGERGATE_WATCHER_BUDGET_SHARE
+        ? ["--var", `WATCHER_BUDGET_SHARE:${process.env.LEDGERGATE_WATCHER_BUDGET_SHARE}`]
         : []),
       ...persist("gateway"),
     ],

@@ -86,7 +86,7 @@ export class WatchRoster extends DurableObject<Bindings> {
     const c = cycles(
       {
         limitPerSecond: config.rateLimitPerSecond,
-        share: config.watcherShare,
+        share: config.watcherBudgetShare,
         floorMs: config.watcherFloorMs,
       },
       watched,

@@ -144,6 +144,15 @@ export class Watcher extends DurableObject<Bindings> {
     const generation = this.#generation;
     const started = Date.now();
     await this.ctx.storage.setAlarm(started + w.cycleMs);
+    if (readConfig(this.env).watcherBudgetShare === 0) {
+      // Polling is off (`WATCHER_BUDGET_SHARE=0`): the governor would grant nothing; ask nothing.
+      w.cycleMs = await this.#cadence(w, plan(w.types).length);
+      w.nextAt = started + w.cycleMs;
+      this.#watch.save(w);
+      this.#end(started, { calls: 0, delays: [], outcome: "no-permit" });
+      await this.ctx.storage.setAlarm(w.nextAt);
+      return;
+    }
     const books = await asWatcher(this.env, tenant, (f) => f.books()).catch(() => null);
     if (generation !== this.#generation) return;
     if (!books?.ok) {

@@ -21,6 +21,11 @@
 export const ACTIVE_WINDOW_MS = 60 * 60 * 1000;
 /** How many times less often an idle tenant is polled than an active one. */
 export const IDLE_FACTOR = 4;
+/**
+ * The cycle while the watchers' share is 0 (`WATCHER_BUDGET_SHARE=0`: polling off), ms: an hour.
+ * The governor grants them nothing then; each cycle only asks again, at no upstream cost.
+ */
+export const PAUSED_CYCLE_MS = 60 * 60 * 1000;
 
 /** One watched tenant, as the cadence sees it. */
 export interface Watched {
@@ -33,7 +38,7 @@ export interface Watched {
 export interface Budget {
   /** The API's limit, calls a second. */
   limitPerSecond: number;
-  /** The watchers' share of it, 0 < share ≤ 1. */
+  /** The watchers' share of it, 0 ≤ share ≤ 1 (0: polling off). */
   share: number;
   /** The shortest cycle, ms. */
   floorMs: number;
@@ -48,8 +53,12 @@ export function cycles(
   budget: Budget,
   watched: readonly Watched[],
 ): { active: number; idle: number } {
-  const weighted = watched.reduce((n, w) => n + (w.active ? w.cost : w.cost / IDLE_FACTOR), 0);
   const perSecond = budget.limitPerSecond * budget.share;
+  if (!(perSecond > 0)) {
+    const paused = Math.max(budget.floorMs, PAUSED_CYCLE_MS);
+    return { active: paused, idle: paused };
+  }
+  const weighted = watched.reduce((n, w) => n + (w.active ? w.cost : w.cost / IDLE_FACTOR), 0);
   const base = (weighted / perSecond) * 1000;
   return {
     active: Math.max(budget.floorMs, Math.ceil(base)),

@@ -135,7 +135,7 @@ describe("watcher: one poll", () => {
   });
 
   it("pages by keyset, reading the last stamp again; stops after MAX_PAGES and the next cycle goes on there", async () => {
-    // Two full pages and a little: three stamps shared across each page's edge.
+    // MAX_PAGES full pages and a little: three stamps shared across each page's edge.
     const n = MAX_PAGES * PAGE_SIZE + 7;
     const rows = Array.from({ length: n }, (_, i) => customer(i + 1, T0 + 1 + Math.floor(i / 3)));
     const w = world(rows);
@@ -144,7 +144,8 @@ describe("watcher: one poll", () => {
     expect(first.calls).toBe(MAX_PAGES);
     expect(first.cursor.resume).not.toBeNull();
     // Each page after the first asks from a millisecond before the last stamp read.
-    expect(w.reads[1]?.since).toBe(Date.parse(rows[PAGE_SIZE - 1]!.LastChangedDateTimeOffset) - 1);
+    const lastOfFirstPage = rows[PAGE_SIZE - 1]?.LastChangedDateTimeOffset ?? "";
+    expect(w.reads[1]?.since).toBe(Date.parse(lastOfFirstPage) - 1);
     const second = await runPoll(CUSTOMERS, first.cursor, w.io);
     expect(second.outcome).toBe("done");
     expect(second.cursor.resume).toBeNull();

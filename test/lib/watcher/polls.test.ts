@@ -5,7 +5,13 @@
  * cycle formula with active tenants first, spending at most the share.
  */
 import { describe, expect, it } from "vitest";
-import { ACTIVE_WINDOW_MS, cycles, IDLE_FACTOR, isActive } from "../../../src/lib/watcher/cadence";
+import {
+  ACTIVE_WINDOW_MS,
+  cycles,
+  IDLE_FACTOR,
+  isActive,
+  PAUSED_CYCLE_MS,
+} from "../../../src/lib/watcher/cadence";
 import { plan } from "../../../src/lib/watcher/polls";
 import { filterTime, LOOKBACK_MS, stampOf, startOf } from "../../../src/lib/watcher/times";
 
@@ -84,6 +90,11 @@ describe("watcher: cadence", () => {
     expect(cycles(budget, tenants(150, true)).active).toBe(300_000);
     // A few tenants: the floor.
     expect(cycles(budget, tenants(3, true)).active).toBe(30_000);
+  });
+
+  it("with a share of 0 (polling off) waits PAUSED_CYCLE_MS, never divides by nothing", () => {
+    const off = cycles({ ...budget, share: 0 }, tenants(20, true));
+    expect(off).toEqual({ active: PAUSED_CYCLE_MS, idle: PAUSED_CYCLE_MS });
   });
 
   it("polls idle tenants IDLE_FACTOR times less often, and never spends more than the share", () => {
