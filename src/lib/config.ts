@@ -23,6 +23,12 @@ export type Bindings = Env;
 /** The API's limit per subscription key, per second. */
 export const API_LIMIT_PER_SECOND = 10;
 /**
+ * The watcher's share of the budget when `WATCHER_BUDGET_SHARE` is unset: a fifth of the limit over
+ * the window, 2 of 10 places (issue 30), enough for a poll cycle of 20 tenants in under a minute.
+ */
+export const DEFAULT_WATCHER_BUDGET_SHARE = 0.2;
+
+/**
  * Rows one `Prefer: pages=all` answer holds at most when `PAGES_ALL_MAX_ROWS` is unset: a few MB of
  * JSON, well inside a Worker's memory.
  */
@@ -86,6 +92,17 @@ const ConfigBindings = z.object({
     .pipe(z.number().min(0).lt(1))
     .optional()
     .catch(undefined),
+  /**
+   * The watcher's share of the limit over the governor's window, 0 ≤ s ≤ 0.5 (0: no polling);
+   * the default when unset or unreadable. Above half, the part the first class keeps for itself
+   * (`lib/rate/watcher-room.ts`) would be smaller than the watcher's.
+   */
+  WATCHER_BUDGET_SHARE: z
+    .string()
+    .min(1)
+    .transform(Number)
+    .pipe(z.number().min(0).max(0.5))
+    .catch(DEFAULT_WATCHER_BUDGET_SHARE),
   /** Most rows one `Prefer: pages=all` answer may hold (`lib/shaping/all-pages.ts`). */
   PAGES_ALL_MAX_ROWS: Count(DEFAULT_PAGES_ALL_MAX_ROWS),
   /**
@@ -141,6 +158,8 @@ const GatewayConfig = ConfigBindings.transform((b) => ({
   logLevel: b.LOG_LEVEL,
   rateLimitPerSecond: b.RATE_LIMIT_PER_SECOND,
   ratePacingMargin: b.RATE_PACING_MARGIN,
+  /** The watcher's share of the limit over the governor's window (`WATCHER_BUDGET_SHARE`). */
+  watcherBudgetShare: b.WATCHER_BUDGET_SHARE,
   pagesAllMaxRows: b.PAGES_ALL_MAX_ROWS,
   /** What the request log stores of each call (`REQUEST_LOG`). */
   requestLog: b.REQUEST_LOG,

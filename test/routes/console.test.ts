@@ -304,7 +304,7 @@ describe("console: happy", () => {
     expect(page).toContain('<meta http-equiv="refresh" content="5"');
     for (const e of ["demo", "production"])
       expect(page).toContain(`<svg role="img" aria-label="Permits per second, ${e}"`);
-    expect(page).toContain("Queue length per tenant");
+    expect(page).toContain("Queue length per lane");
     expect(page).toContain("429 answers");
     expect(page).toMatch(/<rect class="bar"/);
   });

@@ -33,13 +33,14 @@ export function permitWaitMs(remainingMs: number): number {
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Whose traffic a call is, for the governor's fair queue: `caller` for a gateway key's own `/v2`
- * calls and an order run's steps, `assistant` for the upstream calls of an MCP tool
- * (`lib/mcp/`). Today every lane takes its permit from the same queue of its tenant; the
- * governor's separate lane for assistants (docs/mcp.md, "Budget") reads this field, so giving
- * assistants their own lane changes the governor and the one `acquire` call below, nothing else.
+ * Whose traffic a call is, for the governor (`lib/rate/lanes.ts`): `caller` for a gateway key's own
+ * `/v2` calls and an order run's steps, `assistant` for the upstream calls of an MCP tool
+ * (`lib/mcp/`), both of the first class, the assistant in a fair-queue lane of its own beside its
+ * tenant's callers; `watcher` for the events watcher's polls (issue 30), the low class, served only
+ * from what the first class leaves, up to its share (`lib/rate/watcher-room.ts`). Token requests
+ * and onboarding's calls are always the caller's.
  */
-export type Lane = "caller" | "assistant";
+export type Lane = "caller" | "assistant" | "watcher";
 
 /** Who is calling, and with what. */
 export interface UpstreamCaller {
@@ -123,7 +124,11 @@ export async function callUpstream(
     // The key is authenticated before a permit is taken, so forged keys cannot spend the shared
     // budget.
     let access = await tokenFor();
-    const permit = await governor.acquire(caller.tenant, permitWaitMs(remaining));
+    const permit = await governor.acquire(
+      caller.tenant,
+      permitWaitMs(remaining),
+      caller.lane ?? "caller",
+    );
     if (!permit.ok) {
       throw new Problem(
         "unavailable",

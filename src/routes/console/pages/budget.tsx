@@ -4,6 +4,7 @@
  * chart against the limit, who waits now, and the 429s. Reloads itself every 5 s (no script).
  */
 import type { GovernorBudget } from "../../../durable/rate-governor";
+import type { WatcherState } from "../../../lib/rate/watcher-room";
 import type { Environment } from "../../../lib/config";
 import { CHART, chartOf } from "../../../lib/console/chart";
 import { Layout } from "../layout";
@@ -38,7 +39,7 @@ export function BudgetPage(p: { csrf: string; environments: EnvironmentBudget[] 
 function EnvironmentSection(e: EnvironmentBudget) {
   const { bars, limitY, top } = chartOf(e.budget.perSecond, e.limit);
   const last = e.budget.perSecond.at(-2) ?? 0;
-  const waiting = Object.entries(e.budget.waitingByTenant).sort(([a], [b]) => a.localeCompare(b));
+  const waiting = Object.entries(e.budget.waitingByLane).sort(([a], [b]) => a.localeCompare(b));
   const label = `Permits per second, ${e.environment}`;
   return (
     <section aria-labelledby={`env-${e.environment}`}>
@@ -86,13 +87,28 @@ function EnvironmentSection(e: EnvironmentBudget) {
         <dd>{e.budget.throttled}</dd>
         <dt>Waiting now</dt>
         <dd>{e.budget.state.waiting}</dd>
+        <dt>Watcher</dt>
+        <dd>{watcherLine(e.budget.state.watcher)}</dd>
       </dl>
-      <h3>Queue length per tenant</h3>
+      <h3>Queue length per lane</h3>
+      <p class="muted">
+        A tenant's callers and order runs wait under its name, its assistant under
+        <code>#assistant</code>, its watcher under <code>#watcher</code>.
+      </p>
       {waiting.length === 0 ? (
         <p>Nobody is waiting.</p>
       ) : (
-        <Table columns={["Tenant", "Waiting"]} rows={waiting} scroll={false} />
+        <Table columns={["Lane", "Waiting"]} rows={waiting} scroll={false} />
       )}
     </section>
   );
+}
+
+/** The watcher's places and back-off, in words. */
+function watcherLine(w: WatcherState): string {
+  if (w.places === 0) return "off (WATCHER_BUDGET_SHARE is 0)";
+  const used = `${w.inWindow} of its ${w.places} places in the window`;
+  return w.backedOffForMs > 0
+    ? `${used}; backed off ${Math.ceil(w.backedOffForMs / 1000)} s more, after a 429`
+    : used;
 }
