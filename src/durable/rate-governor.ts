@@ -30,7 +30,7 @@ import { GrantWindow } from "../lib/rate/grant-window";
 import { KeyHealth, type RefusalVerdict } from "../lib/rate/key-health";
 import { watcherPlaces } from "../lib/rate/lanes";
 import { Pacer } from "../lib/rate/pacer";
-import { PermitRing } from "../lib/rate/permit-ring";
+import { PermitRing, RING_SECONDS } from "../lib/rate/permit-ring";
 import { WatcherRoom } from "../lib/rate/watcher-room";
 import type { Lane } from "../lib/upstream/client";
 
@@ -99,8 +99,10 @@ export type GovernorCounters = TenantCounters;
  * What the console's budget page draws: the last minute's permits per second, the queue, the 429s.
  */
 export interface GovernorBudget {
-  /** Permits granted in each of the last 60 seconds, oldest first. */
+  /** Permits granted in each of the last 60 seconds, oldest first, all lanes together. */
   perSecond: number[];
+  /** Permits granted in the last 60 seconds per kind of lane (every tenant's summed). */
+  lastMinuteByLane: Record<Lane, number>;
   /**
    * Requests waiting now, per lane with any waiting (`demo:acme`, `demo:acme#assistant`,
    * `demo:acme#watcher`).
@@ -123,7 +125,12 @@ export class RateGovernor extends DurableObject<Bindings> {
   readonly #queue: FairQueue<(permit: Permit) => void>;
   readonly #keys = new KeyHealth();
   // In memory, like the queue: the chart shows the last minute, which an eviction barely dents.
-  readonly #granted = new PermitRing();
+  // One ring per kind of lane, for the console's split between callers, assistants and the watcher.
+  readonly #granted: Record<Lane, PermitRing> = {
+    caller: new PermitRing(),
+    assistant: new PermitRing(),
+    watcher: new PermitRing(),
+  };
   #throttled = 0;
   #timer: ReturnType<typeof setTimeout> | null = null;
 
@@ -154,7 +161,7 @@ export class RateGovernor extends DurableObject<Bindings> {
     const { promise, resolve } = Promise.withResolvers<Permit>();
     const offer = this.#queue.offer(tenant, maxWaitMs, Date.now(), resolve, lane);
     if (offer.outcome === "granted") {
-      this.#granted.add(Date.now());
+      this.#granted[lane].add(Date.now());
       return Promise.resolve({ ok: true, waitedMs: 0, permit: offer.permit });
     }
     if (offer.outcome === "refused")
@@ -224,12 +231,20 @@ export class RateGovernor extends DurableObject<Bindings> {
   }
 
   /**
-   * The last minute's permits per second, who waits, and the 429s, for the console's budget page.
+   * The last minute's permits per second (in all, and per kind of lane), who waits in which lane,
+   * and the 429s, for the console's budget page.
    */
   budget(): GovernorBudget {
     const now = Date.now();
+    const series = Object.values(this.#granted).map((ring) => ring.series(now));
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
     return {
-      perSecond: this.#granted.series(now),
+      perSecond: Array.from({ length: RING_SECONDS }, (_, i) => sum(series.map((s) => s[i] ?? 0))),
+      lastMinuteByLane: {
+        caller: sum(this.#granted.caller.series(now)),
+        assistant: sum(this.#granted.assistant.series(now)),
+        watcher: sum(this.#granted.watcher.series(now)),
+      },
       waitingByLane: this.#queue.waitingByLane(),
       throttled: this.#throttled,
       state: this.#queue.state(now),
@@ -244,7 +259,7 @@ export class RateGovernor extends DurableObject<Bindings> {
     const { granted, refused, wakeAt } = this.#queue.drain(now);
     for (const r of refused) r.ticket({ ok: false, retryAfterSeconds: r.retryAfterSeconds });
     for (const g of granted) {
-      this.#granted.add(now);
+      this.#granted[g.lane].add(now);
       g.ticket({ ok: true, waitedMs: g.waitedMs, permit: g.permit });
     }
     if (wakeAt !== null)

@@ -5,6 +5,7 @@
  * assistant) as before lanes; the watcher's own refusals, routine (it polls again next cycle),
  * would read there as callers turned away, so they are only counted under its lane.
  */
+import { splitLaneKey } from "./lanes";
 
 /** Counters of a tenant or a lane: permits granted, requests that had to queue, requests refused. */
 export interface TenantCounters {
@@ -40,7 +41,7 @@ export class LaneCounters {
   byTenant(): Record<string, TenantCounters> {
     const out: Record<string, TenantCounters> = {};
     for (const [key, c] of this.#byLane) {
-      const [tenant = key, lane] = key.split("#");
+      const { tenant, lane } = splitLaneKey(key);
       if (lane === "watcher") continue;
       const sum = (out[tenant] ??= { permits: 0, waited: 0, refused: 0 });
       sum.permits += c.permits;

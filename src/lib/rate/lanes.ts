@@ -38,6 +38,19 @@ export function laneKey(tenant: string, lane: Lane): string {
 }
 
 /**
+ * The tenant and lane of a round-robin key, `laneKey` undone.
+ *
+ * @example splitLaneKey("demo:acme#assistant") // { tenant: "demo:acme", lane: "assistant" }
+ */
+export function splitLaneKey(key: string): { tenant: string; lane: Lane } {
+  const at = key.lastIndexOf("#");
+  const lane = key.slice(at + 1);
+  return at > 0 && (lane === "assistant" || lane === "watcher")
+    ? { tenant: key.slice(0, at), lane }
+    : { tenant: key, lane: "caller" };
+}
+
+/**
  * Places of the window the watcher may hold at once, out of `limit`: `share` of the limit, rounded
  * down, at least 1 for any share above 0 (so a small share on a small limit still polls, a little
  * more than it says), and never the whole window. 0 turns the watcher off.

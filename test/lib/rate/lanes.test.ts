@@ -5,7 +5,7 @@
  * of the queued permits among N busy lanes. Counts, order and simulated times only.
  */
 import { describe, expect, it } from "vitest";
-import { classOf, laneKey, watcherPlaces } from "../../../src/lib/rate/lanes";
+import { classOf, laneKey, splitLaneKey, watcherPlaces } from "../../../src/lib/rate/lanes";
 import type { Lane } from "../../../src/lib/upstream/client";
 import { GOVERNOR, governorQueue, simulate, type Answer, type Arrival } from "./simulate";
 
@@ -41,6 +41,10 @@ describe("lanes: names, classes and the watcher's places", () => {
       "first",
       "low",
     ]);
+    for (const lane of ["caller", "assistant", "watcher"] as const)
+      expect(splitLaneKey(laneKey("demo:acme", lane))).toEqual({ tenant: "demo:acme", lane });
+    // Onboarding's queue and any name without a known lane after a `#` are callers.
+    expect(splitLaneKey("demo:#other")).toEqual({ tenant: "demo:#other", lane: "caller" });
   });
 
   it("turns a share into whole places: at least one for any share above 0, never the whole window", () => {
