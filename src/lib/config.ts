@@ -27,6 +27,7 @@ export const API_LIMIT_PER_SECOND = 10;
  * the window, 2 of 10 places (issue 30), enough for a poll cycle of 20 tenants in under a minute.
  */
 export const DEFAULT_WATCHER_BUDGET_SHARE = 0.2;
+
 /**
  * Rows one `Prefer: pages=all` answer holds at most when `PAGES_ALL_MAX_ROWS` is unset: a few MB of
  * JSON, well inside a Worker's memory.

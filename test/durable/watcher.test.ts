@@ -18,7 +18,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Watcher } from "../../src/durable/watcher";
 import app from "../../src/index";
 import { LOOKBACK_MS } from "../../src/lib/watcher/times";
-import { restoreClock } from "../helpers/clock";
+import { WATCHER_BACKOFF_MS } from "../../src/lib/rate/watcher-room";
+import { governorStub } from "../../src/lib/stubs";
+import { restoreClock, skipAhead } from "../helpers/clock";
 import { addEndpoint, captureQueue, drain, events, feed, installReceiver } from "../helpers/events";
 import { ADMIN, control, gw, json, tenant } from "../helpers/gateway";
 import {
@@ -96,6 +98,9 @@ describe("watcher: what issue 30 asks it to show", () => {
       "/Customers",
       "/Customers",
     ]);
+    // And permits of the governor's watcher lane (the low class), not the tenant's callers'.
+    const lanes = await governorStub(env, "demo").laneCounters();
+    expect(lanes[`demo:${t.client}#watcher`]?.permits).toBe(2);
   });
 
   it("an invoice paid elsewhere (a bank voucher posted with the client's own token) is outgoing_invoice.paid", async () => {
@@ -257,7 +262,13 @@ describe("watcher: budget, what it watches, and what it reports", () => {
     expect(settings.demo.faults).toHaveLength(1);
     expect(Date.parse(String(view.nextCycleAt))).toBeGreaterThanOrEqual(before + 30_000);
     await control("PUT", "/settings", { faults: [] });
-    expect((await cycle(t)).lastCycle).toMatchObject({ changes: 1, outcome: "ok" });
+    // Run before its time, the next cycle finds the governor still keeping the watcher out (a 429
+    // to anyone's call keeps it out WATCHER_BACKOFF_MS): it stops without a call, and the change
+    // waits.
+    expect((await cycle(t)).lastCycle).toMatchObject({ calls: 0, outcome: "no-permit" });
+    // Past the Retry-After and the governor's back-off: found.
+    await skipAhead(Math.max(30_000, WATCHER_BACKOFF_MS) + 1000);
+    expect((await cycle(t)).lastCycle).toMatchObject({ calls: 1, changes: 1, outcome: "ok" });
     expect(typesAndIds(await feed(t.gatewayKey))).toEqual([["product.created", made.Id]]);
   });
 

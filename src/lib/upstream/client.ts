@@ -33,13 +33,13 @@ export function permitWaitMs(remainingMs: number): number {
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Whose traffic a call is, for the governor's fair queue: `caller` for a gateway key's own `/v2`
- * calls and an order run's steps, `assistant` for the upstream calls of an MCP tool
- * (`lib/mcp/`), `watcher` for the polls of the tenant's watcher (`durable/watcher.ts`). Today every
- * lane takes its permit from the same queue of its tenant; the governor's separate lane for
- * assistants (docs/mcp.md, "Budget") and its low-priority class for the watcher read this field,
- * so giving a lane its own place changes the governor and the one `acquire` call below, nothing
- * else. The watcher's lane also backs off first here: it never waits out a 429 (see below).
+ * Whose traffic a call is, for the governor (`lib/rate/lanes.ts`): `caller` for a gateway key's own
+ * `/v2` calls and an order run's steps, `assistant` for the upstream calls of an MCP tool
+ * (`lib/mcp/`), both of the first class, the assistant in a fair-queue lane of its own beside its
+ * tenant's callers; `watcher` for the events watcher's polls (issue 30), the low class, served only
+ * from what the first class leaves, up to its share (`lib/rate/watcher-room.ts`). Token requests
+ * and onboarding's calls are always the caller's. The watcher's lane also backs off first here: it
+ * never waits out a 429 (see below).
  */
 export type Lane = "caller" | "assistant" | "watcher";
 
@@ -134,8 +134,10 @@ export async function callUpstream(
     // The key is authenticated before a permit is taken, so forged keys cannot spend the shared
     // budget.
     let access = await tokenFor();
+    // The watcher takes a permit only when one is there soon (`maxPermitWaitMs`): it does not
+    // queue behind callers for long.
     const maxWait = Math.min(permitWaitMs(remaining), call.maxPermitWaitMs ?? Infinity);
-    const permit = await governor.acquire(caller.tenant, maxWait);
+    const permit = await governor.acquire(caller.tenant, maxWait, caller.lane ?? "caller");
     if (!permit.ok) {
       throw new Problem(
         "unavailable",

@@ -33,7 +33,10 @@ export type StopReason = "no-permit" | "throttled" | "failed";
 
 /** What a poll needs from the world. */
 export interface PollIo {
-  /** Reads one page of `p`'s changes after `since` (epoch ms), page `page`. */
+  /**
+   * Reads one page of `p`'s changes after `since` (epoch ms), page `page`: one upstream call, or
+   * none when it stops for `no-permit`.
+   */
   read(p: PlannedPoll, since: number, page: number): Promise<Page>;
   /** Records drafts in the event log; answers the keys it had not seen before. */
   record(drafts: EventDraft[]): Promise<string[]>;
@@ -61,7 +64,8 @@ export async function runPoll(p: PlannedPoll, cursor: PollCursor, io: PollIo): P
   const delays: number[] = [];
   for (let pages = 0; pages < MAX_PAGES; pages++) {
     const read = await io.read(p, since, page);
-    calls++;
+    // A read refused a permit never reached the API: it is no call.
+    if (read.kind === "rows" || read.why !== "no-permit") calls++;
     if (read.kind === "stop") {
       const stopped = { stopped: read.why, retryAfterSeconds: read.retryAfterSeconds };
       const resume = { since, page, from };

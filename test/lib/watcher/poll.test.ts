@@ -172,10 +172,18 @@ describe("watcher: one poll", () => {
     );
     const stopped = await runPoll(CUSTOMERS, { floor: T0, seen: null, resume: null }, w.io);
     expect(stopped.outcome).toEqual({ stopped: "throttled", retryAfterSeconds: 3 });
+    // The 429 was an answer: two calls.
+    expect(stopped.calls).toBe(2);
     expect(w.log.size).toBe(PAGE_SIZE);
     const next = await runPoll(CUSTOMERS, stopped.cursor, w.io);
     expect(next.outcome).toBe("done");
     expect(w.log.size).toBe(PAGE_SIZE + 3);
+  });
+
+  it("counts a read refused a permit as no call", async () => {
+    const w = world([customer(1, T0 + 1000)], new Map([[1, { kind: "stop", why: "no-permit" }]]));
+    const r = await runPoll(CUSTOMERS, { floor: T0, seen: null, resume: null }, w.io);
+    expect(r).toMatchObject({ calls: 0, outcome: { stopped: "no-permit" } });
   });
 
   it("records before the cursor moves: a record that fails leaves the cursor to the caller unchanged", async () => {
