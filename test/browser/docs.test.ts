@@ -64,8 +64,9 @@ async function load(path: string, text: string, bypassCSP: boolean): Promise<Loa
   await page.goto(`${workers.gateway}${path}`);
   await page.getByText(text, { exact: true }).first().waitFor({ timeout: 60_000 });
   // Whatever the page starts after rendering (registries, telemetry, fonts) has had its turn once
-  // the network has been idle.
-  await page.waitForLoadState("networkidle");
+  // the network has been idle. Playwright's default 30 s is too short for a loaded 2-core machine
+  // rendering the bundle; the test's own timeout (240 s) still bounds it.
+  await page.waitForLoadState("networkidle", { timeout: 120_000 });
   return {
     page,
     context,

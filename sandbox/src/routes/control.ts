@@ -35,8 +35,16 @@ const BackdateBody = z.strictObject({
   to: z.iso.datetime({ offset: true }),
 });
 
-/** How far `POST /_sandbox/clock/skip` moves the rate limit's clock, ms (at most a day). */
-const SkipBody = z.strictObject({ ms: z.int().min(1).max(86_400_000) });
+/**
+ * How far `POST /_sandbox/clock/skip` moves the rate limit's clock, ms: at most a year, since the
+ * gateway's tests skip its retention periods (30 days) and nothing it keeps lives longer.
+ */
+const SkipBody = z.strictObject({
+  ms: z
+    .int()
+    .min(1)
+    .max(366 * 86_400_000),
+});
 
 /** Parses a JSON body against `schema`; the second element is the problem response, if any. */
 async function body<T extends z.ZodType>(
