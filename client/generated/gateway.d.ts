@@ -1632,6 +1632,8 @@ export interface components {
             /** @description The longest delay among the changes the last cycle that found any recorded (null: none yet). */
             measuredDelaySeconds: number | null;
             measuredAt: string | null;
+            /** @description The most upstream calls one cycle may make: each poll at most `MAX_PAGES` (4) pages; more changed rows are read on next cycle. */
+            maxCallsPerCycle: number;
             lastCycle: {
                 at: string;
                 calls: number;

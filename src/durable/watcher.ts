@@ -23,14 +23,14 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig, type Bindings } from "../lib/config";
 import { log } from "../lib/log";
-import { asWatcher, eventsStub, parseTenantName, rosterStub, type TenantName } from "../lib/stubs";
-import { PAGE_SIZE, runPoll, type PollIo, type PollResult } from "../lib/watcher/poll";
-import { plan, type PlannedPoll } from "../lib/watcher/polls";
-import { readPage } from "../lib/watcher/read";
-import { OFF, type WatcherView } from "../lib/watcher/view";
+import { asWatcher, parseTenantName, rosterStub, type TenantName } from "../lib/stubs";
+import { pollIo } from "../lib/watcher/io";
+import { plan } from "../lib/watcher/polls";
+import { OFF, viewOf, type WatcherView } from "../lib/watcher/view";
 import { isActive } from "../lib/watcher/cadence";
 import { ownName } from "./own-name";
 import { Cursors } from "./watcher/cursors";
+import { pollAll } from "./watcher/cycle";
 import { CycleLog, type CycleOutcome } from "./watcher/cycle-log";
 import { migrate } from "./watcher/schema";
 import { WatchRow, type Watch } from "./watcher/watch-row";
@@ -110,26 +110,7 @@ export class Watcher extends DurableObject<Bindings> {
   /** What is watched, how often, and the detection delay expected and measured. */
   status(): WatcherView {
     const w = this.#watch.get();
-    if (!w) return OFF;
-    const last = this.#cycles.last();
-    const measured = this.#cycles.lastFound();
-    const iso = (t: number | null | undefined) => (t == null ? null : new Date(t).toISOString());
-    return {
-      state: "watching",
-      polls: plan(w.types).map((p) => p.poll),
-      cycleSeconds: w.cycleMs / 1000,
-      expectedDelaySeconds: w.cycleMs / 2000,
-      worstDelaySeconds: w.cycleMs / 1000,
-      measuredDelaySeconds: measured?.delayMs == null ? null : measured.delayMs / 1000,
-      measuredAt: iso(measured?.startedAt),
-      lastCycle: last && {
-        at: new Date(last.startedAt).toISOString(),
-        calls: last.calls,
-        changes: last.changes,
-        outcome: last.outcome,
-      },
-      nextCycleAt: iso(w.nextAt),
-    };
+    return w ? viewOf(w, this.#cycles.last(), this.#cycles.lastFound()) : OFF;
   }
 
   /**
@@ -168,62 +149,18 @@ export class Watcher extends DurableObject<Bindings> {
       this.#watch.save(w);
     }
     const planned = plan(w.types);
-    const io = this.#io(tenant, books.value);
-    let calls = 0;
-    const delays: number[] = [];
-    let outcome: CycleOutcome = "ok";
-    let retryAfterSeconds = 0;
-    for (const p of planned) {
-      const cursor = this.#cursors.get(p.poll);
-      if (!cursor) continue;
-      const result = await this.#poll(p, cursor, io);
-      if (generation !== this.#generation) return;
-      this.#cursors.put(p.poll, result.cursor, Date.now());
-      calls += result.calls;
-      delays.push(...result.delays);
-      if (result.outcome === "capped") outcome = "capped";
-      else if (result.outcome !== "done") {
-        outcome = result.outcome.stopped;
-        retryAfterSeconds = result.outcome.retryAfterSeconds ?? 0;
-        break;
-      }
-    }
-    if (delays.length > 0) w.activeAt = Date.now();
+    const io = pollIo(this.env, tenant, books.value);
+    const run = await pollAll(planned, this.#cursors, io, () => generation === this.#generation);
+    if (!run) return;
+    if (run.delays.length > 0) w.activeAt = Date.now();
     const cycleMs = await this.#cadence(w, planned.length);
     if (generation !== this.#generation) return;
     w.cycleMs = cycleMs;
-    const next = Math.max(started + w.cycleMs, Date.now() + retryAfterSeconds * 1000);
+    const next = Math.max(started + w.cycleMs, Date.now() + run.retryAfterSeconds * 1000);
     w.nextAt = next;
     this.#watch.save(w);
-    this.#end(started, { calls, delays, outcome });
+    this.#end(started, run);
     await this.ctx.storage.setAlarm(next);
-  }
-
-  /** Runs one poll; a failure (the events object, a bug) stops it where it stood. */
-  async #poll(p: PlannedPoll, cursor: PollResult["cursor"], io: PollIo): Promise<PollResult> {
-    try {
-      return await runPoll(p, cursor, io);
-    } catch (e) {
-      log.warn("watcher-poll-failed", { tenant: this.#tenant, poll: p.poll, error: String(e) });
-      return { cursor, calls: 0, delays: [], outcome: { stopped: "failed" } };
-    }
-  }
-
-  /** The poll's reads, as the tenant on the watcher's lane, and its records to the event log. */
-  #io(tenant: TenantName, books: string): PollIo {
-    const parsed = parseTenantName(tenant);
-    if (!parsed.ok) throw new Error(parsed.error);
-    const who = { env: this.env, environment: parsed.value.environment, tenant, books };
-    return {
-      read: (p, since, page) => readPage(who, p, since, page, PAGE_SIZE),
-      record: async (drafts) => {
-        if (drafts.length === 0) return [];
-        const recorded = await eventsStub(this.env, tenant).record(drafts);
-        if (!recorded.ok) throw new Error(recorded.error.detail);
-        return recorded.value.keys;
-      },
-      now: () => Date.now(),
-    };
   }
 
   /** Logs a cycle. */

@@ -17,6 +17,7 @@ import {
 import { afterEach, describe, expect, it } from "vitest";
 import type { Watcher } from "../../src/durable/watcher";
 import app from "../../src/index";
+import { MAX_PAGES } from "../../src/lib/watcher/poll";
 import { LOOKBACK_MS } from "../../src/lib/watcher/times";
 import { WATCHER_BACKOFF_MS } from "../../src/lib/rate/watcher-room";
 import { governorStub } from "../../src/lib/stubs";
@@ -283,6 +284,8 @@ describe("watcher: budget, what it watches, and what it reports", () => {
     expect(await answer()).toMatchObject({
       state: "watching",
       polls: ["customers"],
+      // Its cost is capped: MAX_PAGES pages of each poll a cycle.
+      maxCallsPerCycle: MAX_PAGES,
       cycleSeconds,
       expectedDelaySeconds: cycleSeconds / 2,
       worstDelaySeconds: cycleSeconds,
@@ -305,7 +308,7 @@ describe("watcher: budget, what it watches, and what it reports", () => {
       json({ types: ["order.settled"] }, "PATCH"),
     );
     expect(res.status).toBe(200);
-    expect(await answer()).toMatchObject({ state: "off", polls: [] });
+    expect(await answer()).toMatchObject({ state: "off", polls: [], maxCallsPerCycle: 0 });
     expect(await alarmOf(t)).toBeNull();
     // Wanted again, from now on: the customer made before is not announced a second time.
     await events(t.gatewayKey, `/endpoints/${t.ep.id}`, json({ types: ["*"] }, "PATCH"));

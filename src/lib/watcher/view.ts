@@ -7,7 +7,8 @@
  * it, the route's strict schema is it.
  */
 import { z } from "zod";
-import { POLL_NAMES } from "./polls";
+import { MAX_PAGES } from "./poll";
+import { plan, POLL_NAMES } from "./polls";
 
 /** How a cycle ended: `capped` ran out of pages (the next goes on), the rest stopped early. */
 export const CycleEnd = z.enum(["ok", "capped", "no-permit", "throttled", "failed"]);
@@ -31,6 +32,10 @@ export const WatcherView = z.strictObject({
       "The longest delay among the changes the last cycle that found any recorded (null: none yet).",
   }),
   measuredAt: z.string().nullable(),
+  maxCallsPerCycle: z.int().min(0).meta({
+    description:
+      "The most upstream calls one cycle may make: each poll at most `MAX_PAGES` (4) pages; more changed rows are read on next cycle.",
+  }),
   lastCycle: z
     .strictObject({
       at: z.string(),
@@ -47,6 +52,7 @@ export type WatcherView = z.output<typeof WatcherView>;
 export const OFF: WatcherView = {
   state: "off",
   polls: [],
+  maxCallsPerCycle: 0,
   cycleSeconds: null,
   expectedDelaySeconds: null,
   worstDelaySeconds: null,
@@ -55,3 +61,50 @@ export const OFF: WatcherView = {
   lastCycle: null,
   nextCycleAt: null,
 };
+
+/** What a view shows of a cycle, as the watcher's cycle log keeps it. */
+export interface CycleSeen {
+  startedAt: number;
+  calls: number;
+  changes: number;
+  delayMs: number | null;
+  outcome: z.output<typeof CycleEnd>;
+}
+
+/** What is stored of a watched tenant that its view shows. */
+export interface Watched {
+  types: string[];
+  cycleMs: number;
+  nextAt: number | null;
+}
+
+const iso = (t: number | null | undefined) => (t == null ? null : new Date(t).toISOString());
+
+/**
+ * The view of a watched tenant: from what it watches, its last cycle, and the last that found a
+ * change (its delay measured).
+ */
+export function viewOf(
+  w: Watched,
+  last: CycleSeen | null,
+  measured: CycleSeen | null,
+): WatcherView {
+  const polls = plan(w.types).map((p) => p.poll);
+  return {
+    state: "watching",
+    polls,
+    maxCallsPerCycle: polls.length * MAX_PAGES,
+    cycleSeconds: w.cycleMs / 1000,
+    expectedDelaySeconds: w.cycleMs / 2000,
+    worstDelaySeconds: w.cycleMs / 1000,
+    measuredDelaySeconds: measured?.delayMs == null ? null : measured.delayMs / 1000,
+    measuredAt: iso(measured?.startedAt),
+    lastCycle: last && {
+      at: new Date(last.startedAt).toISOString(),
+      calls: last.calls,
+      changes: last.changes,
+      outcome: last.outcome,
+    },
+    nextCycleAt: iso(w.nextAt),
+  };
+}
