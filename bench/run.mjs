@@ -16,13 +16,15 @@
 //      ledgergate,
 //   9. events out (bench/events.mjs): write → delivery delay, what announcing adds to a write,
 //      delivery throughput, and events lost with injected receiver failures, against a receiver on
-//      LEDGERGATE_RECEIVER_PORT (default 8790),
+//      LEDGERGATE_RECEIVER_PORT (default 8790); and the watcher (bench/watcher.mjs): detection
+//      delay of changes made elsewhere for 20 watched tenants, what a cycle costs, the watchers'
+//      share of upstream calls, callers' permit wait with and without the watcher, 429s,
 //   10. the request log (bench/request-log.mjs): a warm call's latency with REQUEST_LOG=calls
 //      against REQUEST_LOG=off, the gateway restarted for each (so it runs last, on its own Workers),
 //   11. payouts (bench/payouts.mjs): upstream calls and time per payout of 10, 100 and 1,000 lines,
 //      against a voucher per line.
 // `npm run bench -- latency` runs 1–2 only, `-- load` 3–3c only, `-- orders` 4–6 only, `--
-// reference` 7 only, `-- bursts` 8 only, `-- events` 9 only, `-- log` 10 only; the default is all
+// reference` 7 only, `-- bursts` 8 only, `-- events` 9 only (`-- watcher` its watcher part alone), `-- log` 10 only; the default is all
 // but 11. `npm run bench -- margin` (bench/margin.mjs, not part of all) compares pacing margins;
 // `npm run bench -- payouts` (not part of all either: it settles 1,001 orders first, several
 // minutes at 10 req/s) runs 11. Every figure comes from this one run, baseline included. Not a
@@ -60,6 +62,7 @@ import { ordersBench } from "./orders.mjs";
 import { payoutsBench } from "./payouts.mjs";
 import { referenceBench } from "./reference.mjs";
 import { requestLogBench } from "./request-log.mjs";
+import { watcherBench } from "./watcher.mjs";
 import { down } from "./workers.mjs";
 
 const PARTS = {
@@ -69,7 +72,8 @@ const PARTS = {
   orders: ["orders"],
   reference: ["reference"],
   bursts: ["bursts"],
-  events: ["events"],
+  events: ["events", "watcher"],
+  watcher: ["watcher"],
   log: ["log"],
   margin: ["margin"],
   payouts: ["payouts"],
@@ -77,7 +81,7 @@ const PARTS = {
 const mode = process.argv[2] ?? "all";
 if (!Object.hasOwn(PARTS, mode)) {
   console.error(
-    `Usage: npm run bench [-- latency|load|orders|reference|bursts|events|log|margin|payouts]  (not ${mode})`,
+    `Usage: npm run bench [-- latency|load|orders|reference|bursts|events|watcher|log|margin|payouts]  (not ${mode})`,
   );
   process.exit(2);
 }
@@ -298,6 +302,7 @@ const BENCHES = {
   reference: referenceBench,
   bursts: burstsBench,
   events: () => eventsBench(keys),
+  watcher: () => watcherBench(keys),
   log: async () => {
     await stopShared();
     return requestLogBench(devOut);

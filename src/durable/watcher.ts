@@ -30,7 +30,7 @@ import { OFF, viewOf, type WatcherView } from "../lib/watcher/view";
 import { isActive } from "../lib/watcher/cadence";
 import { ownName } from "./own-name";
 import { Cursors } from "./watcher/cursors";
-import { pollAll } from "./watcher/cycle";
+import { nextCycleAt, pollAll } from "./watcher/cycle";
 import { CycleLog, type CycleOutcome } from "./watcher/cycle-log";
 import { migrate } from "./watcher/schema";
 import { WatchRow, type Watch } from "./watcher/watch-row";
@@ -150,13 +150,16 @@ export class Watcher extends DurableObject<Bindings> {
     }
     const planned = plan(w.types);
     const io = pollIo(this.env, tenant, books.value);
-    const run = await pollAll(planned, this.#cursors, io, () => generation === this.#generation);
+    const last = this.#cycles.last();
+    const finishing = last?.outcome === "no-permit" ? last.startedAt : null;
+    const current = () => generation === this.#generation;
+    const run = await pollAll(planned, this.#cursors, io, current, finishing);
     if (!run) return;
     if (run.delays.length > 0) w.activeAt = Date.now();
     const cycleMs = await this.#cadence(w, planned.length);
     if (generation !== this.#generation) return;
     w.cycleMs = cycleMs;
-    const next = Math.max(started + w.cycleMs, Date.now() + run.retryAfterSeconds * 1000);
+    const next = nextCycleAt(started, w.cycleMs, run, Date.now());
     w.nextAt = next;
     this.#watch.save(w);
     this.#end(started, run);

@@ -265,8 +265,12 @@ describe("watcher: budget, what it watches, and what it reports", () => {
     await control("PUT", "/settings", { faults: [] });
     // Run before its time, the next cycle finds the governor still keeping the watcher out (a 429
     // to anyone's call keeps it out WATCHER_BACKOFF_MS): it stops without a call, and the change
-    // waits.
-    expect((await cycle(t)).lastCycle).toMatchObject({ calls: 0, outcome: "no-permit" });
+    // waits; it asks again after the governor's Retry-After, not a whole cycle (an hour here) later.
+    const refused = await cycle(t);
+    expect(refused.lastCycle).toMatchObject({ calls: 0, outcome: "no-permit" });
+    const again = Date.parse(String(refused.nextCycleAt));
+    expect(again).toBeGreaterThanOrEqual(Date.parse(String(refused.lastCycle?.at)) + 5000);
+    expect(again).toBeLessThanOrEqual(Date.now() + WATCHER_BACKOFF_MS + 5000);
     // Past the Retry-After and the governor's back-off: found.
     await skipAhead(Math.max(30_000, WATCHER_BACKOFF_MS) + 1000);
     expect((await cycle(t)).lastCycle).toMatchObject({ calls: 1, changes: 1, outcome: "ok" });

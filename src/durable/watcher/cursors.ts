@@ -48,6 +48,17 @@ export class Cursors {
       );
   }
 
+  /** When `poll`'s cursor was last stored (epoch ms), or null when it is not watched. */
+  storedAt(poll: PollName): number | null {
+    const r = row(
+      this.sql,
+      z.object({ updated_at: z.int() }),
+      "SELECT updated_at FROM cursors WHERE poll = ?",
+      poll,
+    );
+    return r?.updated_at ?? null;
+  }
+
   /** Stores where `poll` stands now. */
   put(poll: PollName, c: PollCursor, now: number): void {
     this.sql.exec(

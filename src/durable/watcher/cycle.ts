@@ -18,24 +18,30 @@ export interface CycleRun {
   /** Events recorded new, each with its detection delay, ms. */
   delays: number[];
   outcome: CycleOutcome;
-  /** The API's Retry-After when a 429 stopped the cycle, s; else 0. */
+  /** The Retry-After of the API's 429 or the governor's refusal that stopped the cycle, s; else 0. */
   retryAfterSeconds: number;
 }
 
 /**
  * Runs `planned` in turn; null when `current()` turned false while a poll awaited (what is watched
- * changed meanwhile: nothing of the old plan is written over the new).
+ * changed meanwhile: nothing of the old plan is written over the new). `doneSince`: a cycle stopped
+ * for want of a permit began then, and this one finishes it: the polls it stored a cursor for
+ * since, and read to the end, are not read again.
  */
 export async function pollAll(
   planned: readonly PlannedPoll[],
   cursors: Cursors,
   io: PollIo,
   current: () => boolean,
+  doneSince: number | null,
 ): Promise<CycleRun | null> {
   const run: CycleRun = { calls: 0, delays: [], outcome: "ok", retryAfterSeconds: 0 };
   for (const p of planned) {
     const cursor = cursors.get(p.poll);
     if (!cursor) continue;
+    // Done in the stopped cycle: stored since it began, nothing left to read (`resume` null).
+    const done = doneSince !== null && (cursors.storedAt(p.poll) ?? 0) >= doneSince;
+    if (done && cursor.resume === null) continue;
     const result = await pollOnce(p, cursor, io);
     if (!current()) return null;
     cursors.put(p.poll, result.cursor, Date.now());
@@ -63,4 +69,23 @@ async function pollOnce(
     log.warn("watcher-poll-failed", { poll: p.poll, error: String(e) });
     return { cursor, calls: 0, delays: [], outcome: { stopped: "failed" } };
   }
+}
+
+/**
+ * How soon a cycle that stopped for want of a permit asks again at least, ms. It is owed the rest
+ * of its cycle (the governor refused it for callers' traffic, not for its share), and asking
+ * costs no upstream call; the governor's Retry-After, when longer, is kept.
+ */
+const NO_PERMIT_RETRY_MS = 5000;
+
+/**
+ * When the cycle after one that began at `started` is due: a cycle later; after a 429 not before
+ * its Retry-After; after a refused permit, after the governor's Retry-After (at least
+ * `NO_PERMIT_RETRY_MS`), within the cycle.
+ */
+export function nextCycleAt(started: number, cycleMs: number, run: CycleRun, now: number): number {
+  const wait = run.retryAfterSeconds * 1000;
+  if (run.outcome === "no-permit")
+    return Math.min(started + cycleMs, now + Math.max(NO_PERMIT_RETRY_MS, wait));
+  return Math.max(started + cycleMs, now + wait);
 }

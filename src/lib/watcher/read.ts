@@ -79,10 +79,12 @@ export async function readPage(
     );
   } catch (e) {
     if (!(e instanceof Problem)) throw e;
-    // No permit in time (the budget is the callers'), no token, a timeout: next cycle.
-    const why =
-      e.type === "unavailable" && e.extra.headers?.["retry-after"] ? "no-permit" : "failed";
-    return { kind: "stop", why };
+    // No permit in time (the budget is the callers'): again after the governor's Retry-After. No
+    // token, a timeout: next cycle.
+    const retryAfter = e.extra.headers?.["retry-after"];
+    if (e.type === "unavailable" && retryAfter)
+      return { kind: "stop", why: "no-permit", retryAfterSeconds: retryAfterSeconds(retryAfter) };
+    return { kind: "stop", why: "failed" };
   }
   if (res.status === 204) return { kind: "rows", rows: [] };
   if (res.status === 429) {
