@@ -22,6 +22,7 @@ import { LOOKBACK_MS } from "../../src/lib/watcher/times";
 import { WATCHER_BACKOFF_MS } from "../../src/lib/rate/watcher-room";
 import { governorStub } from "../../src/lib/stubs";
 import { restoreClock, skipAhead } from "../helpers/clock";
+import { signIn } from "../helpers/console";
 import { addEndpoint, captureQueue, drain, events, feed, installReceiver } from "../helpers/events";
 import { ADMIN, control, gw, json, tenant } from "../helpers/gateway";
 import {
@@ -305,6 +306,12 @@ describe("watcher: budget, what it watches, and what it reports", () => {
     // The operator sees the same.
     const admin = await gw(`/admin/tenants/demo/${t.client}/events/endpoints`, { headers: ADMIN });
     expect(((await admin.json()) as { watcher: Dto }).watcher).toEqual(measured);
+    // And the console's events page.
+    const page = await (await signIn()).page(`/console/tenants/demo/${t.client}/events`);
+    expect(page).toContain("Changes made elsewhere");
+    expect(page).toContain(`customers, every ${cycleSeconds} s`);
+    expect(page).toContain(`${cycleSeconds / 2} s on average, ${cycleSeconds} s at most`);
+    expect(page).toContain("1 calls, 1 new changes, ok");
     // Only the runs' own events wanted: nothing to poll.
     const res = await events(
       t.gatewayKey,
