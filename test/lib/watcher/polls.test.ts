@@ -12,7 +12,6 @@ import {
   isActive,
   PAUSED_CYCLE_MS,
 } from "../../../src/lib/watcher/cadence";
-import { nextCycleAt, type CycleRun } from "../../../src/durable/watcher/cycle";
 import { plan } from "../../../src/lib/watcher/polls";
 import { filterTime, LOOKBACK_MS, stampOf, startOf } from "../../../src/lib/watcher/times";
 
@@ -115,23 +114,5 @@ describe("watcher: cadence", () => {
     expect(isActive(now - ACTIVE_WINDOW_MS + 1, now)).toBe(true);
     expect(isActive(now - ACTIVE_WINDOW_MS, now)).toBe(false);
     expect(isActive(null, now)).toBe(false);
-  });
-});
-
-describe("watcher: when the next cycle is due", () => {
-  const T = Date.UTC(2026, 10, 26, 12);
-  const run = (outcome: CycleRun["outcome"], retryAfterSeconds = 0): CycleRun => ({
-    calls: 1,
-    delays: [],
-    outcome,
-    retryAfterSeconds,
-  });
-
-  it("a cycle later; after a 429 not before its Retry-After; after a refused permit soon, within the cycle", () => {
-    expect(nextCycleAt(T, 40_000, run("ok"), T + 2000)).toBe(T + 40_000);
-    expect(nextCycleAt(T, 40_000, run("throttled", 120), T + 2000)).toBe(T + 122_000);
-    expect(nextCycleAt(T, 40_000, run("no-permit", 1), T + 2000)).toBe(T + 7000);
-    expect(nextCycleAt(T, 40_000, run("no-permit", 30), T + 2000)).toBe(T + 32_000);
-    expect(nextCycleAt(T, 40_000, run("no-permit", 90), T + 2000)).toBe(T + 40_000);
   });
 });
