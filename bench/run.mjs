@@ -22,10 +22,14 @@
 //   10. the request log (bench/request-log.mjs): a warm call's latency with REQUEST_LOG=calls
 //      against REQUEST_LOG=off, the gateway restarted for each (so it runs last, on its own Workers),
 //   11. payouts (bench/payouts.mjs): upstream calls and time per payout of 10, 100 and 1,000 lines,
-//      against a voucher per line.
+//      against a voucher per line,
+//   12. MCP (bench/mcp.mjs): a `read` tool call against the same GET through /v2, what an
+//      assistant's burst costs its tenant's own callers with and without its lane, and an
+//      assistant calling all the time: its share of the budget.
 // `npm run bench -- latency` runs 1–2 only, `-- load` 3–3c only, `-- orders` 4–6 only, `--
-// reference` 7 only, `-- bursts` 8 only, `-- events` 9 only (`-- watcher` its watcher part alone), `-- log` 10 only; the default is all
-// but 11. `npm run bench -- margin` (bench/margin.mjs, not part of all) compares pacing margins;
+// reference` 7 only, `-- bursts` 8 only, `-- events` 9 only (`-- watcher` its watcher part alone),
+// `-- log` 10 only, `-- mcp` 12 only; the default is all but 11 (12 runs before 10, which restarts
+// the Workers). `npm run bench -- margin` (bench/margin.mjs, not part of all) compares pacing margins;
 // `npm run bench -- payouts` (not part of all either: it settles 1,001 orders first, several
 // minutes at 10 req/s) runs 11. Every figure comes from this one run, baseline included. Not a
 // test: it asserts nothing.
@@ -57,6 +61,7 @@ import {
 import { burstsBench } from "./bursts.mjs";
 import { loadBench } from "./load.mjs";
 import { marginBench } from "./margin.mjs";
+import { mcpBench } from "./mcp.mjs";
 import { BENCH_RETRY_SCHEDULE, eventsBench } from "./events.mjs";
 import { ordersBench } from "./orders.mjs";
 import { payoutsBench } from "./payouts.mjs";
@@ -66,7 +71,7 @@ import { watcherBench } from "./watcher.mjs";
 import { down } from "./workers.mjs";
 
 const PARTS = {
-  all: ["latency", "load", "orders", "reference", "bursts", "events", "log"],
+  all: ["latency", "load", "orders", "reference", "bursts", "events", "mcp", "log"],
   latency: ["latency"],
   load: ["load"],
   orders: ["orders"],
@@ -75,13 +80,14 @@ const PARTS = {
   events: ["events", "watcher"],
   watcher: ["watcher"],
   log: ["log"],
+  mcp: ["mcp"],
   margin: ["margin"],
   payouts: ["payouts"],
 };
 const mode = process.argv[2] ?? "all";
 if (!Object.hasOwn(PARTS, mode)) {
   console.error(
-    `Usage: npm run bench [-- latency|load|orders|reference|bursts|events|watcher|log|margin|payouts]  (not ${mode})`,
+    `Usage: npm run bench [-- latency|load|orders|reference|bursts|events|watcher|log|mcp|margin|payouts]  (not ${mode})`,
   );
   process.exit(2);
 }
@@ -308,6 +314,7 @@ const BENCHES = {
     return requestLogBench(devOut);
   },
   payouts: () => payoutsBench(keys),
+  mcp: mcpBench,
 };
 for (const part of PARTS[mode]) printers.push(await BENCHES[part]());
 stop();
