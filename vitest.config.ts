@@ -45,6 +45,13 @@ const TEST_LOG_LEVEL = "warn";
 const TEST_EVENT_RETRY_SCHEDULE = "1s 2s 3s";
 
 /**
+ * The watcher's shortest cycle in tests, s: an hour, so no watcher polls on its own timer while a
+ * file runs (its polls would add events and calls to other tests' counts); the watcher's tests run
+ * each cycle themselves with `runDurableObjectAlarm`.
+ */
+const TEST_WATCHER_CYCLE_SECONDS = "3600";
+
+/**
  * Runtime lines that a passing run prints by design. workerd reports as an "uncaught exception"
  * every error a Workflow step throws, although the engine catches it and retries the step or fails
  * the run, and the error the sandbox throws to drop a connection; the tests inject exactly those
@@ -119,6 +126,7 @@ function gatewayProject(name: string, include: string) {
             SECRETS_KEY_PREVIOUS: TEST_PREVIOUS_SECRETS_KEY,
             LOG_LEVEL: TEST_LOG_LEVEL,
             EVENT_RETRY_SCHEDULE: TEST_EVENT_RETRY_SCHEDULE,
+            WATCHER_CYCLE_SECONDS: TEST_WATCHER_CYCLE_SECONDS,
           },
           workers: [sandbox],
         },
@@ -181,6 +189,7 @@ export default defineConfig({
                 RATE_LIMIT_PER_SECOND: "200",
                 LOG_LEVEL: TEST_LOG_LEVEL,
                 EVENT_RETRY_SCHEDULE: TEST_EVENT_RETRY_SCHEDULE,
+                WATCHER_CYCLE_SECONDS: TEST_WATCHER_CYCLE_SECONDS,
               },
               workers: [sandbox],
             },

@@ -16,17 +16,23 @@
 //      ledgergate,
 //   9. events out (bench/events.mjs): write → delivery delay, what announcing adds to a write,
 //      delivery throughput, and events lost with injected receiver failures, against a receiver on
-//      LEDGERGATE_RECEIVER_PORT (default 8790),
+//      LEDGERGATE_RECEIVER_PORT (default 8790); and the watcher (bench/watcher.mjs): detection
+//      delay of changes made elsewhere for 20 watched tenants, what a cycle costs, the watchers'
+//      share of upstream calls, callers' permit wait with and without the watcher, 429s,
 //   10. the request log (bench/request-log.mjs): a warm call's latency with REQUEST_LOG=calls
 //      against REQUEST_LOG=off, the gateway restarted for each (so it runs last, on its own Workers),
 //   11. payouts (bench/payouts.mjs): upstream calls and time per payout of 10, 100 and 1,000 lines,
 //      against a voucher per line,
+//   12. MCP (bench/mcp.mjs): a `read` tool call against the same GET through /v2, what an
+//      assistant's burst costs its tenant's own callers with and without its lane, and an
+//      assistant calling all the time: its share of the budget,
 //   13. OAuth (bench/oauth.mjs): an MCP tool call under an OAuth grant against the same call under
 //      a gateway key.
 // `npm run bench -- latency` runs 1–2 only, `-- load` 3–3c only, `-- orders` 4–6 only, `--
-// reference` 7 only, `-- bursts` 8 only, `-- events` 9 only, `-- log` 10 only, `-- oauth` 13 only;
-// the default is all but 11. `npm run bench -- margin` (bench/margin.mjs, not part of all)
-// compares pacing margins; `npm run bench -- payouts` (not part of all either: it settles 1,001
+// reference` 7 only, `-- bursts` 8 only, `-- events` 9 only (`-- watcher` its watcher part alone),
+// `-- log` 10 only, `-- mcp` 12 only, `-- oauth` 13 only; the default is all but 11 (12 and 13 run
+// before 10, which restarts the Workers). `npm run bench -- margin` (bench/margin.mjs, not part of
+// all) compares pacing margins; `npm run bench -- payouts` (not part of all either: it settles 1,001
 // orders first, several minutes at 10 req/s) runs 11. Every figure comes from this one run,
 // baseline included. Not a test: it asserts nothing.
 import { spawn } from "node:child_process";
@@ -57,31 +63,35 @@ import {
 import { burstsBench } from "./bursts.mjs";
 import { loadBench } from "./load.mjs";
 import { marginBench } from "./margin.mjs";
+import { mcpBench } from "./mcp.mjs";
 import { BENCH_RETRY_SCHEDULE, eventsBench } from "./events.mjs";
 import { oauthBench } from "./oauth.mjs";
 import { ordersBench } from "./orders.mjs";
 import { payoutsBench } from "./payouts.mjs";
 import { referenceBench } from "./reference.mjs";
 import { requestLogBench } from "./request-log.mjs";
+import { watcherBench } from "./watcher.mjs";
 import { down } from "./workers.mjs";
 
 const PARTS = {
-  all: ["latency", "load", "orders", "reference", "bursts", "events", "oauth", "log"],
+  all: ["latency", "load", "orders", "reference", "bursts", "events", "mcp", "oauth", "log"],
   latency: ["latency"],
   load: ["load"],
   orders: ["orders"],
   reference: ["reference"],
   bursts: ["bursts"],
-  events: ["events"],
+  events: ["events", "watcher"],
+  watcher: ["watcher"],
   log: ["log"],
   oauth: ["oauth"],
+  mcp: ["mcp"],
   margin: ["margin"],
   payouts: ["payouts"],
 };
 const mode = process.argv[2] ?? "all";
 if (!Object.hasOwn(PARTS, mode)) {
   console.error(
-    `Usage: npm run bench [-- latency|load|orders|reference|bursts|events|log|oauth|margin|payouts]  (not ${mode})`,
+    `Usage: npm run bench [-- latency|load|orders|reference|bursts|events|watcher|log|mcp|oauth|margin|payouts] (not ${mode})`,
   );
   process.exit(2);
 }
@@ -303,11 +313,13 @@ const BENCHES = {
   bursts: burstsBench,
   events: () => eventsBench(keys),
   oauth: oauthBench,
+  watcher: () => watcherBench(keys),
   log: async () => {
     await stopShared();
     return requestLogBench(devOut);
   },
   payouts: () => payoutsBench(keys),
+  mcp: mcpBench,
 };
 for (const part of PARTS[mode]) printers.push(await BENCHES[part]());
 stop();

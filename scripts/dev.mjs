@@ -9,11 +9,16 @@
 // (state under <dir>/gateway and <dir>/sandbox). A second pair also needs its own WRANGLER_REGISTRY_PATH, so that its gateway's
 // SANDBOX binding finds its own sandbox. LEDGERGATE_EVENT_RETRY_SCHEDULE sets the gateway's
 // EVENT_RETRY_SCHEDULE (webhook retries, e.g. "1s 2s 5s"; `npm run bench -- events` shortens it).
+// The watcher's shortest cycle is 5 s here (WATCHER_CYCLE_SECONDS; 30 when deployed), so a change
+// made in the sandbox directly arrives within seconds; LEDGERGATE_WATCHER_CYCLE_SECONDS sets
+// another, and LEDGERGATE_WATCHER_BUDGET_SHARE the watchers' share of the limit (WATCHER_BUDGET_SHARE).
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { bin, localAddresses, root, wranglerEnv } from "./wrangler-env.mjs";
 
 const env = wranglerEnv();
+/** The watcher's shortest cycle under `npm start`, s: an outside change arrives within 15 s. */
+const LOCAL_WATCHER_CYCLE_SECONDS = "5";
 
 const port = (name, fallback) => process.env[name] || fallback;
 const { gatewayPort, sandboxPort } = localAddresses();
@@ -57,6 +62,11 @@ const workers = [
       port("LEDGERGATE_GATEWAY_INSPECTOR_PORT", "9229"),
       ...(process.env.LEDGERGATE_EVENT_RETRY_SCHEDULE
         ? ["--var", `EVENT_RETRY_SCHEDULE:${process.env.LEDGERGATE_EVENT_RETRY_SCHEDULE}`]
+        : []),
+      "--var",
+      `WATCHER_CYCLE_SECONDS:${process.env.LEDGERGATE_WATCHER_CYCLE_SECONDS || LOCAL_WATCHER_CYCLE_SECONDS}`,
+      ...(process.env.LEDGERGATE_WATCHER_BUDGET_SHARE
+        ? ["--var", `WATCHER_BUDGET_SHARE:${process.env.LEDGERGATE_WATCHER_BUDGET_SHARE}`]
         : []),
       ...persist("gateway"),
     ],

@@ -38,6 +38,8 @@ export { Directory } from "./durable/directory";
 export { Events } from "./durable/events";
 export { RateGovernor } from "./durable/rate-governor";
 export { Tenant } from "./durable/tenant";
+export { WatchRoster } from "./durable/watch-roster";
+export { Watcher } from "./durable/watcher";
 export { OrderToInvoice } from "./workflows/order-to-invoice";
 export { PayoutReconciliation } from "./workflows/payout-reconciliation";
 

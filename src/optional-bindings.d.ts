@@ -13,6 +13,12 @@ interface GatewayOptionalBindings {
    */
   RATE_PACING_MARGIN?: string;
   /**
+   * The events watcher's share of the rate limit over the governor's window, 0 ≤ s ≤ 0.5 (default
+   * 0.2: 2 of 10 places); 0 turns polling off (`lib/rate/watcher-room.ts`). The watcher only ever
+   * takes what callers, order runs and assistants leave, up to this share.
+   */
+  WATCHER_BUDGET_SHARE?: string;
+  /**
    * Most rows one `Prefer: pages=all` answer may hold, a whole number ≥ 1; 50 000 when unset
    * (`lib/shaping/all-pages.ts`). A caller may ask for less with `Prefer: max-rows=N`, never more.
    */
@@ -41,6 +47,12 @@ interface GatewayOptionalBindings {
    * (`lib/events/schedule.ts`).
    */
   EVENT_RETRY_SCHEDULE?: string;
+  /**
+   * The watcher's shortest cycle, seconds (docs/events.md, "The watcher"): no tenant is polled more
+   * often, however few are watched. 30 when unset or unreadable; `npm start` sets 5, so a change
+   * made elsewhere arrives within seconds.
+   */
+  WATCHER_CYCLE_SECONDS?: string;
   /** `debug`, `info` (default), `warn`, `error` or `silent` (see `lib/log.ts`). */
   LOG_LEVEL?: string;
   /** The sealing key being rotated out: it still opens, never seals (`lib/secrets.ts`). */

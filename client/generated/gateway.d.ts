@@ -1863,6 +1863,7 @@ export interface components {
         };
         EventEndpoints: {
             endpoints: components["schemas"]["EventEndpoint"][];
+            watcher: components["schemas"]["EventWatcher"];
         };
         /** @description A webhook endpoint: never its secret. */
         EventEndpoint: {
@@ -1880,6 +1881,35 @@ export interface components {
             previousSecretExpiresAt: string | null;
             createdAt: string;
             updatedAt: string;
+        };
+        /** @description The watcher of changes made elsewhere (docs/events.md, "The watcher"): what it polls, how often, and the detection delay expected and measured. */
+        EventWatcher: {
+            /**
+             * @description `watching` while an enabled endpoint takes a type the watcher can see (changes made elsewhere to customers, products, outgoing invoices); `off` otherwise.
+             * @enum {string}
+             */
+            state: "off" | "watching";
+            /** @description What each cycle polls, one call each. */
+            polls: ("customers" | "products" | "invoice-balances" | "invoices-sent")[];
+            /** @description How often the tenant is polled now. */
+            cycleSeconds: number | null;
+            /** @description The mean time from a change to its event, from the cadence: half a cycle. */
+            expectedDelaySeconds: number | null;
+            /** @description The longest, from the cadence: a cycle (more while the budget is the callers'). */
+            worstDelaySeconds: number | null;
+            /** @description The longest delay among the changes the last cycle that found any recorded (null: none yet). */
+            measuredDelaySeconds: number | null;
+            measuredAt: string | null;
+            /** @description The most upstream calls one cycle may make: each poll at most `MAX_PAGES` (4) pages; more changed rows are read on next cycle. */
+            maxCallsPerCycle: number;
+            lastCycle: {
+                at: string;
+                calls: number;
+                changes: number;
+                /** @enum {string} */
+                outcome: "ok" | "capped" | "no-permit" | "throttled" | "failed";
+            } | null;
+            nextCycleAt: string | null;
         };
         EventEndpointChange: {
             /** @description https:// on a public address (http:// to loopback only in the local configuration). */

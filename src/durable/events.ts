@@ -6,11 +6,13 @@
  * `durable/events/`, each with its own tables). Events are recorded with a de-duplication key and
  * queued at once (`EVENT_DELIVERIES`); the one alarm sweeps what was written but not queued, and
  * purges what outlived its retention. The queue consumer (`lib/events/consumer.ts`) asks it what to
- * send and reports what came of it. Storage layout: docs/storage.md.
+ * send and reports what came of it. It tells the tenant's watcher (`durable/watcher.ts`) what its
+ * enabled endpoints take and that the tenant was active (`events/watch-tell.ts`), nothing more.
+ * Storage layout: docs/storage.md.
  *
  * Who may call: the Worker, after it authenticated the caller (a gateway key, the operator's token
  * or session), an order run of the tenant, the queue consumer with a message this object queued,
- * and (issue 30) the tenant's watcher. Like `Tenant`'s operator face, the object checks no
+ * and the tenant's watcher (its `record`). Like `Tenant`'s operator face, the object checks no
  * credential itself and cannot: the name it is reached by is the authority, and only
  * `lib/stubs.ts` makes names, from authenticated inputs. It holds nothing of `Tenant`'s (no token,
  * no key) and never calls the API; what it stores is the tenant's, and is cleared with it.
@@ -21,7 +23,7 @@ import { noticeDisabled } from "../lib/events/notice";
 import type { DeliveryMessage, EventDraft } from "../lib/events/types";
 import { log } from "../lib/log";
 import { fail, ok, type Outcome } from "../lib/outcome";
-import { parseTenantName, tenantName, type TenantName } from "../lib/stubs";
+import { watcherStub, type TenantName } from "../lib/stubs";
 import { Dispatch, type Next, type Plan } from "./events/dispatch";
 import { Endpoints, type EndpointInput } from "./events/endpoints";
 import { EventLog } from "./events/log";
@@ -30,6 +32,8 @@ import { Outbox, type AttemptOutcome } from "./events/outbox";
 import { Relay } from "./events/relay";
 import { Replays } from "./events/replays";
 import { migrate } from "./events/schema";
+import { WatchTell } from "./events/watch-tell";
+import { ownName } from "./own-name";
 import { Sealer } from "./tenant/sealer";
 
 /** Deliveries one sweep sends at most; the next alarm (at once) takes the rest. */
@@ -45,6 +49,7 @@ export class Events extends DurableObject<Bindings> {
   readonly #dispatch: Dispatch;
   readonly #relay: Relay;
   readonly #replays: Replays;
+  readonly #tell: WatchTell;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -63,6 +68,14 @@ export class Events extends DurableObject<Bindings> {
     );
     this.#relay = new Relay(tenant, this.#outbox, () => this.env.EVENT_DELIVERIES);
     this.#replays = new Replays(this.#log, this.#endpoints, this.#outbox);
+    const name = this.#tenant;
+    this.#tell = new WatchTell(sql, this.#endpoints, () => {
+      if (!name) throw new Error("an events object reached by no tenant's name has no watcher");
+      return watcherStub(this.env, name);
+    });
+    // Endpoints that the watcher was never told about (the object's first wake since it exists,
+    // or a tell that failed before an eviction): tell it now, beside whatever woke the object.
+    if (name && this.#tell.pending()) this.ctx.waitUntil(this.#tell.tell(Date.now()));
     this.#dispatch = new Dispatch({
       log: this.#log,
       endpoints: this.#endpoints,
@@ -75,31 +88,40 @@ export class Events extends DurableObject<Bindings> {
           this.ctx.waitUntil(
             noticeDisabled(this.env, this.#tenant, { id, url: url.value.url }, reason, status),
           );
+        // A disabled endpoint no longer wants what the watcher polls for it.
+        if (this.#tenant) this.ctx.waitUntil(this.#tell.tell(Date.now()));
       },
     });
   }
 
   /**
    * Records each draft whose de-duplication key the log does not hold yet, and queues it for every
-   * enabled endpoint that takes its type; answers how many were new. The entry point of every
-   * announcer: a `/v2` write, an order run, and the watcher of issue 30.
+   * enabled endpoint that takes its type; answers how many were new, and their keys (the watcher
+   * measures its detection delay on those). The entry point of every announcer: a `/v2` write, an
+   * order run, and the watcher.
    */
-  async record(drafts: EventDraft[]): Promise<Outcome<{ recorded: number }>> {
+  async record(drafts: EventDraft[]): Promise<Outcome<{ recorded: number; keys: string[] }>> {
     if (!this.#tenant) return UNNAMED;
     const now = Date.now();
     const recorded = this.#log.append(drafts, now);
     const messages = recorded.flatMap((e) =>
       this.#endpoints.subscribers(e.type).map((ep) => this.#outbox.open(e.id, ep, "event", now)),
     );
+    if (recorded.length > 0) {
+      const told = this.#tell.active(now);
+      if (told) this.ctx.waitUntil(told);
+    }
     // The rows and the sweep's alarm first: if the send below is lost, the alarm sends them.
     await this.#arm();
     await this.#relay.send(messages, now);
-    return ok({ recorded: recorded.length });
+    return ok({ recorded: recorded.length, keys: recorded.map((e) => e.key) });
   }
 
   /** A new endpoint; its `whsec_` secret is in this answer only. */
-  createEndpoint(input: EndpointInput) {
-    return this.#endpoints.create(input, Date.now());
+  async createEndpoint(input: EndpointInput) {
+    const created = await this.#endpoints.create(input, Date.now());
+    await this.#watcherTold();
+    return created;
   }
 
   /** Every endpoint, never a secret. */
@@ -113,17 +135,19 @@ export class Events extends DurableObject<Bindings> {
   }
 
   /** Changes an endpoint (`enabled: true` enables a disabled one again). */
-  updateEndpoint(id: string, input: EndpointInput) {
+  async updateEndpoint(id: string, input: EndpointInput) {
     const now = Date.now();
     const updated = this.#endpoints.update(id, input, now);
     if (updated.ok && updated.value.state === "disabled") this.#outbox.failAll(id, now);
+    await this.#watcherTold();
     return updated;
   }
 
   /** Deletes an endpoint, its deliveries and their attempts. */
-  deleteEndpoint(id: string): Outcome<null> {
+  async deleteEndpoint(id: string): Promise<Outcome<null>> {
     if (!this.#endpoints.remove(id)) return fail("not-found", "No such endpoint.");
     this.#outbox.dropEndpoint(id);
+    await this.#watcherTold();
     return ok(null);
   }
 
@@ -201,6 +225,8 @@ export class Events extends DurableObject<Bindings> {
     const events = this.#log.clear();
     const endpoints = this.#endpoints.clear();
     await this.ctx.storage.deleteAlarm();
+    // The tenant is gone: its watcher stops (told before the answer, so nothing polls after).
+    await this.#tell.tell(Date.now());
     return { events, endpoints };
   }
 
@@ -212,6 +238,7 @@ export class Events extends DurableObject<Bindings> {
     const now = Date.now();
     this.#endpoints.purge(now);
     this.#outbox.dropEvents(this.#log.purge(now));
+    await this.#tell.tell(now);
     const due = this.#outbox.due(now, SWEEP_BATCH);
     const messages = due.map((d) => this.#outbox.resend(d, now));
     if (messages.length > 0)
@@ -220,33 +247,31 @@ export class Events extends DurableObject<Bindings> {
     await this.#relay.send(messages, now);
   }
 
-  /** One alarm: the earliest of the sweep, the next purge and a previous secret's end. */
+  /**
+   * Tells the watcher what the endpoints take now (it polls only that); a failed tell is told again
+   * by the alarm.
+   */
+  async #watcherTold(): Promise<void> {
+    if (!this.#tenant) return;
+    await this.#tell.tell(Date.now());
+    if (this.#tell.dueAt() !== null) await this.#arm();
+  }
+
+  /**
+   * One alarm: the earliest of the sweep, the next purge, a previous secret's end and a tell of
+   * the watcher that failed.
+   */
   async #arm(): Promise<void> {
-    const due = [this.#outbox.dueAt(), this.#log.dueAt(), this.#endpoints.dueAt()].filter(
-      (t): t is number => t !== null,
-    );
+    const due = [
+      this.#outbox.dueAt(),
+      this.#log.dueAt(),
+      this.#endpoints.dueAt(),
+      this.#tell.dueAt(),
+    ].filter((t): t is number => t !== null);
     await (due.length === 0
       ? this.ctx.storage.deleteAlarm()
       : this.ctx.storage.setAlarm(Math.min(...due)));
   }
-}
-
-/**
- * The object's own name: `lib/stubs.ts` addresses it by its tenant's name, nothing else. Kept in
- * `meta` the first time it is seen, because an object woken by its alarm is not given the name it
- * was reached by (`ctx.id.name` is then absent), and the sweep's messages must name the tenant.
- */
-function ownName(ctx: DurableObjectState): TenantName | null {
-  const sql = ctx.storage.sql;
-  const given = parseTenantName(ctx.id.name ?? "");
-  if (given.ok) {
-    const name = tenantName(given.value.environment, given.value.client);
-    sql.exec("INSERT OR IGNORE INTO meta (key, value) VALUES ('tenant', ?)", name);
-    return name;
-  }
-  const kept = sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'tenant'").toArray();
-  const stored = parseTenantName(kept[0]?.value ?? "");
-  return stored.ok ? tenantName(stored.value.environment, stored.value.client) : null;
 }
 
 const UNNAMED = fail(

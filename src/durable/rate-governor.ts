@@ -8,7 +8,9 @@
  * burst into a free second goes at once, never more than the limit in a second plus the transit
  * margin, a reserve kept for other tenants), the pace (`pacer.ts`: what has to queue goes evenly
  * spaced, slower after a 429, creeping back) and who gets each permit (`fair-queue.ts`:
- * round-robin between tenants, deadlines, pauses). This object only supplies the time, keeps the
+ * round-robin between lanes, deadlines, pauses), with the classes and lanes of `lanes.ts` (a
+ * tenant's assistant in a lane of its own; the watcher served only from what the first class
+ * leaves, up to its share: `watcher-room.ts`). This object only supplies the time, keeps the
  * one timer that wakes the queue, and answers the promises of the callers it holds.
  * Nothing is stored: a permit is worth a fraction of a second, and an evicted object loses only
  * callers whose RPC connections broke with it.
@@ -26,8 +28,11 @@ import { log } from "../lib/log";
 import { FairQueue, type QueueState, type TenantCounters } from "../lib/rate/fair-queue";
 import { GrantWindow } from "../lib/rate/grant-window";
 import { KeyHealth, type RefusalVerdict } from "../lib/rate/key-health";
+import { watcherPlaces } from "../lib/rate/lanes";
 import { Pacer } from "../lib/rate/pacer";
-import { PermitRing } from "../lib/rate/permit-ring";
+import { PermitRing, RING_SECONDS } from "../lib/rate/permit-ring";
+import { WatcherRoom } from "../lib/rate/watcher-room";
+import type { Lane } from "../lib/upstream/client";
 
 /**
  * The fraction of the API's limit left unused: permits leave every 1000 / (10 × 0.96) = 104.2 ms.
@@ -94,10 +99,15 @@ export type GovernorCounters = TenantCounters;
  * What the console's budget page draws: the last minute's permits per second, the queue, the 429s.
  */
 export interface GovernorBudget {
-  /** Permits granted in each of the last 60 seconds, oldest first. */
+  /** Permits granted in each of the last 60 seconds, oldest first, all lanes together. */
   perSecond: number[];
-  /** Callers waiting now, per tenant with any waiting. */
-  waitingByTenant: Record<string, number>;
+  /** Permits granted in the last 60 seconds per kind of lane (every tenant's summed). */
+  lastMinuteByLane: Record<Lane, number>;
+  /**
+   * Requests waiting now, per lane with any waiting (`demo:acme`, `demo:acme#assistant`,
+   * `demo:acme#watcher`).
+   */
+  waitingByLane: Record<string, number>;
   /** 429s the API answered since this object started. */
   throttled: number;
   state: QueueState;
@@ -115,7 +125,12 @@ export class RateGovernor extends DurableObject<Bindings> {
   readonly #queue: FairQueue<(permit: Permit) => void>;
   readonly #keys = new KeyHealth();
   // In memory, like the queue: the chart shows the last minute, which an eviction barely dents.
-  readonly #granted = new PermitRing();
+  // One ring per kind of lane, for the console's split between callers, assistants and the watcher.
+  readonly #granted: Record<Lane, PermitRing> = {
+    caller: new PermitRing(),
+    assistant: new PermitRing(),
+    watcher: new PermitRing(),
+  };
   #throttled = 0;
   #timer: ReturnType<typeof setTimeout> | null = null;
 
@@ -133,15 +148,20 @@ export class RateGovernor extends DurableObject<Bindings> {
     this.#queue = new FairQueue(
       new Pacer({ limit, margin, catchUpMs: CATCH_UP_MS }),
       new GrantWindow({ limit, transitMarginMs, reserve: Math.min(BURST_RESERVE, limit - 1) }),
+      new WatcherRoom(watcherPlaces(limit, config.watcherBudgetShare)),
     );
   }
 
-  /** Waits for a permit for `tenant`, at most `maxWaitMs`. */
-  acquire(tenant: string, maxWaitMs: number): Promise<Permit> {
+  /**
+   * Waits for a permit for `tenant`'s `lane`, at most `maxWaitMs` (see `lib/rate/lanes.ts`: a
+   * watcher is served only from what the first class leaves, and is refused rather than queued
+   * when that is not within its wait).
+   */
+  acquire(tenant: string, maxWaitMs: number, lane: Lane = "caller"): Promise<Permit> {
     const { promise, resolve } = Promise.withResolvers<Permit>();
-    const offer = this.#queue.offer(tenant, maxWaitMs, Date.now(), resolve);
+    const offer = this.#queue.offer(tenant, maxWaitMs, Date.now(), resolve, lane);
     if (offer.outcome === "granted") {
-      this.#granted.add(Date.now());
+      this.#granted[lane].add(Date.now());
       return Promise.resolve({ ok: true, waitedMs: 0, permit: offer.permit });
     }
     if (offer.outcome === "refused")
@@ -151,9 +171,10 @@ export class RateGovernor extends DurableObject<Bindings> {
   }
 
   /**
-   * The API answered 429, with a Retry-After of `seconds`, to the call of `permit`: the pace goes a
-   * little slower after a calm spell, and stops every permit of this environment for the
-   * Retry-After and goes a third slower when 429s repeat (see `lib/rate/pacer.ts`).
+   * The API answered 429, with a Retry-After of `seconds`, to the call of `permit`: the watcher
+   * backs off first (`lib/rate/watcher-room.ts`), the pace goes a little slower after a calm spell,
+   * and stops every permit of this environment for the Retry-After and goes a third slower when
+   * 429s repeat (see `lib/rate/pacer.ts`).
    */
   throttled(seconds: number, permit: number): void {
     const now = Date.now();
@@ -194,9 +215,14 @@ export class RateGovernor extends DurableObject<Bindings> {
     return this.#keys.view(Date.now());
   }
 
-  /** Counters per tenant since this object started. */
+  /** First-class counters per tenant (its callers and its assistant) since this object started. */
   counters(): Record<string, GovernorCounters> {
     return this.#queue.counters();
+  }
+
+  /** Counters per lane, the watcher's included, since this object started. */
+  laneCounters(): Record<string, GovernorCounters> {
+    return this.#queue.laneCounters();
   }
 
   /** The pace now (spacing, permits per second, pause left) and how many callers wait. */
@@ -205,13 +231,21 @@ export class RateGovernor extends DurableObject<Bindings> {
   }
 
   /**
-   * The last minute's permits per second, who waits, and the 429s, for the console's budget page.
+   * The last minute's permits per second (in all, and per kind of lane), who waits in which lane,
+   * and the 429s, for the console's budget page.
    */
   budget(): GovernorBudget {
     const now = Date.now();
+    const series = Object.values(this.#granted).map((ring) => ring.series(now));
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
     return {
-      perSecond: this.#granted.series(now),
-      waitingByTenant: this.#queue.waitingByTenant(),
+      perSecond: Array.from({ length: RING_SECONDS }, (_, i) => sum(series.map((s) => s[i] ?? 0))),
+      lastMinuteByLane: {
+        caller: sum(this.#granted.caller.series(now)),
+        assistant: sum(this.#granted.assistant.series(now)),
+        watcher: sum(this.#granted.watcher.series(now)),
+      },
+      waitingByLane: this.#queue.waitingByLane(),
       throttled: this.#throttled,
       state: this.#queue.state(now),
     };
@@ -225,7 +259,7 @@ export class RateGovernor extends DurableObject<Bindings> {
     const { granted, refused, wakeAt } = this.#queue.drain(now);
     for (const r of refused) r.ticket({ ok: false, retryAfterSeconds: r.retryAfterSeconds });
     for (const g of granted) {
-      this.#granted.add(now);
+      this.#granted[g.lane].add(now);
       g.ticket({ ok: true, waitedMs: g.waitedMs, permit: g.permit });
     }
     if (wakeAt !== null)

@@ -23,6 +23,12 @@ export type Bindings = Env;
 /** The API's limit per subscription key, per second. */
 export const API_LIMIT_PER_SECOND = 10;
 /**
+ * The watcher's share of the budget when `WATCHER_BUDGET_SHARE` is unset: a fifth of the limit over
+ * the window, 2 of 10 places (issue 30), enough for a poll cycle of 20 tenants in under a minute.
+ */
+export const DEFAULT_WATCHER_BUDGET_SHARE = 0.2;
+
+/**
  * Rows one `Prefer: pages=all` answer holds at most when `PAGES_ALL_MAX_ROWS` is unset: a few MB of
  * JSON, well inside a Worker's memory.
  */
@@ -39,6 +45,9 @@ const COMMITTED_DEVELOPMENT_VALUES = {
   ADMIN_TOKEN: "local-admin-token",
   SECRETS_KEY: "bGVkZ2VyZ2F0ZS1sb2NhbC1kZXZlbG9wbWVudC1rZXk=",
 } as const;
+
+/** The watcher's shortest cycle when `WATCHER_CYCLE_SECONDS` is unset, s (docs/events.md). */
+export const DEFAULT_WATCHER_CYCLE_SECONDS = 30;
 
 /** The default retry schedule's waits, s. */
 function defaultWaits(): number[] {
@@ -89,6 +98,17 @@ const ConfigBindings = z.object({
     .pipe(z.number().min(0).lt(1))
     .optional()
     .catch(undefined),
+  /**
+   * The watcher's share of the limit over the governor's window, 0 ≤ s ≤ 0.5 (0: no polling);
+   * the default when unset or unreadable. Above half, the part the first class keeps for itself
+   * (`lib/rate/watcher-room.ts`) would be smaller than the watcher's.
+   */
+  WATCHER_BUDGET_SHARE: z
+    .string()
+    .min(1)
+    .transform(Number)
+    .pipe(z.number().min(0).max(0.5))
+    .catch(DEFAULT_WATCHER_BUDGET_SHARE),
   /** Most rows one `Prefer: pages=all` answer may hold (`lib/shaping/all-pages.ts`). */
   PAGES_ALL_MAX_ROWS: Count(DEFAULT_PAGES_ALL_MAX_ROWS),
   /**
@@ -116,6 +136,8 @@ const ConfigBindings = z.object({
       return z.NEVER;
     })
     .catch(() => defaultWaits()),
+  /** The watcher's shortest cycle, s (`lib/watcher/cadence.ts`); local development sets 5. */
+  WATCHER_CYCLE_SECONDS: Count(DEFAULT_WATCHER_CYCLE_SECONDS),
   /** `true` in the local configuration only: see `eventEndpointsAllowLoopback` below. */
   EVENT_ENDPOINTS_ALLOW_LOOPBACK: z.string().optional().catch(undefined),
   /** Operations `/v2` lets through beyond the catalog; unreadable entries are ignored. */
@@ -156,11 +178,15 @@ const GatewayConfig = ConfigBindings.transform((b) => ({
   logLevel: b.LOG_LEVEL,
   rateLimitPerSecond: b.RATE_LIMIT_PER_SECOND,
   ratePacingMargin: b.RATE_PACING_MARGIN,
+  /** The watcher's share of the limit over the governor's window (`WATCHER_BUDGET_SHARE`). */
+  watcherBudgetShare: b.WATCHER_BUDGET_SHARE,
   pagesAllMaxRows: b.PAGES_ALL_MAX_ROWS,
   /** What the request log stores of each call (`REQUEST_LOG`). */
   requestLog: b.REQUEST_LOG,
   /** The waits between a webhook delivery's attempts, s (`EVENT_RETRY_SCHEDULE`). */
   eventRetryWaits: b.EVENT_RETRY_SCHEDULE,
+  /** The watcher's shortest cycle, ms (`WATCHER_CYCLE_SECONDS`). */
+  watcherFloorMs: b.WATCHER_CYCLE_SECONDS * 1000,
   /**
    * Whether a webhook endpoint may be `http://` on a loopback address (`lib/events/endpoint-url.ts`),
    * for trying events with a receiver on the same machine. Only when the var says `true` *and* the

@@ -8,7 +8,8 @@
  * why faces). Each call on a face is
  * pipelined with the call that hands it out, so it costs the one round trip a direct call did.
  * The tenant's events object (`eventsStub`) is reached by the same names, from the same
- * authenticated inputs, and by the queue consumer with a message that object itself queued.
+ * authenticated inputs, and by the queue consumer with a message that object itself queued; its
+ * watcher (`watcherStub`) by the name of the events object that tells it what to watch.
  */
 import { z } from "zod";
 import type { Holder } from "./app";
@@ -86,6 +87,8 @@ export type HolderStub = KeyHolderStub | GrantHolderStub;
 export type RunStub = ReturnType<TenantStub["forRun"]>;
 /** The request log's face, as a promise to call methods on (`Tenant.callLog`). */
 export type CallLogStub = ReturnType<TenantStub["callLog"]>;
+/** The watcher's face, as a promise to call methods on (`Tenant.forWatcher`). */
+export type WatcherStub = ReturnType<TenantStub["forWatcher"]>;
 /** The operator's face, as a promise to call methods on (`Tenant.operator`). */
 export type OperatorStub = ReturnType<TenantStub["operator"]>;
 
@@ -174,6 +177,18 @@ export function asOperator<T>(
 }
 
 /**
+ * `call` on the watcher's face of `name`: a token for the books it names. For the tenant's
+ * `Watcher` only (`durable/watcher.ts`), which is reached by the tenant's name alone.
+ */
+export function asWatcher<T>(
+  env: TenantBinding,
+  name: TenantName,
+  call: (face: WatcherStub) => T,
+): Promise<Awaited<T>> {
+  return onFace(tenantStub(env, name).forWatcher(), call);
+}
+
+/**
  * `call` on the request log's face of `name`. For the gateway's own code after it authenticated
  * the call (see `durable/tenant/call-log-face.ts`).
  */
@@ -234,6 +249,24 @@ export function payoutRunPort(
       run((f) => f.payoutRead(source, payoutId, attempt, read)),
     stripeKey: () => run((f) => f.stripeKey()),
   };
+}
+
+/**
+ * The tenant's watcher (`durable/watcher.ts`): it polls the API for changes made elsewhere. Its
+ * name is the tenant's, from the same authenticated inputs as `eventsStub`'s; the tenant's events
+ * object tells it what to watch.
+ */
+export function watcherStub(env: Pick<Bindings, "WATCHER">, name: TenantName) {
+  // Beside the tenant's object and the governor: each poll takes a token and a permit.
+  return env.WATCHER.get(env.WATCHER.idFromName(name), NEAR_THE_API);
+}
+
+/**
+ * The watchers' roster of an environment (`durable/watch-roster.ts`): who is watched and how often,
+ * one per subscription key, as the governor is.
+ */
+export function rosterStub(env: Pick<Bindings, "WATCH_ROSTER">, environment: Environment) {
+  return env.WATCH_ROSTER.get(env.WATCH_ROSTER.idFromName(environment), NEAR_THE_API);
 }
 
 /** The rate governor of an environment (one per subscription key). */

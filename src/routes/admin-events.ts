@@ -10,6 +10,7 @@ import type { Environment } from "../lib/config";
 import { readFeed } from "../lib/events/feed";
 import { feedTypes, replayWindow } from "../lib/events/queries";
 import { unwrap } from "../lib/outcome";
+import { endpointsAndWatcher } from "../lib/watcher/listing";
 import { asOperator, eventsStub, tenantName } from "../lib/stubs";
 import { requireAdmin } from "../middleware/admin-auth";
 import { operatorEventContract as route } from "./contract/events";
@@ -37,8 +38,9 @@ export const adminEventRoutes = router
     return c.json(unwrap(await events.createEndpoint(c.req.valid("json"))), 201);
   })
   .openapi(route.listEndpoints, async (c) => {
-    const events = await tenantEvents(c, c.req.valid("param"));
-    return c.json({ endpoints: unwrap(await events.listEndpoints()) }, 200);
+    const p = c.req.valid("param");
+    await tenantEvents(c, p);
+    return c.json(await endpointsAndWatcher(c.env, tenantName(p.environment, p.client)), 200);
   })
   .openapi(route.getEndpoint, async (c) => {
     const p = c.req.valid("param");

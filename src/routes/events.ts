@@ -10,6 +10,7 @@ import type { GatewayApp } from "../lib/app";
 import { readFeed } from "../lib/events/feed";
 import { feedTypes, replayWindow } from "../lib/events/queries";
 import { unwrap } from "../lib/outcome";
+import { endpointsAndWatcher } from "../lib/watcher/listing";
 import { eventsStub } from "../lib/stubs";
 import { authenticatedKey, gatewayKey } from "../middleware/gateway-key";
 import { keyEventContract as route } from "./contract/events";
@@ -26,7 +27,7 @@ export const eventRoutes = router
     c.json(unwrap(await own(c).createEndpoint(c.req.valid("json"))), 201),
   )
   .openapi(route.listEndpoints, async (c) =>
-    c.json({ endpoints: unwrap(await own(c).listEndpoints()) }, 200),
+    c.json(await endpointsAndWatcher(c.env, c.var.caller.tenant), 200),
   )
   .openapi(route.getEndpoint, async (c) =>
     c.json(unwrap(await own(c).endpoint(c.req.valid("param").id)), 200),

@@ -39,11 +39,11 @@ describe("Events object", () => {
     const stub = eventsStub(env, tenantName("demo", `events-dedupe-${seq++}`));
     expect(await stub.record([draft("k1"), draft("k2"), draft("k1")])).toEqual({
       ok: true,
-      value: { recorded: 2 },
+      value: { recorded: 2, keys: ["k1", "k2"] },
     });
     expect(await stub.record([draft("k2"), draft("k3")])).toEqual({
       ok: true,
-      value: { recorded: 1 },
+      value: { recorded: 1, keys: ["k3"] },
     });
     const page = await readFeed(stub, null, null, 10);
     expect(page.events.map((e) => e.data.orderId)).toEqual(["k1", "k2", "k3"]);
@@ -128,7 +128,10 @@ describe("Events object", () => {
     await evictDurableObject(named);
     // The same object by its id alone, as the runtime wakes it for an alarm: no name given.
     const unnamed = env.EVENTS.get(env.EVENTS.idFromString(named.id.toString()));
-    expect(await unnamed.record([draft("unnamed")])).toEqual({ ok: true, value: { recorded: 1 } });
+    expect(await unnamed.record([draft("unnamed")])).toEqual({
+      ok: true,
+      value: { recorded: 1, keys: ["unnamed"] },
+    });
     expect(queue.messages.map((m) => m.tenant)).toEqual([t.name, t.name]);
   });
 

@@ -7,8 +7,20 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ECHO_MS } from "../../src/lib/rate/pacer";
+import { WATCHER_BACKOFF_MS } from "../../src/lib/rate/watcher-room";
 import { restoreClock, skipAhead } from "../helpers/clock";
-import { ADMIN, control, evictGovernor, fresh, gw, json, stats, tenant } from "../helpers/gateway";
+import {
+  ADMIN,
+  control,
+  evictGovernor,
+  fresh,
+  gw,
+  json,
+  slug,
+  stats,
+  tenant,
+} from "../helpers/gateway";
+import { toolCall } from "../helpers/mcp";
 
 const GOVERNORS = env.RATE_GOVERNOR;
 const governor = () => GOVERNORS.get(GOVERNORS.idFromName("demo"));
@@ -174,5 +186,64 @@ describe("rate governor: the shared 10 req/s", () => {
     // The slower pace lives in the governor's memory only: eviction restores the floor for whatever
     // runs next.
     await evictGovernor("demo");
+  });
+});
+
+describe("rate governor: lanes and classes", () => {
+  it("grants a permit to each lane, counting the caller and the assistant for the tenant and the watcher apart", async () => {
+    await evictGovernor("demo");
+    const name = `demo:${slug("lanes")}`;
+    // The watcher first: it goes only with a first-class permit due, which the others' take.
+    for (const lane of ["watcher", "caller", "assistant"] as const)
+      expect(await governor().acquire(name, 5000, lane)).toMatchObject({ ok: true, waitedMs: 0 });
+    expect(await governor().acquire(name, 5000)).toMatchObject({ ok: true });
+    const lanes = await governor().laneCounters();
+    expect(lanes[name]).toEqual({ permits: 2, waited: 0, refused: 0 });
+    expect(lanes[`${name}#assistant`]).toEqual({ permits: 1, waited: 0, refused: 0 });
+    expect(lanes[`${name}#watcher`]).toEqual({ permits: 1, waited: 0, refused: 0 });
+    expect((await governor().counters())[name]).toEqual({ permits: 3, waited: 0, refused: 0 });
+    const { watcher } = await governor().state();
+    expect(watcher.places).toBe(2);
+    expect(watcher.inWindow).toBe(1);
+  });
+
+  it("refuses a watcher at once while callers wait, and serves the callers as before", async () => {
+    await evictGovernor("demo");
+    const name = `demo:${slug("busy")}`;
+    const callers = Array.from({ length: 30 }, () => governor().acquire(name, 30_000));
+    await until("callers wait in the governor", async () => (await governor().state()).waiting > 0);
+    const refused = await governor().acquire(`${name}-w`, 1000, "watcher");
+    expect(refused.ok).toBe(false);
+    expect(refused.ok === false && refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect((await Promise.all(callers)).every((p) => p.ok)).toBe(true);
+  });
+
+  it("keeps the watcher out after a 429 that stops no caller", async () => {
+    await evictGovernor("demo");
+    const name = `demo:${slug("backoff")}`;
+    const first = await governor().acquire(name, 5000);
+    if (!first.ok) throw new Error("no permit");
+    await governor().throttled(1, first.permit);
+    expect(await governor().acquire(name, 5000)).toMatchObject({ ok: true });
+    const watcher = await governor().acquire(name, 1000, "watcher");
+    expect(watcher.ok).toBe(false);
+    expect(watcher.ok === false && watcher.retryAfterSeconds).toBeGreaterThanOrEqual(
+      WATCHER_BACKOFF_MS / 1000 - 1,
+    );
+    // The nudge lives in the governor's memory only.
+    await evictGovernor("demo");
+  });
+
+  it("takes an MCP tool's upstream calls in the tenant's assistant lane, and its /v2 calls in its own", async () => {
+    await evictGovernor("demo");
+    const t = await tenant();
+    expect((await t.v2(CALL)).status).toBe(200);
+    const { message } = await toolCall("/mcp", t.gatewayKey, "read", { path: CALL });
+    expect(message?.result?.isError).toBeFalsy();
+    const lanes = await governor().laneCounters();
+    expect(lanes[`${t.name}#assistant`]?.permits).toBe(1);
+    // The registration's token request and the /v2 call.
+    expect(lanes[t.name]?.permits).toBeGreaterThanOrEqual(1);
+    expect(lanes[`${t.name}#watcher`]).toBeUndefined();
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { API_LIMIT_PER_SECOND, DEFAULT_PAGES_ALL_MAX_ROWS, readConfig } from "../../src/lib/config";
+import {
+  API_LIMIT_PER_SECOND,
+  DEFAULT_PAGES_ALL_MAX_ROWS,
+  DEFAULT_WATCHER_BUDGET_SHARE,
+  readConfig,
+} from "../../src/lib/config";
 
 const DEMO = {
   DEMO_API_BASE_URL: "https://api.test/Demo/v2",
@@ -55,6 +60,18 @@ describe("config: read once", () => {
     expect(config.adminToken).toBeUndefined();
     expect(readConfig({ LOG_LEVEL: "verbose" }).logLevel).toBe("info");
     expect(readConfig({ RATE_PACING_MARGIN: "0.1" }).ratePacingMargin).toBe(0.1);
+  });
+
+  it("WATCHER_BUDGET_SHARE: 0.2 when unset, as set within 0–0.5, the default when unreadable or out of range", () => {
+    expect(readConfig({}).watcherBudgetShare).toBe(DEFAULT_WATCHER_BUDGET_SHARE);
+    expect(DEFAULT_WATCHER_BUDGET_SHARE).toBe(0.2);
+    expect(readConfig({ WATCHER_BUDGET_SHARE: "0.3" }).watcherBudgetShare).toBe(0.3);
+    expect(readConfig({ WATCHER_BUDGET_SHARE: "0" }).watcherBudgetShare).toBe(0);
+    expect(readConfig({ WATCHER_BUDGET_SHARE: "0.5" }).watcherBudgetShare).toBe(0.5);
+    for (const bad of ["0.6", "-0.1", "a fifth", ""])
+      expect(readConfig({ WATCHER_BUDGET_SHARE: bad }).watcherBudgetShare).toBe(
+        DEFAULT_WATCHER_BUDGET_SHARE,
+      );
   });
 
   it("REQUEST_LOG: calls when unset, as set when readable, counters (store less) when not", () => {

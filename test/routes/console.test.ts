@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { corpus } from "../fixtures/orders/shopify";
 import { follow, signIn, form } from "../helpers/console";
 import { ADMIN, fresh, gw, json, tenant } from "../helpers/gateway";
+import { toolCall } from "../helpers/mcp";
 import { shopDomainOf, shopTenant, waitFor } from "../helpers/orders";
 import { signShopify } from "../fixtures/orders/sign";
 
@@ -295,16 +296,28 @@ describe("console: happy", () => {
     expect((await s.get(`/console/tenants/demo/${t.client}/orders/shopify/nope`)).status).toBe(404);
   });
 
-  it("draws the shared budget per environment and reloads itself", async () => {
+  it("draws the shared budget per environment, split by lane, and reloads itself", async () => {
     const t = await tenant();
     await t.v2("/ClientIntegrationInformation");
+    const tool = await toolCall("/mcp", t.gatewayKey, "read", {
+      path: "/ClientIntegrationInformation",
+    });
+    expect(tool.message?.result?.isError).toBeFalsy();
     const s = await signIn();
     const page = await s.page("/console/budget");
     expect(page).toContain("<h1>Shared budget</h1>");
     expect(page).toContain('<meta http-equiv="refresh" content="5"');
     for (const e of ["demo", "production"])
       expect(page).toContain(`<svg role="img" aria-label="Permits per second, ${e}"`);
-    expect(page).toContain("Queue length per tenant");
+    expect(page).toContain("Queue length per tenant and lane");
+    // The demo environment's section comes first; its lanes table counts the tool call's permit
+    // in the assistants' row (other files' calls may add to either row, never take away).
+    const demo = page.slice(0, page.indexOf('aria-labelledby="env-production"'));
+    const row = (name: string) =>
+      Number(new RegExp(`<td>${name}</td><td>(\\d+)</td>`).exec(demo)?.[1] ?? -1);
+    expect(row("Callers and order runs")).toBeGreaterThanOrEqual(1);
+    expect(row("Assistants \\(MCP tools\\)")).toBeGreaterThanOrEqual(1);
+    expect(row("Watcher")).toBe(0);
     expect(page).toContain("429 answers");
     expect(page).toMatch(/<rect class="bar"/);
   });

@@ -60,6 +60,8 @@ describe("event endpoints: happy", () => {
           failingSince: null,
         }),
       ],
+      // Only the runs' own events wanted: the watcher of changes made elsewhere polls nothing.
+      watcher: expect.objectContaining({ state: "off", polls: [] }),
     });
     expect(JSON.stringify(list)).not.toContain(made.secret);
     const changed = await events(

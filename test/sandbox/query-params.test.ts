@@ -29,12 +29,7 @@ const UNSERVED: Record<string, readonly string[]> = {
   "GET /SalesOrders": ["includeSubProject", "showInherited"],
   "GET /SalesOrders/{id}": ["showInherited"],
   "GET /SalesOrders/{id}/Complete": ["showInherited"],
-  "GET /OutgoingInvoices": [
-    "departmentCodes",
-    "projectCodes",
-    "includeSubProject",
-    "balanceLastChangedDateTimeOffsetGreaterThan",
-  ],
+  "GET /OutgoingInvoices": ["departmentCodes", "projectCodes", "includeSubProject"],
 };
 
 /** The sandbox's kinds that differ from the wire's only in how a record is matched. */

@@ -7,6 +7,7 @@
  * status.
  */
 import { DurableObject } from "cloudflare:workers";
+import { backdate, type Backdating } from "../engine/backdate";
 import type { Call, Ctx, Reply } from "../engine/call";
 import { Store } from "../engine/store";
 import type { Result } from "../lib/problem";
@@ -63,6 +64,11 @@ export class SandboxClient extends DurableObject<SandboxEnv> {
       wakeAt: () => undefined,
     });
     if (next !== null) await this.ctx.storage.setAlarm(next);
+  }
+
+  /** Backdates a record's change stamps (the control API; `engine/backdate.ts`). */
+  async backdate(b: Backdating): Promise<Record<string, unknown> | null> {
+    return this.ctx.storage.transactionSync(() => backdate(this.#store, b));
   }
 
   /** Removes all of this client's data (sandbox reset); the next call starts from the seed. */

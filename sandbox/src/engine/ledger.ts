@@ -18,6 +18,7 @@ import {
   SUPPLIER_LEDGER_ACCOUNT,
   VAT_CODES,
 } from "./chart";
+import { stampBalances } from "./balance-stamps";
 import { SETTINGS } from "./client-settings";
 import type { Ctx } from "./call";
 import type { Dto, Store } from "./store";
@@ -330,6 +331,7 @@ function write(ctx: Ctx, v: VoucherInput, postings: Dto[]): { voucher: Dto; line
     if (p.Ledger && key) touched.add(`${String(p.Ledger)}:${String(p.ContactId)}:${key}`);
   }
   for (const group of touched) match(store, group);
+  stampBalances(store, postings, at);
   return { voucher, lineIds };
 }
 
@@ -407,6 +409,12 @@ export function reverseVoucher(ctx: Ctx, id: string): Result<Dto> {
       ReversedExternalImportReference: original.dto.ExternalImportReference,
     },
     { owner: original.owner },
+  );
+  // The invoices the reversed entries named: their balances move back, now.
+  stampBalances(
+    store,
+    postings.map((p) => p.dto),
+    ctx.now.toISOString(),
   );
   for (const p of [...postings, ...store.all("Posting", String(reversal.voucher.Id))]) {
     // Reversed entries and their reversal cancel out; they leave open items and invoice numbers

@@ -46,14 +46,30 @@ export function contactAddress(given: Dto | null, prior: Dto | undefined, ctx: C
 }
 
 /**
- * What customers and suppliers share: the contact's name, address, groups and sub-ledger account.
+ * Whether a change from `prior` to `next` touched the mail address only: the API's
+ * `LastChangedDateTimeOffset` "do not reflect changes in sub-entities (address, contact person
+ * etc)", so such a change leaves it where it was (the address has its own). `keys` are the fields
+ * a write sets (the POST schema's).
  */
-function contactDerive(kind: string, created: string) {
+function addressOnly(prior: Dto | undefined, next: Dto, keys: readonly string[]): boolean {
+  if (!prior) return false;
+  const same = (k: string) => JSON.stringify(prior[k] ?? null) === JSON.stringify(next[k] ?? null);
+  return keys.every((k) => k === "MailAddress" || same(k));
+}
+
+/**
+ * What customers and suppliers share: the contact's name, address, groups and sub-ledger account.
+ * `keys` are the fields of the contact's POST schema.
+ */
+function contactDerive(kind: string, created: string, keys: readonly string[]) {
   return (d: Dto, ctx: Ctx): Dto => {
     const at = ctx.now.toISOString();
     const prior = ctx.store.get(kind, String(d.Id))?.dto;
     const isPerson = d.IsPerson === true;
     return {
+      LastChangedDateTimeOffset: addressOnly(prior, d, keys)
+        ? prior?.LastChangedDateTimeOffset
+        : d.LastChangedDateTimeOffset,
       IsPerson: isPerson,
       Name: isPerson ? `${String(d.FirstName ?? "")} ${String(d.LastName ?? "")}`.trim() : d.Name,
       CurrencyCode: String(d.CurrencyCode ?? "NOK").toUpperCase(),
@@ -170,7 +186,11 @@ const customers: ResourceSpec = {
     },
   ],
   derive: (d, ctx) => ({
-    ...contactDerive("Customer", "CustomerCreatedDateTimeOffset")(d, ctx),
+    ...contactDerive(
+      "Customer",
+      "CustomerCreatedDateTimeOffset",
+      Object.keys(CustomerPost.shape),
+    )(d, ctx),
     InvoiceDeliveryType: d.InvoiceDeliveryType ?? "Print",
     ReminderDeliveryType: d.ReminderDeliveryType ?? "Print",
     NoticeOfDebtCollectionDeliveryType: d.NoticeOfDebtCollectionDeliveryType ?? "Print",
@@ -195,7 +215,11 @@ const suppliers: ResourceSpec = {
   label: "contact",
   numbered: { field: "Number", first: SERIES.Supplier.from, last: SERIES.Supplier.to },
   derive: (d, ctx) => ({
-    ...contactDerive("Supplier", "SupplierCreatedDateTimeOffset")(d, ctx),
+    ...contactDerive(
+      "Supplier",
+      "SupplierCreatedDateTimeOffset",
+      Object.keys(SupplierPost.shape),
+    )(d, ctx),
     Payout: d.Payout ?? true,
   }),
   check: groupsExist,

@@ -85,6 +85,28 @@ const productGroups: ResourceSpec = {
   inUse: usedBy(["Product"], "ProductGroupId", "products"),
 };
 
+/**
+ * The product's change stamps when its stock is written: a new `StockOnHand` moves
+ * `StockOnHandLastChangedDatetimeOffset`, and a change of the stock alone leaves
+ * `LastChangedDateTimeOffset` where it was, as the API says ("Changes in total stock does not
+ * affect the product's last changed property"); its own filter finds it.
+ */
+function stockStamps(prior: Dto | undefined, next: Dto, ctx: Ctx): Dto {
+  const same = (k: string) =>
+    JSON.stringify(prior?.[k] ?? null) === JSON.stringify(next[k] ?? null);
+  const moved = prior ? !same("StockOnHand") : next.StockOnHand != null;
+  const alone =
+    moved && prior && Object.keys(ProductPost.shape).every((k) => k === "StockOnHand" || same(k));
+  return {
+    LastChangedDateTimeOffset: alone
+      ? prior.LastChangedDateTimeOffset
+      : next.LastChangedDateTimeOffset,
+    StockOnHandLastChangedDatetimeOffset: moved
+      ? ctx.now.toISOString()
+      : (prior?.StockOnHandLastChangedDatetimeOffset ?? null),
+  };
+}
+
 const products: ResourceSpec = {
   path: "/Products",
   entity: "Product",
@@ -115,6 +137,7 @@ const products: ResourceSpec = {
     ...salesAccountRefs,
   ],
   derive: (d, ctx) => {
+    const stock = stockStamps(ctx.store.get("Product", String(d.Id))?.dto, d, ctx);
     // Without a group a product lands in the default group and inherits its sales account and
     // prices.
     const group =
@@ -134,6 +157,7 @@ const products: ResourceSpec = {
       IsArchived: d.IsArchived ?? false,
       UnitOfMeasureCode: d.UnitOfMeasureCode ?? "EA",
       StockAvailable: d.IsStockItem ? (d.StockOnHand ?? 0) : null,
+      ...stock,
     };
   },
   inUse: usedBy(["SalesOrder", "OutgoingInvoice"], "ProductId", "sales orders or invoices"),

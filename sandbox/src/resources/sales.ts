@@ -210,6 +210,8 @@ function deliver(ctx: Ctx, request: Dto): void {
       TotalPostedAmount: order.TotalAmount,
       CreatedDateTimeOffset: at,
       LastChangedDateTimeOffset: at,
+      // Posting the invoice sets its balance; payments move it (engine/balance-stamps.ts).
+      BalanceLastChangedDateTimeOffset: at,
       Lines: (order.SalesOrderLines as Dto[]).map((l) => ({
         ...l,
         Id: store.nextId(),
@@ -279,6 +281,11 @@ const invoiceHandlers: Record<string, Handler> = {
         filter("invoiceIds", "Id", "strings"),
         filter("customMatchingReferences", "CustomMatchingReference", "strings"),
         filter("sentDateTimeOffsetGreaterThan", "SentDateTimeOffset", "after"),
+        filter(
+          "balanceLastChangedDateTimeOffsetGreaterThan",
+          "BalanceLastChangedDateTimeOffset",
+          "after",
+        ),
         filter("onlyCreatedByCurrentIntegration", "IsCreatedByCurrentIntegration", "only"),
         // Here and on GET /SalesOrders, not in the published document: named like its plural list
         // filters (invoiceNos, codes).

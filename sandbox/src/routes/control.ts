@@ -25,6 +25,17 @@ const NewClientBody = z.strictObject({
   subscriptions: z.array(z.enum(SUBSCRIPTIONS)).optional(),
 });
 
+/** `POST /_sandbox/clients/{environment}/{clientId}/backdate`: which stamps, and to when. */
+const BackdateBody = z.strictObject({
+  kind: z.string().regex(/^[A-Za-z]{1,64}$/),
+  id: z.string().min(1).max(64),
+  fields: z
+    .array(z.string().regex(/DateTimeOffset$/, "must name a …DateTimeOffset field"))
+    .min(1)
+    .max(10),
+  to: z.iso.datetime({ offset: true }),
+});
+
 /**
  * How far `POST /_sandbox/clock/skip` moves the rate limit's clock, ms: at most a year, since the
  * gateway's tests skip its retention periods (30 days) and nothing it keeps lives longer.
@@ -131,6 +142,25 @@ export const controlRoutes = new Hono<SandboxApp>()
           status: 409,
           title: "Conflict",
           detail: `The integration ${input.name} is already active for this client.`,
+        });
+  })
+  .post("/clients/:environment/:clientId/backdate", async (c) => {
+    const environment = EnvironmentName.safeParse(c.req.param("environment"));
+    if (!environment.success)
+      return problemResponse({ status: 404, title: "Not Found", detail: "Unknown environment." });
+    const [input, bad] = await body(c, BackdateBody);
+    if (bad) return bad;
+    const to = new Date(input.to).toISOString();
+    const stamps = await clientOf(c.env, environment.data, c.req.param("clientId")).backdate({
+      ...input,
+      to,
+    });
+    return stamps
+      ? c.json(stamps)
+      : problemResponse({
+          status: 404,
+          title: "Not Found",
+          detail: `No ${input.kind} ${input.id} with ${input.fields.join(", ")} in that client.`,
         });
   })
   .post("/tokens/revoke", async (c) => {

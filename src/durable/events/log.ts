@@ -30,10 +30,11 @@ const SEQ = z.object({ seq: z.int() });
 const DUE = z.object({ due: z.int().nullable() });
 const IdType = z.object({ id: z.string(), type: EventType });
 
-/** An event just recorded. */
+/** An event just recorded, and the de-duplication key it was recorded under. */
 export interface Recorded {
   id: string;
   type: string;
+  key: string;
 }
 
 const asEvent = (r: z.output<typeof Row>): WebhookEvent => ({
@@ -64,7 +65,7 @@ export class EventLog {
         key,
         JSON.stringify(d.data),
       );
-      recorded.push({ id, type: d.type });
+      recorded.push({ id, type: d.type, key: d.key });
     }
     return recorded;
   }

@@ -18,17 +18,21 @@
  * with no spacing; only what has to queue is paced. Queued requests keep the spacing *and* the
  * window: after a burst the window is full, and the spacing then spreads the grants that follow
  * evenly instead of repeating the burst a window later. Without a window, every permit is paced.
+ * Lanes and classes (`lanes.ts`): the queue's round-robin keys are lanes (a tenant's callers, its
+ * assistant), so fairness is between lanes; the first class (callers and assistants) waits in one
+ * round-robin, the watcher in a second one, served only when the first is empty and then only from
+ * the room `watcher-room.ts` allows. The watcher's permits are numbered but not paced: the first
+ * class's pace, like its burst, is the same with or without them.
  */
+import type { Lane } from "../upstream/client";
 import type { GrantWindow } from "./grant-window";
+import { LaneCounters } from "./lane-counters";
+import { classOf, laneKey } from "./lanes";
 import type { PaceState, Pacer, Reaction } from "./pacer";
 import { RoundRobin } from "./round-robin";
+import { WATCHER_OFF_RETRY_MS, WatcherRoom, type WatcherState } from "./watcher-room";
 
-/** Per-tenant counters: permits granted, callers that had to queue, callers refused. */
-export interface TenantCounters {
-  permits: number;
-  waited: number;
-  refused: number;
-}
+export type { TenantCounters } from "./lane-counters";
 
 /** What `offer` decided: a permit now, a place in the queue, or a refusal with a Retry-After. */
 export type Offer =
@@ -40,25 +44,31 @@ export type Offer =
  * What `drain` decided for queued callers, and when it must be called again (null: nothing waits).
  */
 export interface Drain<T> {
-  granted: { tenant: string; ticket: T; waitedMs: number; permit: number }[];
-  refused: { tenant: string; ticket: T; retryAfterSeconds: number }[];
+  granted: { tenant: string; lane: Lane; ticket: T; waitedMs: number; permit: number }[];
+  refused: { tenant: string; lane: Lane; ticket: T; retryAfterSeconds: number }[];
   wakeAt: number | null;
 }
 
 /** The pace and the queue, for counters and the bench. */
 export interface QueueState extends PaceState {
-  /** Requests waiting, over all tenants. */
+  /** First-class requests waiting, over all lanes. */
   waiting: number;
-  /** Tenants with at least one request waiting. */
-  waitingTenants: number;
-  /** Permits in the window of the last second plus the transit margin (0 with no window). */
+  /** First-class lanes with at least one request waiting. */
+  waitingLanes: number;
+  /**
+   * Permits in the window of the last second plus the transit margin, of both classes (0 with no
+   * window).
+   */
   inWindow: number;
   /** How many permits may go at once into a free window now (1 with no window: pacing). */
   burst: number;
+  /** The watcher's places, permits, queue and back-off (none without a window). */
+  watcher: WatcherState;
 }
 
 interface Waiter<T> {
   tenant: string;
+  lane: Lane;
   ticket: T;
   since: number;
   deadline: number;
@@ -71,8 +81,8 @@ interface Waiter<T> {
 const retryAfter = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /**
- * Permits at a shared pace, served fairly between tenants. `T` is whatever the caller needs to
- * answer a queued request later (the governor keeps a promise's resolve function).
+ * Permits at a shared pace, served fairly between lanes. `T` is whatever the caller needs to answer
+ * a queued request later (the governor keeps a promise's resolve function).
  *
  * @see durable/rate-governor.ts, the shell that keeps its timer; pacer.ts, the pace.
  * @example
@@ -83,50 +93,54 @@ const retryAfter = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 export class FairQueue<T> {
   readonly #pacer: Pacer;
   readonly #window: GrantWindow | undefined;
-  /**
-   * Who waits, one queue per tenant. The queue's key is the tenant today; a lane of a tenant, or a
-   * class of lower priority (a second `RoundRobin` served when this one is empty), changes only
-   * `#keyOf` and the one place that picks the next waiter (`#next`).
-   */
-  readonly #waiting = new RoundRobin<Waiter<T>>();
-  #counters = new Map<string, TenantCounters>();
+  /** The watcher's room; none (no window, or no places): every watcher request is refused. */
+  readonly #room: WatcherRoom;
+  /** Who of the first class waits, one queue per lane (`lanes.ts`). */
+  readonly #first = new RoundRobin<Waiter<T>>();
+  /** Which watchers wait, one queue per tenant's watcher lane; served when `#first` is empty. */
+  readonly #low = new RoundRobin<Waiter<T>>();
+  readonly #counters = new LaneCounters();
 
-  /** `window`: grant bursts into a free budget at once (see `grant-window.ts`); none: pace all. */
-  constructor(pacer: Pacer, window?: GrantWindow) {
+  /**
+   * `window`: grant bursts into a free budget at once (see `grant-window.ts`); none: pace all.
+   * `room`: the watcher's (`watcher-room.ts`); none, or no window: the watcher is off.
+   */
+  constructor(pacer: Pacer, window?: GrantWindow, room?: WatcherRoom) {
     this.#pacer = pacer;
     this.#window = window;
+    this.#room = window && room ? room : new WatcherRoom(0);
   }
 
   /**
-   * A request of `tenant` that may wait `maxWaitMs`: granted at once when nobody waits and the
-   * pace allows a permit now; refused when its estimated turn is later than that; queued otherwise
+   * A request of `tenant`'s `lane` that may wait `maxWaitMs`: granted at once when its class's
+   * rules allow a permit now; refused when its estimated turn is later than that; queued otherwise
    * (call `drain` next, then at its `wakeAt`).
    */
-  offer(tenant: string, maxWaitMs: number, now: number, ticket: T): Offer {
-    const counters = this.#countersOf(tenant);
-    if (this.#goesNow(tenant, now)) {
-      const permit = this.#pacer.grant(now, false);
-      this.#window?.record(now, tenant, permit);
+  offer(tenant: string, maxWaitMs: number, now: number, ticket: T, lane: Lane = "caller"): Offer {
+    const key = laneKey(tenant, lane);
+    const low = classOf(lane) === "low";
+    const counters = this.#counters.of(key);
+    if (low ? this.#low.size === 0 && this.#watcherOpen(now) : this.#goesNow(key, now)) {
       counters.permits++;
-      return { outcome: "granted", permit };
+      return { outcome: "granted", permit: this.#grant(now, key, low, false) };
     }
-    const estimate = this.estimateWait(tenant, now);
+    const estimate = low ? this.#watcherEstimate(now) : this.estimateWait(tenant, now, lane);
     if (estimate > maxWaitMs) {
       counters.refused++;
       return { outcome: "refused", retryAfterSeconds: retryAfter(estimate) };
     }
     counters.waited++;
-    this.#waiting.push(this.#keyOf(tenant), {
-      tenant,
-      ticket,
-      since: now,
-      deadline: now + maxWaitMs,
-    });
+    const waiter = { tenant, lane, ticket, since: now, deadline: now + maxWaitMs };
+    (low ? this.#low : this.#first).push(key, waiter);
     return { outcome: "queued" };
   }
 
-  /** The API answered 429 to the call of `permit`: the pace reacts (see `Pacer.throttled`). */
+  /**
+   * The API answered 429 to the call of `permit`: the watcher backs off, and the pace reacts (see
+   * `Pacer.throttled`).
+   */
   throttled(seconds: number, now: number, permit: number): Reaction {
+    this.#room.throttled(now, seconds);
     const reaction = this.#pacer.throttled(seconds, now, permit);
     // Only a reaction teaches the burst: an echo is a call of the burst already judged.
     if (reaction !== "echo") this.#window?.throttled(permit, now);
@@ -135,77 +149,114 @@ export class FairQueue<T> {
 
   /**
    * Refuses the waiters whose deadline has passed (a pause can push their turn out of reach), then
-   * grants the permit the pace allows now, to the tenant whose turn it is.
+   * grants the permits the pace allows now, to the lanes whose turn it is; then, if no first-class
+   * request is left waiting, the watcher's the room allows.
    */
   drain(now: number): Drain<T> {
-    const out: Drain<T> = { granted: [], refused: this.#expire(now), wakeAt: null };
-    while (this.#waiting.size > 0 && this.#pacer.ready(now) && this.#roomNow(now)) {
-      const waiter = this.#next();
-      if (!waiter) break;
-      const { tenant } = waiter;
-      const permit = this.#pacer.grant(now, true);
-      this.#window?.record(now, tenant, permit);
-      this.#countersOf(tenant).permits++;
-      out.granted.push({ tenant, ticket: waiter.ticket, waitedMs: now - waiter.since, permit });
-    }
-    if (this.#waiting.size === 0) return out;
+    const refused = [
+      ...this.#expire(this.#first, now, false),
+      ...this.#expire(this.#low, now, true),
+    ];
+    const out: Drain<T> = { granted: [], refused, wakeAt: null };
+    const serve = (queue: RoundRobin<Waiter<T>>, low: boolean) => {
+      const next = queue.shift();
+      if (!next) return;
+      const { key, waiting: w } = next;
+      this.#counters.of(key).permits++;
+      const permit = this.#grant(now, key, low, true);
+      out.granted.push({
+        tenant: w.tenant,
+        lane: w.lane,
+        ticket: w.ticket,
+        waitedMs: now - w.since,
+        permit,
+      });
+    };
+    while (this.#first.size > 0 && this.#pacer.ready(now) && this.#roomNow(now))
+      serve(this.#first, false);
+    while (this.#first.size === 0 && this.#low.size > 0 && this.#watcherOpen(now))
+      serve(this.#low, true);
+    if (this.#first.size + this.#low.size === 0) return out;
     let soonestDeadline = Infinity;
-    for (const w of this.#waiting.all()) soonestDeadline = Math.min(soonestDeadline, w.deadline);
-    const due = Math.max(this.#pacer.nextAt(), this.#window?.roomAt(now) ?? now);
+    for (const q of [this.#first, this.#low])
+      for (const w of q.all()) soonestDeadline = Math.min(soonestDeadline, w.deadline);
+    const due =
+      this.#first.size > 0
+        ? Math.max(this.#pacer.nextAt(), this.#window?.roomAt(now) ?? now)
+        : this.#watcherOpenAt(now);
     out.wakeAt = Math.min(due, soonestDeadline);
     return out;
   }
 
   /**
-   * Estimated wait of a new request of `tenant`, ms: the permits served before it under round-robin
-   * (its own queue, plus at most one more than that from every other tenant) at the current
-   * spacing, after the next permit is due (never before a pause ends).
+   * Estimated wait of a new first-class request of `tenant`'s `lane`, ms: the permits served before
+   * it under round-robin (its lane's own queue, plus at most one more than that from every other
+   * lane) at the current spacing, after the next permit is due (never before a pause ends), and
+   * after the first class's own grants leave room (the watcher's are not counted: see
+   * `watcher-room.ts`).
    */
-  estimateWait(tenant: string, now: number): number {
-    const ahead = this.#waiting.ahead(this.#keyOf(tenant));
+  estimateWait(tenant: string, now: number, lane: Lane = "caller"): number {
+    const ahead = this.#first.ahead(laneKey(tenant, lane));
     const paced = this.#pacer.eta(ahead, now);
-    return Math.max(paced, (this.#window?.roomAt(now, ahead) ?? now) - now);
+    return Math.max(paced, (this.#window?.roomAt(now, ahead, "first") ?? now) - now);
   }
 
-  /** Counters per tenant since this queue was made. */
-  counters(): Record<string, TenantCounters> {
-    return Object.fromEntries([...this.#counters].map(([tenant, c]) => [tenant, { ...c }]));
+  /** First-class counters per tenant (its lanes summed) since this queue was made. */
+  counters() {
+    return this.#counters.byTenant();
   }
 
-  /** The pace and how many wait. */
+  /** Counters per lane (`lanes.ts`: `demo:acme`, `demo:acme#assistant`, `demo:acme#watcher`). */
+  laneCounters() {
+    return this.#counters.byLane();
+  }
+
+  /** The pace, how many wait, and the watcher. */
   state(now: number): QueueState {
+    const w = this.#window;
     return {
       ...this.#pacer.state(now),
-      waiting: this.waiting,
-      waitingTenants: this.#waiting.keys,
-      inWindow: this.#window?.count(now) ?? 0,
-      burst: this.#window?.burst(now) ?? 1,
+      waiting: this.#first.size,
+      waitingLanes: this.#first.keys,
+      inWindow: w?.count(now) ?? 0,
+      burst: w?.burst(now) ?? 1,
+      watcher: w
+        ? this.#room.state(now, w, this.#pacer, this.#low.size)
+        : { places: 0, inWindow: 0, waiting: this.#low.size, backedOffForMs: 0 },
     };
   }
 
-  /** How many requests wait, per tenant with any waiting. */
-  waitingByTenant(): Record<string, number> {
-    return this.#waiting.byKey();
+  /** How many requests wait, per lane with any waiting, of both classes. */
+  waitingByLane(): Record<string, number> {
+    return { ...this.#first.byKey(), ...this.#low.byKey() };
   }
 
-  /** How many requests wait, over all tenants. */
+  /** How many first-class requests wait, over all lanes. */
   get waiting(): number {
-    return this.#waiting.size;
+    return this.#first.size;
   }
 
   /**
-   * Whether a new request of `tenant` is granted at once. With no window: when nobody waits and the
-   * spacing allows. With one, also when the window's burst has a place for it (`mayBurst`), never
-   * during a pause, never ahead of its own tenant's queue, and never beyond the window's limit:
-   * that limit is what keeps every second at the API within the quota (see `grant-window.ts`).
+   * Whether a new first-class request of lane `key` is granted at once. With no window: when
+   * nobody of the first class waits and the spacing allows. With one, also when the window's burst
+   * has a place for it (`mayBurst`), never during a pause, never ahead of its own lane's queue, and
+   * never beyond the window's limit: that limit, which counts the watcher's permits too, is what
+   * keeps every second at the API within the quota (see `grant-window.ts`).
    */
-  #goesNow(tenant: string, now: number): boolean {
-    const idle = this.#waiting.size === 0;
+  #goesNow(key: string, now: number): boolean {
+    const idle = this.#first.size === 0;
     const w = this.#window;
     if (!w) return idle && this.#pacer.ready(now);
-    if (this.#waiting.has(this.#keyOf(tenant)) || !w.hasRoom(now)) return false;
+    if (this.#first.has(key) || !w.hasRoom(now)) return false;
     if (idle && this.#pacer.ready(now)) return true;
-    return this.#pacer.state(now).pausedForMs === 0 && w.mayBurst(tenant, now, idle);
+    return this.#pacer.state(now).pausedForMs === 0 && w.mayBurst(key, now, idle);
+  }
+
+  /** Numbers (and, for the first class, paces) a permit of lane `key` at `now`, in the window. */
+  #grant(now: number, key: string, low: boolean, queued: boolean): number {
+    const permit = low ? this.#pacer.number() : this.#pacer.grant(now, queued);
+    this.#window?.record(now, key, permit, low ? "low" : "first");
+    return permit;
   }
 
   /** Whether the window (if any) takes one more permit now. */
@@ -213,31 +264,32 @@ export class FairQueue<T> {
     return this.#window?.hasRoom(now) ?? true;
   }
 
-  /** The queue a request of `tenant` waits in: its tenant's own. */
-  #keyOf(tenant: string): string {
-    return tenant;
+  /** When a watcher permit may go, nobody of the first class waiting (Infinity: the watcher is off). */
+  #watcherOpenAt(now: number): number {
+    return this.#window ? this.#room.openAt(now, this.#window, this.#pacer) : Infinity;
   }
 
-  /** The waiter whose turn it is, taken out of the queue. */
-  #next(): Waiter<T> | undefined {
-    return this.#waiting.shift()?.waiting;
+  /** Whether a watcher permit may go now: nobody of the first class waits, and the room is open. */
+  #watcherOpen(now: number): boolean {
+    return this.#first.size === 0 && this.#watcherOpenAt(now) <= now;
   }
 
-  #countersOf(tenant: string): TenantCounters {
-    let c = this.#counters.get(tenant);
-    if (!c) this.#counters.set(tenant, (c = { permits: 0, waited: 0, refused: 0 }));
-    return c;
+  /** Estimated wait of a new watcher request, ms (see `WatcherRoom.estimate`). */
+  #watcherEstimate(now: number): number {
+    if (!this.#window) return WATCHER_OFF_RETRY_MS;
+    return this.#room.estimate(now, this.#window, this.#pacer, this.#first.size, this.#low.size);
   }
 
   /**
-   * Takes the waiters whose deadline has passed out of the queues; each is told when its tenant's
-   * turn would now come.
+   * Takes the waiters of `queue` whose deadline has passed; each is told when its lane's turn would
+   * now come.
    */
-  #expire(now: number): Drain<T>["refused"] {
-    const expired = this.#waiting.remove((w) => w.deadline <= now);
-    return expired.map(({ waiting: { tenant, ticket } }) => {
-      this.#countersOf(tenant).refused++;
-      return { tenant, ticket, retryAfterSeconds: retryAfter(this.estimateWait(tenant, now)) };
+  #expire(queue: RoundRobin<Waiter<T>>, now: number, low: boolean): Drain<T>["refused"] {
+    const expired = queue.remove((w) => w.deadline <= now);
+    return expired.map(({ key, waiting: { tenant, lane, ticket } }) => {
+      this.#counters.of(key).refused++;
+      const wait = low ? this.#watcherEstimate(now) : this.estimateWait(tenant, now, lane);
+      return { tenant, lane, ticket, retryAfterSeconds: retryAfter(wait) };
     });
   }
 }

@@ -23,7 +23,14 @@
  * first call). So one tenant's burst into an empty window never takes the whole second at once:
  * its rest is paced (a spacing each), and until the pace hands those places on, the next `reserve`
  * tenants to call are served at once too, not after the burst ages out. Anything else queues and
- * is served round-robin at the pace, as before.
+ * is served round-robin at the pace, as before. "Tenant" here is a round-robin key: since lanes
+ * (`lanes.ts`), a tenant's assistant is a key of its own, so its first call during its tenant's
+ * burst takes a reserve place too, and so does the tenant's order run during its assistant's.
+ *
+ * Classes (`lanes.ts`): the first class decides on its own grants alone (its burst, its reserve,
+ * its estimate), as if the watcher were not there; only the limit itself (`hasRoom`) counts every
+ * grant, whatever its class, since the API counts them all. So a watcher's permit can hold a
+ * caller back only where that rule binds: see `watcher-room.ts`.
  *
  * If the API answers a burst with 429s (a limit counted over a shorter window than ours, say), the
  * learned burst halves, and never stays above the depth at which the 429 came (the permit's place
@@ -31,6 +38,7 @@
  * waits its spacing: pacing, as before this module. It grows back by one every
  * `BURST_RECOVERY_MS` without a 429.
  */
+import type { PermitClass } from "./lanes";
 
 /**
  * A learned burst grows back by one permit after this long without a 429, ms: from pacing back to
@@ -54,7 +62,9 @@ export interface GrantWindowOptions {
 
 interface Grant {
   at: number;
-  tenant: string;
+  /** The round-robin key it was granted to (a tenant's lane, `lanes.ts`). */
+  key: string;
+  cls: PermitClass;
   permit: number;
   /** How many permits the window held with this one, when it was granted (1: the first). */
   depth: number;
@@ -69,10 +79,11 @@ interface Grant {
  * if (w.hasRoom(now) && w.mayBurst("demo:acme", now, true)) w.record(now, "demo:acme", permit);
  */
 export class GrantWindow {
-  readonly #limit: number;
   readonly #reserve: number;
   /** The window's length, ms. */
   readonly spanMs: number;
+  /** The most permits the window holds (the API's limit). */
+  readonly limit: number;
   /** Oldest first. */
   #grants: Grant[] = [];
   #learned: number;
@@ -89,50 +100,61 @@ export class GrantWindow {
       );
     if (!Number.isInteger(reserve) || reserve < 0 || reserve >= limit)
       throw new TypeError(`GrantWindow: reserve must be an integer in [0, limit), got ${reserve}`);
-    this.#limit = limit;
+    this.limit = limit;
     this.#reserve = reserve;
     this.#learned = limit;
     this.spanMs = 1000 + transitMarginMs;
   }
 
-  /** Permits granted in `(now − spanMs, now]`. */
-  count(now: number): number {
+  /** Permits granted in `(now − spanMs, now]`, of class `cls` (all classes when absent). */
+  count(now: number, cls?: PermitClass): number {
     this.#prune(now);
-    return this.#grants.length;
+    return cls ? this.#of(cls).length : this.#grants.length;
   }
 
   /** Whether one more permit at `now` keeps the window at the limit (the rule nothing bypasses). */
   hasRoom(now: number): boolean {
-    return this.count(now) < this.#limit;
+    return this.count(now) < this.limit;
   }
 
   /**
-   * Whether a request of `tenant` may go at `now` with no spacing (given `hasRoom`): into the burst
-   * less the reserve while nobody waits (`idle`), or into the reserve as the tenant's first permit
-   * of the window.
+   * Whether a first-class request of round-robin key `key` may go at `now` with no spacing (given
+   * `hasRoom`): into the burst less the reserve while nobody of its class waits (`idle`), or into
+   * the reserve as the key's first permit of the window. Counted on the first class's grants only.
    */
-  mayBurst(tenant: string, now: number, idle: boolean): boolean {
-    const inWindow = this.count(now);
+  mayBurst(key: string, now: number, idle: boolean): boolean {
+    const first = this.#of("first", now);
     const burst = this.burst(now);
-    if (idle && inWindow < burst - this.#reserve) return true;
-    return inWindow < burst && !this.#grants.some((g) => g.tenant === tenant);
+    if (idle && first.length < burst - this.#reserve) return true;
+    return first.length < burst && !first.some((g) => g.key === key);
   }
 
-  /** Records permit `permit` of `tenant`, granted at `now`. */
-  record(now: number, tenant: string, permit: number): void {
+  /** Records permit `permit` of round-robin key `key`, of class `cls`, granted at `now`. */
+  record(now: number, key: string, permit: number, cls: PermitClass = "first"): void {
     const depth = this.count(now) + 1;
-    this.#grants.push({ at: now, tenant, permit, depth });
+    this.#grants.push({ at: now, key, cls, permit, depth });
   }
 
   /**
    * The earliest time the window has room for the request with `ahead` queued before it: `now`
    * while there is room for all of them, else when enough of the oldest grants age out. Requests
-   * beyond what the window holds now are left to the spacing's estimate.
+   * beyond what the window holds now are left to the spacing's estimate. `cls`: counting only that
+   * class's grants (the first class's estimate, which ignores the watcher's); all when absent.
    */
-  roomAt(now: number, ahead = 0): number {
-    const i = this.count(now) + ahead - this.#limit;
+  roomAt(now: number, ahead = 0, cls?: PermitClass): number {
+    return this.freeAt(now, this.limit, ahead, cls);
+  }
+
+  /**
+   * The earliest time the window holds fewer than `cap` grants (of `cls`, or all) with `ahead` more
+   * to come: `now` if it does already, else when enough of the oldest age out (the last one's
+   * aging, for more than the window holds).
+   */
+  freeAt(now: number, cap: number, ahead = 0, cls?: PermitClass): number {
+    const grants = cls ? this.#of(cls, now) : (this.#prune(now), this.#grants);
+    const i = grants.length + ahead - cap;
     if (i < 0) return now;
-    const grant = this.#grants[Math.min(i, this.#grants.length - 1)];
+    const grant = grants[Math.min(i, grants.length - 1)];
     return grant ? grant.at + this.spanMs : now;
   }
 
@@ -142,7 +164,7 @@ export class GrantWindow {
    */
   burst(now: number): number {
     const grown = Math.floor(Math.max(0, now - this.#learnedAt) / BURST_RECOVERY_MS);
-    return Math.min(this.#limit, this.#learned + grown);
+    return Math.min(this.limit, this.#learned + grown);
   }
 
   /**
@@ -154,6 +176,12 @@ export class GrantWindow {
     const depth = this.#grants.find((g) => g.permit === permit)?.depth ?? current;
     this.#learned = Math.max(1, Math.min(Math.floor(current / 2), depth - 1));
     this.#learnedAt = now;
+  }
+
+  /** The grants of `cls` in the window, oldest first (pruned at `now` when given). */
+  #of(cls: PermitClass, now?: number): Grant[] {
+    if (now !== undefined) this.#prune(now);
+    return this.#grants.filter((g) => g.cls === cls);
   }
 
   #prune(now: number): void {

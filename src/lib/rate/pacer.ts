@@ -176,6 +176,28 @@ export class Pacer {
   }
 
   /**
+   * Numbers a permit that leaves outside the pace and moves no spacing: the watcher's
+   * (`watcher-room.ts`), which only takes places the window has free, so that the first class's
+   * pace is the same with or without it. Its number still tells a 429 to it from an echo.
+   */
+  number(): number {
+    return this.#nextPermit++;
+  }
+
+  /**
+   * The earliest whole ms at or after `now` when no pause holds and the spacing is back at its
+   * floor (`now` if both hold already): when the pace has forgotten its last 429.
+   */
+  calmAt(now: number): number {
+    if (this.#pausedUntil <= now && this.spacing(now) <= this.#floorMs) return now;
+    const seconds = Math.log(this.#floorMs / this.#slowedMs) / Math.log(1 - RECOVERY_PER_SECOND);
+    let at = Math.max(now, this.#pausedUntil, Math.ceil(this.#recoverFrom + seconds * 1000));
+    // Float rounding in `spacing` may leave it an ulp above the floor at the computed time.
+    while (this.spacing(at) > this.#floorMs) at++;
+    return at;
+  }
+
+  /**
    * The API answered 429, with a Retry-After of `seconds`, to the call of permit `permit` (the
    * number `grant` returned). After a calm spell: a nudge, nothing stops. Within `CALM_MS` of the
    * last reaction: no permit for `seconds` (at least 1) from `now`, and a wider spacing afterwards.

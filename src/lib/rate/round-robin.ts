@@ -4,11 +4,10 @@
  * whose turn it is, one per key per turn, each key's requests in the order they came. No clock, no
  * pace: `fair-queue.ts` decides when a request may go, this decides whose.
  *
- * Why a key rather than a tenant: today each tenant is one key, so one tenant's backlog cannot
- * starve another's single call. A key is only a name, so a tenant's requests can later be split
- * over several keys (a lane each: its callers, its assistant, its watcher), served round-robin
- * like any other, and a class of lower priority is a second `RoundRobin` that is served only when
- * the first is empty. The rules of one turn stay in this one place.
+ * Why a key rather than a tenant: a key is a lane (`lanes.ts`): a tenant's callers are one key, so
+ * one tenant's backlog cannot starve another's single call, and its assistant is another, served
+ * round-robin like any other. The watcher, a class of lower priority, is a second `RoundRobin`
+ * that is served only when the first is empty. The rules of one turn stay in this one place.
  */
 
 /** A waiting request: whatever the queue's owner keeps, with the tenant it counts against. */

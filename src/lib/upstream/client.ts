@@ -12,6 +12,7 @@ import {
   asGrantHolder,
   asKeyHolder,
   asRun,
+  asWatcher,
   governorStub,
   tenantStub,
   type TenantName,
@@ -40,13 +41,15 @@ export function permitWaitMs(remainingMs: number): number {
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Whose traffic a call is, for the governor's fair queue: `caller` for a gateway key's own `/v2`
- * calls and an order run's steps, `assistant` for the upstream calls of an MCP tool
- * (`lib/mcp/`). Today every lane takes its permit from the same queue of its tenant; the
- * governor's separate lane for assistants (docs/mcp.md, "Budget") reads this field, so giving
- * assistants their own lane changes the governor and the one `acquire` call below, nothing else.
+ * Whose traffic a call is, for the governor (`lib/rate/lanes.ts`): `caller` for a gateway key's own
+ * `/v2` calls and an order run's steps, `assistant` for the upstream calls of an MCP tool
+ * (`lib/mcp/`), both of the first class, the assistant in a fair-queue lane of its own beside its
+ * tenant's callers; `watcher` for the events watcher's polls (issue 30), the low class, served only
+ * from what the first class leaves, up to its share (`lib/rate/watcher-room.ts`). Token requests
+ * and onboarding's calls are always the caller's. The watcher's lane also backs off first here: it
+ * never waits out a 429 (see below).
  */
-export type Lane = "caller" | "assistant";
+export type Lane = "caller" | "assistant" | "watcher";
 
 /** Who is calling, and with what. */
 export interface UpstreamCaller {
@@ -58,9 +61,11 @@ export interface UpstreamCaller {
    * The caller's gateway key, authenticated by the tenant's object before anything is spent; or,
    * for an order run (which a verified webhook started for this tenant), the registration it was
    * started under, which must still be the tenant's (see `durable/tenant.ts`); or an assistant's
-   * OAuth grant, which must still be live (`durable/tenant/grant-face.ts`).
+   * OAuth grant, which must still be live (`durable/tenant/grant-face.ts`); or, for the tenant's
+   * watcher, the books it reads, which must still be the tenant's (`durable/tenant/watcher-face.ts`).
    */
-  credential: { gatewayKey: string } | { registration: string } | { grant: string };
+  credential:
+    { gatewayKey: string } | { registration: string } | { grant: string } | { watcher: string };
   /**
    * The isolate's verified keys (and grants), for a gateway-key or grant credential; without it
    * every call asks the tenant's object.
@@ -80,6 +85,11 @@ export interface UpstreamCall {
   body: ArrayBuffer | ReadableStream | null;
   /** Epoch ms by which the caller needs an answer. */
   deadline: number;
+  /**
+   * The longest wait for a permit, ms, when shorter than the deadline allows: the watcher takes a
+   * permit only when one is there, it does not queue behind callers for long.
+   */
+  maxPermitWaitMs?: number;
 }
 
 /** What happened on the way, for logs and counters. */
@@ -136,7 +146,9 @@ export async function callUpstream(
               ),
             fresh,
           )
-        : asRun(caller.env, caller.tenant, credential.registration, (f) => f.access()));
+        : "watcher" in credential
+          ? asWatcher(caller.env, caller.tenant, (f) => f.access(credential.watcher))
+          : asRun(caller.env, caller.tenant, credential.registration, (f) => f.access()));
     if (!access.ok) throw problemOf(access.error);
     return access.value;
   };
@@ -148,7 +160,10 @@ export async function callUpstream(
     // The key is authenticated before a permit is taken, so forged keys cannot spend the shared
     // budget.
     let access = await tokenFor();
-    const permit = await governor.acquire(caller.tenant, permitWaitMs(remaining));
+    // The watcher takes a permit only when one is there soon (`maxPermitWaitMs`): it does not
+    // queue behind callers for long.
+    const maxWait = Math.min(permitWaitMs(remaining), call.maxPermitWaitMs ?? Infinity);
+    const permit = await governor.acquire(caller.tenant, maxWait, caller.lane ?? "caller");
     if (!permit.ok) {
       throw new Problem(
         "unavailable",
@@ -202,7 +217,10 @@ export async function callUpstream(
     if (res.status === 429 || res.status === 503) {
       const wait = retryAfterSeconds(res.headers.get("retry-after"));
       if (res.status === 429) await governor.throttled(wait, permit.permit);
-      if (SAFE_METHODS.has(call.method) && Date.now() + wait * 1000 < call.deadline) {
+      // The watcher backs off first: it takes the 429 as its answer and polls again next cycle,
+      // after the Retry-After, rather than wait here for a permit it would then hold.
+      const resend = caller.lane !== "watcher" && SAFE_METHODS.has(call.method);
+      if (resend && Date.now() + wait * 1000 < call.deadline) {
         await res.body?.cancel();
         await scheduler.wait(wait * 1000);
         continue;

@@ -10,6 +10,7 @@ import { tenantPath } from "../../lib/console/views";
 import type { Environment } from "../../lib/config";
 import { unwrap, type Outcome } from "../../lib/outcome";
 import { asOperator, eventsStub, tenantName } from "../../lib/stubs";
+import { endpointsAndWatcher } from "../../lib/watcher/listing";
 import { enableEndpoint, eventsPage, redeliverEvent, replayEvents } from "./events-contract";
 import { seeWith, takeFlash } from "./flash";
 import { EventsPage } from "./pages/events";
@@ -54,7 +55,10 @@ export function eventRoutes(router: ConsoleRouter) {
     .openapi(eventsPage, async (c) => {
       const p = c.req.valid("param");
       const events = await tenantEvents(c, p);
-      const endpoints = unwrap(await events.listEndpoints());
+      const { endpoints, watcher } = await endpointsAndWatcher(
+        c.env,
+        tenantName(p.environment, p.client),
+      );
       const recent = await Promise.all(
         endpoints.map(async (e) => unwrap(await events.deliveries(e.id, RECENT_ATTEMPTS))),
       );
@@ -66,6 +70,7 @@ export function eventRoutes(router: ConsoleRouter) {
           environment={p.environment}
           client={p.client}
           endpoints={endpoints.map((e, i) => ({ ...e, attempts: recent[i] ?? [] }))}
+          watcher={watcher}
           flash={(await takeFlash(c)) ?? undefined}
         />,
       );

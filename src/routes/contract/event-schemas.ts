@@ -12,6 +12,7 @@ import {
   EventId,
   WebhookEvent,
 } from "../../lib/events/types";
+import { WatcherView } from "../../lib/watcher/view";
 
 // Clones: lib schemas, named here for the document (see `setOrderMapping` in contract/admin.ts).
 export const Endpoint = EndpointView.clone().openapi("EventEndpoint", {
@@ -103,7 +104,13 @@ export const Feed = z
     hasMore: z.boolean().openapi({ description: "More events follow the last one listed." }),
   })
   .openapi("EventFeed");
-export const Endpoints = z.strictObject({ endpoints: z.array(Endpoint) }).openapi("EventEndpoints");
+const Watcher = WatcherView.clone().openapi("EventWatcher", {
+  description:
+    'The watcher of changes made elsewhere (docs/events.md, "The watcher"): what it polls, how often, and the detection delay expected and measured.',
+});
+export const Endpoints = z
+  .strictObject({ endpoints: z.array(Endpoint), watcher: Watcher })
+  .openapi("EventEndpoints");
 export const Deliveries = z
   .strictObject({ deliveries: z.array(Attempt) })
   .openapi("DeliveryLog", { description: "Attempts, newest first." });

@@ -156,7 +156,7 @@ describe("fair queue: deadlines", () => {
     // One of A's permits is ahead of B (A's turn was already due): B gets the second, at 2
     // spacings.
     expect(granted(answers, "b")).toEqual([
-      { id: 5, at: 2 * SPACING_MS, tenant: "b", ok: true, permit: 2 },
+      { id: 5, at: 2 * SPACING_MS, tenant: "b", lane: "caller", ok: true, permit: 2 },
     ]);
   });
 
@@ -169,7 +169,7 @@ describe("fair queue: deadlines", () => {
     // At 1500 the pause has 3550 ms to go: 4 s.
     expect(q.drain(1500)).toEqual({
       granted: [],
-      refused: [{ tenant: "b", ticket: 42, retryAfterSeconds: 4 }],
+      refused: [{ tenant: "b", lane: "caller", ticket: 42, retryAfterSeconds: 4 }],
       wakeAt: null,
     });
     expect(q.counters().b).toEqual({ permits: 0, waited: 1, refused: 1 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { FairQueue } from "../../../src/lib/rate/fair-queue";
 import { BURST_RECOVERY_MS, GrantWindow } from "../../../src/lib/rate/grant-window";
 import { ECHO_MS, Pacer } from "../../../src/lib/rate/pacer";
-import { PATIENT_MS, busiestSecond, simulate, type Answer, type Arrival } from "./simulate";
+import { PATIENT_MS, busiestSecond, prng, simulate, type Answer, type Arrival } from "./simulate";
 
 /** The governor's settings: 10 a second, a 4 % margin, 5 ms catch-up, two places reserved. */
 const LIMIT = 10;
@@ -30,18 +30,6 @@ const burst = (n: number, tenant: string, at = 0): Arrival[] =>
   Array.from({ length: n }, () => ({ at, tenant }));
 const granted = (answers: Answer[], tenant?: string) =>
   answers.filter((a) => a.ok && (tenant === undefined || a.tenant === tenant));
-
-/** A seeded PRNG (mulberry32): the same patterns on every run. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("grant window: bursts into a free second", () => {
   it("grants a burst of 8 at once into an empty window, with no spacing", () => {

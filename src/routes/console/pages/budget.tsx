@@ -1,10 +1,14 @@
 /**
  * @module
  * The shared budget: per environment, the last minute's permits per second as an inline SVG bar
- * chart against the limit, who waits now, and the 429s. Reloads itself every 5 s (no script).
+ * chart against the limit, the last minute's permits per kind of lane (callers, assistants, the
+ * watcher), who waits now in which lane, and the 429s. Reloads itself every 5 s (no script).
  */
 import type { GovernorBudget } from "../../../durable/rate-governor";
 import type { Environment } from "../../../lib/config";
+import { splitLaneKey } from "../../../lib/rate/lanes";
+import type { WatcherState } from "../../../lib/rate/watcher-room";
+import type { Lane } from "../../../lib/upstream/client";
 import { CHART, chartOf } from "../../../lib/console/chart";
 import { Layout } from "../layout";
 import { Table } from "../table";
@@ -38,7 +42,8 @@ export function BudgetPage(p: { csrf: string; environments: EnvironmentBudget[] 
 function EnvironmentSection(e: EnvironmentBudget) {
   const { bars, limitY, top } = chartOf(e.budget.perSecond, e.limit);
   const last = e.budget.perSecond.at(-2) ?? 0;
-  const waiting = Object.entries(e.budget.waitingByTenant).sort(([a], [b]) => a.localeCompare(b));
+  const waiting = Object.entries(e.budget.waitingByLane).sort(([a], [b]) => a.localeCompare(b));
+  const minute = Object.values(e.budget.lastMinuteByLane).reduce((a, b) => a + b, 0);
   const label = `Permits per second, ${e.environment}`;
   return (
     <section aria-labelledby={`env-${e.environment}`}>
@@ -86,13 +91,61 @@ function EnvironmentSection(e: EnvironmentBudget) {
         <dd>{e.budget.throttled}</dd>
         <dt>Waiting now</dt>
         <dd>{e.budget.state.waiting}</dd>
+        <dt>Watcher</dt>
+        <dd>{watcherLine(e.budget.state.watcher)}</dd>
       </dl>
-      <h3>Queue length per tenant</h3>
+      <h3>Lanes</h3>
+      <p class="muted">
+        Callers and order runs, and assistants' tool calls (MCP), are the first class: each tenant's
+        callers and its assistant are two lanes served in turn with every other tenant's. The
+        watcher only takes what they leave, up to its share.
+      </p>
+      <Table
+        columns={["Lane", "Permits, last minute", "Share", "Waiting now"]}
+        rows={LANES.map(([lane, name]) => {
+          const permits = e.budget.lastMinuteByLane[lane];
+          return [name, permits, share(permits, minute), waitingIn(lane, waiting)];
+        })}
+        scroll={false}
+      />
+      <h3>Queue length per tenant and lane</h3>
       {waiting.length === 0 ? (
         <p>Nobody is waiting.</p>
       ) : (
-        <Table columns={["Tenant", "Waiting"]} rows={waiting} scroll={false} />
+        <Table
+          columns={["Tenant", "Lane", "Waiting"]}
+          rows={waiting.map(([key, n]) => {
+            const { tenant, lane } = splitLaneKey(key);
+            return [tenant, lane, n];
+          })}
+          scroll={false}
+        />
       )}
     </section>
   );
+}
+
+/** The kinds of lane, in the order the page lists them, with their names on the page. */
+const LANES: [Lane, string][] = [
+  ["caller", "Callers and order runs"],
+  ["assistant", "Assistants (MCP tools)"],
+  ["watcher", "Watcher"],
+];
+
+/** `part` of `whole` as a whole percentage ("–" when nothing was granted). */
+const share = (part: number, whole: number) =>
+  whole === 0 ? "–" : `${Math.round((100 * part) / whole)} %`;
+
+/** How many wait in lanes of kind `lane`, over every tenant. */
+function waitingIn(lane: Lane, waiting: [string, number][]): number {
+  return waiting.reduce((n, [key, w]) => n + (splitLaneKey(key).lane === lane ? w : 0), 0);
+}
+
+/** The watcher's places and back-off, in words. */
+function watcherLine(w: WatcherState): string {
+  if (w.places === 0) return "off (WATCHER_BUDGET_SHARE is 0)";
+  const used = `${w.inWindow} of its ${w.places} places in the window`;
+  return w.backedOffForMs > 0
+    ? `${used}; backed off ${Math.ceil(w.backedOffForMs / 1000)} s more, after a 429`
+    : used;
 }

@@ -2,16 +2,18 @@
  * @module
  * A tenant's events page: each webhook endpoint (never its secret) with its state, a disabled
  * endpoint's notice and a button to enable it again, its recent delivery attempts with the
- * failures marked and a Redeliver button on each failed one, and a form to replay a time window.
- * Nothing on it is secret.
+ * failures marked and a Redeliver button on each failed one, a form to replay a time window, and
+ * the watcher of changes made elsewhere with its detection delay. Nothing on it is secret.
  */
 import type { Flash } from "../../../lib/console/flash";
 import { tenantPath, when } from "../../../lib/console/views";
 import type { Environment } from "../../../lib/config";
 import type { AttemptView, EndpointView } from "../../../lib/events/types";
+import type { WatcherView } from "../../../lib/watcher/view";
 import { Csrf, Layout } from "../layout";
 import { Table } from "../table";
 import { FormMessage } from "./feedback";
+import { WatcherSection } from "./watcher";
 
 /** What the page shows. */
 export interface EventsPageProps {
@@ -20,6 +22,8 @@ export interface EventsPageProps {
   environment: Environment;
   client: string;
   endpoints: (EndpointView & { attempts: AttemptView[] })[];
+  /** The watcher of changes made elsewhere. */
+  watcher: WatcherView;
   flash?: Flash | undefined;
 }
 
@@ -90,6 +94,7 @@ export function EventsPage(p: EventsPageProps) {
           </form>
         </section>
       ))}
+      <WatcherSection watcher={p.watcher} />
     </Layout>
   );
 }

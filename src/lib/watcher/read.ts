@@ -1,0 +1,114 @@
+/**
+ * @module
+ * One page of a poll, read from the API as the tenant (its token, through the watcher's face of
+ * its object) on the watcher's lane: a permit only when one is there within `PERMIT_WAIT_MS`, and
+ * a `429` taken as the answer, never waited out (the watcher backs off first). Each call is a row
+ * of the tenant's request log, caller `watcher` (its own, smaller bound, so polling never crowds
+ * out the callers' rows).
+ */
+import { readCapped } from "../../../shared/bytes";
+import { readConfig, type Bindings, type Environment } from "../config";
+import { Problem } from "../problem";
+import { loggedUpstream } from "../request-log/upstream";
+import type { TenantName } from "../stubs";
+import { retryAfterSeconds } from "../upstream/transport";
+import type { Page } from "./poll";
+import { filterOf, POLLS, type PlannedPoll } from "./polls";
+import { filterTime } from "./times";
+
+/**
+ * How long a poll waits for a permit at most, ms. Callers and order runs come first: a watcher
+ * that finds no permit this soon stops its cycle and polls again next cycle, it does not queue.
+ */
+export const PERMIT_WAIT_MS = 2000;
+/** A poll's deadline, ms: a page of 500 rows from the API, with the permit's wait. */
+const READ_DEADLINE_MS = 20_000;
+/** The largest page answer read, bytes: 500 rows of a few kB each, with room. */
+const MAX_PAGE_BYTES = 16 * 1024 * 1024;
+
+/** Whose poll: the tenant, its environment and the books it reads. */
+export interface PollReader {
+  env: Bindings;
+  environment: Environment;
+  tenant: TenantName;
+  books: string;
+}
+
+/**
+ * Reads page `page` of `p`'s rows changed after `since` (epoch ms), ordered by the change.
+ *
+ * @param pageSize rows a page asks for
+ */
+export async function readPage(
+  who: PollReader,
+  p: PlannedPoll,
+  since: number,
+  page: number,
+  pageSize: number,
+): Promise<Page> {
+  const config = readConfig(who.env).environments[who.environment];
+  if (!config.ok) return { kind: "stop", why: "failed" };
+  const filter = filterOf(p);
+  const query = new URLSearchParams({
+    [filter.param]: filterTime(since),
+    OrderBy: `${filter.field} asc`,
+    PageSize: String(pageSize),
+  });
+  if (page > 1) query.set("PageNumber", String(page));
+  let res: Response;
+  try {
+    res = await loggedUpstream(
+      {
+        env: who.env,
+        environment: who.environment,
+        config: config.config,
+        tenant: who.tenant,
+        credential: { watcher: who.books },
+        lane: "watcher",
+      },
+      {
+        method: "GET",
+        path: POLLS[p.poll].path,
+        search: `?${query}`,
+        headers: new Headers({ accept: "application/json", "user-agent": "ledgergate-watcher" }),
+        body: null,
+        deadline: Date.now() + READ_DEADLINE_MS,
+        maxPermitWaitMs: PERMIT_WAIT_MS,
+      },
+      { kind: "watcher", id: p.poll },
+    );
+  } catch (e) {
+    if (!(e instanceof Problem)) throw e;
+    // No permit in time (the budget is the callers'): again after the governor's Retry-After. No
+    // token, a timeout: next cycle.
+    const retryAfter = e.extra.headers?.["retry-after"];
+    if (e.type === "unavailable" && retryAfter)
+      return { kind: "stop", why: "no-permit", retryAfterSeconds: retryAfterSeconds(retryAfter) };
+    return { kind: "stop", why: "failed" };
+  }
+  if (res.status === 204) return { kind: "rows", rows: [] };
+  if (res.status === 429) {
+    await res.body?.cancel();
+    return {
+      kind: "stop",
+      why: "throttled",
+      retryAfterSeconds: retryAfterSeconds(res.headers.get("retry-after")),
+    };
+  }
+  if (res.status !== 200 || !res.body) {
+    await res.body?.cancel();
+    return { kind: "stop", why: "failed" };
+  }
+  const bytes = await readCapped(res.body, MAX_PAGE_BYTES);
+  if (!bytes) return { kind: "stop", why: "failed" };
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    const list = Array.isArray(value) ? value : [];
+    const rows = list.filter(
+      (v): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v),
+    );
+    return { kind: "rows", rows };
+  } catch {
+    return { kind: "stop", why: "failed" };
+  }
+}
