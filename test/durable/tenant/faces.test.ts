@@ -82,6 +82,7 @@ describe("tenant faces: security", () => {
         "callLog",
         "constructor",
         "forRun",
+        "forWatcher",
         "invalidate",
         "operator",
         "receiveWebhook",
