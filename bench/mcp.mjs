@@ -11,10 +11,13 @@
 //   12c. An assistant calling all the time (four tool calls always in flight) alone, beside its
 //        tenant's callers (four /v2 calls always in flight), and beside those and another tenant's:
 //        its share of the calls served (the rule: 1/N of what is queued among N busy lanes).
+//   12d. A run of 100 orders of 20 shop tenants with and without 20 tool calls of another
+//        tenant's assistant (bench/mcp-orders.mjs).
 // All calls are GET /ClientIntegrationInformation (the tool: `read { path }`), which the reference
 // cache never answers, so each costs one permit. Every figure comes from this one run. Not a test:
 // it asserts nothing.
 import { GW, newTenant, pct, sleep, stats, viaGateway } from "./lib.mjs";
+import { ordersBesideBurst, printOrdersBesideBurst } from "./mcp-orders.mjs";
 
 const PATH = "/ClientIntegrationInformation";
 /** 12a: rounds dropped at the start, rounds kept, and the pause between rounds, ms. */
@@ -35,7 +38,7 @@ const MEASURED = [2000, 12_000];
 
 /**
  * One MCP `tools/call` of `read` as a stateless 2025-era POST (what an assistant's SDK client sends
- * once connected); answers a Response-like `{ status }` with `ok` false for a tool error.
+ * once connected); answers `{ status }`: 200 for a result, 599 and its text for a tool error.
  */
 async function toolRead(key) {
   const res = await fetch(`${GW}/mcp`, {
@@ -56,7 +59,9 @@ async function toolRead(key) {
   const text = await res.text();
   const data = /^data: (.*)$/m.exec(text)?.[1];
   const result = data ? JSON.parse(data).result : null;
-  return { status: res.status === 200 && result && !result.isError ? 200 : res.status || 599 };
+  if (res.status === 200 && result && !result.isError) return { status: 200 };
+  // A tool error (a refused permit's "Try again in N seconds", say) is a failed call: 599.
+  return { status: res.status === 200 ? 599 : res.status, error: result?.content?.[0]?.text };
 }
 
 /** A /v2 GET of `PATH` on `key`, its body read. */
@@ -193,6 +198,7 @@ export async function mcpBench() {
     floods.push({ label, lanes: groups.length, ...(await flood(groups)) });
   }
   const th3 = await throttled();
+  const orders = await ordersBesideBurst(b, toolRead);
 
   return () => {
     const f = (x) => x.toFixed(1);
@@ -260,5 +266,6 @@ export async function mcpBench() {
         `| ${fl.label} | ${fl.lanes} | ${mine} | ${others || "–"} | ${((100 * mine) / total).toFixed(0)} % | ${(100 / fl.lanes).toFixed(0)} % | ${f((total * 1000) / (MEASURED[1] - MEASURED[0]))} | ${fl.failed} |`,
       );
     }
+    printOrdersBesideBurst(orders);
   };
 }
