@@ -7,7 +7,15 @@
 import { describe, expect, it } from "vitest";
 import { classOf, laneKey, splitLaneKey, watcherPlaces } from "../../../src/lib/rate/lanes";
 import type { Lane } from "../../../src/lib/upstream/client";
-import { GOVERNOR, governorQueue, simulate, type Answer, type Arrival } from "./simulate";
+import {
+  busiestSecond,
+  GOVERNOR,
+  governorQueue,
+  PATIENT_MS,
+  simulate,
+  type Answer,
+  type Arrival,
+} from "./simulate";
 
 const { SPACING_MS, SPAN_MS } = GOVERNOR;
 
@@ -161,5 +169,64 @@ describe("lanes: an assistant calling all the time", () => {
     expect(Math.abs((four["acme#assistant"] ?? 0) - total(four) / 4)).toBeLessThanOrEqual(4);
     // The total is the pace, whoever takes it: 9.6 a second over 20 s, plus the first burst.
     for (const c of [alone, beside, four]) expect(total(c)).toBeGreaterThan(190);
+  });
+});
+
+/**
+ * A closed loop, as bench part 12d runs it: `shops` tenants whose order runs call one at a time
+ * (each next call `thinkMs` after its last grant), and an assistant's `burst` parallel calls at 0.
+ * Returns the assistant's grant times (in order) and every grant's, up to `untilMs`.
+ */
+function assistantBesideShops(shops: number, burst: number, thinkMs: number, untilMs: number) {
+  const q = governorQueue();
+  const next = new Map<string, number>();
+  for (let i = 0; i < shops; i++) next.set(`shop${i}`, i * 7);
+  const granted: number[] = [];
+  const all: number[] = [];
+  const grant = (tenant: string, lane: Lane, at: number) => {
+    all.push(at);
+    if (lane === "assistant") granted.push(at);
+    else next.set(tenant, at + thinkMs);
+  };
+  for (let i = 0; i < burst; i++) {
+    const offer = q.offer("other", PATIENT_MS, 0, i, "assistant");
+    if (offer.outcome === "granted") grant("other", "assistant", 0);
+  }
+  let wakeAt = q.drain(0).wakeAt;
+  for (;;) {
+    const arrivals = [...next.values()];
+    const now = Math.min(...arrivals, wakeAt ?? Infinity);
+    if (now > untilMs) return { granted, all };
+    for (const [tenant, at] of next)
+      if (at === now) {
+        next.set(tenant, Infinity);
+        const offer = q.offer(tenant, PATIENT_MS, now, -1);
+        if (offer.outcome === "granted") grant(tenant, "caller", now);
+      }
+    const drained = q.drain(now);
+    for (const g of drained.granted) grant(g.tenant, g.lane, now);
+    wakeAt = drained.wakeAt;
+  }
+}
+
+describe("lanes: a queued lane beside tenants that call one at a time", () => {
+  it("gets one permit in every round of the busy lanes, not less: the runs' calls do not take its turns through the burst's reserve", () => {
+    // Twenty order runs, each calling again 50 ms after its permit, and 20 tool calls at 0: 21 busy
+    // lanes share 10 permits a second, so round-robin serves the assistant one permit per 21, about
+    // one every 2.2 s once its burst has gone (bench part 12d's tool calls, which wait that long).
+    // A run's next call finds the window full and queues; were the reserve's places open to it
+    // while the assistant waits, the runs would take every place the window frees.
+    const { granted, all } = assistantBesideShops(20, 20, 50, 30_000);
+    const fairShare = (30_000 / 1000) * (GOVERNOR.LIMIT * (1 - GOVERNOR.MARGIN)) * (1 / 21);
+    expect(granted.length).toBeGreaterThanOrEqual(Math.floor(fairShare * 0.9));
+    // Its first calls went at once into the empty window (a burst), the rest one per round.
+    expect(granted.filter((t) => t === 0).length).toBe(GOVERNOR.LIMIT - GOVERNOR.RESERVE);
+    const gaps = granted
+      .slice(GOVERNOR.LIMIT - GOVERNOR.RESERVE + 1)
+      .map((t, i, a) => t - (a[i - 1] ?? t));
+    for (const gap of gaps.slice(1)) expect(gap).toBeCloseTo(21 * GOVERNOR.SPACING_MS, 0);
+    // The runs kept going beside it, and no second at the API held more than the limit.
+    expect(all.length - granted.length).toBeGreaterThan(200);
+    expect(busiestSecond(all)).toBeLessThanOrEqual(GOVERNOR.LIMIT);
   });
 });
