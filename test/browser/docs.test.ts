@@ -51,6 +51,9 @@ const RECORD_VIOLATIONS = `
     window.__violations.push(e.effectiveDirective + " " + e.blockedURI));
 `;
 
+/** How long no new request must start before the page counts as settled, ms. */
+const QUIET_MS = 2000;
+
 /** Opens `path` of the gateway in a fresh context and waits until `text` shows. */
 async function load(path: string, text: string, bypassCSP: boolean): Promise<Load> {
   if (!browser || !workers) throw new Error(`the Workers did not start; see ${WORKERS_LOG}`);
@@ -64,9 +67,13 @@ async function load(path: string, text: string, bypassCSP: boolean): Promise<Loa
   await page.goto(`${workers.gateway}${path}`);
   await page.getByText(text, { exact: true }).first().waitFor({ timeout: 60_000 });
   // Whatever the page starts after rendering (registries, telemetry, fonts) has had its turn once
-  // the network has been idle. Playwright's default 30 s is too short for a loaded 2-core machine
-  // rendering the bundle; the test's own timeout (240 s) still bounds it.
-  await page.waitForLoadState("networkidle", { timeout: 120_000 });
+  // no request has started for two seconds. Not Playwright's "networkidle": with the CSP in force
+  // it sometimes never came, a request the page's CSP stopped apparently counted in flight for
+  // good (four requests in all, none after them), and the wait ran into its timeout.
+  for (let seen = -1; seen !== requests.length;) {
+    seen = requests.length;
+    await page.waitForTimeout(QUIET_MS);
+  }
   return {
     page,
     context,
