@@ -4,7 +4,8 @@
  * that fails to parse answered as a validation problem rather than a crash.
  */
 import { readCapped } from "../../../shared/bytes";
-import type { Problem, Result } from "./problem";
+import type { z } from "zod";
+import { problemResponse, schemaProblem, type Problem, type Result } from "./problem";
 
 /**
  * Largest JSON body the sandbox reads, bytes. Larger bodies are refused with 413 before parsing.
@@ -79,4 +80,20 @@ export async function readLimited(req: Request, max: number): Promise<string | n
   if (!req.body) return "";
   const bytes = await readCapped(req.body, max);
   return bytes === null ? null : new TextDecoder().decode(bytes);
+}
+
+/**
+ * A control call's JSON body parsed with `schema`; the second element is the problem response to
+ * answer instead, if any (the control API's and the Stripe stand-in's control routes share it).
+ */
+export async function controlBody<T extends z.ZodType>(
+  req: Request,
+  schema: T,
+): Promise<[z.output<T>, null] | [null, Response]> {
+  const raw = await readJson(req, "json");
+  if (!raw.ok) return [null, problemResponse(raw.problem)];
+  const parsed = schema.safeParse(raw.value);
+  return parsed.success
+    ? [parsed.data, null]
+    : [null, problemResponse(schemaProblem(parsed.error))];
 }

@@ -3,12 +3,12 @@
  * `/_sandbox/*`, the control API for local use: keys, clients, settings and faults, counters,
  * the rate limit's clock, reset. Served only when `SANDBOX_CONTROL` is "true"; a deployed sandbox leaves it off.
  */
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { z } from "zod";
 import { clientOf, platformOf, type SandboxApp } from "../app";
 import { ENVIRONMENTS, keysOf, type Environment } from "../env";
-import { readJson } from "../lib/body";
-import { problemResponse, schemaProblem } from "../lib/problem";
+import { controlBody } from "../lib/body";
+import { problemResponse } from "../lib/problem";
 import { PRIVILEGES, SUBSCRIPTIONS } from "../lib/privileges";
 import { SettingsPatch } from "../lib/settings";
 import { stripeOf } from "./stripe-api";
@@ -47,19 +47,6 @@ const SkipBody = z.strictObject({
     .max(366 * 86_400_000),
 });
 
-/** Parses a JSON body against `schema`; the second element is the problem response, if any. */
-async function body<T extends z.ZodType>(
-  c: Context<SandboxApp>,
-  schema: T,
-): Promise<[z.output<T>, null] | [null, Response]> {
-  const raw = await readJson(c.req.raw, "json");
-  if (!raw.ok) return [null, problemResponse(raw.problem)];
-  const parsed = schema.safeParse(raw.value);
-  return parsed.success
-    ? [parsed.data, null]
-    : [null, problemResponse(schemaProblem(parsed.error))];
-}
-
 function perEnvironment<T>(
   run: (environment: Environment) => Promise<T>,
 ): Promise<Record<Environment, T>> {
@@ -82,7 +69,7 @@ export const controlRoutes = new Hono<SandboxApp>()
     c.json({ demo: keysOf(c.env, "demo"), production: keysOf(c.env, "production") }),
   )
   .post("/clients", async (c) => {
-    const [input, bad] = await body(c, NewClientBody);
+    const [input, bad] = await controlBody(c.req.raw, NewClientBody);
     if (bad) return bad;
     const name = input.name ?? `Sandbox client ${new Date().toISOString()}`;
     const created = await platformOf(c.env, input.environment).createClient(input.environment, {
@@ -115,8 +102,8 @@ export const controlRoutes = new Hono<SandboxApp>()
     const environment = EnvironmentName.safeParse(c.req.param("environment"));
     if (!environment.success)
       return problemResponse({ status: 404, title: "Not Found", detail: "Unknown environment." });
-    const [input, bad] = await body(
-      c,
+    const [input, bad] = await controlBody(
+      c.req.raw,
       z.strictObject({ name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/) }),
     );
     if (bad) return bad;
@@ -148,7 +135,7 @@ export const controlRoutes = new Hono<SandboxApp>()
     const environment = EnvironmentName.safeParse(c.req.param("environment"));
     if (!environment.success)
       return problemResponse({ status: 404, title: "Not Found", detail: "Unknown environment." });
-    const [input, bad] = await body(c, BackdateBody);
+    const [input, bad] = await controlBody(c.req.raw, BackdateBody);
     if (bad) return bad;
     const to = new Date(input.to).toISOString();
     const stamps = await clientOf(c.env, environment.data, c.req.param("clientId")).backdate({
@@ -164,8 +151,8 @@ export const controlRoutes = new Hono<SandboxApp>()
         });
   })
   .post("/tokens/revoke", async (c) => {
-    const [input, bad] = await body(
-      c,
+    const [input, bad] = await controlBody(
+      c.req.raw,
       z.strictObject({ environment: EnvironmentName.optional(), clientId: z.string().optional() }),
     );
     if (bad) return bad;
@@ -179,7 +166,7 @@ export const controlRoutes = new Hono<SandboxApp>()
     c.json(await perEnvironment((e) => platformOf(c.env, e).settings())),
   )
   .put("/settings", async (c) => {
-    const [input, bad] = await body(c, SettingsPatch);
+    const [input, bad] = await controlBody(c.req.raw, SettingsPatch);
     if (bad) return bad;
     const { environment, ...patch } = input;
     const targets = environment ? [environment] : ENVIRONMENTS;
@@ -203,7 +190,7 @@ export const controlRoutes = new Hono<SandboxApp>()
     });
   })
   .post("/clock/skip", async (c) => {
-    const [input, bad] = await body(c, SkipBody);
+    const [input, bad] = await controlBody(c.req.raw, SkipBody);
     if (bad) return bad;
     await perEnvironment((e) => platformOf(c.env, e).skipRateWindow(input.ms));
     return c.body(null, 204);

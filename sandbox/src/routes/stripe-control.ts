@@ -5,11 +5,11 @@
  * charges, refunds, fees and payouts of its balance, a payout's status, the counters and a reset.
  * Its ids are Stripe's, so these paths are matched as sent too.
  */
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { z } from "zod";
 import type { SandboxApp } from "../app";
-import { readJson } from "../lib/body";
-import { problemResponse, schemaProblem } from "../lib/problem";
+import { controlBody } from "../lib/body";
+import { problemResponse } from "../lib/problem";
 import type { StripeResult } from "../durable/stripe";
 import { stripeOf, stripeResponse } from "./stripe-api";
 
@@ -53,19 +53,6 @@ const PayoutPatch = z.strictObject({
   failureMessage: z.string().max(500).optional(),
 });
 
-/** The body parsed with `schema`, or the problem to answer. */
-async function body<T extends z.ZodType>(
-  c: Context<SandboxApp>,
-  schema: T,
-): Promise<[z.output<T>, null] | [null, Response]> {
-  const raw = await readJson(c.req.raw, "json");
-  if (!raw.ok) return [null, problemResponse(raw.problem)];
-  const parsed = schema.safeParse(raw.value);
-  return parsed.success
-    ? [parsed.data, null]
-    : [null, problemResponse(schemaProblem(parsed.error))];
-}
-
 /** A result of the stand-in as a control answer. */
 const created = (r: StripeResult) => stripeResponse(r, 201);
 
@@ -80,32 +67,32 @@ export const stripeControlRoutes = new Hono<SandboxApp>()
     await next();
   })
   .post("/accounts", async (c) => {
-    const [input, bad] = await body(c, Account);
+    const [input, bad] = await controlBody(c.req.raw, Account);
     if (bad) return bad;
     const made = await stripeOf(c.env).createAccount(input.currency);
     return c.json({ ...made, currency: input.currency }, 201);
   })
   .post("/accounts/:account/charges", async (c) => {
-    const [input, bad] = await body(c, Charges);
+    const [input, bad] = await controlBody(c.req.raw, Charges);
     if (bad) return bad;
     return created(await stripeOf(c.env).createCharges(c.req.param("account"), input.charges));
   })
   .post("/accounts/:account/refunds", async (c) => {
-    const [input, bad] = await body(c, RefundBody);
+    const [input, bad] = await controlBody(c.req.raw, RefundBody);
     if (bad) return bad;
     return created(
       await stripeOf(c.env).createRefund(c.req.param("account"), input.charge, input.amount),
     );
   })
   .post("/accounts/:account/fees", async (c) => {
-    const [input, bad] = await body(c, FeeBody);
+    const [input, bad] = await controlBody(c.req.raw, FeeBody);
     if (bad) return bad;
     return created(
       await stripeOf(c.env).createFee(c.req.param("account"), input.amount, input.description),
     );
   })
   .post("/accounts/:account/payouts", async (c) => {
-    const [input, bad] = await body(c, PayoutBody);
+    const [input, bad] = await controlBody(c.req.raw, PayoutBody);
     if (bad) return bad;
     return created(
       await stripeOf(c.env).createPayout(c.req.param("account"), {
@@ -118,7 +105,7 @@ export const stripeControlRoutes = new Hono<SandboxApp>()
     );
   })
   .patch("/accounts/:account/payouts/:id", async (c) => {
-    const [input, bad] = await body(c, PayoutPatch);
+    const [input, bad] = await controlBody(c.req.raw, PayoutPatch);
     if (bad) return bad;
     const patch: Record<string, string> = Object.fromEntries(
       Object.entries({
