@@ -10,6 +10,7 @@ import type { OrderRunView } from "../../../lib/orders/run-view";
 import { RunState } from "../../../lib/orders/runs";
 import { Csrf, Layout } from "../layout";
 import { Table } from "../table";
+import { StateFilter } from "./state-filter";
 import { Steps } from "./steps";
 
 interface Owner {
@@ -32,22 +33,7 @@ export function OrdersPage(p: Owner & { runs: OrderRunView[]; state: RunState | 
         Shop orders of <a href={tenantPath(p.environment, p.client)}>{p.tenant}</a>, newest change
         first.
       </p>
-      <nav aria-label="Filter by state">
-        <p>
-          Show:{" "}
-          <a href={base} aria-current={p.state === null ? "page" : undefined}>
-            all
-          </a>
-          {RunState.options.map((s) => (
-            <>
-              {" · "}
-              <a href={`${base}?state=${s}`} aria-current={p.state === s ? "page" : undefined}>
-                {s}
-              </a>
-            </>
-          ))}
-        </p>
-      </nav>
+      <StateFilter base={base} states={RunState.options} current={p.state} />
       {p.runs.length === 0 ? (
         <p>No orders{p.state ? ` in state ${p.state}` : ""} yet.</p>
       ) : (

@@ -14,6 +14,7 @@ import { PayoutState } from "../../../lib/payouts/records";
 import type { PayoutView, UnpaidOrder } from "../../../lib/payouts/view";
 import { Csrf, Layout } from "../layout";
 import { Table } from "../table";
+import { StateFilter } from "./state-filter";
 import type { StripeKeyStatus } from "../../../durable/tenant/stripe-key";
 import { FormMessage } from "./feedback";
 import { Steps } from "./steps";
@@ -84,22 +85,7 @@ export function PayoutsPage(
         flash={p.flash}
       />
       <h2 id="list">Payouts</h2>
-      <nav aria-label="Filter by state">
-        <p>
-          Show:{" "}
-          <a href={base} aria-current={p.state === null ? "page" : undefined}>
-            all
-          </a>
-          {PayoutState.options.map((s) => (
-            <>
-              {" · "}
-              <a href={`${base}?state=${s}`} aria-current={p.state === s ? "page" : undefined}>
-                {s}
-              </a>
-            </>
-          ))}
-        </p>
-      </nav>
+      <StateFilter base={base} states={PayoutState.options} current={p.state} />
       {p.payouts.length === 0 ? (
         <p>No payouts{p.state ? ` in state ${p.state}` : ""} yet.</p>
       ) : (
