@@ -68,12 +68,13 @@ export class SandboxClient extends DurableObject<SandboxEnv> {
 
   /** Backdates a record's change stamps (the control API; `engine/backdate.ts`). */
   async backdate(b: Backdating): Promise<Record<string, unknown> | null> {
-    return this.ctx.storage.transactionSync(() => backdate(this.#store, b));
+    return this.#store.atomically(this.ctx.storage, () => backdate(this.#store, b));
   }
 
   /** Removes all of this client's data (sandbox reset); the next call starts from the seed. */
   async wipe(): Promise<void> {
     await this.ctx.storage.deleteAll();
+    this.#store.forget();
     this.#store.migrate(SCHEMA_VERSION);
     seedClient(this.#store, new Date());
   }
@@ -84,7 +85,7 @@ export class SandboxClient extends DurableObject<SandboxEnv> {
    */
   #atomically(run: () => Result<Reply>): Result<Reply> {
     try {
-      return this.ctx.storage.transactionSync(() => {
+      return this.#store.atomically(this.ctx.storage, () => {
         const r = run();
         if (!r.ok) throw new Refused(r);
         return r;

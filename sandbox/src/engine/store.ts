@@ -32,8 +32,52 @@ export interface Stored {
   dto: Dto;
 }
 
+/**
+ * Every record's document is parsed once and kept, frozen, per kind: handlers scan whole kinds (a
+ * voucher's reference among all vouchers, an invoice's postings among all postings), and parsing
+ * every row's JSON for every scan made a call's cost grow with the books (a thousand orders' books
+ * took hundreds of ms a call, enough to stall the one local thread and bunch the calls behind it).
+ * Frozen, so that a handler that changes a document it read fails loudly instead of changing the
+ * copy the next call reads; `put` is the only way in. Map order is creation order (`seq`): an
+ * update keeps its place, as the row keeps its `seq`.
+ */
+type Kind = Map<string, Stored>;
+
+/**
+ * The copies belong to the storage, not to one `Store`: every `Store` over the same object's
+ * storage (a test's `runInDurableObject` writing beside the object's own) sees the same documents.
+ */
+const copies = new WeakMap<SqlStorage, Map<string, Kind>>();
+
 export class Store {
-  constructor(private readonly sql: SqlStorage) {}
+  readonly #kinds: Map<string, Kind>;
+
+  constructor(private readonly sql: SqlStorage) {
+    let kinds = copies.get(sql);
+    if (!kinds) copies.set(sql, (kinds = new Map()));
+    this.#kinds = kinds;
+  }
+
+  /**
+   * Drops the parsed documents: the next read parses the table again. For a wiped client, and a
+   * transaction that rolled back.
+   */
+  forget(): void {
+    this.#kinds.clear();
+  }
+
+  /**
+   * Runs `run` in one transaction of `storage` (this store's); when it throws, what it wrote is gone
+   * from the table, and from the copies too.
+   */
+  atomically<T>(storage: DurableObjectStorage, run: () => T): T {
+    try {
+      return storage.transactionSync(run);
+    } catch (e) {
+      this.forget();
+      throw e;
+    }
+  }
 
   /** Creates the tables; returns true when they were created now (a new client, to be seeded). */
   migrate(version: string): boolean {
@@ -48,6 +92,7 @@ export class Store {
       seq INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (kind, id))`);
     this.sql.exec("CREATE INDEX records_parent ON records (kind, parent)");
     this.sql.exec("CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+    this.forget();
     this.setMeta("schema", version);
     return true;
   }
@@ -69,21 +114,13 @@ export class Store {
 
   /** All records of a kind (optionally under one parent), in creation order. */
   all(kind: string, parent?: string): Stored[] {
-    const rows =
-      parent === undefined
-        ? this.sql.exec<Row>(
-            "SELECT id, parent, owner, data FROM records WHERE kind = ? ORDER BY seq",
-            kind,
-          )
-        : this.sql.exec<Row>(
-            "SELECT id, parent, owner, data FROM records WHERE kind = ? AND parent = ? ORDER BY seq",
-            kind,
-            parent,
-          );
-    return rows.toArray().map(toStored);
+    const rows = [...this.#kind(kind).values()];
+    return parent === undefined ? rows : rows.filter((r) => r.parent === parent);
   }
 
   get(kind: string, id: string | number): Stored | null {
+    const loaded = this.#kinds.get(kind);
+    if (loaded) return loaded.get(String(id)) ?? null;
     const row = this.sql
       .exec<Row>(
         "SELECT id, parent, owner, data FROM records WHERE kind = ? AND id = ?",
@@ -92,6 +129,19 @@ export class Store {
       )
       .toArray()[0];
     return row ? toStored(row) : null;
+  }
+
+  /** The parsed documents of `kind`, read from the table at the first use. */
+  #kind(kind: string): Kind {
+    let loaded = this.#kinds.get(kind);
+    if (!loaded) {
+      const rows = this.sql
+        .exec<Row>("SELECT id, parent, owner, data FROM records WHERE kind = ? ORDER BY seq", kind)
+        .toArray();
+      loaded = new Map(rows.map((row) => [row.id, toStored(row)]));
+      this.#kinds.set(kind, loaded);
+    }
+    return loaded;
   }
 
   /**
@@ -113,6 +163,7 @@ export class Store {
     dto: Dto,
     meta: { parent?: string | null; owner: string },
   ): void {
+    const data = JSON.stringify(dto);
     this.sql.exec(
       `INSERT INTO records (kind, id, parent, owner, seq, data) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT(kind, id) DO UPDATE SET data = excluded.data, parent = excluded.parent`,
@@ -121,16 +172,32 @@ export class Store {
       meta.parent ?? null,
       meta.owner,
       this.next("seq", 1),
-      JSON.stringify(dto),
+      data,
     );
+    const loaded = this.#kinds.get(kind);
+    if (loaded) {
+      const key = String(id);
+      // The row keeps the owner it was created with; the copy does too.
+      const owner = loaded.get(key)?.owner ?? meta.owner;
+      loaded.set(key, {
+        id: key,
+        parent: meta.parent ?? null,
+        owner,
+        // The document as the table now holds it, as a read from the table would answer it.
+        dto: frozen(JSON.parse(data) as Dto),
+      });
+    }
   }
 
   remove(kind: string, id: string | number): void {
     this.sql.exec("DELETE FROM records WHERE kind = ? AND id = ?", kind, String(id));
+    this.#kinds.get(kind)?.delete(String(id));
   }
 
   removeChildren(kind: string, parent: string): void {
     this.sql.exec("DELETE FROM records WHERE kind = ? AND parent = ?", kind, parent);
+    const loaded = this.#kinds.get(kind);
+    if (loaded) for (const [id, r] of loaded) if (r.parent === parent) loaded.delete(id);
   }
 
   /** The next value of a named counter, starting at `first`. */
@@ -158,5 +225,19 @@ export class Store {
 }
 
 function toStored(row: Row): Stored {
-  return { id: row.id, parent: row.parent, owner: row.owner, dto: JSON.parse(row.data) as Dto };
+  return {
+    id: row.id,
+    parent: row.parent,
+    owner: row.owner,
+    dto: frozen(JSON.parse(row.data) as Dto),
+  };
+}
+
+/** `value` and everything in it frozen. */
+function frozen<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) frozen(v);
+    Object.freeze(value);
+  }
+  return value;
 }
