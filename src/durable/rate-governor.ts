@@ -87,10 +87,12 @@ const BURST_RESERVE = 2;
 const MIN_TIMER_MS = 1;
 
 /**
- * The answer to `acquire`; `permit` is handed back to `throttled` if the API answers the call 429.
+ * The answer to `acquire`; `permit` is handed back to `throttled` if the API answers the call 429,
+ * and to `departed` if the call left late. `grantedAt`: this object's clock when it was granted.
  */
 export type Permit =
-  { ok: true; waitedMs: number; permit: number } | { ok: false; retryAfterSeconds: number };
+  | { ok: true; waitedMs: number; permit: number; grantedAt: number }
+  | { ok: false; retryAfterSeconds: number };
 
 /** Per-tenant counters: permits granted, callers that had to queue, callers refused. */
 export type GovernorCounters = TenantCounters;
@@ -161,8 +163,9 @@ export class RateGovernor extends DurableObject<Bindings> {
     const { promise, resolve } = Promise.withResolvers<Permit>();
     const offer = this.#queue.offer(tenant, maxWaitMs, Date.now(), resolve, lane);
     if (offer.outcome === "granted") {
-      this.#granted[lane].add(Date.now());
-      return Promise.resolve({ ok: true, waitedMs: 0, permit: offer.permit });
+      const now = Date.now();
+      this.#granted[lane].add(now);
+      return Promise.resolve({ ok: true, waitedMs: 0, permit: offer.permit, grantedAt: now });
     }
     if (offer.outcome === "refused")
       return Promise.resolve({ ok: false, retryAfterSeconds: offer.retryAfterSeconds });
@@ -192,6 +195,15 @@ export class RateGovernor extends DurableObject<Bindings> {
         perSecond: Number(after.perSecond.toFixed(2)),
       });
     this.#pump();
+  }
+
+  /**
+   * The call of `permit` left only at `at` (the caller's clock, taken as this object's): its
+   * caller was held up after the permit (`lib/upstream/departure.ts`). The window counts it from
+   * then, so the tenth permit after it waits for the second it really takes at the API.
+   */
+  departed(permit: number, at: number): void {
+    this.#queue.departed(permit, at, Date.now());
   }
 
   /** A token was issued to `tenant`: the environment's keys work. */
@@ -260,7 +272,7 @@ export class RateGovernor extends DurableObject<Bindings> {
     for (const r of refused) r.ticket({ ok: false, retryAfterSeconds: r.retryAfterSeconds });
     for (const g of granted) {
       this.#granted[g.lane].add(now);
-      g.ticket({ ok: true, waitedMs: g.waitedMs, permit: g.permit });
+      g.ticket({ ok: true, waitedMs: g.waitedMs, permit: g.permit, grantedAt: now });
     }
     if (wakeAt !== null)
       this.#timer = setTimeout(() => this.#pump(), Math.max(MIN_TIMER_MS, wakeAt - now));

@@ -10,6 +10,7 @@ import { DurableObject } from "cloudflare:workers";
 import { keysOf, type Environment } from "../env";
 import { randomToken, saltedHash, randomHex, sameSecret } from "../lib/crypto";
 import { evaluatePrivileges, PRIVILEGES, SUBSCRIPTIONS } from "../lib/privileges";
+import { ArrivalWindow } from "../lib/rate-window";
 import { matchFault, Settings, type Fault, type SettingsPatch } from "../lib/settings";
 import {
   ONBOARDING_TABLE,
@@ -28,8 +29,6 @@ const SCHEMA_VERSION = "3";
  * creates).
  */
 export const DEFAULT_INTEGRATION = "default";
-/** Window of the rate limit, ms: the API counts requests per second. */
-const RATE_WINDOW_MS = 1000;
 /**
  * Expired token rows are kept this long (ms) before they are purged, so "expired" stays
  * distinguishable from "unknown".
@@ -60,8 +59,16 @@ export type TokenResult = { latencyMs: number } & (
   { ok: true; accessToken: string; expiresIn: number } | { ok: false; rejection: Rejection }
 );
 
+/**
+ * When a call reached the sandbox's Worker (epoch ms, its `Date.now()` on arrival): what the rate
+ * limit counts, as the API's front layer counts a call when it arrives (`lib/rate-window.ts`).
+ */
+export interface Arrival {
+  arrivedAt: number;
+}
+
 /** A token request as the Worker parsed it; the platform decides everything else. */
-export interface TokenRequest {
+export interface TokenRequest extends Arrival {
   subscriptionKey: string | null;
   path: string;
   isForm: boolean;
@@ -89,8 +96,8 @@ interface ClientRow extends Record<string, SqlStorageValue> {
 export class SandboxPlatform extends DurableObject<SandboxEnv> {
   #settings: Settings;
   readonly #onboardings: OnboardingBook;
-  /** Start times of the calls admitted in the current window, oldest first. */
-  #window: number[] = [];
+  /** Arrival stamps of the calls admitted lately (`lib/rate-window.ts`). */
+  readonly #window = new ArrivalWindow();
 
   constructor(ctx: DurableObjectState, env: SandboxEnv) {
     super(ctx, env);
@@ -102,11 +109,11 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
   /** Runs the gateway's checks for one v2 call: faults, subscription key, rate limit, token. */
   async admit(
     environment: Environment,
-    call: { subscriptionKey: string | null; bearer: string | null; path: string },
+    call: Arrival & { subscriptionKey: string | null; bearer: string | null; path: string },
   ): Promise<Admission> {
     const latencyMs = this.#settings.latencyMs;
     this.#count("requests");
-    const early = this.#gate(environment, "api", call.subscriptionKey, call.path);
+    const early = this.#gate(environment, "api", call);
     if (early) return { ok: false, rejection: early, latencyMs };
     const refuse = (reason: "missing" | "invalid" | "expired"): Admission => {
       this.#count("rejectedToken");
@@ -142,7 +149,7 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     const latencyMs = this.#settings.latencyMs;
     this.#count("requests");
     this.#count("tokenRequests");
-    const early = this.#gate(environment, "token", req.subscriptionKey, req.path);
+    const early = this.#gate(environment, "token", req);
     if (early) return { ok: false, rejection: early, latencyMs };
     const refuse = (
       error: "invalid_request" | "invalid_client" | "unsupported_grant_type",
@@ -266,11 +273,11 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
    */
   admitAnonymous(
     environment: Environment,
-    call: { subscriptionKey: string | null; path: string },
+    call: Arrival & { subscriptionKey: string | null; path: string },
   ): { latencyMs: number } & ({ ok: true } | { ok: false; rejection: Rejection }) {
     const latencyMs = this.#settings.latencyMs;
     this.#count("requests");
-    const early = this.#gate(environment, "api", call.subscriptionKey, call.path);
+    const early = this.#gate(environment, "api", call);
     return early ? { ok: false, rejection: early, latencyMs } : { ok: true, latencyMs };
   }
 
@@ -415,7 +422,7 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     this.#settings = Settings.parse({ ...this.#settings, ...patch });
     this.#saveSettings();
     if (patch.rateLimitPerSecond !== undefined || patch.fixedWindowMs !== undefined)
-      this.#window = [];
+      this.#window.clear();
     return this.#settings;
   }
 
@@ -427,7 +434,7 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
    * onboarding pages keep real time.
    */
   skipRateWindow(ms: number): void {
-    this.#window = this.#window.map((at) => at - ms);
+    this.#window.skip(ms);
   }
 
   /** The current settings document. */
@@ -484,15 +491,18 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
       this.ctx.storage.sql.exec(`DELETE FROM ${table}`);
     }
     this.#settings = Settings.parse({});
-    this.#window = [];
+    this.#window.clear();
     return ids;
   }
 
   #gate(
     environment: Environment,
     target: "token" | "api",
-    subscriptionKey: string | null,
-    path: string,
+    {
+      subscriptionKey,
+      path,
+      arrivedAt,
+    }: Arrival & { subscriptionKey: string | null; path: string },
   ): Rejection | null {
     const fault = this.#takeFault(target, path);
     if (fault) {
@@ -507,39 +517,15 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
       this.#count("rejectedSubscription");
       return { kind: "subscription", reason: subscriptionKey ? "invalid" : "missing" };
     }
-    const retryAfterSeconds = this.#takePermit();
+    const retryAfterSeconds = this.#window.take(arrivedAt, Date.now(), {
+      perSecond: this.#settings.rateLimitPerSecond,
+      fixedWindowMs: this.#settings.fixedWindowMs,
+    });
     if (retryAfterSeconds > 0) {
       this.#count("throttled");
       return { kind: "throttled", retryAfterSeconds };
     }
     return null;
-  }
-
-  /**
-   * Sliding one-second window (or a fixed window, see `Settings.fixedWindowMs`); returns 0 when the
-   * call may pass, else whole seconds to wait.
-   */
-  #takePermit(): number {
-    const now = Date.now();
-    const fixedMs = this.#settings.fixedWindowMs;
-    if (fixedMs !== null) {
-      const start = Math.floor(now / fixedMs) * fixedMs;
-      this.#window = this.#window.filter((at) => at >= start);
-      const share = Math.max(1, Math.floor((this.#settings.rateLimitPerSecond * fixedMs) / 1000));
-      if (this.#window.length < share) {
-        this.#window.push(now);
-        return 0;
-      }
-      return Math.max(1, Math.ceil((start + fixedMs - now) / 1000));
-    }
-    while (this.#window.length > 0 && (this.#window[0] ?? 0) <= now - RATE_WINDOW_MS)
-      this.#window.shift();
-    if (this.#window.length < this.#settings.rateLimitPerSecond) {
-      this.#window.push(now);
-      return 0;
-    }
-    const oldest = this.#window[0] ?? now;
-    return Math.max(1, Math.ceil((oldest + RATE_WINDOW_MS - now) / 1000));
   }
 
   #takeFault(target: "token" | "api", path: string): Fault | null {

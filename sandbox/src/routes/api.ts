@@ -30,6 +30,9 @@ function relativePath(url: string): string {
 function gate(environment: Environment): MiddlewareHandler<SandboxApp> {
   return async function gateCall(c, next) {
     const admission = await platformOf(c.env, environment).admit(environment, {
+      // The Worker's clock when the call came in (nothing awaited before this): the rate limit
+      // counts arrivals, not the moment the platform object gets to the call.
+      arrivedAt: Date.now(),
       subscriptionKey: subscriptionKeyOf(c.req.raw),
       bearer: bearerOf(c.req.raw),
       path: relativePath(c.req.url).toLowerCase(),

@@ -48,6 +48,7 @@ async function admitted(
 ): Promise<Response | null> {
   const path = new URL(c.req.url).pathname.replace(/^(\/demo)?\/v2/i, "").toLowerCase();
   const admission = await platformOf(c.env, environment).admitAnonymous(environment, {
+    arrivedAt: Date.now(),
     subscriptionKey: subscriptionKeyOf(c.req.raw),
     path,
   });

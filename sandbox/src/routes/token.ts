@@ -17,12 +17,15 @@ const MAX_TOKEN_BODY_BYTES = 8192;
 export function tokenRoutes(environment: Environment) {
   const app = new Hono<SandboxApp>();
   app.post("/token", async (c) => {
+    // Before the body is read: the rate limit counts the request's arrival.
+    const arrivedAt = Date.now();
     const isForm = (c.req.header("content-type") ?? "")
       .toLowerCase()
       .startsWith("application/x-www-form-urlencoded");
     const body = isForm ? await readLimited(c.req.raw, MAX_TOKEN_BODY_BYTES) : null;
     const form = new URLSearchParams(body ?? "");
     const result = await platformOf(c.env, environment).issueToken(environment, {
+      arrivedAt,
       subscriptionKey: subscriptionKeyOf(c.req.raw),
       path: "/oauth/token",
       isForm: isForm && body !== null,

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { readConfig, type Bindings, type Environment } from "../config";
 import { fail, ok, type Outcome } from "../outcome";
 import { governorStub } from "../stubs";
+import { watchDeparture } from "../upstream/departure";
 import { exchange, retryAfterSeconds } from "../upstream/transport";
 
 /**
@@ -78,7 +79,7 @@ export async function onboardingCall<T extends z.ZodType>(
       `The ${environment} environment's shared rate limit leaves no room for ${op} now.`,
       permit.retryAfterSeconds,
     );
-  const result = await exchange(env, `${config.config.apiBaseUrl}/Onboarding/${op}`, {
+  const sending = exchange(env, `${config.config.apiBaseUrl}/Onboarding/${op}`, {
     method: "POST",
     headers: {
       "content-type": "application/json",
@@ -87,6 +88,8 @@ export async function onboardingCall<T extends z.ZodType>(
     },
     body: JSON.stringify(body),
   });
+  void watchDeparture(governor, permit);
+  const result = await sending;
   if (!result.ok)
     return fail(
       "unavailable",

@@ -148,6 +148,14 @@ export class FairQueue<T> {
   }
 
   /**
+   * The call of `permit` left only at `at`, later than its grant (its caller was held up): the
+   * window counts it from then (`GrantWindow.departed`). False when that changes nothing.
+   */
+  departed(permit: number, at: number, now: number): boolean {
+    return this.#window?.departed(permit, at, now) ?? false;
+  }
+
+  /**
    * Refuses the waiters whose deadline has passed (a pause can push their turn out of reach), then
    * grants the permits the pace allows now, to the lanes whose turn it is; then, if no first-class
    * request is left waiting, the watcher's the room allows.

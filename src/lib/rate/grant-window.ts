@@ -17,6 +17,11 @@
  * any order and spread, as long as none arrives more than the margin later than the quickest one.
  * A stall beyond the margin is the pace's business (`pacer.ts`), as it was before bursts.
  *
+ * Late departures: the proof counts from the grant, so it needs each call to leave when granted.
+ * A caller whose isolate was busy after its permit (its own RPC answer, other requests' work
+ * between its `fetch` and the socket) reports when it got to the call (`departed`), and the grant
+ * is counted from then instead: the window then bounds departures, whatever held them up.
+ *
  * Bursts and other tenants: a request goes at once, with no spacing, while the window holds fewer
  * than the learned burst less `reserve` permits and nobody waits; the last `reserve` places of the
  * burst go at once only to a tenant with no permit in the window yet, one each (another tenant's
@@ -133,6 +138,23 @@ export class GrantWindow {
   record(now: number, key: string, permit: number, cls: PermitClass = "first"): void {
     const depth = this.count(now) + 1;
     this.#grants.push({ at: now, key, cls, permit, depth });
+  }
+
+  /**
+   * The call of `permit` left only at `at` (≤ `now`), later than its grant: the window counts it
+   * from then. False when the grant has aged out or already counts from `at` or later.
+   */
+  departed(permit: number, at: number, now: number): boolean {
+    this.#prune(now);
+    const i = this.#grants.findIndex((g) => g.permit === permit);
+    const grant = this.#grants[i];
+    const from = Math.min(at, now);
+    if (!grant || from <= grant.at) return false;
+    this.#grants.splice(i, 1);
+    // Oldest first, as `freeAt` and `#prune` expect: after the grants already counted from `from`.
+    const j = this.#grants.findIndex((g) => g.at > from);
+    this.#grants.splice(j === -1 ? this.#grants.length : j, 0, { ...grant, at: from });
+    return true;
   }
 
   /**

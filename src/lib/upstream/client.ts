@@ -18,6 +18,7 @@ import {
   type TenantName,
 } from "../stubs";
 import type { AccessCache, KeyAccess } from "./access-cache";
+import { watchDeparture } from "./departure";
 import { exchange, retryAfterSeconds } from "./transport";
 
 /** A token with less than this left when its call is about to leave is fetched again, ms. */
@@ -183,7 +184,7 @@ export async function callUpstream(
     const headers = new Headers(call.headers);
     headers.set("authorization", `Bearer ${access.token}`);
     headers.set("ocp-apim-subscription-key", caller.config.subscriptionKey);
-    const result = await exchange(
+    const sending = exchange(
       caller.env,
       `${caller.config.apiBaseUrl}${call.path}${call.search}`,
       {
@@ -193,6 +194,9 @@ export async function callUpstream(
       },
       call.deadline - Date.now(),
     );
+    // If this isolate was too busy to send it when granted, the governor counts it from later.
+    void watchDeparture(governor, permit);
+    const result = await sending;
     if (!result.ok) {
       throw result.failure === "timeout"
         ? new Problem("upstream-timeout", "The accounting API did not answer before the deadline.")
