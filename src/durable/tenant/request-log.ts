@@ -194,11 +194,29 @@ export class RequestLog implements RequestLogPort {
     this.#countParsed(CountedCall.parse(call));
   }
 
+  /**
+   * Moves the counters in one statement: `since` is set by the first call ever counted and never
+   * moved again, and each counter grows by its share of the call (one that would grow by 0 is left
+   * out: a counter never written reads 0). One statement, not one `since` and one bump per
+   * counter: the row of every `/v2` call is written here, and these statements were a fifth of
+   * its write in a profile of warm calls (issue 26).
+   */
   #countParsed(c: CountedCall): void {
-    this.#bump("upstreamCalls", c.attempts);
-    this.#bump("waits", c.waitedMs > 0 ? 1 : 0);
-    // A refusal: the gateway answered without the API's answer (no permit in time, timeout).
-    this.#bump("refusals", c.apiStatus === null && c.status >= 400 ? 1 : 0);
+    const bumps = [
+      ["upstreamCalls", c.attempts],
+      ["waits", c.waitedMs > 0 ? 1 : 0],
+      // A refusal: the gateway answered without the API's answer (no permit in time, timeout).
+      ["refusals", c.apiStatus === null && c.status >= 400 ? 1 : 0],
+    ] as const;
+    const moved = bumps.filter(([, by]) => by !== 0);
+    // The query's text depends only on how many counters move (0 to 3); every value is bound.
+    this.sql.exec(
+      `INSERT INTO call_counters (name, value) VALUES ('since', ?)${", (?, ?)".repeat(moved.length)}
+       ON CONFLICT (name) DO UPDATE SET value = call_counters.value + excluded.value
+       WHERE call_counters.name <> 'since'`,
+      this.now(),
+      ...moved.flat(),
+    );
   }
 
   /** Calls newest first, at most `limit`, older than the cursor `before`, within the age bound. */
@@ -272,19 +290,5 @@ export class RequestLog implements RequestLogPort {
   clear(): void {
     this.sql.exec("DELETE FROM request_log");
     this.sql.exec("DELETE FROM call_counters");
-  }
-
-  #bump(name: string, by: number): void {
-    this.sql.exec(
-      "INSERT INTO call_counters (name, value) VALUES ('since', ?) ON CONFLICT (name) DO NOTHING",
-      this.now(),
-    );
-    if (by === 0) return;
-    this.sql.exec(
-      `INSERT INTO call_counters (name, value) VALUES (?, ?)
-       ON CONFLICT (name) DO UPDATE SET value = call_counters.value + excluded.value`,
-      name,
-      by,
-    );
   }
 }

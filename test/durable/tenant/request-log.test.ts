@@ -116,6 +116,23 @@ describe("request log: filters and counters", () => {
     expect(seen.counters).toEqual({ upstreamCalls: 2, waits: 1, refusals: 1, since: T0 });
   });
 
+  it("keeps since at the first call counted while the counters move, and a counter left at 0 reads 0", async () => {
+    const ns = env.TENANT;
+    const stub = ns.get(ns.idFromName(`test:request-log-since-${Date.now().toString(36)}`));
+    const seen = await runInDurableObject(stub, (_i, state) => {
+      let now = T0;
+      const log = new RequestLog(state.storage.sql, () => now);
+      log.record(call(1));
+      const first = log.counters();
+      now = T0 + 60_000;
+      log.record(call(2, { attempts: 3, waitedMs: 7 }));
+      log.count({ status: 200, apiStatus: 200, attempts: 1, waitedMs: 0 });
+      return { first, later: log.counters() };
+    });
+    expect(seen.first).toEqual({ upstreamCalls: 1, waits: 0, refusals: 0, since: T0 });
+    expect(seen.later).toEqual({ upstreamCalls: 5, waits: 1, refusals: 0, since: T0 });
+  });
+
   it("refuses a row that would carry more than its caps", async () => {
     await withLog((log) => {
       expect(() => log.record(call(1, { apiError: "x".repeat(5000) }))).toThrow();
