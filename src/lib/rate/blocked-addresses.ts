@@ -54,6 +54,14 @@ export class BlockedAddresses {
 
   constructor(private readonly max = MAX_BLOCKED_ADDRESSES) {}
 
+  /**
+   * Whether nothing is remembered (ended blocks not yet forgotten count as something): then no key
+   * is blocked, and a caller need not even work out the key it would ask about.
+   */
+  get empty(): boolean {
+    return this.#until.size === 0;
+  }
+
   /** Whole seconds left in `key`'s block, 0 when it is not blocked. */
   secondsLeft(key: string, now: number): number {
     const until = this.#until.get(key);

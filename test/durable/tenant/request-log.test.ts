@@ -83,6 +83,57 @@ describe("request log: bound", () => {
   });
 });
 
+describe("request log: the lanes' bounds over a long mixed run", () => {
+  it("keeps each lane's newest calls exactly, across age purges and clears, as a model of the log does", async () => {
+    // A fixed pseudo-random sequence (a linear congruential generator): the run is the same every time.
+    let state = 26;
+    const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const seen = await withLog((log) => {
+      /** The model: each lane's calls, oldest first, as the log should hold them. */
+      const model: { n: number; at: number; watcher: boolean }[] = [];
+      const differ: string[] = [];
+      /** The lanes whose bound was reached (a call past it dropped the oldest). */
+      const trimmed = new Set<boolean>();
+      const check = (step: number, now: number) => {
+        const held = log.list(null, 5000, null, now).map((r) => r.requestId);
+        const want = model
+          .filter((m) => m.at >= now - REQUEST_LOG_MS)
+          .map((m) => `req-${m.n}`)
+          .reverse();
+        if (JSON.stringify(held) !== JSON.stringify(want)) differ.push(`step ${step}`);
+        if (log.isEmpty() !== (model.length === 0)) differ.push(`isEmpty at step ${step}`);
+      };
+      for (let n = 0; n < 2600; n++) {
+        const watcher = next() < 0.3;
+        // A few calls are dated a week back, so the age purge has something to drop.
+        const at = next() < 0.05 ? T0 - REQUEST_LOG_MS - 1 : T0 + n;
+        log.record(call(n, { at }, watcher ? "watcher" : "key"));
+        model.push({ n, at, watcher });
+        for (const lane of [true, false]) {
+          const mine = model.filter((m) => m.watcher === lane);
+          const over = mine.length - (lane ? WATCHER_LOG_ROWS : REQUEST_LOG_ROWS);
+          if (over > 0) trimmed.add(lane);
+          for (const gone of mine.slice(0, Math.max(0, over))) model.splice(model.indexOf(gone), 1);
+        }
+        if (n === 1200 || n === 2300) {
+          log.purge(T0);
+          for (const old of model.filter((m) => m.at < T0)) model.splice(model.indexOf(old), 1);
+        }
+        if (n === 1800) {
+          log.clearCalls();
+          model.length = 0;
+        }
+        if (n % 97 === 0 || n === 1800) check(n, T0 - 2 * REQUEST_LOG_MS);
+      }
+      check(2600, T0 - 2 * REQUEST_LOG_MS);
+      return { differ, trimmed: trimmed.size };
+    });
+    expect(seen.differ).toEqual([]);
+    // Not vacuous: both lanes' bounds were reached and dropped calls.
+    expect(seen.trimmed).toBe(2);
+  });
+});
+
 describe("request log: filters and counters", () => {
   it("filters by exact status and class, pages with a cursor, counts calls, waits and refusals", async () => {
     const seen = await withLog((log) => {
@@ -114,6 +165,23 @@ describe("request log: filters and counters", () => {
     });
     expect(seen.rows).toEqual([]);
     expect(seen.counters).toEqual({ upstreamCalls: 2, waits: 1, refusals: 1, since: T0 });
+  });
+
+  it("keeps since at the first call counted while the counters move, and a counter left at 0 reads 0", async () => {
+    const ns = env.TENANT;
+    const stub = ns.get(ns.idFromName(`test:request-log-since-${Date.now().toString(36)}`));
+    const seen = await runInDurableObject(stub, (_i, state) => {
+      let now = T0;
+      const log = new RequestLog(state.storage.sql, () => now);
+      log.record(call(1));
+      const first = log.counters();
+      now = T0 + 60_000;
+      log.record(call(2, { attempts: 3, waitedMs: 7 }));
+      log.count({ status: 200, apiStatus: 200, attempts: 1, waitedMs: 0 });
+      return { first, later: log.counters() };
+    });
+    expect(seen.first).toEqual({ upstreamCalls: 1, waits: 0, refusals: 0, since: T0 });
+    expect(seen.later).toEqual({ upstreamCalls: 5, waits: 1, refusals: 0, since: T0 });
   });
 
   it("refuses a row that would carry more than its caps", async () => {

@@ -36,4 +36,15 @@ describe("blocked addresses: memory", () => {
       0, 60, 60,
     ]);
   });
+
+  it("is empty until something is blocked, and again once an ended block is forgotten", () => {
+    const b = new BlockedAddresses();
+    expect(b.empty).toBe(true);
+    b.block("a", 1000, 0);
+    expect(b.empty).toBe(false);
+    // Still remembered after it ended, until it is asked about: not empty, so a caller checks.
+    expect(b.empty).toBe(false);
+    expect(b.secondsLeft("a", 1000)).toBe(0);
+    expect(b.empty).toBe(true);
+  });
 });
