@@ -11,7 +11,7 @@ import { z } from "zod";
 import { readConfig, type Bindings, type Environment } from "../config";
 import { fail, ok, type Outcome } from "../outcome";
 import { governorStub } from "../stubs";
-import { watchDeparture } from "../upstream/departure";
+import { leaving } from "../upstream/departure";
 import { exchange, retryAfterSeconds } from "../upstream/transport";
 
 /**
@@ -79,17 +79,19 @@ export async function onboardingCall<T extends z.ZodType>(
       `The ${environment} environment's shared rate limit leaves no room for ${op} now.`,
       permit.retryAfterSeconds,
     );
-  const sending = exchange(env, `${config.config.apiBaseUrl}/Onboarding/${op}`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "ocp-apim-subscription-key": config.config.subscriptionKey,
-      "user-agent": "ledgergate",
-    },
-    body: JSON.stringify(body),
-  });
-  void watchDeparture(governor, permit);
-  const result = await sending;
+  const result = await leaving(
+    governor,
+    permit,
+    exchange(env, `${config.config.apiBaseUrl}/Onboarding/${op}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "ocp-apim-subscription-key": config.config.subscriptionKey,
+        "user-agent": "ledgergate",
+      },
+      body: JSON.stringify(body),
+    }),
+  );
   if (!result.ok)
     return fail(
       "unavailable",

@@ -18,7 +18,7 @@ import {
   type TenantName,
 } from "../stubs";
 import type { AccessCache, KeyAccess } from "./access-cache";
-import { watchDeparture } from "./departure";
+import { leaving } from "./departure";
 import { exchange, retryAfterSeconds } from "./transport";
 
 /** A token with less than this left when its call is about to leave is fetched again, ms. */
@@ -184,19 +184,21 @@ export async function callUpstream(
     const headers = new Headers(call.headers);
     headers.set("authorization", `Bearer ${access.token}`);
     headers.set("ocp-apim-subscription-key", caller.config.subscriptionKey);
-    const sending = exchange(
-      caller.env,
-      `${caller.config.apiBaseUrl}${call.path}${call.search}`,
-      {
-        method: call.method,
-        headers,
-        body: call.body,
-      },
-      call.deadline - Date.now(),
-    );
     // If this isolate was too busy to send it when granted, the governor counts it from later.
-    void watchDeparture(governor, permit);
-    const result = await sending;
+    const result = await leaving(
+      governor,
+      permit,
+      exchange(
+        caller.env,
+        `${caller.config.apiBaseUrl}${call.path}${call.search}`,
+        {
+          method: call.method,
+          headers,
+          body: call.body,
+        },
+        call.deadline - Date.now(),
+      ),
+    );
     if (!result.ok) {
       throw result.failure === "timeout"
         ? new Problem("upstream-timeout", "The accounting API did not answer before the deadline.")

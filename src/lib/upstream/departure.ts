@@ -36,13 +36,9 @@ export interface DepartureClock {
 const REAL_CLOCK: DepartureClock = { now: () => Date.now(), settle: () => scheduler.wait(1) };
 
 /**
- * Call right after handing the call of `permit` to `fetch`, without awaiting it: resolves to
- * whether the call was reported as late. Never rejects (a lost report leaves the window as it was).
- *
- * @example
- * const pending = exchange(env, url, init);
- * void watchDeparture(governor, permit);
- * const result = await pending;
+ * Call right after handing the call of `permit` to `fetch`, without awaiting it (`leaving` does):
+ * resolves to whether the call was reported as late. Never rejects (a lost report leaves the window
+ * as it was).
  */
 export async function watchDeparture(
   sink: DepartureSink,
@@ -58,4 +54,21 @@ export async function watchDeparture(
     // Best effort: the governor keeps counting from the grant.
   }
   return true;
+}
+
+/**
+ * `sending`, a call just handed to `fetch` under `permit`, with its departure watched: every call
+ * under a permit goes through here, so the watch always starts right after the hand-over, where it
+ * tells the time the call left.
+ *
+ * @example
+ * const result = await leaving(governor, permit, exchange(env, url, init));
+ */
+export function leaving<T>(
+  sink: DepartureSink,
+  permit: { permit: number; grantedAt: number },
+  sending: Promise<T>,
+): Promise<T> {
+  void watchDeparture(sink, permit);
+  return sending;
 }

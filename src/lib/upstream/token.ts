@@ -6,7 +6,7 @@ import { z } from "zod";
 import { readConfig, type Bindings, type Environment, type EnvironmentConfig } from "../config";
 import { fail, ok, type Outcome } from "../outcome";
 import { governorStub, type TenantName } from "../stubs";
-import { watchDeparture } from "./departure";
+import { leaving } from "./departure";
 import { exchange, retryAfterSeconds } from "./transport";
 
 const TokenResponse = z.object({
@@ -129,9 +129,7 @@ export async function issueToken(
       "The environment's rate limit leaves no room for a token request now.",
       permit.retryAfterSeconds,
     );
-  const requesting = requestToken(env, config.config, clientKey);
-  void watchDeparture(governor, permit);
-  const outcome = await requesting;
+  const outcome = await leaving(governor, permit, requestToken(env, config.config, clientKey));
   if (outcome.ok) {
     await governor.tokenIssued(tenant);
     return ok({ accessToken: outcome.accessToken, expiresIn: outcome.expiresIn });

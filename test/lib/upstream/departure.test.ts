@@ -3,7 +3,7 @@
  * yield is a promise the test resolves, the time a number it sets.
  */
 import { describe, expect, it } from "vitest";
-import { LATE_DEPARTURE_MS, watchDeparture } from "../../../src/lib/upstream/departure";
+import { LATE_DEPARTURE_MS, leaving, watchDeparture } from "../../../src/lib/upstream/departure";
 
 const GRANTED_AT = 1_000_000;
 
@@ -63,5 +63,24 @@ describe("late departures: what a caller reports", () => {
       watchDeparture(s, { permit: 1, grantedAt: GRANTED_AT }, clockAt(late)),
     ).resolves.toBe(true);
     expect(s.reports).toEqual([[1, late]]);
+  });
+});
+
+describe("leaving: a call handed over under a permit", () => {
+  it("answers the call's own answer, and reports a late one when the isolate gets back", async () => {
+    const s = sink();
+    const answer = await leaving(s, { permit: 3, grantedAt: 0 }, Promise.resolve("answered"));
+    expect(answer).toBe("answered");
+    // The report goes after the isolate's yield, not before the answer is handed back.
+    await scheduler.wait(5);
+    expect(s.reports.map(([permit]) => permit)).toEqual([3]);
+  });
+
+  it("reports nothing for a call that left with its grant", async () => {
+    const s = sink();
+    const grantedAt = Date.now() + 60_000;
+    await leaving(s, { permit: 4, grantedAt }, Promise.resolve(null));
+    await scheduler.wait(5);
+    expect(s.reports).toEqual([]);
   });
 });
