@@ -6,8 +6,10 @@
 //       against the goal of p95 under 60 s for 20; the cycle formula for larger counts;
 //   9f. what a cycle costs (upstream calls), and the watchers' share of the upstream calls made;
 //   9g. callers' /v2 permit wait (the request log's permitWaitMs), p95, with no tenant watched and
-//       with each count watched, the same caller load (4 calls a second) each time; upstream 429s
-//       (the bench's own changes "elsewhere" bypass the governor, as another integration's would).
+//       with each count watched, the same caller load (4 calls a second) each time; upstream 429s.
+// The changes "elsewhere" are another vendor's integration's (the sandbox's `other` keys): its own
+// subscription key and so its own rate limit, as on the real API, so they never draw a 429 from the
+// gateway's budget nor it from theirs.
 // The delay is measured from the change's answer to its event in the tenant's feed, read every
 // second for 20 tenants (a second's resolution) and every 5 s for 100. Every tenant the gateway's
 // state watches shares the watchers' budget: run it on a fresh state (LEDGERGATE_PERSIST_DIR). The
@@ -90,10 +92,13 @@ async function watcherCalls(t, since, until) {
   };
 }
 
-/** `t`'s token straight from the sandbox, as another integration holds it (renewed after 10 min). */
+/**
+ * `t`'s token straight from the sandbox, as another integration holds it (its application's keys,
+ * `keys.other`; renewed after 10 min).
+ */
 async function tokenOf(t, keys) {
   if (!t.token || Date.now() - t.tokenAt > 600_000) {
-    t.token = await directToken(keys, t.clientKey);
+    t.token = await directToken(keys.other, t.clientKey);
     t.tokenAt = Date.now();
   }
   return t.token;
@@ -112,7 +117,7 @@ function outsideChanges(tenants, keys, windowMs, everyMs) {
         method: "POST",
         headers: {
           authorization: `Bearer ${await tokenOf(t, keys)}`,
-          "ocp-apim-subscription-key": keys.subscriptionKey,
+          "ocp-apim-subscription-key": keys.other.subscriptionKey,
           "content-type": "application/json",
         },
         body: JSON.stringify({ Name: `Elsewhere ${Math.random()}` }),

@@ -10,7 +10,8 @@
  * object tells it (`watch`) whenever its endpoints change, and that the tenant was active
  * (`active`: a write, a delivery), which brings its next cycle forward. Its calls are the
  * tenant's (its token, through the watcher's face of `Tenant`) on the governor's watcher lane,
- * with a short permit wait, so it spends only what callers and order runs leave; its cadence is
+ * waiting its turn there among the environment's watchers (at most its cycle), so it spends only
+ * what callers and order runs leave; its cadence is
  * the environment's roster's (`WatchRoster`, `lib/watcher/cadence.ts`). Each cursor is stored
  * after its poll's events are recorded, and the next alarm is set before a cycle's work starts,
  * so an eviction, a restart or a failed cycle neither skips nor repeats a change. Docs:
@@ -27,7 +28,7 @@ import { asWatcher, parseTenantName, rosterStub, type TenantName } from "../lib/
 import { pollIo } from "../lib/watcher/io";
 import { plan } from "../lib/watcher/polls";
 import { OFF, viewOf, type WatcherView } from "../lib/watcher/view";
-import { isActive } from "../lib/watcher/cadence";
+import { isActive, turnWaitMs } from "../lib/watcher/cadence";
 import { ownName } from "./own-name";
 import { Cursors } from "./watcher/cursors";
 import { nextCycleAt, pollAll } from "./watcher/cycle";
@@ -149,7 +150,7 @@ export class Watcher extends DurableObject<Bindings> {
       this.#watch.save(w);
     }
     const planned = plan(w.types);
-    const io = pollIo(this.env, tenant, books.value);
+    const io = pollIo(this.env, tenant, books.value, turnWaitMs(w.cycleMs));
     const last = this.#cycles.last();
     const finishing = last?.outcome === "no-permit" ? last.startedAt : null;
     const current = () => generation === this.#generation;

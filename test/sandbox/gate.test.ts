@@ -7,6 +7,7 @@ import {
   control,
   fresh,
   keys,
+  requestToken,
   newClient,
   session,
   tokenFor,
@@ -136,6 +137,43 @@ describe("v2 gate: rate limit", () => {
     });
     const stats = await control<{ throttled: number }>("GET", "/stats");
     expect(stats.throttled).toBe(6);
+  });
+
+  it("counts per subscription key: another integration of the same client has its own 10 a second, and its token needs its own application key", async () => {
+    const s = await session("demo");
+    const { other } = (await keys()).demo;
+    await control("PUT", "/settings", { rateLimitPerSecond: 10 });
+    const basic = (applicationKey: string) => btoa(`${applicationKey}:${s.clientKey}`);
+    // The other application's key with ledgergate's subscription key: no such integration.
+    const mixed = await requestToken("demo", {
+      basic: basic(other.applicationKey),
+      subscriptionKey: (await keys()).demo.subscriptionKey,
+    });
+    expect(mixed.status).toBe(400);
+    await mixed.arrayBuffer();
+    const res = await requestToken("demo", {
+      basic: basic(other.applicationKey),
+      subscriptionKey: other.subscriptionKey,
+    });
+    expect(res.status).toBe(200);
+    const otherToken = ((await res.json()) as { access_token: string }).access_token;
+    // Held, and a second on: the token requests above have left both windows, and nothing ages.
+    holdClock();
+    await control("POST", "/clock/skip", { ms: 1000 }, 204);
+    const ours = await Promise.all(
+      Array.from({ length: 12 }, () => s.api("/ClientIntegrationInformation")),
+    );
+    expect(ours.map((r) => r.status).filter((x) => x === 429)).toHaveLength(2);
+    const theirs = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        api("demo", otherToken, "/ClientIntegrationInformation", {
+          subscriptionKey: other.subscriptionKey,
+        }),
+      ),
+    );
+    expect(theirs.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const stats = await control<{ throttled: number }>("GET", "/stats");
+    expect(stats.throttled).toBe(2);
   });
 
   it("counts per fixed window when fixedWindowMs is set: a burst beyond one window's share draws 429s a rolling second would pass", async () => {

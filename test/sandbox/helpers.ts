@@ -60,9 +60,14 @@ export async function fresh(
 }
 
 /** The sandbox's application and subscription keys. */
-export async function keys(): Promise<
-  Record<Environment, { applicationKey: string; subscriptionKey: string }>
-> {
+/** An application's keys. */
+interface Keys {
+  applicationKey: string;
+  subscriptionKey: string;
+}
+
+/** Each environment's keys: ledgergate's integration's, and another's (`other`). */
+export async function keys(): Promise<Record<Environment, Keys & { other: Keys }>> {
   return control("GET", "/keys");
 }
 

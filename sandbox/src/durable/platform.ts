@@ -7,7 +7,7 @@
  * here, so the limit is exact: this object handles one event at a time.
  */
 import { DurableObject } from "cloudflare:workers";
-import { keysOf, type Environment } from "../env";
+import { applicationsOf, keysOf, type ApplicationKeys, type Environment } from "../env";
 import { randomToken, saltedHash, randomHex, sameSecret } from "../lib/crypto";
 import { evaluatePrivileges, PRIVILEGES, SUBSCRIPTIONS } from "../lib/privileges";
 import { ArrivalWindow } from "../lib/rate-window";
@@ -97,7 +97,8 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
   #settings: Settings;
   readonly #onboardings: OnboardingBook;
   /** Arrival stamps of the calls admitted lately (`lib/rate-window.ts`). */
-  readonly #window = new ArrivalWindow();
+  /** One rate window per application's subscription key, as the API counts. */
+  readonly #windows = new Map<string, ArrivalWindow>();
 
   constructor(ctx: DurableObjectState, env: SandboxEnv) {
     super(ctx, env);
@@ -171,7 +172,9 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
         "unsupported_grant_type",
         `The grant type '${req.grantType}' is not supported.`,
       );
-    const holder = req.credentials && (await this.#verifyClientKey(environment, req.credentials));
+    const application = this.#application(environment, req.subscriptionKey);
+    const holder =
+      req.credentials && application && (await this.#verifyClientKey(application, req.credentials));
     if (!holder) {
       return refuse(
         "invalid_client",
@@ -422,7 +425,7 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     this.#settings = Settings.parse({ ...this.#settings, ...patch });
     this.#saveSettings();
     if (patch.rateLimitPerSecond !== undefined || patch.fixedWindowMs !== undefined)
-      this.#window.clear();
+      this.#windows.clear();
     return this.#settings;
   }
 
@@ -434,7 +437,7 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
    * onboarding pages keep real time.
    */
   skipRateWindow(ms: number): void {
-    this.#window.skip(ms);
+    for (const w of this.#windows.values()) w.skip(ms);
   }
 
   /** The current settings document. */
@@ -491,7 +494,7 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
       this.ctx.storage.sql.exec(`DELETE FROM ${table}`);
     }
     this.#settings = Settings.parse({});
-    this.#window.clear();
+    this.#windows.clear();
     return ids;
   }
 
@@ -512,12 +515,14 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
       this.#count("throttled");
       return { kind: "throttled", retryAfterSeconds: fault.retryAfterSeconds };
     }
-    const expected = keysOf(this.env, environment).subscriptionKey;
-    if (!subscriptionKey || !sameSecret(subscriptionKey, expected)) {
+    const application = this.#application(environment, subscriptionKey);
+    if (!application) {
       this.#count("rejectedSubscription");
       return { kind: "subscription", reason: subscriptionKey ? "invalid" : "missing" };
     }
-    const retryAfterSeconds = this.#window.take(arrivedAt, Date.now(), {
+    let window = this.#windows.get(application.subscriptionKey);
+    if (!window) this.#windows.set(application.subscriptionKey, (window = new ArrivalWindow()));
+    const retryAfterSeconds = window.take(arrivedAt, Date.now(), {
       perSecond: this.#settings.rateLimitPerSecond,
       fixedWindowMs: this.#settings.fixedWindowMs,
     });
@@ -526,6 +531,16 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
       return { kind: "throttled", retryAfterSeconds };
     }
     return null;
+  }
+
+  /** The application of `environment` whose subscription key `subscriptionKey` is; null: none. */
+  #application(environment: Environment, subscriptionKey: string | null): ApplicationKeys | null {
+    if (!subscriptionKey) return null;
+    return (
+      applicationsOf(this.env, environment).find((a) =>
+        sameSecret(subscriptionKey, a.subscriptionKey),
+      ) ?? null
+    );
   }
 
   #takeFault(target: "token" | "api", path: string): Fault | null {
@@ -542,12 +557,15 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     return fault;
   }
 
+  /**
+   * The client and integration of `creds`, signed by `application` (the one whose subscription key
+   * the request carries); null when they do not match.
+   */
   async #verifyClientKey(
-    environment: Environment,
+    application: ApplicationKeys,
     creds: { applicationKey: string; clientKey: string },
   ): Promise<{ clientId: string; integration: string } | null> {
-    if (!sameSecret(creds.applicationKey, keysOf(this.env, environment).applicationKey))
-      return null;
+    if (!sameSecret(creds.applicationKey, application.applicationKey)) return null;
     const row = this.ctx.storage.sql
       .exec<{ client_id: string; integration: string; salt: string; hash: string; active: number }>(
         "SELECT client_id, integration, salt, hash, active FROM client_keys WHERE lookup = ?",

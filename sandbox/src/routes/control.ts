@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { clientOf, platformOf, type SandboxApp } from "../app";
-import { ENVIRONMENTS, keysOf, type Environment } from "../env";
+import { ENVIRONMENTS, keysOf, otherKeysOf, type Environment } from "../env";
 import { controlBody } from "../lib/body";
 import { problemResponse } from "../lib/problem";
 import { PRIVILEGES, SUBSCRIPTIONS } from "../lib/privileges";
@@ -66,7 +66,10 @@ export const controlRoutes = new Hono<SandboxApp>()
     await next();
   })
   .get("/keys", (c) =>
-    c.json({ demo: keysOf(c.env, "demo"), production: keysOf(c.env, "production") }),
+    c.json({
+      demo: { ...keysOf(c.env, "demo"), other: otherKeysOf(c.env, "demo") },
+      production: { ...keysOf(c.env, "production"), other: otherKeysOf(c.env, "production") },
+    }),
   )
   .post("/clients", async (c) => {
     const [input, bad] = await controlBody(c.req.raw, NewClientBody);

@@ -125,7 +125,8 @@ export class FairQueue<T> {
       return { outcome: "granted", permit: this.#grant(now, key, low, false) };
     }
     const estimate = low ? this.#watcherEstimate(now) : this.estimateWait(tenant, now, lane);
-    if (estimate > maxWaitMs) {
+    // A watcher waits its turn, never a 429's back-off: it is refused and asks again then.
+    if (estimate > maxWaitMs || (low && this.#room.outFor(now, this.#pacer) > 0)) {
       counters.refused++;
       return { outcome: "refused", retryAfterSeconds: retryAfter(estimate) };
     }
@@ -289,11 +290,13 @@ export class FairQueue<T> {
   }
 
   /**
-   * Takes the waiters of `queue` whose deadline has passed; each is told when its lane's turn would
-   * now come.
+   * Takes the waiters of `queue` whose deadline has passed (and every watcher while a 429 keeps
+   * them out); each is told when its lane's turn would now come.
    */
   #expire(queue: RoundRobin<Waiter<T>>, now: number, low: boolean): Drain<T>["refused"] {
-    const expired = queue.remove((w) => w.deadline <= now);
+    // A 429 sends the queued watchers away too: they wait their turn, not the back-off.
+    const out = low && this.#room.outFor(now, this.#pacer) > 0;
+    const expired = queue.remove((w) => out || w.deadline <= now);
     return expired.map(({ key, waiting: { tenant, lane, ticket } }) => {
       this.#counters.of(key).refused++;
       const wait = low ? this.#watcherEstimate(now) : this.estimateWait(tenant, now, lane);

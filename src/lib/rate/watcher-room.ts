@@ -89,6 +89,14 @@ export class WatcherRoom {
   }
 
   /**
+   * How much longer a 429 keeps the watcher out from `now`, ms (0: not at all): its back-off, and
+   * the pace's calm. A watcher does not wait that out in the queue: it is refused, and told when.
+   */
+  outFor(now: number, pacer: Pacer): number {
+    return Math.max(0, Math.max(this.#backoffUntil, pacer.calmAt(now)) - now);
+  }
+
+  /**
    * The earliest time from `now` a watcher permit may go, if nobody of the first class waits and
    * no grant comes meanwhile (Infinity when the watcher is off): the latest of the back-off, the
    * pace's calm, the watcher's own share, the first class's part and a free place of the burst.
@@ -126,12 +134,11 @@ export class WatcherRoom {
 
   /** The watcher as the console shows it, with `waiting` watchers queued. */
   state(now: number, window: GrantWindow, pacer: Pacer, waiting: number): WatcherState {
-    const calm = Math.max(this.#backoffUntil, pacer.calmAt(now));
     return {
       places: this.places,
       inWindow: window.count(now, "low"),
       waiting,
-      backedOffForMs: Math.max(0, calm - now),
+      backedOffForMs: this.outFor(now, pacer),
     };
   }
 }

@@ -70,3 +70,29 @@ export function cycles(
 export function isActive(activeAt: number | null, now: number): boolean {
   return activeAt !== null && now - activeAt < ACTIVE_WINDOW_MS;
 }
+
+/** The shortest wait of a poll for its turn, ms (a tenant alone, on an idle key, waits far less). */
+export const MIN_TURN_WAIT_MS = 2000;
+/**
+ * The longest wait of a poll for its turn, ms: a cycle of 4 polls then waits at most 8 minutes,
+ * well inside the 15 minutes an alarm may run.
+ */
+export const MAX_TURN_WAIT_MS = 120_000;
+
+/**
+ * How long a poll of a tenant whose cycle is `cycleMs` waits in the governor's watcher lane for its
+ * turn, ms: its cycle, within [`MIN_TURN_WAIT_MS`, `MAX_TURN_WAIT_MS`].
+ *
+ * Why a cycle: the watchers queue one poll each, served round-robin, `places` a window (2 of the 10
+ * at the default share), so with N tenants queued a poll's turn comes within about N / places
+ * windows, N × 0.52 s; the cadence gives N tenants of at least one poll a cycle of at least
+ * N / (limit × share) = N × 0.5 s, so in the steady state a poll is served within its cycle. A poll
+ * that would wait longer (callers take the room, or the roster's count lags) is refused and asks
+ * again after the governor's Retry-After: waiting in turn costs no upstream call, whereas each
+ * refusal and retry at random (what a 2 s wait did) left the share half unused at 100 tenants.
+ *
+ * @example turnWaitMs(200_000) // 120_000
+ */
+export function turnWaitMs(cycleMs: number): number {
+  return Math.min(MAX_TURN_WAIT_MS, Math.max(MIN_TURN_WAIT_MS, cycleMs));
+}

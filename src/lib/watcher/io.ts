@@ -10,14 +10,20 @@ import { PAGE_SIZE, type PollIo } from "./poll";
 import { readPage } from "./read";
 
 /**
- * The I/O of `tenant`'s polls of `books` (the opaque id `Tenant`'s watcher face answered).
+ * The I/O of `tenant`'s polls of `books` (the opaque id `Tenant`'s watcher face answered), each
+ * waiting at most `turnWaitMs` for its turn (`cadence.ts`).
  *
  * @throws Error when `tenant` is not a tenant's name (`lib/stubs.ts` makes them)
  */
-export function pollIo(env: Bindings, tenant: TenantName, books: string): PollIo {
+export function pollIo(
+  env: Bindings,
+  tenant: TenantName,
+  books: string,
+  turnWaitMs: number,
+): PollIo {
   const parsed = parseTenantName(tenant);
   if (!parsed.ok) throw new Error(parsed.error);
-  const who = { env, environment: parsed.value.environment, tenant, books };
+  const who = { env, environment: parsed.value.environment, tenant, books, turnWaitMs };
   return {
     read: (p, since, page) => readPage(who, p, since, page, PAGE_SIZE),
     record: async (drafts) => {

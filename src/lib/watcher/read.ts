@@ -1,8 +1,8 @@
 /**
  * @module
  * One page of a poll, read from the API as the tenant (its token, through the watcher's face of
- * its object) on the watcher's lane: a permit only when one is there within `PERMIT_WAIT_MS`, and
- * a `429` taken as the answer, never waited out (the watcher backs off first). Each call is a row
+ * its object) on the watcher's lane: a permit when its turn comes within the reader's `turnWaitMs`
+ * (`cadence.ts`, `turnWaitMs`), and a `429` taken as the answer, never waited out (the watcher backs off first). Each call is a row
  * of the tenant's request log, caller `watcher` (its own, smaller bound, so polling never crowds
  * out the callers' rows).
  */
@@ -16,12 +16,7 @@ import type { Page } from "./poll";
 import { filterOf, POLLS, type PlannedPoll } from "./polls";
 import { filterTime } from "./times";
 
-/**
- * How long a poll waits for a permit at most, ms. Callers and order runs come first: a watcher
- * that finds no permit this soon stops its cycle and polls again next cycle, it does not queue.
- */
-export const PERMIT_WAIT_MS = 2000;
-/** A poll's deadline, ms: a page of 500 rows from the API, with the permit's wait. */
+/** A page's answer time, ms, after its turn's wait: 500 rows from the API. */
 const READ_DEADLINE_MS = 20_000;
 /** The largest page answer read, bytes: 500 rows of a few kB each, with room. */
 const MAX_PAGE_BYTES = 16 * 1024 * 1024;
@@ -32,6 +27,11 @@ export interface PollReader {
   environment: Environment;
   tenant: TenantName;
   books: string;
+  /**
+   * How long a poll waits in the watchers' lane for its turn, ms; past that it stops its cycle
+   * and asks again after the governor's Retry-After.
+   */
+  turnWaitMs: number;
 }
 
 /**
@@ -72,8 +72,8 @@ export async function readPage(
         search: `?${query}`,
         headers: new Headers({ accept: "application/json", "user-agent": "ledgergate-watcher" }),
         body: null,
-        deadline: Date.now() + READ_DEADLINE_MS,
-        maxPermitWaitMs: PERMIT_WAIT_MS,
+        deadline: Date.now() + who.turnWaitMs + READ_DEADLINE_MS,
+        maxPermitWaitMs: who.turnWaitMs,
       },
       { kind: "watcher", id: p.poll },
     );

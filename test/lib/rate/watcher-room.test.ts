@@ -283,4 +283,25 @@ describe("watcher: backs off first after a 429", () => {
     expect(poll(q, 45_000 - WATCHER_WAIT_MS - 1)).toBe("refused");
     expect(poll(q, 45_000)).toBe("granted");
   });
+
+  it("waits its turn, never the back-off: a queued watcher is sent away by a 429, and one that would wait it out is refused, with the back-off's Retry-After", () => {
+    const q = governorQueue();
+    const LONG_MS = 120_000;
+    // Two places: the third and fourth watcher queue for the next window.
+    for (const w of ["w1", "w2"])
+      expect(q.offer(w, LONG_MS, 0, 0, "watcher").outcome).toBe("granted");
+    expect(q.offer("w3", LONG_MS, 0, 3, "watcher").outcome).toBe("queued");
+    expect(q.offer("w4", LONG_MS, 0, 4, "watcher").outcome).toBe("queued");
+    q.throttled(1, 10, NEWEST);
+    const drained = q.drain(10);
+    expect(drained.granted).toEqual([]);
+    expect(drained.refused.map((r) => r.ticket).sort()).toEqual([3, 4]);
+    for (const r of drained.refused)
+      expect(r.retryAfterSeconds).toBeGreaterThanOrEqual(WATCHER_BACKOFF_MS / 1000);
+    const during = q.offer("w5", LONG_MS, 20, 5, "watcher");
+    expect(during.outcome).toBe("refused");
+    if (during.outcome === "refused")
+      expect(during.retryAfterSeconds).toBeGreaterThanOrEqual((WATCHER_BACKOFF_MS - 10) / 1000);
+    expect(q.offer("w5", LONG_MS, 10 + WATCHER_BACKOFF_MS, 6, "watcher").outcome).toBe("granted");
+  });
 });
