@@ -1,7 +1,10 @@
-// `npm run bench -- log` (part 10, last of `all`): what the request log adds to a warm /v2 call.
-// The gateway is started once per block with REQUEST_LOG=calls (the default: a row per call,
-// written after the answer left) or REQUEST_LOG=off (nothing written: the baseline), alternating
-// calls, off, three times, so a drift of the shared machine over the run falls on both. In each
+// `npm run bench -- log` (part 10, last of `all`): what the request log and the request's log line
+// add to a warm /v2 call. The gateway is started once per block with REQUEST_LOG=off and LOG_LEVEL
+// warn (no row, no line: the baseline), REQUEST_LOG=calls (the default: a row per call, written
+// after the answer left) and LOG_LEVEL warn, or both defaults (a row, and a JSON line per request
+// at info), alternating the three, three times, so a drift of the shared machine over the run falls
+// on each. The line's figure is `wrangler dev`'s: there each console line goes to wrangler through
+// the inspector; a deployed Worker's lines go to Workers Logs, which this cannot measure. In each
 // block a new tenant is warmed up, then each round times one call straight to the sandbox and one
 // through the gateway: the difference within a round (what the gateway takes beyond the sandbox's
 // own time) is the figure least moved by the machine's load. Every figure comes from this one run.
@@ -20,7 +23,13 @@ import {
 } from "./lib.mjs";
 import { WORKERS, startWorker } from "./workers.mjs";
 
-const BLOCKS = ["calls", "off", "calls", "off", "calls", "off"];
+/** The gateway's vars in each kind of block. */
+const MODES = {
+  off: ["REQUEST_LOG:off", "LOG_LEVEL:warn"],
+  calls: ["REQUEST_LOG:calls", "LOG_LEVEL:warn"],
+  line: ["REQUEST_LOG:calls", "LOG_LEVEL:info"],
+};
+const BLOCKS = ["calls", "off", "line", "calls", "off", "line", "calls", "off", "line"];
 /** Rounds dropped at the start of a block (a new tenant's cold object, the isolate's first calls). */
 const WARM_UP = 20;
 /** Rounds kept per block. */
@@ -37,10 +46,10 @@ async function timed(fn) {
 
 const samples = () => ({ g: [], d: [], x: [] });
 
-/** One block: a gateway started with REQUEST_LOG=`mode`, a new tenant, its timed rounds. */
+/** One block: a gateway started with `MODES[mode]`, a new tenant, its timed rounds. */
 async function block(mode, keys, out) {
-  console.error(`request log: a block with REQUEST_LOG=${mode}`);
-  const stopGateway = startWorker(WORKERS.gateway, [`REQUEST_LOG:${mode}`], out);
+  console.error(`request log: a block with ${MODES[mode].join(", ")}`);
+  const stopGateway = startWorker(WORKERS.gateway, MODES[mode], out);
   await up(`${GW}/healthz`);
   const t = await newTenant("Bench AS", `log-${mode}`);
   const token = await directToken(keys, t.clientKey);
@@ -99,23 +108,36 @@ export async function requestLogBench(out) {
   };
   const on = pooled("calls");
   const off = pooled("off");
+  const lined = pooled("line");
   return () => {
     const f = (x) => x.toFixed(1);
     const r = (a, b) => `${(a / b).toFixed(2)}×`;
     console.log(
-      `\n8. What the request log adds to a warm call: GET /v2/ClientIntegrationInformation, ${BLOCKS.length} blocks alternating REQUEST_LOG=calls and off (one gateway start each), ${KEPT} calls kept per block, all Workers local (ms; rounds with a non-200: ${on.bad + off.bad})\n`,
+      `\n10. What the request log and the request's log line add to a warm call: GET /v2/ClientIntegrationInformation, ${BLOCKS.length} blocks alternating the three settings (one gateway start each), ${KEPT} calls kept per block, all Workers local under wrangler dev (ms; rounds with a non-200: ${on.bad + off.bad + lined.bad})\n`,
     );
     console.log(
       "| gateway | median | p99 | sandbox directly, same rounds: median | gateway − direct, same round: median | p99 | rows written / calls |\n|---|---|---|---|---|---|---|",
     );
     const line = (name, m, rows = "") =>
       `| ${name} | ${f(pct(m.g, 50))} | ${f(pct(m.g, 99))} | ${f(pct(m.d, 50))} | ${f(pct(m.x, 50))} | ${f(pct(m.x, 99))} | ${rows} |`;
-    console.log(line("REQUEST_LOG=off (baseline)", off, `${off.rows} / ${off.calls}`));
-    console.log(line("REQUEST_LOG=calls (the default)", on, `${on.rows} / ${on.calls}`));
+    const ratio = (name, a, b) =>
+      `| ${name} | ${r(pct(a.g, 50), pct(b.g, 50))} | ${r(pct(a.g, 99), pct(b.g, 99))} | ${r(pct(a.d, 50), pct(b.d, 50))} | ${r(pct(a.x, 50), pct(b.x, 50))} | ${r(pct(a.x, 99), pct(b.x, 99))} | |`;
+    const added = (name, a, b) =>
+      `| ${name} | ${f(pct(a.g, 50) - pct(b.g, 50))} | | | ${f(pct(a.x, 50) - pct(b.x, 50))} | | |`;
     console.log(
-      `| ratio: calls ÷ off | ${r(pct(on.g, 50), pct(off.g, 50))} | ${r(pct(on.g, 99), pct(off.g, 99))} | ${r(pct(on.d, 50), pct(off.d, 50))} | ${r(pct(on.x, 50), pct(off.x, 50))} | ${r(pct(on.x, 99), pct(off.x, 99))} | |`,
+      line(
+        "no row, no line (REQUEST_LOG=off, LOG_LEVEL=warn; baseline)",
+        off,
+        `${off.rows} / ${off.calls}`,
+      ),
     );
+    console.log(line("a row (REQUEST_LOG=calls, LOG_LEVEL=warn)", on, `${on.rows} / ${on.calls}`));
+    console.log(line("a row and a line (both defaults)", lined, `${lined.rows} / ${lined.calls}`));
+    console.log(ratio("ratio: row ÷ baseline", on, off));
+    console.log(ratio("ratio: row and line ÷ row", lined, on));
+    console.log(added("the row adds, ms (medians)", on, off));
+    console.log(added("the line adds, ms (medians)", lined, on));
     for (const [i, b] of blocks.entries())
-      console.log(line(`block ${i + 1}: ${b.mode}`, b, `${b.rows} / ${b.calls}`));
+      console.log(line(`block ${i + 1}: ${MODES[b.mode].join(", ")}`, b, `${b.rows} / ${b.calls}`));
   };
 }

@@ -20,7 +20,8 @@
 //      delay of changes made elsewhere for 20 watched tenants, what a cycle costs, the watchers'
 //      share of upstream calls, callers' permit wait with and without the watcher, 429s,
 //   10. the request log (bench/request-log.mjs): a warm call's latency with REQUEST_LOG=calls
-//      against REQUEST_LOG=off, the gateway restarted for each (so it runs last, on its own Workers),
+//      against REQUEST_LOG=off, and with the request's log line (LOG_LEVEL info) against without,
+//      the gateway restarted for each (so it runs last, on its own Workers),
 //   11. payouts (bench/payouts.mjs): upstream calls and time per payout of 10, 100 and 1,000 lines,
 //      against a voucher per line,
 //   12. MCP (bench/mcp.mjs): a `read` tool call against the same GET through /v2, what an
@@ -35,6 +36,10 @@
 // all) compares pacing margins; `npm run bench -- payouts` (not part of all either: it settles 1,001
 // orders first, several minutes at 10 req/s) runs 11. Every figure comes from this one run,
 // baseline included. Not a test: it asserts nothing.
+// The gateway runs at LOG_LEVEL warn unless LEDGERGATE_LOG_LEVEL says otherwise: no JSON line per
+// request, like the forwarder it is compared with, since under `wrangler dev` each console line
+// goes to wrangler through the inspector, a cost of local development that a deployed Worker's
+// lines (to Workers Logs) do not have in that form. Part 10 measures what the line adds here.
 import { spawn } from "node:child_process";
 import { openSync } from "node:fs";
 import os from "node:os";
@@ -89,6 +94,8 @@ const PARTS = {
   payouts: ["payouts"],
 };
 const mode = process.argv[2] ?? "all";
+/** The gateway's LOG_LEVEL for the shared Workers (see above). */
+const LOG_LEVEL = process.env.LEDGERGATE_LOG_LEVEL || "warn";
 if (!Object.hasOwn(PARTS, mode)) {
   console.error(
     `Usage: npm run bench [-- latency|load|orders|reference|bursts|events|watcher|log|mcp|oauth|margin|payouts] (not ${mode})`,
@@ -131,6 +138,7 @@ const dev = shared
         ...process.env,
         LEDGERGATE_EVENT_RETRY_SCHEDULE:
           process.env.LEDGERGATE_EVENT_RETRY_SCHEDULE ?? BENCH_RETRY_SCHEDULE,
+        LEDGERGATE_LOG_LEVEL: LOG_LEVEL,
       },
     })
   : null;
@@ -324,6 +332,9 @@ const BENCHES = {
 for (const part of PARTS[mode]) printers.push(await BENCHES[part]());
 stop();
 console.log(header());
+console.log(
+  `gateway LOG_LEVEL ${LOG_LEVEL}${LOG_LEVEL === "warn" ? " (no line per request, as the forwarder; part 10 measures the line)" : ""}`,
+);
 if (newestSource() !== sourcesAtStart)
   console.log(
     "\nNOTE: sources under src/, shared/ or sandbox/src/ changed during this run, so wrangler reloaded a Worker mid-run (dropped connections, a fresh RateGovernor); its figures are suspect.",

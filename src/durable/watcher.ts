@@ -11,8 +11,8 @@
  * (`active`: a write, a delivery), which brings its next cycle forward. Its calls are the
  * tenant's (its token, through the watcher's face of `Tenant`) on the governor's watcher lane,
  * waiting its turn there among the environment's watchers (at most its cycle), so it spends only
- * what callers and order runs leave; its cadence is
- * the environment's roster's (`WatchRoster`, `lib/watcher/cadence.ts`). Each cursor is stored
+ * what callers and order runs leave; its cadence is the environment's roster's (`WatchRoster`,
+ * `lib/watcher/cadence.ts`). Each cursor is stored
  * after its poll's events are recorded, and the next alarm is set before a cycle's work starts,
  * so an eviction, a restart or a failed cycle neither skips nor repeats a change. Docs:
  * docs/events.md, "The watcher"; storage: docs/storage.md.

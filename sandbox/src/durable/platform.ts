@@ -96,8 +96,10 @@ interface ClientRow extends Record<string, SqlStorageValue> {
 export class SandboxPlatform extends DurableObject<SandboxEnv> {
   #settings: Settings;
   readonly #onboardings: OnboardingBook;
-  /** Arrival stamps of the calls admitted lately (`lib/rate-window.ts`). */
-  /** One rate window per application's subscription key, as the API counts. */
+  /**
+   * Arrival stamps of the calls admitted lately (`lib/rate-window.ts`), one window per
+   * application's subscription key, as the API counts.
+   */
   readonly #windows = new Map<string, ArrivalWindow>();
 
   constructor(ctx: DurableObjectState, env: SandboxEnv) {

@@ -117,7 +117,8 @@ export class WatcherRoom {
    * Estimated wait of a new watcher request, ms, with `ahead` watchers queued before it and
    * `firstWaiting` first-class requests to be served first: after the first class's queue and the
    * room opening, one window more for every `places` watchers ahead. Callers who come meanwhile go
-   * first, so it is a lower bound; a watcher is meant to be refused, not to wait long.
+   * first, so it is a lower bound; a watcher waits at most its turn (`lib/watcher/cadence.ts`,
+   * `turnWaitMs`), else it is refused and asks again after this.
    */
   estimate(
     now: number,

@@ -2,9 +2,9 @@
  * @module
  * One page of a poll, read from the API as the tenant (its token, through the watcher's face of
  * its object) on the watcher's lane: a permit when its turn comes within the reader's `turnWaitMs`
- * (`cadence.ts`, `turnWaitMs`), and a `429` taken as the answer, never waited out (the watcher backs off first). Each call is a row
- * of the tenant's request log, caller `watcher` (its own, smaller bound, so polling never crowds
- * out the callers' rows).
+ * (`cadence.ts`), and a `429` taken as the answer, never waited out (the watcher backs off first).
+ * Each call is a row of the tenant's request log, caller `watcher` (its own, smaller bound, so
+ * polling never crowds out the callers' rows).
  */
 import { readCapped } from "../../../shared/bytes";
 import { readConfig, type Bindings, type Environment } from "../config";
