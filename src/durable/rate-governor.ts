@@ -33,6 +33,7 @@ import { Pacer } from "../lib/rate/pacer";
 import { PermitRing, RING_SECONDS } from "../lib/rate/permit-ring";
 import { WatcherRoom } from "../lib/rate/watcher-room";
 import type { Lane } from "../lib/upstream/client";
+import { LATE_DEPARTURE_MS } from "../lib/upstream/departure";
 
 /**
  * The fraction of the API's limit left unused: permits leave every 1000 / (10 × 0.96) = 104.2 ms.
@@ -149,7 +150,13 @@ export class RateGovernor extends DurableObject<Bindings> {
     const transitMarginMs = Math.max(0, 1000 / (1 - margin) - 1000 - CATCH_UP_MS);
     this.#queue = new FairQueue(
       new Pacer({ limit, margin, catchUpMs: CATCH_UP_MS }),
-      new GrantWindow({ limit, transitMarginMs, reserve: Math.min(BURST_RESERVE, limit - 1) }),
+      new GrantWindow({
+        limit,
+        transitMarginMs,
+        reserve: Math.min(BURST_RESERVE, limit - 1),
+        // Callers report only departures later than this (`lib/upstream/departure.ts`).
+        unreportedLatenessMs: Math.min(LATE_DEPARTURE_MS, transitMarginMs),
+      }),
       new WatcherRoom(watcherPlaces(limit, config.watcherBudgetShare)),
     );
   }
@@ -200,7 +207,8 @@ export class RateGovernor extends DurableObject<Bindings> {
   /**
    * The call of `permit` left only at `at` (the caller's clock, taken as this object's): its
    * caller was held up after the permit (`lib/upstream/departure.ts`). The window counts it from
-   * then, so the tenth permit after it waits for the second it really takes at the API.
+   * then, less the lateness callers leave unreported, so the tenth permit after it waits for the
+   * second it really takes at the API (`lib/rate/grant-window.ts`, "Late departures").
    */
   departed(permit: number, at: number): void {
     this.#queue.departed(permit, at, Date.now());

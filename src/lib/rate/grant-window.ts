@@ -20,7 +20,13 @@
  * Late departures: the proof counts from the grant, so it needs each call to leave when granted.
  * A caller whose isolate was busy after its permit (its own RPC answer, other requests' work
  * between its `fetch` and the socket) reports when it got to the call (`departed`), and the grant
- * is counted from then instead: the window then bounds departures, whatever held them up.
+ * is counted from then instead: the window then bounds departures, whatever held them up. Callers
+ * report only a call that left more than `unreportedLatenessMs` after its grant, so that much
+ * lateness is already inside the margin `j` for every call; a reported call is counted from that
+ * much before it left, which takes it to reach the API within the same margin of its counted time
+ * as an unreported call that left as late as unreported calls may (and no more slowly on the way).
+ * Counting it from when it left would leave that part of the margin unused for it: under a load
+ * that makes many calls late, each would push the tenth call after it later for nothing.
  *
  * Bursts and other tenants: a request goes at once, with no spacing, while the window holds fewer
  * than the learned burst less `reserve` permits and nobody waits; the last `reserve` places of the
@@ -63,6 +69,12 @@ export interface GrantWindowOptions {
   transitMarginMs: number;
   /** Places of a burst kept for tenants with no permit in the window yet, 0 ≤ reserve < limit. */
   reserve: number;
+  /**
+   * How late after its grant a call may leave with no report from its caller, ms (0 when absent;
+   * the governor's callers: `LATE_DEPARTURE_MS`, `lib/upstream/departure.ts`): a reported departure
+   * is counted from that much before it (see the module's "Late departures").
+   */
+  unreportedLatenessMs?: number;
 }
 
 interface Grant {
@@ -85,6 +97,7 @@ interface Grant {
  */
 export class GrantWindow {
   readonly #reserve: number;
+  readonly #unreportedLatenessMs: number;
   /** The window's length, ms. */
   readonly spanMs: number;
   /** The most permits the window holds (the API's limit). */
@@ -96,7 +109,7 @@ export class GrantWindow {
 
   /** @throws TypeError on a limit that is no positive integer, a negative margin or a bad reserve. */
   constructor(options: GrantWindowOptions) {
-    const { limit, transitMarginMs, reserve } = options;
+    const { limit, transitMarginMs, reserve, unreportedLatenessMs = 0 } = options;
     if (!Number.isInteger(limit) || limit < 1)
       throw new TypeError(`GrantWindow: limit must be a positive integer, got ${limit}`);
     if (!(transitMarginMs >= 0))
@@ -105,7 +118,12 @@ export class GrantWindow {
       );
     if (!Number.isInteger(reserve) || reserve < 0 || reserve >= limit)
       throw new TypeError(`GrantWindow: reserve must be an integer in [0, limit), got ${reserve}`);
+    if (!(unreportedLatenessMs >= 0 && unreportedLatenessMs <= transitMarginMs))
+      throw new TypeError(
+        `GrantWindow: unreportedLatenessMs must be in [0, transitMarginMs], got ${unreportedLatenessMs}`,
+      );
     this.limit = limit;
+    this.#unreportedLatenessMs = unreportedLatenessMs;
     this.#reserve = reserve;
     this.#learned = limit;
     this.spanMs = 1000 + transitMarginMs;
@@ -142,13 +160,14 @@ export class GrantWindow {
 
   /**
    * The call of `permit` left only at `at` (≤ `now`), later than its grant: the window counts it
-   * from then. False when the grant has aged out or already counts from `at` or later.
+   * from `unreportedLatenessMs` before then. False when the grant has aged out or already counts
+   * from that time or later.
    */
   departed(permit: number, at: number, now: number): boolean {
     this.#prune(now);
     const i = this.#grants.findIndex((g) => g.permit === permit);
     const grant = this.#grants[i];
-    const from = Math.min(at, now);
+    const from = Math.min(at, now) - this.#unreportedLatenessMs;
     if (!grant || from <= grant.at) return false;
     this.#grants.splice(i, 1);
     // Oldest first, as `freeAt` and `#prune` expect: after the grants already counted from `from`.

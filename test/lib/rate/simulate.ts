@@ -25,6 +25,8 @@ export const GOVERNOR = (() => {
     MARGIN,
     CATCH_UP_MS,
     RESERVE: 2,
+    /** How late a call may leave with no report (`LATE_DEPARTURE_MS`). */
+    UNREPORTED_MS: 15,
     WATCHER_PLACES: 2,
     SPACING_MS: 1000 / (LIMIT * (1 - MARGIN)),
     TRANSIT_MS,
@@ -35,10 +37,15 @@ export const GOVERNOR = (() => {
 
 /** A queue as the governor builds it, the watcher with `places` (default its 2). */
 export function governorQueue(places = GOVERNOR.WATCHER_PLACES): FairQueue<number> {
-  const { LIMIT, MARGIN, CATCH_UP_MS, TRANSIT_MS, RESERVE } = GOVERNOR;
+  const { LIMIT, MARGIN, CATCH_UP_MS, TRANSIT_MS, RESERVE, UNREPORTED_MS } = GOVERNOR;
   return new FairQueue<number>(
     new Pacer({ limit: LIMIT, margin: MARGIN, catchUpMs: CATCH_UP_MS }),
-    new GrantWindow({ limit: LIMIT, transitMarginMs: TRANSIT_MS, reserve: RESERVE }),
+    new GrantWindow({
+      limit: LIMIT,
+      transitMarginMs: TRANSIT_MS,
+      reserve: RESERVE,
+      unreportedLatenessMs: UNREPORTED_MS,
+    }),
     new WatcherRoom(places),
   );
 }
