@@ -132,7 +132,11 @@ describe("control API", () => {
       expect(k[e]).toEqual({
         applicationKey: expect.any(String),
         subscriptionKey: expect.any(String),
+        other: { applicationKey: expect.any(String), subscriptionKey: expect.any(String) },
       });
+      // Another vendor's integration: keys of its own, not ledgergate's.
+      expect(k[e].other.subscriptionKey).not.toBe(k[e].subscriptionKey);
+      expect(k[e].other.applicationKey).not.toBe(k[e].applicationKey);
     }
     const c = await newClient("production", { name: "Acme" });
     expect(c).toEqual({
