@@ -10,7 +10,8 @@
  *
  * So right after handing a call to `fetch`, the caller yields once and looks at the clock: if it
  * got back more than `LATE_DEPARTURE_MS` after the grant, it reports the time to the governor,
- * which counts the permit from then (`RateGovernor.departed`). The tenth permit after a late call
+ * which counts the permit from then, less the `LATE_DEPARTURE_MS` every call may leave late
+ * unreported (`RateGovernor.departed`, `GrantWindow`). The tenth permit after a late call
  * then waits for the second that call really takes. The report is one RPC, only for late calls.
  */
 
