@@ -40,8 +40,13 @@ function threshold(): number {
   return RANK[bindings ? readConfig(bindings).logLevel : NO_WORKER_LEVEL];
 }
 
+/** Whether a line at `level` would be written now. */
+function writes(level: LogLevel): boolean {
+  return RANK[level] >= threshold();
+}
+
 function write(level: LogLevel, event: string, fields: Fields): void {
-  if (RANK[level] < threshold()) return;
+  if (!writes(level)) return;
   const line = JSON.stringify({ level, event, time: new Date().toISOString(), ...redact(fields) });
   // The Workers runtime ships console output to Logs/Tail; it is the logging API there.
   /* eslint-disable no-console */
@@ -68,4 +73,6 @@ export const log = {
   info: (event: string, fields: Fields = {}) => write("info", event, fields),
   warn: (event: string, fields: Fields = {}) => write("warn", event, fields),
   error: (event: string, fields: Fields = {}) => write("error", event, fields),
+  /** Whether a line at `level` would be written: to skip gathering one that would not be. */
+  writes,
 };
