@@ -13,7 +13,6 @@ import { AccessCache } from "./lib/upstream/access-cache";
 import { withAccessCache } from "./middleware/access-cache";
 import { capBody, MAX_PRE_AUTH_BODY_BYTES } from "./middleware/body-cap";
 import { withConfig } from "./middleware/config";
-import { BlockedAddresses } from "./lib/rate/blocked-addresses";
 import { limitFailedKeys } from "./middleware/failed-keys";
 import { limitCallbackStates, limitOperator } from "./middleware/inbound-limit";
 import { requestId } from "./middleware/request-id";
@@ -51,13 +50,10 @@ app.use("*", withConfig);
 // The objects that live as long as the isolate: its verified gateway keys
 // (lib/upstream/access-cache.ts), and the inbound limits' memories of what failed, one per kind of
 // credential, each shared by the paths that credential guards (middleware/inbound-limit.ts says
-// why webhooks have none).
+// why webhooks have none; the MCP endpoints' door keeps its own, middleware/mcp-key.ts).
 app.use("*", requestId, requestLog, withAccessCache(new AccessCache()));
 const operator = limitOperator();
 const keys = limitFailedKeys();
-// The MCP endpoints count failed keys per claimed tenant, never per address: hosted assistants
-// share their callers' addresses (middleware/failed-keys.ts).
-const mcpKeys = limitFailedKeys(new BlockedAddresses(), "tenant");
 app.use("/admin/*", operator);
 app.use("/console/*", operator, capBody(MAX_PRE_AUTH_BODY_BYTES));
 // The OAuth server's bodies (registrations, token requests, the approval form) come before any
@@ -65,8 +61,6 @@ app.use("/console/*", operator, capBody(MAX_PRE_AUTH_BODY_BYTES));
 app.use("/oauth/*", capBody(MAX_PRE_AUTH_BODY_BYTES));
 app.use("/v2/*", keys);
 app.use("/orders/*", keys);
-// "/mcp/*" matches "/mcp" too: once is enough (twice would count each failure twice).
-app.use("/mcp/*", mcpKeys);
 app.use("/events/*", keys);
 app.use("/events", keys);
 app.use("/payouts/*", keys);

@@ -7,6 +7,7 @@
  * did nothing wrong and the same call will work a little later.
  */
 import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
 import { z } from "zod";
 import type { GatewayApp } from "./app";
 import { log } from "./log";
@@ -165,12 +166,35 @@ export function platformProblem(err: unknown): Problem | null {
 }
 
 /**
+ * The problem of a Hono `HTTPException` a validator threw before the route ran (a body of a media
+ * type the route does not take: 415; one it cannot read: 400), or null for any other error. The
+ * caller sent something wrong, so it is never a 500.
+ */
+export function requestProblem(err: unknown): Problem | null {
+  if (!(err instanceof HTTPException)) return null;
+  if (err.status === 415)
+    return new Problem(
+      "unsupported-media-type",
+      "The body's Content-Type is not one this route takes; /openapi.json lists each route's.",
+    );
+  if (err.status === 400)
+    return new Problem("bad-request", "The request's body could not be read as its type says.");
+  return null;
+}
+
+/** `err` as the problem it answers: a `Problem`, a platform failure's 503, or a request's 4xx. */
+export const knownProblem = (err: unknown): Problem | null =>
+  err instanceof Problem ? err : (platformProblem(err) ?? requestProblem(err));
+
+/**
  * Hono `onError`: a `Problem` answers itself; a Durable Object's overload is a 503; anything else
  * is logged and becomes a bare 500.
  */
 export function handleError(err: Error, c: Context<GatewayApp>): Response {
   const id = c.get("requestId");
   if (err instanceof Problem) return err.toResponse(id);
+  const refused = requestProblem(err);
+  if (refused) return refused.toResponse(id);
   const platform = platformProblem(err);
   if (platform) {
     log.warn("durable-object-unavailable", {

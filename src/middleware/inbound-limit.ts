@@ -1,32 +1,17 @@
 /**
  * @module
  * The inbound limit, with Workers' rate limiting binding (`INBOUND_LIMIT`, 20 a minute per key,
- * `wrangler.toml`). It follows the party who fails, never a bystander who shares its address.
+ * `wrangler.toml`). Invariant: a limit refuses a request only by what its caller proved (its
+ * address, or the credential it presented), never by a name it claims, so no stranger can refuse
+ * someone else. Each credential gets the count that fits who can be refused by it
+ * (docs/security.md has the table): the operator's token and the onboarding state by address
+ * (`limitOperator`, `limitCallbackStates`), gateway keys at `/v2` by address after the check
+ * (`failed-keys.ts`), MCP credentials by their own hash (`mcp-key.ts`), the approval page by the
+ * person's address, webhook signatures not at all (`webhook-precheck.ts`).
  *
- * Why not one count per address for everything: shop platforms send every merchant's deliveries
- * from a few shared addresses, and tenants' integrations can share an egress address. A count of
- * every 401 per address let anyone with a free shop account lock a platform's address out (twenty
- * deliveries signed with their own secret), and with it every tenant's genuine deliveries. So each
- * credential gets the limit that fits who can be refused by it:
- *
- * - the operator's token (`/admin`, `/console`, `limitOperator`): a secret a person picks, so it
- *   can be guessed, and the block must refuse right guesses too or it would not slow guessing. It
- *   blocks the address, before the token is compared; the only party it can refuse is the operator
- *   (whose credential is at stake) at that address. Its 401s and the console's 413s count.
- * - the onboarding callback's state (`limitCallbackStates`): unknown, used or expired states count
- *   per address, and a blocked address is refused before the one `Directory` object every callback
- *   asks. The state is unguessable, so this spares the Directory rather than the state; a browser
- *   that shares a flooding address waits a minute (the state lives 30), told so by Retry-After.
- * - gateway keys (`/v2`, `/orders`): 256 random bits, never guessed, so a block adds no secrecy;
- *   a request with a valid key is never refused (`middleware/failed-keys.ts`).
- * - webhook signatures: no limit at all. A signed delivery is always verified (in its tenant's
- *   object); an unsigned one is refused in the Worker (`webhook-precheck.ts`) and costs nothing.
- *
- * The binding runs locally too (miniflare implements it, counting fixed minute windows), so the
- * tests exercise the real thing. Its counts are per Cloudflare location and approximate, which is
- * right for abuse, and why the upstream budget keeps its exact `RateGovernor` instead. Requests
- * without `CF-Connecting-IP` (which Cloudflare always sets; only in-process test calls lack it) and
- * a Worker deployed without the binding are not limited: a missing limit must not fail every call.
+ * miniflare implements the binding (fixed minute windows), so the tests exercise the real thing.
+ * Requests without `CF-Connecting-IP` (only in-process test calls lack it) and a Worker deployed
+ * without the binding are not limited: a missing limit must not fail every call.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { GatewayApp } from "../lib/app";
@@ -40,16 +25,23 @@ import { addressKey, BlockedAddresses } from "../lib/rate/blocked-addresses";
 export const INBOUND_LIMIT_PERIOD_SECONDS = 60;
 
 /** What a failure is counted as: each its own count per address in the binding. */
-export type FailureKind = "operator" | "onboarding-state" | "gateway-key";
+export type FailureKind = "operator" | "onboarding-state" | "gateway-key" | "approval-key";
 
-/** The 429 for a caller over its limit: counted by its address, or by the tenant its key names. */
-export function tooMany(seconds: number, by: "address" | "tenant" = "address"): Problem {
+/** Who a 429 counted: the caller's address, or the one credential that kept failing. */
+export type CountedBy = "address" | "credential";
+
+/** The 429 for a caller over its limit, with any headers the refused answer must keep. */
+export function tooMany(
+  seconds: number,
+  by: CountedBy = "address",
+  headers: Record<string, string> = {},
+): Problem {
   return new Problem(
     "too-many-requests",
     by === "address"
       ? "Too many failed attempts, or calls, from this address; try again after the Retry-After."
-      : "Too many failed keys for this tenant; check the key, and try again after the Retry-After.",
-    { headers: { "retry-after": String(seconds) } },
+      : "This credential failed too often; refresh the access token or check the key, and try again after the Retry-After.",
+    { headers: { ...headers, "retry-after": String(seconds) } },
   );
 }
 
@@ -69,24 +61,23 @@ export async function countFailure(c: Context<GatewayApp>, kind: FailureKind): P
 }
 
 /**
- * Counts one failed MCP key for the tenant it claims (`mcp-key:<tenant>`, never an address: see
- * `failed-keys.ts`); true when that tenant's failures are now over the limit. A key that claims no
- * tenant (not shaped like a gateway key) is counted under `none`: refused in the Worker anyway, it
- * costs nothing but its own 429s.
+ * Counts one failure of the MCP credential whose SHA-256 is `hash` (`mcp-credential:<hash>`: never
+ * the tenant it names nor the address it came from, so nobody else's failures can refuse it); true
+ * when that credential is now over the limit.
  */
-export async function countTenantFailure(
+export async function countCredentialFailure(
   c: Context<GatewayApp>,
-  tenant: string | null,
+  hash: string,
 ): Promise<boolean> {
   const limiter = c.env.INBOUND_LIMIT;
   if (!limiter) return false;
-  return !(await limiter.limit({ key: `mcp-key:${tenant ?? "none"}` })).success;
+  return !(await limiter.limit({ key: `mcp-credential:${hash}` })).success;
 }
 
 /** Replaces the answer with the 429 (cleared first: Hono would copy a 401's challenge onto it). */
-export function answerTooMany(c: Context<GatewayApp>, by: "address" | "tenant" = "address"): void {
+export function answerTooMany(c: Context<GatewayApp>): void {
   c.res = undefined;
-  c.res = tooMany(INBOUND_LIMIT_PERIOD_SECONDS, by).toResponse(c.get("requestId"));
+  c.res = tooMany(INBOUND_LIMIT_PERIOD_SECONDS).toResponse(c.get("requestId"));
 }
 
 /**
@@ -113,13 +104,14 @@ function limitByAddress(
 }
 
 /**
- * The operator's routes (`/admin/*`, `/console/*`): a wrong token (401) or a body over the
- * pre-authentication cap (413, `capBody`) counts; a blocked address is refused, right token or not.
+ * The operator's routes (`/admin/*`, `/console/*`): a wrong token (401), a body over the
+ * pre-authentication cap (413, `capBody`) or of a media type the route does not take (415) counts;
+ * a blocked address is refused, right token or not.
  *
  * @example const operator = limitOperator(); app.use("/admin/*", operator).use("/console/*", operator)
  */
 export function limitOperator(blocked = new BlockedAddresses()): MiddlewareHandler<GatewayApp> {
-  return limitByAddress("operator", (s) => s === 401 || s === 413, blocked);
+  return limitByAddress("operator", (s) => s === 401 || s === 413 || s === 415, blocked);
 }
 
 /**

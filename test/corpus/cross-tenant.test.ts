@@ -109,7 +109,7 @@ async function victim(n: number, orderPayload: Record<string, unknown>): Promise
     ?.confirmation;
   if (!handle) throw new Error(`prepare_write failed: ${prepared.text}`);
   const endpoint = await addEndpoint(t.gatewayKey, {
-    url: `https://hooks.${t.client}.example/in`,
+    url: `https://hooks.${t.client}.example.com/in`,
     description: marker,
   });
   const [event] = await feed(t.gatewayKey, "&types=order.settled");
@@ -319,7 +319,7 @@ describe("cross-tenant isolation", () => {
               path: "/Customers",
             })
           ).res;
-          // Failed MCP keys count per claimed tenant: past 20 a minute, a 429.
+          // The victim's one forged key, sent again and again: past 20 a minute, its own 429.
           allowed = [401, 429];
           break;
         case "mcp-other-handle": {
@@ -342,7 +342,7 @@ describe("cross-tenant isolation", () => {
           allowed = [200];
           break;
         case "oauth-forged":
-          // A token naming the other tenant, made up: never validates; counted per tenant.
+          // A token naming the other tenant, made up: never validates; counted by its hash.
           res = (
             await toolCall(
               "/mcp",
@@ -533,7 +533,7 @@ describe("cross-tenant isolation: one shared address", () => {
           allowed = [200];
           break;
         case "mcp-forged":
-          // A hosted assistant's address: failures count per tenant, never per address.
+          // A hosted assistant's address: failures count per credential, never per address.
           res = (
             await toolCall(
               "/mcp",

@@ -1,16 +1,23 @@
 /**
  * The MCP server's door and scopes (`src/middleware/mcp-key.ts`, `src/lib/mcp/principal.ts`): the
- * 401 and its RFC 9728 document, a removed tenant's key, failed keys limited per tenant and never
- * per address (hosted assistants share addresses), Origin, the read and draft scopes, and no
+ * 401 and its RFC 9728 document, a removed tenant's key, failures limited by the credential that
+ * failed and never by the tenant it names or the address it came from, Origin, the read and draft scopes, and no
  * credential in any tool result, log row or console page.
  */
 import { env } from "cloudflare:workers";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { randomSecret } from "../../src/lib/crypto";
+import { ACCESS_TOKEN_TTL_SECONDS } from "../../src/lib/oauth/server";
+import {
+  MAX_PREPARED_BODY_BYTES,
+  MAX_UNCONFIRMED_PER_PRINCIPAL,
+} from "../../src/durable/tenant/write-confirmations";
 import { asKeyHolder, tenantName } from "../../src/lib/stubs";
 import { signIn } from "../helpers/console";
 import { ADMIN, fresh, gw, json, stats, tenant } from "../helpers/gateway";
-import { errorOf, initialize, mcpClient, structuredOf } from "../helpers/mcp";
+import { restoreClock, skipAhead } from "../helpers/clock";
+import { errorOf, initialize, mcpClient, structuredOf, toolCall } from "../helpers/mcp";
+import { connect, tokenRequest } from "../helpers/oauth";
 
 beforeEach(() => fresh());
 
@@ -61,26 +68,82 @@ describe("mcp security: the key", () => {
     await expect(mcpClient(t.gatewayKey)).rejects.toThrow();
   });
 
-  it("forty failed MCP authentications from one address do not refuse another tenant's valid key from it", async () => {
+  it("forty forged keys naming a tenant, from one address, refuse neither its valid key nor another's", async () => {
     const [attacked, other] = [await tenant(), await tenant()];
     const from = { "cf-connecting-ip": "192.0.2.99" };
-    const statuses: number[] = [];
+    const statuses = new Set<number>();
     for (let i = 0; i < 40; i++)
-      statuses.push((await initialize("/mcp", `Bearer ${forgedKeyOf(attacked)}`, from)).status);
-    // Counted per tenant: a 429 at the latest by the 41st failure, whatever the minute does.
-    for (let i = 0; i < 21 && !statuses.includes(429); i++)
-      statuses.push((await initialize("/mcp", `Bearer ${forgedKeyOf(attacked)}`, from)).status);
-    expect(new Set(statuses)).toEqual(new Set([401, 429]));
-    // Another tenant's valid key, from the same address: served in full.
+      statuses.add((await initialize("/mcp", `Bearer ${forgedKeyOf(attacked)}`, from)).status);
+    // Each forged key is its own credential: each failed once, so each is a 401.
+    expect(statuses).toEqual(new Set([401]));
     const client = await mcpClient(other.gatewayKey, { headers: from });
     expect((await client.listTools()).tools.length).toBeGreaterThan(5);
     await structuredOf(client, "read", { path: "/Customers" });
-    // A forged key for a third tenant from that address is a 401, not a 429: nothing per address.
-    const third = await tenant();
-    expect((await initialize("/mcp", `Bearer ${forgedKeyOf(third)}`, from)).status).toBe(401);
-    // And a valid key of the tenant under attack is never refused either.
     const own = await mcpClient(attacked.gatewayKey, { headers: from });
     await structuredOf(own, "search_operations", { query: "customers" });
+  });
+
+  it("bare requests from many addresses are counted nowhere: anyone's next one keeps its 401 and challenge", async () => {
+    for (let i = 0; i < 45; i++)
+      expect(
+        (await initialize("/mcp", null, { "cf-connecting-ip": `198.51.100.${i}` })).status,
+      ).toBe(401);
+    for (const endpoint of ["/mcp", "/mcp/draft", "/mcp/readonly"]) {
+      const next = await initialize(endpoint, null, { "cf-connecting-ip": "203.0.113.7" });
+      expect(next.status).toBe(401);
+      expect(next.headers.get("www-authenticate")).toBe(
+        `Bearer resource_metadata="https://gateway.test/.well-known/oauth-protected-resource${endpoint}"`,
+      );
+    }
+  });
+
+  it("a credential that keeps failing is refused by its own hash: a 429 that keeps the challenge, for it alone", async () => {
+    const t = await tenant();
+    const forged = `Bearer ${forgedKeyOf(t)}`;
+    let last: Response | null = null;
+    for (let i = 0; i < 25 && last?.status !== 429; i++)
+      last = await initialize("/mcp", forged, { "cf-connecting-ip": `198.51.100.${i}` });
+    expect(last?.status).toBe(429);
+    expect(last?.headers.get("retry-after")).toBeTruthy();
+    expect(last?.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    expect((await initialize("/mcp", `Bearer ${forgedKeyOf(t)}`)).status).toBe(401);
+    expect((await initialize("/mcp", `Bearer ${t.gatewayKey}`)).status).toBe(200);
+  });
+});
+
+describe("mcp security: OAuth tokens under a flood", () => {
+  afterEach(restoreClock);
+
+  it("forged tokens naming a tenant do not keep its assistant from refreshing: its expired token gets 401 invalid_token", async () => {
+    const t = await tenant();
+    const { clientId, tokens } = await connect(t.gatewayKey);
+    for (let i = 0; i < 45; i++) {
+      const forged = `demo.${t.client}:g${i}:${crypto.randomUUID()}`;
+      const res = await initialize("/mcp", `Bearer ${forged}`, {
+        "cf-connecting-ip": `198.51.100.${i}`,
+      });
+      expect(res.status).toBe(401);
+    }
+    await skipAhead(ACCESS_TOKEN_TTL_SECONDS * 1000 + 1_000);
+    const expired = await initialize("/mcp", `Bearer ${tokens.access_token}`);
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    const refreshed = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token ?? "",
+      client_id: clientId,
+    });
+    expect(refreshed.res.status).toBe(200);
+    expect((await initialize("/mcp", `Bearer ${String(refreshed.body.access_token)}`)).status).toBe(
+      200,
+    );
+  });
+
+  it("a token refused at another endpoint still works at its own", async () => {
+    const t = await tenant();
+    const { tokens } = await connect(t.gatewayKey, { endpoint: "/mcp/readonly", scope: "read" });
+    expect((await initialize("/mcp", `Bearer ${tokens.access_token}`)).status).toBe(401);
+    expect((await initialize("/mcp/readonly", `Bearer ${tokens.access_token}`)).status).toBe(200);
   });
 });
 
@@ -203,6 +266,58 @@ describe("mcp security: a new client key", () => {
     expect(await replaced.json()).toMatchObject({ cleared: { writeConfirmations: 1 } });
     expect(await errorOf(client, "confirm_write", prepared)).toMatch(/^No write prepared/);
     expect(await t.v2("/Customers").then((r) => r.status)).toBe(204);
+  });
+});
+
+describe("mcp security: what one request may cost", () => {
+  it("a JSON-RPC batch of 100 tool calls is refused whole, and makes no upstream call", async () => {
+    const t = await tenant();
+    const before = (await stats()).requests;
+    const res = await gw("/mcp", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+        authorization: `Bearer ${t.gatewayKey}`,
+      },
+      body: JSON.stringify(
+        Array.from({ length: 100 }, (_, i) => ({
+          jsonrpc: "2.0",
+          id: i + 1,
+          method: "tools/call",
+          params: { name: "read", arguments: { path: "/Customers" } },
+        })),
+      ),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+    expect((await stats()).requests).toBe(before);
+  });
+
+  it("the 21st unconfirmed prepare of one connection is refused, saying the cap; a body over 64 KiB too", async () => {
+    const t = await tenant();
+    const prepare = (body: unknown) =>
+      toolCall("/mcp", t.gatewayKey, "prepare_write", { method: "POST", path: "/Customers", body });
+    for (let i = 0; i < MAX_UNCONFIRMED_PER_PRINCIPAL; i++) {
+      const { message } = await prepare({ Name: `Fjord ${i} AS` });
+      expect(message?.result?.isError, JSON.stringify(message)).toBeFalsy();
+    }
+    const refused = await prepare({ Name: "One too many AS" });
+    expect(refused.message?.result?.isError).toBe(true);
+    expect(refused.message?.result?.content?.[0]?.text).toContain(
+      `${MAX_UNCONFIRMED_PER_PRINCIPAL} prepared writes waiting`,
+    );
+    const other = await tenant();
+    const large = await toolCall("/mcp", other.gatewayKey, "prepare_write", {
+      method: "POST",
+      path: "/Customers",
+      body: { Name: "Fjord AS", LegalName: "x".repeat(MAX_PREPARED_BODY_BYTES) },
+    });
+    expect(large.message?.result?.isError).toBe(true);
+    expect(large.message?.result?.content?.[0]?.text).toContain(
+      `keeps at most ${MAX_PREPARED_BODY_BYTES}`,
+    );
   });
 });
 

@@ -77,6 +77,36 @@ describe("pre-auth bodies: a byte cap, streamed", () => {
     expect(statuses.slice(0, -1).every((s) => s === 413)).toBe(true);
   });
 
+  it("a JSON or text body to a form answers 415, never 500; on the operator's routes it is counted", async () => {
+    for (const type of ["application/json", "text/plain"]) {
+      const body = type === "application/json" ? JSON.stringify({ token: "x" }) : "token=x";
+      for (const path of ["/console/sign-in", "/oauth/authorize"]) {
+        const res = await gw(path, {
+          method: "POST",
+          headers: {
+            "content-type": type,
+            "cf-connecting-ip": address(),
+            origin: "https://gateway.test",
+          },
+          body,
+        });
+        expect(res.status, `${type} to ${path}`).toBe(415);
+      }
+    }
+    const ip = address();
+    const statuses: number[] = [];
+    for (let i = 0; i < MOST_ATTEMPTS && !statuses.includes(429); i++) {
+      const res = await gw("/console/sign-in", {
+        method: "POST",
+        headers: { "content-type": "application/json", "cf-connecting-ip": ip },
+        body: "{}",
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.slice(0, -1).every((s) => s === 415)).toBe(true);
+  });
+
   it("a console form post is capped the same way, however it is framed", async () => {
     const session = await signIn();
     const { stream, counter } = countedBody(4 * MIB, `csrf=${session.csrf}&pad=`);

@@ -61,8 +61,8 @@ export function grantUserId(tenant: TenantName): string {
 
 /**
  * The tenant an OAuth access token claims, from its plaintext user id (`<user>:<grant>:<secret>`,
- * the authorization server's format), or null when it is not shaped like one. A claim only, for
- * counting failures per tenant: nothing is trusted until the token validates.
+ * the authorization server's format), or null when it is not shaped like one. A claim only, to tell
+ * a token from a gateway key at the MCP door: nothing is trusted, or counted, by it.
  *
  * @example claimedByToken("demo.acme:abc:xyz") // "demo:acme"
  */

@@ -10,7 +10,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ConsoleApp } from "../../lib/console/app";
 import { log } from "../../lib/log";
-import { platformProblem, Problem, PROBLEM_TYPES } from "../../lib/problem";
+import { knownProblem, Problem, PROBLEM_TYPES } from "../../lib/problem";
 import { validationProblem } from "../../middleware/validate";
 import { MessagePage } from "./layout";
 import { html } from "./render";
@@ -47,7 +47,7 @@ function problemPage(c: Context<ConsoleApp>, p: Problem): Promise<Response> {
 export function consoleRouter(): ConsoleRouter {
   const router = new OpenAPIHono<ConsoleApp>({ defaultHook: validationProblem });
   router.onError(async (err, c) => {
-    const problem = err instanceof Problem ? err : platformProblem(err);
+    const problem = knownProblem(err);
     if (problem) return problemPage(c, problem);
     log.error("unhandled", {
       requestId: c.get("requestId"),

@@ -5,7 +5,7 @@
  * key is typed into the form and posted, checked by its tenant's object, and used for nothing
  * else: the grant is made for the tenant it names, recorded through the key holder's face, and the
  * browser sent back to the client. A wrong key shows the page again (with a new handle) and counts
- * against the tenant it claims, never against the address. The operator's way is the console's
+ * against the person's address, never against the tenant it claims. The operator's way is the console's
  * (`routes/console/oauth-routes.tsx`). Declarations: `contract/oauth.ts`.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
@@ -21,10 +21,10 @@ import {
   type Begun,
   type Completed,
 } from "../../lib/oauth/approve";
-import { platformProblem, Problem, PROBLEM_TYPES } from "../../lib/problem";
+import { knownProblem, PROBLEM_TYPES } from "../../lib/problem";
 import { keyId } from "../../lib/request-log/record";
 import { asKeyHolder } from "../../lib/stubs";
-import { countApprovalPage, countTenantFailure } from "../../middleware/inbound-limit";
+import { countApprovalPage, countFailure } from "../../middleware/inbound-limit";
 import { validationProblem } from "../../middleware/validate";
 import { MessagePage } from "../console/layout";
 import { html } from "../console/render";
@@ -73,7 +73,7 @@ export function finished(c: Context, done: Completed): Response | Promise<Respon
 const router = new OpenAPIHono<GatewayApp>({ defaultHook: validationProblem });
 // A problem (a malformed form, an outage) as a page a person can read, with its status.
 router.onError((err, c) => {
-  const problem = err instanceof Problem ? err : platformProblem(err);
+  const problem = knownProblem(err);
   if (!problem) {
     log.error("unhandled", {
       requestId: c.get("requestId"),
@@ -114,13 +114,13 @@ export const approvalRoutes = router
     const caller = claimed && { tenant: claimed.name, key };
     const tenant = caller ? await asKeyHolder(c.env, caller, (f) => f.tenant()) : null;
     if (!caller || !tenant?.ok) {
-      // Counted per tenant the key claims, as at the MCP door; a string that is no key asked
-      // nothing of any object, and is not counted.
-      if (claimed && (await countTenantFailure(c, claimed.name)))
+      // Counted per address: a person types the key in their own browser, and a count by the
+      // tenant the key names would let anyone refuse that tenant's genuine holder.
+      if (claimed && (await countFailure(c, "approval-key")))
         return messagePage(
           c,
           "Too many attempts",
-          "Too many wrong keys for this tenant; wait a minute and start again.",
+          "Too many wrong keys from this address; wait a minute and start again.",
           429,
         );
       // The page again is a new consent record: counted like any approval page.
