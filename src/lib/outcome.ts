@@ -26,6 +26,8 @@ export type Reason =
   | "rejected"
   /** The client key was refused while being registered or replaced: nothing was stored. */
   | "unprocessable"
+  /** A bound on what the caller may keep waiting is reached: try again after `retryAfterSeconds`. */
+  | "too-many"
   /** A transient failure: try again after `retryAfterSeconds`. */
   | "unavailable"
   /** The gateway's own configuration (SECRETS_KEY, an environment's keys) is missing or wrong. */
@@ -92,6 +94,8 @@ export function problemOf(f: Failure): Problem {
       return new Problem("credentials-rejected", f.detail);
     case "unprocessable":
       return new Problem("unprocessable", f.detail, errors);
+    case "too-many":
+      return new Problem("too-many-requests", f.detail, retry ? { headers: retry } : {});
     case "unavailable":
     case "misconfigured":
       return new Problem("unavailable", f.detail, retry ? { headers: retry } : {});

@@ -14,6 +14,7 @@ const EXPECTED: Record<Reason, { type: ProblemType; status: number }> = {
   conflict: { type: "conflict", status: 409 },
   rejected: { type: "credentials-rejected", status: 502 },
   unprocessable: { type: "unprocessable", status: 422 },
+  "too-many": { type: "too-many-requests", status: 429 },
   unavailable: { type: "unavailable", status: 503 },
   misconfigured: { type: "unavailable", status: 503 },
 };
@@ -47,7 +48,12 @@ describe("outcome: problemOf", () => {
     ).toBe("Bearer");
   });
 
-  it("turns retryAfterSeconds into Retry-After on unavailable and misconfigured", () => {
+  it("turns retryAfterSeconds into Retry-After on too-many, unavailable and misconfigured", () => {
+    expect(
+      problemOf({ reason: "too-many", detail: "full", retryAfterSeconds: 42 })
+        .toResponse("r")
+        .headers.get("retry-after"),
+    ).toBe("42");
     expect(
       problemOf({ reason: "unavailable", detail: "busy", retryAfterSeconds: 7 })
         .toResponse("r")

@@ -208,8 +208,8 @@ export class HolderOps {
 
   async confirmationStash(ask: StashAsk): Promise<Outcome<{ expiresAt: number }>> {
     const kept = this.#parts.confirmations.stash(ask, this.#owner.registration, Date.now());
-    await this.#parts.arm();
-    return ok(kept);
+    if (kept.ok) await this.#parts.arm();
+    return kept;
   }
 
   async confirmationTake(ask: TakeAsk): Promise<Outcome<Taken>> {

@@ -14,8 +14,13 @@
  * (`expired`) and purged. Once confirmed it is kept as long as the idempotency record of its write
  * (`IDEMPOTENCY_TTL_MS`), because a confirm repeated after a dropped answer must send the same
  * request with the same key to be answered from that record, and not written twice.
+ *
+ * Bounds. Preparing sends nothing upstream, so the budget does not pace it: the table is bounded
+ * here instead, at `MAX_UNCONFIRMED_PER_PRINCIPAL` and `MAX_UNCONFIRMED_PER_TENANT` waiting rows of
+ * at most `MAX_PREPARED_BODY_BYTES` each. Confirmed rows are paced by the writes they sent.
  */
 import { z } from "zod";
+import { fail, ok, type Outcome } from "../../lib/outcome";
 import { IDEMPOTENCY_TTL_MS } from "./idempotency-keys";
 import { deleteAll, row } from "./sql";
 
@@ -24,6 +29,16 @@ import { deleteAll, row } from "./sql";
  * the preview and say yes, short enough that a forgotten one does not linger.
  */
 export const CONFIRM_WITHIN_MS = 10 * 60_000;
+
+/** Unconfirmed prepared writes one principal (a key, a grant) may keep waiting at once. */
+export const MAX_UNCONFIRMED_PER_PRINCIPAL = 20;
+/** Unconfirmed prepared writes one tenant keeps at once, whoever prepared them. */
+export const MAX_UNCONFIRMED_PER_TENANT = 200;
+/**
+ * The largest body a prepared write keeps, bytes of its JSON: a voucher of a few hundred lines fits;
+ * a larger write goes through `/v2`, whose own cap is larger.
+ */
+export const MAX_PREPARED_BODY_BYTES = 64 * 1024;
 
 /** `write_confirmations`, as of step 10 of `schema.ts` (change it with a new step). */
 export const WRITE_CONFIRMATION_TABLES = [
@@ -41,8 +56,8 @@ export const PreparedWrite = z.strictObject({
   path: z.string().max(2000),
   /** `?…` or empty. */
   search: z.string().max(4000),
-  /** The body as JSON text, or null. */
-  body: z.string().nullable(),
+  /** The body as JSON text, or null (at most `MAX_PREPARED_BODY_BYTES` bytes, so at most as many characters). */
+  body: z.string().max(MAX_PREPARED_BODY_BYTES).nullable(),
   operationClass: z.enum(["draft", "write"]),
 });
 export type PreparedWrite = z.output<typeof PreparedWrite>;
@@ -65,9 +80,11 @@ export type Taken =
 
 /** The narrow interface the key holder's face reaches the confirmations through. */
 export interface ConfirmationPort {
-  stash(ask: StashAsk, registration: string, now: number): { expiresAt: number };
+  stash(ask: StashAsk, registration: string, now: number): Outcome<{ expiresAt: number }>;
   take(handleHash: string, principal: string, registration: string, now: number): Taken;
 }
+
+const Waiting = z.object({ n: z.int(), first: z.int().nullable() });
 
 const Stored = z.object({
   principal: z.string(),
@@ -86,9 +103,15 @@ const Stored = z.object({
 export class WriteConfirmations implements ConfirmationPort {
   constructor(private readonly sql: SqlStorage) {}
 
-  /** Keeps a checked write under its handle's hash until `CONFIRM_WITHIN_MS` from `now`. */
-  stash(ask: StashAsk, registration: string, now: number): { expiresAt: number } {
+  /**
+   * Keeps a checked write under its handle's hash until `CONFIRM_WITHIN_MS` from `now`, or refuses
+   * it (`too-many`, with when the earliest waiting row ends) when its principal or the tenant
+   * already keeps as many unconfirmed writes as it may.
+   */
+  stash(ask: StashAsk, registration: string, now: number): Outcome<{ expiresAt: number }> {
     const w = PreparedWrite.parse(ask.write);
+    const full = this.#full(ask.principal, now);
+    if (full) return full;
     const expiresAt = now + CONFIRM_WITHIN_MS;
     this.sql.exec(
       `INSERT INTO write_confirmations (handle_hash, principal, registration, method, path, search,
@@ -105,7 +128,34 @@ export class WriteConfirmations implements ConfirmationPort {
       now,
       expiresAt,
     );
-    return { expiresAt };
+    return ok({ expiresAt });
+  }
+
+  /** The refusal of one more waiting row for `principal`, or null while both bounds have room. */
+  #full(principal: string, now: number) {
+    const waiting = (who: string | null) =>
+      row(
+        this.sql,
+        Waiting,
+        `SELECT COUNT(*) AS n, MIN(expires_at) AS first FROM write_confirmations
+          WHERE confirmed_at IS NULL AND expires_at > ? AND (? IS NULL OR principal = ?)`,
+        now,
+        who,
+        who,
+      ) ?? { n: 0, first: null };
+    const mine = waiting(principal);
+    const all = mine.n < MAX_UNCONFIRMED_PER_PRINCIPAL ? waiting(null) : mine;
+    const [over, cap, whose] =
+      mine.n >= MAX_UNCONFIRMED_PER_PRINCIPAL
+        ? [mine, MAX_UNCONFIRMED_PER_PRINCIPAL, "this connection"]
+        : [all, MAX_UNCONFIRMED_PER_TENANT, "the tenant"];
+    if (over.n < cap) return null;
+    const seconds = Math.max(1, Math.ceil(((over.first ?? now) - now) / 1000));
+    return fail(
+      "too-many",
+      `${whose} already keeps ${cap} prepared writes waiting for confirmation, the most it may: confirm them, or wait until the earliest expires (${seconds} s). Nothing was kept.`,
+      seconds,
+    );
   }
 
   /**

@@ -7,8 +7,13 @@
  * answered 405), which Claude, Cursor, VS Code and the Inspector speak today. Nothing is kept
  * between requests: the handler, its server and its tools are made for this request and dropped
  * with it (lib keeps no module state), so any isolate serves any request.
+ *
+ * One message per request: a JSON-RPC batch (an array) is refused before the SDK sees it, so one
+ * HTTP request costs at most one tool call's share of the budget (MCP removed batching in its
+ * 2025-06-18 revision; no client this gateway serves sends one).
  */
 import { createMcpHandler } from "@modelcontextprotocol/server";
+import { readCapped } from "../../../shared/bytes";
 import type { Bindings } from "../config";
 import { log } from "../log";
 import { BUFFERED_BODY_BYTES } from "../passthrough";
@@ -48,7 +53,9 @@ export interface McpSession {
  *
  * @example return serveMcp(c.req.raw, { env, ctx, principal, port, requestId, version })
  */
-export function serveMcp(req: Request, s: McpSession): Promise<Response> {
+export async function serveMcp(req: Request, s: McpSession): Promise<Response> {
+  const read = await oneMessage(req);
+  if (read instanceof Response) return read;
   const audit = (call: ToolCall) =>
     s.ctx.waitUntil(
       toCallLog(s.env, s.principal.tenant, (f) => f.tool(call)).catch((e: unknown) =>
@@ -82,5 +89,31 @@ export function serveMcp(req: Request, s: McpSession): Promise<Response> {
           scopes: [s.principal.scope],
           resourceMetadataUrl: s.resourceMetadataUrl,
         };
-  return handler.fetch(req, authInfo && { authInfo });
+  return handler.fetch(read, authInfo && { authInfo });
+}
+
+/** A JSON-RPC error answer with no id, shaped as the SDK shapes its own. */
+const rpcRefusal = (status: number, code: number, message: string) =>
+  Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+
+/** JSON's insignificant white space: space, tab, line feed, carriage return. */
+const WHITE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+/**
+ * `req` with its body read under the cap, or the refusal of a body over it (413) or of a batch
+ * (400, -32600 Invalid Request). The body that passes replaces the stream, so the SDK reads exactly
+ * the checked bytes.
+ */
+async function oneMessage(req: Request): Promise<Request | Response> {
+  if (req.body === null) return req;
+  const bytes = await readCapped(req.body, MAX_MCP_BODY_BYTES);
+  if (bytes === null)
+    return rpcRefusal(413, -32000, `The body is larger than ${MAX_MCP_BODY_BYTES} bytes.`);
+  if (bytes.find((b) => !WHITE.has(b)) === 0x5b)
+    return rpcRefusal(
+      400,
+      -32600,
+      "JSON-RPC batches are not accepted: send one message per request (MCP 2025-06-18 and later).",
+    );
+  return new Request(req, { body: bytes });
 }

@@ -10,6 +10,7 @@
 import { z } from "zod";
 import type { McpServer, ScopeChallengeHandler } from "@modelcontextprotocol/server";
 import { matchOperation } from "../../../../shared/v2/catalog";
+import { MAX_PREPARED_BODY_BYTES } from "../../../durable/tenant/write-confirmations";
 import { randomSecret, sha256Hex } from "../../crypto";
 import { v2Summary } from "../../openapi/v2-summary";
 import { guarded, type ToolContext, type ToolStep } from "../audit";
@@ -76,6 +77,11 @@ async function prepare(tc: ToolContext, input: PrepareInput, step: ToolStep) {
       `${op.key} takes a JSON body: see describe_operation for its schema. Nothing was sent.`,
     );
   await tc.port.check(call);
+  const bytes = json === null ? 0 : new TextEncoder().encode(json).byteLength;
+  if (bytes > MAX_PREPARED_BODY_BYTES)
+    throw new ToolRefusal(
+      `The body is ${bytes} bytes; a prepared write keeps at most ${MAX_PREPARED_BODY_BYTES}. Send a write this large through /v2; nothing was kept.`,
+    );
   const handle = `cw_${randomSecret(18)}`;
   const kept = await tc.port.stash({
     handleHash: await sha256Hex(handle),
