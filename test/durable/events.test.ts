@@ -1,14 +1,15 @@
 /**
  * The `Events` object on its own (`src/durable/events.ts`): one event per de-duplication key
  * whoever records it, what survives an eviction, the alarm's purge after 30 days, an endpoint
- * failing for days disabled with a notice, an object reached by a name that is not a tenant's, and
- * its storage layout. Each test its own tenant name; the clock moves forward only.
+ * failing for days disabled with a notice, a replay bounded by the rounds still open to its
+ * endpoint, an object reached by a name that is not a tenant's, and its storage layout. Each test its own tenant name; the clock moves forward only.
  */
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DISABLE_AFTER_MS } from "../../src/durable/events/dispatch";
 import { EVENT_RETENTION_MS } from "../../src/durable/events/log";
+import { MAX_REPLAY_EVENTS } from "../../src/durable/events/replays";
 import { storedVersion } from "../../src/durable/migrations";
 import { readFeed } from "../../src/lib/events/feed";
 import type { EventDraft } from "../../src/lib/events/types";
@@ -19,10 +20,11 @@ import {
   captureQueue,
   consume,
   drain,
+  events,
   feed,
   installReceiver,
 } from "../helpers/events";
-import { ADMIN, gw, tenant } from "../helpers/gateway";
+import { ADMIN, gw, json, tenant } from "../helpers/gateway";
 
 afterEach(restoreClock);
 
@@ -53,7 +55,7 @@ describe("Events object", () => {
     const queue = captureQueue();
     const t = await tenant();
     const stub = eventsStub(env, tenantName("demo", t.client));
-    const ep = await addEndpoint(t.gatewayKey, { url: `https://hooks.${t.client}.example/in` });
+    const ep = await addEndpoint(t.gatewayKey, { url: `https://hooks.${t.client}.example.com/in` });
     vi.mocked(env.EVENT_DELIVERIES.sendBatch).mockRejectedValueOnce(
       new Error("lost (injected fault)"),
     );
@@ -70,7 +72,7 @@ describe("Events object", () => {
     const receiver = installReceiver();
     const queue = captureQueue();
     const t = await tenant();
-    const url = `https://hooks.${t.client}.example/in`;
+    const url = `https://hooks.${t.client}.example.com/in`;
     const ep = await addEndpoint(t.gatewayKey, { url });
     const stub = eventsStub(env, tenantName("demo", t.client));
     receiver.answer(url, 503, 503);
@@ -91,7 +93,9 @@ describe("Events object", () => {
       (await log.json()) as { requests: { caller: { kind: string }; apiError: string }[] }
     ).requests.filter((r) => r.caller.kind === "events");
     expect(rows).toHaveLength(1);
-    expect(rows[0]?.apiError).toContain(`Webhook endpoint ${ep.id} (hooks.${t.client}.example)`);
+    expect(rows[0]?.apiError).toContain(
+      `Webhook endpoint ${ep.id} (hooks.${t.client}.example.com)`,
+    );
     expect(rows[0]?.apiError).not.toContain("/in");
   });
 
@@ -99,7 +103,7 @@ describe("Events object", () => {
     installReceiver();
     const queue = captureQueue();
     const t = await tenant();
-    const ep = await addEndpoint(t.gatewayKey, { url: `https://hooks.${t.client}.example/in` });
+    const ep = await addEndpoint(t.gatewayKey, { url: `https://hooks.${t.client}.example.com/in` });
     const stub = eventsStub(env, tenantName("demo", t.client));
     await stub.record([draft("old")]);
     await drain(queue.take());
@@ -119,10 +123,68 @@ describe("Events object", () => {
     expect(await runDurableObjectAlarm(stub)).toBe(false);
   });
 
+  it("refuses a replay that would leave its endpoint more than MAX_REPLAY_EVENTS rounds open, until they settle", async () => {
+    installReceiver();
+    const queue = captureQueue();
+    const t = await tenant();
+    const stub = eventsStub(env, tenantName("demo", t.client));
+    // Two windows of this many events: one replay of either fits the cap, both at once do not.
+    const batch = MAX_REPLAY_EVENTS / 2 + 1;
+    const drafts = (prefix: string) =>
+      Array.from({ length: batch }, (_, i) => draft(`${prefix}-${i}`));
+    const since = new Date(Date.now() - 1000).toISOString();
+    await stub.record(drafts("early"));
+    await skipAhead(1000);
+    const middle = new Date().toISOString();
+    await stub.record(drafts("late"));
+    // Added after the events: none of them was delivered to it, nothing is open yet.
+    const ep = await addEndpoint(t.gatewayKey, { url: `https://hooks.${t.client}.example.com/in` });
+    const open = () =>
+      runInDurableObject(stub, (_i, state) => {
+        const r = state.storage.sql
+          .exec<{
+            n: number;
+          }>(
+            "SELECT COUNT(*) AS n FROM deliveries WHERE endpoint_id = ? AND state = 'pending'",
+            ep.id,
+          )
+          .one();
+        return r.n;
+      });
+    const replay = (body: unknown) =>
+      events(t.gatewayKey, `/endpoints/${ep.id}/replay`, json(body));
+
+    const first = await replay({ since, until: middle });
+    expect(first.status, await first.clone().text()).toBe(202);
+    expect(await first.json()).toEqual({ queued: batch });
+    expect(await open()).toBe(batch);
+    // Back to back, the other window is refused: it would leave more than the cap open.
+    const second = await replay({ since: middle });
+    expect(second.status).toBe(409);
+    expect(second.headers.get("content-type")).toBe("application/problem+json");
+    const problem = (await second.json()) as { type: string; detail: string };
+    expect(problem.type).toBe("https://ledgergate.dev/problems/conflict");
+    expect(problem.detail).toContain(`at most ${MAX_REPLAY_EVENTS} deliveries open`);
+    expect(await open()).toBe(batch);
+    expect(queue.messages).toHaveLength(batch);
+    // A single event can still be redelivered meanwhile (one round, the same row).
+    const [one] = await feed(t.gatewayKey);
+    const again = await events(t.gatewayKey, `/${one?.id}/redeliver`, json({ endpoint: ep.id }));
+    expect(await again.json()).toEqual({ queued: 1 });
+    expect(await open()).toBeLessThanOrEqual(MAX_REPLAY_EVENTS);
+    // The first replay's rounds are delivered: the other window is accepted now.
+    await drain(queue.take());
+    expect(await open()).toBe(0);
+    const third = await replay({ since: middle });
+    expect(third.status, await third.clone().text()).toBe(202);
+    expect(await third.json()).toEqual({ queued: batch });
+    expect(await open()).toBe(batch);
+  });
+
   it("keeps its tenant's name for a wake without it (an alarm's), so the sweep's messages name the tenant", async () => {
     const queue = captureQueue();
     const t = await tenant();
-    await addEndpoint(t.gatewayKey, { url: `https://hooks.${t.client}.example/in` });
+    await addEndpoint(t.gatewayKey, { url: `https://hooks.${t.client}.example.com/in` });
     const named = eventsStub(env, tenantName("demo", t.client));
     await named.record([draft("named")]);
     await evictDurableObject(named);

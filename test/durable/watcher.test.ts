@@ -39,7 +39,7 @@ afterEach(restoreClock);
 afterEach(() => control("PUT", "/settings", { faults: [] }));
 
 type Dto = Record<string, unknown>;
-const hook = (client: string, path = "in") => `https://hooks.${client}.example/${path}`;
+const hook = (client: string, path = "in") => `https://hooks.${client}.example.com/${path}`;
 
 /** A tenant whose endpoint takes `types`, so its watcher watches. */
 async function watched(types: string[] = ["*"]) {

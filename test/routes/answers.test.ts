@@ -247,7 +247,7 @@ describe("answers: every JSON route, its success and a refusal", () => {
     ] as const) {
       const made = await gw(
         `${base}/endpoints`,
-        json({ url: `https://hooks.${t.client}.example/` }, "POST", headers),
+        json({ url: `https://hooks.${t.client}.example.com/` }, "POST", headers),
       );
       expect(made.status).toBe(201);
       const { id } = (await made.json()) as { id: string };

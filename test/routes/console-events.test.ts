@@ -34,7 +34,7 @@ describe("console: events", () => {
     const receiver = installReceiver();
     const queue = captureQueue();
     const t = await tenant();
-    const url = `https://hooks.${t.client}.example/in`;
+    const url = `https://hooks.${t.client}.example.com/in`;
     const ep = await addEndpoint(t.gatewayKey, { url, description: "ERP" });
     receiver.answer(url, 410);
     await customer(t.gatewayKey, "Console AS");

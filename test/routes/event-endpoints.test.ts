@@ -22,7 +22,7 @@ import { corpus as shopifyCorpus } from "../fixtures/orders/shopify";
 
 afterEach(restoreClock);
 
-const hook = (client: string, path = "in") => `https://hooks.${client}.example/${path}`;
+const hook = (client: string, path = "in") => `https://hooks.${client}.example.com/${path}`;
 
 /** A `/v2` call through the gateway's own handler, waiting for its announcement. */
 async function v2(key: string, path: string, init: RequestInit) {

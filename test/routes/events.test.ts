@@ -73,7 +73,7 @@ async function deliveries(key: string, endpoint: string) {
   ).deliveries;
 }
 
-const hook = (client: string, path = "in") => `https://hooks.${client}.example/${path}`;
+const hook = (client: string, path = "in") => `https://hooks.${client}.example.com/${path}`;
 
 describe("events: what issue 29 asks to show", () => {
   it("a customer created through /v2 is delivered once as customer.created, signed as standardwebhooks verifies", async () => {
