@@ -45,7 +45,8 @@ const customerFields = {
   InvoiceBrandingThemeId: opt(int64),
   InvoiceDeliveryType: InvoiceDeliveryType.optional(),
   InvoiceEmailAddress: opt(z.string()),
-  InvoiceEmailAddressCC: opt(z.string()),
+  // The spec gives this length in prose only: "Max length of the string is 2000".
+  InvoiceEmailAddressCC: opt(z.string().max(2000)),
   IsArchived: opt(z.boolean()),
   IsPerson: opt(z.boolean()),
   IsVatFree: opt(z.boolean()),
