@@ -5,8 +5,10 @@
  * in two steps, performed once and announced as events; the catalog's refusal at `prepare_write`; the composite tools; and
  * the audit (the request log's `assistant` rows, the tool-call rows on the console's page).
  */
-import { beforeEach, describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
+import { asOperator, tenantName } from "../../src/lib/stubs";
 import { ADMIN, fresh, gw, json, stats, tenant } from "../helpers/gateway";
 import { signIn } from "../helpers/console";
 import { feed } from "../helpers/events";
@@ -310,5 +312,31 @@ describe("mcp: audit", () => {
     expect(page).toContain(done.idempotencyKey);
     expect(page).toContain("POST /Customers");
     expect(page).not.toContain(confirmation);
+  });
+
+  it("keeps no path of a read outside the catalog: its row names a fixed marker, not the path", async () => {
+    const t = await tenant();
+    const client: Client = await mcpClient(t.gatewayKey);
+    const secret = `hush-${t.client}`;
+    await errorOf(client, "read", { path: `/Nowhere/${secret}/Notes` });
+    await structuredOf(client, "read", { path: "/Customers" });
+    await client.close();
+    // The row is written after the answer: read until both are there.
+    const rows = await vi.waitFor(
+      async () => {
+        const calls = await asOperator(env, tenantName("demo", t.client), (f) =>
+          f.toolCalls(10, null),
+        );
+        expect(calls.ok && calls.value).toHaveLength(2);
+        return calls.ok ? calls.value : [];
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    expect(rows.map((r) => [r.tool, r.operation, r.outcome])).toEqual([
+      ["read", "GET /Customers", "ok"],
+      ["read", "(outside the catalog)", "error"],
+    ]);
+    expect(JSON.stringify(rows)).not.toContain(secret);
+    expect(JSON.stringify(rows).toLowerCase()).not.toContain("/nowhere");
   });
 });

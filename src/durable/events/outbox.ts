@@ -38,6 +38,7 @@ const Row = z.object({
 export type DeliveryRow = z.output<typeof Row>;
 const DUE = z.object({ due: z.int().nullable() });
 const ROUND = z.object({ round: z.int() });
+const COUNT = z.object({ n: z.int() });
 
 /** What one attempt came to. */
 export interface AttemptOutcome {
@@ -74,6 +75,18 @@ export class Outbox {
       now,
     );
     return { event, endpoint, round: r?.round ?? 1 };
+  }
+
+  /** How many deliveries to `endpoint` are pending: rounds open, whatever opened them. */
+  openTo(endpoint: string): number {
+    return (
+      row(
+        this.sql,
+        COUNT,
+        "SELECT COUNT(*) AS n FROM deliveries WHERE endpoint_id = ? AND state = 'pending'",
+        endpoint,
+      )?.n ?? 0
+    );
   }
 
   /** The pending deliveries due for the sweep at `now`, at most `limit`. */

@@ -5,6 +5,12 @@
  * type); a replay sends an endpoint every event of its types recorded in a time window, what it
  * missed while it was down or disabled. Each opens a fresh round with the whole retry schedule, and
  * the event keeps its id, so a receiver that had it already drops it by `webhook-id`.
+ *
+ * Invariant: a replay never leaves an endpoint more than `MAX_REPLAY_EVENTS` open rounds. It is
+ * refused while the deliveries still pending to the endpoint (whatever opened them) and the events
+ * it would send add up to more; each event it sends counts, even one already pending, because
+ * sending it again queues one more message. Redelivery of one event is not bounded this way: it
+ * opens one round a call, as any new event does.
  */
 import { subscribes, type DeliveryMessage } from "../../lib/events/types";
 import { fail, ok, type Outcome } from "../../lib/outcome";
@@ -12,7 +18,11 @@ import type { Endpoints } from "./endpoints";
 import type { EventLog } from "./log";
 import type { Outbox } from "./outbox";
 
-/** Events one replay sends at most: a window wider than this is refused, to be narrowed. */
+/**
+ * Events one replay sends at most, and the most open rounds a replay may leave its endpoint: a
+ * wider window is refused, to be narrowed, and a replay while rounds are open is refused until they
+ * settle.
+ */
 export const MAX_REPLAY_EVENTS = 1000;
 
 type Ref = Omit<DeliveryMessage, "tenant">;
@@ -58,6 +68,14 @@ export class Replays {
       return fail(
         "unprocessable",
         `The window holds more than ${MAX_REPLAY_EVENTS} events for this endpoint, the most one replay sends. Narrow it (since, until) and replay the rest in another call.`,
+      );
+    // Counted and opened with no await between: the object runs one call at a time, so two
+    // replays cannot both pass the count.
+    const open = this.outbox.openTo(endpoint);
+    if (wanted.length > 0 && open + wanted.length > MAX_REPLAY_EVENTS)
+      return fail(
+        "conflict",
+        `The endpoint has ${open} deliveries still open and this replay would send ${wanted.length} more: a replay may leave an endpoint at most ${MAX_REPLAY_EVENTS} deliveries open. Replay once they are delivered or failed (the endpoint's delivery log shows them), or narrow the window; a single event can still be redelivered.`,
       );
     return ok(wanted.map((e) => this.outbox.open(e.id, endpoint, "replay", now)));
   }

@@ -11,8 +11,13 @@
  * path template, never its arguments), its outcome, how many upstream calls it made, and for a
  * confirmed write the idempotency key it was sent with. Bounded like the request log: the last
  * `TOOL_CALL_ROWS` and `REQUEST_LOG_MS` of age.
+ *
+ * Invariant: `operation` is a key of the catalog (a template) or `OUTSIDE_CATALOG`, never a path
+ * the caller wrote; a call outside the catalog keeps no detail either, since its error quotes the
+ * path. `withoutArguments` enforces it, at the writer (`lib/mcp/audit.ts`) and again here.
  */
 import { z } from "zod";
+import { CATALOG } from "../../../shared/v2/catalog";
 import { REQUEST_LOG_MS } from "./request-log";
 import { deleteAll, row, rows } from "./sql";
 
@@ -41,7 +46,10 @@ export const ToolCall = z.strictObject({
   principal: z.string().max(64),
   scope: z.enum(["read", "draft", "write"]),
   tool: z.string().max(64),
-  /** `METHOD /Path/{id}` as the catalog names it, or null when the call touched none. */
+  /**
+   * `METHOD /Path/{id}` as the catalog names it, `OUTSIDE_CATALOG`, or null when the call touched
+   * none.
+   */
   operation: z.string().max(300).nullable(),
   outcome: ToolOutcome,
   /** An error's first words for the support desk, capped; never a credential or a body. */
@@ -51,6 +59,21 @@ export const ToolCall = z.strictObject({
   durationMs: z.int().min(0),
 });
 export type ToolCall = z.output<typeof ToolCall>;
+
+/** What a row names for an operation outside the catalog (its path may hold ids or text). */
+export const OUTSIDE_CATALOG = "(outside the catalog)";
+
+/** The catalog's operation keys, `METHOD /Path/{id}`: the only operations a row names. */
+const CATALOG_KEYS: ReadonlySet<string> = new Set(CATALOG.map((op) => op.key));
+
+/**
+ * `call` as a row may hold it: its operation a catalog key, or `OUTSIDE_CATALOG` with no detail
+ * (an error about such a call quotes its path, in whatever spelling the API echoed it).
+ */
+export function withoutArguments(call: ToolCall): ToolCall {
+  if (call.operation === null || CATALOG_KEYS.has(call.operation)) return call;
+  return { ...call, operation: OUTSIDE_CATALOG, detail: null };
+}
 
 /** A stored tool call with its cursor (`seq`). */
 export type ToolCallRow = ToolCall & { seq: number };
@@ -89,9 +112,12 @@ const Stored = z
 export class ToolCalls {
   constructor(private readonly sql: SqlStorage) {}
 
-  /** Writes one tool call (parsed: a row over its caps is refused) and keeps the bound. */
+  /**
+   * Writes one tool call (parsed: a row over its caps is refused; stripped of any path outside the
+   * catalog) and keeps the bound.
+   */
   record(call: ToolCall): void {
-    const c = ToolCall.parse(call);
+    const c = withoutArguments(ToolCall.parse(call));
     this.sql.exec(
       `INSERT INTO tool_calls (request_id, at, principal, scope, tool, operation, outcome, detail,
         upstream_calls, idempotency_key, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -5,9 +5,13 @@
  * (`durable/tenant/tool-calls.ts`) after the answer: time, principal, scope, tool, the operation
  * it touched, outcome, upstream calls and a write's idempotency key. The upstream calls themselves
  * are rows of the request log, named by the same principal and the tool call's request id.
+ *
+ * Invariant: a row names its operation only by the catalog's key (a template); a path outside the
+ * catalog becomes a fixed marker, with no detail since its error quotes the path
+ * (`withoutArguments`).
  */
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import type { ToolCall } from "../../durable/tenant/tool-calls";
+import { withoutArguments, type ToolCall } from "../../durable/tenant/tool-calls";
 import type { Principal } from "./principal";
 import type { AssistantPort, ToolRun } from "./port";
 import { errorResult, refusalOf } from "./results";
@@ -25,7 +29,10 @@ export interface ToolContext {
 /** What a tool's body reports of itself while it runs, for its audit row. */
 export interface ToolStep {
   run: ToolRun;
-  /** The catalog operation it touched, `METHOD /Path/{id}`. */
+  /**
+   * The catalog operation it touched, `METHOD /Path/{id}`; anything else is audited as outside the
+   * catalog.
+   */
   operation: string | null;
   /** A confirmed write's idempotency key. */
   idempotencyKey: string | null;
@@ -62,18 +69,20 @@ export async function guarded(
     outcome = refusal.outcome;
     detail = refusal.message.slice(0, AUDIT_DETAIL_CHARS);
   }
-  tc.audit({
-    requestId: tc.requestId.slice(0, 200),
-    at: started,
-    principal: tc.principal.id,
-    scope: tc.principal.scope,
-    tool,
-    operation: step.operation?.slice(0, 300) ?? null,
-    outcome,
-    detail,
-    upstreamCalls: step.run.upstreamCalls,
-    idempotencyKey: step.idempotencyKey,
-    durationMs: Math.max(0, Date.now() - started),
-  });
+  tc.audit(
+    withoutArguments({
+      requestId: tc.requestId.slice(0, 200),
+      at: started,
+      principal: tc.principal.id,
+      scope: tc.principal.scope,
+      tool,
+      operation: step.operation?.slice(0, 300) ?? null,
+      outcome,
+      detail,
+      upstreamCalls: step.run.upstreamCalls,
+      idempotencyKey: step.idempotencyKey,
+      durationMs: Math.max(0, Date.now() - started),
+    }),
+  );
   return result;
 }
