@@ -2159,7 +2159,7 @@ export interface components {
                 orderId: string | null;
                 refundId: string | null;
                 /** @enum {string} */
-                reason: "no-order" | "unknown-order" | "unknown-refund" | "not-settled" | "settled-to-bank" | "amount-differs" | "duplicate-line" | "in-other-payout" | "deposit-differs" | "too-many-rates";
+                reason: "no-order" | "unknown-order" | "unknown-refund" | "not-settled" | "settled-to-bank" | "amount-differs" | "duplicate-line" | "in-other-payout" | "deposit-differs" | "too-many-rates" | "needs-orders" | "other-source";
                 detail: string;
             }[];
             issueCount: number;

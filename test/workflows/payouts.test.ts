@@ -4,8 +4,10 @@
  * is the deposit and whose fees are on the fee account; the same payout again posts nothing; a
  * line for an unknown order waits unmatched, naming it, with nothing posted, and is booked once the
  * order has settled and the payout is retried; `payout.failed` reverses a booked voucher; a voucher
- * an earlier attempt posted is found by its reference, not posted twice. Runs are driven through
- * Workflow introspection: each test waits for its instances to finish, never for time.
+ * an earlier attempt posted is found by its reference, not posted twice. A payout that pays out no
+ * order is held unmatched with nothing posted, and a line signed as no ledger signs it is refused
+ * before anything is stored. Runs are driven through Workflow introspection: each test waits for
+ * its instances to finish, never for time.
  */
 import { env } from "cloudflare:workers";
 import { introspectWorkflow } from "cloudflare:test";
@@ -297,6 +299,81 @@ describe("payouts", () => {
     expect((await postings(t, CLEARING)).sum).toBe(0);
     expect((await postings(t, BANK)).sum).toBe(113_000);
     expect((await postings(t, 8160)).sum).toBe(1_500);
+  });
+
+  it("a payout of one adjustment of 1,000,000.00, or one fee line, and no order is held unmatched: nothing posted", async () => {
+    const t = await shopTenant();
+    for (const [id, line] of [
+      ["po_8", { type: "adjustment", amount: "1000000.00" }],
+      ["po_9", { type: "fee", amount: "-50000.00" }],
+    ] as const) {
+      expect(await deliverPayout(t, payoutPaid(id, [line]))).toMatchObject({
+        status: 202,
+        runs: 1,
+      });
+      expect(await payout(t, id)).toMatchObject({
+        state: "unmatched",
+        issueCount: 1,
+        issues: [{ line: null, reason: "needs-orders" }],
+        voucher: null,
+      });
+    }
+    expect((await postings(t, BANK)).rows).toEqual([]);
+    expect((await postings(t, 7790)).rows).toEqual([]);
+    expect((await postings(t, FEES)).rows).toEqual([]);
+  });
+
+  it("a line with a negative fee is refused 400 as a problem, before anything of the payout is stored or started", async () => {
+    const t = await shopTenant();
+    await settled(t, plainOrder("o-1", "100.00"));
+    {
+      await using intro = await introspectWorkflow(env.PAYOUT_RECONCILIATION);
+      const res = await t.send(
+        "standard",
+        payoutPaid("po_10", [
+          { type: "charge", orderId: "o-1", amount: "100.00", fee: "-50000.00" },
+        ]),
+      );
+      expect(res.status).toBe(400);
+      expect(res.headers.get("content-type")).toContain("application/problem+json");
+      expect(await res.json()).toMatchObject({
+        type: "https://ledgergate.dev/problems/bad-request",
+        detail: expect.stringContaining("lines.0.fee"),
+      });
+      expect(await intro.get()).toHaveLength(0);
+    }
+    const stored = await gw("/payouts/standard/po_10", {
+      headers: { authorization: `Bearer ${t.gatewayKey}` },
+    });
+    expect(stored.status).toBe(404);
+    expect((await postings(t, BANK)).rows).toEqual([]);
+    // The order is no payout's: a payout sent right pays it out.
+    await deliverPayout(
+      t,
+      payoutPaid("po_10", [{ type: "charge", orderId: "o-1", amount: "100.00", fee: "2.00" }]),
+    );
+    expect(await payout(t, "po_10")).toMatchObject({ state: "booked", attempt: 1, deliveries: 1 });
+  });
+
+  it("one matched charge and an adjustment books as before: the adjustment on its account", async () => {
+    const t = await shopTenant();
+    await settled(t, plainOrder("o-1", "100.00"));
+    await deliverPayout(
+      t,
+      payoutPaid("po_11", [
+        { type: "charge", orderId: "o-1", amount: "100.00", fee: "2.00" },
+        { type: "adjustment", amount: "10.00" },
+      ]),
+    );
+    const p = await payout(t, "po_11");
+    expect(p).toMatchObject({ state: "booked", amount: "108.00", issues: [] });
+    expect(await voucherLines(t, p.voucher?.id)).toEqual([
+      [BANK, 108, "NOK"],
+      [CLEARING, -100, "NOK"],
+      [FEES, 2, "NOK"],
+      [7790, -10, "NOK"],
+    ]);
+    expect((await postings(t, BANK)).sum).toBe(10_800);
   });
 
   it("a payout.paid with other lines replaces an unmatched payout and is reconciled again; one that differs from a booked payout is not taken", async () => {

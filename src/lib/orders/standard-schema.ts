@@ -7,6 +7,7 @@
  * sender's side, and a third decimal would need a rounding rule the sender cannot see.
  */
 import { z } from "zod";
+import { senderSignError } from "../payouts/rules";
 import { toMinor } from "./money";
 import { VatClass } from "./order";
 import { normalizeOrgNumber } from "./orgnr";
@@ -138,16 +139,21 @@ export const StandardEnvelope = z.strictObject({
 /** A day (YYYY-MM-DD). */
 const IsoDate = z.iso.date();
 
-/** One line of `payout.paid` (see `docs/order-json.md`). */
-const PayoutLineJson = z.strictObject({
-  type: z.enum(["charge", "refund", "fee", "adjustment", "dispute"]),
-  orderId: Ref.nullable().default(null),
-  refundId: Ref.nullable().default(null),
-  /** Gross: charges positive; refunds, fees and losses negative. */
-  amount: SignedAmount,
-  /** The provider's fee on the line, a cost: positive (negative when a fee is given back). */
-  fee: SignedAmount.default(0),
-});
+/** One line of `payout.paid` (see `docs/order-json.md`), signed as a ledger signs it. */
+const PayoutLineJson = z
+  .strictObject({
+    type: z.enum(["charge", "refund", "fee", "adjustment", "dispute"]),
+    orderId: Ref.nullable().default(null),
+    refundId: Ref.nullable().default(null),
+    /** Gross: charges positive; refunds, fees and losses negative. */
+    amount: SignedAmount,
+    /** The provider's fee on the line, a cost: 0 or more (a fee given back is an adjustment). */
+    fee: SignedAmount.default(0),
+  })
+  .superRefine((l, ctx) => {
+    const wrong = senderSignError(l);
+    if (wrong) ctx.addIssue({ code: "custom", path: [wrong.field], message: wrong.message });
+  });
 
 /**
  * Most lines one payout may have: a busy shop's daily payout has hundreds; at this many the record

@@ -7,7 +7,8 @@
  *
  * Nothing is guessed: a line for an order this tenant never settled, an amount that is not the
  * order's, an order already in another payout, a deposit the lines do not explain, each is an
- * issue naming its line, and the payout is not booked at all.
+ * issue naming its line, and the payout is not booked at all. Nor is a payout its source's rules
+ * forbid (`rules.ts`): one that pays out no order, or names orders its sender may not claim.
  */
 import { formatMinor } from "../orders/money";
 import type { OrderMapping } from "../orders/mapping";
@@ -15,6 +16,7 @@ import { reference } from "../orders/run/refs";
 import type { Payout, PayoutLine } from "./payout";
 import type { ClearingCredit, MatchLookup, MatchResult, Settled } from "./plan";
 import { MAX_ISSUES, type IssueReason, type PayoutIssue } from "./records";
+import { rulesIssue } from "./rules";
 
 /**
  * Distinct (currency, day) rates one payout may need: each is a call to `GET /CurrencyRates`. A
@@ -80,6 +82,8 @@ export function matchPayout(
   lookup: MatchLookup,
   mapping: OrderMapping,
 ): MatchResult {
+  const forbidden = rulesIssue(source, payout);
+  if (forbidden) return { kind: "unmatched", issues: [forbidden], issueCount: 1 };
   const m = mapping.payouts;
   const issues: PayoutIssue[] = [];
   let issueCount = 0;

@@ -4,13 +4,14 @@
  * changes it: `intake.ts`), the instance id of its runs and what they report.
  *
  * A payout's states: `received` (recorded, its run to start), `running`, `unmatched` (its lines do
- * not all match this tenant's settled orders, or do not add up to the deposit: nothing posted, the
- * issues named, waiting for a retry or a corrected delivery), `booked` (its one bank voucher is
- * posted), `failed` (the run failed: the API refused or kept failing), `reversing` and `reversed`
- * (`payout.failed` after booking: the voucher is reversed), `cancelled` (`payout.failed` before
- * anything was posted). A payout read from Stripe may also be `waiting` (Stripe has not finished
- * its lines), `needs-key` (no Stripe key, or Stripe refused it: nothing read, nothing posted) or
- * `not-itemised` (a manual or instant payout: recorded with the reason, never booked).
+ * not all match this tenant's settled orders, do not add up to the deposit, or pay out no order:
+ * nothing posted, the issues named, waiting for a retry or a corrected delivery), `booked` (its
+ * one bank voucher is posted), `failed` (the run failed: the API refused or kept failing),
+ * `reversing` and `reversed` (`payout.failed` after booking: the voucher is reversed), `cancelled`
+ * (`payout.failed` before anything was posted). A payout read from Stripe may also be `waiting`
+ * (Stripe has not finished its lines), `needs-key` (no Stripe key, or Stripe refused it: nothing
+ * read, nothing posted) or `not-itemised` (a manual or instant payout: recorded with the reason,
+ * never booked).
  */
 import { z } from "zod";
 import { sha256Hex } from "../crypto";
@@ -47,6 +48,8 @@ export const IssueReason = z.enum([
   "in-other-payout",
   "deposit-differs",
   "too-many-rates",
+  "needs-orders",
+  "other-source",
 ]);
 export type IssueReason = z.output<typeof IssueReason>;
 

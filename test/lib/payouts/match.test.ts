@@ -2,7 +2,7 @@
  * The matcher (`src/lib/payouts/match.ts`): every line of a payout matched to a settled order or
  * refund of the book, or an issue naming the line, and the voucher's plan only when nothing is
  * wrong: clearing credits per account, fees, adjustments and disputes, rates only across
- * currencies.
+ * currencies. A payout that pays out no order, or names orders its source may not claim, is held.
  */
 import { describe, expect, it } from "vitest";
 import { resolveMapping } from "../../../src/lib/orders/mapping";
@@ -190,5 +190,62 @@ describe("matchPayout: what does not match is named, and nothing is planned", ()
     );
     const r = matchPayout("standard", payout(lines), BOOK, mapping);
     expect(r.kind === "unmatched" && [r.issues.length, r.issueCount]).toEqual([200, 250]);
+  });
+});
+
+describe("matchPayout: a payout its source's rules forbid is held, whatever its lines", () => {
+  const held = (p: Payout, source: "standard" | "stripe" = "standard") => {
+    const r = matchPayout(source, p, BOOK, mapping);
+    if (r.kind !== "unmatched") throw new Error(`matched: ${JSON.stringify(r.plan)}`);
+    return r.issues.map((i) => [i.line, i.reason]);
+  };
+
+  it("one adjustment of 1,000,000.00 and nothing else: held, naming the payout", () => {
+    expect(held(payout([line({ type: "adjustment", amount: 100_000_000 })]))).toEqual([
+      [null, "needs-orders"],
+    ]);
+  });
+
+  it("fees, disputes and adjustments alone, even naming an order: held", () => {
+    expect(
+      held(
+        payout([
+          line({ type: "fee", amount: -5_000_000 }),
+          line({ type: "dispute", orderId: "o-1", amount: 5_000 }),
+          line({ type: "adjustment", orderId: "o-1", amount: 1_000 }),
+        ]),
+      ),
+    ).toEqual([[null, "needs-orders"]]);
+  });
+
+  it("one matched charge and an adjustment: booked as before", () => {
+    const r = matchPayout(
+      "standard",
+      payout([
+        line({ type: "charge", orderId: "o-1", amount: 100_000, fee: 2_400 }),
+        line({ type: "adjustment", amount: 1_000 }),
+      ]),
+      BOOK,
+      mapping,
+    );
+    if (r.kind !== "matched") throw new Error(JSON.stringify(r));
+    expect(r.claims).toEqual([{ orderId: "o-1", refundId: null }]);
+    expect(r.plan).toMatchObject({ fees: 2_400, adjustments: -1_000 });
+  });
+
+  it("a Standard payout of Stripe's orders, and a Stripe payout of other orders: held", () => {
+    const charge = [line({ type: "charge", orderId: "o-1", amount: 100_000 })];
+    expect(held(payout(charge, { orderSource: "stripe" }))).toEqual([[null, "other-source"]]);
+    expect(held(payout(charge, { orderSource: "standard" }), "stripe")).toEqual([
+      [null, "other-source"],
+    ]);
+  });
+
+  it("a Standard payout of Shopify or WooCommerce orders is matched against them", () => {
+    const charge = [line({ type: "charge", orderId: "o-1", amount: 100_000 })];
+    for (const orderSource of ["shopify", "woocommerce"] as const)
+      expect(matchPayout("standard", payout(charge, { orderSource }), BOOK, mapping).kind).toBe(
+        "matched",
+      );
   });
 });
