@@ -5,8 +5,9 @@
  * It also keeps the single-use `state` of each onboarding (`directory/onboarding-states.ts`): there
  * is no tenant yet to keep it, and one object for the gateway makes "used once" exact. And the one
  * index that spans tenants: which tenant holds which webhook secret (hashed) on which shop
- * (`directory/shop-claims.ts`). And the caps of OAuth dynamic client registration, which anyone
- * may call and which stores a record each time (`directory/oauth-registrations.ts`).
+ * (`directory/shop-claims.ts`). And OAuth dynamic client registration, which anyone may call and
+ * which stores a record each time: its caps, and the never-approved registrations, whose client
+ * records its one alarm deletes at their end (`directory/oauth-registrations.ts`).
  */
 import { DurableObject } from "cloudflare:workers";
 import { z } from "zod";
@@ -17,6 +18,12 @@ import { ShopClaims, type ClaimAnswer, type ShopClaim } from "./directory/shop-c
 import { migrate } from "./directory/schema";
 
 const NameRow = z.object({ name: z.string() });
+
+/**
+ * Client records deleted per sweep: KV operations per invocation are capped (1,000), and a sweep
+ * with more due arms the alarm again at once.
+ */
+const SWEEP_BATCH = 50;
 
 export class Directory extends DurableObject<Bindings> {
   readonly #states: OnboardingStates;
@@ -52,16 +59,40 @@ export class Directory extends DurableObject<Bindings> {
   }
 
   /**
-   * A slot for one OAuth client registration whose record lives `lifetimeMs`, or why not
-   * (`directory/oauth-registrations.ts`: the pace and the number are capped gateway-wide).
+   * A row for one OAuth client registration from `address` (the SHA-256 of its address key, or
+   * null), or which pace refuses it (`directory/oauth-registrations.ts`). When the never-approved
+   * registrations are at their cap, the oldest one's client record is deleted before this answers.
    */
-  admitRegistration(lifetimeMs: number): Admission {
-    return this.#registrations.take(Date.now(), lifetimeMs);
+  async admitRegistration(address: string | null): Promise<Admission> {
+    const admission = this.#registrations.take(Date.now(), address);
+    await (admission.ok && admission.evicted ? this.#sweep() : this.#arm());
+    return admission;
   }
 
-  /** Gives back the slot of a registration the authorization server refused. */
-  releaseRegistration(id: number): void {
+  /** Names the client the authorization server stored for row `id` (its 201's `client_id`). */
+  async recordRegistration(id: number, clientId: string): Promise<void> {
+    if (this.#registrations.record(id, clientId, Date.now())) await this.#sweep();
+  }
+
+  /** Gives back the row of a registration the authorization server refused. */
+  async releaseRegistration(id: number): Promise<void> {
     this.#registrations.giveBack(id);
+    await this.#arm();
+  }
+
+  /**
+   * Marks `clientId`'s registration used, as a person approves a grant for it: from now on only
+   * the library's lifetime applies. False when the registration has ended (its record is deleted).
+   */
+  async useRegistration(clientId: string): Promise<boolean> {
+    const used = this.#registrations.use(clientId, Date.now());
+    await this.#arm();
+    return used;
+  }
+
+  /** Deletes the records of never-approved registrations at their end. Safe to run twice. */
+  override async alarm(): Promise<void> {
+    await this.#sweep();
   }
 
   /** Remembers an onboarding's state (its SHA-256) until `expiresAt`, epoch ms. */
@@ -94,6 +125,29 @@ export class Directory extends DurableObject<Bindings> {
         .exec("SELECT 1 FROM console_revoked WHERE id = ? AND until > ?", id, Date.now())
         .toArray().length > 0
     );
+  }
+
+  /**
+   * Deletes the client records of due registrations (`client:<id>`: a never-approved client holds
+   * no grant, so its record is all there is; the library's `deleteClient` would also list every
+   * grant in KV to find none), then their rows, then arms the alarm. The rows stay until their
+   * records are gone, so a sweep cut short, or two at once, deletes them again: both are harmless.
+   */
+  async #sweep(): Promise<void> {
+    const due = this.#registrations.due(Date.now(), SWEEP_BATCH);
+    await Promise.all(
+      due.flatMap((r) =>
+        r.client_id === null ? [] : [this.env.OAUTH_KV.delete(`client:${r.client_id}`)],
+      ),
+    );
+    this.#registrations.forget(due.map((r) => r.id));
+    await this.#arm();
+  }
+
+  /** One alarm, at the end of the next never-approved registration. */
+  async #arm(): Promise<void> {
+    const at = this.#registrations.dueAt();
+    await (at === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(at));
   }
 
   /** All tenant names, sorted. */

@@ -24,20 +24,28 @@ export async function pkce(): Promise<{ verifier: string; challenge: string }> {
   return { verifier, challenge: b64url(new Uint8Array(digest)) };
 }
 
-/** Registers a public client (RFC 7591); answers the registration's response. */
+/**
+ * Registers a public client (RFC 7591); answers the registration's response. `headers` may carry a
+ * `cf-connecting-ip` (without one, only the gateway's pace applies, not the address's).
+ */
 export async function register(
   fields: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
 ): Promise<{ res: Response; body: Record<string, unknown> }> {
   const res = await gw(
     "/oauth/register",
-    json({
-      client_name: "Test Assistant",
-      redirect_uris: [REDIRECT],
-      token_endpoint_auth_method: "none",
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      ...fields,
-    }),
+    json(
+      {
+        client_name: "Test Assistant",
+        redirect_uris: [REDIRECT],
+        token_endpoint_auth_method: "none",
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        ...fields,
+      },
+      "POST",
+      headers,
+    ),
   );
   return { res, body: (await res.clone().json()) as Record<string, unknown> };
 }
@@ -191,8 +199,9 @@ export async function exchange(a: {
 
 let shared: Promise<string> | null = null;
 /**
- * One registered client for the whole test file (registration is capped at 20 in 10 minutes for
- * the gateway, and a client may hold any number of grants).
+ * One registered client for the whole test file (registration is paced, 200 in 10 minutes for the
+ * gateway, and a client may hold any number of grants). Approving a grant marks it used, so the
+ * directory does not delete it after the hours an unapproved registration lives.
  */
 export function sharedClient(): Promise<string> {
   return (shared ??= clientId());

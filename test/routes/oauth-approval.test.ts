@@ -2,11 +2,14 @@
  * The approval page (`src/routes/oauth/`, `src/lib/oauth/approve.ts`) as a browser meets it: what
  * it shows (the client's name escaped and marked unverified, where the tokens go, a warning for this
  * computer, never a key), the headers that keep it to itself, requests it must not approve (an
- * unknown client, a redirect URI the client did not register, no PKCE), the form's refusals (a
- * wrong key, another site, a used or foreign handle, a scope beyond the endpoint), denial, and the
- * operator's way through the console.
+ * unknown client, a redirect URI the client did not register, no PKCE from a public or a
+ * confidential client), the form's refusals (a wrong key, another site, a used or foreign handle, a
+ * scope beyond the endpoint, a consent begun without PKCE), denial, and the operator's way through
+ * the console.
  */
+import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
+import { authorizationServer } from "../../src/lib/oauth/server";
 import { signIn } from "../helpers/console";
 import { ADMIN, fresh, gw, tenant } from "../helpers/gateway";
 import {
@@ -96,6 +99,55 @@ describe("oauth approval: the page", () => {
     expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
     expect(back.searchParams.get("error")).toBe("invalid_request");
     expect(back.searchParams.get("iss")).toBe(ORIGIN);
+  });
+});
+
+describe("oauth approval: PKCE of every client", () => {
+  const confidential = { token_endpoint_auth_method: "client_secret_basic" };
+
+  it("sends a confidential client's request without PKCE, or with the plain method, back with invalid_request; with S256 it gets the page", async () => {
+    const id = await clientId(confidential);
+    const { challenge } = await pkce();
+    const q = new URLSearchParams(authorizeQuery({ clientId: id, challenge }));
+    q.delete("code_challenge");
+    q.delete("code_challenge_method");
+    const plain = new URLSearchParams(authorizeQuery({ clientId: id, challenge: "a".repeat(43) }));
+    plain.set("code_challenge_method", "plain");
+    for (const query of [q, plain]) {
+      const res = await gw(`/oauth/authorize?${query.toString()}`, { redirect: "manual" });
+      expect(res.status).toBe(302);
+      const back = new URL(res.headers.get("location") ?? "");
+      expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
+      expect(back.searchParams.get("error")).toBe("invalid_request");
+      expect(back.searchParams.get("state")).toBe("st-1");
+      expect(back.searchParams.get("iss")).toBe(ORIGIN);
+    }
+    expect((await openApproval({ clientId: id, challenge })).html).toContain("registered itself");
+  });
+
+  it("refuses at the form a consent begun without PKCE (not by the page): nothing approved", async () => {
+    const t = await tenant();
+    const id = await clientId(confidential);
+    const q = new URLSearchParams(authorizeQuery({ clientId: id, challenge: "unused" }));
+    q.delete("code_challenge");
+    q.delete("code_challenge_method");
+    const oauth = authorizationServer(ORIGIN).getOAuthApi(env);
+    const request = await oauth.parseAuthRequest(
+      new Request(`${ORIGIN}/oauth/authorize?${q.toString()}`),
+    );
+    const consent = await oauth.beginConsent(request);
+    const cookie = consent.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0] ?? "")
+      .join("; ");
+    const res = await postApproval(
+      { res: new Response(), html: "", cookie, consent: consent.handle, request: q.toString() },
+      { decision: "approve", gatewayKey: t.gatewayKey, scope: "read" },
+    );
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("PKCE is required of every client");
+    const grants = await gw(`/admin/tenants/demo/${t.client}/grants`, { headers: ADMIN });
+    expect(await grants.json()).toEqual({ grants: [] });
   });
 });
 

@@ -1,29 +1,38 @@
 /**
  * @module
- * The caps of OAuth dynamic client registration (RFC 7591, `POST /oauth/register`). Registration is
- * open to anyone by design (an assistant registers itself before any person is involved), and each
- * registration is a stored record (a client in `OAUTH_KV`), so both the pace and the number are
- * bounded, for the whole gateway, here in the one directory object: exact counts (KV can count
- * nothing), one row per admitted registration, nothing about the client.
- *
- * The limits are global, never per address: claude.ai and ChatGPT register every user's connection
- * from a few shared addresses, so a count per address would refuse their users first. What a flood
- * costs is bounded instead: at most `MAX_REGISTRATIONS` records live in any `CLIENT_REGISTRATION_TTL`
- * (the rows expire with the records they count), made at most `PER_WINDOW` per `WINDOW_MS`. Clients
- * with a client ID metadata document (claude.ai, ChatGPT, Claude Code) do not register at all, so a
- * flood that exhausts the cap leaves them connecting.
- *
- * `take` is one synchronous read and write in the object, which runs one event at a time: two
- * registrations racing for the last slot cannot both get it.
+ * The caps and lifetimes of OAuth dynamic client registration (RFC 7591, `POST /oauth/register`),
+ * one row per admitted registration with its client id. Invariant: every client registration stored
+ * (`client:<id>` in `OAUTH_KV`) has a row here until a person approves a grant for it; a row never
+ * approved is deleted, with its client record, `UNUSED_LIFETIME_MS` after it was made, or sooner
+ * when `MAX_UNUSED` newer unused ones push it out. A used row only counts for the pace and is
+ * forgotten after `WINDOW_MS`: from then on the library's own lifetime applies (30 days, renewed
+ * while the client uses its tokens, `lib/oauth/server.ts`). Clock passed in; `Directory` runs the
+ * deletions (`due`, `forget`) from its alarm.
  */
 import { z } from "zod";
 
-/** Registrations admitted per window: a burst of people connecting at once, not a script. */
-export const PER_WINDOW = 20;
-/** The window, ms. */
+/** The window of both paces, ms. */
 export const WINDOW_MS = 10 * 60_000;
-/** Registrations alive at once (each lives `lifetimeMs`, the records' own lifetime). */
-export const MAX_REGISTRATIONS = 1_000;
+/**
+ * Registrations per window from one address (its `addressKey`): a developer retrying, not a script.
+ * A flood then refuses its own address and whoever shares it (an office behind one NAT); the
+ * assistants that connect many people from shared addresses (claude.ai, ChatGPT, Claude Code)
+ * identify by metadata documents and never register, so it cannot refuse them.
+ */
+export const PER_ADDRESS_PER_WINDOW = 10;
+/** Registrations per window for the whole gateway: twenty addresses at their limit at once. */
+export const PER_WINDOW = 200;
+/**
+ * Never-approved registrations alive at once; a new one evicts the oldest, so even at full pace a
+ * registration waits 50 minutes for its approval (`MAX_UNUSED / PER_WINDOW` windows).
+ */
+export const MAX_UNUSED = 1_000;
+/**
+ * How long a never-approved registration lives, ms. A client registers just before it opens the
+ * approval page, so its person approves within minutes; hours leave slack for a person who comes
+ * back later, and under a flood the cap binds first.
+ */
+export const UNUSED_LIFETIME_MS = 6 * 3_600_000;
 
 /** The table as of directory step 6 (`directory/schema.ts`: change it with a new step). */
 export const OAUTH_REGISTRATIONS_TABLES = [
@@ -32,53 +41,154 @@ export const OAUTH_REGISTRATIONS_TABLES = [
   "CREATE INDEX IF NOT EXISTS oauth_registrations_expiry ON oauth_registrations (expires_at)",
 ];
 
-/** Whether a registration may go ahead: its slot's id, or why not and when to try again. */
+/** Whether a registration may go ahead (its row's id, and whether it evicted an older one). */
 export type Admission =
-  { ok: true; id: number } | { ok: false; reason: "pace" | "full"; retryAfterSeconds: number };
+  | { ok: true; id: number; evicted: boolean }
+  | { ok: false; reason: "address" | "pace"; retryAfterSeconds: number };
 
-const At = z.object({ at: z.int() });
+/** A never-approved registration at its end: its row, and its client when it got one. */
+export const DueRegistration = z.object({ id: z.int(), client_id: z.string().nullable() });
+export type DueRegistration = z.output<typeof DueRegistration>;
+
 const Count = z.object({ n: z.int() });
+const At = z.object({ at: z.int().nullable() });
 const Id = z.object({ id: z.int() });
+const UseRow = z.object({ id: z.int(), expires_at: z.int(), used_at: z.int().nullable() });
+
+/** Rows of unused registrations (`used_at` null) that are still alive at `?`. */
+const ALIVE = "used_at IS NULL AND expires_at > ?";
 
 export class OAuthRegistrations {
   constructor(private readonly sql: SqlStorage) {}
 
-  /** Takes a slot for a registration whose record lives `lifetimeMs`, or says why not. */
-  take(now: number, lifetimeMs: number): Admission {
-    this.sql.exec("DELETE FROM oauth_registrations WHERE expires_at <= ?", now);
-    const count = (q: string, ...p: SqlStorageValue[]) =>
-      Count.parse(this.sql.exec(q, ...p).one()).n;
-    const first = (q: string, ...p: SqlStorageValue[]) => {
-      const r = this.sql.exec(q, ...p).toArray()[0];
-      return r === undefined ? now : At.parse(r).at;
-    };
-    const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
-    if (count("SELECT COUNT(*) AS n FROM oauth_registrations") >= MAX_REGISTRATIONS) {
-      const next = first(
-        "SELECT expires_at AS at FROM oauth_registrations ORDER BY expires_at LIMIT 1",
-      );
-      return { ok: false, reason: "full", retryAfterSeconds: seconds(next - now) };
-    }
+  /**
+   * Takes a row for a registration from `address` (a hash of its address key; null: only the
+   * gateway's pace applies), or says which pace refuses it and for how long. When `MAX_UNUSED`
+   * are alive, the oldest unused row is marked due (its record goes at the next sweep) instead.
+   */
+  take(now: number, address: string | null): Admission {
     const since = now - WINDOW_MS;
-    if (count("SELECT COUNT(*) AS n FROM oauth_registrations WHERE at > ?", since) >= PER_WINDOW) {
-      const oldest = first(
-        "SELECT at FROM oauth_registrations WHERE at > ? ORDER BY at LIMIT 1",
-        since,
-      );
-      return { ok: false, reason: "pace", retryAfterSeconds: seconds(oldest + WINDOW_MS - now) };
+    this.sql.exec("DELETE FROM oauth_registrations WHERE used_at IS NOT NULL AND at <= ?", since);
+    // The address is needed only while its rows count for its pace.
+    this.sql.exec(
+      "UPDATE oauth_registrations SET address = NULL WHERE address IS NOT NULL AND at <= ?",
+      since,
+    );
+    const seconds = (oldest: number | null) =>
+      Math.max(1, Math.ceil(((oldest ?? now) + WINDOW_MS - now) / 1000));
+    if (address !== null) {
+      const q = "FROM oauth_registrations WHERE address = ? AND at > ?";
+      if (this.#count(`SELECT COUNT(*) AS n ${q}`, address, since) >= PER_ADDRESS_PER_WINDOW)
+        return {
+          ok: false,
+          reason: "address",
+          retryAfterSeconds: seconds(this.#min(q, address, since)),
+        };
     }
-    const inserted = this.sql
+    const q = "FROM oauth_registrations WHERE at > ?";
+    if (this.#count(`SELECT COUNT(*) AS n ${q}`, since) >= PER_WINDOW)
+      return { ok: false, reason: "pace", retryAfterSeconds: seconds(this.#min(q, since)) };
+    // Evicting instead of refusing: a flood then costs the oldest unused registration, never
+    // everyone's next one.
+    const evicted =
+      this.#count(`SELECT COUNT(*) AS n FROM oauth_registrations WHERE ${ALIVE}`, now) >=
+        MAX_UNUSED &&
+      this.sql
+        .exec(
+          `UPDATE oauth_registrations SET expires_at = ? WHERE id = (SELECT id FROM
+            oauth_registrations WHERE ${ALIVE} ORDER BY at, id LIMIT 1) RETURNING id`,
+          now,
+          now,
+        )
+        .toArray().length > 0;
+    const row = this.sql
       .exec(
-        "INSERT INTO oauth_registrations (at, expires_at) VALUES (?, ?) RETURNING id",
+        "INSERT INTO oauth_registrations (at, expires_at, address) VALUES (?, ?, ?) RETURNING id",
         now,
-        now + lifetimeMs,
+        now + UNUSED_LIFETIME_MS,
+        address,
       )
       .one();
-    return { ok: true, id: Id.parse(inserted).id };
+    return { ok: true, id: Id.parse(row).id, evicted };
   }
 
-  /** Gives a slot back: the registration it was taken for was refused, so nothing was stored. */
+  /** Gives a row back: the registration it was taken for was refused, so nothing was stored. */
   giveBack(id: number): void {
     this.sql.exec("DELETE FROM oauth_registrations WHERE id = ?", id);
+  }
+
+  /**
+   * Names the client stored for row `id`. A row evicted and swept while its registration ran comes
+   * back due, so the sweep still deletes that client. Answers whether the client is due now.
+   */
+  record(id: number, clientId: string, now: number): boolean {
+    const updated = this.sql
+      .exec(
+        "UPDATE oauth_registrations SET client_id = ? WHERE id = ? RETURNING expires_at AS at",
+        clientId,
+        id,
+      )
+      .toArray()[0];
+    if (updated !== undefined) return (At.parse(updated).at ?? now) <= now;
+    this.sql.exec(
+      "INSERT INTO oauth_registrations (at, expires_at, client_id) VALUES (?, ?, ?)",
+      now,
+      now,
+      clientId,
+    );
+    return true;
+  }
+
+  /**
+   * Marks `clientId`'s registration used (a person approved a grant for it): never deleted here
+   * again. False when it is at its end (expired or evicted: its record is being deleted); true
+   * for a client with no row (a metadata-document client, or one this table no longer tracks).
+   */
+  use(clientId: string, now: number): boolean {
+    const raw = this.sql
+      .exec("SELECT id, expires_at, used_at FROM oauth_registrations WHERE client_id = ?", clientId)
+      .toArray()[0];
+    if (raw === undefined) return true;
+    const row = UseRow.parse(raw);
+    if (row.used_at !== null) return true;
+    if (row.expires_at <= now) return false;
+    this.sql.exec("UPDATE oauth_registrations SET used_at = ? WHERE id = ?", now, row.id);
+    return true;
+  }
+
+  /** Up to `limit` unused rows at their end, oldest end first: their clients are to be deleted. */
+  due(now: number, limit: number): DueRegistration[] {
+    return this.sql
+      .exec(
+        `SELECT id, client_id FROM oauth_registrations WHERE used_at IS NULL AND expires_at <= ?
+          ORDER BY expires_at, id LIMIT ?`,
+        now,
+        limit,
+      )
+      .toArray()
+      .map((r) => DueRegistration.parse(r));
+  }
+
+  /** Deletes the rows `ids` once their clients are deleted (a row used meanwhile stays). */
+  forget(ids: readonly number[]): void {
+    for (const id of ids)
+      this.sql.exec("DELETE FROM oauth_registrations WHERE id = ? AND used_at IS NULL", id);
+  }
+
+  /** When the next unused row ends (epoch ms), or null with none: the directory's alarm. */
+  dueAt(): number | null {
+    const row = this.sql
+      .exec("SELECT MIN(expires_at) AS at FROM oauth_registrations WHERE used_at IS NULL")
+      .one();
+    return At.parse(row).at;
+  }
+
+  #count(q: string, ...p: SqlStorageValue[]): number {
+    return Count.parse(this.sql.exec(q, ...p).one()).n;
+  }
+
+  /** The earliest `at` of the rows `from` selects. */
+  #min(from: string, ...p: SqlStorageValue[]): number | null {
+    return At.parse(this.sql.exec(`SELECT MIN(at) AS at ${from}`, ...p).one()).at;
   }
 }

@@ -6,6 +6,7 @@
  * under the list; it was created on every wake outside the version row until then, so the step's
  * `IF NOT EXISTS` finds it on every object that ran that code. Layout: docs/storage.md.
  */
+import { addColumn } from "../columns";
 import { migrate as migrateSteps, type Migration } from "../migrations";
 import { OAUTH_REGISTRATIONS_TABLES } from "./oauth-registrations";
 import { ONBOARDING_STATES_TABLE } from "./onboarding-states";
@@ -42,6 +43,24 @@ export const DIRECTORY_MIGRATIONS: readonly Migration[] = [
     name: "oauth_registrations: the caps of OAuth dynamic client registration",
     up: (sql) => {
       for (const statement of OAUTH_REGISTRATIONS_TABLES) sql.exec(statement);
+    },
+  },
+  {
+    version: 7,
+    name: "oauth_registrations: client_id, address and used_at; unused registrations expire in hours",
+    up: (sql) => {
+      addColumn(sql, "oauth_registrations", "client_id", "TEXT");
+      addColumn(sql, "oauth_registrations", "address", "TEXT");
+      addColumn(sql, "oauth_registrations", "used_at", "INTEGER");
+      // Rows from before name no client, so nothing can delete their records: counted as used,
+      // their clients keep the library's 30 days, and the rows go once out of the pace's window.
+      sql.exec("UPDATE oauth_registrations SET used_at = at WHERE used_at IS NULL");
+      sql.exec(
+        "CREATE INDEX IF NOT EXISTS oauth_registrations_client ON oauth_registrations (client_id)",
+      );
+      sql.exec(
+        "CREATE INDEX IF NOT EXISTS oauth_registrations_address ON oauth_registrations (address, at)",
+      );
     },
   },
 ];

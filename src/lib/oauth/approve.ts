@@ -1,10 +1,11 @@
 /**
  * @module
- * The approval of an assistant's connection, in three steps the routes call (`routes/oauth.ts`
+ * The approval of an assistant's connection, in three steps the routes call (`routes/oauth/`
  * for a gateway key's holder, `routes/console/oauth-routes.tsx` for the operator):
  *
  * 1. `beginApproval`: the client's authorization request, checked by the authorization server
- *    (client, redirect URI, PKCE S256, resource), described for the page (the client's name and
+ *    (client, redirect URI, resource) and for PKCE S256, which every client must use (the library
+ *    requires it of public clients only), described for the page (the client's name and
  *    whether it is verified, where its tokens go, which endpoint), and a consent transaction begun:
  *    a single-use handle for the form, bound to this browser by a `__Host-` cookie, and headers that
  *    forbid framing. The request itself stays server-side; the form carries only the handle, and
@@ -12,12 +13,14 @@
  * 2. The route proves the person may act for a tenant (the tenant's gateway key, or the operator's
  *    console session) and picks the tenant, the scope and the lifetime.
  * 3. `completeApproval`: the handle is consumed (it works once, in the browser it was given to),
- *    the grant is made for that one tenant and scope, recorded in the tenant's object (the door's
- *    authority), and the browser is sent back to the client with the code. Or `denyApproval`.
+ *    PKCE checked again, the client's registration marked used (the directory no longer deletes
+ *    it), the grant made for that one tenant and scope, recorded in the tenant's object (the door's
+ *    authority), and the browser sent back to the client with the code. Or `denyApproval`.
  *
  * Nothing here sees a gateway key: the route checks it and hands on only the tenant and an id.
  */
 import {
+  authorizationErrorRedirect,
   AuthorizationError,
   CimdFetchError,
   type AuthRequest,
@@ -28,7 +31,7 @@ import type { NewGrant } from "../../durable/tenant/assistant-grants";
 import type { Bindings } from "../config";
 import { ENDPOINT_SCOPES, Scope, allows, type McpEndpoint } from "../mcp/principal";
 import type { Outcome } from "../outcome";
-import type { TenantName } from "../stubs";
+import { directoryStub, type TenantName } from "../stubs";
 import { GRANT_LIFETIMES, grantUserId, newGrantId, type GrantProps, type Lifetime } from "./grants";
 import { revokeGrantRecords } from "./revoke";
 import { authorizationServer, endpointOf, OAUTH_PATHS } from "./server";
@@ -57,6 +60,20 @@ export type Begun =
 /** How completing or denying went: the response sending the browser back, or a refusal. */
 export type Completed =
   { kind: "redirect"; response: Response } | { kind: "refused"; message: string };
+
+/**
+ * Whether a request carries PKCE with S256. Required of every client, confidential ones too: a
+ * client secret proves who redeems a code, not that it is the party that asked for it, and a
+ * secret in a desktop app is no secret (OAuth 2.1 makes PKCE the rule for all clients).
+ */
+const hasPkce = (r: AuthRequest) => !!r.codeChallenge && r.codeChallengeMethod === "S256";
+
+const NO_PKCE =
+  "PKCE is required of every client: send code_challenge with code_challenge_method S256.";
+
+/** The page's words for a registration that ended before anyone approved it. */
+const EXPIRED =
+  "The assistant's registration ended before it was approved (an unapproved registration lasts a few hours, and the oldest make way when many are waiting). Nothing was approved: connect again from the assistant, which registers anew.";
 
 /** The page's words for a handle that cannot be used. */
 const STALE =
@@ -95,6 +112,12 @@ export async function beginApproval(env: Bindings, origin: string, query: string
       };
     throw e;
   }
+  // The client and its redirect URI were validated: the refusal goes back to it, as the library's.
+  if (!hasPkce(request))
+    return {
+      kind: "redirect",
+      location: authorizationErrorRedirect(request, "invalid_request", NO_PKCE),
+    };
   const endpoint = endpointOf(origin, request.resource);
   if (!endpoint)
     return { kind: "refused", message: "The request names no MCP endpoint of this gateway." };
@@ -146,6 +169,10 @@ export async function completeApproval(
     if (e instanceof AuthorizationError) return { kind: "refused", message: STALE };
     throw e;
   }
+  // Only `beginApproval` begins consents, and it refuses a request without PKCE; checked again
+  // here, so no other way to a consent can make a code without it.
+  if (!hasPkce(approved.request))
+    return { kind: "refused", message: `${NO_PKCE} Nothing was approved.` };
   const endpoint = endpointOf(origin, approved.request.resource);
   // The page offers no more than the endpoint allows; a form that asks for more was not ours.
   if (!endpoint || !allows(ENDPOINT_SCOPES[endpoint], a.scope))
@@ -153,6 +180,10 @@ export async function completeApproval(
       kind: "refused",
       message: `The endpoint allows at most ${endpoint ? ENDPOINT_SCOPES[endpoint] : "nothing"}; nothing was approved.`,
     };
+  // Used from now on: the directory stops counting it and never deletes it; the library's
+  // lifetime applies. Before the grant exists, so no grant outlives its client by our doing.
+  if (!(await directoryStub(env).useRegistration(approved.request.clientId)))
+    return { kind: "refused", message: EXPIRED };
   const consent = await oauth.describeConsent(approved.request);
   const id = newGrantId();
   const expiresAt = Date.now() + GRANT_LIFETIMES[a.lifetime].seconds * 1000;

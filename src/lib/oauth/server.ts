@@ -4,9 +4,10 @@
  * `workers-oauth-provider` in its authorization-server role (`OAuthAuthorizationServer`), mounted as
  * routes of the one Hono app (`routes/oauth.ts`). The library owns the protocol: RFC 8414 metadata,
  * the token endpoint (codes, refresh with rotation, RFC 7009 revocation), dynamic client
- * registration (RFC 7591), client ID metadata documents, PKCE (S256 only), redirect URIs (https or
- * loopback only), resource indicators (RFC 8707) and RFC 9207's `iss`. ledgergate owns the approval
- * page (`routes/oauth.ts`, `lib/oauth/approve.ts`), the grant's authority (the tenant's object) and
+ * registration (RFC 7591), client ID metadata documents, PKCE (S256 only; the approval requires it
+ * of every client, confidential ones too, `lib/oauth/approve.ts`), redirect URIs (https or loopback
+ * only), resource indicators (RFC 8707) and RFC 9207's `iss`. ledgergate owns the approval
+ * page (`routes/oauth/`, `lib/oauth/approve.ts`), the grant's authority (the tenant's object) and
  * the MCP door (`middleware/mcp-key.ts`), which validates tokens with `validateToken` itself,
  * because the same endpoints also take gateway keys.
  *
@@ -47,9 +48,9 @@ export const OAUTH_PATHS = {
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 
 /**
- * A dynamically registered client's lifetime, s: 30 days, renewed by the library while the client
- * keeps using its tokens (past half its life, its next token request renews it). An abandoned
- * registration is gone a month later; the number of them is capped (`directory/oauth-registrations.ts`).
+ * An approved dynamically registered client's lifetime, s: 30 days, renewed by the library while
+ * the client keeps using its tokens (past half its life, its next token request renews it). One
+ * nobody approved is deleted by the directory after hours (`directory/oauth-registrations.ts`).
  */
 export const CLIENT_REGISTRATION_TTL_SECONDS = 30 * 86_400;
 

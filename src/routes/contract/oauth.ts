@@ -100,7 +100,7 @@ export const oauthRegister = createRoute({
   operationId: "oauthRegister",
   summary: "Register a client (RFC 7591)",
   description:
-    "No credential. The body is the client's metadata (JSON): redirect_uris (https, or http on a loopback host), client_name, and the usual RFC 7591 fields. Capped for the whole gateway, never per address: 20 registrations in any 10 minutes and 1,000 alive (each lives 30 days, renewed while it is used); over either, 429 with Retry-After. A body over 16 KiB is 413. Prefer a client ID metadata document, which needs no registration.",
+    "No credential. The body is the client's metadata (JSON): redirect_uris (https, or http on a loopback host), client_name, and the usual RFC 7591 fields. Paced per address (10 in any 10 minutes) and for the gateway (200); over either, 429 with Retry-After. A registration nobody approves lives 6 hours (at 1,000 waiting, the oldest is evicted); an approved one 30 days, renewed while it is used. A body over 16 KiB is 413. Prefer a client ID metadata document, which needs no registration.",
   responses: {
     201: jsonAnswer("The registered client.", RegisteredClient),
     400: jsonAnswer(

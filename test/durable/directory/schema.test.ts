@@ -1,10 +1,11 @@
 /**
  * The directory's layout as numbered steps (`src/durable/directory/schema.ts`): an object written
  * under the text version row "3", with `console_revoked` made outside it as that build did, is
- * recognised and brought to the last step with its rows intact.
+ * recognised and brought to the last step with its rows intact; an object at step 6 keeps its
+ * registrations' rows, counted as used (they name no client to delete).
  */
 import { env } from "cloudflare:workers";
-import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DIRECTORY_MIGRATIONS } from "../../../src/durable/directory/schema";
 
@@ -57,6 +58,48 @@ describe("directory schema: the numbered steps", () => {
         "tenants",
       ]);
     });
+  });
+
+  it("brings step 6's oauth_registrations to step 7: rows kept, counted as used, never deleted with a client", async () => {
+    const stub = DIRECTORY.get(DIRECTORY.idFromName(`test:directory-schema-6-${Date.now()}`));
+    const at = Date.now() - 1000;
+    await runInDurableObject(stub, (_i, state) => {
+      const sql = state.storage.sql;
+      for (const t of userTables(sql)) sql.exec(`DROP TABLE ${t}`);
+      sql.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+      for (const step of DIRECTORY_MIGRATIONS.filter((s) => s.version <= 6)) step.up(sql);
+      sql.exec("INSERT INTO meta (key, value) VALUES ('schema', '6')");
+      sql.exec(
+        "INSERT INTO oauth_registrations (at, expires_at) VALUES (?, ?)",
+        at,
+        at + 30 * 86_400_000,
+      );
+    });
+    await evictDurableObject(stub);
+    // The row from before counts for the pace but not as an unused registration: nothing is due.
+    expect(await stub.useRegistration("any-client")).toBe(true);
+    await runInDurableObject(stub, (_i, state) => {
+      const sql = state.storage.sql;
+      expect(sql.exec("SELECT value FROM meta WHERE key = 'schema'").one()).toEqual({
+        value: CURRENT,
+      });
+      expect(
+        sql.exec("SELECT at, client_id, address, used_at FROM oauth_registrations").toArray(),
+      ).toEqual([{ at, client_id: null, address: null, used_at: at }]);
+      expect(
+        sql
+          .exec(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'oauth_registrations' ORDER BY name",
+          )
+          .toArray()
+          .map((r) => r.name),
+      ).toEqual([
+        "oauth_registrations_address",
+        "oauth_registrations_client",
+        "oauth_registrations_expiry",
+      ]);
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(false);
   });
 
   it("a new object has every table at the last step", async () => {
