@@ -9,6 +9,7 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
+import { randomSecret } from "../../src/lib/crypto";
 import { authorizationServer } from "../../src/lib/oauth/server";
 import { signIn } from "../helpers/console";
 import { ADMIN, fresh, gw, tenant } from "../helpers/gateway";
@@ -171,6 +172,35 @@ describe("oauth approval: the form", () => {
       gatewayKey: t.gatewayKey,
       scope: "read",
     });
+    expect(codeOf(ok).state).toBe("st-1");
+  });
+
+  it("wrong keys naming a tenant from other addresses never turn its holder's own mistake into a 429", async () => {
+    const t = await tenant();
+    const forged = () => `lg_demo_${t.client}_${randomSecret(32)}`;
+    let { page: p } = await page();
+    for (let i = 0; i < 45; i++) {
+      const res = await postApproval(
+        p,
+        { decision: "approve", gatewayKey: forged(), scope: "read" },
+        { "cf-connecting-ip": `198.51.100.${i}` },
+      );
+      expect(res.status).toBe(401);
+      p = await readPage(res);
+    }
+    const holder = { "cf-connecting-ip": "203.0.113.44" };
+    const typo = await postApproval(
+      p,
+      { decision: "approve", gatewayKey: forged(), scope: "read" },
+      holder,
+    );
+    expect(typo.status).toBe(401);
+    const retyped = await readPage(typo);
+    const ok = await postApproval(
+      retyped,
+      { decision: "approve", gatewayKey: t.gatewayKey, scope: "read" },
+      holder,
+    );
     expect(codeOf(ok).state).toBe("st-1");
   });
 
