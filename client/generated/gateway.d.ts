@@ -261,6 +261,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/tenants/{environment}/{client}/payouts/{source}/{payoutId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a payout that pays out no order, on the operator's word
+         * @description For a payout held `unmatched` because no line is a charge or refund (`needs-orders`): records that the operator accepted it (`confirmedBy`, `confirmedAt`) and starts a new attempt, which skips that one rule and checks everything else. Not on `/payouts`: a gateway key's holder could have sent the payout (docs/payouts.md).
+         */
+        post: operations["confirmPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/tenants/{environment}/{client}/grants": {
         parameters: {
             query?: never;
@@ -940,7 +960,7 @@ export interface paths {
         put?: never;
         /**
          * Register a client (RFC 7591)
-         * @description No credential. The body is the client's metadata (JSON): redirect_uris (https, or http on a loopback host), client_name, and the usual RFC 7591 fields. Capped for the whole gateway, never per address: 20 registrations in any 10 minutes and 1,000 alive (each lives 30 days, renewed while it is used); over either, 429 with Retry-After. A body over 16 KiB is 413. Prefer a client ID metadata document, which needs no registration.
+         * @description No credential. The body is the client's metadata (JSON): redirect_uris (https, or http on a loopback host), client_name, and the usual RFC 7591 fields. Paced per address (10 in any 10 minutes) and for the gateway (200); over either, 429 with Retry-After. A registration nobody approves lives 6 hours (at 1,000 waiting, the oldest is evicted); an approved one 30 days, renewed while it is used. A body over 16 KiB is 413. Prefer a client ID metadata document, which needs no registration.
          */
         post: operations["oauthRegister"];
         delete?: never;
@@ -1342,6 +1362,23 @@ export interface paths {
         put?: never;
         /** Reconcile an unmatched or failed payout again */
         post: operations["consoleRetryPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/tenants/{environment}/{client}/payouts/{source}/{payoutId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Book a payout that pays out no order, on the operator's word */
+        post: operations["consoleConfirmPayout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1826,6 +1863,128 @@ export interface components {
             /** @description Offer only this company to the client's user; without it, every company the user may onboard. */
             organizationNumber?: string;
         };
+        /** @description A payout's reconciliation: its deposit, its lines summed by kind, its issues, its voucher. */
+        Payout: {
+            /** @enum {string} */
+            source: "shopify" | "woocommerce" | "stripe" | "standard";
+            payoutId: string;
+            provider: string;
+            currency: string;
+            /** @description The deposit, as the bank statement shows it. */
+            amount: string;
+            arrivalDate: string;
+            /**
+             * @description The source whose orders its lines name.
+             * @enum {string}
+             */
+            orderSource: "shopify" | "woocommerce" | "stripe" | "standard";
+            /** @enum {string} */
+            state: "received" | "running" | "unmatched" | "booked" | "failed" | "reversing" | "reversed" | "cancelled" | "waiting" | "needs-key" | "not-itemised";
+            receivedAt: string;
+            updatedAt: string;
+            deliveries: number;
+            attempt: number;
+            /** @description When the provider said the payout failed (payout.failed). */
+            failed: {
+                at: string;
+                reason: string | null;
+            } | null;
+            lines: {
+                charge: {
+                    lines: number;
+                    /** @description An amount, a decimal string. */
+                    amount: string;
+                    /** @description An amount, a decimal string. */
+                    fee: string;
+                };
+                refund: {
+                    lines: number;
+                    /** @description An amount, a decimal string. */
+                    amount: string;
+                    /** @description An amount, a decimal string. */
+                    fee: string;
+                };
+                fee: {
+                    lines: number;
+                    /** @description An amount, a decimal string. */
+                    amount: string;
+                    /** @description An amount, a decimal string. */
+                    fee: string;
+                };
+                adjustment: {
+                    lines: number;
+                    /** @description An amount, a decimal string. */
+                    amount: string;
+                    /** @description An amount, a decimal string. */
+                    fee: string;
+                };
+                dispute: {
+                    lines: number;
+                    /** @description An amount, a decimal string. */
+                    amount: string;
+                    /** @description An amount, a decimal string. */
+                    fee: string;
+                };
+            };
+            /** @description What keeps it from being booked (the first 200). */
+            issues: {
+                /** @description The line's index (from 0); null: the payout's own. */
+                line: number | null;
+                orderId: string | null;
+                refundId: string | null;
+                /** @enum {string} */
+                reason: "no-order" | "unknown-order" | "unknown-refund" | "not-settled" | "settled-to-bank" | "amount-differs" | "duplicate-line" | "in-other-payout" | "deposit-differs" | "too-many-rates" | "needs-orders" | "other-source";
+                detail: string;
+            }[];
+            issueCount: number;
+            voucher: {
+                /** @description Its ExternalImportReference. */
+                reference: string;
+                bankAccount: number;
+                id: string | null;
+                number: number | null;
+            } | null;
+            error: {
+                step: string;
+                detail: string;
+            } | null;
+            /**
+             * @description `operator`: the operator confirmed it though it pays out no order (`needs-orders`); null until then, and again once a `payout.paid` with other lines replaces it.
+             * @enum {string|null}
+             */
+            confirmedBy: "operator" | null;
+            /** @description When the operator confirmed it. */
+            confirmedAt: string | null;
+            steps: {
+                name: string;
+                at: string;
+                ok: boolean;
+                result: {
+                    [key: string]: string | number | boolean | null | (string | number)[];
+                };
+            }[];
+            /** @description A payout read from Stripe; null for one whose lines came in its event. */
+            stripe: {
+                /** @description False: a manual payout. */
+                automatic: boolean;
+                /** @description `standard` or `instant`. */
+                method: string;
+                /** @enum {string} */
+                reconciliationStatus: "completed" | "in_progress" | "not_applicable";
+                /** @description Balance transactions read from Stripe; null until read. */
+                transactionsRead: number | null;
+                /** @description Why Stripe cannot itemise it (manual or instant); null if it can. */
+                notItemised: string | null;
+                /** @description For a payout not itemised: the clearing account's balance on its arrival date, read once from the API. */
+                clearing: {
+                    accountNo: number;
+                    /** @description An amount, a decimal string. */
+                    balance: string;
+                    currency: string;
+                    asOf: string;
+                } | null;
+            } | null;
+        };
         AssistantGrants: {
             grants: components["schemas"]["AssistantGrant"][];
         };
@@ -2089,121 +2248,6 @@ export interface components {
             /** @description This gateway (its origin): where OAuth clients get a grant. */
             authorization_servers: string[];
         };
-        /** @description A payout's reconciliation: its deposit, its lines summed by kind, its issues, its voucher. */
-        Payout: {
-            /** @enum {string} */
-            source: "shopify" | "woocommerce" | "stripe" | "standard";
-            payoutId: string;
-            provider: string;
-            currency: string;
-            /** @description The deposit, as the bank statement shows it. */
-            amount: string;
-            arrivalDate: string;
-            /**
-             * @description The source whose orders its lines name.
-             * @enum {string}
-             */
-            orderSource: "shopify" | "woocommerce" | "stripe" | "standard";
-            /** @enum {string} */
-            state: "received" | "running" | "unmatched" | "booked" | "failed" | "reversing" | "reversed" | "cancelled" | "waiting" | "needs-key" | "not-itemised";
-            receivedAt: string;
-            updatedAt: string;
-            deliveries: number;
-            attempt: number;
-            /** @description When the provider said the payout failed (payout.failed). */
-            failed: {
-                at: string;
-                reason: string | null;
-            } | null;
-            lines: {
-                charge: {
-                    lines: number;
-                    /** @description An amount, a decimal string. */
-                    amount: string;
-                    /** @description An amount, a decimal string. */
-                    fee: string;
-                };
-                refund: {
-                    lines: number;
-                    /** @description An amount, a decimal string. */
-                    amount: string;
-                    /** @description An amount, a decimal string. */
-                    fee: string;
-                };
-                fee: {
-                    lines: number;
-                    /** @description An amount, a decimal string. */
-                    amount: string;
-                    /** @description An amount, a decimal string. */
-                    fee: string;
-                };
-                adjustment: {
-                    lines: number;
-                    /** @description An amount, a decimal string. */
-                    amount: string;
-                    /** @description An amount, a decimal string. */
-                    fee: string;
-                };
-                dispute: {
-                    lines: number;
-                    /** @description An amount, a decimal string. */
-                    amount: string;
-                    /** @description An amount, a decimal string. */
-                    fee: string;
-                };
-            };
-            /** @description What keeps it from being booked (the first 200). */
-            issues: {
-                /** @description The line's index (from 0); null: the payout's own. */
-                line: number | null;
-                orderId: string | null;
-                refundId: string | null;
-                /** @enum {string} */
-                reason: "no-order" | "unknown-order" | "unknown-refund" | "not-settled" | "settled-to-bank" | "amount-differs" | "duplicate-line" | "in-other-payout" | "deposit-differs" | "too-many-rates" | "needs-orders" | "other-source";
-                detail: string;
-            }[];
-            issueCount: number;
-            voucher: {
-                /** @description Its ExternalImportReference. */
-                reference: string;
-                bankAccount: number;
-                id: string | null;
-                number: number | null;
-            } | null;
-            error: {
-                step: string;
-                detail: string;
-            } | null;
-            steps: {
-                name: string;
-                at: string;
-                ok: boolean;
-                result: {
-                    [key: string]: string | number | boolean | null | (string | number)[];
-                };
-            }[];
-            /** @description A payout read from Stripe; null for one whose lines came in its event. */
-            stripe: {
-                /** @description False: a manual payout. */
-                automatic: boolean;
-                /** @description `standard` or `instant`. */
-                method: string;
-                /** @enum {string} */
-                reconciliationStatus: "completed" | "in_progress" | "not_applicable";
-                /** @description Balance transactions read from Stripe; null until read. */
-                transactionsRead: number | null;
-                /** @description Why Stripe cannot itemise it (manual or instant); null if it can. */
-                notItemised: string | null;
-                /** @description For a payout not itemised: the clearing account's balance on its arrival date, read once from the API. */
-                clearing: {
-                    accountNo: number;
-                    /** @description An amount, a decimal string. */
-                    balance: string;
-                    currency: string;
-                    asOf: string;
-                } | null;
-            } | null;
-        };
         UnpaidOrders: {
             /** @description Days after its settlement an order is listed. */
             afterDays: number;
@@ -2389,6 +2433,10 @@ export interface components {
             endpoint: string;
         };
         ConsolePayoutRetry: {
+            /** @description The session's CSRF token. */
+            csrf: string;
+        };
+        ConsolePayoutConfirmation: {
             /** @description The session's CSRF token. */
             csrf: string;
         };
@@ -3916,6 +3964,85 @@ export interface operations {
             };
             /** @description `upstream-timeout`: The accounting API did not answer in time */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    confirmPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                source: "shopify" | "woocommerce" | "stripe" | "standard";
+                payoutId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout, confirmed, its new attempt started. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: Conflict; `idempotency-key-in-use`: A request with this Idempotency-Key is still in flight; `outcome-unknown`: The outcome of the first request with this Idempotency-Key is unknown */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8823,6 +8950,97 @@ export interface operations {
                 };
             };
             /** @description Neither unmatched nor failed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleConfirmPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                source: "shopify" | "woocommerce" | "stripe" | "standard";
+                payoutId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsolePayoutConfirmation"];
+            };
+        };
+        responses: {
+            /** @description Confirmed and started again: to the payout's page. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in (a form post). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form's CSRF token is missing or wrong, or it came from another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such payout. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not held because it pays out no order (needs-orders). */
             409: {
                 headers: {
                     [name: string]: unknown;

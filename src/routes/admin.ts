@@ -3,8 +3,8 @@
  * The operator API (`Authorization: Bearer <ADMIN_TOKEN>`): register, onboard, list, rotate,
  * replace, remove (optionally offboarding upstream), webhook secrets (set outright, or rotated with
  * an overlap like gateway keys), the order mapping (checked against the client's books first), the
- * Stripe key that Stripe payouts are read with, and the assistants connected through OAuth
- * (listed, revoked).
+ * Stripe key that Stripe payouts are read with, a payout that pays out no order confirmed, and the
+ * assistants connected through OAuth (listed, revoked).
  * Each route's schemas, problems and security are declared in `contract/admin.ts`.
  */
 import type { Context } from "hono";
@@ -135,6 +135,10 @@ export const adminRoutes = router
     });
     dropCopies(c, { environment, client });
     return c.body(null, 204);
+  })
+  .openapi(route.confirmPayout, async (c) => {
+    const { source, payoutId, ...p } = c.req.valid("param");
+    return c.json(unwrap(await onTenant(c, p, (f) => f.confirmPayout(source, payoutId))), 202);
   })
   .openapi(activity.listGrants, async (c) =>
     c.json(

@@ -316,6 +316,20 @@ describe("answers: every JSON route, its success and a refusal", () => {
     }
     const again = await gw("/payouts/standard/po_answers/retry", { method: "POST", headers: key });
     expect(again.status).toBe(409);
+    {
+      // A payout of an adjustment alone is held for the operator, who confirms it.
+      await using introspector = await introspectWorkflow(env.PAYOUT_RECONCILIATION);
+      const event = payoutPaid("po_adjusted", [{ type: "adjustment", amount: "5.00" }]);
+      expect((await t.send("standard", event)).status).toBe(202);
+      for (const i of await introspector.get()) await i.waitForStatus("complete");
+    }
+    {
+      await using introspector = await introspectWorkflow(env.PAYOUT_RECONCILIATION);
+      const confirm = `/admin/tenants/demo/${t.client}/payouts/standard/po_adjusted/confirm`;
+      expect((await gw(confirm, { method: "POST", headers: ADMIN })).status).toBe(202);
+      for (const i of await introspector.get()) await i.waitForStatus("complete");
+      expect((await gw(confirm, { method: "POST", headers: ADMIN })).status).toBe(409);
+    }
   });
 
   it("meta, the documents, and an address no route declares", async () => {

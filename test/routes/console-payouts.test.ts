@@ -1,7 +1,8 @@
 /**
  * The console's payouts (`src/routes/console/payout-routes.tsx`): the accounts the mapping posts
  * to, each present in the client's chart or created at the operator's word; why to switch while a
- * tenant settles to one account; a payout that does not match, named, with its Retry.
+ * tenant settles to one account; a payout that does not match, named, with its Retry; a payout that
+ * pays out no order, with its Confirm and book, which books it on the operator's word.
  */
 import { env } from "cloudflare:workers";
 import { introspectWorkflow } from "cloudflare:test";
@@ -103,6 +104,9 @@ describe("console: payouts", () => {
     const page = await s.page(at);
     expect(page).toContain("line 0: no standard order o-404 has reached this tenant");
     expect(page).toContain(`action="${at}/retry"`);
+    // Held for a missing order, not for paying out none: nothing for the operator to confirm.
+    expect(page).not.toContain(`action="${at}/confirm"`);
+    expect((await s.post(`${at}/confirm`)).status).toBe(409);
     await using intro = await introspectWorkflow(env.PAYOUT_RECONCILIATION);
     const retried = await s.post(`${at}/retry`);
     expect([retried.status, retried.headers.get("location")]).toEqual([303, at]);
@@ -112,5 +116,40 @@ describe("console: payouts", () => {
     expect(
       (await s.get(`/console/tenants/demo/${other.client}/payouts/standard/po_c1`)).status,
     ).toBe(404);
+  });
+
+  it("a payout that pays out no order: its page offers Confirm and book, which posts with the session's CSRF and books it as one voucher", async () => {
+    const t = await shopTenant();
+    {
+      await using intro = await introspectWorkflow(env.PAYOUT_RECONCILIATION);
+      const event = payoutPaid("po_c2", [{ type: "adjustment", amount: "250.00" }]);
+      expect((await t.send("standard", event)).status).toBe(202);
+      for (const i of await intro.get()) await i.waitForStatus("complete");
+    }
+    const s = await signIn();
+    const at = `/console/tenants/demo/${t.client}/payouts/standard/po_c2`;
+    const page = await s.page(at);
+    expect(page).toContain("no line is a charge or refund of a standard order of this tenant");
+    expect(page).toContain(`action="${at}/confirm"`);
+    expect(page).toContain("Confirm and book");
+    expect(page).toContain("deposit of 250.00 NOK");
+    // Without the session's CSRF token the form is refused and nothing starts.
+    expect((await s.post(`${at}/confirm`, { csrf: "wrong" })).status).toBe(403);
+    expect(await s.page(at)).toMatch(/<dt>Attempt<\/dt><dd>1<\/dd>/);
+
+    await using intro = await introspectWorkflow(env.PAYOUT_RECONCILIATION);
+    const confirmed = await s.post(`${at}/confirm`);
+    expect([confirmed.status, confirmed.headers.get("location")]).toEqual([303, at]);
+    const runs = await intro.get();
+    expect(runs).toHaveLength(1);
+    for (const i of runs) await i.waitForStatus("complete");
+    const booked = await s.page(at);
+    expect(booked).toMatch(/<dt>State<\/dt><dd>booked<\/dd>/);
+    expect(booked).toMatch(/<dt>Confirmed without orders<\/dt><dd>by the operator, /);
+    expect(booked).not.toContain(`action="${at}/confirm"`);
+    const bank = await t.rows(
+      "/AccountTransactions?accountNos=1920&fromDate=2000-01-01&toDate=2099-12-31",
+    );
+    expect(bank.map((r) => Number(r.Amount))).toEqual([250]);
   });
 });

@@ -6,8 +6,10 @@
  * order has settled and the payout is retried; `payout.failed` reverses a booked voucher; a voucher
  * an earlier attempt posted is found by its reference, not posted twice. A payout that pays out no
  * order is held unmatched with nothing posted, and a line signed as no ledger signs it is refused
- * before anything is stored. Runs are driven through Workflow introspection: each test waits for
- * its instances to finish, never for time.
+ * before anything is stored. Only the operator can confirm such a payout (never its gateway key,
+ * whose retry holds it again): it is then booked as one voucher with every other check kept, and a
+ * delivery with other lines needs a confirmation of its own. Runs are driven through Workflow
+ * introspection: each test waits for its instances to finish, never for time.
  */
 import { env } from "cloudflare:workers";
 import { introspectWorkflow } from "cloudflare:test";
@@ -16,7 +18,7 @@ import type { PayoutView } from "../../src/lib/payouts/view";
 import { payoutFailed, payoutPaid, plainOrder } from "../fixtures/orders/payouts";
 import { standardEvent } from "../fixtures/orders/standard";
 import { feed } from "../helpers/events";
-import { gw, json } from "../helpers/gateway";
+import { ADMIN, gw, json } from "../helpers/gateway";
 import { shopTenant, type ShopTenant } from "../helpers/orders";
 
 type Json = Record<string, unknown>;
@@ -63,6 +65,23 @@ async function unpaid(t: ShopTenant): Promise<string[]> {
   });
   expect(res.status).toBe(200);
   return ((await res.json()) as { orders: { orderId: string }[] }).orders.map((o) => o.orderId);
+}
+
+/**
+ * `POST /payouts/standard/{id}/retry` with the tenant's key, or the operator's confirmation of
+ * `POST /admin/…/payouts/standard/{id}/confirm` with `headers`; waits for the runs it started.
+ */
+async function act(t: ShopTenant, id: string, how: "retry" | "confirm", headers: HeadersInit) {
+  const path =
+    how === "retry"
+      ? `/payouts/standard/${id}/retry`
+      : `/admin/tenants/${t.environment}/${t.client}/payouts/standard/${id}/confirm`;
+  await using intro = await introspectWorkflow(env.PAYOUT_RECONCILIATION);
+  const res = await gw(path, { method: "POST", headers });
+  const answer = (await res.json()) as Json;
+  const instances = await intro.get();
+  for (const i of instances) await i.waitForStatus("complete");
+  return { status: res.status, answer, runs: instances.length };
 }
 
 /** The voucher's lines by account number: each line's amount in its own currency. */
@@ -374,6 +393,114 @@ describe("payouts", () => {
       [7790, -10, "NOK"],
     ]);
     expect((await postings(t, BANK)).sum).toBe(10_800);
+  });
+
+  it("a payout of one adjustment is held needs-orders; the gateway key cannot confirm it and its retry holds it again; the operator's confirmation books it as one voucher, its bank line the deposit", async () => {
+    const t = await shopTenant();
+    const key = { authorization: `Bearer ${t.gatewayKey}` };
+    const event = payoutPaid("po_12", [{ type: "adjustment", amount: "1000000.00" }]);
+    expect(await deliverPayout(t, event)).toMatchObject({ status: 202, runs: 1 });
+    expect(await payout(t, "po_12")).toMatchObject({
+      state: "unmatched",
+      issues: [{ line: null, reason: "needs-orders" }],
+      confirmedBy: null,
+      confirmedAt: null,
+    });
+
+    // The key's holder is who could have sent it: /payouts has no confirm, /admin takes no key.
+    const confirmPath = `/admin/tenants/${t.environment}/${t.client}/payouts/standard/po_12/confirm`;
+    expect(
+      (await gw("/payouts/standard/po_12/confirm", { method: "POST", headers: key })).status,
+    ).toBe(404);
+    expect(await act(t, "po_12", "confirm", key)).toMatchObject({ status: 401, runs: 0 });
+    expect(await act(t, "po_12", "retry", key)).toMatchObject({ status: 202, runs: 1 });
+    expect(await payout(t, "po_12")).toMatchObject({
+      state: "unmatched",
+      attempt: 2,
+      issues: [{ line: null, reason: "needs-orders" }],
+      confirmedBy: null,
+    });
+    expect((await postings(t, BANK)).rows).toEqual([]);
+    expect((await postings(t, 7790)).rows).toEqual([]);
+
+    const confirmed = await act(t, "po_12", "confirm", ADMIN);
+    expect(confirmed).toMatchObject({
+      status: 202,
+      runs: 1,
+      answer: { payoutId: "po_12", attempt: 3, confirmedBy: "operator" },
+    });
+    const p = await payout(t, "po_12");
+    expect(p).toMatchObject({
+      state: "booked",
+      attempt: 3,
+      issues: [],
+      confirmedBy: "operator",
+      confirmedAt: confirmed.answer.confirmedAt,
+      voucher: { reference: "lg:std:po:po_12", bankAccount: BANK },
+    });
+    expect(await voucherLines(t, p.voucher?.id)).toEqual([
+      [BANK, 1_000_000, "NOK"],
+      [7790, -1_000_000, "NOK"],
+    ]);
+    const bank = await postings(t, BANK);
+    expect([bank.rows.length, bank.sum]).toEqual([1, 100_000_000]);
+
+    // Booked: nothing left to confirm, and nothing posted twice.
+    const again = await gw(confirmPath, { method: "POST", headers: ADMIN });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ type: "https://ledgergate.dev/problems/conflict" });
+    expect((await postings(t, BANK)).rows).toHaveLength(1);
+  });
+
+  it("the operator's confirmation waives needs-orders alone: a deposit its lines do not explain is still held, and other lines delivered after it need a confirmation of their own", async () => {
+    const t = await shopTenant();
+    const wrong = payoutPaid("po_13", [{ type: "adjustment", amount: "500.00" }], {
+      amount: "900.00",
+    });
+    await deliverPayout(t, wrong);
+    expect((await act(t, "po_13", "confirm", ADMIN)).status).toBe(202);
+    expect(await payout(t, "po_13")).toMatchObject({
+      state: "unmatched",
+      attempt: 2,
+      issues: [{ line: null, reason: "deposit-differs" }],
+      confirmedBy: "operator",
+    });
+    // Not held for needs-orders any more: nothing to confirm, nothing started.
+    expect(await act(t, "po_13", "confirm", ADMIN)).toMatchObject({ status: 409, runs: 0 });
+
+    const right = payoutPaid("po_13", [{ type: "adjustment", amount: "900.00" }]);
+    expect(await deliverPayout(t, right)).toMatchObject({ status: 202, runs: 1 });
+    expect(await payout(t, "po_13")).toMatchObject({
+      state: "unmatched",
+      attempt: 3,
+      issues: [{ line: null, reason: "needs-orders" }],
+      confirmedBy: null,
+      confirmedAt: null,
+    });
+    expect((await postings(t, BANK)).rows).toEqual([]);
+  });
+
+  it("confirming a payout not held for needs-orders is 409 and starts nothing; an unknown payout, or another tenant's, is 404", async () => {
+    const t = await shopTenant();
+    await deliverPayout(
+      t,
+      payoutPaid("po_14", [{ type: "charge", orderId: "o-404", amount: "10.00" }]),
+    );
+    expect(await payout(t, "po_14")).toMatchObject({
+      state: "unmatched",
+      issues: [{ reason: "unknown-order" }],
+    });
+    const refused = await act(t, "po_14", "confirm", ADMIN);
+    expect(refused).toMatchObject({
+      status: 409,
+      runs: 0,
+      answer: { type: "https://ledgergate.dev/problems/conflict" },
+    });
+    expect(await payout(t, "po_14")).toMatchObject({ attempt: 1, confirmedBy: null });
+    expect((await act(t, "po_404", "confirm", ADMIN)).status).toBe(404);
+    const other = await shopTenant();
+    const theirs = `/admin/tenants/${other.environment}/${other.client}/payouts/standard/po_14/confirm`;
+    expect((await gw(theirs, { method: "POST", headers: ADMIN })).status).toBe(404);
   });
 
   it("a payout.paid with other lines replaces an unmatched payout and is reconciled again; one that differs from a booked payout is not taken", async () => {

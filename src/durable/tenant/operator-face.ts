@@ -301,6 +301,18 @@ export class OperatorFace extends RpcTarget {
     return retried;
   }
 
+  /**
+   * Books a payout held because it pays out no order (`needs-orders`) on the operator's word: its
+   * confirmation recorded, a new attempt started. The operator's alone: no other face has it.
+   */
+  async confirmPayout(source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
+    const r = this.#parts.registration.get();
+    if (!r) return fail("not-found", NO_TENANT);
+    const confirmed = await this.#parts.payouts.confirm(ownerOf(r), source, payoutId);
+    await this.#parts.arm();
+    return confirmed;
+  }
+
   /** Orders settled to a clearing account and in no payout after the mapping's days. */
   unpaidOrders(limit: number): Outcome<{ afterDays: number; orders: UnpaidOrder[] }> {
     return this.#parts.registration.get()

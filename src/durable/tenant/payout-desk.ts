@@ -9,10 +9,15 @@
  * the same payout is a duplicate), each attempt has a derived instance id (the engine refuses a
  * second), and a run's task is decided inside the object, so two payouts naming one order cannot
  * both claim it. The voucher's reference guards what the engine retries.
+ *
+ * A payout that pays out no order is booked only on the operator's word (`confirm`, reached from
+ * the operator's face alone, never a gateway key's): the confirmation is kept on the record and
+ * waives that one rule for its lines as they stand, so a retry of an unconfirmed one is held again.
  */
 import type { Bindings } from "../../lib/config";
 import type { Source } from "../../lib/orders/order";
 import { matchPayout } from "../../lib/payouts/match";
+import { confirmable } from "../../lib/payouts/rules";
 import { factsOf } from "../../lib/payouts/facts";
 import type { PayoutEvent } from "../../lib/payouts/payout";
 import type { LedgerRead, PayoutTask } from "../../lib/payouts/port";
@@ -142,6 +147,7 @@ export class PayoutDesk {
         orderOfPayment: (ref) => this.refs.orderOf(orderSource, ref),
       },
       mapping,
+      r.confirmedBy === "operator",
     );
     const at = new Date().toISOString();
     if (result.kind === "unmatched") {
@@ -228,17 +234,44 @@ export class PayoutDesk {
         "conflict",
         `Payout ${payoutId} is ${r.state}${r.failed ? " and failed at the provider" : ""}: only an unmatched or failed payout, or one that needs a Stripe key, is retried.`,
       );
+    return this.#attempt(owner, r, { confirming: false });
+  }
+
+  /**
+   * The operator's confirmation of a payout held because it pays out no order (`needs-orders`):
+   * recorded on it (by whom, when) and a new attempt started, as a retry does, whose match skips
+   * that one rule and keeps every other check. "conflict" for a payout not held for it.
+   */
+  async confirm(owner: RunOwner, source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
+    const r = this.book.get(source, payoutId);
+    if (!r) return notFound(source, payoutId);
+    if (!confirmable(r))
+      return fail(
+        "conflict",
+        `Payout ${payoutId} is ${r.state}${r.failed ? " and failed at the provider" : ""}, not held because it pays out no order (needs-orders): there is nothing to confirm.`,
+      );
+    return this.#attempt(owner, r, { confirming: true });
+  }
+
+  /** A new attempt of `r`, its run started now; `confirming`: on the operator's confirmation. */
+  async #attempt(
+    owner: RunOwner,
+    r: PayoutRecord,
+    { confirming }: { confirming: boolean },
+  ): Promise<Outcome<PayoutView>> {
+    const at = new Date().toISOString();
     const next: PayoutRecord = {
       ...r,
       state: "received",
       attempt: r.attempt + 1,
       started: false,
       error: null,
-      updatedAt: new Date().toISOString(),
+      updatedAt: at,
+      ...(confirming ? { confirmedBy: "operator", confirmedAt: at } : {}),
     };
     this.book.put(next);
     await this.startPending(owner);
-    return this.view(source, payoutId);
+    return this.view(r.source, r.payoutId);
   }
 
   /** Terminates the instances of payouts under way (the tenant is being removed). */

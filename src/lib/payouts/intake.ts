@@ -55,7 +55,15 @@ export function applyPayoutEvent(
         intake: "ignored",
         detail: `Payout ${p.id} is ${r.state}: a payout that differs from it is not taken. Send payout.failed to reverse a booked payout, and its replacement under a new id.`,
       };
-    const replaced = { ...r, payout: p, issues: [], issueCount: 0 };
+    // The operator's confirmation was of the lines replaced: the new ones need their own.
+    const replaced = {
+      ...r,
+      payout: p,
+      issues: [],
+      issueCount: 0,
+      confirmedBy: undefined,
+      confirmedAt: undefined,
+    };
     return {
       record:
         record.state === "received" && !record.started ? replaced : again(replaced, "received"),

@@ -8,7 +8,8 @@
  * Nothing is guessed: a line for an order this tenant never settled, an amount that is not the
  * order's, an order already in another payout, a deposit the lines do not explain, each is an
  * issue naming its line, and the payout is not booked at all. Nor is a payout its source's rules
- * forbid (`rules.ts`): one that pays out no order, or names orders its sender may not claim.
+ * forbid (`rules.ts`): one that pays out no order (unless the operator confirmed it: then every
+ * other check still holds), or names orders its sender may not claim.
  */
 import { formatMinor } from "../orders/money";
 import type { OrderMapping } from "../orders/mapping";
@@ -75,14 +76,16 @@ function lineSettlement(
 /**
  * Matches `payout` against the book (`lookup`) under `mapping`: the plan of its voucher and the
  * orders to claim, or every issue (the first `MAX_ISSUES` of them, and their count).
+ * `ordersWaived`: the operator confirmed it pays out no order (`PayoutRecord.confirmedBy`).
  */
 export function matchPayout(
   source: Parameters<typeof reference>[0],
   payout: Payout,
   lookup: MatchLookup,
   mapping: OrderMapping,
+  ordersWaived = false,
 ): MatchResult {
-  const forbidden = rulesIssue(source, payout);
+  const forbidden = rulesIssue(source, payout, ordersWaived);
   if (forbidden) return { kind: "unmatched", issues: [forbidden], issueCount: 1 };
   const m = mapping.payouts;
   const issues: PayoutIssue[] = [];

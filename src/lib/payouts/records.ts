@@ -5,13 +5,13 @@
  *
  * A payout's states: `received` (recorded, its run to start), `running`, `unmatched` (its lines do
  * not all match this tenant's settled orders, do not add up to the deposit, or pay out no order:
- * nothing posted, the issues named, waiting for a retry or a corrected delivery), `booked` (its
- * one bank voucher is posted), `failed` (the run failed: the API refused or kept failing),
- * `reversing` and `reversed` (`payout.failed` after booking: the voucher is reversed), `cancelled`
- * (`payout.failed` before anything was posted). A payout read from Stripe may also be `waiting`
- * (Stripe has not finished its lines), `needs-key` (no Stripe key, or Stripe refused it: nothing
- * read, nothing posted) or `not-itemised` (a manual or instant payout: recorded with the reason,
- * never booked).
+ * nothing posted, the issues named, waiting for a retry, a corrected delivery or, when it pays out
+ * no order, the operator's confirmation), `booked` (its one bank voucher is posted), `failed` (the
+ * run failed: the API refused or kept failing), `reversing` and `reversed` (`payout.failed` after
+ * booking: the voucher is reversed), `cancelled` (`payout.failed` before anything was posted). A
+ * payout read from Stripe may also be `waiting` (Stripe has not finished its lines), `needs-key`
+ * (no Stripe key, or Stripe refused it: nothing read, nothing posted) or `not-itemised` (a manual
+ * or instant payout: recorded with the reason, never booked).
  */
 import { z } from "zod";
 import { sha256Hex } from "../crypto";
@@ -117,6 +117,13 @@ export const PayoutRecord = z.object({
   steps: z.array(StepRecord),
   /** A payout read from Stripe (null for one whose lines came in its event). */
   stripe: StripeFacts.nullable().default(null),
+  /**
+   * Who accepted that it pays out no order, and when (`rules.ts`, `needs-orders`): only the
+   * operator. Absent until then, and again once other lines replace the ones accepted. Optional, so
+   * rows stored before it read as unconfirmed.
+   */
+  confirmedBy: z.literal("operator").optional(),
+  confirmedAt: z.string().optional(),
 });
 export type PayoutRecord = z.output<typeof PayoutRecord>;
 

@@ -5,11 +5,13 @@
  * (`orders/standard-schema.ts`) asks `senderSignError` of every line a sender writes.
  *
  * The rules are keyed by the payout's verified source (the webhook route it came on), never by its
- * `provider`, which the sender writes and could set to whatever is most lenient.
+ * `provider`, which the sender writes and could set to whatever is most lenient. Only the operator
+ * can waive one, and only `needs-orders`, for one payout's lines as they stand (`confirmable`): a
+ * gateway key's holder cannot, being whoever could have sent such a payout in the first place.
  */
 import type { Source } from "../orders/order";
 import type { Payout, PayoutLine } from "./payout";
-import type { PayoutIssue } from "./records";
+import type { PayoutIssue, PayoutRecord } from "./records";
 
 /** What a payout of one source must be. */
 export interface PayoutRules {
@@ -47,9 +49,14 @@ export const isSale = (l: Pick<PayoutLine, "type">) => l.type === "charge" || l.
 
 /**
  * The payout's own issue when its rules forbid it whatever its lines say (null: none): it names
- * orders of a source its sender may not claim, or, needing orders, has no charge or refund line.
+ * orders of a source its sender may not claim, or, needing orders, has no charge or refund line
+ * and the operator has not confirmed it (`ordersWaived`).
  */
-export function rulesIssue(source: Source, payout: Payout): PayoutIssue | null {
+export function rulesIssue(
+  source: Source,
+  payout: Payout,
+  ordersWaived = false,
+): PayoutIssue | null {
   const rules = payoutRules(source);
   const own = { line: null, orderId: null, refundId: null };
   if (!rules.orderSources.includes(payout.orderSource))
@@ -58,14 +65,21 @@ export function rulesIssue(source: Source, payout: Payout): PayoutIssue | null {
       reason: "other-source",
       detail: `a ${source} payout may name ${rules.orderSources.join(", ") || "no"} orders, not ${payout.orderSource} orders${payout.orderSource === "stripe" ? ", which Stripe's own payouts pay out" : ""}`,
     };
-  if (rules.requiresOrders && !payout.lines.some(isSale))
+  if (rules.requiresOrders && !ordersWaived && !payout.lines.some(isSale))
     return {
       ...own,
       reason: "needs-orders",
-      detail: `no line is a charge or refund of a ${payout.orderSource} order of this tenant: a payout of adjustments, fees or disputes alone is not booked; send it again with the orders it pays out, or book it by hand`,
+      detail: `no line is a charge or refund of a ${payout.orderSource} order of this tenant: a payout of adjustments, fees or disputes alone is not booked; send it again with the orders it pays out, or the operator confirms it (the console's Confirm and book)`,
     };
   return null;
 }
+
+/**
+ * Whether the operator may confirm the payout: it is held for `needs-orders` and nothing else (the
+ * rule's issue is the only one the matcher then gives), and the provider has not said it failed.
+ */
+export const confirmable = (r: Pick<PayoutRecord, "state" | "failed" | "issues">) =>
+  r.state === "unmatched" && !r.failed && r.issues.some((i) => i.reason === "needs-orders");
 
 /**
  * Why a line a sender wrote is signed as no provider's ledger signs it (null: it is not): a

@@ -37,10 +37,13 @@ export function withRead(r: PayoutRecord, read: LedgerRead, at: string): PayoutR
       updatedAt: at,
       stripe: { ...r.stripe, notItemised: `not itemised by Stripe, which says: ${read.reason}` },
     };
+  // Lines read anew are not the ones an operator may have confirmed (`rules.ts`).
   return {
     ...r,
     updatedAt: at,
     payout: { ...r.payout, lines: read.lines },
     stripe: { ...r.stripe, linesRead: read.read },
+    confirmedBy: undefined,
+    confirmedAt: undefined,
   };
 }

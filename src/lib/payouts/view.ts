@@ -1,10 +1,11 @@
 /**
  * @module
  * A payout as a caller with the tenant's gateway key sees it (`GET /payouts/{source}/{payoutId}`,
- * the list, the retry), and an unpaid order (`GET /payouts/unpaid-orders`). The schemas are the
- * ones `/openapi.json` publishes, and the functions return their types, so a field added to one
- * and not the other fails to compile. Money as decimal strings, as everywhere in ledgergate's
- * own answers; the lines are summed by kind, not listed (a payout may have thousands).
+ * the list, the retry, and the operator's confirmation), and an unpaid order
+ * (`GET /payouts/unpaid-orders`). The schemas are the ones `/openapi.json` publishes, and the
+ * functions return their types, so a field added to one and not the other fails to compile. Money
+ * as decimal strings, as everywhere in ledgergate's own answers; the lines are summed by kind, not
+ * listed (a payout may have thousands).
  */
 import { z } from "zod";
 import { formatMinor } from "../orders/money";
@@ -67,6 +68,11 @@ export const PayoutView = z.strictObject({
     })
     .nullable(),
   error: z.strictObject({ step: z.string(), detail: z.string() }).nullable(),
+  confirmedBy: z.enum(["operator"]).nullable().meta({
+    description:
+      "`operator`: the operator confirmed it though it pays out no order (`needs-orders`); null until then, and again once a `payout.paid` with other lines replaces it.",
+  }),
+  confirmedAt: z.string().nullable().meta({ description: "When the operator confirmed it." }),
   steps: z.array(StepRecord.strict()),
   stripe: z
     .strictObject({
@@ -138,6 +144,8 @@ export function payoutView(r: PayoutRecord): PayoutView {
     issueCount: r.issueCount,
     voucher: r.voucher,
     error: r.error,
+    confirmedBy: r.confirmedBy ?? null,
+    confirmedAt: r.confirmedAt ?? null,
     steps: r.steps,
     stripe: r.stripe && {
       automatic: r.stripe.automatic,

@@ -1,9 +1,9 @@
 /**
  * @module
  * A tenant's payouts on the console: the list with the accounts and the unpaid orders, one payout,
- * its Retry, creating a missing account, and the Stripe key (set, never shown, removed). Read
- * through the operator's face (`asOperator`): the session is the authority here, as the gateway key
- * is on `/payouts`.
+ * its Retry and, when it pays out no order, its Confirm and book (the operator's alone), creating a
+ * missing account, and the Stripe key (set, never shown, removed). Read through the operator's face
+ * (`asOperator`): the session is the authority here, as the gateway key is on `/payouts`.
  */
 import { tenantPath } from "../../lib/console/views";
 import { unwrap } from "../../lib/outcome";
@@ -75,6 +75,16 @@ export function payoutRoutes(router: ConsoleRouter) {
       if (!retried.ok && retried.error.reason === "conflict")
         throw new Problem("conflict", `${retried.error.detail} Nothing was started.`);
       unwrap(retried);
+      return see(c, payoutPath({ environment, client }, { source, payoutId }));
+    })
+    .openapi(route.confirmPayout, async (c) => {
+      const { environment, client, source, payoutId } = c.req.valid("param");
+      const confirmed = await asOperator(c.env, tenantName(environment, client), (f) =>
+        f.confirmPayout(source, payoutId),
+      );
+      if (!confirmed.ok && confirmed.error.reason === "conflict")
+        throw new Problem("conflict", `${confirmed.error.detail} Nothing was started.`);
+      unwrap(confirmed);
       return see(c, payoutPath({ environment, client }, { source, payoutId }));
     })
     .openapi(route.setStripeKey, async (c) => {

@@ -2,8 +2,9 @@
  * @module
  * The declarations of the console's payout pages (`/console/tenants/{environment}/{client}/
  * payouts…`): the list with the accounts the mapping posts to and the orders in no payout, one
- * payout, its retry, creating a missing account, and the tenant's Stripe key. Kept apart from `contract.ts` so the payouts
- * are one unit, like the request log's page.
+ * payout, its retry and its confirmation when it pays out no order, creating a missing account,
+ * and the tenant's Stripe key. Kept apart from `contract.ts` so the payouts are one unit, like the
+ * request log's page.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { Source } from "../../lib/orders/order";
@@ -78,6 +79,23 @@ export const retryPayout = createRoute({
     303: see("Started again: to the payout's page."),
     404: page("No such payout."),
     409: page("Neither unmatched nor failed."),
+    ...refused,
+  },
+});
+
+export const confirmPayout = createRoute({
+  ...post,
+  path: "/tenants/{environment}/{client}/payouts/{source}/{payoutId}/confirm",
+  operationId: "consoleConfirmPayout",
+  summary: "Book a payout that pays out no order, on the operator's word",
+  request: {
+    params: PayoutTarget,
+    body: form(z.object({ csrf: Csrf }).openapi("ConsolePayoutConfirmation")),
+  },
+  responses: {
+    303: see("Confirmed and started again: to the payout's page."),
+    404: page("No such payout."),
+    409: page("Not held because it pays out no order (needs-orders)."),
     ...refused,
   },
 });

@@ -15,6 +15,7 @@ import { ClientSlug } from "../../lib/stubs";
 import { TenantView } from "../../lib/tenant-view";
 import { jsonGate } from "../../middleware/validate";
 import { jsonAnswer, jsonBody } from "./kit";
+import { Payout } from "./payouts";
 
 /** How long a rotated gateway key keeps working, s: a day, so callers can roll out the new one. */
 export const DEFAULT_KEY_GRACE_SECONDS = 86_400;
@@ -305,4 +306,20 @@ export const removeTenant = createRoute({
   summary: "Remove a tenant and everything stored for it",
   request: { params: Target, query: Removal },
   responses: { 204: none("Removed."), ...problems(400, 401, 404, 429, 502, 503, 504) },
+});
+
+export const confirmPayout = createRoute({
+  ...base,
+  method: "post",
+  path: "/tenants/{environment}/{client}/payouts/{source}/{payoutId}/confirm",
+  operationId: "confirmPayout",
+  summary: "Book a payout that pays out no order, on the operator's word",
+  description:
+    "For a payout held `unmatched` because no line is a charge or refund (`needs-orders`): records that the operator accepted it (`confirmedBy`, `confirmedAt`) and starts a new attempt, which skips that one rule and checks everything else. Not on `/payouts`: a gateway key's holder could have sent the payout (docs/payouts.md).",
+  request: { params: Target.extend({ source: Source, payoutId: z.string().min(1).max(100) }) },
+  responses: {
+    202: jsonAnswer("The payout, confirmed, its new attempt started.", Payout),
+    // 404: no such tenant or payout; 409: not held for needs-orders.
+    ...problems(401, 404, 409, 429, 503),
+  },
 });

@@ -1,7 +1,8 @@
 /**
  * A payout's record (`src/lib/payouts/intake.ts`): how each event changes it. The same payout
- * twice is a duplicate; other lines replace it only while nothing of it is posted; payout.failed
- * cancels a payout whose run never started and reverses any other once its run has ended.
+ * twice is a duplicate; other lines replace it only while nothing of it is posted, and clear the
+ * operator's confirmation of the lines they replace; payout.failed cancels a payout whose run never
+ * started and reverses any other once its run has ended.
  */
 import { describe, expect, it } from "vitest";
 import type { Payout } from "../../../src/lib/payouts/payout";
@@ -61,6 +62,21 @@ describe("applyPayoutEvent: payout.paid", () => {
     }
     const waiting = applyPayoutEvent(inState("received", false), "standard", other, LATER);
     expect(waiting.record).toMatchObject({ state: "received", attempt: 1 });
+  });
+
+  it("other lines clear the operator's confirmation; the same lines again keep it", () => {
+    const confirmed: PayoutRecord = {
+      ...inState("unmatched"),
+      confirmedBy: "operator",
+      confirmedAt: AT,
+    };
+    const replaced = applyPayoutEvent(confirmed, "standard", paid({ ...P, amount: 1 }), LATER);
+    expect(replaced.intake).toBe("started");
+    expect(replaced.record?.confirmedBy).toBeUndefined();
+    expect(replaced.record?.confirmedAt).toBeUndefined();
+    const same = applyPayoutEvent(confirmed, "standard", paid(), LATER);
+    expect(same.intake).toBe("duplicate");
+    expect(same.record).toMatchObject({ confirmedBy: "operator", confirmedAt: AT });
   });
 
   it("other lines are not taken once anything may be posted", () => {

@@ -2,7 +2,8 @@
  * The matcher (`src/lib/payouts/match.ts`): every line of a payout matched to a settled order or
  * refund of the book, or an issue naming the line, and the voucher's plan only when nothing is
  * wrong: clearing credits per account, fees, adjustments and disputes, rates only across
- * currencies. A payout that pays out no order, or names orders its source may not claim, is held.
+ * currencies. A payout that pays out no order, or names orders its source may not claim, is held;
+ * the operator's confirmation waives the first rule only, every other check still holds.
  */
 import { describe, expect, it } from "vitest";
 import { resolveMapping } from "../../../src/lib/orders/mapping";
@@ -247,5 +248,55 @@ describe("matchPayout: a payout its source's rules forbid is held, whatever its 
       expect(matchPayout("standard", payout(charge, { orderSource }), BOOK, mapping).kind).toBe(
         "matched",
       );
+  });
+});
+
+describe("matchPayout: a payout the operator confirmed pays out no order", () => {
+  const adjustment = (extra: Partial<Payout> = {}) =>
+    payout([line({ type: "adjustment", amount: 100_000_000 })], extra);
+
+  it("is matched with no clearing credit: the deposit to the bank, the adjustment on its account", () => {
+    const r = matchPayout("standard", adjustment(), BOOK, mapping, true);
+    if (r.kind !== "matched") throw new Error(JSON.stringify(r));
+    expect(r.claims).toEqual([]);
+    expect(r.plan).toMatchObject({
+      deposit: 100_000_000,
+      clearing: [],
+      fees: 0,
+      adjustments: -100_000_000,
+      disputes: 0,
+      rates: [],
+    });
+  });
+
+  it("still has every other check: a deposit its lines do not add up to, and another source's orders", () => {
+    const differs = matchPayout("standard", adjustment({ amount: 1 }), BOOK, mapping, true);
+    expect(differs.kind === "unmatched" && differs.issues.map((i) => i.reason)).toEqual([
+      "deposit-differs",
+    ]);
+    const other = matchPayout(
+      "standard",
+      adjustment({ orderSource: "stripe" }),
+      BOOK,
+      mapping,
+      true,
+    );
+    expect(other.kind === "unmatched" && other.issues.map((i) => i.reason)).toEqual([
+      "other-source",
+    ]);
+  });
+
+  it("a line naming an order is still checked against it", () => {
+    const r = matchPayout(
+      "standard",
+      payout([
+        line({ type: "charge", orderId: "o-404", amount: 100 }),
+        line({ type: "adjustment", amount: 100 }),
+      ]),
+      BOOK,
+      mapping,
+      true,
+    );
+    expect(r.kind === "unmatched" && r.issues.map((i) => i.reason)).toEqual(["unknown-order"]);
   });
 });

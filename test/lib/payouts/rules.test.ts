@@ -1,11 +1,12 @@
 /**
  * A payout's rules (`src/lib/payouts/rules.ts`): by its verified source, the orders it may name and
- * whether it must pay out one; and the signs a sender's lines may have, refused at the Standard
- * payout's intake.
+ * whether it must pay out one, and which held payouts the operator may confirm; and the signs a
+ * sender's lines may have, refused at the Standard payout's intake.
  */
 import { describe, expect, it } from "vitest";
 import { parseSigned } from "../orders/security";
-import { payoutRules, senderSignError } from "../../../src/lib/payouts/rules";
+import { confirmable, payoutRules, senderSignError } from "../../../src/lib/payouts/rules";
+import type { PayoutIssue } from "../../../src/lib/payouts/records";
 import { payoutPaid } from "../../fixtures/orders/payouts";
 
 describe("payoutRules", () => {
@@ -18,6 +19,33 @@ describe("payoutRules", () => {
   it("every source's payout must pay out an order", () => {
     for (const s of ["standard", "stripe", "shopify", "woocommerce"] as const)
       expect(payoutRules(s).requiresOrders).toBe(true);
+  });
+});
+
+describe("confirmable", () => {
+  const issue = (reason: PayoutIssue["reason"]): PayoutIssue => ({
+    line: null,
+    orderId: null,
+    refundId: null,
+    reason,
+    detail: reason,
+  });
+  const held = { state: "unmatched" as const, failed: null, issues: [issue("needs-orders")] };
+
+  it("a payout held unmatched because it pays out no order", () => {
+    expect(confirmable(held)).toBe(true);
+  });
+
+  it("not one held for anything else, in another state, or failed at the provider", () => {
+    for (const r of [
+      { ...held, issues: [issue("deposit-differs")] },
+      { ...held, issues: [issue("other-source")] },
+      { ...held, issues: [] },
+      { ...held, state: "booked" as const },
+      { ...held, state: "received" as const },
+      { ...held, failed: { at: "2026-03-05T06:00:00.000Z", reason: null } },
+    ])
+      expect(confirmable(r), JSON.stringify(r)).toBe(false);
   });
 });
 

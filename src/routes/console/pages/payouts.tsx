@@ -3,7 +3,8 @@
  * A tenant's payouts: the accounts its settlements and payouts post to (each present in the
  * client's chart, or with a button that creates it), why to settle to clearing accounts while it
  * settles to one account, the payouts by state, and the orders in no payout yet; and one payout
- * with its lines by kind, what keeps it from matching, its voucher, its steps and a Retry button.
+ * with its lines by kind, what keeps it from matching, its voucher, its steps and a Retry button;
+ * for one held because it pays out no order, a Confirm and book button, the operator's alone.
  */
 import type { Environment } from "../../../lib/config";
 import type { Flash } from "../../../lib/console/flash";
@@ -11,6 +12,7 @@ import { plainError } from "../../../lib/console/run-display";
 import { orderPath, tenantPath, when } from "../../../lib/console/views";
 import type { AccountCheck } from "../../../lib/payouts/accounts";
 import { PayoutState } from "../../../lib/payouts/records";
+import { confirmable } from "../../../lib/payouts/rules";
 import type { PayoutView, UnpaidOrder } from "../../../lib/payouts/view";
 import { Csrf, Layout } from "../layout";
 import { Table } from "../table";
@@ -169,6 +171,12 @@ export function PayoutPage(p: Owner & { payout: PayoutView }) {
             ) : null}
           </>
         ) : null}
+        {x.confirmedBy ? (
+          <>
+            <dt>Confirmed without orders</dt>
+            <dd>{`by the ${x.confirmedBy}, ${when(x.confirmedAt)}`}</dd>
+          </>
+        ) : null}
         <dt>Attempt</dt>
         <dd>{x.attempt}</dd>
         <dt>Updated</dt>
@@ -184,6 +192,15 @@ export function PayoutPage(p: Owner & { payout: PayoutView }) {
         <form method="post" action={`${payoutPath(p, x)}/retry`}>
           <Csrf token={p.csrf} />
           <button type="submit">Retry</button>
+        </form>
+      ) : null}
+      {confirmable(x) ? (
+        <form method="post" action={`${payoutPath(p, x)}/confirm`}>
+          <p class="notice" role="note">
+            {`No line of this payout is a charge or refund, so nothing shows which sales it pays out, and whoever holds the tenant's signing secret could have sent it. Confirm only if the bank statement shows this deposit of ${x.amount} ${x.currency}: it is then booked as one voucher, its bank line the deposit, its other lines on the mapping's accounts.`}
+          </p>
+          <Csrf token={p.csrf} />
+          <button type="submit">Confirm and book</button>
         </form>
       ) : null}
       <h2>Lines</h2>
