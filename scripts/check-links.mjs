@@ -1,15 +1,19 @@
 // `npm test` runs this before vitest: every relative Markdown link, and every repository path
-// written in backticks, in README.md, CONTRIBUTING.md and docs/*.md must name a file or folder that
-// exists (and a link's #anchor a heading of its target). Prints one line when all resolve; otherwise
-// each broken one as file:line, and exits 1. No dependencies: plain Node.
+// written in backticks, in README.md, CONTRIBUTING.md, ARCHITECTURE.md and docs/*.md, and in the
+// comments of the code (src/, sandbox/, shared/, test/, scripts/, bench/, client/), must name a file
+// or folder that exists (and a link's #anchor a heading of its target); and ARCHITECTURE.md must
+// name every folder of src/. Prints one line when all resolve; otherwise each broken one as
+// file:line, and exits 1. No dependencies: plain Node.
 //
 // What counts as a path in backticks: one token, no spaces, that starts with a top-level entry of
 // the repository (`src/…`, `docs/storage.md`, `.ci/run`, `wrangler.toml`) or, inside docs/, names a
 // sibling file (`order-json.md`). Route paths (`/v2/...`), URLs, globs, placeholders (`{id}`,
 // `<x>`, `…`) and package names (`ledgergate/client`) are not paths. A path is looked up from the
 // repository root, then from the Markdown file's own folder, then under src/ (the docs write
-// `lib/…` and `durable/…` for `src/lib/…` as the code's comments do).
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+// `lib/…` and `durable/…` for `src/lib/…` as the code's comments do). A code comment's path is
+// looked up from the root, src/, and each folder above the file ('tenant/parts.ts' written in
+// src/durable/tenant.ts); only tokens with a slash and a known ending, or that start at the root, count.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -23,6 +27,7 @@ const SRC_TOP = new Set(readdirSync(join(root, "src")));
 const files = [
   "README.md",
   "CONTRIBUTING.md",
+  "ARCHITECTURE.md",
   ...readdirSync(join(root, "docs"))
     .filter((name) => name.endsWith(".md"))
     .map((name) => `docs/${name}`),
@@ -107,9 +112,68 @@ for (const file of files) {
     });
 }
 
+/** Every file below `dir` (relative to the root) whose name matches `ending`, generated ones left out. */
+function walk(dir, ending, out = []) {
+  if (!existsSync(join(root, dir))) return out;
+  for (const name of readdirSync(join(root, dir))) {
+    const path = `${dir}/${name}`;
+    if (GENERATED.has(name) || name === "generated") continue;
+    if (statSync(join(root, path)).isDirectory()) walk(path, ending, out);
+    else if (ending.test(name)) out.push(path);
+  }
+  return out;
+}
+
+/** Whether a backticked token in a code comment is meant as a path in this repository. */
+function looksLikeCodePath(token) {
+  if (/[\s{}<>*…?=,;()[\]|'"$@]|^\/|:\/\/|^-/.test(token)) return false;
+  const first = token.replace(/^\.\//, "").split("/")[0];
+  if (GENERATED.has(first)) return false;
+  if (TOP.has(first)) return token.includes("/") || /\.\w+$/.test(token);
+  return token.includes("/") && /\.(ts|tsx|mjs|md|toml|json)$/.test(token);
+}
+
+// Paths in the code's comments: a line comment's text, or a line inside a block comment.
+const CODE = ["src", "sandbox", "shared", "test", "scripts", "bench", "client"].flatMap((d) =>
+  walk(d, /\.(ts|tsx|mjs|js)$/),
+);
+for (const file of CODE) {
+  readFileSync(join(root, file), "utf8")
+    .split("\n")
+    .forEach((line, i) => {
+      const at = /^\s*(\/\/|\*|\/\*)/.test(line) ? 0 : line.indexOf("// ");
+      if (at < 0) return;
+      for (const [, token] of line.slice(at).matchAll(/`([^`]+)`/g)) {
+        const path = token.replace(/[.:,]$/, "");
+        if (!looksLikeCodePath(path)) continue;
+        checked++;
+        const bases = [root, join(root, "src")];
+        for (let d = dirname(join(root, file)); d !== root; d = dirname(d)) bases.push(d);
+        if (!bases.some((base) => existsSync(join(base, path))))
+          broken.push(`${file}:${i + 1}: \`${token}\`: no such file`);
+      }
+    });
+}
+
+// The map names every folder of src/.
+if (existsSync(join(root, "ARCHITECTURE.md"))) {
+  const map = readFileSync(join(root, "ARCHITECTURE.md"), "utf8");
+  const folders = (dir) =>
+    readdirSync(join(root, dir))
+      .filter((name) => statSync(join(root, dir, name)).isDirectory())
+      .flatMap((name) => [`${dir}/${name}`, ...folders(`${dir}/${name}`)]);
+  for (const folder of ["src", ...folders("src")]) {
+    checked++;
+    if (!map.includes(`\`${folder}/\``))
+      broken.push(`ARCHITECTURE.md: names no folder \`${folder}/\` (add it to "Folders of src/")`);
+  }
+}
+
 if (broken.length > 0) {
   console.error(`check-links: ${broken.length} broken of ${checked}:`);
   for (const line of broken) console.error(`  ${line}`);
   process.exit(1);
 }
-console.log(`check-links: ${checked} links and paths in ${files.length} files resolve`);
+console.log(
+  `check-links: ${checked} links and paths in ${files.length} documents and ${CODE.length} code files resolve`,
+);

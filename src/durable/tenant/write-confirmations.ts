@@ -1,7 +1,7 @@
 /**
  * @module
  * Writes an assistant prepared and has not yet confirmed (`prepare_write` / `confirm_write` of the
- * MCP server, `lib/mcp/write-tools.ts`): one row per confirmation handle, filed under the handle's
+ * MCP server, `lib/mcp/tools/prepare-tool.ts` and `confirm-tool.ts`): one row per confirmation handle, filed under the handle's
  * SHA-256 (the handle itself is never stored), holding the checked request and who prepared it.
  * Its own table (`write_confirmations`, step 10 of `schema.ts`), reached through one narrow
  * interface (`ConfirmationPort`): the key holder's face forwards to it, nothing else reads it.

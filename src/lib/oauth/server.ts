@@ -2,7 +2,7 @@
  * @module
  * ledgergate's OAuth 2.1 authorization server for its MCP endpoints: Cloudflare's
  * `workers-oauth-provider` in its authorization-server role (`OAuthAuthorizationServer`), mounted as
- * routes of the one Hono app (`routes/oauth.ts`). The library owns the protocol: RFC 8414 metadata,
+ * routes of the one Hono app (`routes/oauth/protocol.ts`). The library owns the protocol: RFC 8414 metadata,
  * the token endpoint (codes, refresh with rotation, RFC 7009 revocation), dynamic client
  * registration (RFC 7591), client ID metadata documents, PKCE (S256 only; the approval requires it
  * of every client, confidential ones too, `lib/oauth/approve.ts`), redirect URIs (https or loopback
@@ -50,7 +50,7 @@ export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 /**
  * An approved dynamically registered client's lifetime, s: 30 days, renewed by the library while
  * the client keeps using its tokens (past half its life, its next token request renews it). One
- * nobody approved is deleted by the directory after hours (`directory/oauth-registrations.ts`).
+ * nobody approved is deleted by the directory after hours (`durable/directory/oauth-registrations.ts`).
  */
 export const CLIENT_REGISTRATION_TTL_SECONDS = 30 * 86_400;
 
