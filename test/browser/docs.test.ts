@@ -142,7 +142,12 @@ describe("docs in Chromium: plain", () => {
         /dark mode|light mode/i,
       ]) {
         await expect
-          .poll(() => page.getByRole("button", { name }).count(), { message: String(name) })
+          // Scalar renders its default toolbar before it applies the configuration: wait for the
+          // configured page rather than for a moment a loaded machine may not reach in time.
+          .poll(() => page.getByRole("button", { name }).count(), {
+            message: String(name),
+            timeout: 20_000,
+          })
           .toBe(0);
       }
       const shown = (l: ReturnType<Page["getByText"]>) => l.filter({ visible: true }).count();
