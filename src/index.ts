@@ -16,7 +16,7 @@ import { withConfig } from "./middleware/config";
 import { limitFailedKeys } from "./middleware/failed-keys";
 import { limitCallbackStates, limitOperator } from "./middleware/inbound-limit";
 import { requestId } from "./middleware/request-id";
-import { requestLog } from "./middleware/request-log";
+import { requestLog } from "./request-log/middleware";
 import { webhookPrecheck } from "./middleware/webhook-precheck";
 import { adminRoutes } from "./routes/admin";
 import { adminEventRoutes } from "./routes/admin-events";

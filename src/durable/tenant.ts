@@ -13,7 +13,7 @@ import { directoryStub } from "../lib/stubs";
 import type { Source } from "../lib/orders/order";
 import type { Outcome } from "../lib/outcome";
 import { AssistantGrants } from "./tenant/assistant-grants";
-import { CallLogFace } from "./tenant/call-log-face";
+import { CallLogFace } from "../request-log/call-log-face";
 import { CodeIds } from "./tenant/code-ids";
 import { Enrolment } from "./tenant/enrolment";
 import { GatewayKeys } from "./tenant/gateway-keys";
@@ -29,7 +29,7 @@ import { PaymentRefs } from "./tenant/payment-refs";
 import { PayoutDesk } from "./tenant/payout-desk";
 import { ownerOf, type TenantParts } from "./tenant/parts";
 import { ReferenceCache } from "./tenant/reference-cache";
-import { RequestLog } from "./tenant/request-log";
+import { RequestLog } from "../request-log/tenant-rows";
 import { ShopPins } from "./tenant/shop-pins";
 import { StripeKeys } from "./tenant/stripe-key";
 import { WebhookSetup } from "./tenant/webhook-setup";
@@ -48,7 +48,7 @@ import { WatcherFace } from "./tenant/watcher-face";
  * over RPC by whoever holds a stub (TypeScript's `private` and an interface are only types), so
  * telling callers apart by interface alone would leave every method open to every caller. Here the
  * object's public members are only the faces, the request log's append-only face (`callLog`,
- * see `tenant/call-log-face.ts`), the webhook intake (which verifies its own signature),
+ * see `request-log/call-log-face.ts`), the webhook intake (which verifies its own signature),
  * `invalidate` (the token is its own credential) and `alarm`. A face is an `RpcTarget`
  * the object hands out itself, holding its modules in `#private` fields:
  * - `withKey(k)` checks the gateway key once, in one place (`grantKey`), and only then hands out
@@ -203,7 +203,7 @@ export class Tenant extends DurableObject<Bindings> {
 
   /**
    * The face that appends to the tenant's request log: unchecked, append only, bounded; see
-   * `tenant/call-log-face.ts` for why it is not behind the key.
+   * `request-log/call-log-face.ts` for why it is not behind the key.
    */
   callLog(): CallLogFace {
     return new CallLogFace(

@@ -66,7 +66,7 @@ const Count = (fallback: number) =>
 /** The levels `lib/log.ts` knows; `silent` writes nothing. */
 const LogLevel = z.enum(["debug", "info", "warn", "error", "silent"]);
 /**
- * What the request log stores of each call (`lib/request-log/record.ts`): `calls`, a row per call
+ * What the request log stores of each call (`request-log/record.ts`): `calls`, a row per call
  * and the counters; `counters`, the counters only (no path, status, error or body is stored, for an
  * operator who must not store call data); `off`, nothing (no write after a call at all).
  */

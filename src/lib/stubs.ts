@@ -190,7 +190,7 @@ export function asWatcher<T>(
 
 /**
  * `call` on the request log's face of `name`. For the gateway's own code after it authenticated
- * the call (see `durable/tenant/call-log-face.ts`).
+ * the call (see `request-log/call-log-face.ts`).
  */
 export function toCallLog<T>(
   env: TenantBinding,

@@ -26,7 +26,7 @@ const Counters = z.strictObject({
 });
 
 /**
- * Counters kept with the tenant (`durable/tenant/request-log.ts`): unlike the governor's above,
+ * Counters kept with the tenant (`request-log/tenant-rows.ts`): unlike the governor's above,
  * they survive the objects' idling and restarts, and say since when they count.
  */
 const CallCounters = z.strictObject({

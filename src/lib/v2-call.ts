@@ -9,7 +9,7 @@
  */
 import type { V2Request } from "./passthrough";
 import { Problem, PROBLEM_TYPES } from "./problem";
-import { logAfterAnswer, type CallerTag, type CallFacts } from "./request-log/record";
+import { logAfterAnswer, type CallerTag, type CallFacts } from "../request-log/record";
 import { shapedV2 } from "./shaping/v2";
 import type { CallTrace } from "./upstream/client";
 

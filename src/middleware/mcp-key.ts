@@ -25,7 +25,7 @@ import { grantOfToken } from "../lib/oauth/door";
 import { claimedByToken } from "../lib/oauth/grants";
 import { problemOf, type Outcome } from "../lib/outcome";
 import { Problem } from "../lib/problem";
-import { keyId } from "../lib/request-log/record";
+import { keyId } from "../request-log/record";
 import { sha256Hex } from "../lib/crypto";
 import { BlockedAddresses } from "../lib/rate/blocked-addresses";
 import { asKeyHolder } from "../lib/stubs";

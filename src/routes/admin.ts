@@ -17,7 +17,7 @@ import { asOperator, tenantName, type OperatorStub } from "../lib/stubs";
 import { startOnboarding } from "../lib/onboarding/start";
 import { listTenants, registerTenant, removeTenant, replaceClientKey } from "../lib/tenant-admin";
 import { requireAdmin } from "../middleware/admin-auth";
-import { requestLogPage } from "../lib/request-log/page";
+import { requestLogPage } from "../request-log/page";
 import * as route from "./contract/admin";
 import * as activity from "./contract/admin-activity";
 import { gatewayRouter, withDefaults } from "./contract/kit";

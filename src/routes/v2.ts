@@ -9,7 +9,7 @@
 import { Hono } from "hono";
 import type { GatewayApp } from "../lib/app";
 import { readV2Request } from "../lib/passthrough";
-import { keyTag } from "../lib/request-log/record";
+import { keyTag } from "../request-log/record";
 import type { CallTrace } from "../lib/upstream/client";
 import { performV2 } from "../lib/v2-call";
 import { authenticatedKey, gatewayKey } from "../middleware/gateway-key";

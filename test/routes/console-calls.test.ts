@@ -1,6 +1,6 @@
 /**
  * The operator's own calls to the API for a tenant are rows of its request log, caller `console`
- * (`src/lib/request-log/upstream.ts`): the mapping check's reads of the chart of accounts and the
+ * (`src/request-log/upstream.ts`): the mapping check's reads of the chart of accounts and the
  * VAT codes, from the admin API and the console's form, and offboarding.
  */
 import { beforeEach, describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 /**
  * The request log as operators read it (`GET /admin/tenants/{environment}/{client}/requests`,
- * `src/durable/tenant/request-log.ts`): a call made through `/v2` with its status and request id, a
+ * `src/request-log/tenant-rows.ts`): a call made through `/v2` with its status and request id, a
  * call the API refused with the API's error and the request body, an order run's calls, filters,
  * counters that survive an eviction, a client key's replacement emptying the log, and nothing
  * secret in any of it.

@@ -1,5 +1,5 @@
 /**
- * The support bundle names the client by the API's own id (`src/lib/request-log/api-client.ts`):
+ * The support bundle names the client by the API's own id (`src/request-log/api-client.ts`):
  * `ClientId` of `GET /ClientIntegrationInformation`, read once, when a bundle is first built, and
  * stored with the tenant until its client key is replaced. Never the client key.
  */

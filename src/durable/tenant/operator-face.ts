@@ -24,7 +24,7 @@ import { modeOf, StripeKey } from "../../lib/stripe/key";
 import type { ShopView, WebhookSetup } from "./webhook-setup";
 import { NO_TENANT, ownerOf, type TenantParts } from "./parts";
 import { nameOf, type ApiClient } from "./registration";
-import type { CallCounters, LoggedRow, StatusFilter } from "./request-log";
+import type { CallCounters, LoggedRow, StatusFilter } from "../../request-log/tenant-rows";
 import type { ToolCallRow } from "./tool-calls";
 import type { WebhookStatus } from "./webhook-status";
 import { webhookStatus } from "./webhook-status";
@@ -387,7 +387,7 @@ export interface LoggedPage {
   rows: LoggedRow[];
   apiClient: ApiClient | null;
   clientKeyId: string;
-  /** For reading the client as the tenant, like offboarding (`lib/request-log/api-client.ts`). */
+  /** For reading the client as the tenant, like offboarding (`request-log/api-client.ts`). */
   registrationId: string;
 }
 

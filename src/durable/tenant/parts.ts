@@ -14,7 +14,7 @@ import type { OrderSettings } from "./order-settings";
 import type { PaymentRefs } from "./payment-refs";
 import type { PayoutDesk } from "./payout-desk";
 import type { ReferenceCache } from "./reference-cache";
-import type { RequestLog } from "./request-log";
+import type { RequestLog } from "../../request-log/tenant-rows";
 import type { ShopPins } from "./shop-pins";
 import type { StripeKeys } from "./stripe-key";
 import { nameOf, type Registration, type TenantRecord } from "./registration";

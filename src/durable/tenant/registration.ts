@@ -8,7 +8,7 @@
  * Since step 9 it also names the client as the API knows it (`ApiClient`: the `ClientId` and
  * `ClientName` of `GET /ClientIntegrationInformation`), which the support bundle must carry (the
  * API's provider asks for the client id, never the client key). Read once, lazily, when a support
- * bundle is first built (`lib/request-log/api-client.ts`), and forgotten when the client key is
+ * bundle is first built (`request-log/api-client.ts`), and forgotten when the client key is
  * replaced (the new key may open another company). Each adopted client key gets a random id
  * (`clientKeyId`), so a read made with one key is never stored under the next.
  */

@@ -21,7 +21,7 @@ import { PAYMENT_REF_TABLES } from "./payment-refs";
 import { PAYOUT_TABLES } from "./payout-book";
 import { REFERENCE_CACHE_TABLES } from "./reference-cache";
 import { REGISTRATION_TABLES } from "./registration";
-import { REQUEST_LOG_TABLES } from "./request-log";
+import { REQUEST_LOG_TABLES } from "../../request-log/tenant-rows";
 import { ASSISTANT_GRANT_TABLES } from "./assistant-grants";
 import { ACCEPTED_TABLE, SHOP_REFUSALS_TABLE } from "./shop-pins";
 import { STRIPE_KEY_TABLES } from "./stripe-key";

@@ -5,7 +5,7 @@
  * shared budget, written to the tenant's request log as the events' call (caller kind `events`).
  */
 import type { V2Request } from "../passthrough";
-import { loggedCall, recordCall, type CallFacts } from "../request-log/record";
+import { loggedCall, recordCall, type CallFacts } from "../../request-log/record";
 import { callUpstream, type CallTrace } from "../upstream/client";
 
 /** A follow-up read's deadline, ms (a permit wait included). */

@@ -5,10 +5,10 @@
  * happened: one row, caller kind `events`, the endpoint's id as the caller's id, the reason in the
  * error column. Its host only, never the URL's path or query (they can hold a receiver's token).
  */
-import type { LoggedCall } from "../../durable/tenant/request-log";
+import type { LoggedCall } from "../../request-log/tenant-rows";
 import type { Bindings } from "../config";
 import { log } from "../log";
-import { recordCall } from "../request-log/record";
+import { recordCall } from "../../request-log/record";
 import type { TenantName } from "../stubs";
 
 /** The request-log row of an endpoint disabled at `at`. */

@@ -12,7 +12,7 @@ import type { Holder } from "../app";
 import type { Bindings } from "../config";
 import { unwrap } from "../outcome";
 import { readV2Request, type V2Request } from "../passthrough";
-import type { CallerTag } from "../request-log/record";
+import type { CallerTag } from "../../request-log/record";
 import { checkWrite } from "../shaping/write-body";
 import { asHolder, type HolderStub } from "../stubs";
 import type { AccessCache } from "../upstream/access-cache";

@@ -11,7 +11,7 @@ import { readConfig, type Bindings } from "../config";
 import { unwrap } from "../outcome";
 import { Problem } from "../problem";
 import { asOperator, parseTenantName, type TenantName } from "../stubs";
-import { loggedUpstream } from "../request-log/upstream";
+import { loggedUpstream } from "../../request-log/upstream";
 
 /** How long offboarding may take, ms: one call, perhaps a token request and a wait for a permit. */
 const OFFBOARD_DEADLINE_MS = 30_000;

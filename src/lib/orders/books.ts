@@ -16,7 +16,7 @@ import { API_DEFAULT_PAGE_SIZE, morePages, readPagination } from "../shaping/all
 import { KEPT_HEADERS, MAX_REFERENCE_ENTRY_BYTES, resourceOf } from "../shaping/reference-cache";
 import { capture, type StoredAnswer } from "../shaping/stored-answer";
 import { asOperator, parseTenantName, type TenantName } from "../stubs";
-import { loggedUpstream } from "../request-log/upstream";
+import { loggedUpstream } from "../../request-log/upstream";
 import { ChartAccountReply, VatCodeReply } from "./run/replies";
 
 /**

@@ -12,10 +12,10 @@
  * Nothing of the key leaves here: it goes in `Authorization: Bearer`, never in a URL, a row or a
  * message, and any key-shaped text in Stripe's error (its 401 names the key, masked) is replaced.
  */
-import type { LoggedCall } from "../../durable/tenant/request-log";
-import { API_ERROR_CHARS } from "../../durable/tenant/request-log";
+import type { LoggedCall } from "../../request-log/tenant-rows";
+import { API_ERROR_CHARS } from "../../request-log/tenant-rows";
 import { readConfig, type Bindings } from "../config";
-import { queryNames, recordCall } from "../request-log/record";
+import { queryNames, recordCall } from "../../request-log/record";
 import type { TenantName } from "../stubs";
 import { exchange } from "../upstream/transport";
 import { STRIPE_API_VERSION, StripeErrorBody } from "./api";

@@ -9,7 +9,7 @@
 import { readCapped } from "../../../shared/bytes";
 import { readConfig, type Bindings, type Environment } from "../config";
 import { Problem } from "../problem";
-import { loggedUpstream } from "../request-log/upstream";
+import { loggedUpstream } from "../../request-log/upstream";
 import type { TenantName } from "../stubs";
 import { retryAfterSeconds } from "../upstream/transport";
 import type { Page } from "./poll";

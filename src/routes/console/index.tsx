@@ -9,7 +9,7 @@ import { MessagePage } from "./layout";
 import { oauthRoutes } from "./oauth-routes";
 import { orderRoutes } from "./order-routes";
 import { payoutRoutes } from "./payout-routes";
-import { requestRoutes } from "./request-routes";
+import { requestRoutes } from "../../request-log/console-routes";
 import { html } from "./render";
 import { consoleRouter } from "./router";
 import { sessionRoutes } from "./session-routes";

@@ -9,7 +9,7 @@ import { GrantId, GrantView } from "../../durable/tenant/assistant-grants";
 import { WebhookStatus } from "../../durable/tenant/webhook-status";
 import { problems } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";
-import { Cursor, Recording, RequestView, StatusParam } from "../../lib/request-log/view";
+import { Cursor, Recording, RequestView, StatusParam } from "../../request-log/view";
 import { Target } from "./admin";
 import { jsonAnswer } from "./kit";
 

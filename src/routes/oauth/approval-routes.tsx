@@ -22,7 +22,7 @@ import {
   type Completed,
 } from "../../lib/oauth/approve";
 import { knownProblem, PROBLEM_TYPES } from "../../lib/problem";
-import { keyId } from "../../lib/request-log/record";
+import { keyId } from "../../request-log/record";
 import { asKeyHolder } from "../../lib/stubs";
 import { countApprovalPage, countFailure } from "../../middleware/inbound-limit";
 import { validationProblem } from "../../middleware/validate";

@@ -1,5 +1,5 @@
 /**
- * The request log's module (`src/durable/tenant/request-log.ts`) over a fresh object's storage:
+ * The request log's module (`src/request-log/tenant-rows.ts`) over a fresh object's storage:
  * its bound (the 1,001st call drops the oldest; the watcher's calls have their own, smaller bound),
  * its age limit, its filters, the counters it keeps and its clearing (the client key replaced).
  * Rows are written through the module directly, so a thousand of them cost no HTTP; the face the
@@ -19,7 +19,7 @@ import {
   WATCHER_LOG_ROWS,
   type CallerKind,
   type LoggedCall,
-} from "../../../src/durable/tenant/request-log";
+} from "../../../src/request-log/tenant-rows";
 
 let seq = 0;
 const T0 = Date.parse("2026-03-01T10:00:00.000Z");

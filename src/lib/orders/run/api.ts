@@ -10,7 +10,7 @@ import type { z } from "zod";
 import { matchOperation, type Operation } from "../../../../shared/v2/catalog";
 import { readConfig, type Bindings } from "../../config";
 import { Problem } from "../../problem";
-import { loggedUpstream } from "../../request-log/upstream";
+import { loggedUpstream } from "../../../request-log/upstream";
 import { parseTenantName, type TenantName } from "../../stubs";
 import { fieldErrors } from "../../validate";
 
@@ -126,7 +126,7 @@ function detailOf(body: unknown, text: string): string {
  * The run's client for `tenant` under `registration`, in the tenant name's own environment. Each
  * call is logged as the run's (`runId`, the Workflow instance's id, names it in the log).
  *
- * The row is written in the call, awaited (`lib/request-log/upstream.ts` says why): one round trip
+ * The row is written in the call, awaited (`request-log/upstream.ts` says why): one round trip
  * to the tenant's object per call, never failing the step.
  *
  * @throws RunError (not retryable) when `tenant` is not a tenant name: no attempt can mend it.

@@ -12,7 +12,7 @@
  * count) and by the alarm (the age), so nothing grows with traffic.
  */
 import { z } from "zod";
-import { deleteAll, row, rows } from "./sql";
+import { deleteAll, row, rows } from "../durable/tenant/sql";
 
 /** How many of the callers' calls are kept: the support desk looks back at recent calls. */
 export const REQUEST_LOG_ROWS = 1000;
@@ -38,7 +38,7 @@ export const REQUEST_LOG_TABLES = [
 ];
 
 /**
- * Who made a call. A key is named by a short, non-secret id (see `lib/request-log/record.ts`). `events` is
+ * Who made a call. A key is named by a short, non-secret id (see `request-log/record.ts`). `events` is
  * not a call of the API: the notice that a webhook endpoint was disabled (`lib/events/notice.ts`),
  * written here so the support desk sees it beside the calls. `stripe` is not one either: a payout
  * run's read of Stripe's API (`lib/stripe/client.ts`), named by the run's instance id.

@@ -15,11 +15,11 @@
  * request log like the operator's other calls (caller `console`, id `client-id`).
  */
 import { z } from "zod";
-import { readCapped } from "../../../shared/bytes";
-import type { ApiClient } from "../../durable/tenant/registration";
-import { readConfig, type Bindings, type Environment } from "../config";
-import { Problem } from "../problem";
-import type { TenantName } from "../stubs";
+import { readCapped } from "../../shared/bytes";
+import type { ApiClient } from "../durable/tenant/registration";
+import { readConfig, type Bindings, type Environment } from "../lib/config";
+import { Problem } from "../lib/problem";
+import type { TenantName } from "../lib/stubs";
 import { loggedUpstream } from "./upstream";
 
 /** How long the read may take, ms, a wait for a permit included: an operator is at the page. */

@@ -4,13 +4,13 @@
  * support bundle in a readonly textarea, to copy into a request to the API's support. Nothing on it
  * is secret: the log holds no key, no token and no query value.
  */
-import type { Environment, RequestLogMode } from "../../../lib/config";
-import { tenantPath, when } from "../../../lib/console/views";
-import type { RequestView } from "../../../lib/request-log/view";
-import { Layout } from "../layout";
-import { Table } from "../table";
-import { ToolCallsSection } from "./tool-calls";
-import type { ToolCallRow } from "../../../durable/tenant/tool-calls";
+import type { Environment, RequestLogMode } from "../lib/config";
+import { tenantPath, when } from "../lib/console/views";
+import type { RequestView } from "./view";
+import { Layout } from "../routes/console/layout";
+import { Table } from "../routes/console/table";
+import { ToolCallsSection } from "../routes/console/pages/tool-calls";
+import type { ToolCallRow } from "../durable/tenant/tool-calls";
 
 /** The filters offered as links: every call, the two failure classes, and a common exact code. */
 const FILTERS = ["4xx", "5xx", "404", "429"];

@@ -1,24 +1,24 @@
 /**
  * @module
- * A call's row of the tenant's request log (`durable/tenant/request-log.ts`), made once its answer
+ * A call's row of the tenant's request log (`request-log/tenant-rows.ts`), made once its answer
  * is known: a `/v2` call's is written after the answer left (`ctx.waitUntil`), an order run's in
  * its step, after the call (`lib/orders/run/api.ts`). Nothing secret goes in: the
  * key is named by the first 8 hex of its SHA-256 (not enough to find it, enough to tell keys
  * apart), the query keeps its parameter names only (a value can be a secret), headers are never
  * read. The API's error body and, for a failed call, the request body are kept, capped.
  */
-import { sha256Hex } from "../crypto";
-import type { Caller } from "../app";
-import { readConfig, type Bindings } from "../config";
-import { log } from "../log";
-import { toCallLog, type TenantName } from "../stubs";
-import type { CallTrace } from "../upstream/client";
+import { sha256Hex } from "../lib/crypto";
+import type { Caller } from "../lib/app";
+import { readConfig, type Bindings } from "../lib/config";
+import { log } from "../lib/log";
+import { toCallLog, type TenantName } from "../lib/stubs";
+import type { CallTrace } from "../lib/upstream/client";
 import {
   API_ERROR_CHARS,
   REQUEST_BODY_CHARS,
   type LoggedCall,
   type CallerKind,
-} from "../../durable/tenant/request-log";
+} from "./tenant-rows";
 
 /**
  * How long a `/v2` call's row waits after the answer was handed to the runtime, ms. Why wait at

@@ -5,11 +5,11 @@
  * one unit: a page behind the session, like the console's other reads.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { problemResponse } from "../../lib/openapi/problems";
-import { SECURITY } from "../../lib/openapi/security";
-import { Target } from "../contract/admin";
-import { RequestsQuery } from "../contract/admin-activity";
-import { requireSession } from "./guard";
+import { problemResponse } from "../lib/openapi/problems";
+import { SECURITY } from "../lib/openapi/security";
+import { Target } from "../routes/contract/admin";
+import { RequestsQuery } from "../routes/contract/admin-activity";
+import { requireSession } from "../routes/console/guard";
 
 const page = (description: string) => ({
   description,

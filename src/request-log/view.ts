@@ -6,9 +6,9 @@
  * the client key, a token or a gateway key: the log holds none of them.
  */
 import { z } from "zod";
-import { RequestLogMode } from "../config";
-import type { ApiClient } from "../../durable/tenant/registration";
-import { CallerKind, type LoggedRow, type StatusFilter } from "../../durable/tenant/request-log";
+import { RequestLogMode } from "../lib/config";
+import type { ApiClient } from "../durable/tenant/registration";
+import { CallerKind, type LoggedRow, type StatusFilter } from "./tenant-rows";
 
 /** `?status=`: an exact status (`404`) or a class (`4xx`). */
 export const StatusParam = z

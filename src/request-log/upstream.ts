@@ -12,15 +12,15 @@
  * a person at a form or a run's step, never a `/v2` caller; and it never fails the call
  * (`recordCall` turns a lost row into a warning).
  */
-import type { CallerKind } from "../../durable/tenant/request-log";
-import { readConfig } from "../config";
-import { Problem, PROBLEM_TYPES } from "../problem";
+import type { CallerKind } from "./tenant-rows";
+import { readConfig } from "../lib/config";
+import { Problem, PROBLEM_TYPES } from "../lib/problem";
 import {
   callUpstream,
   type CallTrace,
   type UpstreamCall,
   type UpstreamCaller,
-} from "../upstream/client";
+} from "../lib/upstream/client";
 import { loggedCall, recordCall, type CallFacts } from "./record";
 
 /** Who makes a call, as its row names it: a kind, and an id that tells its callers apart. */

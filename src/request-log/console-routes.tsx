@@ -4,14 +4,14 @@
  * with each failed call's support bundle, and an assistant's last tool calls. The session is the
  * authority, as the admin token is on `/admin`.
  */
-import { unwrap } from "../../lib/outcome";
-import { requestLogPage } from "../../lib/request-log/page";
-import { asOperator, tenantName } from "../../lib/stubs";
-import { RequestsPage } from "./pages/requests";
-import { TOOL_CALLS_SHOWN } from "./pages/tool-calls";
-import { html } from "./render";
-import { requestsPage } from "./requests-contract";
-import type { ConsoleRouter } from "./router";
+import { unwrap } from "../lib/outcome";
+import { requestLogPage } from "./page";
+import { asOperator, tenantName } from "../lib/stubs";
+import { RequestsPage } from "./console-page";
+import { TOOL_CALLS_SHOWN } from "../routes/console/pages/tool-calls";
+import { html } from "../routes/console/render";
+import { requestsPage } from "./console-contract";
+import type { ConsoleRouter } from "../routes/console/router";
 
 /** Binds the request log page to `router`. */
 export function requestRoutes(router: ConsoleRouter) {

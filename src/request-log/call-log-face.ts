@@ -5,7 +5,7 @@
  * (`tool-calls.ts`). Append only. Its callers are the gateway's own code after it has
  * authenticated the call (the `/v2` route behind `authenticatedKey`, the MCP server behind its own
  * key check, the order runs' client, `lib/orders/run/api.ts`, and the operator's calls behind the
- * admin token or the console's session, `lib/request-log/upstream.ts`; later the watcher).
+ * admin token or the console's session, `request-log/upstream.ts`; later the watcher).
  *
  * Why not the key holder's face: `withKey` checks the key again (a SHA-256 and a constant-time
  * compare in the object), for every call, only to write a row after the answer; the access cache
@@ -14,8 +14,8 @@
  * bounds keep what it adds from growing the storage. Nothing else of the tenant is reachable here.
  */
 import { RpcTarget } from "cloudflare:workers";
-import type { CountedCall, LoggedCall, RequestLog } from "./request-log";
-import type { ToolCall, ToolCalls } from "./tool-calls";
+import type { CountedCall, LoggedCall, RequestLog } from "./tenant-rows";
+import type { ToolCall, ToolCalls } from "../durable/tenant/tool-calls";
 
 /** Appends calls to one tenant's request log, and tool calls to its audit. */
 export class CallLogFace extends RpcTarget {
