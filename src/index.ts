@@ -27,7 +27,7 @@ import { mcpRoutes } from "./routes/mcp";
 import { approvalRoutes } from "./routes/oauth/approval-routes";
 import { oauthProtocolRoutes } from "./routes/oauth/protocol";
 import { metaRoutes } from "./routes/meta";
-import { onboardingRoutes } from "./routes/onboarding";
+import { onboardingRoutes } from "./onboarding/routes";
 import { orderRoutes } from "./routes/orders";
 import { payoutRoutes } from "./routes/payouts";
 import { v2Routes } from "./routes/v2";

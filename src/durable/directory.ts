@@ -2,7 +2,7 @@
  * @module
  * `Directory`: one for the whole gateway, the list of registered tenant names, so operators can
  * list tenants. It holds names only; everything else about a tenant is in its own `Tenant` object.
- * It also keeps the single-use `state` of each onboarding (`directory/onboarding-states.ts`): there
+ * It also keeps the single-use `state` of each onboarding (`onboarding/directory-states.ts`): there
  * is no tenant yet to keep it, and one object for the gateway makes "used once" exact. And the one
  * index that spans tenants: which tenant holds which webhook secret (hashed) on which shop
  * (`directory/shop-claims.ts`). And OAuth dynamic client registration, which anyone may call and
@@ -13,7 +13,7 @@ import { DurableObject } from "cloudflare:workers";
 import { z } from "zod";
 import type { Bindings, Environment } from "../lib/config";
 import { OAuthRegistrations, type Admission } from "./directory/oauth-registrations";
-import { OnboardingStates, type TakenState } from "./directory/onboarding-states";
+import { OnboardingStates, type TakenState } from "../onboarding/directory-states";
 import { ShopClaims, type ClaimAnswer, type ShopClaim } from "./directory/shop-claims";
 import { migrate } from "./directory/schema";
 

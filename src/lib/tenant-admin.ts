@@ -7,7 +7,7 @@
 import type { GovernorCounters } from "../durable/rate-governor";
 import { Environment, type Bindings } from "./config";
 import { revokeGrantRecords } from "./oauth/revoke";
-import { offboardTenant } from "./onboarding/offboard";
+import { offboardTenant } from "../onboarding/offboard";
 import { ok, unwrap, type Outcome } from "./outcome";
 import {
   directoryStub,

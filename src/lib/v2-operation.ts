@@ -25,7 +25,7 @@ const PASS = "pass";
 
 /**
  * Operations of the live API that the catalog does not list and the gateway knows anyway: the
- * offboarding call the gateway itself makes (`lib/onboarding/offboard.ts`), which a caller may make
+ * offboarding call the gateway itself makes (`onboarding/offboard.ts`), which a caller may make
  * through `/v2` too. It stays out of the shared catalog because the sandbox's catalog walk
  * (`test/sandbox/catalog.test.ts`) calls every operation there, and this one removes the walking
  * integration.

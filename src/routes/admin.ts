@@ -14,14 +14,14 @@ import { revokeGrantRecords } from "../lib/oauth/revoke";
 import { assertMappingFits } from "../lib/orders/mapping-check";
 import { unwrap } from "../lib/outcome";
 import { asOperator, tenantName, type OperatorStub } from "../lib/stubs";
-import { startOnboarding } from "../lib/onboarding/start";
+import { startOnboarding } from "../onboarding/start";
 import { listTenants, registerTenant, removeTenant, replaceClientKey } from "../lib/tenant-admin";
 import { requireAdmin } from "../middleware/admin-auth";
 import { requestLogPage } from "../request-log/page";
 import * as route from "./contract/admin";
 import * as activity from "./contract/admin-activity";
 import { gatewayRouter, withDefaults } from "./contract/kit";
-import * as onboarding from "./contract/onboarding";
+import * as onboarding from "../onboarding/contract";
 
 export { DEFAULT_KEY_GRACE_SECONDS } from "./contract/admin";
 

@@ -9,7 +9,7 @@
 import { addColumn } from "../columns";
 import { migrate as migrateSteps, type Migration } from "../migrations";
 import { OAUTH_REGISTRATIONS_TABLES } from "./oauth-registrations";
-import { ONBOARDING_STATES_TABLE } from "./onboarding-states";
+import { ONBOARDING_STATES_TABLE } from "../../onboarding/directory-states";
 import { SHOP_CLAIMS_TABLES } from "./shop-claims";
 
 /** The directory's layout, step by step. Add a step at the end; never edit a released one. */

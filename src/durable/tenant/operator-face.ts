@@ -52,7 +52,7 @@ export class OperatorFace extends RpcTarget {
 
   /**
    * The current registration's id, for an operator action that calls the API as this tenant
-   * (offboarding: `lib/onboarding/offboard.ts`).
+   * (offboarding: `onboarding/offboard.ts`).
    */
   registrationId(): Outcome<string> {
     const r = this.#parts.registration.get();

@@ -1,6 +1,6 @@
 /**
  * @module
- * The tenants and one tenant: list, connect a client (onboarding, `lib/onboarding/start.ts`),
+ * The tenants and one tenant: list, connect a client (onboarding, `onboarding/start.ts`),
  * rotate a gateway key (the new key on the answer page, once), webhook secrets, the order mapping,
  * removal. Each action is the admin API's own call; the session stands where the token stands
  * there.
@@ -13,7 +13,7 @@ import { secretFormErrors } from "../../lib/console/secret-form";
 import { checkMapping } from "../../lib/orders/mapping-check";
 import { SOURCE_LABELS, tenantPath } from "../../lib/console/views";
 import type { Environment } from "../../lib/config";
-import { startOnboarding } from "../../lib/onboarding/start";
+import { startOnboarding } from "../../onboarding/start";
 import { problemOf, unwrap, type Outcome } from "../../lib/outcome";
 import { ShopDomain } from "../../lib/orders/shopify";
 import { asOperator, eventsStub, tenantName } from "../../lib/stubs";

@@ -9,7 +9,7 @@ import type { TenantView } from "../../../lib/tenant-view";
 import { Layout } from "../layout";
 import { CallCounters } from "./call-counters";
 import { Table } from "../table";
-import { ConnectForm } from "./connect";
+import { ConnectForm } from "../../../onboarding/console-connect";
 
 /** One tenant as the list shows it. */
 export interface TenantRow {

@@ -7,11 +7,11 @@
  * is a row of the tenant's request log (caller `console`, id `offboarding`): one that fails leaves
  * the tenant, and its row, for the operator to read; one that succeeds goes with the tenant.
  */
-import { readConfig, type Bindings } from "../config";
-import { unwrap } from "../outcome";
-import { Problem } from "../problem";
-import { asOperator, parseTenantName, type TenantName } from "../stubs";
-import { loggedUpstream } from "../../request-log/upstream";
+import { readConfig, type Bindings } from "../lib/config";
+import { unwrap } from "../lib/outcome";
+import { Problem } from "../lib/problem";
+import { asOperator, parseTenantName, type TenantName } from "../lib/stubs";
+import { loggedUpstream } from "../request-log/upstream";
 
 /** How long offboarding may take, ms: one call, perhaps a token request and a wait for a permit. */
 const OFFBOARD_DEADLINE_MS = 30_000;

@@ -2,15 +2,15 @@
  * @module
  * `GET /onboarding/callback`: where the client's browser lands after approving (or declining) in
  * the accounting system. Always an HTML page, errors included: a person reads it, not a program.
- * The work is `lib/onboarding/finish.ts`; the declaration `contract/onboarding.ts`. The operator's
+ * The work is `onboarding/finish.ts`; the declaration `onboarding/contract.ts`. The operator's
  * half (`POST /admin/onboarding`) is in `routes/admin.ts`.
  */
 import type { Context } from "hono";
 import type { GatewayApp } from "../lib/app";
-import { finishOnboarding } from "../lib/onboarding/finish";
-import { callbackPage, PAGE_HEADERS } from "../lib/onboarding/page";
-import { gatewayRouter } from "./contract/kit";
-import { onboardingCallback } from "./contract/onboarding";
+import { finishOnboarding } from "./finish";
+import { callbackPage, PAGE_HEADERS } from "./page";
+import { gatewayRouter } from "../routes/contract/kit";
+import { onboardingCallback } from "./contract";
 
 /**
  * A query that fails its schema (an over-long or repeated value) gets the page too, not a

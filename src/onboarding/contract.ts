@@ -5,12 +5,12 @@
  * `GET /onboarding/callback`, whose only credential is the single-use `state` in its query.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { Environment } from "../../lib/config";
-import { StartedOnboarding } from "../../lib/onboarding/start";
-import { problemResponse, problems } from "../../lib/openapi/problems";
-import { SECURITY } from "../../lib/openapi/security";
-import { jsonGate } from "../../middleware/validate";
-import { jsonAnswer, jsonBody } from "./kit";
+import { Environment } from "../lib/config";
+import { StartedOnboarding } from "./start";
+import { problemResponse, problems } from "../lib/openapi/problems";
+import { SECURITY } from "../lib/openapi/security";
+import { jsonGate } from "../middleware/validate";
+import { jsonAnswer, jsonBody } from "../routes/contract/kit";
 
 const Start = z
   .strictObject({
@@ -26,11 +26,11 @@ const Start = z
   })
   .openapi("OnboardingStart");
 
-// A clone: a lib schema (see the note at `setOrderMapping` in `contract/admin.ts`).
+// A clone: a lib schema (see the note at `setOrderMapping` in `routes/contract/admin.ts`).
 const Started = StartedOnboarding.clone().openapi("StartedOnboarding");
 
 /**
- * The shape of every state the gateway makes (`randomSecret(32)` in `lib/onboarding/start.ts`: 32
+ * The shape of every state the gateway makes (`randomSecret(32)` in `onboarding/start.ts`: 32
  * random bytes, base64url, 43 characters). Checked by the route's schema, so a malformed state is
  * answered 400 before the one `Directory` object, which keeps the states, is asked about it.
  */

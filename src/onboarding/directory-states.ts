@@ -1,6 +1,6 @@
 /**
  * @module
- * The `state` of each onboarding the gateway started (`lib/onboarding/start.ts`), so the callback
+ * The `state` of each onboarding the gateway started (`onboarding/start.ts`), so the callback
  * can tell its own redirects from forged or replayed ones. Only the SHA-256 of a state is kept: the
  * state is a bearer secret in a URL. A row stays after use (until `RETENTION_MS` past its expiry)
  * so a replay is told apart from an unknown state.
@@ -9,10 +9,10 @@
  * callbacks racing with the same state, exactly one gets it.
  */
 import { z } from "zod";
-import { Environment } from "../../lib/config";
+import { Environment } from "../lib/config";
 
 /**
- * The table as of layout 3 (frozen as step 3 of `directory/schema.ts`: change it with a new step).
+ * The table as of layout 3 (frozen as step 3 of `durable/directory/schema.ts`: change it with a new step).
  */
 export const ONBOARDING_STATES_TABLE = `CREATE TABLE IF NOT EXISTS onboarding_states (hash TEXT PRIMARY KEY, environment TEXT NOT NULL,
   expires_at INTEGER NOT NULL, used_at INTEGER)`;

@@ -6,11 +6,11 @@
  * opens.
  */
 import { z } from "zod";
-import { Environment, readConfig, type Bindings } from "../config";
-import { randomSecret, sha256Hex } from "../crypto";
-import { problemOf } from "../outcome";
-import { Problem } from "../problem";
-import { directoryStub } from "../stubs";
+import { Environment, readConfig, type Bindings } from "../lib/config";
+import { randomSecret, sha256Hex } from "../lib/crypto";
+import { problemOf } from "../lib/outcome";
+import { Problem } from "../lib/problem";
+import { directoryStub } from "../lib/stubs";
 import { InitiateAnswer, onboardingCall } from "./upstream";
 
 /**
