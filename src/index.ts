@@ -23,9 +23,9 @@ import { adminEventRoutes } from "./routes/admin-events";
 import { consoleRoutes } from "./routes/console";
 import { docsRoutes } from "./routes/docs";
 import { eventRoutes } from "./routes/events";
-import { mcpRoutes } from "./routes/mcp";
-import { approvalRoutes } from "./routes/oauth/approval-routes";
-import { oauthProtocolRoutes } from "./routes/oauth/protocol";
+import { mcpRoutes } from "./assistants/mcp-routes";
+import { approvalRoutes } from "./assistants/oauth/approval-routes";
+import { oauthProtocolRoutes } from "./assistants/oauth/protocol";
 import { metaRoutes } from "./routes/meta";
 import { onboardingRoutes } from "./onboarding/routes";
 import { orderRoutes } from "./routes/orders";
@@ -50,7 +50,7 @@ app.use("*", withConfig);
 // The objects that live as long as the isolate: its verified gateway keys
 // (lib/upstream/access-cache.ts), and the inbound limits' memories of what failed, one per kind of
 // credential, each shared by the paths that credential guards (middleware/inbound-limit.ts says
-// why webhooks have none; the MCP endpoints' door keeps its own, middleware/mcp-key.ts).
+// why webhooks have none; the MCP endpoints' door keeps its own, assistants/mcp-key.ts).
 app.use("*", requestId, requestLog, withAccessCache(new AccessCache()));
 const operator = limitOperator();
 const keys = limitFailedKeys();

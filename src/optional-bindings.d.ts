@@ -36,9 +36,10 @@ interface GatewayOptionalBindings {
    */
   REQUEST_LOG?: string;
   /**
-   * Hostnames (no scheme, no port) whose browser pages may call the MCP server, separated by commas,
-   * beside the gateway's own host and localhost (`routes/mcp.ts`); e.g. `inspector.example.com`.
-   * Unset: only those two. Clients that are not browsers send no Origin and are not affected.
+   * Hostnames (no scheme, no port) whose browser pages may call the MCP server, separated by
+   * commas, beside the gateway's own host and localhost (`assistants/mcp-routes.ts`); e.g.
+   * `inspector.example.com`. Unset: only those two. Clients that are not browsers send no Origin
+   * and are not affected.
    */
   MCP_ALLOWED_ORIGINS?: string;
   /**

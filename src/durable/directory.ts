@@ -7,12 +7,12 @@
  * index that spans tenants: which tenant holds which webhook secret (hashed) on which shop
  * (`directory/shop-claims.ts`). And OAuth dynamic client registration, which anyone may call and
  * which stores a record each time: its caps, and the never-approved registrations, whose client
- * records its one alarm deletes at their end (`directory/oauth-registrations.ts`).
+ * records its one alarm deletes at their end (`assistants/oauth/directory-registrations.ts`).
  */
 import { DurableObject } from "cloudflare:workers";
 import { z } from "zod";
 import type { Bindings, Environment } from "../lib/config";
-import { OAuthRegistrations, type Admission } from "./directory/oauth-registrations";
+import { OAuthRegistrations, type Admission } from "../assistants/oauth/directory-registrations";
 import { OnboardingStates, type TakenState } from "../onboarding/directory-states";
 import { ShopClaims, type ClaimAnswer, type ShopClaim } from "./directory/shop-claims";
 import { migrate } from "./directory/schema";
@@ -60,8 +60,9 @@ export class Directory extends DurableObject<Bindings> {
 
   /**
    * A row for one OAuth client registration from `address` (the SHA-256 of its address key, or
-   * null), or which pace refuses it (`directory/oauth-registrations.ts`). When the never-approved
-   * registrations are at their cap, the oldest one's client record is deleted before this answers.
+   * null), or which pace refuses it (`assistants/oauth/directory-registrations.ts`). When the
+   * never-approved registrations are at their cap, the oldest one's client record is deleted before
+   * this answers.
    */
   async admitRegistration(address: string | null): Promise<Admission> {
     const admission = this.#registrations.take(Date.now(), address);

@@ -4,15 +4,15 @@
  * tenant lives here and only here. The class is thin: it holds the modules of `durable/tenant/`
  * (registration, gateway keys, token keeper, order settings, order desk, payout desk, …), each
  * with its own tables, and hands out one face per kind of caller (`withKey`, `forRun`,
- * `operator`), whose methods are the object's API. One alarm, set to the earliest due time of the modules' stored
- * work. Storage layout: docs/storage.md.
+ * `operator`), whose methods are the object's API. One alarm, set to the earliest due time of the
+ * modules' stored work. Storage layout: docs/storage.md.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../lib/config";
 import { directoryStub } from "../lib/stubs";
 import type { Source } from "../lib/orders/order";
 import type { Outcome } from "../lib/outcome";
-import { AssistantGrants } from "./tenant/assistant-grants";
+import { AssistantGrants } from "../assistants/tenant/assistant-grants";
 import { CallLogFace } from "../request-log/call-log-face";
 import { CodeIds } from "./tenant/code-ids";
 import { Enrolment } from "./tenant/enrolment";
@@ -38,8 +38,8 @@ import { grantRun, type RunHolderFace } from "./tenant/run-face";
 import { migrate } from "./tenant/schema";
 import { Sealer } from "./tenant/sealer";
 import { TokenKeeper } from "./tenant/token-keeper";
-import { ToolCalls } from "./tenant/tool-calls";
-import { WriteConfirmations } from "./tenant/write-confirmations";
+import { ToolCalls } from "../assistants/tenant/tool-calls";
+import { WriteConfirmations } from "../assistants/tenant/write-confirmations";
 import { tokenSource } from "./tenant/token-source";
 import { WatcherFace } from "./tenant/watcher-face";
 

@@ -3,7 +3,7 @@
  * Hono typing of the gateway: its bindings and the per-request context variables.
  */
 import type { Bindings, Config, Environment } from "./config";
-import type { Scope } from "./mcp/principal";
+import type { Scope } from "../assistants/mcp/principal";
 import type { TenantName } from "./stubs";
 import type { AccessCache } from "./upstream/access-cache";
 
@@ -20,10 +20,11 @@ export interface Caller {
 
 /**
  * Who a request under an OAuth grant acts for (an assistant's MCP connection): the grant's id and
- * its tenant, read from the token's sealed props; the tenant's object checks the grant on each call.
+ * its tenant, read from the token's sealed props; the tenant's object checks the grant on each
+ * call.
  */
 export interface GrantCaller {
-  /** The grant's id (`durable/tenant/assistant-grants.ts`), never a credential. */
+  /** The grant's id (`assistants/tenant/assistant-grants.ts`), never a credential. */
   grant: string;
   tenant: TenantName;
   environment: Environment;
@@ -32,7 +33,7 @@ export interface GrantCaller {
 /** Whatever authenticated a call to a tenant's state: a gateway key or an OAuth grant. */
 export type Holder = Caller | GrantCaller;
 
-/** What the MCP door (`middleware/mcp-key.ts`) found the request to be. */
+/** What the MCP door (`assistants/mcp-key.ts`) found the request to be. */
 export interface McpAuth {
   holder: Holder;
   /** The principal's id for the audit: `key:<hash prefix>` or `grant:<grant id>`. */

@@ -66,8 +66,8 @@ export interface V2Request {
   accessCache?: AccessCache;
   /**
    * Whose traffic it is in the governor's queue (`Lane`): `caller` for a `/v2` request, `assistant`
-   * for an MCP tool's call (`lib/mcp/holder-port.ts`). Every upstream call the shaping makes for this
-   * request (lookups, pages, the write) goes in the same lane.
+   * for an MCP tool's call (`assistants/mcp/holder-port.ts`). Every upstream call the shaping makes
+   * for this request (lookups, pages, the write) goes in the same lane.
    */
   lane: Lane;
   /**

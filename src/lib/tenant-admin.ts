@@ -6,7 +6,7 @@
  */
 import type { GovernorCounters } from "../durable/rate-governor";
 import { Environment, type Bindings } from "./config";
-import { revokeGrantRecords } from "./oauth/revoke";
+import { revokeGrantRecords } from "../assistants/oauth/revoke";
 import { offboardTenant } from "../onboarding/offboard";
 import { ok, unwrap, type Outcome } from "./outcome";
 import {
@@ -54,7 +54,7 @@ export async function registerTenant(env: Bindings, input: NewTenant) {
  * (`DELETE /Offboarding/RemoveIntegration`); if that fails, nothing is removed, so the operator can
  * try again. Its assistants' OAuth grants go with the object's data (their tokens are refused from
  * then on), and their records in the authorization server's storage after it
- * (`lib/oauth/revoke.ts`, best effort).
+ * (`assistants/oauth/revoke.ts`, best effort).
  *
  * @param origin the gateway's origin, for the authorization server's records
  */

@@ -3,9 +3,9 @@
  * One API v2 call performed for an authenticated caller: shaped as its headers ask
  * (`lib/shaping/`), sent through the governor, and written to the tenant's request log once
  * answered. The one pipeline of `/v2` (`routes/v2.ts`) and of an MCP tool's calls
- * (`lib/mcp/holder-port.ts`): an idempotent write confirmed by an assistant goes exactly where a
- * `/v2` write with `Idempotency-Key` goes, so the two cannot drift apart, and whatever is added to
- * writes here (the events issue announces them) covers both.
+ * (`assistants/mcp/holder-port.ts`): an idempotent write confirmed by an assistant goes exactly
+ * where a `/v2` write with `Idempotency-Key` goes, so the two cannot drift apart, and whatever is
+ * added to writes here (the events issue announces them) covers both.
  */
 import type { V2Request } from "./passthrough";
 import { Problem, PROBLEM_TYPES } from "./problem";

@@ -15,7 +15,7 @@
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { CountedCall, LoggedCall, RequestLog } from "./tenant-rows";
-import type { ToolCall, ToolCalls } from "../durable/tenant/tool-calls";
+import type { ToolCall, ToolCalls } from "../assistants/tenant/tool-calls";
 
 /** Appends calls to one tenant's request log, and tool calls to its audit. */
 export class CallLogFace extends RpcTarget {

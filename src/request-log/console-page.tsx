@@ -9,8 +9,8 @@ import { tenantPath, when } from "../lib/console/views";
 import type { RequestView } from "./view";
 import { Layout } from "../routes/console/layout";
 import { Table } from "../routes/console/table";
-import { ToolCallsSection } from "../routes/console/pages/tool-calls";
-import type { ToolCallRow } from "../durable/tenant/tool-calls";
+import { ToolCallsSection } from "../assistants/console/tool-calls";
+import type { ToolCallRow } from "../assistants/tenant/tool-calls";
 
 /** The filters offered as links: every call, the two failure classes, and a common exact code. */
 const FILTERS = ["4xx", "5xx", "404", "429"];

@@ -8,7 +8,7 @@ import { unwrap } from "../lib/outcome";
 import { requestLogPage } from "./page";
 import { asOperator, tenantName } from "../lib/stubs";
 import { RequestsPage } from "./console-page";
-import { TOOL_CALLS_SHOWN } from "../routes/console/pages/tool-calls";
+import { TOOL_CALLS_SHOWN } from "../assistants/console/tool-calls";
 import { html } from "../routes/console/render";
 import { requestsPage } from "./console-contract";
 import type { ConsoleRouter } from "../routes/console/router";

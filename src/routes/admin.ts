@@ -10,7 +10,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { GatewayApp } from "../lib/app";
-import { revokeGrantRecords } from "../lib/oauth/revoke";
+import { revokeGrantRecords } from "../assistants/oauth/revoke";
 import { assertMappingFits } from "../lib/orders/mapping-check";
 import { unwrap } from "../lib/outcome";
 import { asOperator, tenantName, type OperatorStub } from "../lib/stubs";

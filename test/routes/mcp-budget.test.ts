@@ -1,9 +1,9 @@
 /**
- * The shared budget as an assistant meets it (`src/lib/mcp/results.ts`): the API's 429 passed on
- * as an `isError` result saying when to try again, and the governor's 503 (the environment paused:
- * no permit before the call's deadline) likewise, with nothing sent. Both are audited as `retry`.
- * Its own file: it pauses the production environment and evicts its governor afterwards, as
- * test/routes/upstream-trust.test.ts does.
+ * The shared budget as an assistant meets it (`src/assistants/mcp/results.ts`): the API's 429
+ * passed on as an `isError` result saying when to try again, and the governor's 503 (the
+ * environment paused: no permit before the call's deadline) likewise, with nothing sent. Both are
+ * audited as `retry`. Its own file: it pauses the production environment and evicts its governor
+ * afterwards, as test/routes/upstream-trust.test.ts does.
  */
 import { env } from "cloudflare:workers";
 import { evictDurableObject } from "cloudflare:test";

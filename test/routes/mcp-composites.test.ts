@@ -1,5 +1,5 @@
 /**
- * The MCP server's composite tools (`src/lib/mcp/tools/composite-tools.ts`,
+ * The MCP server's composite tools (`src/assistants/mcp/tools/composite-tools.ts`,
  * `order-run-tool.ts`) on books a shop order run wrote: a settled order's invoice with its payment,
  * a customer's open invoices and what it owes, and the run as the gateway knows it. Each answers
  * in the few upstream calls it promises.

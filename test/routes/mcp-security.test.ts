@@ -1,17 +1,18 @@
 /**
- * The MCP server's door and scopes (`src/middleware/mcp-key.ts`, `src/lib/mcp/principal.ts`): the
- * 401 and its RFC 9728 document, a removed tenant's key, failures limited by the credential that
- * failed and never by the tenant it names or the address it came from, Origin, the read and draft scopes, and no
- * credential in any tool result, log row or console page.
+ * The MCP server's door and scopes (`src/assistants/mcp-key.ts`,
+ * `src/assistants/mcp/principal.ts`): the 401 and its RFC 9728 document, a removed tenant's key,
+ * failures limited by the credential that failed and never by the tenant it names or the address it
+ * came from, Origin, the read and draft scopes, and no credential in any tool result, log row or
+ * console page.
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { randomSecret } from "../../src/lib/crypto";
-import { ACCESS_TOKEN_TTL_SECONDS } from "../../src/lib/oauth/server";
+import { ACCESS_TOKEN_TTL_SECONDS } from "../../src/assistants/oauth/server";
 import {
   MAX_PREPARED_BODY_BYTES,
   MAX_UNCONFIRMED_PER_PRINCIPAL,
-} from "../../src/durable/tenant/write-confirmations";
+} from "../../src/assistants/tenant/write-confirmations";
 import { asKeyHolder, tenantName } from "../../src/lib/stubs";
 import { signIn } from "../helpers/console";
 import { ADMIN, fresh, gw, json, stats, tenant } from "../helpers/gateway";

@@ -1,9 +1,10 @@
 /**
- * The tenant's MCP server (`src/routes/mcp.ts`, `src/lib/mcp/`) as an assistant uses it: the SDK's
- * own `Client` over Streamable HTTP, in both protocol eras, against the gateway Worker with the
- * sandbox behind it. Tools and their annotations; `read` of one tenant's books only, paged; writes
- * in two steps, performed once and announced as events; the catalog's refusal at `prepare_write`; the composite tools; and
- * the audit (the request log's `assistant` rows, the tool-call rows on the console's page).
+ * The tenant's MCP server (`src/assistants/mcp-routes.ts`, `src/assistants/mcp/`) as an assistant
+ * uses it: the SDK's own `Client` over Streamable HTTP, in both protocol eras, against the gateway
+ * Worker with the sandbox behind it. Tools and their annotations; `read` of one tenant's books
+ * only, paged; writes in two steps, performed once and announced as events; the catalog's refusal
+ * at `prepare_write`; the composite tools; and the audit (the request log's `assistant` rows, the
+ * tool-call rows on the console's page).
  */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";

@@ -1,16 +1,16 @@
 /**
- * The approval page (`src/routes/oauth/`, `src/lib/oauth/approve.ts`) as a browser meets it: what
- * it shows (the client's name escaped and marked unverified, where the tokens go, a warning for this
- * computer, never a key), the headers that keep it to itself, requests it must not approve (an
- * unknown client, a redirect URI the client did not register, no PKCE from a public or a
- * confidential client), the form's refusals (a wrong key, another site, a used or foreign handle, a
- * scope beyond the endpoint, a consent begun without PKCE), denial, and the operator's way through
- * the console.
+ * The approval page (`src/assistants/oauth/`, `src/assistants/oauth/approve.ts`) as a browser meets
+ * it: what it shows (the client's name escaped and marked unverified, where the tokens go, a
+ * warning for this computer, never a key), the headers that keep it to itself, requests it must not
+ * approve (an unknown client, a redirect URI the client did not register, no PKCE from a public or
+ * a confidential client), the form's refusals (a wrong key, another site, a used or foreign handle,
+ * a scope beyond the endpoint, a consent begun without PKCE), denial, and the operator's way
+ * through the console.
  */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { randomSecret } from "../../src/lib/crypto";
-import { authorizationServer } from "../../src/lib/oauth/server";
+import { authorizationServer } from "../../src/assistants/oauth/server";
 import { signIn } from "../helpers/console";
 import { ADMIN, fresh, gw, tenant } from "../helpers/gateway";
 import {

@@ -1,8 +1,8 @@
 /**
  * Dynamic client registration through `POST /oauth/register` behind its caps and lifetimes
- * (`src/durable/directory/oauth-registrations.ts`, `src/lib/oauth/registration.ts`): a file of its
- * own, since the counts are the gateway's, so another test's registrations would share them. The
- * tests run in order: each moves the clock past what the ones before left.
+ * (`src/assistants/oauth/directory-registrations.ts`, `src/assistants/oauth/registration.ts`): a
+ * file of its own, since the counts are the gateway's, so another test's registrations would share
+ * them. The tests run in order: each moves the clock past what the ones before left.
  */
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
@@ -12,7 +12,7 @@ import {
   PER_ADDRESS_PER_WINDOW,
   UNUSED_LIFETIME_MS,
   WINDOW_MS,
-} from "../../src/durable/directory/oauth-registrations";
+} from "../../src/assistants/oauth/directory-registrations";
 import { restoreClock, skipAhead } from "../helpers/clock";
 import { fresh, gw, tenant } from "../helpers/gateway";
 import {

@@ -1,9 +1,9 @@
 /**
- * What a grant may do at the MCP door (`src/lib/oauth/door.ts`, `src/routes/mcp.ts`): a `read`
- * grant lists no write tool; a `draft` grant is asked to step up (`403 insufficient_scope`) for a
- * write it lacks the scope for where the endpoint allows it; a grant is bound to its endpoint;
- * forged tokens are counted by their own hash, never by the tenant they name or the address they
- * come from; and a client identified by a client ID
+ * What a grant may do at the MCP door (`src/assistants/oauth/door.ts`,
+ * `src/assistants/mcp-routes.ts`): a `read` grant lists no write tool; a `draft` grant is asked to
+ * step up (`403 insufficient_scope`) for a write it lacks the scope for where the endpoint allows
+ * it; a grant is bound to its endpoint; forged tokens are counted by their own hash, never by the
+ * tenant they name or the address they come from; and a client identified by a client ID
  * metadata document, whose fetch is the test's own (the runtime reaches no network).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";

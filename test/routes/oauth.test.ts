@@ -1,10 +1,10 @@
 /**
- * The OAuth authorization server of the MCP endpoints (`src/lib/oauth/`, `src/routes/oauth/`), end
- * to end against the gateway Worker with the sandbox behind it: the metadata documents, dynamic
- * registration and its caps, the code exchanged with PKCE after an approval with a gateway key, tool
- * calls through the MCP SDK's own client with the token (audited as the grant), refresh, and the
- * grant's end (revoked in the console, through the admin API or RFC 7009, its tenant removed, its
- * lifetime over): each refused at the next request.
+ * The OAuth authorization server of the MCP endpoints (`src/assistants/oauth/`,
+ * `src/assistants/oauth/`), end to end against the gateway Worker with the sandbox behind it: the
+ * metadata documents, dynamic registration and its caps, the code exchanged with PKCE after an
+ * approval with a gateway key, tool calls through the MCP SDK's own client with the token (audited
+ * as the grant), refresh, and the grant's end (revoked in the console, through the admin API or RFC
+ * 7009, its tenant removed, its lifetime over): each refused at the next request.
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";

@@ -8,7 +8,7 @@
  */
 import { addColumn } from "../columns";
 import { migrate as migrateSteps, type Migration } from "../migrations";
-import { OAUTH_REGISTRATIONS_TABLES } from "./oauth-registrations";
+import { OAUTH_REGISTRATIONS_TABLES } from "../../assistants/oauth/directory-registrations";
 import { ONBOARDING_STATES_TABLE } from "../../onboarding/directory-states";
 import { SHOP_CLAIMS_TABLES } from "./shop-claims";
 

@@ -1,20 +1,26 @@
 /**
  * @module
  * The tenant object's face for an OAuth grant (an assistant connected through the approval page,
- * `lib/oauth/`). A grant is not a gateway key: it opens what an MCP tool call needs and nothing
- * more (`holder-ops.ts`: a token, the `/v2` shaping state, the runs to read, prepared writes), and
- * not a run's retry nor another grant. `grantAccess` checks the grant once, against its row
- * (`assistant-grants.ts`) and the tenant's current registration, and hands out a `GrantFace` or a
- * `RefusedGrantFace` with the same methods, as `withKey` does for keys: each call takes a new face,
- * so a grant revoked, expired or outlived by its tenant is refused at the next call.
+ * `assistants/oauth/`). A grant is not a gateway key: it opens what an MCP tool call needs and
+ * nothing more (`holder-ops.ts`: a token, the `/v2` shaping state, the runs to read, prepared
+ * writes), and not a run's retry nor another grant. `grantAccess` checks the grant once, against
+ * its row (`assistant-grants.ts`) and the tenant's current registration, and hands out a
+ * `GrantFace` or a `RefusedGrantFace` with the same methods, as `withKey` does for keys: each call
+ * takes a new face, so a grant revoked, expired or outlived by its tenant is refused at the next
+ * call.
  */
 import { RpcTarget } from "cloudflare:workers";
-import type { Scope } from "../../lib/mcp/principal";
+import type { Scope } from "../../assistants/mcp/principal";
 import type { Source } from "../../lib/orders/order";
 import type { RunState } from "../../lib/orders/runs";
 import { fail, ok, type Outcome } from "../../lib/outcome";
 import type { CodeId, CodeKey } from "../../lib/shaping/code-refs";
-import { viewOf, type GrantView, type NewGrant, type StoredGrant } from "./assistant-grants";
+import {
+  viewOf,
+  type GrantView,
+  type NewGrant,
+  type StoredGrant,
+} from "../../assistants/tenant/assistant-grants";
 import {
   HolderOps,
   type ClaimAsk,
@@ -26,9 +32,9 @@ import {
 } from "./holder-ops";
 import type { RunOwner } from "./order-desk";
 import { ownerOf, type TenantParts } from "./parts";
-import type { StashAsk } from "./write-confirmations";
+import type { StashAsk } from "../../assistants/tenant/write-confirmations";
 
-export type { GrantView } from "./assistant-grants";
+export type { GrantView } from "../../assistants/tenant/assistant-grants";
 /** What an approval asks the object to record (`assistant-grants.ts`). */
 export type GrantAsk = NewGrant;
 

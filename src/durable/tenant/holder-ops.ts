@@ -18,7 +18,7 @@ import type { Claim, Finish } from "./idempotency-keys";
 import type { RunOwner } from "./order-desk";
 import type { TenantParts } from "./parts";
 import type { ReferenceRead } from "./reference-cache";
-import type { StashAsk, Taken } from "./write-confirmations";
+import type { StashAsk, Taken } from "../../assistants/tenant/write-confirmations";
 
 /** An idempotency claim's question: the key's hash, the request's fingerprint, the lease. */
 export interface ClaimAsk {

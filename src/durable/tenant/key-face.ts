@@ -33,7 +33,7 @@ import {
 } from "./holder-ops";
 import type { RunOwner } from "./order-desk";
 import { ownerOf, type TenantParts } from "./parts";
-import type { StashAsk } from "./write-confirmations";
+import type { StashAsk } from "../../assistants/tenant/write-confirmations";
 
 /** What the holder of a gateway key may do with its tenant's object. */
 export interface KeyHolder extends TenantHolder {

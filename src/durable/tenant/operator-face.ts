@@ -13,7 +13,7 @@ import { fail, failOn, ok, type Outcome } from "../../lib/outcome";
 import type { PayoutState } from "../../lib/payouts/records";
 import type { PayoutView, UnpaidOrder } from "../../lib/payouts/view";
 import type { ClearedRecords, Enrolment, Registering } from "./enrolment";
-import { viewOf, type GrantView } from "./assistant-grants";
+import { viewOf, type GrantView } from "../../assistants/tenant/assistant-grants";
 import { addGrant, type GrantAsk } from "./grant-face";
 import type { KeepAsk, Kept, ReadAsk } from "./holder-ops";
 import type { ReferenceRead } from "./reference-cache";
@@ -25,7 +25,7 @@ import type { ShopView, WebhookSetup } from "./webhook-setup";
 import { NO_TENANT, ownerOf, type TenantParts } from "./parts";
 import { nameOf, type ApiClient } from "./registration";
 import type { CallCounters, LoggedRow, StatusFilter } from "../../request-log/tenant-rows";
-import type { ToolCallRow } from "./tool-calls";
+import type { ToolCallRow } from "../../assistants/tenant/tool-calls";
 import type { WebhookStatus } from "./webhook-status";
 import { webhookStatus } from "./webhook-status";
 
@@ -362,7 +362,7 @@ export class OperatorFace extends RpcTarget {
 
   /**
    * Revokes a grant: the MCP door refuses its tokens from the next request on (the authorization
-   * server's own records are revoked by the caller, `lib/oauth/revoke.ts`).
+   * server's own records are revoked by the caller, `assistants/oauth/revoke.ts`).
    */
   revokeAssistantGrant(grantId: string): Outcome<null> {
     if (!this.#parts.registration.get()) return fail("not-found", NO_TENANT);

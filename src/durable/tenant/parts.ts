@@ -4,7 +4,7 @@
  * `operator-face.ts`) reach them. A face keeps them in `#private` fields, so nothing here is
  * reachable over RPC: only the faces' own methods are.
  */
-import type { AssistantGrants } from "./assistant-grants";
+import type { AssistantGrants } from "../../assistants/tenant/assistant-grants";
 import type { CodeIds } from "./code-ids";
 import type { GatewayKeys } from "./gateway-keys";
 import type { IdempotencyKeys } from "./idempotency-keys";
@@ -19,8 +19,8 @@ import type { ShopPins } from "./shop-pins";
 import type { StripeKeys } from "./stripe-key";
 import { nameOf, type Registration, type TenantRecord } from "./registration";
 import type { TokenKeeper } from "./token-keeper";
-import type { ToolCalls } from "./tool-calls";
-import type { WriteConfirmations } from "./write-confirmations";
+import type { ToolCalls } from "../../assistants/tenant/tool-calls";
+import type { WriteConfirmations } from "../../assistants/tenant/write-confirmations";
 
 /** One tenant object's modules, shared by every face it hands out. */
 export interface TenantParts {

@@ -22,12 +22,12 @@ import { PAYOUT_TABLES } from "./payout-book";
 import { REFERENCE_CACHE_TABLES } from "./reference-cache";
 import { REGISTRATION_TABLES } from "./registration";
 import { REQUEST_LOG_TABLES } from "../../request-log/tenant-rows";
-import { ASSISTANT_GRANT_TABLES } from "./assistant-grants";
+import { ASSISTANT_GRANT_TABLES } from "../../assistants/tenant/assistant-grants";
 import { ACCEPTED_TABLE, SHOP_REFUSALS_TABLE } from "./shop-pins";
 import { STRIPE_KEY_TABLES } from "./stripe-key";
 import { TOKEN_TABLES } from "./token-state";
-import { TOOL_CALL_TABLES } from "./tool-calls";
-import { WRITE_CONFIRMATION_TABLES } from "./write-confirmations";
+import { TOOL_CALL_TABLES } from "../../assistants/tenant/tool-calls";
+import { WRITE_CONFIRMATION_TABLES } from "../../assistants/tenant/write-confirmations";
 
 const BASELINE = [
   ...REGISTRATION_TABLES,

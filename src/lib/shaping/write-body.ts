@@ -67,8 +67,8 @@ export async function shapedWrite(
  * Throws the `Problem` that `shapedWrite` would throw for `r` before making any call: a malformed
  * merge patch or code, a body the catalog refuses (each code standing in as a placeholder id), too
  * many codes. What it cannot know without a call (whether a code exists) is left to the write. An
- * MCP `prepare_write` is checked here (`lib/mcp/holder-port.ts`), so it is refused exactly as the same
- * `/v2` write would be.
+ * MCP `prepare_write` is checked here (`assistants/mcp/holder-port.ts`), so it is refused exactly
+ * as the same `/v2` write would be.
  *
  * @example checkWrite(r) // throws Problem validation-failed for a customer without a Name
  */

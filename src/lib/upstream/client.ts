@@ -44,11 +44,11 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /**
  * Whose traffic a call is, for the governor (`lib/rate/lanes.ts`): `caller` for a gateway key's own
  * `/v2` calls and an order run's steps, `assistant` for the upstream calls of an MCP tool
- * (`lib/mcp/`), both of the first class, the assistant in a fair-queue lane of its own beside its
- * tenant's callers; `watcher` for the events watcher's polls (issue 30), the low class, served only
- * from what the first class leaves, up to its share (`lib/rate/watcher-room.ts`). Token requests
- * and onboarding's calls are always the caller's. The watcher's lane also backs off first here: it
- * never waits out a 429 (see below).
+ * (`assistants/mcp/`), both of the first class, the assistant in a fair-queue lane of its own
+ * beside its tenant's callers; `watcher` for the events watcher's polls (issue 30), the low class,
+ * served only from what the first class leaves, up to its share (`lib/rate/watcher-room.ts`). Token
+ * requests and onboarding's calls are always the caller's. The watcher's lane also backs off first
+ * here: it never waits out a 429 (see below).
  */
 export type Lane = "caller" | "assistant" | "watcher";
 
@@ -63,7 +63,8 @@ export interface UpstreamCaller {
    * for an order run (which a verified webhook started for this tenant), the registration it was
    * started under, which must still be the tenant's (see `durable/tenant.ts`); or an assistant's
    * OAuth grant, which must still be live (`durable/tenant/grant-face.ts`); or, for the tenant's
-   * watcher, the books it reads, which must still be the tenant's (`durable/tenant/watcher-face.ts`).
+   * watcher, the books it reads, which must still be the tenant's
+   * (`durable/tenant/watcher-face.ts`).
    */
   credential:
     { gatewayKey: string } | { registration: string } | { grant: string } | { watcher: string };
@@ -123,10 +124,10 @@ export async function callUpstream(
     cache ? cache.access(caller.tenant, id, ask, fresh) : ask();
   /**
    * The tenant's token; `fresh` asks the tenant's object even when the isolate holds a copy. Each
-   * face is asked in the round trip that hands it out (pipelined), as `access` was before. A grant's
-   * copy is filed under its id (`grant:<id>`, no secret): the MCP door asked the tenant's object
-   * about the grant before this request got here, so a copy only spares the request's later calls a
-   * hop, and a revoked grant's requests never reach this (`middleware/mcp-key.ts`).
+   * face is asked in the round trip that hands it out (pipelined), as `access` was before. A
+   * grant's copy is filed under its id (`grant:<id>`, no secret): the MCP door asked the tenant's
+   * object about the grant before this request got here, so a copy only spares the request's later
+   * calls a hop, and a revoked grant's requests never reach this (`assistants/mcp-key.ts`).
    */
   const tokenFor = async (fresh = false) => {
     const access = await ("gatewayKey" in credential

@@ -6,7 +6,7 @@
  */
 import { eventRoutes } from "./event-routes";
 import { MessagePage } from "./layout";
-import { oauthRoutes } from "./oauth-routes";
+import { oauthRoutes } from "../../assistants/console/oauth-routes";
 import { orderRoutes } from "./order-routes";
 import { payoutRoutes } from "./payout-routes";
 import { requestRoutes } from "../../request-log/console-routes";

@@ -5,7 +5,7 @@
  * `routes/admin.ts` binds a handler to each.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { GrantId, GrantView } from "../../durable/tenant/assistant-grants";
+import { GrantId, GrantView } from "../../assistants/tenant/assistant-grants";
 import { WebhookStatus } from "../../durable/tenant/webhook-status";
 import { problems } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";

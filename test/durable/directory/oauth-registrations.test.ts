@@ -1,9 +1,9 @@
 /**
  * The caps and lifetimes of OAuth dynamic registration
- * (`src/durable/directory/oauth-registrations.ts`), with the clock passed in: the pace per address
- * and for the gateway (a window of `WINDOW_MS`) and their Retry-After, a row given back, the cap of
- * unused registrations evicting the oldest, the end of an unused one, and a used one kept. Then the
- * `Directory`'s alarm deleting the client records.
+ * (`src/assistants/oauth/directory-registrations.ts`), with the clock passed in: the pace per
+ * address and for the gateway (a window of `WINDOW_MS`) and their Retry-After, a row given back,
+ * the cap of unused registrations evicting the oldest, the end of an unused one, and a used one
+ * kept. Then the `Directory`'s alarm deleting the client records.
  */
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
@@ -16,7 +16,7 @@ import {
   UNUSED_LIFETIME_MS,
   WINDOW_MS,
   type Admission,
-} from "../../../src/durable/directory/oauth-registrations";
+} from "../../../src/assistants/oauth/directory-registrations";
 
 const T0 = Date.parse("2026-11-26T10:00:00.000Z");
 let seq = 0;

@@ -1,6 +1,6 @@
 /**
- * The tenant's OAuth grants (`src/durable/tenant/assistant-grants.ts`), the authority the MCP door
- * asks: live only under the registration they were made under and before their end, capped per
+ * The tenant's OAuth grants (`src/assistants/tenant/assistant-grants.ts`), the authority the MCP
+ * door asks: live only under the registration they were made under and before their end, capped per
  * tenant, their use noted at most once a minute, purged at their end.
  */
 import { describe, expect, it } from "vitest";
@@ -9,8 +9,8 @@ import {
   LAST_USED_PRECISION_MS,
   MAX_LIVE_GRANTS,
   type NewGrant,
-} from "../../../src/durable/tenant/assistant-grants";
-import { newGrantId } from "../../../src/lib/oauth/grants";
+} from "../../../src/assistants/tenant/assistant-grants";
+import { newGrantId } from "../../../src/assistants/oauth/grants";
 import { withTenantSql } from "../../helpers/storage";
 
 const withSql = <R>(run: (sql: SqlStorage) => R | Promise<R>) =>

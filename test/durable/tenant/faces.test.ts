@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Tenant } from "../../../src/durable/tenant";
-import { newGrantId } from "../../../src/lib/oauth/grants";
+import { newGrantId } from "../../../src/assistants/oauth/grants";
 import {
   asGrantHolder,
   asKeyHolder,

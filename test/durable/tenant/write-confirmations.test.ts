@@ -1,6 +1,6 @@
 /**
- * The tenant's prepared writes (`src/durable/tenant/write-confirmations.ts`): bounded per principal
- * and per tenant while they wait, with a refusal that says when room comes back.
+ * The tenant's prepared writes (`src/assistants/tenant/write-confirmations.ts`): bounded per
+ * principal and per tenant while they wait, with a refusal that says when room comes back.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -9,7 +9,7 @@ import {
   MAX_UNCONFIRMED_PER_TENANT,
   WriteConfirmations,
   type PreparedWrite,
-} from "../../../src/durable/tenant/write-confirmations";
+} from "../../../src/assistants/tenant/write-confirmations";
 import { withTenantSql } from "../../helpers/storage";
 
 const withConfirmations = <R>(run: (w: WriteConfirmations, sql: SqlStorage) => R | Promise<R>) =>

@@ -1,13 +1,13 @@
 /**
- * The tool-call audit's row (`src/lib/mcp/audit.ts`): one row per call, naming the catalog's
+ * The tool-call audit's row (`src/assistants/mcp/audit.ts`): one row per call, naming the catalog's
  * operation key and never a path the caller wrote; a path outside the catalog is a fixed marker,
  * and its error (which quotes the path) is not kept.
  */
 import { describe, expect, it } from "vitest";
-import { OUTSIDE_CATALOG, type ToolCall } from "../../../src/durable/tenant/tool-calls";
-import { guarded, type ToolContext } from "../../../src/lib/mcp/audit";
-import type { AssistantPort } from "../../../src/lib/mcp/port";
-import { ToolRefusal } from "../../../src/lib/mcp/results";
+import { OUTSIDE_CATALOG, type ToolCall } from "../../../src/assistants/tenant/tool-calls";
+import { guarded, type ToolContext } from "../../../src/assistants/mcp/audit";
+import type { AssistantPort } from "../../../src/assistants/mcp/port";
+import { ToolRefusal } from "../../../src/assistants/mcp/results";
 import { tenantName } from "../../../src/lib/stubs";
 
 /** A tool context whose audit rows are kept in `rows`; its port is never used. */

@@ -1,6 +1,7 @@
 /**
- * The class of every catalog operation (`src/lib/mcp/operation-class.ts`): the rule held to all 313
- * rows, and the cases it exists for (a draft may create a sales order, never send its invoice).
+ * The class of every catalog operation (`src/assistants/mcp/operation-class.ts`): the rule held to
+ * all 313 rows, and the cases it exists for (a draft may create a sales order, never send its
+ * invoice).
  */
 import { describe, expect, it } from "vitest";
 import { CATALOG } from "../../../shared/v2/catalog";
@@ -9,8 +10,8 @@ import {
   operationClass,
   SENDING_ACTIONS,
   type OperationClass,
-} from "../../../src/lib/mcp/operation-class";
-import { allows } from "../../../src/lib/mcp/principal";
+} from "../../../src/assistants/mcp/operation-class";
+import { allows } from "../../../src/assistants/mcp/principal";
 
 const classOf = (key: string): OperationClass => {
   const op = CATALOG.find((o) => o.key === key);

@@ -1,7 +1,7 @@
 /**
- * The read tool's paging (`src/lib/mcp/paging.ts`): a cursor continues only the read it came from,
- * rows are cut where the answer would pass its size, and the API's totals are read when it gives
- * them.
+ * The read tool's paging (`src/assistants/mcp/paging.ts`): a cursor continues only the read it came
+ * from, rows are cut where the answer would pass its size, and the API's totals are read when it
+ * gives them.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -10,7 +10,7 @@ import {
   listPage,
   positionOf,
   READ_MAX_CHARS,
-} from "../../../src/lib/mcp/paging";
+} from "../../../src/assistants/mcp/paging";
 
 describe("paging: cursors", () => {
   it("round-trips a position, for its own read only", () => {

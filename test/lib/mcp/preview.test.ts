@@ -1,10 +1,11 @@
 /**
- * A prepared write in words (`src/lib/mcp/preview.ts`): each field with the value it gets, money in
- * kroner (or the body's currency) where the field is an amount, a merge patch's null as removed.
+ * A prepared write in words (`src/assistants/mcp/preview.ts`): each field with the value it gets,
+ * money in kroner (or the body's currency) where the field is an amount, a merge patch's null as
+ * removed.
  */
 import { describe, expect, it } from "vitest";
 import { matchOperation, type Operation } from "../../../shared/v2/catalog";
-import { formatMoney, previewOf } from "../../../src/lib/mcp/preview";
+import { formatMoney, previewOf } from "../../../src/assistants/mcp/preview";
 
 const op = (method: string, path: string): Operation => {
   const m = matchOperation(method, path);

@@ -1,11 +1,11 @@
 /**
- * Tool failures as `isError` results (`src/lib/mcp/results.ts`): the gateway's refusal with each
- * field's error, the shared budget's 503 as "try again in N seconds", the API's own refusal with
- * its ProblemDetails, and anything unexpected as a generic message that leaks nothing.
+ * Tool failures as `isError` results (`src/assistants/mcp/results.ts`): the gateway's refusal with
+ * each field's error, the shared budget's 503 as "try again in N seconds", the API's own refusal
+ * with its ProblemDetails, and anything unexpected as a generic message that leaks nothing.
  */
 import { describe, expect, it } from "vitest";
 import { Problem } from "../../../src/lib/problem";
-import { apiRefusal, refusalOf } from "../../../src/lib/mcp/results";
+import { apiRefusal, refusalOf } from "../../../src/assistants/mcp/results";
 
 describe("results: refusals", () => {
   it("turns the governor's 503 with Retry-After into a retry that says when", () => {

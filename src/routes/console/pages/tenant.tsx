@@ -5,7 +5,7 @@
  * before shops were bound by the operator, with a button to confirm it; the last delivery refused
  * for its shop), the assistants connected through OAuth, the order mapping, and removal.
  */
-import type { GrantView } from "../../../durable/tenant/assistant-grants";
+import type { GrantView } from "../../../assistants/tenant/assistant-grants";
 import type { ShopView } from "../../../durable/tenant/webhook-setup";
 import type { Flash } from "../../../lib/console/flash";
 import { tenantPath, tokenSummary, when } from "../../../lib/console/views";
@@ -13,7 +13,7 @@ import type { WebhookStatus } from "../../../durable/tenant/webhook-status";
 import { Source } from "../../../lib/orders/order";
 import { Csrf, Layout } from "../layout";
 import { Table } from "../table";
-import { AssistantGrants } from "./assistant-grants";
+import { AssistantGrants } from "../../../assistants/console/assistant-grants";
 import { FormMessage, FreshKey } from "./feedback";
 import { MappingFields } from "./mapping";
 import { WebhookForm } from "./webhook-form";

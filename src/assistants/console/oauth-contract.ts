@@ -1,0 +1,110 @@
+/**
+ * @module
+ * The declarations of the console's side of OAuth: the operator's approval of an assistant's
+ * connection (a tenant to pick, the session standing where a gateway key stands on the key
+ * holder's page), and the revocation of a tenant's grant from its page. Kept apart from
+ * `contract.ts` so OAuth is one unit. Every route needs the session; the approval's form and the
+ * revocation, being posts, also the session's CSRF token.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { GrantId } from "../tenant/assistant-grants";
+import { Scope } from "../mcp/principal";
+import { Lifetime } from "../oauth/grants";
+import { problemResponse } from "../../lib/openapi/problems";
+import { SECURITY } from "../../lib/openapi/security";
+import { Target } from "../../routes/contract/admin";
+import { requireSession } from "../../routes/console/guard";
+
+const page = (description: string) => ({
+  description,
+  content: { "text/html": { schema: z.string() } },
+});
+const to = (description: string) => ({ description, headers: z.object({ location: z.string() }) });
+const form = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { "application/x-www-form-urlencoded": { schema } },
+});
+const session = {
+  tags: ["console"],
+  security: [{ [SECURITY.operatorSession]: [] }],
+  method: "post" as const,
+};
+const refused = {
+  401: page("Not signed in (a form post)."),
+  403: page("The form's CSRF token is missing or wrong, or it came from another site."),
+  413: problemResponse(413),
+  429: problemResponse(429),
+  503: page("The console is disabled (no usable ADMIN_TOKEN)."),
+};
+
+export const operatorApprovalPage = createRoute({
+  ...session,
+  method: "get",
+  middleware: [requireSession({ form: false })],
+  path: "/oauth/authorize",
+  operationId: "consoleOAuthApprovalPage",
+  summary: "The operator's approval page of an assistant's connection",
+  description:
+    "Linked from the key holder's approval page (`GET /oauth/authorize`): the same client's request, shown to the signed-in operator with a tenant to pick. A page: a visitor with no session is sent to sign in.",
+  request: {
+    query: z.object({
+      request: z.string().max(8000).openapi({
+        description: "The client's authorization request (the query of its `/oauth/authorize`).",
+      }),
+    }),
+  },
+  responses: {
+    200: page("The page: the client's facts, a tenant, the scope and the lifetime."),
+    302: to("A request the server refused, sent back to the client with error and iss."),
+    303: to("Not signed in: to /console/sign-in."),
+    400: page("A request that cannot be approved, and cannot safely be sent back."),
+    429: refused[429],
+    503: refused[503],
+  },
+});
+
+export const operatorApprove = createRoute({
+  ...session,
+  middleware: [requireSession({ form: true })],
+  path: "/oauth/approve",
+  operationId: "consoleOAuthApprove",
+  summary: "Approve or deny an assistant's connection for a tenant, as the operator",
+  request: {
+    body: form(
+      z
+        .object({
+          csrf: z.string(),
+          consent: z.string().min(1).max(200),
+          request: z.string().max(8000),
+          decision: z.enum(["approve", "deny"]),
+          tenant: z.string().max(100).optional(),
+          scope: Scope.default("read"),
+          lifetime: Lifetime.default("30d"),
+        })
+        .openapi("ConsoleOAuthApproval"),
+    ),
+  },
+  responses: {
+    200: page("The page again: the tenant picked is not registered."),
+    302: to("Back to the client: code (approved) or error=access_denied, with state and iss."),
+    400: page("The page expired or was used, or asked for more than the endpoint allows."),
+    ...refused,
+  },
+});
+
+export const revokeGrant = createRoute({
+  ...session,
+  middleware: [requireSession({ form: true })],
+  path: "/tenants/{environment}/{client}/grants/{grant}/revoke",
+  operationId: "consoleRevokeGrant",
+  summary: "Revoke an assistant's connection (its OAuth grant)",
+  request: {
+    params: Target.extend({ grant: GrantId }),
+    body: form(z.object({ csrf: z.string() }).openapi("ConsoleGrantRevocation")),
+  },
+  responses: {
+    303: to("To the tenant's connections: revoked, its tokens refused from the next request on."),
+    404: page("No such tenant or grant."),
+    ...refused,
+  },
+});

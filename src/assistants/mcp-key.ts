@@ -1,0 +1,165 @@
+/**
+ * @module
+ * The door of the MCP endpoints (`/mcp`, `/mcp/draft`, `/mcp/readonly`): the request's Origin, then
+ * its gateway key, before the MCP handler reads a byte of the body.
+ *
+ * - `mcpOrigin()`: a browser page may call only from the gateway's own host, localhost, or a host
+ *   the operator lists (`MCP_ALLOWED_ORIGINS`); any other Origin is the specification's 403 (DNS
+ *   rebinding, cross-site requests). Clients that are not browsers send no Origin and pass.
+ * - `mcpKey()`: `Authorization: Bearer <gateway key>`, authenticated as `/v2` authenticates it (the
+ *   isolate's `AccessCache`, else the tenant's object), or `Bearer <OAuth access token>` of a grant
+ *   a person approved (`assistants/oauth/door.ts`: the token validated for this endpoint, its grant
+ *   live in the tenant's object). Either way the request leaves with `c.var.mcpAuth`: the holder,
+ *   the principal's id, and a grant's scope. A refusal is a 401 whose `WWW-Authenticate` names the
+ *   endpoint's protected-resource document (RFC 9728,
+ *   `/.well-known/oauth-protected-resource/<endpoint>`), so an OAuth-capable client can find out
+ *   how to connect; failures, of keys and of tokens alike, are remembered and counted per
+ *   credential, never per claimed tenant or per address (hosted assistants share their users'
+ *   addresses).
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { localhostAllowedOrigins, originValidationResponse } from "@modelcontextprotocol/server";
+import type { GatewayApp, McpAuth } from "../lib/app";
+import { claimedTenant } from "../lib/gateway-key";
+import type { McpEndpoint } from "./mcp/principal";
+import { grantOfToken } from "./oauth/door";
+import { claimedByToken } from "./oauth/grants";
+import { problemOf, type Outcome } from "../lib/outcome";
+import { Problem } from "../lib/problem";
+import { keyId } from "../request-log/record";
+import { sha256Hex } from "../lib/crypto";
+import { BlockedAddresses } from "../lib/rate/blocked-addresses";
+import { asKeyHolder } from "../lib/stubs";
+import { bearer } from "../middleware/admin-auth";
+import {
+  countCredentialFailure,
+  INBOUND_LIMIT_PERIOD_SECONDS,
+  tooMany,
+} from "../middleware/inbound-limit";
+
+/** The well-known path of an endpoint's protected-resource document (RFC 9728 §3.1). */
+export function resourceMetadataPath(endpoint: string): string {
+  return `/.well-known/oauth-protected-resource${endpoint}`;
+}
+
+/** The endpoint a request came to: its path without a trailing slash. */
+const endpointOf = (c: Context<GatewayApp>) => new URL(c.req.url).pathname.replace(/\/+$/, "");
+
+/**
+ * The `WWW-Authenticate` challenge of an MCP endpoint: where its protected-resource document is,
+ * and for a key that was presented and refused, `error="invalid_token"` (RFC 6750 §3.1).
+ */
+export function mcpChallenge(c: Context<GatewayApp>, presented: boolean): string {
+  const url = new URL(c.req.url);
+  const metadata = `${url.origin}${resourceMetadataPath(endpointOf(c))}`;
+  return `Bearer resource_metadata="${metadata}"${presented ? ', error="invalid_token"' : ""}`;
+}
+
+/** The hostnames whose pages may call the MCP endpoints. */
+export function allowedOrigins(c: Context<GatewayApp>): string[] {
+  return [
+    new URL(c.req.url).hostname,
+    ...localhostAllowedOrigins(),
+    ...c.var.config.mcpAllowedOrigins,
+  ];
+}
+
+/**
+ * Refuses a request from a browser page of another site: 403 with a JSON-RPC error, as the MCP
+ * SDK's own check answers.
+ *
+ * @example router.use("/mcp", mcpOrigin())
+ */
+export function mcpOrigin(): MiddlewareHandler<GatewayApp> {
+  return async function mcpOrigin(c, next) {
+    const refused = originValidationResponse(c.req.raw, allowedOrigins(c));
+    if (refused) return refused;
+    await next();
+  };
+}
+
+/** The detail of a request that presented no credential. */
+const NONE =
+  "Send a gateway key as Authorization: Bearer <gateway key>, or connect with OAuth (docs/mcp.md says how for each client).";
+
+/**
+ * Sets `c.var.mcpAuth` from an authenticated gateway key or OAuth access token, or answers the MCP
+ * 401. One instance per endpoint, whose memory of failed credentials is that endpoint's own (a
+ * token for `/mcp/readonly` sent once to `/mcp` still works at `/mcp/readonly`).
+ *
+ * Limits follow what the caller proved, never what it claims: a request with no credential is
+ * answered its 401 and counted nowhere; a credential that failed is remembered by its hash for a
+ * period (refused again in the Worker, its tenant's object spared) and counted by that hash alone,
+ * so only its holder can reach the 429, which keeps the challenge for the client to start over.
+ *
+ * @example createRoute({ …, middleware: [mcpOrigin(), mcpKey()] })
+ */
+export function mcpKey(failed = new BlockedAddresses()): MiddlewareHandler<GatewayApp> {
+  return async function mcpKey(c, next) {
+    const credential = bearer(c.req.header("authorization"));
+    const refuse = (detail: string) =>
+      new Problem("unauthorized", detail, {
+        headers: { "www-authenticate": mcpChallenge(c, credential !== null) },
+      });
+    if (credential === null) throw refuse(NONE);
+    // With nothing remembered nothing is refused, so a valid credential is not hashed for it.
+    let id = failed.empty ? null : await sha256Hex(credential);
+    if (id !== null && failed.secondsLeft(id, Date.now()) > 0)
+      throw await counted(c, id, refuse(REFUSED_AGAIN));
+    const found = await authenticate(c, credential);
+    if (!found) throw await failure(refuse(NONE));
+    if (!found.ok) {
+      const problem = problemOf(found.error);
+      throw problem.type === "unauthorized" ? await failure(refuse(problem.detail)) : problem;
+    }
+    c.set("mcpAuth", found.value);
+    await next();
+
+    async function failure(p: Problem): Promise<Problem> {
+      id ??= await sha256Hex(credential ?? "");
+      failed.block(id, INBOUND_LIMIT_PERIOD_SECONDS * 1000, Date.now());
+      return counted(c, id, p);
+    }
+  };
+}
+
+/** The detail of a credential this endpoint saw fail in the last minute. */
+const REFUSED_AGAIN =
+  "The credential was refused in the last minute and still is: refresh the access token, or send a valid gateway key.";
+
+/**
+ * `refusal`, or once the credential whose hash is `id` has failed more than the limit allows, the
+ * 429 in its place: with Retry-After, and still the endpoint's challenge.
+ */
+async function counted(c: Context<GatewayApp>, id: string, refusal: Problem): Promise<Problem> {
+  if (!(await countCredentialFailure(c, id))) return refusal;
+  const challenge = refusal.extra.headers?.["www-authenticate"] ?? mcpChallenge(c, true);
+  return tooMany(INBOUND_LIMIT_PERIOD_SECONDS, "credential", { "www-authenticate": challenge });
+}
+
+/** Whom `credential` authenticates at this endpoint; null when it is neither a key nor a token. */
+async function authenticate(
+  c: Context<GatewayApp>,
+  credential: string,
+): Promise<Outcome<McpAuth> | null> {
+  const claimed = claimedTenant(credential);
+  if (claimed) return keyAuth(c, credential, claimed);
+  if (!claimedByToken(credential)) return null;
+  const origin = new URL(c.req.url).origin;
+  return grantOfToken(c.env, origin, endpointOf(c) as McpEndpoint, credential);
+}
+
+/** A gateway key, authenticated as `/v2` authenticates it. */
+async function keyAuth(
+  c: Context<GatewayApp>,
+  key: string,
+  claimed: NonNullable<ReturnType<typeof claimedTenant>>,
+): Promise<Outcome<McpAuth>> {
+  const caller = { key, tenant: claimed.name, environment: claimed.environment };
+  const access = await c.var.accessCache.access(caller.tenant, key, () =>
+    asKeyHolder(c.env, caller, (f) => f.access()),
+  );
+  return access.ok
+    ? { ok: true, value: { holder: caller, principalId: `key:${await keyId(key)}`, granted: null } }
+    : access;
+}

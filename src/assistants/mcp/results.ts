@@ -1,0 +1,106 @@
+/**
+ * @module
+ * What a tool answers. A result with a shape carries it twice, as the specification asks:
+ * `structuredContent` (checked against the tool's `outputSchema`) and the same JSON as text. A
+ * failure the model can act on is an `isError` result with a clear message (the specification's
+ * tool execution error): a refusal of the gateway (its problem's detail and each field's error),
+ * an answer of the API that is not a success (its status and ProblemDetails), and the shared
+ * budget being full (`retry`: when to try again). Protocol errors (an unknown tool, malformed
+ * JSON-RPC) stay the SDK's JSON-RPC errors. No text here ever holds a credential: problems are
+ * written never to, and the API's error bodies hold none.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { log } from "../../lib/log";
+import { platformProblem, Problem, PROBLEM_TYPES } from "../../lib/problem";
+import type { ToolOutcome } from "../tenant/tool-calls";
+
+/** An `isError` result's message and how the audit counts it. */
+export class ToolRefusal extends Error {
+  constructor(
+    message: string,
+    readonly outcome: Exclude<ToolOutcome, "ok"> = "error",
+  ) {
+    super(message);
+    this.name = "ToolRefusal";
+  }
+}
+
+/**
+ * A success with a shape: `value` as `structuredContent` and as JSON text.
+ *
+ * @example return structured({ operations, matched, shown })
+ */
+export function structured(value: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
+}
+
+/** An `isError` result with `message`. */
+export function errorResult(message: string): CallToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+/** The `Retry-After` of a problem or an answer, in whole seconds, or null. */
+function retryAfter(value: string | null | undefined): number | null {
+  const n = Number(value);
+  return value && Number.isFinite(n) && n >= 0 ? Math.ceil(n) : null;
+}
+
+/** The words for "try again in N seconds" an assistant reads. */
+function tryAgain(seconds: number): string {
+  return `Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
+}
+
+/**
+ * The refusal a thrown error stands for: a `ToolRefusal` as it is, a gateway `Problem` as its
+ * detail (with each field's error, and when to try again for a 503 with Retry-After), anything else
+ * as a generic failure naming the request id (its text is logged, never shown).
+ */
+export function refusalOf(err: unknown, requestId: string): ToolRefusal {
+  if (err instanceof ToolRefusal) return err;
+  const problem = err instanceof Problem ? err : platformProblem(err);
+  if (problem) {
+    const { status, title } = PROBLEM_TYPES[problem.type];
+    const fields = (problem.extra.errors ?? []).map(
+      (e) => `\n- ${e.path || "(body)"}: ${e.message}`,
+    );
+    const wait = retryAfter(problem.extra.headers?.["retry-after"]);
+    const text = `${title} (${status}): ${problem.detail}${fields.join("")}`;
+    // A 503 with Retry-After is the shared budget (or an overloaded object): the call was not
+    // made, and will be later. A 409 in flight says when to repeat too.
+    return new ToolRefusal(
+      wait === null ? text : `${text} ${tryAgain(wait)}`,
+      status === 503 && wait !== null ? "retry" : "error",
+    );
+  }
+  log.error("mcp-tool-failed", {
+    requestId,
+    error: err instanceof Error ? err.name : "unknown",
+  });
+  return new ToolRefusal(
+    `The gateway failed to handle this tool call. Quote request id ${requestId} when you report it.`,
+  );
+}
+
+/**
+ * A refusal for an answer of the API that is not a success, or null for a success: its status,
+ * the ProblemDetails' title, detail and errors when it sent them, and for a 429 or 503 with
+ * Retry-After when to try again.
+ */
+export async function apiRefusal(res: Response, what: string): Promise<ToolRefusal | null> {
+  if (res.status < 400) return null;
+  const text = await res.text();
+  let detail = text.slice(0, 2000);
+  try {
+    const p = JSON.parse(text) as Record<string, unknown>;
+    // ProblemDetails (`title`, `detail`, `errors`), or the API gateway's own `{ message }`.
+    const parts = [p.title, p.detail, p.message].filter((x): x is string => typeof x === "string");
+    const errors = p.errors && typeof p.errors === "object" ? JSON.stringify(p.errors) : "";
+    if (parts.length > 0 || errors) detail = [...parts, errors].filter(Boolean).join(" ");
+  } catch {
+    // Not JSON: its first characters are the detail.
+  }
+  const wait = retryAfter(res.headers.get("retry-after"));
+  const busy = (res.status === 429 || res.status === 503) && wait !== null;
+  const message = `The API answered ${res.status} to ${what}${detail ? `: ${detail}` : "."}`;
+  return new ToolRefusal(busy ? `${message} ${tryAgain(wait)}` : message, busy ? "retry" : "error");
+}

@@ -1,0 +1,111 @@
+/**
+ * @module
+ * `confirm_write`: the second step of an assistant's write (docs/mcp.md, "Writes"). It performs the
+ * write `prepare_write` kept, through the one `/v2` pipeline (`lib/v2-call.ts`), with an
+ * idempotency key derived from the handle: a confirm repeated after a dropped answer (a new
+ * JSON-RPC id, the same handle) is answered from the write's idempotency record, and nothing is
+ * written twice. The session's scope is checked again: a handle is a name, not a capability.
+ * Confirmation does not depend on elicitation, which 2025-era clients served statelessly cannot
+ * answer.
+ */
+import { z } from "zod";
+import type { McpServer } from "@modelcontextprotocol/server";
+import { sha256Hex } from "../../../lib/crypto";
+import { REPLAYED } from "../../../lib/shaping/idempotency";
+import { guarded, type ToolContext, type ToolStep } from "../audit";
+import { READ_MAX_CHARS } from "../paging";
+import { writeMediaType } from "../port";
+import { allows } from "../principal";
+import { apiRefusal, structured, ToolRefusal } from "../results";
+import { Handle, writeOperation } from "./write-kit";
+
+const ConfirmAnswer = z.strictObject({
+  status: z.int().describe("The API's status."),
+  replayed: z
+    .boolean()
+    .describe("An earlier confirmation performed it; nothing was written again."),
+  idempotencyKey: z.string(),
+  location: z
+    .string()
+    .nullable()
+    .describe("The record's address at the gateway, if the API gave one."),
+  result: z.unknown().describe("The API's answer (the record written), when it sent one."),
+  note: z.string(),
+});
+
+/** The idempotency key a handle's write is sent with: stable for the handle, not the handle. */
+export async function confirmationKey(handle: string): Promise<string> {
+  return `mcp-${(await sha256Hex(`idempotency-key:${handle}`)).slice(0, 40)}`;
+}
+
+/** Performs a prepared write once; a repeat gets the first answer. */
+async function confirm(tc: ToolContext, handle: string, step: ToolStep) {
+  const taken = await tc.port.take(await sha256Hex(handle), tc.principal.id);
+  if (taken.kind === "unknown")
+    throw new ToolRefusal(
+      "No write prepared on this connection has this confirmation (it may be mistyped, prepared with another key, or dropped when the tenant's client key changed). Nothing was sent: prepare the write again.",
+    );
+  if (taken.kind === "expired")
+    throw new ToolRefusal(
+      "This confirmation expired before it was confirmed; nothing was sent. Prepare the write again.",
+    );
+  const w = taken.write;
+  step.operation = writeOperation(w.method, w.path).key;
+  if (!allows(tc.principal.scope, w.operationClass))
+    throw new ToolRefusal(
+      `This connection's scope is ${tc.principal.scope}: it cannot confirm a write of class ${w.operationClass}. Nothing was sent.`,
+    );
+  step.idempotencyKey = await confirmationKey(handle);
+  const res = await tc.port.send(
+    {
+      method: w.method,
+      path: w.path,
+      search: w.search,
+      json: w.body,
+      mediaType: writeMediaType(w.method, w.body === null ? null : (JSON.parse(w.body) as unknown)),
+      idempotencyKey: step.idempotencyKey,
+    },
+    step.run,
+  );
+  const refused = await apiRefusal(res, `${w.method} ${w.path}`);
+  if (refused) throw refused;
+  const replayed = res.headers.get(REPLAYED) === "true";
+  const text = await res.text();
+  const fits = text.length <= READ_MAX_CHARS;
+  return structured({
+    status: res.status,
+    replayed,
+    idempotencyKey: step.idempotencyKey,
+    location: res.headers.get("location"),
+    result: fits && text ? (JSON.parse(text) as unknown) : null,
+    note: [
+      replayed
+        ? "This confirmation was performed before: this is that write's answer, and nothing was written again."
+        : "Performed once.",
+      fits ? "" : `The API's answer is ${text.length} characters: read the record with read.`,
+    ]
+      .filter(Boolean)
+      .join(" "),
+  });
+}
+
+/** Registers `confirm_write` on `server` (not for a read scope). */
+export function registerConfirmTool(server: McpServer, tc: ToolContext): void {
+  server.registerTool(
+    "confirm_write",
+    {
+      title: "Perform a prepared write, once",
+      description:
+        "Performs the write prepare_write checked, once. Calling it again with the same confirmation (after a dropped answer, say) returns the same answer and writes nothing again: reuse the confirmation, never prepare again to retry.",
+      inputSchema: z.object({ confirmation: Handle }),
+      outputSchema: ConfirmAnswer,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
+    },
+    ({ confirmation }) => guarded(tc, "confirm_write", (step) => confirm(tc, confirmation, step)),
+  );
+}

@@ -1,0 +1,240 @@
+/**
+ * @module
+ * The approval of an assistant's connection, in three steps the routes call (`assistants/oauth/`
+ * for a gateway key's holder, `assistants/console/oauth-routes.tsx` for the operator):
+ *
+ * 1. `beginApproval`: the client's authorization request, checked by the authorization server
+ *    (client, redirect URI, resource) and for PKCE S256, which every client must use (the library
+ *    requires it of public clients only), described for the page (the client's name and
+ *    whether it is verified, where its tokens go, which endpoint), and a consent transaction begun:
+ *    a single-use handle for the form, bound to this browser by a `__Host-` cookie, and headers
+ *   that
+ *    forbid framing. The request itself stays server-side; the form carries only the handle, and
+ *    the request's own query (no secret in it) so that a refused form can be shown again afresh.
+ * 2. The route proves the person may act for a tenant (the tenant's gateway key, or the operator's
+ *    console session) and picks the tenant, the scope and the lifetime.
+ * 3. `completeApproval`: the handle is consumed (it works once, in the browser it was given to),
+ *    PKCE checked again, the client's registration marked used (the directory no longer deletes
+ *    it), the grant made for that one tenant and scope, recorded in the tenant's object (the door's
+ *    authority), and the browser sent back to the client with the code. Or `denyApproval`.
+ *
+ * Nothing here sees a gateway key: the route checks it and hands on only the tenant and an id.
+ */
+import {
+  authorizationErrorRedirect,
+  AuthorizationError,
+  CimdFetchError,
+  type AuthRequest,
+  type ConsentDescription,
+} from "@cloudflare/workers-oauth-provider";
+import type { GrantView } from "../tenant/assistant-grants";
+import type { NewGrant } from "../tenant/assistant-grants";
+import type { Bindings } from "../../lib/config";
+import { ENDPOINT_SCOPES, Scope, allows, type McpEndpoint } from "../mcp/principal";
+import type { Outcome } from "../../lib/outcome";
+import { directoryStub, type TenantName } from "../../lib/stubs";
+import { GRANT_LIFETIMES, grantUserId, newGrantId, type GrantProps, type Lifetime } from "./grants";
+import { revokeGrantRecords } from "./revoke";
+import { authorizationServer, endpointOf, OAUTH_PATHS } from "./server";
+
+/** What the approval page shows and offers. */
+export interface ApprovalFacts {
+  /** The client's facts, from the authorization server (the name is the client's own claim). */
+  consent: ConsentDescription;
+  /** The MCP endpoint the client asks for, and the most it allows. */
+  endpoint: McpEndpoint;
+  ceiling: Scope;
+  /** The scope the page offers first: the widest the client asked for within the ceiling. */
+  suggested: Scope;
+  /** The single-use handle of the consent transaction, for the form. */
+  handle: string;
+  /** The client's authorization request, as its query string, to show the page again. */
+  request: string;
+}
+
+/** How beginning an approval went: a page to render, a redirect back to the client, or a refusal. */
+export type Begun =
+  | { kind: "page"; facts: ApprovalFacts; headers: Headers }
+  | { kind: "redirect"; location: string }
+  | { kind: "refused"; message: string };
+
+/** How completing or denying went: the response sending the browser back, or a refusal. */
+export type Completed =
+  { kind: "redirect"; response: Response } | { kind: "refused"; message: string };
+
+/**
+ * Whether a request carries PKCE with S256. Required of every client, confidential ones too: a
+ * client secret proves who redeems a code, not that it is the party that asked for it, and a
+ * secret in a desktop app is no secret (OAuth 2.1 makes PKCE the rule for all clients).
+ */
+const hasPkce = (r: AuthRequest) => !!r.codeChallenge && r.codeChallengeMethod === "S256";
+
+const NO_PKCE =
+  "PKCE is required of every client: send code_challenge with code_challenge_method S256.";
+
+/** The page's words for a registration that ended before anyone approved it. */
+const EXPIRED =
+  "The assistant's registration ended before it was approved (an unapproved registration lasts a few hours, and the oldest make way when many are waiting). Nothing was approved: connect again from the assistant, which registers anew.";
+
+/** The page's words for a handle that cannot be used. */
+const STALE =
+  "This approval page expired, was already used, or was opened in another browser. Nothing was approved: start connecting again from the assistant.";
+
+/**
+ * Begins approving the authorization request `query` (the query string of `GET /oauth/authorize`)
+ * at `origin`.
+ *
+ * @example const begun = await beginApproval(c.env, origin, new URL(c.req.url).search)
+ */
+export async function beginApproval(env: Bindings, origin: string, query: string): Promise<Begun> {
+  const oauth = authorizationServer(origin).getOAuthApi(env);
+  const search = query.startsWith("?") ? query.slice(1) : query;
+  let request: AuthRequest;
+  let consent: ConsentDescription;
+  try {
+    request = await oauth.parseAuthRequest(
+      new Request(`${origin}${OAUTH_PATHS.authorize}?${search}`),
+    );
+    consent = await oauth.describeConsent(request);
+  } catch (e) {
+    // Only a request whose client and exact redirect URI were validated may be sent back.
+    if (e instanceof AuthorizationError)
+      return e.redirectTo
+        ? { kind: "redirect", location: e.redirectTo }
+        : {
+            kind: "refused",
+            message: `The assistant's request cannot be approved: ${e.description}`,
+          };
+    if (e instanceof CimdFetchError)
+      return {
+        kind: "refused",
+        message:
+          "The assistant's client metadata document could not be fetched or is not valid, so the assistant cannot be verified. Nothing was approved.",
+      };
+    throw e;
+  }
+  // The client and its redirect URI were validated: the refusal goes back to it, as the library's.
+  if (!hasPkce(request))
+    return {
+      kind: "redirect",
+      location: authorizationErrorRedirect(request, "invalid_request", NO_PKCE),
+    };
+  const endpoint = endpointOf(origin, request.resource);
+  if (!endpoint)
+    return { kind: "refused", message: "The request names no MCP endpoint of this gateway." };
+  const ceiling = ENDPOINT_SCOPES[endpoint];
+  const asked = Scope.options.filter((s) => request.scope.includes(s) && allows(ceiling, s));
+  const transaction = await oauth.beginConsent(request);
+  return {
+    kind: "page",
+    facts: {
+      consent,
+      endpoint,
+      ceiling,
+      suggested: asked.at(-1) ?? "read",
+      handle: transaction.handle,
+      request: search,
+    },
+    headers: transaction.headers,
+  };
+}
+
+/** What completing an approval takes besides the browser's request. */
+export interface Approval {
+  handle: string;
+  tenant: TenantName;
+  scope: Scope;
+  lifetime: Lifetime;
+  /** Who approved, for the grant's row: `key:<hash prefix>` or `operator`. */
+  approvedBy: string;
+  /** Records the grant in the tenant's object, through the approver's own face. */
+  record(grant: NewGrant): Promise<Outcome<GrantView>>;
+}
+
+/**
+ * Completes an approval the person made in the browser that sent `req` (its consent cookie must
+ * match the handle): the grant for `a.tenant` at `a.scope` for `a.lifetime`, recorded, and the
+ * redirect to the client with the code.
+ */
+export async function completeApproval(
+  env: Bindings,
+  origin: string,
+  req: Request,
+  a: Approval,
+): Promise<Completed> {
+  const oauth = authorizationServer(origin).getOAuthApi(env);
+  let approved;
+  try {
+    approved = await oauth.approveConsent(req, a.handle, { scope: [a.scope] });
+  } catch (e) {
+    if (e instanceof AuthorizationError) return { kind: "refused", message: STALE };
+    throw e;
+  }
+  // Only `beginApproval` begins consents, and it refuses a request without PKCE; checked again
+  // here, so no other way to a consent can make a code without it.
+  if (!hasPkce(approved.request))
+    return { kind: "refused", message: `${NO_PKCE} Nothing was approved.` };
+  const endpoint = endpointOf(origin, approved.request.resource);
+  // The page offers no more than the endpoint allows; a form that asks for more was not ours.
+  if (!endpoint || !allows(ENDPOINT_SCOPES[endpoint], a.scope))
+    return {
+      kind: "refused",
+      message: `The endpoint allows at most ${endpoint ? ENDPOINT_SCOPES[endpoint] : "nothing"}; nothing was approved.`,
+    };
+  // Used from now on: the directory stops counting it and never deletes it; the library's
+  // lifetime applies. Before the grant exists, so no grant outlives its client by our doing.
+  if (!(await directoryStub(env).useRegistration(approved.request.clientId)))
+    return { kind: "refused", message: EXPIRED };
+  const consent = await oauth.describeConsent(approved.request);
+  const id = newGrantId();
+  const expiresAt = Date.now() + GRANT_LIFETIMES[a.lifetime].seconds * 1000;
+  const props: GrantProps = { tenant: a.tenant, grant: id, expiresAt };
+  const { redirectTo } = await oauth.completeAuthorization({
+    request: approved.request,
+    userId: grantUserId(a.tenant),
+    metadata: { grant: id },
+    scope: [a.scope],
+    props,
+    // Every approval is its own grant: claude.ai's metadata document and callback are the same for
+    // every person, so replacing "the client's earlier grant" would cut off a colleague.
+    revokeExistingGrants: false,
+  });
+  const recorded = await a.record({
+    id,
+    clientId: approved.request.clientId.slice(0, 2000),
+    clientName: consent.clientName.slice(0, 200) || "(unnamed)",
+    redirectHost: consent.redirectHost.slice(0, 255),
+    scope: a.scope,
+    approvedBy: a.approvedBy,
+    expiresAt,
+  });
+  if (!recorded.ok) {
+    // The grant is inert without its row (the door refuses it); its KV records go too.
+    await revokeGrantRecords(env, origin, a.tenant, id);
+    return { kind: "refused", message: `${recorded.error.detail} Nothing was approved.` };
+  }
+  approved.headers.set("location", redirectTo);
+  return {
+    kind: "redirect",
+    response: new Response(null, { status: 302, headers: approved.headers }),
+  };
+}
+
+/** Declines: the handle is consumed, and the browser goes back to the client with `access_denied`. */
+export async function denyApproval(
+  env: Bindings,
+  origin: string,
+  req: Request,
+  handle: string,
+): Promise<Completed> {
+  try {
+    const denied = await authorizationServer(origin).getOAuthApi(env).denyConsent(req, handle);
+    return {
+      kind: "redirect",
+      response: new Response(null, { status: 302, headers: denied.headers }),
+    };
+  } catch (e) {
+    if (e instanceof AuthorizationError) return { kind: "refused", message: STALE };
+    throw e;
+  }
+}

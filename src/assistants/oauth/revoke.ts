@@ -1,0 +1,53 @@
+/**
+ * @module
+ * Revoking grants in the authorization server's own records (`OAUTH_KV`): after the tenant's object
+ * has dropped a grant (which is what refuses its tokens at once, `durable/tenant/grant-face.ts`),
+ * its KV grant and tokens are revoked too, so a refresh is refused by the library itself and the
+ * records do not wait for their expiry. Best effort: a KV failure is logged, never surfaced, since
+ * the grant is already dead where it matters.
+ */
+import { z } from "zod";
+import type { Bindings } from "../../lib/config";
+import { log } from "../../lib/log";
+import type { TenantName } from "../../lib/stubs";
+import { grantUserId } from "./grants";
+import { authorizationServer } from "./server";
+
+/** The most KV grants read while looking for one tenant's (a page is 1000; a tenant holds 100). */
+const MAX_PAGES = 5;
+
+const Metadata = z.object({ grant: z.string() }).partial();
+
+/**
+ * Revokes, in KV, the tenant's grant `grant` (or every grant of the tenant when null): one `list`
+ * of the tenant's grants, one revocation each.
+ *
+ * @param origin the gateway's origin (the server is built for it; revocation does not depend on it)
+ * @example await revokeGrantRecords(env, origin, "demo:acme", "grant_…")
+ */
+export async function revokeGrantRecords(
+  env: Bindings,
+  origin: string,
+  tenant: TenantName,
+  grant: string | null,
+): Promise<number> {
+  const oauth = authorizationServer(origin).getOAuthApi(env);
+  const userId = grantUserId(tenant);
+  let revoked = 0;
+  try {
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const list = await oauth.listUserGrants(userId, cursor === undefined ? {} : { cursor });
+      for (const g of list.items) {
+        if (grant !== null && Metadata.safeParse(g.metadata).data?.grant !== grant) continue;
+        await oauth.revokeGrant(g.id, userId);
+        revoked++;
+      }
+      cursor = list.cursor;
+      if (!cursor) break;
+    }
+  } catch (e) {
+    log.warn("oauth-revoke-failed", { tenant, error: e instanceof Error ? e.name : "unknown" });
+  }
+  return revoked;
+}

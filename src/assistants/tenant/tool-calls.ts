@@ -1,0 +1,176 @@
+/**
+ * @module
+ * The audit of an assistant's tool calls (the MCP server, `assistants/mcp/audit.ts`): one bounded
+ * row per `tools/call` that reached a tool, beside the request log (`request-log.ts`), whose rows
+ * are the upstream calls the tool made (caller kind `assistant`, the same principal id). Its own
+ * table (`tool_calls`, step 10 of `schema.ts`), written through the append-only face
+ * (`CallLogFace`) and read by the operator's face.
+ *
+ * What a row holds: when, who (the principal's id: a gateway key's hash prefix or, later, an OAuth
+ * grant's id; never a credential), the scope, the tool, the API operation it touched (method and
+ * path template, never its arguments), its outcome, how many upstream calls it made, and for a
+ * confirmed write the idempotency key it was sent with. Bounded like the request log: the last
+ * `TOOL_CALL_ROWS` and `REQUEST_LOG_MS` of age.
+ *
+ * Invariant: `operation` is a key of the catalog (a template) or `OUTSIDE_CATALOG`, never a path
+ * the caller wrote; a call outside the catalog keeps no detail either, since its error quotes the
+ * path. `withoutArguments` enforces it, at the writer (`assistants/mcp/audit.ts`) and again here.
+ */
+import { z } from "zod";
+import { CATALOG } from "../../../shared/v2/catalog";
+import { REQUEST_LOG_MS } from "../../request-log/tenant-rows";
+import { deleteAll, row, rows } from "../../durable/tenant/sql";
+
+/** How many tool calls are kept: an assistant's work of a busy day, and the support desk's view. */
+export const TOOL_CALL_ROWS = 500;
+
+/** `tool_calls`, as of step 10 of `schema.ts` (change it with a new step). */
+export const TOOL_CALL_TABLES = [
+  `CREATE TABLE IF NOT EXISTS tool_calls (seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    request_id TEXT NOT NULL, at INTEGER NOT NULL, principal TEXT NOT NULL, scope TEXT NOT NULL,
+    tool TEXT NOT NULL, operation TEXT, outcome TEXT NOT NULL, detail TEXT,
+    upstream_calls INTEGER NOT NULL, idempotency_key TEXT, duration_ms INTEGER NOT NULL)`,
+];
+
+/**
+ * How a tool call ended: `ok`, `error` (an `isError` result: refused, failed, or the API said
+ * no), or `retry` (no permit of the shared budget in time: try again later).
+ */
+export const ToolOutcome = z.enum(["ok", "error", "retry"]);
+export type ToolOutcome = z.output<typeof ToolOutcome>;
+
+/** One tool call, as it is written. `at` is epoch ms. */
+export const ToolCall = z.strictObject({
+  requestId: z.string().max(200),
+  at: z.int(),
+  principal: z.string().max(64),
+  scope: z.enum(["read", "draft", "write"]),
+  tool: z.string().max(64),
+  /**
+   * `METHOD /Path/{id}` as the catalog names it, `OUTSIDE_CATALOG`, or null when the call touched
+   * none.
+   */
+  operation: z.string().max(300).nullable(),
+  outcome: ToolOutcome,
+  /** An error's first words for the support desk, capped; never a credential or a body. */
+  detail: z.string().max(300).nullable(),
+  upstreamCalls: z.int().min(0),
+  idempotencyKey: z.string().max(255).nullable(),
+  durationMs: z.int().min(0),
+});
+export type ToolCall = z.output<typeof ToolCall>;
+
+/** What a row names for an operation outside the catalog (its path may hold ids or text). */
+export const OUTSIDE_CATALOG = "(outside the catalog)";
+
+/** The catalog's operation keys, `METHOD /Path/{id}`: the only operations a row names. */
+const CATALOG_KEYS: ReadonlySet<string> = new Set(CATALOG.map((op) => op.key));
+
+/**
+ * `call` as a row may hold it: its operation a catalog key, or `OUTSIDE_CATALOG` with no detail
+ * (an error about such a call quotes its path, in whatever spelling the API echoed it).
+ */
+export function withoutArguments(call: ToolCall): ToolCall {
+  if (call.operation === null || CATALOG_KEYS.has(call.operation)) return call;
+  return { ...call, operation: OUTSIDE_CATALOG, detail: null };
+}
+
+/** A stored tool call with its cursor (`seq`). */
+export type ToolCallRow = ToolCall & { seq: number };
+
+const Stored = z
+  .object({
+    seq: z.int(),
+    request_id: z.string(),
+    at: z.int(),
+    principal: z.string(),
+    scope: ToolCall.shape.scope,
+    tool: z.string(),
+    operation: z.string().nullable(),
+    outcome: ToolOutcome,
+    detail: z.string().nullable(),
+    upstream_calls: z.int(),
+    idempotency_key: z.string().nullable(),
+    duration_ms: z.int(),
+  })
+  .transform((r): ToolCallRow => ({
+    seq: r.seq,
+    requestId: r.request_id,
+    at: r.at,
+    principal: r.principal,
+    scope: r.scope,
+    tool: r.tool,
+    operation: r.operation,
+    outcome: r.outcome,
+    detail: r.detail,
+    upstreamCalls: r.upstream_calls,
+    idempotencyKey: r.idempotency_key,
+    durationMs: r.duration_ms,
+  }));
+
+/** The tool-call audit of one tenant object. */
+export class ToolCalls {
+  constructor(private readonly sql: SqlStorage) {}
+
+  /**
+   * Writes one tool call (parsed: a row over its caps is refused; stripped of any path outside the
+   * catalog) and keeps the bound.
+   */
+  record(call: ToolCall): void {
+    const c = withoutArguments(ToolCall.parse(call));
+    this.sql.exec(
+      `INSERT INTO tool_calls (request_id, at, principal, scope, tool, operation, outcome, detail,
+        upstream_calls, idempotency_key, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      c.requestId,
+      c.at,
+      c.principal,
+      c.scope,
+      c.tool,
+      c.operation,
+      c.outcome,
+      c.detail,
+      c.upstreamCalls,
+      c.idempotencyKey,
+      c.durationMs,
+    );
+    const cut = row(
+      this.sql,
+      z.object({ seq: z.int() }),
+      "SELECT seq FROM tool_calls ORDER BY seq DESC LIMIT 1 OFFSET ?",
+      TOOL_CALL_ROWS,
+    );
+    if (cut) this.sql.exec("DELETE FROM tool_calls WHERE seq <= ?", cut.seq);
+  }
+
+  /** Tool calls newest first, at most `limit`, older than the cursor `before`, within the age. */
+  list(limit: number, before: number | null, now: number): ToolCallRow[] {
+    return rows(
+      this.sql,
+      Stored,
+      "SELECT * FROM tool_calls WHERE seq < ? AND at >= ? ORDER BY seq DESC LIMIT ?",
+      before ?? Number.MAX_SAFE_INTEGER,
+      now - REQUEST_LOG_MS,
+      limit,
+    );
+  }
+
+  /** Drops tool calls older than the age bound (the alarm's purge). */
+  purge(now: number): void {
+    this.sql.exec("DELETE FROM tool_calls WHERE at < ?", now - REQUEST_LOG_MS);
+  }
+
+  /** When the oldest tool call ages out, or null when there is none. */
+  dueAt(): number | null {
+    const oldest = row(
+      this.sql,
+      z.object({ at: z.int() }),
+      "SELECT at FROM tool_calls ORDER BY at LIMIT 1",
+    );
+    return oldest ? oldest.at + REQUEST_LOG_MS : null;
+  }
+
+  /** Forgets every tool call (the tenant is removed, or its client key replaced). */
+  clear(): number {
+    return deleteAll(this.sql, "tool_calls");
+  }
+}
