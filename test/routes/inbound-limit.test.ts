@@ -90,20 +90,22 @@ describe("inbound: a shop platform's shared address", () => {
 });
 
 describe("inbound: gateway keys from a shared egress address", () => {
-  it("a valid key from an address that sent forty bad keys works, for the tenant they named and for another", async () => {
+  it("a valid key from an address over its limit of bad keys works, for the tenant they named and for another", async () => {
     const [named, other] = [await tenant(), await tenant()];
     const shared = address();
     const statuses: number[] = [];
-    for (let i = 0; i < FLOOD; i++) {
+    // Until the forger is told to slow down: the binding counts fixed minute windows, so forty
+    // attempts that straddle a minute's end may all fall under the limit; 2 × LIMIT + 1 cannot.
+    for (let i = 0; i < MOST_ATTEMPTS && !statuses.includes(429); i++) {
       const key = forgedKey(i % 2 ? named.client : slug("guess"));
       const res = await gw("/v2/Customers", {
         headers: from(shared, { authorization: `Bearer ${key}` }),
       });
       statuses.push(res.status);
     }
-    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
-    // The forger is told to slow down once over the limit.
     expect(statuses.at(-1)).toBe(429);
+    expect(statuses.slice(0, -1).every((s) => s === 401)).toBe(true);
+    expect(statuses.length).toBeGreaterThan(LIMIT);
     for (const t of [named, other])
       expect(
         (
