@@ -4,25 +4,11 @@
  * ledger Stripe has not finished waits; a manual or instant one is recorded with the reason.
  */
 import { describe, expect, it } from "vitest";
-import type { LedgerFacts, PayoutEvent } from "../../../src/lib/payouts/payout";
 import { applyLedgerPayout, notItemised } from "../../../src/lib/payouts/stripe-intake";
+import { stripePayoutRead } from "../../fixtures/orders/payouts";
 
 const AT = "2026-11-20T08:00:00.000Z";
-const event = (
-  facts: Partial<LedgerFacts> = {},
-): Extract<PayoutEvent, { kind: "payout-read" }> => ({
-  kind: "payout-read",
-  payout: {
-    id: "po_1",
-    provider: "stripe",
-    currency: "NOK",
-    amount: 100_000,
-    arrivalDate: "2026-11-20",
-    orderSource: "stripe",
-    lines: [],
-  },
-  facts: { automatic: true, method: "standard", reconciliation: "completed", ...facts },
-});
+const event = stripePayoutRead;
 
 describe("Stripe payout intake", () => {
   it("payout.paid with the ledger in progress waits; reconciliation_completed starts it; paid again is a duplicate", () => {

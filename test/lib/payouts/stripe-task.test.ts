@@ -6,26 +6,10 @@ import { describe, expect, it } from "vitest";
 import type { PayoutRecord } from "../../../src/lib/payouts/records";
 import { applyLedgerPayout } from "../../../src/lib/payouts/stripe-intake";
 import { withRead } from "../../../src/lib/payouts/stripe-task";
+import { stripePayoutRead } from "../../fixtures/orders/payouts";
 
 const AT = "2026-11-20T08:00:00.000Z";
-const received = applyLedgerPayout(
-  null,
-  "stripe",
-  {
-    kind: "payout-read",
-    payout: {
-      id: "po_1",
-      provider: "stripe",
-      currency: "NOK",
-      amount: 100_000,
-      arrivalDate: "2026-11-20",
-      orderSource: "stripe",
-      lines: [],
-    },
-    facts: { automatic: true, method: "standard", reconciliation: "completed" },
-  },
-  AT,
-).record;
+const received = applyLedgerPayout(null, "stripe", stripePayoutRead(), AT).record;
 
 describe("withRead", () => {
   it("lines read anew replace the record's, and clear the operator's confirmation of the old", () => {
