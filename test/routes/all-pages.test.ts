@@ -133,11 +133,12 @@ describe("pages=all: bounds", () => {
 
   it("refuses a walk that cannot fit the deadline at the rate limit, after only the first page's call", async () => {
     const t = await tenant();
-    const lines = await orderLines(t, 2500);
+    const lines = await orderLines(t, 10_000);
     const n = await requests();
-    // 10 pages of 250: 9 more permits take at least 0.9 s at 10 a second.
+    // 40 pages of 250: 39 more permits take at least 3.9 s at 10 a second, twice the deadline; the
+    // first page has 2 s to come back, so a loaded machine does not turn the 422 into a 503.
     const res = await t.v2(`${lines}?PageSize=250&Fields=Id`, {
-      headers: { prefer: "pages=all", "x-deadline-ms": "800" },
+      headers: { prefer: "pages=all", "x-deadline-ms": "2000" },
     });
     expect(res.status).toBe(422);
     expect(await res.json()).toMatchObject({
@@ -149,11 +150,11 @@ describe("pages=all: bounds", () => {
   it("a deadline that passes mid-walk aborts the body: never a complete-looking array", async () => {
     const t = await tenant();
     const lines = await orderLines(t, 2000);
-    // Each call takes 400 ms: the first page and the estimate (7 more permits, 0.7 s) fit 2 s; 8
-    // pages do not.
-    await control("PUT", "/settings", { latencyMs: 400 });
+    // Each call takes 800 ms: the first page and the estimate (7 more permits, 0.7 s) fit 4 s with
+    // 2.5 s to spare on a loaded machine; 8 pages (6.4 s at least) do not.
+    await control("PUT", "/settings", { latencyMs: 800 });
     const res = await t.v2(`${lines}?PageSize=250&Fields=Id`, {
-      headers: { prefer: "pages=all", "x-deadline-ms": "2000" },
+      headers: { prefer: "pages=all", "x-deadline-ms": "4000" },
     });
     expect(res.status).toBe(200);
     await expect(res.text()).rejects.toThrow();
