@@ -74,7 +74,10 @@ function looksLikePath(token, file) {
   const first = token.replace(/^\.\//, "").split("/")[0];
   if (GENERATED.has(first)) return false;
   if (TOP.has(first)) return token.includes("/") || /\.\w+$/.test(token);
-  if (token.includes("/") && SRC_TOP.has(first) && first !== "index.ts") return true;
+  // Relative to src/ (`orders/routes.ts`, `orders/run/`): an ending or a closing slash tells it
+  // from a name that shares a folder's first word (Shopify's `orders/paid`).
+  if (token.includes("/") && SRC_TOP.has(first) && first !== "index.ts")
+    return /\.\w+$|\/$/.test(token);
   // A sibling in docs/: `order-json.md`.
   return file.startsWith("docs/") && /^[\w.-]+\.md$/.test(token);
 }

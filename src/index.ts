@@ -17,7 +17,7 @@ import { limitFailedKeys } from "./middleware/failed-keys";
 import { limitCallbackStates, limitOperator } from "./middleware/inbound-limit";
 import { requestId } from "./middleware/request-id";
 import { requestLog } from "./request-log/middleware";
-import { webhookPrecheck } from "./middleware/webhook-precheck";
+import { webhookPrecheck } from "./orders/webhook-precheck";
 import { adminRoutes } from "./routes/admin";
 import { adminEventRoutes } from "./routes/admin-events";
 import { consoleRoutes } from "./routes/console";
@@ -28,10 +28,10 @@ import { approvalRoutes } from "./assistants/oauth/approval-routes";
 import { oauthProtocolRoutes } from "./assistants/oauth/protocol";
 import { metaRoutes } from "./routes/meta";
 import { onboardingRoutes } from "./onboarding/routes";
-import { orderRoutes } from "./routes/orders";
+import { orderRoutes } from "./orders/routes";
 import { payoutRoutes } from "./routes/payouts";
 import { v2Routes } from "./routes/v2";
-import { webhookRoutes } from "./routes/webhooks";
+import { webhookRoutes } from "./orders/webhook-routes";
 
 export { Directory } from "./durable/directory";
 export { Events } from "./durable/events";
@@ -39,7 +39,7 @@ export { RateGovernor } from "./durable/rate-governor";
 export { Tenant } from "./durable/tenant";
 export { WatchRoster } from "./durable/watch-roster";
 export { Watcher } from "./durable/watcher";
-export { OrderToInvoice } from "./workflows/order-to-invoice";
+export { OrderToInvoice } from "./orders/workflow/order-to-invoice";
 export { PayoutReconciliation } from "./workflows/payout-reconciliation";
 
 // An OpenAPIHono: mounting a router also merges its route declarations, which /openapi.json lists.

@@ -15,7 +15,7 @@ import { z } from "zod";
 import type { Holder } from "./app";
 import type { Bindings } from "./config";
 import { Environment } from "./config";
-import type { OrderRunPort } from "./orders/port";
+import type { OrderRunPort } from "../orders/port";
 import type { PayoutRunPort } from "./payouts/port";
 import type { Result } from "./result";
 
@@ -41,7 +41,8 @@ export function tenantName(environment: Environment, client: string): TenantName
 /**
  * The parts of a tenant name, or why it is not one.
  *
- * @example parseTenantName("demo:acme") // { ok: true, value: { environment: "demo", client: "acme" } }
+ * @example parseTenantName("demo:acme") // { ok: true, value: { environment: "demo", client: "acme"
+ * } }
  */
 export function parseTenantName(
   name: string,

@@ -4,7 +4,7 @@
  * the counters' share of one) and, beside it, the audit of an assistant's tool calls
  * (`tool-calls.ts`). Append only. Its callers are the gateway's own code after it has
  * authenticated the call (the `/v2` route behind `authenticatedKey`, the MCP server behind its own
- * key check, the order runs' client, `lib/orders/run/api.ts`, and the operator's calls behind the
+ * key check, the order runs' client, `ledger/run-api.ts`, and the operator's calls behind the
  * admin token or the console's session, `request-log/upstream.ts`; later the watcher).
  *
  * Why not the key holder's face: `withKey` checks the key again (a SHA-256 and a constant-time

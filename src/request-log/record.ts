@@ -2,7 +2,7 @@
  * @module
  * A call's row of the tenant's request log (`request-log/tenant-rows.ts`), made once its answer
  * is known: a `/v2` call's is written after the answer left (`ctx.waitUntil`), an order run's in
- * its step, after the call (`lib/orders/run/api.ts`). Nothing secret goes in: the
+ * its step, after the call (`ledger/run-api.ts`). Nothing secret goes in: the
  * key is named by the first 8 hex of its SHA-256 (not enough to find it, enough to tell keys
  * apart), the query keeps its parameter names only (a value can be a secret), headers are never
  * read. The API's error body and, for a failed call, the request body are kept, capped.

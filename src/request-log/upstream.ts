@@ -1,8 +1,8 @@
 /**
  * @module
- * An API v2 call the gateway makes for a tenant on its own account, not passed through for a caller:
- * an order run's step (`lib/orders/run/api.ts`, caller `order-run`) or an operator's action (the
- * mapping's check against the books, offboarding, the support bundle's read of the client id;
+ * An API v2 call the gateway makes for a tenant on its own account, not passed through for a
+ * caller: an order run's step (`ledger/run-api.ts`, caller `order-run`) or an operator's action
+ * (the mapping's check against the books, offboarding, the support bundle's read of the client id;
  * caller `console`, for the admin API and the console alike). One call through the one upstream
  * client, and its row in the tenant's request log, written before the answer is handed back.
  *

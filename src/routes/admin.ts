@@ -11,7 +11,7 @@ import type { Context } from "hono";
 import type { z } from "zod";
 import type { GatewayApp } from "../lib/app";
 import { revokeGrantRecords } from "../assistants/oauth/revoke";
-import { assertMappingFits } from "../lib/orders/mapping-check";
+import { assertMappingFits } from "../orders/mapping-check";
 import { unwrap } from "../lib/outcome";
 import { asOperator, tenantName, type OperatorStub } from "../lib/stubs";
 import { startOnboarding } from "../onboarding/start";

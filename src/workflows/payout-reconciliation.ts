@@ -8,13 +8,13 @@
  * A Workflow class of its own rather than a third kind of `OrderToInvoice` run: its instance ids,
  * parameters and record are the payout's, its failures are reported to the payout (not to an
  * order), and tests and operators introspect it apart from the order runs. What the two share is
- * the machinery below the Workflow: the run's API client and errors (`lib/orders/run/api.ts`), the
+ * the machinery below the Workflow: the run's API client and errors (`ledger/run-api.ts`), the
  * tenant's run face and its registration check, the way steps report from inside themselves.
  */
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
 import type { Bindings } from "../lib/config";
-import { runApi } from "../lib/orders/run/api";
+import { runApi } from "../ledger/run-api";
 import { payoutEvents } from "../lib/payouts/events";
 import type { PayoutParams } from "../lib/payouts/records";
 import { payoutRunPort } from "../lib/stubs";

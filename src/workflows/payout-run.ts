@@ -12,8 +12,8 @@
  */
 import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
-import { formatMinor } from "../lib/orders/money";
-import { RunError, type RunApi } from "../lib/orders/run/api";
+import { formatMinor } from "../ledger/money";
+import { RunError, type RunApi } from "../ledger/run-api";
 import {
   postVoucher,
   reverseVoucher,

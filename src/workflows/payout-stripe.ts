@@ -12,8 +12,8 @@
 import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
 import { readConfig, type Bindings } from "../lib/config";
-import { RunError } from "../lib/orders/run/api";
-import { MAX_PAYOUT_LINES } from "../lib/orders/standard-schema";
+import { RunError } from "../ledger/run-api";
+import { MAX_PAYOUT_LINES } from "../orders/adapters/standard-schema";
 import type { PayoutLine } from "../lib/payouts/payout";
 import type { LedgerRead, PayoutRunPort } from "../lib/payouts/port";
 import type { PayoutParams } from "../lib/payouts/records";

@@ -6,8 +6,8 @@
  * it proves amounts; `npm run bench` measures throughput at the real 10 req/s.
  */
 import { describe, expect, it } from "vitest";
-import type { Source } from "../../src/lib/orders/order";
-import { reference } from "../../src/lib/orders/run/refs";
+import type { Source } from "../../src/orders/order";
+import { reference } from "../../src/ledger/refs";
 import type { CorpusCase } from "../fixtures/orders/catalog";
 import { corpus as shopify } from "../fixtures/orders/shopify";
 import { corpus as standard } from "../fixtures/orders/standard";

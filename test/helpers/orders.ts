@@ -4,7 +4,7 @@
  * operator would).
  */
 import { expect } from "vitest";
-import { Source } from "../../src/lib/orders/order";
+import { Source } from "../../src/orders/order";
 import { FIXTURE_SHOP, sign, TEST_SECRETS, type SignOptions } from "../fixtures/orders/sign";
 import { ADMIN, gw, json, tenant } from "./gateway";
 

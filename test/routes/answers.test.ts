@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { introspectWorkflow } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import type { GatewayPaths } from "../../client/index";
-import type { OrderRunView } from "../../src/lib/orders/run-view";
+import type { OrderRunView } from "../../src/orders/run-view";
 import { corpus as shopifyCorpus, shopifyRefund } from "../fixtures/orders/shopify";
 import { payoutFailed, payoutPaid } from "../fixtures/orders/payouts";
 import { sign, wooPing } from "../fixtures/orders/sign";

@@ -196,7 +196,7 @@ describe("console: happy", () => {
     const page = await s.page(`/console/tenants/demo/${t.client}`);
     // A tenant registered since payouts settles to each source's clearing account.
     expect(page).toContain('name="settlementAccount" value=""');
-    // A save is checked against the client's chart (lib/orders/mapping-check.ts): add the accounts.
+    // A save is checked against the client's chart (orders/mapping-check.ts): add the accounts.
     for (const [AccountNo, VatCode] of [
       [1930, "0"],
       [3001, "3"],

@@ -1,6 +1,6 @@
 /**
  * Saving an order mapping checks its accounts against the client's chart of accounts and VAT codes
- * (`src/lib/orders/mapping-check.ts`), through the admin API and the console's form.
+ * (`src/orders/mapping-check.ts`), through the admin API and the console's form.
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { follow, signIn } from "../helpers/console";

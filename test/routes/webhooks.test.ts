@@ -11,7 +11,7 @@ import { sign, TEST_SECRETS, wooPing } from "../fixtures/orders/sign";
 import { ADMIN, gw, json, stats, tenant } from "../helpers/gateway";
 // The one detail of every unverified delivery: it never says why (the log does), so it never tells
 // whether the tenant exists.
-import { WEBHOOK_UNVERIFIED } from "../../src/lib/orders/source";
+import { WEBHOOK_UNVERIFIED } from "../../src/orders/adapters/source";
 import { secretBody, shopTenant, waitFor, type ShopTenant } from "../helpers/orders";
 
 const [shop] = shopifyCorpus();

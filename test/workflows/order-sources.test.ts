@@ -4,7 +4,7 @@
  * and books nothing; a Shopify order id above 2^53 is the same order, to the digit, all the way.
  */
 import { describe, expect, it } from "vitest";
-import { reference } from "../../src/lib/orders/run/refs";
+import { reference } from "../../src/ledger/refs";
 import { corpus as shopifyCorpus } from "../fixtures/orders/shopify";
 import { corpus as stripeCorpus, stripeBasil } from "../fixtures/orders/stripe";
 import { shopTenant, waitFor } from "../helpers/orders";

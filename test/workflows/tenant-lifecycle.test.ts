@@ -11,7 +11,7 @@ import { corpus } from "../fixtures/orders/shopify";
 import { TEST_SECRETS } from "../fixtures/orders/sign";
 import { ADMIN, control, gw, json } from "../helpers/gateway";
 import { secretBody, shopTenant, waitFor } from "../helpers/orders";
-import { runInstanceId } from "../../src/lib/orders/runs";
+import { runInstanceId } from "../../src/orders/runs";
 
 const order = corpus().find((c) => c.currency === "NOK");
 if (!order) throw new Error("the Shopify corpus has no NOK order");

@@ -5,9 +5,9 @@
  * never a credential: the port is built at the door from whatever authenticated the session (a
  * gateway key or an OAuth grant, `holder-port.ts`) and keeps it to itself.
  */
-import type { OrderRunView } from "../../lib/orders/run-view";
-import type { RunState } from "../../lib/orders/runs";
-import type { Source } from "../../lib/orders/order";
+import type { OrderRunView } from "../../orders/run-view";
+import type { RunState } from "../../orders/runs";
+import type { Source } from "../../orders/order";
 import type { StashAsk, Taken } from "../tenant/write-confirmations";
 
 /** One API v2 call a tool makes. */

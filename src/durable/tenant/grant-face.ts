@@ -11,8 +11,8 @@
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { Scope } from "../../assistants/mcp/principal";
-import type { Source } from "../../lib/orders/order";
-import type { RunState } from "../../lib/orders/runs";
+import type { Source } from "../../orders/order";
+import type { RunState } from "../../orders/runs";
 import { fail, ok, type Outcome } from "../../lib/outcome";
 import type { CodeId, CodeKey } from "../../lib/shaping/code-refs";
 import {
@@ -30,7 +30,7 @@ import {
   type TakeAsk,
   type TenantHolder,
 } from "./holder-ops";
-import type { RunOwner } from "./order-desk";
+import type { RunOwner } from "../../orders/tenant/order-desk";
 import { ownerOf, type TenantParts } from "./parts";
 import type { StashAsk } from "../../assistants/tenant/write-confirmations";
 

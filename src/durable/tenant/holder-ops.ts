@@ -7,15 +7,15 @@
  * tool call under a grant reaches exactly what the same call under a key reaches. Not an
  * `RpcTarget`: only the faces are handed out, and each lists, method by method, what it opens.
  */
-import type { Source } from "../../lib/orders/order";
-import type { OrderRunView } from "../../lib/orders/run-view";
-import type { RunState } from "../../lib/orders/runs";
+import type { Source } from "../../orders/order";
+import type { OrderRunView } from "../../orders/run-view";
+import type { RunState } from "../../orders/runs";
 import { ok, type Outcome } from "../../lib/outcome";
 import type { CodeId, CodeKey } from "../../lib/shaping/code-refs";
 import type { StoredAnswer } from "../../lib/shaping/stored-answer";
 import { cacheMs, type KeyAccess } from "../../lib/upstream/access-cache";
 import type { Claim, Finish } from "./idempotency-keys";
-import type { RunOwner } from "./order-desk";
+import type { RunOwner } from "../../orders/tenant/order-desk";
 import type { TenantParts } from "./parts";
 import type { ReferenceRead } from "./reference-cache";
 import type { StashAsk, Taken } from "../../assistants/tenant/write-confirmations";

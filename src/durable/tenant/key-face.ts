@@ -11,9 +11,9 @@
  * crosses back).
  */
 import { RpcTarget } from "cloudflare:workers";
-import type { Source } from "../../lib/orders/order";
-import type { OrderRunView } from "../../lib/orders/run-view";
-import type { RunState } from "../../lib/orders/runs";
+import type { Source } from "../../orders/order";
+import type { OrderRunView } from "../../orders/run-view";
+import type { RunState } from "../../orders/runs";
 import { fail, ok, type Outcome } from "../../lib/outcome";
 import type { PayoutState } from "../../lib/payouts/records";
 import type { PayoutView, UnpaidOrder } from "../../lib/payouts/view";
@@ -31,7 +31,7 @@ import {
   type TakeAsk,
   type TenantHolder,
 } from "./holder-ops";
-import type { RunOwner } from "./order-desk";
+import type { RunOwner } from "../../orders/tenant/order-desk";
 import { ownerOf, type TenantParts } from "./parts";
 import type { StashAsk } from "../../assistants/tenant/write-confirmations";
 

@@ -5,10 +5,10 @@
  * the authority, checked before any of these methods is reached (see `Tenant.operator`).
  */
 import { RpcTarget } from "cloudflare:workers";
-import type { OrderMapping, OrderMappingInput } from "../../lib/orders/mapping";
-import type { Source } from "../../lib/orders/order";
-import type { OrderRunView } from "../../lib/orders/run-view";
-import type { RunState } from "../../lib/orders/runs";
+import type { OrderMapping, OrderMappingInput } from "../../ledger/mapping";
+import type { Source } from "../../orders/order";
+import type { OrderRunView } from "../../orders/run-view";
+import type { RunState } from "../../orders/runs";
 import { fail, failOn, ok, type Outcome } from "../../lib/outcome";
 import type { PayoutState } from "../../lib/payouts/records";
 import type { PayoutView, UnpaidOrder } from "../../lib/payouts/view";
@@ -17,17 +17,17 @@ import { viewOf, type GrantView } from "../../assistants/tenant/assistant-grants
 import { addGrant, type GrantAsk } from "./grant-face";
 import type { KeepAsk, Kept, ReadAsk } from "./holder-ops";
 import type { ReferenceRead } from "./reference-cache";
-import type { SecretOptions, SecretSet } from "./order-settings";
-import type { ShopBinding } from "./shop-pins";
+import type { SecretOptions, SecretSet } from "../../orders/tenant/order-settings";
+import type { ShopBinding } from "../../orders/tenant/shop-pins";
 import type { StripeKeyStatus } from "./stripe-key";
 import { modeOf, StripeKey } from "../../lib/stripe/key";
-import type { ShopView, WebhookSetup } from "./webhook-setup";
+import type { ShopView, WebhookSetup } from "../../orders/tenant/webhook-setup";
 import { NO_TENANT, ownerOf, type TenantParts } from "./parts";
 import { nameOf, type ApiClient } from "./registration";
 import type { CallCounters, LoggedRow, StatusFilter } from "../../request-log/tenant-rows";
 import type { ToolCallRow } from "../../assistants/tenant/tool-calls";
-import type { WebhookStatus } from "./webhook-status";
-import { webhookStatus } from "./webhook-status";
+import type { WebhookStatus } from "../../orders/tenant/webhook-status";
+import { webhookStatus } from "../../orders/tenant/webhook-status";
 
 /** The operator's face of one tenant object. */
 export class OperatorFace extends RpcTarget {
@@ -219,7 +219,7 @@ export class OperatorFace extends RpcTarget {
   /**
    * A cached reference answer, or the generation a fresh read will be kept under: the same cache a
    * gateway key's reads use, for the mapping's check against the books
-   * (`lib/orders/mapping-check.ts`).
+   * (`orders/mapping-check.ts`).
    */
   referenceRead(ask: ReadAsk): Outcome<ReferenceRead> {
     return this.#parts.registration.get()

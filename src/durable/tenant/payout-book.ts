@@ -9,10 +9,10 @@
  * and `settled_to`, written by `order-book.ts`), through the index that begins with the day.
  */
 import { z } from "zod";
-import type { Source } from "../../lib/orders/order";
+import type { Source } from "../../orders/order";
 import { needsStart } from "../../lib/payouts/intake";
 import { PayoutRecord, type PayoutState } from "../../lib/payouts/records";
-import { OrderRun } from "../../lib/orders/runs";
+import { OrderRun } from "../../orders/runs";
 import { jsonColumn, row, rows } from "./sql";
 
 /** Step 12 of `schema.ts`: the payouts, their claims, and the order index's settlement columns. */

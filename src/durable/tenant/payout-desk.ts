@@ -15,7 +15,7 @@
  * waives that one rule for its lines as they stand, so a retry of an unconfirmed one is held again.
  */
 import type { Bindings } from "../../lib/config";
-import type { Source } from "../../lib/orders/order";
+import type { Source } from "../../orders/order";
 import { matchPayout } from "../../lib/payouts/match";
 import { confirmable } from "../../lib/payouts/rules";
 import { factsOf } from "../../lib/payouts/facts";
@@ -32,10 +32,10 @@ import {
 } from "../../lib/payouts/records";
 import { payoutView, unpaidView, type PayoutView, type UnpaidOrder } from "../../lib/payouts/view";
 import { fail, ok, type Outcome } from "../../lib/outcome";
-import type { OrderBook } from "./order-book";
-import type { RunOwner } from "./order-desk";
-import type { OrderSettings } from "./order-settings";
-import type { PaymentRefs } from "./payment-refs";
+import type { OrderBook } from "../../orders/tenant/order-book";
+import type { RunOwner } from "../../orders/tenant/order-desk";
+import type { OrderSettings } from "../../orders/tenant/order-settings";
+import type { PaymentRefs } from "../../ledger/payment-refs";
 import { PAYOUT_START_RETRY_MS, PayoutBook } from "./payout-book";
 
 /** States whose claims are given up: their orders are in no payout again. */

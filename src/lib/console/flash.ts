@@ -13,7 +13,7 @@
  */
 import { z } from "zod";
 import { fromBase64Url, toBase64Url } from "../crypto";
-import { hmacSha256 } from "../orders/signature";
+import { hmacSha256 } from "../../orders/adapters/signature";
 import { consoleCookie, cookieNamed } from "./cookie";
 
 /** The flash cookie's name; scoped to `/console` like the session's. */

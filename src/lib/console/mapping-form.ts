@@ -11,8 +11,8 @@ import {
   PayoutAccounts,
   type OrderMapping,
   type VatRoute,
-} from "../orders/mapping";
-import { Source, VatClass } from "../orders/order";
+} from "../../ledger/mapping";
+import { Source, VatClass } from "../../orders/order";
 import { fieldErrors } from "../validate";
 import type { FieldError } from "../problem";
 
@@ -162,7 +162,7 @@ export function formOfMapping(m: OrderMapping): Record<string, string> {
 }
 
 /**
- * Errors of a mapping checked against the client's books (`lib/orders/mapping-check.ts`) as the
+ * Errors of a mapping checked against the client's books (`orders/mapping-check.ts`) as the
  * form shows them: beside the field's label, in the check's own words.
  *
  * @example bookErrors([{ path: "settlementAccount", message: "account 1921 is not in …" }])

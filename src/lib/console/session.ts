@@ -14,7 +14,7 @@
  * can be valid any more; stateless tokens cannot otherwise be ended before they lapse.
  */
 import { fromBase64Url, randomSecret, toBase64Url } from "../crypto";
-import { hmacSha256 } from "../orders/signature";
+import { hmacSha256 } from "../../orders/adapters/signature";
 
 /**
  * How long a session lasts without a request, ms: short, since the cookie opens the operator's

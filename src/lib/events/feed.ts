@@ -4,7 +4,7 @@
  * Why a helper: Workers RPC's `Serializable` type maps `unknown` to `never`, so an event's `data`
  * (any JSON the API answered) strips the success branch off the stub's answer type, and a
  * recursive JSON type instead makes the stubs' types too deep for the compiler (as
- * `lib/orders/runs.ts` found). The object's own method is typed by the schema; this restores that
+ * `orders/runs.ts` found). The object's own method is typed by the schema; this restores that
  * type on the caller's side, in one place.
  */
 import { unwrap, type Outcome } from "../outcome";

@@ -1,14 +1,14 @@
 /**
  * @module
- * The order runs' own events, from what a step reports (pure: no I/O). A report that moves the order
- * to `invoiced`, `settled`, `failed` or `cancelled`, or a refund to `credited` or `failed`, is
- * announced as `order.*` or `refund.*` with the run as `GET /orders/{source}/{orderId}` shows it
+ * The order runs' own events, from what a step reports (pure: no I/O). A report that moves the
+ * order to `invoiced`, `settled`, `failed` or `cancelled`, or a refund to `credited` or `failed`,
+ * is announced as `order.*` or `refund.*` with the run as `GET /orders/{source}/{orderId}` shows it
  * (a refund's event also names its `refundId`). Each is keyed by the order (and refund), and a
  * failure by its attempt too, so a step the engine retries announces nothing twice, while a failed
  * run the operator retries can fail (and be announced) again.
  */
-import type { OrderRunView } from "../orders/run-view";
-import type { RunParams, RunPatch } from "../orders/runs";
+import type { OrderRunView } from "../../orders/run-view";
+import type { RunParams, RunPatch } from "../../orders/runs";
 import { eventKey } from "./keys";
 import type { EventDraft, EventType } from "./types";
 

@@ -3,12 +3,12 @@
  * The accounts a tenant's settlements and payouts post to, checked against the client's chart for
  * the console's payouts page, and a missing one created through the API at the operator's word
  * (`POST /GeneralLedgerAccounts`, as the tenant, VAT code 0: none of these lines carries VAT). The
- * chart is read through the reference cache (`../orders/books.ts`), and a creation forgets it.
+ * chart is read through the reference cache (`ledger/books.ts`), and a creation forgets it.
  */
 import { readConfig, type Bindings } from "../config";
-import { readBooks } from "../orders/books";
-import { DEFAULT_PAYOUT_ACCOUNTS, type OrderMapping } from "../orders/mapping";
-import { Source } from "../orders/order";
+import { readBooks } from "../../ledger/books";
+import { DEFAULT_PAYOUT_ACCOUNTS, type OrderMapping } from "../../ledger/mapping";
+import { Source } from "../../orders/order";
 import { unwrap } from "../outcome";
 import { Problem } from "../problem";
 import { resourceOf } from "../shaping/reference-cache";

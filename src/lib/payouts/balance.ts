@@ -8,9 +8,9 @@
  * leaves: a manual payout of the whole balance leaves about nothing.
  */
 import { z } from "zod";
-import { toMinor } from "../orders/money";
-import { expectStatus, RunError, type RunApi } from "../orders/run/api";
-import { parseRows } from "../orders/run/replies";
+import { toMinor } from "../../ledger/money";
+import { expectStatus, RunError, type RunApi } from "../../ledger/run-api";
+import { parseRows } from "../../ledger/replies";
 
 const TrialBalanceRow = z.object({ AccountNo: z.int(), Balance: z.number() });
 

@@ -8,15 +8,15 @@
  */
 import { z } from "zod";
 import { int64 } from "../../../shared/v2/schema-kit";
-import { expectStatus, isDuplicate, RunError, type RunApi } from "../orders/run/api";
+import { expectStatus, isDuplicate, RunError, type RunApi } from "../../ledger/run-api";
 import {
   AccountReply,
   NO_VAT_CODE,
   parseBody,
   parseRows,
   VatCodeReply,
-} from "../orders/run/replies";
-import type { SettlementIds } from "../orders/port";
+} from "../../ledger/replies";
+import type { SettlementIds } from "../../orders/port";
 import type { BookingPlan } from "./plan";
 import { planAccounts, rateKey, type PayoutVoucherBody, type VoucherIds } from "./voucher";
 

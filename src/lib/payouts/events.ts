@@ -11,7 +11,7 @@
 import type { Bindings } from "../config";
 import { recordEvents } from "../events/announce";
 import { eventKey } from "../events/keys";
-import type { Source } from "../orders/order";
+import type { Source } from "../../orders/order";
 import type { TenantName } from "../stubs";
 
 /** One announcement: which payout, which attempt, and what the run found. */

@@ -4,8 +4,8 @@
  * settled, for how much, and where and on which day the money waits. Pure, over the run record the
  * order book keeps.
  */
-import { settlementAccountOf, type OrderMapping } from "../orders/mapping";
-import type { OrderRun, Settlement, StepRecord } from "../orders/runs";
+import { settlementAccountOf, type OrderMapping } from "../../ledger/mapping";
+import type { OrderRun, Settlement, StepRecord } from "../../orders/runs";
 import type { OrderFacts, Settled } from "./plan";
 
 /**

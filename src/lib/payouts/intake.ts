@@ -4,7 +4,7 @@
  * what these functions return in the same synchronous stretch as it read the record, so two
  * deliveries of one payout never start two runs.
  */
-import type { Source } from "../orders/order";
+import type { Source } from "../../orders/order";
 import type { PayoutEvent } from "./payout";
 import { again, blank, type PayoutRecord, type PayoutState } from "./records";
 import { applyLedgerPayout } from "./stripe-intake";

@@ -11,9 +11,9 @@
  * forbid (`rules.ts`): one that pays out no order (unless the operator confirmed it: then every
  * other check still holds), or names orders its sender may not claim.
  */
-import { formatMinor } from "../orders/money";
-import type { OrderMapping } from "../orders/mapping";
-import { reference } from "../orders/run/refs";
+import { formatMinor } from "../../ledger/money";
+import type { OrderMapping } from "../../ledger/mapping";
+import { reference } from "../../ledger/refs";
 import type { Payout, PayoutLine } from "./payout";
 import type { ClearingCredit, MatchLookup, MatchResult, Settled } from "./plan";
 import { MAX_ISSUES, type IssueReason, type PayoutIssue } from "./records";

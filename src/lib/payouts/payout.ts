@@ -1,14 +1,14 @@
 /**
  * @module
  * One provider payout, normalized: the deposit that reached the bank and the lines it is made of.
- * Amounts are integers of minor units (see `../orders/money.ts`), signed as the provider's ledger
+ * Amounts are integers of minor units (see `ledger/money.ts`), signed as the provider's ledger
  * signs them: a line's `amount` is gross (charges positive; refunds, fees and losses negative) and
  * its `fee` is the provider's fee on it, a cost (positive; a fee given back is negative). The
  * deposit is the sum of `amount − fee` over the lines when the payout is whole; when it is not,
  * its reconciliation says so and books nothing (`match.ts`).
  */
 import { z } from "zod";
-import { Source } from "../orders/order";
+import { Source } from "../../orders/order";
 
 /** What a line of a payout is. */
 export const PayoutLineType = z.enum(["charge", "refund", "fee", "adjustment", "dispute"]);
@@ -26,7 +26,7 @@ export const PayoutLine = z.object({
   /**
    * The provider's payment a line comes from when it names no order itself (a Stripe charge's
    * payment intent, or the charge): the matcher finds the order it paid through the tenant's
-   * payment references (`durable/tenant/payment-refs.ts`), at each attempt.
+   * payment references (`ledger/payment-refs.ts`), at each attempt.
    */
   paymentRef: z.string().min(1).max(255).optional(),
 });

@@ -3,7 +3,7 @@
  * What the matcher (`match.ts`) reads and answers: the book's facts of a settled order or refund,
  * and the plan of a payout's one voucher (`voucher.ts` builds it, the run posts it).
  */
-import type { Settlement } from "../orders/runs";
+import type { Settlement } from "../../orders/runs";
 import type { PayoutIssue } from "./records";
 
 /** What the book knows of an order's (or a refund's) settlement: its money and where it waits. */

@@ -15,8 +15,8 @@
  */
 import { z } from "zod";
 import { sha256Hex } from "../crypto";
-import { Source } from "../orders/order";
-import { StepRecord } from "../orders/runs";
+import { Source } from "../../orders/order";
+import { StepRecord } from "../../orders/runs";
 import type { TenantName } from "../stubs";
 import { Payout } from "./payout";
 

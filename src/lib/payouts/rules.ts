@@ -2,14 +2,14 @@
  * @module
  * What a payout must be before it may reach the bank, by where it came from. Pure: the matcher
  * (`match.ts`) asks `payoutRules` of every payout, and the Standard payout's schema
- * (`orders/standard-schema.ts`) asks `senderSignError` of every line a sender writes.
+ * (`orders/adapters/standard-schema.ts`) asks `senderSignError` of every line a sender writes.
  *
  * The rules are keyed by the payout's verified source (the webhook route it came on), never by its
  * `provider`, which the sender writes and could set to whatever is most lenient. Only the operator
  * can waive one, and only `needs-orders`, for one payout's lines as they stand (`confirmable`): a
  * gateway key's holder cannot, being whoever could have sent such a payout in the first place.
  */
-import type { Source } from "../orders/order";
+import type { Source } from "../../orders/order";
 import type { Payout, PayoutLine } from "./payout";
 import type { PayoutIssue, PayoutRecord } from "./records";
 
@@ -85,7 +85,8 @@ export const confirmable = (r: Pick<PayoutRecord, "state" | "failed" | "issues">
  * Why a line a sender wrote is signed as no provider's ledger signs it (null: it is not): a
  * negative fee (a fee given back is an `adjustment`), a negative charge, a positive refund, or a
  * positive fee line. Each would move money into the bank with no sale behind it. Only for lines a
- * sender writes: a ledger read from the provider (Stripe's) books its fee refunds as it states them.
+ * sender writes: a ledger read from the provider (Stripe's) books its fee refunds as it states
+ * them.
  */
 export function senderSignError(
   l: Pick<PayoutLine, "type" | "amount" | "fee">,

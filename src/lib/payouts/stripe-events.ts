@@ -1,14 +1,14 @@
 /**
  * @module
- * Stripe's payout events, as the Stripe adapter (`lib/orders/stripe.ts`) reads them once their
+ * Stripe's payout events, as the Stripe adapter (`orders/adapters/stripe.ts`) reads them once their
  * signature checked out: `payout.paid` and `payout.reconciliation_completed` (the payout, its lines
- * to be read from Stripe's ledger) and `payout.failed` (its voucher reversed). The event carries the
- * Payout object in `data.object`; its amount is in the currency's smallest unit.
+ * to be read from Stripe's ledger) and `payout.failed` (its voucher reversed). The event carries
+ * the Payout object in `data.object`; its amount is in the currency's smallest unit.
  */
-import { stripeMinor } from "../orders/money";
-import type { OrderEvent } from "../orders/order";
-import { parseWith } from "../orders/payload";
-import type { Refusal } from "../orders/source";
+import { stripeMinor } from "../../ledger/money";
+import type { OrderEvent } from "../../orders/order";
+import { parseWith } from "../../orders/adapters/payload";
+import type { Refusal } from "../../orders/adapters/source";
 import type { Result } from "../result";
 import { StripePayout } from "../stripe/api";
 
@@ -23,8 +23,8 @@ export const STRIPE_PAYOUT_EVENTS = [
 const dayOf = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 10);
 
 /**
- * The events of a verified Stripe payout event (`type` one of `STRIPE_PAYOUT_EVENTS`); a payout that
- * is not Stripe's JSON is a 400 refusal naming the field.
+ * The events of a verified Stripe payout event (`type` one of `STRIPE_PAYOUT_EVENTS`); a payout
+ * that is not Stripe's JSON is a 400 refusal naming the field.
  */
 export function stripePayoutEvents(
   type: (typeof STRIPE_PAYOUT_EVENTS)[number],

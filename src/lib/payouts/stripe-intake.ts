@@ -5,14 +5,15 @@
  * `applyPayoutEvent` hands these events here; `payout.failed` is the same for every payout and
  * stays there.
  *
- * Stripe sends `payout.paid` when the money is due at the bank, and `payout.reconciliation_completed`
- * once the payout's balance transactions can be listed; for a large payout the first may come while
- * its ledger is still `in_progress`. So the payout's run starts at whichever event says the ledger is
- * `completed`, and the other is a duplicate: one run, whatever the order the two arrive in. A manual
- * or instant payout is never itemised by Stripe: it is recorded with the reason and its run only
- * reads the clearing account's balance, to show beside it.
+ * Stripe sends `payout.paid` when the money is due at the bank, and
+ * `payout.reconciliation_completed` once the payout's balance transactions can be listed; for a
+ * large payout the first may come while its ledger is still `in_progress`. So the payout's run
+ * starts at whichever event says the ledger is `completed`, and the other is a duplicate: one run,
+ * whatever the order the two arrive in. A manual or instant payout is never itemised by Stripe: it
+ * is recorded with the reason and its run only reads the clearing account's balance, to show beside
+ * it.
  */
-import type { Source } from "../orders/order";
+import type { Source } from "../../orders/order";
 import type { PayoutIntake } from "./intake";
 import type { LedgerFacts, PayoutEvent } from "./payout";
 import { again, blank, type PayoutRecord, type StripeFacts } from "./records";

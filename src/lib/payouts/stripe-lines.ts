@@ -18,10 +18,10 @@
  * kept when the order's `invoice.paid` arrived (`paymentRef` of a line): since API version
  * 2025-03-31 a charge no longer names its invoice, so the payment intent is the link. Amounts are
  * Stripe's integers in the currency's smallest unit, turned into minor units exactly
- * (`stripeMinor`); a line's `fee` is the transaction's `fee`, the sum of its `fee_details` (Stripe's
- * fee, application fees, tax on fees).
+ * (`stripeMinor`); a line's `fee` is the transaction's `fee`, the sum of its `fee_details`
+ * (Stripe's fee, application fees, tax on fees).
  */
-import { stripeMinor } from "../orders/money";
+import { stripeMinor } from "../../ledger/money";
 import type { Result } from "../result";
 import { idOf, type BalanceTransaction } from "../stripe/api";
 import type { PayoutLine, PayoutLineType } from "./payout";

@@ -9,12 +9,12 @@
  * Outcomes a person must act on are answered, not thrown: the key refused (401, or 403 for a
  * restricted key without the permission) or a payout its account does not have (404: a key of
  * another account, or of test mode for a live payout) come back as `refused`, which the run records
- * as `needs-key`. What may pass later (no answer, 429, 5xx) throws a retryable `RunError`, which the
- * engine retries with its back-off; what will not (an answer that is not Stripe's) a final one.
+ * as `needs-key`. What may pass later (no answer, 429, 5xx) throws a retryable `RunError`, which
+ * the engine retries with its back-off; what will not (an answer that is not Stripe's) a final one.
  */
-import { formatMinor, stripeMinor } from "../orders/money";
-import { RunError } from "../orders/run/api";
-import { MAX_PAYOUT_LINES } from "../orders/standard-schema";
+import { formatMinor, stripeMinor } from "../../ledger/money";
+import { RunError } from "../../ledger/run-api";
+import { MAX_PAYOUT_LINES } from "../../orders/adapters/standard-schema";
 import { BalanceTransactionPage, StripePayout } from "../stripe/api";
 import type { StripeAnswer, StripeClient } from "../stripe/client";
 import type { PayoutLine } from "./payout";

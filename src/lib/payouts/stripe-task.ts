@@ -1,14 +1,15 @@
 /**
  * @module
- * What a payout read from Stripe asks of its run before it can be matched, and how what the run read
- * goes into its record. Pure: the tenant's object (`durable/tenant/payout-desk.ts`) calls these in
- * the same synchronous stretch as it reads and writes the record.
+ * What a payout read from Stripe asks of its run before it can be matched, and how what the run
+ * read goes into its record. Pure: the tenant's object (`durable/tenant/payout-desk.ts`) calls
+ * these in the same synchronous stretch as it reads and writes the record.
  *
- * A payout's lines are read once: a later attempt (a retry once a missing order has arrived) matches
- * the lines it has, finding their orders again through the payment references. Only a payout whose
- * lines were never read (no key, the key refused, Stripe not finished) reads them on its next try.
+ * A payout's lines are read once: a later attempt (a retry once a missing order has arrived)
+ * matches the lines it has, finding their orders again through the payment references. Only a
+ * payout whose lines were never read (no key, the key refused, Stripe not finished) reads them on
+ * its next try.
  */
-import { settlementAccountOf, type OrderMapping } from "../orders/mapping";
+import { settlementAccountOf, type OrderMapping } from "../../ledger/mapping";
 import type { LedgerRead, PayoutTask } from "./port";
 import type { PayoutRecord } from "./records";
 

@@ -8,9 +8,9 @@
  * listed (a payout may have thousands).
  */
 import { z } from "zod";
-import { formatMinor } from "../orders/money";
-import { Source } from "../orders/order";
-import { StepRecord, type OrderRun } from "../orders/runs";
+import { formatMinor } from "../../ledger/money";
+import { Source } from "../../orders/order";
+import { StepRecord, type OrderRun } from "../../orders/runs";
 import type { PayoutLineType } from "./payout";
 import { IssueReason, PayoutState, type PayoutRecord } from "./records";
 

@@ -8,7 +8,7 @@
  */
 import type { z } from "zod";
 import type { BankVoucherLinePost, BankVoucherPost } from "../../../shared/v2/vouchers";
-import { mulDiv, toDecimal } from "../orders/money";
+import { mulDiv, toDecimal } from "../../ledger/money";
 import { BASE_CURRENCY } from "./match";
 import type { BookingPlan } from "./plan";
 

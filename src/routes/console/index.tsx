@@ -7,7 +7,7 @@
 import { eventRoutes } from "./event-routes";
 import { MessagePage } from "./layout";
 import { oauthRoutes } from "../../assistants/console/oauth-routes";
-import { orderRoutes } from "./order-routes";
+import { orderRoutes } from "../../orders/console-routes";
 import { payoutRoutes } from "./payout-routes";
 import { requestRoutes } from "../../request-log/console-routes";
 import { html } from "./render";

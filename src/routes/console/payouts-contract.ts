@@ -7,7 +7,7 @@
  * request log's page.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { Source } from "../../lib/orders/order";
+import { Source } from "../../orders/order";
 import { problemResponse } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";
 import { PayoutState } from "../../lib/payouts/records";

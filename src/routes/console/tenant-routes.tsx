@@ -10,12 +10,12 @@ import type { ConsoleApp } from "../../lib/console/app";
 import { tenantWithMapping } from "../../lib/console/data";
 import { bookErrors, mappingFromForm, typedValues } from "../../lib/console/mapping-form";
 import { secretFormErrors } from "../../lib/console/secret-form";
-import { checkMapping } from "../../lib/orders/mapping-check";
+import { checkMapping } from "../../orders/mapping-check";
 import { SOURCE_LABELS, tenantPath } from "../../lib/console/views";
 import type { Environment } from "../../lib/config";
 import { startOnboarding } from "../../onboarding/start";
 import { problemOf, unwrap, type Outcome } from "../../lib/outcome";
-import { ShopDomain } from "../../lib/orders/shopify";
+import { ShopDomain } from "../../orders/adapters/shopify";
 import { asOperator, eventsStub, tenantName } from "../../lib/stubs";
 import { listTenants, removeTenant } from "../../lib/tenant-admin";
 import * as route from "./contract";
@@ -174,7 +174,7 @@ export function tenantRoutes(router: ConsoleRouter) {
           values: typedValues(form),
         });
       }
-      // Checked against the client's books before anything is stored (lib/orders/mapping-check.ts).
+      // Checked against the client's books before anything is stored (orders/mapping-check.ts).
       const unfit = await checkMapping(c.env, tenantName(p.environment, p.client), parsed.value);
       if (unfit.length > 0) {
         return seeWith(c, back, {

@@ -6,7 +6,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { GrantId, GrantView } from "../../assistants/tenant/assistant-grants";
-import { WebhookStatus } from "../../durable/tenant/webhook-status";
+import { WebhookStatus } from "../../orders/tenant/webhook-status";
 import { problems } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";
 import { Cursor, Recording, RequestView, StatusParam } from "../../request-log/view";

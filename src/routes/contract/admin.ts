@@ -5,9 +5,9 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { Environment } from "../../lib/config";
-import { OrderMapping, OrderMappingInput } from "../../lib/orders/mapping";
-import { Source } from "../../lib/orders/order";
-import { ShopDomain } from "../../lib/orders/shopify";
+import { OrderMapping, OrderMappingInput } from "../../ledger/mapping";
+import { Source } from "../../orders/order";
+import { ShopDomain } from "../../orders/adapters/shopify";
 import { StripeKey, StripeMode } from "../../lib/stripe/key";
 import { problems } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";
@@ -222,7 +222,8 @@ export const setOrderMapping = createRoute({
   summary: "Set how shop orders become invoices",
   middleware: [jsonGate()],
   // A clone: zod 4 copies methods onto a schema when it is made, so a schema made before
-  // @hono/zod-openapi extended zod (lib/orders/mapping.ts, whenever it is imported first) has no `.openapi`.
+  // @hono/zod-openapi extended zod (ledger/mapping.ts, whenever it is imported first) has no
+  // `.openapi`.
   request: {
     params: Target,
     body: jsonBody(OrderMappingInput.clone().openapi("OrderMappingInput")),

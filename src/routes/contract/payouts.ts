@@ -5,7 +5,7 @@
  * binds a handler to each.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { Source } from "../../lib/orders/order";
+import { Source } from "../../orders/order";
 import { problems } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";
 import { PayoutState } from "../../lib/payouts/records";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { KNOWN_FOR_MS, KnownIds } from "../../../src/durable/tenant/known-ids";
-import { OrderSettings } from "../../../src/durable/tenant/order-settings";
+import { KNOWN_FOR_MS, KnownIds } from "../../../src/orders/tenant/known-ids";
+import { OrderSettings } from "../../../src/orders/tenant/order-settings";
 import { Sealer } from "../../../src/durable/tenant/sealer";
 import { withTenantSql } from "../../helpers/storage";
 

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { OrderBook, START_RETRY_MS } from "../../../src/durable/tenant/order-book";
+import { OrderBook, START_RETRY_MS } from "../../../src/orders/tenant/order-book";
 import { coffeeOrder } from "../../fixtures/orders/coffee";
-import { applyEvent, type OrderRun } from "../../../src/lib/orders/runs";
+import { applyEvent, type OrderRun } from "../../../src/orders/runs";
 
 const TENANT = env.TENANT;
 let seq = 0;

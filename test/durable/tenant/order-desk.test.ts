@@ -1,5 +1,5 @@
 /**
- * Starting runs (`durable/tenant/order-desk.ts`): concurrent intakes of a burst create each run's
+ * Starting runs (`orders/tenant/order-desk.ts`): concurrent intakes of a burst create each run's
  * Workflow instance once. The engine is a counting stand-in here, so the test sees every create
  * and decides when each one answers; the end-to-end path (real engine) is test/workflows/. And a
  * start that failed is retried by the object's alarm at the time stored with the run, eviction or
@@ -8,13 +8,13 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { START_RETRY_MS } from "../../../src/durable/tenant/order-book";
-import { OrderDesk } from "../../../src/durable/tenant/order-desk";
-import type { OrderSettings } from "../../../src/durable/tenant/order-settings";
+import { START_RETRY_MS } from "../../../src/orders/tenant/order-book";
+import { OrderDesk } from "../../../src/orders/tenant/order-desk";
+import type { OrderSettings } from "../../../src/orders/tenant/order-settings";
 import { coffeeOrder } from "../../fixtures/orders/coffee";
-import { ShopPins } from "../../../src/durable/tenant/shop-pins";
+import { ShopPins } from "../../../src/orders/tenant/shop-pins";
 import type { Bindings } from "../../../src/lib/config";
-import { applyEvent } from "../../../src/lib/orders/runs";
+import { applyEvent } from "../../../src/orders/runs";
 import { sign } from "../../fixtures/orders/sign";
 import { corpus } from "../../fixtures/orders/shopify";
 import { shopDomainOf, shopTenant, waitFor } from "../../helpers/orders";

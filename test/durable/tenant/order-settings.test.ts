@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { OrderSettings } from "../../../src/durable/tenant/order-settings";
+import { OrderSettings } from "../../../src/orders/tenant/order-settings";
 import { Sealer } from "../../../src/durable/tenant/sealer";
 import { importSecretsKey, seal } from "../../../src/lib/crypto";
-import { DEFAULT_VAT_ROUTES } from "../../../src/lib/orders/mapping";
+import { DEFAULT_VAT_ROUTES } from "../../../src/ledger/mapping";
 
 const TENANT = env.TENANT;
 let seq = 0;

@@ -10,9 +10,9 @@ import { hasColumn } from "../../../src/durable/columns";
 import { MigrationError, storedVersion } from "../../../src/durable/migrations";
 import { migrate, TENANT_MIGRATIONS } from "../../../src/durable/tenant/schema";
 import { Registration } from "../../../src/durable/tenant/registration";
-import { ShopPins } from "../../../src/durable/tenant/shop-pins";
+import { ShopPins } from "../../../src/orders/tenant/shop-pins";
 import { coffeeOrder } from "../../fixtures/orders/coffee";
-import { applyEvent, type OrderRun } from "../../../src/lib/orders/runs";
+import { applyEvent, type OrderRun } from "../../../src/orders/runs";
 
 const TENANT = env.TENANT;
 let seq = 0;

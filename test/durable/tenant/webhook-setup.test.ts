@@ -1,5 +1,5 @@
 /**
- * Setting a webhook secret with its shop (`src/durable/tenant/webhook-setup.ts`): Shopify needs its
+ * Setting a webhook secret with its shop (`src/orders/tenant/webhook-setup.ts`): Shopify needs its
  * shop domain, the index is asked with the secret's SHA-256 (never the secret) before anything is
  * stored, a refusal stores nothing, a rotation tells the index the secret it keeps, and a first
  * delivery's pin is confirmed only for the shop the operator saw.
@@ -8,10 +8,10 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ClaimAnswer, ShopClaim } from "../../../src/durable/directory/shop-claims";
-import { OrderSettings } from "../../../src/durable/tenant/order-settings";
+import { OrderSettings } from "../../../src/orders/tenant/order-settings";
 import { Sealer } from "../../../src/durable/tenant/sealer";
-import { ShopPins } from "../../../src/durable/tenant/shop-pins";
-import { WebhookSetup } from "../../../src/durable/tenant/webhook-setup";
+import { ShopPins } from "../../../src/orders/tenant/shop-pins";
+import { WebhookSetup } from "../../../src/orders/tenant/webhook-setup";
 import { sha256Hex } from "../../../src/lib/crypto";
 
 const TENANT = env.TENANT;

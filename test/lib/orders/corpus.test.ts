@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ADAPTERS } from "../../../src/lib/orders/adapters";
-import { Order, type Source, type VatClass } from "../../../src/lib/orders/order";
-import { isValidOrgNumber } from "../../../src/lib/orders/orgnr";
+import { ADAPTERS } from "../../../src/orders/adapters/adapters";
+import { Order, type Source, type VatClass } from "../../../src/orders/order";
+import { isValidOrgNumber } from "../../../src/orders/orgnr";
 import { BP, CURRENCIES, type CorpusCase } from "../../fixtures/orders/catalog";
 import { corpus as shopifyCorpus } from "../../fixtures/orders/shopify";
 import { sign, TEST_SECRETS, toDelivery } from "../../fixtures/orders/sign";

@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ADAPTERS } from "../../../src/lib/orders/adapters";
-import {
-  creditPlan,
-  invoicePlan,
-  lineVat,
-  plannedTotal,
-} from "../../../src/lib/orders/invoice-lines";
-import { resolveMapping } from "../../../src/lib/orders/mapping";
-import type { Order, Source } from "../../../src/lib/orders/order";
+import { ADAPTERS } from "../../../src/orders/adapters/adapters";
+import { creditPlan, invoicePlan, lineVat, plannedTotal } from "../../../src/orders/invoice-lines";
+import { resolveMapping } from "../../../src/ledger/mapping";
+import type { Order, Source } from "../../../src/orders/order";
 import { corpus as shopify } from "../../fixtures/orders/shopify";
 import { corpus as standard } from "../../fixtures/orders/standard";
 import { corpus as stripe } from "../../fixtures/orders/stripe";

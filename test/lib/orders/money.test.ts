@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  formatMinor,
-  mulDiv,
-  stripeMinor,
-  toDecimal,
-  toMinor,
-} from "../../../src/lib/orders/money";
+import { formatMinor, mulDiv, stripeMinor, toDecimal, toMinor } from "../../../src/ledger/money";
 
 describe("money", () => {
   it("parses decimal strings to minor units without floats", () => {

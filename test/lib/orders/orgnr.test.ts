@@ -4,7 +4,7 @@ import {
   isOrgNumberField,
   isValidOrgNumber,
   normalizeOrgNumber,
-} from "../../../src/lib/orders/orgnr";
+} from "../../../src/orders/orgnr";
 
 describe("organization numbers", () => {
   it("accepts numbers whose last digit is the MOD11 check digit", () => {

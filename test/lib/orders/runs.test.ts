@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Refund } from "../../../src/lib/orders/order";
+import type { Refund } from "../../../src/orders/order";
 import { coffeeOrder } from "../../fixtures/orders/coffee";
 import {
   applyEvent,
@@ -7,8 +7,8 @@ import {
   pendingStarts,
   runInstanceId,
   type RunParams,
-} from "../../../src/lib/orders/runs";
-import { OrderRunView, publicView } from "../../../src/lib/orders/run-view";
+} from "../../../src/orders/runs";
+import { OrderRunView, publicView } from "../../../src/orders/run-view";
 
 const AT = "2026-03-01T10:00:00.000Z";
 const LATER = "2026-03-01T10:05:00.000Z";

@@ -5,8 +5,8 @@
  * signing is a 401.
  */
 import { describe, expect, it } from "vitest";
-import { ADAPTERS } from "../../../src/lib/orders/adapters";
-import type { Source } from "../../../src/lib/orders/order";
+import { ADAPTERS } from "../../../src/orders/adapters/adapters";
+import type { Source } from "../../../src/orders/order";
 import { sign, TEST_SECRETS, toDelivery, type SignOptions } from "../../fixtures/orders/sign";
 
 /**

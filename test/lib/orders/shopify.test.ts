@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shopify } from "../../../src/lib/orders/shopify";
+import { shopify } from "../../../src/orders/adapters/shopify";
 import { corpus, shopifyCancelled, shopifyRefund } from "../../fixtures/orders/shopify";
 import { sign, TEST_SECRETS, toDelivery } from "../../fixtures/orders/sign";
 import { eventsOf, must, parseSigned, signatureSuite } from "./security";

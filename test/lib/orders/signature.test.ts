@@ -7,7 +7,7 @@ import {
   verifyBase64Hmac,
   verifyHexHmac,
   verifyHmac,
-} from "../../../src/lib/orders/signature";
+} from "../../../src/orders/adapters/signature";
 
 // RFC 4231, test case 2.
 const KEY = "Jefe";

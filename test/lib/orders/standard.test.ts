@@ -1,7 +1,7 @@
 /// <reference types="vite/client" />
 import { describe, expect, it } from "vitest";
 import docs from "../../../docs/order-json.md?raw";
-import { standard, standardKey } from "../../../src/lib/orders/standard";
+import { standard, standardKey } from "../../../src/orders/adapters/standard";
 import { sign, TEST_SECRETS, toDelivery } from "../../fixtures/orders/sign";
 import {
   corpus,

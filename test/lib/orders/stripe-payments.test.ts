@@ -1,10 +1,11 @@
 /**
- * Stripe's events that name an invoice's payment apart from it (`lib/orders/stripe-payments.ts`):
- * a Checkout Session's and an InvoicePayment's invoice and payment become one link; one without an
- * invoice or a payment is ignored, saying why; a malformed object is refused.
+ * Stripe's events that name an invoice's payment apart from it
+ * (`orders/adapters/stripe-payments.ts`): a Checkout Session's and an InvoicePayment's invoice and
+ * payment become one link; one without an invoice or a payment is ignored, saying why; a malformed
+ * object is refused.
  */
 import { describe, expect, it } from "vitest";
-import { stripePaymentEvents } from "../../../src/lib/orders/stripe-payments";
+import { stripePaymentEvents } from "../../../src/orders/adapters/stripe-payments";
 
 describe("Stripe payment links", () => {
   it("checkout.session.completed links the payment intent and the session to the invoice", () => {

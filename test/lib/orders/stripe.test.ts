@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { stripe } from "../../../src/lib/orders/stripe";
+import { stripe } from "../../../src/orders/adapters/stripe";
 import { toHex } from "../../../src/lib/crypto";
-import { hmacSha256 } from "../../../src/lib/orders/signature";
+import { hmacSha256 } from "../../../src/orders/adapters/signature";
 import { sign, TEST_SECRETS, toDelivery } from "../../fixtures/orders/sign";
 import {
   corpus,

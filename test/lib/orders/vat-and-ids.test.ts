@@ -5,7 +5,7 @@
  * never through a JS number (Shopify's ids pass 2^53).
  */
 import { describe, expect, it } from "vitest";
-import { decodeJson } from "../../../src/lib/orders/payload";
+import { decodeJson } from "../../../src/orders/adapters/payload";
 import { corpus as shopifyCorpus, shopifyRefund } from "../../fixtures/orders/shopify";
 import { corpus as wooCorpus } from "../../fixtures/orders/woocommerce";
 import { eventsOf, must } from "./security";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { woocommerce } from "../../../src/lib/orders/woocommerce";
+import { woocommerce } from "../../../src/orders/adapters/woocommerce";
 import { sign, TEST_SECRETS, toDelivery, wooPing } from "../../fixtures/orders/sign";
 import { corpus, wooCancelled, wooRefunded } from "../../fixtures/orders/woocommerce";
 import { eventsOf, must, parseSigned, signatureSuite } from "./security";

@@ -4,8 +4,8 @@
  * assumption: the mapping's account for its source now, on its settle step's day.
  */
 import { describe, expect, it } from "vitest";
-import { resolveMapping } from "../../../src/lib/orders/mapping";
-import { applyEvent, type OrderRun } from "../../../src/lib/orders/runs";
+import { resolveMapping } from "../../../src/ledger/mapping";
+import { applyEvent, type OrderRun } from "../../../src/orders/runs";
 import { factsOf } from "../../../src/lib/payouts/facts";
 import { COFFEE_AT, coffeeOrder } from "../../fixtures/orders/coffee";
 

@@ -6,7 +6,7 @@
  * the operator's confirmation waives the first rule only, every other check still holds.
  */
 import { describe, expect, it } from "vitest";
-import { resolveMapping } from "../../../src/lib/orders/mapping";
+import { resolveMapping } from "../../../src/ledger/mapping";
 import { MAX_RATE_LOOKUPS, matchPayout } from "../../../src/lib/payouts/match";
 import type { MatchLookup, OrderFacts } from "../../../src/lib/payouts/plan";
 import type { Payout, PayoutLine } from "../../../src/lib/payouts/payout";

@@ -6,9 +6,9 @@
  */
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/server";
-import { Source } from "../../../lib/orders/order";
-import { OrderRunView } from "../../../lib/orders/run-view";
-import { RunState } from "../../../lib/orders/runs";
+import { Source } from "../../../orders/order";
+import { OrderRunView } from "../../../orders/run-view";
+import { RunState } from "../../../orders/runs";
 import { guarded, type ToolContext, type ToolStep } from "../audit";
 import { formatMoney } from "../preview";
 import { structured, ToolRefusal } from "../results";

@@ -4,7 +4,7 @@
  */
 import { clearingField, payoutField, vatField } from "../../../lib/console/mapping-form";
 import { SOURCE_LABELS } from "../../../lib/console/views";
-import { Source, VatClass } from "../../../lib/orders/order";
+import { Source, VatClass } from "../../../orders/order";
 import type { Flash } from "../../../lib/console/flash";
 import { Csrf } from "../layout";
 import { FormMessage } from "./feedback";

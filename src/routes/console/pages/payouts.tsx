@@ -8,7 +8,7 @@
  */
 import type { Environment } from "../../../lib/config";
 import type { Flash } from "../../../lib/console/flash";
-import { plainError } from "../../../lib/console/run-display";
+import { plainError } from "../../../ledger/run-display";
 import { orderPath, tenantPath, when } from "../../../lib/console/views";
 import type { AccountCheck } from "../../../lib/payouts/accounts";
 import { PayoutState } from "../../../lib/payouts/records";
@@ -19,7 +19,7 @@ import { Table } from "../table";
 import { StateFilter } from "./state-filter";
 import type { StripeKeyStatus } from "../../../durable/tenant/stripe-key";
 import { FormMessage } from "./feedback";
-import { Steps } from "./steps";
+import { Steps } from "../../../ledger/console-steps";
 import { StripeKeySection } from "./stripe-key";
 
 interface Owner {

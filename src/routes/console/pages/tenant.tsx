@@ -6,19 +6,19 @@
  * for its shop), the assistants connected through OAuth, the order mapping, and removal.
  */
 import type { GrantView } from "../../../assistants/tenant/assistant-grants";
-import type { ShopView } from "../../../durable/tenant/webhook-setup";
+import type { ShopView } from "../../../orders/tenant/webhook-setup";
 import type { Flash } from "../../../lib/console/flash";
 import { tenantPath, tokenSummary, when } from "../../../lib/console/views";
-import type { WebhookStatus } from "../../../durable/tenant/webhook-status";
-import { Source } from "../../../lib/orders/order";
+import type { WebhookStatus } from "../../../orders/tenant/webhook-status";
+import { Source } from "../../../orders/order";
 import { Csrf, Layout } from "../layout";
 import { Table } from "../table";
 import { AssistantGrants } from "../../../assistants/console/assistant-grants";
 import { FormMessage, FreshKey } from "./feedback";
 import { MappingFields } from "./mapping";
-import { WebhookForm } from "./webhook-form";
+import { WebhookForm } from "../../../orders/console-webhook-form";
 import type { TenantRow } from "./tenants";
-import { WebhookStatusSection } from "./webhook-status";
+import { WebhookStatusSection } from "../../../orders/console-webhook-status";
 
 /** The tenant as its page shows it. */
 export interface TenantDetail extends TenantRow {

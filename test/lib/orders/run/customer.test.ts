@@ -5,11 +5,11 @@
  * second create of the same new buyer meets the API's duplicate check and reads the first one back.
  */
 import { describe, expect, it } from "vitest";
-import { resolveMapping, type OrderMappingInput } from "../../../../src/lib/orders/mapping";
-import type { Buyer, Order } from "../../../../src/lib/orders/order";
-import { RunError } from "../../../../src/lib/orders/run/api";
-import { findOrCreateCustomer } from "../../../../src/lib/orders/run/customer";
-import { guestReference } from "../../../../src/lib/orders/run/refs";
+import { resolveMapping, type OrderMappingInput } from "../../../../src/ledger/mapping";
+import type { Buyer, Order } from "../../../../src/orders/order";
+import { RunError } from "../../../../src/ledger/run-api";
+import { findOrCreateCustomer } from "../../../../src/orders/run/customer";
+import { guestReference } from "../../../../src/ledger/refs";
 import { DUPLICATE, fakeApi, rows } from "./fake-api";
 
 const ORG = "923609016";

@@ -4,7 +4,7 @@
  * `METHOD path?query` and answered by the test's own function, so a test models exactly the books
  * it needs (an order made three days ago, a delete the API refuses) without the sandbox.
  */
-import type { Reply, RunApi } from "../../../../src/lib/orders/run/api";
+import type { Reply, RunApi } from "../../../../src/ledger/run-api";
 
 /** What the test's function answers: a status and a JSON body. */
 export interface FakeAnswer {

@@ -5,21 +5,21 @@
  * forgotten and reported gone, while the same refusal of a looked-up id fails as before.
  */
 import { describe, expect, it } from "vitest";
-import { resolveMapping } from "../../../../src/lib/orders/mapping";
-import type { Buyer, Order, OrderLine } from "../../../../src/lib/orders/order";
+import { resolveMapping } from "../../../../src/ledger/mapping";
+import type { Buyer, Order, OrderLine } from "../../../../src/orders/order";
 import type {
   KnownCustomer,
   KnownProduct,
   Learned,
   SettlementIds,
-} from "../../../../src/lib/orders/port";
-import { RunError } from "../../../../src/lib/orders/run/api";
-import { findOrCreateCustomer } from "../../../../src/lib/orders/run/customer";
-import type { RunMemory } from "../../../../src/lib/orders/run/memory";
-import { chooseProducts } from "../../../../src/lib/orders/run/products";
-import { createSalesOrder, missingReference } from "../../../../src/lib/orders/run/sales-order";
-import { knownSettlementIds } from "../../../../src/lib/orders/run/settle";
-import type { LinePlan } from "../../../../src/lib/orders/invoice-lines";
+} from "../../../../src/orders/port";
+import { RunError } from "../../../../src/ledger/run-api";
+import { findOrCreateCustomer } from "../../../../src/orders/run/customer";
+import type { RunMemory } from "../../../../src/orders/run/memory";
+import { chooseProducts } from "../../../../src/orders/run/products";
+import { createSalesOrder, missingReference } from "../../../../src/orders/run/sales-order";
+import { knownSettlementIds } from "../../../../src/orders/run/settle";
+import type { LinePlan } from "../../../../src/orders/invoice-lines";
 import { fakeApi, rows, type FakeAnswer } from "./fake-api";
 
 /** A memory kept in maps, as the tenant's object keeps it (minus expiry). */

@@ -5,14 +5,14 @@
  * the API deleted it.
  */
 import { describe, expect, it } from "vitest";
-import { resolveMapping } from "../../../../src/lib/orders/mapping";
-import { RunError } from "../../../../src/lib/orders/run/api";
+import { resolveMapping } from "../../../../src/ledger/mapping";
+import { RunError } from "../../../../src/ledger/run-api";
 import {
   createSalesOrder,
   deleteDraft,
   withdrawOrder,
-} from "../../../../src/lib/orders/run/sales-order";
-import type { LinePlan } from "../../../../src/lib/orders/invoice-lines";
+} from "../../../../src/orders/run/sales-order";
+import type { LinePlan } from "../../../../src/orders/invoice-lines";
 import { DUPLICATE, fakeApi, rows, type FakeAnswer } from "./fake-api";
 
 const REF = "lg:shp:o:5600000007919";

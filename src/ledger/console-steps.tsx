@@ -1,0 +1,48 @@
+/**
+ * @module
+ * A run's steps on its page (`orders.tsx`), one table per attempt, newest attempt first; each step
+ * with what it found or did, and the failed step of the latest attempt with its error.
+ */
+import { attemptsOf, plainError, stepResult } from "./run-display";
+import { stepCalls, when } from "../lib/console/views";
+import type { OrderRunView } from "../orders/run-view";
+import { Table } from "../routes/console/table";
+
+/** A run's steps by attempt; `failed` is the run's error (its step did not finish). */
+export function Steps(p: {
+  steps: OrderRunView["steps"];
+  attempt: number;
+  failed: OrderRunView["error"];
+}) {
+  const attempts = attemptsOf(p.steps, p.attempt);
+  if (attempts.length === 0 && !p.failed) return <p>No steps finished yet.</p>;
+  // The failed step never reports itself (it did not finish): it is shown from the run's error,
+  // at the end of the attempt it ended (one with no finished step has no group yet).
+  if (p.failed && attempts.at(-1)?.attempt !== p.attempt)
+    attempts.push({ attempt: p.attempt, steps: [] });
+  return (
+    <>
+      {attempts.reverse().map((a) => (
+        <section aria-label={`Attempt ${a.attempt}`}>
+          {attempts.length > 1 || a.attempt > 1 ? <h3>{`Attempt ${a.attempt}`}</h3> : null}
+          <Table
+            columns={["Step", "Result", "Upstream calls", "Time"]}
+            rows={[
+              ...a.steps.map((s) => [s.name, stepResult(s), stepCalls(s.result), when(s.at)]),
+              ...(p.failed && a.attempt === p.attempt
+                ? [
+                    [
+                      p.failed.step,
+                      <span class="error-text">{`failed: ${plainError(p.failed.detail)}`}</span>,
+                      "–",
+                      "–",
+                    ],
+                  ]
+                : []),
+            ]}
+          />
+        </section>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,124 @@
+/**
+ * @module
+ * The fields of the API's answers that an order run reads, as zod schemas, and the two helpers
+ * that parse an answer with them. Each schema names only what the run uses and is not strict: the
+ * API sends many more fields, and a new one must not fail a run. An answer without a field the run
+ * reads fails the step at once, naming the call and the field, instead of carrying `undefined` into
+ * the books.
+ */
+import { z } from "zod";
+import { int64 } from "../../shared/v2/schema-kit";
+import { describeIssues, RunError, type Reply } from "./run-api";
+
+/**
+ * A customer (`CustomerDto`): its id, number and sub-ledger account (where a settlement posts), and
+ * what the run compares with the buyer before it invoices the record (see
+ * `orders/run/customer.ts`).
+ */
+export const CustomerReply = z.object({
+  Id: int64,
+  Number: int64.nullish(),
+  SubledgerAccountId: int64,
+  IsArchived: z.boolean().nullish(),
+  EmailAddress: z.string().nullish(),
+  InvoiceEmailAddress: z.string().nullish(),
+  OrganizationNumber: z.string().nullish(),
+  ExternalImportReference: z.string().nullish(),
+});
+export type CustomerReply = z.output<typeof CustomerReply>;
+
+/** A product (`ProductDto`): its code and the sales account that decides a line's VAT. */
+export const ProductReply = z.object({
+  Code: z.string().nullish(),
+  StandardSalesAccount: int64.nullish(),
+});
+export type ProductReply = z.output<typeof ProductReply>;
+
+/**
+ * A sales order (`SalesOrderDto` / `SalesOrderCompleteDto`): id, number, total and the run's
+ * reference.
+ */
+export const SalesOrderReply = z.object({
+  Id: z.string(),
+  SalesOrderNo: int64.nullish(),
+  TotalAmount: z.number(),
+  ExternalImportReference: z.string().nullish(),
+});
+export type SalesOrderReply = z.output<typeof SalesOrderReply>;
+
+/** An outgoing invoice (`OutgoingInvoiceDto`): what a sales order became once sent. */
+export const InvoiceReply = z.object({
+  Id: z.string(),
+  InvoiceNo: int64,
+  ExternalImportReference: z.string().nullish(),
+});
+export type InvoiceReply = z.output<typeof InvoiceReply>;
+
+/** An invoice's delivery (`InvoiceSentStateDto`). */
+export const SentStateReply = z.object({
+  IsInvoiceBeingProcessed: z.boolean().nullish(),
+  InvoiceNo: int64.nullish(),
+  InvoiceDeliveryType: z.string().nullish(),
+  SentDateTimeOffset: z.string().nullish(),
+  LastErrorMessage: z.string().nullish(),
+});
+export type SentStateReply = z.output<typeof SentStateReply>;
+
+/** A general ledger account (`GeneralLedgerAccountDto`): only its id, which voucher lines take. */
+export const AccountReply = z.object({ Id: int64 });
+export type AccountReply = z.output<typeof AccountReply>;
+
+/**
+ * An account of the chart as the mapping's check reads it (`orders/mapping-check.ts`): its number,
+ * its VAT code (which sets the rate of a sales line on it) and whether it is in use.
+ */
+export const ChartAccountReply = AccountReply.extend({
+  AccountNo: z.int(),
+  VatCode: z.string().nullish(),
+  IsActive: z.boolean().nullish(),
+});
+export type ChartAccountReply = z.output<typeof ChartAccountReply>;
+
+/**
+ * A VAT code (`VatCodeDto`): its id, which voucher lines take, its code, and its rate (read by the
+ * mapping's check only).
+ */
+export const VatCodeReply = z.object({ Id: int64, Code: z.string(), Rate: z.number().nullish() });
+export type VatCodeReply = z.output<typeof VatCodeReply>;
+
+/** The VAT code of lines with no VAT treatment: a settlement's bank lines take it. */
+export const NO_VAT_CODE = "0";
+
+function mismatch(reply: Reply, error: z.ZodError): RunError {
+  // Not retryable: the same call answers the same shape; a person must look at the API or at us.
+  return new RunError(
+    `${reply.operation} answered ${reply.status} with a body the run cannot read: ${describeIssues(error)}`,
+    false,
+  );
+}
+
+/**
+ * The rows of a list answer, each parsed with `schema` (204 and an empty body are no rows).
+ *
+ * @throws RunError (not retryable) naming the call and the fields when the answer is not a list of
+ * such rows
+ * @example parseRows(expectStatus(reply, "Listing VAT codes", 200), VatCodeReply)
+ */
+export function parseRows<T extends z.ZodType>(reply: Reply, schema: T): z.output<T>[] {
+  if (reply.status === 204 || reply.body === null) return [];
+  const parsed = z.array(schema).safeParse(reply.body);
+  if (!parsed.success) throw mismatch(reply, parsed.error);
+  return parsed.data;
+}
+
+/**
+ * The body of a single-record answer, parsed with `schema`.
+ *
+ * @throws RunError (not retryable) naming the call and the fields when the body does not match
+ * @example parseBody(expectStatus(reply, "Creating the customer", 200, 201), CustomerReply)
+ */
+export function parseBody<T extends z.ZodType>(reply: Reply, schema: T): z.output<T> {
+  const parsed = schema.safeParse(reply.body);
+  if (!parsed.success) throw mismatch(reply, parsed.error);
+  return parsed.data;
+}

@@ -1,0 +1,236 @@
+/**
+ * @module
+ * The order run's view of the API v2: JSON calls through the one upstream client (permits, tokens,
+ * 401 renewal, 429 pauses), each checked against the shared catalog before it is sent, with the
+ * answer parsed and each failure sorted into "try the step again later" or "this will not get
+ * better by retrying". Each call that was sent (or refused by the gateway on the way) is a row of
+ * the tenant's request log, caller kind `order-run`.
+ */
+import type { z } from "zod";
+import { matchOperation, type Operation } from "../../shared/v2/catalog";
+import { readConfig, type Bindings } from "../lib/config";
+import { Problem } from "../lib/problem";
+import { loggedUpstream } from "../request-log/upstream";
+import { parseTenantName, type TenantName } from "../lib/stubs";
+import { fieldErrors } from "../lib/validate";
+
+/** How long one call of a run may take, waiting for a permit included, ms. */
+const RUN_CALL_DEADLINE_MS = 30_000;
+/**
+ * Field errors named in one failure message; the rest are counted (a run's error is read by a
+ * person).
+ */
+const MAX_ISSUES_SHOWN = 5;
+
+/** An answer of the API: status and parsed JSON body (null when empty). */
+export interface Reply {
+  /**
+   * The catalog's name of the call, e.g. `GET /Customers` (no ids or query, so no buyer's e-mail in
+   * a message).
+   */
+  operation: string;
+  status: number;
+  body: unknown;
+  /** The ProblemDetails' detail or title, or the body's text, for error messages. */
+  detail: string;
+}
+
+/**
+ * A failed call. `retryable` failures (no permit in time, timeouts, 5xx, 429) are thrown to the
+ * Workflow engine, which runs the step again after its back-off; the others fail the run with
+ * `message` as the reason a person reads.
+ */
+export class RunError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = "RunError";
+  }
+}
+
+/** A JSON client of the API for one tenant, counting its calls. */
+export interface RunApi {
+  /** A call without a body. */
+  call(method: "GET" | "DELETE", path: string): Promise<Reply>;
+  /**
+   * A call with a body. `Body` is stated by the caller, as the shared schema's type of that
+   * operation: `NoInfer` and the `never` default make an unstated type a compile error, so no
+   * body is typed by whatever happened to be built. The body is checked against the catalog's
+   * schema before it is sent.
+   *
+   * @example api.call<z.input<typeof ProductPost>>("POST", "/Products", { Code: "VARE-25", Name:
+   * "Diverse" })
+   */
+  call<Body extends object = never>(
+    method: "POST" | "PATCH",
+    path: string,
+    body: NoInfer<Body>,
+  ): Promise<Reply>;
+  /** Upstream calls made so far (each spends the shared 10 req/s budget). */
+  readonly calls: number;
+}
+
+/**
+ * zod issues as one line of `path: message` (the style of `fieldErrors`), the first few only.
+ *
+ * @example describeIssues(error) // "MailAddress.CountryCode: must be an ISO 3166-1 alpha-2 code"
+ */
+export function describeIssues(error: z.ZodError): string {
+  const all = fieldErrors(error);
+  const shown = all
+    .slice(0, MAX_ISSUES_SHOWN)
+    .map((e) => `${e.path}: ${e.message}`)
+    .join("; ");
+  return all.length > MAX_ISSUES_SHOWN
+    ? `${shown}; and ${all.length - MAX_ISSUES_SHOWN} more`
+    : shown;
+}
+
+/**
+ * The catalog's operation of a call, with its body checked against the operation's schema. A call
+ * the catalog does not know, or a body it refuses, is the run's own bug: retrying builds the same
+ * body again, so it fails the run at once and nothing is sent.
+ */
+function checkedOperation(method: string, path: string, body: unknown): Operation {
+  const match = matchOperation(method, path);
+  if (match.kind !== "operation")
+    throw new RunError(
+      `${method} ${path} is not an operation of the API v2 catalog; nothing was sent.`,
+      false,
+    );
+  const op = match.op;
+  if (body === undefined) return op;
+  if (op.schema === null)
+    throw new RunError(`${op.key} takes no JSON body; nothing was sent.`, false);
+  const parsed = op.schema.safeParse(body);
+  if (!parsed.success)
+    throw new RunError(
+      `${op.key}: the body fails the API's schema, so nothing was sent: ${describeIssues(parsed.error)}`,
+      false,
+    );
+  return op;
+}
+
+function detailOf(body: unknown, text: string): string {
+  if (body && typeof body === "object") {
+    const entries = Object.entries(body);
+    const field = (name: string) => entries.find(([k]) => k.toLowerCase() === name)?.[1];
+    const d = field("detail") ?? field("title") ?? field("message");
+    if (typeof d === "string") return d;
+  }
+  return text.slice(0, 300);
+}
+
+/**
+ * The run's client for `tenant` under `registration`, in the tenant name's own environment. Each
+ * call is logged as the run's (`runId`, the Workflow instance's id, names it in the log).
+ *
+ * The row is written in the call, awaited (`request-log/upstream.ts` says why): one round trip
+ * to the tenant's object per call, never failing the step.
+ *
+ * @throws RunError (not retryable) when `tenant` is not a tenant name: no attempt can mend it.
+ */
+export function runApi(
+  env: Bindings,
+  tenant: TenantName,
+  registration: string,
+  runId: string,
+): RunApi {
+  const name = parseTenantName(tenant);
+  if (!name.ok) throw new RunError(name.error, false);
+  const { environment } = name.value;
+  const config = readConfig(env).environments[environment];
+  let calls = 0;
+  return {
+    get calls() {
+      return calls;
+    },
+    async call(
+      method: "GET" | "DELETE" | "POST" | "PATCH",
+      path: string,
+      body?: unknown,
+    ): Promise<Reply> {
+      // Retryable: the operator may add the environment's keys while the step backs off.
+      if (!config.ok) throw new RunError(config.detail, true);
+      const [p = path, search = ""] = path.split("?", 2);
+      const op = checkedOperation(method, p, body);
+      const headers = new Headers({
+        accept: "application/json",
+        "user-agent": "ledgergate-orders",
+      });
+      if (body !== undefined)
+        headers.set(
+          "content-type",
+          op.body === "json-patch" ? "application/json-patch+json" : "application/json",
+        );
+      calls++;
+      const buffer =
+        body === undefined
+          ? null
+          : (new TextEncoder().encode(JSON.stringify(body)).buffer as ArrayBuffer);
+      let res: Response;
+      try {
+        res = await loggedUpstream(
+          { env, environment, config: config.config, tenant, credential: { registration } },
+          {
+            method,
+            path: p,
+            search: search ? `?${search}` : "",
+            headers,
+            body: buffer,
+            deadline: Date.now() + RUN_CALL_DEADLINE_MS,
+          },
+          { kind: "order-run", id: runId },
+        );
+      } catch (e) {
+        // A refused key, or a registration that is gone, does not mend by retrying the step.
+        if (e instanceof Problem)
+          throw new RunError(
+            `${method} ${p}: ${e.detail}`,
+            e.type !== "credentials-rejected" && e.type !== "not-found",
+          );
+        throw e;
+      }
+      const text = await res.text();
+      let parsed: unknown;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        parsed = null;
+      }
+      const reply: Reply = {
+        operation: op.key,
+        status: res.status,
+        body: parsed,
+        detail: detailOf(parsed, text),
+      };
+      if (res.status >= 500 || res.status === 429 || res.status === 408)
+        throw new RunError(`${method} ${p} answered ${res.status}: ${reply.detail}`, true);
+      return reply;
+    },
+  };
+}
+
+/**
+ * `reply` when it has one of the `expected` statuses; otherwise a non-retryable `RunError` naming
+ * the call.
+ */
+export function expectStatus(reply: Reply, what: string, ...expected: number[]): Reply {
+  if (expected.includes(reply.status)) return reply;
+  throw new RunError(`${what} answered ${reply.status}: ${reply.detail}`, false);
+}
+
+/**
+ * Whether a 400 says `field` is taken (the API's duplicate protection: "ExternalImportReference is
+ * already in use").
+ */
+export function isDuplicate(reply: Reply, field: "ExternalImportReference" | "Code"): boolean {
+  return (
+    reply.status === 400 &&
+    new RegExp(`\\b${field} is already in use`, "i").test(
+      `${reply.detail} ${JSON.stringify(reply.body ?? "")}`,
+    )
+  );
+}

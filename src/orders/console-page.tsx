@@ -1,0 +1,128 @@
+/**
+ * @module
+ * A tenant's order runs, and one run with its steps, its error, a Retry button when it failed, and
+ * its refunds with their credit notes.
+ */
+import type { Environment } from "../lib/config";
+import { orderNumber, plainError, underWay } from "../ledger/run-display";
+import { orderPath, tenantPath, when } from "../lib/console/views";
+import type { OrderRunView } from "./run-view";
+import { RunState } from "./runs";
+import { Csrf, Layout } from "../routes/console/layout";
+import { Table } from "../routes/console/table";
+import { StateFilter } from "../routes/console/pages/state-filter";
+import { Steps } from "../ledger/console-steps";
+
+interface Owner {
+  csrf: string;
+  tenant: string;
+  environment: Environment;
+  client: string;
+}
+
+/** A run's total with its currency, or a dash before the order's total is known. */
+const total = (r: OrderRunView) => (r.total ? `${r.total} ${r.currency ?? ""}` : "–");
+
+/** The runs page, optionally of one state. */
+export function OrdersPage(p: Owner & { runs: OrderRunView[]; state: RunState | null }) {
+  const base = tenantPath(p.environment, p.client, "/orders");
+  return (
+    <Layout title={`Orders of ${p.tenant}`} csrf={p.csrf}>
+      <h1>Orders</h1>
+      <p class="muted">
+        Shop orders of <a href={tenantPath(p.environment, p.client)}>{p.tenant}</a>, newest change
+        first.
+      </p>
+      <StateFilter base={base} states={RunState.options} current={p.state} />
+      {p.runs.length === 0 ? (
+        <p>No orders{p.state ? ` in state ${p.state}` : ""} yet.</p>
+      ) : (
+        <Table
+          columns={["Order", "Number", "Source", "State", "Total", "Updated", "Error"]}
+          rows={p.runs.map((r) => [
+            <a href={orderPath(p.environment, p.client, r.source, r.orderId)}>{r.orderId}</a>,
+            orderNumber(r.number),
+            r.source,
+            r.state,
+            total(r),
+            when(r.updatedAt),
+            r.error ? `${r.error.step}: ${plainError(r.error.detail)}` : "–",
+          ])}
+        />
+      )}
+    </Layout>
+  );
+}
+
+/** One order's page. */
+export function OrderPage(p: Owner & { run: OrderRunView }) {
+  const r = p.run;
+  const failed = r.state === "failed" || r.refunds.some((x) => x.state === "failed");
+  return (
+    // While the run is under way the page reloads itself (a meta refresh: the CSP allows no
+    // script), so the operator sees it settle or fail without pressing anything.
+    <Layout title={`Order ${r.orderId}`} csrf={p.csrf} refresh={underWay(r) ? 3 : undefined}>
+      <h1>{`Order ${r.orderId}`}</h1>
+      <p class="muted">
+        <a href={tenantPath(p.environment, p.client, "/orders")}>Orders</a> of {p.tenant}
+      </p>
+      <dl>
+        <dt>State</dt>
+        <dd>{underWay(r) ? `${r.state} (this page refreshes itself)` : r.state}</dd>
+        <dt>Number</dt>
+        <dd>{orderNumber(r.number)}</dd>
+        <dt>Source</dt>
+        <dd>{r.source}</dd>
+        <dt>Total</dt>
+        <dd>{total(r)}</dd>
+        <dt>Sales order</dt>
+        <dd>{r.salesOrderNo ?? "–"}</dd>
+        <dt>Invoice</dt>
+        <dd>{r.invoiceNo ?? "–"}</dd>
+        <dt>Attempt</dt>
+        <dd>{r.attempt}</dd>
+        <dt>Received</dt>
+        <dd>{when(r.receivedAt)}</dd>
+        <dt>Updated</dt>
+        <dd>{when(r.updatedAt)}</dd>
+      </dl>
+      {r.error ? (
+        <p
+          class="error"
+          role="alert"
+        >{`Failed at step ${r.error.step}: ${plainError(r.error.detail)}`}</p>
+      ) : null}
+      {failed ? (
+        <form
+          method="post"
+          action={`${orderPath(p.environment, p.client, r.source, r.orderId)}/retry`}
+        >
+          <Csrf token={p.csrf} />
+          <button type="submit">Retry</button>
+        </form>
+      ) : null}
+      <h2>Steps</h2>
+      <Steps steps={r.steps} attempt={r.attempt} failed={r.error} />
+      <h2>Refunds</h2>
+      {r.refunds.length === 0 ? (
+        <p>No refunds.</p>
+      ) : (
+        r.refunds.map((x) => (
+          <section aria-label={`Refund ${x.id}`}>
+            <h3>{`Refund ${x.id}`}</h3>
+            <dl>
+              <dt>State</dt>
+              <dd>{x.state}</dd>
+              <dt>Total</dt>
+              <dd>{x.total}</dd>
+              <dt>Credit note</dt>
+              <dd>{x.creditNoteNo ?? "–"}</dd>
+            </dl>
+            {x.error ? <p class="error">{plainError(x.error)}</p> : null}
+            <Steps steps={x.steps} attempt={1} failed={null} />
+          </section>
+        ))
+      )}
+    </Layout>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * @module
+ * The declarations of `/orders/*` (gateway key): where each shop order's run stands, the failed
+ * ones, and a retry. `orders/routes.ts` binds a handler to each.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { Source } from "./order";
+import { OrderRunView } from "./run-view";
+import { RunState } from "./runs";
+import { problems } from "../lib/openapi/problems";
+import { SECURITY } from "../lib/openapi/security";
+import { jsonAnswer } from "../routes/contract/kit";
+
+const ListQuery = z.strictObject({
+  state: RunState.optional().openapi({ description: "Only runs in this state (e.g. `failed`)." }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(100)
+    .openapi({ description: "At most this many runs, newest first." }),
+});
+const OrderParams = z.object({ source: Source, orderId: z.string().min(1).max(100) });
+
+/**
+ * A run as the tenant's gateway key sees it: the schema `publicView` answers by
+ * (`orders/run-view.ts`). A clone: zod 4 copies methods onto a schema when it is made, so a
+ * schema made before @hono/zod-openapi extended zod has no `.openapi`.
+ */
+export const OrderRun = OrderRunView.clone().openapi("OrderRun", {
+  description: "An order's run: no payloads, no buyer, amounts as decimals.",
+});
+
+const base = { tags: ["orders"], security: [{ [SECURITY.gatewayKey]: [] }] };
+
+export const listOrders = createRoute({
+  ...base,
+  method: "get",
+  path: "/",
+  operationId: "listOrders",
+  summary: "The tenant's order runs, newest first",
+  request: { query: ListQuery },
+  responses: {
+    200: jsonAnswer("The runs.", z.strictObject({ orders: z.array(OrderRun) })),
+    ...problems(400, 401, 429, 503),
+  },
+});
+
+export const getOrder = createRoute({
+  ...base,
+  method: "get",
+  path: "/{source}/{orderId}",
+  operationId: "getOrder",
+  summary: "One order's run, with each step",
+  request: { params: OrderParams },
+  responses: { 200: jsonAnswer("The run.", OrderRun), ...problems(401, 404, 429, 503) },
+});
+
+export const retryOrder = createRoute({
+  ...base,
+  method: "post",
+  path: "/{source}/{orderId}/retry",
+  operationId: "retryOrder",
+  summary: "Start a failed run again from its first unfinished step",
+  request: { params: OrderParams },
+  responses: {
+    202: jsonAnswer("The run, started again.", OrderRun),
+    ...problems(401, 404, 409, 429, 503),
+  },
+});

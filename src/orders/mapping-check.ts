@@ -1,0 +1,217 @@
+/**
+ * @module
+ * The order mapping checked against the client's books when it is saved (admin `PUT
+ * …/order-mapping` and the console's form), not at the first order: every account the mapping
+ * names must be in the chart and in use, a sales account's VAT code must be one of the client's and
+ * carry its class's rate (a sales line's VAT follows its product's account), the rounding account's
+ * must carry none, a settlement needs VAT code 0 for its bank lines (`run/settle.ts`), and the
+ * payouts' fee lines need the VAT code the mapping names for them.
+ *
+ * Switching to clearing accounts (`settlementAccount: null`, sent explicitly) checks the clearing
+ * account of every source the tenant takes webhooks from (a secret is set): from then on its paid
+ * orders settle there, so a missing one would fail the next order's settlement instead of the save.
+ *
+ * Only what the operator names is checked: a default the request leaves alone (3020 for 12 %, say)
+ * may be missing from a chart that never needs it, and refusing every save for it would leave the
+ * mapping unsaveable. The books are read once each at most, through the reference cache
+ * (`books.ts`): a save that names no account reads nothing, and a second save within the cache's
+ * five minutes reads nothing either.
+ */
+import type { Bindings } from "../lib/config";
+import { unwrap } from "../lib/outcome";
+import { Problem, type FieldError } from "../lib/problem";
+import { asOperator, type TenantName } from "../lib/stubs";
+import { readBooks, type Books } from "../ledger/books";
+import {
+  DEFAULT_CLEARING_ACCOUNTS,
+  PayoutAccounts,
+  resolveMapping,
+  vatPercent,
+  type OrderMappingInput,
+} from "../ledger/mapping";
+import { Source, VatClass } from "./order";
+import { NO_VAT_CODE } from "../ledger/replies";
+
+/** An account the mapping names: where, which, and the VAT rate it must carry (null: any). */
+interface Named {
+  path: string;
+  accountNo: number;
+  percent: number | null;
+  /** What needs the rate, for the message. */
+  role: string;
+}
+
+/** The payout accounts of the mapping, by field (the other fields are not accounts). */
+const PAYOUT_ACCOUNT_FIELDS = Object.keys(PayoutAccounts.shape).filter((k) =>
+  k.endsWith("Account"),
+) as (keyof PayoutAccounts & `${string}Account`)[];
+
+/**
+ * The accounts `input` names, in the order of its fields; with `clearingFor`, the clearing account
+ * of each of those sources too (the one it names, or the default).
+ */
+export function namedAccounts(input: OrderMappingInput, clearingFor: Source[] = []): Named[] {
+  const out: Named[] = [];
+  for (const v of VatClass.options) {
+    const accountNo = input.vat?.[v]?.salesAccount;
+    if (accountNo !== undefined)
+      out.push({
+        path: `vat.${v}.salesAccount`,
+        accountNo,
+        percent: vatPercent(v),
+        role: `VAT class ${v}`,
+      });
+  }
+  if (input.settlementAccount != null)
+    out.push({
+      path: "settlementAccount",
+      accountNo: input.settlementAccount,
+      percent: null,
+      role: "",
+    });
+  for (const source of Source.options) {
+    const accountNo = input.clearingAccounts?.[source];
+    if (accountNo !== undefined || clearingFor.includes(source))
+      out.push({
+        path: `clearingAccounts.${source}`,
+        accountNo: accountNo ?? DEFAULT_CLEARING_ACCOUNTS[source],
+        percent: null,
+        role: "",
+      });
+  }
+  for (const field of PAYOUT_ACCOUNT_FIELDS) {
+    const accountNo = input.payouts?.[field];
+    if (accountNo !== undefined)
+      out.push({ path: `payouts.${field}`, accountNo, percent: null, role: "" });
+  }
+  if (input.roundingAccount !== undefined)
+    out.push({
+      path: "roundingAccount",
+      accountNo: input.roundingAccount,
+      percent: 0,
+      role: "the rounding product",
+    });
+  return out;
+}
+
+/**
+ * A rate in percent, from either a fraction (0.25, as the sandbox answers) or a percentage (25):
+ * the API's documents do not say which `VatCodeDto.Rate` is, and no VAT rate is 1 % or less but 0.
+ */
+const percentOf = (rate: number) =>
+  rate > 0 && rate <= 1 ? Math.round(rate * 10_000) / 100 : rate;
+
+/** The field path that needs VAT code 0, when the settlement is on and the request touches it. */
+function settleCheck(input: OrderMappingInput): string | null {
+  if (!resolveMapping(input).settle) return null;
+  if (input.settlementAccount !== undefined) return "settlementAccount";
+  if (input.clearingAccounts !== undefined) return "clearingAccounts";
+  return input.settle === true ? "settle" : null;
+}
+
+/**
+ * The errors of `input` against `books`, one per field at fault (none: it fits).
+ *
+ * @example mappingErrors({ settlementAccount: 1921 }, books) // [{ path: "settlementAccount",
+ * message: "account 1921 is not in the client's chart of accounts" }]
+ */
+export function mappingErrors(
+  input: OrderMappingInput,
+  books: Books,
+  clearingFor: Source[] = [],
+): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const n of namedAccounts(input, clearingFor)) {
+    const account = books.chart.find((a) => a.AccountNo === n.accountNo);
+    if (!account) {
+      if (books.chartComplete)
+        errors.push({
+          path: n.path,
+          message: `account ${n.accountNo} is not in the client's chart of accounts`,
+        });
+      continue;
+    }
+    if (account.IsActive === false) {
+      errors.push({
+        path: n.path,
+        message: `account ${n.accountNo} is inactive in the client's chart of accounts`,
+      });
+      continue;
+    }
+    if (n.percent === null || !books.vatCodes || account.VatCode == null) continue;
+    const code = books.vatCodes.find((c) => c.Code === account.VatCode);
+    if (!code) {
+      errors.push({
+        path: n.path,
+        message: `account ${n.accountNo} has VAT code ${account.VatCode}, which is not among the client's VAT codes`,
+      });
+      continue;
+    }
+    const rate = code.Rate == null ? null : percentOf(code.Rate);
+    if (rate !== null && rate !== n.percent)
+      errors.push({
+        path: n.path,
+        message: `account ${n.accountNo} has VAT code ${code.Code} (${rate} %), but ${n.role} needs a ${n.percent} % code: name an account that has one`,
+      });
+  }
+  const settle = settleCheck(input);
+  if (settle && books.vatCodes && !books.vatCodes.some((c) => c.Code === NO_VAT_CODE))
+    errors.push({
+      path: settle,
+      message: `the client has no VAT code ${NO_VAT_CODE}, which a settlement's bank lines need`,
+    });
+  const feeCode = input.payouts?.feeVatCode;
+  if (feeCode !== undefined && books.vatCodes && !books.vatCodes.some((c) => c.Code === feeCode))
+    errors.push({
+      path: "payouts.feeVatCode",
+      message: `the client has no VAT code ${feeCode}`,
+    });
+  return errors;
+}
+
+/**
+ * The errors of `input` against the books of the tenant `name` (none: it may be stored). Reads the
+ * chart only when the input names an account, and the VAT codes only when a rate is to be checked.
+ *
+ * @throws Problem when the books cannot be read (see `readBooks`); nothing is stored then
+ * @example if ((await checkMapping(env, name, input)).length) … // show the errors
+ */
+export async function checkMapping(
+  env: Bindings,
+  name: TenantName,
+  input: OrderMappingInput,
+): Promise<FieldError[]> {
+  const clearingFor = input.settlementAccount === null ? await sourcesInUse(env, name) : [];
+  const named = namedAccounts(input, clearingFor);
+  const withVatCodes =
+    named.some((n) => n.percent !== null) ||
+    settleCheck(input) !== null ||
+    input.payouts?.feeVatCode !== undefined;
+  if (named.length === 0 && !withVatCodes) return [];
+  return mappingErrors(input, await readBooks(env, name, withVatCodes), clearingFor);
+}
+
+/** The sources the tenant takes webhooks from: those with a secret set. */
+async function sourcesInUse(env: Bindings, name: TenantName): Promise<Source[]> {
+  const status = unwrap(await asOperator(env, name, (face) => face.webhookStatus()));
+  return status.filter((s) => s.secret.set).map((s) => s.source);
+}
+
+/**
+ * Refuses `input` with a 422 problem listing each field at fault, unless it fits the books.
+ *
+ * @throws Problem `unprocessable` with `errors`, or what `checkMapping` throws
+ */
+export async function assertMappingFits(
+  env: Bindings,
+  name: TenantName,
+  input: OrderMappingInput,
+): Promise<void> {
+  const errors = await checkMapping(env, name, input);
+  if (errors.length > 0)
+    throw new Problem(
+      "unprocessable",
+      "The mapping names accounts the client's books do not have as it needs them; nothing was stored. Correct the fields listed.",
+      { errors },
+    );
+}

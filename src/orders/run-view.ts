@@ -1,0 +1,96 @@
+/**
+ * @module
+ * An order's run as a caller with the tenant's gateway key sees it: the answer of
+ * `GET /orders/{source}/{orderId}`, of the list and the retry, and the `run` of a webhook's answer.
+ * The schema is the one `/openapi.json` publishes (the contract only names it), and `publicView`
+ * returns its type, so a field added to one and not the other fails to compile.
+ */
+import { z } from "zod";
+import { formatMinor } from "../ledger/money";
+import { Source } from "./order";
+import { RefundState, RunState, StepRecord, type OrderRun } from "./runs";
+
+/** A finished step as shown: the stored record, closed (it holds exactly these fields). */
+const StepView = StepRecord.strict();
+
+/** One refund's run: its amount as a decimal, never its lines. */
+const RefundView = z.strictObject({
+  id: z.string(),
+  state: RefundState,
+  total: z.string().meta({ description: "The refunded amount, a decimal." }),
+  creditNoteNo: z.int().nullable(),
+  error: z.string().nullable(),
+  steps: z.array(StepView),
+});
+
+/** A run as the tenant's gateway key sees it: no payloads, no buyer, amounts as decimals. */
+export const OrderRunView = z.strictObject({
+  source: Source,
+  orderId: z.string(),
+  number: z.string().nullable().meta({
+    description: "The order's number in the shop; null while no usable order has arrived.",
+  }),
+  state: RunState,
+  total: z.string().nullable().meta({ description: "The order's total, a decimal." }),
+  currency: z.string().nullable(),
+  receivedAt: z.string(),
+  updatedAt: z.string(),
+  deliveries: z.int().meta({ description: "Webhook deliveries received for this order." }),
+  cancelledAt: z.string().nullable(),
+  attempt: z.int(),
+  customer: z
+    .strictObject({
+      id: z.int(),
+      number: z.int().nullable(),
+      created: z.boolean().meta({ description: "Whether the run created the customer." }),
+    })
+    .nullable()
+    .meta({ description: "The customer the invoice went to, once the run found or made one." }),
+  salesOrderId: z.string().nullable(),
+  salesOrderNo: z.int().nullable(),
+  invoiceNo: z.int().nullable(),
+  error: z.strictObject({ step: z.string(), detail: z.string() }).nullable(),
+  steps: z.array(StepView),
+  refunds: z.array(RefundView),
+});
+export type OrderRunView = z.output<typeof OrderRunView>;
+
+/**
+ * The record as a caller with the tenant's gateway key sees it (no payloads, amounts as decimals).
+ *
+ * @param r the stored record
+ * @returns the view, exactly the fields of `OrderRunView`
+ */
+export function publicView(r: OrderRun): OrderRunView {
+  return {
+    source: r.source,
+    orderId: r.orderId,
+    number: r.order?.number ?? null,
+    state: r.state,
+    total: r.order ? formatMinor(r.order.total) : null,
+    currency: r.order?.currency ?? null,
+    receivedAt: r.receivedAt,
+    updatedAt: r.updatedAt,
+    deliveries: r.deliveries,
+    cancelledAt: r.cancelledAt,
+    attempt: r.attempt,
+    customer: r.customer && {
+      id: r.customer.id,
+      number: r.customer.number,
+      created: r.customer.created,
+    },
+    salesOrderId: r.salesOrderId,
+    salesOrderNo: r.salesOrderNo,
+    invoiceNo: r.invoiceNo,
+    error: r.error,
+    steps: r.steps,
+    refunds: r.refunds.map((x) => ({
+      id: x.refund.id,
+      state: x.state,
+      total: formatMinor(x.refund.total),
+      creditNoteNo: x.creditNoteNo,
+      error: x.error,
+      steps: x.steps,
+    })),
+  };
+}

@@ -1,0 +1,464 @@
+/**
+ * @module
+ * The order side of a tenant's object: webhook secrets (sealed), the order mapping, the intake of
+ * verified webhooks into the order book, starting each run's Workflow instance, and what runs
+ * report back. `Tenant` owns one and exposes its methods; nothing here is reachable otherwise.
+ *
+ * Exactly once: a delivery is verified (the only awaits: opening the source's secrets and checking
+ * the signature), then read, decided and written in one synchronous stretch, so twenty concurrent
+ * deliveries of one order see one record and start one run. The instance is created after the
+ * record is stored; if that fails, the record says so and the object's alarm starts it later, so
+ * an answered webhook never loses its run.
+ */
+import type { Bindings } from "../../lib/config";
+import { log } from "../../lib/log";
+import { ADAPTERS } from "../adapters/adapters";
+import type { Source } from "../order";
+import {
+  WEBHOOK_UNVERIFIED,
+  type Delivery,
+  type DeliveryId,
+  type SourceAdapter,
+} from "../adapters/source";
+import {
+  applyEvent,
+  pendingStarts,
+  runInstanceId,
+  type Intake,
+  type OrderRun,
+  type RefundRun,
+  type RunParams,
+  type RunPatch,
+  type RunState,
+} from "../runs";
+import { publicView, type OrderRunView } from "../run-view";
+import type { PayoutIntake } from "../../lib/payouts/intake";
+import { fail, ok, type Outcome } from "../../lib/outcome";
+import type { TenantName } from "../../lib/stubs";
+import { OrderBook, START_RETRY_MS } from "./order-book";
+import type { OrderSettings } from "./order-settings";
+import type { PaymentRefs } from "../../ledger/payment-refs";
+import type { PayoutDesk } from "../../durable/tenant/payout-desk";
+import type { ShopPins } from "./shop-pins";
+
+/** Whom a run is started for: the tenant, under its current registration. */
+export type RunOwner = Pick<RunParams, "tenant" | "registration">;
+
+/**
+ * What a webhook did: 202 when it started or changed a run, 200 otherwise (`refused`: verified, but
+ * from a shop this tenant is not bound to).
+ */
+export interface WebhookIntake {
+  status: 200 | 202;
+  intake: Intake | PayoutIntake | "refused";
+  detail: string;
+  run: OrderRunView | null;
+}
+
+/**
+ * The one refusal of an unverified delivery (see `WEBHOOK_UNVERIFIED`), for an unknown tenant as
+ * for a bad signature. The precise reason is logged for the operator, never answered.
+ */
+export function unverified(tenant: string | null, source: Source, reason: string) {
+  log.info("webhook-refused", { tenant, source, reason });
+  return fail("bad-signature", WEBHOOK_UNVERIFIED);
+}
+
+/** The answer to a verified delivery of a shop this tenant is not bound to. */
+const REFUSED: WebhookIntake = {
+  status: 200,
+  intake: "refused",
+  detail:
+    "Not taken: this address takes one shop's deliveries, and this delivery names another. Nothing was booked; the refusal is recorded for the operator.",
+  run: null,
+};
+
+/**
+ * Which outcome answers a delivery that carried several events: a start over a cancellation over a
+ * duplicate. A re-delivered event needs no rule of its own: its effect is in the book, so
+ * `applyEvent` already calls it a duplicate.
+ */
+const rank = (i: WebhookIntake["intake"]) =>
+  ["refused", "ignored", "duplicate", "failed", "cancelled", "recorded", "started"].indexOf(i);
+
+export class OrderDesk {
+  readonly book: OrderBook;
+  /**
+   * Instances whose creation is under way. Concurrent intakes each start what is pending, and a run
+   * stays pending until its instance exists, so without this every delivery of a burst created the
+   * instances of all the others again (five orders of one tenant at once: fifteen creations for
+   * five runs), each one a round trip to the Workflows engine while the shop waits.
+   */
+  readonly #creating = new Set<string>();
+
+  constructor(
+    sql: SqlStorage,
+    private readonly env: Bindings,
+    private readonly settings: OrderSettings,
+    private readonly pins: ShopPins,
+    /** Where payout events go: the payouts are their own unit (`payout-desk.ts`). */
+    private readonly payouts: Pick<PayoutDesk, "take" | "startPending">,
+    /** Where a paid order's payment references go, for its payout's lines to find it. */
+    private readonly refs: Pick<PaymentRefs, "link">,
+  ) {
+    this.book = new OrderBook(sql);
+  }
+
+  /**
+   * When the alarm should start waiting runs (again), or null: from the stored rows only, so it is
+   * the same after an eviction and no later call can push it back.
+   */
+  dueAt(): number | null {
+    return this.book.startDueAt();
+  }
+
+  /**
+   * Verifies, records and starts: the whole webhook intake. A source that names its shop takes only
+   * the shop the operator bound it to (`shop-pins.ts`): every shop of one app signs with the same
+   * secret, so a verified delivery of another shop is refused, and answered 200 so the shop does
+   * not retry it for hours and then drop the subscription. Nothing of it is booked or started; the
+   * refusal is recorded for the operator.
+   */
+  async receive(
+    owner: RunOwner,
+    source: Source,
+    headers: Headers,
+    body: Uint8Array,
+    now: number,
+  ): Promise<Outcome<WebhookIntake>> {
+    const adapter = ADAPTERS[source];
+    const delivery = { headers, body };
+    const verified = await this.#verify(owner.tenant, adapter, delivery, now);
+    if (!verified.ok) return verified;
+    /** A refusal after the signature checked out, recorded as the source's last one. */
+    const refuse = (reason: string) => {
+      this.pins.refuse(source, null, reason, now);
+      return unverified(owner.tenant, source, reason);
+    };
+    // From here to the end of the intake: no await, so concurrent deliveries cannot interleave.
+    const { eventId, signedAt } = verified.value;
+    const shop = adapter.shopOf?.(delivery);
+    // The source always names its shop: a delivery without one is not the source's own.
+    if (shop === null) return refuse("delivery names no shop");
+    const refused = shop === undefined ? null : this.pins.admit(source, shop, now);
+    if (refused !== null) {
+      log.warn("webhook-shop-refused", { tenant: owner.tenant, source, reason: refused });
+      return ok(REFUSED);
+    }
+    const seen = eventId === null ? null : this.book.lastDelivery(source, eventId);
+    // An event id seen within its window, with no signed time to tell a retry by (Shopify): the
+    // same event again, a lost answer's retry or a replay. Either way it changes nothing and starts
+    // nothing.
+    if (seen !== null && signedAt === null)
+      return ok({
+        status: 200,
+        intake: "duplicate",
+        detail: "Already received: this event was delivered before; nothing new was started.",
+        run: null,
+      });
+    // A genuine retry is signed anew; the same signed timestamp again is somebody replaying it.
+    if (seen !== null && signedAt !== null && signedAt <= seen)
+      return refuse("replay: this event was already received with this signed timestamp");
+    this.pins.accept(source, now);
+    const parsed = adapter.parse(delivery);
+    if (!parsed.ok)
+      return fail(
+        parsed.error.status === 401 ? "bad-signature" : "bad-request",
+        parsed.error.detail,
+      );
+    const at = new Date(now).toISOString();
+    let answer: WebhookIntake = {
+      status: 200,
+      intake: "ignored",
+      detail: "Nothing to do for this event.",
+      run: null,
+    };
+    for (const event of parsed.value) {
+      if (event.kind === "ignored") {
+        if (answer.intake === "ignored") answer = { ...answer, detail: event.reason };
+        continue;
+      }
+      if (event.kind === "payout") {
+        const { intake, detail } = this.payouts.take(source, event.event, at);
+        if (rank(intake) >= rank(answer.intake))
+          answer = {
+            status:
+              intake === "started" || intake === "cancelled" || intake === "recorded" ? 202 : 200,
+            intake,
+            detail,
+            run: null,
+          };
+        continue;
+      }
+      if (event.kind === "payment") {
+        // A link only: the order's run (which may not have arrived yet) is not touched.
+        this.refs.link(source, event.orderId, event.refs, now);
+        if (rank("recorded") >= rank(answer.intake))
+          answer = {
+            status: 202,
+            intake: "recorded",
+            detail: `The payment of order ${event.orderId} is recorded, for its payout's lines to find the order.`,
+            run: null,
+          };
+        continue;
+      }
+      const orderId = event.kind === "paid" ? event.order.id : event.orderId;
+      const { run, intake } = applyEvent(this.book.get(source, orderId), source, event, at);
+      this.book.put(run);
+      if (event.kind === "paid" && event.refs) this.refs.link(source, orderId, event.refs, now);
+      if (rank(intake) >= rank(answer.intake))
+        answer = {
+          status: intake === "duplicate" ? 200 : 202,
+          intake,
+          detail: describe(intake),
+          run: publicView(run),
+        };
+    }
+    // Remembered only when the delivery changed the book, and only once it is verified. A delivery
+    // that changed nothing needs no memory (the book calls it a duplicate again, or ignores it
+    // again), and remembering it let anyone holding one genuine Shopify delivery add a row a
+    // replay, for 7 days: its event id is outside the signature, so each replay can bring a new
+    // one. Rows now grow only with changes to the book, which a replay cannot make twice.
+    if (eventId !== null && rank(answer.intake) > rank("duplicate"))
+      this.book.remember(source, eventId, signedAt, now);
+    await this.startPending(owner);
+    await this.payouts.startPending(owner);
+    return ok(answer);
+  }
+
+  /**
+   * The delivery's identity once one of the source's live secrets verifies it: the current one,
+   * then the one it replaced while its grace period runs. Only a verified signature gets as far as
+   * a 400 (Stripe's event JSON); every other refusal is the one unverified answer.
+   */
+  async #verify(
+    tenant: TenantName,
+    adapter: SourceAdapter,
+    delivery: Delivery,
+    now: number,
+  ): Promise<Outcome<DeliveryId>> {
+    let reason = "no webhook secret is set for this source";
+    for (const secret of await this.settings.secrets(tenant, adapter.source, now)) {
+      const verified = await adapter.verify(delivery, secret, now);
+      if (verified.ok) return ok(verified.value);
+      if (verified.error.status === 400) return fail("bad-request", verified.error.detail);
+      reason = verified.error.detail;
+    }
+    // One row per source, overwritten: a stream of forged deliveries cannot grow the storage.
+    this.pins.refuse(adapter.source, null, reason, now);
+    return unverified(tenant, adapter.source, reason);
+  }
+
+  /**
+   * Creates the Workflow instances of runs that have none yet; true when some are still waiting.
+   */
+  async startPending(owner: RunOwner): Promise<boolean> {
+    let waiting = false;
+    for (const run of this.book.pending()) {
+      for (const start of pendingStarts(run)) {
+        const params: RunParams = {
+          ...owner,
+          source: run.source,
+          orderId: run.orderId,
+          refundId: start.refundId,
+        };
+        const id = await runInstanceId(params, start.attempt);
+        // Another call is creating it: if that fails, it defers the start; the alarm tries again.
+        if (this.#creating.has(id)) {
+          waiting = true;
+          continue;
+        }
+        // Or another call started it while this one awaited: the list read above is behind the
+        // book.
+        if (!this.#stillPending(run.source, run.orderId, start)) continue;
+        this.#creating.add(id);
+        try {
+          await this.env.ORDER_TO_INVOICE.create({ id, params });
+        } catch (e) {
+          // The engine refuses a second instance with this id: it was created before, by us.
+          if (!/already exists/i.test(String(e))) {
+            waiting = true;
+            this.book.deferStart(run.source, run.orderId, Date.now() + START_RETRY_MS);
+            continue;
+          }
+        } finally {
+          this.#creating.delete(id);
+        }
+        this.#update(run.source, run.orderId, start.refundId, (r, refund) => {
+          if (refund) refund.started = true;
+          else r.started = true;
+        });
+      }
+    }
+    return waiting;
+  }
+
+  /**
+   * Whether the book (read now, not the caller's earlier copy) still has `start` of the order to
+   * make.
+   */
+  #stillPending(
+    source: Source,
+    orderId: string,
+    start: { refundId: string | null; attempt: number },
+  ): boolean {
+    const run = this.book.get(source, orderId);
+    return (
+      run !== null &&
+      pendingStarts(run).some((s) => s.refundId === start.refundId && s.attempt === start.attempt)
+    );
+  }
+
+  /**
+   * Terminates the Workflow instances of every run still under way (the tenant is being removed).
+   * Best effort: a run that escapes termination still stops at its next step, because its
+   * registration is gone (see `OrderRunPort`).
+   */
+  async stopAll(owner: RunOwner): Promise<void> {
+    const ids: Promise<string>[] = [];
+    for (const run of this.book.unfinished()) {
+      if (
+        run.order &&
+        run.state !== "settled" &&
+        run.state !== "cancelled" &&
+        run.state !== "failed"
+      )
+        ids.push(
+          runInstanceId(
+            { ...owner, source: run.source, orderId: run.orderId, refundId: null },
+            run.attempt,
+          ),
+        );
+      for (const x of run.refunds)
+        if (x.state === "received" || x.state === "running")
+          ids.push(
+            runInstanceId(
+              { ...owner, source: run.source, orderId: run.orderId, refundId: x.refund.id },
+              x.attempt,
+            ),
+          );
+    }
+    await Promise.allSettled(
+      (await Promise.all(ids)).map(async (id) =>
+        (await this.env.ORDER_TO_INVOICE.get(id)).terminate(),
+      ),
+    );
+  }
+
+  /** Changes an order's record, and with `refundId` one refund of it too, stamping the time. */
+  #update(
+    source: Source,
+    orderId: string,
+    refundId: string | null,
+    change: (r: OrderRun, refund: RefundRun | null) => void,
+  ): OrderRun | null {
+    const current = this.book.get(source, orderId);
+    if (!current) return null;
+    const next: OrderRun = {
+      ...current,
+      steps: [...current.steps],
+      refunds: current.refunds.map((x) => ({ ...x, steps: [...x.steps] })),
+    };
+    change(
+      next,
+      refundId === null ? null : (next.refunds.find((x) => x.refund.id === refundId) ?? null),
+    );
+    next.updatedAt = new Date().toISOString();
+    this.book.put(next);
+    return next;
+  }
+
+  /**
+   * What a run reports: a step done (on the order, or on its refund), states and ids found. A
+   * report may bring the invoice that waiting refunds need (see `pendingStarts`): their runs start
+   * now, and the answer says so (the object's alarm may then be due).
+   */
+  async report(
+    owner: RunOwner,
+    source: Source,
+    orderId: string,
+    refundId: string | null,
+    patch: RunPatch,
+  ): Promise<boolean> {
+    const next = this.#update(source, orderId, refundId, (r, refund) => {
+      // A refund's credit note may land before the invoice's settlement is booked: "credited"
+      // stays.
+      const keep = r.state === "credited" && patch.order?.state === "settled";
+      Object.assign(r, patch.order, keep ? { state: "credited" } : {});
+      if (refund) Object.assign(refund, patch.refund);
+      if (patch.step) (refund ?? r).steps.push(patch.step);
+    });
+    if (next === null || pendingStarts(next).length === 0) return false;
+    await this.startPending(owner);
+    return true;
+  }
+
+  /**
+   * A failed order (or refund) gets a new attempt: a new Workflow instance, the steps' own
+   * references keep it from duplicating anything. "nothing-failed" when there is nothing to retry.
+   */
+  async retry(owner: RunOwner, source: Source, orderId: string): Promise<Outcome<OrderRunView>> {
+    const run = this.book.get(source, orderId);
+    if (!run) return notFound(source, orderId);
+    if (run.state !== "failed" && !run.refunds.some((x) => x.state === "failed"))
+      return fail(
+        "conflict",
+        "Neither the order nor any of its refunds failed: there is nothing to retry.",
+      );
+    // An order that came unusable (see `UnusableOrder`) failed on what the shop sent: retrying
+    // reads the same.
+    if (run.state === "failed" && !run.order)
+      return fail(
+        "conflict",
+        `The order cannot be invoiced as the shop sent it (${run.error?.detail ?? "see its error"}); a retry would read the same. Correct it in the shop so it is sent again.`,
+      );
+    const next: OrderRun = {
+      ...run,
+      refunds: run.refunds.map((x) =>
+        x.state === "failed"
+          ? { ...x, state: "received", error: null, attempt: x.attempt + 1, started: false }
+          : x,
+      ),
+    };
+    if (run.state === "failed" && run.order)
+      Object.assign(next, {
+        state: "received",
+        error: null,
+        attempt: run.attempt + 1,
+        started: false,
+      });
+    next.updatedAt = new Date().toISOString();
+    this.book.put(next);
+    await this.startPending(owner);
+    return this.view(source, orderId);
+  }
+
+  /** One order's run as its tenant's callers see it. */
+  view(source: Source, orderId: string): Outcome<OrderRunView> {
+    const r = this.book.get(source, orderId);
+    return r ? ok(publicView(r)) : notFound(source, orderId);
+  }
+
+  list(state: RunState | null, limit: number): OrderRunView[] {
+    return this.book.list(state, limit).map(publicView);
+  }
+}
+
+function notFound(source: Source, orderId: string) {
+  return fail("not-found", `No ${source} order ${orderId} has reached this tenant.`);
+}
+
+function describe(intake: Intake): string {
+  switch (intake) {
+    case "started":
+      return "The order's run is recorded and started.";
+    case "duplicate":
+      return "Already received: this is the existing run; nothing new was started.";
+    case "cancelled":
+      return "The cancellation is recorded.";
+    case "failed":
+      return "The order is recorded, but it cannot be invoiced as sent: its run failed (see error); nothing was booked.";
+    default:
+      return "Nothing to do for this event.";
+  }
+}

@@ -1,0 +1,316 @@
+/**
+ * @module
+ * What the tenant's order runs are configured with: each shop source's webhook secret (sealed,
+ * bound to `webhook:<tenant>:<source>`, opened only here to verify a delivery), the secret it
+ * replaced while that one's grace period runs, the order mapping, and ids a run looked up once (a
+ * settlement account's id, the VatId of code 0). The shop a source is bound to is `shop-pins.ts`'s;
+ * setting a secret of a source that names its shop goes through `webhook-setup.ts`.
+ *
+ * Rotation keeps one previous secret, like gateway keys keep theirs: Shopify and WooCommerce sign
+ * with one secret at a time and switch over on their own schedule (Shopify takes up to an hour), so
+ * deliveries signed with the old one keep arriving for a while. A second rotation replaces the
+ * previous secret; a PUT replaces the current one outright and drops the previous (a leaked
+ * secret).
+ */
+import { z } from "zod";
+import { Sealed } from "../../lib/crypto";
+import {
+  NEW_TENANT_DEFAULTS,
+  OrderMappingInput,
+  resolveMapping,
+  type MappingDefaults,
+  type OrderMapping,
+} from "../../ledger/mapping";
+import type { Source } from "../order";
+import { fail, ok, type Outcome } from "../../lib/outcome";
+import { SettlementIds } from "../port";
+import type { TenantName } from "../../lib/stubs";
+import type { Sealer } from "../../durable/tenant/sealer";
+import { deleteAll, jsonColumn, row } from "../../durable/tenant/sql";
+
+/**
+ * The tables as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step). Step 7
+ * gave `webhook_shops` to `shop-pins.ts`, with a column.
+ */
+export const ORDER_SETTINGS_TABLES = [
+  "CREATE TABLE IF NOT EXISTS webhook_secrets (source TEXT PRIMARY KEY, sealed TEXT NOT NULL)",
+  "CREATE TABLE IF NOT EXISTS order_mapping (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL)",
+  "CREATE TABLE IF NOT EXISTS settlement_ids (account_no INTEGER PRIMARY KEY, data TEXT NOT NULL)",
+  "CREATE TABLE IF NOT EXISTS webhook_previous_secrets (source TEXT PRIMARY KEY, sealed TEXT NOT NULL, retires_at INTEGER NOT NULL)",
+  "CREATE TABLE IF NOT EXISTS webhook_shops (source TEXT PRIMARY KEY, shop TEXT NOT NULL)",
+];
+
+/**
+ * Step 11 of `schema.ts`: the defaults a tenant from before payouts keeps. Its one row says where
+ * that tenant's paid orders settle while its mapping names no account (1920, as they always did);
+ * a tenant registered since has no row and settles each source to its clearing account.
+ */
+export const MAPPING_DEFAULTS_TABLE =
+  "CREATE TABLE IF NOT EXISTS mapping_defaults (id INTEGER PRIMARY KEY CHECK (id = 1), settlement_account INTEGER)";
+
+/**
+ * How a secret is set: outright, or as a rotation with `graceSeconds` of overlap; and the shop its
+ * source is bound to (sources that name their shop only, `webhook-setup.ts`).
+ */
+export interface SecretOptions {
+  graceSeconds?: number;
+  shopDomain?: string;
+}
+
+/** What setting a secret answers: when the secret it replaced stops verifying, if one is kept. */
+export interface SecretSet {
+  previousSecretRetiresAt: string | null;
+}
+
+/**
+ * The tables that hold webhook secrets: the current one, and the one it replaced in its grace
+ * period.
+ */
+type SecretTable = "webhook_secrets" | "webhook_previous_secrets";
+
+const SecretRow = z.object({ sealed: jsonColumn(Sealed) }).transform((r) => r.sealed);
+const MappingRow = z.object({ data: jsonColumn(OrderMappingInput) }).transform((r) => r.data);
+const IdsRow = z.object({ data: jsonColumn(SettlementIds) }).transform((r) => r.data);
+const DefaultsRow = z
+  .object({ settlement_account: z.int().nullable() })
+  .transform((r): MappingDefaults => ({ settlementAccount: r.settlement_account }));
+const DueRow = z.object({ due: z.int().nullable() });
+
+const context = (tenant: TenantName, source: Source) => `webhook:${tenant}:${source}`;
+
+/** When a rotation's previous secret retires (epoch ms), or undefined for an outright setting. */
+export const retiresAt = (opts: Pick<SecretOptions, "graceSeconds">, now: number) =>
+  opts.graceSeconds === undefined ? undefined : now + opts.graceSeconds * 1000;
+
+export class OrderSettings {
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly sealer: Sealer,
+  ) {}
+
+  /**
+   * Seals and stores a source's webhook secret; false when SECRETS_KEY is not configured. With
+   * `previousRetiresAt` (epoch ms) the secret it replaces keeps verifying until then (a rotation);
+   * without, the replacement is outright and no earlier secret verifies any more.
+   */
+  async setSecret(
+    tenant: TenantName,
+    source: Source,
+    secret: string,
+    previousRetiresAt?: number,
+  ): Promise<boolean> {
+    const sealed = await this.seal(tenant, source, secret);
+    if (!sealed) return false;
+    this.store(source, sealed, previousRetiresAt);
+    return true;
+  }
+
+  /**
+   * Sets a source's secret (see `setSecret`; with `graceSeconds`, a rotation from `now`, epoch ms).
+   * Answers when the previous secret retires, null when none is kept. A shop domain is not this
+   * module's: `WebhookSetup.configure` binds it.
+   */
+  async configure(
+    tenant: TenantName,
+    source: Source,
+    secret: string,
+    opts: Pick<SecretOptions, "graceSeconds">,
+    now: number,
+  ): Promise<Outcome<SecretSet>> {
+    const sealed = await this.seal(tenant, source, secret);
+    if (!sealed) return fail("misconfigured", "SECRETS_KEY is not configured.");
+    return ok(this.store(source, sealed, retiresAt(opts, now)));
+  }
+
+  /**
+   * `secret` sealed for the source's context, nothing stored yet: null when SECRETS_KEY is not
+   * configured. Sealing first lets a caller check elsewhere before it writes (`webhook-setup.ts`).
+   */
+  seal(tenant: TenantName, source: Source, secret: string): Promise<Sealed | null> {
+    return this.sealer.seal(secret, context(tenant, source));
+  }
+
+  /**
+   * Stores a sealed secret as the source's current one, synchronously. With `previousRetiresAt`
+   * (epoch ms) the one it replaces keeps verifying until then; without, it is dropped.
+   */
+  store(source: Source, sealed: Sealed, previousRetiresAt?: number): SecretSet {
+    this.sql.exec("DELETE FROM webhook_previous_secrets WHERE source = ?", source);
+    if (previousRetiresAt !== undefined) {
+      this.sql.exec(
+        "INSERT INTO webhook_previous_secrets (source, sealed, retires_at) SELECT source, sealed, ? FROM webhook_secrets WHERE source = ?",
+        previousRetiresAt,
+        source,
+      );
+    }
+    this.sql.exec(
+      "INSERT OR REPLACE INTO webhook_secrets (source, sealed, set_at) VALUES (?, ?, ?)",
+      source,
+      JSON.stringify(sealed),
+      Date.now(),
+    );
+    const previous = this.previousRetiresAt(source);
+    return {
+      previousSecretRetiresAt: previous === null ? null : new Date(previous).toISOString(),
+    };
+  }
+
+  /**
+   * Whether `source` has a secret, and when it was set (epoch ms; null for one set before step 8
+   * of `schema.ts` recorded the time). Never the secret.
+   */
+  secretSetAt(source: Source): { set: boolean; at: number | null } {
+    const r = row(
+      this.sql,
+      z.object({ set_at: z.int().nullable() }),
+      "SELECT set_at FROM webhook_secrets WHERE source = ?",
+      source,
+    );
+    return { set: r !== null, at: r?.set_at ?? null };
+  }
+
+  /** A source's current webhook secret, or null when none is set (or it cannot be opened). */
+  secret(tenant: TenantName, source: Source): Promise<string | null> {
+    return this.#open(
+      "webhook_secrets",
+      tenant,
+      source,
+      row(this.sql, SecretRow, "SELECT sealed FROM webhook_secrets WHERE source = ?", source),
+    );
+  }
+
+  /**
+   * The secrets a delivery may be signed with at `now` (epoch ms): the current one, then the one it
+   * replaced while its grace period runs. Empty when none is set.
+   */
+  async secrets(tenant: TenantName, source: Source, now: number): Promise<string[]> {
+    const current = await this.secret(tenant, source);
+    const sealed = row(
+      this.sql,
+      SecretRow,
+      "SELECT sealed FROM webhook_previous_secrets WHERE source = ? AND retires_at > ?",
+      source,
+      now,
+    );
+    const previous = await this.#open("webhook_previous_secrets", tenant, source, sealed);
+    return [current, previous].filter((s): s is string => s !== null);
+  }
+
+  /** When the previous secret of a source retires (epoch ms), or null when there is none. */
+  previousRetiresAt(source: Source): number | null {
+    return (
+      row(
+        this.sql,
+        DueRow,
+        "SELECT retires_at AS due FROM webhook_previous_secrets WHERE source = ?",
+        source,
+      )?.due ?? null
+    );
+  }
+
+  /**
+   * When the earliest previous secret retires (epoch ms): the alarm removes it then. Null when
+   * none.
+   */
+  dueAt(): number | null {
+    return (
+      row(this.sql, DueRow, "SELECT MIN(retires_at) AS due FROM webhook_previous_secrets")?.due ??
+      null
+    );
+  }
+
+  /**
+   * Removes the previous secrets retired by `now` (epoch ms): a secret nobody may use is not kept.
+   */
+  purge(now: number): void {
+    this.sql.exec("DELETE FROM webhook_previous_secrets WHERE retires_at <= ?", now);
+  }
+
+  /** Stores the mapping as the operator sent it; answers it with the defaults filled in. */
+  setMapping(input: OrderMappingInput): OrderMapping {
+    this.sql.exec(
+      "INSERT OR REPLACE INTO order_mapping (id, data) VALUES (1, ?)",
+      JSON.stringify(input),
+    );
+    return resolveMapping(input, this.defaults());
+  }
+
+  /** The mapping, defaults filled in. */
+  mapping(): OrderMapping {
+    return resolveMapping(
+      row(this.sql, MappingRow, "SELECT data FROM order_mapping WHERE id = 1") ?? {},
+      this.defaults(),
+    );
+  }
+
+  /**
+   * The tenant's own defaults: a tenant from before payouts keeps settling to 1920 until its
+   * mapping says otherwise (`MAPPING_DEFAULTS_TABLE`); any other has the new ones.
+   */
+  defaults(): MappingDefaults {
+    return (
+      row(this.sql, DefaultsRow, "SELECT settlement_account FROM mapping_defaults WHERE id = 1") ??
+      NEW_TENANT_DEFAULTS
+    );
+  }
+
+  /** The settlement ids remembered for an account number, or null. */
+  settlementIds(accountNo: number): SettlementIds | null {
+    return row(this.sql, IdsRow, "SELECT data FROM settlement_ids WHERE account_no = ?", accountNo);
+  }
+
+  /** Remembers an account number's settlement ids. */
+  rememberSettlementIds(accountNo: number, ids: SettlementIds): void {
+    this.sql.exec(
+      "INSERT OR REPLACE INTO settlement_ids (account_no, data) VALUES (?, ?)",
+      accountNo,
+      JSON.stringify(SettlementIds.parse(ids)),
+    );
+  }
+
+  /**
+   * Forgets every settlement account's ids (the client key was replaced: they are another company's
+   * records, and a voucher naming them would fail on every later settlement); answers how many.
+   */
+  clearSettlementIds(): number {
+    return deleteAll(this.sql, "settlement_ids");
+  }
+
+  /**
+   * Removes every secret, the mapping, the tenant's own defaults (a tenant registered again is a
+   * new one) and the remembered ids.
+   */
+  clear(): void {
+    for (const table of [
+      "webhook_secrets",
+      "webhook_previous_secrets",
+      "order_mapping",
+      "mapping_defaults",
+      "settlement_ids",
+    ])
+      this.sql.exec(`DELETE FROM ${table}`);
+  }
+
+  /**
+   * `sealed`, a record read from `table`, opened. SECRETS_KEY rotation: re-sealed under the current
+   * key the first time it is opened, unless the row changed while it was being opened (a new secret
+   * set meanwhile must not be overwritten by the old one; a seal's ciphertext is unique to it).
+   */
+  async #open(
+    table: SecretTable,
+    tenant: TenantName,
+    source: Source,
+    sealed: Sealed | null,
+  ): Promise<string | null> {
+    const opened = sealed && (await this.sealer.open(sealed, context(tenant, source)));
+    if (!opened) return null;
+    if (opened.resealed)
+      this.sql.exec(
+        `UPDATE ${table} SET sealed = ? WHERE source = ? AND json_extract(sealed, '$.ct') = ?`,
+        JSON.stringify(opened.resealed),
+        source,
+        sealed.ct,
+      );
+    return opened.text;
+  }
+}

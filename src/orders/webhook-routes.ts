@@ -1,0 +1,45 @@
+/**
+ * @module
+ * `POST /webhooks/{source}/{client}/{environment}`: a shop's webhook. The raw bytes go to the
+ * tenant's object, which verifies them with the tenant's secret for that source (the secret never
+ * leaves it), records the order and starts its run. The answer comes as soon as the run is
+ * recorded, well within Shopify's 5 s: no API call is made while the shop waits.
+ *
+ * WooCommerce's activation ping is unsigned and carries nothing: it is answered here, the same for
+ * every address, so a ping cannot tell which tenants exist (and reaches no tenant's object).
+ * The declaration (path schema, answers, signature schemes): `orders/webhook-contract.ts`.
+ */
+import { ADAPTERS } from "./adapters/adapters";
+import { readDelivery } from "./delivery";
+import { unwrap } from "../lib/outcome";
+import { tenantName, tenantStub } from "../lib/stubs";
+import { gatewayRouter } from "../routes/contract/kit";
+import { receiveWebhook, type WebhookAnswer } from "./webhook-contract";
+
+export const webhookRoutes = gatewayRouter().openapi(receiveWebhook, async (c) => {
+  const { source, client, environment } = c.req.valid("param");
+  const { headers, body } = await readDelivery(c.req.raw);
+  if (ADAPTERS[source].isPing?.({ headers: new Headers(headers), body }))
+    return c.json(
+      {
+        intake: "ping",
+        detail: "Ping answered; nothing was processed.",
+        run: null,
+      } satisfies WebhookAnswer,
+      200,
+    );
+  const tenant = tenantName(environment, client);
+  c.set("logFields", { tenant, source });
+  const answer = unwrap(await tenantStub(c.env, tenant).receiveWebhook(source, headers, body));
+  c.set("logFields", {
+    tenant,
+    source,
+    intake: answer.intake,
+    orderId: answer.run?.orderId ?? null,
+    state: answer.run?.state ?? null,
+  });
+  return c.json(
+    { intake: answer.intake, detail: answer.detail, run: answer.run } satisfies WebhookAnswer,
+    answer.status,
+  );
+});

@@ -1,0 +1,406 @@
+/**
+ * @module
+ * The steps of one order run (`OrderToInvoice`): the order's (customer, products, sales order,
+ * send, delivery, settle) and a refund's (await the invoice, credit note, send, settle). Every API
+ * step is retried by the engine and idempotent on its own (see `orders/run/`), and reports to
+ * the tenant's object through `OrderRunPort`, from inside its step (see `RunSteps`).
+ *
+ * Customers, products and settlement ids come from the tenant's memory when it has them
+ * (`orders/run/memory.ts`), so a returning buyer with known products costs 4 calls: order,
+ * send, one delivery check, payment. A remembered id the API says is gone is forgotten, and the
+ * customer, products and sales order steps run once more with fresh lookups (`#parties`).
+ */
+import type { WorkflowStepConfig } from "cloudflare:workers";
+import { NonRetryableError } from "cloudflare:workflows";
+import { creditPlan, invoicePlan, roundingProblem, type LinePlan } from "../invoice-lines";
+import { balanceDrafts, sentDrafts } from "../../lib/events/invoice-events";
+import { settlementAccountOf, type OrderMapping } from "../../ledger/mapping";
+import { formatMinor } from "../../ledger/money";
+import type { Order } from "../order";
+import { RunError } from "../../ledger/run-api";
+import { findOrCreateCustomer } from "../run/customer";
+import { sendInvoice, sentState, type Delivery } from "../run/invoice";
+import { runMemory, type RunMemory } from "../run/memory";
+import { chooseProducts, ensureRoundingProduct } from "../run/products";
+import { reference } from "../../ledger/refs";
+import {
+  createSalesOrder,
+  deleteDraft,
+  withdrawOrder,
+  type Gone,
+  type Remembered,
+  type SalesOrderRef,
+} from "../run/sales-order";
+import { invoiceAfterSettlement, knownSettlementIds, settle } from "../run/settle";
+import type { RunPatch, Settlement } from "../runs";
+import { RunSteps } from "./run-steps";
+
+/**
+ * Waits between sentState polls, s: the API delivers in seconds; after ≈ 20 minutes the run gives
+ * up.
+ */
+const POLL_WAITS_S = [2, 2, 3, 5, 10, 20, 30, 60, 120, 300, 600];
+/**
+ * A refund that came before its order waits for the order's invoice this long in all (30 s
+ * doubling, 10 times ≈ 8.5 h). A refund of a recorded order is started only once it is invoiced.
+ */
+const AWAIT_INVOICE: WorkflowStepConfig = {
+  retries: { limit: 10, delay: "30 seconds", backoff: "exponential" },
+  timeout: "1 minute",
+};
+
+/**
+ * How `#salesOrder` makes an order: its customer and reference, a credit note's invoice, and what
+ * came from the run's memory.
+ */
+interface SalesOrderOptions {
+  customerId: number;
+  ref: string;
+  relatedInvoiceNo?: number;
+  cancellable?: boolean;
+  recalled?: { remembered: Remembered; memory: RunMemory };
+}
+
+/** One run's steps: `invoice()` for an order, `credit()` for a refund, built from `RunSteps`. */
+export class Run extends RunSteps {
+  /** The order's run. */
+  async invoice(): Promise<unknown> {
+    const { run, mapping } = await this.load();
+    const order = run.order;
+    if (!order) throw new NonRetryableError("The order has no paid order data.");
+    if (run.cancelledAt) return this.#withdraw(order);
+    // Before the first call: an order whose lines do not explain its total books nothing at all.
+    this.current = "plan";
+    const draft = invoicePlan(order, {}, mapping);
+    const unexplained = roundingProblem(draft, order.currency);
+    if (unexplained) return this.refuse(unexplained);
+    const needsRounding = draft.rounding !== 0;
+    let made = await this.#parties(order, mapping, needsRounding, true);
+    // A remembered customer or product the API no longer has: forgotten by the sales order step, so
+    // the steps run once more with fresh lookups ("customer (looked up again)" and so on).
+    if (made.salesOrder?.kind === "gone")
+      made = await this.#parties(order, mapping, needsRounding, false);
+    const { customer, salesOrder } = made;
+    if (!salesOrder) return this.stop("cancelled before the sales order was created");
+    if (salesOrder.kind === "gone")
+      throw new RunError(
+        "The API refused the sales order's customer or products even as just looked up.",
+        false,
+      );
+    const delivered = await this.#deliver(salesOrder, mapping, order.buyer.email, (d) => ({
+      order: { invoiceNo: d.invoiceNo, state: "invoiced" },
+    }));
+    if (!delivered) return this.stop("cancelled before the invoice was sent");
+    if (mapping.settle)
+      await this.#settle(
+        "settle",
+        order,
+        delivered.invoiceNo,
+        order.total,
+        customer.subledgerAccountId,
+        mapping,
+        reference(order.source, "p", order.id),
+        (settlement) => ({ order: { state: "settled", settlement } }),
+      );
+    return { invoiceNo: delivered.invoiceNo };
+  }
+
+  /** A refund's run: a credit note for exactly what was refunded. */
+  async credit(refundId: string): Promise<unknown> {
+    const { run, mapping } = await this.load();
+    const refund = run.refunds.find((x) => x.refund.id === refundId)?.refund;
+    if (!refund) throw new NonRetryableError(`No refund ${refundId} on this order.`);
+    this.current = "await invoice";
+    const invoiced = await this.step.do("await invoice", AWAIT_INVOICE, async () => {
+      const now = (await this.port.runInput(this.p.source, this.p.orderId))?.run;
+      if (now && now.invoiceNo === null && now.state === "cancelled") {
+        await this.port.runReport(this.p.source, this.p.orderId, refundId, {
+          refund: {
+            state: "skipped",
+            error: "The order was never invoiced, so there is nothing to credit.",
+          },
+        });
+        return null;
+      }
+      // Not lost: the order's retry retries this refund too, which then waits for the new invoice.
+      if (now && now.invoiceNo === null && now.state === "failed")
+        throw new NonRetryableError(
+          "The order's run failed before it was invoiced; retry the order, and this refund runs again once the order is invoiced.",
+        );
+      if (!now?.order || now.invoiceNo === null || !now.customer || !now.products)
+        throw new Error("The order is not invoiced yet; the refund waits for its invoice.");
+      await this.port.runReport(this.p.source, this.p.orderId, refundId, {
+        refund: { state: "running" },
+      });
+      return {
+        order: now.order,
+        invoiceNo: now.invoiceNo,
+        customer: now.customer,
+        products: now.products,
+      };
+    });
+    if (!invoiced) return { skipped: true };
+    const plan = creditPlan(invoiced.order, refund, invoiced.products, mapping);
+    this.current = "plan";
+    const unexplained = roundingProblem(plan, invoiced.order.currency);
+    if (unexplained) return this.refuse(unexplained);
+    const ref = reference(this.p.source, "r", `${this.p.orderId}:${refundId}`);
+    const salesOrder = await this.#salesOrder("credit note order", invoiced.order, plan, mapping, {
+      customerId: invoiced.customer.id,
+      ref,
+      relatedInvoiceNo: invoiced.invoiceNo,
+      cancellable: false,
+    });
+    if (!salesOrder || salesOrder.kind === "gone")
+      throw new NonRetryableError("The credit note order could not be created.");
+    const delivered = await this.#deliver(
+      salesOrder,
+      mapping,
+      invoiced.order.buyer.email,
+      (d) => ({
+        refund: { creditNoteNo: d.invoiceNo, state: "credited" },
+        order: { state: "credited" },
+      }),
+      false,
+    );
+    if (!delivered) throw new NonRetryableError("The credit note was not sent.");
+    if (mapping.settle)
+      await this.#settle(
+        "settle refund",
+        invoiced.order,
+        delivered.invoiceNo,
+        -refund.total,
+        invoiced.customer.subledgerAccountId,
+        mapping,
+        reference(this.p.source, "rp", `${this.p.orderId}:${refundId}`),
+        (settlement) => ({ refund: { settlement } }),
+      );
+    return { creditNoteNo: delivered.invoiceNo };
+  }
+
+  /**
+   * A cancelled order: stopped at once on its first attempt (nothing was written yet); on a later
+   * attempt an earlier one may have left a draft sales order, which is deleted first, so
+   * "cancelled" is never reported while a draft of the order is in the books.
+   */
+  async #withdraw(order: Order): Promise<unknown> {
+    if (this.runAttempt === 1) return this.stop("cancelled before the run began");
+    const ref = reference(order.source, "o", order.id);
+    const invoiced = await this.apiStep(
+      "withdraw",
+      (api) => withdrawOrder(api, ref),
+      (w) => (w ? { ...w } : { withdrawn: true }),
+      (w) => (w ? { order: { invoiceNo: w.invoiceNo, state: "invoiced" } } : {}),
+    );
+    return invoiced
+      ? { invoiceNo: invoiced.invoiceNo }
+      : this.stop("cancelled; no draft of the order is left");
+  }
+
+  /**
+   * The order's customer, products and sales order. With `recall`, customer and products may come
+   * from the tenant's memory, and the sales order answers `gone` when the API no longer has them.
+   */
+  async #parties(order: Order, mapping: OrderMapping, needsRounding: boolean, recall: boolean) {
+    const again = recall ? "" : " (looked up again)";
+    const memory = runMemory(this.port, recall);
+    const customer = await this.apiStep(
+      `customer${again}`,
+      (api) => findOrCreateCustomer(api, order, mapping, memory),
+      (c) => ({ ...c }),
+      (c) => ({ order: { state: "running", customer: c } }),
+    );
+    const chosen = await this.apiStep(
+      `products${again}`,
+      (api) => chooseProducts(api, order, mapping, needsRounding, memory),
+      (c) => ({ created: c.created, notes: c.notes, remembered: c.remembered }),
+      (c) => ({ order: { products: c.products } }),
+    );
+    const plan = invoicePlan(order, chosen.products, mapping);
+    const recalled = {
+      remembered: { customer: customer.remembered, products: chosen.remembered },
+      memory,
+    };
+    return {
+      customer,
+      salesOrder: await this.#salesOrder(`sales order${again}`, order, plan, mapping, {
+        customerId: customer.id,
+        ref: reference(order.source, "o", order.id),
+        recalled,
+      }),
+    };
+  }
+
+  /** Creates (or finds) the sales order; null when the order was cancelled first. */
+  async #salesOrder(
+    name: string,
+    order: Order,
+    plan: LinePlan,
+    mapping: OrderMapping,
+    o: SalesOrderOptions,
+  ): Promise<SalesOrderRef | Gone | null> {
+    const { customerId, ref, relatedInvoiceNo, cancellable = true } = o;
+    const result = await this.apiStep(
+      name,
+      async (api, attempt) => {
+        // An earlier attempt may have created the draft and not lived to report it: it is
+        // withdrawn.
+        if (cancellable && (await this.cancelled()))
+          return attempt > 1 || this.runAttempt > 1 ? withdrawOrder(api, ref) : null;
+        // A credit note's products were settled by the invoice's run; only rounding may be new.
+        if (relatedInvoiceNo !== undefined && plan.rounding !== 0)
+          await ensureRoundingProduct(api, mapping);
+        return createSalesOrder(
+          api,
+          {
+            customerId,
+            reference: ref,
+            currency: order.currency,
+            date: order.placedAt.slice(0, 10),
+            customerReference: order.number,
+            relatedInvoiceNo,
+          },
+          plan,
+          mapping,
+          o.recalled,
+        );
+      },
+      (s) =>
+        s === null
+          ? { cancelled: true }
+          : s.kind === "order"
+            ? {
+                ...s,
+                total: formatMinor(s.total),
+                roundingAdded: formatMinor(s.roundingAdded),
+                expectedTotal: formatMinor(plan.total),
+              }
+            : { ...s },
+      (s) =>
+        s?.kind === "order" && relatedInvoiceNo === undefined
+          ? { order: { salesOrderId: s.id, salesOrderNo: s.number } }
+          : {},
+    );
+    return result;
+  }
+
+  /**
+   * Sends (unless sentState shows it sent) and polls until delivered; null when cancelled before
+   * sending.
+   */
+  async #deliver(
+    so: SalesOrderRef,
+    mapping: OrderMapping,
+    email: string | null,
+    done: (d: { invoiceNo: number }) => RunPatch,
+    cancellable = true,
+  ): Promise<{ invoiceNo: number } | null> {
+    if (so.kind === "invoiced") {
+      await this.record("invoice found", done({ invoiceNo: so.invoiceNo }));
+      return { invoiceNo: so.invoiceNo };
+    }
+    // The step that sees the invoice delivered reports it, and announces the invoice (created and
+    // sent), as part of that step.
+    const delivered = (d: Delivery | { state: "cancelled" }): RunPatch =>
+      d.state === "sent" ? done({ invoiceNo: d.invoiceNo }) : {};
+    const sent = (d: Delivery | { state: "cancelled" }, at: number) =>
+      d.state === "sent"
+        ? sentDrafts(
+            {
+              Id: so.id,
+              InvoiceNo: d.invoiceNo,
+              SentDateTimeOffset: d.sentAt,
+              InvoiceDeliveryType: d.deliveryType,
+            },
+            at,
+          )
+        : [];
+    let state: Delivery | { state: "cancelled" } = await this.apiStep(
+      "send invoice",
+      async (api, attempt): Promise<Delivery | { state: "cancelled" }> => {
+        if (cancellable && (await this.cancelled()) && (await sentState(api, so.id)) === null) {
+          // Not sent yet: the draft order is removed, so nothing of a cancelled order stays in the
+          // books.
+          await deleteDraft(api, so.id);
+          return { state: "cancelled" };
+        }
+        return sendInvoice(api, so.id, mapping, email, attempt > 1 || this.runAttempt > 1);
+      },
+      (d) => ({ ...d }),
+      delivered,
+      sent,
+    );
+    if (state.state === "cancelled") return null;
+    for (const [i, wait] of POLL_WAITS_S.entries()) {
+      if (state.state !== "processing") break;
+      await this.step.sleep(`wait for delivery ${i + 1}`, `${wait} seconds`);
+      state = await this.apiStep(
+        `delivery ${i + 1}`,
+        async (api) =>
+          (await sentState(api, so.id)) ?? {
+            state: "failed" as const,
+            error: "The API has no send request for this order.",
+          },
+        (d) => ({ ...d }),
+        delivered,
+        sent,
+      );
+    }
+    if (state.state === "processing")
+      throw new RunError("The invoice was still being processed after 20 minutes.", false);
+    if (state.state === "failed")
+      throw new RunError(`The invoice could not be delivered: ${state.error}`, false);
+    return { invoiceNo: state.invoiceNo };
+  }
+
+  /**
+   * Settles to the source's account under the mapping (`settlementAccountOf`), and reports where
+   * and when (`after`), so that a payout later credits exactly that account.
+   */
+  async #settle(
+    name: string,
+    order: Order,
+    invoiceNo: number,
+    amount: number,
+    customerAccountId: number,
+    mapping: OrderMapping,
+    ref: string,
+    after: (settlement: Settlement) => RunPatch,
+  ): Promise<void> {
+    const accountNo = settlementAccountOf(mapping, order.source);
+    await this.apiStep(
+      name,
+      async (api) => {
+        const ids = await knownSettlementIds(api, runMemory(this.port), accountNo);
+        const paid = (order.paidAt ?? order.placedAt).slice(0, 10);
+        const date = amount < 0 ? new Date().toISOString().slice(0, 10) : paid;
+        const posted = await settle(api, {
+          reference: ref,
+          invoiceNo,
+          amount,
+          currency: order.currency,
+          date,
+          ...ids,
+          customerAccountId,
+          description: `${order.source} ${order.number}`,
+        });
+        return {
+          ...posted,
+          accountNo,
+          date,
+          invoice: await invoiceAfterSettlement(api, invoiceNo),
+        };
+      },
+      (r) => ({
+        posted: r.posted,
+        accountNo: r.accountNo,
+        date: r.date,
+        invoiceNo,
+        amount: formatMinor(amount),
+      }),
+      (r) => after({ accountNo: r.accountNo, date: r.date }),
+      (r, at) =>
+        r.invoice ? balanceDrafts([JSON.parse(r.invoice) as Record<string, unknown>], at) : [],
+    );
+  }
+}

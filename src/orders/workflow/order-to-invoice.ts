@@ -1,0 +1,45 @@
+/**
+ * @module
+ * `OrderToInvoice`: one durable run per shop order, and one per refund. The order's run finds or
+ * creates the customer and products, creates the sales order, sends the invoice, waits until it is
+ * delivered and, for a paid order, settles it with a bank voucher. A refund's run waits for the
+ * invoice, then does the same with a credit note. Every step is retried by the engine and is
+ * idempotent on its own (see `orders/run/`); each reports to the tenant's object, which is
+ * what `GET /orders/...` shows. The run holds no secret: it asks the tenant's object for tokens.
+ */
+import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
+import { NonRetryableError } from "cloudflare:workflows";
+import type { Bindings } from "../../lib/config";
+import { recordEvents } from "../../lib/events/announce";
+import { runApi } from "../../ledger/run-api";
+import type { RunParams } from "../runs";
+import { orderRunPort } from "../../lib/stubs";
+import { Run } from "./order-run";
+
+/**
+ * The order run's Workflow: a failure of any step is reported to the tenant's object, then ends the
+ * run.
+ */
+export class OrderToInvoice extends WorkflowEntrypoint<Bindings, RunParams> {
+  override async run(
+    event: Readonly<WorkflowEvent<RunParams>>,
+    step: WorkflowStep,
+  ): Promise<unknown> {
+    const p = event.payload;
+    const port = orderRunPort(this.env, p.tenant, p.registration);
+    const run = new Run(
+      step,
+      port,
+      () => runApi(this.env, p.tenant, p.registration, event.instanceId),
+      p,
+      async (drafts) => void (await recordEvents(this.env, p.tenant, drafts)),
+    );
+    try {
+      return p.refundId === null ? await run.invoice() : await run.credit(p.refundId);
+    } catch (e) {
+      const detail = e instanceof Error ? e.message : String(e);
+      await run.reportFailure(detail);
+      throw new NonRetryableError(detail || "The run failed.");
+    }
+  }
+}
