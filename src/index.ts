@@ -29,7 +29,7 @@ import { oauthProtocolRoutes } from "./assistants/oauth/protocol";
 import { metaRoutes } from "./routes/meta";
 import { onboardingRoutes } from "./onboarding/routes";
 import { orderRoutes } from "./orders/routes";
-import { payoutRoutes } from "./routes/payouts";
+import { payoutRoutes } from "./payouts/routes";
 import { v2Routes } from "./routes/v2";
 import { webhookRoutes } from "./orders/webhook-routes";
 
@@ -40,7 +40,7 @@ export { Tenant } from "./durable/tenant";
 export { WatchRoster } from "./durable/watch-roster";
 export { Watcher } from "./durable/watcher";
 export { OrderToInvoice } from "./orders/workflow/order-to-invoice";
-export { PayoutReconciliation } from "./workflows/payout-reconciliation";
+export { PayoutReconciliation } from "./payouts/workflow/reconciliation";
 
 // An OpenAPIHono: mounting a router also merges its route declarations, which /openapi.json lists.
 const app = new OpenAPIHono<GatewayApp>();

@@ -156,8 +156,8 @@ const ConfigBindings = z.object({
   PRODUCTION_APPLICATION_KEY: z.unknown().optional(),
   PRODUCTION_SUBSCRIPTION_KEY: z.unknown().optional(),
   /**
-   * Stripe's API root, for reading payouts (`lib/stripe/client.ts`): `https://api.stripe.com` when
-   * unset; the sandbox's stand-in locally (wrangler.toml). Null when set to anything but an
+   * Stripe's API root, for reading payouts (`payouts/stripe/client.ts`): `https://api.stripe.com`
+   * when unset; the sandbox's stand-in locally (wrangler.toml). Null when set to anything but an
    * https:// URL: the payouts that need it then fail naming the var, rather than call elsewhere.
    */
   STRIPE_API_BASE_URL: z
@@ -188,11 +188,12 @@ const GatewayConfig = ConfigBindings.transform((b) => ({
   /** The watcher's shortest cycle, ms (`WATCHER_CYCLE_SECONDS`). */
   watcherFloorMs: b.WATCHER_CYCLE_SECONDS * 1000,
   /**
-   * Whether a webhook endpoint may be `http://` on a loopback address (`lib/events/endpoint-url.ts`),
-   * for trying events with a receiver on the same machine. Only when the var says `true` *and* the
-   * Worker is local (the SANDBOX binding, as for `committedSecretsInUse` below): a `[vars]` block
-   * copied into a deploy carries the var along, but never the binding, so a deployed gateway never
-   * posts to its own network whatever its vars say.
+   * Whether a webhook endpoint may be `http://` on a loopback address
+   * (`lib/events/endpoint-url.ts`), for trying events with a receiver on the same machine. Only
+   * when the var says `true` *and* the Worker is local (the SANDBOX binding, as for
+   * `committedSecretsInUse` below): a `[vars]` block copied into a deploy carries the var along,
+   * but never the binding, so a deployed gateway never posts to its own network whatever its vars
+   * say.
    */
   eventEndpointsAllowLoopback: b.EVENT_ENDPOINTS_ALLOW_LOOPBACK === "true" && Boolean(b.SANDBOX),
   /** `/v2` operations the catalog lacks that the operator lets through (`V2_EXTRA_OPERATIONS`). */

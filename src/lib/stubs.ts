@@ -16,7 +16,7 @@ import type { Holder } from "./app";
 import type { Bindings } from "./config";
 import { Environment } from "./config";
 import type { OrderRunPort } from "../orders/port";
-import type { PayoutRunPort } from "./payouts/port";
+import type { PayoutRunPort } from "../payouts/port";
 import type { Result } from "./result";
 
 /**

@@ -4,7 +4,7 @@
  * are integers of minor units (see `money.ts`). Adapters fill it; the order run reads only this.
  */
 import { z } from "zod";
-import type { PayoutEvent } from "../lib/payouts/payout";
+import type { PayoutEvent } from "../payouts/payout";
 
 /** The shop sources ledgergate takes webhooks from. */
 export const Source = z.enum(["shopify", "woocommerce", "stripe", "standard"]);

@@ -1,5 +1,5 @@
 /**
- * The console's payouts (`src/routes/console/payout-routes.tsx`): the accounts the mapping posts
+ * The console's payouts (`src/payouts/console-routes.tsx`): the accounts the mapping posts
  * to, each present in the client's chart or created at the operator's word; why to switch while a
  * tenant settles to one account; a payout that does not match, named, with its Retry; a payout that
  * pays out no order, with its Confirm and book, which books it on the operator's word.

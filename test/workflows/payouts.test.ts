@@ -14,7 +14,7 @@
 import { env } from "cloudflare:workers";
 import { introspectWorkflow } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { PayoutView } from "../../src/lib/payouts/view";
+import type { PayoutView } from "../../src/payouts/view";
 import { payoutFailed, payoutPaid, plainOrder } from "../fixtures/orders/payouts";
 import { standardEvent } from "../fixtures/orders/standard";
 import { feed } from "../helpers/events";

@@ -11,7 +11,7 @@
 import { env } from "cloudflare:workers";
 import { introspectWorkflow } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { PayoutView } from "../../src/lib/payouts/view";
+import type { PayoutView } from "../../src/payouts/view";
 import { corpus, stripeBasil, stripeChargeRefunded } from "../fixtures/orders/stripe";
 import { stripeCheckoutCompleted, stripePayoutEvent } from "../fixtures/orders/stripe-payouts";
 import { ADMIN, gw } from "../helpers/gateway";

@@ -10,8 +10,8 @@ import type { Source } from "../../orders/order";
 import type { OrderRunView } from "../../orders/run-view";
 import type { RunState } from "../../orders/runs";
 import { fail, failOn, ok, type Outcome } from "../../lib/outcome";
-import type { PayoutState } from "../../lib/payouts/records";
-import type { PayoutView, UnpaidOrder } from "../../lib/payouts/view";
+import type { PayoutState } from "../../payouts/records";
+import type { PayoutView, UnpaidOrder } from "../../payouts/view";
 import type { ClearedRecords, Enrolment, Registering } from "./enrolment";
 import { viewOf, type GrantView } from "../../assistants/tenant/assistant-grants";
 import { addGrant, type GrantAsk } from "./grant-face";
@@ -19,8 +19,8 @@ import type { KeepAsk, Kept, ReadAsk } from "./holder-ops";
 import type { ReferenceRead } from "./reference-cache";
 import type { SecretOptions, SecretSet } from "../../orders/tenant/order-settings";
 import type { ShopBinding } from "../../orders/tenant/shop-pins";
-import type { StripeKeyStatus } from "./stripe-key";
-import { modeOf, StripeKey } from "../../lib/stripe/key";
+import type { StripeKeyStatus } from "../../payouts/tenant/stripe-key";
+import { modeOf, StripeKey } from "../../payouts/stripe/key";
 import type { ShopView, WebhookSetup } from "../../orders/tenant/webhook-setup";
 import { NO_TENANT, ownerOf, type TenantParts } from "./parts";
 import { nameOf, type ApiClient } from "./registration";
@@ -155,7 +155,7 @@ export class OperatorFace extends RpcTarget {
   }
 
   /**
-   * Stores the tenant's Stripe key, sealed (a restricted key; `lib/stripe/key.ts` says why no
+   * Stores the tenant's Stripe key, sealed (a restricted key; `payouts/stripe/key.ts` says why no
    * other), and starts a new attempt of every payout that waited for one. The key is never
    * answered, here or anywhere: only whether one is set, its mode and when.
    */

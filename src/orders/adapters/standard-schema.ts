@@ -7,7 +7,7 @@
  * sender's side, and a third decimal would need a rounding rule the sender cannot see.
  */
 import { z } from "zod";
-import { senderSignError } from "../../lib/payouts/rules";
+import { senderSignError } from "../../payouts/rules";
 import { toMinor } from "../../ledger/money";
 import { VatClass } from "../order";
 import { normalizeOrgNumber } from "../orgnr";

@@ -8,7 +8,7 @@
  * must be within five minutes of now, in either direction, as the reference library requires.
  * `webhook-id` is the same on every retry: it is the de-duplication key.
  */
-import type { PayoutEvent } from "../../lib/payouts/payout";
+import type { PayoutEvent } from "../../payouts/payout";
 import type { Result } from "../../lib/result";
 import { formatMinor } from "../../ledger/money";
 import type { Order, OrderEvent, OrderLine } from "../order";

@@ -112,7 +112,7 @@ export type StripeInvoice = z.output<typeof StripeInvoice>;
 
 /**
  * The references of the invoice's payment (payment intents, charges): what a payout's balance
- * transaction names, through its charge, instead of the invoice (`lib/payouts/stripe-lines.ts`).
+ * transaction names, through its charge, instead of the invoice (`payouts/stripe/lines.ts`).
  * Both shapes are read: `payment_intent` and `charge` before API version 2025-03-31, the
  * `payments` list since. At most 20: an invoice is paid in one payment, or a few attempts.
  */

@@ -9,7 +9,7 @@
  * Events: `invoice.paid` → paid (with the payment's references, which a payout's lines name),
  * `invoice.voided` → cancelled, `charge.refunded` → one refunded per refund of the charge,
  * `checkout.session.completed` and `invoice_payment.paid` → the invoice's payment references
- * (`stripe-payments.ts`), and the payout events (`lib/payouts/stripe-events.ts`); everything else
+ * (`stripe-payments.ts`), and the payout events (`payouts/stripe/events.ts`); everything else
  * is acknowledged and ignored.
  */
 import { z } from "zod";
@@ -26,7 +26,7 @@ import {
 } from "./payload";
 import { concatBytes, MAX_SIGNATURE_HEADER_CHARS, verifyHexHmac } from "./signature";
 import type { SourceAdapter } from "./source";
-import { stripePayoutEvents } from "../../lib/payouts/stripe-events";
+import { stripePayoutEvents } from "../../payouts/stripe/events";
 import { paymentRefsOf, StripeInvoice, toOrder } from "./stripe-invoice";
 import { stripePaymentEvents } from "./stripe-payments";
 

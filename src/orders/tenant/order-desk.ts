@@ -32,13 +32,13 @@ import {
   type RunState,
 } from "../runs";
 import { publicView, type OrderRunView } from "../run-view";
-import type { PayoutIntake } from "../../lib/payouts/intake";
+import type { PayoutIntake } from "../../payouts/intake";
 import { fail, ok, type Outcome } from "../../lib/outcome";
 import type { TenantName } from "../../lib/stubs";
 import { OrderBook, START_RETRY_MS } from "./order-book";
 import type { OrderSettings } from "./order-settings";
 import type { PaymentRefs } from "../../ledger/payment-refs";
-import type { PayoutDesk } from "../../durable/tenant/payout-desk";
+import type { PayoutDesk } from "../../payouts/tenant/payout-desk";
 import type { ShopPins } from "./shop-pins";
 
 /** Whom a run is started for: the tenant, under its current registration. */

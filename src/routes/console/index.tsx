@@ -8,7 +8,7 @@ import { eventRoutes } from "./event-routes";
 import { MessagePage } from "./layout";
 import { oauthRoutes } from "../../assistants/console/oauth-routes";
 import { orderRoutes } from "../../orders/console-routes";
-import { payoutRoutes } from "./payout-routes";
+import { payoutRoutes } from "../../payouts/console-routes";
 import { requestRoutes } from "../../request-log/console-routes";
 import { html } from "./render";
 import { consoleRouter } from "./router";

@@ -8,14 +8,14 @@ import { Environment } from "../../lib/config";
 import { OrderMapping, OrderMappingInput } from "../../ledger/mapping";
 import { Source } from "../../orders/order";
 import { ShopDomain } from "../../orders/adapters/shopify";
-import { StripeKey, StripeMode } from "../../lib/stripe/key";
+import { StripeKey, StripeMode } from "../../payouts/stripe/key";
 import { problems } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";
 import { ClientSlug } from "../../lib/stubs";
 import { TenantView } from "../../lib/tenant-view";
 import { jsonGate } from "../../middleware/validate";
 import { jsonAnswer, jsonBody } from "./kit";
-import { Payout } from "./payouts";
+import { Payout } from "../../payouts/contract";
 
 /** How long a rotated gateway key keeps working, s: a day, so callers can roll out the new one. */
 export const DEFAULT_KEY_GRACE_SECONDS = 86_400;

@@ -1,12 +1,12 @@
 /**
- * What the matcher knows of an order's run (`src/lib/payouts/facts.ts`): the settlement the run
+ * What the matcher knows of an order's run (`src/payouts/facts.ts`): the settlement the run
  * recorded, the order's and each refund's; and for a run settled before runs recorded it, the one
  * assumption: the mapping's account for its source now, on its settle step's day.
  */
 import { describe, expect, it } from "vitest";
 import { resolveMapping } from "../../../src/ledger/mapping";
 import { applyEvent, type OrderRun } from "../../../src/orders/runs";
-import { factsOf } from "../../../src/lib/payouts/facts";
+import { factsOf } from "../../../src/payouts/facts";
 import { COFFEE_AT, coffeeOrder } from "../../fixtures/orders/coffee";
 
 const paid = (): OrderRun =>

@@ -1,13 +1,13 @@
 /**
- * A payout's record (`src/lib/payouts/intake.ts`): how each event changes it. The same payout
+ * A payout's record (`src/payouts/intake.ts`): how each event changes it. The same payout
  * twice is a duplicate; other lines replace it only while nothing of it is posted, and clear the
  * operator's confirmation of the lines they replace; payout.failed cancels a payout whose run never
  * started and reverses any other once its run has ended.
  */
 import { describe, expect, it } from "vitest";
-import type { Payout } from "../../../src/lib/payouts/payout";
-import { afterRun, applyPayoutEvent, needsStart } from "../../../src/lib/payouts/intake";
-import type { PayoutRecord, PayoutState } from "../../../src/lib/payouts/records";
+import type { Payout } from "../../../src/payouts/payout";
+import { afterRun, applyPayoutEvent, needsStart } from "../../../src/payouts/intake";
+import type { PayoutRecord, PayoutState } from "../../../src/payouts/records";
 
 const AT = "2026-03-04T06:00:00.000Z";
 const LATER = "2026-03-05T06:00:00.000Z";

@@ -1,5 +1,5 @@
 /**
- * The matcher (`src/lib/payouts/match.ts`): every line of a payout matched to a settled order or
+ * The matcher (`src/payouts/match.ts`): every line of a payout matched to a settled order or
  * refund of the book, or an issue naming the line, and the voucher's plan only when nothing is
  * wrong: clearing credits per account, fees, adjustments and disputes, rates only across
  * currencies. A payout that pays out no order, or names orders its source may not claim, is held;
@@ -7,9 +7,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { resolveMapping } from "../../../src/ledger/mapping";
-import { MAX_RATE_LOOKUPS, matchPayout } from "../../../src/lib/payouts/match";
-import type { MatchLookup, OrderFacts } from "../../../src/lib/payouts/plan";
-import type { Payout, PayoutLine } from "../../../src/lib/payouts/payout";
+import { MAX_RATE_LOOKUPS, matchPayout } from "../../../src/payouts/match";
+import type { MatchLookup, OrderFacts } from "../../../src/payouts/plan";
+import type { Payout, PayoutLine } from "../../../src/payouts/payout";
 
 const mapping = resolveMapping();
 const at = (accountNo: number, date = "2026-03-01") => ({ accountNo, date });

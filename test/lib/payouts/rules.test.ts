@@ -1,12 +1,12 @@
 /**
- * A payout's rules (`src/lib/payouts/rules.ts`): by its verified source, the orders it may name and
+ * A payout's rules (`src/payouts/rules.ts`): by its verified source, the orders it may name and
  * whether it must pay out one, and which held payouts the operator may confirm; and the signs a
  * sender's lines may have, refused at the Standard payout's intake.
  */
 import { describe, expect, it } from "vitest";
 import { parseSigned } from "../orders/security";
-import { confirmable, payoutRules, senderSignError } from "../../../src/lib/payouts/rules";
-import type { PayoutIssue } from "../../../src/lib/payouts/records";
+import { confirmable, payoutRules, senderSignError } from "../../../src/payouts/rules";
+import type { PayoutIssue } from "../../../src/payouts/records";
 import { payoutPaid } from "../../fixtures/orders/payouts";
 
 describe("payoutRules", () => {

@@ -1,10 +1,10 @@
 /**
- * How Stripe's payout events change a payout's record (`lib/payouts/stripe-intake.ts`): one run
+ * How Stripe's payout events change a payout's record (`payouts/stripe/intake.ts`): one run
  * whatever the order `payout.paid` and `payout.reconciliation_completed` arrive in; a payout whose
  * ledger Stripe has not finished waits; a manual or instant one is recorded with the reason.
  */
 import { describe, expect, it } from "vitest";
-import { applyLedgerPayout, notItemised } from "../../../src/lib/payouts/stripe-intake";
+import { applyLedgerPayout, notItemised } from "../../../src/payouts/stripe/intake";
 import { stripePayoutRead } from "../../fixtures/orders/payouts";
 
 const AT = "2026-11-20T08:00:00.000Z";

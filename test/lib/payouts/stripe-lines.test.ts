@@ -1,11 +1,11 @@
 /**
- * Stripe's balance transactions as payout lines (`lib/payouts/stripe-lines.ts`): each by its
+ * Stripe's balance transactions as payout lines (`payouts/stripe/lines.ts`): each by its
  * `reporting_category`, linked to its order's payment through its expanded source; the payout's
  * own transaction left out (it is the deposit); another currency refused, naming the transaction.
  */
 import { describe, expect, it } from "vitest";
-import { stripeLines } from "../../../src/lib/payouts/stripe-lines";
-import type { BalanceTransaction } from "../../../src/lib/stripe/api";
+import { stripeLines } from "../../../src/payouts/stripe/lines";
+import type { BalanceTransaction } from "../../../src/payouts/stripe/api";
 
 const bt = (
   id: string,

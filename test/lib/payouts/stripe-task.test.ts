@@ -1,11 +1,11 @@
 /**
- * What a Stripe payout's run reads before it is matched (`src/lib/payouts/stripe-task.ts`): lines
+ * What a Stripe payout's run reads before it is matched (`src/payouts/stripe/task.ts`): lines
  * read into its record replace the ones it had, and with them any confirmation of the operator's.
  */
 import { describe, expect, it } from "vitest";
-import type { PayoutRecord } from "../../../src/lib/payouts/records";
-import { applyLedgerPayout } from "../../../src/lib/payouts/stripe-intake";
-import { withRead } from "../../../src/lib/payouts/stripe-task";
+import type { PayoutRecord } from "../../../src/payouts/records";
+import { applyLedgerPayout } from "../../../src/payouts/stripe/intake";
+import { withRead } from "../../../src/payouts/stripe/task";
 import { stripePayoutRead } from "../../fixtures/orders/payouts";
 
 const AT = "2026-11-20T08:00:00.000Z";

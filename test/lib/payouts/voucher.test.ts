@@ -1,11 +1,11 @@
 /**
- * The payout's voucher (`src/lib/payouts/voucher.ts`): it balances, in the payout's currency when
+ * The payout's voucher (`src/payouts/voucher.ts`): it balances, in the payout's currency when
  * every line is in it, and in the base currency with a gain or loss line when the orders were in
  * another; lines of nothing are left out; what it needs is the accounts it names.
  */
 import { describe, expect, it } from "vitest";
-import type { BookingPlan } from "../../../src/lib/payouts/plan";
-import { planAccounts, voucherOf } from "../../../src/lib/payouts/voucher";
+import type { BookingPlan } from "../../../src/payouts/plan";
+import { planAccounts, voucherOf } from "../../../src/payouts/voucher";
 
 const IDS = {
   accounts: { 1920: 11, 1904: 12, 7770: 13, 7790: 14, 7830: 15, 8060: 16, 8160: 17 },

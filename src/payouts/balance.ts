@@ -1,0 +1,41 @@
+/**
+ * @module
+ * The clearing account's balance, read for a payout Stripe cannot itemise (a manual or instant
+ * payout): one `GET /TrialBalance?date=…&accountNos=…`, the balance of the one account its orders
+ * settle to on the payout's arrival date, in the client's currency. One call of the shared budget,
+ * once per such payout; the trial balance is computed by the API, so no page of postings is read.
+ * Beside the payout's amount it tells the operator how much of what the provider owes this payout
+ * leaves: a manual payout of the whole balance leaves about nothing.
+ */
+import { z } from "zod";
+import { toMinor } from "../ledger/money";
+import { expectStatus, RunError, type RunApi } from "../ledger/run-api";
+import { parseRows } from "../ledger/replies";
+
+const TrialBalanceRow = z.object({ AccountNo: z.int(), Balance: z.number() });
+
+/** The balance of `accountNo` on `date` (YYYY-MM-DD), in minor units of the client's currency. */
+export async function clearingBalance(
+  api: RunApi,
+  accountNo: number,
+  date: string,
+): Promise<number> {
+  const rows = parseRows(
+    expectStatus(
+      await api.call("GET", `/TrialBalance?date=${date}&accountNos=${accountNo}`),
+      "Reading the clearing account's balance",
+      200,
+      204,
+    ),
+    TrialBalanceRow,
+  );
+  const row = rows.find((r) => r.AccountNo === accountNo);
+  if (!row)
+    throw new RunError(
+      `The client's chart of accounts has no account ${accountNo}, where the payout's orders settle.`,
+      false,
+    );
+  const minor = toMinor(row.Balance);
+  if (minor === null) throw new RunError(`Account ${accountNo}'s balance is not a number.`, false);
+  return minor;
+}

@@ -1,0 +1,120 @@
+/**
+ * @module
+ * How each payout event changes a payout's record (`records.ts`). Pure: the tenant's object stores
+ * what these functions return in the same synchronous stretch as it read the record, so two
+ * deliveries of one payout never start two runs.
+ */
+import type { Source } from "../orders/order";
+import type { PayoutEvent } from "./payout";
+import { again, blank, type PayoutRecord, type PayoutState } from "./records";
+import { applyLedgerPayout } from "./stripe/intake";
+
+/**
+ * What a delivery did to the record. `recorded`: kept, its run to start on a later event (a Stripe
+ * payout whose lines Stripe has not finished).
+ */
+export type PayoutIntake = "started" | "recorded" | "duplicate" | "cancelled" | "ignored";
+
+/** States a `payout.paid` with other lines may replace the payout in: nothing of it is posted. */
+const REPLACEABLE: readonly PayoutState[] = ["received", "unmatched", "failed"];
+
+/** States a run has left with nothing posted and nothing to finish: `payout.failed` cancels them. */
+const CANCELLABLE: readonly PayoutState[] = ["waiting", "needs-key", "not-itemised"];
+
+/**
+ * Applies one payout event to its record (null: none yet). Returns the new record (null: nothing
+ * to store), what happened, and a sentence for the webhook's answer.
+ */
+export function applyPayoutEvent(
+  record: PayoutRecord | null,
+  source: Source,
+  event: PayoutEvent,
+  at: string,
+): { record: PayoutRecord | null; intake: PayoutIntake; detail: string } {
+  if (event.kind === "payout-read") return applyLedgerPayout(record, source, event, at);
+  if (event.kind === "payout-paid") {
+    const p = event.payout;
+    if (!record)
+      return {
+        record: { ...blank(source, p, at), deliveries: 1 },
+        intake: "started",
+        detail: `Payout ${p.id} is recorded and its reconciliation started.`,
+      };
+    const r = { ...record, deliveries: record.deliveries + 1, updatedAt: at };
+    if (JSON.stringify(record.payout) === JSON.stringify(p))
+      return {
+        record: r,
+        intake: "duplicate",
+        detail: `Payout ${p.id} was received before: nothing new was started.`,
+      };
+    // Other lines: the sender corrected the payout. Taken while nothing of it is posted; a booked
+    // payout is changed only by payout.failed (its voucher reversed) and a payout under a new id.
+    if (r.failed || !REPLACEABLE.includes(r.state))
+      return {
+        record: r,
+        intake: "ignored",
+        detail: `Payout ${p.id} is ${r.state}: a payout that differs from it is not taken. Send payout.failed to reverse a booked payout, and its replacement under a new id.`,
+      };
+    // The operator's confirmation was of the lines replaced: the new ones need their own.
+    const replaced = {
+      ...r,
+      payout: p,
+      issues: [],
+      issueCount: 0,
+      confirmedBy: undefined,
+      confirmedAt: undefined,
+    };
+    return {
+      record:
+        record.state === "received" && !record.started ? replaced : again(replaced, "received"),
+      intake: "started",
+      detail: `Payout ${p.id} is replaced by this delivery and reconciled again.`,
+    };
+  }
+  if (!record)
+    return {
+      record: null,
+      intake: "ignored",
+      detail: `No payout ${event.payoutId} has reached this tenant; nothing to reverse.`,
+    };
+  const r = {
+    ...record,
+    deliveries: record.deliveries + 1,
+    updatedAt: at,
+    failed: record.failed ?? { at: event.at, reason: event.reason },
+  };
+  if (record.failed)
+    return { record: r, intake: "duplicate", detail: `Payout ${record.payoutId} failed before.` };
+  // Nothing can have been posted: the run never started, or ended having posted nothing.
+  if ((record.state === "received" && !record.started) || CANCELLABLE.includes(record.state))
+    return {
+      record: { ...r, state: "cancelled" },
+      intake: "cancelled",
+      detail: `Payout ${record.payoutId} is cancelled; nothing was booked.`,
+    };
+  // A run under way finishes first; its report then turns the payout to reversing (`afterRun`).
+  if (record.state === "running" || record.state === "reversing")
+    return {
+      record: r,
+      intake: "started",
+      detail: `Payout ${record.payoutId} failed: its voucher is reversed once the run under way ends.`,
+    };
+  return {
+    record: again(r, "reversing"),
+    intake: "started",
+    detail: `Payout ${record.payoutId} failed: its voucher, if any, is being reversed.`,
+  };
+}
+
+/**
+ * What follows a run's end, given the record it reported into: a payout that failed meanwhile is
+ * reversed (a new attempt), or, if the run just reversed or cancelled, nothing.
+ */
+export function afterRun(r: PayoutRecord): PayoutRecord {
+  const ended = r.state === "booked" || r.state === "unmatched" || r.state === "failed";
+  return r.failed && ended ? again(r, "reversing") : r;
+}
+
+/** Whether the record's current attempt still needs its Workflow instance. */
+export const needsStart = (r: PayoutRecord) =>
+  !r.started && (r.state === "received" || r.state === "reversing");

@@ -1,0 +1,233 @@
+/**
+ * @module
+ * The tenant's payouts: one row per payout (its whole record as JSON, with the state and a "has a
+ * run to start" flag as columns for the listing and the alarm), and the claims: which payout holds
+ * which settled order or refund, so no order is paid out twice and the orders in no payout can be
+ * listed. All synchronous: callers read, decide and write without an await in between.
+ *
+ * The unpaid orders are read from the order index's settlement columns (`order_runs.settled_on`
+ * and `settled_to`, written by `order-book.ts`), through the index that begins with the day.
+ */
+import { z } from "zod";
+import type { Source } from "../../orders/order";
+import { needsStart } from "../intake";
+import { PayoutRecord, type PayoutState } from "../records";
+import { OrderRun } from "../../orders/runs";
+import { jsonColumn, row, rows } from "../../durable/tenant/sql";
+
+/** Step 12 of `schema.ts`: the payouts, their claims, and the order index's settlement columns. */
+export const PAYOUT_TABLES = [
+  `CREATE TABLE IF NOT EXISTS payouts (source TEXT NOT NULL, payout_id TEXT NOT NULL, state TEXT NOT NULL,
+    updated_at TEXT NOT NULL, pending INTEGER NOT NULL, start_at INTEGER, data TEXT NOT NULL,
+    PRIMARY KEY (source, payout_id))`,
+  "CREATE INDEX IF NOT EXISTS payouts_state ON payouts (state, updated_at)",
+  "CREATE INDEX IF NOT EXISTS payouts_pending ON payouts (pending, start_at)",
+  "CREATE INDEX IF NOT EXISTS payouts_purge ON payouts (pending, updated_at)",
+  // refund_id '' is the order's own charge: a primary key cannot hold a null.
+  `CREATE TABLE IF NOT EXISTS payout_claims (order_source TEXT NOT NULL, order_id TEXT NOT NULL,
+    refund_id TEXT NOT NULL, payout_source TEXT NOT NULL, payout_id TEXT NOT NULL,
+    PRIMARY KEY (order_source, order_id, refund_id))`,
+  "CREATE INDEX IF NOT EXISTS payout_claims_payout ON payout_claims (payout_source, payout_id)",
+];
+
+/** Payout runs started by one alarm at most: each start is an RPC to the Workflow engine. */
+const PENDING_BATCH = 50;
+/** How long a payout is kept after its last change, ms: 400 days, as order runs are. */
+export const PAYOUT_RETENTION_MS = 400 * 86_400_000;
+/** Rows one purge deletes at most. */
+const PURGE_BATCH = 500;
+/** How long after it is due a payout run's start is tried again, ms (the alarm's backstop). */
+export const PAYOUT_START_RETRY_MS = 5_000;
+
+const RecordRow = z.object({ data: jsonColumn(PayoutRecord) }).transform((r) => r.data);
+const ClaimRow = z.object({ payout_id: z.string() });
+const DueRow = z.object({ due: z.int().nullable() });
+const OldestRow = z.object({ oldest: z.string().nullable() });
+const UnpaidRow = z.object({ data: jsonColumn(OrderRun) }).transform((r) => r.data);
+
+export class PayoutBook {
+  constructor(private readonly sql: SqlStorage) {}
+
+  /** One payout's record, or null. */
+  get(source: Source, payoutId: string): PayoutRecord | null {
+    return row(
+      this.sql,
+      RecordRow,
+      "SELECT data FROM payouts WHERE source = ? AND payout_id = ?",
+      source,
+      payoutId,
+    );
+  }
+
+  /** Stores a record (validated); one that newly needs its run started is due in a moment. */
+  put(record: PayoutRecord): void {
+    const r = PayoutRecord.parse(record);
+    const pending = needsStart(r);
+    const changed = Date.parse(r.updatedAt);
+    this.sql.exec(
+      `INSERT INTO payouts (source, payout_id, state, updated_at, pending, start_at, data) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (source, payout_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at,
+         pending = excluded.pending, data = excluded.data,
+         start_at = CASE WHEN excluded.pending = 0 THEN NULL ELSE COALESCE(payouts.start_at, excluded.start_at) END`,
+      r.source,
+      r.payoutId,
+      r.state,
+      r.updatedAt,
+      pending ? 1 : 0,
+      pending ? (Number.isFinite(changed) ? changed + PAYOUT_START_RETRY_MS : 0) : null,
+      JSON.stringify(r),
+    );
+  }
+
+  /** Payouts, newest change first, optionally in one state. */
+  list(state: PayoutState | null, limit: number): PayoutRecord[] {
+    return state
+      ? rows(
+          this.sql,
+          RecordRow,
+          "SELECT data FROM payouts WHERE state = ? ORDER BY updated_at DESC LIMIT ?",
+          state,
+          limit,
+        )
+      : rows(
+          this.sql,
+          RecordRow,
+          "SELECT data FROM payouts ORDER BY updated_at DESC LIMIT ?",
+          limit,
+        );
+  }
+
+  /** Payouts with a run to start, the longest due first. */
+  pending(): PayoutRecord[] {
+    return rows(
+      this.sql,
+      RecordRow,
+      "SELECT data FROM payouts WHERE pending = 1 ORDER BY start_at LIMIT ?",
+      PENDING_BATCH,
+    );
+  }
+
+  /** Payouts whose run may be under way (for a removal to stop them). */
+  underway(): PayoutRecord[] {
+    return rows(
+      this.sql,
+      RecordRow,
+      "SELECT data FROM payouts WHERE state IN ('running', 'reversing')",
+    );
+  }
+
+  /** When the earliest start is due (epoch ms), from the rows alone; null when none waits. */
+  startDueAt(): number | null {
+    return (
+      row(this.sql, DueRow, "SELECT MIN(start_at) AS due FROM payouts WHERE pending = 1")?.due ??
+      null
+    );
+  }
+
+  /** A payout's run could not be started: the next try is due at `at` (epoch ms). */
+  deferStart(source: Source, payoutId: string, at: number): void {
+    this.sql.exec(
+      "UPDATE payouts SET start_at = ? WHERE source = ? AND payout_id = ? AND pending = 1",
+      at,
+      source,
+      payoutId,
+    );
+  }
+
+  /** The payout that holds an order (refundId null) or a refund of `orderSource`, or null. */
+  claimedBy(orderSource: Source, orderId: string, refundId: string | null): string | null {
+    return (
+      row(
+        this.sql,
+        ClaimRow,
+        "SELECT payout_id FROM payout_claims WHERE order_source = ? AND order_id = ? AND refund_id = ?",
+        orderSource,
+        orderId,
+        refundId ?? "",
+      )?.payout_id ?? null
+    );
+  }
+
+  /** Claims orders and refunds for a payout (its earlier claims replaced). */
+  claim(
+    payout: { source: Source; payoutId: string; orderSource: Source },
+    claims: { orderId: string; refundId: string | null }[],
+  ): void {
+    this.release(payout.source, payout.payoutId);
+    for (const c of claims)
+      this.sql.exec(
+        "INSERT OR REPLACE INTO payout_claims (order_source, order_id, refund_id, payout_source, payout_id) VALUES (?, ?, ?, ?, ?)",
+        payout.orderSource,
+        c.orderId,
+        c.refundId ?? "",
+        payout.source,
+        payout.payoutId,
+      );
+  }
+
+  /** Gives up a payout's claims: its orders are in no payout again. */
+  release(source: Source, payoutId: string): void {
+    this.sql.exec(
+      "DELETE FROM payout_claims WHERE payout_source = ? AND payout_id = ?",
+      source,
+      payoutId,
+    );
+  }
+
+  /**
+   * Orders settled on or before `lastDay` (YYYY-MM-DD) to an account other than `bankAccount`
+   * that no payout holds, the longest unpaid first.
+   */
+  unpaid(lastDay: string, bankAccount: number, limit: number): OrderRun[] {
+    return rows(
+      this.sql,
+      UnpaidRow,
+      `SELECT data FROM order_runs o WHERE o.settled_on IS NOT NULL AND o.settled_on <= ? AND o.settled_to != ?
+        AND NOT EXISTS (SELECT 1 FROM payout_claims c WHERE c.order_source = o.source AND c.order_id = o.order_id AND c.refund_id = '')
+        ORDER BY o.settled_on LIMIT ?`,
+      lastDay,
+      bankAccount,
+      limit,
+    );
+  }
+
+  /** When the next purge is due (epoch ms), or null. */
+  purgeDueAt(): number | null {
+    const oldest = row(
+      this.sql,
+      OldestRow,
+      "SELECT MIN(updated_at) AS oldest FROM payouts WHERE pending = 0",
+    )?.oldest;
+    return oldest == null ? null : Date.parse(oldest) + PAYOUT_RETENTION_MS;
+  }
+
+  /** Removes, a batch at a time, payouts untouched for the retention, with their claims. */
+  purge(now: number): void {
+    const cutoff = new Date(now - PAYOUT_RETENTION_MS).toISOString();
+    const old = rows(
+      this.sql,
+      z.object({ source: z.string(), payout_id: z.string() }),
+      "SELECT source, payout_id FROM payouts WHERE pending = 0 AND updated_at < ? LIMIT ?",
+      cutoff,
+      PURGE_BATCH,
+    );
+    for (const o of old) {
+      this.sql.exec(
+        "DELETE FROM payout_claims WHERE payout_source = ? AND payout_id = ?",
+        o.source,
+        o.payout_id,
+      );
+      this.sql.exec(
+        "DELETE FROM payouts WHERE source = ? AND payout_id = ?",
+        o.source,
+        o.payout_id,
+      );
+    }
+  }
+
+  /** Removes every payout and claim. */
+  clear(): void {
+    this.sql.exec("DELETE FROM payouts");
+    this.sql.exec("DELETE FROM payout_claims");
+  }
+}

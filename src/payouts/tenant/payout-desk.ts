@@ -1,0 +1,322 @@
+/**
+ * @module
+ * The payout side of a tenant's object: the intake of verified payout events into the payout
+ * book, starting each attempt's Workflow instance, the task an attempt asks for (its lines matched
+ * against the order book and its orders claimed, in one synchronous stretch), what runs report,
+ * retries and views. Its own tables (`payout-book.ts`); it reads the order book, never writes it.
+ *
+ * Exactly once: an event is applied to the record in one synchronous stretch (a second delivery of
+ * the same payout is a duplicate), each attempt has a derived instance id (the engine refuses a
+ * second), and a run's task is decided inside the object, so two payouts naming one order cannot
+ * both claim it. The voucher's reference guards what the engine retries.
+ *
+ * A payout that pays out no order is booked only on the operator's word (`confirm`, reached from
+ * the operator's face alone, never a gateway key's): the confirmation is kept on the record and
+ * waives that one rule for its lines as they stand, so a retry of an unconfirmed one is held again.
+ */
+import type { Bindings } from "../../lib/config";
+import type { Source } from "../../orders/order";
+import { matchPayout } from "../match";
+import { confirmable } from "../rules";
+import { factsOf } from "../facts";
+import type { PayoutEvent } from "../payout";
+import type { LedgerRead, PayoutTask } from "../port";
+import { ledgerTask, withRead } from "../stripe/task";
+import { afterRun, applyPayoutEvent, type PayoutIntake } from "../intake";
+import {
+  again,
+  payoutInstanceId,
+  type PayoutPatch,
+  type PayoutRecord,
+  type PayoutState,
+} from "../records";
+import { payoutView, unpaidView, type PayoutView, type UnpaidOrder } from "../view";
+import { fail, ok, type Outcome } from "../../lib/outcome";
+import type { OrderBook } from "../../orders/tenant/order-book";
+import type { RunOwner } from "../../orders/tenant/order-desk";
+import type { OrderSettings } from "../../orders/tenant/order-settings";
+import type { PaymentRefs } from "../../ledger/payment-refs";
+import { PAYOUT_START_RETRY_MS, PayoutBook } from "./payout-book";
+
+/** States whose claims are given up: their orders are in no payout again. */
+const RELEASING: readonly PayoutState[] = [
+  "unmatched",
+  "cancelled",
+  "reversed",
+  "needs-key",
+  "not-itemised",
+];
+/** States a retry starts a new attempt of. */
+const RETRYABLE: readonly PayoutState[] = ["unmatched", "failed", "needs-key"];
+
+export class PayoutDesk {
+  readonly book: PayoutBook;
+  /** Instances whose creation is under way (see `OrderDesk`'s field of the same name). */
+  readonly #creating = new Set<string>();
+
+  constructor(
+    sql: SqlStorage,
+    private readonly env: Bindings,
+    private readonly settings: OrderSettings,
+    private readonly orders: OrderBook,
+    private readonly refs: Pick<PaymentRefs, "orderOf">,
+  ) {
+    this.book = new PayoutBook(sql);
+  }
+
+  /** When the alarm should start waiting runs (again), from the stored rows; null when none. */
+  dueAt(): number | null {
+    return this.book.startDueAt();
+  }
+
+  /** Applies a verified payout event, synchronously: what it did, for the webhook's answer. */
+  take(
+    source: Source,
+    event: PayoutEvent,
+    at: string,
+  ): { intake: PayoutIntake; detail: string; view: PayoutView | null } {
+    const id = event.kind === "payout-failed" ? event.payoutId : event.payout.id;
+    const { record, intake, detail } = applyPayoutEvent(
+      this.book.get(source, id),
+      source,
+      event,
+      at,
+    );
+    if (record) {
+      if (record.state === "cancelled") this.book.release(source, id);
+      this.book.put(record);
+    }
+    return { intake, detail, view: record && payoutView(record) };
+  }
+
+  /** Creates the Workflow instances of attempts that have none yet; true when some still wait. */
+  async startPending(owner: RunOwner): Promise<boolean> {
+    let waiting = false;
+    for (const r of this.book.pending()) {
+      const params = { ...owner, source: r.source, payoutId: r.payoutId, attempt: r.attempt };
+      const id = await payoutInstanceId(params);
+      if (this.#creating.has(id)) {
+        waiting = true;
+        continue;
+      }
+      const now = this.book.get(r.source, r.payoutId);
+      if (!now || now.attempt !== r.attempt || now.started) continue;
+      this.#creating.add(id);
+      try {
+        await this.env.PAYOUT_RECONCILIATION.create({ id, params });
+      } catch (e) {
+        // The engine refuses a second instance with this id: it was created before, by us.
+        if (!/already exists/i.test(String(e))) {
+          waiting = true;
+          this.book.deferStart(r.source, r.payoutId, Date.now() + PAYOUT_START_RETRY_MS);
+          continue;
+        }
+      } finally {
+        this.#creating.delete(id);
+      }
+      const current = this.book.get(r.source, r.payoutId);
+      if (current && current.attempt === r.attempt) this.book.put({ ...current, started: true });
+    }
+    return waiting;
+  }
+
+  /**
+   * What `attempt` is to do: stop (not the current attempt), reverse, or book (its orders claimed
+   * now) or wait unmatched (its issues recorded now).
+   */
+  task(source: Source, payoutId: string, attempt: number): PayoutTask {
+    const r = this.book.get(source, payoutId);
+    if (!r || r.attempt !== attempt) return { kind: "stale" };
+    if (r.state === "reversing")
+      return { kind: "reverse", voucher: r.voucher, date: r.payout.arrivalDate };
+    if (r.state !== "received" && r.state !== "running") return { kind: "stale" };
+    const mapping = this.settings.mapping();
+    // A payout read from Stripe reads its lines (or, not itemised, a balance) before it matches.
+    const first = ledgerTask(r, mapping);
+    if (first) return first;
+    const orderSource = r.payout.orderSource;
+    const result = matchPayout(
+      source,
+      r.payout,
+      {
+        order: (orderId) => {
+          const run = this.orders.get(orderSource, orderId);
+          return run && factsOf(run, mapping);
+        },
+        claimedBy: (orderId, refundId) => this.book.claimedBy(orderSource, orderId, refundId),
+        orderOfPayment: (ref) => this.refs.orderOf(orderSource, ref),
+      },
+      mapping,
+      r.confirmedBy === "operator",
+    );
+    const at = new Date().toISOString();
+    if (result.kind === "unmatched") {
+      this.book.release(source, payoutId);
+      this.book.put({
+        ...r,
+        state: "unmatched",
+        issues: result.issues,
+        issueCount: result.issueCount,
+        updatedAt: at,
+      });
+      return result;
+    }
+    this.book.claim({ source, payoutId, orderSource }, result.claims);
+    const { reference, bankAccount } = result.plan;
+    this.book.put({
+      ...r,
+      state: "running",
+      issues: [],
+      issueCount: 0,
+      voucher: { reference, bankAccount, id: null, number: null },
+      updatedAt: at,
+    });
+    return { kind: "book", plan: result.plan };
+  }
+
+  /**
+   * Takes what `attempt` read of a Stripe payout and answers what follows, as `task` decides it:
+   * the match of the lines, or the balance to read instead.
+   */
+  read(source: Source, payoutId: string, attempt: number, read: LedgerRead): PayoutTask {
+    const r = this.book.get(source, payoutId);
+    if (!r || r.attempt !== attempt || r.state !== "received") return { kind: "stale" };
+    this.book.put(withRead(r, read, new Date().toISOString()));
+    return this.task(source, payoutId, attempt);
+  }
+
+  /**
+   * A new attempt of every payout that waits for a Stripe key (the operator set one); how many.
+   */
+  async keyChanged(owner: RunOwner): Promise<number> {
+    const waiting = this.book.list("needs-key", 500);
+    for (const r of waiting)
+      this.book.put({ ...again(r, "received"), updatedAt: new Date().toISOString() });
+    if (waiting.length > 0) await this.startPending(owner);
+    return waiting.length;
+  }
+
+  /**
+   * What a run reports on `attempt` (another attempt's report is dropped: a newer one owns the
+   * payout). A payout that failed meanwhile turns to reversing once the run has ended; true when
+   * that started a run.
+   */
+  async report(
+    owner: RunOwner,
+    source: Source,
+    payoutId: string,
+    attempt: number,
+    patch: PayoutPatch,
+  ): Promise<boolean> {
+    const r = this.book.get(source, payoutId);
+    if (!r || r.attempt !== attempt) return false;
+    const { step, clearing, ...fields } = patch;
+    const next = afterRun({
+      ...r,
+      ...fields,
+      stripe: r.stripe && clearing !== undefined ? { ...r.stripe, clearing } : r.stripe,
+      steps: step ? [...r.steps, step] : r.steps,
+      updatedAt: new Date().toISOString(),
+    });
+    if (RELEASING.includes(next.state)) this.book.release(source, payoutId);
+    this.book.put(next);
+    if (next.attempt === r.attempt) return false;
+    await this.startPending(owner);
+    return true;
+  }
+
+  /** A new attempt for an unmatched or failed payout; "conflict" for any other. */
+  async retry(owner: RunOwner, source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
+    const r = this.book.get(source, payoutId);
+    if (!r) return notFound(source, payoutId);
+    if (r.failed || !RETRYABLE.includes(r.state))
+      return fail(
+        "conflict",
+        `Payout ${payoutId} is ${r.state}${r.failed ? " and failed at the provider" : ""}: only an unmatched or failed payout, or one that needs a Stripe key, is retried.`,
+      );
+    return this.#attempt(owner, r, { confirming: false });
+  }
+
+  /**
+   * The operator's confirmation of a payout held because it pays out no order (`needs-orders`):
+   * recorded on it (by whom, when) and a new attempt started, as a retry does, whose match skips
+   * that one rule and keeps every other check. "conflict" for a payout not held for it.
+   */
+  async confirm(owner: RunOwner, source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
+    const r = this.book.get(source, payoutId);
+    if (!r) return notFound(source, payoutId);
+    if (!confirmable(r))
+      return fail(
+        "conflict",
+        `Payout ${payoutId} is ${r.state}${r.failed ? " and failed at the provider" : ""}, not held because it pays out no order (needs-orders): there is nothing to confirm.`,
+      );
+    return this.#attempt(owner, r, { confirming: true });
+  }
+
+  /** A new attempt of `r`, its run started now; `confirming`: on the operator's confirmation. */
+  async #attempt(
+    owner: RunOwner,
+    r: PayoutRecord,
+    { confirming }: { confirming: boolean },
+  ): Promise<Outcome<PayoutView>> {
+    const at = new Date().toISOString();
+    const next: PayoutRecord = {
+      ...r,
+      state: "received",
+      attempt: r.attempt + 1,
+      started: false,
+      error: null,
+      updatedAt: at,
+      ...(confirming ? { confirmedBy: "operator", confirmedAt: at } : {}),
+    };
+    this.book.put(next);
+    await this.startPending(owner);
+    return this.view(r.source, r.payoutId);
+  }
+
+  /** Terminates the instances of payouts under way (the tenant is being removed). */
+  async stopAll(owner: RunOwner): Promise<void> {
+    const ids = await Promise.all(
+      this.book.underway().map((r) =>
+        payoutInstanceId({
+          ...owner,
+          source: r.source,
+          payoutId: r.payoutId,
+          attempt: r.attempt,
+        }),
+      ),
+    );
+    await Promise.allSettled(
+      ids.map(async (id) => (await this.env.PAYOUT_RECONCILIATION.get(id)).terminate()),
+    );
+  }
+
+  /** One payout as its tenant's callers see it. */
+  view(source: Source, payoutId: string): Outcome<PayoutView> {
+    const r = this.book.get(source, payoutId);
+    return r ? ok(payoutView(r)) : notFound(source, payoutId);
+  }
+
+  /** Payouts, newest change first, optionally in one state. */
+  list(state: PayoutState | null, limit: number): PayoutView[] {
+    return this.book.list(state, limit).map(payoutView);
+  }
+
+  /**
+   * Orders settled to a clearing account more than the mapping's `unpaidAfterDays` before `now`
+   * (epoch ms) that no payout holds, the longest unpaid first.
+   */
+  unpaid(now: number, limit: number): { afterDays: number; orders: UnpaidOrder[] } {
+    const { bankAccount, unpaidAfterDays } = this.settings.mapping().payouts;
+    const lastDay = new Date(now - unpaidAfterDays * 86_400_000).toISOString().slice(0, 10);
+    const orders = this.book
+      .unpaid(lastDay, bankAccount, limit)
+      .map(unpaidView)
+      .filter((o): o is UnpaidOrder => o !== null);
+    return { afterDays: unpaidAfterDays, orders };
+  }
+}
+
+function notFound(source: Source, payoutId: string) {
+  return fail("not-found", `No ${source} payout ${payoutId} has reached this tenant.`);
+}

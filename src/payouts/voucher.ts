@@ -1,0 +1,126 @@
+/**
+ * @module
+ * A payout's one bank voucher (`POST /Vouchers/BankJournals`), from its plan (`match.ts`): the bank
+ * debited with the deposit, each clearing account credited with what its orders and refunds left
+ * there, the fees, adjustments and disputes on the mapping's accounts, and, when the orders were in
+ * another currency than the payout, what the rates made of it on the gain or loss account. The
+ * voucher balances by construction: the plan only exists when the lines add up to the deposit.
+ */
+import type { z } from "zod";
+import type { BankVoucherLinePost, BankVoucherPost } from "../../shared/v2/vouchers";
+import { mulDiv, toDecimal } from "../ledger/money";
+import { BASE_CURRENCY } from "./match";
+import type { BookingPlan } from "./plan";
+
+/** The voucher's body and one of its lines, as the shared schema types them. */
+export type PayoutVoucherBody = z.input<typeof BankVoucherPost>;
+type Line = z.input<typeof BankVoucherLinePost>;
+
+/** Ids the voucher names that only the API knows: accounts by number, VAT codes. */
+export interface VoucherIds {
+  accounts: Record<number, number>;
+  /** VAT code 0, for every line but the fees'. */
+  noVatId: number;
+  /** The fee lines' VAT code (the mapping's `feeVatCode`). */
+  feeVatId: number;
+}
+
+/** A rate's key in the rates the run looked up. */
+export const rateKey = (currency: string, date: string) => `${currency}:${date}`;
+
+/** Rates are kept to six decimals, as the API answers them: integer millionths keep sums exact. */
+const MICRO = 1_000_000;
+
+/**
+ * The voucher of `plan`, with `rates` (NOK per unit, by `rateKey`) when it needs them, and what
+ * the rates made of it in øre of the base currency (positive: a loss, booked as a debit).
+ *
+ * @throws Error when an id or a rate the plan needs is missing: the run looked them up first
+ */
+export function voucherOf(
+  plan: BookingPlan,
+  ids: VoucherIds,
+  rates: Record<string, number>,
+): { body: PayoutVoucherBody; currencyDifference: number } {
+  const fx = plan.rates.length > 0 || plan.clearing.some((c) => c.currency !== plan.currency);
+  const idOf = (accountNo: number) => {
+    const id = ids.accounts[accountNo];
+    if (id === undefined) throw new Error(`no id for account ${accountNo}`);
+    return id;
+  };
+  const rateOf = (currency: string, date: string) => {
+    if (currency === BASE_CURRENCY) return 1;
+    const r = rates[rateKey(currency, date)];
+    if (r === undefined) throw new Error(`no rate for ${currency} on ${date}`);
+    return r;
+  };
+  const lines: Line[] = [];
+  let base = 0;
+  const add = (o: {
+    accountNo: number;
+    amount: number;
+    currency: string;
+    rateDate: string;
+    vatId: number;
+    what: string;
+  }) => {
+    if (o.amount === 0) return;
+    const rate = fx ? rateOf(o.currency, o.rateDate) : 1;
+    base += mulDiv(o.amount, Math.round(rate * MICRO), MICRO);
+    lines.push({
+      AccountId: idOf(o.accountNo),
+      CurrencyAmount: toDecimal(o.amount),
+      CurrencyCode: o.currency,
+      ...(fx && o.currency !== BASE_CURRENCY ? { CurrencyExchangeRate: rate } : {}),
+      VatId: o.vatId,
+      PostingDate: plan.date,
+      Description: `${plan.description}: ${o.what}`,
+    });
+  };
+  const own = { currency: plan.currency, rateDate: plan.date, vatId: ids.noVatId };
+  add({ ...own, accountNo: plan.bankAccount, amount: plan.deposit, what: "deposit" });
+  for (const c of plan.clearing)
+    add({
+      accountNo: c.accountNo,
+      amount: -c.amount,
+      currency: c.currency,
+      rateDate: c.date ?? plan.date,
+      vatId: ids.noVatId,
+      what: `${c.orders} orders, ${c.refunds} refunds${c.date ? ` settled ${c.date}` : ""}`,
+    });
+  add({ ...own, accountNo: plan.feeAccount, amount: plan.fees, vatId: ids.feeVatId, what: "fees" });
+  add({ ...own, accountNo: plan.adjustmentAccount, amount: plan.adjustments, what: "adjustments" });
+  add({ ...own, accountNo: plan.disputeAccount, amount: plan.disputes, what: "disputes" });
+  // In several currencies the voucher balances in the base currency: the rest is the rates'.
+  const difference = -base;
+  if (fx && difference !== 0)
+    add({
+      accountNo: difference > 0 ? plan.lossAccount : plan.gainAccount,
+      amount: difference,
+      currency: BASE_CURRENCY,
+      rateDate: plan.date,
+      vatId: ids.noVatId,
+      what: difference > 0 ? "currency loss" : "currency gain",
+    });
+  return {
+    body: {
+      VoucherDate: plan.date,
+      CurrencyCode: plan.currency,
+      ExternalImportReference: plan.reference,
+      Description: plan.description,
+      VoucherLines: lines,
+    },
+    currencyDifference: fx ? difference : 0,
+  };
+}
+
+/** Every account number the plan posts to (the gain and loss accounts only with rates). */
+export function planAccounts(plan: BookingPlan): number[] {
+  const fx = plan.rates.length > 0 || plan.clearing.some((c) => c.currency !== plan.currency);
+  const all = [plan.bankAccount, ...plan.clearing.map((c) => c.accountNo)];
+  if (plan.fees !== 0) all.push(plan.feeAccount);
+  if (plan.adjustments !== 0) all.push(plan.adjustmentAccount);
+  if (plan.disputes !== 0) all.push(plan.disputeAccount);
+  if (fx) all.push(plan.gainAccount, plan.lossAccount);
+  return [...new Set(all)];
+}

@@ -1,0 +1,135 @@
+/**
+ * @module
+ * The Stripe steps of a payout attempt (`payout-run.ts`): the payout read from Stripe, then its
+ * balance transactions a page per step. A page per step, so a failure retries its page only and no
+ * step's result (stored by the engine) holds more than a hundred lines. The key is taken from the
+ * tenant's object inside each step (`PayoutRunPort.stripeKey`) and never leaves it: a step returns
+ * lines, never the key.
+ *
+ * Calls to Stripe per payout of n lines: 1 + ⌈(n + 1) / 100⌉ (`payouts/stripe/read.ts`); none
+ * to the accounting API. Each step reports itself on the payout with its calls (`stripeCalls`).
+ */
+import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
+import { NonRetryableError } from "cloudflare:workflows";
+import { readConfig, type Bindings } from "../../lib/config";
+import { RunError } from "../../ledger/run-api";
+import { MAX_PAYOUT_LINES } from "../../orders/adapters/standard-schema";
+import type { PayoutLine } from "../payout";
+import type { LedgerRead, PayoutRunPort } from "../port";
+import type { PayoutParams } from "../records";
+import { MAX_STRIPE_PAGES, readHead, readPage, type HeadRead, type PageRead } from "../stripe/read";
+import { stripeClient, type StripeClient } from "../stripe/client";
+
+/** Steps that call Stripe: as the API steps (6 tries, 2 s doubling, 2 minutes each). */
+const STRIPE_STEP: WorkflowStepConfig = {
+  retries: { limit: 6, delay: "2 seconds", backoff: "exponential" },
+  timeout: "2 minutes",
+};
+
+/** What the tenant's object is told when it has no key to read with. */
+export const NO_STRIPE_KEY =
+  "No Stripe key is set for this tenant, so Stripe cannot be asked for the payout's lines. Set one (a restricted key with Read on Payouts, Balance, Charges, Refunds and Disputes) in the admin API or the console; the payout is read then.";
+
+/** What reading the payout's ledger came to. */
+export type LedgerOutcome =
+  | { kind: "read"; read: LedgerRead }
+  /** No key, or Stripe refused it: the step it happened in, and what to do. */
+  | { kind: "needs-key"; step: string; detail: string }
+  /** Stripe has not finished the payout's ledger: it waits for the event that says so. */
+  | { kind: "waiting" };
+
+/** What a step reports of itself. */
+type StepResult = Record<string, string | number | boolean | null>;
+
+/** What the steps need: the run's port, bindings, whose payout, and a way to report a step. */
+export interface LedgerContext {
+  step: WorkflowStep;
+  port: PayoutRunPort;
+  env: Bindings;
+  p: PayoutParams;
+  runId: string;
+  report(name: string, ok: boolean, result: StepResult): Promise<void>;
+}
+
+/** Reads the payout's lines from Stripe; `expected` is the event's copy of its amount. */
+export async function readLedger(
+  c: LedgerContext,
+  expected: { amount: number; currency: string },
+): Promise<LedgerOutcome> {
+  const head = await stripeStep(c, "read Stripe payout", async (client) => {
+    const h = await readHead(client, c.p.payoutId, expected);
+    return { value: h, result: { found: h.kind } };
+  });
+  if (head.kind === "refused")
+    return { kind: "needs-key", step: "read Stripe payout", detail: head.detail };
+  if (head.kind === "waiting") return { kind: "waiting" };
+  if (head.kind === "not-itemised") return { kind: "read", read: head };
+  const lines: PayoutLine[] = [];
+  let read = 0;
+  let cursor: string | null = null;
+  for (let n = 1; ; n++) {
+    if (n > MAX_STRIPE_PAGES)
+      throw new NonRetryableError(
+        `Payout ${c.p.payoutId} has more than ${MAX_PAYOUT_LINES} lines in Stripe, the most one payout is read with; it is not booked.`,
+      );
+    const after = cursor;
+    const name = `read Stripe lines ${n}`;
+    const page: PageRead = await stripeStep(c, name, async (client) => {
+      const pg = await readPage(client, c.p.payoutId, expected.currency, after);
+      const result: StepResult =
+        pg.kind === "page"
+          ? {
+              transactions: pg.read,
+              lines: pg.lines.length,
+              categories: Object.entries(pg.categories)
+                .map(([k, v]) => `${k} ${v}`)
+                .join(", "),
+              more: pg.next !== null,
+            }
+          : { found: pg.kind };
+      return { value: pg, result };
+    });
+    if (page.kind === "refused") return { kind: "needs-key", step: name, detail: page.detail };
+    if (page.kind === "not-itemised") return { kind: "read", read: page };
+    lines.push(...page.lines);
+    read += page.read;
+    if (page.next === null) break;
+    cursor = page.next;
+  }
+  return { kind: "read", read: { kind: "lines", lines, read } };
+}
+
+/**
+ * One step that reads Stripe with the tenant's key: retried by the engine, reported from inside
+ * it with its calls. No key is answered as a refusal, like a key Stripe refused.
+ */
+async function stripeStep<T extends HeadRead | PageRead>(
+  c: LedgerContext,
+  name: string,
+  fn: (client: StripeClient) => Promise<{ value: T; result: StepResult }>,
+): Promise<T> {
+  // Kept as JSON text: a page of lines is plain JSON, and its full type is too deep for the
+  // step's typing.
+  const text = await c.step.do(name, STRIPE_STEP, async () => {
+    try {
+      if (readConfig(c.env).stripeApiBaseUrl === null)
+        throw new RunError(
+          "STRIPE_API_BASE_URL is not an https:// URL: no payout can be read from Stripe until it is.",
+          false,
+        );
+      const key = await c.port.stripeKey();
+      if (key === null) {
+        await c.report(name, false, { stripeCalls: 0, found: "no key" });
+        return JSON.stringify({ kind: "refused", detail: NO_STRIPE_KEY });
+      }
+      const client = stripeClient({ env: c.env, tenant: c.p.tenant, key, runId: c.runId });
+      const { value, result } = await fn(client);
+      await c.report(name, value.kind !== "refused", { ...result, stripeCalls: client.calls });
+      return JSON.stringify(value);
+    } catch (e) {
+      if (e instanceof RunError && !e.retryable) throw new NonRetryableError(e.message);
+      throw e;
+    }
+  });
+  return JSON.parse(text) as T;
+}
