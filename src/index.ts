@@ -7,7 +7,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayApp } from "./lib/app";
 import type { Bindings } from "./lib/config";
-import { consumeEvents } from "./lib/events/consumer";
+import { consumeEvents } from "./events/consumer";
 import { handleError, handleNotFound } from "./lib/problem";
 import { AccessCache } from "./lib/upstream/access-cache";
 import { withAccessCache } from "./middleware/access-cache";
@@ -19,10 +19,10 @@ import { requestId } from "./middleware/request-id";
 import { requestLog } from "./request-log/middleware";
 import { webhookPrecheck } from "./orders/webhook-precheck";
 import { adminRoutes } from "./routes/admin";
-import { adminEventRoutes } from "./routes/admin-events";
+import { adminEventRoutes } from "./events/admin-routes";
 import { consoleRoutes } from "./routes/console";
 import { docsRoutes } from "./routes/docs";
-import { eventRoutes } from "./routes/events";
+import { eventRoutes } from "./events/routes";
 import { mcpRoutes } from "./assistants/mcp-routes";
 import { approvalRoutes } from "./assistants/oauth/approval-routes";
 import { oauthProtocolRoutes } from "./assistants/oauth/protocol";
@@ -34,11 +34,11 @@ import { v2Routes } from "./routes/v2";
 import { webhookRoutes } from "./orders/webhook-routes";
 
 export { Directory } from "./durable/directory";
-export { Events } from "./durable/events";
+export { Events } from "./events/events-object";
 export { RateGovernor } from "./durable/rate-governor";
 export { Tenant } from "./durable/tenant";
-export { WatchRoster } from "./durable/watch-roster";
-export { Watcher } from "./durable/watcher";
+export { WatchRoster } from "./events/watcher/watch-roster";
+export { Watcher } from "./events/watcher/watcher-object";
 export { OrderToInvoice } from "./orders/workflow/order-to-invoice";
 export { PayoutReconciliation } from "./payouts/workflow/reconciliation";
 
@@ -86,7 +86,7 @@ app.onError(handleError);
 
 /**
  * The Worker: the Hono app (its `fetch`, and the app itself for the OpenAPI document and the
- * tests), with the consumer of the webhook delivery queues beside it (`lib/events/consumer.ts`).
+ * tests), with the consumer of the webhook delivery queues beside it (`events/consumer.ts`).
  */
 export default Object.assign(app, {
   queue: (batch: MessageBatch, env: Bindings) =>

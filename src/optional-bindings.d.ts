@@ -45,7 +45,7 @@ interface GatewayOptionalBindings {
   /**
    * The waits between a webhook delivery's attempts, e.g. `5s 5m 30m 2h` (seconds, minutes, hours;
    * 1–12 waits of at most 12 h); `5s 5m 30m 2h 5h 10h 10h` (≈ 27.6 h) when unset or unreadable
-   * (`lib/events/schedule.ts`).
+   * (`events/schedule.ts`).
    */
   EVENT_RETRY_SCHEDULE?: string;
   /**

@@ -41,7 +41,7 @@ import { TokenKeeper } from "./tenant/token-keeper";
 import { ToolCalls } from "../assistants/tenant/tool-calls";
 import { WriteConfirmations } from "../assistants/tenant/write-confirmations";
 import { tokenSource } from "./tenant/token-source";
-import { WatcherFace } from "./tenant/watcher-face";
+import { WatcherFace } from "../events/watcher/watcher-face";
 
 /**
  * Why faces, and what they do and do not stop. Any public member of a Durable Object is reachable
@@ -65,7 +65,7 @@ import { WatcherFace } from "./tenant/watcher-face";
  *   and console-session checks are the authority there (only routes behind them call
  *   `asOperator`); the face keeps register, key rotation and removal out of the other two.
  * - `forWatcher()` is the tenant's watcher's (issue 30): unchecked like the operator's, and only a
- *   token for the books it names, and which books those are (`tenant/watcher-face.ts`).
+ *   token for the books it names, and which books those are (`events/watcher/watcher-face.ts`).
  * A face answers for the moment it was handed out, so callers take one per call: Workers RPC
  * pipelines the call on the face's promise with the call that hands it out
  * (`stub.withKey(k).orderRun(…)`), so that costs no round trip, and a key retired or a tenant
@@ -195,7 +195,7 @@ export class Tenant extends DurableObject<Bindings> {
 
   /**
    * The watcher's face: which books the tenant has, and a token for a poll of them. Unchecked, like
-   * the operator's; see `tenant/watcher-face.ts` for why that gives nothing away.
+   * the operator's; see `events/watcher/watcher-face.ts` for why that gives nothing away.
    */
   forWatcher(): WatcherFace {
     return new WatcherFace(this.#parts);

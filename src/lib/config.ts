@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { environmentAvailability, type Environment } from "./environments";
-import { DEFAULT_RETRY_SCHEDULE, parseSchedule } from "./events/schedule";
+import { DEFAULT_RETRY_SCHEDULE, parseSchedule } from "../events/schedule";
 import { parseExtraOperations } from "./v2-extra-operations";
 
 export { Environment, type EnvironmentAvailability, type EnvironmentConfig } from "./environments";
@@ -124,7 +124,7 @@ const ConfigBindings = z.object({
     .transform((m) => m ?? "calls")
     .catch("counters"),
   /**
-   * The waits between a webhook delivery's attempts (`lib/events/schedule.ts`), e.g. `5s 5m 2h`;
+   * The waits between a webhook delivery's attempts (`events/schedule.ts`), e.g. `5s 5m 2h`;
    * the default (≈ 27.6 h in all) when unset or unreadable. Tests shorten it.
    */
   EVENT_RETRY_SCHEDULE: z
@@ -136,7 +136,7 @@ const ConfigBindings = z.object({
       return z.NEVER;
     })
     .catch(() => defaultWaits()),
-  /** The watcher's shortest cycle, s (`lib/watcher/cadence.ts`); local development sets 5. */
+  /** The watcher's shortest cycle, s (`events/watcher/cadence.ts`); local development sets 5. */
   WATCHER_CYCLE_SECONDS: Count(DEFAULT_WATCHER_CYCLE_SECONDS),
   /** `true` in the local configuration only: see `eventEndpointsAllowLoopback` below. */
   EVENT_ENDPOINTS_ALLOW_LOOPBACK: z.string().optional().catch(undefined),
@@ -189,7 +189,7 @@ const GatewayConfig = ConfigBindings.transform((b) => ({
   watcherFloorMs: b.WATCHER_CYCLE_SECONDS * 1000,
   /**
    * Whether a webhook endpoint may be `http://` on a loopback address
-   * (`lib/events/endpoint-url.ts`), for trying events with a receiver on the same machine. Only
+   * (`events/endpoint-url.ts`), for trying events with a receiver on the same machine. Only
    * when the var says `true` *and* the Worker is local (the SANDBOX binding, as for
    * `committedSecretsInUse` below): a `[vars]` block copied into a deploy carries the var along,
    * but never the binding, so a deployed gateway never posts to its own network whatever its vars

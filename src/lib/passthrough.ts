@@ -10,7 +10,7 @@ import { readCapped } from "../../shared/bytes";
 import { matchOperation } from "../../shared/v2/catalog";
 import type { Holder } from "./app";
 import { readConfig, type Bindings, type EnvironmentConfig } from "./config";
-import { announceWrite } from "./events/announce";
+import { announceWrite } from "../events/announce";
 import { Problem } from "./problem";
 import type { AccessCache } from "./upstream/access-cache";
 import { callUpstream, type CallTrace, type Lane } from "./upstream/client";
@@ -72,7 +72,7 @@ export interface V2Request {
   lane: Lane;
   /**
    * Where work that follows the answer goes (`ctx.waitUntil`): announcing a write
-   * (`lib/events/announce.ts`). Without it that work is awaited before the answer is returned.
+   * (`events/announce.ts`). Without it that work is awaited before the answer is returned.
    */
   after?: (work: Promise<unknown>) => void;
 }
@@ -132,7 +132,7 @@ export function checkedBody(r: V2Request): ArrayBuffer | ReadableStream | null {
  * Sends `r` with `body` to the API for its caller's tenant and answers the API's response: same
  * status and body, useful headers only. Throws a `Problem` when no answer can be had. `trace` is
  * filled in for the request's log line. A write that succeeded is announced here
- * (`lib/events/announce.ts`), in the one path every write takes, whoever its caller.
+ * (`events/announce.ts`), in the one path every write takes, whoever its caller.
  */
 export async function sendV2(
   r: V2Request,

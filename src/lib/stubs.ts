@@ -179,7 +179,7 @@ export function asOperator<T>(
 
 /**
  * `call` on the watcher's face of `name`: a token for the books it names. For the tenant's
- * `Watcher` only (`durable/watcher.ts`), which is reached by the tenant's name alone.
+ * `Watcher` only (`events/watcher/watcher-object.ts`), which is reached by the tenant's name alone.
  */
 export function asWatcher<T>(
   env: TenantBinding,
@@ -221,8 +221,8 @@ export function orderRunPort(
 }
 
 /**
- * The tenant's events object (`durable/events.ts`): endpoints, event log, outbox. Its name is the
- * tenant's, from an authenticated gateway key, an operator's path, an order run's tenant, or a
+ * The tenant's events object (`events/events-object.ts`): endpoints, event log, outbox. Its name is
+ * the tenant's, from an authenticated gateway key, an operator's path, an order run's tenant, or a
  * delivery message the object queued itself; it checks no credential of its own.
  */
 export function eventsStub(env: Pick<Bindings, "EVENTS">, name: TenantName) {
@@ -253,9 +253,9 @@ export function payoutRunPort(
 }
 
 /**
- * The tenant's watcher (`durable/watcher.ts`): it polls the API for changes made elsewhere. Its
- * name is the tenant's, from the same authenticated inputs as `eventsStub`'s; the tenant's events
- * object tells it what to watch.
+ * The tenant's watcher (`events/watcher/watcher-object.ts`): it polls the API for changes made
+ * elsewhere. Its name is the tenant's, from the same authenticated inputs as `eventsStub`'s; the
+ * tenant's events object tells it what to watch.
  */
 export function watcherStub(env: Pick<Bindings, "WATCHER">, name: TenantName) {
   // Beside the tenant's object and the governor: each poll takes a token and a permit.
@@ -263,8 +263,8 @@ export function watcherStub(env: Pick<Bindings, "WATCHER">, name: TenantName) {
 }
 
 /**
- * The watchers' roster of an environment (`durable/watch-roster.ts`): who is watched and how often,
- * one per subscription key, as the governor is.
+ * The watchers' roster of an environment (`events/watcher/watch-roster.ts`): who is watched and how
+ * often, one per subscription key, as the governor is.
  */
 export function rosterStub(env: Pick<Bindings, "WATCH_ROSTER">, environment: Environment) {
   return env.WATCH_ROSTER.get(env.WATCH_ROSTER.idFromName(environment), NEAR_THE_API);

@@ -35,7 +35,7 @@ export async function performV2(
 ): Promise<Response> {
   const facts: CallFacts = { ...r, started, trace };
   try {
-    // What follows a write's answer (announcing it, `lib/events/announce.ts`) is not awaited by it.
+    // What follows a write's answer (announcing it, `events/announce.ts`) is not awaited by it.
     const res = await shapedV2({ ...r, after: (work) => ctx.waitUntil(work) }, trace);
     logAfterAnswer(ctx, r.env, r.caller.tenant, who, facts, res.status, res);
     return res;

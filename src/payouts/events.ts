@@ -4,13 +4,13 @@
  * and `payout.unmatched` (it waits, naming what does not match). This is the one call site of
  * both events: `PayoutReconciliation` calls `announce` from a step of its own, once per attempt
  * (the engine caches a finished step, so a replayed run does not announce twice). Each goes to the
- * tenant's event log (`lib/events/announce.ts`, `recordEvents`), keyed by the payout and its
+ * tenant's event log (`events/announce.ts`, `recordEvents`), keyed by the payout and its
  * attempt: a step the engine retries records nothing twice, while a payout the operator retries
  * can be unmatched (and announced) again, and then reconciled.
  */
 import type { Bindings } from "../lib/config";
-import { recordEvents } from "../lib/events/announce";
-import { eventKey } from "../lib/events/keys";
+import { recordEvents } from "../events/announce";
+import { eventKey } from "../events/keys";
 import type { Source } from "../orders/order";
 import type { TenantName } from "../lib/stubs";
 

@@ -40,7 +40,7 @@ export const REQUEST_LOG_TABLES = [
 /**
  * Who made a call. A key is named by a short, non-secret id (see `request-log/record.ts`). `events`
  * is not a call of the API: the notice that a webhook endpoint was disabled
- * (`lib/events/notice.ts`), written here so the support desk sees it beside the calls. `stripe` is
+ * (`events/notice.ts`), written here so the support desk sees it beside the calls. `stripe` is
  * not one either: a payout run's read of Stripe's API (`payouts/stripe/client.ts`), named by the
  * run's instance id.
  */

@@ -1,18 +1,19 @@
 /**
- * The `Events` object on its own (`src/durable/events.ts`): one event per de-duplication key
+ * The `Events` object on its own (`src/events/events-object.ts`): one event per de-duplication key
  * whoever records it, what survives an eviction, the alarm's purge after 30 days, an endpoint
  * failing for days disabled with a notice, a replay bounded by the rounds still open to its
- * endpoint, an object reached by a name that is not a tenant's, and its storage layout. Each test its own tenant name; the clock moves forward only.
+ * endpoint, an object reached by a name that is not a tenant's, and its storage layout. Each test
+ * its own tenant name; the clock moves forward only.
  */
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DISABLE_AFTER_MS } from "../../src/durable/events/dispatch";
-import { EVENT_RETENTION_MS } from "../../src/durable/events/log";
-import { MAX_REPLAY_EVENTS } from "../../src/durable/events/replays";
+import { DISABLE_AFTER_MS } from "../../src/events/object/dispatch";
+import { EVENT_RETENTION_MS } from "../../src/events/object/log";
+import { MAX_REPLAY_EVENTS } from "../../src/events/object/replays";
 import { storedVersion } from "../../src/durable/migrations";
-import { readFeed } from "../../src/lib/events/feed";
-import type { EventDraft } from "../../src/lib/events/types";
+import { readFeed } from "../../src/events/feed";
+import type { EventDraft } from "../../src/events/types";
 import { eventsStub, tenantName } from "../../src/lib/stubs";
 import { restoreClock, skipAhead } from "../helpers/clock";
 import {

@@ -1,6 +1,6 @@
 /**
- * The watchers' roster of an environment (`src/durable/watch-roster.ts`): it answers each watcher
- * its cycle by the cadence formula (`lib/watcher/cadence.ts`, unit-tested in
+ * The watchers' roster of an environment (`src/events/watcher/watch-roster.ts`): it answers each
+ * watcher its cycle by the cadence formula (`events/watcher/cadence.ts`, unit-tested in
  * `test/lib/watcher/polls.test.ts`) over the tenants it holds, so what this proves is the holding:
  * each report counts, active and idle tenants apart, a watcher that leaves is gone, and one that
  * went silent is dropped after three of its cycles. Costs are large so that the budget, not the
@@ -10,7 +10,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readConfig } from "../../src/lib/config";
-import { cycles, type Watched } from "../../src/lib/watcher/cadence";
+import { cycles, type Watched } from "../../src/events/watcher/cadence";
 
 afterEach(() => {
   vi.useRealTimers();

@@ -1,11 +1,11 @@
 /**
- * The watcher (`src/durable/watcher.ts`, docs/events.md "The watcher") against the sandbox: what
- * issue 30 asks it to show. A customer created elsewhere with the client's own token is one
- * `customer.created`; an invoice paid elsewhere is `outgoing_invoice.paid`; a change the gateway
- * announced from its own write is not announced again; after an eviction and a restart nothing is
- * skipped or repeated; a row committed late inside the overlap is not lost. Each cycle is the
- * watcher's alarm, run with `runDurableObjectAlarm` (its cadence in tests is an hour, so it never
- * runs on its own); the queue is captured as the events tests capture it.
+ * The watcher (`src/events/watcher/watcher-object.ts`, docs/events.md "The watcher") against the
+ * sandbox: what issue 30 asks it to show. A customer created elsewhere with the client's own token
+ * is one `customer.created`; an invoice paid elsewhere is `outgoing_invoice.paid`; a change the
+ * gateway announced from its own write is not announced again; after an eviction and a restart
+ * nothing is skipped or repeated; a row committed late inside the overlap is not lost. Each cycle
+ * is the watcher's alarm, run with `runDurableObjectAlarm` (its cadence in tests is an hour, so it
+ * never runs on its own); the queue is captured as the events tests capture it.
  */
 import { env } from "cloudflare:workers";
 import {
@@ -15,10 +15,10 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Watcher } from "../../src/durable/watcher";
+import type { Watcher } from "../../src/events/watcher/watcher-object";
 import app from "../../src/index";
-import { MAX_PAGES } from "../../src/lib/watcher/poll";
-import { LOOKBACK_MS } from "../../src/lib/watcher/times";
+import { MAX_PAGES } from "../../src/events/watcher/poll";
+import { LOOKBACK_MS } from "../../src/events/watcher/times";
 import { WATCHER_BACKOFF_MS } from "../../src/lib/rate/watcher-room";
 import { governorStub } from "../../src/lib/stubs";
 import { restoreClock, skipAhead } from "../helpers/clock";
@@ -266,7 +266,8 @@ describe("watcher: budget, what it watches, and what it reports", () => {
     await control("PUT", "/settings", { faults: [] });
     // Run before its time, the next cycle finds the governor still keeping the watcher out (a 429
     // to anyone's call keeps it out WATCHER_BACKOFF_MS): it stops without a call, and the change
-    // waits; it asks again after the governor's Retry-After, not a whole cycle (an hour here) later.
+    // waits; it asks again after the governor's Retry-After, not a whole cycle (an hour here)
+    // later.
     const refused = await cycle(t);
     expect(refused.lastCycle).toMatchObject({ calls: 0, outcome: "no-permit" });
     const again = Date.parse(String(refused.nextCycleAt));

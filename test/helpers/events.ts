@@ -21,8 +21,8 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { afterEach, expect, vi } from "vitest";
 import worker from "../../src/index";
-import { DEAD_LETTER_QUEUE, DELIVERY_QUEUE } from "../../src/lib/events/consumer";
-import type { DeliveryMessage } from "../../src/lib/events/types";
+import { DEAD_LETTER_QUEUE, DELIVERY_QUEUE } from "../../src/events/consumer";
+import type { DeliveryMessage } from "../../src/events/types";
 import { gw, json } from "./gateway";
 
 /** One request the receiver got. */

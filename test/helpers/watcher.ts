@@ -11,9 +11,9 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
-import type { Watcher } from "../../src/durable/watcher";
+import type { Watcher } from "../../src/events/watcher/watcher-object";
 import { governorStub, tenantName, watcherStub } from "../../src/lib/stubs";
-import type { WatcherView } from "../../src/lib/watcher/view";
+import type { WatcherView } from "../../src/events/watcher/view";
 import { control } from "./gateway";
 
 type Environment = "demo" | "production";

@@ -1,5 +1,5 @@
 /**
- * The console's events page (`src/routes/console/event-routes.tsx`): a tenant's endpoints with
+ * The console's events page (`src/events/console-routes.tsx`): a tenant's endpoints with
  * their recent deliveries and failures, a disabled endpoint's notice (on the tenant's page too),
  * and its forms: redeliver a failed event, enable the endpoint again, replay a window. Never a
  * secret on it.

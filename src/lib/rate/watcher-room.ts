@@ -5,20 +5,21 @@
  * `lib/rate`: every method takes the time; `fair-queue.ts` asks it only when nobody of the first
  * class waits.
  *
- * The rule: a watcher permit goes at `t` only if nobody of the first class waits, no pause holds and
- * the pace is back at its floor with a first-class permit due (so the watcher never slips in
- * between a burst and its paced rest), no 429 came in the last `WATCHER_BACKOFF_MS`, the window holds
- * fewer than `places` watcher permits (its share: 2 of 10 at the default 20 %), the first class
- * holds at most `limit − places` of the window (the room beyond what it is using), and the window
- * has a free place within the burst the API has been seen to take.
+ * The rule: a watcher permit goes at `t` only if nobody of the first class waits, no pause holds
+ * and the pace is back at its floor with a first-class permit due (so the watcher never slips in
+ * between a burst and its paced rest), no 429 came in the last `WATCHER_BACKOFF_MS`, the window
+ * holds fewer than `places` watcher permits (its share: 2 of 10 at the default 20 %), the first
+ * class holds at most `limit − places` of the window (the room beyond what it is using), and the
+ * window has a free place within the burst the API has been seen to take.
  *
  * Why that never delays a caller who leaves the share free: the first class decides on its own
  * grants alone (its pace, its burst and reserve, its estimate: `grant-window.ts`), so the only rule
  * a watcher permit touches is the window's limit, which counts every grant. While the first class
  * holds at most `limit − places` permits in every window, first class and watcher together hold at
  * most `limit`, that rule never binds a caller any sooner than it would alone, and every caller is
- * granted at exactly the time it would be with no watcher at all (test/lib/rate/watcher-room.test.ts
- * checks it over random arrivals against the same arrivals with no watcher).
+ * granted at exactly the time it would be with no watcher at all
+ * (test/lib/rate/watcher-room.test.ts checks it over random arrivals against the same arrivals with
+ * no watcher).
  *
  * What no rule can promise: that a caller who, within one window after a watcher permit, wants more
  * than `limit − places` places waits for nothing. The API counts the watcher's call whatever comes
@@ -117,7 +118,7 @@ export class WatcherRoom {
    * Estimated wait of a new watcher request, ms, with `ahead` watchers queued before it and
    * `firstWaiting` first-class requests to be served first: after the first class's queue and the
    * room opening, one window more for every `places` watchers ahead. Callers who come meanwhile go
-   * first, so it is a lower bound; a watcher waits at most its turn (`lib/watcher/cadence.ts`,
+   * first, so it is a lower bound; a watcher waits at most its turn (`events/watcher/cadence.ts`,
    * `turnWaitMs`), else it is refused and asks again after this.
    */
   estimate(

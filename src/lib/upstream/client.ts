@@ -64,7 +64,7 @@ export interface UpstreamCaller {
    * started under, which must still be the tenant's (see `durable/tenant.ts`); or an assistant's
    * OAuth grant, which must still be live (`durable/tenant/grant-face.ts`); or, for the tenant's
    * watcher, the books it reads, which must still be the tenant's
-   * (`durable/tenant/watcher-face.ts`).
+   * (`events/watcher/watcher-face.ts`).
    */
   credential:
     { gatewayKey: string } | { registration: string } | { grant: string } | { watcher: string };

@@ -61,7 +61,7 @@ export async function settle(api: RunApi, s: Settlement): Promise<{ posted: bool
  * The invoice (or credit note) numbered `invoiceNo` as the API answers it after a settlement, as
  * JSON text (a step's value must be plain), or null when the list does not show it. A payment's
  * answer does not show the invoice's new balance, so this one read does, for the events
- * `outgoing_invoice.paid` and `.balance_changed` (`lib/events/invoice-events.ts`).
+ * `outgoing_invoice.paid` and `.balance_changed` (`events/invoice-events.ts`).
  */
 export async function invoiceAfterSettlement(
   api: RunApi,

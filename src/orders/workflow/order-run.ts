@@ -13,7 +13,7 @@
 import type { WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
 import { creditPlan, invoicePlan, roundingProblem, type LinePlan } from "../invoice-lines";
-import { balanceDrafts, sentDrafts } from "../../lib/events/invoice-events";
+import { balanceDrafts, sentDrafts } from "../../events/invoice-events";
 import { settlementAccountOf, type OrderMapping } from "../../ledger/mapping";
 import { formatMinor } from "../../ledger/money";
 import type { Order } from "../order";

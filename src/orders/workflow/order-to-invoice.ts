@@ -10,7 +10,7 @@
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
 import type { Bindings } from "../../lib/config";
-import { recordEvents } from "../../lib/events/announce";
+import { recordEvents } from "../../events/announce";
 import { runApi } from "../../ledger/run-api";
 import type { RunParams } from "../runs";
 import { orderRunPort } from "../../lib/stubs";

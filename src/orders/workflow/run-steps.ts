@@ -6,8 +6,8 @@
  */
 import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
-import { runDrafts, runEventTypes } from "../../lib/events/run-events";
-import type { EventDraft } from "../../lib/events/types";
+import { runDrafts, runEventTypes } from "../../events/run-events";
+import type { EventDraft } from "../../events/types";
 import type { OrderRunPort, RunInput } from "../port";
 import { RunError, type RunApi } from "../../ledger/run-api";
 import { publicView } from "../run-view";
@@ -22,14 +22,14 @@ const CALL_STEP: WorkflowStepConfig = {
   timeout: "2 minutes",
 };
 
-/** Records events in the tenant's event log (`lib/events/announce.ts`, `recordEvents`). */
+/** Records events in the tenant's event log (`events/announce.ts`, `recordEvents`). */
 export type Announce = (drafts: EventDraft[]) => Promise<void>;
 
 /**
  * The steps every run is made of. `current` names the step a failure happened in.
  *
  * Every step that reports also announces, inside the same step, after the report: the run's own
- * events (`lib/events/run-events.ts`) and the invoice events the step's value shows. A step the
+ * events (`events/run-events.ts`) and the invoice events the step's value shows. A step the
  * engine retries announces again, and the event log drops the repeat by its key, so each event is
  * recorded once; an announcement that fails fails the step, which the engine retries.
  */

@@ -4,7 +4,7 @@
  * script. Mounted by `src/index.ts`; its routes are declared in `contract.ts` like every other
  * route.
  */
-import { eventRoutes } from "./event-routes";
+import { eventRoutes } from "../../events/console-routes";
 import { MessagePage } from "./layout";
 import { oauthRoutes } from "../../assistants/console/oauth-routes";
 import { orderRoutes } from "../../orders/console-routes";

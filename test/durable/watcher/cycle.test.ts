@@ -1,10 +1,10 @@
 /**
- * When a watcher's next cycle is due (`src/durable/watcher/cycle.ts`, `nextCycleAt`): a cycle
+ * When a watcher's next cycle is due (`src/events/watcher/object/cycle.ts`, `nextCycleAt`): a cycle
  * later; after the API's 429 not before its Retry-After; after the governor refused a permit, at
  * its Retry-After (at least 5 s), never later than the next cycle.
  */
 import { describe, expect, it } from "vitest";
-import { nextCycleAt, type CycleRun } from "../../../src/durable/watcher/cycle";
+import { nextCycleAt, type CycleRun } from "../../../src/events/watcher/object/cycle";
 
 describe("watcher: when the next cycle is due", () => {
   const T = Date.UTC(2026, 10, 26, 12);

@@ -1,9 +1,9 @@
 /**
- * Which URLs an endpoint may have (`src/lib/events/endpoint-url.ts`): https on a public address in
+ * Which URLs an endpoint may have (`src/events/endpoint-url.ts`): https on a public address in
  * a deploy; http to loopback only in the local configuration.
  */
 import { describe, expect, it } from "vitest";
-import { endpointUrl, ipv6Bytes } from "../../../src/lib/events/endpoint-url";
+import { endpointUrl, ipv6Bytes } from "../../../src/events/endpoint-url";
 
 const accepted = (url: string, local = false) => endpointUrl(url, local).ok;
 

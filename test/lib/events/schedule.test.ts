@@ -1,5 +1,5 @@
 /**
- * The retry schedule (`src/lib/events/schedule.ts`): written as waits, ≥ 24 h by default, jittered,
+ * The retry schedule (`src/events/schedule.ts`): written as waits, ≥ 24 h by default, jittered,
  * honouring a longer Retry-After, and used up after its last wait.
  */
 import { describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import {
   nextWait,
   parseSchedule,
   retryWindowSeconds,
-} from "../../../src/lib/events/schedule";
+} from "../../../src/events/schedule";
 
 describe("retry schedule", () => {
   it("reads waits in seconds, minutes and hours", () => {

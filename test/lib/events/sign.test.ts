@@ -1,10 +1,10 @@
 /**
- * Standard Webhooks signing with WebCrypto (`src/lib/events/sign.ts`), verified by the
+ * Standard Webhooks signing with WebCrypto (`src/events/sign.ts`), verified by the
  * `standardwebhooks` package as a receiver's software would.
  */
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { newEndpointSecret, secretBytes, signatureHeader } from "../../../src/lib/events/sign";
+import { newEndpointSecret, secretBytes, signatureHeader } from "../../../src/events/sign";
 
 const body = JSON.stringify({
   id: "evt_x",

@@ -1,13 +1,13 @@
 /**
- * Which `/v2` writes are announced and how (`src/lib/events/write-events.ts`), the events' data
+ * Which `/v2` writes are announced and how (`src/events/write-events.ts`), the events' data
  * (`data.ts`) and their de-duplication keys (`keys.ts`), which the watcher of issue 30 derives the
  * same way.
  */
 import { describe, expect, it } from "vitest";
-import { eventData, MAX_DATA_BYTES } from "../../../src/lib/events/data";
-import { balanceDrafts, sentDrafts } from "../../../src/lib/events/invoice-events";
-import { recordKey } from "../../../src/lib/events/keys";
-import { announcementOf, MAX_INVOICES_PER_READ } from "../../../src/lib/events/write-events";
+import { eventData, MAX_DATA_BYTES } from "../../../src/events/data";
+import { balanceDrafts, sentDrafts } from "../../../src/events/invoice-events";
+import { recordKey } from "../../../src/events/keys";
+import { announcementOf, MAX_INVOICES_PER_READ } from "../../../src/events/write-events";
 
 describe("announced writes", () => {
   it("announces customers and products from their answer, naming the fields the write set", () => {

@@ -1,23 +1,24 @@
 /**
- * One poll of the watcher (`src/lib/watcher/poll.ts`) and the events its rows mean (`drafts.ts`),
- * with the I/O faked: the keys are the ones ledgergate's own writes derive, a row created and
- * changed is `created` and `updated`, an invoice's posted balance is not a balance change, pages
- * go by keyset with the stamp read again, at most `MAX_PAGES` a cycle and the next cycle goes on
- * there, events are recorded before the cursor moves, and a stop leaves the cursor where it was.
+ * One poll of the watcher (`src/events/watcher/poll.ts`) and the events its rows mean
+ * (`drafts.ts`), with the I/O faked: the keys are the ones ledgergate's own writes derive, a row
+ * created and changed is `created` and `updated`, an invoice's posted balance is not a balance
+ * change, pages go by keyset with the stamp read again, at most `MAX_PAGES` a cycle and the next
+ * cycle goes on there, events are recorded before the cursor moves, and a stop leaves the cursor
+ * where it was.
  */
 import { describe, expect, it } from "vitest";
-import { balanceDrafts, sentDrafts } from "../../../src/lib/events/invoice-events";
-import { recordKey } from "../../../src/lib/events/keys";
-import type { EventDraft } from "../../../src/lib/events/types";
-import { found } from "../../../src/lib/watcher/drafts";
+import { balanceDrafts, sentDrafts } from "../../../src/events/invoice-events";
+import { recordKey } from "../../../src/events/keys";
+import type { EventDraft } from "../../../src/events/types";
+import { found } from "../../../src/events/watcher/drafts";
 import {
   MAX_PAGES,
   PAGE_SIZE,
   runPoll,
   type Page,
   type PollIo,
-} from "../../../src/lib/watcher/poll";
-import type { PlannedPoll } from "../../../src/lib/watcher/polls";
+} from "../../../src/events/watcher/poll";
+import type { PlannedPoll } from "../../../src/events/watcher/polls";
 
 const T0 = Date.UTC(2026, 10, 26, 10);
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,5 +1,5 @@
 /**
- * What the watcher polls (`src/lib/watcher/polls.ts`), its times (`times.ts`) and its cadence
+ * What the watcher polls (`src/events/watcher/polls.ts`), its times (`times.ts`) and its cadence
  * (`cadence.ts`): only what some endpoint takes, the creation filter when only creations are
  * wanted, the read's start with its lookback and floor, the filter's documented format, and the
  * cycle formula with active tenants first, spending at most the share.
@@ -11,9 +11,9 @@ import {
   IDLE_FACTOR,
   isActive,
   PAUSED_CYCLE_MS,
-} from "../../../src/lib/watcher/cadence";
-import { plan } from "../../../src/lib/watcher/polls";
-import { filterTime, LOOKBACK_MS, stampOf, startOf } from "../../../src/lib/watcher/times";
+} from "../../../src/events/watcher/cadence";
+import { plan } from "../../../src/events/watcher/polls";
+import { filterTime, LOOKBACK_MS, stampOf, startOf } from "../../../src/events/watcher/times";
 
 describe("watcher: what is polled", () => {
   it("polls only the resources some type is wanted for, nothing for the runs' own events", () => {

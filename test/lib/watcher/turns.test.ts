@@ -1,19 +1,19 @@
 /**
  * The watchers of one environment taking turns in the governor's watcher lane
- * (`lib/watcher/cadence.ts`, `turnWaitMs`), on a driven clock: each watcher runs the cycles of
- * `durable/watcher.ts` (its polls in turn, the next cycle at `nextCycleAt`) against the governor's
- * real queue (`FairQueue` with its window and watcher room), nobody of the first class calling.
- * Counts, order and simulated times only.
+ * (`events/watcher/cadence.ts`, `turnWaitMs`), on a driven clock: each watcher runs the cycles of
+ * `events/watcher/watcher-object.ts` (its polls in turn, the next cycle at `nextCycleAt`) against
+ * the governor's real queue (`FairQueue` with its window and watcher room), nobody of the first
+ * class calling. Counts, order and simulated times only.
  */
 import { describe, expect, it } from "vitest";
-import { nextCycleAt } from "../../../src/durable/watcher/cycle";
+import { nextCycleAt } from "../../../src/events/watcher/object/cycle";
 import type { FairQueue } from "../../../src/lib/rate/fair-queue";
 import {
   cycles,
   MAX_TURN_WAIT_MS,
   MIN_TURN_WAIT_MS,
   turnWaitMs,
-} from "../../../src/lib/watcher/cadence";
+} from "../../../src/events/watcher/cadence";
 import { GOVERNOR, governorQueue, prng } from "../rate/simulate";
 
 /** Polls a cycle of each tenant (an endpoint that takes every type). */

@@ -1,0 +1,92 @@
+/**
+ * @module
+ * `/admin/tenants/{environment}/{client}/events/*` (operator token): the events routes of
+ * `events/routes.ts` for any tenant, named by the path (docs/events.md). A tenant that is not
+ * registered is a 404 before its events object is reached. Declarations: `events/contract.ts`.
+ */
+import type { Context } from "hono";
+import type { GatewayApp } from "../lib/app";
+import type { Environment } from "../lib/config";
+import { readFeed } from "./feed";
+import { feedTypes, replayWindow } from "./queries";
+import { unwrap } from "../lib/outcome";
+import { endpointsAndWatcher } from "./watcher/listing";
+import { asOperator, eventsStub, tenantName } from "../lib/stubs";
+import { requireAdmin } from "../middleware/admin-auth";
+import { operatorEventContract as route } from "./contract";
+import { gatewayRouter, withDefaults } from "../routes/contract/kit";
+
+/**
+ * The events object of the tenant the (validated) path names, once its registration is confirmed:
+ * an events object of a name never registered is not created.
+ */
+async function tenantEvents(
+  c: Context<GatewayApp>,
+  p: { environment: Environment; client: string },
+) {
+  const name = tenantName(p.environment, p.client);
+  unwrap(await asOperator(c.env, name, (f) => f.registrationId()));
+  return eventsStub(c.env, name);
+}
+
+const router = gatewayRouter();
+router.use("*", requireAdmin);
+
+export const adminEventRoutes = router
+  .openapi(route.createEndpoint, async (c) => {
+    const events = await tenantEvents(c, c.req.valid("param"));
+    return c.json(unwrap(await events.createEndpoint(c.req.valid("json"))), 201);
+  })
+  .openapi(route.listEndpoints, async (c) => {
+    const p = c.req.valid("param");
+    await tenantEvents(c, p);
+    return c.json(await endpointsAndWatcher(c.env, tenantName(p.environment, p.client)), 200);
+  })
+  .openapi(route.getEndpoint, async (c) => {
+    const p = c.req.valid("param");
+    return c.json(unwrap(await (await tenantEvents(c, p)).endpoint(p.id)), 200);
+  })
+  .openapi(route.updateEndpoint, async (c) => {
+    const p = c.req.valid("param");
+    const events = await tenantEvents(c, p);
+    return c.json(unwrap(await events.updateEndpoint(p.id, c.req.valid("json"))), 200);
+  })
+  .openapi(route.deleteEndpoint, async (c) => {
+    const p = c.req.valid("param");
+    unwrap(await (await tenantEvents(c, p)).deleteEndpoint(p.id));
+    return c.body(null, 204);
+  })
+  .openapi(route.rotateSecret, async (c) => {
+    const p = c.req.valid("param");
+    return c.json(unwrap(await (await tenantEvents(c, p)).rotateSecret(p.id)), 200);
+  })
+  .openapi(route.feed, async (c) => {
+    const q = c.req.valid("query");
+    const events = await tenantEvents(c, c.req.valid("param"));
+    const page = await readFeed(events, q.after ?? null, feedTypes(q.types), q.limit);
+    return c.json(page, 200);
+  })
+  .openapi(route.deliveries, async (c) => {
+    const p = c.req.valid("param");
+    const events = await tenantEvents(c, p);
+    return c.json(
+      { deliveries: unwrap(await events.deliveries(p.id, c.req.valid("query").limit)) },
+      200,
+    );
+  })
+  .openapi(route.redeliver, async (c) => {
+    const p = c.req.valid("param");
+    const { endpoint } = withDefaults(
+      route.redeliver.request.body.content["application/json"].schema,
+      c.req.valid("json"),
+    );
+    const events = await tenantEvents(c, p);
+    return c.json(unwrap(await events.redeliver(p.id, endpoint ?? null)), 202);
+  })
+  .openapi(route.replay, async (c) => {
+    const p = c.req.valid("param");
+    const { since, until } = c.req.valid("json");
+    const w = replayWindow(since, until);
+    const events = await tenantEvents(c, p);
+    return c.json(unwrap(await events.replay(p.id, w.since, w.until)), 202);
+  });

@@ -1,0 +1,106 @@
+/**
+ * @module
+ * The console's events page and its forms: the admin API's events calls, the session standing
+ * where the operator's token stands there. Each form answers with a 303 to the page, its message
+ * in the one-time flash (post-redirect-get, `flash.ts`).
+ */
+import type { Context } from "hono";
+import type { ConsoleApp } from "../lib/console/app";
+import { tenantPath } from "../lib/console/views";
+import type { Environment } from "../lib/config";
+import { unwrap, type Outcome } from "../lib/outcome";
+import { asOperator, eventsStub, tenantName } from "../lib/stubs";
+import { endpointsAndWatcher } from "./watcher/listing";
+import { enableEndpoint, eventsPage, redeliverEvent, replayEvents } from "./console-contract";
+import { seeWith, takeFlash } from "../routes/console/flash";
+import { EventsPage } from "./console-page";
+import { html } from "../routes/console/render";
+import type { ConsoleRouter } from "../routes/console/router";
+
+/** Attempts shown per endpoint on the page. */
+const RECENT_ATTEMPTS = 10;
+
+/** The tenant's events object, once its registration is confirmed (404 otherwise). */
+async function tenantEvents(
+  c: Context<ConsoleApp>,
+  p: { environment: Environment; client: string },
+) {
+  const name = tenantName(p.environment, p.client);
+  unwrap(await asOperator(c.env, name, (f) => f.registrationId()));
+  return eventsStub(c.env, name);
+}
+
+/** The 303 back to the page, saying what `done` came to. */
+function back(
+  c: Context<ConsoleApp>,
+  p: { environment: Environment; client: string },
+  done: Outcome<{ queued: number } | unknown>,
+  what: string,
+) {
+  const path = tenantPath(p.environment, p.client, "/events");
+  if (!done.ok) return seeWith(c, path, { at: "events", error: done.error.detail });
+  const queued = (done.value as { queued?: number }).queued;
+  return seeWith(c, path, {
+    at: "events",
+    notice:
+      queued === undefined
+        ? what
+        : `${what}: ${queued} ${queued === 1 ? "delivery" : "deliveries"} queued.`,
+  });
+}
+
+/** Binds the events page and its forms to `router`. */
+export function eventRoutes(router: ConsoleRouter) {
+  return router
+    .openapi(eventsPage, async (c) => {
+      const p = c.req.valid("param");
+      const events = await tenantEvents(c, p);
+      const { endpoints, watcher } = await endpointsAndWatcher(
+        c.env,
+        tenantName(p.environment, p.client),
+      );
+      const recent = await Promise.all(
+        endpoints.map(async (e) => unwrap(await events.deliveries(e.id, RECENT_ATTEMPTS))),
+      );
+      return html(
+        c,
+        <EventsPage
+          csrf={c.var.console.csrf}
+          tenant={tenantName(p.environment, p.client)}
+          environment={p.environment}
+          client={p.client}
+          endpoints={endpoints.map((e, i) => ({ ...e, attempts: recent[i] ?? [] }))}
+          watcher={watcher}
+          flash={(await takeFlash(c)) ?? undefined}
+        />,
+      );
+    })
+    .openapi(replayEvents, async (c) => {
+      const p = c.req.valid("param");
+      const f = c.req.valid("form");
+      const since = Date.parse(`${f.since}Z`);
+      const until = f.until ? Date.parse(`${f.until}Z`) : Date.now() + 1;
+      const events = await tenantEvents(c, p);
+      return back(c, p, await events.replay(p.id, since, until), "Replay");
+    })
+    .openapi(redeliverEvent, async (c) => {
+      const p = c.req.valid("param");
+      const events = await tenantEvents(c, p);
+      return back(
+        c,
+        p,
+        await events.redeliver(p.eventId, c.req.valid("form").endpoint),
+        "Redelivery",
+      );
+    })
+    .openapi(enableEndpoint, async (c) => {
+      const p = c.req.valid("param");
+      const events = await tenantEvents(c, p);
+      return back(
+        c,
+        p,
+        await events.updateEndpoint(p.id, { enabled: true }),
+        "Enabled again; replay what it missed below.",
+      );
+    });
+}

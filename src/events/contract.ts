@@ -1,0 +1,183 @@
+/**
+ * @module
+ * The declarations of the events routes (docs/events.md): a tenant's webhook endpoints, its event
+ * feed, the delivery log, redelivery and replay. Declared once, for two callers: the tenant's
+ * gateway key under `/events` (`events/routes.ts`), and the operator under
+ * `/admin/tenants/{environment}/{client}/events` (`events/admin-routes.ts`), the same requests and
+ * answers with the tenant named by the path.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { problems } from "../lib/openapi/problems";
+import { SECURITY } from "../lib/openapi/security";
+import { EndpointId, EventId } from "./types";
+import { jsonGate } from "../middleware/validate";
+import { Target } from "../routes/contract/admin";
+import {
+  Created,
+  Deliveries,
+  DeliveriesQuery,
+  Endpoint,
+  EndpointChange,
+  Endpoints,
+  Feed,
+  FeedQuery,
+  NewEndpoint,
+  Queued,
+  Redelivery,
+  Replay,
+  Rotated,
+} from "./event-schemas";
+import { jsonAnswer, jsonBody } from "../routes/contract/kit";
+
+/** Who calls: the tenant's gateway key, or the operator with the tenant in the path. */
+type Side = "key" | "operator";
+
+/**
+ * The routes of one side: its paths, parameters (`tenant`: the path's tenant, or none), security
+ * and operation ids.
+ */
+function eventContract<T extends z.ZodObject, E extends z.ZodObject, V extends z.ZodObject>(
+  side: Side,
+  tenant: T,
+  endpointParams: E,
+  eventParams: V,
+) {
+  const operator = side === "operator";
+  const base = {
+    tags: ["events"],
+    security: [{ [operator ? SECURITY.operator : SECURITY.gatewayKey]: [] }],
+  };
+  const prefix = operator ? "/tenants/{environment}/{client}/events" : "";
+  const at = (p: string) => `${prefix}${p}` || "/";
+  const id = (name: string) => (operator ? `admin${name[0]?.toUpperCase()}${name.slice(1)}` : name);
+  const who = operator ? "a tenant's" : "the tenant's";
+  return {
+    createEndpoint: createRoute({
+      ...base,
+      method: "post",
+      path: at("/endpoints"),
+      operationId: id("createEventEndpoint"),
+      summary: `Add ${who} webhook endpoint; its secret is shown once`,
+      middleware: [jsonGate()],
+      request: { params: tenant, body: jsonBody(NewEndpoint) },
+      responses: {
+        201: jsonAnswer("The endpoint, with its secret.", Created),
+        ...problems(400, 401, 404, 409, 413, 415, 429, 503),
+      },
+    }),
+    listEndpoints: createRoute({
+      ...base,
+      method: "get",
+      path: at("/endpoints"),
+      operationId: id("listEventEndpoints"),
+      summary: `${operator ? "A tenant's" : "The tenant's"} webhook endpoints`,
+      request: { params: tenant },
+      responses: { 200: jsonAnswer("The endpoints.", Endpoints), ...problems(401, 404, 429, 503) },
+    }),
+    getEndpoint: createRoute({
+      ...base,
+      method: "get",
+      path: at("/endpoints/{id}"),
+      operationId: id("getEventEndpoint"),
+      summary: "One webhook endpoint",
+      request: { params: endpointParams },
+      responses: { 200: jsonAnswer("The endpoint.", Endpoint), ...problems(401, 404, 429, 503) },
+    }),
+    updateEndpoint: createRoute({
+      ...base,
+      method: "patch",
+      path: at("/endpoints/{id}"),
+      operationId: id("updateEventEndpoint"),
+      summary: "Change an endpoint's URL, types or description, or enable or disable it",
+      middleware: [jsonGate()],
+      request: { params: endpointParams, body: jsonBody(EndpointChange) },
+      responses: {
+        200: jsonAnswer("The endpoint.", Endpoint),
+        ...problems(400, 401, 404, 413, 415, 429, 503),
+      },
+    }),
+    deleteEndpoint: createRoute({
+      ...base,
+      method: "delete",
+      path: at("/endpoints/{id}"),
+      operationId: id("deleteEventEndpoint"),
+      summary: "Delete an endpoint, its pending deliveries and its delivery log",
+      request: { params: endpointParams },
+      responses: { 204: { description: "Deleted." }, ...problems(401, 404, 429, 503) },
+    }),
+    rotateSecret: createRoute({
+      ...base,
+      method: "post",
+      path: at("/endpoints/{id}/secret"),
+      operationId: id("rotateEventSecret"),
+      summary: "A new signing secret; the previous one keeps signing for a day",
+      request: { params: endpointParams },
+      responses: {
+        200: jsonAnswer("The new secret, shown once.", Rotated),
+        ...problems(401, 404, 429, 503),
+      },
+    }),
+    feed: createRoute({
+      ...base,
+      method: "get",
+      path: at(""),
+      operationId: id("listEvents"),
+      summary: `${operator ? "A tenant's" : "The tenant's"} events, oldest first: the catch-up feed (30 days)`,
+      request: { params: tenant, query: FeedQuery },
+      responses: { 200: jsonAnswer("The events.", Feed), ...problems(400, 401, 404, 429, 503) },
+    }),
+    deliveries: createRoute({
+      ...base,
+      method: "get",
+      path: at("/endpoints/{id}/deliveries"),
+      operationId: id("listEventDeliveries"),
+      summary: "An endpoint's delivery attempts, newest first",
+      request: { params: endpointParams, query: DeliveriesQuery },
+      responses: {
+        200: jsonAnswer("The attempts.", Deliveries),
+        ...problems(400, 401, 404, 429, 503),
+      },
+    }),
+    redeliver: createRoute({
+      ...base,
+      method: "post",
+      path: at("/{id}/redeliver"),
+      operationId: id("redeliverEvent"),
+      summary: "Deliver an event again, with its id (from the log, not the API)",
+      middleware: [jsonGate({ optional: true })],
+      request: { params: eventParams, body: jsonBody(Redelivery, false) },
+      responses: {
+        202: jsonAnswer("Queued.", Queued),
+        ...problems(400, 401, 404, 409, 413, 415, 429, 503),
+      },
+    }),
+    replay: createRoute({
+      ...base,
+      method: "post",
+      path: at("/endpoints/{id}/replay"),
+      operationId: id("replayEvents"),
+      summary: "Deliver an endpoint every event of its types recorded in a time window again",
+      middleware: [jsonGate()],
+      request: { params: endpointParams, body: jsonBody(Replay) },
+      responses: {
+        202: jsonAnswer("Queued.", Queued),
+        ...problems(400, 401, 404, 409, 413, 415, 422, 429, 503),
+      },
+    }),
+  };
+}
+
+/** The routes under `/events`, for the tenant's gateway key. */
+export const keyEventContract = eventContract(
+  "key",
+  z.object({}),
+  z.object({ id: EndpointId }),
+  z.object({ id: EventId }),
+);
+/** The routes under `/admin/tenants/{environment}/{client}/events`, for the operator. */
+export const operatorEventContract = eventContract(
+  "operator",
+  Target,
+  Target.extend({ id: EndpointId }),
+  Target.extend({ id: EventId }),
+);

@@ -1,0 +1,90 @@
+/**
+ * @module
+ * One attempt to deliver an event: a POST of the event's JSON with the Standard Webhooks headers
+ * (`webhook-id`: the event's id; `webhook-timestamp`: this attempt's time; `webhook-signature`: one
+ * `v1,` signature per live secret), at most `ATTEMPT_TIMEOUT_MS` for the answer's headers, and no
+ * redirect followed (`redirect: "manual"`: a 3xx is a failed attempt, never a second request to
+ * wherever it points). Only 2xx counts as delivered. The answer's body is not read.
+ */
+import { retryAfterSeconds } from "../lib/upstream/transport";
+import type { AttemptOutcome } from "./object/outbox";
+import { signatureHeader } from "./sign";
+
+/**
+ * How long an attempt waits for the endpoint's answer, ms: 15 s, Svix's limit and the low end of
+ * the 15–30 s Standard Webhooks recommends, so a stalled receiver holds a consumer no longer.
+ */
+export const ATTEMPT_TIMEOUT_MS = 15_000;
+
+/** What to send. */
+export interface Attempt {
+  url: string;
+  id: string;
+  body: string;
+  secrets: readonly string[];
+}
+
+/** An attempt's outcome, and the receiver's Retry-After (s) when it asked to be left alone. */
+export interface Attempted {
+  outcome: AttemptOutcome;
+  retryAfter: number | null;
+}
+
+/**
+ * Sends `a` once with `fetcher` at `now` (epoch ms, read for the timestamp header).
+ *
+ * @example await attempt(fetch, { url, id: "evt_…", body, secrets: ["whsec_…"] }, Date.now())
+ */
+export async function attempt(fetcher: typeof fetch, a: Attempt, now: number): Promise<Attempted> {
+  const timestamp = Math.floor(now / 1000);
+  const headers = {
+    "content-type": "application/json",
+    "user-agent": "ledgergate-webhooks",
+    "webhook-id": a.id,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": await signatureHeader(a.secrets, a.id, timestamp, a.body),
+  };
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), ATTEMPT_TIMEOUT_MS);
+  const started = Date.now();
+  try {
+    const res = await fetcher(a.url, {
+      method: "POST",
+      headers,
+      body: a.body,
+      redirect: "manual",
+      signal: abort.signal,
+    });
+    // Not read: what a receiver answers beyond its status is no concern of the delivery.
+    await res.body?.cancel();
+    const throttled = res.status === 429 || res.status === 503;
+    return {
+      outcome: {
+        status: res.status,
+        error: failure(res.status),
+        durationMs: Date.now() - started,
+      },
+      retryAfter: throttled ? retryAfterSeconds(res.headers.get("retry-after"), 0) : null,
+    };
+  } catch {
+    return {
+      outcome: {
+        status: null,
+        error: abort.signal.aborted
+          ? `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`
+          : "could not connect",
+        durationMs: Date.now() - started,
+      },
+      retryAfter: null,
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Why an answer with `status` failed, or null when it succeeded. */
+function failure(status: number): string | null {
+  if (status >= 200 && status < 300) return null;
+  if (status >= 300 && status < 400) return `answered ${status}: redirects are not followed`;
+  return `answered ${status}`;
+}

@@ -1,0 +1,280 @@
+/**
+ * @module
+ * `Events`: one per tenant (`idFromName("demo:acme")`, made only by `lib/stubs.ts`), the unit that
+ * tells subscribers what changed. It holds the tenant's webhook endpoints, its event log (the
+ * catch-up feed, 30 days), the outbox of deliveries and the log of their attempts (modules of
+ * `events/object/`, each with its own tables). Events are recorded with a de-duplication key and
+ * queued at once (`EVENT_DELIVERIES`); the one alarm sweeps what was written but not queued, and
+ * purges what outlived its retention. The queue consumer (`events/consumer.ts`) asks it what to
+ * send and reports what came of it. It tells the tenant's watcher
+ * (`events/watcher/watcher-object.ts`) what its enabled endpoints take and that the tenant was
+ * active (`events/object/watch-tell.ts`), nothing more. Storage layout: docs/storage.md.
+ *
+ * Who may call: the Worker, after it authenticated the caller (a gateway key, the operator's token
+ * or session), an order run of the tenant, the queue consumer with a message this object queued,
+ * and the tenant's watcher (its `record`). Like `Tenant`'s operator face, the object checks no
+ * credential itself and cannot: the name it is reached by is the authority, and only
+ * `lib/stubs.ts` makes names, from authenticated inputs. It holds nothing of `Tenant`'s (no token,
+ * no key) and never calls the API; what it stores is the tenant's, and is cleared with it.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { readConfig, type Bindings } from "../lib/config";
+import { noticeDisabled } from "./notice";
+import type { DeliveryMessage, EventDraft } from "./types";
+import { log } from "../lib/log";
+import { fail, ok, type Outcome } from "../lib/outcome";
+import { watcherStub, type TenantName } from "../lib/stubs";
+import { Dispatch, type Next, type Plan } from "./object/dispatch";
+import { Endpoints, type EndpointInput } from "./object/endpoints";
+import { EventLog } from "./object/log";
+import { AttemptLog } from "./object/attempt-log";
+import { Outbox, type AttemptOutcome } from "./object/outbox";
+import { Relay } from "./object/relay";
+import { Replays } from "./object/replays";
+import { migrate } from "./object/schema";
+import { WatchTell } from "./object/watch-tell";
+import { ownName } from "../durable/own-name";
+import { Sealer } from "../durable/tenant/sealer";
+
+/** Deliveries one sweep sends at most; the next alarm (at once) takes the rest. */
+const SWEEP_BATCH = 500;
+
+/** The tenant's events: endpoints, log, outbox, attempts. */
+export class Events extends DurableObject<Bindings> {
+  readonly #tenant: TenantName | null;
+  readonly #log: EventLog;
+  readonly #endpoints: Endpoints;
+  readonly #outbox: Outbox;
+  readonly #attempts: AttemptLog;
+  readonly #dispatch: Dispatch;
+  readonly #relay: Relay;
+  readonly #replays: Replays;
+  readonly #tell: WatchTell;
+
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
+    migrate(ctx.storage);
+    const sql = ctx.storage.sql;
+    this.#tenant = ownName(ctx);
+    const tenant = this.#tenant ?? "unnamed";
+    this.#log = new EventLog(sql);
+    this.#outbox = new Outbox(sql);
+    this.#attempts = new AttemptLog(sql);
+    this.#endpoints = new Endpoints(
+      sql,
+      new Sealer(env),
+      (id) => `event-endpoint:${tenant}:${id}`,
+      () => readConfig(this.env).eventEndpointsAllowLoopback,
+    );
+    this.#relay = new Relay(tenant, this.#outbox, () => this.env.EVENT_DELIVERIES);
+    this.#replays = new Replays(this.#log, this.#endpoints, this.#outbox);
+    const name = this.#tenant;
+    this.#tell = new WatchTell(sql, this.#endpoints, () => {
+      if (!name) throw new Error("an events object reached by no tenant's name has no watcher");
+      return watcherStub(this.env, name);
+    });
+    // Endpoints that the watcher was never told about (the object's first wake since it exists,
+    // or a tell that failed before an eviction): tell it now, beside whatever woke the object.
+    if (name && this.#tell.pending()) this.ctx.waitUntil(this.#tell.tell(Date.now()));
+    this.#dispatch = new Dispatch({
+      log: this.#log,
+      endpoints: this.#endpoints,
+      outbox: this.#outbox,
+      waits: () => readConfig(this.env).eventRetryWaits,
+      random: Math.random,
+      disabled: (id, reason, status) => {
+        const url = this.#endpoints.get(id);
+        if (this.#tenant && url.ok)
+          this.ctx.waitUntil(
+            noticeDisabled(this.env, this.#tenant, { id, url: url.value.url }, reason, status),
+          );
+        // A disabled endpoint no longer wants what the watcher polls for it.
+        if (this.#tenant) this.ctx.waitUntil(this.#tell.tell(Date.now()));
+      },
+    });
+  }
+
+  /**
+   * Records each draft whose de-duplication key the log does not hold yet, and queues it for every
+   * enabled endpoint that takes its type; answers how many were new, and their keys (the watcher
+   * measures its detection delay on those). The entry point of every announcer: a `/v2` write, an
+   * order run, and the watcher.
+   */
+  async record(drafts: EventDraft[]): Promise<Outcome<{ recorded: number; keys: string[] }>> {
+    if (!this.#tenant) return UNNAMED;
+    const now = Date.now();
+    const recorded = this.#log.append(drafts, now);
+    const messages = recorded.flatMap((e) =>
+      this.#endpoints.subscribers(e.type).map((ep) => this.#outbox.open(e.id, ep, "event", now)),
+    );
+    if (recorded.length > 0) {
+      const told = this.#tell.active(now);
+      if (told) this.ctx.waitUntil(told);
+    }
+    // The rows and the sweep's alarm first: if the send below is lost, the alarm sends them.
+    await this.#arm();
+    await this.#relay.send(messages, now);
+    return ok({ recorded: recorded.length, keys: recorded.map((e) => e.key) });
+  }
+
+  /** A new endpoint; its `whsec_` secret is in this answer only. */
+  async createEndpoint(input: EndpointInput) {
+    const created = await this.#endpoints.create(input, Date.now());
+    await this.#watcherTold();
+    return created;
+  }
+
+  /** Every endpoint, never a secret. */
+  listEndpoints() {
+    return ok(this.#endpoints.list());
+  }
+
+  /** One endpoint. */
+  endpoint(id: string) {
+    return this.#endpoints.get(id);
+  }
+
+  /** Changes an endpoint (`enabled: true` enables a disabled one again). */
+  async updateEndpoint(id: string, input: EndpointInput) {
+    const now = Date.now();
+    const updated = this.#endpoints.update(id, input, now);
+    if (updated.ok && updated.value.state === "disabled") this.#outbox.failAll(id, now);
+    await this.#watcherTold();
+    return updated;
+  }
+
+  /** Deletes an endpoint, its deliveries and their attempts. */
+  async deleteEndpoint(id: string): Promise<Outcome<null>> {
+    if (!this.#endpoints.remove(id)) return fail("not-found", "No such endpoint.");
+    this.#outbox.dropEndpoint(id);
+    await this.#watcherTold();
+    return ok(null);
+  }
+
+  /** A new secret for an endpoint; the previous one keeps signing for a day. */
+  async rotateSecret(id: string) {
+    const rotated = await this.#endpoints.rotate(id, Date.now());
+    await this.#arm();
+    return rotated;
+  }
+
+  /** The feed: events after `after`, oldest first. */
+  feed(after: string | null, types: string[] | null, limit: number) {
+    return this.#log.feed(after, types, limit);
+  }
+
+  /** The latest attempts to an endpoint, newest first. */
+  deliveries(endpoint: string, limit: number) {
+    const exists = this.#endpoints.get(endpoint);
+    return exists.ok ? ok(this.#attempts.list(endpoint, limit)) : exists;
+  }
+
+  /** Sends an event again to one endpoint, or to every enabled endpoint that takes its type. */
+  async redeliver(event: string, endpoint: string | null): Promise<Outcome<{ queued: number }>> {
+    const now = Date.now();
+    const opened = this.#replays.redeliver(event, endpoint, now);
+    if (!opened.ok) return opened;
+    await this.#arm();
+    await this.#relay.send(opened.value, now);
+    return ok({ queued: opened.value.length });
+  }
+
+  /** Sends an endpoint every event of its types recorded in [since, until) again. */
+  async replay(endpoint: string, since: number, until: number) {
+    const now = Date.now();
+    const opened = this.#replays.replay(endpoint, since, until, now);
+    if (!opened.ok) return opened;
+    await this.#arm();
+    await this.#relay.send(opened.value, now);
+    return ok({ queued: opened.value.length });
+  }
+
+  /** What the queue consumer sends for `m` (`events/consumer.ts`). */
+  plan(m: DeliveryMessage): Promise<Plan> {
+    return this.#dispatch.plan(m, Date.now());
+  }
+
+  /** What came of an attempt of `m`, and whether the consumer retries it. */
+  async report(
+    m: DeliveryMessage,
+    outcome: AttemptOutcome,
+    retryAfter: number | null,
+  ): Promise<Next> {
+    const next = this.#dispatch.report(m, outcome, retryAfter, Date.now());
+    await this.#arm();
+    return next;
+  }
+
+  /** The queue gave `m` up (its dead-letter queue): the delivery fails. */
+  async deadLettered(m: DeliveryMessage): Promise<void> {
+    this.#dispatch.deadLettered(m, Date.now());
+    await this.#arm();
+  }
+
+  /** Forgets the log, deliveries and attempts; the endpoints stay (new books, same receivers). */
+  async forgetBooks(): Promise<{ events: number }> {
+    this.#outbox.clear();
+    const events = this.#log.clear();
+    await this.#arm();
+    return { events };
+  }
+
+  /** Deletes everything (the tenant was removed). */
+  async clear(): Promise<{ events: number; endpoints: number }> {
+    this.#outbox.clear();
+    const events = this.#log.clear();
+    const endpoints = this.#endpoints.clear();
+    await this.ctx.storage.deleteAlarm();
+    // The tenant is gone: its watcher stops (told before the answer, so nothing polls after).
+    await this.#tell.tell(Date.now());
+    return { events, endpoints };
+  }
+
+  /**
+   * Sends what was written and not queued (or queued and never reported), and purges what outlived
+   * its retention. Safe to run twice: a delivery sent twice is one more round, the older dropped.
+   */
+  override async alarm(): Promise<void> {
+    const now = Date.now();
+    this.#endpoints.purge(now);
+    this.#outbox.dropEvents(this.#log.purge(now));
+    await this.#tell.tell(now);
+    const due = this.#outbox.due(now, SWEEP_BATCH);
+    const messages = due.map((d) => this.#outbox.resend(d, now));
+    if (messages.length > 0)
+      log.info("event-sweep", { tenant: this.#tenant, sent: messages.length });
+    await this.#arm();
+    await this.#relay.send(messages, now);
+  }
+
+  /**
+   * Tells the watcher what the endpoints take now (it polls only that); a failed tell is told again
+   * by the alarm.
+   */
+  async #watcherTold(): Promise<void> {
+    if (!this.#tenant) return;
+    await this.#tell.tell(Date.now());
+    if (this.#tell.dueAt() !== null) await this.#arm();
+  }
+
+  /**
+   * One alarm: the earliest of the sweep, the next purge, a previous secret's end and a tell of
+   * the watcher that failed.
+   */
+  async #arm(): Promise<void> {
+    const due = [
+      this.#outbox.dueAt(),
+      this.#log.dueAt(),
+      this.#endpoints.dueAt(),
+      this.#tell.dueAt(),
+    ].filter((t): t is number => t !== null);
+    await (due.length === 0
+      ? this.ctx.storage.deleteAlarm()
+      : this.ctx.storage.setAlarm(Math.min(...due)));
+  }
+}
+
+const UNNAMED = fail(
+  "misconfigured",
+  "This events object was not reached by a tenant's name (lib/stubs.ts makes them).",
+);

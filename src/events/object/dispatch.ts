@@ -1,0 +1,146 @@
+/**
+ * @module
+ * The events object's side of one delivery attempt: `plan` tells the queue consumer what to send
+ * (or that the message is stale), `report` records what came of it and answers whether the
+ * consumer retries the message and after how long. The consumer holds nothing between the two; the
+ * object decides everything from its rows, so a consumer that crashes mid-attempt only makes the
+ * queue deliver the message again.
+ */
+import { nextWait } from "../schedule";
+import type { DeliveryMessage } from "../types";
+import type { Endpoints } from "./endpoints";
+import type { EventLog } from "./log";
+import type { AttemptOutcome, Outbox } from "./outbox";
+
+/**
+ * An endpoint whose every attempt has failed for this long is disabled, ms: 5 days, as Svix does.
+ * Longer than the retry schedule, so one event's retries never disable it alone: only an endpoint
+ * down for days, through many events, is.
+ */
+export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
+/** How long a message waits while the endpoint's secret cannot be opened (SECRETS_KEY), s. */
+const MISCONFIGURED_WAIT_SECONDS = 300;
+
+/** What the consumer does with a message. */
+export type Plan =
+  | {
+      kind: "send";
+      url: string;
+      /** The exact bytes to send and sign: the event's JSON. */
+      body: string;
+      /** `webhook-id`: the event's id, the same on every attempt, redelivery and replay. */
+      id: string;
+      secrets: string[];
+      attempt: number;
+    }
+  /** Settled, overtaken by a newer round, or its endpoint or event is gone: acknowledge it. */
+  | { kind: "drop"; reason: string }
+  /** Cannot be sent now (the secret cannot be opened): retry the message after `seconds`. */
+  | { kind: "wait"; seconds: number };
+
+/** What the consumer does after an attempt. */
+export type Next = { kind: "done" } | { kind: "retry"; seconds: number };
+
+/** How the dispatch reaches the rest of the object. */
+export interface DispatchDeps {
+  log: EventLog;
+  endpoints: Endpoints;
+  outbox: Outbox;
+  /** The retry schedule's waits, s (`EVENT_RETRY_SCHEDULE`). */
+  waits: () => readonly number[];
+  /** A number in [0, 1) for the jitter. */
+  random: () => number;
+  /** Tells the console and the request log that an endpoint was disabled, and why. */
+  disabled: (endpoint: string, reason: string, lastStatus: number | null) => void;
+}
+
+/** The delivery side of the events object. */
+export class Dispatch {
+  constructor(private readonly d: DispatchDeps) {}
+
+  /** What to send for `m` now. */
+  async plan(m: DeliveryMessage, now: number): Promise<Plan> {
+    const { outbox, log, endpoints } = this.d;
+    const delivery = outbox.current(m);
+    if (!delivery) return { kind: "drop", reason: "settled or overtaken by a newer round" };
+    const event = log.get(m.event);
+    if (!event) {
+      outbox.settle(delivery, "failed", now);
+      return { kind: "drop", reason: "the event is no longer in the log" };
+    }
+    const target = await endpoints.target(m.endpoint, now);
+    if (!target) return { kind: "drop", reason: "the endpoint was deleted" };
+    if (!target.ok) return { kind: "wait", seconds: MISCONFIGURED_WAIT_SECONDS };
+    if (!target.value.enabled) {
+      outbox.settle(delivery, "failed", now);
+      return { kind: "drop", reason: "the endpoint is disabled" };
+    }
+    return {
+      kind: "send",
+      url: target.value.url,
+      body: JSON.stringify(event),
+      id: event.id,
+      secrets: target.value.secrets,
+      attempt: delivery.attempts + 1,
+    };
+  }
+
+  /**
+   * Records an attempt of `m` and what follows: delivered (2xx), the endpoint disabled (410, or
+   * failing for `DISABLE_AFTER_MS`), out of retries (the dead-letter state), or a retry.
+   *
+   * @param retryAfter the receiver's Retry-After, s, if it sent one
+   */
+  report(
+    m: DeliveryMessage,
+    outcome: AttemptOutcome,
+    retryAfter: number | null,
+    now: number,
+  ): Next {
+    const { outbox, endpoints } = this.d;
+    const delivery = outbox.current(m);
+    if (!delivery) return { kind: "done" };
+    const attempt = outbox.attempted(delivery, outcome, now);
+    const status = outcome.status;
+    if (status !== null && status >= 200 && status < 300) {
+      outbox.settle(delivery, "delivered", now);
+      endpoints.succeeded(m.endpoint);
+      return { kind: "done" };
+    }
+    if (status === 410) return this.#disable(m.endpoint, "it answered 410 Gone", status, now);
+    const since = endpoints.failed(m.endpoint, now);
+    if (now - since >= DISABLE_AFTER_MS)
+      return this.#disable(
+        m.endpoint,
+        `every attempt failed since ${new Date(since).toISOString()}`,
+        status,
+        now,
+      );
+    const wait = nextWait(this.d.waits(), attempt, retryAfter, this.d.random());
+    if (wait === null) {
+      outbox.settle(delivery, "failed", now);
+      return { kind: "done" };
+    }
+    outbox.waitUntil(delivery, now + wait * 1000);
+    return { kind: "retry", seconds: wait };
+  }
+
+  /** The queue gave `m` up (its consumer failed it every time): the delivery fails, logged so. */
+  deadLettered(m: DeliveryMessage, now: number): void {
+    const delivery = this.d.outbox.current(m);
+    if (!delivery) return;
+    this.d.outbox.attempted(
+      delivery,
+      { status: null, error: "dead-lettered by the queue", durationMs: 0 },
+      now,
+    );
+    this.d.outbox.settle(delivery, "failed", now);
+  }
+
+  #disable(endpoint: string, why: string, status: number | null, now: number): Next {
+    this.d.endpoints.disable(endpoint, `Disabled: ${why}.`, now);
+    this.d.outbox.failAll(endpoint, now);
+    this.d.disabled(endpoint, `Disabled: ${why}.`, status);
+    return { kind: "done" };
+  }
+}

@@ -1,0 +1,262 @@
+/**
+ * @module
+ * A tenant's webhook endpoints (table `endpoints`): URL, the types it takes, its `whsec_` secret
+ * sealed under `SECRETS_KEY` (shown once, when made or rotated), a rotation's previous secret with
+ * the time it stops signing, and whether it is enabled, why not, and since when it fails.
+ */
+import { z } from "zod";
+import { endpointUrl } from "../endpoint-url";
+import { newEndpointId } from "../ids";
+import { newEndpointSecret } from "../sign";
+import { subscribes, type EndpointTypes, type EndpointView } from "../types";
+import { fail, failOn, ok, type Outcome } from "../../lib/outcome";
+import { row, rows } from "../../durable/tenant/sql";
+import { EndpointRow as Row, view } from "./endpoint-row";
+import type { Sealer } from "../../durable/tenant/sealer";
+
+/** Endpoints one tenant may have: enough for every system it feeds, few enough to fan out fast. */
+export const MAX_ENDPOINTS = 20;
+/**
+ * How long the secret before a rotation keeps signing beside the new one, ms: a day, as a rotated
+ * gateway key keeps working, for the receiver to roll the new secret out.
+ */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+/** What makes or changes an endpoint. */
+export interface EndpointInput {
+  url?: string;
+  types?: EndpointTypes;
+  description?: string | null;
+  enabled?: boolean;
+}
+
+/** What a new endpoint's owner is shown once. */
+export interface NewEndpoint {
+  id: string;
+  url: string;
+  types: EndpointTypes;
+  secret: string;
+}
+
+/** A rotated secret, shown once, and until when the previous one signs too. */
+export interface RotatedSecret {
+  id: string;
+  secret: string;
+  previousSecretExpiresAt: string;
+}
+
+const COUNT = z.object({ n: z.int() });
+const DUE = z.object({ due: z.int().nullable() });
+
+const NOT_FOUND = fail("not-found", "No such endpoint.");
+const UNSEALED = fail(
+  "misconfigured",
+  "SECRETS_KEY is missing or malformed, so the endpoint's secret cannot be sealed or opened.",
+);
+
+/** The tenant's endpoints. */
+export class Endpoints {
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly sealer: Sealer,
+    /** The sealing context of an endpoint's secret: bound to the tenant and the endpoint. */
+    private readonly context: (id: string) => string,
+    private readonly allowLoopback: () => boolean,
+  ) {}
+
+  /** A new endpoint; its secret is in the answer only. */
+  async create(input: EndpointInput, now: number): Promise<Outcome<NewEndpoint>> {
+    const count = row(this.sql, COUNT, "SELECT COUNT(*) AS n FROM endpoints")?.n ?? 0;
+    if (count >= MAX_ENDPOINTS)
+      return fail("conflict", `A tenant has at most ${MAX_ENDPOINTS} endpoints; delete one first.`);
+    const url = this.#url(input.url ?? "");
+    if (!url.ok) return url;
+    const id = newEndpointId();
+    const secret = newEndpointSecret();
+    const sealed = await this.sealer.seal(secret, this.context(id));
+    if (!sealed) return UNSEALED;
+    const types = input.types ?? ["*"];
+    this.sql.exec(
+      `INSERT INTO endpoints (id, url, types, description, secret, state, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 'enabled', ?, ?)`,
+      id,
+      url.value,
+      JSON.stringify(types),
+      input.description ?? null,
+      JSON.stringify(sealed),
+      now,
+      now,
+    );
+    return ok({ id, url: url.value, types, secret });
+  }
+
+  /** Every endpoint, oldest first. */
+  list(): EndpointView[] {
+    return rows(this.sql, Row, "SELECT * FROM endpoints ORDER BY created_at, id").map(view);
+  }
+
+  /** One endpoint as its owner sees it, or not-found. */
+  get(id: string): Outcome<EndpointView> {
+    const r = this.#row(id);
+    return r ? ok(view(r)) : NOT_FOUND;
+  }
+
+  /** Changes what `input` names; `enabled: true` also forgets why it was disabled. */
+  update(id: string, input: EndpointInput, now: number): Outcome<EndpointView> {
+    const r = this.#row(id);
+    if (!r) return NOT_FOUND;
+    const url = input.url === undefined ? ok(r.url) : this.#url(input.url);
+    if (!url.ok) return url;
+    const enable = input.enabled === true && r.state === "disabled";
+    const disable = input.enabled === false && r.state === "enabled";
+    this.sql.exec(
+      `UPDATE endpoints SET url = ?, types = ?, description = ?, updated_at = ? WHERE id = ?`,
+      url.value,
+      JSON.stringify(input.types ?? r.types),
+      input.description === undefined ? r.description : input.description,
+      now,
+      id,
+    );
+    if (enable)
+      this.sql.exec(
+        "UPDATE endpoints SET state = 'enabled', disabled_reason = NULL, disabled_at = NULL, failing_since = NULL WHERE id = ?",
+        id,
+      );
+    if (disable) this.disable(id, "Disabled by its owner.", now);
+    return this.get(id);
+  }
+
+  /** Deletes an endpoint; false when there was none. */
+  remove(id: string): boolean {
+    if (!this.#row(id)) return false;
+    this.sql.exec("DELETE FROM endpoints WHERE id = ?", id);
+    return true;
+  }
+
+  /** A new secret; the current one keeps signing for `SECRET_OVERLAP_MS`. */
+  async rotate(id: string, now: number): Promise<Outcome<RotatedSecret>> {
+    const r = this.#row(id);
+    if (!r) return NOT_FOUND;
+    const secret = newEndpointSecret();
+    const sealed = await this.sealer.seal(secret, this.context(id));
+    if (!sealed) return UNSEALED;
+    const until = now + SECRET_OVERLAP_MS;
+    this.sql.exec(
+      "UPDATE endpoints SET secret = ?, previous_secret = ?, previous_until = ?, updated_at = ? WHERE id = ?",
+      JSON.stringify(sealed),
+      JSON.stringify(r.secret),
+      until,
+      now,
+      id,
+    );
+    return ok({ id, secret, previousSecretExpiresAt: new Date(until).toISOString() });
+  }
+
+  /**
+   * What a delivery to `id` needs: its URL, state and the secrets that sign now (current first),
+   * opened; null when there is no such endpoint. A secret sealed under the previous
+   * `SECRETS_KEY` is stored again under the current one.
+   */
+  async target(
+    id: string,
+    now: number,
+  ): Promise<Outcome<{ url: string; enabled: boolean; secrets: string[] }> | null> {
+    const r = this.#row(id);
+    if (!r) return null;
+    const current = await this.sealer.open(r.secret, this.context(id));
+    if (!current) return UNSEALED;
+    if (current.resealed)
+      this.sql.exec(
+        "UPDATE endpoints SET secret = ? WHERE id = ?",
+        JSON.stringify(current.resealed),
+        id,
+      );
+    const live = r.previous_secret && r.previous_until !== null && r.previous_until > now;
+    const previous =
+      live && r.previous_secret
+        ? await this.sealer.open(r.previous_secret, this.context(id))
+        : null;
+    const secrets = previous ? [current.text, previous.text] : [current.text];
+    return ok({ url: r.url, enabled: r.state === "enabled", secrets });
+  }
+
+  /** The enabled endpoints that take events of `type`. */
+  subscribers(type: string): string[] {
+    return rows(this.sql, Row, "SELECT * FROM endpoints WHERE state = 'enabled'")
+      .filter((r) => subscribes(r.types, type))
+      .map((r) => r.id);
+  }
+
+  /** Whether endpoint `id` exists, is enabled and takes `type`. */
+  takes(id: string, type: string): boolean {
+    const r = this.#row(id);
+    return r !== null && r.state === "enabled" && subscribes(r.types, type);
+  }
+
+  /** The types endpoint `id` takes, or null when there is no such endpoint. */
+  typesOf(id: string): { types: EndpointTypes; enabled: boolean } | null {
+    const r = this.#row(id);
+    return r && { types: r.types, enabled: r.state === "enabled" };
+  }
+
+  /** A delivery succeeded: the endpoint is not failing any more. */
+  succeeded(id: string): void {
+    this.sql.exec("UPDATE endpoints SET failing_since = NULL WHERE id = ?", id);
+  }
+
+  /** A delivery failed at `now`: since when the endpoint fails (kept from its first failure). */
+  failed(id: string, now: number): number {
+    this.sql.exec(
+      "UPDATE endpoints SET failing_since = COALESCE(failing_since, ?) WHERE id = ?",
+      now,
+      id,
+    );
+    return this.#row(id)?.failing_since ?? now;
+  }
+
+  /** Disables endpoint `id`, saying why: no delivery goes to it until it is enabled again. */
+  disable(id: string, reason: string, now: number): void {
+    this.sql.exec(
+      "UPDATE endpoints SET state = 'disabled', disabled_reason = ?, disabled_at = ?, updated_at = ? WHERE id = ?",
+      reason.slice(0, 500),
+      now,
+      now,
+      id,
+    );
+  }
+
+  /** When a previous secret stops signing next (its row is then cleared by `purge`), or null. */
+  dueAt(): number | null {
+    return (
+      row(
+        this.sql,
+        DUE,
+        "SELECT MIN(previous_until) AS due FROM endpoints WHERE previous_secret IS NOT NULL",
+      )?.due ?? null
+    );
+  }
+
+  /** Drops previous secrets whose overlap has ended. */
+  purge(now: number): void {
+    this.sql.exec(
+      "UPDATE endpoints SET previous_secret = NULL, previous_until = NULL WHERE previous_until <= ?",
+      now,
+    );
+  }
+
+  /** Deletes every endpoint; answers how many there were. */
+  clear(): number {
+    const n = row(this.sql, COUNT, "SELECT COUNT(*) AS n FROM endpoints")?.n ?? 0;
+    this.sql.exec("DELETE FROM endpoints");
+    return n;
+  }
+
+  #url(text: string): Outcome<string> {
+    const url = endpointUrl(text, this.allowLoopback());
+    return url.ok ? url : failOn("url", "bad-request", `The endpoint's url ${url.error}.`);
+  }
+
+  #row(id: string): Row | null {
+    return row(this.sql, Row, "SELECT * FROM endpoints WHERE id = ?", id);
+  }
+}

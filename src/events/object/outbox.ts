@@ -1,0 +1,223 @@
+/**
+ * @module
+ * The outbox (table `deliveries`) and the delivery log (table `attempts`). One delivery row per
+ * event and endpoint, written in the same turn as the event, before anything is sent to the queue:
+ * what is written and not yet queued is swept by the object's alarm, so a send lost between the log
+ * and the queue loses nothing.
+ *
+ * A delivery is `pending` until an attempt succeeds (`delivered`) or the schedule is used up, the
+ * endpoint answers 410 or is disabled (`failed`: the dead-letter state, which redelivery and replay
+ * leave). Each time it is (re)sent to the queue it takes a new `round`; the consumer's report names
+ * its round, so a message of an older round (one the sweep replaced, or one a replay overtook) is
+ * dropped, and one delivery never has two retry chains running.
+ */
+import { z } from "zod";
+import type { AttemptTrigger, DeliveryMessage } from "../types";
+import { AttemptTrigger as Trigger, DeliveryState } from "../types";
+import { row, rows } from "../../durable/tenant/sql";
+
+/** A delivery written and not marked queued within this is sent by the sweep, ms. */
+export const SWEEP_GRACE_MS = 30_000;
+/**
+ * A queued delivery whose next attempt was not reported this long after it was due is sent again,
+ * ms: far longer than a queue's delivery takes, short enough that a message lost inside the queue
+ * is redelivered the same hour.
+ */
+export const QUEUE_LEASE_MS = 15 * 60_000;
+
+const Row = z.object({
+  event_id: z.string(),
+  endpoint_id: z.string(),
+  state: DeliveryState,
+  round: z.int(),
+  trigger: Trigger,
+  attempts: z.int(),
+  queued: z.int(),
+  due_at: z.int(),
+});
+export type DeliveryRow = z.output<typeof Row>;
+const DUE = z.object({ due: z.int().nullable() });
+const ROUND = z.object({ round: z.int() });
+const COUNT = z.object({ n: z.int() });
+
+/** What one attempt came to. */
+export interface AttemptOutcome {
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** A delivery's key and round, as its queue message names them. */
+type Ref = Pick<DeliveryMessage, "event" | "endpoint" | "round">;
+
+/** The outbox and the delivery log. */
+export class Outbox {
+  constructor(private readonly sql: SqlStorage) {}
+
+  /**
+   * Opens a new round of (event, endpoint), from its first attempt: a new delivery, a redelivery
+   * or a replay. Answers the message to queue.
+   */
+  open(event: string, endpoint: string, trigger: AttemptTrigger, now: number): Ref {
+    const r = row(
+      this.sql,
+      ROUND,
+      `INSERT INTO deliveries (event_id, endpoint_id, state, round, trigger, attempts, queued, due_at, updated_at)
+       VALUES (?, ?, 'pending', 1, ?, 0, 0, ?, ?)
+       ON CONFLICT (event_id, endpoint_id) DO UPDATE SET state = 'pending', round = round + 1,
+         trigger = excluded.trigger, attempts = 0, queued = 0, due_at = excluded.due_at,
+         updated_at = excluded.updated_at
+       RETURNING round`,
+      event,
+      endpoint,
+      trigger,
+      now + SWEEP_GRACE_MS,
+      now,
+    );
+    return { event, endpoint, round: r?.round ?? 1 };
+  }
+
+  /** How many deliveries to `endpoint` are pending: rounds open, whatever opened them. */
+  openTo(endpoint: string): number {
+    return (
+      row(
+        this.sql,
+        COUNT,
+        "SELECT COUNT(*) AS n FROM deliveries WHERE endpoint_id = ? AND state = 'pending'",
+        endpoint,
+      )?.n ?? 0
+    );
+  }
+
+  /** The pending deliveries due for the sweep at `now`, at most `limit`. */
+  due(now: number, limit: number): DeliveryRow[] {
+    return rows(
+      this.sql,
+      Row,
+      "SELECT * FROM deliveries WHERE state = 'pending' AND due_at <= ? ORDER BY due_at LIMIT ?",
+      now,
+      limit,
+    );
+  }
+
+  /** Sends `d` again in a new round (its attempts so far still count). */
+  resend(d: DeliveryRow, now: number): Ref {
+    const round = d.round + 1;
+    this.sql.exec(
+      "UPDATE deliveries SET round = ?, queued = 0, due_at = ?, updated_at = ? WHERE event_id = ? AND endpoint_id = ?",
+      round,
+      now + SWEEP_GRACE_MS,
+      now,
+      d.event_id,
+      d.endpoint_id,
+    );
+    return { event: d.event_id, endpoint: d.endpoint_id, round };
+  }
+
+  /** The queue took `sent`: each is due again only if its attempt is not reported in time. */
+  queued(sent: readonly Ref[], now: number): void {
+    for (const m of sent)
+      this.sql.exec(
+        "UPDATE deliveries SET queued = 1, due_at = ? WHERE event_id = ? AND endpoint_id = ? AND round = ?",
+        now + QUEUE_LEASE_MS,
+        m.event,
+        m.endpoint,
+        m.round,
+      );
+  }
+
+  /** The pending delivery `m` names, in its round; null when it is settled or overtaken. */
+  current(m: Ref): DeliveryRow | null {
+    return row(
+      this.sql,
+      Row,
+      "SELECT * FROM deliveries WHERE event_id = ? AND endpoint_id = ? AND round = ? AND state = 'pending'",
+      m.event,
+      m.endpoint,
+      m.round,
+    );
+  }
+
+  /** Logs attempt `d.attempts + 1` of `d` and counts it. */
+  attempted(d: DeliveryRow, outcome: AttemptOutcome, at: number): number {
+    const attempt = d.attempts + 1;
+    this.sql.exec(
+      `INSERT INTO attempts (event_id, endpoint_id, attempt, trigger, at, status, error, duration_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      d.event_id,
+      d.endpoint_id,
+      attempt,
+      d.trigger,
+      at,
+      outcome.status,
+      outcome.error?.slice(0, 300) ?? null,
+      Math.max(0, Math.round(outcome.durationMs)),
+    );
+    this.sql.exec(
+      "UPDATE deliveries SET attempts = ?, updated_at = ? WHERE event_id = ? AND endpoint_id = ?",
+      attempt,
+      at,
+      d.event_id,
+      d.endpoint_id,
+    );
+    return attempt;
+  }
+
+  /** Ends `d` delivered or failed. */
+  settle(d: DeliveryRow, state: "delivered" | "failed", now: number): void {
+    this.sql.exec(
+      "UPDATE deliveries SET state = ?, updated_at = ? WHERE event_id = ? AND endpoint_id = ?",
+      state,
+      now,
+      d.event_id,
+      d.endpoint_id,
+    );
+  }
+
+  /** `d` waits for its next attempt until `at` (the queue holds its message until then). */
+  waitUntil(d: DeliveryRow, at: number): void {
+    this.sql.exec(
+      "UPDATE deliveries SET due_at = ? WHERE event_id = ? AND endpoint_id = ?",
+      at + QUEUE_LEASE_MS,
+      d.event_id,
+      d.endpoint_id,
+    );
+  }
+
+  /** Every pending delivery to `endpoint` fails (it was disabled): replay picks them up later. */
+  failAll(endpoint: string, now: number): void {
+    this.sql.exec(
+      "UPDATE deliveries SET state = 'failed', updated_at = ? WHERE endpoint_id = ? AND state = 'pending'",
+      now,
+      endpoint,
+    );
+  }
+
+  /** When the sweep is next due, or null when nothing is pending. */
+  dueAt(): number | null {
+    return (
+      row(this.sql, DUE, "SELECT MIN(due_at) AS due FROM deliveries WHERE state = 'pending'")
+        ?.due ?? null
+    );
+  }
+
+  /** Drops the deliveries and attempts of `endpoint` (deleted). */
+  dropEndpoint(endpoint: string): void {
+    this.sql.exec("DELETE FROM deliveries WHERE endpoint_id = ?", endpoint);
+    this.sql.exec("DELETE FROM attempts WHERE endpoint_id = ?", endpoint);
+  }
+
+  /** Drops the deliveries and attempts of `events` (purged from the log). */
+  dropEvents(events: readonly string[]): void {
+    for (const id of events) {
+      this.sql.exec("DELETE FROM deliveries WHERE event_id = ?", id);
+      this.sql.exec("DELETE FROM attempts WHERE event_id = ?", id);
+    }
+  }
+
+  /** Drops every delivery and attempt. */
+  clear(): void {
+    this.sql.exec("DELETE FROM deliveries");
+    this.sql.exec("DELETE FROM attempts");
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * @module
+ * What the events out are made of (docs/events.md): the event types, the event as a receiver gets
+ * it (`{ id, type, timestamp, data }`), an endpoint as its owner sees it, a delivery attempt, and
+ * the queue message that asks the consumer to deliver one event to one endpoint. One definition
+ * each: the Durable Object stores by them, the routes answer by them, `/openapi.json` publishes
+ * them.
+ */
+import { z } from "zod";
+
+/**
+ * Every event type, in the order the docs list them: changes in the books (from a write made
+ * through ledgergate now, from the watcher later) and the order and payout runs' own outcomes.
+ */
+export const EVENT_TYPES = [
+  "customer.created",
+  "customer.updated",
+  "product.created",
+  "product.updated",
+  "outgoing_invoice.created",
+  "outgoing_invoice.sent",
+  "outgoing_invoice.paid",
+  "outgoing_invoice.balance_changed",
+  "order.invoiced",
+  "order.settled",
+  "order.failed",
+  "order.cancelled",
+  "refund.credited",
+  "refund.failed",
+  "payout.reconciled",
+  "payout.unmatched",
+] as const;
+
+/** One event type. */
+export const EventType = z.enum(EVENT_TYPES);
+export type EventType = z.output<typeof EventType>;
+
+/** What an endpoint subscribes to: exact type names, or `["*"]` for every type. */
+export const EndpointTypes = z
+  .array(z.union([EventType, z.literal("*")]))
+  .min(1)
+  .max(EVENT_TYPES.length)
+  .refine((t) => !t.includes("*") || t.length === 1, {
+    message: 'either "*" alone, or exact type names',
+  });
+export type EndpointTypes = z.output<typeof EndpointTypes>;
+
+/** Whether an endpoint subscribed to `types` wants an event of `type`. */
+export const subscribes = (types: readonly string[], type: string): boolean =>
+  types.includes("*") || types.includes(type);
+
+/** An event's id: `evt_` and 26 letters and digits; stable across retries, redeliveries, replays. */
+export const EventId = z.string().regex(/^evt_[A-Za-z0-9]{26}$/, "not an event id");
+/** An endpoint's id: `ep_` and 22 letters and digits. */
+export const EndpointId = z.string().regex(/^ep_[A-Za-z0-9]{22}$/, "not an endpoint id");
+
+/** A JSON object, as an event's data is: the record as the API answered it. */
+export const EventData = z.record(z.string(), z.unknown());
+export type EventData = z.output<typeof EventData>;
+
+/** An event as a receiver gets it (the request body) and as the feed lists it. */
+export const WebhookEvent = z.strictObject({
+  id: EventId,
+  type: EventType,
+  timestamp: z.string().meta({ description: "When the change happened (ISO 8601, UTC)." }),
+  data: EventData.meta({
+    description:
+      "The record as the API (or the order run) answered it; over 20 kB, its id, `changedFields` and those fields' values.",
+  }),
+});
+export type WebhookEvent = z.output<typeof WebhookEvent>;
+
+/** Where an endpoint stands: delivering, or disabled (by its owner, a 410, or days of failure). */
+export const EndpointState = z.enum(["enabled", "disabled"]);
+
+/** An endpoint as its owner and the operator see it: never its secret. */
+export const EndpointView = z.strictObject({
+  id: EndpointId,
+  url: z.string(),
+  types: EndpointTypes,
+  description: z.string().nullable(),
+  state: EndpointState,
+  disabledReason: z.string().nullable(),
+  disabledAt: z.string().nullable(),
+  failingSince: z.string().nullable().meta({
+    description: "Since when every attempt failed (null: the last one succeeded, or none yet).",
+  }),
+  previousSecretExpiresAt: z.string().nullable().meta({
+    description: "Until when the secret before the last rotation still signs beside the new one.",
+  }),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type EndpointView = z.output<typeof EndpointView>;
+
+/** How one delivery of an event to an endpoint stands. */
+export const DeliveryState = z.enum(["pending", "delivered", "failed"]);
+export type DeliveryState = z.output<typeof DeliveryState>;
+
+/** Why an attempt was made. */
+export const AttemptTrigger = z.enum(["event", "redeliver", "replay"]);
+export type AttemptTrigger = z.output<typeof AttemptTrigger>;
+
+/** One attempt to deliver an event to an endpoint, as the delivery log shows it. */
+export const AttemptView = z.strictObject({
+  eventId: EventId,
+  type: EventType,
+  attempt: z.int().min(1).meta({ description: "1 for the first attempt of its round." }),
+  trigger: AttemptTrigger,
+  at: z.string(),
+  ok: z.boolean(),
+  status: z
+    .int()
+    .nullable()
+    .meta({ description: "The endpoint's answer code; null when none came." }),
+  error: z.string().nullable().meta({ description: "Why the attempt failed, when it did." }),
+  durationMs: z.int().min(0),
+  deliveryState: DeliveryState.meta({
+    description:
+      "Where the delivery stands now (failed: out of retries, in the dead-letter state).",
+  }),
+});
+export type AttemptView = z.output<typeof AttemptView>;
+
+/**
+ * The queue message: deliver `event` to `endpoint` of `tenant`, in round `round` of that delivery
+ * (a redelivery or replay starts a new round; a message of an older round is dropped). Written by
+ * the tenant's own events object only (`events/events-object.ts`), so its tenant name is that
+ * object's.
+ */
+export const DeliveryMessage = z.strictObject({
+  tenant: z.string().max(80),
+  event: EventId,
+  endpoint: EndpointId,
+  round: z.int().min(1),
+});
+export type DeliveryMessage = z.output<typeof DeliveryMessage>;
+
+/** An event a writer asks to record: the log gives it its id, and drops a repeat of `key`. */
+export interface EventDraft {
+  type: EventType;
+  /** Epoch ms of the change. */
+  at: number;
+  data: EventData;
+  /**
+   * What makes two sightings of one change the same event (`events/keys.ts`): the record's id
+   * and the change seen. A second draft with the same key is dropped, whoever records it.
+   */
+  key: string;
+}

@@ -1,0 +1,37 @@
+/**
+ * @module
+ * What one tenant's polls need from the world (`PollIo` of `poll.ts`): a page read as the tenant
+ * on the governor's watcher lane (`read.ts`), and the drafts recorded in the tenant's event log,
+ * which answers the keys it had not seen (the detection delay is measured on those).
+ */
+import type { Bindings } from "../../lib/config";
+import { eventsStub, parseTenantName, type TenantName } from "../../lib/stubs";
+import { PAGE_SIZE, type PollIo } from "./poll";
+import { readPage } from "./read";
+
+/**
+ * The I/O of `tenant`'s polls of `books` (the opaque id `Tenant`'s watcher face answered), each
+ * waiting at most `turnWaitMs` for its turn (`cadence.ts`).
+ *
+ * @throws Error when `tenant` is not a tenant's name (`lib/stubs.ts` makes them)
+ */
+export function pollIo(
+  env: Bindings,
+  tenant: TenantName,
+  books: string,
+  turnWaitMs: number,
+): PollIo {
+  const parsed = parseTenantName(tenant);
+  if (!parsed.ok) throw new Error(parsed.error);
+  const who = { env, environment: parsed.value.environment, tenant, books, turnWaitMs };
+  return {
+    read: (p, since, page) => readPage(who, p, since, page, PAGE_SIZE),
+    record: async (drafts) => {
+      if (drafts.length === 0) return [];
+      const recorded = await eventsStub(env, tenant).record(drafts);
+      if (!recorded.ok) throw new Error(recorded.error.detail);
+      return recorded.value.keys;
+    },
+    now: () => Date.now(),
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * @module
+ * Where each poll stands (table `cursors`): the filter it uses, its floor (nothing before it is
+ * announced), the latest stamp the API answered, and where a cycle that ran out of pages stopped.
+ * Written after each poll's events are recorded, so a watcher evicted or restarted mid-cycle reads
+ * those rows again (the event log drops the repeats) and skips none.
+ */
+import { z } from "zod";
+import type { PlannedPoll, PollMode, PollName } from "../polls";
+import type { PollCursor } from "../times";
+import { jsonColumn, row, rows } from "../../../durable/tenant/sql";
+
+const Resume = z.object({ since: z.int(), page: z.int(), from: z.int() }).nullable();
+const Row = z.object({
+  poll: z.string(),
+  mode: z.string(),
+  floor: z.int(),
+  seen: z.int().nullable(),
+  resume: jsonColumn(Resume).nullable(),
+});
+
+/** The polls' cursors. */
+export class Cursors {
+  constructor(private readonly sql: SqlStorage) {}
+
+  /** The cursor of `poll`, or null when it is not watched. */
+  get(poll: PollName): PollCursor | null {
+    const r = row(this.sql, Row, "SELECT * FROM cursors WHERE poll = ?", poll);
+    return r && { floor: r.floor, seen: r.seen, resume: r.resume ?? null };
+  }
+
+  /**
+   * Keeps a cursor for each of `planned` (a new one starts at `now`; one whose filter changed keeps
+   * its place: a stamp of any change is at or after its creation's) and drops the others.
+   */
+  plan(planned: readonly PlannedPoll[], now: number): void {
+    const keep = new Set<string>(planned.map((p) => p.poll));
+    for (const r of rows(this.sql, Row, "SELECT * FROM cursors"))
+      if (!keep.has(r.poll)) this.sql.exec("DELETE FROM cursors WHERE poll = ?", r.poll);
+    for (const p of planned)
+      this.sql.exec(
+        `INSERT INTO cursors (poll, mode, floor, seen, resume, updated_at) VALUES (?, ?, ?, NULL, NULL, ?)
+         ON CONFLICT(poll) DO UPDATE SET mode = excluded.mode`,
+        p.poll,
+        p.mode satisfies PollMode,
+        now,
+        now,
+      );
+  }
+
+  /** When `poll`'s cursor was last stored (epoch ms), or null when it is not watched. */
+  storedAt(poll: PollName): number | null {
+    const r = row(
+      this.sql,
+      z.object({ updated_at: z.int() }),
+      "SELECT updated_at FROM cursors WHERE poll = ?",
+      poll,
+    );
+    return r?.updated_at ?? null;
+  }
+
+  /** Stores where `poll` stands now. */
+  put(poll: PollName, c: PollCursor, now: number): void {
+    this.sql.exec(
+      "UPDATE cursors SET seen = ?, resume = ?, updated_at = ? WHERE poll = ?",
+      c.seen,
+      c.resume ? JSON.stringify(c.resume) : null,
+      now,
+      poll,
+    );
+  }
+
+  /** Every poll starts afresh at `now` (other books: nothing of the old ones is announced). */
+  restart(now: number): void {
+    this.sql.exec(
+      "UPDATE cursors SET floor = ?, seen = NULL, resume = NULL, updated_at = ?",
+      now,
+      now,
+    );
+  }
+
+  /** Deletes every cursor. */
+  clear(): void {
+    this.sql.exec("DELETE FROM cursors");
+  }
+}
