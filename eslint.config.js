@@ -3,6 +3,19 @@ import js from "@eslint/js";
 import { createNodeResolver, importX } from "eslint-plugin-import-x";
 import tseslint from "typescript-eslint";
 
+/**
+ * What each capability's folder offers the others, as values (paths under `src/<folder>/`, no
+ * ending). Keep ARCHITECTURE.md's "What a capability publishes" the same.
+ */
+const PUBLISHED = {
+  assistants: ["console/tool-calls"],
+  events: ["announce", "keys", "invoice-events", "run-events"],
+  onboarding: [],
+  orders: ["order", "runs", "run-view", "adapters/payload", "adapters/standard-schema"],
+  payouts: ["rules", "stripe/events"],
+  "request-log": ["record", "upstream", "tenant-rows"],
+};
+
 export default tseslint.config(
   { ignores: ["**/node_modules/**", "**/.wrangler/**", "**/.build/**", "dist/**", "coverage/**"] },
   js.configs.recommended,
@@ -92,6 +105,28 @@ export default tseslint.config(
       ],
     },
   },
+  // Capabilities over the kernel: a capability's folder imports the kernel (src/lib/, src/durable/,
+  // src/middleware/, src/routes/), the shared src/ledger/, and of another capability only what that
+  // one publishes (`PUBLISHED`, the same list as ARCHITECTURE.md's). Type-only imports are free:
+  // they are erased, and the Tenant wires one capability's modules into another's by type.
+  ...Object.keys(PUBLISHED).map((folder) => ({
+    files: [`src/${folder}/**/*.{ts,tsx}`],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: Object.entries(PUBLISHED)
+            .filter(([other]) => other !== folder)
+            .map(([other, published]) => ({
+              // From inside src/<folder>/, another capability is always reached by `../`.
+              regex: `^(\\.\\./)+${other}/(?!(${published.join("|")})$)`,
+              allowTypeImports: true,
+              message: `${other} is another capability: import only what it publishes (${published.join(", ") || "nothing"}), or move what both need to src/ledger/ or the kernel.`,
+            })),
+        },
+      ],
+    },
+  })),
   // No import cycles in either Worker or the shared folder: a cycle makes a module's exports
   // undefined while the other half of the cycle is still evaluating (an order-of-import bug that
   // shows only at run time), and it blurs which layer depends on which. Type-only imports

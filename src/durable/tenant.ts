@@ -34,7 +34,7 @@ import { ShopPins } from "../orders/tenant/shop-pins";
 import { StripeKeys } from "../payouts/tenant/stripe-key";
 import { WebhookSetup } from "../orders/tenant/webhook-setup";
 import { Registration } from "./tenant/registration";
-import { grantRun, type RunHolderFace } from "../orders/tenant/run-face";
+import { grantRun, type RunHolderFace } from "./tenant/run-face";
 import { migrate } from "./tenant/schema";
 import { Sealer } from "./tenant/sealer";
 import { TokenKeeper } from "./tenant/token-keeper";
