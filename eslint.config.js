@@ -14,6 +14,15 @@ const PUBLISHED = {
   orders: ["order", "runs", "run-view", "adapters/payload", "adapters/standard-schema"],
   payouts: ["rules", "stripe/events"],
   "request-log": ["record", "upstream", "tenant-rows"],
+  v2: [
+    "call",
+    "passthrough",
+    "openapi/summary",
+    "shaping/idempotency",
+    "shaping/write-body",
+    "shaping/reference-cache",
+    "tenant/idempotency-keys",
+  ],
 };
 
 export default tseslint.config(

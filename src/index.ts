@@ -30,7 +30,7 @@ import { metaRoutes } from "./routes/meta";
 import { onboardingRoutes } from "./onboarding/routes";
 import { orderRoutes } from "./orders/routes";
 import { payoutRoutes } from "./payouts/routes";
-import { v2Routes } from "./routes/v2";
+import { v2Routes } from "./v2/routes";
 import { webhookRoutes } from "./orders/webhook-routes";
 
 export { Directory } from "./durable/directory";

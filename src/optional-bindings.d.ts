@@ -20,13 +20,13 @@ interface GatewayOptionalBindings {
   WATCHER_BUDGET_SHARE?: string;
   /**
    * Most rows one `Prefer: pages=all` answer may hold, a whole number ≥ 1; 50 000 when unset
-   * (`lib/shaping/all-pages.ts`). A caller may ask for less with `Prefer: max-rows=N`, never more.
+   * (`v2/shaping/all-pages.ts`). A caller may ask for less with `Prefer: max-rows=N`, never more.
    */
   PAGES_ALL_MAX_ROWS?: string;
   /**
    * Operations `/v2` lets through although the catalog does not list them yet, passed on unchanged
    * and unchecked: `METHOD /Path/{param}` separated by commas or new lines, e.g.
-   * `GET /NewThing, POST /NewThing/{id}/Action` (`lib/v2-extra-operations.ts`). Unset: none.
+   * `GET /NewThing, POST /NewThing/{id}/Action` (`v2/extra-operations.ts`). Unset: none.
    */
   V2_EXTRA_OPERATIONS?: string;
   /**

@@ -1,7 +1,7 @@
 /**
  * @module
  * Announcing ledgergate's own writes: called by the shared `/v2` write path (`sendV2` in
- * `lib/passthrough.ts`) with each answer, so every caller of that path is announced, the `/v2`
+ * `v2/passthrough.ts`) with each answer, so every caller of that path is announced, the `/v2`
  * route and an MCP `confirm_write` alike. The events are recorded when the answer comes back, with
  * no poll: from the answer itself, or from the one read that shows what the answer does not
  * (`write-events.ts`). The work runs once the caller has taken the answer (`V2Request.after`,
@@ -11,7 +11,7 @@
  */
 import type { Bindings } from "../lib/config";
 import { log } from "../lib/log";
-import type { V2Request } from "../lib/passthrough";
+import type { V2Request } from "../v2/passthrough";
 import { eventsStub, type TenantName } from "../lib/stubs";
 import { eventData } from "./data";
 import { readRows } from "./follow-up";

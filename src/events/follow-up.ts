@@ -4,7 +4,7 @@
  * a GET for the write's caller, with its credential (a gateway key or an OAuth grant) and the
  * shared budget, written to the tenant's request log as the events' call (caller kind `events`).
  */
-import type { V2Request } from "../lib/passthrough";
+import type { V2Request } from "../v2/passthrough";
 import { loggedCall, recordCall, type CallFacts } from "../request-log/record";
 import { callUpstream, type CallTrace } from "../lib/upstream/client";
 

@@ -1,7 +1,7 @@
 /**
  * @module
  * The client's chart of accounts and VAT codes, read for the operator (the order mapping's check,
- * `mapping-check.ts`) through the tenant's reference cache (`durable/tenant/reference-cache.ts`):
+ * `mapping-check.ts`) through the tenant's reference cache (`v2/tenant/reference-cache.ts`):
  * the entries are filed under the same keys a gateway key's `GET /v2/GeneralLedgerAccounts` and
  * `GET /v2/VatCodes` use, so either kind of read fills the cache for the other, and a write to
  * either resource through `/v2` forgets them. A miss is one call through the one upstream client,
@@ -12,13 +12,9 @@ import type { z } from "zod";
 import { readConfig, type Bindings } from "../lib/config";
 import { unwrap } from "../lib/outcome";
 import { Problem } from "../lib/problem";
-import { API_DEFAULT_PAGE_SIZE, morePages, readPagination } from "../lib/shaping/all-pages";
-import {
-  KEPT_HEADERS,
-  MAX_REFERENCE_ENTRY_BYTES,
-  resourceOf,
-} from "../lib/shaping/reference-cache";
-import { capture, type StoredAnswer } from "../lib/shaping/stored-answer";
+import { API_DEFAULT_PAGE_SIZE, morePages, readPagination } from "../v2/shaping/all-pages";
+import { KEPT_HEADERS, MAX_REFERENCE_ENTRY_BYTES, resourceOf } from "../v2/shaping/reference-cache";
+import { capture, type StoredAnswer } from "../v2/shaping/stored-answer";
 import { asOperator, parseTenantName, type TenantName } from "../lib/stubs";
 import { loggedUpstream } from "../request-log/upstream";
 import { ChartAccountReply, VatCodeReply } from "./replies";

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { environmentAvailability, type Environment } from "./environments";
 import { DEFAULT_RETRY_SCHEDULE, parseSchedule } from "../events/schedule";
-import { parseExtraOperations } from "./v2-extra-operations";
+import { parseExtraOperations } from "../v2/extra-operations";
 
 export { Environment, type EnvironmentAvailability, type EnvironmentConfig } from "./environments";
 
@@ -109,7 +109,7 @@ const ConfigBindings = z.object({
     .transform(Number)
     .pipe(z.number().min(0).max(0.5))
     .catch(DEFAULT_WATCHER_BUDGET_SHARE),
-  /** Most rows one `Prefer: pages=all` answer may hold (`lib/shaping/all-pages.ts`). */
+  /** Most rows one `Prefer: pages=all` answer may hold (`v2/shaping/all-pages.ts`). */
   PAGES_ALL_MAX_ROWS: Count(DEFAULT_PAGES_ALL_MAX_ROWS),
   /**
    * `calls` (default), `counters` or `off`. Unset means `calls`; a value set but unreadable means

@@ -11,7 +11,7 @@ import { DEFAULT_PAYOUT_ACCOUNTS, type OrderMapping } from "../ledger/mapping";
 import { Source } from "../orders/order";
 import { unwrap } from "../lib/outcome";
 import { Problem } from "../lib/problem";
-import { resourceOf } from "../lib/shaping/reference-cache";
+import { resourceOf } from "../v2/shaping/reference-cache";
 import { asOperator, parseTenantName, type TenantName } from "../lib/stubs";
 import { callUpstream } from "../lib/upstream/client";
 

@@ -122,7 +122,7 @@ export interface CallerTag {
 }
 
 /**
- * Logs a `/v2` call (a gateway key's, or an MCP tool's through `lib/v2-call.ts`) once it is
+ * Logs a `/v2` call (a gateway key's, or an MCP tool's through `v2/call.ts`) once it is
  * answered, off the answer's path: everything (naming the caller, the error body's read, the write
  * to the tenant's object) runs in `ctx.waitUntil`, `LOG_WRITE_DELAY_MS` after the response was
  * handed over. What that costs the caller: nothing in time (`npm run bench -- log` measures it

@@ -19,7 +19,7 @@ import {
   referenceInitScript,
   referencePageHtml,
 } from "../lib/openapi/reference-page";
-import { v2Document } from "../lib/openapi/v2-document";
+import { v2Document } from "../v2/openapi/document";
 import { gatewayRouter } from "./contract/kit";
 import { docsInit, docsPage, docsScript, gatewayOpenApi, v2OpenApi } from "./contract/docs";
 

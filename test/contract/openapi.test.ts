@@ -8,7 +8,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import app from "../../src/index";
 import { gatewayDocument } from "../../src/lib/openapi/gateway-document";
-import { v2Document } from "../../src/lib/openapi/v2-document";
+import { v2Document } from "../../src/v2/openapi/document";
 
 async function expectValid(doc: object): Promise<void> {
   const validator = new Validator();

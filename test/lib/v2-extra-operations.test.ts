@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extraMethodsAt, parseExtraOperations } from "../../src/lib/v2-extra-operations";
+import { extraMethodsAt, parseExtraOperations } from "../../src/v2/extra-operations";
 
 describe("v2-extra-operations: V2_EXTRA_OPERATIONS", () => {
   it("reads METHOD /Path entries separated by commas or new lines, any casing of the method", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { v2Path } from "../../src/lib/v2-path";
+import { v2Path } from "../../src/v2/path";
 
 const accepted = (p: string) => {
   const r = v2Path(p);

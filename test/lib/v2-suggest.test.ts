@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nearestPath } from "../../src/lib/v2-suggest";
+import { nearestPath } from "../../src/v2/suggest";
 
 describe("v2-suggest: did you mean", () => {
   it("finds the catalog path a small typo or a wrong casing-and-typo is nearest to", () => {

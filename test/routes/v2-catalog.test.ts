@@ -1,5 +1,5 @@
 /**
- * `/v2` calls the catalog does not know (`src/lib/v2-operation.ts`): refused by the gateway with
+ * `/v2` calls the catalog does not know (`src/v2/operation.ts`): refused by the gateway with
  * its own 404 or 405, after the key is checked, with nothing sent and no permit spent, unless the
  * operator (`V2_EXTRA_OPERATIONS`) or the caller (`X-Ledgergate-Uncataloged: pass`) lets them
  * through.

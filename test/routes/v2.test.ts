@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { upstreamHeaders } from "../../src/lib/passthrough";
+import { upstreamHeaders } from "../../src/v2/passthrough";
 import { restoreClock, skipAhead } from "../helpers/clock";
 import { control, fresh, gw, json, stats, tenant } from "../helpers/gateway";
 
@@ -185,7 +185,8 @@ describe("v2 pass-through: bad input is refused before it is sent", () => {
     const detail = ((await checked.json()) as { detail: string }).detail;
     expect(detail).toContain("1048576 bytes");
     expect(detail).not.toContain("33554432");
-    // 33 MiB declared (the stream would give as much): refused on the header, before a byte is read.
+    // 33 MiB declared (the stream would give as much): refused on the header, before a byte is
+    // read.
     const size = 33 * 1024 * 1024;
     const chunk = new Uint8Array(64 * 1024);
     let given = 0;

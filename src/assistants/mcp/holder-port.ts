@@ -11,13 +11,13 @@
 import type { Holder } from "../../lib/app";
 import type { Bindings } from "../../lib/config";
 import { unwrap } from "../../lib/outcome";
-import { readV2Request, type V2Request } from "../../lib/passthrough";
+import { readV2Request, type V2Request } from "../../v2/passthrough";
 import type { CallerTag } from "../../request-log/record";
-import { checkWrite } from "../../lib/shaping/write-body";
+import { checkWrite } from "../../v2/shaping/write-body";
 import { asHolder, type HolderStub } from "../../lib/stubs";
 import type { AccessCache } from "../../lib/upstream/access-cache";
 import type { CallTrace } from "../../lib/upstream/client";
-import { performV2 } from "../../lib/v2-call";
+import { performV2 } from "../../v2/call";
 import type { ApiCall, AssistantPort } from "./port";
 
 /** What the port needs of the request that opened the session. */

@@ -40,7 +40,7 @@ export interface AssistantPort {
   /** Checks `call` as `/v2` would before sending it (path, catalog, body); sends nothing. */
   check(call: ApiCall): Promise<void>;
   /**
-   * Sends `call` through the one `/v2` pipeline (`lib/v2-call.ts`): shaped, in the assistant's
+   * Sends `call` through the one `/v2` pipeline (`v2/call.ts`): shaped, in the assistant's
    * lane of the governor, logged in the tenant's request log as the assistant's.
    */
   send(call: ApiCall, run: ToolRun): Promise<Response>;

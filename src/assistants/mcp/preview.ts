@@ -7,7 +7,7 @@
  * numbers) in a field named as an amount (`MONEY_FIELD`). Pure: nothing is read from the API.
  */
 import type { Operation } from "../../../shared/v2/catalog";
-import { v2Summary } from "../../lib/openapi/v2-summary";
+import { v2Summary } from "../../v2/openapi/summary";
 import { CONFIRM_WITHIN_MS } from "../tenant/write-confirmations";
 
 /**

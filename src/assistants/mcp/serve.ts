@@ -16,7 +16,7 @@ import { createMcpHandler } from "@modelcontextprotocol/server";
 import { readCapped } from "../../../shared/bytes";
 import type { Bindings } from "../../lib/config";
 import { log } from "../../lib/log";
-import { BUFFERED_BODY_BYTES } from "../../lib/passthrough";
+import { BUFFERED_BODY_BYTES } from "../../v2/passthrough";
 import { toCallLog } from "../../lib/stubs";
 import type { ToolCall } from "../tenant/tool-calls";
 import type { ToolContext } from "./audit";

@@ -22,7 +22,7 @@
  */
 import { z } from "zod";
 import { fail, ok, type Outcome } from "../../lib/outcome";
-import { IDEMPOTENCY_TTL_MS } from "../../durable/tenant/idempotency-keys";
+import { IDEMPOTENCY_TTL_MS } from "../../v2/tenant/idempotency-keys";
 import { deleteAll, row } from "../../durable/tenant/sql";
 
 /**

@@ -14,7 +14,7 @@ import type { Scope } from "../../assistants/mcp/principal";
 import type { Source } from "../../orders/order";
 import type { RunState } from "../../orders/runs";
 import { fail, ok, type Outcome } from "../../lib/outcome";
-import type { CodeId, CodeKey } from "../../lib/shaping/code-refs";
+import type { CodeId, CodeKey } from "../../v2/shaping/code-refs";
 import {
   viewOf,
   type GrantView,

@@ -11,13 +11,13 @@ import type { Source } from "../../orders/order";
 import type { OrderRunView } from "../../orders/run-view";
 import type { RunState } from "../../orders/runs";
 import { ok, type Outcome } from "../../lib/outcome";
-import type { CodeId, CodeKey } from "../../lib/shaping/code-refs";
-import type { StoredAnswer } from "../../lib/shaping/stored-answer";
+import type { CodeId, CodeKey } from "../../v2/shaping/code-refs";
+import type { StoredAnswer } from "../../v2/shaping/stored-answer";
 import { cacheMs, type KeyAccess } from "../../lib/upstream/access-cache";
-import type { Claim, Finish } from "./idempotency-keys";
+import type { Claim, Finish } from "../../v2/tenant/idempotency-keys";
 import type { RunOwner } from "../../orders/tenant/order-desk";
 import type { TenantParts } from "./parts";
-import type { ReferenceRead } from "./reference-cache";
+import type { ReferenceRead } from "../../v2/tenant/reference-cache";
 import type { StashAsk, Taken } from "../../assistants/tenant/write-confirmations";
 
 /** An idempotency claim's question: the key's hash, the request's fingerprint, the lease. */
@@ -77,7 +77,7 @@ export interface TenantHolder {
   /** The tenant's runs, newest change first, optionally in one state. */
   orderRuns(state: RunState | null, limit: number): Promise<Outcome<OrderRunView[]>>;
   /**
-   * Claims an idempotency key for a `/v2` write (`lib/shaping/idempotency.ts`): first, a replay,
+   * Claims an idempotency key for a `/v2` write (`v2/shaping/idempotency.ts`): first, a replay,
    * or why not.
    */
   idempotencyClaim(ask: ClaimAsk): Promise<Outcome<Claim>>;
@@ -88,7 +88,7 @@ export interface TenantHolder {
   idempotencyFinish(ask: FinishAsk): Promise<Outcome<boolean>>;
   /**
    * A cached reference answer, or the generation a fresh read will be kept under
-   * (`lib/shaping/reference-cache.ts`).
+   * (`v2/shaping/reference-cache.ts`).
    */
   referenceRead(ask: ReadAsk): Promise<Outcome<ReferenceRead>>;
   /**
@@ -98,10 +98,10 @@ export interface TenantHolder {
   referenceKeep(ask: KeepAsk): Promise<Outcome<Kept | null>>;
   /**
    * Forgets what a `/v2` write may have made stale, in one call: the cached reads of `resource`
-   * (null: not a cached one) and the remembered codes of `kinds` (`lib/shaping/written.ts`).
+   * (null: not a cached one) and the remembered codes of `kinds` (`v2/shaping/written.ts`).
    */
   forgetWritten(stale: { resource: string | null; kinds: string[] }): Promise<Outcome<null>>;
-  /** The ids still trusted for codes a `/v2` write gave (`lib/shaping/code-refs.ts`). */
+  /** The ids still trusted for codes a `/v2` write gave (`v2/shaping/code-refs.ts`). */
   codeIds(keys: CodeKey[]): Promise<Outcome<CodeId[]>>;
   /** Remembers ids a lookup found for codes. */
   rememberCodeIds(found: CodeId[]): Promise<Outcome<null>>;

@@ -17,7 +17,7 @@ import type { RunState } from "../../orders/runs";
 import { fail, ok, type Outcome } from "../../lib/outcome";
 import type { PayoutState } from "../../payouts/records";
 import type { PayoutView, UnpaidOrder } from "../../payouts/view";
-import type { CodeId, CodeKey } from "../../lib/shaping/code-refs";
+import type { CodeId, CodeKey } from "../../v2/shaping/code-refs";
 import type { TenantName } from "../../lib/stubs";
 import type { KeyAccess } from "../../lib/upstream/access-cache";
 import { addGrant, type GrantAsk, type GrantView } from "./grant-face";

@@ -16,7 +16,7 @@ import type { ClearedRecords, Enrolment, Registering } from "./enrolment";
 import { viewOf, type GrantView } from "../../assistants/tenant/assistant-grants";
 import { addGrant, type GrantAsk } from "./grant-face";
 import type { KeepAsk, Kept, ReadAsk } from "./holder-ops";
-import type { ReferenceRead } from "./reference-cache";
+import type { ReferenceRead } from "../../v2/tenant/reference-cache";
 import type { SecretOptions, SecretSet } from "../../orders/tenant/order-settings";
 import type { ShopBinding } from "../../orders/tenant/shop-pins";
 import type { StripeKeyStatus } from "../../payouts/tenant/stripe-key";

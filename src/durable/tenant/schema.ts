@@ -11,15 +11,15 @@
  */
 import { addColumn } from "../columns";
 import { migrate as migrateSteps, type Migration } from "../migrations";
-import { CODE_ID_TABLES } from "./code-ids";
+import { CODE_ID_TABLES } from "../../v2/tenant/code-ids";
 import { GATEWAY_KEY_TABLES } from "./gateway-keys";
-import { IDEMPOTENCY_TABLES } from "./idempotency-keys";
+import { IDEMPOTENCY_TABLES } from "../../v2/tenant/idempotency-keys";
 import { KNOWN_ID_TABLES } from "../../orders/tenant/known-ids";
 import { ORDER_BOOK_TABLES } from "../../orders/tenant/order-book";
 import { MAPPING_DEFAULTS_TABLE, ORDER_SETTINGS_TABLES } from "../../orders/tenant/order-settings";
 import { PAYMENT_REF_TABLES } from "../../ledger/payment-refs";
 import { PAYOUT_TABLES } from "../../payouts/tenant/payout-book";
-import { REFERENCE_CACHE_TABLES } from "./reference-cache";
+import { REFERENCE_CACHE_TABLES } from "../../v2/tenant/reference-cache";
 import { REGISTRATION_TABLES } from "./registration";
 import { REQUEST_LOG_TABLES } from "../../request-log/tenant-rows";
 import { ASSISTANT_GRANT_TABLES } from "../../assistants/tenant/assistant-grants";

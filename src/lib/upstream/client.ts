@@ -80,7 +80,7 @@ export interface UpstreamCaller {
 /** One API v2 call. `body` is a buffer when it may be resent, a stream when it may not. */
 export interface UpstreamCall {
   method: string;
-  /** Path below the v2 root, starting with `/`, already checked (see `lib/v2-path.ts`). */
+  /** Path below the v2 root, starting with `/`, already checked (see `v2/path.ts`). */
   path: string;
   search: string;
   headers: Headers;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CODE_IDS_FOR_MS, CodeIds } from "../../../src/durable/tenant/code-ids";
+import { CODE_IDS_FOR_MS, CodeIds } from "../../../src/v2/tenant/code-ids";
 import { withTenantSql } from "../../helpers/storage";
 
 const withSql = <R>(run: (sql: SqlStorage) => R | Promise<R>) => withTenantSql("code-ids", run);

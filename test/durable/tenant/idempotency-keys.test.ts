@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { IDEMPOTENCY_TTL_MS, IdempotencyKeys } from "../../../src/durable/tenant/idempotency-keys";
+import { IDEMPOTENCY_TTL_MS, IdempotencyKeys } from "../../../src/v2/tenant/idempotency-keys";
 import { withTenantSql } from "../../helpers/storage";
 
 const withKeys = <R>(run: (k: IdempotencyKeys, sql: SqlStorage) => R | Promise<R>) =>

@@ -3,7 +3,7 @@ import {
   MAX_REFERENCE_ENTRIES,
   REFERENCE_TTL_MS,
   ReferenceCache,
-} from "../../../src/durable/tenant/reference-cache";
+} from "../../../src/v2/tenant/reference-cache";
 import { withTenantSql } from "../../helpers/storage";
 
 const withCache = <R>(run: (c: ReferenceCache, sql: SqlStorage) => R | Promise<R>) =>

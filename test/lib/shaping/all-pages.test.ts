@@ -8,7 +8,7 @@ import {
   rowCap,
   wantsAllPages,
   withPage,
-} from "../../../src/lib/shaping/all-pages";
+} from "../../../src/v2/shaping/all-pages";
 
 describe("pages=all: the pure parts", () => {
   it("is asked for with Prefer: pages=all among other preferences, in any casing", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { boundedRuns } from "../../../src/lib/shaping/bounded-runs";
+import { boundedRuns } from "../../../src/v2/shaping/bounded-runs";
 
 /** A run that settles when told to, recording when it started. */
 function gate() {

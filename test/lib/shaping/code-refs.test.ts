@@ -14,8 +14,8 @@ import {
   type CodeId,
   type CodeKey,
   type Target,
-} from "../../../src/lib/shaping/code-refs";
-import { codeSchema, findSites } from "../../../src/lib/shaping/code-sites";
+} from "../../../src/v2/shaping/code-refs";
+import { codeSchema, findSites } from "../../../src/v2/shaping/code-sites";
 
 /** Deps over an in-memory book: `books[kind]` maps a code (as the API matches it) to an id. */
 function fakeDeps(books: Record<string, Record<string, number>>, cache: CodeId[] = []) {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { Problem } from "../../../src/lib/problem";
-import { mayHaveArrived } from "../../../src/lib/shaping/idempotency";
+import { mayHaveArrived } from "../../../src/v2/shaping/idempotency";
 import {
   fingerprintOf,
   idempotencyKeyOf,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   recoverableCreate,
-} from "../../../src/lib/shaping/idempotency-rules";
+} from "../../../src/v2/shaping/idempotency-rules";
 
 const bytes = (text: string) => new Response(text).arrayBuffer();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { JsonPatch } from "../../../shared/v2/json-patch";
-import { parseMergePatch, pointerToken, toJsonPatch } from "../../../src/lib/shaping/merge-patch";
+import { parseMergePatch, pointerToken, toJsonPatch } from "../../../src/v2/shaping/merge-patch";
 
 describe("merge patch to JSON Patch", () => {
   it("turns members into operations in order: null removes, objects recurse, the rest is add", () => {

@@ -5,7 +5,7 @@ import {
   MIN_PAGES_ALL_PAGE_SIZE,
   pagesOverCap,
   walkSearch,
-} from "../../../src/lib/shaping/page-size";
+} from "../../../src/v2/shaping/page-size";
 
 describe("walkSearch", () => {
   it("raises a smaller PageSize, in any casing, to the floor and keeps the rest of the query", () => {

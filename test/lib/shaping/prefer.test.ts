@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parsePrefer } from "../../../src/lib/shaping/prefer";
+import { parsePrefer } from "../../../src/v2/shaping/prefer";
 
 describe("parsePrefer (RFC 7240)", () => {
   it("reads comma-separated preferences, names in any casing, values as tokens or quoted strings", () => {

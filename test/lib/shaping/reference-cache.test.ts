@@ -5,7 +5,7 @@ import {
   REFERENCE_RESOURCES,
   resourceOf,
   wantsFresh,
-} from "../../../src/lib/shaping/reference-cache";
+} from "../../../src/v2/shaping/reference-cache";
 
 const get = (path: string, headers: Record<string, string> = {}) => ({
   method: "GET",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerResponse, capture } from "../../../src/lib/shaping/stored-answer";
+import { answerResponse, capture } from "../../../src/v2/shaping/stored-answer";
 
 /** A response whose body arrives in `parts`. */
 function streamed(parts: string[], init: ResponseInit): Response {

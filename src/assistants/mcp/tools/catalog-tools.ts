@@ -9,7 +9,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { CATALOG, matchOperation, type Operation } from "../../../../shared/v2/catalog";
 import { queryOf } from "../../../../shared/v2/query";
 import { toJsonSchema } from "../../../lib/openapi/json-schema";
-import { v2Summary } from "../../../lib/openapi/v2-summary";
+import { v2Summary } from "../../../v2/openapi/summary";
 import { guarded, type ToolContext } from "../audit";
 import { operationClass } from "../operation-class";
 import { allows } from "../principal";

@@ -1,7 +1,7 @@
 /**
  * @module
  * `confirm_write`: the second step of an assistant's write (docs/mcp.md, "Writes"). It performs the
- * write `prepare_write` kept, through the one `/v2` pipeline (`lib/v2-call.ts`), with an
+ * write `prepare_write` kept, through the one `/v2` pipeline (`v2/call.ts`), with an
  * idempotency key derived from the handle: a confirm repeated after a dropped answer (a new
  * JSON-RPC id, the same handle) is answered from the write's idempotency record, and nothing is
  * written twice. The session's scope is checked again: a handle is a name, not a capability.
@@ -11,7 +11,7 @@
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { sha256Hex } from "../../../lib/crypto";
-import { REPLAYED } from "../../../lib/shaping/idempotency";
+import { REPLAYED } from "../../../v2/shaping/idempotency";
 import { guarded, type ToolContext, type ToolStep } from "../audit";
 import { READ_MAX_CHARS } from "../paging";
 import { writeMediaType } from "../port";

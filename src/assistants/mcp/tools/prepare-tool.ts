@@ -12,7 +12,7 @@ import type { McpServer, ScopeChallengeHandler } from "@modelcontextprotocol/ser
 import { matchOperation } from "../../../../shared/v2/catalog";
 import { MAX_PREPARED_BODY_BYTES } from "../../tenant/write-confirmations";
 import { randomSecret, sha256Hex } from "../../../lib/crypto";
-import { v2Summary } from "../../../lib/openapi/v2-summary";
+import { v2Summary } from "../../../v2/openapi/summary";
 import { guarded, type ToolContext, type ToolStep } from "../audit";
 import { operationClass } from "../operation-class";
 import { writeMediaType } from "../port";

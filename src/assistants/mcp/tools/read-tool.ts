@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { matchOperation } from "../../../../shared/v2/catalog";
 import { queryOf } from "../../../../shared/v2/query";
-import { isJsonType, mediaType } from "../../../lib/passthrough";
+import { isJsonType, mediaType } from "../../../v2/passthrough";
 import { guarded, type ToolContext, type ToolStep } from "../audit";
 import {
   cursorOf,

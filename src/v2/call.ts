@@ -1,17 +1,17 @@
 /**
  * @module
  * One API v2 call performed for an authenticated caller: shaped as its headers ask
- * (`lib/shaping/`), sent through the governor, and written to the tenant's request log once
- * answered. The one pipeline of `/v2` (`routes/v2.ts`) and of an MCP tool's calls
+ * (`v2/shaping/`), sent through the governor, and written to the tenant's request log once
+ * answered. The one pipeline of `/v2` (`v2/routes.ts`) and of an MCP tool's calls
  * (`assistants/mcp/holder-port.ts`): an idempotent write confirmed by an assistant goes exactly
  * where a `/v2` write with `Idempotency-Key` goes, so the two cannot drift apart, and whatever is
  * added to writes here (the events issue announces them) covers both.
  */
 import type { V2Request } from "./passthrough";
-import { Problem, PROBLEM_TYPES } from "./problem";
+import { Problem, PROBLEM_TYPES } from "../lib/problem";
 import { logAfterAnswer, type CallerTag, type CallFacts } from "../request-log/record";
 import { shapedV2 } from "./shaping/v2";
-import type { CallTrace } from "./upstream/client";
+import type { CallTrace } from "../lib/upstream/client";
 
 /**
  * Answers `r` (read and checked by `readV2Request`) and logs it as `who`'s call, after the answer.

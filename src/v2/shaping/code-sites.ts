@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { CATALOG, matchOperation } from "../../../shared/v2/catalog";
-import type { FieldError } from "../problem";
+import type { FieldError } from "../../lib/problem";
 import { CODE_REFS, codeKey, type Site } from "./code-refs";
 import { isJsonObject } from "./merge-patch";
 
@@ -51,7 +51,8 @@ export function codeSchema(method: "POST" | "PATCH", path: string): z.ZodType | 
  * The code sites of `body` (edited in place: a code given beside its Id is dropped, as the API lets
  * the Id win; a null code is dropped or, in a merge patch, clears the Id).
  *
- * @example findSites({ VoucherLines: [{ AccountNo: 3000 }] }, ManualVoucherPost, "post").sites[0].path // "VoucherLines.0.AccountNo"
+ * @example findSites({ VoucherLines: [{ AccountNo: 3000 }] }, ManualVoucherPost,
+ * "post").sites[0].path // "VoucherLines.0.AccountNo"
  */
 export function findSites(body: unknown, schema: z.ZodType, mode: CodeMode): Sites {
   const out: Sites = { sites: [], errors: [], changed: false };

@@ -2,22 +2,22 @@
  * @module
  * A `/v2/*` call passed through for its caller's tenant: the path checked, the body limited and
  * validated against the catalog before anything is sent, one call through the upstream client, and
- * the answer passed back with only the headers that belong to it. Shaping (`lib/shaping/`) works on
+ * the answer passed back with only the headers that belong to it. Shaping (`v2/shaping/`) works on
  * the `V2Request` between reading and sending: a changed request is a new object, never an edit.
  */
 import type { z } from "zod";
 import { readCapped } from "../../shared/bytes";
 import { matchOperation } from "../../shared/v2/catalog";
-import type { Holder } from "./app";
-import { readConfig, type Bindings, type EnvironmentConfig } from "./config";
+import type { Holder } from "../lib/app";
+import { readConfig, type Bindings, type EnvironmentConfig } from "../lib/config";
 import { announceWrite } from "../events/announce";
-import { Problem } from "./problem";
-import type { AccessCache } from "./upstream/access-cache";
-import { callUpstream, type CallTrace, type Lane } from "./upstream/client";
-import { gatewayLink, gatewayPagination } from "./upstream/links";
-import { admitOperation } from "./v2-operation";
-import { v2Path } from "./v2-path";
-import { fieldErrors } from "./validate";
+import { Problem } from "../lib/problem";
+import type { AccessCache } from "../lib/upstream/access-cache";
+import { callUpstream, type CallTrace, type Lane } from "../lib/upstream/client";
+import { gatewayLink, gatewayPagination } from "../lib/upstream/links";
+import { admitOperation } from "./operation";
+import { v2Path } from "./path";
+import { fieldErrors } from "../lib/validate";
 
 /**
  * Largest body passed through, bytes: the API's largest upload (a 30 MB pdf) with room for
@@ -37,7 +37,7 @@ export const MAX_DEADLINE_MS = 120_000;
 
 /**
  * A `/v2` request read and checked as far as it can be before shaping: its operation, path, query,
- * deadline and body. What shaping does with it (`lib/shaping/`) happens between `readV2Request` and
+ * deadline and body. What shaping does with it (`v2/shaping/`) happens between `readV2Request` and
  * `sendV2`; the plain pass-through is `sendV2(r, checkedBody(r), trace)`.
  */
 export interface V2Request {
@@ -251,7 +251,7 @@ export function upstreamHeaders(inbound: Headers, requestId: string): Headers {
 /**
  * The caller's copy of the API's answer: status and body unchanged, useful headers only, and the
  * links in `Location` and `X-Pagination` pointed at the gateway (a link to anywhere else is
- * dropped: see `upstream/links.ts`).
+ * dropped: see `lib/upstream/links.ts`).
  */
 function downstreamResponse(
   res: Response,

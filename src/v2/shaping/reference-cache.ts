@@ -1,19 +1,19 @@
 /**
  * @module
  * Cached reference data: a `GET` of a slow-changing resource (`REFERENCE_RESOURCES`) is answered
- * from the tenant's cache (`durable/tenant/reference-cache.ts`) for 5 minutes, at the cost
+ * from the tenant's cache (`v2/tenant/reference-cache.ts`) for 5 minutes, at the cost
  * of one hop to the tenant's object (which authenticates the gateway key) and no upstream call.
  *
  * Only `200` answers up to `MAX_REFERENCE_ENTRY_BYTES` are kept, filed under the path and query as
  * sent. A write through the gateway to the same resource (first path segment, any case) forgets
- * its entries (`forgetWritten` in `written.ts`). `Cache-Control: no-cache` or `Pragma: no-cache` from the caller
- * goes upstream and refreshes the entry; a conditional `GET` (`If-None-Match`, `If-Modified-Since`)
- * is passed through untouched, its `304` being the API's to give.
+ * its entries (`forgetWritten` in `written.ts`). `Cache-Control: no-cache` or `Pragma: no-cache`
+ * from the caller goes upstream and refreshes the entry; a conditional `GET` (`If-None-Match`,
+ * `If-Modified-Since`) is passed through untouched, its `304` being the API's to give.
  */
-import { unwrap } from "../outcome";
+import { unwrap } from "../../lib/outcome";
 import { sendV2, type V2Request } from "../passthrough";
-import { asHolder } from "../stubs";
-import type { CallTrace } from "../upstream/client";
+import { asHolder } from "../../lib/stubs";
+import type { CallTrace } from "../../lib/upstream/client";
 import { answerResponse, capture } from "./stored-answer";
 
 /**

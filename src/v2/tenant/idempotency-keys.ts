@@ -1,7 +1,7 @@
 /**
  * @module
  * The tenant's idempotency records (`Idempotency-Key` on `/v2` writes, see
- * `lib/shaping/idempotency.ts`): one row per key, filed under the key's SHA-256, holding the
+ * `v2/shaping/idempotency.ts`): one row per key, filed under the key's SHA-256, holding the
  * request's fingerprint and, once known, the first answer.
  *
  * A row is `in-flight` while its holder (the call that claimed it) works, `done` with the answer
@@ -18,8 +18,8 @@
  * by the object's alarm.
  */
 import { z } from "zod";
-import { StoredHeaders, type StoredAnswer } from "../../lib/shaping/stored-answer";
-import { deleteAll, jsonColumn, row } from "./sql";
+import { StoredHeaders, type StoredAnswer } from "../shaping/stored-answer";
+import { deleteAll, jsonColumn, row } from "../../durable/tenant/sql";
 
 /**
  * How long a key's record is kept, ms: 24 h, as Stripe keeps them, long enough for any retry loop.
@@ -78,7 +78,8 @@ export class IdempotencyKeys {
    * Claims `keyHash` for a request with `fingerprint`, or says why not. Synchronous, so atomic.
    *
    * @param recheck whether the caller can find out an unknown outcome (it may then hold the row)
-   * @param leaseUntil when the claim lapses unless finished (epoch ms; capped at `MAX_LEASE_MS` from `now`)
+   * @param leaseUntil when the claim lapses unless finished (epoch ms; capped at `MAX_LEASE_MS`
+   * from `now`)
    */
   claim(
     keyHash: string,

@@ -1,14 +1,14 @@
 /**
  * @module
  * Codes for ids, as one caller's request sees them: the tenant's cache of code→id pairs
- * (`durable/tenant/code-ids.ts`) and the lookup GETs (`code-refs.ts` decides what to ask). Also
+ * (`v2/tenant/code-ids.ts`) and the lookup GETs (`code-refs.ts` decides what to ask). Also
  * where the gateway's own writes reach that cache: a write forgets the ids it may have made stale.
  */
-import { unwrap } from "../outcome";
+import { unwrap } from "../../lib/outcome";
 import type { V2Request } from "../passthrough";
-import { Problem } from "../problem";
-import { asHolder } from "../stubs";
-import type { CallTrace } from "../upstream/client";
+import { Problem } from "../../lib/problem";
+import { asHolder } from "../../lib/stubs";
+import type { CallTrace } from "../../lib/upstream/client";
 import {
   lookupSearch,
   type CodeDeps,

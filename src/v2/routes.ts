@@ -1,17 +1,17 @@
 /**
  * @module
  * `/v2/*`: any API v2 call, passed through for the tenant of the caller's gateway key, shaped as
- * its headers ask (`lib/shaping/`). The key is authenticated before the path, the body or anything
+ * its headers ask (`v2/shaping/`). The key is authenticated before the path, the body or anything
  * else of the request is read (`authenticatedKey`): a forged key gets its 401 whatever it sent.
  * Each call that got as far as being sent is written to the tenant's request log after it is
- * answered (`lib/v2-call.ts`, shared with the MCP server's tools).
+ * answered (`v2/call.ts`, shared with the MCP server's tools).
  */
 import { Hono } from "hono";
 import type { GatewayApp } from "../lib/app";
-import { readV2Request } from "../lib/passthrough";
+import { readV2Request } from "./passthrough";
 import { keyTag } from "../request-log/record";
 import type { CallTrace } from "../lib/upstream/client";
-import { performV2 } from "../lib/v2-call";
+import { performV2 } from "./call";
 import { authenticatedKey, gatewayKey } from "../middleware/gateway-key";
 
 export const v2Routes = new Hono<GatewayApp>().all(

@@ -4,17 +4,22 @@
  * from the catalog (`shared/v2/catalog.ts`): every operation with its path parameters, its query
  * parameters (paging and filters, `shared/v2/query.ts`), its body
  * schema (or an open object where the shape is unpublished), gateway-key auth, the gateway's
- * shaping headers (`lib/shaping/`) and its problems. Pure: the caller memoizes it.
+ * shaping headers (`v2/shaping/`) and its problems. Pure: the caller memoizes it.
  */
 import { CATALOG, type Operation } from "../../../shared/v2/catalog";
 import { queryOf, querySchema, RESOURCE_PARAMETERS } from "../../../shared/v2/query";
-import { PROBLEM_TYPES } from "../problem";
-import { relocate, toJsonSchema, type JsonSchema } from "./json-schema";
-import { ProblemBody, problemResponse, PROBLEM_MEDIA_TYPE, type ProblemStatus } from "./problems";
-import { SECURITY, SECURITY_SCHEMES } from "./security";
-import { operationIdOf, uniqueIds } from "./operation-ids";
-import { SHAPING_PARAMETERS, isListRead, isReferenceRead } from "./v2-shaping";
-import { v2Summary } from "./v2-summary";
+import { PROBLEM_TYPES } from "../../lib/problem";
+import { relocate, toJsonSchema, type JsonSchema } from "../../lib/openapi/json-schema";
+import {
+  ProblemBody,
+  problemResponse,
+  PROBLEM_MEDIA_TYPE,
+  type ProblemStatus,
+} from "../../lib/openapi/problems";
+import { SECURITY, SECURITY_SCHEMES } from "../../lib/openapi/security";
+import { operationIdOf, uniqueIds } from "../../lib/openapi/operation-ids";
+import { SHAPING_PARAMETERS, isListRead, isReferenceRead } from "./shaping";
+import { v2Summary } from "./summary";
 
 /** The statuses of the gateway's own problems on `/v2`, by what the operation does. */
 const EVERY_CALL: ProblemStatus[] = [400, 401, 429, 502, 503, 504];

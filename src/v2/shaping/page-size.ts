@@ -4,13 +4,13 @@
  * one permit of the environment's 10 a second, so the walk's page size has a floor and its pages a
  * cap. Without them `PageSize=1` turned a list of 1,000 rows into 1,000 calls for one request.
  */
-import { Problem } from "../problem";
+import { Problem } from "../../lib/problem";
 
 /**
  * The smallest `PageSize` a walk uses: 250. A caller's smaller (valid) one is raised to it, and the
  * answer's `X-Page-Size` says which size was used. Rows are the same whatever the page size; only
- * the number of calls changes. 250 × `MAX_PAGES_PER_WALK` is the default row cap (50,000), so at the
- * floor the two caps agree.
+ * the number of calls changes. 250 × `MAX_PAGES_PER_WALK` is the default row cap (50,000), so at
+ * the floor the two caps agree.
  */
 export const MIN_PAGES_ALL_PAGE_SIZE = 250;
 

@@ -1,19 +1,19 @@
 /**
  * @module
- * The gateway's additions to API v2 (`lib/shaping/`), as the document describes them: the request
+ * The gateway's additions to API v2 (`v2/shaping/`), as the document describes them: the request
  * headers each applies to, and which operations take them. Written from the shaping issue's
- * contract (issue 13); the behaviour itself lives in `lib/shaping/`.
+ * contract (issue 13); the behaviour itself lives in `v2/shaping/`.
  */
 import type { Operation } from "../../../shared/v2/catalog";
 import { REFERENCE_RESOURCES, resourceOf } from "../shaping/reference-cache";
-import type { JsonSchema } from "./json-schema";
+import type { JsonSchema } from "../../lib/openapi/json-schema";
 
 /** A `GET` of a collection (its last segment is not a parameter): `Prefer: pages=all` applies. */
 export function isListRead(op: Pick<Operation, "method" | "path">): boolean {
   return op.method === "GET" && !/\}$/.test(op.path);
 }
 
-/** A `GET` of reference data the gateway caches (`lib/shaping/reference-cache.ts`). */
+/** A `GET` of reference data the gateway caches (`v2/shaping/reference-cache.ts`). */
 export function isReferenceRead(op: Pick<Operation, "method" | "path">): boolean {
   return op.method === "GET" && REFERENCE_RESOURCES.has(resourceOf(op.path));
 }

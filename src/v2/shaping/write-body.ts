@@ -13,8 +13,8 @@
  * is a 4xx problem with nothing written, and only the last of them costs a lookup.
  */
 import { checkedBody, isJsonType, mediaType, sendV2, type V2Request } from "../passthrough";
-import { Problem } from "../problem";
-import type { CallTrace } from "../upstream/client";
+import { Problem } from "../../lib/problem";
+import type { CallTrace } from "../../lib/upstream/client";
 import type { SendMark } from "./idempotency";
 import { codeDeps, forgetCodes } from "./code-cache";
 import { distinctCodes, MAX_CODES_PER_BODY, placeholderIds, resolveSites } from "./code-refs";

@@ -4,8 +4,8 @@
  * requests "the same", and which creates can be looked up by `ExternalImportReference` when their
  * outcome is unknown.
  */
-import { sha256Hex } from "../crypto";
-import type { Result } from "../result";
+import { sha256Hex } from "../../lib/crypto";
+import type { Result } from "../../lib/result";
 
 /** The longest key, characters (Stripe's limit; a UUID or a hash fits with room to spare). */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -17,7 +17,8 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
  *
  * @param header the header's value
  * @returns the key, or why it is refused
- * @example idempotencyKeyOf('"8e03978e-40d5-43e8-bc93-6894a57f9324"') // { ok: true, value: "8e03…" }
+ * @example idempotencyKeyOf('"8e03978e-40d5-43e8-bc93-6894a57f9324"') // { ok: true, value: "8e03…"
+ * }
  */
 export function idempotencyKeyOf(header: string): Result<string, string> {
   const quoted = /^"(.*)"$/.exec(header);

@@ -1,7 +1,7 @@
 /**
  * @module
  * The ids that codes named when the gateway last looked them up for this tenant (codes for ids,
- * `lib/shaping/code-refs.ts`): a department's Code, a customer's Number, an account's AccountNo,
+ * `v2/shaping/code-refs.ts`): a department's Code, a customer's Number, an account's AccountNo,
  * filed by the lookup's kind and the code normalized (a number's digits, a code lowercased).
  *
  * Trusted for `CODE_IDS_FOR_MS`. A code can come to name another record (a department deleted and
@@ -14,8 +14,8 @@
  * empties them (it may open another company's books, where the same codes name other records).
  */
 import { z } from "zod";
-import type { CodeId, CodeKey } from "../../lib/shaping/code-refs";
-import { deleteAll, rows } from "./sql";
+import type { CodeId, CodeKey } from "../shaping/code-refs";
+import { deleteAll, rows } from "../../durable/tenant/sql";
 
 /**
  * How long a looked-up id is used without asking again, ms: 10 minutes. A batch job (a hundred

@@ -6,17 +6,17 @@
  * spend a permit of the environment's shared budget on an answer known in advance, and the API's
  * own 404 names its root (`/Demo/v2/...`) and carries no request id.
  *
- * It runs after the gateway key is authenticated (`routes/v2.ts`), so a caller without a valid key
+ * It runs after the gateway key is authenticated (`v2/routes.ts`), so a caller without a valid key
  * learns nothing of the catalog. Since the live API grows ahead of the catalog, an operation it
  * does not list yet is let through, unchanged and unchecked, when the operator lists it in
  * `V2_EXTRA_OPERATIONS` (`v2-extra-operations.ts`) or the caller sends
  * `X-Ledgergate-Uncataloged: pass` (the caller's own budget, the caller's own risk of a typo).
  */
 import { matchOperation } from "../../shared/v2/catalog";
-import { log } from "./log";
-import { Problem } from "./problem";
-import { extraMethodsAt, parseExtraOperations, type ExtraOperations } from "./v2-extra-operations";
-import { nearestPath } from "./v2-suggest";
+import { log } from "../lib/log";
+import { Problem } from "../lib/problem";
+import { extraMethodsAt, parseExtraOperations, type ExtraOperations } from "./extra-operations";
+import { nearestPath } from "./suggest";
 
 /** The header with which a caller lets an uncataloged call through. */
 export const UNCATALOGED_HEADER = "X-Ledgergate-Uncataloged";

@@ -8,7 +8,7 @@
  */
 import { readCapped } from "../../../shared/bytes";
 import { sendV2, type V2Request } from "../passthrough";
-import type { CallTrace } from "../upstream/client";
+import type { CallTrace } from "../../lib/upstream/client";
 
 /**
  * The largest list answer read, bytes. Why a cap, for both callers: this body is parsed by the
@@ -46,7 +46,8 @@ export type Unreadable = "too-large" | "not-json" | "not-a-list";
  * @param path the list, e.g. `/Customers`
  * @param search its query with the filter, `?…`
  * @returns the rows, or why there are none to read
- * @example await getFilteredList(r, trace, "/Customers", "?customerNos=10001") // { kind: "rows", rows: [{ Id: 7, Number: 10001 }] }
+ * @example await getFilteredList(r, trace, "/Customers", "?customerNos=10001") // { kind: "rows",
+ * rows: [{ Id: 7, Number: 10001 }] }
  */
 export async function getFilteredList(
   r: V2Request,

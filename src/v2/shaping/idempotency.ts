@@ -3,7 +3,7 @@
  * Idempotent writes: a `/v2` `POST`, `PUT`, `PATCH` or `DELETE` with an `Idempotency-Key` header
  * (IETF httpapi draft, Stripe) is answered once; a repeat of the same request with the same key
  * gets the same answer with `Idempotent-Replayed: true` and no upstream call. The records are the
- * tenant's (`durable/tenant/idempotency-keys.ts`), so one tenant's key never meets another's.
+ * tenant's (`v2/tenant/idempotency-keys.ts`), so one tenant's key never meets another's.
  *
  * Which first outcomes are kept (docs/shaping.md, "Idempotent writes"):
  * - an answer of the API is kept and replayed, except a `401` or `429` (the API refused the call at
@@ -19,13 +19,13 @@
  *   yet: the API refuses a second record with the same reference (`400`).
  */
 import { readCapped } from "../../../shared/bytes";
-import type { Finish } from "../../durable/tenant/idempotency-keys";
+import type { Finish } from "../tenant/idempotency-keys";
 import { BUFFERED_BODY_BYTES, type V2Request } from "../passthrough";
-import { sha256Hex } from "../crypto";
-import { unwrap } from "../outcome";
-import { Problem } from "../problem";
-import { asHolder } from "../stubs";
-import type { CallTrace } from "../upstream/client";
+import { sha256Hex } from "../../lib/crypto";
+import { unwrap } from "../../lib/outcome";
+import { Problem } from "../../lib/problem";
+import { asHolder } from "../../lib/stubs";
+import type { CallTrace } from "../../lib/upstream/client";
 import { fingerprintOf, idempotencyKeyOf, recoverableCreate } from "./idempotency-rules";
 import { recover } from "./idempotency-recovery";
 import { answerResponse, capture, type StoredAnswer } from "./stored-answer";

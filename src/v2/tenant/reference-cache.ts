@@ -1,6 +1,6 @@
 /**
  * @module
- * The tenant's cache of reference data (`lib/shaping/reference-cache.ts`): 200 answers to GETs of
+ * The tenant's cache of reference data (`v2/shaping/reference-cache.ts`): 200 answers to GETs of
  * slow-changing resources (VAT codes, accounts, terms, settings), filed under the path and query
  * as the caller sent them, each with the resource (first path segment, lower case) it belongs to.
  *
@@ -13,8 +13,8 @@
  * limited by the caller (`MAX_REFERENCE_ENTRY_BYTES`, below the 2 MB SQLite row limit).
  */
 import { z } from "zod";
-import { StoredHeaders, type StoredAnswer } from "../../lib/shaping/stored-answer";
-import { deleteAll, jsonColumn, row } from "./sql";
+import { StoredHeaders, type StoredAnswer } from "../shaping/stored-answer";
+import { deleteAll, jsonColumn, row } from "../../durable/tenant/sql";
 
 /**
  * How long an entry is served, ms: 5 minutes. Reference data changes a few times a year, mostly in
