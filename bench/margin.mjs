@@ -1,6 +1,6 @@
 // `npm run bench -- margin` (not part of `all`): how much of the limit the RateGovernor must leave
 // unused, measured. It starts the sandbox once and the gateway once per margin, with
-// RATE_PACING_MARGIN set (src/durable/rate-governor.ts reads it), offers 50 and then 200 req/s for
+// RATE_PACING_MARGIN set (src/upstream/rate-governor.ts reads it), offers 50 and then 200 req/s for
 // 10 s each through one tenant, and counts the sandbox's 429s and the calls it served per second
 // over the steady part. The smallest margin with no 429s, plus headroom, is PACING_MARGIN.
 // Not a test: it asserts nothing.

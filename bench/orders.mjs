@@ -334,7 +334,7 @@ export async function ordersBench(keys) {
       `| ratio (all ÷ baseline) | | ${(pct(all, 50) / pct(baseline, 50)).toFixed(2)}× | ${(pct(all, 99) / pct(baseline, 99)).toFixed(2)}× |`,
     );
     console.log(
-      `\nNotes: part 5's ceiling is the sandbox's limit over part 4's sandbox count; how close to it the orders get is the RateGovernor's pacing (src/durable/rate-governor.ts). Part 4's third row is the lookups every returning order made before the tenant remembered ids: the same books, a tenant that has not seen them.`,
+      `\nNotes: part 5's ceiling is the sandbox's limit over part 4's sandbox count; how close to it the orders get is the RateGovernor's pacing (src/upstream/rate-governor.ts). Part 4's third row is the lookups every returning order made before the tenant remembered ids: the same books, a tenant that has not seen them.`,
     );
     for (const n of notes) console.log(`- ${n}`);
   };

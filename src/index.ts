@@ -9,7 +9,7 @@ import type { GatewayApp } from "./lib/app";
 import type { Bindings } from "./lib/config";
 import { consumeEvents } from "./events/consumer";
 import { handleError, handleNotFound } from "./lib/problem";
-import { AccessCache } from "./lib/upstream/access-cache";
+import { AccessCache } from "./upstream/access-cache";
 import { withAccessCache } from "./middleware/access-cache";
 import { capBody, MAX_PRE_AUTH_BODY_BYTES } from "./middleware/body-cap";
 import { withConfig } from "./middleware/config";
@@ -35,7 +35,7 @@ import { webhookRoutes } from "./orders/webhook-routes";
 
 export { Directory } from "./durable/directory";
 export { Events } from "./events/events-object";
-export { RateGovernor } from "./durable/rate-governor";
+export { RateGovernor } from "./upstream/rate-governor";
 export { Tenant } from "./durable/tenant";
 export { WatchRoster } from "./events/watcher/watch-roster";
 export { Watcher } from "./events/watcher/watcher-object";
@@ -48,7 +48,7 @@ const app = new OpenAPIHono<GatewayApp>();
 // The configuration first, parsed once (lib/config.ts): everything after it reads `c.var.config`.
 app.use("*", withConfig);
 // The objects that live as long as the isolate: its verified gateway keys
-// (lib/upstream/access-cache.ts), and the inbound limits' memories of what failed, one per kind of
+// (upstream/access-cache.ts), and the inbound limits' memories of what failed, one per kind of
 // credential, each shared by the paths that credential guards (middleware/inbound-limit.ts says
 // why webhooks have none; the MCP endpoints' door keeps its own, assistants/mcp-key.ts).
 app.use("*", requestId, requestLog, withAccessCache(new AccessCache()));

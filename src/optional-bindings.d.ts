@@ -9,13 +9,13 @@ interface GatewayOptionalBindings {
   RATE_LIMIT_PER_SECOND?: string;
   /**
    * Share of the limit the governor leaves unused as a jitter margin, 0 ≤ m < 1, for a path with
-   * more jitter than the one measured (default `PACING_MARGIN` in `durable/rate-governor.ts`).
+   * more jitter than the one measured (default `PACING_MARGIN` in `upstream/rate-governor.ts`).
    */
   RATE_PACING_MARGIN?: string;
   /**
    * The events watcher's share of the rate limit over the governor's window, 0 ≤ s ≤ 0.5 (default
-   * 0.2: 2 of 10 places); 0 turns polling off (`lib/rate/watcher-room.ts`). The watcher only ever
-   * takes what callers, order runs and assistants leave, up to this share.
+   * 0.2: 2 of 10 places); 0 turns polling off (`upstream/rate/watcher-room.ts`). The watcher only
+   * ever takes what callers, order runs and assistants leave, up to this share.
    */
   WATCHER_BUDGET_SHARE?: string;
   /**

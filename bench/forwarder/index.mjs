@@ -1,5 +1,5 @@
 // The bench's bare forwarder (wrangler.toml here says why it exists). /v2/<rest> goes to
-// <API_BASE_URL>/<rest>, the URL the gateway builds (src/lib/upstream/client.ts); the caller's
+// <API_BASE_URL>/<rest>, the URL the gateway builds (src/upstream/client.ts); the caller's
 // headers (the sandbox token, the subscription key) go as sent. Anything else goes to the sandbox's
 // root, so that run.mjs can wait on /_sandbox/keys through the binding, not just on this Worker.
 export default {

@@ -28,7 +28,7 @@ import { problemOf, type Outcome } from "../lib/outcome";
 import { Problem } from "../lib/problem";
 import { keyId } from "../request-log/record";
 import { sha256Hex } from "../lib/crypto";
-import { BlockedAddresses } from "../lib/rate/blocked-addresses";
+import { BlockedAddresses } from "../upstream/rate/blocked-addresses";
 import { asKeyHolder } from "../lib/stubs";
 import { bearer } from "../middleware/admin-auth";
 import {

@@ -37,10 +37,10 @@ import { Registration } from "./tenant/registration";
 import { grantRun, type RunHolderFace } from "./tenant/run-face";
 import { migrate } from "./tenant/schema";
 import { Sealer } from "./tenant/sealer";
-import { TokenKeeper } from "./tenant/token-keeper";
+import { TokenKeeper } from "../upstream/tenant/token-keeper";
 import { ToolCalls } from "../assistants/tenant/tool-calls";
 import { WriteConfirmations } from "../assistants/tenant/write-confirmations";
-import { tokenSource } from "./tenant/token-source";
+import { tokenSource } from "../upstream/tenant/token-source";
 import { WatcherFace } from "../events/watcher/watcher-face";
 
 /**

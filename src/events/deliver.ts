@@ -6,7 +6,7 @@
  * redirect followed (`redirect: "manual"`: a 3xx is a failed attempt, never a second request to
  * wherever it points). Only 2xx counts as delivered. The answer's body is not read.
  */
-import { retryAfterSeconds } from "../lib/upstream/transport";
+import { retryAfterSeconds } from "../upstream/transport";
 import type { AttemptOutcome } from "./object/outbox";
 import { signatureHeader } from "./sign";
 

@@ -6,7 +6,7 @@
  */
 import type { V2Request } from "../v2/passthrough";
 import { loggedCall, recordCall, type CallFacts } from "../request-log/record";
-import { callUpstream, type CallTrace } from "../lib/upstream/client";
+import { callUpstream, type CallTrace } from "../upstream/client";
 
 /** A follow-up read's deadline, ms (a permit wait included). */
 const READ_DEADLINE_MS = 15_000;

@@ -5,7 +5,7 @@
 import type { Bindings, Config, Environment } from "./config";
 import type { Scope } from "../assistants/mcp/principal";
 import type { TenantName } from "./stubs";
-import type { AccessCache } from "./upstream/access-cache";
+import type { AccessCache } from "../upstream/access-cache";
 
 /**
  * Who a request with a gateway key claims to be; the tenant's object authenticates the key on each

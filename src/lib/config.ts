@@ -7,11 +7,15 @@
  * Worker, so nothing here throws.
  */
 import { z } from "zod";
-import { environmentAvailability, type Environment } from "./environments";
+import { environmentAvailability, type Environment } from "../upstream/environments";
 import { DEFAULT_RETRY_SCHEDULE, parseSchedule } from "../events/schedule";
 import { parseExtraOperations } from "../v2/extra-operations";
 
-export { Environment, type EnvironmentAvailability, type EnvironmentConfig } from "./environments";
+export {
+  Environment,
+  type EnvironmentAvailability,
+  type EnvironmentConfig,
+} from "../upstream/environments";
 
 /**
  * What wrangler binds to the gateway: the `Env` that `wrangler types` generates from wrangler.toml
@@ -89,7 +93,7 @@ const ConfigBindings = z.object({
   RATE_LIMIT_PER_SECOND: Count(API_LIMIT_PER_SECOND),
   /**
    * Share of the limit the governor leaves unused, 0 ≤ m < 1; unset means the governor's measured
-   * default (`PACING_MARGIN` in `durable/rate-governor.ts`, kept beside its measurement).
+   * default (`PACING_MARGIN` in `upstream/rate-governor.ts`, kept beside its measurement).
    */
   RATE_PACING_MARGIN: z
     .string()
@@ -101,7 +105,7 @@ const ConfigBindings = z.object({
   /**
    * The watcher's share of the limit over the governor's window, 0 ≤ s ≤ 0.5 (0: no polling);
    * the default when unset or unreadable. Above half, the part the first class keeps for itself
-   * (`lib/rate/watcher-room.ts`) would be smaller than the watcher's.
+   * (`upstream/rate/watcher-room.ts`) would be smaller than the watcher's.
    */
   WATCHER_BUDGET_SHARE: z
     .string()

@@ -4,7 +4,7 @@
  * directory of names in step with the tenant's own object, and the listing joins each tenant's
  * description with its environment's rate-governor counters.
  */
-import type { GovernorCounters } from "../durable/rate-governor";
+import type { GovernorCounters } from "../upstream/rate-governor";
 import { Environment, type Bindings } from "./config";
 import { revokeGrantRecords } from "../assistants/oauth/revoke";
 import { offboardTenant } from "../onboarding/offboard";

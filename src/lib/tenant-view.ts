@@ -5,7 +5,7 @@
  * picks each field by name, so nothing reaches the answer that the schema does not declare.
  */
 import { z } from "zod";
-import type { GovernorCounters } from "../durable/rate-governor";
+import type { GovernorCounters } from "../upstream/rate-governor";
 import { Environment } from "./config";
 
 /** The token's state: valid until `expiresAt`, refused by the token endpoint, or none yet. */

@@ -2,11 +2,11 @@
  * @module
  * `withAccessCache(cache)`: puts the isolate's one `AccessCache` on every request's context, so the
  * pass-through reads verified keys from it and the admin routes drop a tenant's copies when they
- * change the tenant (see `lib/upstream/access-cache.ts`).
+ * change the tenant (see `upstream/access-cache.ts`).
  */
 import type { MiddlewareHandler } from "hono";
 import type { GatewayApp } from "../lib/app";
-import type { AccessCache } from "../lib/upstream/access-cache";
+import type { AccessCache } from "../upstream/access-cache";
 
 /**
  * Sets `c.var.accessCache` to `cache` (created once per isolate, in `src/index.ts`).

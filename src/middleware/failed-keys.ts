@@ -15,7 +15,7 @@ import type { MiddlewareHandler } from "hono";
 import type { GatewayApp } from "../lib/app";
 import { sha256Hex } from "../lib/crypto";
 import { Problem } from "../lib/problem";
-import { BlockedAddresses } from "../lib/rate/blocked-addresses";
+import { BlockedAddresses } from "../upstream/rate/blocked-addresses";
 import { bearer } from "./admin-auth";
 import {
   answerTooMany,

@@ -16,7 +16,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { GatewayApp } from "../lib/app";
 import { Problem } from "../lib/problem";
-import { addressKey, BlockedAddresses } from "../lib/rate/blocked-addresses";
+import { addressKey, BlockedAddresses } from "../upstream/rate/blocked-addresses";
 
 /**
  * The binding's period, s (`simple.period` in wrangler.toml): how long an address stays refused
@@ -108,7 +108,8 @@ function limitByAddress(
  * pre-authentication cap (413, `capBody`) or of a media type the route does not take (415) counts;
  * a blocked address is refused, right token or not.
  *
- * @example const operator = limitOperator(); app.use("/admin/*", operator).use("/console/*", operator)
+ * @example const operator = limitOperator(); app.use("/admin/*", operator).use("/console/*",
+ * operator)
  */
 export function limitOperator(blocked = new BlockedAddresses()): MiddlewareHandler<GatewayApp> {
   return limitByAddress("operator", (s) => s === 401 || s === 413 || s === 415, blocked);

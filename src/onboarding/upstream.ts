@@ -11,8 +11,8 @@ import { z } from "zod";
 import { readConfig, type Bindings, type Environment } from "../lib/config";
 import { fail, ok, type Outcome } from "../lib/outcome";
 import { governorStub } from "../lib/stubs";
-import { leaving } from "../lib/upstream/departure";
-import { exchange, retryAfterSeconds } from "../lib/upstream/transport";
+import { leaving } from "../upstream/departure";
+import { exchange, retryAfterSeconds } from "../upstream/transport";
 
 /**
  * The governor's queue for onboarding calls: fair against the tenants, and never a tenant's name.

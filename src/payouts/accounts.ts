@@ -13,7 +13,7 @@ import { unwrap } from "../lib/outcome";
 import { Problem } from "../lib/problem";
 import { resourceOf } from "../v2/shaping/reference-cache";
 import { asOperator, parseTenantName, type TenantName } from "../lib/stubs";
-import { callUpstream } from "../lib/upstream/client";
+import { callUpstream } from "../upstream/client";
 
 /** How long a creation may take, ms, a wait for a permit included: the operator is waiting. */
 const CREATE_DEADLINE_MS = 10_000;

@@ -12,7 +12,7 @@ import type { Caller } from "../lib/app";
 import { readConfig, type Bindings } from "../lib/config";
 import { log } from "../lib/log";
 import { toCallLog, type TenantName } from "../lib/stubs";
-import type { CallTrace } from "../lib/upstream/client";
+import type { CallTrace } from "../upstream/client";
 import {
   API_ERROR_CHARS,
   REQUEST_BODY_CHARS,

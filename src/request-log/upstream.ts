@@ -20,7 +20,7 @@ import {
   type CallTrace,
   type UpstreamCall,
   type UpstreamCaller,
-} from "../lib/upstream/client";
+} from "../upstream/client";
 import { loggedCall, recordCall, type CallFacts } from "./record";
 
 /** Who makes a call, as its row names it: a kind, and an id that tells its callers apart. */

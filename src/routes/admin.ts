@@ -31,7 +31,7 @@ const onTenant = <T>(c: Context<GatewayApp>, p: Target, call: (face: OperatorStu
   asOperator(c.env, tenantName(p.environment, p.client), call);
 /**
  * After a change to the tenant's keys or registration: this isolate's copies of its verified keys
- * go at once; other isolates' lapse within `ACCESS_CACHE_MS` (lib/upstream/access-cache.ts).
+ * go at once; other isolates' lapse within `ACCESS_CACHE_MS` (upstream/access-cache.ts).
  */
 const dropCopies = (c: Context<GatewayApp>, p: Target) =>
   c.var.accessCache.dropTenant(tenantName(p.environment, p.client));

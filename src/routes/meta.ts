@@ -3,8 +3,8 @@
  * `GET /healthz`: liveness, the version, and the state of each environment (names only):
  * `unconfigured` (its keys are missing), `suspect` (its token endpoint refused several tenants'
  * keys since it last issued a token: the environment's own keys are likely wrong, see
- * `lib/rate/key-health.ts`), or `configured`. Also `GET /`, a small page naming the gateway with
- * links to its console, docs and health, and `GET /favicon.ico`.
+ * `upstream/rate/key-health.ts`), or `configured`. Also `GET /`, a small page naming the gateway
+ * with links to its console, docs and health, and `GET /favicon.ico`.
  */
 import type { z } from "@hono/zod-openapi";
 import type { Bindings, Config, Environment } from "../lib/config";

@@ -11,7 +11,7 @@ import type { V2Request } from "./passthrough";
 import { Problem, PROBLEM_TYPES } from "../lib/problem";
 import { logAfterAnswer, type CallerTag, type CallFacts } from "../request-log/record";
 import { shapedV2 } from "./shaping/v2";
-import type { CallTrace } from "../lib/upstream/client";
+import type { CallTrace } from "../upstream/client";
 
 /**
  * Answers `r` (read and checked by `readV2Request`) and logs it as `who`'s call, after the answer.

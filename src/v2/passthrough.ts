@@ -12,9 +12,9 @@ import type { Holder } from "../lib/app";
 import { readConfig, type Bindings, type EnvironmentConfig } from "../lib/config";
 import { announceWrite } from "../events/announce";
 import { Problem } from "../lib/problem";
-import type { AccessCache } from "../lib/upstream/access-cache";
-import { callUpstream, type CallTrace, type Lane } from "../lib/upstream/client";
-import { gatewayLink, gatewayPagination } from "../lib/upstream/links";
+import type { AccessCache } from "../upstream/access-cache";
+import { callUpstream, type CallTrace, type Lane } from "../upstream/client";
+import { gatewayLink, gatewayPagination } from "../upstream/links";
 import { admitOperation } from "./operation";
 import { v2Path } from "./path";
 import { fieldErrors } from "../lib/validate";
@@ -251,7 +251,7 @@ export function upstreamHeaders(inbound: Headers, requestId: string): Headers {
 /**
  * The caller's copy of the API's answer: status and body unchanged, useful headers only, and the
  * links in `Location` and `X-Pagination` pointed at the gateway (a link to anywhere else is
- * dropped: see `lib/upstream/links.ts`).
+ * dropped: see `upstream/links.ts`).
  */
 function downstreamResponse(
   res: Response,

@@ -10,7 +10,7 @@ import { Hono } from "hono";
 import type { GatewayApp } from "../lib/app";
 import { readV2Request } from "./passthrough";
 import { keyTag } from "../request-log/record";
-import type { CallTrace } from "../lib/upstream/client";
+import type { CallTrace } from "../upstream/client";
 import { performV2 } from "./call";
 import { authenticatedKey, gatewayKey } from "../middleware/gateway-key";
 

@@ -6,8 +6,8 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ECHO_MS } from "../../src/lib/rate/pacer";
-import { WATCHER_BACKOFF_MS } from "../../src/lib/rate/watcher-room";
+import { ECHO_MS } from "../../src/upstream/rate/pacer";
+import { WATCHER_BACKOFF_MS } from "../../src/upstream/rate/watcher-room";
 import { restoreClock, skipAhead } from "../helpers/clock";
 import {
   ADMIN,

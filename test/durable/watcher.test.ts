@@ -19,7 +19,7 @@ import type { Watcher } from "../../src/events/watcher/watcher-object";
 import app from "../../src/index";
 import { MAX_PAGES } from "../../src/events/watcher/poll";
 import { LOOKBACK_MS } from "../../src/events/watcher/times";
-import { WATCHER_BACKOFF_MS } from "../../src/lib/rate/watcher-room";
+import { WATCHER_BACKOFF_MS } from "../../src/upstream/rate/watcher-room";
 import { governorStub } from "../../src/lib/stubs";
 import { restoreClock, skipAhead } from "../helpers/clock";
 import { signIn } from "../helpers/console";

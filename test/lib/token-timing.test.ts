@@ -4,7 +4,7 @@ import {
   TOKEN_HARD_FLOOR_MS,
   TOKEN_RENEW_MARGIN_MS,
   type TokenRecord,
-} from "../../src/lib/token-timing";
+} from "../../src/upstream/token-timing";
 
 const MIN = 60_000;
 /** A token issued at `issuedAt` that lives `lifetimeMs`. */

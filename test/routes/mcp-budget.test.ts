@@ -8,7 +8,7 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { ECHO_MS } from "../../src/lib/rate/pacer";
+import { ECHO_MS } from "../../src/upstream/rate/pacer";
 import { signIn } from "../helpers/console";
 import { restoreClock, skipAhead } from "../helpers/clock";
 import { control, fresh, stats, tenant } from "../helpers/gateway";

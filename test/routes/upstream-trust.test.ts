@@ -4,7 +4,7 @@
  * operation than the one whose body the gateway validated.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ECHO_MS } from "../../src/lib/rate/pacer";
+import { ECHO_MS } from "../../src/upstream/rate/pacer";
 import { restoreClock, skipAhead } from "../helpers/clock";
 import { control, evictGovernor, fresh, json, stats, tenant } from "../helpers/gateway";
 

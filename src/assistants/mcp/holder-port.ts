@@ -15,8 +15,8 @@ import { readV2Request, type V2Request } from "../../v2/passthrough";
 import type { CallerTag } from "../../request-log/record";
 import { checkWrite } from "../../v2/shaping/write-body";
 import { asHolder, type HolderStub } from "../../lib/stubs";
-import type { AccessCache } from "../../lib/upstream/access-cache";
-import type { CallTrace } from "../../lib/upstream/client";
+import type { AccessCache } from "../../upstream/access-cache";
+import type { CallTrace } from "../../upstream/client";
 import { performV2 } from "../../v2/call";
 import type { ApiCall, AssistantPort } from "./port";
 

@@ -13,7 +13,7 @@ import { PER_ADDRESS_PER_WINDOW, PER_WINDOW, WINDOW_MS } from "./directory-regis
 import type { Bindings } from "../../lib/config";
 import { sha256Hex } from "../../lib/crypto";
 import { Problem } from "../../lib/problem";
-import { addressKey } from "../../lib/rate/blocked-addresses";
+import { addressKey } from "../../upstream/rate/blocked-addresses";
 import { directoryStub } from "../../lib/stubs";
 import { authorizationServer } from "./server";
 
@@ -29,7 +29,7 @@ const REFUSED = {
   pace: `Too many clients registered on this gateway: at most ${PER_WINDOW} in ${MINUTES} minutes from all addresses together (and ${PER_ADDRESS_PER_WINDOW} per address). Try again after the Retry-After, ${ELSEWHERE}`,
 } as const;
 
-/** The SHA-256 of the caller's address key (`lib/rate/blocked-addresses.ts`), or null. */
+/** The SHA-256 of the caller's address key (`upstream/rate/blocked-addresses.ts`), or null. */
 async function addressOf(req: Request): Promise<string | null> {
   const key = addressKey(req.headers.get("cf-connecting-ip") ?? "");
   return key === null ? null : sha256Hex(key);

@@ -7,11 +7,11 @@
  */
 import type { Bindings, Environment } from "../../lib/config";
 import { fail, ok, type Outcome } from "../../lib/outcome";
-import { issueToken } from "../../lib/upstream/token";
+import { issueToken } from "../../upstream/token";
 import { NO_TENANT, type TenantParts } from "./parts";
 import { nameOf, type TenantRecord } from "./registration";
 import type { Sealer } from "./sealer";
-import type { IssuedToken } from "./token-keeper";
+import type { IssuedToken } from "../../upstream/tenant/token-keeper";
 
 /** What registering a tenant takes. */
 export interface Registering {

@@ -13,7 +13,7 @@ import type { RunState } from "../../orders/runs";
 import { ok, type Outcome } from "../../lib/outcome";
 import type { CodeId, CodeKey } from "../../v2/shaping/code-refs";
 import type { StoredAnswer } from "../../v2/shaping/stored-answer";
-import { cacheMs, type KeyAccess } from "../../lib/upstream/access-cache";
+import { cacheMs, type KeyAccess } from "../../upstream/access-cache";
 import type { Claim, Finish } from "../../v2/tenant/idempotency-keys";
 import type { RunOwner } from "../../orders/tenant/order-desk";
 import type { TenantParts } from "./parts";
@@ -69,7 +69,7 @@ export interface TakeAsk {
 export interface TenantHolder {
   /**
    * A token for the holder's API call, with how long an isolate may serve a copy of it to this
-   * holder without asking again (`cacheMs`, see `lib/upstream/access-cache.ts`).
+   * holder without asking again (`cacheMs`, see `upstream/access-cache.ts`).
    */
   access(): Promise<Outcome<KeyAccess>>;
   /** One order's run. */
@@ -129,7 +129,7 @@ export class HolderOps {
   /**
    * A token, with how long an isolate may serve a copy of it without asking again: never past the
    * token's renewal window nor `retiresAt` (a key's retirement, a grant's end; see
-   * `lib/upstream/access-cache.ts`).
+   * `upstream/access-cache.ts`).
    */
   async access(retiresAt: number | null): Promise<Outcome<KeyAccess>> {
     const tokens = this.#parts.tokens;

@@ -19,7 +19,7 @@ import type { PayoutState } from "../../payouts/records";
 import type { PayoutView, UnpaidOrder } from "../../payouts/view";
 import type { CodeId, CodeKey } from "../../v2/shaping/code-refs";
 import type { TenantName } from "../../lib/stubs";
-import type { KeyAccess } from "../../lib/upstream/access-cache";
+import type { KeyAccess } from "../../upstream/access-cache";
 import { addGrant, type GrantAsk, type GrantView } from "./grant-face";
 import type { MatchedKey } from "./gateway-keys";
 import {

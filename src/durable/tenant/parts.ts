@@ -18,7 +18,7 @@ import type { RequestLog } from "../../request-log/tenant-rows";
 import type { ShopPins } from "../../orders/tenant/shop-pins";
 import type { StripeKeys } from "../../payouts/tenant/stripe-key";
 import { nameOf, type Registration, type TenantRecord } from "./registration";
-import type { TokenKeeper } from "./token-keeper";
+import type { TokenKeeper } from "../../upstream/tenant/token-keeper";
 import type { ToolCalls } from "../../assistants/tenant/tool-calls";
 import type { WriteConfirmations } from "../../assistants/tenant/write-confirmations";
 

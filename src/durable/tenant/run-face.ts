@@ -16,7 +16,7 @@ import type { PayoutPatch } from "../../payouts/records";
 import { fail, type Outcome } from "../../lib/outcome";
 import type { RunOwner } from "../../orders/tenant/order-desk";
 import { ownerOf, type TenantParts } from "./parts";
-import type { Access } from "./token-keeper";
+import type { Access } from "../../upstream/tenant/token-keeper";
 
 /** What a run may do with its tenant's object: its port, and tokens for its API calls. */
 export interface RunHolder extends OrderRunPort, PayoutRunPort {

@@ -25,7 +25,7 @@ import { REQUEST_LOG_TABLES } from "../../request-log/tenant-rows";
 import { ASSISTANT_GRANT_TABLES } from "../../assistants/tenant/assistant-grants";
 import { ACCEPTED_TABLE, SHOP_REFUSALS_TABLE } from "../../orders/tenant/shop-pins";
 import { STRIPE_KEY_TABLES } from "../../payouts/tenant/stripe-key";
-import { TOKEN_TABLES } from "./token-state";
+import { TOKEN_TABLES } from "../../upstream/tenant/token-state";
 import { TOOL_CALL_TABLES } from "../../assistants/tenant/tool-calls";
 import { WRITE_CONFIRMATION_TABLES } from "../../assistants/tenant/write-confirmations";
 

@@ -11,7 +11,7 @@ import { readConfig, type Bindings, type Environment } from "../../lib/config";
 import { Problem } from "../../lib/problem";
 import { loggedUpstream } from "../../request-log/upstream";
 import type { TenantName } from "../../lib/stubs";
-import { retryAfterSeconds } from "../../lib/upstream/transport";
+import { retryAfterSeconds } from "../../upstream/transport";
 import type { Page } from "./poll";
 import { filterOf, POLLS, type PlannedPoll } from "./polls";
 import { filterTime } from "./times";

@@ -4,7 +4,7 @@
  * environment's budget. The tenant list and the actions reuse `tenant-admin.ts` and the objects'
  * own methods, as the admin API does.
  */
-import type { GovernorBudget } from "../../durable/rate-governor";
+import type { GovernorBudget } from "../../upstream/rate-governor";
 import { Environment, readConfig, type Bindings } from "../config";
 import { unwrap } from "../outcome";
 import { Problem } from "../problem";

@@ -4,7 +4,7 @@
  * accounting API's client and takes no permit from its governor: Stripe is another service with
  * its own limit (100 reads a second per account in live mode), which a payout's handful of reads
  * cannot approach. What it shares with the API's client is the transport
- * (`lib/upstream/transport.ts`: HTTPS only, the sandbox binding locally, no redirects followed, a
+ * (`upstream/transport.ts`: HTTPS only, the sandbox binding locally, no redirects followed, a
  * timeout) and the request log: every call is a row of the tenant's log, caller kind `stripe`,
  * named by the payout run's instance id, so the support desk sees Stripe's answers beside the
  * API's. Those rows are not counted in the tenant's upstream calls, which count the accounting
@@ -18,7 +18,7 @@ import { API_ERROR_CHARS } from "../../request-log/tenant-rows";
 import { readConfig, type Bindings } from "../../lib/config";
 import { queryNames, recordCall } from "../../request-log/record";
 import type { TenantName } from "../../lib/stubs";
-import { exchange } from "../../lib/upstream/transport";
+import { exchange } from "../../upstream/transport";
 import { STRIPE_API_VERSION, StripeErrorBody } from "./api";
 
 /**

@@ -18,7 +18,7 @@ import { matchOperation } from "../../../shared/v2/catalog";
 import { log } from "../../lib/log";
 import { Problem } from "../../lib/problem";
 import { sendV2, type V2Request } from "../passthrough";
-import type { CallTrace } from "../../lib/upstream/client";
+import type { CallTrace } from "../../upstream/client";
 import { readConfig } from "../../lib/config";
 import { MAX_PAGES_PER_WALK, pagesOverCap, queryInt, walkSearch } from "./page-size";
 import { parsePrefer } from "./prefer";

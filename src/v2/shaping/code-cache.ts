@@ -8,7 +8,7 @@ import { unwrap } from "../../lib/outcome";
 import type { V2Request } from "../passthrough";
 import { Problem } from "../../lib/problem";
 import { asHolder } from "../../lib/stubs";
-import type { CallTrace } from "../../lib/upstream/client";
+import type { CallTrace } from "../../upstream/client";
 import {
   lookupSearch,
   type CodeDeps,

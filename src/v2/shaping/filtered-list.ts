@@ -8,7 +8,7 @@
  */
 import { readCapped } from "../../../shared/bytes";
 import { sendV2, type V2Request } from "../passthrough";
-import type { CallTrace } from "../../lib/upstream/client";
+import type { CallTrace } from "../../upstream/client";
 
 /**
  * The largest list answer read, bytes. Why a cap, for both callers: this body is parsed by the

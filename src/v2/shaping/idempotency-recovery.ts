@@ -5,7 +5,7 @@
  * client. Spends one permit, like any call.
  */
 import type { V2Request } from "../passthrough";
-import type { CallTrace } from "../../lib/upstream/client";
+import type { CallTrace } from "../../upstream/client";
 import { getFilteredList, type Unreadable } from "./filtered-list";
 import type { Recoverable } from "./idempotency-rules";
 import type { StoredAnswer } from "./stored-answer";

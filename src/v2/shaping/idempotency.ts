@@ -25,7 +25,7 @@ import { sha256Hex } from "../../lib/crypto";
 import { unwrap } from "../../lib/outcome";
 import { Problem } from "../../lib/problem";
 import { asHolder } from "../../lib/stubs";
-import type { CallTrace } from "../../lib/upstream/client";
+import type { CallTrace } from "../../upstream/client";
 import { fingerprintOf, idempotencyKeyOf, recoverableCreate } from "./idempotency-rules";
 import { recover } from "./idempotency-recovery";
 import { answerResponse, capture, type StoredAnswer } from "./stored-answer";

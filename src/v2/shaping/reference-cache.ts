@@ -13,7 +13,7 @@
 import { unwrap } from "../../lib/outcome";
 import { sendV2, type V2Request } from "../passthrough";
 import { asHolder } from "../../lib/stubs";
-import type { CallTrace } from "../../lib/upstream/client";
+import type { CallTrace } from "../../upstream/client";
 import { answerResponse, capture } from "./stored-answer";
 
 /**

@@ -6,7 +6,7 @@
  * cached unless the caller says `Cache-Control: no-cache`.
  */
 import { checkedBody, sendV2, type V2Request } from "../passthrough";
-import type { CallTrace } from "../../lib/upstream/client";
+import type { CallTrace } from "../../upstream/client";
 import { allPages, wantsAllPages } from "./all-pages";
 import { idempotent, type SendMark } from "./idempotency";
 import { cachedReference, isCachedReference } from "./reference-cache";

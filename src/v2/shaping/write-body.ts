@@ -14,7 +14,7 @@
  */
 import { checkedBody, isJsonType, mediaType, sendV2, type V2Request } from "../passthrough";
 import { Problem } from "../../lib/problem";
-import type { CallTrace } from "../../lib/upstream/client";
+import type { CallTrace } from "../../upstream/client";
 import type { SendMark } from "./idempotency";
 import { codeDeps, forgetCodes } from "./code-cache";
 import { distinctCodes, MAX_CODES_PER_BODY, placeholderIds, resolveSites } from "./code-refs";

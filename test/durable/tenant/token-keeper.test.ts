@@ -6,7 +6,7 @@ import {
   type Access,
   type IssuedToken,
   type TokenSource,
-} from "../../../src/durable/tenant/token-keeper";
+} from "../../../src/upstream/tenant/token-keeper";
 import type { Sealed } from "../../../src/lib/crypto";
 import { fail, ok, type Outcome } from "../../../src/lib/outcome";
 import { restoreClock, skipAhead } from "../../helpers/clock";

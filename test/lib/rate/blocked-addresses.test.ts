@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressKey, BlockedAddresses } from "../../../src/lib/rate/blocked-addresses";
+import { addressKey, BlockedAddresses } from "../../../src/upstream/rate/blocked-addresses";
 
 describe("blocked addresses: keys", () => {
   it("counts IPv4 as it is, IPv6 by its /64 in any spelling, IPv4-mapped IPv6 as IPv4", () => {

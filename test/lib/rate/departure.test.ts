@@ -4,8 +4,8 @@
  * clock. Counts and simulated times only, never wall-clock time.
  */
 import { describe, expect, it } from "vitest";
-import { GrantWindow } from "../../../src/lib/rate/grant-window";
-import { LATE_DEPARTURE_MS } from "../../../src/lib/upstream/departure";
+import { GrantWindow } from "../../../src/upstream/rate/grant-window";
+import { LATE_DEPARTURE_MS } from "../../../src/upstream/departure";
 import { GOVERNOR, busiestSecond, governorQueue, simulate, type Arrival } from "./simulate";
 
 const { LIMIT, RESERVE, SPAN_MS, TRANSIT_MS, UNREPORTED_MS } = GOVERNOR;

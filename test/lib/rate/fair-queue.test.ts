@@ -1,17 +1,17 @@
 /**
  * Who gets each permit, on a driven clock: the paced limit, round-robin between tenants, deadlines
- * and pauses of `lib/rate/fair-queue.ts`. Counts, order and simulated times only, never wall-clock
- * time. The pace itself (slowing and creeping back) is `pacer.test.ts`'s.
+ * and pauses of `upstream/rate/fair-queue.ts`. Counts, order and simulated times only, never
+ * wall-clock time. The pace itself (slowing and creeping back) is `pacer.test.ts`'s.
  */
 import { describe, expect, it } from "vitest";
-import { FairQueue } from "../../../src/lib/rate/fair-queue";
+import { FairQueue } from "../../../src/upstream/rate/fair-queue";
 import {
   ECHO_MS,
   NUDGE_FACTOR,
   Pacer,
   RECOVERY_PER_SECOND,
   SLOWDOWN_FACTOR,
-} from "../../../src/lib/rate/pacer";
+} from "../../../src/upstream/rate/pacer";
 import { PATIENT_MS, busiestSecond, simulate, type Answer, type Arrival } from "./simulate";
 
 /** The API's 10 per second, with a 5 % margin: a permit every 105.26 ms. */

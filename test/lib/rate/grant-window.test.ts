@@ -1,11 +1,11 @@
 /**
- * Bursts into a free second, on a driven clock: the window of `lib/rate/grant-window.ts` inside
- * `FairQueue`. Counts, order and simulated times only, never wall-clock time.
+ * Bursts into a free second, on a driven clock: the window of `upstream/rate/grant-window.ts`
+ * inside `FairQueue`. Counts, order and simulated times only, never wall-clock time.
  */
 import { describe, expect, it } from "vitest";
-import { FairQueue } from "../../../src/lib/rate/fair-queue";
-import { BURST_RECOVERY_MS, GrantWindow } from "../../../src/lib/rate/grant-window";
-import { ECHO_MS, Pacer } from "../../../src/lib/rate/pacer";
+import { FairQueue } from "../../../src/upstream/rate/fair-queue";
+import { BURST_RECOVERY_MS, GrantWindow } from "../../../src/upstream/rate/grant-window";
+import { ECHO_MS, Pacer } from "../../../src/upstream/rate/pacer";
 import { PATIENT_MS, busiestSecond, prng, simulate, type Answer, type Arrival } from "./simulate";
 
 /** The governor's settings: 10 a second, a 4 % margin, 5 ms catch-up, two places reserved. */

@@ -1,8 +1,9 @@
 /**
- * Whose fault a token-endpoint refusal is, on a driven clock: the rule of `lib/rate/key-health.ts`.
+ * Whose fault a token-endpoint refusal is, on a driven clock: the rule of
+ * `upstream/rate/key-health.ts`.
  */
 import { describe, expect, it } from "vitest";
-import { KeyHealth, REFUSAL_MEMORY_MS } from "../../../src/lib/rate/key-health";
+import { KeyHealth, REFUSAL_MEMORY_MS } from "../../../src/upstream/rate/key-health";
 
 const T = 1_700_000_000_000;
 

@@ -1,12 +1,12 @@
 /**
- * Lanes of the first class (`lib/rate/lanes.ts` inside `FairQueue`), on a driven clock: a tenant's
- * assistant is a round-robin key of its own, so its parallel tool calls hold back an order run
- * exactly as another tenant's `/v2` burst would, and an assistant calling all the time takes 1/N
- * of the queued permits among N busy lanes. Counts, order and simulated times only.
+ * Lanes of the first class (`upstream/rate/lanes.ts` inside `FairQueue`), on a driven clock: a
+ * tenant's assistant is a round-robin key of its own, so its parallel tool calls hold back an order
+ * run exactly as another tenant's `/v2` burst would, and an assistant calling all the time takes
+ * 1/N of the queued permits among N busy lanes. Counts, order and simulated times only.
  */
 import { describe, expect, it } from "vitest";
-import { classOf, laneKey, splitLaneKey, watcherPlaces } from "../../../src/lib/rate/lanes";
-import type { Lane } from "../../../src/lib/upstream/client";
+import { classOf, laneKey, splitLaneKey, watcherPlaces } from "../../../src/upstream/rate/lanes";
+import type { Lane } from "../../../src/upstream/client";
 import {
   busiestSecond,
   GOVERNOR,

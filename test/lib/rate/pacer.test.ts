@@ -1,7 +1,7 @@
 /**
- * The pace of `lib/rate/pacer.ts` on a driven clock: spacing, the floor, the nudge after a first
- * 429, the pause and slow-down after repeated ones, and creeping back. Counts and times on the
- * simulated clock only, never wall-clock time.
+ * The pace of `upstream/rate/pacer.ts` on a driven clock: spacing, the floor, the nudge after a
+ * first 429, the pause and slow-down after repeated ones, and creeping back. Counts and times on
+ * the simulated clock only, never wall-clock time.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -12,7 +12,7 @@ import {
   Pacer,
   RECOVERY_PER_SECOND,
   SLOWDOWN_FACTOR,
-} from "../../../src/lib/rate/pacer";
+} from "../../../src/upstream/rate/pacer";
 
 const LIMIT = 10;
 const MARGIN = 0.05;

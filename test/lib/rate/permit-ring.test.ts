@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PermitRing, RING_SECONDS } from "../../../src/lib/rate/permit-ring";
+import { PermitRing, RING_SECONDS } from "../../../src/upstream/rate/permit-ring";
 
 describe("permit ring", () => {
   it("counts per second over the last minute, oldest first, and forgets older seconds", () => {

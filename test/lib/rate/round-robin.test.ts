@@ -1,9 +1,9 @@
 /**
- * Whose turn it is (`lib/rate/round-robin.ts`): one request per key per turn, each key's in the
- * order they came, a passed deadline taken out without losing a key's place.
+ * Whose turn it is (`upstream/rate/round-robin.ts`): one request per key per turn, each key's in
+ * the order they came, a passed deadline taken out without losing a key's place.
  */
 import { describe, expect, it } from "vitest";
-import { RoundRobin } from "../../../src/lib/rate/round-robin";
+import { RoundRobin } from "../../../src/upstream/rate/round-robin";
 
 type W = { tenant: string; id: number };
 const w = (tenant: string, id: number): W => ({ tenant, id });

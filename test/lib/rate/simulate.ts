@@ -2,17 +2,17 @@
  * A driven clock for `FairQueue`: plays arrivals as the governor's timer would and counts the API's
  * rolling second. Shared by the queue's tests; not a test file itself.
  */
-import { FairQueue } from "../../../src/lib/rate/fair-queue";
-import { GrantWindow } from "../../../src/lib/rate/grant-window";
-import { Pacer } from "../../../src/lib/rate/pacer";
-import { WatcherRoom } from "../../../src/lib/rate/watcher-room";
-import type { Lane } from "../../../src/lib/upstream/client";
+import { FairQueue } from "../../../src/upstream/rate/fair-queue";
+import { GrantWindow } from "../../../src/upstream/rate/grant-window";
+import { Pacer } from "../../../src/upstream/rate/pacer";
+import { WatcherRoom } from "../../../src/upstream/rate/watcher-room";
+import type { Lane } from "../../../src/upstream/client";
 
 /** Long enough that no request in these tests hits its deadline unless the test means it to. */
 export const PATIENT_MS = 600_000;
 
 /**
- * The governor's settings (`durable/rate-governor.ts`): 10 a second, a 4 % margin, 5 ms catch-up,
+ * The governor's settings (`upstream/rate-governor.ts`): 10 a second, a 4 % margin, 5 ms catch-up,
  * two places of a burst reserved, and the watcher's 2 places (a share of 20 %).
  */
 export const GOVERNOR = (() => {

@@ -1,13 +1,13 @@
 /**
- * The watcher, the governor's low class (`lib/rate/watcher-room.ts` inside `FairQueue`), on a
+ * The watcher, the governor's low class (`upstream/rate/watcher-room.ts` inside `FairQueue`), on a
  * driven clock: callers are answered exactly as with no watcher while they leave its share free,
  * the share cap, priority, refusals, and the back-off after a 429. Every pattern is played twice,
  * with and without watcher traffic, and compared. Counts, order and simulated times only.
  */
 import { describe, expect, it } from "vitest";
-import type { FairQueue } from "../../../src/lib/rate/fair-queue";
-import { ECHO_MS } from "../../../src/lib/rate/pacer";
-import { WATCHER_BACKOFF_MS } from "../../../src/lib/rate/watcher-room";
+import type { FairQueue } from "../../../src/upstream/rate/fair-queue";
+import { ECHO_MS } from "../../../src/upstream/rate/pacer";
+import { WATCHER_BACKOFF_MS } from "../../../src/upstream/rate/watcher-room";
 import {
   GOVERNOR,
   PATIENT_MS,

@@ -12,8 +12,8 @@ import {
   AccessCache,
   cacheMs,
   type KeyAccess,
-} from "../../../src/lib/upstream/access-cache";
-import { renewalStart } from "../../../src/lib/token-timing";
+} from "../../../src/upstream/access-cache";
+import { renewalStart } from "../../../src/upstream/token-timing";
 
 const KEY = `lg_demo_acme_${"a".repeat(43)}`;
 const OTHER_KEY = `lg_demo_acme_${"b".repeat(43)}`;

@@ -1,9 +1,9 @@
 /**
- * How long a call may wait for its rate permit (`lib/upstream/client.ts`): never so long that the
+ * How long a call may wait for its rate permit (`upstream/client.ts`): never so long that the
  * API has no time left to answer. Pure arithmetic on the call's remaining time.
  */
 import { describe, expect, it } from "vitest";
-import { ANSWER_RESERVE_MS, permitWaitMs } from "../../../src/lib/upstream/client";
+import { ANSWER_RESERVE_MS, permitWaitMs } from "../../../src/upstream/client";
 
 describe("upstream client: the wait for a permit", () => {
   it("keeps ANSWER_RESERVE_MS of a long deadline for the answer", () => {

@@ -1,9 +1,9 @@
 /**
- * A caller reports a call that left late (`lib/upstream/departure.ts`), on a driven clock: the
+ * A caller reports a call that left late (`upstream/departure.ts`), on a driven clock: the
  * yield is a promise the test resolves, the time a number it sets.
  */
 import { describe, expect, it } from "vitest";
-import { LATE_DEPARTURE_MS, leaving, watchDeparture } from "../../../src/lib/upstream/departure";
+import { LATE_DEPARTURE_MS, leaving, watchDeparture } from "../../../src/upstream/departure";
 
 const GRANTED_AT = 1_000_000;
 

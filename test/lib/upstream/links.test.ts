@@ -1,8 +1,8 @@
 /**
- * Links in the API's headers reach a caller only pointed at the gateway: `lib/upstream/links.ts`.
+ * Links in the API's headers reach a caller only pointed at the gateway: `upstream/links.ts`.
  */
 import { describe, expect, it } from "vitest";
-import { gatewayLink, gatewayPagination } from "../../../src/lib/upstream/links";
+import { gatewayLink, gatewayPagination } from "../../../src/upstream/links";
 
 const ROOT = "https://goapi.poweroffice.net/Demo/v2";
 const GW = "https://gw.example";

@@ -8,7 +8,7 @@ import {
   exchange,
   MAX_RETRY_AFTER_SECONDS,
   retryAfterSeconds,
-} from "../../../src/lib/upstream/transport";
+} from "../../../src/upstream/transport";
 
 const API = "https://api.example/Demo/v2/Customers";
 const ELSEWHERE = "https://elsewhere.example/collect";

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { nextCycleAt } from "../../../src/events/watcher/object/cycle";
-import type { FairQueue } from "../../../src/lib/rate/fair-queue";
+import type { FairQueue } from "../../../src/upstream/rate/fair-queue";
 import {
   cycles,
   MAX_TURN_WAIT_MS,

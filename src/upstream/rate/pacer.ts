@@ -2,8 +2,8 @@
  * @module
  * When the next permit may leave: a GCRA (generic cell rate algorithm, a leaky bucket kept as one
  * "theoretical arrival time") with no burst allowance, which slows down after a 429 and creeps
- * back. Pure, like the rest of `lib/rate`: every method takes the time (epoch ms), tests drive the
- * clock, and `fair-queue.ts` decides *who* gets each permit.
+ * back. Pure, like the rest of `upstream/rate/`: every method takes the time (epoch ms), tests
+ * drive the clock, and `fair-queue.ts` decides *who* gets each permit.
  *
  * Why evenly spaced and not "`limit` per window": the API counts a rolling second at its end, so
  * what matters is the gap between a call and the tenth call after it *as they arrive there*. Grants

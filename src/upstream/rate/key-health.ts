@@ -4,7 +4,7 @@
  * (application key, subscription key). The token endpoint answers both with the same
  * `400 invalid_client`, so one refusal cannot tell them apart; the environment's other token
  * requests can. No timers, no storage: every method takes the time (epoch ms), so tests drive the
- * clock, and `durable/rate-governor.ts` keeps one of these per environment.
+ * clock, and `upstream/rate-governor.ts` keeps one of these per environment.
  *
  * The rule. A refusal of a key that worked before (a *proven* key) is the tenant's fault only when
  * another token was issued in the environment after this tenant's refusals began: then the

@@ -1,13 +1,13 @@
 /**
  * @module
  * The tenant's access token: issued once, reused, renewed ahead of expiry, never handed out in its
- * last seconds (see `lib/token-timing.ts`), dropped on a 401 only if it is still the current one.
- * The clock and the token request come in as arguments, so the policy is tested with a driven
+ * last seconds (see `upstream/token-timing.ts`), dropped on a 401 only if it is still the current
+ * one. The clock and the token request come in as arguments, so the policy is tested with a driven
  * clock and counted requests (test/durable/tenant/token-keeper.test.ts).
  */
 import type { Sealed } from "../../lib/crypto";
 import { fail, ok, type Failure, type Outcome } from "../../lib/outcome";
-import { renewalPlan, renewalStart, type TokenRecord } from "../../lib/token-timing";
+import { renewalPlan, renewalStart, type TokenRecord } from "../token-timing";
 import { readTokenState, writeTokenState } from "./token-state";
 
 /**

@@ -2,8 +2,8 @@
  * @module
  * When the watcher (issue 30), the governor's low class, may take a permit: only from what the
  * first class leaves, up to its share, and never soon after a 429. Pure, like the rest of
- * `lib/rate`: every method takes the time; `fair-queue.ts` asks it only when nobody of the first
- * class waits.
+ * `upstream/rate/`: every method takes the time; `fair-queue.ts` asks it only when nobody of the
+ * first class waits.
  *
  * The rule: a watcher permit goes at `t` only if nobody of the first class waits, no pause holds
  * and the pace is back at its floor with a first-class permit due (so the watcher never slips in

@@ -5,9 +5,9 @@
  * `AccessCache` instead: see `access-cache.ts`), a permit from the environment's governor, the
  * exchange, and the retry rules below. It never retries a write blindly.
  */
-import type { Environment, EnvironmentConfig, Bindings } from "../config";
-import { problemOf, type Outcome } from "../outcome";
-import { Problem } from "../problem";
+import type { Environment, EnvironmentConfig, Bindings } from "../lib/config";
+import { problemOf, type Outcome } from "../lib/outcome";
+import { Problem } from "../lib/problem";
 import {
   asGrantHolder,
   asKeyHolder,
@@ -16,7 +16,7 @@ import {
   governorStub,
   tenantStub,
   type TenantName,
-} from "../stubs";
+} from "../lib/stubs";
 import type { AccessCache, KeyAccess } from "./access-cache";
 import { leaving } from "./departure";
 import { exchange, retryAfterSeconds } from "./transport";
@@ -42,13 +42,13 @@ export function permitWaitMs(remainingMs: number): number {
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Whose traffic a call is, for the governor (`lib/rate/lanes.ts`): `caller` for a gateway key's own
- * `/v2` calls and an order run's steps, `assistant` for the upstream calls of an MCP tool
+ * Whose traffic a call is, for the governor (`upstream/rate/lanes.ts`): `caller` for a gateway
+ * key's own `/v2` calls and an order run's steps, `assistant` for the upstream calls of an MCP tool
  * (`assistants/mcp/`), both of the first class, the assistant in a fair-queue lane of its own
  * beside its tenant's callers; `watcher` for the events watcher's polls (issue 30), the low class,
- * served only from what the first class leaves, up to its share (`lib/rate/watcher-room.ts`). Token
- * requests and onboarding's calls are always the caller's. The watcher's lane also backs off first
- * here: it never waits out a 429 (see below).
+ * served only from what the first class leaves, up to its share (`upstream/rate/watcher-room.ts`).
+ * Token requests and onboarding's calls are always the caller's. The watcher's lane also backs off
+ * first here: it never waits out a 429 (see below).
  */
 export type Lane = "caller" | "assistant" | "watcher";
 

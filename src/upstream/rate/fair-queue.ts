@@ -3,7 +3,7 @@
  * The policy of the rate governor, without timers or promises: per-tenant queues served
  * round-robin under one shared pace (`pacer.ts`), deadlines, and pauses. Every method takes the
  * current time as an argument (epoch ms), so tests drive the clock themselves and assert on counts
- * and order; `durable/rate-governor.ts` keeps the timer and resolves the promises.
+ * and order; `upstream/rate-governor.ts` keeps the timer and resolves the promises.
  *
  * Fairness: waiting callers are queued per tenant and served round-robin (`round-robin.ts`), one
  * permit per tenant per turn, so one tenant's bulk job cannot starve another tenant's single
@@ -24,7 +24,7 @@
  * the room `watcher-room.ts` allows. The watcher's permits are numbered but not paced: the first
  * class's pace, like its burst, is the same with or without them.
  */
-import type { Lane } from "../upstream/client";
+import type { Lane } from "../client";
 import type { GrantWindow } from "./grant-window";
 import { LaneCounters } from "./lane-counters";
 import { classOf, laneKey } from "./lanes";
@@ -84,7 +84,7 @@ const retryAfter = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
  * Permits at a shared pace, served fairly between lanes. `T` is whatever the caller needs to answer
  * a queued request later (the governor keeps a promise's resolve function).
  *
- * @see durable/rate-governor.ts, the shell that keeps its timer; pacer.ts, the pace.
+ * @see upstream/rate-governor.ts, the shell that keeps its timer; pacer.ts, the pace.
  * @example
  * const q = new FairQueue<string>(new Pacer({ limit: 10, margin: 0.04, catchUpMs: 5 }));
  * q.offer("demo:acme", 5000, now, "call-1"); // { outcome: "granted" } when the pace allows one now

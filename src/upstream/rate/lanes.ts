@@ -10,14 +10,14 @@
  *
  * Lanes: inside the first class, a tenant's assistant is a key of its own beside the tenant's
  * callers (`demo:acme#assistant` beside `demo:acme`), and round-robin serves keys, not tenants. So
- * twenty parallel tool calls are one key's backlog, exactly like one tenant's `/v2` burst of twenty:
- * they cannot hold back that tenant's order run, nor anyone else's, more than such a burst would.
- * The rule for an assistant calling all the time: while permits are queued, every busy key gets one
- * permit per turn, so an assistant among N busy keys takes 1/N of the queued permits (1/2 beside its
- * own tenant's busy callers and nobody else, all of them when alone); while nothing is queued it
- * takes what it asks for, since nobody else wants the room.
+ * twenty parallel tool calls are one key's backlog, exactly like one tenant's `/v2` burst of
+ * twenty: they cannot hold back that tenant's order run, nor anyone else's, more than such a burst
+ * would. The rule for an assistant calling all the time: while permits are queued, every busy key
+ * gets one permit per turn, so an assistant among N busy keys takes 1/N of the queued permits (1/2
+ * beside its own tenant's busy callers and nobody else, all of them when alone); while nothing is
+ * queued it takes what it asks for, since nobody else wants the room.
  */
-import type { Lane } from "../upstream/client";
+import type { Lane } from "../client";
 
 /** A permit's priority: `first` (callers, order runs, assistants) or `low` (the watcher). */
 export type PermitClass = "first" | "low";

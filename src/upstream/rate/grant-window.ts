@@ -71,7 +71,7 @@ export interface GrantWindowOptions {
   reserve: number;
   /**
    * How late after its grant a call may leave with no report from its caller, ms (0 when absent;
-   * the governor's callers: `LATE_DEPARTURE_MS`, `lib/upstream/departure.ts`): a reported departure
+   * the governor's callers: `LATE_DEPARTURE_MS`, `upstream/departure.ts`): a reported departure
    * is counted from that much before it (see the module's "Late departures").
    */
   unreportedLatenessMs?: number;

@@ -1,7 +1,7 @@
 /**
  * @module
  * Telling the rate governor when a call really left. The governor keeps every second at the API
- * within the limit by counting its grants (`lib/rate/grant-window.ts`), which holds as long as
+ * within the limit by counting its grants (`upstream/rate/grant-window.ts`), which holds as long as
  * each call leaves within the transit margin (36.7 ms) of its permit. A busy isolate breaks that:
  * the permit's answer waits behind other work, and so does the request after `fetch` is called.
  * A trace of 100 orders at once (issue 27) found 4 of the run's 6 upstream 429s there: calls that

@@ -3,9 +3,9 @@
  * The client-credentials request to the API's token endpoint, and what its answer means.
  */
 import { z } from "zod";
-import { readConfig, type Bindings, type Environment, type EnvironmentConfig } from "../config";
-import { fail, ok, type Outcome } from "../outcome";
-import { governorStub, type TenantName } from "../stubs";
+import { readConfig, type Bindings, type Environment, type EnvironmentConfig } from "../lib/config";
+import { fail, ok, type Outcome } from "../lib/outcome";
+import { governorStub, type TenantName } from "../lib/stubs";
 import { leaving } from "./departure";
 import { exchange, retryAfterSeconds } from "./transport";
 
@@ -100,10 +100,10 @@ const CLIENT_KEY_CHARS = /^[\x21-\x7e]+$/;
  * One token request for a tenant's client key, through the environment's rate governor (token
  * requests spend the shared 10 req/s too). A 429 goes to the governor, which slows the pace.
  *
- * A refusal (`400 invalid_client`) is judged by the governor (`lib/rate/key-health.ts`), because
- * the API answers a wrong application key exactly like a wrong client key: `unprocessable` when the
- * tenant's key is at fault (a registration answers 422, a stored key becomes `rejected`), and
- * `unavailable` (retried after a back-off) when several tenants are refused at once or, for a
+ * A refusal (`400 invalid_client`) is judged by the governor (`upstream/rate/key-health.ts`),
+ * because the API answers a wrong application key exactly like a wrong client key: `unprocessable`
+ * when the tenant's key is at fault (a registration answers 422, a stored key becomes `rejected`),
+ * and `unavailable` (retried after a back-off) when several tenants are refused at once or, for a
  * `proven` key (one that got a token before), until another tenant's token shows the environment's
  * keys work.
  */

@@ -4,8 +4,8 @@
  * a second per subscription key across all clients, so every upstream call (token requests too)
  * takes a permit here first.
  *
- * The policy lives in `lib/rate/`, where tests drive its clock: the window (`grant-window.ts`: a
- * burst into a free second goes at once, never more than the limit in a second plus the transit
+ * The policy lives in `upstream/rate/`, where tests drive its clock: the window (`grant-window.ts`:
+ * a burst into a free second goes at once, never more than the limit in a second plus the transit
  * margin, a reserve kept for other tenants), the pace (`pacer.ts`: what has to queue goes evenly
  * spaced, slower after a 429, creeping back) and who gets each permit (`fair-queue.ts`:
  * round-robin between lanes, deadlines, pauses), with the classes and lanes of `lanes.ts` (a
@@ -15,25 +15,25 @@
  * Nothing is stored: a permit is worth a fraction of a second, and an evicted object loses only
  * callers whose RPC connections broke with it.
  *
- * It also keeps the health of the environment's token endpoint (`lib/rate/key-health.ts`): which
- * tenants' keys were refused since a token was last issued. That belongs here because this object
- * is exactly one per environment, which is the scope of the application and subscription keys, and
- * every token request already takes a permit here. It is not stored either: a deploy (the only way
- * the keys change) restarts the object, so what it forgets was judged under the old keys anyway,
- * and an eviction only makes the next verdicts more cautious ("unproven") for a while.
+ * It also keeps the health of the environment's token endpoint (`upstream/rate/key-health.ts`):
+ * which tenants' keys were refused since a token was last issued. That belongs here because this
+ * object is exactly one per environment, which is the scope of the application and subscription
+ * keys, and every token request already takes a permit here. It is not stored either: a deploy (the
+ * only way the keys change) restarts the object, so what it forgets was judged under the old keys
+ * anyway, and an eviction only makes the next verdicts more cautious ("unproven") for a while.
  */
 import { DurableObject } from "cloudflare:workers";
 import { readConfig, type Bindings } from "../lib/config";
 import { log } from "../lib/log";
-import { FairQueue, type QueueState, type TenantCounters } from "../lib/rate/fair-queue";
-import { GrantWindow } from "../lib/rate/grant-window";
-import { KeyHealth, type RefusalVerdict } from "../lib/rate/key-health";
-import { watcherPlaces } from "../lib/rate/lanes";
-import { Pacer } from "../lib/rate/pacer";
-import { PermitRing, RING_SECONDS } from "../lib/rate/permit-ring";
-import { WatcherRoom } from "../lib/rate/watcher-room";
-import type { Lane } from "../lib/upstream/client";
-import { LATE_DEPARTURE_MS } from "../lib/upstream/departure";
+import { FairQueue, type QueueState, type TenantCounters } from "./rate/fair-queue";
+import { GrantWindow } from "./rate/grant-window";
+import { KeyHealth, type RefusalVerdict } from "./rate/key-health";
+import { watcherPlaces } from "./rate/lanes";
+import { Pacer } from "./rate/pacer";
+import { PermitRing, RING_SECONDS } from "./rate/permit-ring";
+import { WatcherRoom } from "./rate/watcher-room";
+import type { Lane } from "./client";
+import { LATE_DEPARTURE_MS } from "./departure";
 
 /**
  * The fraction of the API's limit left unused: permits leave every 1000 / (10 × 0.96) = 104.2 ms.
@@ -57,8 +57,8 @@ import { LATE_DEPARTURE_MS } from "../lib/upstream/departure";
  * they left at the median, 6 ms at the 90th percentile and 29 ms at the 99th; the closest any call
  * came to the tenth after it, but once, was 1000–1015 ms (the API allows ten in a rolling second,
  * so 1000 is the edge), and 3 % (31 ms less room) would have drawn several 429s there. The one
- * exception was a 449 ms stall, which no margin covers (see `lib/rate/pacer.ts` for how the pace
- * takes it). A path with more jitter than this one (the real API is across the internet) sets
+ * exception was a 449 ms stall, which no margin covers (see `upstream/rate/pacer.ts` for how the
+ * pace takes it). A path with more jitter than this one (the real API is across the internet) sets
  * `RATE_PACING_MARGIN` instead.
  */
 const PACING_MARGIN = 0.04;
@@ -74,7 +74,7 @@ const PACING_MARGIN = 0.04;
  */
 const CATCH_UP_MS = 5;
 /**
- * Places of a burst kept for other tenants (see `lib/rate/grant-window.ts`): two of ten. One
+ * Places of a burst kept for other tenants (see `upstream/rate/grant-window.ts`): two of ten. One
  * tenant's burst into a free second takes at most eight at once (the eight parallel GETs of issue
  * 26 go whole); its ninth and tenth wait their spacing (104 and 208 ms), and until then the two
  * places go at once to the first calls of tenants with no permit in the window, so two neighbours
@@ -154,7 +154,7 @@ export class RateGovernor extends DurableObject<Bindings> {
         limit,
         transitMarginMs,
         reserve: Math.min(BURST_RESERVE, limit - 1),
-        // Callers report only departures later than this (`lib/upstream/departure.ts`).
+        // Callers report only departures later than this (`upstream/departure.ts`).
         unreportedLatenessMs: Math.min(LATE_DEPARTURE_MS, transitMarginMs),
       }),
       new WatcherRoom(watcherPlaces(limit, config.watcherBudgetShare)),
@@ -162,7 +162,7 @@ export class RateGovernor extends DurableObject<Bindings> {
   }
 
   /**
-   * Waits for a permit for `tenant`'s `lane`, at most `maxWaitMs` (see `lib/rate/lanes.ts`: a
+   * Waits for a permit for `tenant`'s `lane`, at most `maxWaitMs` (see `upstream/rate/lanes.ts`: a
    * watcher is served only from what the first class leaves, and is refused rather than queued
    * when that is not within its wait).
    */
@@ -182,9 +182,9 @@ export class RateGovernor extends DurableObject<Bindings> {
 
   /**
    * The API answered 429, with a Retry-After of `seconds`, to the call of `permit`: the watcher
-   * backs off first (`lib/rate/watcher-room.ts`), the pace goes a little slower after a calm spell,
-   * and stops every permit of this environment for the Retry-After and goes a third slower when
-   * 429s repeat (see `lib/rate/pacer.ts`).
+   * backs off first (`upstream/rate/watcher-room.ts`), the pace goes a little slower after a calm
+   * spell, and stops every permit of this environment for the Retry-After and goes a third slower
+   * when 429s repeat (see `upstream/rate/pacer.ts`).
    */
   throttled(seconds: number, permit: number): void {
     const now = Date.now();
@@ -206,9 +206,9 @@ export class RateGovernor extends DurableObject<Bindings> {
 
   /**
    * The call of `permit` left only at `at` (the caller's clock, taken as this object's): its
-   * caller was held up after the permit (`lib/upstream/departure.ts`). The window counts it from
+   * caller was held up after the permit (`upstream/departure.ts`). The window counts it from
    * then, less the lateness callers leave unreported, so the tenth permit after it waits for the
-   * second it really takes at the API (`lib/rate/grant-window.ts`, "Late departures").
+   * second it really takes at the API (`upstream/rate/grant-window.ts`, "Late departures").
    */
   departed(permit: number, at: number): void {
     this.#queue.departed(permit, at, Date.now());

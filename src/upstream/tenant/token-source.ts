@@ -8,18 +8,20 @@
 import type { Bindings } from "../../lib/config";
 import type { Sealed } from "../../lib/crypto";
 import { fail, type Outcome } from "../../lib/outcome";
-import { issueToken } from "../../lib/upstream/token";
-import { nameOf, type Registration } from "./registration";
-import type { Sealer } from "./sealer";
+import { issueToken } from "../token";
+import { nameOf, type Registration } from "../../durable/tenant/registration";
+import type { Sealer } from "../../durable/tenant/sealer";
 import type { IssuedToken, TokenSource } from "./token-keeper";
 
 /**
  * The token source of a tenant's object.
  *
- * @param env the gateway's bindings (the governor, the environment's keys), read at each request: the
+ * @param env the gateway's bindings (the governor, the environment's keys), read at each request:
+ * the
  *   object's `env`, which test/routes/environment-keys.test.ts swaps to stage a deploy with other
  *   keys
- * @param registration the tenant's registration: read on every request, so a replaced key is used at once
+ * @param registration the tenant's registration: read on every request, so a replaced key is used
+ * at once
  * @param sealer sealing under the configured SECRETS_KEY
  */
 export function tokenSource(

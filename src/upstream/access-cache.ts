@@ -10,9 +10,9 @@
  * copy here cannot hear about a change made through another isolate (a tenant removed, a key
  * retired, a client key replaced). So a copy lives at most `ACCESS_CACHE_MS`, and never past what
  * the object itself allows for it (`cacheMs`: the start of the token's renewal window, see
- * `lib/token-timing.ts`, and the key's retirement). Changes made through *this* isolate's admin
- * routes drop the tenant's copies at once (`dropTenant`). A 401 from the API drops every copy of
- * that token (`dropToken`) before the object is told to invalidate it.
+ * `upstream/token-timing.ts`, and the key's retirement). Changes made through *this* isolate's
+ * admin routes drop the tenant's copies at once (`dropTenant`). A 401 from the API drops every copy
+ * of that token (`dropToken`) before the object is told to invalidate it.
  *
  * Refresh ahead: a call that finds a copy older than `ACCESS_REFRESH_AFTER_MS` is answered from it
  * and asks the tenant's object again in the background (`ctx.waitUntil`), so a key in steady use
@@ -30,9 +30,9 @@
  * No module state (lib keeps none): the one instance per isolate is created in `src/index.ts` and
  * handed to the routes on the request's context (`middleware/access-cache.ts`).
  */
-import { sha256Hex } from "../crypto";
-import type { Outcome } from "../outcome";
-import type { TenantName } from "../stubs";
+import { sha256Hex } from "../lib/crypto";
+import type { Outcome } from "../lib/outcome";
+import type { TenantName } from "../lib/stubs";
 
 /**
  * The longest an isolate serves a verified key from memory, ms: the bound on how long a removal,
@@ -116,7 +116,8 @@ export class AccessCache {
    * `ctx.waitUntil`), a copy older than `ACCESS_REFRESH_AFTER_MS` is also refreshed there, after
    * this call is answered from it.
    *
-   * @example await cache.access(t, key, () => asKeyHolder(env, { tenant: t, key }, (f) => f.access()))
+   * @example await cache.access(t, key, () => asKeyHolder(env, { tenant: t, key }, (f) =>
+   * f.access()))
    */
   async access(
     tenant: TenantName,

@@ -32,7 +32,7 @@ const renewMargin = (t: TokenRecord) =>
 
 /**
  * When `t`'s renewal window opens (epoch ms): the last moment a copy of it held outside the
- * tenant's object (`lib/upstream/access-cache.ts`) may be used, so that a renewed token reaches
+ * tenant's object (`upstream/access-cache.ts`) may be used, so that a renewed token reaches
  * every caller before the old one nears its end.
  */
 export function renewalStart(t: TokenRecord): number {
