@@ -12,7 +12,7 @@
 // repository root, then from the Markdown file's own folder, then under src/ (the docs write
 // `lib/…` and `durable/…` for `src/lib/…` as the code's comments do). A code comment's path is
 // looked up from the root, src/, and each folder above the file ('tenant/parts.ts' written in
-// src/durable/tenant.ts); only tokens with a slash and a known ending, or that start at the root, count.
+// src/tenant/tenant-object.ts); only tokens with a slash and a known ending, or that start at the root, count.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";

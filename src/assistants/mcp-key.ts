@@ -20,7 +20,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { localhostAllowedOrigins, originValidationResponse } from "@modelcontextprotocol/server";
 import type { GatewayApp, McpAuth } from "../lib/app";
-import { claimedTenant } from "../lib/gateway-key";
+import { claimedTenant } from "../tenant/key-format";
 import type { McpEndpoint } from "./mcp/principal";
 import { grantOfToken } from "./oauth/door";
 import { claimedByToken } from "./oauth/grants";

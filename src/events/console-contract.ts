@@ -9,7 +9,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { EndpointId, EventId } from "./types";
 import { problemResponse } from "../lib/openapi/problems";
 import { SECURITY } from "../lib/openapi/security";
-import { Target } from "../routes/contract/admin";
+import { Target } from "../tenant/admin-contract";
 import { requireSession } from "../routes/console/guard";
 
 const page = (description: string) => ({

@@ -11,7 +11,7 @@ import { problems } from "../lib/openapi/problems";
 import { SECURITY } from "../lib/openapi/security";
 import { EndpointId, EventId } from "./types";
 import { jsonGate } from "../middleware/validate";
-import { Target } from "../routes/contract/admin";
+import { Target } from "../tenant/admin-contract";
 import {
   Created,
   Deliveries,

@@ -14,7 +14,8 @@ import {
 } from "./types";
 import { WatcherView } from "./watcher/view";
 
-// Clones: lib schemas, named here for the document (see `setOrderMapping` in contract/admin.ts).
+// Clones: lib schemas, named here for the document (see `setOrderMapping` in
+// tenant/admin-contract.ts).
 export const Endpoint = EndpointView.clone().openapi("EventEndpoint", {
   description: "A webhook endpoint: never its secret.",
 });

@@ -34,7 +34,7 @@ import { Replays } from "./object/replays";
 import { migrate } from "./object/schema";
 import { WatchTell } from "./object/watch-tell";
 import { ownName } from "../durable/own-name";
-import { Sealer } from "../durable/tenant/sealer";
+import { Sealer } from "../tenant/sealer";
 
 /** Deliveries one sweep sends at most; the next alarm (at once) takes the rest. */
 const SWEEP_BATCH = 500;

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import type { Source } from "../orders/order";
-import { row } from "../durable/tenant/sql";
+import { row } from "../tenant/sql";
 
 /** Step 13 of `schema.ts`. */
 export const PAYMENT_REF_TABLES = [

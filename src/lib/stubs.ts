@@ -4,8 +4,8 @@
  * caller that reaches a tenant's object comes through `tenantStub`, with a name derived from an
  * authenticated gateway key, a verified webhook route, an operator's path, or a run the tenant's
  * own object started, and then through the face for its kind: `asKeyHolder`, `asGrantHolder` (and
- * `asHolder` for either), `asRun` (and `orderRunPort`), `asOperator` (see `durable/tenant.ts` for
- * why faces). Each call on a face is
+ * `asHolder` for either), `asRun` (and `orderRunPort`), `asOperator` (see `tenant/tenant-object.ts`
+ * for why faces). Each call on a face is
  * pipelined with the call that hands it out, so it costs the one round trip a direct call did.
  * The tenant's events object (`eventsStub`) is reached by the same names, from the same
  * authenticated inputs, and by the queue consumer with a message that object itself queued; its
@@ -82,7 +82,7 @@ type TenantStub = ReturnType<typeof tenantStub>;
 export type KeyHolderStub = ReturnType<TenantStub["withKey"]>;
 /** The face of an OAuth grant's holder, to call methods on (`Tenant.withGrant`). */
 export type GrantHolderStub = ReturnType<TenantStub["withGrant"]>;
-/** What a key holder's and a grant holder's faces both answer (`durable/tenant/holder-ops.ts`). */
+/** What a key holder's and a grant holder's faces both answer (`tenant/holder-ops.ts`). */
 export type HolderStub = KeyHolderStub | GrantHolderStub;
 /** The face of an order run, as a promise to call methods on (`Tenant.forRun`). */
 export type RunStub = ReturnType<TenantStub["forRun"]>;
@@ -165,7 +165,7 @@ export function asRun<T>(
 /**
  * `call` on the operator's face of `name`. For callers behind the admin token, the console's
  * session or onboarding's single-use state only: the object itself checks nothing (see
- * `durable/tenant.ts`).
+ * `tenant/tenant-object.ts`).
  *
  * @example const d = await asOperator(env, "demo:acme", (face) => face.describe())
  */

@@ -2,13 +2,13 @@
  * @module
  * `gatewayKey()`: reads a caller's gateway key once, for every route that takes one. A key that is
  * missing or not shaped like a gateway key is refused here, in the Worker; a well-shaped key names
- * the tenant whose object then authenticates it on the call (see `durable/tenant.ts`).
+ * the tenant whose object then authenticates it on the call (see `tenant/tenant-object.ts`).
  * `authenticatedKey()` has that object (or the isolate's copy of its word) authenticate the key
  * before the route reads anything else of the request.
  */
 import type { MiddlewareHandler } from "hono";
 import type { GatewayApp } from "../lib/app";
-import { claimedTenant } from "../lib/gateway-key";
+import { claimedTenant } from "../tenant/key-format";
 import { problemOf } from "../lib/outcome";
 import { Problem } from "../lib/problem";
 import { asKeyHolder } from "../lib/stubs";
@@ -17,7 +17,8 @@ import { bearer } from "./admin-auth";
 /**
  * Sets `c.var.caller` from `Authorization: Bearer <gateway key>`, or answers 401.
  *
- * @example new Hono<GatewayApp>().use("*", gatewayKey()).get("/", (c) => c.text(c.var.caller.tenant))
+ * @example new Hono<GatewayApp>().use("*", gatewayKey()).get("/", (c) =>
+ * c.text(c.var.caller.tenant))
  */
 export function gatewayKey(): MiddlewareHandler<GatewayApp> {
   return async function gatewayKey(c, next) {

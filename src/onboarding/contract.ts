@@ -26,7 +26,7 @@ const Start = z
   })
   .openapi("OnboardingStart");
 
-// A clone: a lib schema (see the note at `setOrderMapping` in `routes/contract/admin.ts`).
+// A clone: a lib schema (see the note at `setOrderMapping` in `tenant/admin-contract.ts`).
 const Started = StartedOnboarding.clone().openapi("StartedOnboarding");
 
 /**

@@ -12,7 +12,8 @@ import { z } from "zod";
 import { Environment } from "../lib/config";
 
 /**
- * The table as of layout 3 (frozen as step 3 of `durable/directory/schema.ts`: change it with a new step).
+ * The table as of layout 3 (frozen as step 3 of `tenant/directory-schema.ts`: change it with a new
+ * step).
  */
 export const ONBOARDING_STATES_TABLE = `CREATE TABLE IF NOT EXISTS onboarding_states (hash TEXT PRIMARY KEY, environment TEXT NOT NULL,
   expires_at INTEGER NOT NULL, used_at INTEGER)`;

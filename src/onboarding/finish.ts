@@ -11,7 +11,7 @@
 import type { Bindings, Environment } from "../lib/config";
 import { sha256Hex } from "../lib/crypto";
 import { directoryStub, type TenantName } from "../lib/stubs";
-import { tryRegisterTenant } from "../lib/tenant-admin";
+import { tryRegisterTenant } from "../tenant/admin";
 import { baseSlug, slugCandidates } from "./slug";
 import { FinalizeAnswer, onboardingCall } from "./upstream";
 

@@ -3,7 +3,7 @@
  * `GET /onboarding/callback`: where the client's browser lands after approving (or declining) in
  * the accounting system. Always an HTML page, errors included: a person reads it, not a program.
  * The work is `onboarding/finish.ts`; the declaration `onboarding/contract.ts`. The operator's
- * half (`POST /admin/onboarding`) is in `routes/admin.ts`.
+ * half (`POST /admin/onboarding`) is in `tenant/admin-routes.ts`.
  */
 import type { Context } from "hono";
 import type { GatewayApp } from "../lib/app";

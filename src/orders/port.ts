@@ -3,7 +3,7 @@
  * What an order run needs from its tenant's object: the order's record and mapping, a place to
  * report, and the ids it looked up or created before (settlement ids, customers, products), so the
  * next run of a returning buyer with known products skips those lookups. The tenant object's run
- * face implements this interface (`durable/tenant/run-face.ts`, the compiler checks it there), and
+ * face implements this interface (`tenant/run-face.ts`, the compiler checks it there), and
  * the Workflow sees the tenant only through it.
  */
 import { z } from "zod";

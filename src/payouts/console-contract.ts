@@ -11,7 +11,7 @@ import { Source } from "../orders/order";
 import { problemResponse } from "../lib/openapi/problems";
 import { SECURITY } from "../lib/openapi/security";
 import { PayoutState } from "./records";
-import { Target } from "../routes/contract/admin";
+import { Target } from "../tenant/admin-contract";
 import { requireSession } from "../routes/console/guard";
 
 const page = (description: string) => ({

@@ -3,7 +3,7 @@
  * What a payout's run needs from its tenant's object, and all it sees of it: the plan of the
  * payout's voucher (matched and claimed inside the object, against its order book), a place to
  * report, and the account ids earlier runs looked up. The tenant object's run face implements it
- * (`durable/tenant/run-face.ts`, the compiler checks it there), bound to the registration the run
+ * (`tenant/run-face.ts`, the compiler checks it there), bound to the registration the run
  * was started under, as `OrderRunPort` is: once that is gone, the run reads and writes nothing.
  */
 import type { Source } from "../orders/order";

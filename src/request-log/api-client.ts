@@ -6,7 +6,7 @@
  *
  * When it is read, and why then: once, lazily, the first time a support bundle is built for the
  * tenant (its request log listed with at least one call), then stored with the registration until
- * the client key is replaced (`durable/tenant/registration.ts`). Each read is one call of the shared
+ * the client key is replaced (`tenant/registration.ts`). Each read is one call of the shared
  * 10 req/s budget; at registration every tenant would pay it (onboarding registers a whole batch
  * at once, each tenant another permit beside its token request) although most never need support,
  * and tenants registered before the id was stored would still need this lazy read. A read that
@@ -16,7 +16,7 @@
  */
 import { z } from "zod";
 import { readCapped } from "../../shared/bytes";
-import type { ApiClient } from "../durable/tenant/registration";
+import type { ApiClient } from "../tenant/registration";
 import { readConfig, type Bindings, type Environment } from "../lib/config";
 import { Problem } from "../lib/problem";
 import type { TenantName } from "../lib/stubs";

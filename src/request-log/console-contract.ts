@@ -7,8 +7,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { problemResponse } from "../lib/openapi/problems";
 import { SECURITY } from "../lib/openapi/security";
-import { Target } from "../routes/contract/admin";
-import { RequestsQuery } from "../routes/contract/admin-activity";
+import { Target } from "../tenant/admin-contract";
+import { RequestsQuery } from "../tenant/admin-activity-contract";
 import { requireSession } from "../routes/console/guard";
 
 const page = (description: string) => ({

@@ -12,7 +12,7 @@
  * count) and by the alarm (the age), so nothing grows with traffic.
  */
 import { z } from "zod";
-import { deleteAll, row, rows } from "../durable/tenant/sql";
+import { deleteAll, row, rows } from "../tenant/sql";
 
 /** How many of the callers' calls are kept: the support desk looks back at recent calls. */
 export const REQUEST_LOG_ROWS = 1000;
@@ -151,8 +151,8 @@ export class RequestLog implements RequestLogPort {
    * whole lane on every write, and with `isEmpty` another query; together a third of the row's
    * write in a profile of warm `/v2` calls (issue 26), and every `/v2` call writes a row. Exact as
    * long as this instance is the only writer of the table, which it is: one per tenant object
-   * (`durable/tenant.ts`), the table reached through it alone; a statement that throws forgets the
-   * counts, so a failed write is counted again rather than trusted.
+   * (`tenant/tenant-object.ts`), the table reached through it alone; a statement that throws
+   * forgets the counts, so a failed write is counted again rather than trusted.
    */
   #held: [number | null, number | null] = [null, null];
 

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { RequestLogMode } from "../lib/config";
-import type { ApiClient } from "../durable/tenant/registration";
+import type { ApiClient } from "../tenant/registration";
 import { CallerKind, type LoggedRow, type StatusFilter } from "./tenant-rows";
 
 /** `?status=`: an exact status (`404`) or a class (`4xx`). */

@@ -61,9 +61,9 @@ export interface UpstreamCaller {
   /**
    * The caller's gateway key, authenticated by the tenant's object before anything is spent; or,
    * for an order run (which a verified webhook started for this tenant), the registration it was
-   * started under, which must still be the tenant's (see `durable/tenant.ts`); or an assistant's
-   * OAuth grant, which must still be live (`durable/tenant/grant-face.ts`); or, for the tenant's
-   * watcher, the books it reads, which must still be the tenant's
+   * started under, which must still be the tenant's (see `tenant/tenant-object.ts`); or an
+   * assistant's OAuth grant, which must still be live (`tenant/grant-face.ts`); or, for the
+   * tenant's watcher, the books it reads, which must still be the tenant's
    * (`events/watcher/watcher-face.ts`).
    */
   credential:

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { claimedTenant, newGatewayKey } from "../../src/lib/gateway-key";
+import { claimedTenant, newGatewayKey } from "../../src/tenant/key-format";
 
 const SECRET = "A".repeat(21) + "_-" + "z9".repeat(10); // 43 base64url characters
 

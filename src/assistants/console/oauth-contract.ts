@@ -12,7 +12,7 @@ import { Scope } from "../mcp/principal";
 import { Lifetime } from "../oauth/grants";
 import { problemResponse } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";
-import { Target } from "../../routes/contract/admin";
+import { Target } from "../../tenant/admin-contract";
 import { requireSession } from "../../routes/console/guard";
 
 const page = (description: string) => ({

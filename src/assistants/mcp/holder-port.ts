@@ -4,7 +4,7 @@
  * goes where the same `/v2` call of that key would go (`readV2Request`, then `performV2`), so an
  * assistant's request is checked, shaped, paced and logged exactly as the key holder's own; the one
  * difference is its lane (`assistant`) and its name in the log. Under a grant, each reach into the
- * tenant's object goes through the grant's face (`durable/tenant/grant-face.ts`), which opens only
+ * tenant's object goes through the grant's face (`tenant/grant-face.ts`), which opens only
  * what the tools need and checks the grant again every time. The credential stays inside this
  * closure: the tools get the port, never the key or the grant.
  */

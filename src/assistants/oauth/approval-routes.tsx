@@ -12,7 +12,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { GatewayApp } from "../../lib/app";
 import { fromOtherSite } from "../../routes/console/guard";
-import { claimedTenant } from "../../lib/gateway-key";
+import { claimedTenant } from "../../tenant/key-format";
 import { log } from "../../lib/log";
 import {
   beginApproval,

@@ -34,7 +34,7 @@ export const MAX_UNUSED = 1_000;
  */
 export const UNUSED_LIFETIME_MS = 6 * 3_600_000;
 
-/** The table as of directory step 6 (`durable/directory/schema.ts`: change it with a new step). */
+/** The table as of directory step 6 (`tenant/directory-schema.ts`: change it with a new step). */
 export const OAUTH_REGISTRATIONS_TABLES = [
   `CREATE TABLE IF NOT EXISTS oauth_registrations (id INTEGER PRIMARY KEY AUTOINCREMENT,
     at INTEGER NOT NULL, expires_at INTEGER NOT NULL)`,

@@ -1,7 +1,7 @@
 /**
  * @module
  * Revoking grants in the authorization server's own records (`OAUTH_KV`): after the tenant's object
- * has dropped a grant (which is what refuses its tokens at once, `durable/tenant/grant-face.ts`),
+ * has dropped a grant (which is what refuses its tokens at once, `tenant/grant-face.ts`),
  * its KV grant and tokens are revoked too, so a refresh is refused by the library itself and the
  * records do not wait for their expiry. Best effort: a KV failure is logged, never surfaced, since
  * the grant is already dead where it matters.

@@ -20,7 +20,7 @@
  */
 import { z } from "zod";
 import { Scope } from "../mcp/principal";
-import { deleteAll, row, rows } from "../../durable/tenant/sql";
+import { deleteAll, row, rows } from "../../tenant/sql";
 
 /**
  * Live grants a tenant may hold at once: every assistant of every person of a company, with room to

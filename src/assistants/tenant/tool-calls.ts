@@ -19,7 +19,7 @@
 import { z } from "zod";
 import { CATALOG } from "../../../shared/v2/catalog";
 import { REQUEST_LOG_MS } from "../../request-log/tenant-rows";
-import { deleteAll, row, rows } from "../../durable/tenant/sql";
+import { deleteAll, row, rows } from "../../tenant/sql";
 
 /** How many tool calls are kept: an assistant's work of a busy day, and the support desk's view. */
 export const TOOL_CALL_ROWS = 500;

@@ -23,7 +23,7 @@
 import { z } from "zod";
 import { fail, ok, type Outcome } from "../../lib/outcome";
 import { IDEMPOTENCY_TTL_MS } from "../../v2/tenant/idempotency-keys";
-import { deleteAll, row } from "../../durable/tenant/sql";
+import { deleteAll, row } from "../../tenant/sql";
 
 /**
  * How long a prepared write waits for its confirmation, ms: 10 minutes, enough for a person to read

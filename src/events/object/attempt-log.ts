@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { AttemptTrigger as Trigger, DeliveryState, EventType, type AttemptView } from "../types";
-import { rows } from "../../durable/tenant/sql";
+import { rows } from "../../tenant/sql";
 
 /** Attempts kept per endpoint in the delivery log's answers at most. */
 export const MAX_ATTEMPTS_LISTED = 200;

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { Sealed } from "../../lib/crypto";
 import { EndpointTypes, type EndpointView } from "../types";
-import { jsonColumn } from "../../durable/tenant/sql";
+import { jsonColumn } from "../../tenant/sql";
 
 /** A stored endpoint. */
 export const EndpointRow = z.object({

@@ -10,9 +10,9 @@ import { newEndpointId } from "../ids";
 import { newEndpointSecret } from "../sign";
 import { subscribes, type EndpointTypes, type EndpointView } from "../types";
 import { fail, failOn, ok, type Outcome } from "../../lib/outcome";
-import { row, rows } from "../../durable/tenant/sql";
+import { row, rows } from "../../tenant/sql";
 import { EndpointRow as Row, view } from "./endpoint-row";
-import type { Sealer } from "../../durable/tenant/sealer";
+import type { Sealer } from "../../tenant/sealer";
 
 /** Endpoints one tenant may have: enough for every system it feeds, few enough to fan out fast. */
 export const MAX_ENDPOINTS = 20;

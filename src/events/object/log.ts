@@ -9,7 +9,7 @@ import { z } from "zod";
 import { newEventId } from "../ids";
 import { EventData, EventType, type EventDraft, type WebhookEvent } from "../types";
 import { fail, ok, type Outcome } from "../../lib/outcome";
-import { jsonColumn, row, rows } from "../../durable/tenant/sql";
+import { jsonColumn, row, rows } from "../../tenant/sql";
 
 /**
  * How long an event is kept, ms: 30 days, the catch-up window the issue asks for (Stripe's

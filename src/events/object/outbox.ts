@@ -14,7 +14,7 @@
 import { z } from "zod";
 import type { AttemptTrigger, DeliveryMessage } from "../types";
 import { AttemptTrigger as Trigger, DeliveryState } from "../types";
-import { row, rows } from "../../durable/tenant/sql";
+import { row, rows } from "../../tenant/sql";
 
 /** A delivery written and not marked queued within this is sent by the sweep, ms. */
 export const SWEEP_GRACE_MS = 30_000;

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { subscribes } from "../types";
 import { log } from "../../lib/log";
 import { POLLS, POLL_NAMES } from "../watcher/polls";
-import { jsonColumn, row } from "../../durable/tenant/sql";
+import { jsonColumn, row } from "../../tenant/sql";
 import type { Endpoints } from "./endpoints";
 
 /** How often the watcher is told the tenant is active, at most, ms. */

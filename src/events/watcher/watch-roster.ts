@@ -16,7 +16,7 @@ import { z } from "zod";
 import { readConfig, type Bindings } from "../../lib/config";
 import { cycles, isActive } from "./cadence";
 import { migrate as migrateSteps, type Migration } from "../../durable/migrations";
-import { rows } from "../../durable/tenant/sql";
+import { rows } from "../../tenant/sql";
 
 /** How many of its own cycles a silent watcher stays on the roster. */
 const STALE_CYCLES = 3;

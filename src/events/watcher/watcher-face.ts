@@ -14,7 +14,7 @@
  */
 import { RpcTarget } from "cloudflare:workers";
 import { fail, ok, type Outcome } from "../../lib/outcome";
-import type { TenantParts } from "../../durable/tenant/parts";
+import type { TenantParts } from "../../tenant/parts";
 import type { Access } from "../../upstream/tenant/token-keeper";
 
 const GONE = fail(

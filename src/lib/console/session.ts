@@ -10,8 +10,8 @@
  *
  * Lifetime: sliding, `SESSION_IDLE_MS` after the last request, but never past `SESSION_MAX_MS`
  * after sign-in, so a forgotten open tab does not keep a session forever. Signing out adds the id
- * to a revocation list in the Directory object (`durable/directory.ts`), kept until no cookie of it
- * can be valid any more; stateless tokens cannot otherwise be ended before they lapse.
+ * to a revocation list in the Directory object (`tenant/directory-object.ts`), kept until no cookie
+ * of it can be valid any more; stateless tokens cannot otherwise be ended before they lapse.
  */
 import { fromBase64Url, randomSecret, toBase64Url } from "../crypto";
 import { hmacSha256 } from "../../orders/adapters/signature";

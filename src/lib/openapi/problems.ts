@@ -14,7 +14,7 @@ export const PROBLEM_MEDIA_TYPE = "application/problem+json";
 
 /**
  * The body of every problem ledgergate answers, named for the document. A clone: a lib schema (see
- * the note at `setOrderMapping` in `routes/contract/admin.ts`).
+ * the note at `setOrderMapping` in `tenant/admin-contract.ts`).
  */
 export const ProblemBody = Problem.clone().openapi("Problem");
 

@@ -21,7 +21,7 @@
 import { z } from "zod";
 import { KnownCustomer, KnownProduct, type Known, type KnownAsk, type Learned } from "../port";
 import type { OrderSettings } from "./order-settings";
-import { deleteAll, jsonColumn, row, rows } from "../../durable/tenant/sql";
+import { deleteAll, jsonColumn, row, rows } from "../../tenant/sql";
 
 /**
  * How long a remembered id is used without asking the API again, ms: a day. Edits in the books

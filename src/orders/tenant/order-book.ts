@@ -13,7 +13,7 @@
 import { z } from "zod";
 import type { Source } from "../order";
 import { OrderRun, pendingStarts, type RunState } from "../runs";
-import { jsonColumn, row, rows } from "../../durable/tenant/sql";
+import { jsonColumn, row, rows } from "../../tenant/sql";
 
 /** How long a delivery's event id is remembered, ms. */
 const DELIVERY_MEMORY_MS = 7 * 86_400_000;

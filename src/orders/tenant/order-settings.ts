@@ -25,8 +25,8 @@ import type { Source } from "../order";
 import { fail, ok, type Outcome } from "../../lib/outcome";
 import { SettlementIds } from "../port";
 import type { TenantName } from "../../lib/stubs";
-import type { Sealer } from "../../durable/tenant/sealer";
-import { deleteAll, jsonColumn, row } from "../../durable/tenant/sql";
+import type { Sealer } from "../../tenant/sealer";
+import { deleteAll, jsonColumn, row } from "../../tenant/sql";
 
 /**
  * The tables as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step). Step 7

@@ -15,7 +15,7 @@
  */
 import { z } from "zod";
 import type { Source } from "../order";
-import { row } from "../../durable/tenant/sql";
+import { row } from "../../tenant/sql";
 
 /** `webhook_refusals`, as of step 7 of `schema.ts` (change it with a new step). */
 /** `webhook_accepted`, as of step 8 of `schema.ts` (change it with a new step). */

@@ -3,7 +3,7 @@
  * Setting a source's webhook secret on the operator's word, and binding the shop of a source that
  * names its shop (Shopify). Such a secret is taken only with its shop domain, and only if no other
  * tenant holds the same secret on the same shop: the directory's index
- * (`durable/directory/shop-claims.ts`) is asked first, with the secret's SHA-256, never the secret.
+ * (`orders/directory-shop-claims.ts`) is asked first, with the secret's SHA-256, never the secret.
  * Nothing is written here until it agreed: the secret is sealed first (no write), then claimed,
  * then stored with its shop in one synchronous stretch.
  *
@@ -15,7 +15,7 @@ import { ADAPTERS } from "../adapters/adapters";
 import type { Source } from "../order";
 import { fail, failOn, ok, type Outcome } from "../../lib/outcome";
 import type { TenantName } from "../../lib/stubs";
-import type { ClaimAnswer, SecretOnShop, ShopClaim } from "../../durable/directory/shop-claims";
+import type { ClaimAnswer, SecretOnShop, ShopClaim } from "../directory-shop-claims";
 import {
   retiresAt,
   type OrderSettings,

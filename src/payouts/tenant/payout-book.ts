@@ -13,7 +13,7 @@ import type { Source } from "../../orders/order";
 import { needsStart } from "../intake";
 import { PayoutRecord, type PayoutState } from "../records";
 import { OrderRun } from "../../orders/runs";
-import { jsonColumn, row, rows } from "../../durable/tenant/sql";
+import { jsonColumn, row, rows } from "../../tenant/sql";
 
 /** Step 12 of `schema.ts`: the payouts, their claims, and the order index's settlement columns. */
 export const PAYOUT_TABLES = [

@@ -15,8 +15,8 @@ import { z } from "zod";
 import { Sealed } from "../../lib/crypto";
 import { StripeMode, type StripeMode as Mode } from "../stripe/key";
 import type { TenantName } from "../../lib/stubs";
-import type { Sealer } from "../../durable/tenant/sealer";
-import { jsonColumn, row } from "../../durable/tenant/sql";
+import type { Sealer } from "../../tenant/sealer";
+import { jsonColumn, row } from "../../tenant/sql";
 
 /** Step 13 of `schema.ts`: the key's one row. */
 export const STRIPE_KEY_TABLES = [

@@ -15,7 +15,7 @@ import { ShopDomain } from "../../orders/adapters/shopify";
 import { RunState } from "../../orders/runs";
 import { problemResponse } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";
-import { Target } from "../contract/admin";
+import { Target } from "../../tenant/admin-contract";
 import { requireSession } from "./guard";
 
 const page = (description: string) => ({
@@ -260,8 +260,8 @@ export const saveMapping = createRoute({
   path: "/tenants/{environment}/{client}/order-mapping",
   operationId: "consoleSetOrderMapping",
   summary: "Set the order mapping",
-  // A clone: see `OrderMappingInput` in ../contract/admin.ts (zod 4 copies `.openapi` onto schemas
-  // made after the extension only).
+  // A clone: see `OrderMappingInput` in tenant/admin-contract.ts (zod 4 copies `.openapi` onto
+  // schemas made after the extension only).
   request: { params: Target, body: form(MappingForm.clone().openapi("ConsoleOrderMapping")) },
   responses: {
     303: see("To the form on the tenant's page: saved, or what to correct with the values typed."),

@@ -17,7 +17,7 @@ import { startOnboarding } from "../../onboarding/start";
 import { problemOf, unwrap, type Outcome } from "../../lib/outcome";
 import { ShopDomain } from "../../orders/adapters/shopify";
 import { asOperator, eventsStub, tenantName } from "../../lib/stubs";
-import { listTenants, removeTenant } from "../../lib/tenant-admin";
+import { listTenants, removeTenant } from "../../tenant/admin";
 import * as route from "./contract";
 import { seeWith, takeFlash } from "./flash";
 import { TenantPage, type TenantPageProps } from "./pages/tenant";
@@ -29,7 +29,7 @@ type Target = { environment: Environment; client: string };
 const origin = (c: Context) => new URL(c.req.url).origin;
 /**
  * The isolate's verified copies of the tenant's keys go at once after a key change (as in
- * `routes/admin.ts`).
+ * `tenant/admin-routes.ts`).
  */
 const dropCopies = (c: Context<ConsoleApp>, p: Target) =>
   c.var.accessCache.dropTenant(tenantName(p.environment, p.client));

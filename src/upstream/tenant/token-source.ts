@@ -9,8 +9,8 @@ import type { Bindings } from "../../lib/config";
 import type { Sealed } from "../../lib/crypto";
 import { fail, type Outcome } from "../../lib/outcome";
 import { issueToken } from "../token";
-import { nameOf, type Registration } from "../../durable/tenant/registration";
-import type { Sealer } from "../../durable/tenant/sealer";
+import { nameOf, type Registration } from "../../tenant/registration";
+import type { Sealer } from "../../tenant/sealer";
 import type { IssuedToken, TokenSource } from "./token-keeper";
 
 /**

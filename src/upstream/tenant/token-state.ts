@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { Sealed } from "../../lib/crypto";
-import { jsonColumn, row } from "../../durable/tenant/sql";
+import { jsonColumn, row } from "../../tenant/sql";
 
 /** The table as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step). */
 export const TOKEN_TABLES = [

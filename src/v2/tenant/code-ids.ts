@@ -15,7 +15,7 @@
  */
 import { z } from "zod";
 import type { CodeId, CodeKey } from "../shaping/code-refs";
-import { deleteAll, rows } from "../../durable/tenant/sql";
+import { deleteAll, rows } from "../../tenant/sql";
 
 /**
  * How long a looked-up id is used without asking again, ms: 10 minutes. A batch job (a hundred

@@ -19,7 +19,7 @@
  */
 import { z } from "zod";
 import { StoredHeaders, type StoredAnswer } from "../shaping/stored-answer";
-import { deleteAll, jsonColumn, row } from "../../durable/tenant/sql";
+import { deleteAll, jsonColumn, row } from "../../tenant/sql";
 
 /**
  * How long a key's record is kept, ms: 24 h, as Stripe keeps them, long enough for any retry loop.

@@ -14,7 +14,7 @@
  */
 import { z } from "zod";
 import { StoredHeaders, type StoredAnswer } from "../shaping/stored-answer";
-import { deleteAll, jsonColumn, row } from "../../durable/tenant/sql";
+import { deleteAll, jsonColumn, row } from "../../tenant/sql";
 
 /**
  * How long an entry is served, ms: 5 minutes. Reference data changes a few times a year, mostly in

@@ -1,5 +1,5 @@
 /**
- * The directory's layout as numbered steps (`src/durable/directory/schema.ts`): an object written
+ * The directory's layout as numbered steps (`src/tenant/directory-schema.ts`): an object written
  * under the text version row "3", with `console_revoked` made outside it as that build did, is
  * recognised and brought to the last step with its rows intact; an object at step 6 keeps its
  * registrations' rows, counted as used (they name no client to delete).
@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { DIRECTORY_MIGRATIONS } from "../../../src/durable/directory/schema";
+import { DIRECTORY_MIGRATIONS } from "../../../src/tenant/directory-schema";
 
 const DIRECTORY = env.DIRECTORY;
 const CURRENT = String(DIRECTORY_MIGRATIONS.at(-1)?.version);

@@ -1,12 +1,12 @@
 /**
- * The directory's index of shop claims (`src/durable/directory/shop-claims.ts`): one secret (its
+ * The directory's index of shop claims (`src/orders/directory-shop-claims.ts`): one secret (its
  * SHA-256) per shop per tenant, a tenant's claims replaced by its next, released with the tenant,
  * and never the secret itself.
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ShopClaims } from "../../../src/durable/directory/shop-claims";
+import { ShopClaims } from "../../../src/orders/directory-shop-claims";
 
 const DIRECTORY = env.DIRECTORY;
 let seq = 0;

@@ -1,12 +1,12 @@
 /**
- * The tenant object's faces (`durable/tenant.ts`): the object answers only through the face of a
- * caller's kind, a key is checked once when its face is handed out, and a face that did not check
- * out (a bad key, a gone registration) answers without touching anything.
+ * The tenant object's faces (`tenant/tenant-object.ts`): the object answers only through the face
+ * of a caller's kind, a key is checked once when its face is handed out, and a face that did not
+ * check out (a bad key, a gone registration) answers without touching anything.
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Tenant } from "../../../src/durable/tenant";
+import type { Tenant } from "../../../src/tenant/tenant-object";
 import { newGrantId } from "../../../src/assistants/oauth/grants";
 import {
   asGrantHolder,

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { GatewayKeys } from "../../../src/durable/tenant/gateway-keys";
+import { GatewayKeys } from "../../../src/tenant/gateway-keys";
 import { sha256Hex } from "../../../src/lib/crypto";
-import { claimedTenant } from "../../../src/lib/gateway-key";
+import { claimedTenant } from "../../../src/tenant/key-format";
 
 const TENANT = env.TENANT;
 let seq = 0;

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { KNOWN_FOR_MS, KnownIds } from "../../../src/orders/tenant/known-ids";
 import { OrderSettings } from "../../../src/orders/tenant/order-settings";
-import { Sealer } from "../../../src/durable/tenant/sealer";
+import { Sealer } from "../../../src/tenant/sealer";
 import { withTenantSql } from "../../helpers/storage";
 
 const withSql = <R>(run: (sql: SqlStorage) => R | Promise<R>) => withTenantSql("known-ids", run);

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { OrderSettings } from "../../../src/orders/tenant/order-settings";
-import { Sealer } from "../../../src/durable/tenant/sealer";
+import { Sealer } from "../../../src/tenant/sealer";
 import { importSecretsKey, seal } from "../../../src/lib/crypto";
 import { DEFAULT_VAT_ROUTES } from "../../../src/ledger/mapping";
 

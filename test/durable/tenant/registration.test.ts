@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { nameOf, Registration, type TenantRecord } from "../../../src/durable/tenant/registration";
+import { nameOf, Registration, type TenantRecord } from "../../../src/tenant/registration";
 
 const TENANT = env.TENANT;
 let seq = 0;

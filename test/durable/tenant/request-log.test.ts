@@ -8,7 +8,7 @@
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
-import type { Tenant } from "../../../src/durable/tenant";
+import type { Tenant } from "../../../src/tenant/tenant-object";
 import { tenantStub, type TenantName } from "../../../src/lib/stubs";
 import { tenant as registeredTenant } from "../../helpers/gateway";
 import { describe, expect, it } from "vitest";
@@ -85,7 +85,8 @@ describe("request log: bound", () => {
 
 describe("request log: the lanes' bounds over a long mixed run", () => {
   it("keeps each lane's newest calls exactly, across age purges and clears, as a model of the log does", async () => {
-    // A fixed pseudo-random sequence (a linear congruential generator): the run is the same every time.
+    // A fixed pseudo-random sequence (a linear congruential generator): the run is the same every
+    // time.
     let state = 26;
     const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const seen = await withLog((log) => {

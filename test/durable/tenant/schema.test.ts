@@ -1,5 +1,5 @@
 /**
- * The tenant's layout as numbered steps (`src/durable/tenant/schema.ts`): a new object gets every
+ * The tenant's layout as numbered steps (`src/tenant/schema.ts`): a new object gets every
  * step, an object written under the text version row "5" (or older) that came before the list is
  * recognised and brought forward with its rows intact, and a failing step leaves it as it was.
  */
@@ -8,8 +8,8 @@ import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { hasColumn } from "../../../src/durable/columns";
 import { MigrationError, storedVersion } from "../../../src/durable/migrations";
-import { migrate, TENANT_MIGRATIONS } from "../../../src/durable/tenant/schema";
-import { Registration } from "../../../src/durable/tenant/registration";
+import { migrate, TENANT_MIGRATIONS } from "../../../src/tenant/schema";
+import { Registration } from "../../../src/tenant/registration";
 import { ShopPins } from "../../../src/orders/tenant/shop-pins";
 import { coffeeOrder } from "../../fixtures/orders/coffee";
 import { applyEvent, type OrderRun } from "../../../src/orders/runs";

@@ -7,9 +7,9 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ClaimAnswer, ShopClaim } from "../../../src/durable/directory/shop-claims";
+import type { ClaimAnswer, ShopClaim } from "../../../src/orders/directory-shop-claims";
 import { OrderSettings } from "../../../src/orders/tenant/order-settings";
-import { Sealer } from "../../../src/durable/tenant/sealer";
+import { Sealer } from "../../../src/tenant/sealer";
 import { ShopPins } from "../../../src/orders/tenant/shop-pins";
 import { WebhookSetup } from "../../../src/orders/tenant/webhook-setup";
 import { sha256Hex } from "../../../src/lib/crypto";

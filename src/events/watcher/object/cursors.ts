@@ -8,7 +8,7 @@
 import { z } from "zod";
 import type { PlannedPoll, PollMode, PollName } from "../polls";
 import type { PollCursor } from "../times";
-import { jsonColumn, row, rows } from "../../../durable/tenant/sql";
+import { jsonColumn, row, rows } from "../../../tenant/sql";
 
 const Resume = z.object({ since: z.int(), page: z.int(), from: z.int() }).nullable();
 const Row = z.object({

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { CycleEnd } from "../view";
-import { row, rows } from "../../../durable/tenant/sql";
+import { row, rows } from "../../../tenant/sql";
 
 /** Cycles kept: enough for the console to show the last ones, bounded. */
 const KEPT_CYCLES = 50;

@@ -5,7 +5,7 @@
  * the next one is due. No row: the tenant is not watched.
  */
 import { z } from "zod";
-import { jsonColumn, row } from "../../../durable/tenant/sql";
+import { jsonColumn, row } from "../../../tenant/sql";
 
 const Row = z
   .object({

@@ -5,7 +5,7 @@
  * from.
  */
 import { when } from "../../../lib/console/views";
-import type { TenantView } from "../../../lib/tenant-view";
+import type { TenantView } from "../../../tenant/view";
 import { Table } from "../table";
 
 /** Each tenant's stored counters. */

@@ -5,7 +5,7 @@
 import type { Environment } from "../../../lib/config";
 import type { Flash } from "../../../lib/console/flash";
 import { tenantPath, tokenSummary, type TokenView } from "../../../lib/console/views";
-import type { TenantView } from "../../../lib/tenant-view";
+import type { TenantView } from "../../../tenant/view";
 import { Layout } from "../layout";
 import { CallCounters } from "./call-counters";
 import { Table } from "../table";

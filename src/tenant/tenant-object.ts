@@ -1,7 +1,7 @@
 /**
  * @module
  * `Tenant`: one per tenant (`idFromName("demo:acme")`). Everything secret or stateful about the
- * tenant lives here and only here. The class is thin: it holds the modules of `durable/tenant/`
+ * tenant lives here and only here. The class is thin: it holds the modules of `tenant/`
  * (registration, gateway keys, token keeper, order settings, order desk, payout desk, …), each
  * with its own tables, and hands out one face per kind of caller (`withKey`, `forRun`,
  * `operator`), whose methods are the object's API. One alarm, set to the earliest due time of the
@@ -15,28 +15,28 @@ import type { Outcome } from "../lib/outcome";
 import { AssistantGrants } from "../assistants/tenant/assistant-grants";
 import { CallLogFace } from "../request-log/call-log-face";
 import { CodeIds } from "../v2/tenant/code-ids";
-import { Enrolment } from "./tenant/enrolment";
-import { GatewayKeys } from "./tenant/gateway-keys";
-import { grantAccess, type GrantHolderFace } from "./tenant/grant-face";
+import { Enrolment } from "./enrolment";
+import { GatewayKeys } from "./gateway-keys";
+import { grantAccess, type GrantHolderFace } from "./grant-face";
 import { IdempotencyKeys } from "../v2/tenant/idempotency-keys";
-import { grantKey, type KeyHolderFace } from "./tenant/key-face";
+import { grantKey, type KeyHolderFace } from "./key-face";
 import { KnownIds } from "../orders/tenant/known-ids";
-import { OperatorFace } from "./tenant/operator-face";
+import { OperatorFace } from "./operator-face";
 import { OrderBook } from "../orders/tenant/order-book";
 import { OrderDesk, unverified, type WebhookIntake } from "../orders/tenant/order-desk";
 import { OrderSettings } from "../orders/tenant/order-settings";
 import { PaymentRefs } from "../ledger/payment-refs";
 import { PayoutDesk } from "../payouts/tenant/payout-desk";
-import { ownerOf, type TenantParts } from "./tenant/parts";
+import { ownerOf, type TenantParts } from "./parts";
 import { ReferenceCache } from "../v2/tenant/reference-cache";
 import { RequestLog } from "../request-log/tenant-rows";
 import { ShopPins } from "../orders/tenant/shop-pins";
 import { StripeKeys } from "../payouts/tenant/stripe-key";
 import { WebhookSetup } from "../orders/tenant/webhook-setup";
-import { Registration } from "./tenant/registration";
-import { grantRun, type RunHolderFace } from "./tenant/run-face";
-import { migrate } from "./tenant/schema";
-import { Sealer } from "./tenant/sealer";
+import { Registration } from "./registration";
+import { grantRun, type RunHolderFace } from "./run-face";
+import { migrate } from "./schema";
+import { Sealer } from "./sealer";
 import { TokenKeeper } from "../upstream/tenant/token-keeper";
 import { ToolCalls } from "../assistants/tenant/tool-calls";
 import { WriteConfirmations } from "../assistants/tenant/write-confirmations";

@@ -8,15 +8,15 @@
  * the tenant through its own port: `OrderRunPort` and `PayoutRunPort`.
  */
 import { RpcTarget } from "cloudflare:workers";
-import type { Source } from "../../orders/order";
-import type { Known, KnownAsk, Learned, OrderRunPort, RunInput } from "../../orders/port";
-import type { RunPatch } from "../../orders/runs";
-import type { KnownAccount, LedgerRead, PayoutRunPort, PayoutTask } from "../../payouts/port";
-import type { PayoutPatch } from "../../payouts/records";
-import { fail, type Outcome } from "../../lib/outcome";
-import type { RunOwner } from "../../orders/tenant/order-desk";
+import type { Source } from "../orders/order";
+import type { Known, KnownAsk, Learned, OrderRunPort, RunInput } from "../orders/port";
+import type { RunPatch } from "../orders/runs";
+import type { KnownAccount, LedgerRead, PayoutRunPort, PayoutTask } from "../payouts/port";
+import type { PayoutPatch } from "../payouts/records";
+import { fail, type Outcome } from "../lib/outcome";
+import type { RunOwner } from "../orders/tenant/order-desk";
 import { ownerOf, type TenantParts } from "./parts";
-import type { Access } from "../../upstream/tenant/token-keeper";
+import type { Access } from "../upstream/tenant/token-keeper";
 
 /** What a run may do with its tenant's object: its port, and tokens for its API calls. */
 export interface RunHolder extends OrderRunPort, PayoutRunPort {

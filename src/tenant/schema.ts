@@ -9,25 +9,25 @@
  * EXISTS`, so an object at "5" skips it and one at an older version ("2" to "4", whose layouts were
  * each a subset of it) gains what it lacks, its rows kept. Everything after is a step of its own.
  */
-import { addColumn } from "../columns";
-import { migrate as migrateSteps, type Migration } from "../migrations";
-import { CODE_ID_TABLES } from "../../v2/tenant/code-ids";
+import { addColumn } from "../durable/columns";
+import { migrate as migrateSteps, type Migration } from "../durable/migrations";
+import { CODE_ID_TABLES } from "../v2/tenant/code-ids";
 import { GATEWAY_KEY_TABLES } from "./gateway-keys";
-import { IDEMPOTENCY_TABLES } from "../../v2/tenant/idempotency-keys";
-import { KNOWN_ID_TABLES } from "../../orders/tenant/known-ids";
-import { ORDER_BOOK_TABLES } from "../../orders/tenant/order-book";
-import { MAPPING_DEFAULTS_TABLE, ORDER_SETTINGS_TABLES } from "../../orders/tenant/order-settings";
-import { PAYMENT_REF_TABLES } from "../../ledger/payment-refs";
-import { PAYOUT_TABLES } from "../../payouts/tenant/payout-book";
-import { REFERENCE_CACHE_TABLES } from "../../v2/tenant/reference-cache";
+import { IDEMPOTENCY_TABLES } from "../v2/tenant/idempotency-keys";
+import { KNOWN_ID_TABLES } from "../orders/tenant/known-ids";
+import { ORDER_BOOK_TABLES } from "../orders/tenant/order-book";
+import { MAPPING_DEFAULTS_TABLE, ORDER_SETTINGS_TABLES } from "../orders/tenant/order-settings";
+import { PAYMENT_REF_TABLES } from "../ledger/payment-refs";
+import { PAYOUT_TABLES } from "../payouts/tenant/payout-book";
+import { REFERENCE_CACHE_TABLES } from "../v2/tenant/reference-cache";
 import { REGISTRATION_TABLES } from "./registration";
-import { REQUEST_LOG_TABLES } from "../../request-log/tenant-rows";
-import { ASSISTANT_GRANT_TABLES } from "../../assistants/tenant/assistant-grants";
-import { ACCEPTED_TABLE, SHOP_REFUSALS_TABLE } from "../../orders/tenant/shop-pins";
-import { STRIPE_KEY_TABLES } from "../../payouts/tenant/stripe-key";
-import { TOKEN_TABLES } from "../../upstream/tenant/token-state";
-import { TOOL_CALL_TABLES } from "../../assistants/tenant/tool-calls";
-import { WRITE_CONFIRMATION_TABLES } from "../../assistants/tenant/write-confirmations";
+import { REQUEST_LOG_TABLES } from "../request-log/tenant-rows";
+import { ASSISTANT_GRANT_TABLES } from "../assistants/tenant/assistant-grants";
+import { ACCEPTED_TABLE, SHOP_REFUSALS_TABLE } from "../orders/tenant/shop-pins";
+import { STRIPE_KEY_TABLES } from "../payouts/tenant/stripe-key";
+import { TOKEN_TABLES } from "../upstream/tenant/token-state";
+import { TOOL_CALL_TABLES } from "../assistants/tenant/tool-calls";
+import { WRITE_CONFIRMATION_TABLES } from "../assistants/tenant/write-confirmations";
 
 const BASELINE = [
   ...REGISTRATION_TABLES,

@@ -4,23 +4,23 @@
  * `operator-face.ts`) reach them. A face keeps them in `#private` fields, so nothing here is
  * reachable over RPC: only the faces' own methods are.
  */
-import type { AssistantGrants } from "../../assistants/tenant/assistant-grants";
-import type { CodeIds } from "../../v2/tenant/code-ids";
+import type { AssistantGrants } from "../assistants/tenant/assistant-grants";
+import type { CodeIds } from "../v2/tenant/code-ids";
 import type { GatewayKeys } from "./gateway-keys";
-import type { IdempotencyKeys } from "../../v2/tenant/idempotency-keys";
-import type { KnownIds } from "../../orders/tenant/known-ids";
-import type { OrderDesk, RunOwner } from "../../orders/tenant/order-desk";
-import type { OrderSettings } from "../../orders/tenant/order-settings";
-import type { PaymentRefs } from "../../ledger/payment-refs";
-import type { PayoutDesk } from "../../payouts/tenant/payout-desk";
-import type { ReferenceCache } from "../../v2/tenant/reference-cache";
-import type { RequestLog } from "../../request-log/tenant-rows";
-import type { ShopPins } from "../../orders/tenant/shop-pins";
-import type { StripeKeys } from "../../payouts/tenant/stripe-key";
+import type { IdempotencyKeys } from "../v2/tenant/idempotency-keys";
+import type { KnownIds } from "../orders/tenant/known-ids";
+import type { OrderDesk, RunOwner } from "../orders/tenant/order-desk";
+import type { OrderSettings } from "../orders/tenant/order-settings";
+import type { PaymentRefs } from "../ledger/payment-refs";
+import type { PayoutDesk } from "../payouts/tenant/payout-desk";
+import type { ReferenceCache } from "../v2/tenant/reference-cache";
+import type { RequestLog } from "../request-log/tenant-rows";
+import type { ShopPins } from "../orders/tenant/shop-pins";
+import type { StripeKeys } from "../payouts/tenant/stripe-key";
 import { nameOf, type Registration, type TenantRecord } from "./registration";
-import type { TokenKeeper } from "../../upstream/tenant/token-keeper";
-import type { ToolCalls } from "../../assistants/tenant/tool-calls";
-import type { WriteConfirmations } from "../../assistants/tenant/write-confirmations";
+import type { TokenKeeper } from "../upstream/tenant/token-keeper";
+import type { ToolCalls } from "../assistants/tenant/tool-calls";
+import type { WriteConfirmations } from "../assistants/tenant/write-confirmations";
 
 /** One tenant object's modules, shared by every face it hands out. */
 export interface TenantParts {

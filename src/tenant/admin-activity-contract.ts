@@ -2,16 +2,16 @@
  * @module
  * The declarations of what happened for a tenant (`/admin`, operator token): its request log, its
  * webhooks' status, and the assistants connected through OAuth (listed and revoked).
- * `routes/admin.ts` binds a handler to each.
+ * `tenant/admin-routes.ts` binds a handler to each.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { GrantId, GrantView } from "../../assistants/tenant/assistant-grants";
-import { WebhookStatus } from "../../orders/tenant/webhook-status";
-import { problems } from "../../lib/openapi/problems";
-import { SECURITY } from "../../lib/openapi/security";
-import { Cursor, Recording, RequestView, StatusParam } from "../../request-log/view";
-import { Target } from "./admin";
-import { jsonAnswer } from "./kit";
+import { GrantId, GrantView } from "../assistants/tenant/assistant-grants";
+import { WebhookStatus } from "../orders/tenant/webhook-status";
+import { problems } from "../lib/openapi/problems";
+import { SECURITY } from "../lib/openapi/security";
+import { Cursor, Recording, RequestView, StatusParam } from "../request-log/view";
+import { Target } from "./admin-contract";
+import { jsonAnswer } from "../routes/contract/kit";
 
 const base = { tags: ["admin"], security: [{ [SECURITY.operator]: [] }] };
 

@@ -5,13 +5,13 @@
  * it is sealed, and what the tenant remembered of the old books is dropped (and counted, so the
  * operator's answer says what went).
  */
-import type { Bindings, Environment } from "../../lib/config";
-import { fail, ok, type Outcome } from "../../lib/outcome";
-import { issueToken } from "../../upstream/token";
+import type { Bindings, Environment } from "../lib/config";
+import { fail, ok, type Outcome } from "../lib/outcome";
+import { issueToken } from "../upstream/token";
 import { NO_TENANT, type TenantParts } from "./parts";
 import { nameOf, type TenantRecord } from "./registration";
 import type { Sealer } from "./sealer";
-import type { IssuedToken } from "../../upstream/tenant/token-keeper";
+import type { IssuedToken } from "../upstream/tenant/token-keeper";
 
 /** What registering a tenant takes. */
 export interface Registering {

@@ -6,11 +6,11 @@
  * under the list; it was created on every wake outside the version row until then, so the step's
  * `IF NOT EXISTS` finds it on every object that ran that code. Layout: docs/storage.md.
  */
-import { addColumn } from "../columns";
-import { migrate as migrateSteps, type Migration } from "../migrations";
-import { OAUTH_REGISTRATIONS_TABLES } from "../../assistants/oauth/directory-registrations";
-import { ONBOARDING_STATES_TABLE } from "../../onboarding/directory-states";
-import { SHOP_CLAIMS_TABLES } from "./shop-claims";
+import { addColumn } from "../durable/columns";
+import { migrate as migrateSteps, type Migration } from "../durable/migrations";
+import { OAUTH_REGISTRATIONS_TABLES } from "../assistants/oauth/directory-registrations";
+import { ONBOARDING_STATES_TABLE } from "../onboarding/directory-states";
+import { SHOP_CLAIMS_TABLES } from "../orders/directory-shop-claims";
 
 /** The directory's layout, step by step. Add a step at the end; never edit a released one. */
 export const DIRECTORY_MIGRATIONS: readonly Migration[] = [

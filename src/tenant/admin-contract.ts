@@ -1,21 +1,21 @@
 /**
  * @module
  * The declarations of the operator API (`/admin/*`, `Authorization: Bearer <ADMIN_TOKEN>`): request
- * and answer schemas, problems, security. `routes/admin.ts` binds a handler to each.
+ * and answer schemas, problems, security. `tenant/admin-routes.ts` binds a handler to each.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { Environment } from "../../lib/config";
-import { OrderMapping, OrderMappingInput } from "../../ledger/mapping";
-import { Source } from "../../orders/order";
-import { ShopDomain } from "../../orders/adapters/shopify";
-import { StripeKey, StripeMode } from "../../payouts/stripe/key";
-import { problems } from "../../lib/openapi/problems";
-import { SECURITY } from "../../lib/openapi/security";
-import { ClientSlug } from "../../lib/stubs";
-import { TenantView } from "../../lib/tenant-view";
-import { jsonGate } from "../../middleware/validate";
-import { jsonAnswer, jsonBody } from "./kit";
-import { Payout } from "../../payouts/contract";
+import { Environment } from "../lib/config";
+import { OrderMapping, OrderMappingInput } from "../ledger/mapping";
+import { Source } from "../orders/order";
+import { ShopDomain } from "../orders/adapters/shopify";
+import { StripeKey, StripeMode } from "../payouts/stripe/key";
+import { problems } from "../lib/openapi/problems";
+import { SECURITY } from "../lib/openapi/security";
+import { ClientSlug } from "../lib/stubs";
+import { TenantView } from "./view";
+import { jsonGate } from "../middleware/validate";
+import { jsonAnswer, jsonBody } from "../routes/contract/kit";
+import { Payout } from "../payouts/contract";
 
 /** How long a rotated gateway key keeps working, s: a day, so callers can roll out the new one. */
 export const DEFAULT_KEY_GRACE_SECONDS = 86_400;

@@ -5,29 +5,29 @@
  * the authority, checked before any of these methods is reached (see `Tenant.operator`).
  */
 import { RpcTarget } from "cloudflare:workers";
-import type { OrderMapping, OrderMappingInput } from "../../ledger/mapping";
-import type { Source } from "../../orders/order";
-import type { OrderRunView } from "../../orders/run-view";
-import type { RunState } from "../../orders/runs";
-import { fail, failOn, ok, type Outcome } from "../../lib/outcome";
-import type { PayoutState } from "../../payouts/records";
-import type { PayoutView, UnpaidOrder } from "../../payouts/view";
+import type { OrderMapping, OrderMappingInput } from "../ledger/mapping";
+import type { Source } from "../orders/order";
+import type { OrderRunView } from "../orders/run-view";
+import type { RunState } from "../orders/runs";
+import { fail, failOn, ok, type Outcome } from "../lib/outcome";
+import type { PayoutState } from "../payouts/records";
+import type { PayoutView, UnpaidOrder } from "../payouts/view";
 import type { ClearedRecords, Enrolment, Registering } from "./enrolment";
-import { viewOf, type GrantView } from "../../assistants/tenant/assistant-grants";
+import { viewOf, type GrantView } from "../assistants/tenant/assistant-grants";
 import { addGrant, type GrantAsk } from "./grant-face";
 import type { KeepAsk, Kept, ReadAsk } from "./holder-ops";
-import type { ReferenceRead } from "../../v2/tenant/reference-cache";
-import type { SecretOptions, SecretSet } from "../../orders/tenant/order-settings";
-import type { ShopBinding } from "../../orders/tenant/shop-pins";
-import type { StripeKeyStatus } from "../../payouts/tenant/stripe-key";
-import { modeOf, StripeKey } from "../../payouts/stripe/key";
-import type { ShopView, WebhookSetup } from "../../orders/tenant/webhook-setup";
+import type { ReferenceRead } from "../v2/tenant/reference-cache";
+import type { SecretOptions, SecretSet } from "../orders/tenant/order-settings";
+import type { ShopBinding } from "../orders/tenant/shop-pins";
+import type { StripeKeyStatus } from "../payouts/tenant/stripe-key";
+import { modeOf, StripeKey } from "../payouts/stripe/key";
+import type { ShopView, WebhookSetup } from "../orders/tenant/webhook-setup";
 import { NO_TENANT, ownerOf, type TenantParts } from "./parts";
 import { nameOf, type ApiClient } from "./registration";
-import type { CallCounters, LoggedRow, StatusFilter } from "../../request-log/tenant-rows";
-import type { ToolCallRow } from "../../assistants/tenant/tool-calls";
-import type { WebhookStatus } from "../../orders/tenant/webhook-status";
-import { webhookStatus } from "../../orders/tenant/webhook-status";
+import type { CallCounters, LoggedRow, StatusFilter } from "../request-log/tenant-rows";
+import type { ToolCallRow } from "../assistants/tenant/tool-calls";
+import type { WebhookStatus } from "../orders/tenant/webhook-status";
+import { webhookStatus } from "../orders/tenant/webhook-status";
 
 /** The operator's face of one tenant object. */
 export class OperatorFace extends RpcTarget {

@@ -11,15 +11,15 @@
  * crosses back).
  */
 import { RpcTarget } from "cloudflare:workers";
-import type { Source } from "../../orders/order";
-import type { OrderRunView } from "../../orders/run-view";
-import type { RunState } from "../../orders/runs";
-import { fail, ok, type Outcome } from "../../lib/outcome";
-import type { PayoutState } from "../../payouts/records";
-import type { PayoutView, UnpaidOrder } from "../../payouts/view";
-import type { CodeId, CodeKey } from "../../v2/shaping/code-refs";
-import type { TenantName } from "../../lib/stubs";
-import type { KeyAccess } from "../../upstream/access-cache";
+import type { Source } from "../orders/order";
+import type { OrderRunView } from "../orders/run-view";
+import type { RunState } from "../orders/runs";
+import { fail, ok, type Outcome } from "../lib/outcome";
+import type { PayoutState } from "../payouts/records";
+import type { PayoutView, UnpaidOrder } from "../payouts/view";
+import type { CodeId, CodeKey } from "../v2/shaping/code-refs";
+import type { TenantName } from "../lib/stubs";
+import type { KeyAccess } from "../upstream/access-cache";
 import { addGrant, type GrantAsk, type GrantView } from "./grant-face";
 import type { MatchedKey } from "./gateway-keys";
 import {
@@ -31,9 +31,9 @@ import {
   type TakeAsk,
   type TenantHolder,
 } from "./holder-ops";
-import type { RunOwner } from "../../orders/tenant/order-desk";
+import type { RunOwner } from "../orders/tenant/order-desk";
 import { ownerOf, type TenantParts } from "./parts";
-import type { StashAsk } from "../../assistants/tenant/write-confirmations";
+import type { StashAsk } from "../assistants/tenant/write-confirmations";
 
 /** What the holder of a gateway key may do with its tenant's object. */
 export interface KeyHolder extends TenantHolder {

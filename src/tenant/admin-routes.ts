@@ -5,7 +5,7 @@
  * an overlap like gateway keys), the order mapping (checked against the client's books first), the
  * Stripe key that Stripe payouts are read with, a payout that pays out no order confirmed, and the
  * assistants connected through OAuth (listed, revoked).
- * Each route's schemas, problems and security are declared in `contract/admin.ts`.
+ * Each route's schemas, problems and security are declared in `tenant/admin-contract.ts`.
  */
 import type { Context } from "hono";
 import type { z } from "zod";
@@ -15,15 +15,15 @@ import { assertMappingFits } from "../orders/mapping-check";
 import { unwrap } from "../lib/outcome";
 import { asOperator, tenantName, type OperatorStub } from "../lib/stubs";
 import { startOnboarding } from "../onboarding/start";
-import { listTenants, registerTenant, removeTenant, replaceClientKey } from "../lib/tenant-admin";
+import { listTenants, registerTenant, removeTenant, replaceClientKey } from "./admin";
 import { requireAdmin } from "../middleware/admin-auth";
 import { requestLogPage } from "../request-log/page";
-import * as route from "./contract/admin";
-import * as activity from "./contract/admin-activity";
-import { gatewayRouter, withDefaults } from "./contract/kit";
+import * as route from "./admin-contract";
+import * as activity from "./admin-activity-contract";
+import { gatewayRouter, withDefaults } from "../routes/contract/kit";
 import * as onboarding from "../onboarding/contract";
 
-export { DEFAULT_KEY_GRACE_SECONDS } from "./contract/admin";
+export { DEFAULT_KEY_GRACE_SECONDS } from "./admin-contract";
 
 type Target = z.output<typeof route.Target>;
 /** `call` on the operator's face of the tenant the (validated) path names (behind `requireAdmin`). */

@@ -5,9 +5,9 @@
  * roll the new key out before the old one stops working.
  */
 import { z } from "zod";
-import type { Environment } from "../../lib/config";
-import { sha256Hex, timingSafeEqual } from "../../lib/crypto";
-import { newGatewayKey } from "../../lib/gateway-key";
+import type { Environment } from "../lib/config";
+import { sha256Hex, timingSafeEqual } from "../lib/crypto";
+import { newGatewayKey } from "./key-format";
 import { rows } from "./sql";
 
 /** The table as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step). */

@@ -3,8 +3,9 @@
  * The cross-tenant index of shop bindings: which tenant holds which (source, secret, shop). Every
  * shop of one Shopify app signs with the app's one secret, so two tenants may share a secret, but
  * never on the same shop: a delivery of that shop would verify at both addresses and could be
- * booked in either tenant's books. The secret itself is never here, only its SHA-256 (`fingerprint`,
- * hex): enough to tell two equal secrets apart from different ones, useless to sign with.
+ * booked in either tenant's books. The secret itself is never here, only its SHA-256
+ * (`fingerprint`, hex): enough to tell two equal secrets apart from different ones, useless to sign
+ * with.
  *
  * `claim` is one synchronous read and write in the directory, which runs one event at a time: of
  * two tenants claiming the same secret and shop at once, exactly one gets it.
@@ -12,8 +13,9 @@
 import { z } from "zod";
 
 /**
- * The table as of step 5 of `directory/schema.ts` (change it with a new step). One row per live
- * (secret, shop) of a tenant's source: its current secret and, during a rotation, the previous one.
+ * The table as of step 5 of `tenant/directory-schema.ts` (change it with a new step). One row per
+ * live (secret, shop) of a tenant's source: its current secret and, during a rotation, the previous
+ * one.
  */
 export const SHOP_CLAIMS_TABLES = [
   `CREATE TABLE IF NOT EXISTS shop_claims (source TEXT NOT NULL, fingerprint TEXT NOT NULL, shop TEXT NOT NULL,

@@ -7,18 +7,18 @@
  * tool call under a grant reaches exactly what the same call under a key reaches. Not an
  * `RpcTarget`: only the faces are handed out, and each lists, method by method, what it opens.
  */
-import type { Source } from "../../orders/order";
-import type { OrderRunView } from "../../orders/run-view";
-import type { RunState } from "../../orders/runs";
-import { ok, type Outcome } from "../../lib/outcome";
-import type { CodeId, CodeKey } from "../../v2/shaping/code-refs";
-import type { StoredAnswer } from "../../v2/shaping/stored-answer";
-import { cacheMs, type KeyAccess } from "../../upstream/access-cache";
-import type { Claim, Finish } from "../../v2/tenant/idempotency-keys";
-import type { RunOwner } from "../../orders/tenant/order-desk";
+import type { Source } from "../orders/order";
+import type { OrderRunView } from "../orders/run-view";
+import type { RunState } from "../orders/runs";
+import { ok, type Outcome } from "../lib/outcome";
+import type { CodeId, CodeKey } from "../v2/shaping/code-refs";
+import type { StoredAnswer } from "../v2/shaping/stored-answer";
+import { cacheMs, type KeyAccess } from "../upstream/access-cache";
+import type { Claim, Finish } from "../v2/tenant/idempotency-keys";
+import type { RunOwner } from "../orders/tenant/order-desk";
 import type { TenantParts } from "./parts";
-import type { ReferenceRead } from "../../v2/tenant/reference-cache";
-import type { StashAsk, Taken } from "../../assistants/tenant/write-confirmations";
+import type { ReferenceRead } from "../v2/tenant/reference-cache";
+import type { StashAsk, Taken } from "../assistants/tenant/write-confirmations";
 
 /** An idempotency claim's question: the key's hash, the request's fingerprint, the lease. */
 export interface ClaimAsk {

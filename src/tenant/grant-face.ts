@@ -10,17 +10,17 @@
  * call.
  */
 import { RpcTarget } from "cloudflare:workers";
-import type { Scope } from "../../assistants/mcp/principal";
-import type { Source } from "../../orders/order";
-import type { RunState } from "../../orders/runs";
-import { fail, ok, type Outcome } from "../../lib/outcome";
-import type { CodeId, CodeKey } from "../../v2/shaping/code-refs";
+import type { Scope } from "../assistants/mcp/principal";
+import type { Source } from "../orders/order";
+import type { RunState } from "../orders/runs";
+import { fail, ok, type Outcome } from "../lib/outcome";
+import type { CodeId, CodeKey } from "../v2/shaping/code-refs";
 import {
   viewOf,
   type GrantView,
   type NewGrant,
   type StoredGrant,
-} from "../../assistants/tenant/assistant-grants";
+} from "../assistants/tenant/assistant-grants";
 import {
   HolderOps,
   type ClaimAsk,
@@ -30,11 +30,11 @@ import {
   type TakeAsk,
   type TenantHolder,
 } from "./holder-ops";
-import type { RunOwner } from "../../orders/tenant/order-desk";
+import type { RunOwner } from "../orders/tenant/order-desk";
 import { ownerOf, type TenantParts } from "./parts";
-import type { StashAsk } from "../../assistants/tenant/write-confirmations";
+import type { StashAsk } from "../assistants/tenant/write-confirmations";
 
-export type { GrantView } from "../../assistants/tenant/assistant-grants";
+export type { GrantView } from "../assistants/tenant/assistant-grants";
 /** What an approval asks the object to record (`assistant-grants.ts`). */
 export type GrantAsk = NewGrant;
 

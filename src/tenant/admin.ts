@@ -5,10 +5,10 @@
  * description with its environment's rate-governor counters.
  */
 import type { GovernorCounters } from "../upstream/rate-governor";
-import { Environment, type Bindings } from "./config";
+import { Environment, type Bindings } from "../lib/config";
 import { revokeGrantRecords } from "../assistants/oauth/revoke";
 import { offboardTenant } from "../onboarding/offboard";
-import { ok, unwrap, type Outcome } from "./outcome";
+import { ok, unwrap, type Outcome } from "../lib/outcome";
 import {
   directoryStub,
   eventsStub,
@@ -17,8 +17,8 @@ import {
   parseTenantName,
   tenantName,
   type TenantName,
-} from "./stubs";
-import { tenantView, type TenantView } from "./tenant-view";
+} from "../lib/stubs";
+import { tenantView, type TenantView } from "./view";
 
 /** What registering a tenant takes. */
 export interface NewTenant {

@@ -5,8 +5,8 @@
  * It also keeps the single-use `state` of each onboarding (`onboarding/directory-states.ts`): there
  * is no tenant yet to keep it, and one object for the gateway makes "used once" exact. And the one
  * index that spans tenants: which tenant holds which webhook secret (hashed) on which shop
- * (`directory/shop-claims.ts`). And OAuth dynamic client registration, which anyone may call and
- * which stores a record each time: its caps, and the never-approved registrations, whose client
+ * (`orders/directory-shop-claims.ts`). And OAuth dynamic client registration, which anyone may call
+ * and which stores a record each time: its caps, and the never-approved registrations, whose client
  * records its one alarm deletes at their end (`assistants/oauth/directory-registrations.ts`).
  */
 import { DurableObject } from "cloudflare:workers";
@@ -14,8 +14,8 @@ import { z } from "zod";
 import type { Bindings, Environment } from "../lib/config";
 import { OAuthRegistrations, type Admission } from "../assistants/oauth/directory-registrations";
 import { OnboardingStates, type TakenState } from "../onboarding/directory-states";
-import { ShopClaims, type ClaimAnswer, type ShopClaim } from "./directory/shop-claims";
-import { migrate } from "./directory/schema";
+import { ShopClaims, type ClaimAnswer, type ShopClaim } from "../orders/directory-shop-claims";
+import { migrate } from "./directory-schema";
 
 const NameRow = z.object({ name: z.string() });
 
@@ -52,7 +52,7 @@ export class Directory extends DurableObject<Bindings> {
 
   /**
    * A tenant's webhook secret (its SHA-256) on a shop, for one source; refused, naming the holder,
-   * when another tenant holds that secret on that shop (`directory/shop-claims.ts`).
+   * when another tenant holds that secret on that shop (`orders/directory-shop-claims.ts`).
    */
   claimShop(claim: ShopClaim): ClaimAnswer {
     return this.#claims.claim(claim);
