@@ -20,7 +20,7 @@ import { requestLog } from "./request-log/middleware";
 import { webhookPrecheck } from "./orders/webhook-precheck";
 import { adminRoutes } from "./tenant/admin-routes";
 import { adminEventRoutes } from "./events/admin-routes";
-import { consoleRoutes } from "./routes/console";
+import { consoleRoutes } from "./console";
 import { docsRoutes } from "./routes/docs";
 import { eventRoutes } from "./events/routes";
 import { mcpRoutes } from "./assistants/mcp-routes";

@@ -10,7 +10,7 @@ import { EndpointId, EventId } from "./types";
 import { problemResponse } from "../lib/openapi/problems";
 import { SECURITY } from "../lib/openapi/security";
 import { Target } from "../tenant/admin-contract";
-import { requireSession } from "../routes/console/guard";
+import { requireSession } from "../console/guard";
 
 const page = (description: string) => ({
   description,

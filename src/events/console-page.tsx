@@ -5,14 +5,14 @@
  * failures marked and a Redeliver button on each failed one, a form to replay a time window, and
  * the watcher of changes made elsewhere with its detection delay. Nothing on it is secret.
  */
-import type { Flash } from "../lib/console/flash";
-import { tenantPath, when } from "../lib/console/views";
+import type { Flash } from "../console/flash";
+import { tenantPath, when } from "../console/views";
 import type { Environment } from "../lib/config";
 import type { AttemptView, EndpointView } from "./types";
 import type { WatcherView } from "./watcher/view";
-import { Csrf, Layout } from "../routes/console/layout";
-import { Table } from "../routes/console/table";
-import { FormMessage } from "../routes/console/pages/feedback";
+import { Csrf, Layout } from "../console/layout";
+import { Table } from "../console/table";
+import { FormMessage } from "../console/pages/feedback";
 import { WatcherSection } from "./watcher/console-page";
 
 /** What the page shows. */

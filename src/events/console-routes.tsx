@@ -5,17 +5,17 @@
  * in the one-time flash (post-redirect-get, `flash.ts`).
  */
 import type { Context } from "hono";
-import type { ConsoleApp } from "../lib/console/app";
-import { tenantPath } from "../lib/console/views";
+import type { ConsoleApp } from "../console/app";
+import { tenantPath } from "../console/views";
 import type { Environment } from "../lib/config";
 import { unwrap, type Outcome } from "../lib/outcome";
 import { asOperator, eventsStub, tenantName } from "../lib/stubs";
 import { endpointsAndWatcher } from "./watcher/listing";
 import { enableEndpoint, eventsPage, redeliverEvent, replayEvents } from "./console-contract";
-import { seeWith, takeFlash } from "../routes/console/flash";
+import { seeWith, takeFlash } from "../console/flash-redirect";
 import { EventsPage } from "./console-page";
-import { html } from "../routes/console/render";
-import type { ConsoleRouter } from "../routes/console/router";
+import { html } from "../console/render";
+import type { ConsoleRouter } from "../console/router";
 
 /** Attempts shown per endpoint on the page. */
 const RECENT_ATTEMPTS = 10;

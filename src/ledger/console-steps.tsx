@@ -4,9 +4,9 @@
  * with what it found or did, and the failed step of the latest attempt with its error.
  */
 import { attemptsOf, plainError, stepResult } from "./run-display";
-import { stepCalls, when } from "../lib/console/views";
+import { stepCalls, when } from "../console/views";
 import type { OrderRunView } from "../orders/run-view";
-import { Table } from "../routes/console/table";
+import { Table } from "../console/table";
 
 /** A run's steps by attempt; `failed` is the run's error (its step did not finish). */
 export function Steps(p: {

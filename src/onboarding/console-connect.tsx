@@ -3,10 +3,10 @@
  * Connect a client (onboarding v2's first step), on the tenants page (`tenants.tsx`): the form, and
  * after it was sent the approval page's link, beside the form, as text to copy and as a link.
  */
-import type { Flash } from "../lib/console/flash";
-import { when } from "../lib/console/views";
-import { Csrf } from "../routes/console/layout";
-import { FormMessage } from "../routes/console/pages/feedback";
+import type { Flash } from "../console/flash";
+import { when } from "../console/views";
+import { Csrf } from "../console/layout";
+import { FormMessage } from "../console/pages/feedback";
 
 /** Onboarding v2's first step: the client's user approves on the accounting system's page. */
 export function ConnectForm(p: { csrf: string; flash?: Flash | undefined }) {

@@ -5,12 +5,12 @@
  */
 import type { Environment } from "../lib/config";
 import { orderNumber, plainError, underWay } from "../ledger/run-display";
-import { orderPath, tenantPath, when } from "../lib/console/views";
+import { orderPath, tenantPath, when } from "../console/views";
 import type { OrderRunView } from "./run-view";
 import { RunState } from "./runs";
-import { Csrf, Layout } from "../routes/console/layout";
-import { Table } from "../routes/console/table";
-import { StateFilter } from "../routes/console/pages/state-filter";
+import { Csrf, Layout } from "../console/layout";
+import { Table } from "../console/table";
+import { StateFilter } from "../console/pages/state-filter";
 import { Steps } from "../ledger/console-steps";
 
 interface Owner {

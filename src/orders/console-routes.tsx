@@ -4,16 +4,16 @@
  * object's operator face (`asOperator`): the session is the authority here, as the gateway key is
  * on `/orders`.
  */
-import { budgets } from "../lib/console/data";
-import { orderPath } from "../lib/console/views";
+import { budgets } from "../console/data";
+import { orderPath } from "../console/views";
 import { unwrap } from "../lib/outcome";
 import { Problem } from "../lib/problem";
 import { asOperator, tenantName } from "../lib/stubs";
-import * as route from "../routes/console/contract";
-import { BudgetPage } from "../routes/console/pages/budget";
+import * as route from "../console/contract";
+import { BudgetPage } from "../console/pages/budget";
 import { OrderPage, OrdersPage } from "./console-page";
-import { html, see } from "../routes/console/render";
-import type { ConsoleRouter } from "../routes/console/router";
+import { html, see } from "../console/render";
+import type { ConsoleRouter } from "../console/router";
 
 /** Most runs one page lists: a screenful to scan; the state filter narrows it. */
 const RUNS_PER_PAGE = 200;

@@ -4,8 +4,8 @@
  * of a pin a first delivery made, and the last delivery refused for its shop.
  */
 import type { ShopView } from "./tenant/webhook-setup";
-import { when } from "../lib/console/views";
-import { Csrf } from "../routes/console/layout";
+import { when } from "../console/views";
+import { Csrf } from "../console/layout";
 
 /**
  * The shop a source is bound to: the operator's, or a first delivery's pin to confirm (a delivery

@@ -6,11 +6,11 @@
  */
 import type { ShopView } from "./tenant/webhook-setup";
 import type { Environment } from "../lib/config";
-import type { Flash } from "../lib/console/flash";
-import { SOURCE_LABELS, tenantPath, webhookUrl } from "../lib/console/views";
+import type { Flash } from "../console/flash";
+import { SOURCE_LABELS, tenantPath, webhookUrl } from "../console/views";
 import type { Source } from "./order";
-import { Csrf } from "../routes/console/layout";
-import { FormMessage } from "../routes/console/pages/feedback";
+import { Csrf } from "../console/layout";
+import { FormMessage } from "../console/pages/feedback";
 import { ShopBindingView } from "./console-shop-binding";
 
 /** One source's webhook URL and secret form. */

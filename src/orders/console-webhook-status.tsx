@@ -3,9 +3,9 @@
  * The tenant page's webhook status: for each source whether a secret is set and since when (never
  * the secret), its bound shop, and the last accepted and the last refused delivery with its reason.
  */
-import { when } from "../lib/console/views";
+import { when } from "../console/views";
 import type { WebhookStatus } from "./tenant/webhook-status";
-import { Table } from "../routes/console/table";
+import { Table } from "../console/table";
 
 /** The status table, one row per source. */
 export function WebhookStatusSection(p: { sources: WebhookStatus[] }) {

@@ -12,7 +12,7 @@ import { problemResponse } from "../lib/openapi/problems";
 import { SECURITY } from "../lib/openapi/security";
 import { PayoutState } from "./records";
 import { Target } from "../tenant/admin-contract";
-import { requireSession } from "../routes/console/guard";
+import { requireSession } from "../console/guard";
 
 const page = (description: string) => ({
   description,

@@ -7,18 +7,18 @@
  * for one held because it pays out no order, a Confirm and book button, the operator's alone.
  */
 import type { Environment } from "../lib/config";
-import type { Flash } from "../lib/console/flash";
+import type { Flash } from "../console/flash";
 import { plainError } from "../ledger/run-display";
-import { orderPath, tenantPath, when } from "../lib/console/views";
+import { orderPath, tenantPath, when } from "../console/views";
 import type { AccountCheck } from "./accounts";
 import { PayoutState } from "./records";
 import { confirmable } from "./rules";
 import type { PayoutView, UnpaidOrder } from "./view";
-import { Csrf, Layout } from "../routes/console/layout";
-import { Table } from "../routes/console/table";
-import { StateFilter } from "../routes/console/pages/state-filter";
+import { Csrf, Layout } from "../console/layout";
+import { Table } from "../console/table";
+import { StateFilter } from "../console/pages/state-filter";
 import type { StripeKeyStatus } from "./tenant/stripe-key";
-import { FormMessage } from "../routes/console/pages/feedback";
+import { FormMessage } from "../console/pages/feedback";
 import { Steps } from "../ledger/console-steps";
 import { StripeKeySection } from "./console-stripe-key";
 

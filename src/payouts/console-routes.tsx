@@ -5,16 +5,16 @@
  * missing account, and the Stripe key (set, never shown, removed). Read through the operator's face
  * (`asOperator`): the session is the authority here, as the gateway key is on `/payouts`.
  */
-import { tenantPath } from "../lib/console/views";
+import { tenantPath } from "../console/views";
 import { unwrap } from "../lib/outcome";
 import { accountRoles, checkAccounts, createAccount } from "./accounts";
 import { Problem } from "../lib/problem";
 import { asOperator, tenantName } from "../lib/stubs";
-import { seeWith, takeFlash } from "../routes/console/flash";
+import { seeWith, takeFlash } from "../console/flash-redirect";
 import { PayoutPage, payoutPath, PayoutsPage } from "./console-page";
 import * as route from "./console-contract";
-import { html, see } from "../routes/console/render";
-import type { ConsoleRouter } from "../routes/console/router";
+import { html, see } from "../console/render";
+import type { ConsoleRouter } from "../console/router";
 
 /** Most payouts and unpaid orders one page lists. */
 const PER_PAGE = 200;

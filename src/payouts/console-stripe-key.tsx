@@ -5,10 +5,10 @@
  * put back on a page; a refused one is not either (the form comes back empty, with the reason).
  */
 import type { StripeKeyStatus } from "./tenant/stripe-key";
-import type { Flash } from "../lib/console/flash";
-import { when } from "../lib/console/views";
-import { Csrf } from "../routes/console/layout";
-import { FormMessage } from "../routes/console/pages/feedback";
+import type { Flash } from "../console/flash";
+import { when } from "../console/views";
+import { Csrf } from "../console/layout";
+import { FormMessage } from "../console/pages/feedback";
 
 /** The Stripe section: the key's state, its form, and Remove. */
 export function StripeKeySection(p: {

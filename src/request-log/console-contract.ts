@@ -9,7 +9,7 @@ import { problemResponse } from "../lib/openapi/problems";
 import { SECURITY } from "../lib/openapi/security";
 import { Target } from "../tenant/admin-contract";
 import { RequestsQuery } from "../tenant/admin-activity-contract";
-import { requireSession } from "../routes/console/guard";
+import { requireSession } from "../console/guard";
 
 const page = (description: string) => ({
   description,

@@ -5,10 +5,10 @@
  * is secret: the log holds no key, no token and no query value.
  */
 import type { Environment, RequestLogMode } from "../lib/config";
-import { tenantPath, when } from "../lib/console/views";
+import { tenantPath, when } from "../console/views";
 import type { RequestView } from "./view";
-import { Layout } from "../routes/console/layout";
-import { Table } from "../routes/console/table";
+import { Layout } from "../console/layout";
+import { Table } from "../console/table";
 import { ToolCallsSection } from "../assistants/console/tool-calls";
 import type { ToolCallRow } from "../assistants/tenant/tool-calls";
 

@@ -9,9 +9,9 @@ import { requestLogPage } from "./page";
 import { asOperator, tenantName } from "../lib/stubs";
 import { RequestsPage } from "./console-page";
 import { TOOL_CALLS_SHOWN } from "../assistants/console/tool-calls";
-import { html } from "../routes/console/render";
+import { html } from "../console/render";
 import { requestsPage } from "./console-contract";
-import type { ConsoleRouter } from "../routes/console/router";
+import type { ConsoleRouter } from "../console/router";
 
 /** Binds the request log page to `router`. */
 export function requestRoutes(router: ConsoleRouter) {

@@ -5,11 +5,11 @@
  * ends), each with a button that revokes it at once.
  */
 import type { GrantView } from "../tenant/assistant-grants";
-import type { Flash } from "../../lib/console/flash";
-import { when } from "../../lib/console/views";
-import { Csrf } from "../../routes/console/layout";
-import { Table } from "../../routes/console/table";
-import { FormMessage } from "../../routes/console/pages/feedback";
+import type { Flash } from "../../console/flash";
+import { when } from "../../console/views";
+import { Csrf } from "../../console/layout";
+import { Table } from "../../console/table";
+import { FormMessage } from "../../console/pages/feedback";
 
 /** The section: the grants, or a line saying there are none, and how one is made. */
 export function AssistantGrants(p: {

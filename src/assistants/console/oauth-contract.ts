@@ -13,7 +13,7 @@ import { Lifetime } from "../oauth/grants";
 import { problemResponse } from "../../lib/openapi/problems";
 import { SECURITY } from "../../lib/openapi/security";
 import { Target } from "../../tenant/admin-contract";
-import { requireSession } from "../../routes/console/guard";
+import { requireSession } from "../../console/guard";
 
 const page = (description: string) => ({
   description,

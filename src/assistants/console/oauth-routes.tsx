@@ -7,8 +7,8 @@
  * server's records follow). Declarations: `oauth-contract.ts`.
  */
 import type { Context } from "hono";
-import type { ConsoleApp } from "../../lib/console/app";
-import { tenantPath } from "../../lib/console/views";
+import type { ConsoleApp } from "../../console/app";
+import { tenantPath } from "../../console/views";
 import { beginApproval, completeApproval, denyApproval, type Begun } from "../oauth/approve";
 import { revokeGrantRecords } from "../oauth/revoke";
 import { unwrap } from "../../lib/outcome";
@@ -17,9 +17,9 @@ import { countApprovalPage } from "../../middleware/inbound-limit";
 import { OperatorApprovalPage } from "../oauth/approval-page";
 import { finished, messagePage } from "../oauth/approval-routes";
 import { approvalHtml } from "../oauth/render";
-import { seeWith } from "../../routes/console/flash";
+import { seeWith } from "../../console/flash-redirect";
 import * as route from "./oauth-contract";
-import type { ConsoleRouter } from "../../routes/console/router";
+import type { ConsoleRouter } from "../../console/router";
 
 const originOf = (c: Context) => new URL(c.req.url).origin;
 

@@ -6,8 +6,8 @@
  * and a confirmed write's idempotency key. Nothing on it is secret: no key, no arguments.
  */
 import type { ToolCallRow } from "../tenant/tool-calls";
-import { when } from "../../lib/console/views";
-import { Table } from "../../routes/console/table";
+import { when } from "../../console/views";
+import { Table } from "../../console/table";
 
 /** Tool calls the requests page shows, newest first. */
 export const TOOL_CALLS_SHOWN = 50;

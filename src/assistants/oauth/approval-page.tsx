@@ -12,7 +12,7 @@ import type { Child } from "hono/jsx";
 import type { ApprovalFacts } from "./approve";
 import { DEFAULT_LIFETIME, GRANT_LIFETIMES, Lifetime } from "./grants";
 import { allows, Scope } from "../mcp/principal";
-import { Layout } from "../../routes/console/layout";
+import { Layout } from "../../console/layout";
 
 /** What each scope lets an assistant do, in the person's words. */
 const SCOPE_WORDS: Record<Scope, string> = {

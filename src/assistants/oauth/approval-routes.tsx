@@ -11,7 +11,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { GatewayApp } from "../../lib/app";
-import { fromOtherSite } from "../../routes/console/guard";
+import { fromOtherSite } from "../../console/guard";
 import { claimedTenant } from "../../tenant/key-format";
 import { log } from "../../lib/log";
 import {
@@ -26,8 +26,8 @@ import { keyId } from "../../request-log/record";
 import { asKeyHolder } from "../../lib/stubs";
 import { countApprovalPage, countFailure } from "../../middleware/inbound-limit";
 import { validationProblem } from "../../middleware/validate";
-import { MessagePage } from "../../routes/console/layout";
-import { html } from "../../routes/console/render";
+import { MessagePage } from "../../console/layout";
+import { html } from "../../console/render";
 import { oauthAuthorize, oauthAuthorizePage } from "./contract";
 import { KeyApprovalPage } from "./approval-page";
 import { approvalHtml } from "./render";

@@ -8,7 +8,7 @@
  * the form to this browser) goes with the page.
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { CONSOLE_HEADERS } from "../../routes/console/render";
+import { CONSOLE_HEADERS } from "../../console/render";
 
 /** A JSX page, rendered. */
 interface Renderable {

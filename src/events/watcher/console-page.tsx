@@ -4,7 +4,7 @@
  * often, and how long such a change takes to arrive, expected from the cadence and measured
  * (docs/events.md, "The watcher").
  */
-import { when } from "../../lib/console/views";
+import { when } from "../../console/views";
 import type { WatcherView } from "./view";
 
 /** Seconds, as a person reads them. */

@@ -1,10 +1,11 @@
 /**
  * @module
  * The gateway's credentials as OpenAPI security schemes: the operator's token, gateway keys, an
- * assistant's OAuth grant, the console's session, and the four webhook signature schemes. OpenAPI has no word for "an HMAC of the body", so each
- * signature is an `apiKey` in its header, with the scheme described in words.
+ * assistant's OAuth grant, the console's session, and the four webhook signature schemes. OpenAPI
+ * has no word for "an HMAC of the body", so each signature is an `apiKey` in its header, with the
+ * scheme described in words.
  */
-import { SESSION_COOKIE } from "../console/cookie";
+import { SESSION_COOKIE } from "../../console/cookie";
 
 /** Names of the schemes, as routes list them under `security`. */
 export const SECURITY = {

@@ -5,7 +5,7 @@ import {
   csrfValid,
   isLoopback,
   sessionCookie,
-} from "../../../src/lib/console/cookie";
+} from "../../../src/console/cookie";
 import {
   encodeSession,
   newSession,
@@ -15,7 +15,7 @@ import {
   SESSION_MAX_MS,
   sessionKey,
   slide,
-} from "../../../src/lib/console/session";
+} from "../../../src/console/session";
 
 const T0 = Date.UTC(2026, 10, 23, 12);
 

@@ -4,11 +4,11 @@
  * environment's budget. The tenant list and the actions reuse `tenant-admin.ts` and the objects'
  * own methods, as the admin API does.
  */
-import type { GovernorBudget } from "../../upstream/rate-governor";
-import { Environment, readConfig, type Bindings } from "../config";
-import { unwrap } from "../outcome";
-import { Problem } from "../problem";
-import { asOperator, governorStub, tenantName } from "../stubs";
+import type { GovernorBudget } from "../upstream/rate-governor";
+import { Environment, readConfig, type Bindings } from "../lib/config";
+import { unwrap } from "../lib/outcome";
+import { Problem } from "../lib/problem";
+import { asOperator, governorStub, tenantName } from "../lib/stubs";
 import { formOfMapping } from "./mapping-form";
 
 /**

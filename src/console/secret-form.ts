@@ -3,8 +3,8 @@
  * The webhook secret form's checks, in the words of its labels, so a refusal goes back to the form
  * (with the shop domain kept and the secret asked for again) instead of to a page of its own.
  */
-import type { Source } from "../../orders/order";
-import { ShopDomain } from "../../orders/adapters/shopify";
+import type { Source } from "../orders/order";
+import { ShopDomain } from "../orders/adapters/shopify";
 import { SOURCE_LABELS } from "./views";
 
 /** A refusal of one field, named by its label. */

@@ -1,11 +1,11 @@
 /**
  * @module
- * Post-redirect-get with a one-time flash (`lib/console/flash.ts`): `seeWith` answers a form post
+ * Post-redirect-get with a one-time flash (`console/flash.ts`): `seeWith` answers a form post
  * with a 303 to the form's anchor, its message sealed in a cookie; `takeFlash` opens it on the page
  * and clears it, so the message (or the key shown once) appears once and a reload repeats nothing.
  */
 import type { Context } from "hono";
-import type { ConsoleApp } from "../../lib/console/app";
+import type { ConsoleApp } from "./app";
 import {
   flashCookie,
   flashKey,
@@ -14,7 +14,7 @@ import {
   openFlash,
   sealFlash,
   type Flash,
-} from "../../lib/console/flash";
+} from "./flash";
 import { operatorKey } from "./guard";
 import { see } from "./render";
 

@@ -4,10 +4,10 @@
  * with 401, which the inbound limit counts per address like any failed authentication
  * (`middleware/inbound-limit.ts`), so guessing the token here is as slow as at `/admin`.
  */
-import { sessionCookie } from "../../lib/console/cookie";
-import { encodeSession, newSession, revokeUntil } from "../../lib/console/session";
-import { timingSafeEqual } from "../../lib/crypto";
-import { directoryStub } from "../../lib/stubs";
+import { sessionCookie } from "./cookie";
+import { encodeSession, newSession, revokeUntil } from "./session";
+import { timingSafeEqual } from "../lib/crypto";
+import { directoryStub } from "../lib/stubs";
 import * as route from "./contract";
 import { fromOtherSite, operatorKey, otherSitePage } from "./guard";
 import type { ConsoleRouter } from "./router";

@@ -4,8 +4,8 @@
  * each tenant (they survive idling and restarts, unlike the governor's), with the time they count
  * from.
  */
-import { when } from "../../../lib/console/views";
-import type { TenantView } from "../../../tenant/view";
+import { when } from "../views";
+import type { TenantView } from "../../tenant/view";
 import { Table } from "../table";
 
 /** Each tenant's stored counters. */

@@ -4,12 +4,12 @@
  * chart against the limit, the last minute's permits per kind of lane (callers, assistants, the
  * watcher), who waits now in which lane, and the 429s. Reloads itself every 5 s (no script).
  */
-import type { GovernorBudget } from "../../../upstream/rate-governor";
-import type { Environment } from "../../../lib/config";
-import { splitLaneKey } from "../../../upstream/rate/lanes";
-import type { WatcherState } from "../../../upstream/rate/watcher-room";
-import type { Lane } from "../../../upstream/client";
-import { CHART, chartOf } from "../../../lib/console/chart";
+import type { GovernorBudget } from "../../upstream/rate-governor";
+import type { Environment } from "../../lib/config";
+import { splitLaneKey } from "../../upstream/rate/lanes";
+import type { WatcherState } from "../../upstream/rate/watcher-room";
+import type { Lane } from "../../upstream/client";
+import { CHART, chartOf } from "../chart";
 import { Layout } from "../layout";
 import { Table } from "../table";
 

@@ -6,20 +6,20 @@
  * there.
  */
 import type { Context } from "hono";
-import type { ConsoleApp } from "../../lib/console/app";
-import { tenantWithMapping } from "../../lib/console/data";
-import { bookErrors, mappingFromForm, typedValues } from "../../lib/console/mapping-form";
-import { secretFormErrors } from "../../lib/console/secret-form";
-import { checkMapping } from "../../orders/mapping-check";
-import { SOURCE_LABELS, tenantPath } from "../../lib/console/views";
-import type { Environment } from "../../lib/config";
-import { startOnboarding } from "../../onboarding/start";
-import { problemOf, unwrap, type Outcome } from "../../lib/outcome";
-import { ShopDomain } from "../../orders/adapters/shopify";
-import { asOperator, eventsStub, tenantName } from "../../lib/stubs";
-import { listTenants, removeTenant } from "../../tenant/admin";
+import type { ConsoleApp } from "./app";
+import { tenantWithMapping } from "./data";
+import { bookErrors, mappingFromForm, typedValues } from "./mapping-form";
+import { secretFormErrors } from "./secret-form";
+import { checkMapping } from "../orders/mapping-check";
+import { SOURCE_LABELS, tenantPath } from "./views";
+import type { Environment } from "../lib/config";
+import { startOnboarding } from "../onboarding/start";
+import { problemOf, unwrap, type Outcome } from "../lib/outcome";
+import { ShopDomain } from "../orders/adapters/shopify";
+import { asOperator, eventsStub, tenantName } from "../lib/stubs";
+import { listTenants, removeTenant } from "../tenant/admin";
 import * as route from "./contract";
-import { seeWith, takeFlash } from "./flash";
+import { seeWith, takeFlash } from "./flash-redirect";
 import { TenantPage, type TenantPageProps } from "./pages/tenant";
 import { TenantsPage } from "./pages/tenants";
 import { html, see } from "./render";

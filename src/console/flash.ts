@@ -12,8 +12,8 @@
  * browser cannot open it) and dated (a flash older than `FLASH_MS` is dropped unread).
  */
 import { z } from "zod";
-import { fromBase64Url, toBase64Url } from "../crypto";
-import { hmacSha256 } from "../../orders/adapters/signature";
+import { fromBase64Url, toBase64Url } from "../lib/crypto";
+import { hmacSha256 } from "../orders/adapters/signature";
 import { consoleCookie, cookieNamed } from "./cookie";
 
 /** The flash cookie's name; scoped to `/console` like the session's. */

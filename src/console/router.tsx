@@ -8,10 +8,10 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ConsoleApp } from "../../lib/console/app";
-import { log } from "../../lib/log";
-import { knownProblem, Problem, PROBLEM_TYPES } from "../../lib/problem";
-import { validationProblem } from "../../middleware/validate";
+import type { ConsoleApp } from "./app";
+import { log } from "../lib/log";
+import { knownProblem, Problem, PROBLEM_TYPES } from "../lib/problem";
+import { validationProblem } from "../middleware/validate";
 import { MessagePage } from "./layout";
 import { html } from "./render";
 

@@ -5,20 +5,20 @@
  * before shops were bound by the operator, with a button to confirm it; the last delivery refused
  * for its shop), the assistants connected through OAuth, the order mapping, and removal.
  */
-import type { GrantView } from "../../../assistants/tenant/assistant-grants";
-import type { ShopView } from "../../../orders/tenant/webhook-setup";
-import type { Flash } from "../../../lib/console/flash";
-import { tenantPath, tokenSummary, when } from "../../../lib/console/views";
-import type { WebhookStatus } from "../../../orders/tenant/webhook-status";
-import { Source } from "../../../orders/order";
+import type { GrantView } from "../../assistants/tenant/assistant-grants";
+import type { ShopView } from "../../orders/tenant/webhook-setup";
+import type { Flash } from "../flash";
+import { tenantPath, tokenSummary, when } from "../views";
+import type { WebhookStatus } from "../../orders/tenant/webhook-status";
+import { Source } from "../../orders/order";
 import { Csrf, Layout } from "../layout";
 import { Table } from "../table";
-import { AssistantGrants } from "../../../assistants/console/assistant-grants";
+import { AssistantGrants } from "../../assistants/console/assistant-grants";
 import { FormMessage, FreshKey } from "./feedback";
 import { MappingFields } from "./mapping";
-import { WebhookForm } from "../../../orders/console-webhook-form";
+import { WebhookForm } from "../../orders/console-webhook-form";
 import type { TenantRow } from "./tenants";
-import { WebhookStatusSection } from "../../../orders/console-webhook-status";
+import { WebhookStatusSection } from "../../orders/console-webhook-status";
 
 /** The tenant as its page shows it. */
 export interface TenantDetail extends TenantRow {

@@ -2,10 +2,10 @@
  * @module
  * The order mapping's form: the general settings, then one group per VAT class.
  */
-import { clearingField, payoutField, vatField } from "../../../lib/console/mapping-form";
-import { SOURCE_LABELS } from "../../../lib/console/views";
-import { Source, VatClass } from "../../../orders/order";
-import type { Flash } from "../../../lib/console/flash";
+import { clearingField, payoutField, vatField } from "../mapping-form";
+import { SOURCE_LABELS } from "../views";
+import { Source, VatClass } from "../../orders/order";
+import type { Flash } from "../flash";
 import { Csrf } from "../layout";
 import { FormMessage } from "./feedback";
 

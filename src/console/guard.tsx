@@ -7,7 +7,7 @@
  * refused post gets a page saying why (401 or 403), never a redirect that would look like success.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import type { ConsoleApp } from "../../lib/console/app";
+import type { ConsoleApp } from "./app";
 import {
   cookieValue,
   crossSite,
@@ -15,10 +15,10 @@ import {
   csrfValid,
   SESSION_COOKIE,
   sessionCookie,
-} from "../../lib/console/cookie";
-import { encodeSession, readSession, sessionKey, slide } from "../../lib/console/session";
-import { directoryStub } from "../../lib/stubs";
-import { usableAdminToken } from "../../middleware/admin-auth";
+} from "./cookie";
+import { encodeSession, readSession, sessionKey, slide } from "./session";
+import { directoryStub } from "../lib/stubs";
+import { usableAdminToken } from "../middleware/admin-auth";
 import { MessagePage } from "./layout";
 import { html, see } from "./render";
 
@@ -96,7 +96,7 @@ export function requireSession(opts: { form: boolean }): MiddlewareHandler<Conso
     c.set("console", { session: live, key, csrf });
     await next();
     // A handler that set the session's cookie itself (sign-out) has the last word; a flash cookie
-    // (`lib/console/flash.ts`) is another cookie and does not stop the slide.
+    // (`console/flash.ts`) is another cookie and does not stop the slide.
     if (c.res.headers.getSetCookie().some((line) => line.startsWith(`${SESSION_COOKIE}=`))) return;
     const slid = slide(live, now);
     c.res.headers.append(

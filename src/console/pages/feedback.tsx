@@ -4,8 +4,8 @@
  * (`../flash.ts`), and the message sits right under that anchor, so it is in the first screenful
  * wherever the form is on the page.
  */
-import type { Flash } from "../../../lib/console/flash";
-import { when } from "../../../lib/console/views";
+import type { Flash } from "../flash";
+import { when } from "../views";
 
 /**
  * The flash's message if it belongs to the form at `at`: a confirmation (`role=status`) or an

@@ -11,10 +11,10 @@ import {
   PayoutAccounts,
   type OrderMapping,
   type VatRoute,
-} from "../../ledger/mapping";
-import { Source, VatClass } from "../../orders/order";
-import { fieldErrors } from "../validate";
-import type { FieldError } from "../problem";
+} from "../ledger/mapping";
+import { Source, VatClass } from "../orders/order";
+import { fieldErrors } from "../lib/validate";
+import type { FieldError } from "../lib/problem";
 
 const VAT_FIELDS = [
   "salesAccount",

@@ -3,8 +3,8 @@
  * What the console's pages show, computed from what the objects answer: plain values, no markup,
  * and never a secret (the objects' answers hold none, and nothing here adds one).
  */
-import type { Environment } from "../config";
-import type { Source } from "../../orders/order";
+import type { Environment } from "../lib/config";
+import type { Source } from "../orders/order";
 
 /** How each source is named on the page ("Shopify webhook secret", "Save Shopify secret"). */
 export const SOURCE_LABELS: Record<Source, string> = {

@@ -2,14 +2,14 @@
  * @module
  * The tenants page (every tenant with its token) and connecting a client through onboarding.
  */
-import type { Environment } from "../../../lib/config";
-import type { Flash } from "../../../lib/console/flash";
-import { tenantPath, tokenSummary, type TokenView } from "../../../lib/console/views";
-import type { TenantView } from "../../../tenant/view";
+import type { Environment } from "../../lib/config";
+import type { Flash } from "../flash";
+import { tenantPath, tokenSummary, type TokenView } from "../views";
+import type { TenantView } from "../../tenant/view";
 import { Layout } from "../layout";
 import { CallCounters } from "./call-counters";
 import { Table } from "../table";
-import { ConnectForm } from "../../../onboarding/console-connect";
+import { ConnectForm } from "../../onboarding/console-connect";
 
 /** One tenant as the list shows it. */
 export interface TenantRow {

@@ -4,12 +4,12 @@
  * script. Mounted by `src/index.ts`; its routes are declared in `contract.ts` like every other
  * route.
  */
-import { eventRoutes } from "../../events/console-routes";
+import { eventRoutes } from "../events/console-routes";
 import { MessagePage } from "./layout";
-import { oauthRoutes } from "../../assistants/console/oauth-routes";
-import { orderRoutes } from "../../orders/console-routes";
-import { payoutRoutes } from "../../payouts/console-routes";
-import { requestRoutes } from "../../request-log/console-routes";
+import { oauthRoutes } from "../assistants/console/oauth-routes";
+import { orderRoutes } from "../orders/console-routes";
+import { payoutRoutes } from "../payouts/console-routes";
+import { requestRoutes } from "../request-log/console-routes";
 import { html } from "./render";
 import { consoleRouter } from "./router";
 import { sessionRoutes } from "./session-routes";

@@ -13,8 +13,8 @@
  * to a revocation list in the Directory object (`tenant/directory-object.ts`), kept until no cookie
  * of it can be valid any more; stateless tokens cannot otherwise be ended before they lapse.
  */
-import { fromBase64Url, randomSecret, toBase64Url } from "../crypto";
-import { hmacSha256 } from "../../orders/adapters/signature";
+import { fromBase64Url, randomSecret, toBase64Url } from "../lib/crypto";
+import { hmacSha256 } from "../orders/adapters/signature";
 
 /**
  * How long a session lasts without a request, ms: short, since the cookie opens the operator's
