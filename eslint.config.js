@@ -114,8 +114,8 @@ export default tseslint.config(
       ],
     },
   },
-  // Capabilities over the kernel: a capability's folder imports the kernel (src/lib/, src/durable/,
-  // src/middleware/, src/routes/), the shared src/ledger/, and of another capability only what that
+  // Capabilities over the kernel: a capability's folder imports the kernel (src/kernel/), upstream,
+  // the tenant's faces (src/tenant/), the shared src/ledger/, and of another capability only what that
   // one publishes (`PUBLISHED`, the same list as ARCHITECTURE.md's). Type-only imports are free:
   // they are erased, and the Tenant wires one capability's modules into another's by type.
   ...Object.keys(PUBLISHED).map((folder) => ({

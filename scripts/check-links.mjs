@@ -10,9 +10,10 @@
 // sibling file (`order-json.md`). Route paths (`/v2/...`), URLs, globs, placeholders (`{id}`,
 // `<x>`, `…`) and package names (`ledgergate/client`) are not paths. A path is looked up from the
 // repository root, then from the Markdown file's own folder, then under src/ (the docs write
-// `lib/…` and `durable/…` for `src/lib/…` as the code's comments do). A code comment's path is
+// `orders/…` and `kernel/…` for `src/orders/…` as the code's comments do). A code comment's path is
 // looked up from the root, src/, and each folder above the file ('tenant/parts.ts' written in
-// src/tenant/tenant-object.ts); only tokens with a slash and a known ending, or that start at the root, count.
+// src/tenant/tenant-object.ts); only tokens with a slash and a known ending, or that start at the
+// root, count.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -5,7 +5,7 @@
 // differ: they are never edited by hand.
 //
 // The documents are built the way the Worker builds them, with no server: esbuild bundles a tiny
-// entry that imports the gateway app (src/index.ts) and the two builders of src/lib/openapi/, and
+// entry that imports the gateway app (src/index.ts) and the two builders (src/kernel/openapi/, src/v2/openapi/), and
 // Node calls them. The runtime-only modules (`cloudflare:*`, the docs page's script, which is text)
 // are replaced by the contract tests' stand-ins (test/contract/runtime-standins.ts; esbuild reads
 // the TypeScript): building a document touches none of them.
@@ -27,8 +27,8 @@ async function documents(version) {
     stdin: {
       contents: `
         import app from "./src/index.ts";
-        import { gatewayDocument } from "./src/lib/openapi/gateway-document.ts";
-        import { v2Document } from "./src/lib/openapi/v2-document.ts";
+        import { gatewayDocument } from "./src/kernel/openapi/gateway-document.ts";
+        import { v2Document } from "./src/v2/openapi/document.ts";
         export const documents = (version) => ({ gateway: gatewayDocument(app, version), v2: v2Document(version) });`,
       resolveDir: root,
       loader: "js",

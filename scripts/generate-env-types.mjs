@@ -9,7 +9,7 @@
 // - `--include-runtime false`: the runtime's types come from @cloudflare/workers-types
 //   (tsconfig.base.json), one version for both Workers.
 // - `--strict-vars false`: a var is a string, not the union of the literals the toml happens to
-//   hold; tests and deploys set other values, and lib/config.ts parses them anyway.
+//   hold; tests and deploys set other values, and kernel/config.ts parses them anyway.
 // - `--env-file /dev/null`: secrets are otherwise guessed from a local .dev.vars or .env, which would
 //   make the output depend on the machine. Vars and secrets wrangler.toml does not name are declared
 //   by hand in src/optional-bindings.d.ts and sandbox/src/optional-bindings.d.ts.

@@ -5,28 +5,28 @@
  * Nothing else.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { GatewayApp } from "./lib/app";
-import type { Bindings } from "./lib/config";
+import type { GatewayApp } from "./kernel/app";
+import type { Bindings } from "./kernel/config";
 import { consumeEvents } from "./events/consumer";
-import { handleError, handleNotFound } from "./lib/problem";
+import { handleError, handleNotFound } from "./kernel/problem";
 import { AccessCache } from "./upstream/access-cache";
-import { withAccessCache } from "./middleware/access-cache";
-import { capBody, MAX_PRE_AUTH_BODY_BYTES } from "./middleware/body-cap";
-import { withConfig } from "./middleware/config";
-import { limitFailedKeys } from "./middleware/failed-keys";
-import { limitCallbackStates, limitOperator } from "./middleware/inbound-limit";
-import { requestId } from "./middleware/request-id";
+import { withAccessCache } from "./tenant/door/access-cache";
+import { capBody, MAX_PRE_AUTH_BODY_BYTES } from "./kernel/middleware/body-cap";
+import { withConfig } from "./kernel/middleware/config";
+import { limitFailedKeys } from "./tenant/door/failed-keys";
+import { limitCallbackStates, limitOperator } from "./tenant/door/inbound-limit";
+import { requestId } from "./kernel/middleware/request-id";
 import { requestLog } from "./request-log/middleware";
 import { webhookPrecheck } from "./orders/webhook-precheck";
 import { adminRoutes } from "./tenant/admin-routes";
 import { adminEventRoutes } from "./events/admin-routes";
 import { consoleRoutes } from "./console";
-import { docsRoutes } from "./routes/docs";
+import { docsRoutes } from "./kernel/routes/docs";
 import { eventRoutes } from "./events/routes";
 import { mcpRoutes } from "./assistants/mcp-routes";
 import { approvalRoutes } from "./assistants/oauth/approval-routes";
 import { oauthProtocolRoutes } from "./assistants/oauth/protocol";
-import { metaRoutes } from "./routes/meta";
+import { metaRoutes } from "./kernel/routes/meta";
 import { onboardingRoutes } from "./onboarding/routes";
 import { orderRoutes } from "./orders/routes";
 import { payoutRoutes } from "./payouts/routes";
@@ -45,11 +45,12 @@ export { PayoutReconciliation } from "./payouts/workflow/reconciliation";
 // An OpenAPIHono: mounting a router also merges its route declarations, which /openapi.json lists.
 const app = new OpenAPIHono<GatewayApp>();
 
-// The configuration first, parsed once (lib/config.ts): everything after it reads `c.var.config`.
+// The configuration first, parsed once (kernel/config.ts): everything after it reads
+// `c.var.config`.
 app.use("*", withConfig);
 // The objects that live as long as the isolate: its verified gateway keys
 // (upstream/access-cache.ts), and the inbound limits' memories of what failed, one per kind of
-// credential, each shared by the paths that credential guards (middleware/inbound-limit.ts says
+// credential, each shared by the paths that credential guards (tenant/door/inbound-limit.ts says
 // why webhooks have none; the MCP endpoints' door keeps its own, assistants/mcp-key.ts).
 app.use("*", requestId, requestLog, withAccessCache(new AccessCache()));
 const operator = limitOperator();

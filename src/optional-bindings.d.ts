@@ -2,7 +2,7 @@
  * The gateway's vars and secrets that wrangler.toml does not name, so `wrangler types` cannot see
  * them (scripts/generate-env-types.mjs): optional tuning vars, and a secret set only during a key
  * rotation. Merged into the generated `Env` and into `Cloudflare.Env` (what `cloudflare:workers`
- * exports). Parsed, with their defaults, by `lib/config.ts`; read them there, not from `env`.
+ * exports). Parsed, with their defaults, by `kernel/config.ts`; read them there, not from `env`.
  */
 interface GatewayOptionalBindings {
   /** Upstream calls per second per environment; the API's limit (10) when unset. */
@@ -32,7 +32,7 @@ interface GatewayOptionalBindings {
   /**
    * What the request log stores of each call: `calls` (default: a row per call, and the counters),
    * `counters` (the counters only: no call data stored) or `off` (nothing written after a call).
-   * Unreadable: `counters` (`lib/config.ts`).
+   * Unreadable: `counters` (`kernel/config.ts`).
    */
   REQUEST_LOG?: string;
   /**
@@ -54,9 +54,9 @@ interface GatewayOptionalBindings {
    * made elsewhere arrives within seconds.
    */
   WATCHER_CYCLE_SECONDS?: string;
-  /** `debug`, `info` (default), `warn`, `error` or `silent` (see `lib/log.ts`). */
+  /** `debug`, `info` (default), `warn`, `error` or `silent` (see `kernel/log.ts`). */
   LOG_LEVEL?: string;
-  /** The sealing key being rotated out: it still opens, never seals (`lib/secrets.ts`). */
+  /** The sealing key being rotated out: it still opens, never seals (`kernel/secrets.ts`). */
   SECRETS_KEY_PREVIOUS?: string;
 }
 

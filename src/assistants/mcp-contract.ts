@@ -7,11 +7,11 @@
  * so it is described here, not validated by the router.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { problems } from "../lib/openapi/problems";
-import { SECURITY } from "../lib/openapi/security";
+import { problems } from "../kernel/openapi/problems";
+import { SECURITY } from "../kernel/openapi/security";
 import { allows, ENDPOINT_SCOPES, Scope, type McpEndpoint } from "./mcp/principal";
 import { mcpKey, mcpOrigin, resourceMetadataPath } from "./mcp-key";
-import { jsonAnswer } from "../routes/contract/kit";
+import { jsonAnswer } from "../kernel/routes/contract-kit";
 import { OAuthErrorBody } from "./oauth/contract";
 
 const JsonRpcId = z.union([z.string(), z.int()]);

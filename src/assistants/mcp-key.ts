@@ -19,23 +19,23 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { localhostAllowedOrigins, originValidationResponse } from "@modelcontextprotocol/server";
-import type { GatewayApp, McpAuth } from "../lib/app";
+import type { GatewayApp, McpAuth } from "../kernel/app";
 import { claimedTenant } from "../tenant/key-format";
 import type { McpEndpoint } from "./mcp/principal";
 import { grantOfToken } from "./oauth/door";
 import { claimedByToken } from "./oauth/grants";
-import { problemOf, type Outcome } from "../lib/outcome";
-import { Problem } from "../lib/problem";
+import { problemOf, type Outcome } from "../kernel/outcome";
+import { Problem } from "../kernel/problem";
 import { keyId } from "../request-log/record";
-import { sha256Hex } from "../lib/crypto";
+import { sha256Hex } from "../kernel/crypto";
 import { BlockedAddresses } from "../upstream/rate/blocked-addresses";
-import { asKeyHolder } from "../lib/stubs";
-import { bearer } from "../middleware/admin-auth";
+import { asKeyHolder } from "../kernel/stubs";
+import { bearer } from "../tenant/door/admin-auth";
 import {
   countCredentialFailure,
   INBOUND_LIMIT_PERIOD_SECONDS,
   tooMany,
-} from "../middleware/inbound-limit";
+} from "../tenant/door/inbound-limit";
 
 /** The well-known path of an endpoint's protected-resource document (RFC 9728 §3.1). */
 export function resourceMetadataPath(endpoint: string): string {

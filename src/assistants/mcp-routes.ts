@@ -9,7 +9,7 @@
  */
 import type { Context } from "hono";
 import { cors } from "hono/cors";
-import type { GatewayApp } from "../lib/app";
+import type { GatewayApp } from "../kernel/app";
 import { holderPort } from "./mcp/holder-port";
 import {
   allows,
@@ -20,9 +20,9 @@ import {
   type Principal,
 } from "./mcp/principal";
 import { serveMcp } from "./mcp/serve";
-import { Problem } from "../lib/problem";
+import { Problem } from "../kernel/problem";
 import { allowedOrigins, resourceMetadataPath } from "./mcp-key";
-import { gatewayRouter } from "../routes/contract/kit";
+import { gatewayRouter } from "../kernel/routes/contract-kit";
 import {
   mcpDraft,
   mcpDraftMetadata,

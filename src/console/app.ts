@@ -2,7 +2,7 @@
  * @module
  * Hono typing of the console's routers: the gateway's, plus the verified session of the request.
  */
-import type { GatewayApp } from "../lib/app";
+import type { GatewayApp } from "../kernel/app";
 import type { Session } from "./session";
 
 /** What the session guard leaves for the handlers. */

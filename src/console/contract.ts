@@ -9,12 +9,12 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { ConsoleApp } from "./app";
 import { MappingForm } from "./mapping-form";
-import { Environment } from "../lib/config";
+import { Environment } from "../kernel/config";
 import { Source } from "../orders/order";
 import { ShopDomain } from "../orders/adapters/shopify";
 import { RunState } from "../orders/runs";
-import { problemResponse } from "../lib/openapi/problems";
-import { SECURITY } from "../lib/openapi/security";
+import { problemResponse } from "../kernel/openapi/problems";
+import { SECURITY } from "../kernel/openapi/security";
 import { Target } from "../tenant/admin-contract";
 import { requireSession } from "./guard";
 

@@ -5,10 +5,10 @@
  * own methods, as the admin API does.
  */
 import type { GovernorBudget } from "../upstream/rate-governor";
-import { Environment, readConfig, type Bindings } from "../lib/config";
-import { unwrap } from "../lib/outcome";
-import { Problem } from "../lib/problem";
-import { asOperator, governorStub, tenantName } from "../lib/stubs";
+import { Environment, readConfig, type Bindings } from "../kernel/config";
+import { unwrap } from "../kernel/outcome";
+import { Problem } from "../kernel/problem";
+import { asOperator, governorStub, tenantName } from "../kernel/stubs";
 import { formOfMapping } from "./mapping-form";
 
 /**

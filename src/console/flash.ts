@@ -12,7 +12,7 @@
  * browser cannot open it) and dated (a flash older than `FLASH_MS` is dropped unread).
  */
 import { z } from "zod";
-import { fromBase64Url, toBase64Url } from "../lib/crypto";
+import { fromBase64Url, toBase64Url } from "../kernel/crypto";
 import { hmacSha256 } from "../orders/adapters/signature";
 import { consoleCookie, cookieNamed } from "./cookie";
 

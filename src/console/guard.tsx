@@ -17,8 +17,8 @@ import {
   sessionCookie,
 } from "./cookie";
 import { encodeSession, readSession, sessionKey, slide } from "./session";
-import { directoryStub } from "../lib/stubs";
-import { usableAdminToken } from "../middleware/admin-auth";
+import { directoryStub } from "../kernel/stubs";
+import { usableAdminToken } from "../tenant/door/admin-auth";
 import { MessagePage } from "./layout";
 import { html, see } from "./render";
 

@@ -13,8 +13,8 @@ import {
   type VatRoute,
 } from "../ledger/mapping";
 import { Source, VatClass } from "../orders/order";
-import { fieldErrors } from "../lib/validate";
-import type { FieldError } from "../lib/problem";
+import { fieldErrors } from "../kernel/validate";
+import type { FieldError } from "../kernel/problem";
 
 const VAT_FIELDS = [
   "salesAccount",

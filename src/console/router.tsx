@@ -9,9 +9,9 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ConsoleApp } from "./app";
-import { log } from "../lib/log";
-import { knownProblem, Problem, PROBLEM_TYPES } from "../lib/problem";
-import { validationProblem } from "../middleware/validate";
+import { log } from "../kernel/log";
+import { knownProblem, Problem, PROBLEM_TYPES } from "../kernel/problem";
+import { validationProblem } from "../kernel/middleware/validate";
 import { MessagePage } from "./layout";
 import { html } from "./render";
 

@@ -2,12 +2,12 @@
  * @module
  * Signing in and out. Sign-in compares the operator token in constant time and answers a wrong one
  * with 401, which the inbound limit counts per address like any failed authentication
- * (`middleware/inbound-limit.ts`), so guessing the token here is as slow as at `/admin`.
+ * (`tenant/door/inbound-limit.ts`), so guessing the token here is as slow as at `/admin`.
  */
 import { sessionCookie } from "./cookie";
 import { encodeSession, newSession, revokeUntil } from "./session";
-import { timingSafeEqual } from "../lib/crypto";
-import { directoryStub } from "../lib/stubs";
+import { timingSafeEqual } from "../kernel/crypto";
+import { directoryStub } from "../kernel/stubs";
 import * as route from "./contract";
 import { fromOtherSite, operatorKey, otherSitePage } from "./guard";
 import type { ConsoleRouter } from "./router";

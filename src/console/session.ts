@@ -13,7 +13,7 @@
  * to a revocation list in the Directory object (`tenant/directory-object.ts`), kept until no cookie
  * of it can be valid any more; stateless tokens cannot otherwise be ended before they lapse.
  */
-import { fromBase64Url, randomSecret, toBase64Url } from "../lib/crypto";
+import { fromBase64Url, randomSecret, toBase64Url } from "../kernel/crypto";
 import { hmacSha256 } from "../orders/adapters/signature";
 
 /**

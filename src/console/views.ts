@@ -3,7 +3,7 @@
  * What the console's pages show, computed from what the objects answer: plain values, no markup,
  * and never a secret (the objects' answers hold none, and nothing here adds one).
  */
-import type { Environment } from "../lib/config";
+import type { Environment } from "../kernel/config";
 import type { Source } from "../orders/order";
 
 /** How each source is named on the page ("Shopify webhook secret", "Save Shopify secret"). */

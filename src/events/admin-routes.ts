@@ -5,16 +5,16 @@
  * registered is a 404 before its events object is reached. Declarations: `events/contract.ts`.
  */
 import type { Context } from "hono";
-import type { GatewayApp } from "../lib/app";
-import type { Environment } from "../lib/config";
+import type { GatewayApp } from "../kernel/app";
+import type { Environment } from "../kernel/config";
 import { readFeed } from "./feed";
 import { feedTypes, replayWindow } from "./queries";
-import { unwrap } from "../lib/outcome";
+import { unwrap } from "../kernel/outcome";
 import { endpointsAndWatcher } from "./watcher/listing";
-import { asOperator, eventsStub, tenantName } from "../lib/stubs";
-import { requireAdmin } from "../middleware/admin-auth";
+import { asOperator, eventsStub, tenantName } from "../kernel/stubs";
+import { requireAdmin } from "../tenant/door/admin-auth";
 import { operatorEventContract as route } from "./contract";
-import { gatewayRouter, withDefaults } from "../routes/contract/kit";
+import { gatewayRouter, withDefaults } from "../kernel/routes/contract-kit";
 
 /**
  * The events object of the tenant the (validated) path names, once its registration is confirmed:

@@ -9,10 +9,10 @@
  * the caller: a failure is logged (the watcher of issue 30, whose keys agree, sees the change
  * later).
  */
-import type { Bindings } from "../lib/config";
-import { log } from "../lib/log";
+import type { Bindings } from "../kernel/config";
+import { log } from "../kernel/log";
 import type { V2Request } from "../v2/passthrough";
-import { eventsStub, type TenantName } from "../lib/stubs";
+import { eventsStub, type TenantName } from "../kernel/stubs";
 import { eventData } from "./data";
 import { readRows } from "./follow-up";
 import { balanceDrafts, sentDrafts } from "./invoice-events";

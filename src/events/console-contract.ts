@@ -7,8 +7,8 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { EndpointId, EventId } from "./types";
-import { problemResponse } from "../lib/openapi/problems";
-import { SECURITY } from "../lib/openapi/security";
+import { problemResponse } from "../kernel/openapi/problems";
+import { SECURITY } from "../kernel/openapi/security";
 import { Target } from "../tenant/admin-contract";
 import { requireSession } from "../console/guard";
 

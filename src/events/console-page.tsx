@@ -7,7 +7,7 @@
  */
 import type { Flash } from "../console/flash";
 import { tenantPath, when } from "../console/views";
-import type { Environment } from "../lib/config";
+import type { Environment } from "../kernel/config";
 import type { AttemptView, EndpointView } from "./types";
 import type { WatcherView } from "./watcher/view";
 import { Csrf, Layout } from "../console/layout";

@@ -7,9 +7,9 @@
 import type { Context } from "hono";
 import type { ConsoleApp } from "../console/app";
 import { tenantPath } from "../console/views";
-import type { Environment } from "../lib/config";
-import { unwrap, type Outcome } from "../lib/outcome";
-import { asOperator, eventsStub, tenantName } from "../lib/stubs";
+import type { Environment } from "../kernel/config";
+import { unwrap, type Outcome } from "../kernel/outcome";
+import { asOperator, eventsStub, tenantName } from "../kernel/stubs";
 import { endpointsAndWatcher } from "./watcher/listing";
 import { enableEndpoint, eventsPage, redeliverEvent, replayEvents } from "./console-contract";
 import { seeWith, takeFlash } from "../console/flash-redirect";

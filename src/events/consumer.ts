@@ -8,9 +8,9 @@
  * and the message is acknowledged or retried with that delay. Nothing is kept here between
  * messages; a consumer that dies mid-batch only has the queue deliver the batch again.
  */
-import type { Bindings } from "../lib/config";
-import { log } from "../lib/log";
-import { eventsStub, parseTenantName, tenantName } from "../lib/stubs";
+import type { Bindings } from "../kernel/config";
+import { log } from "../kernel/log";
+import { eventsStub, parseTenantName, tenantName } from "../kernel/stubs";
 import { attempt } from "./deliver";
 import { DeliveryMessage } from "./types";
 

@@ -7,10 +7,10 @@
  * answers with the tenant named by the path.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { problems } from "../lib/openapi/problems";
-import { SECURITY } from "../lib/openapi/security";
+import { problems } from "../kernel/openapi/problems";
+import { SECURITY } from "../kernel/openapi/security";
 import { EndpointId, EventId } from "./types";
-import { jsonGate } from "../middleware/validate";
+import { jsonGate } from "../kernel/middleware/validate";
 import { Target } from "../tenant/admin-contract";
 import {
   Created,
@@ -27,7 +27,7 @@ import {
   Replay,
   Rotated,
 } from "./event-schemas";
-import { jsonAnswer, jsonBody } from "../routes/contract/kit";
+import { jsonAnswer, jsonBody } from "../kernel/routes/contract-kit";
 
 /** Who calls: the tenant's gateway key, or the operator with the tenant in the path. */
 type Side = "key" | "operator";

@@ -6,11 +6,11 @@
  * top-level domain that no local or reserved use claims). Why: the URL is the key holder's choice,
  * and the gateway's own network must not become theirs to probe (SSRF, as Standard Webhooks asks);
  * an allow-list also refuses the spellings no one listed. The local configuration
- * (`eventEndpointsAllowLoopback` in `lib/config.ts`) also takes http(s) to loopback. What this
+ * (`eventEndpointsAllowLoopback` in `kernel/config.ts`) also takes http(s) to loopback. What this
  * cannot see: a public name that resolves to a private address (Workers has no DNS API before the
  * fetch); Cloudflare's own egress does not reach private networks, which covers that in a deploy.
  */
-import type { Result } from "../lib/result";
+import type { Result } from "../kernel/result";
 
 /** The longest endpoint URL, characters. */
 export const MAX_URL_CHARS = 2000;

@@ -1,7 +1,7 @@
 /**
  * @module
- * `Events`: one per tenant (`idFromName("demo:acme")`, made only by `lib/stubs.ts`), the unit that
- * tells subscribers what changed. It holds the tenant's webhook endpoints, its event log (the
+ * `Events`: one per tenant (`idFromName("demo:acme")`, made only by `kernel/stubs.ts`), the unit
+ * that tells subscribers what changed. It holds the tenant's webhook endpoints, its event log (the
  * catch-up feed, 30 days), the outbox of deliveries and the log of their attempts (modules of
  * `events/object/`, each with its own tables). Events are recorded with a de-duplication key and
  * queued at once (`EVENT_DELIVERIES`); the one alarm sweeps what was written but not queued, and
@@ -14,16 +14,16 @@
  * or session), an order run of the tenant, the queue consumer with a message this object queued,
  * and the tenant's watcher (its `record`). Like `Tenant`'s operator face, the object checks no
  * credential itself and cannot: the name it is reached by is the authority, and only
- * `lib/stubs.ts` makes names, from authenticated inputs. It holds nothing of `Tenant`'s (no token,
- * no key) and never calls the API; what it stores is the tenant's, and is cleared with it.
+ * `kernel/stubs.ts` makes names, from authenticated inputs. It holds nothing of `Tenant`'s (no
+ * token, no key) and never calls the API; what it stores is the tenant's, and is cleared with it.
  */
 import { DurableObject } from "cloudflare:workers";
-import { readConfig, type Bindings } from "../lib/config";
+import { readConfig, type Bindings } from "../kernel/config";
 import { noticeDisabled } from "./notice";
 import type { DeliveryMessage, EventDraft } from "./types";
-import { log } from "../lib/log";
-import { fail, ok, type Outcome } from "../lib/outcome";
-import { watcherStub, type TenantName } from "../lib/stubs";
+import { log } from "../kernel/log";
+import { fail, ok, type Outcome } from "../kernel/outcome";
+import { watcherStub, type TenantName } from "../kernel/stubs";
 import { Dispatch, type Next, type Plan } from "./object/dispatch";
 import { Endpoints, type EndpointInput } from "./object/endpoints";
 import { EventLog } from "./object/log";
@@ -33,7 +33,7 @@ import { Relay } from "./object/relay";
 import { Replays } from "./object/replays";
 import { migrate } from "./object/schema";
 import { WatchTell } from "./object/watch-tell";
-import { ownName } from "../durable/own-name";
+import { ownName } from "../kernel/own-name";
 import { Sealer } from "../tenant/sealer";
 
 /** Deliveries one sweep sends at most; the next alarm (at once) takes the rest. */
@@ -276,5 +276,5 @@ export class Events extends DurableObject<Bindings> {
 
 const UNNAMED = fail(
   "misconfigured",
-  "This events object was not reached by a tenant's name (lib/stubs.ts makes them).",
+  "This events object was not reached by a tenant's name (kernel/stubs.ts makes them).",
 );

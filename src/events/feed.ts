@@ -7,8 +7,8 @@
  * `orders/runs.ts` found). The object's own method is typed by the schema; this restores that
  * type on the caller's side, in one place.
  */
-import { unwrap, type Outcome } from "../lib/outcome";
-import type { eventsStub } from "../lib/stubs";
+import { unwrap, type Outcome } from "../kernel/outcome";
+import type { eventsStub } from "../kernel/stubs";
 import type { WebhookEvent } from "./types";
 
 /** A page of the feed. */

@@ -6,10 +6,10 @@
  * error column. Its host only, never the URL's path or query (they can hold a receiver's token).
  */
 import type { LoggedCall } from "../request-log/tenant-rows";
-import type { Bindings } from "../lib/config";
-import { log } from "../lib/log";
+import type { Bindings } from "../kernel/config";
+import { log } from "../kernel/log";
 import { recordCall } from "../request-log/record";
-import type { TenantName } from "../lib/stubs";
+import type { TenantName } from "../kernel/stubs";
 
 /** The request-log row of an endpoint disabled at `at`. */
 export function disabledNotice(

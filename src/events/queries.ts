@@ -3,7 +3,7 @@
  * The events routes' inputs that their schemas cannot say alone: the feed's `types` list, and a
  * replay's window as epoch ms. Each refusal is a 400 problem naming what to change.
  */
-import { Problem } from "../lib/problem";
+import { Problem } from "../kernel/problem";
 import { EVENT_TYPES, EventType } from "./types";
 
 /**

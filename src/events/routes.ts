@@ -6,15 +6,15 @@
  * problems and security: `events/contract.ts`; the state: the tenant's `Events` object.
  */
 import type { Context } from "hono";
-import type { GatewayApp } from "../lib/app";
+import type { GatewayApp } from "../kernel/app";
 import { readFeed } from "./feed";
 import { feedTypes, replayWindow } from "./queries";
-import { unwrap } from "../lib/outcome";
+import { unwrap } from "../kernel/outcome";
 import { endpointsAndWatcher } from "./watcher/listing";
-import { eventsStub } from "../lib/stubs";
-import { authenticatedKey, gatewayKey } from "../middleware/gateway-key";
+import { eventsStub } from "../kernel/stubs";
+import { authenticatedKey, gatewayKey } from "../tenant/door/gateway-key";
 import { keyEventContract as route } from "./contract";
-import { gatewayRouter, withDefaults } from "../routes/contract/kit";
+import { gatewayRouter, withDefaults } from "../kernel/routes/contract-kit";
 
 /** The caller's tenant's events object (the key was authenticated first). */
 const own = (c: Context<GatewayApp>) => eventsStub(c.env, c.var.caller.tenant);

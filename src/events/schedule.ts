@@ -9,7 +9,7 @@
  *
  * Each wait is at most `MAX_WAIT_SECONDS`, the longest delay a Queues message can be retried with.
  */
-import type { Result } from "../lib/result";
+import type { Result } from "../kernel/result";
 
 /** The default waits between attempts, as `EVENT_RETRY_SCHEDULE` writes them. */
 export const DEFAULT_RETRY_SCHEDULE = "5s 5m 30m 2h 5h 10h 10h";

@@ -5,7 +5,7 @@
  * HMAC-SHA256, written `v1,<base64>`. WebCrypto only; the `standardwebhooks` package verifies
  * these in the tests as a receiver's software would.
  */
-import { fromBase64, toBase64 } from "../lib/crypto";
+import { fromBase64, toBase64 } from "../kernel/crypto";
 
 /** The prefix of a Standard Webhooks symmetric secret. */
 export const SECRET_PREFIX = "whsec_";

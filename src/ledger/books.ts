@@ -9,13 +9,13 @@
  * a row of the tenant's request log (caller `console`, id `mapping-check`).
  */
 import type { z } from "zod";
-import { readConfig, type Bindings } from "../lib/config";
-import { unwrap } from "../lib/outcome";
-import { Problem } from "../lib/problem";
+import { readConfig, type Bindings } from "../kernel/config";
+import { unwrap } from "../kernel/outcome";
+import { Problem } from "../kernel/problem";
 import { API_DEFAULT_PAGE_SIZE, morePages, readPagination } from "../v2/shaping/all-pages";
 import { KEPT_HEADERS, MAX_REFERENCE_ENTRY_BYTES, resourceOf } from "../v2/shaping/reference-cache";
 import { capture, type StoredAnswer } from "../v2/shaping/stored-answer";
-import { asOperator, parseTenantName, type TenantName } from "../lib/stubs";
+import { asOperator, parseTenantName, type TenantName } from "../kernel/stubs";
 import { loggedUpstream } from "../request-log/upstream";
 import { ChartAccountReply, VatCodeReply } from "./replies";
 

@@ -8,11 +8,11 @@
  */
 import type { z } from "zod";
 import { matchOperation, type Operation } from "../../shared/v2/catalog";
-import { readConfig, type Bindings } from "../lib/config";
-import { Problem } from "../lib/problem";
+import { readConfig, type Bindings } from "../kernel/config";
+import { Problem } from "../kernel/problem";
 import { loggedUpstream } from "../request-log/upstream";
-import { parseTenantName, type TenantName } from "../lib/stubs";
-import { fieldErrors } from "../lib/validate";
+import { parseTenantName, type TenantName } from "../kernel/stubs";
+import { fieldErrors } from "../kernel/validate";
 
 /** How long one call of a run may take, waiting for a permit included, ms. */
 const RUN_CALL_DEADLINE_MS = 30_000;

@@ -5,12 +5,12 @@
  * `GET /onboarding/callback`, whose only credential is the single-use `state` in its query.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { Environment } from "../lib/config";
+import { Environment } from "../kernel/config";
 import { StartedOnboarding } from "./start";
-import { problemResponse, problems } from "../lib/openapi/problems";
-import { SECURITY } from "../lib/openapi/security";
-import { jsonGate } from "../middleware/validate";
-import { jsonAnswer, jsonBody } from "../routes/contract/kit";
+import { problemResponse, problems } from "../kernel/openapi/problems";
+import { SECURITY } from "../kernel/openapi/security";
+import { jsonGate } from "../kernel/middleware/validate";
+import { jsonAnswer, jsonBody } from "../kernel/routes/contract-kit";
 
 const Start = z
   .strictObject({

@@ -9,7 +9,7 @@
  * callbacks racing with the same state, exactly one gets it.
  */
 import { z } from "zod";
-import { Environment } from "../lib/config";
+import { Environment } from "../kernel/config";
 
 /**
  * The table as of layout 3 (frozen as step 3 of `tenant/directory-schema.ts`: change it with a new

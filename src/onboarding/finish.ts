@@ -8,9 +8,9 @@
  * The gateway key each registration issues is not kept or shown (the callback is seen by the
  * client's user, not the operator): the operator gets a key with `POST …/gateway-keys`.
  */
-import type { Bindings, Environment } from "../lib/config";
-import { sha256Hex } from "../lib/crypto";
-import { directoryStub, type TenantName } from "../lib/stubs";
+import type { Bindings, Environment } from "../kernel/config";
+import { sha256Hex } from "../kernel/crypto";
+import { directoryStub, type TenantName } from "../kernel/stubs";
 import { tryRegisterTenant } from "../tenant/admin";
 import { baseSlug, slugCandidates } from "./slug";
 import { FinalizeAnswer, onboardingCall } from "./upstream";

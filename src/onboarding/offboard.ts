@@ -7,10 +7,10 @@
  * is a row of the tenant's request log (caller `console`, id `offboarding`): one that fails leaves
  * the tenant, and its row, for the operator to read; one that succeeds goes with the tenant.
  */
-import { readConfig, type Bindings } from "../lib/config";
-import { unwrap } from "../lib/outcome";
-import { Problem } from "../lib/problem";
-import { asOperator, parseTenantName, type TenantName } from "../lib/stubs";
+import { readConfig, type Bindings } from "../kernel/config";
+import { unwrap } from "../kernel/outcome";
+import { Problem } from "../kernel/problem";
+import { asOperator, parseTenantName, type TenantName } from "../kernel/stubs";
 import { loggedUpstream } from "../request-log/upstream";
 
 /** How long offboarding may take, ms: one call, perhaps a token request and a wait for a permit. */

@@ -6,10 +6,10 @@
  * half (`POST /admin/onboarding`) is in `tenant/admin-routes.ts`.
  */
 import type { Context } from "hono";
-import type { GatewayApp } from "../lib/app";
+import type { GatewayApp } from "../kernel/app";
 import { finishOnboarding } from "./finish";
 import { callbackPage, PAGE_HEADERS } from "./page";
-import { gatewayRouter } from "../routes/contract/kit";
+import { gatewayRouter } from "../kernel/routes/contract-kit";
 import { onboardingCallback } from "./contract";
 
 /**

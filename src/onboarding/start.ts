@@ -6,11 +6,11 @@
  * opens.
  */
 import { z } from "zod";
-import { Environment, readConfig, type Bindings } from "../lib/config";
-import { randomSecret, sha256Hex } from "../lib/crypto";
-import { problemOf } from "../lib/outcome";
-import { Problem } from "../lib/problem";
-import { directoryStub } from "../lib/stubs";
+import { Environment, readConfig, type Bindings } from "../kernel/config";
+import { randomSecret, sha256Hex } from "../kernel/crypto";
+import { problemOf } from "../kernel/outcome";
+import { Problem } from "../kernel/problem";
+import { directoryStub } from "../kernel/stubs";
 import { InitiateAnswer, onboardingCall } from "./upstream";
 
 /**
@@ -40,7 +40,8 @@ export type StartedOnboarding = z.output<typeof StartedOnboarding>;
  * or the API is unavailable, 502 when the API refuses Initiate (most often: the callback URL is not
  * whitelisted for the environment).
  *
- * @example await startOnboarding(env, { environment: "demo", organizationNumber: "980386465", origin: "https://gw.example" })
+ * @example await startOnboarding(env, { environment: "demo", organizationNumber: "980386465",
+ * origin: "https://gw.example" })
  */
 export async function startOnboarding(
   env: Bindings,

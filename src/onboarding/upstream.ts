@@ -8,9 +8,9 @@
  * Neither is retried: Initiate is harmless to repeat by hand, and Finalize is single-use upstream.
  */
 import { z } from "zod";
-import { readConfig, type Bindings, type Environment } from "../lib/config";
-import { fail, ok, type Outcome } from "../lib/outcome";
-import { governorStub } from "../lib/stubs";
+import { readConfig, type Bindings, type Environment } from "../kernel/config";
+import { fail, ok, type Outcome } from "../kernel/outcome";
+import { governorStub } from "../kernel/stubs";
 import { leaving } from "../upstream/departure";
 import { exchange, retryAfterSeconds } from "../upstream/transport";
 

@@ -3,7 +3,7 @@
  * A tenant's order runs, and one run with its steps, its error, a Retry button when it failed, and
  * its refunds with their credit notes.
  */
-import type { Environment } from "../lib/config";
+import type { Environment } from "../kernel/config";
 import { orderNumber, plainError, underWay } from "../ledger/run-display";
 import { orderPath, tenantPath, when } from "../console/views";
 import type { OrderRunView } from "./run-view";

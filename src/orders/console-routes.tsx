@@ -6,9 +6,9 @@
  */
 import { budgets } from "../console/data";
 import { orderPath } from "../console/views";
-import { unwrap } from "../lib/outcome";
-import { Problem } from "../lib/problem";
-import { asOperator, tenantName } from "../lib/stubs";
+import { unwrap } from "../kernel/outcome";
+import { Problem } from "../kernel/problem";
+import { asOperator, tenantName } from "../kernel/stubs";
 import * as route from "../console/contract";
 import { BudgetPage } from "../console/pages/budget";
 import { OrderPage, OrdersPage } from "./console-page";

@@ -5,7 +5,7 @@
  * shop domain as typed; the secret is never put back on a page.
  */
 import type { ShopView } from "./tenant/webhook-setup";
-import type { Environment } from "../lib/config";
+import type { Environment } from "../kernel/config";
 import type { Flash } from "../console/flash";
 import { SOURCE_LABELS, tenantPath, webhookUrl } from "../console/views";
 import type { Source } from "./order";

@@ -7,9 +7,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { Source } from "./order";
 import { OrderRunView } from "./run-view";
 import { RunState } from "./runs";
-import { problems } from "../lib/openapi/problems";
-import { SECURITY } from "../lib/openapi/security";
-import { jsonAnswer } from "../routes/contract/kit";
+import { problems } from "../kernel/openapi/problems";
+import { SECURITY } from "../kernel/openapi/security";
+import { jsonAnswer } from "../kernel/routes/contract-kit";
 
 const ListQuery = z.strictObject({
   state: RunState.optional().openapi({ description: "Only runs in this state (e.g. `failed`)." }),

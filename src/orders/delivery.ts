@@ -4,7 +4,7 @@
  * are read in full) and the headers a signature scheme may need, less other schemes' credentials.
  */
 import { readCapped } from "../../shared/bytes";
-import { Problem } from "../lib/problem";
+import { Problem } from "../kernel/problem";
 
 /** Largest webhook body, bytes: a large Shopify order is tens of kB; this leaves ample room. */
 export const MAX_WEBHOOK_BYTES = 2 * 1024 * 1024;

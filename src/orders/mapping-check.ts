@@ -17,10 +17,10 @@
  * (`books.ts`): a save that names no account reads nothing, and a second save within the cache's
  * five minutes reads nothing either.
  */
-import type { Bindings } from "../lib/config";
-import { unwrap } from "../lib/outcome";
-import { Problem, type FieldError } from "../lib/problem";
-import { asOperator, type TenantName } from "../lib/stubs";
+import type { Bindings } from "../kernel/config";
+import { unwrap } from "../kernel/outcome";
+import { Problem, type FieldError } from "../kernel/problem";
+import { asOperator, type TenantName } from "../kernel/stubs";
 import { readBooks, type Books } from "../ledger/books";
 import {
   DEFAULT_CLEARING_ACCOUNTS,

@@ -5,11 +5,11 @@
  * problems and security: `orders/contract.ts`.
  */
 import type { Context } from "hono";
-import type { GatewayApp } from "../lib/app";
-import { unwrap } from "../lib/outcome";
-import { asKeyHolder, type KeyHolderStub } from "../lib/stubs";
-import { gatewayKey } from "../middleware/gateway-key";
-import { gatewayRouter } from "../routes/contract/kit";
+import type { GatewayApp } from "../kernel/app";
+import { unwrap } from "../kernel/outcome";
+import { asKeyHolder, type KeyHolderStub } from "../kernel/stubs";
+import { gatewayKey } from "../tenant/door/gateway-key";
+import { gatewayRouter } from "../kernel/routes/contract-kit";
 import { getOrder, listOrders, retryOrder } from "./contract";
 
 /** `call` on the caller's face of its tenant's object (the key is checked there). */

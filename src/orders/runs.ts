@@ -5,9 +5,9 @@
  * stretch as it read the record, so two deliveries of one order can never both start a run.
  */
 import { z } from "zod";
-import { sha256Hex } from "../lib/crypto";
+import { sha256Hex } from "../kernel/crypto";
 import { Order, Refund, Source, type OrderEvent } from "./order";
-import type { TenantName } from "../lib/stubs";
+import type { TenantName } from "../kernel/stubs";
 
 /** Where an order stands. */
 export const RunState = z.enum([

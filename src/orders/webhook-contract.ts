@@ -1,16 +1,16 @@
 /**
  * @module
  * The declaration of `POST /webhooks/{source}/{client}/{environment}`: a shop's signed delivery.
- * Each source signs its own way (`lib/openapi/security.ts`); the route accepts whichever scheme
+ * Each source signs its own way (`kernel/openapi/security.ts`); the route accepts whichever scheme
  * belongs to the `source` in its path.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { Environment } from "../lib/config";
+import { Environment } from "../kernel/config";
 import { Source } from "./order";
-import { problems } from "../lib/openapi/problems";
-import { SECURITY } from "../lib/openapi/security";
-import { ClientSlug } from "../lib/stubs";
-import { jsonAnswer } from "../routes/contract/kit";
+import { problems } from "../kernel/openapi/problems";
+import { SECURITY } from "../kernel/openapi/security";
+import { ClientSlug } from "../kernel/stubs";
+import { jsonAnswer } from "../kernel/routes/contract-kit";
 import { OrderRun } from "./contract";
 
 const WebhookRoute = z.object({ source: Source, client: ClientSlug, environment: Environment });

@@ -9,11 +9,11 @@
  * this list only names the headers those adapters read.
  */
 import type { MiddlewareHandler } from "hono";
-import type { GatewayApp } from "../lib/app";
+import type { GatewayApp } from "../kernel/app";
 import { Source } from "./order";
 import { MAX_SIGNATURE_HEADER_CHARS } from "./adapters/signature";
 import { WEBHOOK_UNVERIFIED } from "./adapters/source";
-import { problemOf } from "../lib/outcome";
+import { problemOf } from "../kernel/outcome";
 
 /**
  * Per source, the headers a signed delivery carries: every inner list must have one of its names.

@@ -11,9 +11,9 @@
  */
 import { ADAPTERS } from "./adapters/adapters";
 import { readDelivery } from "./delivery";
-import { unwrap } from "../lib/outcome";
-import { tenantName, tenantStub } from "../lib/stubs";
-import { gatewayRouter } from "../routes/contract/kit";
+import { unwrap } from "../kernel/outcome";
+import { tenantName, tenantStub } from "../kernel/stubs";
+import { gatewayRouter } from "../kernel/routes/contract-kit";
 import { receiveWebhook, type WebhookAnswer } from "./webhook-contract";
 
 export const webhookRoutes = gatewayRouter().openapi(receiveWebhook, async (c) => {

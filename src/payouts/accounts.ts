@@ -5,14 +5,14 @@
  * (`POST /GeneralLedgerAccounts`, as the tenant, VAT code 0: none of these lines carries VAT). The
  * chart is read through the reference cache (`ledger/books.ts`), and a creation forgets it.
  */
-import { readConfig, type Bindings } from "../lib/config";
+import { readConfig, type Bindings } from "../kernel/config";
 import { readBooks } from "../ledger/books";
 import { DEFAULT_PAYOUT_ACCOUNTS, type OrderMapping } from "../ledger/mapping";
 import { Source } from "../orders/order";
-import { unwrap } from "../lib/outcome";
-import { Problem } from "../lib/problem";
+import { unwrap } from "../kernel/outcome";
+import { Problem } from "../kernel/problem";
 import { resourceOf } from "../v2/shaping/reference-cache";
-import { asOperator, parseTenantName, type TenantName } from "../lib/stubs";
+import { asOperator, parseTenantName, type TenantName } from "../kernel/stubs";
 import { callUpstream } from "../upstream/client";
 
 /** How long a creation may take, ms, a wait for a permit included: the operator is waiting. */

@@ -8,8 +8,8 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { Source } from "../orders/order";
-import { problemResponse } from "../lib/openapi/problems";
-import { SECURITY } from "../lib/openapi/security";
+import { problemResponse } from "../kernel/openapi/problems";
+import { SECURITY } from "../kernel/openapi/security";
 import { PayoutState } from "./records";
 import { Target } from "../tenant/admin-contract";
 import { requireSession } from "../console/guard";

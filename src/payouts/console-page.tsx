@@ -6,7 +6,7 @@
  * with its lines by kind, what keeps it from matching, its voucher, its steps and a Retry button;
  * for one held because it pays out no order, a Confirm and book button, the operator's alone.
  */
-import type { Environment } from "../lib/config";
+import type { Environment } from "../kernel/config";
 import type { Flash } from "../console/flash";
 import { plainError } from "../ledger/run-display";
 import { orderPath, tenantPath, when } from "../console/views";

@@ -6,10 +6,10 @@
  * (`asOperator`): the session is the authority here, as the gateway key is on `/payouts`.
  */
 import { tenantPath } from "../console/views";
-import { unwrap } from "../lib/outcome";
+import { unwrap } from "../kernel/outcome";
 import { accountRoles, checkAccounts, createAccount } from "./accounts";
-import { Problem } from "../lib/problem";
-import { asOperator, tenantName } from "../lib/stubs";
+import { Problem } from "../kernel/problem";
+import { asOperator, tenantName } from "../kernel/stubs";
 import { seeWith, takeFlash } from "../console/flash-redirect";
 import { PayoutPage, payoutPath, PayoutsPage } from "./console-page";
 import * as route from "./console-contract";

@@ -6,11 +6,11 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { Source } from "../orders/order";
-import { problems } from "../lib/openapi/problems";
-import { SECURITY } from "../lib/openapi/security";
+import { problems } from "../kernel/openapi/problems";
+import { SECURITY } from "../kernel/openapi/security";
 import { PayoutState } from "./records";
 import { PayoutView, UnpaidOrder } from "./view";
-import { jsonAnswer } from "../routes/contract/kit";
+import { jsonAnswer } from "../kernel/routes/contract-kit";
 
 const Limit = z.coerce
   .number()

@@ -8,11 +8,11 @@
  * attempt: a step the engine retries records nothing twice, while a payout the operator retries
  * can be unmatched (and announced) again, and then reconciled.
  */
-import type { Bindings } from "../lib/config";
+import type { Bindings } from "../kernel/config";
 import { recordEvents } from "../events/announce";
 import { eventKey } from "../events/keys";
 import type { Source } from "../orders/order";
-import type { TenantName } from "../lib/stubs";
+import type { TenantName } from "../kernel/stubs";
 
 /** One announcement: which payout, which attempt, and what the run found. */
 export interface PayoutAnnouncement {

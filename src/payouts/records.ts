@@ -14,10 +14,10 @@
  * or instant payout: recorded with the reason, never booked).
  */
 import { z } from "zod";
-import { sha256Hex } from "../lib/crypto";
+import { sha256Hex } from "../kernel/crypto";
 import { Source } from "../orders/order";
 import { StepRecord } from "../orders/runs";
-import type { TenantName } from "../lib/stubs";
+import type { TenantName } from "../kernel/stubs";
 import { Payout } from "./payout";
 
 /** Where a payout stands. */

@@ -17,9 +17,9 @@
 import { z } from "zod";
 import { readCapped } from "../../shared/bytes";
 import type { ApiClient } from "../tenant/registration";
-import { readConfig, type Bindings, type Environment } from "../lib/config";
-import { Problem } from "../lib/problem";
-import type { TenantName } from "../lib/stubs";
+import { readConfig, type Bindings, type Environment } from "../kernel/config";
+import { Problem } from "../kernel/problem";
+import type { TenantName } from "../kernel/stubs";
 import { loggedUpstream } from "./upstream";
 
 /** How long the read may take, ms, a wait for a permit included: an operator is at the page. */

@@ -5,8 +5,8 @@
  * one unit: a page behind the session, like the console's other reads.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { problemResponse } from "../lib/openapi/problems";
-import { SECURITY } from "../lib/openapi/security";
+import { problemResponse } from "../kernel/openapi/problems";
+import { SECURITY } from "../kernel/openapi/security";
 import { Target } from "../tenant/admin-contract";
 import { RequestsQuery } from "../tenant/admin-activity-contract";
 import { requireSession } from "../console/guard";

@@ -4,7 +4,7 @@
  * support bundle in a readonly textarea, to copy into a request to the API's support. Nothing on it
  * is secret: the log holds no key, no token and no query value.
  */
-import type { Environment, RequestLogMode } from "../lib/config";
+import type { Environment, RequestLogMode } from "../kernel/config";
 import { tenantPath, when } from "../console/views";
 import type { RequestView } from "./view";
 import { Layout } from "../console/layout";

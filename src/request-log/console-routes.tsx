@@ -4,9 +4,9 @@
  * with each failed call's support bundle, and an assistant's last tool calls. The session is the
  * authority, as the admin token is on `/admin`.
  */
-import { unwrap } from "../lib/outcome";
+import { unwrap } from "../kernel/outcome";
 import { requestLogPage } from "./page";
-import { asOperator, tenantName } from "../lib/stubs";
+import { asOperator, tenantName } from "../kernel/stubs";
 import { RequestsPage } from "./console-page";
 import { TOOL_CALLS_SHOWN } from "../assistants/console/tool-calls";
 import { html } from "../console/render";

@@ -11,8 +11,8 @@
  * where there is none (a test calling the app directly), it is written at once, as before.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import type { GatewayApp } from "../lib/app";
-import { log } from "../lib/log";
+import type { GatewayApp } from "../kernel/app";
+import { log } from "../kernel/log";
 
 /** Logs each request once it is answered. */
 export const requestLog: MiddlewareHandler<GatewayApp> = async function requestLog(c, next) {

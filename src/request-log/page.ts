@@ -5,9 +5,9 @@
  * client by the API's own id. That id is read here the first time a page has a call to bundle and
  * then kept with the tenant (`api-client.ts` says why then).
  */
-import { readConfig, type Bindings, type Environment } from "../lib/config";
-import { unwrap } from "../lib/outcome";
-import { asOperator, tenantName } from "../lib/stubs";
+import { readConfig, type Bindings, type Environment } from "../kernel/config";
+import { unwrap } from "../kernel/outcome";
+import { asOperator, tenantName } from "../kernel/stubs";
 import { readApiClient } from "./api-client";
 import { pageSize, requestPage, statusFilter } from "./view";
 

@@ -7,11 +7,11 @@
  * apart), the query keeps its parameter names only (a value can be a secret), headers are never
  * read. The API's error body and, for a failed call, the request body are kept, capped.
  */
-import { sha256Hex } from "../lib/crypto";
-import type { Caller } from "../lib/app";
-import { readConfig, type Bindings } from "../lib/config";
-import { log } from "../lib/log";
-import { toCallLog, type TenantName } from "../lib/stubs";
+import { sha256Hex } from "../kernel/crypto";
+import type { Caller } from "../kernel/app";
+import { readConfig, type Bindings } from "../kernel/config";
+import { log } from "../kernel/log";
+import { toCallLog, type TenantName } from "../kernel/stubs";
 import type { CallTrace } from "../upstream/client";
 import {
   API_ERROR_CHARS,

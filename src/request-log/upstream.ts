@@ -13,8 +13,8 @@
  * (`recordCall` turns a lost row into a warning).
  */
 import type { CallerKind } from "./tenant-rows";
-import { readConfig } from "../lib/config";
-import { Problem, PROBLEM_TYPES } from "../lib/problem";
+import { readConfig } from "../kernel/config";
+import { Problem, PROBLEM_TYPES } from "../kernel/problem";
 import {
   callUpstream,
   type CallTrace,

@@ -6,7 +6,7 @@
  * the client key, a token or a gateway key: the log holds none of them.
  */
 import { z } from "zod";
-import { RequestLogMode } from "../lib/config";
+import { RequestLogMode } from "../kernel/config";
 import type { ApiClient } from "../tenant/registration";
 import { CallerKind, type LoggedRow, type StatusFilter } from "./tenant-rows";
 

@@ -7,11 +7,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { GrantId, GrantView } from "../assistants/tenant/assistant-grants";
 import { WebhookStatus } from "../orders/tenant/webhook-status";
-import { problems } from "../lib/openapi/problems";
-import { SECURITY } from "../lib/openapi/security";
+import { problems } from "../kernel/openapi/problems";
+import { SECURITY } from "../kernel/openapi/security";
 import { Cursor, Recording, RequestView, StatusParam } from "../request-log/view";
 import { Target } from "./admin-contract";
-import { jsonAnswer } from "../routes/contract/kit";
+import { jsonAnswer } from "../kernel/routes/contract-kit";
 
 const base = { tags: ["admin"], security: [{ [SECURITY.operator]: [] }] };
 

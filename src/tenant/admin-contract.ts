@@ -4,17 +4,17 @@
  * and answer schemas, problems, security. `tenant/admin-routes.ts` binds a handler to each.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { Environment } from "../lib/config";
+import { Environment } from "../kernel/config";
 import { OrderMapping, OrderMappingInput } from "../ledger/mapping";
 import { Source } from "../orders/order";
 import { ShopDomain } from "../orders/adapters/shopify";
 import { StripeKey, StripeMode } from "../payouts/stripe/key";
-import { problems } from "../lib/openapi/problems";
-import { SECURITY } from "../lib/openapi/security";
-import { ClientSlug } from "../lib/stubs";
+import { problems } from "../kernel/openapi/problems";
+import { SECURITY } from "../kernel/openapi/security";
+import { ClientSlug } from "../kernel/stubs";
 import { TenantView } from "./view";
-import { jsonGate } from "../middleware/validate";
-import { jsonAnswer, jsonBody } from "../routes/contract/kit";
+import { jsonGate } from "../kernel/middleware/validate";
+import { jsonAnswer, jsonBody } from "../kernel/routes/contract-kit";
 import { Payout } from "../payouts/contract";
 
 /** How long a rotated gateway key keeps working, s: a day, so callers can roll out the new one. */

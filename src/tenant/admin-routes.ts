@@ -9,18 +9,18 @@
  */
 import type { Context } from "hono";
 import type { z } from "zod";
-import type { GatewayApp } from "../lib/app";
+import type { GatewayApp } from "../kernel/app";
 import { revokeGrantRecords } from "../assistants/oauth/revoke";
 import { assertMappingFits } from "../orders/mapping-check";
-import { unwrap } from "../lib/outcome";
-import { asOperator, tenantName, type OperatorStub } from "../lib/stubs";
+import { unwrap } from "../kernel/outcome";
+import { asOperator, tenantName, type OperatorStub } from "../kernel/stubs";
 import { startOnboarding } from "../onboarding/start";
 import { listTenants, registerTenant, removeTenant, replaceClientKey } from "./admin";
-import { requireAdmin } from "../middleware/admin-auth";
+import { requireAdmin } from "./door/admin-auth";
 import { requestLogPage } from "../request-log/page";
 import * as route from "./admin-contract";
 import * as activity from "./admin-activity-contract";
-import { gatewayRouter, withDefaults } from "../routes/contract/kit";
+import { gatewayRouter, withDefaults } from "../kernel/routes/contract-kit";
 import * as onboarding from "../onboarding/contract";
 
 export { DEFAULT_KEY_GRACE_SECONDS } from "./admin-contract";

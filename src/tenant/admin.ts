@@ -5,10 +5,10 @@
  * description with its environment's rate-governor counters.
  */
 import type { GovernorCounters } from "../upstream/rate-governor";
-import { Environment, type Bindings } from "../lib/config";
+import { Environment, type Bindings } from "../kernel/config";
 import { revokeGrantRecords } from "../assistants/oauth/revoke";
 import { offboardTenant } from "../onboarding/offboard";
-import { ok, unwrap, type Outcome } from "../lib/outcome";
+import { ok, unwrap, type Outcome } from "../kernel/outcome";
 import {
   directoryStub,
   eventsStub,
@@ -17,7 +17,7 @@ import {
   parseTenantName,
   tenantName,
   type TenantName,
-} from "../lib/stubs";
+} from "../kernel/stubs";
 import { tenantView, type TenantView } from "./view";
 
 /** What registering a tenant takes. */

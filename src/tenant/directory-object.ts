@@ -11,7 +11,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { z } from "zod";
-import type { Bindings, Environment } from "../lib/config";
+import type { Bindings, Environment } from "../kernel/config";
 import { OAuthRegistrations, type Admission } from "../assistants/oauth/directory-registrations";
 import { OnboardingStates, type TakenState } from "../onboarding/directory-states";
 import { ShopClaims, type ClaimAnswer, type ShopClaim } from "../orders/directory-shop-claims";

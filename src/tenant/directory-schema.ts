@@ -1,13 +1,13 @@
 /**
  * @module
  * The directory object's SQLite layout as a numbered list of migration steps
- * (`durable/migrations.ts`), applied in its constructor on every wake. Step 3 is the baseline: the
+ * (`kernel/migrations.ts`), applied in its constructor on every wake. Step 3 is the baseline: the
  * layout of the text version row "3" that came before the list. Step 4 brings `console_revoked`
  * under the list; it was created on every wake outside the version row until then, so the step's
  * `IF NOT EXISTS` finds it on every object that ran that code. Layout: docs/storage.md.
  */
-import { addColumn } from "../durable/columns";
-import { migrate as migrateSteps, type Migration } from "../durable/migrations";
+import { addColumn } from "../kernel/columns";
+import { migrate as migrateSteps, type Migration } from "../kernel/migrations";
 import { OAUTH_REGISTRATIONS_TABLES } from "../assistants/oauth/directory-registrations";
 import { ONBOARDING_STATES_TABLE } from "../onboarding/directory-states";
 import { SHOP_CLAIMS_TABLES } from "../orders/directory-shop-claims";

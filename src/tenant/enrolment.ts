@@ -5,8 +5,8 @@
  * it is sealed, and what the tenant remembered of the old books is dropped (and counted, so the
  * operator's answer says what went).
  */
-import type { Bindings, Environment } from "../lib/config";
-import { fail, ok, type Outcome } from "../lib/outcome";
+import type { Bindings, Environment } from "../kernel/config";
+import { fail, ok, type Outcome } from "../kernel/outcome";
 import { issueToken } from "../upstream/token";
 import { NO_TENANT, type TenantParts } from "./parts";
 import { nameOf, type TenantRecord } from "./registration";

@@ -5,8 +5,8 @@
  * roll the new key out before the old one stops working.
  */
 import { z } from "zod";
-import type { Environment } from "../lib/config";
-import { sha256Hex, timingSafeEqual } from "../lib/crypto";
+import type { Environment } from "../kernel/config";
+import { sha256Hex, timingSafeEqual } from "../kernel/crypto";
 import { newGatewayKey } from "./key-format";
 import { rows } from "./sql";
 

@@ -13,7 +13,7 @@ import { RpcTarget } from "cloudflare:workers";
 import type { Scope } from "../assistants/mcp/principal";
 import type { Source } from "../orders/order";
 import type { RunState } from "../orders/runs";
-import { fail, ok, type Outcome } from "../lib/outcome";
+import { fail, ok, type Outcome } from "../kernel/outcome";
 import type { CodeId, CodeKey } from "../v2/shaping/code-refs";
 import {
   viewOf,

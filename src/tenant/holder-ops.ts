@@ -10,7 +10,7 @@
 import type { Source } from "../orders/order";
 import type { OrderRunView } from "../orders/run-view";
 import type { RunState } from "../orders/runs";
-import { ok, type Outcome } from "../lib/outcome";
+import { ok, type Outcome } from "../kernel/outcome";
 import type { CodeId, CodeKey } from "../v2/shaping/code-refs";
 import type { StoredAnswer } from "../v2/shaping/stored-answer";
 import { cacheMs, type KeyAccess } from "../upstream/access-cache";

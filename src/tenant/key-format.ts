@@ -4,9 +4,9 @@
  * address the tenant's Durable Object without a lookup; the object then authenticates the secret
  * against the hash it stores. A name read from a key is a claim until that check passes.
  */
-import type { Environment } from "../lib/config";
-import { randomSecret } from "../lib/crypto";
-import { tenantName, type TenantName } from "../lib/stubs";
+import type { Environment } from "../kernel/config";
+import { randomSecret } from "../kernel/crypto";
+import { tenantName, type TenantName } from "../kernel/stubs";
 
 /** A new gateway key for a tenant (shown once, stored only as a hash). */
 export function newGatewayKey(environment: Environment, client: string): string {

@@ -9,7 +9,7 @@ import type { OrderMapping, OrderMappingInput } from "../ledger/mapping";
 import type { Source } from "../orders/order";
 import type { OrderRunView } from "../orders/run-view";
 import type { RunState } from "../orders/runs";
-import { fail, failOn, ok, type Outcome } from "../lib/outcome";
+import { fail, failOn, ok, type Outcome } from "../kernel/outcome";
 import type { PayoutState } from "../payouts/records";
 import type { PayoutView, UnpaidOrder } from "../payouts/view";
 import type { ClearedRecords, Enrolment, Registering } from "./enrolment";

@@ -13,9 +13,9 @@
  * (`clientKeyId`), so a read made with one key is never stored under the next.
  */
 import { z } from "zod";
-import { Environment } from "../lib/config";
-import { Sealed } from "../lib/crypto";
-import { ClientSlug, tenantName, type TenantName } from "../lib/stubs";
+import { Environment } from "../kernel/config";
+import { Sealed } from "../kernel/crypto";
+import { ClientSlug, tenantName, type TenantName } from "../kernel/stubs";
 import { jsonColumn, row } from "./sql";
 
 /** The table as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step). */

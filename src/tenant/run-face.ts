@@ -13,7 +13,7 @@ import type { Known, KnownAsk, Learned, OrderRunPort, RunInput } from "../orders
 import type { RunPatch } from "../orders/runs";
 import type { KnownAccount, LedgerRead, PayoutRunPort, PayoutTask } from "../payouts/port";
 import type { PayoutPatch } from "../payouts/records";
-import { fail, type Outcome } from "../lib/outcome";
+import { fail, type Outcome } from "../kernel/outcome";
 import type { RunOwner } from "../orders/tenant/order-desk";
 import { ownerOf, type TenantParts } from "./parts";
 import type { Access } from "../upstream/tenant/token-keeper";

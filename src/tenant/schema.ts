@@ -1,7 +1,7 @@
 /**
  * @module
  * The tenant object's SQLite layout as a numbered list of migration steps
- * (`durable/migrations.ts`), applied in its constructor on every wake: one read once the layout is
+ * (`kernel/migrations.ts`), applied in its constructor on every wake: one read once the layout is
  * current. Layout and fields: docs/storage.md.
  *
  * Step 5 is the baseline: the layout of the text version row "5" that came before the list, made of
@@ -9,8 +9,8 @@
  * EXISTS`, so an object at "5" skips it and one at an older version ("2" to "4", whose layouts were
  * each a subset of it) gains what it lacks, its rows kept. Everything after is a step of its own.
  */
-import { addColumn } from "../durable/columns";
-import { migrate as migrateSteps, type Migration } from "../durable/migrations";
+import { addColumn } from "../kernel/columns";
+import { migrate as migrateSteps, type Migration } from "../kernel/migrations";
 import { CODE_ID_TABLES } from "../v2/tenant/code-ids";
 import { GATEWAY_KEY_TABLES } from "./gateway-keys";
 import { IDEMPOTENCY_TABLES } from "../v2/tenant/idempotency-keys";

@@ -4,9 +4,9 @@
  * `SECRETS_KEY`, with `SECRETS_KEY_PREVIOUS` still opening records during a rotation. A record
  * opened with the previous key comes back re-sealed under the current one, for the caller to store.
  */
-import type { Bindings } from "../lib/config";
-import { open, seal, type Sealed } from "../lib/crypto";
-import { secretsKeys } from "../lib/secrets";
+import type { Bindings } from "../kernel/config";
+import { open, seal, type Sealed } from "../kernel/crypto";
+import { secretsKeys } from "../kernel/secrets";
 
 /** An opened secret, and the record to store instead when it was sealed under the previous key. */
 export interface Opened {

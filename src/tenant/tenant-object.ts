@@ -8,10 +8,10 @@
  * modules' stored work. Storage layout: docs/storage.md.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { Bindings } from "../lib/config";
-import { directoryStub } from "../lib/stubs";
+import type { Bindings } from "../kernel/config";
+import { directoryStub } from "../kernel/stubs";
 import type { Source } from "../orders/order";
-import type { Outcome } from "../lib/outcome";
+import type { Outcome } from "../kernel/outcome";
 import { AssistantGrants } from "../assistants/tenant/assistant-grants";
 import { CallLogFace } from "../request-log/call-log-face";
 import { CodeIds } from "../v2/tenant/code-ids";

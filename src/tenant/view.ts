@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { GovernorCounters } from "../upstream/rate-governor";
-import { Environment } from "../lib/config";
+import { Environment } from "../kernel/config";
 
 /** The token's state: valid until `expiresAt`, refused by the token endpoint, or none yet. */
 const TokenState = z.discriminatedUnion("state", [

@@ -28,11 +28,11 @@
  * requests stays in the tenant's object: a miss here is an ordinary `access` call there.
  *
  * No module state (lib keeps none): the one instance per isolate is created in `src/index.ts` and
- * handed to the routes on the request's context (`middleware/access-cache.ts`).
+ * handed to the routes on the request's context (`tenant/door/access-cache.ts`).
  */
-import { sha256Hex } from "../lib/crypto";
-import type { Outcome } from "../lib/outcome";
-import type { TenantName } from "../lib/stubs";
+import { sha256Hex } from "../kernel/crypto";
+import type { Outcome } from "../kernel/outcome";
+import type { TenantName } from "../kernel/stubs";
 
 /**
  * The longest an isolate serves a verified key from memory, ms: the bound on how long a removal,

@@ -5,9 +5,9 @@
  * `AccessCache` instead: see `access-cache.ts`), a permit from the environment's governor, the
  * exchange, and the retry rules below. It never retries a write blindly.
  */
-import type { Environment, EnvironmentConfig, Bindings } from "../lib/config";
-import { problemOf, type Outcome } from "../lib/outcome";
-import { Problem } from "../lib/problem";
+import type { Environment, EnvironmentConfig, Bindings } from "../kernel/config";
+import { problemOf, type Outcome } from "../kernel/outcome";
+import { Problem } from "../kernel/problem";
 import {
   asGrantHolder,
   asKeyHolder,
@@ -16,7 +16,7 @@ import {
   governorStub,
   tenantStub,
   type TenantName,
-} from "../lib/stubs";
+} from "../kernel/stubs";
 import type { AccessCache, KeyAccess } from "./access-cache";
 import { leaving } from "./departure";
 import { exchange, retryAfterSeconds } from "./transport";

@@ -1,7 +1,7 @@
 /**
  * @module
  * The API's two environments, and what makes one usable: its roots and its keys, read from the
- * `DEMO_`/`PRODUCTION_` bindings by `lib/config.ts`. An environment that lacks them is a value
+ * `DEMO_`/`PRODUCTION_` bindings by `kernel/config.ts`. An environment that lacks them is a value
  * (`ok: false` with the names at fault), never an exception.
  */
 import { z } from "zod";

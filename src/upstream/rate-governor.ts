@@ -23,8 +23,8 @@
  * anyway, and an eviction only makes the next verdicts more cautious ("unproven") for a while.
  */
 import { DurableObject } from "cloudflare:workers";
-import { readConfig, type Bindings } from "../lib/config";
-import { log } from "../lib/log";
+import { readConfig, type Bindings } from "../kernel/config";
+import { log } from "../kernel/log";
 import { FairQueue, type QueueState, type TenantCounters } from "./rate/fair-queue";
 import { GrantWindow } from "./rate/grant-window";
 import { KeyHealth, type RefusalVerdict } from "./rate/key-health";

@@ -3,9 +3,14 @@
  * The client-credentials request to the API's token endpoint, and what its answer means.
  */
 import { z } from "zod";
-import { readConfig, type Bindings, type Environment, type EnvironmentConfig } from "../lib/config";
-import { fail, ok, type Outcome } from "../lib/outcome";
-import { governorStub, type TenantName } from "../lib/stubs";
+import {
+  readConfig,
+  type Bindings,
+  type Environment,
+  type EnvironmentConfig,
+} from "../kernel/config";
+import { fail, ok, type Outcome } from "../kernel/outcome";
+import { governorStub, type TenantName } from "../kernel/stubs";
 import { leaving } from "./departure";
 import { exchange, retryAfterSeconds } from "./transport";
 

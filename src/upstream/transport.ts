@@ -8,7 +8,7 @@
  * `Authorization` and `Ocp-Apim-Subscription-Key`, to wherever the `Location` points. A 3xx goes
  * back to the caller as the API sent it, its `Location` pointed at the gateway or dropped.
  */
-import type { Bindings } from "../lib/config";
+import type { Bindings } from "../kernel/config";
 
 /**
  * The longest one upstream exchange may take, ms (the API's slowest list calls take seconds, not

@@ -8,7 +8,7 @@
  * added to writes here (the events issue announces them) covers both.
  */
 import type { V2Request } from "./passthrough";
-import { Problem, PROBLEM_TYPES } from "../lib/problem";
+import { Problem, PROBLEM_TYPES } from "../kernel/problem";
 import { logAfterAnswer, type CallerTag, type CallFacts } from "../request-log/record";
 import { shapedV2 } from "./shaping/v2";
 import type { CallTrace } from "../upstream/client";

@@ -13,8 +13,8 @@
  * `X-Ledgergate-Uncataloged: pass` (the caller's own budget, the caller's own risk of a typo).
  */
 import { matchOperation } from "../../shared/v2/catalog";
-import { log } from "../lib/log";
-import { Problem } from "../lib/problem";
+import { log } from "../kernel/log";
+import { Problem } from "../kernel/problem";
 import { extraMethodsAt, parseExtraOperations, type ExtraOperations } from "./extra-operations";
 import { nearestPath } from "./suggest";
 

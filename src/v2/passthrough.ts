@@ -8,16 +8,16 @@
 import type { z } from "zod";
 import { readCapped } from "../../shared/bytes";
 import { matchOperation } from "../../shared/v2/catalog";
-import type { Holder } from "../lib/app";
-import { readConfig, type Bindings, type EnvironmentConfig } from "../lib/config";
+import type { Holder } from "../kernel/app";
+import { readConfig, type Bindings, type EnvironmentConfig } from "../kernel/config";
 import { announceWrite } from "../events/announce";
-import { Problem } from "../lib/problem";
+import { Problem } from "../kernel/problem";
 import type { AccessCache } from "../upstream/access-cache";
 import { callUpstream, type CallTrace, type Lane } from "../upstream/client";
 import { gatewayLink, gatewayPagination } from "../upstream/links";
 import { admitOperation } from "./operation";
 import { v2Path } from "./path";
-import { fieldErrors } from "../lib/validate";
+import { fieldErrors } from "../kernel/validate";
 
 /**
  * Largest body passed through, bytes: the API's largest upload (a 30 MB pdf) with room for

@@ -13,7 +13,7 @@
  * decoding and `/` after two, and what it means depends on how many decoders stand in front of the
  * API. An encoded `.` stays refused too, since decoding it could make a dot segment.
  */
-import type { Result } from "../lib/result";
+import type { Result } from "../kernel/result";
 
 const SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%]+$/;
 /**

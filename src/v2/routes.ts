@@ -7,12 +7,12 @@
  * answered (`v2/call.ts`, shared with the MCP server's tools).
  */
 import { Hono } from "hono";
-import type { GatewayApp } from "../lib/app";
+import type { GatewayApp } from "../kernel/app";
 import { readV2Request } from "./passthrough";
 import { keyTag } from "../request-log/record";
 import type { CallTrace } from "../upstream/client";
 import { performV2 } from "./call";
-import { authenticatedKey, gatewayKey } from "../middleware/gateway-key";
+import { authenticatedKey, gatewayKey } from "../tenant/door/gateway-key";
 
 export const v2Routes = new Hono<GatewayApp>().all(
   "/*",

@@ -7,7 +7,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import app from "../../src/index";
-import { gatewayDocument } from "../../src/lib/openapi/gateway-document";
+import { gatewayDocument } from "../../src/kernel/openapi/gateway-document";
 import { v2Document } from "../../src/v2/openapi/document";
 
 async function expectValid(doc: object): Promise<void> {

@@ -11,10 +11,10 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { DISABLE_AFTER_MS } from "../../src/events/object/dispatch";
 import { EVENT_RETENTION_MS } from "../../src/events/object/log";
 import { MAX_REPLAY_EVENTS } from "../../src/events/object/replays";
-import { storedVersion } from "../../src/durable/migrations";
+import { storedVersion } from "../../src/kernel/migrations";
 import { readFeed } from "../../src/events/feed";
 import type { EventDraft } from "../../src/events/types";
-import { eventsStub, tenantName } from "../../src/lib/stubs";
+import { eventsStub, tenantName } from "../../src/kernel/stubs";
 import { restoreClock, skipAhead } from "../helpers/clock";
 import {
   addEndpoint,

@@ -1,18 +1,18 @@
 /**
- * The numbered migrations every stateful object uses (`src/durable/migrations.ts`) and the guarded
- * column changes its steps use (`src/durable/columns.ts`), on storage no step has touched: a
+ * The numbered migrations every stateful object uses (`src/kernel/migrations.ts`) and the guarded
+ * column changes its steps use (`src/kernel/columns.ts`), on storage no step has touched: a
  * `RateGovernor` object's, which stores nothing of its own, under a name no other test uses.
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { addColumn, hasColumn, renameColumn } from "../../src/durable/columns";
+import { addColumn, hasColumn, renameColumn } from "../../src/kernel/columns";
 import {
   migrate,
   MigrationError,
   storedVersion,
   type Migration,
-} from "../../src/durable/migrations";
+} from "../../src/kernel/migrations";
 
 const GOVERNORS = env.RATE_GOVERNOR;
 let seq = 0;

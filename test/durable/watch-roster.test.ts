@@ -9,7 +9,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { readConfig } from "../../src/lib/config";
+import { readConfig } from "../../src/kernel/config";
 import { cycles, type Watched } from "../../src/events/watcher/cadence";
 
 afterEach(() => {

@@ -20,7 +20,7 @@ import app from "../../src/index";
 import { MAX_PAGES } from "../../src/events/watcher/poll";
 import { LOOKBACK_MS } from "../../src/events/watcher/times";
 import { WATCHER_BACKOFF_MS } from "../../src/upstream/rate/watcher-room";
-import { governorStub } from "../../src/lib/stubs";
+import { governorStub } from "../../src/kernel/stubs";
 import { restoreClock, skipAhead } from "../helpers/clock";
 import { signIn } from "../helpers/console";
 import { addEndpoint, captureQueue, drain, events, feed, installReceiver } from "../helpers/events";

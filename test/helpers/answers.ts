@@ -11,7 +11,7 @@
  */
 import { expect } from "vitest";
 import app from "../../src/index";
-import { gatewayDocument } from "../../src/lib/openapi/gateway-document";
+import { gatewayDocument } from "../../src/kernel/openapi/gateway-document";
 
 /** A JSON Schema as the document holds it. */
 export type Schema = { [keyword: string]: unknown };

@@ -12,7 +12,7 @@ import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
 import type { Watcher } from "../../src/events/watcher/watcher-object";
-import { governorStub, tenantName, watcherStub } from "../../src/lib/stubs";
+import { governorStub, tenantName, watcherStub } from "../../src/kernel/stubs";
 import type { WatcherView } from "../../src/events/watcher/view";
 import { control } from "./gateway";
 

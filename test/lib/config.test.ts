@@ -4,7 +4,7 @@ import {
   DEFAULT_PAGES_ALL_MAX_ROWS,
   DEFAULT_WATCHER_BUDGET_SHARE,
   readConfig,
-} from "../../src/lib/config";
+} from "../../src/kernel/config";
 
 const DEMO = {
   DEMO_API_BASE_URL: "https://api.test/Demo/v2",

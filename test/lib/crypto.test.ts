@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sha256Hex, toHex } from "../../src/lib/crypto";
+import { sha256Hex, toHex } from "../../src/kernel/crypto";
 
 describe("hex", () => {
   it("writes every byte as two lowercase digits", () => {

@@ -3,7 +3,7 @@
  * (here none is set: `info`, the default), so callers can skip gathering one that would not be.
  */
 import { describe, expect, it } from "vitest";
-import { log } from "../../src/lib/log";
+import { log } from "../../src/kernel/log";
 
 describe("log.writes", () => {
   it("at the default level, writes info and above, not debug", () => {

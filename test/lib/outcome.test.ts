@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fail, ok, problemOf, unwrap, type Reason } from "../../src/lib/outcome";
-import { PROBLEM_BASE, Problem, type ProblemType } from "../../src/lib/problem";
+import { fail, ok, problemOf, unwrap, type Reason } from "../../src/kernel/outcome";
+import { PROBLEM_BASE, Problem, type ProblemType } from "../../src/kernel/problem";
 
 /**
  * Every reason, with the problem a caller must see: a new reason does not compile until it is added

@@ -4,9 +4,13 @@
  */
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import type { GatewayApp } from "../../src/lib/app";
-import { handleError, OVERLOADED_RETRY_AFTER_SECONDS, PROBLEM_BASE } from "../../src/lib/problem";
-import { requestId } from "../../src/middleware/request-id";
+import type { GatewayApp } from "../../src/kernel/app";
+import {
+  handleError,
+  OVERLOADED_RETRY_AFTER_SECONDS,
+  PROBLEM_BASE,
+} from "../../src/kernel/problem";
+import { requestId } from "../../src/kernel/middleware/request-id";
 
 /** The gateway's error boundary around one route that throws `err`, as a stub call would. */
 function throwing(err: unknown) {

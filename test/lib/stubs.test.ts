@@ -7,7 +7,7 @@ import {
   tenantName,
   tenantStub,
   type TenantBinding,
-} from "../../src/lib/stubs";
+} from "../../src/kernel/stubs";
 
 describe("stubs: tenantName and parseTenantName", () => {
   it("builds environment:client and parses it back", () => {

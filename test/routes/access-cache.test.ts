@@ -8,8 +8,8 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Environment } from "../../src/lib/config";
-import { asKeyHolder, tenantName } from "../../src/lib/stubs";
+import type { Environment } from "../../src/kernel/config";
+import { asKeyHolder, tenantName } from "../../src/kernel/stubs";
 import { ACCESS_CACHE_MS, ACCESS_REFRESH_AFTER_MS } from "../../src/upstream/access-cache";
 import { restoreClock, skipAhead } from "../helpers/clock";
 import { ADMIN, control, fresh, gw, json, stats, tenant } from "../helpers/gateway";

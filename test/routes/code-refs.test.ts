@@ -5,7 +5,7 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Bindings } from "../../src/lib/config";
+import type { Bindings } from "../../src/kernel/config";
 import { control, fresh, json, stats, tenant } from "../helpers/gateway";
 
 beforeEach(() => fresh());

@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { corpus } from "../fixtures/orders/shopify";
 import { TEST_SECRETS } from "../fixtures/orders/sign";
 import { cookieOf, form, OPERATOR_TOKEN, signIn } from "../helpers/console";
-import { asKeyHolder, tenantName } from "../../src/lib/stubs";
+import { asKeyHolder, tenantName } from "../../src/kernel/stubs";
 import { fresh, gw, tenant } from "../helpers/gateway";
 import { shopTenant, waitFor } from "../helpers/orders";
 

@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import app from "../../src/index";
-import type { Bindings } from "../../src/lib/config";
+import type { Bindings } from "../../src/kernel/config";
 import { ADMIN } from "../helpers/gateway";
 
 const COMMITTED_TOKEN = "local-admin-token";

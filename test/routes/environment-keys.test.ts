@@ -8,7 +8,7 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Bindings } from "../../src/lib/config";
+import type { Bindings } from "../../src/kernel/config";
 import { restoreClock, skipAhead } from "../helpers/clock";
 import { ADMIN, control, fresh, gw, tenant } from "../helpers/gateway";
 

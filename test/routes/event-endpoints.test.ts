@@ -13,7 +13,7 @@ import {
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import app from "../../src/index";
-import { eventsStub, tenantName } from "../../src/lib/stubs";
+import { eventsStub, tenantName } from "../../src/kernel/stubs";
 import { restoreClock, skipAhead } from "../helpers/clock";
 import { addEndpoint, captureQueue, drain, events, feed, installReceiver } from "../helpers/events";
 import { ADMIN, gw, json, tenant } from "../helpers/gateway";
@@ -313,7 +313,8 @@ describe("event endpoints: errors", () => {
 describe("event endpoints: security", () => {
   it("refuses a missing or forged key, and the operator's routes without the operator's token", async () => {
     const t = await tenant();
-    // First: a failed operator token blocks this address for the operator (middleware/inbound-limit.ts).
+    // First: a failed operator token blocks this address for the operator
+    // (tenant/door/inbound-limit.ts).
     expect(
       (await gw(`/admin/tenants/demo/${t.client}x/events/endpoints`, { headers: ADMIN })).status,
     ).toBe(404);

@@ -16,7 +16,7 @@ import {
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import app from "../../src/index";
-import { eventsStub, tenantName } from "../../src/lib/stubs";
+import { eventsStub, tenantName } from "../../src/kernel/stubs";
 import { corpus as shopifyCorpus } from "../fixtures/orders/shopify";
 import { restoreClock, skipAhead } from "../helpers/clock";
 import {

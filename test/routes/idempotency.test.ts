@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/lib/crypto";
+import { sha256Hex } from "../../src/kernel/crypto";
 import { fingerprintOf } from "../../src/v2/shaping/idempotency-rules";
 import { control, fresh, gw, json, stats, tenant } from "../helpers/gateway";
 

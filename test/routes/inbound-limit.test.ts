@@ -9,7 +9,7 @@
 import { env } from "cloudflare:workers";
 import { listDurableObjectIds } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { randomSecret } from "../../src/lib/crypto";
+import { randomSecret } from "../../src/kernel/crypto";
 import { corpus as shopifyCorpus, shopifyCancelled } from "../fixtures/orders/shopify";
 import { sign } from "../fixtures/orders/sign";
 import { ADMIN, gw, json, slug, tenant } from "../helpers/gateway";

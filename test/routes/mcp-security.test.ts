@@ -7,13 +7,13 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { randomSecret } from "../../src/lib/crypto";
+import { randomSecret } from "../../src/kernel/crypto";
 import { ACCESS_TOKEN_TTL_SECONDS } from "../../src/assistants/oauth/server";
 import {
   MAX_PREPARED_BODY_BYTES,
   MAX_UNCONFIRMED_PER_PRINCIPAL,
 } from "../../src/assistants/tenant/write-confirmations";
-import { asKeyHolder, tenantName } from "../../src/lib/stubs";
+import { asKeyHolder, tenantName } from "../../src/kernel/stubs";
 import { signIn } from "../helpers/console";
 import { ADMIN, fresh, gw, json, stats, tenant } from "../helpers/gateway";
 import { restoreClock, skipAhead } from "../helpers/clock";
@@ -102,7 +102,8 @@ describe("mcp security: the key", () => {
     const t = await tenant();
     const forged = `Bearer ${forgedKeyOf(t)}`;
     let last: Response | null = null;
-    // The binding counts fixed minute windows: 41 attempts put 21 in one of them, whatever the clock.
+    // The binding counts fixed minute windows: 41 attempts put 21 in one of them, whatever the
+    // clock.
     for (let i = 0; i < 41 && last?.status !== 429; i++)
       last = await initialize("/mcp", forged, { "cf-connecting-ip": `198.51.100.${i}` });
     expect(last?.status).toBe(429);

@@ -9,7 +9,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
-import { asOperator, tenantName } from "../../src/lib/stubs";
+import { asOperator, tenantName } from "../../src/kernel/stubs";
 import { ADMIN, fresh, gw, json, stats, tenant } from "../helpers/gateway";
 import { signIn } from "../helpers/console";
 import { feed } from "../helpers/events";

@@ -9,7 +9,7 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { randomSecret } from "../../src/lib/crypto";
+import { randomSecret } from "../../src/kernel/crypto";
 import { authorizationServer } from "../../src/assistants/oauth/server";
 import { signIn } from "../helpers/console";
 import { ADMIN, fresh, gw, tenant } from "../helpers/gateway";

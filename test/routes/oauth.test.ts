@@ -8,7 +8,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { asOperator, tenantName } from "../../src/lib/stubs";
+import { asOperator, tenantName } from "../../src/kernel/stubs";
 import { restoreClock, skipAhead } from "../helpers/clock";
 import { signIn } from "../helpers/console";
 import { feed } from "../helpers/events";

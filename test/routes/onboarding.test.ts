@@ -5,8 +5,8 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { randomSecret, sha256Hex } from "../../src/lib/crypto";
-import { directoryStub, governorStub } from "../../src/lib/stubs";
+import { randomSecret, sha256Hex } from "../../src/kernel/crypto";
+import { directoryStub, governorStub } from "../../src/kernel/stubs";
 import { ADMIN, control, fresh, gw, json, slug, tenant } from "../helpers/gateway";
 
 const sandbox = env.SANDBOX;

@@ -3,7 +3,7 @@ import { createLedgergateClient } from "../../client/index";
 import { CATALOG } from "../../shared/v2/catalog";
 import { QUERY, RESOURCE_PARAMETERS } from "../../shared/v2/query";
 import app from "../../src/index";
-import { gatewayDocument } from "../../src/lib/openapi/gateway-document";
+import { gatewayDocument } from "../../src/kernel/openapi/gateway-document";
 import { v2Document } from "../../src/v2/openapi/document";
 import { gw } from "../helpers/gateway";
 

@@ -8,8 +8,8 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { randomSecret } from "../../src/lib/crypto";
-import { directoryStub, tenantStub } from "../../src/lib/stubs";
+import { randomSecret } from "../../src/kernel/crypto";
+import { directoryStub, tenantStub } from "../../src/kernel/stubs";
 import { corpus as shopifyCorpus, shopifyCancelled } from "../fixtures/orders/shopify";
 import { sign } from "../fixtures/orders/sign";
 import { OPERATOR_TOKEN, signIn } from "../helpers/console";

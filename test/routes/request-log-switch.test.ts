@@ -1,7 +1,7 @@
 /**
- * `REQUEST_LOG` (`src/lib/config.ts`), the operator's switch: `counters` keeps the counters and no
- * row (no call data stored), `off` writes nothing after a call; the requests page says which. The
- * Worker's bindings are stood in for per request, so one file runs all three.
+ * `REQUEST_LOG` (`src/kernel/config.ts`), the operator's switch: `counters` keeps the counters and
+ * no row (no call data stored), `off` writes nothing after a call; the requests page says which.
+ * The Worker's bindings are stood in for per request, so one file runs all three.
  */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
 /**
  * A path that names no such source or environment is a 404 problem that lists the ones there are,
- * on every route that takes one (`src/middleware/validate.ts`): the webhooks, the operator API and
- * the order runs.
+ * on every route that takes one (`src/kernel/middleware/validate.ts`): the webhooks, the operator
+ * API and the order runs.
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { sign } from "../fixtures/orders/sign";

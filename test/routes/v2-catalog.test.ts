@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import app from "../../src/index";
-import type { Bindings } from "../../src/lib/config";
+import type { Bindings } from "../../src/kernel/config";
 import { fresh, gw, stats, tenant } from "../helpers/gateway";
 
 beforeEach(() => fresh());
@@ -92,7 +92,7 @@ describe("v2 catalog: security", () => {
       ["/v2/Customers", "b"],
     ] as const) {
       // A well-formed key of no tenant, a new one each time (a key that failed is refused for a
-      // minute with 429: middleware/failed-keys.ts).
+      // minute with 429: tenant/door/failed-keys.ts).
       const key = `lg_demo_ghost_${fill.repeat(43)}`;
       const res = await gw(path, { headers: { authorization: `Bearer ${key}` } });
       expect(res.status, path).toBe(401);

@@ -673,7 +673,7 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
       .toArray()[0]?.value;
     if (version === SCHEMA_VERSION) return;
     // Sandbox state is disposable: a new layout starts the environment afresh. Deliberately not the
-    // gateway's numbered migrations (src/durable/migrations.ts): nothing here is worth keeping.
+    // gateway's numbered migrations (src/kernel/migrations.ts): nothing here is worth keeping.
     for (const t of [
       "clients",
       "client_keys",

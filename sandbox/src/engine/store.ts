@@ -67,8 +67,8 @@ export class Store {
   }
 
   /**
-   * Runs `run` in one transaction of `storage` (this store's); when it throws, what it wrote is gone
-   * from the table, and from the copies too.
+   * Runs `run` in one transaction of `storage` (this store's); when it throws, what it wrote is
+   * gone from the table, and from the copies too.
    */
   atomically<T>(storage: DurableObjectStorage, run: () => T): T {
     try {
@@ -84,7 +84,7 @@ export class Store {
     this.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     if (this.meta("schema") === version) return false;
     // Sandbox data is disposable: a new layout starts the client afresh instead of migrating
-    // documents. Deliberately not the gateway's numbered migrations (src/durable/migrations.ts).
+    // documents. Deliberately not the gateway's numbered migrations (src/kernel/migrations.ts).
     for (const t of ["customers", "records", "counters"])
       this.sql.exec(`DROP TABLE IF EXISTS ${t}`);
     this.sql

@@ -10,8 +10,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { GrantId } from "../tenant/assistant-grants";
 import { Scope } from "../mcp/principal";
 import { Lifetime } from "../oauth/grants";
-import { problemResponse } from "../../lib/openapi/problems";
-import { SECURITY } from "../../lib/openapi/security";
+import { problemResponse } from "../../kernel/openapi/problems";
+import { SECURITY } from "../../kernel/openapi/security";
 import { Target } from "../../tenant/admin-contract";
 import { requireSession } from "../../console/guard";
 

@@ -8,13 +8,13 @@
  * what the tools need and checks the grant again every time. The credential stays inside this
  * closure: the tools get the port, never the key or the grant.
  */
-import type { Holder } from "../../lib/app";
-import type { Bindings } from "../../lib/config";
-import { unwrap } from "../../lib/outcome";
+import type { Holder } from "../../kernel/app";
+import type { Bindings } from "../../kernel/config";
+import { unwrap } from "../../kernel/outcome";
 import { readV2Request, type V2Request } from "../../v2/passthrough";
 import type { CallerTag } from "../../request-log/record";
 import { checkWrite } from "../../v2/shaping/write-body";
-import { asHolder, type HolderStub } from "../../lib/stubs";
+import { asHolder, type HolderStub } from "../../kernel/stubs";
 import type { AccessCache } from "../../upstream/access-cache";
 import type { CallTrace } from "../../upstream/client";
 import { performV2 } from "../../v2/call";

@@ -10,7 +10,7 @@
  * caller's own, on every call), so it is not signed; a cursor of another read is refused.
  */
 import { z } from "zod";
-import { fromBase64Url, toBase64Url } from "../../lib/crypto";
+import { fromBase64Url, toBase64Url } from "../../kernel/crypto";
 
 /** Rows asked of the API per call of a paged list: the API's `PageSize`. */
 export const READ_PAGE_ITEMS = 100;

@@ -8,8 +8,8 @@
  * built beside it.
  */
 import { z } from "zod";
-import type { Environment } from "../../lib/config";
-import type { TenantName } from "../../lib/stubs";
+import type { Environment } from "../../kernel/config";
+import type { TenantName } from "../../kernel/stubs";
 import type { OperationClass } from "./operation-class";
 
 /**

@@ -10,8 +10,8 @@
  * written never to, and the API's error bodies hold none.
  */
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { log } from "../../lib/log";
-import { platformProblem, Problem, PROBLEM_TYPES } from "../../lib/problem";
+import { log } from "../../kernel/log";
+import { platformProblem, Problem, PROBLEM_TYPES } from "../../kernel/problem";
 import type { ToolOutcome } from "../tenant/tool-calls";
 
 /** An `isError` result's message and how the audit counts it. */

@@ -14,10 +14,10 @@
  */
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { readCapped } from "../../../shared/bytes";
-import type { Bindings } from "../../lib/config";
-import { log } from "../../lib/log";
+import type { Bindings } from "../../kernel/config";
+import { log } from "../../kernel/log";
 import { BUFFERED_BODY_BYTES } from "../../v2/passthrough";
-import { toCallLog } from "../../lib/stubs";
+import { toCallLog } from "../../kernel/stubs";
 import type { ToolCall } from "../tenant/tool-calls";
 import type { ToolContext } from "./audit";
 import type { AssistantPort } from "./port";

@@ -10,10 +10,10 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { GatewayApp } from "../../lib/app";
+import type { GatewayApp } from "../../kernel/app";
 import { fromOtherSite } from "../../console/guard";
 import { claimedTenant } from "../../tenant/key-format";
-import { log } from "../../lib/log";
+import { log } from "../../kernel/log";
 import {
   beginApproval,
   completeApproval,
@@ -21,11 +21,11 @@ import {
   type Begun,
   type Completed,
 } from "./approve";
-import { knownProblem, PROBLEM_TYPES } from "../../lib/problem";
+import { knownProblem, PROBLEM_TYPES } from "../../kernel/problem";
 import { keyId } from "../../request-log/record";
-import { asKeyHolder } from "../../lib/stubs";
-import { countApprovalPage, countFailure } from "../../middleware/inbound-limit";
-import { validationProblem } from "../../middleware/validate";
+import { asKeyHolder } from "../../kernel/stubs";
+import { countApprovalPage, countFailure } from "../../tenant/door/inbound-limit";
+import { validationProblem } from "../../kernel/middleware/validate";
 import { MessagePage } from "../../console/layout";
 import { html } from "../../console/render";
 import { oauthAuthorize, oauthAuthorizePage } from "./contract";

@@ -29,10 +29,10 @@ import {
 } from "@cloudflare/workers-oauth-provider";
 import type { GrantView } from "../tenant/assistant-grants";
 import type { NewGrant } from "../tenant/assistant-grants";
-import type { Bindings } from "../../lib/config";
+import type { Bindings } from "../../kernel/config";
 import { ENDPOINT_SCOPES, Scope, allows, type McpEndpoint } from "../mcp/principal";
-import type { Outcome } from "../../lib/outcome";
-import { directoryStub, type TenantName } from "../../lib/stubs";
+import type { Outcome } from "../../kernel/outcome";
+import { directoryStub, type TenantName } from "../../kernel/stubs";
 import { GRANT_LIFETIMES, grantUserId, newGrantId, type GrantProps, type Lifetime } from "./grants";
 import { revokeGrantRecords } from "./revoke";
 import { authorizationServer, endpointOf, OAUTH_PATHS } from "./server";

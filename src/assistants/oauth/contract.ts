@@ -7,11 +7,11 @@
  * not validated by the router; the approval form is ledgergate's own and validated.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { problems } from "../../lib/openapi/problems";
+import { problems } from "../../kernel/openapi/problems";
 import { Scope } from "../mcp/principal";
 import { Lifetime } from "./grants";
 import { OAUTH_PATHS } from "./server";
-import { jsonAnswer } from "../../routes/contract/kit";
+import { jsonAnswer } from "../../kernel/routes/contract-kit";
 
 const tags = ["oauth"];
 

@@ -8,11 +8,11 @@
  * console is refused at the next request even while KV, which is eventually consistent, still holds
  * its token.
  */
-import type { McpAuth } from "../../lib/app";
-import type { Bindings } from "../../lib/config";
+import type { McpAuth } from "../../kernel/app";
+import type { Bindings } from "../../kernel/config";
 import type { McpEndpoint } from "../mcp/principal";
-import { fail, ok, type Outcome } from "../../lib/outcome";
-import { asGrantHolder, parseTenantName } from "../../lib/stubs";
+import { fail, ok, type Outcome } from "../../kernel/outcome";
+import { asGrantHolder, parseTenantName } from "../../kernel/stubs";
 import { GrantProps, grantUserId } from "./grants";
 import { authorizationServer, mcpResource } from "./server";
 

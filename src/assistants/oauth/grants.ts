@@ -8,9 +8,9 @@
  * the grant is still live. Pure functions, no state.
  */
 import { z } from "zod";
-import { randomSecret } from "../../lib/crypto";
+import { randomSecret } from "../../kernel/crypto";
 import { GrantId } from "../tenant/assistant-grants";
-import { parseTenantName, type TenantName } from "../../lib/stubs";
+import { parseTenantName, type TenantName } from "../../kernel/stubs";
 
 /**
  * The lifetimes a person may pick on the approval page, seconds. An hour for a try-out, three

@@ -8,11 +8,11 @@
  * `assistants/oauth/contract.ts`.
  */
 import type { Context } from "hono";
-import type { GatewayApp } from "../../lib/app";
+import type { GatewayApp } from "../../kernel/app";
 import { register } from "./registration";
-import { Problem } from "../../lib/problem";
+import { Problem } from "../../kernel/problem";
 import { authorizationServer, OAUTH_PATHS } from "./server";
-import { gatewayRouter } from "../../routes/contract/kit";
+import { gatewayRouter } from "../../kernel/routes/contract-kit";
 import { oauthMetadata, oauthRegister, oauthToken } from "./contract";
 
 /**

@@ -10,11 +10,11 @@
  */
 import { z } from "zod";
 import { PER_ADDRESS_PER_WINDOW, PER_WINDOW, WINDOW_MS } from "./directory-registrations";
-import type { Bindings } from "../../lib/config";
-import { sha256Hex } from "../../lib/crypto";
-import { Problem } from "../../lib/problem";
+import type { Bindings } from "../../kernel/config";
+import { sha256Hex } from "../../kernel/crypto";
+import { Problem } from "../../kernel/problem";
 import { addressKey } from "../../upstream/rate/blocked-addresses";
-import { directoryStub } from "../../lib/stubs";
+import { directoryStub } from "../../kernel/stubs";
 import { authorizationServer } from "./server";
 
 const Registered = z.object({ client_id: z.string().min(1) });

@@ -7,9 +7,9 @@
  * the grant is already dead where it matters.
  */
 import { z } from "zod";
-import type { Bindings } from "../../lib/config";
-import { log } from "../../lib/log";
-import type { TenantName } from "../../lib/stubs";
+import type { Bindings } from "../../kernel/config";
+import { log } from "../../kernel/log";
+import type { TenantName } from "../../kernel/stubs";
 import { grantUserId } from "./grants";
 import { authorizationServer } from "./server";
 

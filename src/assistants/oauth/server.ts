@@ -26,10 +26,10 @@ import {
   type TokenExchangeCallbackOptions,
   type TokenExchangeCallbackResult,
 } from "@cloudflare/workers-oauth-provider";
-import type { Bindings } from "../../lib/config";
-import { log } from "../../lib/log";
+import type { Bindings } from "../../kernel/config";
+import { log } from "../../kernel/log";
 import { ENDPOINT_SCOPES, Scope, type McpEndpoint } from "../mcp/principal";
-import { asGrantHolder } from "../../lib/stubs";
+import { asGrantHolder } from "../../kernel/stubs";
 import { GrantProps } from "./grants";
 
 /** Where the authorization server's endpoints are, on the gateway's origin. */

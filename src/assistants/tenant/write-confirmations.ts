@@ -21,7 +21,7 @@
  * at most `MAX_PREPARED_BODY_BYTES` each. Confirmed rows are paced by the writes they sent.
  */
 import { z } from "zod";
-import { fail, ok, type Outcome } from "../../lib/outcome";
+import { fail, ok, type Outcome } from "../../kernel/outcome";
 import { IDEMPOTENCY_TTL_MS } from "../../v2/tenant/idempotency-keys";
 import { deleteAll, row } from "../../tenant/sql";
 

@@ -5,7 +5,7 @@
  * watcher), who waits now in which lane, and the 429s. Reloads itself every 5 s (no script).
  */
 import type { GovernorBudget } from "../../upstream/rate-governor";
-import type { Environment } from "../../lib/config";
+import type { Environment } from "../../kernel/config";
 import { splitLaneKey } from "../../upstream/rate/lanes";
 import type { WatcherState } from "../../upstream/rate/watcher-room";
 import type { Lane } from "../../upstream/client";

@@ -2,7 +2,7 @@
  * @module
  * The tenants page (every tenant with its token) and connecting a client through onboarding.
  */
-import type { Environment } from "../../lib/config";
+import type { Environment } from "../../kernel/config";
 import type { Flash } from "../flash";
 import { tenantPath, tokenSummary, type TokenView } from "../views";
 import type { TenantView } from "../../tenant/view";

@@ -4,7 +4,7 @@
  * every field but its secrets, times as ISO strings.
  */
 import { z } from "zod";
-import { Sealed } from "../../lib/crypto";
+import { Sealed } from "../../kernel/crypto";
 import { EndpointTypes, type EndpointView } from "../types";
 import { jsonColumn } from "../../tenant/sql";
 

@@ -9,7 +9,7 @@ import { endpointUrl } from "../endpoint-url";
 import { newEndpointId } from "../ids";
 import { newEndpointSecret } from "../sign";
 import { subscribes, type EndpointTypes, type EndpointView } from "../types";
-import { fail, failOn, ok, type Outcome } from "../../lib/outcome";
+import { fail, failOn, ok, type Outcome } from "../../kernel/outcome";
 import { row, rows } from "../../tenant/sql";
 import { EndpointRow as Row, view } from "./endpoint-row";
 import type { Sealer } from "../../tenant/sealer";

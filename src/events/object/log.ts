@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { newEventId } from "../ids";
 import { EventData, EventType, type EventDraft, type WebhookEvent } from "../types";
-import { fail, ok, type Outcome } from "../../lib/outcome";
+import { fail, ok, type Outcome } from "../../kernel/outcome";
 import { jsonColumn, row, rows } from "../../tenant/sql";
 
 /**

@@ -6,7 +6,7 @@
  * (`Outbox.due`), so nothing written to the log is lost between it and the queue.
  */
 import type { DeliveryMessage } from "../types";
-import { log } from "../../lib/log";
+import { log } from "../../kernel/log";
 import type { Outbox } from "./outbox";
 
 /** Messages one `sendBatch` takes at most (the Queues limit). */

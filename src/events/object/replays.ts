@@ -13,7 +13,7 @@
  * opens one round a call, as any new event does.
  */
 import { subscribes, type DeliveryMessage } from "../types";
-import { fail, ok, type Outcome } from "../../lib/outcome";
+import { fail, ok, type Outcome } from "../../kernel/outcome";
 import type { Endpoints } from "./endpoints";
 import type { EventLog } from "./log";
 import type { Outbox } from "./outbox";

@@ -1,10 +1,10 @@
 /**
  * @module
  * The events object's SQLite layout (`events/events-object.ts`) as a numbered list of migration
- * steps (`durable/migrations.ts`), applied in its constructor on every wake. Fields and retention:
+ * steps (`kernel/migrations.ts`), applied in its constructor on every wake. Fields and retention:
  * docs/storage.md. Times are epoch ms.
  */
-import { migrate as migrateSteps, type Migration } from "../../durable/migrations";
+import { migrate as migrateSteps, type Migration } from "../../kernel/migrations";
 
 /** The events object's layout, step by step. Add a step at the end; never edit a released one. */
 export const EVENTS_MIGRATIONS: readonly Migration[] = [
@@ -12,7 +12,8 @@ export const EVENTS_MIGRATIONS: readonly Migration[] = [
     version: 1,
     name: "endpoints, events, deliveries, attempts: the event log, its outbox and its subscribers",
     up: (sql) => {
-      // `secret` and `previous_secret` are sealed (JSON of lib/crypto's Sealed); `types` is JSON.
+      // `secret` and `previous_secret` are sealed (JSON of kernel/crypto's Sealed); `types` is
+      // JSON.
       sql.exec(`CREATE TABLE IF NOT EXISTS endpoints (id TEXT PRIMARY KEY, url TEXT NOT NULL,
         types TEXT NOT NULL, description TEXT, secret TEXT NOT NULL, previous_secret TEXT,
         previous_until INTEGER, state TEXT NOT NULL, disabled_reason TEXT, disabled_at INTEGER,

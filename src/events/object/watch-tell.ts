@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { subscribes } from "../types";
-import { log } from "../../lib/log";
+import { log } from "../../kernel/log";
 import { POLLS, POLL_NAMES } from "../watcher/polls";
 import { jsonColumn, row } from "../../tenant/sql";
 import type { Endpoints } from "./endpoints";

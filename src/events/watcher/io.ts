@@ -4,8 +4,8 @@
  * on the governor's watcher lane (`read.ts`), and the drafts recorded in the tenant's event log,
  * which answers the keys it had not seen (the detection delay is measured on those).
  */
-import type { Bindings } from "../../lib/config";
-import { eventsStub, parseTenantName, type TenantName } from "../../lib/stubs";
+import type { Bindings } from "../../kernel/config";
+import { eventsStub, parseTenantName, type TenantName } from "../../kernel/stubs";
 import { PAGE_SIZE, type PollIo } from "./poll";
 import { readPage } from "./read";
 
@@ -13,7 +13,7 @@ import { readPage } from "./read";
  * The I/O of `tenant`'s polls of `books` (the opaque id `Tenant`'s watcher face answered), each
  * waiting at most `turnWaitMs` for its turn (`cadence.ts`).
  *
- * @throws Error when `tenant` is not a tenant's name (`lib/stubs.ts` makes them)
+ * @throws Error when `tenant` is not a tenant's name (`kernel/stubs.ts` makes them)
  */
 export function pollIo(
   env: Bindings,

@@ -4,9 +4,9 @@
  * tenant's endpoints, from its events object, and its watcher's view (`view.ts`), asked of both
  * objects at once.
  */
-import type { Bindings } from "../../lib/config";
-import { unwrap } from "../../lib/outcome";
-import { eventsStub, watcherStub, type TenantName } from "../../lib/stubs";
+import type { Bindings } from "../../kernel/config";
+import { unwrap } from "../../kernel/outcome";
+import { eventsStub, watcherStub, type TenantName } from "../../kernel/stubs";
 import type { WatcherView } from "./view";
 
 /**

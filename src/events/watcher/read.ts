@@ -7,10 +7,10 @@
  * polling never crowds out the callers' rows).
  */
 import { readCapped } from "../../../shared/bytes";
-import { readConfig, type Bindings, type Environment } from "../../lib/config";
-import { Problem } from "../../lib/problem";
+import { readConfig, type Bindings, type Environment } from "../../kernel/config";
+import { Problem } from "../../kernel/problem";
 import { loggedUpstream } from "../../request-log/upstream";
-import type { TenantName } from "../../lib/stubs";
+import type { TenantName } from "../../kernel/stubs";
 import { retryAfterSeconds } from "../../upstream/transport";
 import type { Page } from "./poll";
 import { filterOf, POLLS, type PlannedPoll } from "./polls";

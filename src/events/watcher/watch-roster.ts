@@ -13,9 +13,9 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { z } from "zod";
-import { readConfig, type Bindings } from "../../lib/config";
+import { readConfig, type Bindings } from "../../kernel/config";
 import { cycles, isActive } from "./cadence";
-import { migrate as migrateSteps, type Migration } from "../../durable/migrations";
+import { migrate as migrateSteps, type Migration } from "../../kernel/migrations";
 import { rows } from "../../tenant/sql";
 
 /** How many of its own cycles a silent watcher stays on the roster. */

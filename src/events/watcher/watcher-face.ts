@@ -8,12 +8,12 @@
  * gets none (it starts afresh on the new books instead, `Watcher`).
  *
  * Unchecked, like the operator's face: the object has no credential of the watcher's to check.
- * The watcher is reached only by a tenant name the gateway derived (`lib/stubs.ts`), and a holder
- * of the namespace binding could already ask the operator's face for the registration and run a
- * run's face with it; this face gives no more than that, and only the token.
+ * The watcher is reached only by a tenant name the gateway derived (`kernel/stubs.ts`), and a
+ * holder of the namespace binding could already ask the operator's face for the registration and
+ * run a run's face with it; this face gives no more than that, and only the token.
  */
 import { RpcTarget } from "cloudflare:workers";
-import { fail, ok, type Outcome } from "../../lib/outcome";
+import { fail, ok, type Outcome } from "../../kernel/outcome";
 import type { TenantParts } from "../../tenant/parts";
 import type { Access } from "../../upstream/tenant/token-keeper";
 

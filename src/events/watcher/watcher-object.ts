@@ -1,6 +1,6 @@
 /**
  * @module
- * `Watcher`: one per tenant (`idFromName("demo:acme")`, made only by `lib/stubs.ts`), the unit
+ * `Watcher`: one per tenant (`idFromName("demo:acme")`, made only by `kernel/stubs.ts`), the unit
  * that sees changes made outside ledgergate (the accounting system's own screens, a bank import
  * paying an invoice, another integration) by polling the API's change filters, and records them
  * in the tenant's event log beside the changes ledgergate announces from its own writes, under
@@ -22,14 +22,14 @@
  * name it is reached by is the authority, as for `Events`.
  */
 import { DurableObject } from "cloudflare:workers";
-import { readConfig, type Bindings } from "../../lib/config";
-import { log } from "../../lib/log";
-import { asWatcher, parseTenantName, rosterStub, type TenantName } from "../../lib/stubs";
+import { readConfig, type Bindings } from "../../kernel/config";
+import { log } from "../../kernel/log";
+import { asWatcher, parseTenantName, rosterStub, type TenantName } from "../../kernel/stubs";
 import { pollIo } from "./io";
 import { plan } from "./polls";
 import { OFF, viewOf, type WatcherView } from "./view";
 import { isActive, turnWaitMs } from "./cadence";
-import { ownName } from "../../durable/own-name";
+import { ownName } from "../../kernel/own-name";
 import { Cursors } from "./object/cursors";
 import { nextCycleAt, pollAll } from "./object/cycle";
 import { CycleLog, type CycleOutcome } from "./object/cycle-log";

@@ -5,7 +5,7 @@
  * from a tax/base ratio, and the date forms the shops use.
  */
 import { z } from "zod";
-import type { Result } from "../../lib/result";
+import type { Result } from "../../kernel/result";
 import { toMinor } from "../../ledger/money";
 import type { Order, OrderEvent, UnusableOrder, VatClass } from "../order";
 import { Order as OrderSchema } from "../order";

@@ -5,7 +5,7 @@
  * because Shopify adds fields with every API version.
  */
 import { z } from "zod";
-import type { Result } from "../../lib/result";
+import type { Result } from "../../kernel/result";
 import type { Buyer, Order, OrderLine, UnusableOrder, VatClass } from "../order";
 import { isOrgNumberField, normalizeOrgNumber } from "../orgnr";
 import { badBody, Id, IsoDateTime, Money, Text, unusable, vatOfBasisPoints } from "./payload";

@@ -13,7 +13,7 @@
  * untaxed lines. A shipping adjustment is read the same way on its own.
  */
 import { z } from "zod";
-import type { Result } from "../../lib/result";
+import type { Result } from "../../kernel/result";
 import type { OrderEvent, RefundLine, VatClass } from "../order";
 import { badBody, Id, IsoDateTime, Money, Text, vatOfTax } from "./payload";
 import { shopifyVat, ShopifyTaxLine } from "./shopify-order";

@@ -7,7 +7,7 @@
  * re-serializing its JSON) would change what was signed.
  */
 
-import { fromBase64, fromHex } from "../../lib/crypto";
+import { fromBase64, fromHex } from "../../kernel/crypto";
 
 const encoder = new TextEncoder();
 

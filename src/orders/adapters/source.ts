@@ -3,7 +3,7 @@
  * What every shop adapter provides: signature verification over the raw body, the transport's
  * own delivery id for de-duplication, and the mapping of the payload to one `OrderEvent`.
  */
-import type { Result } from "../../lib/result";
+import type { Result } from "../../kernel/result";
 import type { OrderEvent, Source } from "../order";
 
 /**

@@ -9,7 +9,7 @@
  * `webhook-id` is the same on every retry: it is the de-duplication key.
  */
 import type { PayoutEvent } from "../../payouts/payout";
-import type { Result } from "../../lib/result";
+import type { Result } from "../../kernel/result";
 import { formatMinor } from "../../ledger/money";
 import type { Order, OrderEvent, OrderLine } from "../order";
 import {
@@ -21,7 +21,7 @@ import {
   safeEventId,
   unauthorized,
 } from "./payload";
-import { fromBase64 } from "../../lib/crypto";
+import { fromBase64 } from "../../kernel/crypto";
 import { concatBytes, MAX_SIGNATURE_HEADER_CHARS, verifyHmac } from "./signature";
 import type { Refusal, SourceAdapter } from "./source";
 import {

@@ -13,7 +13,7 @@
  * order is unusable (its run fails, naming the line) instead of being booked at 0 %.
  */
 import { z } from "zod";
-import type { Result } from "../../lib/result";
+import type { Result } from "../../kernel/result";
 import { stripeMinor } from "../../ledger/money";
 import type { Buyer, Order, OrderLine, UnusableOrder, VatClass } from "../order";
 import { normalizeOrgNumber } from "../orgnr";

@@ -9,7 +9,7 @@
  * buyer paid) is the lines plus the shop's own per-line tax rounding, kept as Woo sent it.
  */
 import { z } from "zod";
-import type { Result } from "../../lib/result";
+import type { Result } from "../../kernel/result";
 import type { Buyer, Order, OrderLine, UnusableOrder, VatClass } from "../order";
 import { isOrgNumberField, normalizeOrgNumber } from "../orgnr";
 import { badBody, Id, Money, Text, unusable, vatOfBasisPoints, vatOfTax } from "./payload";

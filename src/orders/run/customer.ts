@@ -24,7 +24,7 @@
  */
 import type { z } from "zod";
 import type { CustomerPost } from "../../../shared/v2/customers";
-import { sha256Hex } from "../../lib/crypto";
+import { sha256Hex } from "../../kernel/crypto";
 import type { OrderMapping } from "../../ledger/mapping";
 import type { Buyer, Order } from "../order";
 import { isValidOrgNumber, normalizeOrgNumber } from "../orgnr";
@@ -95,7 +95,8 @@ const sameText = (a: string | null | undefined, b: string | null): boolean =>
  * none).
  *
  * @example agrees({ Id: 1, SubledgerAccountId: 2, OrganizationNumber: "923609016", EmailAddress:
- * "post@firma.no" }, { email: "kari@gmail.com", orgNumber: "923609016", externalRef: "lg:shp:g:#…" }) // false
+ * "post@firma.no" }, { email: "kari@gmail.com", orgNumber: "923609016", externalRef: "lg:shp:g:#…"
+ * }) // false
  */
 export function agrees(c: CustomerReply, keys: BuyerKeys): boolean {
   if (c.ExternalImportReference === keys.externalRef) return true;

@@ -10,8 +10,8 @@
  * record is stored; if that fails, the record says so and the object's alarm starts it later, so
  * an answered webhook never loses its run.
  */
-import type { Bindings } from "../../lib/config";
-import { log } from "../../lib/log";
+import type { Bindings } from "../../kernel/config";
+import { log } from "../../kernel/log";
 import { ADAPTERS } from "../adapters/adapters";
 import type { Source } from "../order";
 import {
@@ -33,8 +33,8 @@ import {
 } from "../runs";
 import { publicView, type OrderRunView } from "../run-view";
 import type { PayoutIntake } from "../../payouts/intake";
-import { fail, ok, type Outcome } from "../../lib/outcome";
-import type { TenantName } from "../../lib/stubs";
+import { fail, ok, type Outcome } from "../../kernel/outcome";
+import type { TenantName } from "../../kernel/stubs";
 import { OrderBook, START_RETRY_MS } from "./order-book";
 import type { OrderSettings } from "./order-settings";
 import type { PaymentRefs } from "../../ledger/payment-refs";

@@ -13,7 +13,7 @@
  * secret).
  */
 import { z } from "zod";
-import { Sealed } from "../../lib/crypto";
+import { Sealed } from "../../kernel/crypto";
 import {
   NEW_TENANT_DEFAULTS,
   OrderMappingInput,
@@ -22,9 +22,9 @@ import {
   type OrderMapping,
 } from "../../ledger/mapping";
 import type { Source } from "../order";
-import { fail, ok, type Outcome } from "../../lib/outcome";
+import { fail, ok, type Outcome } from "../../kernel/outcome";
 import { SettlementIds } from "../port";
-import type { TenantName } from "../../lib/stubs";
+import type { TenantName } from "../../kernel/stubs";
 import type { Sealer } from "../../tenant/sealer";
 import { deleteAll, jsonColumn, row } from "../../tenant/sql";
 

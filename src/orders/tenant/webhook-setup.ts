@@ -10,11 +10,11 @@
  * Calls are taken one at a time (`#serial`): the claim is an await, and two settings of one tenant
  * interleaved there could leave the index naming the secret the tenant did not keep.
  */
-import { sha256Hex } from "../../lib/crypto";
+import { sha256Hex } from "../../kernel/crypto";
 import { ADAPTERS } from "../adapters/adapters";
 import type { Source } from "../order";
-import { fail, failOn, ok, type Outcome } from "../../lib/outcome";
-import type { TenantName } from "../../lib/stubs";
+import { fail, failOn, ok, type Outcome } from "../../kernel/outcome";
+import type { TenantName } from "../../kernel/stubs";
 import type { ClaimAnswer, SecretOnShop, ShopClaim } from "../directory-shop-claims";
 import {
   retiresAt,

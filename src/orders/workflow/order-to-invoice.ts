@@ -9,11 +9,11 @@
  */
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
-import type { Bindings } from "../../lib/config";
+import type { Bindings } from "../../kernel/config";
 import { recordEvents } from "../../events/announce";
 import { runApi } from "../../ledger/run-api";
 import type { RunParams } from "../runs";
-import { orderRunPort } from "../../lib/stubs";
+import { orderRunPort } from "../../kernel/stubs";
 import { Run } from "./order-run";
 
 /**

@@ -15,9 +15,9 @@
  */
 import type { LoggedCall } from "../../request-log/tenant-rows";
 import { API_ERROR_CHARS } from "../../request-log/tenant-rows";
-import { readConfig, type Bindings } from "../../lib/config";
+import { readConfig, type Bindings } from "../../kernel/config";
 import { queryNames, recordCall } from "../../request-log/record";
-import type { TenantName } from "../../lib/stubs";
+import type { TenantName } from "../../kernel/stubs";
 import { exchange } from "../../upstream/transport";
 import { STRIPE_API_VERSION, StripeErrorBody } from "./api";
 

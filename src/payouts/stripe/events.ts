@@ -9,7 +9,7 @@ import { stripeMinor } from "../../ledger/money";
 import type { OrderEvent } from "../../orders/order";
 import { parseWith } from "../../orders/adapters/payload";
 import type { Refusal } from "../../orders/adapters/source";
-import type { Result } from "../../lib/result";
+import type { Result } from "../../kernel/result";
 import { StripePayout } from "./api";
 
 /** The Stripe event types this module reads. */

@@ -22,7 +22,7 @@
  * (Stripe's fee, application fees, tax on fees).
  */
 import { stripeMinor } from "../../ledger/money";
-import type { Result } from "../../lib/result";
+import type { Result } from "../../kernel/result";
 import { idOf, type BalanceTransaction } from "./api";
 import type { PayoutLine, PayoutLineType } from "../payout";
 

@@ -14,7 +14,7 @@
  * the operator's face alone, never a gateway key's): the confirmation is kept on the record and
  * waives that one rule for its lines as they stand, so a retry of an unconfirmed one is held again.
  */
-import type { Bindings } from "../../lib/config";
+import type { Bindings } from "../../kernel/config";
 import type { Source } from "../../orders/order";
 import { matchPayout } from "../match";
 import { confirmable } from "../rules";
@@ -31,7 +31,7 @@ import {
   type PayoutState,
 } from "../records";
 import { payoutView, unpaidView, type PayoutView, type UnpaidOrder } from "../view";
-import { fail, ok, type Outcome } from "../../lib/outcome";
+import { fail, ok, type Outcome } from "../../kernel/outcome";
 import type { OrderBook } from "../../orders/tenant/order-book";
 import type { RunOwner } from "../../orders/tenant/order-desk";
 import type { OrderSettings } from "../../orders/tenant/order-settings";

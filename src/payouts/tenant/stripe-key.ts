@@ -12,9 +12,9 @@
  * books.
  */
 import { z } from "zod";
-import { Sealed } from "../../lib/crypto";
+import { Sealed } from "../../kernel/crypto";
 import { StripeMode, type StripeMode as Mode } from "../stripe/key";
-import type { TenantName } from "../../lib/stubs";
+import type { TenantName } from "../../kernel/stubs";
 import type { Sealer } from "../../tenant/sealer";
 import { jsonColumn, row } from "../../tenant/sql";
 

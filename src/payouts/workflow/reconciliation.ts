@@ -13,11 +13,11 @@
  */
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
-import type { Bindings } from "../../lib/config";
+import type { Bindings } from "../../kernel/config";
 import { runApi } from "../../ledger/run-api";
 import { payoutEvents } from "../events";
 import type { PayoutParams } from "../records";
-import { payoutRunPort } from "../../lib/stubs";
+import { payoutRunPort } from "../../kernel/stubs";
 import { PayoutRun } from "./run";
 
 /** The payout run's Workflow: a failure of any step is reported to the payout, then ends the run. */

@@ -11,7 +11,7 @@
  */
 import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
-import { readConfig, type Bindings } from "../../lib/config";
+import { readConfig, type Bindings } from "../../kernel/config";
 import { RunError } from "../../ledger/run-api";
 import { MAX_PAYOUT_LINES } from "../../orders/adapters/standard-schema";
 import type { PayoutLine } from "../payout";

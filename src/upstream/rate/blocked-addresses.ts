@@ -2,7 +2,7 @@
  * @module
  * Client addresses as the inbound limit counts them, and what one isolate has seen refused: the
  * addresses over a limit, and the gateway keys that failed (by their hash; see
- * `middleware/failed-keys.ts`). Pure: every method takes the time (epoch ms), so tests drive the
+ * `tenant/door/failed-keys.ts`). Pure: every method takes the time (epoch ms), so tests drive the
  * clock.
  */
 

@@ -5,8 +5,8 @@
  * one. The clock and the token request come in as arguments, so the policy is tested with a driven
  * clock and counted requests (test/durable/tenant/token-keeper.test.ts).
  */
-import type { Sealed } from "../../lib/crypto";
-import { fail, ok, type Failure, type Outcome } from "../../lib/outcome";
+import type { Sealed } from "../../kernel/crypto";
+import { fail, ok, type Failure, type Outcome } from "../../kernel/outcome";
 import { renewalPlan, renewalStart, type TokenRecord } from "../token-timing";
 import { readTokenState, writeTokenState } from "./token-state";
 

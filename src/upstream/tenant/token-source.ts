@@ -5,9 +5,9 @@
  * endpoint through the environment's rate governor. The token itself is sealed for storage, bound
  * to `token:<tenant>` so a sealed token copied to another tenant does not open there.
  */
-import type { Bindings } from "../../lib/config";
-import type { Sealed } from "../../lib/crypto";
-import { fail, type Outcome } from "../../lib/outcome";
+import type { Bindings } from "../../kernel/config";
+import type { Sealed } from "../../kernel/crypto";
+import { fail, type Outcome } from "../../kernel/outcome";
 import { issueToken } from "../token";
 import { nameOf, type Registration } from "../../tenant/registration";
 import type { Sealer } from "../../tenant/sealer";

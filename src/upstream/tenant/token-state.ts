@@ -4,7 +4,7 @@
  * endpoint for this tenant, and the counters an operator sees. Read through zod, written whole.
  */
 import { z } from "zod";
-import { Sealed } from "../../lib/crypto";
+import { Sealed } from "../../kernel/crypto";
 import { jsonColumn, row } from "../../tenant/sql";
 
 /** The table as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step). */

@@ -8,16 +8,16 @@
  */
 import { CATALOG, type Operation } from "../../../shared/v2/catalog";
 import { queryOf, querySchema, RESOURCE_PARAMETERS } from "../../../shared/v2/query";
-import { PROBLEM_TYPES } from "../../lib/problem";
-import { relocate, toJsonSchema, type JsonSchema } from "../../lib/openapi/json-schema";
+import { PROBLEM_TYPES } from "../../kernel/problem";
+import { relocate, toJsonSchema, type JsonSchema } from "../../kernel/openapi/json-schema";
 import {
   ProblemBody,
   problemResponse,
   PROBLEM_MEDIA_TYPE,
   type ProblemStatus,
-} from "../../lib/openapi/problems";
-import { SECURITY, SECURITY_SCHEMES } from "../../lib/openapi/security";
-import { operationIdOf, uniqueIds } from "../../lib/openapi/operation-ids";
+} from "../../kernel/openapi/problems";
+import { SECURITY, SECURITY_SCHEMES } from "../../kernel/openapi/security";
+import { operationIdOf, uniqueIds } from "../../kernel/openapi/operation-ids";
 import { SHAPING_PARAMETERS, isListRead, isReferenceRead } from "./shaping";
 import { v2Summary } from "./summary";
 

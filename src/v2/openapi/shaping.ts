@@ -6,7 +6,7 @@
  */
 import type { Operation } from "../../../shared/v2/catalog";
 import { REFERENCE_RESOURCES, resourceOf } from "../shaping/reference-cache";
-import type { JsonSchema } from "../../lib/openapi/json-schema";
+import type { JsonSchema } from "../../kernel/openapi/json-schema";
 
 /** A `GET` of a collection (its last segment is not a parameter): `Prefer: pages=all` applies. */
 export function isListRead(op: Pick<Operation, "method" | "path">): boolean {

@@ -15,11 +15,11 @@
  * aborted body, never a complete-looking array that is missing rows.
  */
 import { matchOperation } from "../../../shared/v2/catalog";
-import { log } from "../../lib/log";
-import { Problem } from "../../lib/problem";
+import { log } from "../../kernel/log";
+import { Problem } from "../../kernel/problem";
 import { sendV2, type V2Request } from "../passthrough";
 import type { CallTrace } from "../../upstream/client";
-import { readConfig } from "../../lib/config";
+import { readConfig } from "../../kernel/config";
 import { MAX_PAGES_PER_WALK, pagesOverCap, queryInt, walkSearch } from "./page-size";
 import { parsePrefer } from "./prefer";
 

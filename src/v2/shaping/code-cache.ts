@@ -4,10 +4,10 @@
  * (`v2/tenant/code-ids.ts`) and the lookup GETs (`code-refs.ts` decides what to ask). Also
  * where the gateway's own writes reach that cache: a write forgets the ids it may have made stale.
  */
-import { unwrap } from "../../lib/outcome";
+import { unwrap } from "../../kernel/outcome";
 import type { V2Request } from "../passthrough";
-import { Problem } from "../../lib/problem";
-import { asHolder } from "../../lib/stubs";
+import { Problem } from "../../kernel/problem";
+import { asHolder } from "../../kernel/stubs";
 import type { CallTrace } from "../../upstream/client";
 import {
   lookupSearch,

@@ -12,7 +12,7 @@
  * Only references the API can look up by a list filter are here: delivery and payment terms,
  * branding themes and VAT codes have no code filter, so resolving them would cost a whole list.
  */
-import type { FieldError } from "../../lib/problem";
+import type { FieldError } from "../../kernel/problem";
 import { boundedRuns } from "./bounded-runs";
 
 /** Where a code is looked up: `GET {list}?{filter}=A,B[&{fixed}]&Fields=Id,{match}`. */

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { CATALOG, matchOperation } from "../../../shared/v2/catalog";
-import type { FieldError } from "../../lib/problem";
+import type { FieldError } from "../../kernel/problem";
 import { CODE_REFS, codeKey, type Site } from "./code-refs";
 import { isJsonObject } from "./merge-patch";
 

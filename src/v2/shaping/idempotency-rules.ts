@@ -4,8 +4,8 @@
  * requests "the same", and which creates can be looked up by `ExternalImportReference` when their
  * outcome is unknown.
  */
-import { sha256Hex } from "../../lib/crypto";
-import type { Result } from "../../lib/result";
+import { sha256Hex } from "../../kernel/crypto";
+import type { Result } from "../../kernel/result";
 
 /** The longest key, characters (Stripe's limit; a UUID or a hash fits with room to spare). */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;

@@ -21,10 +21,10 @@
 import { readCapped } from "../../../shared/bytes";
 import type { Finish } from "../tenant/idempotency-keys";
 import { BUFFERED_BODY_BYTES, type V2Request } from "../passthrough";
-import { sha256Hex } from "../../lib/crypto";
-import { unwrap } from "../../lib/outcome";
-import { Problem } from "../../lib/problem";
-import { asHolder } from "../../lib/stubs";
+import { sha256Hex } from "../../kernel/crypto";
+import { unwrap } from "../../kernel/outcome";
+import { Problem } from "../../kernel/problem";
+import { asHolder } from "../../kernel/stubs";
 import type { CallTrace } from "../../upstream/client";
 import { fingerprintOf, idempotencyKeyOf, recoverableCreate } from "./idempotency-rules";
 import { recover } from "./idempotency-recovery";

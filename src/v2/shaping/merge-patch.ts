@@ -12,7 +12,7 @@
  * sandbox's `writableView`), so a `replace` of a field never set before would be refused.
  */
 import type { PatchOperation } from "../../../shared/v2/json-patch";
-import type { Result } from "../../lib/result";
+import type { Result } from "../../kernel/result";
 
 /** A JSON object, as `JSON.parse` makes it. */
 export type JsonObject = Record<string, unknown>;

@@ -4,7 +4,7 @@
  * one permit of the environment's 10 a second, so the walk's page size has a floor and its pages a
  * cap. Without them `PageSize=1` turned a list of 1,000 rows into 1,000 calls for one request.
  */
-import { Problem } from "../../lib/problem";
+import { Problem } from "../../kernel/problem";
 
 /**
  * The smallest `PageSize` a walk uses: 250. A caller's smaller (valid) one is raised to it, and the

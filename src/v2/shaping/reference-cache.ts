@@ -10,9 +10,9 @@
  * from the caller goes upstream and refreshes the entry; a conditional `GET` (`If-None-Match`,
  * `If-Modified-Since`) is passed through untouched, its `304` being the API's to give.
  */
-import { unwrap } from "../../lib/outcome";
+import { unwrap } from "../../kernel/outcome";
 import { sendV2, type V2Request } from "../passthrough";
-import { asHolder } from "../../lib/stubs";
+import { asHolder } from "../../kernel/stubs";
 import type { CallTrace } from "../../upstream/client";
 import { answerResponse, capture } from "./stored-answer";
 

@@ -13,7 +13,7 @@
  * is a 4xx problem with nothing written, and only the last of them costs a lookup.
  */
 import { checkedBody, isJsonType, mediaType, sendV2, type V2Request } from "../passthrough";
-import { Problem } from "../../lib/problem";
+import { Problem } from "../../kernel/problem";
 import type { CallTrace } from "../../upstream/client";
 import type { SendMark } from "./idempotency";
 import { codeDeps, forgetCodes } from "./code-cache";

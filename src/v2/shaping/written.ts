@@ -6,10 +6,10 @@
  * department's code or give an old code to a new department, and change the list a cached read
  * holds.
  */
-import { log } from "../../lib/log";
-import { unwrap } from "../../lib/outcome";
+import { log } from "../../kernel/log";
+import { unwrap } from "../../kernel/outcome";
 import type { V2Request } from "../passthrough";
-import { asHolder } from "../../lib/stubs";
+import { asHolder } from "../../kernel/stubs";
 import { kindsListedAt } from "./code-refs";
 import { REFERENCE_RESOURCES, resourceOf } from "./reference-cache";
 

@@ -15,7 +15,7 @@ import {
   asRun,
   tenantName,
   tenantStub,
-} from "../../../src/lib/stubs";
+} from "../../../src/kernel/stubs";
 import { fresh, tenant } from "../../helpers/gateway";
 
 const REFUSED = {

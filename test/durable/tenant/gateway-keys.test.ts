@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { GatewayKeys } from "../../../src/tenant/gateway-keys";
-import { sha256Hex } from "../../../src/lib/crypto";
+import { sha256Hex } from "../../../src/kernel/crypto";
 import { claimedTenant } from "../../../src/tenant/key-format";
 
 const TENANT = env.TENANT;

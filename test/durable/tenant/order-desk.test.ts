@@ -13,7 +13,7 @@ import { OrderDesk } from "../../../src/orders/tenant/order-desk";
 import type { OrderSettings } from "../../../src/orders/tenant/order-settings";
 import { coffeeOrder } from "../../fixtures/orders/coffee";
 import { ShopPins } from "../../../src/orders/tenant/shop-pins";
-import type { Bindings } from "../../../src/lib/config";
+import type { Bindings } from "../../../src/kernel/config";
 import { applyEvent } from "../../../src/orders/runs";
 import { sign } from "../../fixtures/orders/sign";
 import { corpus } from "../../fixtures/orders/shopify";

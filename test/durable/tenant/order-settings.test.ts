@@ -3,7 +3,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { OrderSettings } from "../../../src/orders/tenant/order-settings";
 import { Sealer } from "../../../src/tenant/sealer";
-import { importSecretsKey, seal } from "../../../src/lib/crypto";
+import { importSecretsKey, seal } from "../../../src/kernel/crypto";
 import { DEFAULT_VAT_ROUTES } from "../../../src/ledger/mapping";
 
 const TENANT = env.TENANT;

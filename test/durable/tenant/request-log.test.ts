@@ -9,7 +9,7 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import type { Tenant } from "../../../src/tenant/tenant-object";
-import { tenantStub, type TenantName } from "../../../src/lib/stubs";
+import { tenantStub, type TenantName } from "../../../src/kernel/stubs";
 import { tenant as registeredTenant } from "../../helpers/gateway";
 import { describe, expect, it } from "vitest";
 import {

@@ -6,8 +6,8 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { hasColumn } from "../../../src/durable/columns";
-import { MigrationError, storedVersion } from "../../../src/durable/migrations";
+import { hasColumn } from "../../../src/kernel/columns";
+import { MigrationError, storedVersion } from "../../../src/kernel/migrations";
 import { migrate, TENANT_MIGRATIONS } from "../../../src/tenant/schema";
 import { Registration } from "../../../src/tenant/registration";
 import { ShopPins } from "../../../src/orders/tenant/shop-pins";

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { open, importSecretsKey, seal } from "../../../src/lib/crypto";
-import { redact } from "../../../src/lib/log";
+import { open, importSecretsKey, seal } from "../../../src/kernel/crypto";
+import { redact } from "../../../src/kernel/log";
 import { fresh, tenant } from "../../helpers/gateway";
 
 beforeEach(() => fresh());

@@ -7,8 +7,8 @@ import {
   type IssuedToken,
   type TokenSource,
 } from "../../../src/upstream/tenant/token-keeper";
-import type { Sealed } from "../../../src/lib/crypto";
-import { fail, ok, type Outcome } from "../../../src/lib/outcome";
+import type { Sealed } from "../../../src/kernel/crypto";
+import { fail, ok, type Outcome } from "../../../src/kernel/outcome";
 import { restoreClock, skipAhead } from "../../helpers/clock";
 import { ADMIN, control, fresh, gw, stats, tenant } from "../../helpers/gateway";
 

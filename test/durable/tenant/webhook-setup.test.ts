@@ -12,7 +12,7 @@ import { OrderSettings } from "../../../src/orders/tenant/order-settings";
 import { Sealer } from "../../../src/tenant/sealer";
 import { ShopPins } from "../../../src/orders/tenant/shop-pins";
 import { WebhookSetup } from "../../../src/orders/tenant/webhook-setup";
-import { sha256Hex } from "../../../src/lib/crypto";
+import { sha256Hex } from "../../../src/kernel/crypto";
 
 const TENANT = env.TENANT;
 let seq = 0;

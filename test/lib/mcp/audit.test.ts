@@ -8,7 +8,7 @@ import { OUTSIDE_CATALOG, type ToolCall } from "../../../src/assistants/tenant/t
 import { guarded, type ToolContext } from "../../../src/assistants/mcp/audit";
 import type { AssistantPort } from "../../../src/assistants/mcp/port";
 import { ToolRefusal } from "../../../src/assistants/mcp/results";
-import { tenantName } from "../../../src/lib/stubs";
+import { tenantName } from "../../../src/kernel/stubs";
 
 /** A tool context whose audit rows are kept in `rows`; its port is never used. */
 function context(): { tc: ToolContext; rows: ToolCall[] } {

@@ -4,7 +4,7 @@
  * with its ProblemDetails, and anything unexpected as a generic message that leaks nothing.
  */
 import { describe, expect, it } from "vitest";
-import { Problem } from "../../../src/lib/problem";
+import { Problem } from "../../../src/kernel/problem";
 import { apiRefusal, refusalOf } from "../../../src/assistants/mcp/results";
 
 describe("results: refusals", () => {

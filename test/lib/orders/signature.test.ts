@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fromBase64, fromHex, toBase64, toHex } from "../../../src/lib/crypto";
+import { fromBase64, fromHex, toBase64, toHex } from "../../../src/kernel/crypto";
 import {
   concatBytes,
   hmacSha256,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { stripe } from "../../../src/orders/adapters/stripe";
-import { toHex } from "../../../src/lib/crypto";
+import { toHex } from "../../../src/kernel/crypto";
 import { hmacSha256 } from "../../../src/orders/adapters/signature";
 import { sign, TEST_SECRETS, toDelivery } from "../../fixtures/orders/sign";
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PAGES_ALL_MAX_ROWS, readConfig } from "../../../src/lib/config";
+import { DEFAULT_PAGES_ALL_MAX_ROWS, readConfig } from "../../../src/kernel/config";
 import {
   leastWalkMs,
   morePages,

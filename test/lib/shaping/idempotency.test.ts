@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Problem } from "../../../src/lib/problem";
+import { Problem } from "../../../src/kernel/problem";
 import { mayHaveArrived } from "../../../src/v2/shaping/idempotency";
 import {
   fingerprintOf,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Problem } from "../../../src/lib/problem";
+import { Problem } from "../../../src/kernel/problem";
 import {
   MAX_PAGES_PER_WALK,
   MIN_PAGES_ALL_PAGE_SIZE,

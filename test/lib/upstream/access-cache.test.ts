@@ -5,7 +5,7 @@
  * in steady use is refreshed in the background before it lapses, under the same bound.
  */
 import { describe, expect, it } from "vitest";
-import type { Outcome } from "../../../src/lib/outcome";
+import type { Outcome } from "../../../src/kernel/outcome";
 import {
   ACCESS_CACHE_MS,
   ACCESS_REFRESH_AFTER_MS,

@@ -3,7 +3,7 @@
  * leave for another origin), and a Retry-After is capped before it can pause a whole environment.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Bindings } from "../../../src/lib/config";
+import type { Bindings } from "../../../src/kernel/config";
 import {
   exchange,
   MAX_RETRY_AFTER_SECONDS,

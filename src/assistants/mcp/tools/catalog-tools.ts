@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { CATALOG, matchOperation, type Operation } from "../../../../shared/v2/catalog";
 import { queryOf } from "../../../../shared/v2/query";
-import { toJsonSchema } from "../../../lib/openapi/json-schema";
+import { toJsonSchema } from "../../../kernel/openapi/json-schema";
 import { v2Summary } from "../../../v2/openapi/summary";
 import { guarded, type ToolContext } from "../audit";
 import { operationClass } from "../operation-class";

@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/server";
-import { sha256Hex } from "../../../lib/crypto";
+import { sha256Hex } from "../../../kernel/crypto";
 import { REPLAYED } from "../../../v2/shaping/idempotency";
 import { guarded, type ToolContext, type ToolStep } from "../audit";
 import { READ_MAX_CHARS } from "../paging";

@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { McpServer, ScopeChallengeHandler } from "@modelcontextprotocol/server";
 import { matchOperation } from "../../../../shared/v2/catalog";
 import { MAX_PREPARED_BODY_BYTES } from "../../tenant/write-confirmations";
-import { randomSecret, sha256Hex } from "../../../lib/crypto";
+import { randomSecret, sha256Hex } from "../../../kernel/crypto";
 import { v2Summary } from "../../../v2/openapi/summary";
 import { guarded, type ToolContext, type ToolStep } from "../audit";
 import { operationClass } from "../operation-class";

@@ -5,7 +5,7 @@
  * so a cycle cut short anywhere re-reads rows next cycle and skips none. The first poll that stops
  * (no permit, a 429, a failure) stops the cycle: the next cycle goes on from the cursors.
  */
-import { log } from "../../../lib/log";
+import { log } from "../../../kernel/log";
 import { runPoll, type PollIo, type PollResult } from "../poll";
 import type { PlannedPoll } from "../polls";
 import type { Cursors } from "./cursors";

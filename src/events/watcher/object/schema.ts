@@ -1,10 +1,10 @@
 /**
  * @module
  * The watcher's SQLite layout (`events/watcher/watcher-object.ts`) as a numbered list of migration
- * steps (`durable/migrations.ts`), applied in its constructor on every wake. Fields:
+ * steps (`kernel/migrations.ts`), applied in its constructor on every wake. Fields:
  * docs/storage.md. Times are epoch ms.
  */
-import { migrate as migrateSteps, type Migration } from "../../../durable/migrations";
+import { migrate as migrateSteps, type Migration } from "../../../kernel/migrations";
 
 /** The watcher's layout, step by step. Add a step at the end; never edit a released one. */
 export const WATCHER_MIGRATIONS: readonly Migration[] = [

@@ -25,7 +25,7 @@
  * runs nothing and is left as it is: a step that only adds leaves the older code working, one that
  * renames does not, so roll a deploy back past a renaming step only with a step that undoes it.
  */
-import { log } from "../lib/log";
+import { log } from "./log";
 
 /** One step of a layout's history. Released steps are never edited or renumbered: add a new one. */
 export interface Migration {

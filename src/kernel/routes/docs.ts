@@ -6,22 +6,23 @@
  * call.
  *
  * The page is Scalar's API reference: its bundle from `@scalar/api-reference`'s standalone build,
- * imported as text and served here, its start script and HTML from `lib/openapi/reference-page.ts`.
- * Nothing is loaded from another origin, and the page's CSP would block it if it were.
+ * imported as text and served here, its start script and HTML from
+ * `kernel/openapi/reference-page.ts`. Nothing is loaded from another origin, and the page's CSP
+ * would block it if it were.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import scalarScript from "@scalar/api-reference/browser/standalone.js";
-import type { GatewayApp } from "../lib/app";
-import { gatewayDocument } from "../lib/openapi/gateway-document";
+import type { GatewayApp } from "../app";
+import { gatewayDocument } from "../openapi/gateway-document";
 import {
   REFERENCE_PAGE_HEADERS,
   referenceConfig,
   referenceInitScript,
   referencePageHtml,
-} from "../lib/openapi/reference-page";
-import { v2Document } from "../v2/openapi/document";
-import { gatewayRouter } from "./contract/kit";
-import { docsInit, docsPage, docsScript, gatewayOpenApi, v2OpenApi } from "./contract/docs";
+} from "../openapi/reference-page";
+import { v2Document } from "../../v2/openapi/document";
+import { gatewayRouter } from "./contract-kit";
+import { docsInit, docsPage, docsScript, gatewayOpenApi, v2OpenApi } from "./docs-contract";
 
 /**
  * How long browsers may keep the scripts, s: they change only with a deploy, and the page asks for

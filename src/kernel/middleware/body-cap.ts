@@ -10,9 +10,9 @@
  * check, the route's form validator) sees exactly the checked bytes and never the stream again.
  */
 import type { MiddlewareHandler } from "hono";
-import { readCapped } from "../../shared/bytes";
-import type { GatewayApp } from "../lib/app";
-import { Problem } from "../lib/problem";
+import { readCapped } from "../../../shared/bytes";
+import type { GatewayApp } from "../app";
+import { Problem } from "../problem";
 
 /**
  * The cap of the console's forms, bytes: the largest (the order mapping) is about 1 KiB; anything

@@ -12,10 +12,10 @@
  * endpoints keep their own memory, per credential (`mcp-key.ts`).
  */
 import type { MiddlewareHandler } from "hono";
-import type { GatewayApp } from "../lib/app";
-import { sha256Hex } from "../lib/crypto";
-import { Problem } from "../lib/problem";
-import { BlockedAddresses } from "../upstream/rate/blocked-addresses";
+import type { GatewayApp } from "../../kernel/app";
+import { sha256Hex } from "../../kernel/crypto";
+import { Problem } from "../../kernel/problem";
+import { BlockedAddresses } from "../../upstream/rate/blocked-addresses";
 import { bearer } from "./admin-auth";
 import {
   answerTooMany,

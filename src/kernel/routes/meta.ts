@@ -7,17 +7,17 @@
  * with links to its console, docs and health, and `GET /favicon.ico`.
  */
 import type { z } from "@hono/zod-openapi";
-import type { Bindings, Config, Environment } from "../lib/config";
-import { governorStub } from "../lib/stubs";
-import { countHealthRead } from "../middleware/inbound-limit";
-import { gatewayRouter } from "./contract/kit";
+import type { Bindings, Config, Environment } from "../config";
+import { governorStub } from "../stubs";
+import { countHealthRead } from "../../tenant/door/inbound-limit";
+import { gatewayRouter } from "./contract-kit";
 import {
   favicon,
   healthz,
   landing,
   type EnvironmentState,
   type HealthAnswer,
-} from "./contract/meta";
+} from "./meta-contract";
 import { FAVICON_SVG, landingPage } from "./landing";
 
 /** What `/healthz` says of one environment. */

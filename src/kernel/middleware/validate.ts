@@ -1,7 +1,7 @@
 /**
  * @module
  * Validation of the gateway's own routes. The schemas are the routes' OpenAPI declarations
- * (`routes/contract/*`); `@hono/zod-openapi` runs them, and `validationProblem` (the routers'
+ * (each capability's `contract.ts`); `@hono/zod-openapi` runs them, and `validationProblem` (the routers'
  * `defaultHook`) turns a failure into the gateway's problem: a body lists each field (`errors`), a
  * bad path parameter is a 404 (no such resource can exist), a bad query is a 400 naming the
  * parameter. `jsonGate` runs before the body's schema: size cap, content type and JSON syntax, each
@@ -9,9 +9,9 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
-import type { GatewayApp } from "../lib/app";
-import { Problem } from "../lib/problem";
-import { fieldErrors, readJson } from "../lib/validate";
+import type { GatewayApp } from "../app";
+import { Problem } from "../problem";
+import { fieldErrors, readJson } from "../validate";
 
 /**
  * What `@hono/zod-openapi` hands its hook after each validation (its `Hook` type's first argument).
@@ -61,7 +61,8 @@ function noSuch(issue: z.core.$ZodIssue): string {
  * With no content type the body is empty (anything else is a 415 here), and the validator then
  * takes `{}` by itself.
  *
- * @example createRoute({ …, middleware: [jsonGate({ optional: true })], request: { body: jsonBody(Rotation) } })
+ * @example createRoute({ …, middleware: [jsonGate({ optional: true })], request: { body:
+ * jsonBody(Rotation) } })
  */
 export function jsonGate(opts: { optional?: boolean } = {}): MiddlewareHandler<GatewayApp> {
   return async function jsonGate(c, next) {

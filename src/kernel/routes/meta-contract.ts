@@ -3,10 +3,10 @@
  * The declaration of `GET /healthz`: liveness, version, and each environment's state.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { problems } from "../../lib/openapi/problems";
-import { jsonAnswer } from "./kit";
+import { problems } from "../openapi/problems";
+import { jsonAnswer } from "./contract-kit";
 
-/** What `/healthz` says of one environment (see `routes/meta.ts`). */
+/** What `/healthz` says of one environment (see `kernel/routes/meta.ts`). */
 export const EnvironmentState = z.enum(["configured", "unconfigured", "suspect"]);
 
 const Health = z

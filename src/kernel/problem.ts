@@ -64,7 +64,7 @@ export type FieldError = z.output<typeof FieldError>;
 
 /**
  * The body of every problem ledgergate answers (`Problem.toResponse`), as `/openapi.json`
- * publishes it (`lib/openapi/problems.ts` names it there).
+ * publishes it (`kernel/openapi/problems.ts` names it there).
  */
 export const ProblemBody = z.strictObject({
   type: z.string().meta({

@@ -5,8 +5,8 @@
  *
  * The `LOG_LEVEL` var (`debug`, `info`, `warn`, `error` or `silent`; `info` when unset or unknown)
  * sets the least severe level written. It is looked up at every call in the running Worker's
- * configuration (`lib/config.ts`, parsed once), so one deployment (or one test project) can turn the
- * volume down without code changes.
+ * configuration (`kernel/config.ts`, parsed once), so one deployment (or one test project) can turn
+ * the volume down without code changes.
  */
 import { env } from "cloudflare:workers";
 import { readConfig, type Config } from "./config";

@@ -1,10 +1,10 @@
 /**
  * @module
  * The gateway's configuration: its vars and secrets parsed once per bindings object with zod, into
- * one typed `Config`. The door (`middleware/config.ts`) puts it on the context; Durable Objects and
- * the Workflow read it from their own `env` through the same `readConfig`. An environment whose
- * keys are not configured is simply unavailable (503 where it is used); it never crashes the
- * Worker, so nothing here throws.
+ * one typed `Config`. The door (`kernel/middleware/config.ts`) puts it on the context; Durable
+ * Objects and the Workflow read it from their own `env` through the same `readConfig`. An
+ * environment whose keys are not configured is simply unavailable (503 where it is used); it never
+ * crashes the Worker, so nothing here throws.
  */
 import { z } from "zod";
 import { environmentAvailability, type Environment } from "../upstream/environments";
@@ -67,7 +67,7 @@ const Setting = z.string().min(1).optional().catch(undefined);
  */
 const Count = (fallback: number) =>
   z.string().transform(Number).pipe(z.int().positive()).catch(fallback);
-/** The levels `lib/log.ts` knows; `silent` writes nothing. */
+/** The levels `kernel/log.ts` knows; `silent` writes nothing. */
 const LogLevel = z.enum(["debug", "info", "warn", "error", "silent"]);
 /**
  * What the request log stores of each call (`request-log/record.ts`): `calls`, a row per call

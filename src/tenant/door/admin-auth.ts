@@ -4,10 +4,10 @@
  * refused altogether in a deploy that kept the committed development token or sealing key.
  */
 import type { MiddlewareHandler } from "hono";
-import type { GatewayApp } from "../lib/app";
-import type { Config } from "../lib/config";
-import { timingSafeEqual } from "../lib/crypto";
-import { Problem } from "../lib/problem";
+import type { GatewayApp } from "../../kernel/app";
+import type { Config } from "../../kernel/config";
+import { timingSafeEqual } from "../../kernel/crypto";
+import { Problem } from "../../kernel/problem";
 
 /** The bearer credential of an `Authorization` header, or null. */
 export function bearer(header: string | undefined): string | null {

@@ -1,8 +1,8 @@
 /**
  * @module
- * What someone who opens the gateway's own address meets (`GET /`, `routes/meta.ts`): the product's
- * name and where to go, the console, the docs and the health check; and its icon. Static, no
- * script, nothing about any tenant.
+ * What someone who opens the gateway's own address meets (`GET /`, `kernel/routes/meta.ts`): the
+ * product's name and where to go, the console, the docs and the health check; and its icon. Static,
+ * no script, nothing about any tenant.
  */
 
 /** A tiny icon: a dark blue square with a white "lg". */

@@ -1,15 +1,15 @@
 /**
  * @module
- * The name a per-tenant object was reached by (`lib/stubs.ts` addresses it by its tenant's name,
+ * The name a per-tenant object was reached by (`kernel/stubs.ts` addresses it by its tenant's name,
  * nothing else), kept in its `meta` table the first time it is seen: an object woken by its alarm
  * is not given the name it was reached by (`ctx.id.name` is then absent), and what it does then
  * (the events object's sweep, the watcher's poll) must name the tenant.
  */
-import { parseTenantName, tenantName, type TenantName } from "../lib/stubs";
+import { parseTenantName, tenantName, type TenantName } from "./stubs";
 
 /**
  * The object's own tenant name, from `ctx.id.name` (and kept) or from what it kept; null when it
- * was never reached by a tenant's name. Needs the `meta` table (`durable/migrations.ts` makes it).
+ * was never reached by a tenant's name. Needs the `meta` table (`kernel/migrations.ts` makes it).
  */
 export function ownName(ctx: DurableObjectState): TenantName | null {
   const sql = ctx.storage.sql;

@@ -4,7 +4,7 @@
  * short and made of safe characters, so it can go into logs as it is.
  */
 import type { MiddlewareHandler } from "hono";
-import type { GatewayApp } from "../lib/app";
+import type { GatewayApp } from "../app";
 
 const SAFE_ID = /^[A-Za-z0-9._-]{8,64}$/;
 

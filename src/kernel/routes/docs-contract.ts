@@ -4,8 +4,8 @@
  * `/docs` and the page's script. No credential: they describe the interface, never a tenant.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { problems } from "../../lib/openapi/problems";
-import { jsonAnswer } from "./kit";
+import { problems } from "../openapi/problems";
+import { jsonAnswer } from "./contract-kit";
 
 const Document = z
   .record(z.string(), z.unknown())

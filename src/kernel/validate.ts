@@ -1,8 +1,8 @@
 /**
  * @module
  * Reading the gateway's own JSON bodies: size-capped, content type checked, parsed with zod,
- * failures thrown as `Problem`s; zod issues as field errors (used by `middleware/validate.ts` and
- * the pass-through).
+ * failures thrown as `Problem`s; zod issues as field errors (used by
+ * `kernel/middleware/validate.ts` and the pass-through).
  */
 import type { z } from "zod";
 import { readCapped } from "../../shared/bytes";
@@ -23,7 +23,7 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
 /**
  * Reads a JSON body: size-capped, content type checked, parsed. An empty body is `undefined` when
  * `optional`; otherwise it is refused like any body that is not JSON. The schema is applied by the
- * caller (the route's declared schema, `middleware/validate.ts`).
+ * caller (the route's declared schema, `kernel/middleware/validate.ts`).
  */
 export async function readJson(req: Request, optional = false): Promise<unknown> {
   const type = req.headers.get("content-type") ?? "";

@@ -4,10 +4,10 @@
  * answers the gateway's problems, and the shapes of JSON bodies.
  */
 import { OpenAPIHono, type z } from "@hono/zod-openapi";
-import type { GatewayApp } from "../../lib/app";
-import { Problem } from "../../lib/problem";
-import { fieldErrors } from "../../lib/validate";
-import { validationProblem } from "../../middleware/validate";
+import type { GatewayApp } from "../app";
+import { Problem } from "../problem";
+import { fieldErrors } from "../validate";
+import { validationProblem } from "../middleware/validate";
 
 /**
  * A router whose `.openapi(route, handler)` validates with the route's own schemas and answers a

@@ -7,11 +7,11 @@
  * before the route reads anything else of the request.
  */
 import type { MiddlewareHandler } from "hono";
-import type { GatewayApp } from "../lib/app";
-import { claimedTenant } from "../tenant/key-format";
-import { problemOf } from "../lib/outcome";
-import { Problem } from "../lib/problem";
-import { asKeyHolder } from "../lib/stubs";
+import type { GatewayApp } from "../../kernel/app";
+import { claimedTenant } from "../key-format";
+import { problemOf } from "../../kernel/outcome";
+import { Problem } from "../../kernel/problem";
+import { asKeyHolder } from "../../kernel/stubs";
 import { bearer } from "./admin-auth";
 
 /**
@@ -41,7 +41,7 @@ export function gatewayKey(): MiddlewareHandler<GatewayApp> {
  *
  * Why first: a route that read and validated the body before the key answered a forged key with
  * the body's 400, so the forger learnt about the body (and the route's schema) and the failure was
- * never counted as one (`middleware/failed-keys.ts`). The check is the one every upstream call
+ * never counted as one (`tenant/door/failed-keys.ts`). The check is the one every upstream call
  * makes anyway (`AccessCache.access`, then the tenant's `access`), and its answer stays in the
  * isolate's cache, so the call that follows takes no second hop.
  *

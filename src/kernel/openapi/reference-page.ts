@@ -1,8 +1,8 @@
 /**
  * @module
  * The reference page at `/docs`: its HTML, the script that starts Scalar's API reference with the
- * page's configuration, and the headers it is served with. Pure values; `routes/docs.ts` serves
- * them.
+ * page's configuration, and the headers it is served with. Pure values; `kernel/routes/docs.ts`
+ * serves them.
  *
  * The page is meant to work offline and to show only the two documents. Scalar's defaults assume
  * its hosted product: requests go through `proxy.scalar.com`, an "Ask AI" agent loads a registry

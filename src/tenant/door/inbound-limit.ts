@@ -14,9 +14,9 @@
  * without the binding are not limited: a missing limit must not fail every call.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import type { GatewayApp } from "../lib/app";
-import { Problem } from "../lib/problem";
-import { addressKey, BlockedAddresses } from "../upstream/rate/blocked-addresses";
+import type { GatewayApp } from "../../kernel/app";
+import { Problem } from "../../kernel/problem";
+import { addressKey, BlockedAddresses } from "../../upstream/rate/blocked-addresses";
 
 /**
  * The binding's period, s (`simple.period` in wrangler.toml): how long an address stays refused

@@ -1,7 +1,7 @@
 /**
  * @module
  * The OpenAPI 3.1 document of ledgergate's own routes (`GET /openapi.json`), generated from the
- * routes' declarations (`routes/contract/*`) as mounted on the app: what is validated is what is
+ * routes' declarations (each capability's `contract.ts`) as mounted on the app: what is validated is what is
  * documented, there is no second list.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";

@@ -1,6 +1,6 @@
 /**
  * @module
- * Guarded column changes for migration steps (`durable/migrations.ts`). SQLite's `ADD COLUMN` and
+ * Guarded column changes for migration steps (`kernel/migrations.ts`). SQLite's `ADD COLUMN` and
  * `RENAME COLUMN` fail when the column is already there (or already renamed); a guard makes a step
  * safe over storage that is partly ahead of its version row: a table an older build created outside
  * the versioned list, or a test that runs a step again. Table and column names cannot be bound

@@ -5,8 +5,8 @@
  * change the tenant (see `upstream/access-cache.ts`).
  */
 import type { MiddlewareHandler } from "hono";
-import type { GatewayApp } from "../lib/app";
-import type { AccessCache } from "../upstream/access-cache";
+import type { GatewayApp } from "../../kernel/app";
+import type { AccessCache } from "../../upstream/access-cache";
 
 /**
  * Sets `c.var.accessCache` to `cache` (created once per isolate, in `src/index.ts`).

@@ -4,8 +4,8 @@
  * per bindings object), on the context for every handler as `c.var.config`.
  */
 import type { MiddlewareHandler } from "hono";
-import type { GatewayApp } from "../lib/app";
-import { readConfig } from "../lib/config";
+import type { GatewayApp } from "../app";
+import { readConfig } from "../config";
 
 /**
  * Puts the gateway's `Config` on the context. Never refuses a request: what is missing is a value
