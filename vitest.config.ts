@@ -1,5 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { buildSync } from "esbuild";
+import { readdirSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 import { SANDBOX_BUNDLE_OPTIONS } from "./scripts/sandbox-bundle.ts";
 import { readSandboxConfig } from "./scripts/sandbox-config.ts";
@@ -12,7 +13,7 @@ import { readSandboxConfig } from "./scripts/sandbox-config.ts";
 const SANDBOX_BUNDLE = ".build/sandbox/index.js";
 /**
  * 32 bytes, base64: the "old" sealing key of the rotation test
- * (test/durable/tenant/secrets.test.ts).
+ * (test/tenant/secrets.test.ts).
  */
 export const TEST_PREVIOUS_SECRETS_KEY = btoa("ledgergate-previous-test-key-32b");
 buildSync({ ...SANDBOX_BUNDLE_OPTIONS, outfile: SANDBOX_BUNDLE });
@@ -64,12 +65,14 @@ const EXPECTED_RUNTIME_LINES = [
   // and a connection the sandbox drops on purpose by throwing.
   /^uncaught exception; [^\n]*(\(injected fault\)|connection dropped by an injected sandbox fault)/,
   // A `Prefer: pages=all` walk that fails mid-stream errors the caller's body on purpose
-  // (test/routes/all-pages.test.ts), so a cut-off list never looks complete; workerd reports it.
+  // (test/v2/shaping/all-pages.test.ts), so a cut-off list never looks complete; workerd reports
+  // it.
   /^uncaught exception; [^\n]*jsg\.Error: pages=all aborted at page \d+:/,
-  // The step error test/workflows mocks to model a crash, as thrown and as wrapped by the run.
+  // The step error the Workflows' tests (`*.flow.test.ts`) mock to model a crash, as thrown and as
+  // wrapped by the run.
   /^uncaught exception; source = Uncaught \(in promise\); stack = \w*Error: worker crashed$/m,
   // The engine stopping a run after a NonRetryableError (how a run fails for good), or because the
-  // run was terminated (test/workflows/tenant-lifecycle.test.ts removes a tenant mid-run).
+  // run was terminated (test/tenant/lifecycle.flow.test.ts removes a tenant mid-run).
   /^uncaught exception; exception = \S+: failed: broken\.outputGateBroken; jsg\.Error: Aborting engine: (A step threw a NonRetryableError|User called terminate)/,
 ];
 /**
@@ -115,7 +118,7 @@ quietExpectedRuntimeLines();
  * which `npm test` runs in two vitest processes side by side (scripts/test.mjs), each with its own
  * runtime, sandbox and storage: vitest itself would run them one after the other.
  */
-function gatewayProject(name: string, include: string) {
+function gatewayProject(name: string, include: string, exclude: string[] = []) {
   return {
     plugins: [
       cloudflareTest({
@@ -132,9 +135,21 @@ function gatewayProject(name: string, include: string) {
         },
       }),
     ],
-    test: { name, include: [include], fileParallelism: false, testTimeout: 60_000 },
+    test: { name, include: [include], exclude, fileParallelism: false, testTimeout: 60_000 },
   };
 }
+
+/**
+ * The folders of test/ that mirror src/ (and shared/): a file's ending chooses its project. A pure
+ * module's test is `*.unit.test.ts`, a Workflow's `*.flow.test.ts`, and any other test there talks
+ * to the gateway with the sandbox beside it. The rest of test/ is one folder per project.
+ */
+const MIRROR = `test/{${[
+  ...readdirSync("src", { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name),
+  "shared",
+].join(",")}}`;
 
 export default defineConfig({
   test: {
@@ -142,9 +157,10 @@ export default defineConfig({
     silent: "passed-only",
     projects: [
       {
-        // Pure library modules (order adapters, money): the Workers runtime, no bindings needed.
+        // Pure modules (`*.unit.test.ts`: order adapters, money): the Workers runtime, no bindings
+        // needed.
         plugins: [cloudflareTest({ miniflare: { compatibilityDate: "2026-11-01" } })],
-        test: { name: "lib", include: ["test/lib/**/*.test.ts"] },
+        test: { name: "unit", include: [`${MIRROR}/**/*.unit.test.ts`] },
       },
       {
         // Node, not workerd: the OpenAPI validator reads its meta-schemas from disk and compiles
@@ -176,8 +192,11 @@ export default defineConfig({
         ],
         test: { name: "sandbox", include: ["test/sandbox/**/*.test.ts"] },
       },
-      gatewayProject("gateway", "test/{routes,durable}/**/*.test.ts"),
-      gatewayProject("gateway-flows", "test/workflows/**/*.test.ts"),
+      gatewayProject("gateway", `${MIRROR}/**/*.test.ts`, [
+        "**/*.unit.test.ts",
+        "**/*.flow.test.ts",
+      ]),
+      gatewayProject("gateway-flows", `${MIRROR}/**/*.flow.test.ts`),
       {
         plugins: [
           cloudflareTest({

@@ -26,7 +26,7 @@ const runArgs = args.filter((a) => !isReportArg(a));
 
 const GROUPS = [
   { name: "gateway", projects: ["gateway"] },
-  { name: "rest", projects: ["lib", "contract", "sandbox", "gateway-flows", "corpus", "browser"] },
+  { name: "rest", projects: ["unit", "contract", "sandbox", "gateway-flows", "corpus", "browser"] },
 ];
 
 /** Runs vitest with `argv`; resolves with its exit code and, when `quiet`, what it printed. */

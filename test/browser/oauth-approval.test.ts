@@ -6,7 +6,7 @@
  * the right key, a scope and a lifetime approve it, and the browser lands on the client's loopback
  * callback with the code; the code becomes tokens, the tokens a tool call through the MCP SDK's own
  * client; the operator sees the connection on the tenant's console page and revokes it, and the
- * next call is refused. The runtime suites (test/routes/oauth*.test.ts) cover every branch; this
+ * next call is refused. The runtime suites (test/assistants/oauth/) cover every branch; this
  * proves the page works where it is used, in a browser, cookies, redirects and CSP included.
  */
 import { createHash, randomBytes } from "node:crypto";

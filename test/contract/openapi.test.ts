@@ -2,7 +2,8 @@
  * Both OpenAPI documents, validated by a public validator (`@seriousme/openapi-schema-validator`).
  * It runs in Node, not workerd (it reads its meta-schemas from disk and compiles them to code with
  * Ajv, which workerd forbids), so the documents are built here with the very functions the gateway
- * serves them with; test/routes/openapi.test.ts checks that the gateway serves the same documents.
+ * serves them with; test/kernel/openapi/openapi.test.ts checks that the gateway serves the same
+ * documents.
  */
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";

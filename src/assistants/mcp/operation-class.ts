@@ -16,7 +16,7 @@
  *    accounts, payroll, imports, client administration and onboarding.
  *
  * A new operation of the catalog gets its class from the same rule, and
- * test/lib/mcp/operation-class.test.ts holds the rule to every row.
+ * test/assistants/mcp/operation-class.unit.test.ts holds the rule to every row.
  */
 import type { Operation } from "../../../shared/v2/catalog";
 
@@ -60,7 +60,8 @@ export const SENDING_ACTIONS: ReadonlySet<string> = new Set(
  *
  * @param op an operation of the catalog (its method and documented path)
  * @returns `read`, `draft` or `write`
- * @example operationClass({ method: "POST", path: "/SalesOrders/{id}/createAndSendInvoice" }) // "write"
+ * @example operationClass({ method: "POST", path: "/SalesOrders/{id}/createAndSendInvoice" }) //
+ * "write"
  */
 export function operationClass(op: Pick<Operation, "method" | "path">): OperationClass {
   if (op.method === "GET") return "read";

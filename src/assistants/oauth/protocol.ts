@@ -23,8 +23,8 @@ const runtimeCtx = (c: Context<GatewayApp>) => c.executionCtx as unknown as Exec
 
 /**
  * The request, answered by the library. Its JSON is the library's to shape, so the route's answer
- * type cannot see it here (hence `never`); `test/routes/answers.test.ts` holds every answer of
- * these routes to their declarations instead.
+ * type cannot see it here (hence `never`); `test/kernel/openapi/answers.test.ts` holds every answer
+ * of these routes to their declarations instead.
  */
 const served = (c: Context<GatewayApp>) =>
   authorizationServer(new URL(c.req.url).origin).fetch(

@@ -18,8 +18,8 @@
  * holds at most `limit − places` permits in every window, first class and watcher together hold at
  * most `limit`, that rule never binds a caller any sooner than it would alone, and every caller is
  * granted at exactly the time it would be with no watcher at all
- * (test/lib/rate/watcher-room.test.ts checks it over random arrivals against the same arrivals with
- * no watcher).
+ * (test/upstream/rate/watcher-room.unit.test.ts checks it over random arrivals against the same
+ * arrivals with no watcher).
  *
  * What no rule can promise: that a caller who, within one window after a watcher permit, wants more
  * than `limit − places` places waits for nothing. The API counts the watcher's call whatever comes

@@ -3,7 +3,7 @@
  * The tenant's access token: issued once, reused, renewed ahead of expiry, never handed out in its
  * last seconds (see `upstream/token-timing.ts`), dropped on a 401 only if it is still the current
  * one. The clock and the token request come in as arguments, so the policy is tested with a driven
- * clock and counted requests (test/durable/tenant/token-keeper.test.ts).
+ * clock and counted requests (test/upstream/tenant/token-keeper.test.ts).
  */
 import type { Sealed } from "../../kernel/crypto";
 import { fail, ok, type Failure, type Outcome } from "../../kernel/outcome";

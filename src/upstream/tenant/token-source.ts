@@ -18,7 +18,7 @@ import type { IssuedToken, TokenSource } from "./token-keeper";
  *
  * @param env the gateway's bindings (the governor, the environment's keys), read at each request:
  * the
- *   object's `env`, which test/routes/environment-keys.test.ts swaps to stage a deploy with other
+ *   object's `env`, which test/upstream/environment-keys.test.ts swaps to stage a deploy with other
  *   keys
  * @param registration the tenant's registration: read on every request, so a replaced key is used
  * at once
