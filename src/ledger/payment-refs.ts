@@ -52,7 +52,7 @@ export class PaymentRefs {
   }
 
   /** When the oldest reference outlives its retention (epoch ms), or null. */
-  purgeDueAt(): number | null {
+  dueAt(): number | null {
     const r = row(this.sql, OldestRow, "SELECT at FROM payment_refs ORDER BY at LIMIT 1");
     return r ? r.at + PAYMENT_REF_RETENTION_MS : null;
   }

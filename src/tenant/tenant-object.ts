@@ -5,7 +5,7 @@
  * (registration, gateway keys, token keeper, order settings, order desk, payout desk, …), each
  * with its own tables, and hands out one face per kind of caller (`withKey`, `forRun`,
  * `operator`), whose methods are the object's API. One alarm, set to the earliest due time of the
- * modules' stored work. Storage layout: docs/storage.md.
+ * modules' stored work, registered once (`tenant/stored-work.ts`). Storage layout: docs/storage.md.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../kernel/config";
@@ -42,6 +42,7 @@ import { ToolCalls } from "../assistants/tenant/tool-calls";
 import { WriteConfirmations } from "../assistants/tenant/write-confirmations";
 import { tokenSource } from "../upstream/tenant/token-source";
 import { WatcherFace } from "../events/watcher/watcher-face";
+import { purges, StoredWorks } from "./stored-work";
 
 /**
  * Why faces, and what they do and do not stop. Any public member of a Durable Object is reachable
@@ -94,6 +95,8 @@ export class Tenant extends DurableObject<Bindings> {
   readonly #parts: TenantParts;
   readonly #enrolment: Enrolment;
   readonly #webhooks: WebhookSetup;
+  /** Every module's stored work, and the one alarm over it. */
+  readonly #work: StoredWorks;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -132,6 +135,28 @@ export class Tenant extends DurableObject<Bindings> {
       () => this.#arm(),
     );
     void ctx.blockConcurrencyWhile(() => this.#tokens.load());
+    // Registered once: the alarm runs them in this order (purges first, so a run started next
+    // and a token renewed last see the books as kept), and arms at the earliest of them.
+    this.#work = new StoredWorks(ctx.storage).register(
+      ...[
+        this.#desk.book,
+        this.#payouts.book,
+        this.#paymentRefs,
+        this.#settings,
+        this.#idempotency,
+        this.#references,
+        this.#log,
+        this.#confirmations,
+        this.#toolCalls,
+        this.#grants,
+      ].map(purges),
+      { dueAt: () => this.#desk.dueAt(), runDue: (_, owner) => this.#desk.startPending(owner) },
+      {
+        dueAt: () => this.#payouts.dueAt(),
+        runDue: (_, owner) => this.#payouts.startPending(owner),
+      },
+      { dueAt: () => this.#tokens.dueAt(), runDue: () => this.#tokens.renew() },
+    );
     this.#parts = {
       storage: ctx.storage,
       registration: this.#registration,
@@ -247,53 +272,18 @@ export class Tenant extends DurableObject<Bindings> {
   }
 
   /**
-   * Purges what outlived its retention, starts runs still waiting for their Workflow instance, and
-   * renews the token ahead of expiry. Safe to run twice.
+   * Runs the stored work that is due (`stored-work.ts`): purges what outlived its retention, starts
+   * runs still waiting for their Workflow instance, renews the token ahead of expiry. Safe to run
+   * twice.
    */
   override async alarm(): Promise<void> {
     const r = this.#registration.get();
     if (!r) return;
-    for (const kept of [
-      this.#desk.book,
-      this.#payouts.book,
-      this.#paymentRefs,
-      this.#settings,
-      this.#idempotency,
-      this.#references,
-      this.#log,
-      this.#confirmations,
-      this.#toolCalls,
-      this.#grants,
-    ])
-      kept.purge(Date.now());
-    await this.#desk.startPending(ownerOf(r));
-    await this.#payouts.startPending(ownerOf(r));
-    await this.#tokens.renew();
-    await this.#arm();
+    await this.#work.runDue(Date.now(), ownerOf(r));
   }
 
-  /**
-   * One alarm: the earliest due time of the modules' stored work (token renewal, run starts,
-   * purges, a previous secret's retirement).
-   */
-  async #arm(): Promise<void> {
-    const due = [
-      this.#tokens.dueAt(),
-      this.#desk.dueAt(),
-      this.#desk.book.purgeDueAt(),
-      this.#payouts.dueAt(),
-      this.#payouts.book.purgeDueAt(),
-      this.#paymentRefs.purgeDueAt(),
-      this.#settings.dueAt(),
-      this.#idempotency.dueAt(),
-      this.#references.dueAt(),
-      this.#log.dueAt(),
-      this.#confirmations.dueAt(),
-      this.#toolCalls.dueAt(),
-      this.#grants.dueAt(),
-    ].filter((t): t is number => t !== null);
-    await (due.length === 0
-      ? this.ctx.storage.deleteAlarm()
-      : this.ctx.storage.setAlarm(Math.min(...due)));
+  /** Arms the one alarm at the earliest due time of the registered work. */
+  #arm(): Promise<void> {
+    return this.#work.arm();
   }
 }

@@ -195,7 +195,7 @@ export class OrderBook {
    * When the next purge is due (epoch ms): the oldest purgeable run's or delivery's end of
    * retention; null when there is none.
    */
-  purgeDueAt(): number | null {
+  dueAt(): number | null {
     const oldest = row(
       this.sql,
       OldestRow,

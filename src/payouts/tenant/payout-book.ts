@@ -192,7 +192,7 @@ export class PayoutBook {
   }
 
   /** When the next purge is due (epoch ms), or null. */
-  purgeDueAt(): number | null {
+  dueAt(): number | null {
     const oldest = row(
       this.sql,
       OldestRow,

@@ -226,13 +226,13 @@ describe("order-book: retention", () => {
   it("is due at the earliest end of retention of a purgeable run or a delivery; null when there is nothing", async () => {
     await withSql((sql) => {
       const book = new OrderBook(sql);
-      expect(book.purgeDueAt()).toBeNull();
+      expect(book.dueAt()).toBeNull();
       book.put(run("waiting", T0));
-      expect(book.purgeDueAt()).toBeNull();
+      expect(book.dueAt()).toBeNull();
       book.put(run("done", T0 + DAY, { state: "settled", started: true }));
-      expect(book.purgeDueAt()).toBe(T0 + DAY + RETENTION);
+      expect(book.dueAt()).toBe(T0 + DAY + RETENTION);
       book.remember("shopify", "evt-1", null, T0 + 2 * DAY);
-      expect(book.purgeDueAt()).toBe(T0 + 9 * DAY);
+      expect(book.dueAt()).toBe(T0 + 9 * DAY);
     });
   });
 
@@ -242,7 +242,7 @@ describe("order-book: retention", () => {
       for (let i = 0; i < 510; i++) book.remember("shopify", `evt-${i}`, null, T0);
       book.purge(T0 + 8 * DAY);
       expect(sql.exec("SELECT COUNT(*) AS n FROM webhook_deliveries").one()).toEqual({ n: 10 });
-      expect(book.purgeDueAt()).toBe(T0 + 7 * DAY);
+      expect(book.dueAt()).toBe(T0 + 7 * DAY);
     });
   });
 
