@@ -78,20 +78,20 @@ export function tenantStub(env: TenantBinding, name: TenantName) {
 }
 
 type TenantStub = ReturnType<typeof tenantStub>;
-/** The face of a gateway key's holder, as a promise to call methods on (`Tenant.withKey`). */
-export type KeyHolderStub = ReturnType<TenantStub["withKey"]>;
-/** The face of an OAuth grant's holder, to call methods on (`Tenant.withGrant`). */
-export type GrantHolderStub = ReturnType<TenantStub["withGrant"]>;
+/** The face of a gateway key's holder, as a promise to call methods on (`Tenant.forKey`). */
+export type KeyHolderStub = ReturnType<TenantStub["forKey"]>;
+/** The face of an OAuth grant's holder, to call methods on (`Tenant.forGrant`). */
+export type GrantHolderStub = ReturnType<TenantStub["forGrant"]>;
 /** What a key holder's and a grant holder's faces both answer (`tenant/holder-ops.ts`). */
 export type HolderStub = KeyHolderStub | GrantHolderStub;
 /** The face of an order run, as a promise to call methods on (`Tenant.forRun`). */
 export type RunStub = ReturnType<TenantStub["forRun"]>;
-/** The request log's face, as a promise to call methods on (`Tenant.callLog`). */
-export type CallLogStub = ReturnType<TenantStub["callLog"]>;
+/** The request log's face, as a promise to call methods on (`Tenant.forCallLog`). */
+export type CallLogStub = ReturnType<TenantStub["forCallLog"]>;
 /** The watcher's face, as a promise to call methods on (`Tenant.forWatcher`). */
 export type WatcherStub = ReturnType<TenantStub["forWatcher"]>;
 /** The operator's face, as a promise to call methods on (`Tenant.operator`). */
-export type OperatorStub = ReturnType<TenantStub["operator"]>;
+export type OperatorStub = ReturnType<TenantStub["forOperator"]>;
 
 /**
  * Makes `call` on a face that is still a promise, so the call goes with the one that hands the face
@@ -119,7 +119,7 @@ export function asKeyHolder<T>(
   caller: { tenant: TenantName; key: string },
   call: (face: KeyHolderStub) => T,
 ): Promise<Awaited<T>> {
-  return onFace(tenantStub(env, caller.tenant).withKey(caller.key), call);
+  return onFace(tenantStub(env, caller.tenant).forKey(caller.key), call);
 }
 
 /**
@@ -131,7 +131,7 @@ export function asGrantHolder<T>(
   caller: { tenant: TenantName; grant: string },
   call: (face: GrantHolderStub) => T,
 ): Promise<Awaited<T>> {
-  return onFace(tenantStub(env, caller.tenant).withGrant(caller.grant), call);
+  return onFace(tenantStub(env, caller.tenant).forGrant(caller.grant), call);
 }
 
 /**
@@ -174,7 +174,7 @@ export function asOperator<T>(
   name: TenantName,
   call: (face: OperatorStub) => T,
 ): Promise<Awaited<T>> {
-  return onFace(tenantStub(env, name).operator(), call);
+  return onFace(tenantStub(env, name).forOperator(), call);
 }
 
 /**
@@ -198,7 +198,7 @@ export function toCallLog<T>(
   name: TenantName,
   call: (face: CallLogStub) => T,
 ): Promise<Awaited<T>> {
-  return onFace(tenantStub(env, name).callLog(), call);
+  return onFace(tenantStub(env, name).forCallLog(), call);
 }
 
 /**

@@ -7,7 +7,7 @@
  * key check, the order runs' client, `ledger/run-api.ts`, and the operator's calls behind the
  * admin token or the console's session, `request-log/upstream.ts`; later the watcher).
  *
- * Why not the key holder's face: `withKey` checks the key again (a SHA-256 and a constant-time
+ * Why not the key holder's face: `forKey` checks the key again (a SHA-256 and a constant-time
  * compare in the object), for every call, only to write a row after the answer; the access cache
  * exists to spare warm calls exactly that. What an unchecked face allows: a holder of the
  * namespace binding (only the gateway's own code) can add rows; it cannot read any, and the logs'

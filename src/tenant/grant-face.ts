@@ -5,7 +5,7 @@
  * nothing more (`holder-ops.ts`: a token, the `/v2` shaping state, the runs to read, prepared
  * writes), and not a run's retry nor another grant. `grantAccess` checks the grant once, against
  * its row (`assistant-grants.ts`) and the tenant's current registration, and hands out a
- * `GrantFace` or a `RefusedGrantFace` with the same methods, as `withKey` does for keys: each call
+ * `GrantFace` or a `RefusedGrantFace` with the same methods, as `forKey` does for keys: each call
  * takes a new face, so a grant revoked, expired or outlived by its tenant is refused at the next
  * call.
  */
@@ -50,7 +50,7 @@ export interface GrantHolder extends TenantHolder {
   use(): Promise<Outcome<GrantUse>>;
 }
 
-/** What `Tenant.withGrant` hands out: a `GrantFace` or a `RefusedGrantFace`. */
+/** What `Tenant.forGrant` hands out: a `GrantFace` or a `RefusedGrantFace`. */
 export type GrantHolderFace = GrantHolder & RpcTarget;
 
 /**

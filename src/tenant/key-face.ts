@@ -6,7 +6,7 @@
  * what only a key opens: a failed run's retry, and approving an OAuth grant for its tenant.
  * `grantKey` checks the key once and hands out either a `KeyFace`, whose methods take no key, or a
  * `RefusedKeyFace`, whose methods all answer the same `unauthorized` failure; both have the same
- * methods, so a call pipelined on `withKey(k)` reads the same either way and a failed check
+ * methods, so a call pipelined on `forKey(k)` reads the same either way and a failed check
  * reaches the caller as the usual 401 problem, never as an exception (nothing of a stack or a key
  * crosses back).
  */
@@ -59,14 +59,14 @@ export interface KeyHolder extends TenantHolder {
   grantAssistant(ask: GrantAsk): Promise<Outcome<GrantView>>;
 }
 
-/** What `Tenant.withKey` hands out: a `KeyFace` or a `RefusedKeyFace`, told apart by nothing. */
+/** What `Tenant.forKey` hands out: a `KeyFace` or a `RefusedKeyFace`, told apart by nothing. */
 export type KeyHolderFace = KeyHolder & RpcTarget;
 
 /**
  * The one check of a gateway key, for every call that needs one: the live key it matched (in
  * constant time, `GatewayKeys.check`) while the tenant is registered, and then a face bound to that
  * match and that registration. A face is meant for the call pipelined on it
- * (`stub.withKey(k).orderRun(…)`): each call takes a new one, so a key that retired or a tenant
+ * (`stub.forKey(k).orderRun(…)`): each call takes a new one, so a key that retired or a tenant
  * that was removed is refused at the next call, as when every method checked the key itself.
  */
 export async function grantKey(parts: TenantParts, gatewayKey: string): Promise<KeyHolderFace> {

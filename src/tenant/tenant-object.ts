@@ -3,7 +3,7 @@
  * `Tenant`: one per tenant (`idFromName("demo:acme")`). Everything secret or stateful about the
  * tenant lives here and only here. The class is thin: it holds the modules of `tenant/`
  * (registration, gateway keys, token keeper, order settings, order desk, payout desk, …), each
- * with its own tables, and hands out one face per kind of caller (`withKey`, `forRun`,
+ * with its own tables, and hands out one face per kind of caller (`forKey`, `forRun`,
  * `operator`), whose methods are the object's API. One alarm, set to the earliest due time of the
  * modules' stored work, registered once (`tenant/stored-work.ts`). Storage layout: docs/storage.md.
  */
@@ -48,20 +48,20 @@ import { purges, StoredWorks } from "./stored-work";
  * Why faces, and what they do and do not stop. Any public member of a Durable Object is reachable
  * over RPC by whoever holds a stub (TypeScript's `private` and an interface are only types), so
  * telling callers apart by interface alone would leave every method open to every caller. Here the
- * object's public members are only the faces, the request log's append-only face (`callLog`,
+ * object's public members are only the faces, the request log's append-only face (`forCallLog`,
  * see `request-log/call-log-face.ts`), the webhook intake (which verifies its own signature),
  * `invalidate` (the token is its own credential) and `alarm`. A face is an `RpcTarget`
  * the object hands out itself, holding its modules in `#private` fields:
- * - `withKey(k)` checks the gateway key once, in one place (`grantKey`), and only then hands out
+ * - `forKey(k)` checks the gateway key once, in one place (`grantKey`), and only then hands out
  *   the face whose methods act; a bad key gets a face whose every method answers `unauthorized`
  *   (the same 401 problem as before, no exception, nothing of the key or a stack). No method a key
  *   holder reaches can skip the check or forget it, and none can reach another face's methods.
- * - `withGrant(g)` does the same for an assistant's OAuth grant (`tenant/grant-face.ts`): a grant
+ * - `forGrant(g)` does the same for an assistant's OAuth grant (`tenant/grant-face.ts`): a grant
  *   opens only what an MCP tool call needs, and only while its row is live under the current
  *   registration, so a revoked grant is refused at its next call.
  * - `forRun(r)` hands an order run its face only while `r` is the current registration, so a run
  *   of a removed (or re-registered) tenant gets no token and touches nothing.
- * - `operator()` checks nothing and cannot: the object has no operator credential to check, and
+ * - `forOperator()` checks nothing and cannot: the object has no operator credential to check, and
  *   code that holds the namespace binding can always ask for this face. The Worker's admin-token
  *   and console-session checks are the authority there (only routes behind them call
  *   `asOperator`); the face keeps register, key rotation and removal out of the other two.
@@ -69,7 +69,7 @@ import { purges, StoredWorks } from "./stored-work";
  *   token for the books it names, and which books those are (`events/watcher/watcher-face.ts`).
  * A face answers for the moment it was handed out, so callers take one per call: Workers RPC
  * pipelines the call on the face's promise with the call that hands it out
- * (`stub.withKey(k).orderRun(…)`), so that costs no round trip, and a key retired or a tenant
+ * (`stub.forKey(k).orderRun(…)`), so that costs no round trip, and a key retired or a tenant
  * removed is refused at the next call, as when each method checked for itself.
  */
 export class Tenant extends DurableObject<Bindings> {
@@ -187,18 +187,18 @@ export class Tenant extends DurableObject<Bindings> {
 
   /**
    * The face for the holder of `gatewayKey`, after the one check of the key; a face that refuses
-   * every call when it does not check out. Pipeline the call on it: `stub.withKey(k).access()`.
+   * every call when it does not check out. Pipeline the call on it: `stub.forKey(k).access()`.
    */
-  withKey(gatewayKey: string): Promise<KeyHolderFace> {
+  forKey(gatewayKey: string): Promise<KeyHolderFace> {
     return grantKey(this.#parts, gatewayKey);
   }
 
   /**
    * The face for the holder of the OAuth grant `grantId` (an assistant's connection), after the
    * one check of the grant: live, under the current registration. Pipeline the call on it:
-   * `stub.withGrant(g).use()`.
+   * `stub.forGrant(g).use()`.
    */
-  withGrant(grantId: string): GrantHolderFace {
+  forGrant(grantId: string): GrantHolderFace {
     return grantAccess(this.#parts, grantId);
   }
 
@@ -214,7 +214,7 @@ export class Tenant extends DurableObject<Bindings> {
    * The operator's face. Unchecked here: only routes behind the admin token or the console's
    * session (and onboarding's single-use state) ask for it; see the note above the class.
    */
-  operator(): OperatorFace {
+  forOperator(): OperatorFace {
     return new OperatorFace(this.#parts, this.#enrolment, this.#webhooks);
   }
 
@@ -230,7 +230,7 @@ export class Tenant extends DurableObject<Bindings> {
    * The face that appends to the tenant's request log: unchecked, append only, bounded; see
    * `request-log/call-log-face.ts` for why it is not behind the key.
    */
-  callLog(): CallLogFace {
+  forCallLog(): CallLogFace {
     return new CallLogFace(
       this.#log,
       this.#toolCalls,

@@ -220,7 +220,7 @@ describe("request log: the face", () => {
     const seen = await runInDurableObject(
       tenantStub(env, t.name as TenantName),
       async (instance: Tenant, state) => {
-        const face = instance.callLog();
+        const face = instance.forCallLog();
         // Whatever the registration set (the token's renewal), gone: to see what the rows write.
         await state.storage.deleteAlarm();
         await face.record(call(1, { at: now }));
@@ -239,7 +239,7 @@ describe("request log: the face", () => {
       env.TENANT.idFromName(`test:request-log-unregistered-${Date.now().toString(36)}`),
     );
     const left = await runInDurableObject(stub, async (instance: Tenant, state) => {
-      const face = instance.callLog();
+      const face = instance.forCallLog();
       await face.record(call(1, { at: Date.now() }));
       face.count({ status: 200, apiStatus: 200, attempts: 1, waitedMs: 0 });
       return {

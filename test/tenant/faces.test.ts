@@ -70,24 +70,24 @@ describe("tenant faces: security", () => {
       const tenant = instance as unknown as Tenant;
       return {
         tenant: names(tenant),
-        granted: names(await tenant.withKey(t.gatewayKey)),
-        refused: names(await tenant.withKey("lg_demo_nobody_x")),
-        grant: names(tenant.withGrant(g.grant)),
-        refusedGrant: names(tenant.withGrant("grant_nobodynobodynobo")),
+        granted: names(await tenant.forKey(t.gatewayKey)),
+        refused: names(await tenant.forKey("lg_demo_nobody_x")),
+        grant: names(tenant.forGrant(g.grant)),
+        refusedGrant: names(tenant.forGrant("grant_nobodynobodynobo")),
       };
     });
     expect(surface.tenant).toEqual(
       [
         "alarm",
-        "callLog",
+        "forCallLog",
         "constructor",
         "forRun",
         "forWatcher",
         "invalidate",
-        "operator",
+        "forOperator",
         "receiveWebhook",
-        "withGrant",
-        "withKey",
+        "forGrant",
+        "forKey",
       ].sort(),
     );
     // RPC reaches a face's prototype methods: a refused face has exactly the granted face's.

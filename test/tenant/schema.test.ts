@@ -149,7 +149,7 @@ describe("tenant schema: the numbered steps", () => {
     const runs = await runInDurableObject(stub, (_i, state) => writeLayout5(state.storage.sql));
     // The next wake constructs the object with today's code over the old layout.
     await evictDurableObject(stub);
-    const operator = stub.operator();
+    const operator = stub.forOperator();
     expect(await operator.describe()).toMatchObject({
       tenant: "demo:oldacme",
       name: "Old Acme AS",
