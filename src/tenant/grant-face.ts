@@ -9,30 +9,19 @@
  * takes a new face, so a grant revoked, expired or outlived by its tenant is refused at the next
  * call.
  */
-import { RpcTarget } from "cloudflare:workers";
+import type { RpcTarget } from "cloudflare:workers";
 import type { Scope } from "../assistants/mcp/principal";
-import type { Source } from "../orders/order";
-import type { RunState } from "../orders/runs";
 import { fail, ok, type Outcome } from "../kernel/outcome";
-import type { CodeId, CodeKey } from "../v2/shaping/code-refs";
 import {
   viewOf,
   type GrantView,
   type NewGrant,
   type StoredGrant,
 } from "../assistants/tenant/assistant-grants";
-import {
-  HolderOps,
-  type ClaimAsk,
-  type FinishAsk,
-  type KeepAsk,
-  type ReadAsk,
-  type TakeAsk,
-  type TenantHolder,
-} from "./holder-ops";
+import { refusing } from "./refusing";
+import { HolderFace, type TenantHolder } from "./holder-ops";
 import type { RunOwner } from "../orders/tenant/order-desk";
 import { ownerOf, type TenantParts } from "./parts";
-import type { StashAsk } from "../assistants/tenant/write-confirmations";
 
 export type { GrantView } from "../assistants/tenant/assistant-grants";
 /** What an approval asks the object to record (`assistant-grants.ts`). */
@@ -86,75 +75,21 @@ export function grantAccess(parts: TenantParts, grantId: string): GrantHolderFac
   return r && grant ? new GrantFace(parts, grant, ownerOf(r)) : new RefusedGrantFace();
 }
 
-/** A live grant's face. */
-class GrantFace extends RpcTarget implements GrantHolder {
+/** A live grant's face: what every holder opens (`HolderFace`), and the door's check of its use. */
+class GrantFace extends HolderFace implements GrantHolder {
   readonly #parts: TenantParts;
   readonly #grant: StoredGrant;
-  readonly #ops: HolderOps;
 
+  /** An isolate may keep a copy of a token as for a key, never past the grant's end. */
   constructor(parts: TenantParts, grant: StoredGrant, owner: RunOwner) {
-    super();
+    super(parts, owner, grant.expiresAt);
     this.#parts = parts;
     this.#grant = grant;
-    this.#ops = new HolderOps(parts, owner);
   }
 
   async use(): Promise<Outcome<GrantUse>> {
     this.#parts.grants.touch(this.#grant, Date.now());
     return ok({ scope: this.#grant.scope, expiresAt: this.#grant.expiresAt });
-  }
-
-  /** An isolate may keep a copy as for a key, never past the grant's end. */
-  access() {
-    return this.#ops.access(this.#grant.expiresAt);
-  }
-
-  async orderRun(source: Source, orderId: string) {
-    return this.#ops.orderRun(source, orderId);
-  }
-
-  async orderRuns(state: RunState | null, limit: number) {
-    return this.#ops.orderRuns(state, limit);
-  }
-
-  idempotencyClaim(ask: ClaimAsk) {
-    return this.#ops.idempotencyClaim(ask);
-  }
-
-  async idempotencyFinish(ask: FinishAsk) {
-    return this.#ops.idempotencyFinish(ask);
-  }
-
-  async referenceRead(ask: ReadAsk) {
-    return this.#ops.referenceRead(ask);
-  }
-
-  referenceKeep(ask: KeepAsk) {
-    return this.#ops.referenceKeep(ask);
-  }
-
-  async forgetWritten(stale: { resource: string | null; kinds: string[] }) {
-    return this.#ops.forgetWritten(stale);
-  }
-
-  async codeIds(keys: CodeKey[]) {
-    return this.#ops.codeIds(keys);
-  }
-
-  async rememberCodeIds(found: CodeId[]) {
-    return this.#ops.rememberCodeIds(found);
-  }
-
-  async forgetCodeIds(keys: CodeKey[]) {
-    return this.#ops.forgetCodeIds(keys);
-  }
-
-  confirmationStash(ask: StashAsk) {
-    return this.#ops.confirmationStash(ask);
-  }
-
-  confirmationTake(ask: TakeAsk) {
-    return this.#ops.confirmationTake(ask);
   }
 }
 
@@ -165,47 +100,4 @@ class GrantFace extends RpcTarget implements GrantHolder {
 const REFUSED = fail("unauthorized", "The grant is not valid: connect the assistant again.");
 
 /** A grant that did not check out: every method answers `REFUSED` and touches nothing. */
-class RefusedGrantFace extends RpcTarget implements GrantHolder {
-  async use() {
-    return REFUSED;
-  }
-  async access() {
-    return REFUSED;
-  }
-  async orderRun() {
-    return REFUSED;
-  }
-  async orderRuns() {
-    return REFUSED;
-  }
-  async idempotencyClaim() {
-    return REFUSED;
-  }
-  async idempotencyFinish() {
-    return REFUSED;
-  }
-  async referenceRead() {
-    return REFUSED;
-  }
-  async referenceKeep() {
-    return REFUSED;
-  }
-  async forgetWritten() {
-    return REFUSED;
-  }
-  async codeIds() {
-    return REFUSED;
-  }
-  async rememberCodeIds() {
-    return REFUSED;
-  }
-  async forgetCodeIds() {
-    return REFUSED;
-  }
-  async confirmationStash() {
-    return REFUSED;
-  }
-  async confirmationTake() {
-    return REFUSED;
-  }
-}
+const RefusedGrantFace = refusing(GrantFace, REFUSED);

@@ -2,11 +2,11 @@
  * @module
  * What a gateway key and an OAuth grant both open of their tenant, once checked: the state of the
  * `/v2` pipeline (a token, idempotency records, the reference cache, codes → ids), the order runs
- * (read only) and an assistant's prepared writes. One implementation that the key holder's face
- * (`key-face.ts`) and the grant's (`grant-face.ts`) forward to, so the two cannot drift apart: a
- * tool call under a grant reaches exactly what the same call under a key reaches. Not an
- * `RpcTarget`: only the faces are handed out, and each lists, method by method, what it opens.
+ * (read only) and an assistant's prepared writes. Written once, as the base of the key holder's
+ * face (`key-face.ts`) and the grant's (`grant-face.ts`), so the two cannot drift apart: a tool
+ * call under a grant reaches exactly what the same call under a key reaches.
  */
+import { RpcTarget } from "cloudflare:workers";
 import type { Source } from "../orders/order";
 import type { OrderRunView } from "../orders/run-view";
 import type { RunState } from "../orders/runs";
@@ -116,22 +116,30 @@ export interface TenantHolder {
   confirmationTake(ask: TakeAsk): Promise<Outcome<Taken>>;
 }
 
-/** The tenant's state as a checked holder (key or grant) reaches it. */
-export class HolderOps {
+/**
+ * The face of a checked holder, key or grant: every method of `TenantHolder`, written once. The key
+ * holder's and the grant's faces extend it with what only they open; Workers RPC reaches the
+ * methods of every prototype up to `RpcTarget`, so each face exposes these as its own.
+ */
+export abstract class HolderFace extends RpcTarget implements TenantHolder {
   readonly #parts: TenantParts;
   readonly #owner: RunOwner;
+  /** When an isolate's copy of a token must go at the latest: a key's retirement, a grant's end. */
+  readonly #retiresAt: number | null;
 
-  constructor(parts: TenantParts, owner: RunOwner) {
+  constructor(parts: TenantParts, owner: RunOwner, retiresAt: number | null) {
+    super();
     this.#parts = parts;
     this.#owner = owner;
+    this.#retiresAt = retiresAt;
   }
 
   /**
    * A token, with how long an isolate may serve a copy of it without asking again: never past the
-   * token's renewal window nor `retiresAt` (a key's retirement, a grant's end; see
+   * token's renewal window nor the key's retirement or the grant's end (see
    * `upstream/access-cache.ts`).
    */
-  async access(retiresAt: number | null): Promise<Outcome<KeyAccess>> {
+  async access(): Promise<Outcome<KeyAccess>> {
     const tokens = this.#parts.tokens;
     const a = await tokens.access();
     return a.ok
@@ -139,17 +147,17 @@ export class HolderOps {
           ...a.value,
           cacheMs: cacheMs(Date.now(), {
             servesUntil: tokens.servesUntil(a.value.token),
-            retiresAt,
+            retiresAt: this.#retiresAt,
           }),
         })
       : a;
   }
 
-  orderRun(source: Source, orderId: string): Outcome<OrderRunView> {
+  async orderRun(source: Source, orderId: string): Promise<Outcome<OrderRunView>> {
     return this.#parts.desk.view(source, orderId);
   }
 
-  orderRuns(state: RunState | null, limit: number): Outcome<OrderRunView[]> {
+  async orderRuns(state: RunState | null, limit: number): Promise<Outcome<OrderRunView[]>> {
     return ok(this.#parts.desk.list(state, limit));
   }
 
@@ -166,11 +174,11 @@ export class HolderOps {
     return ok(claim);
   }
 
-  idempotencyFinish(ask: FinishAsk): Outcome<boolean> {
+  async idempotencyFinish(ask: FinishAsk): Promise<Outcome<boolean>> {
     return ok(this.#parts.idempotency.finish(ask.keyHash, ask.holder, ask.how));
   }
 
-  referenceRead(ask: ReadAsk): Outcome<ReferenceRead> {
+  async referenceRead(ask: ReadAsk): Promise<Outcome<ReferenceRead>> {
     return ok(this.#parts.references.read(ask.key, ask.resource, ask.refresh, Date.now()));
   }
 
@@ -186,22 +194,22 @@ export class HolderOps {
     return ok(kept);
   }
 
-  forgetWritten(stale: { resource: string | null; kinds: string[] }): Outcome<null> {
+  async forgetWritten(stale: { resource: string | null; kinds: string[] }): Promise<Outcome<null>> {
     if (stale.resource !== null) this.#parts.references.forget(stale.resource);
     this.#parts.codeIds.forgetKinds(stale.kinds);
     return ok(null);
   }
 
-  codeIds(keys: CodeKey[]): Outcome<CodeId[]> {
+  async codeIds(keys: CodeKey[]): Promise<Outcome<CodeId[]>> {
     return ok(this.#parts.codeIds.recall(keys, Date.now()));
   }
 
-  rememberCodeIds(found: CodeId[]): Outcome<null> {
+  async rememberCodeIds(found: CodeId[]): Promise<Outcome<null>> {
     this.#parts.codeIds.remember(found, Date.now());
     return ok(null);
   }
 
-  forgetCodeIds(keys: CodeKey[]): Outcome<null> {
+  async forgetCodeIds(keys: CodeKey[]): Promise<Outcome<null>> {
     this.#parts.codeIds.forget(keys);
     return ok(null);
   }

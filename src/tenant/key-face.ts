@@ -10,30 +10,19 @@
  * reaches the caller as the usual 401 problem, never as an exception (nothing of a stack or a key
  * crosses back).
  */
-import { RpcTarget } from "cloudflare:workers";
+import type { RpcTarget } from "cloudflare:workers";
 import type { Source } from "../orders/order";
 import type { OrderRunView } from "../orders/run-view";
-import type { RunState } from "../orders/runs";
 import { fail, ok, type Outcome } from "../kernel/outcome";
 import type { PayoutState } from "../payouts/records";
 import type { PayoutView, UnpaidOrder } from "../payouts/view";
-import type { CodeId, CodeKey } from "../v2/shaping/code-refs";
 import type { TenantName } from "../kernel/stubs";
-import type { KeyAccess } from "../upstream/access-cache";
 import { addGrant, type GrantAsk, type GrantView } from "./grant-face";
 import type { MatchedKey } from "./gateway-keys";
-import {
-  HolderOps,
-  type ClaimAsk,
-  type FinishAsk,
-  type KeepAsk,
-  type ReadAsk,
-  type TakeAsk,
-  type TenantHolder,
-} from "./holder-ops";
+import { refusing } from "./refusing";
+import { HolderFace, type TenantHolder } from "./holder-ops";
 import type { RunOwner } from "../orders/tenant/order-desk";
 import { ownerOf, type TenantParts } from "./parts";
-import type { StashAsk } from "../assistants/tenant/write-confirmations";
 
 /** What the holder of a gateway key may do with its tenant's object. */
 export interface KeyHolder extends TenantHolder {
@@ -75,32 +64,19 @@ export async function grantKey(parts: TenantParts, gatewayKey: string): Promise<
   return r && key ? new KeyFace(parts, key, ownerOf(r)) : new RefusedKeyFace();
 }
 
-/** A checked key's face: every method acts at once, the key was checked when it was made. */
-class KeyFace extends RpcTarget implements KeyHolder {
+/**
+ * A checked key's face: what every holder opens (`HolderFace`), and what only a key opens. Every
+ * method acts at once, the key was checked when the face was made.
+ */
+class KeyFace extends HolderFace implements KeyHolder {
   readonly #parts: TenantParts;
-  /** `access` needs the match itself: an isolate may not cache it past its retirement. */
-  readonly #key: MatchedKey;
   readonly #owner: RunOwner;
-  readonly #ops: HolderOps;
 
+  /** `access` needs the match itself: an isolate may not cache it past its retirement. */
   constructor(parts: TenantParts, key: MatchedKey, owner: RunOwner) {
-    super();
+    super(parts, owner, key.retiresAt);
     this.#parts = parts;
-    this.#key = key;
     this.#owner = owner;
-    this.#ops = new HolderOps(parts, owner);
-  }
-
-  async access(): Promise<Outcome<KeyAccess>> {
-    return this.#ops.access(this.#key.retiresAt);
-  }
-
-  async orderRun(source: Source, orderId: string): Promise<Outcome<OrderRunView>> {
-    return this.#ops.orderRun(source, orderId);
-  }
-
-  async orderRuns(state: RunState | null, limit: number): Promise<Outcome<OrderRunView[]>> {
-    return this.#ops.orderRuns(state, limit);
   }
 
   async retryOrder(source: Source, orderId: string): Promise<Outcome<OrderRunView>> {
@@ -136,46 +112,6 @@ class KeyFace extends RpcTarget implements KeyHolder {
   async grantAssistant(ask: GrantAsk): Promise<Outcome<GrantView>> {
     return addGrant(this.#parts, this.#owner, ask);
   }
-
-  idempotencyClaim(ask: ClaimAsk) {
-    return this.#ops.idempotencyClaim(ask);
-  }
-
-  async idempotencyFinish(ask: FinishAsk) {
-    return this.#ops.idempotencyFinish(ask);
-  }
-
-  async referenceRead(ask: ReadAsk) {
-    return this.#ops.referenceRead(ask);
-  }
-
-  referenceKeep(ask: KeepAsk) {
-    return this.#ops.referenceKeep(ask);
-  }
-
-  async forgetWritten(stale: { resource: string | null; kinds: string[] }) {
-    return this.#ops.forgetWritten(stale);
-  }
-
-  async codeIds(keys: CodeKey[]) {
-    return this.#ops.codeIds(keys);
-  }
-
-  async rememberCodeIds(found: CodeId[]) {
-    return this.#ops.rememberCodeIds(found);
-  }
-
-  async forgetCodeIds(keys: CodeKey[]) {
-    return this.#ops.forgetCodeIds(keys);
-  }
-
-  confirmationStash(ask: StashAsk) {
-    return this.#ops.confirmationStash(ask);
-  }
-
-  confirmationTake(ask: TakeAsk) {
-    return this.#ops.confirmationTake(ask);
-  }
 }
 
 /**
@@ -184,69 +120,5 @@ class KeyFace extends RpcTarget implements KeyHolder {
  */
 const REFUSED = fail("unauthorized", "The gateway key is not valid.");
 
-/**
- * A key that did not check out: every method answers `REFUSED` and touches nothing. It holds no
- * part of the tenant, so it cannot reach anything even by mistake.
- */
-class RefusedKeyFace extends RpcTarget implements KeyHolder {
-  async access() {
-    return REFUSED;
-  }
-  async orderRun() {
-    return REFUSED;
-  }
-  async orderRuns() {
-    return REFUSED;
-  }
-  async retryOrder() {
-    return REFUSED;
-  }
-  async tenant() {
-    return REFUSED;
-  }
-  async grantAssistant() {
-    return REFUSED;
-  }
-  async payout() {
-    return REFUSED;
-  }
-  async payouts() {
-    return REFUSED;
-  }
-  async retryPayout() {
-    return REFUSED;
-  }
-  async unpaidOrders() {
-    return REFUSED;
-  }
-  async idempotencyClaim() {
-    return REFUSED;
-  }
-  async idempotencyFinish() {
-    return REFUSED;
-  }
-  async referenceRead() {
-    return REFUSED;
-  }
-  async referenceKeep() {
-    return REFUSED;
-  }
-  async forgetWritten() {
-    return REFUSED;
-  }
-  async codeIds() {
-    return REFUSED;
-  }
-  async rememberCodeIds() {
-    return REFUSED;
-  }
-  async forgetCodeIds() {
-    return REFUSED;
-  }
-  async confirmationStash() {
-    return REFUSED;
-  }
-  async confirmationTake() {
-    return REFUSED;
-  }
-}
+/** A key that did not check out: every method answers `REFUSED` and touches nothing. */
+const RefusedKeyFace = refusing(KeyFace, REFUSED);
