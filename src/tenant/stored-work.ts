@@ -32,8 +32,11 @@ export const purges = (module: Retained): StoredWork => ({
 /** Every registered work of one Tenant, and its one alarm. */
 export class StoredWorks {
   readonly #works: StoredWork[] = [];
+  readonly #storage: DurableObjectStorage;
 
-  constructor(private readonly storage: DurableObjectStorage) {}
+  constructor(storage: DurableObjectStorage) {
+    this.#storage = storage;
+  }
 
   /** Adds `works`, run in this order on each alarm. */
   register(...works: StoredWork[]): this {
@@ -44,7 +47,9 @@ export class StoredWorks {
   /** Sets the alarm to the earliest due time of every work, or clears it when none has any. */
   async arm(): Promise<void> {
     const due = this.#works.map((w) => w.dueAt()).filter((t): t is number => t !== null);
-    await (due.length === 0 ? this.storage.deleteAlarm() : this.storage.setAlarm(Math.min(...due)));
+    await (due.length === 0
+      ? this.#storage.deleteAlarm()
+      : this.#storage.setAlarm(Math.min(...due)));
   }
 
   /**

@@ -134,7 +134,6 @@ export class Tenant extends DurableObject<Bindings> {
       tokenSource(() => this.env, this.#registration, this.#sealer),
       () => this.#arm(),
     );
-    void ctx.blockConcurrencyWhile(() => this.#tokens.load());
     // Registered once: the alarm runs them in this order (purges first, so a run started next
     // and a token renewed last see the books as kept), and arms at the earliest of them.
     this.#work = new StoredWorks(ctx.storage).register(
@@ -157,6 +156,7 @@ export class Tenant extends DurableObject<Bindings> {
       },
       { dueAt: () => this.#tokens.dueAt(), runDue: () => this.#tokens.renew() },
     );
+    void ctx.blockConcurrencyWhile(() => this.#tokens.load());
     this.#parts = {
       storage: ctx.storage,
       registration: this.#registration,
