@@ -202,23 +202,43 @@ export function toCallLog<T>(
 }
 
 /**
- * The tenant's object as an order run sees it: each call takes the run's face anew, so nothing held
- * here can outlive the registration.
+ * A run's port of the tenant's object: each of `methods` (every one of the port's, as the
+ * compiler checks the record's keys) calls the run's face, taken anew for each call, so nothing
+ * held here can outlive the registration.
  */
-export function orderRunPort(
-  env: TenantBinding,
-  name: TenantName,
-  registration: string,
-): OrderRunPort {
-  const run = <T>(call: (face: RunStub) => T) => asRun(env, name, registration, call);
-  return {
-    runInput: (source, orderId) => run((f) => f.runInput(source, orderId)),
-    runReport: (source, orderId, refundId, patch) =>
-      run((f) => f.runReport(source, orderId, refundId, patch)),
-    known: (ask) => run((f) => f.known(ask)),
-    learn: (learned) => run((f) => f.learn(learned)),
-  };
+function runPort<Port extends object>(
+  methods: Record<keyof Port, true>,
+): (env: TenantBinding, name: TenantName, registration: string) => Port {
+  return (env, name, registration) =>
+    Object.fromEntries(
+      Object.keys(methods).map((m) => [
+        m,
+        (...args: unknown[]) =>
+          asRun(env, name, registration, (face) =>
+            // The run's face implements both ports (`RunHolder`): `m` is one of its methods.
+            (face as unknown as Record<string, (...a: unknown[]) => unknown>)[m]?.(...args),
+          ),
+      ]),
+    ) as Port;
 }
+
+/** The tenant's object as an order run sees it (`orders/port.ts`). */
+export const orderRunPort = runPort<OrderRunPort>({
+  runInput: true,
+  runReport: true,
+  known: true,
+  learn: true,
+});
+
+/** The tenant's object as a payout run sees it (`payouts/port.ts`). */
+export const payoutRunPort = runPort<PayoutRunPort>({
+  payoutTask: true,
+  payoutReport: true,
+  knownAccounts: true,
+  learnAccounts: true,
+  payoutRead: true,
+  stripeKey: true,
+});
 
 /**
  * The tenant's events object (`events/events-object.ts`): endpoints, event log, outbox. Its name is
@@ -228,28 +248,6 @@ export function orderRunPort(
 export function eventsStub(env: Pick<Bindings, "EVENTS">, name: TenantName) {
   // Beside the tenant's object: what it records comes from the tenant's calls and runs.
   return env.EVENTS.get(env.EVENTS.idFromName(name), NEAR_THE_API);
-}
-
-/**
- * The tenant's object as a payout run sees it: like `orderRunPort`, each call takes the run's face
- * anew.
- */
-export function payoutRunPort(
-  env: TenantBinding,
-  name: TenantName,
-  registration: string,
-): PayoutRunPort {
-  const run = <T>(call: (face: RunStub) => T) => asRun(env, name, registration, call);
-  return {
-    payoutTask: (source, payoutId, attempt) => run((f) => f.payoutTask(source, payoutId, attempt)),
-    payoutReport: (source, payoutId, attempt, patch) =>
-      run((f) => f.payoutReport(source, payoutId, attempt, patch)),
-    knownAccounts: (accountNos) => run((f) => f.knownAccounts(accountNos)),
-    learnAccounts: (found) => run((f) => f.learnAccounts(found)),
-    payoutRead: (source, payoutId, attempt, read) =>
-      run((f) => f.payoutRead(source, payoutId, attempt, read)),
-    stripeKey: () => run((f) => f.stripeKey()),
-  };
 }
 
 /**

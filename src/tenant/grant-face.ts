@@ -19,7 +19,7 @@ import {
   type StoredGrant,
 } from "../assistants/tenant/assistant-grants";
 import { refusing } from "./refusing";
-import { HolderFace, type TenantHolder } from "./holder-ops";
+import { HolderFace, type HolderParts, type TenantHolder } from "./holder-ops";
 import type { RunOwner } from "../orders/tenant/order-desk";
 import { ownerOf, type TenantParts } from "./parts";
 
@@ -47,7 +47,7 @@ export type GrantHolderFace = GrantHolder & RpcTarget;
  * operator's faces both approve through this): refused when the tenant holds too many.
  */
 export async function addGrant(
-  parts: TenantParts,
+  parts: Pick<TenantParts, "grants" | "arm">,
   owner: RunOwner,
   ask: GrantAsk,
 ): Promise<Outcome<GrantView>> {
@@ -65,11 +65,17 @@ export async function addGrant(
   return ok(viewOf(stored));
 }
 
+/** What a grant's face reads of the tenant: a holder's, and its grant's row. */
+type GrantParts = HolderParts & Pick<TenantParts, "grants">;
+
 /**
  * The one check of a grant: its row, under the current registration, before its end; then a face
  * bound to that grant and that registration.
  */
-export function grantAccess(parts: TenantParts, grantId: string): GrantHolderFace {
+export function grantAccess(
+  parts: GrantParts & Pick<TenantParts, "registration">,
+  grantId: string,
+): GrantHolderFace {
   const r = parts.registration.get();
   const grant = r && parts.grants.live(grantId, r.registrationId, Date.now());
   return r && grant ? new GrantFace(parts, grant, ownerOf(r)) : new RefusedGrantFace();
@@ -77,11 +83,11 @@ export function grantAccess(parts: TenantParts, grantId: string): GrantHolderFac
 
 /** A live grant's face: what every holder opens (`HolderFace`), and the door's check of its use. */
 class GrantFace extends HolderFace implements GrantHolder {
-  readonly #parts: TenantParts;
+  readonly #parts: GrantParts;
   readonly #grant: StoredGrant;
 
   /** An isolate may keep a copy of a token as for a key, never past the grant's end. */
-  constructor(parts: TenantParts, grant: StoredGrant, owner: RunOwner) {
+  constructor(parts: GrantParts, grant: StoredGrant, owner: RunOwner) {
     super(parts, owner, grant.expiresAt);
     this.#parts = parts;
     this.#grant = grant;

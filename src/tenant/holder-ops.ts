@@ -116,18 +116,24 @@ export interface TenantHolder {
   confirmationTake(ask: TakeAsk): Promise<Outcome<Taken>>;
 }
 
+/** What every holder's face reads of the tenant: the `/v2` pipeline's state and the runs. */
+export type HolderParts = Pick<
+  TenantParts,
+  "tokens" | "desk" | "idempotency" | "references" | "codeIds" | "confirmations" | "arm"
+>;
+
 /**
  * The face of a checked holder, key or grant: every method of `TenantHolder`, written once. The key
  * holder's and the grant's faces extend it with what only they open; Workers RPC reaches the
  * methods of every prototype up to `RpcTarget`, so each face exposes these as its own.
  */
 export abstract class HolderFace extends RpcTarget implements TenantHolder {
-  readonly #parts: TenantParts;
+  readonly #parts: HolderParts;
   readonly #owner: RunOwner;
   /** When an isolate's copy of a token must go at the latest: a key's retirement, a grant's end. */
   readonly #retiresAt: number | null;
 
-  constructor(parts: TenantParts, owner: RunOwner, retiresAt: number | null) {
+  constructor(parts: HolderParts, owner: RunOwner, retiresAt: number | null) {
     super();
     this.#parts = parts;
     this.#owner = owner;

@@ -20,7 +20,7 @@ import type { TenantName } from "../kernel/stubs";
 import { addGrant, type GrantAsk, type GrantView } from "./grant-face";
 import type { MatchedKey } from "./gateway-keys";
 import { refusing } from "./refusing";
-import { HolderFace, type TenantHolder } from "./holder-ops";
+import { HolderFace, type HolderParts, type TenantHolder } from "./holder-ops";
 import type { RunOwner } from "../orders/tenant/order-desk";
 import { ownerOf, type TenantParts } from "./parts";
 
@@ -51,6 +51,9 @@ export interface KeyHolder extends TenantHolder {
 /** What `Tenant.forKey` hands out: a `KeyFace` or a `RefusedKeyFace`, told apart by nothing. */
 export type KeyHolderFace = KeyHolder & RpcTarget;
 
+/** What a key holder's face reads of the tenant: a holder's, the payouts and the grants. */
+type KeyParts = HolderParts & Pick<TenantParts, "payouts" | "grants">;
+
 /**
  * The one check of a gateway key, for every call that needs one: the live key it matched (in
  * constant time, `GatewayKeys.check`) while the tenant is registered, and then a face bound to that
@@ -58,7 +61,10 @@ export type KeyHolderFace = KeyHolder & RpcTarget;
  * (`stub.forKey(k).orderRun(…)`): each call takes a new one, so a key that retired or a tenant
  * that was removed is refused at the next call, as when every method checked the key itself.
  */
-export async function grantKey(parts: TenantParts, gatewayKey: string): Promise<KeyHolderFace> {
+export async function grantKey(
+  parts: KeyParts & Pick<TenantParts, "registration" | "keys">,
+  gatewayKey: string,
+): Promise<KeyHolderFace> {
   const r = parts.registration.get();
   const key = r && (await parts.keys.check(gatewayKey, Date.now()));
   return r && key ? new KeyFace(parts, key, ownerOf(r)) : new RefusedKeyFace();
@@ -69,11 +75,11 @@ export async function grantKey(parts: TenantParts, gatewayKey: string): Promise<
  * method acts at once, the key was checked when the face was made.
  */
 class KeyFace extends HolderFace implements KeyHolder {
-  readonly #parts: TenantParts;
+  readonly #parts: KeyParts;
   readonly #owner: RunOwner;
 
   /** `access` needs the match itself: an isolate may not cache it past its retirement. */
-  constructor(parts: TenantParts, key: MatchedKey, owner: RunOwner) {
+  constructor(parts: KeyParts, key: MatchedKey, owner: RunOwner) {
     super(parts, owner, key.retiresAt);
     this.#parts = parts;
     this.#owner = owner;

@@ -1,7 +1,7 @@
 /**
  * @module
  * The tenant object's modules as its faces (`key-face.ts`, `grant-face.ts`, `run-face.ts`,
- * `operator-face.ts`) reach them. A face keeps them in `#private` fields, so nothing here is
+ * `operator-face.ts` and the sections composed onto it) reach them. A face keeps them in `#private` fields, so nothing here is
  * reachable over RPC: only the faces' own methods are.
  */
 import type { AssistantGrants } from "../assistants/tenant/assistant-grants";
@@ -19,6 +19,7 @@ import type { ShopPins } from "../orders/tenant/shop-pins";
 import type { StripeKeys } from "../payouts/tenant/stripe-key";
 import { nameOf, type Registration, type TenantRecord } from "./registration";
 import type { TokenKeeper } from "../upstream/tenant/token-keeper";
+import type { WebhookSetup } from "../orders/tenant/webhook-setup";
 import type { ToolCalls } from "../assistants/tenant/tool-calls";
 import type { WriteConfirmations } from "../assistants/tenant/write-confirmations";
 
@@ -30,6 +31,8 @@ export interface TenantParts {
   readonly tokens: TokenKeeper;
   readonly settings: OrderSettings;
   readonly pins: ShopPins;
+  /** Webhook secrets and shop bindings, changed one at a time (`webhook-setup.ts`). */
+  readonly webhooks: WebhookSetup;
   readonly desk: OrderDesk;
   /** The payouts: their own unit, with their own tables (`payout-desk.ts`). */
   readonly payouts: PayoutDesk;
@@ -49,6 +52,8 @@ export interface TenantParts {
   readonly toolCalls: ToolCalls;
   /** The OAuth grants approved for assistants (`assistant-grants.ts`). */
   readonly grants: AssistantGrants;
+  /** Empties every table of every module in one transaction (the tenant's removal). */
+  wipe(): void;
   /** Sets the object's one alarm to the earliest due time of the modules' stored work. */
   arm(): Promise<void>;
 }

@@ -27,22 +27,31 @@ export interface RunHolder extends OrderRunPort, PayoutRunPort {
 /** What `Tenant.forRun` hands out: a `RunFace` or a `GoneRunFace`. */
 export type RunHolderFace = RunHolder & RpcTarget;
 
+/** What a run's face reads of the tenant: its run's records, its memory, its tokens and keys. */
+type RunParts = Pick<
+  TenantParts,
+  "tokens" | "desk" | "settings" | "known" | "payouts" | "stripeKeys" | "arm"
+>;
+
 /**
  * The one check of a run's registration: the face of a run started under `registration`, bound to
  * it while it is the tenant's current one. Taken anew for each call (pipelined:
  * `stub.forRun(r).runReport(…)`), so a removal stops a run at its next call.
  */
-export function grantRun(parts: TenantParts, registration: string): RunHolderFace {
+export function grantRun(
+  parts: RunParts & Pick<TenantParts, "registration">,
+  registration: string,
+): RunHolderFace {
   const r = parts.registration.current(registration);
   return r ? new RunFace(parts, ownerOf(r)) : new GoneRunFace();
 }
 
 /** A current registration's run. */
 class RunFace extends RpcTarget implements RunHolder {
-  readonly #parts: TenantParts;
+  readonly #parts: RunParts;
   readonly #owner: RunOwner;
 
-  constructor(parts: TenantParts, owner: RunOwner) {
+  constructor(parts: RunParts, owner: RunOwner) {
     super();
     this.#parts = parts;
     this.#owner = owner;

@@ -4,8 +4,9 @@
  * tenant lives here and only here. The class is thin: it holds the modules of `tenant/`
  * (registration, gateway keys, token keeper, order settings, order desk, payout desk, …), each
  * with its own tables, and hands out one face per kind of caller (`forKey`, `forRun`,
- * `operator`), whose methods are the object's API. One alarm, set to the earliest due time of the
- * modules' stored work, registered once (`tenant/stored-work.ts`). Storage layout: docs/storage.md.
+ * `forOperator`, …), whose methods are the object's API. One alarm, set to the earliest due time
+ * of the modules' stored work, registered once (`tenant/stored-work.ts`). Storage layout:
+ * docs/storage.md.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../kernel/config";
@@ -94,7 +95,6 @@ export class Tenant extends DurableObject<Bindings> {
   /** The modules as the faces reach them. */
   readonly #parts: TenantParts;
   readonly #enrolment: Enrolment;
-  readonly #webhooks: WebhookSetup;
   /** Every module's stored work, and the one alarm over it. */
   readonly #work: StoredWorks;
 
@@ -157,6 +157,30 @@ export class Tenant extends DurableObject<Bindings> {
       { dueAt: () => this.#tokens.dueAt(), runDue: () => this.#tokens.renew() },
     );
     void ctx.blockConcurrencyWhile(() => this.#tokens.load());
+    // The one index across tenants (a secret's SHA-256 on a shop) is the directory's.
+    const webhooks = new WebhookSetup(this.#settings, this.#pins, {
+      claim: (claim) => directoryStub(this.env).claimShop(claim),
+    });
+    // Every module that keeps rows: the tenant's removal empties them together.
+    const kept = [
+      this.#desk.book,
+      this.#payouts.book,
+      this.#paymentRefs,
+      this.#stripeKeys,
+      this.#settings,
+      this.#pins,
+      this.#known,
+      this.#codeIds,
+      this.#idempotency,
+      this.#references,
+      this.#log,
+      this.#toolCalls,
+      this.#confirmations,
+      this.#grants,
+      this.#tokens,
+      this.#keys,
+      this.#registration,
+    ];
     this.#parts = {
       storage: ctx.storage,
       registration: this.#registration,
@@ -164,6 +188,7 @@ export class Tenant extends DurableObject<Bindings> {
       tokens: this.#tokens,
       settings: this.#settings,
       pins: this.#pins,
+      webhooks,
       desk: this.#desk,
       payouts: this.#payouts,
       stripeKeys: this.#stripeKeys,
@@ -176,13 +201,10 @@ export class Tenant extends DurableObject<Bindings> {
       confirmations: this.#confirmations,
       toolCalls: this.#toolCalls,
       grants: this.#grants,
+      wipe: () => ctx.storage.transactionSync(() => kept.forEach((m) => m.clear())),
       arm: () => this.#arm(),
     };
     this.#enrolment = new Enrolment(this.#parts, this.#sealer, () => this.env);
-    // The one index across tenants (a secret's SHA-256 on a shop) is the directory's.
-    this.#webhooks = new WebhookSetup(this.#settings, this.#pins, {
-      claim: (claim) => directoryStub(this.env).claimShop(claim),
-    });
   }
 
   /**
@@ -215,7 +237,7 @@ export class Tenant extends DurableObject<Bindings> {
    * session (and onboarding's single-use state) ask for it; see the note above the class.
    */
   forOperator(): OperatorFace {
-    return new OperatorFace(this.#parts, this.#enrolment, this.#webhooks);
+    return new OperatorFace(this.#parts, this.#enrolment);
   }
 
   /**

@@ -15,7 +15,10 @@ import {
   asRun,
   tenantName,
   tenantStub,
+  type TenantName,
 } from "../../src/kernel/stubs";
+import { SECTIONS } from "../../src/tenant/operator-face";
+import { addSections } from "../../src/tenant/operator-sections";
 import { fresh, tenant } from "../helpers/gateway";
 
 const REFUSED = {
@@ -292,5 +295,64 @@ describe("tenant faces: happy", () => {
     expect(d?.tenant).toBe(t.name);
     expect(JSON.stringify(d)).not.toContain(t.gatewayKey);
     expect(JSON.stringify(d)).not.toContain(t.clientKey);
+  });
+});
+
+describe("tenant faces: the operator's sections", () => {
+  /** The operator's face's methods over RPC: the face's own, and those its sections added. */
+  const operatorMethods = (name: TenantName) =>
+    runInDurableObject(tenantStub(env, name), (instance) => {
+      const face = (instance as unknown as Tenant).forOperator();
+      const own = Object.getOwnPropertyNames(Object.getPrototypeOf(face));
+      return own.filter((n) => n !== "constructor").sort();
+    });
+  /** The methods the face declares itself, in `tenant/operator-face.ts`. */
+  const LIFECYCLE = [
+    "describe",
+    "register",
+    "registrationId",
+    "remove",
+    "replaceClientKey",
+    "rotateGatewayKey",
+  ];
+
+  it("every section's method is reachable over RPC, and answers not-found for a tenant not registered", async () => {
+    const name = tenantName("demo", "never-registered");
+    const methods = await operatorMethods(name);
+    const sectioned = methods.filter((m) => !LIFECYCLE.includes(m));
+    // Every section's methods, as its class declares them, beside the tenant's own lifecycle.
+    const declared = SECTIONS.flatMap((S) => Object.getOwnPropertyNames(S.prototype));
+    expect(methods.filter((m) => LIFECYCLE.includes(m))).toEqual(LIFECYCLE);
+    expect(sectioned).toEqual(declared.filter((m) => m !== "constructor").sort());
+    expect(sectioned).toHaveLength(27);
+    for (const m of sectioned) {
+      const answer = await asOperator(env, name, (f) =>
+        (f as unknown as Record<string, () => Promise<unknown>>)[m]?.(),
+      );
+      expect(answer, m).toEqual({
+        ok: false,
+        error: { reason: "not-found", detail: "No such tenant." },
+      });
+    }
+  });
+
+  it("a registered tenant's section answers with the section's work", async () => {
+    const t = await registered();
+    const mapping = await asOperator(env, t.name, (f) => f.orderMapping());
+    expect(mapping.ok && mapping.value.unknownSkus).toBe("create");
+    const grants = await asOperator(env, t.name, (f) => f.assistantGrants());
+    expect(grants).toEqual({ ok: true, value: [] });
+  });
+
+  it("two sections naming one method are refused when the face is composed", () => {
+    const Face = { prototype: {} };
+    class A {
+      orders() {}
+    }
+    class B {
+      orders() {}
+    }
+    const none = () => ({ record: () => null, of: () => ({}) });
+    expect(() => addSections(Face, [A, B], none)).toThrow(/orders is declared twice/);
   });
 });

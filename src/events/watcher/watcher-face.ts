@@ -24,9 +24,9 @@ const GONE = fail(
 
 /** A token for the watcher's polls, and which books it reads. */
 export class WatcherFace extends RpcTarget {
-  readonly #parts: TenantParts;
+  readonly #parts: Pick<TenantParts, "registration" | "tokens">;
 
-  constructor(parts: TenantParts) {
+  constructor(parts: Pick<TenantParts, "registration" | "tokens">) {
     super();
     this.#parts = parts;
   }

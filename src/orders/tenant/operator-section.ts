@@ -1,0 +1,92 @@
+/**
+ * @module
+ * The orders' part of the operator's face (`tenant/operator-sections.ts` composes it): webhook
+ * secrets and shops, the order mapping, and the order runs. Each method takes the registered
+ * tenant's record first; the face checks the registration before any of them is reached.
+ */
+import { ok, type Outcome } from "../../kernel/outcome";
+import type { OrderMapping, OrderMappingInput } from "../../ledger/mapping";
+import { ownerOf, type TenantParts } from "../../tenant/parts";
+import { nameOf, type TenantRecord } from "../../tenant/registration";
+import type { Source } from "../order";
+import type { OrderRunView } from "../run-view";
+import type { RunState } from "../runs";
+import type { SecretOptions, SecretSet } from "./order-settings";
+import type { ShopBinding } from "./shop-pins";
+import type { ShopView } from "./webhook-setup";
+import { webhookStatus, type WebhookStatus } from "./webhook-status";
+
+/** What the orders' operator methods read of the tenant. */
+type OrdersHost = Pick<TenantParts, "desk" | "settings" | "pins" | "webhooks" | "arm">;
+
+/** The operator's methods for the tenant's orders. */
+export class OrdersSection {
+  readonly #t: OrdersHost;
+
+  constructor(t: OrdersHost) {
+    this.#t = t;
+  }
+
+  /**
+   * Stores a source's webhook secret, sealed, and for Shopify the shop it is bound to (required,
+   * and refused when another tenant holds this secret on that shop); with `graceSeconds`, a
+   * rotation (`WebhookSetup.configure`).
+   */
+  setWebhookSecret(
+    r: TenantRecord,
+    source: Source,
+    secret: string,
+    opts: SecretOptions = {},
+  ): Promise<Outcome<SecretSet>> {
+    return this.#t.webhooks.configure(nameOf(r), source, secret, opts, Date.now());
+  }
+
+  /**
+   * Confirms the shop a first delivery pinned before shops were bound by the operator: `shop` as
+   * the console showed it becomes the operator's binding.
+   */
+  confirmShop(r: TenantRecord, source: Source, shop: string): Promise<Outcome<ShopBinding>> {
+    return this.#t.webhooks.confirmShop(nameOf(r), source, shop);
+  }
+
+  /** Each shop-naming source's bound shop (and by whom) and its last refused delivery. */
+  shops(): Outcome<ShopView[]> {
+    return ok(this.#t.webhooks.view());
+  }
+
+  /** Each source's webhook state: its secret (never the value), shop, last accepted and refused. */
+  webhookStatus(): Outcome<WebhookStatus[]> {
+    return ok(webhookStatus(this.#t.settings, this.#t.pins));
+  }
+
+  /** Stores the order mapping; answers it with the defaults filled in. */
+  setOrderMapping(_: TenantRecord, input: OrderMappingInput): Outcome<OrderMapping> {
+    return ok(this.#t.settings.setMapping(input));
+  }
+
+  /** The order mapping, defaults filled in. */
+  orderMapping(): Outcome<OrderMapping> {
+    return ok(this.#t.settings.mapping());
+  }
+
+  /** The tenant's runs, newest change first, optionally in one state. */
+  orderRuns(_: TenantRecord, state: RunState | null, limit: number): Outcome<OrderRunView[]> {
+    return ok(this.#t.desk.list(state, limit));
+  }
+
+  /** One order's run. */
+  orderRun(_: TenantRecord, source: Source, orderId: string): Outcome<OrderRunView> {
+    return this.#t.desk.view(source, orderId);
+  }
+
+  /** A new attempt for a failed order (or its failed refunds). */
+  async retryOrder(
+    r: TenantRecord,
+    source: Source,
+    orderId: string,
+  ): Promise<Outcome<OrderRunView>> {
+    const run = await this.#t.desk.retry(ownerOf(r), source, orderId);
+    await this.#t.arm();
+    return run;
+  }
+}
