@@ -40,17 +40,21 @@ export const fromOtherSite = (c: Context) =>
     c.req.url,
   );
 
+/** Where a refusal page leads on. */
+const TO_CONSOLE = { href: "/console", text: "Go to the console" };
+const TO_SIGN_IN = { href: "/console/sign-in", text: "Sign in" };
+
+/** A page refusing a request, saying why and where to go on, with its 401 or 403. */
+const refusal = (c: Context, status: 401 | 403, page: Parameters<typeof MessagePage>[0]) =>
+  html(c, <MessagePage {...page} />, status);
+
 /** The page refusing a post from another site. */
 export const otherSitePage = (c: Context) =>
-  html(
-    c,
-    <MessagePage
-      title="Refused"
-      message="This form was sent from another site, so it was not accepted."
-      link={{ href: "/console", text: "Go to the console" }}
-    />,
-    403,
-  );
+  refusal(c, 403, {
+    title: "Refused",
+    message: "This form was sent from another site, so it was not accepted.",
+    link: TO_CONSOLE,
+  });
 
 /**
  * Lets a request in with a valid session, and slides the session's cookie forward on the answer.
@@ -65,15 +69,11 @@ export function requireSession(opts: { form: boolean }): MiddlewareHandler<Conso
       session && !(await directoryStub(c.env).sessionRevoked(session.id)) ? session : null;
     if (!live) {
       if (!opts.form) return see(c, "/console/sign-in");
-      return html(
-        c,
-        <MessagePage
-          title="Please sign in"
-          message="You are not signed in, or your session has ended. Sign in and try again."
-          link={{ href: "/console/sign-in", text: "Sign in" }}
-        />,
-        401,
-      );
+      return refusal(c, 401, {
+        title: "Please sign in",
+        message: "You are not signed in, or your session has ended. Sign in and try again.",
+        link: TO_SIGN_IN,
+      });
     }
     const csrf = await csrfToken(key, live);
     if (opts.form) {
@@ -81,16 +81,13 @@ export function requireSession(opts: { form: boolean }): MiddlewareHandler<Conso
       // Read from the body cache: `capBody` (src/index.ts) read it, at most its cap, before this.
       const form = await c.req.formData().catch(() => null);
       if (!(await csrfValid(key, live, form?.get("csrf")))) {
-        return html(
-          c,
-          <MessagePage
-            title="The form expired"
-            message="The form expired, or it did not come from this console. Open the page again and send the form once more."
-            csrf={csrf}
-            link={{ href: "/console", text: "Go to the console" }}
-          />,
-          403,
-        );
+        return refusal(c, 403, {
+          title: "The form expired",
+          message:
+            "The form expired, or it did not come from this console. Open the page again and send the form once more.",
+          csrf,
+          link: TO_CONSOLE,
+        });
       }
     }
     c.set("console", { session: live, key, csrf });

@@ -4,7 +4,6 @@
  * `events/routes.ts` for any tenant, named by the path (docs/events.md). A tenant that is not
  * registered is a 404 before its events object is reached. Declarations: `events/contract.ts`.
  */
-import type { Context } from "hono";
 import type { GatewayApp } from "../kernel/app";
 import type { Environment } from "../kernel/config";
 import { readFeed } from "./feed";
@@ -17,11 +16,12 @@ import { operatorEventContract as route } from "./contract";
 import { gatewayRouter, withDefaults } from "../kernel/routes/contract-kit";
 
 /**
- * The events object of the tenant the (validated) path names, once its registration is confirmed:
- * an events object of a name never registered is not created.
+ * The events object of the tenant the (validated) path names, once its registration is confirmed
+ * (a 404 otherwise): an events object of a name never registered is not created. The console's
+ * events page (`events/console-routes.tsx`) reaches it the same way.
  */
-async function tenantEvents(
-  c: Context<GatewayApp>,
+export async function tenantEvents(
+  c: { env: GatewayApp["Bindings"] },
   p: { environment: Environment; client: string },
 ) {
   const name = tenantName(p.environment, p.client);

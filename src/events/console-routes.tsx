@@ -7,33 +7,23 @@
 import type { Context } from "hono";
 import type { ConsoleApp } from "../console/app";
 import { tenantPath } from "../console/views";
-import type { Environment } from "../kernel/config";
 import { unwrap, type Outcome } from "../kernel/outcome";
-import { asOperator, eventsStub, tenantName } from "../kernel/stubs";
+import { tenantEvents } from "./admin-routes";
 import { endpointsAndWatcher } from "./watcher/listing";
 import { enableEndpoint, eventsPage, redeliverEvent, replayEvents } from "./console-contract";
 import { seeWith, takeFlash } from "../console/flash-redirect";
 import { EventsPage } from "./console-page";
 import { html } from "../console/render";
+import { tenantOwner, type TenantParams } from "../console/tenant-kit";
 import type { ConsoleRouter } from "../console/router";
 
 /** Attempts shown per endpoint on the page. */
 const RECENT_ATTEMPTS = 10;
 
-/** The tenant's events object, once its registration is confirmed (404 otherwise). */
-async function tenantEvents(
-  c: Context<ConsoleApp>,
-  p: { environment: Environment; client: string },
-) {
-  const name = tenantName(p.environment, p.client);
-  unwrap(await asOperator(c.env, name, (f) => f.registrationId()));
-  return eventsStub(c.env, name);
-}
-
 /** The 303 back to the page, saying what `done` came to. */
 function back(
   c: Context<ConsoleApp>,
-  p: { environment: Environment; client: string },
+  p: TenantParams,
   done: Outcome<{ queued: number } | unknown>,
   what: string,
 ) {
@@ -55,20 +45,15 @@ export function eventRoutes(router: ConsoleRouter) {
     .openapi(eventsPage, async (c) => {
       const p = c.req.valid("param");
       const events = await tenantEvents(c, p);
-      const { endpoints, watcher } = await endpointsAndWatcher(
-        c.env,
-        tenantName(p.environment, p.client),
-      );
+      const owner = tenantOwner(c, p);
+      const { endpoints, watcher } = await endpointsAndWatcher(c.env, owner.tenant);
       const recent = await Promise.all(
         endpoints.map(async (e) => unwrap(await events.deliveries(e.id, RECENT_ATTEMPTS))),
       );
       return html(
         c,
         <EventsPage
-          csrf={c.var.console.csrf}
-          tenant={tenantName(p.environment, p.client)}
-          environment={p.environment}
-          client={p.client}
+          {...owner}
           endpoints={endpoints.map((e, i) => ({ ...e, attempts: recent[i] ?? [] }))}
           watcher={watcher}
           flash={(await takeFlash(c)) ?? undefined}

@@ -3,28 +3,20 @@
  * A tenant's order runs, and one run with its steps, its error, a Retry button when it failed, and
  * its refunds with their credit notes.
  */
-import type { Environment } from "../kernel/config";
 import { orderNumber, plainError, underWay } from "../ledger/run-display";
 import { orderPath, tenantPath, when } from "../console/views";
 import type { OrderRunView } from "./run-view";
 import { RunState } from "./runs";
-import { Csrf, Layout } from "../console/layout";
-import { Table } from "../console/table";
-import { StateFilter } from "../console/pages/state-filter";
+import { Layout } from "../console/layout";
 import { Steps } from "../ledger/console-steps";
-
-interface Owner {
-  csrf: string;
-  tenant: string;
-  environment: Environment;
-  client: string;
-}
+import { FailedAt, ListByState, RetryForm, RunFrame } from "../console/tenant-kit";
+import type { TenantOwner } from "../console/tenant-kit";
 
 /** A run's total with its currency, or a dash before the order's total is known. */
 const total = (r: OrderRunView) => (r.total ? `${r.total} ${r.currency ?? ""}` : "–");
 
 /** The runs page, optionally of one state. */
-export function OrdersPage(p: Owner & { runs: OrderRunView[]; state: RunState | null }) {
+export function OrdersPage(p: TenantOwner & { runs: OrderRunView[]; state: RunState | null }) {
   const base = tenantPath(p.environment, p.client, "/orders");
   return (
     <Layout title={`Orders of ${p.tenant}`} csrf={p.csrf}>
@@ -33,39 +25,35 @@ export function OrdersPage(p: Owner & { runs: OrderRunView[]; state: RunState | 
         Shop orders of <a href={tenantPath(p.environment, p.client)}>{p.tenant}</a>, newest change
         first.
       </p>
-      <StateFilter base={base} states={RunState.options} current={p.state} />
-      {p.runs.length === 0 ? (
-        <p>No orders{p.state ? ` in state ${p.state}` : ""} yet.</p>
-      ) : (
-        <Table
-          columns={["Order", "Number", "Source", "State", "Total", "Updated", "Error"]}
-          rows={p.runs.map((r) => [
-            <a href={orderPath(p.environment, p.client, r.source, r.orderId)}>{r.orderId}</a>,
-            orderNumber(r.number),
-            r.source,
-            r.state,
-            total(r),
-            when(r.updatedAt),
-            r.error ? `${r.error.step}: ${plainError(r.error.detail)}` : "–",
-          ])}
-        />
-      )}
+      <ListByState
+        filter={{ base, states: RunState.options, current: p.state }}
+        what="orders"
+        columns={["Order", "Number", "Source", "State", "Total", "Updated", "Error"]}
+        rows={p.runs.map((r) => [
+          <a href={orderPath(p.environment, p.client, r.source, r.orderId)}>{r.orderId}</a>,
+          orderNumber(r.number),
+          r.source,
+          r.state,
+          total(r),
+          when(r.updatedAt),
+          r.error ? `${r.error.step}: ${plainError(r.error.detail)}` : "–",
+        ])}
+      />
     </Layout>
   );
 }
 
 /** One order's page. */
-export function OrderPage(p: Owner & { run: OrderRunView }) {
+export function OrderPage(p: TenantOwner & { run: OrderRunView }) {
   const r = p.run;
   const failed = r.state === "failed" || r.refunds.some((x) => x.state === "failed");
   return (
-    // While the run is under way the page reloads itself (a meta refresh: the CSP allows no
-    // script), so the operator sees it settle or fail without pressing anything.
-    <Layout title={`Order ${r.orderId}`} csrf={p.csrf} refresh={underWay(r) ? 3 : undefined}>
-      <h1>{`Order ${r.orderId}`}</h1>
-      <p class="muted">
-        <a href={tenantPath(p.environment, p.client, "/orders")}>Orders</a> of {p.tenant}
-      </p>
+    <RunFrame
+      owner={p}
+      title={`Order ${r.orderId}`}
+      back={{ rest: "/orders", text: "Orders" }}
+      underWay={underWay(r)}
+    >
       <dl>
         <dt>State</dt>
         <dd>{underWay(r) ? `${r.state} (this page refreshes itself)` : r.state}</dd>
@@ -86,20 +74,12 @@ export function OrderPage(p: Owner & { run: OrderRunView }) {
         <dt>Updated</dt>
         <dd>{when(r.updatedAt)}</dd>
       </dl>
-      {r.error ? (
-        <p
-          class="error"
-          role="alert"
-        >{`Failed at step ${r.error.step}: ${plainError(r.error.detail)}`}</p>
-      ) : null}
+      <FailedAt error={r.error} />
       {failed ? (
-        <form
-          method="post"
+        <RetryForm
+          csrf={p.csrf}
           action={`${orderPath(p.environment, p.client, r.source, r.orderId)}/retry`}
-        >
-          <Csrf token={p.csrf} />
-          <button type="submit">Retry</button>
-        </form>
+        />
       ) : null}
       <h2>Steps</h2>
       <Steps steps={r.steps} attempt={r.attempt} failed={r.error} />
@@ -123,6 +103,6 @@ export function OrderPage(p: Owner & { run: OrderRunView }) {
           </section>
         ))
       )}
-    </Layout>
+    </RunFrame>
   );
 }

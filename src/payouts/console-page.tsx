@@ -6,9 +6,7 @@
  * with its lines by kind, what keeps it from matching, its voucher, its steps and a Retry button;
  * for one held because it pays out no order, a Confirm and book button, the operator's alone.
  */
-import type { Environment } from "../kernel/config";
 import type { Flash } from "../console/flash";
-import { plainError } from "../ledger/run-display";
 import { orderPath, tenantPath, when } from "../console/views";
 import type { AccountCheck } from "./accounts";
 import { PayoutState } from "./records";
@@ -16,28 +14,22 @@ import { confirmable } from "./rules";
 import type { PayoutView, UnpaidOrder } from "./view";
 import { Csrf, Layout } from "../console/layout";
 import { Table } from "../console/table";
-import { StateFilter } from "../console/pages/state-filter";
 import type { StripeKeyStatus } from "./tenant/stripe-key";
 import { FormMessage } from "../console/pages/feedback";
 import { Steps } from "../ledger/console-steps";
 import { StripeKeySection } from "./console-stripe-key";
-
-interface Owner {
-  csrf: string;
-  tenant: string;
-  environment: Environment;
-  client: string;
-}
+import { FailedAt, ListByState, RetryForm, RunFrame } from "../console/tenant-kit";
+import type { TenantOwner } from "../console/tenant-kit";
 
 /** The console's path of one payout. */
 export const payoutPath = (
-  o: Pick<Owner, "environment" | "client">,
+  o: Pick<TenantOwner, "environment" | "client">,
   p: Pick<PayoutView, "source" | "payoutId">,
 ) => tenantPath(o.environment, o.client, `/payouts/${p.source}/${encodeURIComponent(p.payoutId)}`);
 
 /** The payouts page. */
 export function PayoutsPage(
-  p: Owner & {
+  p: TenantOwner & {
     payouts: PayoutView[];
     state: PayoutState | null;
     accounts: AccountCheck[];
@@ -87,23 +79,20 @@ export function PayoutsPage(
         flash={p.flash}
       />
       <h2 id="list">Payouts</h2>
-      <StateFilter base={base} states={PayoutState.options} current={p.state} />
-      {p.payouts.length === 0 ? (
-        <p>No payouts{p.state ? ` in state ${p.state}` : ""} yet.</p>
-      ) : (
-        <Table
-          columns={["Payout", "Provider", "State", "Deposit", "Arrives", "Issues", "Voucher"]}
-          rows={p.payouts.map((x) => [
-            <a href={payoutPath(p, x)}>{x.payoutId}</a>,
-            x.provider,
-            x.state,
-            `${x.amount} ${x.currency}`,
-            x.arrivalDate,
-            x.issueCount === 0 ? "–" : String(x.issueCount),
-            x.voucher?.number == null ? "–" : String(x.voucher.number),
-          ])}
-        />
-      )}
+      <ListByState
+        filter={{ base, states: PayoutState.options, current: p.state }}
+        what="payouts"
+        columns={["Payout", "Provider", "State", "Deposit", "Arrives", "Issues", "Voucher"]}
+        rows={p.payouts.map((x) => [
+          <a href={payoutPath(p, x)}>{x.payoutId}</a>,
+          x.provider,
+          x.state,
+          `${x.amount} ${x.currency}`,
+          x.arrivalDate,
+          x.issueCount === 0 ? "–" : String(x.issueCount),
+          x.voucher?.number == null ? "–" : String(x.voucher.number),
+        ])}
+      />
       <h2 id="unpaid">Orders in no payout</h2>
       <p>{`Orders settled to a clearing account more than ${p.unpaid.afterDays} days ago that no payout has paid out.`}</p>
       {p.unpaid.orders.length === 0 ? (
@@ -125,17 +114,18 @@ export function PayoutsPage(
 }
 
 /** One payout's page. */
-export function PayoutPage(p: Owner & { payout: PayoutView }) {
+export function PayoutPage(p: TenantOwner & { payout: PayoutView }) {
   const x = p.payout;
   const retryable =
     !x.failed && (x.state === "unmatched" || x.state === "failed" || x.state === "needs-key");
   const underWay = ["received", "running", "reversing"].includes(x.state);
   return (
-    <Layout title={`Payout ${x.payoutId}`} csrf={p.csrf} refresh={underWay ? 3 : undefined}>
-      <h1>{`Payout ${x.payoutId}`}</h1>
-      <p class="muted">
-        <a href={tenantPath(p.environment, p.client, "/payouts")}>Payouts</a> of {p.tenant}
-      </p>
+    <RunFrame
+      owner={p}
+      title={`Payout ${x.payoutId}`}
+      back={{ rest: "/payouts", text: "Payouts" }}
+      underWay={underWay}
+    >
       <dl>
         <dt>State</dt>
         <dd>{underWay ? `${x.state} (this page refreshes itself)` : x.state}</dd>
@@ -182,18 +172,8 @@ export function PayoutPage(p: Owner & { payout: PayoutView }) {
         <dt>Updated</dt>
         <dd>{when(x.updatedAt)}</dd>
       </dl>
-      {x.error ? (
-        <p
-          class="error"
-          role="alert"
-        >{`Failed at step ${x.error.step}: ${plainError(x.error.detail)}`}</p>
-      ) : null}
-      {retryable ? (
-        <form method="post" action={`${payoutPath(p, x)}/retry`}>
-          <Csrf token={p.csrf} />
-          <button type="submit">Retry</button>
-        </form>
-      ) : null}
+      <FailedAt error={x.error} />
+      {retryable ? <RetryForm csrf={p.csrf} action={`${payoutPath(p, x)}/retry`} /> : null}
       {confirmable(x) ? (
         <form method="post" action={`${payoutPath(p, x)}/confirm`}>
           <p class="notice" role="note">
@@ -229,6 +209,6 @@ export function PayoutPage(p: Owner & { payout: PayoutView }) {
       )}
       <h2>Steps</h2>
       <Steps steps={x.steps} attempt={x.attempt} failed={x.error} />
-    </Layout>
+    </RunFrame>
   );
 }

@@ -6,30 +6,26 @@
  */
 import { unwrap } from "../kernel/outcome";
 import { requestLogPage } from "./page";
-import { asOperator, tenantName } from "../kernel/stubs";
 import { RequestsPage } from "./console-page";
 import { TOOL_CALLS_SHOWN } from "../assistants/console/tool-calls";
 import { html } from "../console/render";
 import { requestsPage } from "./console-contract";
+import { asOperatorOf, tenantOwner } from "../console/tenant-kit";
 import type { ConsoleRouter } from "../console/router";
 
 /** Binds the request log page to `router`. */
 export function requestRoutes(router: ConsoleRouter) {
   return router.openapi(requestsPage, async (c) => {
-    const { environment, client } = c.req.valid("param");
+    const p = c.req.valid("param");
     const q = c.req.valid("query");
-    const name = tenantName(environment, client);
     const [page, toolCalls] = await Promise.all([
-      requestLogPage(c.env, environment, client, q),
-      asOperator(c.env, name, (f) => f.toolCalls(TOOL_CALLS_SHOWN, null)).then(unwrap),
+      requestLogPage(c.env, p.environment, p.client, q),
+      asOperatorOf(c, p, (f) => f.toolCalls(TOOL_CALLS_SHOWN, null)).then(unwrap),
     ]);
     return html(
       c,
       <RequestsPage
-        csrf={c.var.console.csrf}
-        tenant={name}
-        environment={environment}
-        client={client}
+        {...tenantOwner(c, p)}
         status={q.status ?? null}
         toolCalls={toolCalls}
         {...page}

@@ -15,8 +15,7 @@ import { unwrap } from "../../kernel/outcome";
 import { asOperator, directoryStub, parseTenantName, tenantName } from "../../kernel/stubs";
 import { countApprovalPage } from "../../tenant/door/inbound-limit";
 import { OperatorApprovalPage } from "../oauth/approval-page";
-import { finished, messagePage } from "../oauth/approval-routes";
-import { approvalHtml } from "../oauth/render";
+import { approvalAnswer, finished } from "../oauth/approval-routes";
 import { seeWith } from "../../console/flash-redirect";
 import * as route from "./oauth-contract";
 import type { ConsoleRouter } from "../../console/router";
@@ -24,29 +23,20 @@ import type { ConsoleRouter } from "../../console/router";
 const originOf = (c: Context) => new URL(c.req.url).origin;
 
 /** The operator's page of a begun approval, or where its request leads instead. */
-async function operatorPage(
+const operatorPage = (
   c: Context<ConsoleApp>,
   begun: Begun,
   extra: { error?: string; tenant?: string } = {},
-): Promise<Response> {
-  if (begun.kind === "redirect")
-    return new Response(null, {
-      status: 302,
-      headers: { location: begun.location, "cache-control": "no-store" },
-    });
-  if (begun.kind === "refused") return messagePage(c, "Cannot connect", begun.message, 400);
-  return approvalHtml(
+) =>
+  approvalAnswer(c, begun, async (facts) => (
     <OperatorApprovalPage
-      facts={begun.facts}
+      facts={facts}
       origin={originOf(c)}
       csrf={c.var.console.csrf}
       tenants={await directoryStub(c.env).list()}
       {...extra}
-    />,
-    begun.facts.consent.redirectUri,
-    begun.headers,
-  );
-}
+    />
+  ));
 
 /** Binds the console's OAuth routes to `router`. */
 export function oauthRoutes(router: ConsoleRouter) {

@@ -18,6 +18,7 @@ import {
   beginApproval,
   completeApproval,
   denyApproval,
+  type ApprovalFacts,
   type Begun,
   type Completed,
 } from "./approve";
@@ -34,6 +35,9 @@ import { approvalHtml } from "./render";
 
 const originOf = (c: Context) => new URL(c.req.url).origin;
 
+/** An approval page, as `approvalHtml` renders it. */
+type ApprovalPage = Parameters<typeof approvalHtml>[0];
+
 /** A page that only says something, with the status it is answered with. */
 export const messagePage = (
   c: Context,
@@ -42,11 +46,15 @@ export const messagePage = (
   status: 400 | 401 | 403 | 429 | 500 | 503,
 ) => html(c, <MessagePage title={title} message={message} />, status);
 
-/** The key holder's page of a begun approval, or where its request leads instead. */
-async function keyPage(
-  c: Context<GatewayApp>,
+/**
+ * The answer of a begun approval: where its request leads instead (back to the client, or a page
+ * saying why it cannot connect), or the approval page `page` draws of its facts, with `status`.
+ * The key holder's page and the operator's (`assistants/console/oauth-routes.tsx`) both answer so.
+ */
+export async function approvalAnswer(
+  c: Context,
   begun: Begun,
-  error?: string,
+  page: (facts: ApprovalFacts) => ApprovalPage | Promise<ApprovalPage>,
   status: 200 | 401 = 200,
 ): Promise<Response> {
   if (begun.kind === "redirect")
@@ -55,13 +63,18 @@ async function keyPage(
       headers: { location: begun.location, "cache-control": "no-store" },
     });
   if (begun.kind === "refused") return messagePage(c, "Cannot connect", begun.message, 400);
-  return approvalHtml(
-    <KeyApprovalPage facts={begun.facts} origin={originOf(c)} error={error} />,
-    begun.facts.consent.redirectUri,
-    begun.headers,
+  const { redirectUri } = begun.facts.consent;
+  return approvalHtml(await page(begun.facts), redirectUri, begun.headers, status);
+}
+
+/** The key holder's page of a begun approval, or where its request leads instead. */
+const keyPage = (c: Context<GatewayApp>, begun: Begun, error?: string, status?: 200 | 401) =>
+  approvalAnswer(
+    c,
+    begun,
+    (facts) => <KeyApprovalPage facts={facts} origin={originOf(c)} error={error} />,
     status,
   );
-}
 
 /** The answer of a completed (or refused) approval. */
 export function finished(c: Context, done: Completed): Response | Promise<Response> {
