@@ -4,6 +4,7 @@
  * a GET for the write's caller, with its credential (a gateway key or an OAuth grant) and the
  * shared budget, written to the tenant's request log as the events' call (caller kind `events`).
  */
+import { holderCaller } from "../kernel/holder-caller";
 import type { V2Request } from "../v2/passthrough";
 import { loggedCall, recordCall, type CallFacts } from "../request-log/record";
 import { callUpstream, type CallTrace } from "../upstream/client";
@@ -31,14 +32,7 @@ export async function readRows(
     trace,
   };
   const res = await callUpstream(
-    {
-      env: r.env,
-      environment: r.caller.environment,
-      config: r.config,
-      tenant: r.caller.tenant,
-      credential: "key" in r.caller ? { gatewayKey: r.caller.key } : { grant: r.caller.grant },
-      accessCache: r.accessCache,
-    },
+    holderCaller(r),
     {
       method: "GET",
       path,

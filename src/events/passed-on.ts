@@ -4,6 +4,7 @@
  * taken them: what `announce.ts` reads a write's answer from, after it has left, instead of
  * teeing it (the copy costs the caller nothing, and the announcement waits for its last byte).
  */
+import { joinChunks } from "../kernel/bytes";
 
 /** The largest answer copied, bytes (a record's answer is a few kB). */
 const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -39,7 +40,7 @@ export function passedOn(body: ReadableStream<Uint8Array> | null): {
       const next = await reader.read();
       if (next.done) {
         controller.close();
-        return end(size > MAX_ANSWER_BYTES ? null : joined(chunks, size));
+        return end(size > MAX_ANSWER_BYTES ? null : joinChunks(chunks, size));
       }
       size += next.value.byteLength;
       if (size <= MAX_ANSWER_BYTES) chunks.push(next.value);
@@ -51,15 +52,4 @@ export function passedOn(body: ReadableStream<Uint8Array> | null): {
     },
   });
   return { body: passed, done };
-}
-
-/** `chunks` (`size` bytes in all) as one array. */
-function joined(chunks: Uint8Array[], size: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
-  return bytes;
 }

@@ -11,6 +11,7 @@ import { matchOperation } from "../../shared/v2/catalog";
 import type { Holder } from "../kernel/app";
 import { readConfig, type Bindings, type EnvironmentConfig } from "../kernel/config";
 import { announceWrite } from "../events/announce";
+import { holderCaller } from "../kernel/holder-caller";
 import { Problem } from "../kernel/problem";
 import type { AccessCache } from "../upstream/access-cache";
 import { callUpstream, type CallTrace, type Lane } from "../upstream/client";
@@ -140,15 +141,7 @@ export async function sendV2(
   trace: CallTrace,
 ): Promise<Response> {
   const res = await callUpstream(
-    {
-      env: r.env,
-      environment: r.caller.environment,
-      config: r.config,
-      tenant: r.caller.tenant,
-      credential: "key" in r.caller ? { gatewayKey: r.caller.key } : { grant: r.caller.grant },
-      accessCache: r.accessCache,
-      lane: r.lane,
-    },
+    { ...holderCaller(r), lane: r.lane },
     {
       method: r.method,
       path: r.path,

@@ -58,7 +58,7 @@ function Facts(p: { facts: ApprovalFacts; origin: string }) {
   );
 }
 
-/** The scope and lifetime choices, and the two buttons. */
+/** The scope and lifetime choices. */
 function Choices(p: { facts: ApprovalFacts }) {
   return (
     <>
@@ -89,6 +89,23 @@ function Choices(p: { facts: ApprovalFacts }) {
           </option>
         ))}
       </select>
+    </>
+  );
+}
+
+/**
+ * Approve and Deny, the submit buttons of both forms: the approval routes read which one was pressed
+ * from `decision`, so both forms must name and value them alike.
+ */
+function Decision() {
+  return (
+    <>
+      <button type="submit" name="decision" value="approve">
+        Approve
+      </button>{" "}
+      <button type="submit" name="decision" value="deny" class="danger">
+        Deny
+      </button>
     </>
   );
 }
@@ -130,12 +147,7 @@ export function KeyApprovalPage(p: ApprovalProps) {
           The key proves you may act for the tenant it names; the connection is for that tenant
           only. The key is not kept with it and never reaches the assistant.
         </p>
-        <button type="submit" name="decision" value="approve">
-          Approve
-        </button>{" "}
-        <button type="submit" name="decision" value="deny" class="danger">
-          Deny
-        </button>
+        <Decision />
       </form>
       <p class="muted">
         The operator may approve instead, signed in to the console in this browser, and pick the
@@ -168,12 +180,7 @@ export function OperatorApprovalPage(
           ))}
         </select>
         <Choices facts={p.facts} />
-        <button type="submit" name="decision" value="approve">
-          Approve
-        </button>{" "}
-        <button type="submit" name="decision" value="deny" class="danger">
-          Deny
-        </button>
+        <Decision />
       </form>
     </ApprovalFrame>
   );

@@ -130,17 +130,22 @@ export function paymentRefsOf(inv: StripeInvoice): string[] {
   return [...new Set(refs)].slice(0, 20);
 }
 
-/** VAT class from expanded rates (their percentages add up), or from tax over taxable amount. */
+/**
+ * The VAT class of one charge (an invoice line, the shipping) from its taxes' `rates`, their `tax`
+ * and the `taxable` amount, read alike for both: no tax entry and no tax is Stripe saying it
+ * charged none, zero-rated; expanded rates tell it (their percentages add up); otherwise tax over
+ * taxable amount, to within one unit of rounding. Null: no Norwegian rate fits.
+ */
 function vatOf(
   rates: (z.output<typeof Rate> | null)[],
   tax: number,
   taxable: number,
-  slack: number,
 ): VatClass | null {
+  if (rates.length === 0 && tax === 0) return "zero";
   const known = rates.filter((r): r is z.output<typeof Rate> => r !== null);
   if (known.length > 0 && known.length === rates.length)
     return vatOfBasisPoints(Math.round(known.reduce((s, r) => s + r.percentage, 0) * 100));
-  return vatOfTax(tax, taxable, slack);
+  return vatOfTax(tax, taxable, 1);
 }
 
 /**
@@ -214,6 +219,12 @@ export function toOrder(inv: StripeInvoice): Result<Order | UnusableOrder, Refus
   const currency = inv.currency.toUpperCase();
   const number = inv.number ?? inv.id;
   const m = (n: number): number => stripeMinor(n, currency);
+  const notNorwegian = (where: string) =>
+    unusable(
+      inv.id,
+      number,
+      `${where}: the tax is not at a Norwegian VAT rate (25, 15, 12 or 0 %)`,
+    );
   const taxesOf = inv.lines.data.map(lineTaxes);
   const untold = taxesOf.findIndex((t) => t === null);
   if (untold >= 0)
@@ -235,22 +246,12 @@ export function toOrder(inv: StripeInvoice): Result<Order | UnusableOrder, Refus
     const taxes = taxesOf[i] ?? [];
     const tax = taxes.reduce((s, t) => s + t.amount, 0);
     const taxable = taxableOf(taxes) ?? (taxIncluded ? amount - tax : amount);
-    // An empty list is Stripe saying it charged no tax on the line: zero-rated.
-    const vat =
-      taxes.length === 0
-        ? "zero"
-        : vatOf(
-            taxes.map((t) => t.rate),
-            tax,
-            taxable,
-            1,
-          );
-    if (vat === null)
-      return unusable(
-        inv.id,
-        number,
-        `lines.data.${i}: the tax is not at a Norwegian VAT rate (25, 15, 12 or 0 %)`,
-      );
+    const vat = vatOf(
+      taxes.map((t) => t.rate),
+      tax,
+      taxable,
+    );
+    if (vat === null) return notNorwegian(`lines.data.${i}`);
     if (amount < 0) return badBody(`lines.data.${i}: discounts exceed the line's amount`);
     const sku = l.metadata?.["sku"] || l.price?.lookup_key || null;
     lines.push({
@@ -275,21 +276,12 @@ export function toOrder(inv: StripeInvoice): Result<Order | UnusableOrder, Refus
     const tax = s.amount_tax ?? 0;
     const taxes = s.taxes ?? [];
     const taxable = taxableOf(taxes) ?? (taxIncluded ? s.amount_total - tax : s.amount_subtotal);
-    const vat =
-      tax === 0 && taxes.length === 0
-        ? "zero"
-        : vatOf(
-            taxes.map((t) => t.rate ?? null),
-            tax,
-            taxable,
-            1,
-          );
-    if (vat === null)
-      return unusable(
-        inv.id,
-        number,
-        "shipping_cost: the tax is not at a Norwegian VAT rate (25, 15, 12 or 0 %)",
-      );
+    const vat = vatOf(
+      taxes.map((t) => t.rate ?? null),
+      tax,
+      taxable,
+    );
+    if (vat === null) return notNorwegian("shipping_cost");
     const name =
       typeof s.shipping_rate === "object"
         ? (s.shipping_rate?.display_name ?? "Shipping")

@@ -13,6 +13,7 @@
  * is acknowledged and ignored.
  */
 import { z } from "zod";
+import type { Result } from "../../kernel/result";
 import { stripeMinor } from "../../ledger/money";
 import type { OrderEvent } from "../order";
 import {
@@ -25,7 +26,7 @@ import {
   unixToIso,
 } from "./payload";
 import { concatBytes, MAX_SIGNATURE_HEADER_CHARS, verifyHexHmac } from "./signature";
-import type { SourceAdapter } from "./source";
+import type { Refusal, SourceAdapter } from "./source";
 import { stripePayoutEvents } from "../../payouts/stripe/events";
 import { paymentRefsOf, StripeInvoice, toOrder } from "./stripe-invoice";
 import { stripePaymentEvents } from "./stripe-payments";
@@ -62,6 +63,18 @@ const Charge = z.object({
     })
     .nullish(),
 });
+
+/**
+ * The body as a Stripe event, read with `schema`: `verify` reads only its id, `parse` the whole
+ * event, and both refuse a body that is not one alike (a 400 naming the field).
+ */
+function stripeEvent<T extends z.ZodType>(
+  body: Uint8Array,
+  schema: T,
+): Result<z.output<T>, Refusal> {
+  const json = decodeJson(body);
+  return json.ok ? parseWith(schema, json.value, "Stripe event") : json;
+}
 
 /** `t` and the `v1` values of a Stripe-Signature header; null when it has no `t` or no `v1`. */
 function parseHeader(value: string): { t: number; v1: string[] } | null {
@@ -119,16 +132,12 @@ export const stripe: SourceAdapter = {
       return unauthorized("signature does not match the body");
     if (Math.abs(now / 1000 - sig.t) > STRIPE_TOLERANCE_S)
       return unauthorized("stale timestamp: the signature is more than 300 s from now");
-    const json = decodeJson(delivery.body);
-    if (!json.ok) return json;
-    const event = parseWith(Event.pick({ id: true }), json.value, "Stripe event");
+    const event = stripeEvent(delivery.body, Event.pick({ id: true }));
     return event.ok ? { ok: true, value: { eventId: event.value.id, signedAt: sig.t } } : event;
   },
 
   parse(delivery) {
-    const json = decodeJson(delivery.body);
-    if (!json.ok) return json;
-    const event = parseWith(Event, json.value, "Stripe event");
+    const event = stripeEvent(delivery.body, Event);
     if (!event.ok) return event;
     const { type, data, created } = event.value;
     switch (type) {

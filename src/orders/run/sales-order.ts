@@ -73,32 +73,44 @@ function orderRef(o: SalesOrderReply): SalesOrderRef {
 
 /**
  * The sales order, or the invoice it became, that carries `reference`; null when neither exists.
- * The rows are matched again here: a filter the API ignored must not hand back another order.
+ * The order is looked for first, then the outgoing invoice that invoicing turns it into.
  */
 export async function findExisting(api: RunApi, reference: string): Promise<SalesOrderRef | null> {
-  const query = `externalImportReferences=${encodeURIComponent(reference)}`;
-  const orders = parseRows(
-    expectStatus(
-      await api.call("GET", `/SalesOrders?${query}`),
-      "Finding the sales order",
-      200,
-      204,
-    ),
+  const order = await findByReference(
+    api,
+    "/SalesOrders",
     SalesOrderReply,
+    reference,
+    "sales order",
   );
-  const order = orders.find((o) => o.ExternalImportReference === reference);
   if (order) return orderRef(order);
-  const invoices = parseRows(
-    expectStatus(
-      await api.call("GET", `/OutgoingInvoices?${query}`),
-      "Finding the invoice",
-      200,
-      204,
-    ),
+  const invoice = await findByReference(
+    api,
+    "/OutgoingInvoices",
     InvoiceReply,
+    reference,
+    "invoice",
   );
-  const invoice = invoices.find((i) => i.ExternalImportReference === reference);
   return invoice ? { kind: "invoiced", invoiceNo: invoice.InvoiceNo, invoiceId: invoice.Id } : null;
+}
+
+/**
+ * The record of `list` that carries `reference` (`externalImportReferences=`), or undefined. The
+ * rows are matched again here: a filter the API ignored must not hand back another record.
+ */
+async function findByReference<R extends { ExternalImportReference?: string | null | undefined }>(
+  api: RunApi,
+  list: string,
+  schema: z.ZodType<R>,
+  reference: string,
+  noun: string,
+): Promise<R | undefined> {
+  const reply = await api.call(
+    "GET",
+    `${list}?externalImportReferences=${encodeURIComponent(reference)}`,
+  );
+  const rows = parseRows(expectStatus(reply, `Finding the ${noun}`, 200, 204), schema);
+  return rows.find((r) => r.ExternalImportReference === reference);
 }
 
 /**

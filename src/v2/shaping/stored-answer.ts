@@ -5,6 +5,7 @@
  * cache (`reference-cache.ts`) both keep answers in this one shape.
  */
 import { z } from "zod";
+import { joinChunks } from "../../kernel/bytes";
 
 /** A kept answer. `body` is null when it was too large to keep (or had none). */
 export interface StoredAnswer {
@@ -62,9 +63,9 @@ export async function capture(
     const { done, value } = await reader.read();
     if (done)
       return {
-        answer: { status: res.status, headers, body: concat(chunks, size) },
+        answer: { status: res.status, headers, body: joinChunks(chunks, size).buffer },
         complete: true,
-        response: new Response(concat(chunks, size), meta),
+        response: new Response(joinChunks(chunks, size).buffer, meta),
       };
     chunks.push(value);
     size += value.byteLength;
@@ -91,16 +92,6 @@ export function answerResponse(answer: StoredAnswer, extra: Record<string, strin
   const body = answer.status === 204 || answer.status === 304 ? null : answer.body;
   if (body === null) headers.delete("content-type");
   return new Response(body, { status: answer.status, headers });
-}
-
-function concat(chunks: Uint8Array[], size: number): ArrayBuffer {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out.buffer;
 }
 
 /** The chunks already read, then the rest of `reader`. */
