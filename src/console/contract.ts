@@ -6,98 +6,64 @@
  * declarations name it as the `operatorSession` scheme.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
-import type { ConsoleApp } from "./app";
 import { MappingForm } from "./mapping-form";
 import { Environment } from "../kernel/config";
 import { Source } from "../orders/order";
 import { ShopDomain } from "../orders/adapters/shopify";
 import { RunState } from "../orders/runs";
-import { problemResponse } from "../kernel/openapi/problems";
-import { SECURITY } from "../kernel/openapi/security";
+import { formBody, htmlPage, redirect } from "../kernel/routes/contract-kit";
 import { Target } from "../tenant/admin-contract";
-import { requireSession } from "./guard";
+import {
+  capped,
+  disabled,
+  limited,
+  noTenant,
+  open,
+  post,
+  read,
+  refused,
+  signedOut,
+} from "./contract-kit";
 
-const page = (description: string) => ({
-  description,
-  content: { "text/html": { schema: z.string() } },
-});
-const see = (description: string) => ({ description, headers: z.object({ location: z.string() }) });
-const form = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { "application/x-www-form-urlencoded": { schema } },
-});
-/**
- * The inbound limit's answers, problems rather than pages (they come before the console's router):
- * an address over its failures (`limitOperator`), a body over the cap read before the session or
- * token is checked (`capBody`).
- */
-const limited = { 429: problemResponse(429) };
-const capped = { 413: problemResponse(413), ...limited };
-const refused = {
-  ...capped,
-  401: page("Not signed in (a form post)."),
-  403: page(
-    'The form\'s CSRF token is missing or wrong ("The form expired"), or it came from another site.',
-  ),
-  503: page("The console is disabled (no usable ADMIN_TOKEN)."),
-};
-
+/** The shell's forms say where the CSRF token comes from, and what its refusal says. */
 const Csrf = z
   .string()
   .openapi({ description: "The session's CSRF token, from the page's hidden field." });
+const csrfRefused = {
+  ...refused,
+  403: htmlPage(
+    'The form\'s CSRF token is missing or wrong ("The form expired"), or it came from another site.',
+  ),
+};
 const WebhookTarget = Target.extend({ source: Source });
 const OrderTarget = Target.extend({ source: Source, orderId: z.string().min(1).max(100) });
 
-const open = { tags: ["console"], security: [] as Record<string, string[]>[] };
-const reads: MiddlewareHandler<ConsoleApp>[] = [requireSession({ form: false })];
-const posts: MiddlewareHandler<ConsoleApp>[] = [requireSession({ form: true })];
-const read = {
-  tags: ["console"],
-  security: [{ [SECURITY.operatorSession]: [] }],
-  method: "get" as const,
-  middleware: reads,
-};
-const post = {
-  tags: ["console"],
-  security: [{ [SECURITY.operatorSession]: [] }],
-  method: "post" as const,
-  middleware: posts,
-};
-const signedOut = {
-  303: see("Not signed in: to /console/sign-in."),
-  503: refused[503],
-  ...limited,
-};
-
 export const signInPage = createRoute({
-  ...open,
-  method: "get",
+  ...open.get,
   path: "/sign-in",
   operationId: "consoleSignInPage",
   summary: "The console's sign-in form",
-  responses: { 200: page("The form."), 503: refused[503], ...limited },
+  responses: { 200: htmlPage("The form."), ...disabled, ...limited },
 });
 
 export const signIn = createRoute({
-  ...open,
-  method: "post",
+  ...open.post,
   path: "/sign-in",
   operationId: "consoleSignIn",
   summary: "Sign in with the operator token",
   request: {
-    body: form(
+    body: formBody(
       z
         .object({ token: z.string().max(500).openapi({ description: "ADMIN_TOKEN." }) })
         .openapi("ConsoleSignIn"),
     ),
   },
   responses: {
-    303: see("Signed in: the session cookie is set, to /console."),
-    400: page("No token in the form."),
-    401: page('"That token is not valid."'),
-    403: refused[403],
-    503: refused[503],
+    303: redirect("Signed in: the session cookie is set, to /console."),
+    400: htmlPage("No token in the form."),
+    401: htmlPage('"That token is not valid."'),
+    403: csrfRefused[403],
+    ...disabled,
     ...capped,
   },
 });
@@ -107,12 +73,12 @@ export const signOut = createRoute({
   path: "/sign-out",
   operationId: "consoleSignOut",
   summary: "End the session",
-  request: { body: form(z.object({ csrf: Csrf }).openapi("ConsoleForm")) },
+  request: { body: formBody(z.object({ csrf: Csrf }).openapi("ConsoleForm")) },
   responses: {
-    303: see(
+    303: redirect(
       "Signed out: the cookie is cleared and the session refused from now on; to /console/sign-in.",
     ),
-    ...refused,
+    ...csrfRefused,
   },
 });
 
@@ -129,7 +95,7 @@ export const tenantsPage = createRoute({
         .optional(),
     }),
   },
-  responses: { 200: page("The tenants."), ...signedOut },
+  responses: { 200: htmlPage("The tenants."), ...signedOut },
 });
 
 export const startOnboarding = createRoute({
@@ -138,7 +104,7 @@ export const startOnboarding = createRoute({
   operationId: "consoleStartOnboarding",
   summary: "Start onboarding a client: the approval page's link",
   request: {
-    body: form(
+    body: formBody(
       z
         .object({
           csrf: Csrf,
@@ -152,10 +118,12 @@ export const startOnboarding = createRoute({
     ),
   },
   responses: {
-    303: see("Started: to the tenants' Connect form, the link to hand over in a one-time flash."),
-    400: page("The form is not valid."),
-    502: page("The API refused Initiate."),
-    ...refused,
+    303: redirect(
+      "Started: to the tenants' Connect form, the link to hand over in a one-time flash.",
+    ),
+    400: htmlPage("The form is not valid."),
+    502: htmlPage("The API refused Initiate."),
+    ...csrfRefused,
   },
 });
 
@@ -165,7 +133,7 @@ export const budgetPage = createRoute({
   operationId: "consoleBudget",
   summary: "The shared rate budget per environment",
   responses: {
-    200: page("Permits per second over the last minute, queues and 429s; reloads every 5 s."),
+    200: htmlPage("Permits per second over the last minute, queues and 429s; reloads every 5 s."),
     ...signedOut,
   },
 });
@@ -178,7 +146,7 @@ export const tenantPage = createRoute({
   request: {
     params: Target,
   },
-  responses: { 200: page("The tenant."), 404: page("No such tenant."), ...signedOut },
+  responses: { 200: htmlPage("The tenant."), ...noTenant, ...signedOut },
 });
 
 export const rotateKey = createRoute({
@@ -188,7 +156,7 @@ export const rotateKey = createRoute({
   summary: "Issue a new gateway key (shown once, on the page the answer redirects to)",
   request: {
     params: Target,
-    body: form(
+    body: formBody(
       z
         .object({
           csrf: Csrf,
@@ -198,9 +166,9 @@ export const rotateKey = createRoute({
     ),
   },
   responses: {
-    303: see("Rotated: to the tenant's keys, the new key in a one-time sealed flash cookie."),
-    404: page("No such tenant."),
-    ...refused,
+    303: redirect("Rotated: to the tenant's keys, the new key in a one-time sealed flash cookie."),
+    ...noTenant,
+    ...csrfRefused,
   },
 });
 
@@ -211,7 +179,7 @@ export const saveSecret = createRoute({
   summary: "Set a shop's webhook secret",
   request: {
     params: WebhookTarget,
-    body: form(
+    body: formBody(
       z
         .object({
           csrf: Csrf,
@@ -224,11 +192,11 @@ export const saveSecret = createRoute({
     ),
   },
   responses: {
-    303: see(
+    303: redirect(
       "To the form on the tenant's page: saved, or why not (a short secret, a bad or missing shop domain, a shop another tenant has).",
     ),
-    404: page("No such tenant."),
-    ...refused,
+    ...noTenant,
+    ...csrfRefused,
   },
 });
 
@@ -239,19 +207,19 @@ export const confirmShop = createRoute({
   summary: "Confirm the shop a first delivery pinned: it becomes the operator's binding",
   request: {
     params: WebhookTarget,
-    body: form(
+    body: formBody(
       z
         .object({ csrf: Csrf, shop: ShopDomain.meta({ description: "The shop the page showed." }) })
         .openapi("ConsoleShopConfirmation"),
     ),
   },
   responses: {
-    303: see(
+    303: redirect(
       "To the shop's form: confirmed, or why not (the shop changed, another tenant has it).",
     ),
-    400: page("The form is not valid."),
-    404: page("No such tenant."),
-    ...refused,
+    400: htmlPage("The form is not valid."),
+    ...noTenant,
+    ...csrfRefused,
   },
 });
 
@@ -262,11 +230,13 @@ export const saveMapping = createRoute({
   summary: "Set the order mapping",
   // A clone: see `OrderMappingInput` in tenant/admin-contract.ts (zod 4 copies `.openapi` onto
   // schemas made after the extension only).
-  request: { params: Target, body: form(MappingForm.clone().openapi("ConsoleOrderMapping")) },
+  request: { params: Target, body: formBody(MappingForm.clone().openapi("ConsoleOrderMapping")) },
   responses: {
-    303: see("To the form on the tenant's page: saved, or what to correct with the values typed."),
-    404: page("No such tenant."),
-    ...refused,
+    303: redirect(
+      "To the form on the tenant's page: saved, or what to correct with the values typed.",
+    ),
+    ...noTenant,
+    ...csrfRefused,
   },
 });
 
@@ -277,7 +247,7 @@ export const removeTenant = createRoute({
   summary: "Remove a tenant (the form's box must be ticked)",
   request: {
     params: Target,
-    body: form(
+    body: formBody(
       z
         .object({
           csrf: Csrf,
@@ -288,9 +258,9 @@ export const removeTenant = createRoute({
     ),
   },
   responses: {
-    303: see("Removed: to the tenants; the box not ticked: back to the form, saying so."),
-    404: page("No such tenant."),
-    ...refused,
+    303: redirect("Removed: to the tenants; the box not ticked: back to the form, saying so."),
+    ...noTenant,
+    ...csrfRefused,
   },
 });
 
@@ -300,11 +270,7 @@ export const ordersPage = createRoute({
   operationId: "consoleOrders",
   summary: "A tenant's order runs",
   request: { params: Target, query: z.object({ state: RunState.optional() }) },
-  responses: {
-    200: page("The runs, newest change first."),
-    404: page("No such tenant."),
-    ...signedOut,
-  },
+  responses: { 200: htmlPage("The runs, newest change first."), ...noTenant, ...signedOut },
 });
 
 export const orderPage = createRoute({
@@ -313,7 +279,7 @@ export const orderPage = createRoute({
   operationId: "consoleOrder",
   summary: "One order's run: steps, error, refunds",
   request: { params: OrderTarget },
-  responses: { 200: page("The run."), 404: page("No such order."), ...signedOut },
+  responses: { 200: htmlPage("The run."), 404: htmlPage("No such order."), ...signedOut },
 });
 
 export const retryOrder = createRoute({
@@ -321,11 +287,14 @@ export const retryOrder = createRoute({
   path: "/tenants/{environment}/{client}/orders/{source}/{orderId}/retry",
   operationId: "consoleRetryOrder",
   summary: "Run a failed order again",
-  request: { params: OrderTarget, body: form(z.object({ csrf: Csrf }).openapi("ConsoleRetry")) },
+  request: {
+    params: OrderTarget,
+    body: formBody(z.object({ csrf: Csrf }).openapi("ConsoleRetry")),
+  },
   responses: {
-    303: see("Started again: to the order's page."),
-    404: page("No such order."),
-    409: page("Nothing failed."),
-    ...refused,
+    303: redirect("Started again: to the order's page."),
+    404: htmlPage("No such order."),
+    409: htmlPage("Nothing failed."),
+    ...csrfRefused,
   },
 });

@@ -7,7 +7,6 @@
  * answers with the tenant named by the path.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { problems } from "../kernel/openapi/problems";
 import { SECURITY } from "../kernel/openapi/security";
 import { EndpointId, EventId } from "./types";
 import { jsonGate } from "../kernel/middleware/validate";
@@ -27,7 +26,7 @@ import {
   Replay,
   Rotated,
 } from "./event-schemas";
-import { jsonAnswer, jsonBody } from "../kernel/routes/contract-kit";
+import { guarded, guardedJson, jsonAnswer, jsonBody, tagged } from "../kernel/routes/contract-kit";
 
 /** Who calls: the tenant's gateway key, or the operator with the tenant in the path. */
 type Side = "key" | "operator";
@@ -43,18 +42,14 @@ function eventContract<T extends z.ZodObject, E extends z.ZodObject, V extends z
   eventParams: V,
 ) {
   const operator = side === "operator";
-  const base = {
-    tags: ["events"],
-    security: [{ [operator ? SECURITY.operator : SECURITY.gatewayKey]: [] }],
-  };
+  const events = tagged("events", operator ? SECURITY.operator : SECURITY.gatewayKey);
   const prefix = operator ? "/tenants/{environment}/{client}/events" : "";
   const at = (p: string) => `${prefix}${p}` || "/";
   const id = (name: string) => (operator ? `admin${name[0]?.toUpperCase()}${name.slice(1)}` : name);
   const who = operator ? "a tenant's" : "the tenant's";
   return {
     createEndpoint: createRoute({
-      ...base,
-      method: "post",
+      ...events.post,
       path: at("/endpoints"),
       operationId: id("createEventEndpoint"),
       summary: `Add ${who} webhook endpoint; its secret is shown once`,
@@ -62,107 +57,83 @@ function eventContract<T extends z.ZodObject, E extends z.ZodObject, V extends z
       request: { params: tenant, body: jsonBody(NewEndpoint) },
       responses: {
         201: jsonAnswer("The endpoint, with its secret.", Created),
-        ...problems(400, 401, 404, 409, 413, 415, 429, 503),
+        ...guardedJson(404, 409),
       },
     }),
     listEndpoints: createRoute({
-      ...base,
-      method: "get",
+      ...events.get,
       path: at("/endpoints"),
       operationId: id("listEventEndpoints"),
       summary: `${operator ? "A tenant's" : "The tenant's"} webhook endpoints`,
       request: { params: tenant },
-      responses: { 200: jsonAnswer("The endpoints.", Endpoints), ...problems(401, 404, 429, 503) },
+      responses: { 200: jsonAnswer("The endpoints.", Endpoints), ...guarded(404) },
     }),
     getEndpoint: createRoute({
-      ...base,
-      method: "get",
+      ...events.get,
       path: at("/endpoints/{id}"),
       operationId: id("getEventEndpoint"),
       summary: "One webhook endpoint",
       request: { params: endpointParams },
-      responses: { 200: jsonAnswer("The endpoint.", Endpoint), ...problems(401, 404, 429, 503) },
+      responses: { 200: jsonAnswer("The endpoint.", Endpoint), ...guarded(404) },
     }),
     updateEndpoint: createRoute({
-      ...base,
-      method: "patch",
+      ...events.patch,
       path: at("/endpoints/{id}"),
       operationId: id("updateEventEndpoint"),
       summary: "Change an endpoint's URL, types or description, or enable or disable it",
       middleware: [jsonGate()],
       request: { params: endpointParams, body: jsonBody(EndpointChange) },
-      responses: {
-        200: jsonAnswer("The endpoint.", Endpoint),
-        ...problems(400, 401, 404, 413, 415, 429, 503),
-      },
+      responses: { 200: jsonAnswer("The endpoint.", Endpoint), ...guardedJson(404) },
     }),
     deleteEndpoint: createRoute({
-      ...base,
-      method: "delete",
+      ...events.delete,
       path: at("/endpoints/{id}"),
       operationId: id("deleteEventEndpoint"),
       summary: "Delete an endpoint, its pending deliveries and its delivery log",
       request: { params: endpointParams },
-      responses: { 204: { description: "Deleted." }, ...problems(401, 404, 429, 503) },
+      responses: { 204: { description: "Deleted." }, ...guarded(404) },
     }),
     rotateSecret: createRoute({
-      ...base,
-      method: "post",
+      ...events.post,
       path: at("/endpoints/{id}/secret"),
       operationId: id("rotateEventSecret"),
       summary: "A new signing secret; the previous one keeps signing for a day",
       request: { params: endpointParams },
-      responses: {
-        200: jsonAnswer("The new secret, shown once.", Rotated),
-        ...problems(401, 404, 429, 503),
-      },
+      responses: { 200: jsonAnswer("The new secret, shown once.", Rotated), ...guarded(404) },
     }),
     feed: createRoute({
-      ...base,
-      method: "get",
+      ...events.get,
       path: at(""),
       operationId: id("listEvents"),
       summary: `${operator ? "A tenant's" : "The tenant's"} events, oldest first: the catch-up feed (30 days)`,
       request: { params: tenant, query: FeedQuery },
-      responses: { 200: jsonAnswer("The events.", Feed), ...problems(400, 401, 404, 429, 503) },
+      responses: { 200: jsonAnswer("The events.", Feed), ...guarded(400, 404) },
     }),
     deliveries: createRoute({
-      ...base,
-      method: "get",
+      ...events.get,
       path: at("/endpoints/{id}/deliveries"),
       operationId: id("listEventDeliveries"),
       summary: "An endpoint's delivery attempts, newest first",
       request: { params: endpointParams, query: DeliveriesQuery },
-      responses: {
-        200: jsonAnswer("The attempts.", Deliveries),
-        ...problems(400, 401, 404, 429, 503),
-      },
+      responses: { 200: jsonAnswer("The attempts.", Deliveries), ...guarded(400, 404) },
     }),
     redeliver: createRoute({
-      ...base,
-      method: "post",
+      ...events.post,
       path: at("/{id}/redeliver"),
       operationId: id("redeliverEvent"),
       summary: "Deliver an event again, with its id (from the log, not the API)",
       middleware: [jsonGate({ optional: true })],
       request: { params: eventParams, body: jsonBody(Redelivery, false) },
-      responses: {
-        202: jsonAnswer("Queued.", Queued),
-        ...problems(400, 401, 404, 409, 413, 415, 429, 503),
-      },
+      responses: { 202: jsonAnswer("Queued.", Queued), ...guardedJson(404, 409) },
     }),
     replay: createRoute({
-      ...base,
-      method: "post",
+      ...events.post,
       path: at("/endpoints/{id}/replay"),
       operationId: id("replayEvents"),
       summary: "Deliver an endpoint every event of its types recorded in a time window again",
       middleware: [jsonGate()],
       request: { params: endpointParams, body: jsonBody(Replay) },
-      responses: {
-        202: jsonAnswer("Queued.", Queued),
-        ...problems(400, 401, 404, 409, 413, 415, 422, 429, 503),
-      },
+      responses: { 202: jsonAnswer("Queued.", Queued), ...guardedJson(404, 409, 422) },
     }),
   };
 }

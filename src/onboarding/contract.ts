@@ -7,10 +7,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { Environment } from "../kernel/config";
 import { StartedOnboarding } from "./start";
-import { problemResponse, problems } from "../kernel/openapi/problems";
+import { problemResponse } from "../kernel/openapi/problems";
 import { SECURITY } from "../kernel/openapi/security";
 import { jsonGate } from "../kernel/middleware/validate";
-import { jsonAnswer, jsonBody } from "../kernel/routes/contract-kit";
+import { guardedJson, htmlPage, jsonAnswer, jsonBody, tagged } from "../kernel/routes/contract-kit";
 
 const Start = z
   .strictObject({
@@ -50,33 +50,25 @@ export const CallbackQuery = z.object({
   error_description: z.string().max(1000).optional(),
 });
 
-const page = (description: string) => ({
-  description,
-  content: { "text/html": { schema: z.string() } },
-});
+/** The operator starts onboarding; the client's browser, with no credential, ends it. */
+const operator = tagged("onboarding", SECURITY.operator);
+const browser = tagged("onboarding", null);
 
 export const startOnboarding = createRoute({
-  method: "post",
+  ...operator.post,
   path: "/onboarding",
-  tags: ["onboarding"],
-  security: [{ [SECURITY.operator]: [] }],
   operationId: "startOnboarding",
   summary: "Start onboarding a client: answers the TemporaryUrl to hand to the client's user",
   description:
     "Calls Initiate with this gateway's `/onboarding/callback` (plus a single-use state, 30 minutes) as the RedirectUri. When the user approves, the callback registers one tenant per company; no client key passes through a person.",
   middleware: [jsonGate()],
   request: { body: jsonBody(Start) },
-  responses: {
-    201: jsonAnswer("Started.", Started),
-    ...problems(400, 401, 413, 415, 429, 502, 503, 504),
-  },
+  responses: { 201: jsonAnswer("Started.", Started), ...guardedJson(502, 504) },
 });
 
 export const onboardingCallback = createRoute({
-  method: "get",
+  ...browser.get,
   path: "/onboarding/callback",
-  tags: ["onboarding"],
-  security: [],
   operationId: "onboardingCallback",
   summary:
     "The end of onboarding: the client's browser lands here; an HTML page says what was connected",
@@ -84,13 +76,13 @@ export const onboardingCallback = createRoute({
     "Uses up the state, calls Finalize, and registers one tenant per onboarded company (slug from the company's name, or its organization number; a number is added when taken). The page shows no secret. A malformed state is refused before any lookup; an address whose states keep failing (unknown, used, expired: more than 20 a minute) gets 429 for a minute.",
   request: { query: CallbackQuery },
   responses: {
-    200: page("What was connected."),
-    400: page("Unknown state, no token, or a malformed query."),
-    403: page("The client's user declined."),
-    409: page("The state was used already (a replay)."),
-    410: page("The state expired."),
-    502: page("The API refused Finalize, or no company could be registered."),
-    503: page("The API or the environment is unavailable."),
+    200: htmlPage("What was connected."),
+    400: htmlPage("Unknown state, no token, or a malformed query."),
+    403: htmlPage("The client's user declined."),
+    409: htmlPage("The state was used already (a replay)."),
+    410: htmlPage("The state expired."),
+    502: htmlPage("The API refused Finalize, or no company could be registered."),
+    503: htmlPage("The API or the environment is unavailable."),
     429: problemResponse(429),
   },
 });

@@ -7,9 +7,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { Source } from "./order";
 import { OrderRunView } from "./run-view";
 import { RunState } from "./runs";
-import { problems } from "../kernel/openapi/problems";
 import { SECURITY } from "../kernel/openapi/security";
-import { jsonAnswer } from "../kernel/routes/contract-kit";
+import { guarded, jsonAnswer, tagged } from "../kernel/routes/contract-kit";
 
 const ListQuery = z.strictObject({
   state: RunState.optional().openapi({ description: "Only runs in this state (e.g. `failed`)." }),
@@ -32,40 +31,34 @@ export const OrderRun = OrderRunView.clone().openapi("OrderRun", {
   description: "An order's run: no payloads, no buyer, amounts as decimals.",
 });
 
-const base = { tags: ["orders"], security: [{ [SECURITY.gatewayKey]: [] }] };
+const orders = tagged("orders", SECURITY.gatewayKey);
 
 export const listOrders = createRoute({
-  ...base,
-  method: "get",
+  ...orders.get,
   path: "/",
   operationId: "listOrders",
   summary: "The tenant's order runs, newest first",
   request: { query: ListQuery },
   responses: {
     200: jsonAnswer("The runs.", z.strictObject({ orders: z.array(OrderRun) })),
-    ...problems(400, 401, 429, 503),
+    ...guarded(400),
   },
 });
 
 export const getOrder = createRoute({
-  ...base,
-  method: "get",
+  ...orders.get,
   path: "/{source}/{orderId}",
   operationId: "getOrder",
   summary: "One order's run, with each step",
   request: { params: OrderParams },
-  responses: { 200: jsonAnswer("The run.", OrderRun), ...problems(401, 404, 429, 503) },
+  responses: { 200: jsonAnswer("The run.", OrderRun), ...guarded(404) },
 });
 
 export const retryOrder = createRoute({
-  ...base,
-  method: "post",
+  ...orders.post,
   path: "/{source}/{orderId}/retry",
   operationId: "retryOrder",
   summary: "Start a failed run again from its first unfinished step",
   request: { params: OrderParams },
-  responses: {
-    202: jsonAnswer("The run, started again.", OrderRun),
-    ...problems(401, 404, 409, 429, 503),
-  },
+  responses: { 202: jsonAnswer("The run, started again.", OrderRun), ...guarded(404, 409) },
 });

@@ -8,38 +8,12 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { Source } from "../orders/order";
-import { problemResponse } from "../kernel/openapi/problems";
-import { SECURITY } from "../kernel/openapi/security";
 import { PayoutState } from "./records";
 import { Target } from "../tenant/admin-contract";
-import { requireSession } from "../console/guard";
+import { formBody, htmlPage, redirect } from "../kernel/routes/contract-kit";
+import { Csrf, noTenant, post, read, refused, signedOut } from "../console/contract-kit";
 
-const page = (description: string) => ({
-  description,
-  content: { "text/html": { schema: z.string() } },
-});
-const see = (description: string) => ({ description, headers: z.object({ location: z.string() }) });
-const form = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { "application/x-www-form-urlencoded": { schema } },
-});
-const Csrf = z.string().openapi({ description: "The session's CSRF token." });
 const PayoutTarget = Target.extend({ source: Source, payoutId: z.string().min(1).max(100) });
-const base = { tags: ["console"], security: [{ [SECURITY.operatorSession]: [] }] };
-const read = { ...base, method: "get" as const, middleware: [requireSession({ form: false })] };
-const post = { ...base, method: "post" as const, middleware: [requireSession({ form: true })] };
-const signedOut = {
-  303: see("Not signed in: to /console/sign-in."),
-  429: problemResponse(429),
-  503: page("The console is disabled (no usable ADMIN_TOKEN)."),
-};
-const refused = {
-  401: page("Not signed in (a form post)."),
-  403: page("The form's CSRF token is missing or wrong, or it came from another site."),
-  413: problemResponse(413),
-  429: problemResponse(429),
-  503: page("The console is disabled (no usable ADMIN_TOKEN)."),
-};
 
 export const payoutsPage = createRoute({
   ...read,
@@ -48,11 +22,11 @@ export const payoutsPage = createRoute({
   summary: "A tenant's payouts, the accounts they post to, and the orders in no payout",
   request: { params: Target, query: z.object({ state: PayoutState.optional() }) },
   responses: {
-    200: page(
+    200: htmlPage(
       "The payouts, newest change first; the accounts, each present or with a Create button.",
     ),
-    404: page("No such tenant."),
-    502: page("The client's chart could not be read."),
+    ...noTenant,
+    502: htmlPage("The client's chart could not be read."),
     ...signedOut,
   },
 });
@@ -63,7 +37,7 @@ export const payoutPage = createRoute({
   operationId: "consolePayout",
   summary: "One payout: its lines by kind, what keeps it from matching, its voucher, its steps",
   request: { params: PayoutTarget },
-  responses: { 200: page("The payout."), 404: page("No such payout."), ...signedOut },
+  responses: { 200: htmlPage("The payout."), 404: htmlPage("No such payout."), ...signedOut },
 });
 
 export const retryPayout = createRoute({
@@ -73,12 +47,12 @@ export const retryPayout = createRoute({
   summary: "Reconcile an unmatched or failed payout again",
   request: {
     params: PayoutTarget,
-    body: form(z.object({ csrf: Csrf }).openapi("ConsolePayoutRetry")),
+    body: formBody(z.object({ csrf: Csrf }).openapi("ConsolePayoutRetry")),
   },
   responses: {
-    303: see("Started again: to the payout's page."),
-    404: page("No such payout."),
-    409: page("Neither unmatched nor failed."),
+    303: redirect("Started again: to the payout's page."),
+    404: htmlPage("No such payout."),
+    409: htmlPage("Neither unmatched nor failed."),
     ...refused,
   },
 });
@@ -90,12 +64,12 @@ export const confirmPayout = createRoute({
   summary: "Book a payout that pays out no order, on the operator's word",
   request: {
     params: PayoutTarget,
-    body: form(z.object({ csrf: Csrf }).openapi("ConsolePayoutConfirmation")),
+    body: formBody(z.object({ csrf: Csrf }).openapi("ConsolePayoutConfirmation")),
   },
   responses: {
-    303: see("Confirmed and started again: to the payout's page."),
-    404: page("No such payout."),
-    409: page("Not held because it pays out no order (needs-orders)."),
+    303: redirect("Confirmed and started again: to the payout's page."),
+    404: htmlPage("No such payout."),
+    409: htmlPage("Not held because it pays out no order (needs-orders)."),
     ...refused,
   },
 });
@@ -107,16 +81,16 @@ export const createAccount = createRoute({
   summary: "Create an account the mapping posts to and the client's chart lacks",
   request: {
     params: Target,
-    body: form(
+    body: formBody(
       z
         .object({ csrf: Csrf, accountNo: z.string().regex(/^\d{4,8}$/) })
         .openapi("ConsoleAccountCreation"),
     ),
   },
   responses: {
-    303: see("To the accounts on the payouts page: created, or why not."),
-    400: page("The form is not valid."),
-    404: page("No such tenant."),
+    303: redirect("To the accounts on the payouts page: created, or why not."),
+    400: htmlPage("The form is not valid."),
+    ...noTenant,
     ...refused,
   },
 });
@@ -128,11 +102,11 @@ export const setStripeKey = createRoute({
   summary: "Set the tenant's Stripe key (never shown again)",
   request: {
     params: Target,
-    body: form(z.object({ csrf: Csrf, key: z.string().max(300) }).openapi("ConsoleStripeKey")),
+    body: formBody(z.object({ csrf: Csrf, key: z.string().max(300) }).openapi("ConsoleStripeKey")),
   },
   responses: {
-    303: see("To the Stripe section of the payouts page: set, or why not."),
-    404: page("No such tenant."),
+    303: redirect("To the Stripe section of the payouts page: set, or why not."),
+    ...noTenant,
     ...refused,
   },
 });
@@ -144,11 +118,11 @@ export const removeStripeKey = createRoute({
   summary: "Forget the tenant's Stripe key",
   request: {
     params: Target,
-    body: form(z.object({ csrf: Csrf }).openapi("ConsoleStripeKeyRemoval")),
+    body: formBody(z.object({ csrf: Csrf }).openapi("ConsoleStripeKeyRemoval")),
   },
   responses: {
-    303: see("To the Stripe section of the payouts page."),
-    404: page("No such tenant."),
+    303: redirect("To the Stripe section of the payouts page."),
+    ...noTenant,
     ...refused,
   },
 });

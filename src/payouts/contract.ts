@@ -6,11 +6,10 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { Source } from "../orders/order";
-import { problems } from "../kernel/openapi/problems";
 import { SECURITY } from "../kernel/openapi/security";
 import { PayoutState } from "./records";
 import { PayoutView, UnpaidOrder } from "./view";
-import { jsonAnswer } from "../kernel/routes/contract-kit";
+import { guarded, jsonAnswer, tagged } from "../kernel/routes/contract-kit";
 
 const Limit = z.coerce
   .number()
@@ -39,53 +38,46 @@ const Unpaid = z
   })
   .openapi("UnpaidOrders");
 
-const base = { tags: ["payouts"], security: [{ [SECURITY.gatewayKey]: [] }] };
+const payouts = tagged("payouts", SECURITY.gatewayKey);
 
 export const listPayouts = createRoute({
-  ...base,
-  method: "get",
+  ...payouts.get,
   path: "/",
   operationId: "listPayouts",
   summary: "The tenant's payouts, newest change first",
   request: { query: ListQuery },
   responses: {
     200: jsonAnswer("The payouts.", z.strictObject({ payouts: z.array(Payout) })),
-    ...problems(400, 401, 429, 503),
+    ...guarded(400),
   },
 });
 
 export const unpaidOrders = createRoute({
-  ...base,
-  method: "get",
+  ...payouts.get,
   path: "/unpaid-orders",
   operationId: "listUnpaidOrders",
   summary: "Orders settled to a clearing account and in no payout after the mapping's days",
   request: { query: z.strictObject({ limit: Limit }) },
-  responses: {
-    200: jsonAnswer("The orders, longest unpaid first.", Unpaid),
-    ...problems(400, 401, 429, 503),
-  },
+  responses: { 200: jsonAnswer("The orders, longest unpaid first.", Unpaid), ...guarded(400) },
 });
 
 export const getPayout = createRoute({
-  ...base,
-  method: "get",
+  ...payouts.get,
   path: "/{source}/{payoutId}",
   operationId: "getPayout",
   summary: "One payout's reconciliation, with each step",
   request: { params: PayoutParams },
-  responses: { 200: jsonAnswer("The payout.", Payout), ...problems(401, 404, 429, 503) },
+  responses: { 200: jsonAnswer("The payout.", Payout), ...guarded(404) },
 });
 
 export const retryPayout = createRoute({
-  ...base,
-  method: "post",
+  ...payouts.post,
   path: "/{source}/{payoutId}/retry",
   operationId: "retryPayout",
   summary: "Reconcile an unmatched or failed payout again (after the cause was fixed)",
   request: { params: PayoutParams },
   responses: {
     202: jsonAnswer("The payout, its new attempt started.", Payout),
-    ...problems(401, 404, 409, 429, 503),
+    ...guarded(404, 409),
   },
 });

@@ -7,13 +7,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { GrantId, GrantView } from "../assistants/tenant/assistant-grants";
 import { WebhookStatus } from "../orders/tenant/webhook-status";
-import { problems } from "../kernel/openapi/problems";
 import { SECURITY } from "../kernel/openapi/security";
 import { Cursor, Recording, RequestView, StatusParam } from "../request-log/view";
 import { Target } from "./admin-contract";
-import { jsonAnswer } from "../kernel/routes/contract-kit";
+import { guarded, jsonAnswer, tagged } from "../kernel/routes/contract-kit";
 
-const base = { tags: ["admin"], security: [{ [SECURITY.operator]: [] }] };
+const admin = tagged("admin", SECURITY.operator);
 
 /** `?status=&limit=&before=` of the request log. */
 export const RequestsQuery = z.object({
@@ -37,16 +36,12 @@ const Requests = z
   .openapi("RequestLog");
 
 export const listRequests = createRoute({
-  ...base,
-  method: "get",
+  ...admin.get,
   path: "/tenants/{environment}/{client}/requests",
   operationId: "listRequests",
   summary: "The tenant's last API calls (1,000 or 7 days), newest first",
   request: { params: Target, query: RequestsQuery },
-  responses: {
-    200: jsonAnswer("The calls, newest first.", Requests),
-    ...problems(400, 401, 404, 429, 503),
-  },
+  responses: { 200: jsonAnswer("The calls, newest first.", Requests), ...guarded(400, 404) },
 });
 
 const Webhooks = z
@@ -54,16 +49,12 @@ const Webhooks = z
   .openapi("WebhookStatus");
 
 export const webhookStatus = createRoute({
-  ...base,
-  method: "get",
+  ...admin.get,
   path: "/tenants/{environment}/{client}/webhooks",
   operationId: "webhookStatus",
   summary: "Each webhook source: its secret (set, when), shop, last accepted and refused delivery",
   request: { params: Target },
-  responses: {
-    200: jsonAnswer("One row per source.", Webhooks),
-    ...problems(401, 404, 429, 503),
-  },
+  responses: { 200: jsonAnswer("One row per source.", Webhooks), ...guarded(404) },
 });
 
 const Grants = z
@@ -71,27 +62,22 @@ const Grants = z
   .openapi("AssistantGrants");
 
 export const listGrants = createRoute({
-  ...base,
-  method: "get",
+  ...admin.get,
   path: "/tenants/{environment}/{client}/grants",
   operationId: "listAssistantGrants",
   summary: "The assistants connected through OAuth: each live grant, newest first (never a token)",
   request: { params: Target },
-  responses: {
-    200: jsonAnswer("The live grants.", Grants),
-    ...problems(401, 404, 429, 503),
-  },
+  responses: { 200: jsonAnswer("The live grants.", Grants), ...guarded(404) },
 });
 
 export const revokeGrant = createRoute({
-  ...base,
-  method: "delete",
+  ...admin.delete,
   path: "/tenants/{environment}/{client}/grants/{grant}",
   operationId: "revokeAssistantGrant",
   summary: "Revoke an assistant's grant: its tokens are refused from the next request on",
   request: { params: Target.extend({ grant: GrantId }) },
   responses: {
     204: { description: "Revoked; its records in the authorization server are revoked too." },
-    ...problems(400, 401, 404, 429, 503),
+    ...guarded(400, 404),
   },
 });

@@ -9,12 +9,11 @@ import { OrderMapping, OrderMappingInput } from "../ledger/mapping";
 import { Source } from "../orders/order";
 import { ShopDomain } from "../orders/adapters/shopify";
 import { StripeKey, StripeMode } from "../payouts/stripe/key";
-import { problems } from "../kernel/openapi/problems";
 import { SECURITY } from "../kernel/openapi/security";
 import { ClientSlug } from "../kernel/stubs";
 import { TenantView } from "./view";
 import { jsonGate } from "../kernel/middleware/validate";
-import { jsonAnswer, jsonBody } from "../kernel/routes/contract-kit";
+import { guarded, guardedJson, jsonAnswer, jsonBody, tagged } from "../kernel/routes/contract-kit";
 import { Payout } from "../payouts/contract";
 
 /** How long a rotated gateway key keeps working, s: a day, so callers can roll out the new one. */
@@ -127,13 +126,11 @@ const Tenant = TenantView.clone().openapi("Tenant", {
   description: "A tenant as operators see it: never a secret.",
 });
 
-const operator = [{ [SECURITY.operator]: [] }];
-const base = { tags: ["admin"], security: operator };
+const admin = tagged("admin", SECURITY.operator);
 const none = (description: string) => ({ description });
 
 export const registerTenant = createRoute({
-  ...base,
-  method: "post",
+  ...admin.post,
   path: "/tenants",
   operationId: "registerTenant",
   summary: "Register a tenant with its client key",
@@ -141,41 +138,32 @@ export const registerTenant = createRoute({
     "Checks the client key with the token endpoint first; the answer shows the tenant's first gateway key, once.",
   middleware: [jsonGate()],
   request: { body: jsonBody(NewTenant) },
-  responses: {
-    201: jsonAnswer("Registered.", Registered),
-    ...problems(400, 401, 409, 413, 415, 422, 429, 502, 503),
-  },
+  responses: { 201: jsonAnswer("Registered.", Registered), ...guardedJson(409, 422, 502) },
 });
 
 export const listTenants = createRoute({
-  ...base,
-  method: "get",
+  ...admin.get,
   path: "/tenants",
   operationId: "listTenants",
   summary: "Every tenant with its token state and counters",
   responses: {
     200: jsonAnswer("The tenants.", z.strictObject({ tenants: z.array(Tenant) })),
-    ...problems(401, 429, 503),
+    ...guarded(),
   },
 });
 
 export const rotateGatewayKey = createRoute({
-  ...base,
-  method: "post",
+  ...admin.post,
   path: "/tenants/{environment}/{client}/gateway-keys",
   operationId: "rotateGatewayKey",
   summary: "Issue a new gateway key; earlier ones retire after the grace period",
   middleware: [jsonGate({ optional: true })],
   request: { params: Target, body: jsonBody(Rotation, false) },
-  responses: {
-    201: jsonAnswer("The new key, shown once.", Rotated),
-    ...problems(400, 401, 404, 413, 415, 429, 503),
-  },
+  responses: { 201: jsonAnswer("The new key, shown once.", Rotated), ...guardedJson(404) },
 });
 
 export const replaceClientKey = createRoute({
-  ...base,
-  method: "put",
+  ...admin.put,
   path: "/tenants/{environment}/{client}/client-key",
   operationId: "replaceClientKey",
   summary: "Replace the tenant's client key",
@@ -185,38 +173,32 @@ export const replaceClientKey = createRoute({
   request: { params: Target, body: jsonBody(Replacement) },
   responses: {
     200: jsonAnswer("Replaced; what was dropped of the old books.", ClientKeyReplaced),
-    ...problems(400, 401, 404, 409, 413, 415, 422, 429, 502, 503),
+    ...guardedJson(404, 409, 422, 502),
   },
 });
 
 export const setWebhookSecret = createRoute({
-  ...base,
-  method: "put",
+  ...admin.put,
   path: "/tenants/{environment}/{client}/webhooks/{source}",
   operationId: "setWebhookSecret",
   summary: "Set a source's webhook secret outright (no earlier secret verifies any more)",
   middleware: [jsonGate()],
   request: { params: WebhookTarget, body: jsonBody(WebhookSecret) },
-  responses: { 204: none("Set."), ...problems(400, 401, 404, 409, 413, 415, 422, 429, 503) },
+  responses: { 204: none("Set."), ...guardedJson(404, 409, 422) },
 });
 
 export const rotateWebhookSecret = createRoute({
-  ...base,
-  method: "post",
+  ...admin.post,
   path: "/tenants/{environment}/{client}/webhooks/{source}/secrets",
   operationId: "rotateWebhookSecret",
   summary: "Add a webhook secret; the previous one keeps verifying for the grace period",
   middleware: [jsonGate()],
   request: { params: WebhookTarget, body: jsonBody(SecretRotation) },
-  responses: {
-    201: jsonAnswer("Added.", SecretSet),
-    ...problems(400, 401, 404, 409, 413, 415, 422, 429, 503),
-  },
+  responses: { 201: jsonAnswer("Added.", SecretSet), ...guardedJson(404, 409, 422) },
 });
 
 export const setOrderMapping = createRoute({
-  ...base,
-  method: "put",
+  ...admin.put,
   path: "/tenants/{environment}/{client}/order-mapping",
   operationId: "setOrderMapping",
   summary: "Set how shop orders become invoices",
@@ -232,26 +214,21 @@ export const setOrderMapping = createRoute({
     200: jsonAnswer("The mapping in force.", OrderMappingAnswer),
     // 422: an account the client's books lack (or of the wrong VAT rate), each field listed;
     // 502/503/504: the books could not be read. Nothing is stored on either.
-    ...problems(400, 401, 404, 413, 415, 422, 429, 502, 503, 504),
+    ...guardedJson(404, 422, 502, 504),
   },
 });
 
 export const getOrderMapping = createRoute({
-  ...base,
-  method: "get",
+  ...admin.get,
   path: "/tenants/{environment}/{client}/order-mapping",
   operationId: "getOrderMapping",
   summary: "The order mapping in force",
   request: { params: Target },
-  responses: {
-    200: jsonAnswer("The mapping in force.", OrderMappingAnswer),
-    ...problems(401, 404, 429, 503),
-  },
+  responses: { 200: jsonAnswer("The mapping in force.", OrderMappingAnswer), ...guarded(404) },
 });
 
 export const setStripeKey = createRoute({
-  ...base,
-  method: "put",
+  ...admin.put,
   path: "/tenants/{environment}/{client}/stripe-key",
   operationId: "setStripeKey",
   summary: "Set the tenant's Stripe key, for reading its Stripe payouts",
@@ -261,31 +238,26 @@ export const setStripeKey = createRoute({
   request: { params: Target, body: jsonBody(StripeKeyBody) },
   responses: {
     200: jsonAnswer("Set; whether a key is set now, and the payouts started again.", StripeKeySet),
-    ...problems(400, 401, 404, 413, 415, 429, 503),
+    ...guardedJson(404),
   },
 });
 
 export const getStripeKey = createRoute({
-  ...base,
-  method: "get",
+  ...admin.get,
   path: "/tenants/{environment}/{client}/stripe-key",
   operationId: "getStripeKey",
   summary: "Whether the tenant has a Stripe key, its mode and when it was set (never the key)",
   request: { params: Target },
-  responses: {
-    200: jsonAnswer("The key's state.", StripeKeyState),
-    ...problems(401, 404, 429, 503),
-  },
+  responses: { 200: jsonAnswer("The key's state.", StripeKeyState), ...guarded(404) },
 });
 
 export const removeStripeKey = createRoute({
-  ...base,
-  method: "delete",
+  ...admin.delete,
   path: "/tenants/{environment}/{client}/stripe-key",
   operationId: "removeStripeKey",
   summary: "Forget the tenant's Stripe key",
   request: { params: Target },
-  responses: { 204: none("Forgotten (or none was set)."), ...problems(401, 404, 429, 503) },
+  responses: { 204: none("Forgotten (or none was set)."), ...guarded(404) },
 });
 
 /**
@@ -300,18 +272,16 @@ const Removal = z.object({
 });
 
 export const removeTenant = createRoute({
-  ...base,
-  method: "delete",
+  ...admin.delete,
   path: "/tenants/{environment}/{client}",
   operationId: "removeTenant",
   summary: "Remove a tenant and everything stored for it",
   request: { params: Target, query: Removal },
-  responses: { 204: none("Removed."), ...problems(400, 401, 404, 429, 502, 503, 504) },
+  responses: { 204: none("Removed."), ...guarded(400, 404, 502, 504) },
 });
 
 export const confirmPayout = createRoute({
-  ...base,
-  method: "post",
+  ...admin.post,
   path: "/tenants/{environment}/{client}/payouts/{source}/{payoutId}/confirm",
   operationId: "confirmPayout",
   summary: "Book a payout that pays out no order, on the operator's word",
@@ -321,6 +291,6 @@ export const confirmPayout = createRoute({
   responses: {
     202: jsonAnswer("The payout, confirmed, its new attempt started.", Payout),
     // 404: no such tenant or payout; 409: not held for needs-orders.
-    ...problems(401, 404, 409, 429, 503),
+    ...guarded(404, 409),
   },
 });

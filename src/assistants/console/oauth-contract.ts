@@ -10,37 +10,12 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { GrantId } from "../tenant/assistant-grants";
 import { Scope } from "../mcp/principal";
 import { Lifetime } from "../oauth/grants";
-import { problemResponse } from "../../kernel/openapi/problems";
-import { SECURITY } from "../../kernel/openapi/security";
 import { Target } from "../../tenant/admin-contract";
-import { requireSession } from "../../console/guard";
-
-const page = (description: string) => ({
-  description,
-  content: { "text/html": { schema: z.string() } },
-});
-const to = (description: string) => ({ description, headers: z.object({ location: z.string() }) });
-const form = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { "application/x-www-form-urlencoded": { schema } },
-});
-const session = {
-  tags: ["console"],
-  security: [{ [SECURITY.operatorSession]: [] }],
-  method: "post" as const,
-};
-const refused = {
-  401: page("Not signed in (a form post)."),
-  403: page("The form's CSRF token is missing or wrong, or it came from another site."),
-  413: problemResponse(413),
-  429: problemResponse(429),
-  503: page("The console is disabled (no usable ADMIN_TOKEN)."),
-};
+import { formBody, htmlPage, redirect } from "../../kernel/routes/contract-kit";
+import { post, read, refused, signedOut } from "../../console/contract-kit";
 
 export const operatorApprovalPage = createRoute({
-  ...session,
-  method: "get",
-  middleware: [requireSession({ form: false })],
+  ...read,
   path: "/oauth/authorize",
   operationId: "consoleOAuthApprovalPage",
   summary: "The operator's approval page of an assistant's connection",
@@ -54,23 +29,20 @@ export const operatorApprovalPage = createRoute({
     }),
   },
   responses: {
-    200: page("The page: the client's facts, a tenant, the scope and the lifetime."),
-    302: to("A request the server refused, sent back to the client with error and iss."),
-    303: to("Not signed in: to /console/sign-in."),
-    400: page("A request that cannot be approved, and cannot safely be sent back."),
-    429: refused[429],
-    503: refused[503],
+    200: htmlPage("The page: the client's facts, a tenant, the scope and the lifetime."),
+    302: redirect("A request the server refused, sent back to the client with error and iss."),
+    400: htmlPage("A request that cannot be approved, and cannot safely be sent back."),
+    ...signedOut,
   },
 });
 
 export const operatorApprove = createRoute({
-  ...session,
-  middleware: [requireSession({ form: true })],
+  ...post,
   path: "/oauth/approve",
   operationId: "consoleOAuthApprove",
   summary: "Approve or deny an assistant's connection for a tenant, as the operator",
   request: {
-    body: form(
+    body: formBody(
       z
         .object({
           csrf: z.string(),
@@ -85,26 +57,29 @@ export const operatorApprove = createRoute({
     ),
   },
   responses: {
-    200: page("The page again: the tenant picked is not registered."),
-    302: to("Back to the client: code (approved) or error=access_denied, with state and iss."),
-    400: page("The page expired or was used, or asked for more than the endpoint allows."),
+    200: htmlPage("The page again: the tenant picked is not registered."),
+    302: redirect(
+      "Back to the client: code (approved) or error=access_denied, with state and iss.",
+    ),
+    400: htmlPage("The page expired or was used, or asked for more than the endpoint allows."),
     ...refused,
   },
 });
 
 export const revokeGrant = createRoute({
-  ...session,
-  middleware: [requireSession({ form: true })],
+  ...post,
   path: "/tenants/{environment}/{client}/grants/{grant}/revoke",
   operationId: "consoleRevokeGrant",
   summary: "Revoke an assistant's connection (its OAuth grant)",
   request: {
     params: Target.extend({ grant: GrantId }),
-    body: form(z.object({ csrf: z.string() }).openapi("ConsoleGrantRevocation")),
+    body: formBody(z.object({ csrf: z.string() }).openapi("ConsoleGrantRevocation")),
   },
   responses: {
-    303: to("To the tenant's connections: revoked, its tokens refused from the next request on."),
-    404: page("No such tenant or grant."),
+    303: redirect(
+      "To the tenant's connections: revoked, its tokens refused from the next request on.",
+    ),
+    404: htmlPage("No such tenant or grant."),
     ...refused,
   },
 });

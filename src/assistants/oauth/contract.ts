@@ -11,13 +11,17 @@ import { problems } from "../../kernel/openapi/problems";
 import { Scope } from "../mcp/principal";
 import { Lifetime } from "./grants";
 import { OAUTH_PATHS } from "./server";
-import { jsonAnswer } from "../../kernel/routes/contract-kit";
+import { formBody, htmlPage, jsonAnswer, redirect, tagged } from "../../kernel/routes/contract-kit";
 
-const tags = ["oauth"];
+/** The authorization server's routes: tagged `oauth`, no declared scheme (each checks its own). */
+const oauth = tagged("oauth", null);
+
+/** A string field the protocol lets a client or the server leave out. */
+const OptionalString = z.string().optional();
 
 /** An OAuth error answer (RFC 6749 §5.2, RFC 7591 §3.2.2). */
 export const OAuthErrorBody = z
-  .strictObject({ error: z.string(), error_description: z.string().optional() })
+  .strictObject({ error: z.string(), error_description: OptionalString })
   .openapi("OAuthError");
 
 /** RFC 8414 authorization server metadata, as the library builds it. */
@@ -48,19 +52,19 @@ const ServerMetadata = z
 const RegisteredClient = z
   .strictObject({
     client_id: z.string(),
-    client_secret: z.string().optional(),
+    client_secret: OptionalString,
     redirect_uris: z.array(z.string()),
-    client_name: z.string().optional(),
-    logo_uri: z.string().optional(),
-    client_uri: z.string().optional(),
-    policy_uri: z.string().optional(),
-    tos_uri: z.string().optional(),
-    jwks_uri: z.string().optional(),
+    client_name: OptionalString,
+    logo_uri: OptionalString,
+    client_uri: OptionalString,
+    policy_uri: OptionalString,
+    tos_uri: OptionalString,
+    jwks_uri: OptionalString,
     contacts: z.array(z.string()).optional(),
     grant_types: z.array(z.string()),
     response_types: z.array(z.string()),
     token_endpoint_auth_method: z.string(),
-    registration_client_uri: z.string().optional(),
+    registration_client_uri: OptionalString,
     client_id_issued_at: z.int(),
     client_secret_issued_at: z.int().optional(),
     client_secret_expires_at: z.int().optional(),
@@ -73,17 +77,15 @@ const Tokens = z
     access_token: z.string(),
     token_type: z.literal("bearer"),
     expires_in: z.int(),
-    refresh_token: z.string().optional(),
+    refresh_token: OptionalString,
     refresh_token_expires_in: z.int().optional(),
     scope: z.string(),
-    resource: z.string().optional(),
+    resource: OptionalString,
   })
   .openapi("OAuthTokens");
 
 export const oauthMetadata = createRoute({
-  tags,
-  security: [],
-  method: "get",
+  ...oauth.get,
   path: OAUTH_PATHS.metadata,
   operationId: "oauthServerMetadata",
   summary: "Authorization server metadata (RFC 8414)",
@@ -93,9 +95,7 @@ export const oauthMetadata = createRoute({
 });
 
 export const oauthRegister = createRoute({
-  tags,
-  security: [],
-  method: "post",
+  ...oauth.post,
   path: OAUTH_PATHS.register,
   operationId: "oauthRegister",
   summary: "Register a client (RFC 7591)",
@@ -112,9 +112,7 @@ export const oauthRegister = createRoute({
 });
 
 export const oauthToken = createRoute({
-  tags,
-  security: [],
-  method: "post",
+  ...oauth.post,
   path: OAUTH_PATHS.token,
   operationId: "oauthToken",
   summary: "Tokens: a code or a refresh token exchanged, or a token revoked (RFC 7009)",
@@ -128,28 +126,17 @@ export const oauthToken = createRoute({
   },
 });
 
-const page = (description: string) => ({
-  description,
-  content: { "text/html": { schema: z.string() } },
-});
-const redirect = (description: string) => ({
-  description,
-  headers: z.object({ location: z.string() }),
-});
-
 export const oauthAuthorizePage = createRoute({
-  tags,
-  security: [],
-  method: "get",
+  ...oauth.get,
   path: OAUTH_PATHS.authorize,
   operationId: "oauthAuthorizePage",
   summary: "The approval page",
   description:
     "Where an assistant sends the person (response_type=code, client_id, redirect_uri, state, code_challenge with code_challenge_method=S256, resource: an MCP endpoint's URL, scope). The page shows the client's name (verified or not), where its tokens go, the endpoint, and asks for the tenant's gateway key (or the operator's console session), the scope and the lifetime. Sets a __Host- cookie binding the form to this browser.",
   responses: {
-    200: page("The approval page."),
+    200: htmlPage("The approval page."),
     302: redirect("A request the server refused, sent back to the client with error and iss."),
-    400: page("A request that cannot be approved, and cannot safely be sent back."),
+    400: htmlPage("A request that cannot be approved, and cannot safely be sent back."),
     ...problems(429),
   },
 });
@@ -169,27 +156,20 @@ export const ApprovalForm = z
   .openapi("ApprovalForm");
 
 export const oauthAuthorize = createRoute({
-  tags,
-  security: [],
-  method: "post",
+  ...oauth.post,
   path: OAUTH_PATHS.authorize,
   operationId: "oauthAuthorize",
   summary: "Approve or deny an assistant's connection",
   description:
     "The approval page's form, from the browser the page was opened in (its __Host- cookie must match the handle; a post from another site is refused). Approving with the tenant's gateway key makes a grant for that tenant alone, at the scope and for the lifetime picked, and sends the browser back to the client with a code; denying sends it back with access_denied.",
-  request: {
-    body: {
-      required: true,
-      content: { "application/x-www-form-urlencoded": { schema: ApprovalForm } },
-    },
-  },
+  request: { body: formBody(ApprovalForm) },
   responses: {
     302: redirect(
       "Back to the client: code (approved) or error=access_denied, with state and iss.",
     ),
-    400: page("The page expired or was used, or asked for more than the endpoint allows."),
-    401: page("The gateway key is not valid: the page again, with a new handle."),
-    403: page("Posted from another site."),
+    400: htmlPage("The page expired or was used, or asked for more than the endpoint allows."),
+    401: htmlPage("The gateway key is not valid: the page again, with a new handle."),
+    403: htmlPage("Posted from another site."),
     ...problems(413, 429),
   },
 });

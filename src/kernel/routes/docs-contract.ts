@@ -5,15 +5,17 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { problems } from "../openapi/problems";
-import { jsonAnswer } from "./contract-kit";
+import { htmlPage, jsonAnswer, tagged, textAnswer } from "./contract-kit";
 
 const Document = z
   .record(z.string(), z.unknown())
   .openapi({ description: "An OpenAPI 3.1 document." });
-const base = { tags: ["meta"], security: [] as Record<string, string[]>[], method: "get" as const };
+const meta = tagged("meta", null);
+/** The answer of each of the reference page's scripts. */
+const javascript = { 200: textAnswer("JavaScript.", "text/javascript"), ...problems() };
 
 export const gatewayOpenApi = createRoute({
-  ...base,
+  ...meta.get,
   path: "/openapi.json",
   operationId: "getGatewayOpenApi",
   summary: "This document: ledgergate's own routes",
@@ -21,7 +23,7 @@ export const gatewayOpenApi = createRoute({
 });
 
 export const v2OpenApi = createRoute({
-  ...base,
+  ...meta.get,
   path: "/v2/openapi.json",
   operationId: "getV2OpenApi",
   summary: "API v2 as seen through ledgergate",
@@ -34,36 +36,27 @@ export const v2OpenApi = createRoute({
 });
 
 export const docsPage = createRoute({
-  ...base,
+  ...meta.get,
   path: "/docs",
   operationId: "getDocs",
   summary: "Interactive reference of both documents (works offline)",
   description:
     "Scalar's API reference, served whole by the Worker: no request leaves this origin (its Content-Security-Policy allows scripts, requests, images and fonts from here only).",
-  responses: {
-    200: { description: "The reference page.", content: { "text/html": { schema: z.string() } } },
-    ...problems(),
-  },
+  responses: { 200: htmlPage("The reference page."), ...problems() },
 });
 
 export const docsScript = createRoute({
-  ...base,
+  ...meta.get,
   path: "/docs/scalar.js",
   operationId: "getDocsScript",
   summary: "The reference page's script (Scalar, served from its npm package)",
-  responses: {
-    200: { description: "JavaScript.", content: { "text/javascript": { schema: z.string() } } },
-    ...problems(),
-  },
+  responses: javascript,
 });
 
 export const docsInit = createRoute({
-  ...base,
+  ...meta.get,
   path: "/docs/init.js",
   operationId: "getDocsInit",
   summary: "The reference page's start script: both documents, offline, no hosted features",
-  responses: {
-    200: { description: "JavaScript.", content: { "text/javascript": { schema: z.string() } } },
-    ...problems(),
-  },
+  responses: javascript,
 });
