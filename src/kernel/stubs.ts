@@ -90,7 +90,7 @@ export type RunStub = ReturnType<TenantStub["forRun"]>;
 export type CallLogStub = ReturnType<TenantStub["forCallLog"]>;
 /** The watcher's face, as a promise to call methods on (`Tenant.forWatcher`). */
 export type WatcherStub = ReturnType<TenantStub["forWatcher"]>;
-/** The operator's face, as a promise to call methods on (`Tenant.operator`). */
+/** The operator's face, as a promise to call methods on (`Tenant.forOperator`). */
 export type OperatorStub = ReturnType<TenantStub["forOperator"]>;
 
 /**
@@ -162,6 +162,12 @@ export function asRun<T>(
   return onFace(tenantStub(env, name).forRun(registration), call);
 }
 
+/** `call` on the face `take` hands out of `name`'s object, for a face that takes no credential. */
+const onUnchecked =
+  <F extends object>(take: (stub: TenantStub) => F) =>
+  <T>(env: TenantBinding, name: TenantName, call: (face: F) => T): Promise<Awaited<T>> =>
+    onFace(take(tenantStub(env, name)), call);
+
 /**
  * `call` on the operator's face of `name`. For callers behind the admin token, the console's
  * session or onboarding's single-use state only: the object itself checks nothing (see
@@ -169,37 +175,19 @@ export function asRun<T>(
  *
  * @example const d = await asOperator(env, "demo:acme", (face) => face.describe())
  */
-export function asOperator<T>(
-  env: TenantBinding,
-  name: TenantName,
-  call: (face: OperatorStub) => T,
-): Promise<Awaited<T>> {
-  return onFace(tenantStub(env, name).forOperator(), call);
-}
+export const asOperator = onUnchecked<OperatorStub>((stub) => stub.forOperator());
 
 /**
  * `call` on the watcher's face of `name`: a token for the books it names. For the tenant's
  * `Watcher` only (`events/watcher/watcher-object.ts`), which is reached by the tenant's name alone.
  */
-export function asWatcher<T>(
-  env: TenantBinding,
-  name: TenantName,
-  call: (face: WatcherStub) => T,
-): Promise<Awaited<T>> {
-  return onFace(tenantStub(env, name).forWatcher(), call);
-}
+export const asWatcher = onUnchecked<WatcherStub>((stub) => stub.forWatcher());
 
 /**
  * `call` on the request log's face of `name`. For the gateway's own code after it authenticated
  * the call (see `request-log/call-log-face.ts`).
  */
-export function toCallLog<T>(
-  env: TenantBinding,
-  name: TenantName,
-  call: (face: CallLogStub) => T,
-): Promise<Awaited<T>> {
-  return onFace(tenantStub(env, name).forCallLog(), call);
-}
+export const toCallLog = onUnchecked<CallLogStub>((stub) => stub.forCallLog());
 
 /**
  * A run's port of the tenant's object: each of `methods` (every one of the port's, as the

@@ -17,6 +17,7 @@ import { cacheMs, type KeyAccess } from "../upstream/access-cache";
 import type { Claim, Finish } from "../v2/tenant/idempotency-keys";
 import type { RunOwner } from "../orders/tenant/order-desk";
 import type { TenantParts } from "./parts";
+import { keepReference } from "../v2/tenant/operator-section";
 import type { ReferenceRead } from "../v2/tenant/reference-cache";
 import type { StashAsk, Taken } from "../assistants/tenant/write-confirmations";
 
@@ -189,15 +190,7 @@ export abstract class HolderFace extends RpcTarget implements TenantHolder {
   }
 
   async referenceKeep(ask: KeepAsk): Promise<Outcome<Kept | null>> {
-    const kept = this.#parts.references.keep(
-      ask.key,
-      ask.resource,
-      ask.generation,
-      ask.answer,
-      Date.now(),
-    );
-    if (kept) await this.#parts.arm();
-    return ok(kept);
+    return keepReference(this.#parts, ask);
   }
 
   async forgetWritten(stale: { resource: string | null; kinds: string[] }): Promise<Outcome<null>> {

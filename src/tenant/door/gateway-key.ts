@@ -6,12 +6,13 @@
  * `authenticatedKey()` has that object (or the isolate's copy of its word) authenticate the key
  * before the route reads anything else of the request.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { GatewayApp } from "../../kernel/app";
 import { claimedTenant } from "../key-format";
 import { problemOf } from "../../kernel/outcome";
 import { Problem } from "../../kernel/problem";
-import { asKeyHolder } from "../../kernel/stubs";
+import { gatewayRouter } from "../../kernel/routes/contract-kit";
+import { asKeyHolder, type KeyHolderStub } from "../../kernel/stubs";
 import { bearer } from "./admin-auth";
 
 /**
@@ -34,6 +35,20 @@ export function gatewayKey(): MiddlewareHandler<GatewayApp> {
     await next();
   };
 }
+
+/** A router whose every route takes a gateway key (`gatewayKey()`); its handlers use `asCaller`. */
+export function keyedRouter() {
+  const router = gatewayRouter();
+  router.use("*", gatewayKey());
+  return router;
+}
+
+/**
+ * `call` on the caller's face of its tenant's object: the key `gatewayKey()` read is checked
+ * there, once, and every method answers `unauthorized` when it does not check out.
+ */
+export const asCaller = <T>(c: Context<GatewayApp>, call: (face: KeyHolderStub) => T) =>
+  asKeyHolder(c.env, c.var.caller, call);
 
 /**
  * Authenticates `c.var.caller`'s key (after `gatewayKey()`), or throws its 401 (or the 5xx of a

@@ -13,6 +13,19 @@ import type { ReferenceRead } from "./reference-cache";
 /** What the reference methods read of the tenant. */
 type ReferencesHost = Pick<TenantParts, "references" | "arm">;
 
+/**
+ * Keeps a reference answer read under `ask.generation`, unless its resource was written since, and
+ * arms the alarm for its expiry: for a holder's reads and the operator's alike.
+ */
+export async function keepReference(
+  t: ReferencesHost,
+  ask: KeepAsk,
+): Promise<Outcome<Kept | null>> {
+  const kept = t.references.keep(ask.key, ask.resource, ask.generation, ask.answer, Date.now());
+  if (kept) await t.arm();
+  return ok(kept);
+}
+
 /** The operator's methods for the tenant's cached reference reads. */
 export class ReferencesSection {
   readonly #t: ReferencesHost;
@@ -27,16 +40,8 @@ export class ReferencesSection {
   }
 
   /** Keeps a reference answer read under `generation`, unless its resource was written since. */
-  async referenceKeep(_: TenantRecord, ask: KeepAsk): Promise<Outcome<Kept | null>> {
-    const kept = this.#t.references.keep(
-      ask.key,
-      ask.resource,
-      ask.generation,
-      ask.answer,
-      Date.now(),
-    );
-    if (kept) await this.#t.arm();
-    return ok(kept);
+  referenceKeep(_: TenantRecord, ask: KeepAsk): Promise<Outcome<Kept | null>> {
+    return keepReference(this.#t, ask);
   }
 
   /** Forgets the cached reads of `resource` (the operator wrote to it: a chart account created). */
