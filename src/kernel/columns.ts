@@ -1,16 +1,23 @@
 /**
  * @module
- * Guarded column changes for migration steps (`kernel/migrations.ts`). SQLite's `ADD COLUMN` and
- * `RENAME COLUMN` fail when the column is already there (or already renamed); a guard makes a step
- * safe over storage that is partly ahead of its version row: a table an older build created outside
- * the versioned list, or a test that runs a step again. Table and column names cannot be bound
- * parameters, so they are checked to be plain identifiers before they reach the SQL text.
+ * Helpers of migration steps (`kernel/migrations.ts`): a step that creates a module's tables, and
+ * guarded column changes. SQLite's `ADD COLUMN` and `RENAME COLUMN` fail when the column is already
+ * there (or already renamed); a guard makes a step safe over storage that is partly ahead of its
+ * version row: a table an older build created outside the versioned list, or a test that runs a
+ * step again. Table and column names cannot be bound parameters, so they are checked to be plain
+ * identifiers before they reach the SQL text.
  */
+import type { Migration } from "./migrations";
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
-/** `name`, when it is a plain lower-case identifier (our tables' and columns' only form). */
-function identifier(name: string): string {
+/**
+ * `name`, when it is a plain lower-case identifier (our tables' and columns' only form): names
+ * cannot be bound, so this check is what keeps a name spliced into SQL text from being SQL.
+ *
+ * @throws TypeError for anything else
+ */
+export function identifier(name: string): string {
   if (!IDENTIFIER.test(name)) throw new TypeError(`Not a plain SQL identifier: ${name}`);
   return name;
 }
@@ -63,4 +70,26 @@ export function renameColumn(sql: SqlStorage, table: string, from: string, to: s
     `ALTER TABLE ${identifier(table)} RENAME COLUMN ${identifier(from)} TO ${identifier(to)}`,
   );
   return true;
+}
+
+/**
+ * The migration step `version` that runs `statements` in order: the `CREATE … IF NOT EXISTS` lists
+ * modules keep of their tables (`*_TABLES`), or single statements. Its SQL is theirs, so a released
+ * step stays the same as long as those lists are frozen, as their comments require.
+ *
+ * @example
+ * createTables(14, "assistant_grants: the OAuth grants", ASSISTANT_GRANT_TABLES);
+ */
+export function createTables(
+  version: number,
+  name: string,
+  ...statements: readonly (string | readonly string[])[]
+): Migration {
+  return {
+    version,
+    name,
+    up: (sql) => {
+      for (const statement of statements.flat()) sql.exec(statement);
+    },
+  };
 }

@@ -12,6 +12,7 @@
  * count) and by the alarm (the age), so nothing grows with traffic.
  */
 import { z } from "zod";
+import { camelRow, keptFor, RetainedRows } from "../kernel/stored-rows";
 import { deleteAll, row, rows } from "../tenant/sql";
 
 /** How many of the callers' calls are kept: the support desk looks back at recent calls. */
@@ -104,46 +105,34 @@ export interface RequestLogPort {
   counters(): CallCounters;
 }
 
-const Stored = z
-  .object({
-    seq: z.int(),
-    request_id: z.string(),
-    at: z.int(),
-    method: z.string(),
-    path: z.string(),
-    query: z.string(),
-    status: z.int(),
-    api_status: z.int().nullable(),
-    api_error: z.string().nullable(),
-    attempts: z.int(),
-    waited_ms: z.int(),
-    duration_ms: z.int(),
-    caller_kind: CallerKind,
-    caller_id: z.string().nullable(),
-    body: z.string().nullable(),
-  })
-  .transform((r): LoggedRow => ({
-    seq: r.seq,
-    requestId: r.request_id,
-    at: r.at,
-    method: r.method,
-    path: r.path,
-    query: z.array(z.string()).parse(JSON.parse(r.query)),
-    status: r.status,
-    apiStatus: r.api_status,
-    apiError: r.api_error,
-    attempts: r.attempts,
-    waitedMs: r.waited_ms,
-    durationMs: r.duration_ms,
-    caller: { kind: r.caller_kind, id: r.caller_id },
-    body: r.body,
-  }));
+const Stored = camelRow({
+  seq: z.int(),
+  request_id: z.string(),
+  at: z.int(),
+  method: z.string(),
+  path: z.string(),
+  query: z.string(),
+  status: z.int(),
+  api_status: z.int().nullable(),
+  api_error: z.string().nullable(),
+  attempts: z.int(),
+  waited_ms: z.int(),
+  duration_ms: z.int(),
+  caller_kind: CallerKind,
+  caller_id: z.string().nullable(),
+  body: z.string().nullable(),
+}).transform(({ callerKind, callerId, body, ...r }): LoggedRow => ({
+  ...r,
+  query: z.array(z.string()).parse(JSON.parse(r.query)),
+  caller: { kind: callerKind, id: callerId },
+  body,
+}));
 
 const Counter = z.object({ name: z.string(), value: z.int() });
 const Held = z.object({ n: z.int() });
 
-/** The request log module of one tenant object. */
-export class RequestLog implements RequestLogPort {
+/** The request log module of one tenant object: a call is kept `REQUEST_LOG_MS` after its `at`. */
+export class RequestLog extends RetainedRows implements RequestLogPort {
   /**
    * How many rows each lane holds (`[callers', watcher's]`), or null while not known: counted once,
    * then kept up to date by `record`, and forgotten by anything else that deletes rows. Why keep
@@ -157,9 +146,11 @@ export class RequestLog implements RequestLogPort {
   #held: [number | null, number | null] = [null, null];
 
   constructor(
-    private readonly sql: SqlStorage,
+    sql: SqlStorage,
     private readonly now: () => number,
-  ) {}
+  ) {
+    super(sql, keptFor("request_log", REQUEST_LOG_MS));
+  }
 
   /**
    * Writes one call and keeps the bound: the oldest rows of its lane past the lane's size go. The
@@ -263,17 +254,7 @@ export class RequestLog implements RequestLogPort {
         : "exact" in status
           ? [status.exact, status.exact + 1]
           : [status.class * 100, status.class * 100 + 100];
-    return rows(
-      this.sql,
-      Stored,
-      `SELECT * FROM request_log WHERE status >= ? AND status < ? AND seq < ? AND at >= ?
-       ORDER BY seq DESC LIMIT ?`,
-      low,
-      high,
-      before ?? Number.MAX_SAFE_INTEGER,
-      now - REQUEST_LOG_MS,
-      limit,
-    );
+    return this.newest(Stored, { limit, before, now }, "status >= ? AND status < ?", low, high);
   }
 
   /** The counters, and since when they count: the first call counted after step 8. */
@@ -292,25 +273,15 @@ export class RequestLog implements RequestLogPort {
     };
   }
 
-  /** Drops calls older than the age bound (the alarm's purge). */
-  purge(now: number): void {
+  /** Drops calls older than the age bound (the alarm's purge), forgetting the lanes' counts. */
+  override purge(now: number): void {
     this.#held = [null, null];
-    this.sql.exec("DELETE FROM request_log WHERE at < ?", now - REQUEST_LOG_MS);
+    super.purge(now);
   }
 
   /** Whether no call is kept (from the lanes' counts). */
   isEmpty(): boolean {
     return this.#heldIn(0) + this.#heldIn(1) === 0;
-  }
-
-  /** When the oldest call ages out, or null when the log is empty. */
-  dueAt(): number | null {
-    const oldest = row(
-      this.sql,
-      z.object({ at: z.int() }),
-      "SELECT at FROM request_log ORDER BY at LIMIT 1",
-    );
-    return oldest ? oldest.at + REQUEST_LOG_MS : null;
   }
 
   /**

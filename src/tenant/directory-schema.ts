@@ -6,7 +6,7 @@
  * under the list; it was created on every wake outside the version row until then, so the step's
  * `IF NOT EXISTS` finds it on every object that ran that code. Layout: docs/storage.md.
  */
-import { addColumn } from "../kernel/columns";
+import { addColumn, createTables } from "../kernel/columns";
 import { migrate as migrateSteps, type Migration } from "../kernel/migrations";
 import { OAUTH_REGISTRATIONS_TABLES } from "../assistants/oauth/directory-registrations";
 import { ONBOARDING_STATES_TABLE } from "../onboarding/directory-states";
@@ -14,37 +14,27 @@ import { SHOP_CLAIMS_TABLES } from "../orders/directory-shop-claims";
 
 /** The directory's layout, step by step. Add a step at the end; never edit a released one. */
 export const DIRECTORY_MIGRATIONS: readonly Migration[] = [
-  {
-    version: 3,
-    name: "baseline: the layout of schema version 3",
-    up: (sql) => {
-      sql.exec("CREATE TABLE IF NOT EXISTS tenants (name TEXT PRIMARY KEY)");
-      sql.exec(ONBOARDING_STATES_TABLE);
-    },
-  },
-  {
-    version: 4,
-    name: "console_revoked: signed-out console sessions, under the version row",
-    up: (sql) => {
-      sql.exec(
-        "CREATE TABLE IF NOT EXISTS console_revoked (id TEXT PRIMARY KEY, until INTEGER NOT NULL)",
-      );
-    },
-  },
-  {
-    version: 5,
-    name: "shop_claims: which tenant holds which webhook secret (its SHA-256) on which shop",
-    up: (sql) => {
-      for (const statement of SHOP_CLAIMS_TABLES) sql.exec(statement);
-    },
-  },
-  {
-    version: 6,
-    name: "oauth_registrations: the caps of OAuth dynamic client registration",
-    up: (sql) => {
-      for (const statement of OAUTH_REGISTRATIONS_TABLES) sql.exec(statement);
-    },
-  },
+  createTables(
+    3,
+    "baseline: the layout of schema version 3",
+    "CREATE TABLE IF NOT EXISTS tenants (name TEXT PRIMARY KEY)",
+    ONBOARDING_STATES_TABLE,
+  ),
+  createTables(
+    4,
+    "console_revoked: signed-out console sessions, under the version row",
+    "CREATE TABLE IF NOT EXISTS console_revoked (id TEXT PRIMARY KEY, until INTEGER NOT NULL)",
+  ),
+  createTables(
+    5,
+    "shop_claims: which tenant holds which webhook secret (its SHA-256) on which shop",
+    SHOP_CLAIMS_TABLES,
+  ),
+  createTables(
+    6,
+    "oauth_registrations: the caps of OAuth dynamic client registration",
+    OAUTH_REGISTRATIONS_TABLES,
+  ),
   {
     version: 7,
     name: "oauth_registrations: client_id, address and used_at; unused registrations expire in hours",

@@ -9,7 +9,7 @@
  * EXISTS`, so an object at "5" skips it and one at an older version ("2" to "4", whose layouts were
  * each a subset of it) gains what it lacks, its rows kept. Everything after is a step of its own.
  */
-import { addColumn } from "../kernel/columns";
+import { addColumn, createTables } from "../kernel/columns";
 import { migrate as migrateSteps, type Migration } from "../kernel/migrations";
 import { CODE_ID_TABLES } from "../v2/tenant/code-ids";
 import { GATEWAY_KEY_TABLES } from "./gateway-keys";
@@ -43,13 +43,7 @@ const BASELINE = [
 
 /** The tenant's layout, step by step. Add a step at the end; never edit a released one. */
 export const TENANT_MIGRATIONS: readonly Migration[] = [
-  {
-    version: 5,
-    name: "baseline: the layout of schema version 5",
-    up: (sql) => {
-      for (const statement of BASELINE) sql.exec(statement);
-    },
-  },
+  createTables(5, "baseline: the layout of schema version 5", BASELINE),
   {
     version: 6,
     name: "order_runs.start_at: when a run's start is due, stored",
@@ -99,14 +93,12 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
       );
     },
   },
-  {
-    version: 10,
-    name: "write_confirmations, tool_calls: an assistant's prepared writes and its tool calls",
-    up: (sql) => {
-      for (const statement of [...WRITE_CONFIRMATION_TABLES, ...TOOL_CALL_TABLES])
-        sql.exec(statement);
-    },
-  },
+  createTables(
+    10,
+    "write_confirmations, tool_calls: an assistant's prepared writes and its tool calls",
+    WRITE_CONFIRMATION_TABLES,
+    TOOL_CALL_TABLES,
+  ),
   {
     version: 11,
     name: "mapping_defaults: existing tenant: keep 1920",
@@ -135,22 +127,19 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
       sql.exec("CREATE INDEX IF NOT EXISTS order_runs_settled ON order_runs (settled_on)");
     },
   },
-  {
-    version: 13,
-    name: "stripe_key, payment_refs: Stripe payouts read from Stripe",
-    up: (sql) => {
-      // Orders that arrived before this step kept no payment reference: a payout's line for one of
-      // them names no order, and is shown so (docs/payouts.md, "Stripe").
-      for (const statement of [...STRIPE_KEY_TABLES, ...PAYMENT_REF_TABLES]) sql.exec(statement);
-    },
-  },
-  {
-    version: 14,
-    name: "assistant_grants: the OAuth grants a person approved for an assistant",
-    up: (sql) => {
-      for (const statement of ASSISTANT_GRANT_TABLES) sql.exec(statement);
-    },
-  },
+  // Orders that arrived before step 13 kept no payment reference: a payout's line for one of them
+  // names no order, and is shown so (docs/payouts.md, "Stripe").
+  createTables(
+    13,
+    "stripe_key, payment_refs: Stripe payouts read from Stripe",
+    STRIPE_KEY_TABLES,
+    PAYMENT_REF_TABLES,
+  ),
+  createTables(
+    14,
+    "assistant_grants: the OAuth grants a person approved for an assistant",
+    ASSISTANT_GRANT_TABLES,
+  ),
 ];
 
 /**

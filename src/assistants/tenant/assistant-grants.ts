@@ -20,6 +20,7 @@
  */
 import { z } from "zod";
 import { Scope } from "../mcp/principal";
+import { expiring, RetainedRows, camelRow } from "../../kernel/stored-rows";
 import { deleteAll, row, rows } from "../../tenant/sql";
 
 /**
@@ -60,31 +61,18 @@ export const NewGrant = z.strictObject({
 });
 export type NewGrant = z.output<typeof NewGrant>;
 
-const Stored = z
-  .object({
-    grant_id: z.string(),
-    registration: z.string(),
-    client_id: z.string(),
-    client_name: z.string(),
-    redirect_host: z.string(),
-    scope: Scope,
-    approved_by: z.string(),
-    created_at: z.int(),
-    expires_at: z.int(),
-    last_used_at: z.int().nullable(),
-  })
-  .transform((r) => ({
-    id: r.grant_id,
-    registration: r.registration,
-    clientId: r.client_id,
-    clientName: r.client_name,
-    redirectHost: r.redirect_host,
-    scope: r.scope,
-    approvedBy: r.approved_by,
-    createdAt: r.created_at,
-    expiresAt: r.expires_at,
-    lastUsedAt: r.last_used_at,
-  }));
+const Stored = camelRow({
+  grant_id: z.string(),
+  registration: z.string(),
+  client_id: z.string(),
+  client_name: z.string(),
+  redirect_host: z.string(),
+  scope: Scope,
+  approved_by: z.string(),
+  created_at: z.int(),
+  expires_at: z.int(),
+  last_used_at: z.int().nullable(),
+}).transform(({ grantId, ...g }) => ({ id: grantId, ...g }));
 
 /** A stored grant; times are epoch ms. */
 export type StoredGrant = z.output<typeof Stored>;
@@ -131,9 +119,11 @@ export function viewOf(g: StoredGrant): GrantView {
 /** How adding a grant went. */
 export type Added = { ok: true } | { ok: false; reason: "full" };
 
-/** The grants module of one tenant object. */
-export class AssistantGrants {
-  constructor(private readonly sql: SqlStorage) {}
+/** The grants module of one tenant object: a grant's row goes at its end (`expires_at`). */
+export class AssistantGrants extends RetainedRows {
+  constructor(sql: SqlStorage) {
+    super(sql, expiring("assistant_grants"));
+  }
 
   /** Records a grant under `registration`, unless the tenant holds `MAX_LIVE_GRANTS` already. */
   add(grant: NewGrant, registration: string, now: number): Added {
@@ -187,22 +177,6 @@ export class AssistantGrants {
   /** Revokes a grant: its row goes, so the door refuses its tokens from the next request on. */
   revoke(id: string): boolean {
     return this.sql.exec("DELETE FROM assistant_grants WHERE grant_id = ?", id).rowsWritten > 0;
-  }
-
-  /** Drops grants past their end. */
-  purge(now: number): void {
-    this.sql.exec("DELETE FROM assistant_grants WHERE expires_at <= ?", now);
-  }
-
-  /** When the next grant ends, or null when there is none. */
-  dueAt(): number | null {
-    return (
-      row(
-        this.sql,
-        z.object({ at: z.int() }),
-        "SELECT expires_at AS at FROM assistant_grants ORDER BY expires_at LIMIT 1",
-      )?.at ?? null
-    );
   }
 
   /** Forgets every grant (the tenant is removed). */

@@ -19,7 +19,8 @@
 import { z } from "zod";
 import { CATALOG } from "../../../shared/v2/catalog";
 import { REQUEST_LOG_MS } from "../../request-log/tenant-rows";
-import { deleteAll, row, rows } from "../../tenant/sql";
+import { camelRow, keptFor, RetainedRows } from "../../kernel/stored-rows";
+import { deleteAll, row } from "../../tenant/sql";
 
 /** How many tool calls are kept: an assistant's work of a busy day, and the support desk's view. */
 export const TOOL_CALL_ROWS = 500;
@@ -78,39 +79,26 @@ export function withoutArguments(call: ToolCall): ToolCall {
 /** A stored tool call with its cursor (`seq`). */
 export type ToolCallRow = ToolCall & { seq: number };
 
-const Stored = z
-  .object({
-    seq: z.int(),
-    request_id: z.string(),
-    at: z.int(),
-    principal: z.string(),
-    scope: ToolCall.shape.scope,
-    tool: z.string(),
-    operation: z.string().nullable(),
-    outcome: ToolOutcome,
-    detail: z.string().nullable(),
-    upstream_calls: z.int(),
-    idempotency_key: z.string().nullable(),
-    duration_ms: z.int(),
-  })
-  .transform((r): ToolCallRow => ({
-    seq: r.seq,
-    requestId: r.request_id,
-    at: r.at,
-    principal: r.principal,
-    scope: r.scope,
-    tool: r.tool,
-    operation: r.operation,
-    outcome: r.outcome,
-    detail: r.detail,
-    upstreamCalls: r.upstream_calls,
-    idempotencyKey: r.idempotency_key,
-    durationMs: r.duration_ms,
-  }));
+const Stored = camelRow({
+  seq: z.int(),
+  request_id: z.string(),
+  at: z.int(),
+  principal: z.string(),
+  scope: ToolCall.shape.scope,
+  tool: z.string(),
+  operation: z.string().nullable(),
+  outcome: ToolOutcome,
+  detail: z.string().nullable(),
+  upstream_calls: z.int(),
+  idempotency_key: z.string().nullable(),
+  duration_ms: z.int(),
+});
 
-/** The tool-call audit of one tenant object. */
-export class ToolCalls {
-  constructor(private readonly sql: SqlStorage) {}
+/** The tool-call audit of one tenant object: a row is kept `REQUEST_LOG_MS` after its `at`. */
+export class ToolCalls extends RetainedRows {
+  constructor(sql: SqlStorage) {
+    super(sql, keptFor("tool_calls", REQUEST_LOG_MS));
+  }
 
   /**
    * Writes one tool call (parsed: a row over its caps is refused; stripped of any path outside the
@@ -144,29 +132,7 @@ export class ToolCalls {
 
   /** Tool calls newest first, at most `limit`, older than the cursor `before`, within the age. */
   list(limit: number, before: number | null, now: number): ToolCallRow[] {
-    return rows(
-      this.sql,
-      Stored,
-      "SELECT * FROM tool_calls WHERE seq < ? AND at >= ? ORDER BY seq DESC LIMIT ?",
-      before ?? Number.MAX_SAFE_INTEGER,
-      now - REQUEST_LOG_MS,
-      limit,
-    );
-  }
-
-  /** Drops tool calls older than the age bound (the alarm's purge). */
-  purge(now: number): void {
-    this.sql.exec("DELETE FROM tool_calls WHERE at < ?", now - REQUEST_LOG_MS);
-  }
-
-  /** When the oldest tool call ages out, or null when there is none. */
-  dueAt(): number | null {
-    const oldest = row(
-      this.sql,
-      z.object({ at: z.int() }),
-      "SELECT at FROM tool_calls ORDER BY at LIMIT 1",
-    );
-    return oldest ? oldest.at + REQUEST_LOG_MS : null;
+    return this.newest(Stored, { limit, before, now });
   }
 
   /** Forgets every tool call (the tenant is removed, or its client key replaced). */

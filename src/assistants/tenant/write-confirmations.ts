@@ -23,6 +23,7 @@
 import { z } from "zod";
 import { fail, ok, type Outcome } from "../../kernel/outcome";
 import { IDEMPOTENCY_TTL_MS } from "../../v2/tenant/idempotency-keys";
+import { expiring, RetainedRows } from "../../kernel/stored-rows";
 import { deleteAll, row } from "../../tenant/sql";
 
 /**
@@ -100,9 +101,14 @@ const Stored = z.object({
   confirmed_at: z.int().nullable(),
 });
 
-/** The confirmations module of one tenant object. */
-export class WriteConfirmations implements ConfirmationPort {
-  constructor(private readonly sql: SqlStorage) {}
+/**
+ * The confirmations module of one tenant object: a row goes at its end (`expires_at`), unconfirmed
+ * after its wait, confirmed after its idempotency record's.
+ */
+export class WriteConfirmations extends RetainedRows implements ConfirmationPort {
+  constructor(sql: SqlStorage) {
+    super(sql, expiring("write_confirmations"));
+  }
 
   /**
    * Keeps a checked write under its handle's hash until `CONFIRM_WITHIN_MS` from `now`, or refuses
@@ -191,22 +197,6 @@ export class WriteConfirmations implements ConfirmationPort {
       handleHash,
     );
     return { kind: "ready", write, first: true, preparedAt: r.prepared_at };
-  }
-
-  /** Drops what outlived its time: unconfirmed after their wait, confirmed after their record's. */
-  purge(now: number): void {
-    this.sql.exec("DELETE FROM write_confirmations WHERE expires_at <= ?", now);
-  }
-
-  /** When the next row is due to go, or null when there is none. */
-  dueAt(): number | null {
-    return (
-      row(
-        this.sql,
-        z.object({ at: z.int() }),
-        "SELECT expires_at AS at FROM write_confirmations ORDER BY expires_at LIMIT 1",
-      )?.at ?? null
-    );
   }
 
   /** Forgets every prepared write (the tenant is removed, or its client key replaced). */

@@ -13,12 +13,11 @@
 import { z } from "zod";
 import type { Source } from "../order";
 import { OrderRun, pendingStarts, type RunState } from "../runs";
+import { RecordBook } from "../../kernel/stored-rows";
 import { jsonColumn, row, rows } from "../../tenant/sql";
 
 /** How long a delivery's event id is remembered, ms. */
 const DELIVERY_MEMORY_MS = 7 * 86_400_000;
-/** Runs started by one alarm at most: each start is an RPC to the Workflow engine. */
-const PENDING_BATCH = 50;
 /**
  * How long after a run is recorded, or after its Workflow instance could not be created, the alarm
  * tries to start it (again), ms. The intake starts a run at once; this is the backstop for a start
@@ -57,67 +56,26 @@ export const ORDER_BOOK_TABLES = [
 const RunRow = z.object({ data: jsonColumn(OrderRun) }).transform((r) => r.data);
 const DeliveryRow = z.object({ signed_at: z.int().nullable() });
 const OldestRow = z.object({ run: z.string().nullable(), seen: z.int().nullable() });
-const DueRow = z.object({ due: z.int().nullable() });
 
-export class OrderBook {
-  constructor(private readonly sql: SqlStorage) {}
-
-  /** One order's record, or null. */
-  get(source: Source, orderId: string): OrderRun | null {
-    return row(
-      this.sql,
-      RunRow,
-      "SELECT data FROM order_runs WHERE source = ? AND order_id = ?",
-      source,
-      orderId,
-    );
+/**
+ * The order index (`RecordBook`: one record per source and `order_id`, its runs started by the
+ * alarm), with the settlement's day and account as columns for the payouts' unpaid orders.
+ */
+export class OrderBook extends RecordBook<RunState, OrderRun> {
+  constructor(sql: SqlStorage) {
+    super(sql, { table: "order_runs", id: "order_id", row: RunRow, startRetryMs: START_RETRY_MS });
   }
 
   /**
-   * Stores a record (validated: a record that would not read back is refused here, not later). A
-   * record with a run to start keeps the time its start is due (`start_at`); one that newly has a
-   * run to start is due `START_RETRY_MS` after its change; one with nothing to start has none.
+   * Stores a record (validated: a record that would not read back is refused here, not later), its
+   * start due as `RecordBook` keeps it.
    */
   put(run: OrderRun): void {
     const checked = OrderRun.parse(run);
-    const pending = pendingStarts(checked).length > 0;
-    // A time that does not parse makes the start due at once rather than never.
-    const changed = Date.parse(checked.updatedAt);
-    this.sql.exec(
-      `INSERT INTO order_runs (source, order_id, state, updated_at, pending, start_at, settled_on, settled_to, data)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (source, order_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at,
-         pending = excluded.pending, data = excluded.data, settled_on = excluded.settled_on,
-         settled_to = excluded.settled_to,
-         start_at = CASE WHEN excluded.pending = 0 THEN NULL ELSE COALESCE(order_runs.start_at, excluded.start_at) END`,
-      checked.source,
-      checked.orderId,
-      checked.state,
-      checked.updatedAt,
-      pending ? 1 : 0,
-      pending ? (Number.isFinite(changed) ? changed + START_RETRY_MS : 0) : null,
-      checked.settlement?.date ?? null,
-      checked.settlement?.accountNo ?? null,
-      JSON.stringify(checked),
-    );
-  }
-
-  /** Orders, newest change first, optionally in one state. */
-  list(state: RunState | null, limit: number): OrderRun[] {
-    return state
-      ? rows(
-          this.sql,
-          RunRow,
-          "SELECT data FROM order_runs WHERE state = ? ORDER BY updated_at DESC LIMIT ?",
-          state,
-          limit,
-        )
-      : rows(
-          this.sql,
-          RunRow,
-          "SELECT data FROM order_runs ORDER BY updated_at DESC LIMIT ?",
-          limit,
-        );
+    this.store(checked, checked.orderId, pendingStarts(checked).length > 0, {
+      settled_on: checked.settlement?.date ?? null,
+      settled_to: checked.settlement?.accountNo ?? null,
+    });
   }
 
   /**
@@ -130,37 +88,6 @@ export class OrderBook {
       RunRow,
       "SELECT data FROM order_runs WHERE state NOT IN ('settled', 'cancelled', 'failed') OR data LIKE ?",
       '%"refunds":[{%',
-    );
-  }
-
-  /** Orders with a run still to start, the longest due first. */
-  pending(): OrderRun[] {
-    return rows(
-      this.sql,
-      RunRow,
-      "SELECT data FROM order_runs WHERE pending = 1 ORDER BY start_at LIMIT ?",
-      PENDING_BATCH,
-    );
-  }
-
-  /**
-   * When the earliest start is due (epoch ms), read from the rows alone, so an eviction loses
-   * nothing of it; null when no run waits to start.
-   */
-  startDueAt(): number | null {
-    return (
-      row(this.sql, DueRow, "SELECT MIN(start_at) AS due FROM order_runs WHERE pending = 1")?.due ??
-      null
-    );
-  }
-
-  /** An order's runs could not be started: the next try is due at `at` (epoch ms). */
-  deferStart(source: Source, orderId: string, at: number): void {
-    this.sql.exec(
-      "UPDATE order_runs SET start_at = ? WHERE source = ? AND order_id = ? AND pending = 1",
-      at,
-      source,
-      orderId,
     );
   }
 

@@ -12,6 +12,7 @@
  */
 import type { Bindings } from "../../kernel/config";
 import { log } from "../../kernel/log";
+import { InstanceStarts } from "../../kernel/stored-rows";
 import { ADAPTERS } from "../adapters/adapters";
 import type { Source } from "../order";
 import {
@@ -84,12 +85,10 @@ const rank = (i: WebhookIntake["intake"]) =>
 export class OrderDesk {
   readonly book: OrderBook;
   /**
-   * Instances whose creation is under way. Concurrent intakes each start what is pending, and a run
-   * stays pending until its instance exists, so without this every delivery of a burst created the
-   * instances of all the others again (five orders of one tenant at once: fifteen creations for
-   * five runs), each one a round trip to the Workflows engine while the shop waits.
+   * The runs' instances being made: without it every delivery of a burst made the instances of all
+   * the others again (five orders of one tenant at once: fifteen creations for five runs).
    */
-  readonly #creating = new Set<string>();
+  readonly #starts = new InstanceStarts();
 
   constructor(
     sql: SqlStorage,
@@ -262,28 +261,15 @@ export class OrderDesk {
           orderId: run.orderId,
           refundId: start.refundId,
         };
-        const id = await runInstanceId(params, start.attempt);
-        // Another call is creating it: if that fails, it defers the start; the alarm tries again.
-        if (this.#creating.has(id)) {
-          waiting = true;
-          continue;
-        }
-        // Or another call started it while this one awaited: the list read above is behind the
-        // book.
-        if (!this.#stillPending(run.source, run.orderId, start)) continue;
-        this.#creating.add(id);
-        try {
-          await this.env.ORDER_TO_INVOICE.create({ id, params });
-        } catch (e) {
-          // The engine refuses a second instance with this id: it was created before, by us.
-          if (!/already exists/i.test(String(e))) {
-            waiting = true;
-            this.book.deferStart(run.source, run.orderId, Date.now() + START_RETRY_MS);
-            continue;
-          }
-        } finally {
-          this.#creating.delete(id);
-        }
+        const made = await this.#starts.make(this.env.ORDER_TO_INVOICE, {
+          id: await runInstanceId(params, start.attempt),
+          params,
+          // The list read above is behind the book: another call may have started it meanwhile.
+          stillDue: () => this.#stillPending(run.source, run.orderId, start),
+          defer: () => this.book.deferStart(run.source, run.orderId, Date.now() + START_RETRY_MS),
+        });
+        waiting ||= made === "waiting";
+        if (made !== "made") continue;
         this.#update(run.source, run.orderId, start.refundId, (r, refund) => {
           if (refund) refund.started = true;
           else r.started = true;

@@ -13,6 +13,7 @@ import type { Source } from "../../orders/order";
 import { needsStart } from "../intake";
 import { PayoutRecord, type PayoutState } from "../records";
 import { OrderRun } from "../../orders/runs";
+import { RecordBook } from "../../kernel/stored-rows";
 import { jsonColumn, row, rows } from "../../tenant/sql";
 
 /** Step 12 of `schema.ts`: the payouts, their claims, and the order index's settlement columns. */
@@ -30,8 +31,6 @@ export const PAYOUT_TABLES = [
   "CREATE INDEX IF NOT EXISTS payout_claims_payout ON payout_claims (payout_source, payout_id)",
 ];
 
-/** Payout runs started by one alarm at most: each start is an RPC to the Workflow engine. */
-const PENDING_BATCH = 50;
 /** How long a payout is kept after its last change, ms: 400 days, as order runs are. */
 export const PAYOUT_RETENTION_MS = 400 * 86_400_000;
 /** Rows one purge deletes at most. */
@@ -41,70 +40,24 @@ export const PAYOUT_START_RETRY_MS = 5_000;
 
 const RecordRow = z.object({ data: jsonColumn(PayoutRecord) }).transform((r) => r.data);
 const ClaimRow = z.object({ payout_id: z.string() });
-const DueRow = z.object({ due: z.int().nullable() });
 const OldestRow = z.object({ oldest: z.string().nullable() });
 const UnpaidRow = z.object({ data: jsonColumn(OrderRun) }).transform((r) => r.data);
 
-export class PayoutBook {
-  constructor(private readonly sql: SqlStorage) {}
-
-  /** One payout's record, or null. */
-  get(source: Source, payoutId: string): PayoutRecord | null {
-    return row(
-      this.sql,
-      RecordRow,
-      "SELECT data FROM payouts WHERE source = ? AND payout_id = ?",
-      source,
-      payoutId,
-    );
+/** The payouts (`RecordBook`: one record per source and `payout_id`), and their claims. */
+export class PayoutBook extends RecordBook<PayoutState, PayoutRecord> {
+  constructor(sql: SqlStorage) {
+    super(sql, {
+      table: "payouts",
+      id: "payout_id",
+      row: RecordRow,
+      startRetryMs: PAYOUT_START_RETRY_MS,
+    });
   }
 
   /** Stores a record (validated); one that newly needs its run started is due in a moment. */
   put(record: PayoutRecord): void {
     const r = PayoutRecord.parse(record);
-    const pending = needsStart(r);
-    const changed = Date.parse(r.updatedAt);
-    this.sql.exec(
-      `INSERT INTO payouts (source, payout_id, state, updated_at, pending, start_at, data) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (source, payout_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at,
-         pending = excluded.pending, data = excluded.data,
-         start_at = CASE WHEN excluded.pending = 0 THEN NULL ELSE COALESCE(payouts.start_at, excluded.start_at) END`,
-      r.source,
-      r.payoutId,
-      r.state,
-      r.updatedAt,
-      pending ? 1 : 0,
-      pending ? (Number.isFinite(changed) ? changed + PAYOUT_START_RETRY_MS : 0) : null,
-      JSON.stringify(r),
-    );
-  }
-
-  /** Payouts, newest change first, optionally in one state. */
-  list(state: PayoutState | null, limit: number): PayoutRecord[] {
-    return state
-      ? rows(
-          this.sql,
-          RecordRow,
-          "SELECT data FROM payouts WHERE state = ? ORDER BY updated_at DESC LIMIT ?",
-          state,
-          limit,
-        )
-      : rows(
-          this.sql,
-          RecordRow,
-          "SELECT data FROM payouts ORDER BY updated_at DESC LIMIT ?",
-          limit,
-        );
-  }
-
-  /** Payouts with a run to start, the longest due first. */
-  pending(): PayoutRecord[] {
-    return rows(
-      this.sql,
-      RecordRow,
-      "SELECT data FROM payouts WHERE pending = 1 ORDER BY start_at LIMIT ?",
-      PENDING_BATCH,
-    );
+    this.store(r, r.payoutId, needsStart(r));
   }
 
   /** Payouts whose run may be under way (for a removal to stop them). */
@@ -113,24 +66,6 @@ export class PayoutBook {
       this.sql,
       RecordRow,
       "SELECT data FROM payouts WHERE state IN ('running', 'reversing')",
-    );
-  }
-
-  /** When the earliest start is due (epoch ms), from the rows alone; null when none waits. */
-  startDueAt(): number | null {
-    return (
-      row(this.sql, DueRow, "SELECT MIN(start_at) AS due FROM payouts WHERE pending = 1")?.due ??
-      null
-    );
-  }
-
-  /** A payout's run could not be started: the next try is due at `at` (epoch ms). */
-  deferStart(source: Source, payoutId: string, at: number): void {
-    this.sql.exec(
-      "UPDATE payouts SET start_at = ? WHERE source = ? AND payout_id = ? AND pending = 1",
-      at,
-      source,
-      payoutId,
     );
   }
 

@@ -32,6 +32,7 @@ import {
 } from "../records";
 import { payoutView, unpaidView, type PayoutView, type UnpaidOrder } from "../view";
 import { fail, ok, type Outcome } from "../../kernel/outcome";
+import { InstanceStarts } from "../../kernel/stored-rows";
 import type { OrderBook } from "../../orders/tenant/order-book";
 import type { RunOwner } from "../../orders/tenant/order-desk";
 import type { OrderSettings } from "../../orders/tenant/order-settings";
@@ -51,8 +52,8 @@ const RETRYABLE: readonly PayoutState[] = ["unmatched", "failed", "needs-key"];
 
 export class PayoutDesk {
   readonly book: PayoutBook;
-  /** Instances whose creation is under way (see `OrderDesk`'s field of the same name). */
-  readonly #creating = new Set<string>();
+  /** The attempts' instances being made (see `OrderDesk`'s field of the same name). */
+  readonly #starts = new InstanceStarts();
 
   constructor(
     sql: SqlStorage,
@@ -94,26 +95,17 @@ export class PayoutDesk {
     let waiting = false;
     for (const r of this.book.pending()) {
       const params = { ...owner, source: r.source, payoutId: r.payoutId, attempt: r.attempt };
-      const id = await payoutInstanceId(params);
-      if (this.#creating.has(id)) {
-        waiting = true;
-        continue;
-      }
-      const now = this.book.get(r.source, r.payoutId);
-      if (!now || now.attempt !== r.attempt || now.started) continue;
-      this.#creating.add(id);
-      try {
-        await this.env.PAYOUT_RECONCILIATION.create({ id, params });
-      } catch (e) {
-        // The engine refuses a second instance with this id: it was created before, by us.
-        if (!/already exists/i.test(String(e))) {
-          waiting = true;
-          this.book.deferStart(r.source, r.payoutId, Date.now() + PAYOUT_START_RETRY_MS);
-          continue;
-        }
-      } finally {
-        this.#creating.delete(id);
-      }
+      const made = await this.#starts.make(this.env.PAYOUT_RECONCILIATION, {
+        id: await payoutInstanceId(params),
+        params,
+        stillDue: () => {
+          const now = this.book.get(r.source, r.payoutId);
+          return now !== null && now.attempt === r.attempt && !now.started;
+        },
+        defer: () => this.book.deferStart(r.source, r.payoutId, Date.now() + PAYOUT_START_RETRY_MS),
+      });
+      waiting ||= made === "waiting";
+      if (made !== "made") continue;
       const current = this.book.get(r.source, r.payoutId);
       if (current && current.attempt === r.attempt) this.book.put({ ...current, started: true });
     }

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { CycleEnd } from "../view";
+import { camelRow } from "../../../kernel/stored-rows";
 import { row, rows } from "../../../tenant/sql";
 
 /** Cycles kept: enough for the console to show the last ones, bounded. */
@@ -14,23 +15,14 @@ const KEPT_CYCLES = 50;
 /** How a cycle ended. */
 export type CycleOutcome = z.output<typeof CycleEnd>;
 
-const Row = z
-  .object({
-    started_at: z.int(),
-    finished_at: z.int(),
-    calls: z.int(),
-    changes: z.int(),
-    delay_ms: z.int().nullable(),
-    outcome: CycleEnd,
-  })
-  .transform((r) => ({
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
-    calls: r.calls,
-    changes: r.changes,
-    delayMs: r.delay_ms,
-    outcome: r.outcome,
-  }));
+const Row = camelRow({
+  started_at: z.int(),
+  finished_at: z.int(),
+  calls: z.int(),
+  changes: z.int(),
+  delay_ms: z.int().nullable(),
+  outcome: CycleEnd,
+});
 
 /** One cycle, as stored. */
 export type Cycle = z.output<typeof Row>;

@@ -5,25 +5,17 @@
  * the next one is due. No row: the tenant is not watched.
  */
 import { z } from "zod";
+import { camelRow } from "../../../kernel/stored-rows";
 import { jsonColumn, row } from "../../../tenant/sql";
 
-const Row = z
-  .object({
-    types: jsonColumn(z.array(z.string())),
-    books: z.string().nullable(),
-    since: z.int(),
-    active_at: z.int().nullable(),
-    cycle_ms: z.int(),
-    next_at: z.int().nullable(),
-  })
-  .transform((r) => ({
-    types: r.types,
-    books: r.books,
-    since: r.since,
-    activeAt: r.active_at,
-    cycleMs: r.cycle_ms,
-    nextAt: r.next_at,
-  }));
+const Row = camelRow({
+  types: jsonColumn(z.array(z.string())),
+  books: z.string().nullable(),
+  since: z.int(),
+  active_at: z.int().nullable(),
+  cycle_ms: z.int(),
+  next_at: z.int().nullable(),
+});
 
 /** What is watched, as stored. */
 export type Watch = z.output<typeof Row>;
