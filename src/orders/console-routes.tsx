@@ -1,8 +1,7 @@
 /**
  * @module
- * A tenant's order runs, one run, its Retry, and the shared budget. The runs come from the tenant's
- * object's operator face (`asOperatorOf`, `console/tenant-kit.tsx`): the session is the authority
- * here, as the gateway key is on `/orders`.
+ * The console's order runs, one run, its Retry, and the shared budget, through the operator face
+ * (`asOperatorOf`): the session is the authority here, as the gateway key is on `/orders`.
  */
 import { budgets } from "../console/data";
 import { orderPath } from "../console/views";

@@ -7,10 +7,7 @@ import type { ShopView } from "./tenant/webhook-setup";
 import { when } from "../console/views";
 import { Csrf } from "../console/layout";
 
-/**
- * The shop a source is bound to: the operator's, or a first delivery's pin to confirm (a delivery
- * of any shop of the app could have made it); and the last delivery refused for its shop.
- */
+/** The shop a source is bound to, or a first delivery's pin to confirm; and the last refusal. */
 export function ShopBindingView(p: { csrf: string; action: string; view: ShopView }) {
   const { binding, lastRefusal } = p.view;
   return (

@@ -23,9 +23,8 @@ const ListQuery = z.strictObject({
 const OrderParams = z.object({ source: Source, orderId: z.string().min(1).max(100) });
 
 /**
- * A run as the tenant's gateway key sees it: the schema `publicView` answers by
- * (`orders/run-view.ts`). A clone: zod 4 copies methods onto a schema when it is made, so a
- * schema made before @hono/zod-openapi extended zod has no `.openapi`.
+ * A run as the tenant's gateway key sees it (`orders/run-view.ts`). A clone: a schema made before
+ * @hono/zod-openapi extended zod has no `.openapi`.
  */
 export const OrderRun = OrderRunView.clone().openapi("OrderRun", {
   description: "An order's run: no payloads, no buyer, amounts as decimals.",

@@ -6,7 +6,7 @@
 import { readCapped } from "../../shared/bytes";
 import { Problem } from "../kernel/problem";
 
-/** Largest webhook body, bytes: a large Shopify order is tens of kB; this leaves ample room. */
+/** Largest webhook body, bytes: a large Shopify order is tens of kB. */
 export const MAX_WEBHOOK_BYTES = 2 * 1024 * 1024;
 
 /** Headers that never reach the tenant's object: credentials of other schemes, and cookies. */

@@ -1,21 +1,15 @@
 /**
  * @module
- * The cross-tenant index of shop bindings: which tenant holds which (source, secret, shop). Every
- * shop of one Shopify app signs with the app's one secret, so two tenants may share a secret, but
- * never on the same shop: a delivery of that shop would verify at both addresses and could be
- * booked in either tenant's books. The secret itself is never here, only its SHA-256
- * (`fingerprint`, hex): enough to tell two equal secrets apart from different ones, useless to sign
- * with.
- *
- * `claim` is one synchronous read and write in the directory, which runs one event at a time: of
- * two tenants claiming the same secret and shop at once, exactly one gets it.
+ * The cross-tenant index of shop bindings: which tenant holds which (source, secret, shop). Two
+ * tenants may share a Shopify app's secret, never on the same shop, where a delivery would verify
+ * at both. Only the secret's SHA-256 is kept. `claim` is one synchronous read and write in the
+ * directory, so of two tenants claiming the same pair at once, exactly one gets it.
  */
 import { z } from "zod";
 
 /**
- * The table as of step 5 of `tenant/directory-schema.ts` (change it with a new step). One row per
- * live (secret, shop) of a tenant's source: its current secret and, during a rotation, the previous
- * one.
+ * The table as of step 5 of `tenant/directory-schema.ts` (change it with a new step): a row per
+ * live (secret, shop) of a tenant's source, a rotation's previous secret included.
  */
 export const SHOP_CLAIMS_TABLES = [
   `CREATE TABLE IF NOT EXISTS shop_claims (source TEXT NOT NULL, fingerprint TEXT NOT NULL, shop TEXT NOT NULL,
@@ -45,10 +39,7 @@ const TenantRow = z.object({ tenant: z.string() });
 export class ShopClaims {
   constructor(private readonly sql: SqlStorage) {}
 
-  /**
-   * Records `c` as the tenant's claims for its source, replacing its earlier ones; refused when
-   * another tenant holds the same secret on the same shop.
-   */
+  /** Records `c` as the tenant's claims for its source; refused if another tenant has the pair. */
   claim(c: ShopClaim): ClaimAnswer {
     const raw = this.sql
       .exec(

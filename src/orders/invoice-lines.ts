@@ -1,26 +1,16 @@
 /**
  * @module
- * Turns an order (or a refund) into sales order lines whose invoice total is what the buyer paid,
- * to the øre. The API computes each line's net as quantity × unit price and its VAT from the net,
- * rounded per line; unit prices have two decimals. So:
- * - a tax-inclusive amount is split into the net whose net + VAT gives the gross back exactly,
- *   when such a net exists (it does for most amounts: VAT skips one gross value in 1/rate);
- * - an amount that does not divide by its quantity becomes two lines (q − r at p, r at p + 0.01),
- *   so quantities stay whole and nothing is lost to a rounded unit price;
- * - whatever the shop's own per-line tax rounding leaves over goes on one VAT-free rounding line,
- *   at most `MAX_ROUNDING_UNITS` (a larger gap is money the lines do not explain: see
- *   `roundingProblem`).
- * The run then reads the API's own total and corrects with a rounding line if the API rounded
- * differently (see `run/sales-order.ts`): the model here only saves that call in the usual case.
+ * Turns an order (or a refund) into sales order lines whose invoice total, as the API computes it
+ * (net per line, VAT rounded per line), is what the buyer paid, to the øre: nets chosen to give the
+ * gross back, two lines for an amount that does not divide by its quantity, and one bounded
+ * VAT-free rounding line for the rest. See docs/design/order-runs.md.
  */
 import type { OrderMapping } from "../ledger/mapping";
 import { vatPercent } from "../ledger/mapping";
 import { formatMinor, minorPerUnit, mulDiv, toDecimal } from "../ledger/money";
 import type { Order, OrderLine, Refund, VatClass } from "./order";
 
-/**
- * One sales order line as planned: unit price in minor units, quantity negative on a credit note.
- */
+/** One sales order line as planned: unit price in minor units, quantity negative on a credit. */
 export interface PlannedLine {
   productCode: string;
   description: string;
@@ -32,23 +22,20 @@ export interface PlannedLine {
 /** The lines of an invoice or credit note, and the total the API should compute for them. */
 export interface LinePlan {
   lines: PlannedLine[];
-  /** The amount to invoice, VAT included: the order total, or minus the refund. */
   total: number;
-  /** What the rounding line carries (0: none), so the run knows the rounding product is needed. */
+  /** What the rounding line carries (0: none). */
   rounding: number;
 }
 
 /**
- * The most a rounding line may carry, in the currency's smallest units (5 øre, 5 cents, 5 yen).
- * Per-line VAT rounding leaves an øre or two (the 144 orders of `test/corpus` need at most 2); a
- * larger gap between the shop's total and its lines is money the lines do not explain (a tip,
- * duties, a shop's bug), which must not be booked VAT-free as rounding.
+ * The most a rounding line may carry, in the currency's smallest units: the orders of `test/corpus`
+ * need at most 2; a larger gap is money the lines do not explain, not to be booked VAT-free.
  */
 export const MAX_ROUNDING_UNITS = 5;
 
 /**
- * Why `plan` cannot be booked: its rounding line would carry more than `MAX_ROUNDING_UNITS`. Null
- * when it is within the bound. The run checks this before its first call, so nothing is booked.
+ * Why `plan` cannot be booked (its rounding line is over `MAX_ROUNDING_UNITS`), or null. The run
+ * checks this before its first call.
  *
  * @example roundingProblem(invoicePlan(order, {}, mapping), "NOK") // "The total 268.89 NOK is
  * 50.00 more than the lines add up to (218.89), …"
@@ -60,7 +47,6 @@ export function roundingProblem(plan: LinePlan, currency: string): string | null
   return `The total ${formatMinor(plan.total)} ${currency} is ${formatMinor(amount)} ${more} than the lines add up to (${formatMinor(lines)}), and a rounding line may carry at most ${MAX_ROUNDING_UNITS} of the currency's smallest unit: something the lines do not show (a tip, duties, a fee) or a shop error. Nothing was booked for it; book it by hand.`;
 }
 
-/** The product code each order line is invoiced on, by the line's `ref`. */
 export type LineProducts = Record<string, string>;
 
 /** VAT on `net` minor units as the API rounds it: half up, per line. */
@@ -76,10 +62,7 @@ export function plannedTotal(lines: readonly PlannedLine[]): number {
   }, 0);
 }
 
-/**
- * `quantity` units worth `net` in all, as one line or two with whole quantities (negative `sign`
- * for credits).
- */
+/** `quantity` units worth `net` in all, as one line or two with whole quantities. */
 function split(
   base: Omit<PlannedLine, "quantity" | "unitPrice">,
   quantity: number,
@@ -99,9 +82,8 @@ function split(
 }
 
 /**
- * Ways to carry `net` over `quantity` units in at most two lines: the even split (q − r at p,
- * r at p + 0.01), and one odd unit beside q − 1 at a round price. VAT is rounded per line, so the
- * two ways can differ by an øre in gross, and one of them often hits the gross exactly.
+ * Ways to carry `net` over `quantity` units in at most two lines: the even split, and one odd unit
+ * beside q − 1. VAT is rounded per line, so one of them often hits the gross exactly.
  */
 function splits(
   base: Omit<PlannedLine, "quantity" | "unitPrice">,
@@ -120,9 +102,8 @@ function splits(
 }
 
 /**
- * The lines for `quantity` units worth `gross` VAT included: nets near gross / (1 + rate), each
- * split both ways, are tried for lines that give `gross` back exactly; failing that, the even split
- * of the nearest net (the rounding line then takes the øre).
+ * The lines for `quantity` units worth `gross` VAT included: nets near gross / (1 + rate) tried
+ * for an exact gross; failing that, the nearest net (the rounding line takes the øre).
  */
 function grossLines(
   base: Omit<PlannedLine, "quantity" | "unitPrice">,
@@ -138,7 +119,6 @@ function grossLines(
   return split(base, quantity, start, sign);
 }
 
-/** The lines of one order line, VAT included or not as the order says. */
 function orderLineLines(
   order: Order,
   line: OrderLine,
@@ -157,7 +137,6 @@ function orderLineLines(
     : split(base, line.quantity, line.amount, sign);
 }
 
-/** Adds the rounding line that makes the plan's total exact, if one is needed. */
 function withRounding(lines: PlannedLine[], total: number, mapping: OrderMapping): LinePlan {
   const rest = total - plannedTotal(lines);
   if (rest === 0) return { lines, total, rounding: 0 };
@@ -185,15 +164,13 @@ export function invoicePlan(order: Order, products: LineProducts, mapping: Order
   return withRounding(lines, order.total, mapping);
 }
 
-/** What the buyer paid for one order line, VAT included. */
 function lineGross(order: Order, line: OrderLine): number {
   return order.taxIncluded ? line.amount : line.amount + lineVat(line.amount, line.vat);
 }
 
 /**
- * The credit note lines of a refund: the refunded lines when the shop names them; the whole
- * invoice mirrored when everything was refunded; otherwise the amount shared over the order's
- * lines in proportion to what each cost (the last line takes the remainder, so nothing is lost).
+ * The credit note lines of a refund: the refunded lines if named; the invoice mirrored for a full
+ * refund; else the amount shared over the lines in proportion (the last takes the remainder).
  */
 export function creditPlan(
   order: Order,

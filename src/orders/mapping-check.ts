@@ -1,21 +1,10 @@
 /**
  * @module
- * The order mapping checked against the client's books when it is saved (admin `PUT
- * …/order-mapping` and the console's form), not at the first order: every account the mapping
- * names must be in the chart and in use, a sales account's VAT code must be one of the client's and
- * carry its class's rate (a sales line's VAT follows its product's account), the rounding account's
- * must carry none, a settlement needs VAT code 0 for its bank lines (`run/settle.ts`), and the
- * payouts' fee lines need the VAT code the mapping names for them.
- *
- * Switching to clearing accounts (`settlementAccount: null`, sent explicitly) checks the clearing
- * account of every source the tenant takes webhooks from (a secret is set): from then on its paid
- * orders settle there, so a missing one would fail the next order's settlement instead of the save.
- *
- * Only what the operator names is checked: a default the request leaves alone (3020 for 12 %, say)
- * may be missing from a chart that never needs it, and refusing every save for it would leave the
- * mapping unsaveable. The books are read once each at most, through the reference cache
- * (`books.ts`): a save that names no account reads nothing, and a second save within the cache's
- * five minutes reads nothing either.
+ * The order mapping checked against the client's books when it is saved, not at the first order:
+ * each account it names exists and is active, with a VAT code of the right rate; VAT code 0 exists
+ * for settlements, and the payouts' fee code. Switching to clearing accounts checks those of the
+ * sources in use. Only what the request names is checked: an untouched default may be missing from
+ * a chart that never needs it. The books are read through the reference cache. See docs/orders.md.
  */
 import type { Bindings } from "../kernel/config";
 import { unwrap } from "../kernel/outcome";
@@ -37,7 +26,6 @@ interface Named {
   path: string;
   accountNo: number;
   percent: number | null;
-  /** What needs the rate, for the message. */
   role: string;
 }
 
@@ -46,10 +34,7 @@ const PAYOUT_ACCOUNT_FIELDS = Object.keys(PayoutAccounts.shape).filter((k) =>
   k.endsWith("Account"),
 ) as (keyof PayoutAccounts & `${string}Account`)[];
 
-/**
- * The accounts `input` names, in the order of its fields; with `clearingFor`, the clearing account
- * of each of those sources too (the one it names, or the default).
- */
+/** The accounts `input` names, in field order, and the clearing ones of `clearingFor`. */
 export function namedAccounts(input: OrderMappingInput, clearingFor: Source[] = []): Named[] {
   const out: Named[] = [];
   for (const v of VatClass.options) {
@@ -95,8 +80,8 @@ export function namedAccounts(input: OrderMappingInput, clearingFor: Source[] = 
 }
 
 /**
- * A rate in percent, from either a fraction (0.25, as the sandbox answers) or a percentage (25):
- * the API's documents do not say which `VatCodeDto.Rate` is, and no VAT rate is 1 % or less but 0.
+ * A rate in percent from a fraction (0.25, as the sandbox answers) or a percentage: the API does
+ * not say which `VatCodeDto.Rate` is, and no VAT rate is 1 % or less but 0.
  */
 const percentOf = (rate: number) =>
   rate > 0 && rate <= 1 ? Math.round(rate * 10_000) / 100 : rate;
@@ -170,8 +155,7 @@ export function mappingErrors(
 }
 
 /**
- * The errors of `input` against the books of the tenant `name` (none: it may be stored). Reads the
- * chart only when the input names an account, and the VAT codes only when a rate is to be checked.
+ * The errors of `input` against the tenant's books (none: it may be stored), read only as needed.
  *
  * @throws Problem when the books cannot be read (see `readBooks`); nothing is stored then
  * @example if ((await checkMapping(env, name, input)).length) … // show the errors

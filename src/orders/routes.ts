@@ -1,8 +1,7 @@
 /**
  * @module
- * `/orders/*` (gateway key of the tenant): where each shop order's run stands, the failed ones, and
- * a retry. The tenant comes from the authenticated key; another tenant's order is a 404. Schemas,
- * problems and security: `orders/contract.ts`.
+ * `/orders/*` (declared in `orders/contract.ts`): the tenant's order runs and a retry. The tenant
+ * comes from the gateway key; another tenant's order is a 404.
  */
 import { unwrap } from "../kernel/outcome";
 import { getOrder, listOrders, retryOrder } from "./contract";

@@ -1,16 +1,13 @@
 /**
  * @module
- * An order's run as a caller with the tenant's gateway key sees it: the answer of
- * `GET /orders/{source}/{orderId}`, of the list and the retry, and the `run` of a webhook's answer.
- * The schema is the one `/openapi.json` publishes (the contract only names it), and `publicView`
- * returns its type, so a field added to one and not the other fails to compile.
+ * An order's run as the tenant's gateway key sees it (`/orders`, and a webhook's answer). The
+ * schema is the one `/openapi.json` publishes, and `publicView` returns its type, so the two agree.
  */
 import { z } from "zod";
 import { formatMinor } from "../ledger/money";
 import { Source } from "./order";
 import { RefundState, RunState, StepRecord, type OrderRun } from "./runs";
 
-/** A finished step as shown: the stored record, closed (it holds exactly these fields). */
 const StepView = StepRecord.strict();
 
 /** One refund's run: its amount as a decimal, never its lines. */
@@ -55,12 +52,7 @@ export const OrderRunView = z.strictObject({
 });
 export type OrderRunView = z.output<typeof OrderRunView>;
 
-/**
- * The record as a caller with the tenant's gateway key sees it (no payloads, amounts as decimals).
- *
- * @param r the stored record
- * @returns the view, exactly the fields of `OrderRunView`
- */
+/** The record as the tenant's gateway key sees it: exactly the fields of `OrderRunView`. */
 export function publicView(r: OrderRun): OrderRunView {
   return {
     source: r.source,

@@ -1,15 +1,13 @@
 /**
  * @module
- * The record of one order's runs, as the tenant's object keeps it, and how each webhook event
- * changes it. Pure: the object stores what these functions return, in the same synchronous
- * stretch as it read the record, so two deliveries of one order can never both start a run.
+ * The record of one order's runs and how each webhook event changes it. Pure: the object stores
+ * what these return in the stretch it read the record in. See docs/design/order-runs.md.
  */
 import { z } from "zod";
 import { sha256Hex } from "../kernel/crypto";
 import { Order, Refund, Source, type OrderEvent } from "./order";
 import type { TenantName } from "../kernel/stubs";
 
-/** Where an order stands. */
 export const RunState = z.enum([
   "received",
   "running",
@@ -20,14 +18,10 @@ export const RunState = z.enum([
   "failed",
 ]);
 export type RunState = z.output<typeof RunState>;
-/** Where one refund stands. */
 export const RefundState = z.enum(["received", "running", "credited", "failed", "skipped"]);
 export type RefundState = z.output<typeof RefundState>;
 
-/**
- * One value of a step's result: flat on purpose. It crosses RPC and is stored as JSON, and a
- * recursive JSON type makes the RPC stub types of the tenant's object too deep for the compiler.
- */
+/** One value of a step's result: flat, since a recursive type is too deep for the RPC stubs. */
 export const StepValue = z.union([
   z.string(),
   z.number(),
@@ -37,7 +31,6 @@ export const StepValue = z.union([
 ]);
 export type StepValue = z.output<typeof StepValue>;
 
-/** One finished step: when, whether it succeeded, what it found or did. */
 export const StepRecord = z.object({
   name: z.string(),
   at: z.string(),
@@ -46,15 +39,10 @@ export const StepRecord = z.object({
 });
 export type StepRecord = z.output<typeof StepRecord>;
 
-/**
- * Where and when a settlement step posted: the account the money waits on (a clearing account, or
- * the bank) and the voucher's date. A payout credits exactly that account (`docs/payouts.md`).
- * Runs settled before it was recorded have none (null).
- */
+/** The account and day a settlement posted to, which the payout credits (`docs/payouts.md`). */
 export const Settlement = z.object({ accountNo: z.int(), date: z.string() });
 export type Settlement = z.output<typeof Settlement>;
 
-/** A refund's own run. */
 export const RefundRun = z.object({
   refund: Refund,
   state: RefundState,
@@ -93,10 +81,7 @@ export const OrderRun = z.object({
   steps: z.array(StepRecord),
   error: z.object({ step: z.string(), detail: z.string() }).nullable(),
   attempt: z.int(),
-  /**
-   * Whether the Workflow instance of the current attempt exists (false: the object's alarm starts
-   * it).
-   */
+  /** Whether the current attempt's instance exists (false: the alarm starts it). */
   started: z.boolean(),
   refunds: z.array(RefundRun),
   settlement: Settlement.nullable().default(null),
@@ -130,13 +115,9 @@ function blank(source: Source, orderId: string, at: string): OrderRun {
   };
 }
 
-/** Whether the order's invoice went out. */
 export const invoiced = (r: OrderRun) => r.invoiceNo !== null;
 
-/**
- * Applies one event to the order's record (null: none yet). Returns the new record and what
- * happened.
- */
+/** Applies one event to the order's record (null: none yet): the new record and what happened. */
 export function applyEvent(
   run: OrderRun | null,
   source: Source,
@@ -152,8 +133,7 @@ export function applyEvent(
       if (r.order) return { run: r, intake: "duplicate" };
       r.order = event.order;
       if (r.state === "cancelled") return { run: r, intake: "duplicate" };
-      // The shop sent it again, usable now (an order that came unusable has a failed record and no
-      // order).
+      // Sent again, usable now (an unusable one left a failed record with no order).
       if (r.state === "failed") Object.assign(r, { state: "received", error: null });
       return { run: r, intake: "started" };
     case "unusable":
@@ -164,12 +144,9 @@ export function applyEvent(
     case "cancelled":
       if (r.cancelledAt) return { run: r, intake: "duplicate" };
       r.cancelledAt = event.at;
-      // Not yet running: nothing was written upstream, so the order simply stops here. A running
-      // order stops at its next checkpoint; an invoiced one is credited by the shop's refund
-      // webhook.
+      // Not yet running: nothing was written upstream. A running order stops at its next check.
       if (!r.order || (r.state === "received" && !r.started)) r.state = "cancelled";
-      // A failed run may have left a draft sales order: a new attempt withdraws it before the
-      // order reads "cancelled" (see the run's "withdraw" step). An invoiced one keeps its state.
+      // A failed run may have left a draft: a new attempt withdraws it (step "withdraw").
       else if (r.state === "failed" && r.invoiceNo === null)
         Object.assign(r, {
           state: "received",
@@ -197,11 +174,8 @@ export function applyEvent(
 }
 
 /**
- * Runs whose Workflow instance must still be created: the order's own, and refunds'. A refund
- * starts once its run has something to do: the order's invoice to credit, a cancelled order to
- * skip, or (no order yet) the order to wait for. While the order's own run is under way, or has
- * failed, without an invoice, the refund waits unstarted, so nothing of it is lost or given up on a
- * timeout: the report of the invoice (after the order's retry, if it failed) starts it.
+ * Runs whose instance must still be created: the order's, and refunds'. While the order's run is
+ * under way or failed without an invoice, its refunds wait unstarted; the invoice starts them.
  */
 export function pendingStarts(r: OrderRun): { refundId: string | null; attempt: number }[] {
   const out: { refundId: string | null; attempt: number }[] = [];
@@ -234,10 +208,7 @@ export interface RunPatch {
   step?: OrderRun["steps"][number];
 }
 
-/**
- * What an order run's Workflow instance is told: which tenant's which order (and refund). Nothing
- * secret.
- */
+/** What an order run's instance is told: which tenant's which order (and refund); no secret. */
 export interface RunParams {
   tenant: TenantName;
   /** The tenant's registration the run belongs to: a run never outlives it (see `OrderRunPort`). */
@@ -248,11 +219,8 @@ export interface RunParams {
 }
 
 /**
- * The Workflow instance id of a run: derived from tenant, registration, source, order (and refund)
- * and the attempt, so a second start of the same attempt is refused by the engine itself ("already
- * exists"), a retry by the operator gets an instance of its own, and so does the same order after
- * the tenant was removed and registered again. Hashed, because shop ids
- * may hold characters instance ids may not, and ids are limited to 100 characters.
+ * The instance id of a run attempt, hashed from what names it: the engine refuses a second start
+ * of one attempt, and a retry or a new registration gets its own. See docs/design/order-runs.md.
  */
 export async function runInstanceId(p: RunParams, attempt: number): Promise<string> {
   const hex = await sha256Hex(

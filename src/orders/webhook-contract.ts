@@ -1,8 +1,7 @@
 /**
  * @module
- * The declaration of `POST /webhooks/{source}/{client}/{environment}`: a shop's signed delivery.
- * Each source signs its own way (`kernel/openapi/security.ts`); the route accepts whichever scheme
- * belongs to the `source` in its path.
+ * The declaration of `POST /webhooks/{source}/{client}/{environment}`: a shop's signed delivery,
+ * in the scheme of the `source` in its path (`kernel/openapi/security.ts`).
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { Environment } from "../kernel/config";
@@ -41,7 +40,6 @@ const Intake = z
     }),
   })
   .openapi("WebhookIntake");
-/** The body of a webhook's answer, as `Intake` declares it. */
 export type WebhookAnswer = z.output<typeof Intake>;
 
 /**
@@ -66,8 +64,7 @@ export const receiveWebhook = createRoute({
   security: SIGNATURES,
   request: {
     params: WebhookRoute,
-    // A plain JSON Schema, not zod: a zod body would make the library read and parse the bytes, and
-    // the adapters need them untouched (and read them with a size cap, orders/delivery.ts).
+    // Not zod: a zod body would make the library parse the bytes the adapters need untouched.
     body: {
       required: true,
       description: "The source's own payload, read as bytes (its signature covers them exactly).",

@@ -1,12 +1,9 @@
 /**
  * @module
- * The cheap part of a webhook's check, in the Worker, before the tenant's object is addressed. A
- * delivery that lacks its source's signature header cannot be verified, whichever tenant it names,
- * so it is refused here, with the very answer the tenant's object gives any unverified delivery
- * (`WEBHOOK_UNVERIFIED`): a flood of unsigned posts to made-up addresses never wakes, or creates,
- * an object, and the answer says nothing about whether the tenant exists. The signature itself is
- * checked in the object, with the tenant's secret, by the source's adapter (`orders/adapters/`);
- * this list only names the headers those adapters read.
+ * The cheap part of a webhook's check, in the Worker: a delivery without its source's signature
+ * headers is refused with the answer the tenant's object gives any unverified one, so a flood of
+ * unsigned posts never wakes an object and says nothing of which tenants exist. The signature is
+ * checked in the object, by the source's adapter (`orders/adapters/`).
  */
 import type { MiddlewareHandler } from "hono";
 import type { GatewayApp } from "../kernel/app";
@@ -15,9 +12,7 @@ import { MAX_SIGNATURE_HEADER_CHARS } from "./adapters/signature";
 import { WEBHOOK_UNVERIFIED } from "./adapters/source";
 import { problemOf } from "../kernel/outcome";
 
-/**
- * Per source, the headers a signed delivery carries: every inner list must have one of its names.
- */
+/** Per source, the headers a signed delivery has: one name of each inner list must be there. */
 const SIGNATURE_HEADERS: Record<Source, string[][]> = {
   shopify: [["X-Shopify-Hmac-Sha256", "Shopify-Hmac-Sha256"]],
   woocommerce: [["X-WC-Webhook-Signature"]],
@@ -25,10 +20,7 @@ const SIGNATURE_HEADERS: Record<Source, string[][]> = {
   standard: [["webhook-id"], ["webhook-timestamp"], ["webhook-signature"]],
 };
 
-/**
- * WooCommerce's activation ping is unsigned and at most this long, bytes (`woocommerce.ts`
- * `isPing`).
- */
+/** WooCommerce's unsigned activation ping is at most this long, bytes (`isPing`). */
 const WOO_PING_MAX_BYTES = 64;
 
 /** Whether one of `names` is present, non-empty and of a length a signature header can have. */
@@ -40,8 +32,7 @@ function present(headers: Headers, names: string[]): boolean {
 }
 
 /**
- * Refuses an unsigned delivery to `/webhooks/{source}/…` in the Worker. WooCommerce's ping (no
- * signature, a declared body of at most 64 bytes) passes, for its adapter to recognise.
+ * Refuses an unsigned delivery to `/webhooks/{source}/…`; WooCommerce's ping passes.
  *
  * @example app.use("/webhooks/:source/:client/:environment", webhookPrecheck)
  */

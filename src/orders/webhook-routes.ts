@@ -1,13 +1,8 @@
 /**
  * @module
- * `POST /webhooks/{source}/{client}/{environment}`: a shop's webhook. The raw bytes go to the
- * tenant's object, which verifies them with the tenant's secret for that source (the secret never
- * leaves it), records the order and starts its run. The answer comes as soon as the run is
- * recorded, well within Shopify's 5 s: no API call is made while the shop waits.
- *
- * WooCommerce's activation ping is unsigned and carries nothing: it is answered here, the same for
- * every address, so a ping cannot tell which tenants exist (and reaches no tenant's object).
- * The declaration (path schema, answers, signature schemes): `orders/webhook-contract.ts`.
+ * `POST /webhooks/{source}/{client}/{environment}` (declared in `orders/webhook-contract.ts`): the
+ * raw bytes go to the tenant's object, which verifies, records and starts the run; no API call is
+ * made while the shop waits. WooCommerce's unsigned ping is answered here, alike for every address.
  */
 import { ADAPTERS } from "./adapters/adapters";
 import { readDelivery } from "./delivery";

@@ -1,8 +1,7 @@
 /**
  * @module
- * What the four adapters share when they read a delivery: refusals, strict UTF-8 JSON decoding,
- * zod-to-refusal reporting, money fields parsed exactly with `toMinor`, VAT classes from a rate or
- * from a tax/base ratio, and the date forms the shops use.
+ * What the adapters share when they read a delivery: refusals, strict JSON decoding, exact money,
+ * VAT classes from a rate or a tax/base ratio, and the shops' date forms.
  */
 import { z } from "zod";
 import type { Result } from "../../kernel/result";
@@ -23,10 +22,7 @@ export function unauthorized(detail: string): { ok: false; error: Refusal } {
 
 const utf8Strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
-/**
- * `JSON.parse`'s reviver with the source text of each primitive (TC39 "JSON.parse source text
- * access", in V8).
- */
+/** `JSON.parse`'s reviver with each primitive's source text (TC39 "source text access"). */
 type SourceReviver = (
   this: unknown,
   key: string,
@@ -35,10 +31,8 @@ type SourceReviver = (
 ) => unknown;
 
 /**
- * Keeps an integer literal that no JS number can hold exactly as its own digits. Shop ids are
- * 64-bit (Shopify's test notification sends order 820982911946154508, above 2^53): as a number it
- * would round to 820982911946154500, another order's id, so ids never pass through one. Safe
- * integers and decimals stay numbers; the schemas take ids as either and keep them as strings.
+ * Keeps an integer literal no JS number holds exactly as its digits: shop ids are 64-bit (Shopify's
+ * test order 820982911946154508 would round to another order's id).
  */
 const exactIntegers: SourceReviver = (_key, value, context) =>
   typeof value === "number" &&
@@ -48,10 +42,7 @@ const exactIntegers: SourceReviver = (_key, value, context) =>
     ? context.source
     : value;
 
-/**
- * The body as JSON, big integers kept exact (see `exactIntegers`); a body that is not UTF-8 JSON is
- * a 400 refusal.
- */
+/** The body as JSON, big integers kept exact; a body that is not UTF-8 JSON is a 400 refusal. */
 export function decodeJson(body: Uint8Array): Result<unknown, Refusal> {
   try {
     return {
@@ -63,10 +54,7 @@ export function decodeJson(body: Uint8Array): Result<unknown, Refusal> {
   }
 }
 
-/**
- * `value` parsed with `schema`; a mismatch is a 400 refusal naming the first offending field, so a
- * shop's operator can find it in the payload ("line_items.2.price: expected a decimal amount").
- */
+/** `value` parsed with `schema`; a mismatch is a 400 refusal naming the first offending field. */
 export function parseWith<T extends z.ZodType>(
   schema: T,
   value: unknown,
@@ -84,9 +72,8 @@ export function parseWith<T extends z.ZodType>(
 }
 
 /**
- * The answer of an adapter's `toOrder` for a paid order it cannot invoice (see `UnusableOrder`):
- * not a refusal, because the shop sent what it had and would only send it again; the run is
- * recorded as failed with `problem`, where the tenant's operator sees it.
+ * A paid order the adapter cannot invoice (`UnusableOrder`): not a refusal, since the shop would
+ * only send it again; its run is recorded as failed.
  * @example return unusable(o.id, o.name, `line_items.${i}: the shop states no VAT for this line`);
  */
 export function unusable(
@@ -98,9 +85,8 @@ export function unusable(
 }
 
 /**
- * Checks a mapped order against the normalized schema. Adapters build orders from checked fields,
- * so this catches only what the source itself got wrong (no lines, a zero quantity) and reports it
- * as the source's fault, a 400. An unusable order becomes its `unusable` event.
+ * The event of a mapped order: checked against the normalized schema (what fails is the source's
+ * fault, a 400), or `unusable`.
  */
 export function paidEvent(order: Order | UnusableOrder): Result<OrderEvent[], Refusal> {
   if ("problem" in order)
@@ -150,14 +136,8 @@ export function vatOfBasisPoints(bp: number): VatClass | null {
 const RATES = [25, 15, 12] as const;
 
 /**
- * The VAT class whose rate best explains `tax` on `base` (both minor units, ex-tax base), when it
- * explains it to within `slack` minor units: shops round tax per line (or per unit), so the ratio
- * is never exact. No tax on a base is `zero`. Integer arithmetic only.
- *
- * @param tax the tax amount
- * @param base the amount the tax was charged on, VAT excluded
- * @param slack how far off the rounded tax may be, minor units
- * @returns the class, or null when no Norwegian rate fits
+ * The VAT class whose rate best explains `tax` on the ex-tax `base` to within `slack` minor units
+ * (shops round tax per line or unit); no tax is `zero`; null when no Norwegian rate fits.
  */
 export function vatOfTax(tax: number, base: number, slack: number): VatClass | null {
   const t = Math.abs(tax);
@@ -173,12 +153,10 @@ export function vatOfTax(tax: number, base: number, slack: number): VatClass | n
   return String(best.rate) as VatClass;
 }
 
-/** ISO 8601 (UTC, `Z`) of epoch seconds. */
 export function unixToIso(seconds: number): string {
   return new Date(seconds * 1000).toISOString();
 }
 
-/** An ISO 8601 date-time with an offset or `Z`. */
 export const IsoDateTime = z.iso.datetime({ offset: true });
 
 /** First present header of `names` (Headers look names up case-insensitively), trimmed. */
@@ -190,10 +168,7 @@ export function header(headers: Headers, ...names: string[]): string | null {
   return null;
 }
 
-/**
- * An event id from a header, only when it is short printable ASCII: it becomes a storage key for
- * de-duplication, and headers outside the signature are the sender's to choose.
- */
+/** An event id from an unsigned header, only if short printable ASCII: it becomes a storage key. */
 export function safeEventId(value: string | null): string | null {
   return value !== null && /^[\x21-\x7e]{1,200}$/.test(value) ? value : null;
 }

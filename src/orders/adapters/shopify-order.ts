@@ -1,8 +1,7 @@
 /**
  * @module
- * Shopify's REST order (the body of `orders/paid` and `orders/cancelled`) and its mapping to the
- * normalized `Order`. Only the fields the invoice needs are read; the rest is ignored, not refused,
- * because Shopify adds fields with every API version.
+ * Shopify's REST order and its mapping to the normalized `Order`. Only the fields the invoice needs
+ * are read; the rest is ignored, not refused, as Shopify adds fields with every API version.
  */
 import { z } from "zod";
 import type { Result } from "../../kernel/result";
@@ -26,10 +25,7 @@ const LineItem = z.object({
   title: Text,
   quantity: z.int().nonnegative(),
   price: Money,
-  /**
-   * False for a product Shopify charges no tax on; absent or true with no tax line, the VAT is not
-   * told.
-   */
+  /** False for a product Shopify charges no tax on. */
   taxable: z.boolean().nullish(),
   /** Absent (not empty) means the payload says nothing of the line's tax. */
   tax_lines: z.array(ShopifyTaxLine).nullish(),
@@ -59,7 +55,6 @@ const Address = z.object({
 
 const Customer = z.object({ id: Id, email: Text, first_name: Text, last_name: Text, phone: Text });
 
-/** The order fields ledgergate reads. */
 export const ShopifyOrder = z.object({
   id: Id,
   name: z.string().min(1),
@@ -84,10 +79,8 @@ export const ShopifyOrder = z.object({
 export type ShopifyOrder = z.output<typeof ShopifyOrder>;
 
 /**
- * The VAT class of Shopify tax lines: the rates add up (a line taxed twice would carry two), no tax
- * line or a zero rate is zero-rated. Rates are fractions, read to basis points; they are not money,
- * so rounding the float product is exact enough (0.25 × 10 000 = 2 500).
- * @returns null for a rate that is not Norwegian (the caller refuses the order)
+ * The VAT class of Shopify tax lines (rates add up; none, or 0, is zero-rated), or null for a rate
+ * that is not Norwegian. Rates are fractions, not money: rounding to basis points is exact enough.
  */
 export function shopifyVat(taxLines: z.output<typeof ShopifyTaxLine>[]): VatClass | null {
   let bp = 0;
@@ -132,16 +125,10 @@ function buyerOf(o: ShopifyOrder): Buyer {
 const sum = (xs: { amount: number }[]): number => xs.reduce((s, x) => s + x.amount, 0);
 
 /**
- * The normalized order of a Shopify order. Line amounts are in the shop's own terms (gross when
- * `taxes_included`): price × quantity less the discounts Shopify allocated to the line, which
- * include its share of order-level discounts, so the lines add up to what was charged.
- *
- * `paidAt` is `updated_at`: the REST order has no payment time, and an `orders/paid` payload is
- * built when the payment lands (retries resend the original), so its last update is the payment.
- *
- * VAT is never guessed: a charged item that Shopify calls taxable (or does not say) but that has no
- * tax line, or any line without `tax_lines` at all, makes the order unusable, like a rate that is
- * not Norwegian. Only an item marked `taxable: false`, or a tax line at 0 %, is zero-rated.
+ * The normalized order of a Shopify order: lines less their allocated discounts (order-level ones
+ * included), in the shop's own terms. `paidAt` is `updated_at`: an `orders/paid` payload is built
+ * when the payment lands. VAT is never guessed: a charged, taxable line without a tax line is
+ * unusable; only `taxable: false` or a 0 % tax line is zero-rated.
  */
 export function toOrder(o: ShopifyOrder): Result<Order | UnusableOrder, Refusal> {
   const lines: OrderLine[] = [];

@@ -1,16 +1,9 @@
 /**
  * @module
- * Shopify's `refunds/create` body and its mapping to a normalized `Refund`.
- *
- * The refund names its lines (`refund_line_items`: `subtotal` after discounts, and `total_tax`),
- * its shipping refunds (`order_adjustments` of kind `shipping_refund`) and the money that moved
- * (`transactions`). It does not say whether the order was tax-inclusive, yet a refund line must be
- * money back VAT included: `subtotal` already holds the VAT in a tax-inclusive shop and must have
- * `total_tax` added in a tax-exclusive one. The two readings predict different taxes (25 % of the
- * net is 20 % of the gross), so the reading under which every line's tax best fits a Norwegian rate
- * wins, with the line's own rate from `line_item.tax_lines` when present. A tie (no taxed line, or
- * amounts too small to tell) reads as tax-inclusive, the Norwegian default; it changes nothing for
- * untaxed lines. A shipping adjustment is read the same way on its own.
+ * Shopify's `refunds/create` body and its mapping to a normalized `Refund`. The body does not say
+ * whether `subtotal` includes VAT; the two readings predict different taxes (25 % of the net is
+ * 20 % of the gross), so the one under which the lines' taxes best fit a Norwegian rate wins, a tie
+ * reading as tax-inclusive, the Norwegian default. Shipping adjustments are read alike.
  */
 import { z } from "zod";
 import type { Result } from "../../kernel/result";
@@ -29,7 +22,6 @@ const RefundLineItem = z.object({
     .nullish(),
 });
 
-/** The refund fields ledgergate reads. */
 export const ShopifyRefund = z.object({
   id: Id,
   order_id: Id,
@@ -45,10 +37,7 @@ export const ShopifyRefund = z.object({
 });
 export type ShopifyRefund = z.output<typeof ShopifyRefund>;
 
-/**
- * Hundredths of a minor unit by which `tax` misses the nearest Norwegian rate on `net` (or `rate`,
- * when known).
- */
+/** Hundredths of a minor unit by which `tax` misses the nearest Norwegian rate (or `rate`). */
 function misfit(tax: number, net: number, rate: VatClass | null): number {
   const rates = rate && rate !== "zero" && rate !== "exempt" ? [Number(rate)] : [25, 15, 12];
   return Math.min(...rates.map((r) => Math.abs(tax * 100 - net * r)));
@@ -69,10 +58,7 @@ function readsInclusive(items: { gross: number; tax: number; rate: VatClass | nu
 /** Amounts are read unsigned: Shopify writes shipping refunds negative, refund lines positive. */
 const abs = Math.abs;
 
-/**
- * The events of a `refunds/create` body: one `refunded`, or `ignored` when no money moved and no
- * line carries an amount (a restock-only refund has nothing to credit).
- */
+/** The events of a `refunds/create` body: one `refunded`, or `ignored` when no money moved. */
 export function toRefundEvents(r: ShopifyRefund): Result<OrderEvent[], Refusal> {
   const items = r.refund_line_items.map((l) => ({
     l,

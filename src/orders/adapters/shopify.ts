@@ -1,16 +1,9 @@
 /**
  * @module
- * Shopify webhooks. The signature is `X-Shopify-Hmac-Sha256`: base64 HMAC-SHA256 of the raw body
- * under the app's client secret (or the secret shown in the shop admin for webhooks made there).
- * The newer Events delivery drops the `X-` prefix, so both spellings are read. Shopify signs no
- * timestamp; retries carry the original payload and the same `X-Shopify-Event-Id`, which is the
- * de-duplication key (`X-Shopify-Webhook-Id` only when the event id is absent).
- *
- * Topics: `orders/paid` → paid, `orders/cancelled` → cancelled, `refunds/create` → refunded; every
- * other topic is acknowledged and ignored. The topic and shop headers are outside the signature, so
- * the signed body must agree with them: an `orders/cancelled` body without `cancelled_at` (a paid
- * order's body relabelled) or an `orders/paid` body with it is refused, and the shop is pinned per
- * tenant (`shopOf`).
+ * Shopify webhooks: `X-Shopify-Hmac-Sha256` (or without `X-`) is base64 HMAC-SHA256 of the raw
+ * body; no timestamp is signed, and `X-Shopify-Event-Id` is the de-duplication key. Topics
+ * `orders/paid`, `orders/cancelled` and `refunds/create`. The topic and shop headers are unsigned,
+ * so a body that contradicts its topic is refused, and the shop is checked per tenant (`shopOf`).
  */
 import { z } from "zod";
 import type { OrderEvent } from "../order";
@@ -28,18 +21,12 @@ import { ShopifyRefund, toRefundEvents } from "./shopify-refund";
 import { verifyBase64Hmac } from "./signature";
 import type { SourceAdapter } from "./source";
 
-/**
- * Financial states in which the order was paid in full at some point (later refunds do not undo
- * that).
- */
+/** Financial states of an order paid in full at some point (later refunds do not undo that). */
 const PAID_STATES = new Set(["paid", "partially_refunded", "refunded"]);
 
-/**
- * A shop's own domain, as Shopify names it in `X-Shopify-Shop-Domain`: `<handle>.myshopify.com`.
- */
+/** A shop's own domain, as in `X-Shopify-Shop-Domain`: `<handle>.myshopify.com`. */
 const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]{0,62}\.myshopify\.com$/;
 
-/** A shop domain as an operator gives it (any case), lowercased. */
 export const ShopDomain = z
   .string()
   .max(100)
@@ -55,7 +42,6 @@ const ignored = (orderId: string | null, reason: string): { ok: true; value: Ord
   value: [{ kind: "ignored", orderId, reason }],
 });
 
-/** The Shopify adapter. */
 export const shopify: SourceAdapter = {
   source: "shopify",
 
@@ -87,7 +73,7 @@ export const shopify: SourceAdapter = {
       case "orders/paid": {
         const o = parseWith(ShopifyOrder, json.value, "Shopify order");
         if (!o.ok) return o;
-        // After the test check: a test notification starts nothing either way, and is answered 200.
+        // After the test check: a test notification is answered 200 either way.
         if (o.value.test) return ignored(o.value.id, "test order");
         if (o.value.cancelled_at) return contradicts(topic, "the order has cancelled_at");
         if (!PAID_STATES.has(o.value.financial_status ?? ""))

@@ -1,10 +1,7 @@
 /**
  * @module
- * HMAC-SHA256 for webhook signatures, WebCrypto only. Checking goes through `crypto.subtle.verify`
- * with an imported HMAC key: the runtime compares the MAC in constant time, so no byte of the
- * expected signature leaks through timing, and no hand-written compare loop can get that wrong.
- * The message is always built from the raw body bytes: decoding and re-encoding the body (or
- * re-serializing its JSON) would change what was signed.
+ * HMAC-SHA256 for webhook signatures, WebCrypto only: `crypto.subtle.verify` compares in constant
+ * time. The message is always the raw body bytes: re-encoding them would change what was signed.
  */
 
 import { fromBase64, fromHex } from "../../kernel/crypto";
@@ -14,18 +11,12 @@ const encoder = new TextEncoder();
 /** Longest signature header read, characters: a handful of signatures fit, a flood does not. */
 export const MAX_SIGNATURE_HEADER_CHARS = 2_048;
 
-/**
- * UTF-8 bytes of `text`.
- * @example utf8("a.") // Uint8Array [97, 46]
- */
+/** UTF-8 bytes of `text`. @example utf8("a.") // Uint8Array [97, 46] */
 export function utf8(text: string): Uint8Array {
   return encoder.encode(text);
 }
 
-/**
- * The bytes of `parts` one after another; strings are taken as UTF-8. Used to build signed content
- * such as `${t}.` + raw body without ever decoding the body.
- */
+/** The bytes of `parts` one after another (strings as UTF-8), the body never decoded. */
 export function concatBytes(...parts: (string | Uint8Array)[]): Uint8Array<ArrayBuffer> {
   const chunks = parts.map((p) => (typeof p === "string" ? utf8(p) : p));
   const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
@@ -37,22 +28,13 @@ export function concatBytes(...parts: (string | Uint8Array)[]): Uint8Array<Array
   return out;
 }
 
-/**
- * An HMAC-SHA256 key. A string key is taken as its UTF-8 bytes (Shopify, WooCommerce and Stripe
- * use the secret text itself); Standard Webhooks passes the decoded bytes.
- */
+/** An HMAC-SHA256 key: a string as its UTF-8 bytes; Standard Webhooks passes decoded bytes. */
 export function hmacKey(key: string | Uint8Array, usage: "sign" | "verify"): Promise<CryptoKey> {
   const raw = typeof key === "string" ? utf8(key) : new Uint8Array(key);
   return crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, [usage]);
 }
 
-/**
- * HMAC-SHA256 of `message` under `key`: for signing (the console's session key, tests and
- * documentation examples).
- * @param key the secret, as text (UTF-8) or bytes
- * @param message the signed content
- * @returns the 32-byte MAC
- */
+/** HMAC-SHA256 of `message` under `key`, for signing (the console's session key, tests). */
 export async function hmacSha256(
   key: string | Uint8Array,
   message: string | Uint8Array,
@@ -62,14 +44,8 @@ export async function hmacSha256(
 }
 
 /**
- * Whether any of `signatures` is the HMAC-SHA256 of `message` under `key`, each checked in constant
- * time. Several candidates exist during secret rotation (Stripe's repeated `v1=`, Standard
- * Webhooks' space-separated list); a candidate of the wrong length simply fails.
- *
- * @param key the secret, as text (UTF-8) or bytes
- * @param message the exact signed bytes
- * @param signatures decoded candidate MACs
- * @returns true when one matches
+ * Whether any of `signatures` (several during a secret's rotation) is the HMAC-SHA256 of `message`
+ * under `key`, each checked in constant time.
  */
 export async function verifyHmac(
   key: string | Uint8Array,
@@ -87,10 +63,7 @@ export async function verifyHmac(
   return ok;
 }
 
-/**
- * Whether `signature` (base64) is the HMAC-SHA256 of `message` under `key`.
- * @returns false for a signature that is not base64
- */
+/** Whether `signature` (base64; false if not) is the HMAC-SHA256 of `message` under `key`. */
 export async function verifyBase64Hmac(
   key: string | Uint8Array,
   message: Uint8Array,
@@ -100,10 +73,7 @@ export async function verifyBase64Hmac(
   return sig !== null && verifyHmac(key, message, [sig]);
 }
 
-/**
- * Whether any of `signatures` (hex, either case) is the HMAC-SHA256 of `message` under `key`.
- * Entries that are not hex are skipped.
- */
+/** Whether any of `signatures` (hex; others skipped) is the HMAC-SHA256 of `message`. */
 export async function verifyHexHmac(
   key: string | Uint8Array,
   message: Uint8Array,

@@ -1,10 +1,8 @@
 /**
  * @module
- * ledgergate's own order JSON, for custom shops that sign with Standard Webhooks (documented in
- * `docs/order-json.md`). Unlike the shop formats it is strict: unknown fields are refused, so a
- * misspelt `unit_price` fails loudly instead of silently invoicing nothing. Money is a decimal
- * string with at most two decimals ("199.00"): JSON numbers would invite float arithmetic on the
- * sender's side, and a third decimal would need a rounding rule the sender cannot see.
+ * ledgergate's own order JSON (`docs/order-json.md`). Strict: unknown fields are refused, so a
+ * misspelt field fails loudly. Money is a decimal string with at most two decimals, so no float
+ * arithmetic and no hidden rounding rule.
  */
 import { z } from "zod";
 import { senderSignError } from "../../payouts/rules";
@@ -29,7 +27,6 @@ const SignedAmount = z
   .regex(SIGNED_DECIMAL, decimalMessage)
   .transform((s) => toMinor(s) ?? 0);
 
-/** An id the sender chose: printable, short, referenced by refunds. */
 const Ref = z.string().regex(/^[\x21-\x7e]{1,100}$/, "expected 1–100 printable ASCII characters");
 
 const Name = z.string().trim().min(1).max(500);
@@ -107,10 +104,7 @@ export type StandardOrder = z.output<typeof StandardOrder>;
 export const StandardCancel = z.strictObject({ orderId: Ref, at: IsoDateTime.optional() });
 
 const RefundLine = z.strictObject({
-  /**
-   * The refunded order line's `id` (an item, shipping or fee line); null for an amount not tied to
-   * a line.
-   */
+  /** The refunded line's `id` (item, shipping or fee); null for an amount not tied to a line. */
   lineId: Ref.nullable(),
   name: Name,
   quantity: z.int().positive().default(1),
@@ -129,14 +123,13 @@ export const StandardRefund = z.strictObject({
 });
 export type StandardRefund = z.output<typeof StandardRefund>;
 
-/** The envelope Standard Webhooks recommends; `data` is checked once `type` is known. */
+/** The envelope Standard Webhooks recommends; `data` is checked by `type`. */
 export const StandardEnvelope = z.strictObject({
   type: z.string().min(1).max(100),
   timestamp: IsoDateTime,
   data: z.unknown(),
 });
 
-/** A day (YYYY-MM-DD). */
 const IsoDate = z.iso.date();
 
 /** One line of `payout.paid` (see `docs/order-json.md`), signed as a ledger signs it. */

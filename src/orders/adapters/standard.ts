@@ -1,12 +1,9 @@
 /**
  * @module
- * Standard Webhooks (standardwebhooks.com) carrying ledgergate's own order JSON, for custom shops.
- * Headers `webhook-id`, `webhook-timestamp` (unix seconds) and `webhook-signature` (space-separated
- * `v1,<base64>` entries; any one matching passes, so a sender can roll its secret). The signed
- * content is `${id}.${timestamp}.${rawBody}`, HMAC-SHA256 under the secret's bytes: a `whsec_`
- * secret is base64 after the prefix (a secret without the prefix is base64 whole). The timestamp
- * must be within five minutes of now, in either direction, as the reference library requires.
- * `webhook-id` is the same on every retry: it is the de-duplication key.
+ * Standard Webhooks carrying ledgergate's own order JSON: HMAC-SHA256 of
+ * `${id}.${timestamp}.${rawBody}` under the `whsec_` secret's base64 bytes, any `v1,` entry of
+ * `webhook-signature` matching, the timestamp within five minutes of now. `webhook-id` is the
+ * de-duplication key.
  */
 import type { PayoutEvent } from "../../payouts/payout";
 import type { Result } from "../../kernel/result";
@@ -36,7 +33,6 @@ import {
 /** How far `webhook-timestamp` may be from now, seconds (the specification's reference library). */
 export const STANDARD_TOLERANCE_S = 300;
 
-/** Most signatures checked from one header. */
 const MAX_SIGNATURES = 8;
 
 /** The HMAC key of a Standard Webhooks secret, or null when it is not base64. */
@@ -167,7 +163,6 @@ function toPayout(d: StandardPayout): PayoutEvent {
   };
 }
 
-/** The Standard Webhooks adapter. */
 export const standard: SourceAdapter = {
   source: "standard",
 

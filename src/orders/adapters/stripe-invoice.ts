@@ -1,16 +1,9 @@
 /**
  * @module
- * Stripe's Invoice object (the body of `invoice.paid`) and its mapping to the normalized `Order`.
- * Amounts are integers in the currency's smallest unit; `stripeMinor` turns them into minor units,
- * which differ for zero-decimal currencies (500 JPY is 50000 minor units here).
- *
- * Tax comes in two shapes. Before API version 2025-03-31 a line's `tax_amounts[]` says whether it
- * is `inclusive` (the line `amount` has the tax in it) and how much tax on which `taxable_amount`;
- * since then `tax_amounts` is gone and the line's `taxes[]` says the same with `tax_behavior`
- * (`inclusive` or `exclusive`) and the rate under `tax_rate_details`. Both are read. The rate is
- * the expanded rate's `percentage` when the event carries it, otherwise the one Norwegian rate that
- * explains tax ÷ taxable amount. A line that carries neither list says nothing of its VAT: the
- * order is unusable (its run fails, naming the line) instead of being booked at 0 %.
+ * Stripe's Invoice (the body of `invoice.paid`) and its mapping to the normalized `Order`; amounts
+ * go through `stripeMinor` (zero-decimal currencies differ). A line's tax is read in both shapes,
+ * `tax_amounts[]` (before API version 2025-03-31) and `taxes[]` (since), the rate from the expanded
+ * rate or tax ÷ taxable amount. A line with neither makes the order unusable, never 0 %.
  */
 import { z } from "zod";
 import type { Result } from "../../kernel/result";
@@ -21,21 +14,19 @@ import { badBody, Text, unixToIso, unusable, vatOfBasisPoints, vatOfTax } from "
 import type { Refusal } from "./source";
 
 const Rate = z.object({ percentage: z.number(), inclusive: z.boolean().nullish() });
-/** A line's tax before API version 2025-03-31. */
 const TaxAmount = z.object({
   amount: z.int(),
   inclusive: z.boolean(),
   tax_rate: z.union([z.string(), Rate]).nullish(),
   taxable_amount: z.int().nullish(),
 });
-/** A line's tax since API version 2025-03-31 (`taxes[]`); the rate is an id unless expanded. */
+/** A line's tax since 2025-03-31; the rate is an id unless expanded. */
 const LineTax = z.object({
   amount: z.int(),
   tax_behavior: z.enum(["inclusive", "exclusive"]),
   taxable_amount: z.int().nullish(),
   tax_rate_details: z.object({ tax_rate: z.union([z.string(), Rate]).nullish() }).nullish(),
 });
-/** One tax of a line, whichever shape it came in. */
 interface Tax {
   amount: number;
   inclusive: boolean;
@@ -94,10 +85,9 @@ export const StripeInvoice = z.object({
   status_transitions: z
     .object({ paid_at: z.int().nullish(), voided_at: z.int().nullish() })
     .nullish(),
-  /** The payment, before API version 2025-03-31: its payment intent and its charge. */
+  /** The payment before API version 2025-03-31; `payments` since. */
   payment_intent: Ref.nullish(),
   charge: Ref.nullish(),
-  /** The payments, since 2025-03-31 (`InvoicePayment`s, when the event includes them). */
   payments: z
     .object({
       data: z.array(
@@ -111,10 +101,8 @@ export const StripeInvoice = z.object({
 export type StripeInvoice = z.output<typeof StripeInvoice>;
 
 /**
- * The references of the invoice's payment (payment intents, charges): what a payout's balance
- * transaction names, through its charge, instead of the invoice (`payouts/stripe/lines.ts`).
- * Both shapes are read: `payment_intent` and `charge` before API version 2025-03-31, the
- * `payments` list since. At most 20: an invoice is paid in one payment, or a few attempts.
+ * The references of the invoice's payment, which a payout's lines name instead of the invoice
+ * (`payouts/stripe/lines.ts`); at most 20, as an invoice is paid in one or a few attempts.
  */
 export function paymentRefsOf(inv: StripeInvoice): string[] {
   const id = (r: z.output<typeof Ref> | null | undefined) =>
@@ -131,10 +119,8 @@ export function paymentRefsOf(inv: StripeInvoice): string[] {
 }
 
 /**
- * The VAT class of one charge (an invoice line, the shipping) from its taxes' `rates`, their `tax`
- * and the `taxable` amount, read alike for both: no tax entry and no tax is Stripe saying it
- * charged none, zero-rated; expanded rates tell it (their percentages add up); otherwise tax over
- * taxable amount, to within one unit of rounding. Null: no Norwegian rate fits.
+ * The VAT class of one charge: no tax at all is zero-rated; expanded rates add up; else tax over
+ * taxable amount, to one unit of rounding. Null: no Norwegian rate fits.
  */
 function vatOf(
   rates: (z.output<typeof Rate> | null)[],
@@ -148,18 +134,13 @@ function vatOf(
   return vatOfTax(tax, taxable, 1);
 }
 
-/**
- * The amount Stripe says it taxed, when every tax entry says it; null otherwise (the caller derives
- * it).
- */
+/** The amount Stripe says it taxed, when every tax entry says it; null otherwise. */
 function taxableOf(taxes: { taxable_amount?: number | null }[]): number | null {
   if (taxes.length === 0 || taxes.some((t) => t.taxable_amount == null)) return null;
   return taxes.reduce((n, t) => n + (t.taxable_amount ?? 0), 0);
 }
 
-/**
- * A line's taxes in either shape (see the module comment); null when the line carries neither list.
- */
+/** A line's taxes in either shape; null when the line carries neither list. */
 function lineTaxes(l: z.output<typeof Line>): Tax[] | null {
   const rateOf = (r: string | z.output<typeof Rate> | null | undefined) =>
     typeof r === "object" ? (r ?? null) : null;
@@ -208,10 +189,8 @@ function buyerOf(inv: StripeInvoice): Buyer {
 }
 
 /**
- * The normalized order of a paid invoice. An invoice mixing inclusive and exclusive tax cannot be
- * one order with one `taxIncluded`, so it is refused rather than guessed; one without any tax reads
- * as tax-inclusive (its lines then add up to the total). `total` is `amount_paid`. A line whose VAT
- * is not told, or not Norwegian, makes the order unusable (see `UnusableOrder`).
+ * The normalized order of a paid invoice. One mixing inclusive and exclusive tax is refused, not
+ * guessed; one without tax reads as inclusive. A line's VAT untold or not Norwegian: unusable.
  */
 export function toOrder(inv: StripeInvoice): Result<Order | UnusableOrder, Refusal> {
   if (inv.lines.has_more)

@@ -1,14 +1,8 @@
 /**
  * @module
  * Stripe events that name an order's payment apart from the order: `checkout.session.completed`
- * (a Checkout Session that made an invoice: its `invoice` and its `payment_intent`) and, since API
- * version 2025-03-31, `invoice_payment.paid` (an InvoicePayment: its `invoice` and its payment's
- * `payment_intent` or `charge`). Since that version neither `invoice.paid` nor a charge links the
- * payment to the invoice any more, so these are how a payout's balance transaction, which names
- * the payment, finds its order (`ledger/payment-refs.ts`). Pure.
- *
- * A session or payment without an invoice names no order of ledgergate's (orders are Stripe
- * invoices): it is acknowledged and ignored.
+ * and `invoice_payment.paid`. Since API version 2025-03-31 these are how a payout's lines, which
+ * name the payment, find the invoice (`ledger/payment-refs.ts`). Without an invoice: ignored.
  */
 import { z } from "zod";
 import type { OrderEvent } from "../order";
@@ -16,7 +10,6 @@ import { parseWith } from "./payload";
 import type { SourceAdapter } from "./source";
 
 const Id = z.string().min(1).max(255);
-/** An id, or the object it names when expanded. */
 const Ref = z.union([Id, z.object({ id: Id })]).nullish();
 const idOf = (r: z.output<typeof Ref>): string | null =>
   r == null ? null : typeof r === "string" ? r : r.id;
@@ -43,10 +36,7 @@ function linkOf(invoice: string | null, refs: (string | null)[], what: string): 
   return { kind: "payment", orderId: invoice, refs: known };
 }
 
-/**
- * The order and payment references `type`'s object names (`checkout.session.completed` or
- * `invoice_payment.paid`).
- */
+/** The order and payment references `type`'s object names. */
 export function stripePaymentEvents(
   type: "checkout.session.completed" | "invoice_payment.paid",
   object: unknown,

@@ -1,16 +1,9 @@
 /**
  * @module
- * Stripe webhooks. `Stripe-Signature: t=<unix>,v1=<hex>[,v1=<hex>…]`: hex HMAC-SHA256 of
- * `${t}.${rawBody}` under the endpoint secret, taken whole as text (`whsec_…` is not decoded).
- * Several `v1` appear while a secret is being rolled; any one matching passes. The timestamp must
- * be within five minutes of now, either way, so a captured delivery cannot be replayed later. The
- * event id (`evt_…`) is the same on every retry: it is the de-duplication key.
- *
- * Events: `invoice.paid` → paid (with the payment's references, which a payout's lines name),
- * `invoice.voided` → cancelled, `charge.refunded` → one refunded per refund of the charge,
- * `checkout.session.completed` and `invoice_payment.paid` → the invoice's payment references
- * (`stripe-payments.ts`), and the payout events (`payouts/stripe/events.ts`); everything else
- * is acknowledged and ignored.
+ * Stripe webhooks. `Stripe-Signature: t=<unix>,v1=<hex>…`: hex HMAC-SHA256 of `${t}.${rawBody}`
+ * under the secret as text; any `v1` may match (a secret roll), and `t` must be within five
+ * minutes of now. The event id is the de-duplication key. Events: `invoice.paid`,
+ * `invoice.voided`, `charge.refunded`, the payment links (`stripe-payments.ts`) and payouts.
  */
 import { z } from "zod";
 import type { Result } from "../../kernel/result";
@@ -34,9 +27,7 @@ import { stripePaymentEvents } from "./stripe-payments";
 /** How far the signed timestamp may be from now, seconds: Stripe's own library default. */
 export const STRIPE_TOLERANCE_S = 300;
 
-/**
- * Most `v1` signatures checked: a secret roll has two; more is noise or an attempt to make us work.
- */
+/** Most `v1` signatures checked: a secret roll has two. */
 const MAX_SIGNATURES = 8;
 
 const Event = z.object({
@@ -64,10 +55,7 @@ const Charge = z.object({
     .nullish(),
 });
 
-/**
- * The body as a Stripe event, read with `schema`: `verify` reads only its id, `parse` the whole
- * event, and both refuse a body that is not one alike (a 400 naming the field).
- */
+/** The body as a Stripe event, read with `schema` (`verify` reads only its id). */
 function stripeEvent<T extends z.ZodType>(
   body: Uint8Array,
   schema: T,
@@ -119,7 +107,6 @@ function chargeRefunded(object: unknown): ReturnType<SourceAdapter["parse"]> {
   return events.length > 0 ? { ok: true, value: events } : ignored(invoice, "no succeeded refund");
 }
 
-/** The Stripe adapter. */
 export const stripe: SourceAdapter = {
   source: "stripe",
 
@@ -147,7 +134,6 @@ export const stripe: SourceAdapter = {
         const order = toOrder(inv.value);
         if (!order.ok) return order;
         const events = paidEvent(order.value);
-        // The invoice's payment: a payout's balance transaction names it, never the invoice.
         const refs = paymentRefsOf(inv.value);
         return events.ok && refs.length > 0
           ? { ok: true, value: events.value.map((e) => (e.kind === "paid" ? { ...e, refs } : e)) }

@@ -1,12 +1,7 @@
 /**
  * @module
- * WooCommerce's order (the REST v3 order, which is what `order.created` and `order.updated` carry)
- * and its mapping to the normalized `Order`.
- *
- * Woo's line `total` is always VAT excluded and after discounts, with the tax beside it in
- * `total_tax`, whether the shop enters prices with or without VAT. So the order maps as
- * tax-exclusive (`taxIncluded: false`), each line at its `total`, and the order's `total` (what the
- * buyer paid) is the lines plus the shop's own per-line tax rounding, kept as Woo sent it.
+ * WooCommerce's REST v3 order and its mapping to the normalized `Order`. A line's `total` is always
+ * VAT excluded, after discounts, so the order maps as tax-exclusive; its `total` stays as Woo sent.
  */
 import { z } from "zod";
 import type { Result } from "../../kernel/result";
@@ -47,7 +42,6 @@ const Shipping = z.object({
 });
 const Fee = z.object({ id: Id, name: Text, total: Money, total_tax: Money, taxes: Taxes });
 
-/** The order fields ledgergate reads. */
 export const WooOrder = z.object({
   id: Id,
   number: z.union([z.string().min(1), z.int()]).transform(String),
@@ -57,7 +51,7 @@ export const WooOrder = z.object({
   date_modified_gmt: GmtDate.nullish(),
   date_paid: z.string().nullish(),
   date_paid_gmt: GmtDate.nullish(),
-  /** 0 for a guest; an id, kept exact like every shop id (see `Id`). */
+  /** 0 for a guest. */
   customer_id: Id.default("0"),
   billing: z
     .object({
@@ -84,10 +78,8 @@ export const WooOrder = z.object({
 export type WooOrder = z.output<typeof WooOrder>;
 
 /**
- * The VAT class of one Woo line. The tax rate the line names (`taxes[].id` →
- * `tax_lines[].rate_percent`) is the surest; older Woo has no `rate_percent`, and then the rate is
- * read off `total_tax/total`, allowing one øre of rounding per unit (Woo may round tax per unit).
- * No tax is zero-rated.
+ * The VAT class of one Woo line: the rate it names, else (older Woo) `total_tax/total` with an øre
+ * of rounding per unit. No tax is zero-rated.
  */
 function vatOf(
   line: { total: number; total_tax: number; taxes: z.output<typeof Taxes> },
@@ -133,10 +125,7 @@ function buyerOf(o: WooOrder): Buyer {
   };
 }
 
-/**
- * The normalized order of a Woo order (see the module comment for why it is tax-exclusive). A line
- * whose tax fits no Norwegian rate makes the order unusable (see `UnusableOrder`), never 0 %.
- */
+/** The normalized order of a Woo order; a tax at no Norwegian rate makes it unusable, not 0 %. */
 export function toOrder(o: WooOrder): Result<Order | UnusableOrder, Refusal> {
   const rates = new Map(
     o.tax_lines.filter((t) => t.rate_percent != null).map((t) => [t.rate_id, t.rate_percent ?? 0]),

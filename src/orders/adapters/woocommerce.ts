@@ -1,14 +1,9 @@
 /**
  * @module
- * WooCommerce webhooks. `X-WC-Webhook-Signature` is base64 HMAC-SHA256 of the raw body under the
- * webhook's secret; no timestamp is signed. Woo has no event id: `X-WC-Webhook-Delivery-ID` is new
- * on every delivery, so de-duplication is left to the business key (the order and its transition).
- *
- * Woo has no "paid" topic. `order.created`/`order.updated` with status processing or completed and
- * a payment date is the payment; the same body also lists the order's refunds, each one `refunded`
- * event (the run credits a refund once, however often it is repeated). Woo builds the body when it
- * delivers, not when the event happened, so an update may already show later refunds: that is fine,
- * for the same reason.
+ * WooCommerce webhooks: `X-WC-Webhook-Signature` is base64 HMAC-SHA256 of the raw body; no
+ * timestamp and no event id, so de-duplication is left to the order's record. An `order.created` or
+ * `order.updated` that is processing or completed with a payment date is the payment; its
+ * `refunds` are `refunded` events each time (the run credits a refund once).
  */
 import type { OrderEvent } from "../order";
 import { badBody, decodeJson, header, paidEvent, parseWith, unauthorized } from "./payload";
@@ -16,12 +11,11 @@ import { verifyBase64Hmac } from "./signature";
 import type { SourceAdapter } from "./source";
 import { toOrder, WooOrder } from "./woocommerce-order";
 
-/** Statuses of an order that has been paid and is being or has been fulfilled. */
 const PAID_STATUSES = new Set(["processing", "completed"]);
 
 /**
- * The refunded events of an order's `refunds[]`. Woo gives only id, reason and a negative total
- * there, so the lines are left to the run, and no date, so the order's last change stands in.
+ * The refunded events of an order's `refunds[]`, which name no lines (left to the run) and no date
+ * (the order's last change stands in).
  */
 function refundEvents(o: WooOrder): OrderEvent[] {
   const at = o.date_modified_gmt ?? o.date_created_gmt;
@@ -34,14 +28,10 @@ function refundEvents(o: WooOrder): OrderEvent[] {
     }));
 }
 
-/** The WooCommerce adapter. */
 export const woocommerce: SourceAdapter = {
   source: "woocommerce",
 
-  /**
-   * When a webhook is saved, Woo posts `webhook_id=<id>` form-encoded, unsigned, and activates the
-   * webhook only on a 200. Nothing else is unsigned and that short, so the shape alone tells it.
-   */
+  /** Woo's unsigned `webhook_id=<id>`, posted when a webhook is saved; it activates on a 200. */
   isPing(delivery) {
     if (delivery.headers.has("X-WC-Webhook-Signature") || delivery.body.byteLength > 64)
       return false;

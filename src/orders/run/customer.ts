@@ -1,26 +1,10 @@
 /**
  * @module
- * Step "customer": find the buyer among the client's customers, or create them.
- *
- * Whom an order is invoiced to is a trust decision: the organization number and the e-mail are what
- * the buyer typed, and nothing checks them. Under the default policy (`customerMatch: "verified"`)
- * an existing customer is the buyer only when every key the buyer gave agrees with the record. A
- * record found by organization number must also carry the buyer's e-mail: a buyer who types a
- * company's number must not get the order invoiced to that company's record (with `DeliveryType:
- * Auto`, sent to it by EHF). A record found by e-mail must carry the same organization number (or,
- * for a person, none). A record the run created for this buyer (its ExternalImportReference) always
- * agrees. When none agrees, a new customer is created; if the typed organization number is another
- * record's, the new customer goes without it, so nothing reaches that company, and the step says
- * so. `customerMatch: "organizationNumber"` trusts a valid organization number alone.
- *
- * Every create carries an ExternalImportReference derived from the buyer (the shop's customer id,
- * else what a guest typed, see `guestReference`), so a repeated step, or a second order of the same
- * new buyer at the same moment, gets the API's duplicate answer and reads that customer back.
- *
- * The answer is remembered (`RunMemory`) under a hash of exactly what decided it, so a returning
- * buyer costs no call: the same keys under the same policy give the same record, and a record the
- * API no longer has is caught by the sales order and looked up again
- * (`orders/workflow/order-run.ts`).
+ * Step "customer": find the buyer among the client's customers, or create them. Under
+ * `customerMatch: "verified"` a record is the buyer only when every key the buyer typed agrees with
+ * it (`agrees`); a typed organization number that is another record's is left off the new customer.
+ * Every create carries a reference derived from the buyer, so a repeat reads that customer back.
+ * The answer is remembered under a hash of what decided it. See docs/design/order-runs.md.
  */
 import type { z } from "zod";
 import type { CustomerPost } from "../../../shared/v2/customers";
@@ -42,22 +26,13 @@ export interface CustomerRef {
   number: number | null;
   subledgerAccountId: number;
   created: boolean;
-  /**
-   * Set when the buyer's organization number was left out: it failed its MOD11 check, or it is
-   * another customer's.
-   */
+  /** Why the buyer's organization number was left out (failed MOD11, or another's), if it was. */
   warning: string | null;
-  /**
-   * Taken from what an earlier run of this tenant found (no call made); the sales order then tells
-   * whether it still exists.
-   */
+  /** From an earlier run's answer, no call made; the sales order tells whether it still exists. */
   remembered: boolean;
 }
 
-/**
- * What the buyer gave, checked: the e-mail, a valid organization number, and the reference of the
- * buyer's own customer.
- */
+/** What the buyer gave, checked: e-mail, a valid organization number, the customer's reference. */
 export interface BuyerKeys {
   email: string | null;
   orgNumber: string | null;
@@ -90,9 +65,8 @@ const sameText = (a: string | null | undefined, b: string | null): boolean =>
   a != null && b != null && a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /**
- * Whether the record `c` is the buyer under the "verified" policy: created by the run for this
- * buyer, or carrying the buyer's e-mail and exactly the buyer's organization number (none for
- * none).
+ * Whether the record `c` is the buyer under "verified": created for this buyer, or carrying the
+ * buyer's e-mail and exactly the buyer's organization number (none for none).
  *
  * @example agrees({ Id: 1, SubledgerAccountId: 2, OrganizationNumber: "923609016", EmailAddress:
  * "post@firma.no" }, { email: "kari@gmail.com", orgNumber: "923609016", externalRef: "lg:shp:g:#…"
@@ -138,10 +112,8 @@ function customerBody(b: Buyer, orgNumber: string | null, externalRef: string): 
 }
 
 /**
- * Finds or creates the customer of `order` (see the module comment for whom an existing record may
- * be). A buyer this tenant's runs already matched under the same policy and with the same keys is
- * taken from `memory`, with no call (the answer a lookup gave for exactly those keys); a lookup's
- * or a create's answer is remembered.
+ * Finds or creates the customer of `order`: from `memory` with no call when a lookup already
+ * answered for the same policy and keys; a lookup's or a create's answer is remembered.
  */
 export async function findOrCreateCustomer(
   api: RunApi,
@@ -151,8 +123,7 @@ export async function findOrCreateCustomer(
 ): Promise<CustomerRef> {
   const webshop = mapping.customers === "webshop" ? reference(order.source, "c", "webshop") : null;
   const { keys, invalid } = webshop ? { keys: null, invalid: null } : buyerKeys(order);
-  // Everything a lookup's answer depends on (the policy and the buyer's keys as typed), hashed: no
-  // e-mail or organization number becomes a key in the tenant's storage.
+  // Hashed: no e-mail or organization number becomes a key in the tenant's storage.
   const buyer = await sha256Hex(
     JSON.stringify(
       keys
@@ -180,10 +151,7 @@ export async function findOrCreateCustomer(
   return found.ref;
 }
 
-/**
- * What the buyer gave, checked, and the warning for an organization number that failed its MOD11
- * check.
- */
+/** What the buyer gave, checked, and the warning for an organization number failing MOD11. */
 function buyerKeys(order: Order): { keys: BuyerKeys; invalid: string | null } {
   const b = order.buyer;
   const digits = b.organizationNumber ? normalizeOrgNumber(b.organizationNumber) : null;
@@ -201,10 +169,7 @@ function buyerKeys(order: Order): { keys: BuyerKeys; invalid: string | null } {
   return { keys: { email, orgNumber, externalRef }, invalid };
 }
 
-/**
- * The customer found or created, and the warning that came from the lookup (the typed number is
- * another record's).
- */
+/** The customer found or created, and the lookup's warning (the number is another record's). */
 interface Found {
   ref: CustomerRef;
   ownerWarning: string | null;
@@ -245,8 +210,7 @@ async function lookUp(
     mapping.customerMatch === "organizationNumber" ? rows : rows.filter((c) => agrees(c, keys)),
   );
   if (existing) return { ref: refOf(existing, false, invalid), ownerWarning: null };
-  // Only reachable under "verified": the typed number is another record's, so the new customer goes
-  // without it.
+  // Only under "verified": the typed number is another record's, so the new customer goes without.
   const owner = orgNumber !== null ? rows[0] : undefined;
   const ownerWarning = owner
     ? `Organization number ${String(orgNumber)} belongs to customer ${String(owner.Number ?? owner.Id)}, whose e-mail is not the buyer's: a new customer was created without the number, so nothing is sent to that company (order mapping customerMatch "verified").`
@@ -270,13 +234,11 @@ async function create(
 ): Promise<CustomerRef> {
   const reply = await api.call<CustomerBody>("POST", "/Customers", body);
   if (isDuplicate(reply, "ExternalImportReference")) {
-    // An earlier attempt of this step, or another order of the same new buyer, created it first.
     const existing = pick(
       await list(api, `externalImportReference=${encodeURIComponent(externalRef)}`),
     );
     if (existing) return refOf(existing, false, warning);
-    // Taken but not listed yet (the API's lists may lag a create by a second or so): the step runs
-    // again.
+    // Taken but not listed yet (lists may lag a create by a second or so): the step runs again.
     throw new RunError(`Customer reference ${externalRef} is in use but not listed yet.`, true);
   }
   return refOf(

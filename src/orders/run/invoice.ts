@@ -1,8 +1,7 @@
 /**
  * @module
- * Steps "send invoice" and "invoice delivered". CreateAndSendInvoice is not idempotent, so the
- * send step first asks `sentState` whether this order was already sent (or is being sent): only
- * an order never sent, or whose last delivery failed, is sent again.
+ * Steps "send invoice" and "delivery". CreateAndSendInvoice is not idempotent, so a send that may
+ * follow an earlier one asks `sentState` first. See docs/design/order-runs.md.
  */
 import type { z } from "zod";
 import type { SendInvoiceRequestPost } from "../../../shared/v2/sales";
@@ -13,7 +12,6 @@ import { parseRows, SentStateReply } from "../../ledger/replies";
 /** What the run posts to `POST /SalesOrders/{id}/createAndSendInvoice`. */
 type SendBody = z.input<typeof SendInvoiceRequestPost>;
 
-/** Where an invoice's delivery stands. */
 export type Delivery =
   | { state: "processing" }
   | { state: "sent"; invoiceNo: number; deliveryType: string | null; sentAt: string | null }
@@ -37,10 +35,8 @@ export async function sentState(api: RunApi, salesOrderId: string): Promise<Deli
 }
 
 /**
- * Sends the invoice; answers the state after. With `checkFirst` (any attempt that may follow an
- * earlier send: a repeated step, or a retried run) it sends only when `sentState` shows the order
- * never sent, or its last delivery failed. The very first attempt skips that call: nothing can
- * have sent this order before it.
+ * Sends the invoice; answers the state after. With `checkFirst` (an attempt that may follow an
+ * earlier send) only an order never sent, or whose last delivery failed, is sent.
  */
 export async function sendInvoice(
   api: RunApi,

@@ -1,9 +1,7 @@
 /**
  * @module
- * The order run's memory of the client's books, kept by the tenant's object (`OrderRunPort.known`
- * and `learn`, bound to the run's registration): the customer each buyer turned out to be,
- * the products that exist, and the settlement ids, so the steps skip lookups they do not need
- * (`orders/tenant/known-ids.ts` says how long a remembered id is trusted, and why).
+ * The order run's memory of the client's books, kept by the tenant's object through `OrderRunPort`
+ * (`orders/tenant/known-ids.ts`), so the steps skip lookups they do not need.
  */
 import type { KnownCustomer, KnownProduct, Learned, OrderRunPort, SettlementIds } from "../port";
 
@@ -11,18 +9,13 @@ import type { KnownCustomer, KnownProduct, Learned, OrderRunPort, SettlementIds 
 export interface RunMemory {
   /** The customer remembered for `buyer` (a hash, see `run/customer.ts`), or null. */
   customer(buyer: string): Promise<KnownCustomer | null>;
-  /** Those of `codes` remembered, by code. */
   products(codes: string[]): Promise<Map<string, KnownProduct>>;
-  /** The settlement ids of an account number, or null. */
   settlement(accountNo: number): Promise<SettlementIds | null>;
   /** Remembers what a step found or created; forgets what the API said is gone. */
   learn(learned: Learned): Promise<void>;
 }
 
-/**
- * A memory that recalls and keeps nothing: every step looks up (the default of the step functions,
- * and what their tests use).
- */
+/** A memory that recalls and keeps nothing: the step functions' default. */
 export const NO_MEMORY: RunMemory = {
   customer: async () => null,
   products: async () => new Map(),
@@ -31,9 +24,8 @@ export const NO_MEMORY: RunMemory = {
 };
 
 /**
- * The memory of the run whose port this is. With `recall` off, customers and products
- * are looked up afresh (and what is found is still learned): the run's second pass after the API
- * said a remembered id is gone.
+ * The memory of the run whose port this is. With `recall` off, customers and products are looked
+ * up afresh (and still learned): the run's second pass after a remembered id was gone.
  *
  * @example const memory = runMemory(orderRunPort(env, tenant, registration))
  */

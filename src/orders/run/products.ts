@@ -1,14 +1,9 @@
 /**
  * @module
- * Step "products": which product each order line is invoiced on. One list call fetches every SKU
- * of the order together with the mapping's shipping, fallback and rounding products; only the
- * missing ones are created (each on its VAT class's sales account, since that account sets the
- * line's VAT). A product whose sales account belongs to another VAT class than the shop charged
- * is not used for the line: it would change the VAT and so the total; the class's fallback
- * product takes the line, with the SKU in its description.
- *
- * Products found or created are remembered with their sales accounts (`RunMemory`): an order whose
- * products are all known makes no call here, and decides exactly as the list would have.
+ * Step "products": which product each order line is invoiced on. One list call fetches every code
+ * the order may need; the missing are created on their VAT class's sales account (which sets the
+ * line's VAT). A product on another class's account would change the VAT, so the class's fallback
+ * product takes the line. What is found is remembered with its sales account (`RunMemory`).
  */
 import type { z } from "zod";
 import type { ProductPost } from "../../../shared/v2/masterdata";
@@ -26,10 +21,7 @@ export interface ProductChoice {
   created: string[];
   /** Lines moved to a fallback product, and why. */
   notes: string[];
-  /**
-   * Taken from what earlier runs of this tenant found (no call made); the sales order then tells
-   * whether they still exist.
-   */
+  /** From earlier runs' answers, no call made; the sales order tells whether they still exist. */
   remembered: boolean;
 }
 
@@ -47,10 +39,7 @@ const CLASS_NAMES: Record<VatClass, string> = {
   exempt: "utenfor mva",
 };
 
-/**
- * The code each line starts on (its SKU, or the class's shipping or fallback product), and every
- * code worth listing with the name and VAT class a create would use.
- */
+/** The code each line starts on, and every code worth listing with its name and VAT class. */
 function plannedCodes(
   order: Order,
   mapping: OrderMapping,
@@ -79,10 +68,7 @@ function plannedCodes(
   return { products, wanted };
 }
 
-/**
- * Each line's product given the products that exist (`found`: code → sales account), with a note
- * for every line moved to a fallback product.
- */
+/** Each line's product given those that exist (code → sales account), noting every fallback. */
 function decide(
   order: Order,
   mapping: OrderMapping,
@@ -113,20 +99,13 @@ function decide(
   return { products, notes };
 }
 
-/**
- * What must exist for `products`: every product a line uses, and the rounding product when it is
- * needed.
- */
+/** What must exist for `products`: every product a line uses, and the rounding one if needed. */
 const neededCodes = (products: LineProducts, mapping: OrderMapping, needRounding: boolean) =>
   new Set([...Object.values(products), ...(needRounding ? [mapping.roundingProduct] : [])]);
 
 /**
- * Resolves (and creates where the mapping says so) the products of `order`'s lines. The rounding
- * product is listed always (it costs nothing in the same call) and created when `needRounding`.
- *
- * With no call at all when `memory` knows every SKU of the order (an unknown one may exist in the
- * books or not: only the list says) and every product the lines then use, with the sales accounts
- * it last saw; otherwise one list call, and what it found or created is remembered.
+ * Resolves (and creates where the mapping says so) the products of `order`'s lines: no call when
+ * `memory` knows every SKU and every product the lines use, else one list call, remembered.
  */
 export async function chooseProducts(
   api: RunApi,
@@ -169,7 +148,6 @@ export async function chooseProducts(
     code === mapping.roundingProduct ? mapping.roundingAccount : mapping.vat[vat].salesAccount;
   for (const code of neededCodes(products, mapping, needRounding)) {
     if (found.has(code)) continue;
-    // Every code a line can use was put in `wanted` above, with its name and VAT class.
     const spec = wanted.get(code) ?? { name: code, vat: "exempt" as const };
     const salesAccount = accountOf(code, spec.vat);
     if (
@@ -206,10 +184,7 @@ export async function ensureRoundingProduct(api: RunApi, mapping: OrderMapping):
   });
 }
 
-/**
- * Creates a product; answers whether this call created it. A taken code is not an error: an earlier
- * attempt of the step, or another order's run, created the same product meanwhile.
- */
+/** Creates a product; answers whether this call did (a taken code is an earlier attempt's). */
 async function createProduct(api: RunApi, body: ProductBody & { Code: string }): Promise<boolean> {
   const reply = await api.call<ProductBody>("POST", "/Products", body);
   if (isDuplicate(reply, "Code")) return false;

@@ -1,17 +1,9 @@
 /**
  * @module
- * Step "sales order": `POST /SalesOrders/Complete` with the run's ExternalImportReference. When the
- * API says the reference is taken, an earlier attempt created the order (or it was already
- * invoiced, which turns the order into an outgoing invoice): the step finds it instead of
- * creating a second one, by that reference (`externalImportReferences=` on `GET /SalesOrders` and
- * `GET /OutgoingInvoices`), however long ago the earlier attempt was: a retry days later finds it
- * as surely as one a second later.
- * The API's own total is then checked against what the buyer paid; a difference of a few øre (the
- * API rounded VAT differently from our model) is absorbed by one VAT-free rounding line, a larger
- * one fails the step (see `MAX_ROUNDING_UNITS`).
- *
- * A cancelled order's draft is withdrawn here too: deleted, and only reported gone once the API
- * says so (or answers that there is no such order).
+ * Step "sales order": `POST /SalesOrders/Complete` with the run's reference; when the API says it
+ * is taken, the step finds the order (or the invoice it became) by it instead of creating a second.
+ * The API's total is checked against what the buyer paid, a few øre absorbed by a rounding line.
+ * Also the withdrawal of a cancelled order's draft. See docs/design/order-runs.md.
  */
 import type { z } from "zod";
 import type { SalesOrderCompletePost, SalesOrderLinePost } from "../../../shared/v2/sales";
@@ -33,10 +25,7 @@ export type SalesOrderRef =
   | { kind: "order"; id: string; number: number | null; total: number; roundingAdded: number }
   | { kind: "invoiced"; invoiceNo: number; invoiceId: string };
 
-/**
- * A sales order refused because the remembered customer or products it names are gone from the
- * books.
- */
+/** A sales order refused because the remembered customer or products it names are gone. */
 export interface Gone {
   kind: "gone";
   customer: boolean;
@@ -49,7 +38,6 @@ export interface Remembered {
   products: boolean;
 }
 
-/** What the header of the order carries besides its lines. */
 export interface SalesOrderHeader {
   customerId: number;
   reference: string;
@@ -60,7 +48,6 @@ export interface SalesOrderHeader {
   relatedInvoiceNo?: number;
 }
 
-/** The run's view of a sales order the API answered. */
 function orderRef(o: SalesOrderReply): SalesOrderRef {
   return {
     kind: "order",
@@ -71,10 +58,7 @@ function orderRef(o: SalesOrderReply): SalesOrderRef {
   };
 }
 
-/**
- * The sales order, or the invoice it became, that carries `reference`; null when neither exists.
- * The order is looked for first, then the outgoing invoice that invoicing turns it into.
- */
+/** The sales order, or else the invoice it became, that carries `reference`; null for neither. */
 export async function findExisting(api: RunApi, reference: string): Promise<SalesOrderRef | null> {
   const order = await findByReference(
     api,
@@ -94,10 +78,7 @@ export async function findExisting(api: RunApi, reference: string): Promise<Sale
   return invoice ? { kind: "invoiced", invoiceNo: invoice.InvoiceNo, invoiceId: invoice.Id } : null;
 }
 
-/**
- * The record of `list` that carries `reference` (`externalImportReferences=`), or undefined. The
- * rows are matched again here: a filter the API ignored must not hand back another record.
- */
+/** The record of `list` carrying `reference`, matched again in case the API ignored the filter. */
 async function findByReference<R extends { ExternalImportReference?: string | null | undefined }>(
   api: RunApi,
   list: string,
@@ -114,9 +95,8 @@ async function findByReference<R extends { ExternalImportReference?: string | nu
 }
 
 /**
- * Deletes a cancelled order's draft. Done only when the API says so: 200 or 204, or 404 (an
- * earlier attempt deleted it). Any other answer (409: it is being invoiced) fails the step, so the
- * run never reports "cancelled" while the draft is still in the books.
+ * Deletes a cancelled order's draft: done on 200, 204 or 404 only; any other answer (409: being
+ * invoiced) fails the step, so "cancelled" is never reported while the draft exists.
  */
 export async function deleteDraft(api: RunApi, salesOrderId: string): Promise<void> {
   const reply = await api.call("DELETE", `/SalesOrders/${salesOrderId}`);
@@ -130,9 +110,8 @@ export async function deleteDraft(api: RunApi, salesOrderId: string): Promise<vo
 }
 
 /**
- * For a cancelled order whose earlier attempt may have created its sales order: deletes the draft
- * that carries `reference`, if any (null: nothing of the order is left). A sales order that was
- * already invoiced cannot be withdrawn; it is answered, and the shop's refund credits it.
+ * Deletes the draft that carries `reference`, if any (null: nothing of the order is left). An
+ * invoiced one cannot be withdrawn: it is answered, and the shop's refund credits it.
  */
 export async function withdrawOrder(
   api: RunApi,
@@ -144,10 +123,8 @@ export async function withdrawOrder(
 }
 
 /**
- * What a refused sales order says is missing: its customer, a product, or neither (null). The API
- * answers a missing reference 404 (`Customer with id = 7 not found.`, `Product with code = 'X' not
- * found.`); a 400 counts when its message names one as not found or not existing. The match is
- * loose on purpose: a wrong "gone" costs one lookup, a missed one fails a run that a lookup mends.
+ * What a refused sales order says is missing (404, or a 400 saying "not found"): its customer, a
+ * product, or neither (null). Loose on purpose: a wrong "gone" costs only one lookup.
  *
  * @example missingReference({ operation: "POST /SalesOrders/Complete", status: 404, body: null,
  * detail: "Customer with id = 7 not found." }) // { customer: true, products: false }
@@ -161,9 +138,8 @@ export function missingReference(reply: Reply): Remembered | null {
 }
 
 /**
- * Creates (or finds) the sales order for `plan`, and makes its total exact. When the API refuses it
- * because a customer or product that came from the run's `memory` (as `remembered` says) is gone,
- * they are forgotten and `Gone` is answered instead of a failure: the run looks them up again.
+ * Creates (or finds) the sales order for `plan` and makes its total exact. A remembered customer
+ * or product the API says is gone is forgotten and answered `Gone`, for the run to look up again.
  */
 export async function createSalesOrder(
   api: RunApi,
@@ -220,7 +196,7 @@ export async function createSalesOrder(
       false,
     );
   }
-  // Rare (the API rounded otherwise than our model): the product may not exist yet.
+  // Rare (the API rounded otherwise than the plan): the product may not exist yet.
   await ensureRoundingProduct(api, mapping);
   const line = await api.call<LineBody>("POST", `/SalesOrders/${ref.id}/Lines`, {
     ProductCode: mapping.roundingProduct,

@@ -1,8 +1,7 @@
 /**
  * @module
- * Step "settle": a bank voucher that moves the money paid (or paid back) between the settlement
- * account and the customer's sub-ledger, matched to the invoice or credit note by its number. The
- * voucher's ExternalImportReference makes a repeated step a no-op.
+ * Step "settle": a bank voucher between the settlement account and the customer's sub-ledger,
+ * matched to the invoice or credit note by number; its reference makes a repeat a no-op.
  */
 import type { z } from "zod";
 import type { BankVoucherLinePost, BankVoucherPost } from "../../../shared/v2/vouchers";
@@ -12,15 +11,10 @@ import { expectStatus, isDuplicate, RunError, type RunApi } from "../../ledger/r
 import type { RunMemory } from "./memory";
 import { AccountReply, NO_VAT_CODE, parseRows, VatCodeReply } from "../../ledger/replies";
 
-/** What the run posts to `POST /Vouchers/BankJournals`, and one of its lines. */
 type VoucherBody = z.input<typeof BankVoucherPost>;
 type VoucherLine = z.input<typeof BankVoucherLinePost>;
 
-/**
- * What a settlement posts. `amount` is positive for a payment, negative for a refund paid out. The
- * ids come from `settlementIds`; `noVatId` is on every line, since bank and customer-ledger lines
- * carry no VAT.
- */
+/** What a settlement posts: `amount` positive for a payment, negative for a refund paid out. */
 export interface Settlement extends SettlementIds {
   reference: string;
   invoiceNo: number;
@@ -58,10 +52,8 @@ export async function settle(api: RunApi, s: Settlement): Promise<{ posted: bool
 }
 
 /**
- * The invoice (or credit note) numbered `invoiceNo` as the API answers it after a settlement, as
- * JSON text (a step's value must be plain), or null when the list does not show it. A payment's
- * answer does not show the invoice's new balance, so this one read does, for the events
- * `outgoing_invoice.paid` and `.balance_changed` (`events/invoice-events.ts`).
+ * The invoice `invoiceNo` as read after a settlement, as JSON text, or null: the voucher's answer
+ * does not show the new balance, which the invoice events need (`events/invoice-events.ts`).
  */
 export async function invoiceAfterSettlement(
   api: RunApi,
@@ -75,10 +67,7 @@ export async function invoiceAfterSettlement(
   return invoice && typeof invoice === "object" ? JSON.stringify(invoice) : null;
 }
 
-/**
- * The settlement ids of `accountNo`: remembered, or looked up and remembered (they do not change
- * while the account exists), so only a tenant's first settlement to an account pays the two calls.
- */
+/** The settlement ids of `accountNo`: remembered, or looked up and remembered. */
 export async function knownSettlementIds(
   api: RunApi,
   memory: RunMemory,

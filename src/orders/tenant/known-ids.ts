@@ -1,38 +1,19 @@
 /**
  * @module
- * What the tenant's order runs learned about the client's books: which customer each buyer turned
- * out to be, and which products exist with which sales account. The next order of a returning
- * buyer with known products then needs no lookup: order, send, one delivery check and payment are
- * its 4 upstream calls (6 before: a customer lookup and a product list).
- *
- * A buyer is filed under a hash of what decided the match (the keys the buyer typed and the
- * mapping's policy, see `orders/run/customer.ts`), so a remembered answer is the one a lookup
- * made for exactly those keys under exactly that policy, and no e-mail or organization number is a
- * key here. The rows are scoped to the registration: a tenant registered again starts with
- * nothing, and the rows go with the tenant. Replacing the client key empties them too: the new key
- * may open another company's books, where the same ids are other records.
- *
- * Trusted for `KNOWN_FOR_MS` after the API last showed them. Within that, a remembered id the API
- * says is gone (the sales order is refused naming the customer or a product) is forgotten and
- * looked up again by the run (`orders/workflow/order-run.ts`). An edit the API would not refuse (a
- * customer's e-mail changed, a product moved to another sales account) is seen at the next lookup,
- * at most `KNOWN_FOR_MS` later.
+ * What the tenant's order runs learned about the client's books: the customer each buyer turned
+ * out to be (filed under a hash of what decided the match), and the products with their sales
+ * accounts. Scoped to the registration, emptied when the client key is replaced, and trusted for
+ * `KNOWN_FOR_MS` after the API last showed an id. See docs/design/order-runs.md.
  */
 import { z } from "zod";
 import { KnownCustomer, KnownProduct, type Known, type KnownAsk, type Learned } from "../port";
 import type { OrderSettings } from "./order-settings";
 import { deleteAll, jsonColumn, row, rows } from "../../tenant/sql";
 
-/**
- * How long a remembered id is used without asking the API again, ms: a day. Edits in the books
- * that the API would not refuse are seen within it; a shop's regulars still cost one lookup a day.
- */
+/** How long a remembered id is used without asking the API again, ms: a day. */
 export const KNOWN_FOR_MS = 24 * 60 * 60_000;
 
-/**
- * The tables as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step).
- * `seen_at`: when the API last showed the id (epoch ms).
- */
+/** The tables as of step 5 of `schema.ts` (change them with a new step); `seen_at` is epoch ms. */
 export const KNOWN_ID_TABLES = [
   "CREATE TABLE IF NOT EXISTS known_customers (registration TEXT NOT NULL, buyer TEXT NOT NULL, customer_id INTEGER NOT NULL, data TEXT NOT NULL, seen_at INTEGER NOT NULL, PRIMARY KEY (registration, buyer))",
   "CREATE INDEX IF NOT EXISTS known_customers_seen ON known_customers (seen_at)",
@@ -45,20 +26,14 @@ const ProductRow = z
   .object({ code: z.string(), sales_account: z.int().nullable() })
   .transform((r): KnownProduct => ({ code: r.code, salesAccount: r.sales_account }));
 
-/**
- * Customers and products here; settlement ids, kept since before, in `OrderSettings`' table (they
- * never expire).
- */
+/** Customers and products here; settlement ids (which never expire) in `OrderSettings`. */
 export class KnownIds {
   constructor(
     private readonly sql: SqlStorage,
     private readonly settings: OrderSettings,
   ) {}
 
-  /**
-   * The buyer's customer and those of the codes known to `registration`, seen within `KNOWN_FOR_MS`
-   * of `now`, and the account's settlement ids.
-   */
+  /** What `ask` names that `registration`'s runs learned and is still trusted at `now`. */
   recall(registration: string, ask: KnownAsk, now: number): Known {
     const since = now - KNOWN_FOR_MS;
     const customer =
@@ -90,10 +65,7 @@ export class KnownIds {
     return { customer, products, settlement };
   }
 
-  /**
-   * Forgets what is gone, then remembers what was found or created (as seen at `now`); drops rows
-   * past `KNOWN_FOR_MS` on the way.
-   */
+  /** Forgets what is gone and what expired, then remembers what was found (seen at `now`). */
   learn(registration: string, l: Learned, now: number): void {
     for (const table of ["known_customers", "known_products"])
       this.sql.exec(`DELETE FROM ${table} WHERE seen_at <= ?`, now - KNOWN_FOR_MS);
@@ -133,10 +105,7 @@ export class KnownIds {
     }
   }
 
-  /**
-   * Forgets every customer and product (the tenant is removed, or its client key replaced); answers
-   * how many of each.
-   */
+  /** Forgets every customer and product (tenant removed, client key replaced); answers counts. */
   clear(): { customers: number; products: number } {
     return {
       customers: deleteAll(this.sql, "known_customers"),

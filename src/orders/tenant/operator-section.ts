@@ -1,8 +1,7 @@
 /**
  * @module
- * The orders' part of the operator's face (`tenant/operator-sections.ts` composes it): webhook
- * secrets and shops, the order mapping, and the order runs. Each method takes the registered
- * tenant's record first; the face checks the registration before any of them is reached.
+ * The orders' part of the operator's face (`tenant/operator-sections.ts`): webhook secrets and
+ * shops, the order mapping, and the runs. The face checks the registration before any method.
  */
 import { ok, type Outcome } from "../../kernel/outcome";
 import type { OrderMapping, OrderMappingInput } from "../../ledger/mapping";
@@ -16,7 +15,6 @@ import type { ShopBinding } from "./shop-pins";
 import type { ShopView } from "./webhook-setup";
 import { webhookStatus, type WebhookStatus } from "./webhook-status";
 
-/** What the orders' operator methods read of the tenant. */
 type OrdersHost = Pick<TenantParts, "desk" | "settings" | "pins" | "webhooks" | "arm">;
 
 /** The operator's methods for the tenant's orders. */
@@ -27,11 +25,7 @@ export class OrdersSection {
     this.#t = t;
   }
 
-  /**
-   * Stores a source's webhook secret, sealed, and for Shopify the shop it is bound to (required,
-   * and refused when another tenant holds this secret on that shop); with `graceSeconds`, a
-   * rotation (`WebhookSetup.configure`).
-   */
+  /** Stores a source's webhook secret, and the shop it is bound to (`WebhookSetup.configure`). */
   setWebhookSecret(
     r: TenantRecord,
     source: Source,
@@ -41,10 +35,7 @@ export class OrdersSection {
     return this.#t.webhooks.configure(nameOf(r), source, secret, opts, Date.now());
   }
 
-  /**
-   * Confirms the shop a first delivery pinned before shops were bound by the operator: `shop` as
-   * the console showed it becomes the operator's binding.
-   */
+  /** Makes the shop a first delivery pinned, as the console showed it, the operator's binding. */
   confirmShop(r: TenantRecord, source: Source, shop: string): Promise<Outcome<ShopBinding>> {
     return this.#t.webhooks.confirmShop(nameOf(r), source, shop);
   }
@@ -59,12 +50,10 @@ export class OrdersSection {
     return ok(webhookStatus(this.#t.settings, this.#t.pins));
   }
 
-  /** Stores the order mapping; answers it with the defaults filled in. */
   setOrderMapping(_: TenantRecord, input: OrderMappingInput): Outcome<OrderMapping> {
     return ok(this.#t.settings.setMapping(input));
   }
 
-  /** The order mapping, defaults filled in. */
   orderMapping(): Outcome<OrderMapping> {
     return ok(this.#t.settings.mapping());
   }
@@ -74,7 +63,6 @@ export class OrdersSection {
     return ok(this.#t.desk.list(state, limit));
   }
 
-  /** One order's run. */
   orderRun(_: TenantRecord, source: Source, orderId: string): Outcome<OrderRunView> {
     return this.#t.desk.view(source, orderId);
   }

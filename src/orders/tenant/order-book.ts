@@ -1,14 +1,9 @@
 /**
  * @module
- * The tenant's order index: one row per shop order (its whole run record as JSON, with the state
- * and a "has a run to start" flag as columns for the listing and the alarm), and the webhook
- * deliveries seen per source (event id and signed timestamp), kept 7 days: longer than any source
- * retries (Shopify 4 h, Stripe 3 days, Standard Webhooks ≈ 75 h).
- * All synchronous: callers read, decide and write without an await in between.
- *
- * Retention: the object's alarm purges runs nobody has touched for `RUN_RETENTION_MS` (except those
- * still waiting to start) and deliveries past their window, a batch at a time, each through an
- * index that begins with the purge's own condition, so a purge never scans the table.
+ * The tenant's order index: one row per shop order (its run record as JSON; state and "has a run to
+ * start" as columns), and the webhook deliveries seen per source, kept 7 days, longer than any
+ * source retries. All synchronous: callers read, decide and write without an await in between.
+ * The alarm purges old rows in batches, through indexes. See docs/design/order-runs.md.
  */
 import { z } from "zod";
 import type { Source } from "../order";
@@ -18,28 +13,16 @@ import { jsonColumn, row, rows } from "../../tenant/sql";
 
 /** How long a delivery's event id is remembered, ms. */
 const DELIVERY_MEMORY_MS = 7 * 86_400_000;
-/**
- * How long after a run is recorded, or after its Workflow instance could not be created, the alarm
- * tries to start it (again), ms. The intake starts a run at once; this is the backstop for a start
- * that failed or died with the object.
- */
+/** When the alarm retries a start that failed or died with the object, ms after it. */
 export const START_RETRY_MS = 5_000;
-/**
- * How long a run is kept after its last change, ms: 400 days. Over a year, so a late refund (a
- * return, a warranty claim) still finds its order's invoice and a year's runs can be reviewed at
- * the annual closing; the books themselves are the accounting system's, not ours.
- */
+/** How long a run is kept after its last change, ms: over a year, so a late refund finds it. */
 export const RUN_RETENTION_MS = 400 * 86_400_000;
-/**
- * Rows one purge deletes per table at most, so an alarm stays short; the next alarm takes the rest.
- */
+/** Rows one purge deletes per table at most, so an alarm stays short. */
 const PURGE_BATCH = 500;
 
 /**
- * The tables as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step); step 6
- * added `order_runs.start_at` and the index `order_runs_start`, step 12 `settled_on` and
- * `settled_to` (the settlement's day and account, for the payouts' unpaid orders) with the index
- * `order_runs_settled`.
+ * The tables as of step 5 of `schema.ts` (change them with a new step); later steps add `start_at`,
+ * `settled_on` and `settled_to` to `order_runs`, with their indexes.
  */
 export const ORDER_BOOK_TABLES = [
   `CREATE TABLE IF NOT EXISTS order_runs (source TEXT NOT NULL, order_id TEXT NOT NULL, state TEXT NOT NULL,
@@ -57,19 +40,13 @@ const RunRow = z.object({ data: jsonColumn(OrderRun) }).transform((r) => r.data)
 const DeliveryRow = z.object({ signed_at: z.int().nullable() });
 const OldestRow = z.object({ run: z.string().nullable(), seen: z.int().nullable() });
 
-/**
- * The order index (`RecordBook`: one record per source and `order_id`, its runs started by the
- * alarm), with the settlement's day and account as columns for the payouts' unpaid orders.
- */
+/** The order index (`RecordBook`), with the settlement's day and account as columns for payouts. */
 export class OrderBook extends RecordBook<RunState, OrderRun> {
   constructor(sql: SqlStorage) {
     super(sql, { table: "order_runs", id: "order_id", row: RunRow, startRetryMs: START_RETRY_MS });
   }
 
-  /**
-   * Stores a record (validated: a record that would not read back is refused here, not later), its
-   * start due as `RecordBook` keeps it.
-   */
+  /** Stores a record, validated so that one which would not read back is refused here. */
   put(run: OrderRun): void {
     const checked = OrderRun.parse(run);
     this.store(checked, checked.orderId, pendingStarts(checked).length > 0, {
@@ -78,10 +55,7 @@ export class OrderBook extends RecordBook<RunState, OrderRun> {
     });
   }
 
-  /**
-   * Orders whose own run has not reached an end, and every order with refunds (the caller checks
-   * theirs).
-   */
+  /** Orders whose own run has not ended, and every order with refunds (the caller checks those). */
   unfinished(): OrderRun[] {
     return rows(
       this.sql,
@@ -91,10 +65,7 @@ export class OrderBook extends RecordBook<RunState, OrderRun> {
     );
   }
 
-  /**
-   * The signed timestamp last accepted for an event id (0 when it had none), or null when the event
-   * is new.
-   */
+  /** The signed timestamp last accepted for an event id (0: none), or null when the id is new. */
   lastDelivery(source: Source, eventId: string): number | null {
     const r = row(
       this.sql,
@@ -118,10 +89,7 @@ export class OrderBook extends RecordBook<RunState, OrderRun> {
     this.sql.exec("DELETE FROM webhook_deliveries WHERE seen_at < ?", now - DELIVERY_MEMORY_MS);
   }
 
-  /**
-   * When the next purge is due (epoch ms): the oldest purgeable run's or delivery's end of
-   * retention; null when there is none.
-   */
+  /** When the next purge is due (epoch ms), or null when nothing is purgeable. */
   dueAt(): number | null {
     const oldest = row(
       this.sql,
@@ -135,11 +103,7 @@ export class OrderBook extends RecordBook<RunState, OrderRun> {
     return due.length > 0 ? Math.min(...due) : null;
   }
 
-  /**
-   * Removes, a batch at a time, the runs last changed more than `RUN_RETENTION_MS` before `now`
-   * (epoch ms) that have nothing left to start, and the deliveries past their window. Safe to
-   * repeat.
-   */
+  /** Removes a batch of expired runs with nothing left to start, and of old deliveries. */
   purge(now: number): void {
     const cutoff = new Date(now - RUN_RETENTION_MS).toISOString();
     this.sql.exec(

@@ -1,14 +1,12 @@
 /**
  * @module
- * The order side of a tenant's object: webhook secrets (sealed), the order mapping, the intake of
- * verified webhooks into the order book, starting each run's Workflow instance, and what runs
- * report back. `Tenant` owns one and exposes its methods; nothing here is reachable otherwise.
+ * The order side of a tenant's object: verifies a webhook (secrets from `order-settings.ts`, the
+ * shop from `shop-pins.ts`), records it in the order book, starts each run's Workflow instance,
+ * and takes the runs' reports and the operator's retries. `Tenant` owns one.
  *
- * Exactly once: a delivery is verified (the only awaits: opening the source's secrets and checking
- * the signature), then read, decided and written in one synchronous stretch, so twenty concurrent
- * deliveries of one order see one record and start one run. The instance is created after the
- * record is stored; if that fails, the record says so and the object's alarm starts it later, so
- * an answered webhook never loses its run.
+ * Exactly once: after verification a delivery is read, decided and written with no await, so
+ * concurrent deliveries of one order start one run; an instance not yet made is started by the
+ * alarm. See docs/design/order-runs.md.
  */
 import type { Bindings } from "../../kernel/config";
 import { log } from "../../kernel/log";
@@ -45,10 +43,7 @@ import type { ShopPins } from "./shop-pins";
 /** Whom a run is started for: the tenant, under its current registration. */
 export type RunOwner = Pick<RunParams, "tenant" | "registration">;
 
-/**
- * What a webhook did: 202 when it started or changed a run, 200 otherwise (`refused`: verified, but
- * from a shop this tenant is not bound to).
- */
+/** What a webhook did: 202 when it started or changed a run, 200 otherwise. */
 export interface WebhookIntake {
   status: 200 | 202;
   intake: Intake | PayoutIntake | "refused";
@@ -56,10 +51,7 @@ export interface WebhookIntake {
   run: OrderRunView | null;
 }
 
-/**
- * The one refusal of an unverified delivery (see `WEBHOOK_UNVERIFIED`), for an unknown tenant as
- * for a bad signature. The precise reason is logged for the operator, never answered.
- */
+/** The one refusal of an unverified delivery (`WEBHOOK_UNVERIFIED`); the reason is only logged. */
 export function unverified(tenant: string | null, source: Source, reason: string) {
   log.info("webhook-refused", { tenant, source, reason });
   return fail("bad-signature", WEBHOOK_UNVERIFIED);
@@ -74,20 +66,13 @@ const REFUSED: WebhookIntake = {
   run: null,
 };
 
-/**
- * Which outcome answers a delivery that carried several events: a start over a cancellation over a
- * duplicate. A re-delivered event needs no rule of its own: its effect is in the book, so
- * `applyEvent` already calls it a duplicate.
- */
+/** Which outcome answers a delivery of several events: a start over a cancellation, and so on. */
 const rank = (i: WebhookIntake["intake"]) =>
   ["refused", "ignored", "duplicate", "failed", "cancelled", "recorded", "started"].indexOf(i);
 
 export class OrderDesk {
   readonly book: OrderBook;
-  /**
-   * The runs' instances being made: without it every delivery of a burst made the instances of all
-   * the others again (five orders of one tenant at once: fifteen creations for five runs).
-   */
+  /** The runs' instances being made, so a burst of deliveries makes each once. */
   readonly #starts = new InstanceStarts();
 
   constructor(
@@ -95,28 +80,20 @@ export class OrderDesk {
     private readonly env: Bindings,
     private readonly settings: OrderSettings,
     private readonly pins: ShopPins,
-    /** Where payout events go: the payouts are their own unit (`payout-desk.ts`). */
     private readonly payouts: Pick<PayoutDesk, "take" | "startPending">,
-    /** Where a paid order's payment references go, for its payout's lines to find it. */
     private readonly refs: Pick<PaymentRefs, "link">,
   ) {
     this.book = new OrderBook(sql);
   }
 
-  /**
-   * When the alarm should start waiting runs (again), or null: from the stored rows only, so it is
-   * the same after an eviction and no later call can push it back.
-   */
+  /** When the alarm should start waiting runs, or null: from the stored rows only. */
   dueAt(): number | null {
     return this.book.startDueAt();
   }
 
   /**
-   * Verifies, records and starts: the whole webhook intake. A source that names its shop takes only
-   * the shop the operator bound it to (`shop-pins.ts`): every shop of one app signs with the same
-   * secret, so a verified delivery of another shop is refused, and answered 200 so the shop does
-   * not retry it for hours and then drop the subscription. Nothing of it is booked or started; the
-   * refusal is recorded for the operator.
+   * The whole webhook intake: verifies, records and starts. A verified delivery of a shop the
+   * source is not bound to is refused with a 200, so the shop does not retry it and unsubscribe.
    */
   async receive(
     owner: RunOwner,
@@ -129,7 +106,6 @@ export class OrderDesk {
     const delivery = { headers, body };
     const verified = await this.#verify(owner.tenant, adapter, delivery, now);
     if (!verified.ok) return verified;
-    /** A refusal after the signature checked out, recorded as the source's last one. */
     const refuse = (reason: string) => {
       this.pins.refuse(source, null, reason, now);
       return unverified(owner.tenant, source, reason);
@@ -137,7 +113,6 @@ export class OrderDesk {
     // From here to the end of the intake: no await, so concurrent deliveries cannot interleave.
     const { eventId, signedAt } = verified.value;
     const shop = adapter.shopOf?.(delivery);
-    // The source always names its shop: a delivery without one is not the source's own.
     if (shop === null) return refuse("delivery names no shop");
     const refused = shop === undefined ? null : this.pins.admit(source, shop, now);
     if (refused !== null) {
@@ -145,9 +120,7 @@ export class OrderDesk {
       return ok(REFUSED);
     }
     const seen = eventId === null ? null : this.book.lastDelivery(source, eventId);
-    // An event id seen within its window, with no signed time to tell a retry by (Shopify): the
-    // same event again, a lost answer's retry or a replay. Either way it changes nothing and starts
-    // nothing.
+    // Seen, with no signed time to tell a retry by (Shopify): the same event; it changes nothing.
     if (seen !== null && signedAt === null)
       return ok({
         status: 200,
@@ -190,7 +163,6 @@ export class OrderDesk {
         continue;
       }
       if (event.kind === "payment") {
-        // A link only: the order's run (which may not have arrived yet) is not touched.
         this.refs.link(source, event.orderId, event.refs, now);
         if (rank("recorded") >= rank(answer.intake))
           answer = {
@@ -213,11 +185,7 @@ export class OrderDesk {
           run: publicView(run),
         };
     }
-    // Remembered only when the delivery changed the book, and only once it is verified. A delivery
-    // that changed nothing needs no memory (the book calls it a duplicate again, or ignores it
-    // again), and remembering it let anyone holding one genuine Shopify delivery add a row a
-    // replay, for 7 days: its event id is outside the signature, so each replay can bring a new
-    // one. Rows now grow only with changes to the book, which a replay cannot make twice.
+    // Only a delivery that changed the book is remembered, so replays cannot grow the table.
     if (eventId !== null && rank(answer.intake) > rank("duplicate"))
       this.book.remember(source, eventId, signedAt, now);
     await this.startPending(owner);
@@ -226,9 +194,8 @@ export class OrderDesk {
   }
 
   /**
-   * The delivery's identity once one of the source's live secrets verifies it: the current one,
-   * then the one it replaced while its grace period runs. Only a verified signature gets as far as
-   * a 400 (Stripe's event JSON); every other refusal is the one unverified answer.
+   * The delivery's identity once one of the source's live secrets verifies it. Only a verified
+   * signature gets as far as a 400; every other refusal is the one unverified answer.
    */
   async #verify(
     tenant: TenantName,
@@ -243,14 +210,11 @@ export class OrderDesk {
       if (verified.error.status === 400) return fail("bad-request", verified.error.detail);
       reason = verified.error.detail;
     }
-    // One row per source, overwritten: a stream of forged deliveries cannot grow the storage.
     this.pins.refuse(adapter.source, null, reason, now);
     return unverified(tenant, adapter.source, reason);
   }
 
-  /**
-   * Creates the Workflow instances of runs that have none yet; true when some are still waiting.
-   */
+  /** Creates the instances of runs that have none yet; true when some are still waiting. */
   async startPending(owner: RunOwner): Promise<boolean> {
     let waiting = false;
     for (const run of this.book.pending()) {
@@ -279,10 +243,7 @@ export class OrderDesk {
     return waiting;
   }
 
-  /**
-   * Whether the book (read now, not the caller's earlier copy) still has `start` of the order to
-   * make.
-   */
+  /** Whether the book, read now, still has `start` of the order to make. */
   #stillPending(
     source: Source,
     orderId: string,
@@ -296,9 +257,8 @@ export class OrderDesk {
   }
 
   /**
-   * Terminates the Workflow instances of every run still under way (the tenant is being removed).
-   * Best effort: a run that escapes termination still stops at its next step, because its
-   * registration is gone (see `OrderRunPort`).
+   * Terminates the instances of every run under way (the tenant is being removed). Best effort: a
+   * run that escapes stops at its next step, its registration being gone (`OrderRunPort`).
    */
   async stopAll(owner: RunOwner): Promise<void> {
     const ids: Promise<string>[] = [];
@@ -355,9 +315,8 @@ export class OrderDesk {
   }
 
   /**
-   * What a run reports: a step done (on the order, or on its refund), states and ids found. A
-   * report may bring the invoice that waiting refunds need (see `pendingStarts`): their runs start
-   * now, and the answer says so (the object's alarm may then be due).
+   * Records what a run reports. A report may bring the invoice waiting refunds need: their runs
+   * start now, and the answer is true (the alarm may then be due).
    */
   async report(
     owner: RunOwner,
@@ -367,8 +326,7 @@ export class OrderDesk {
     patch: RunPatch,
   ): Promise<boolean> {
     const next = this.#update(source, orderId, refundId, (r, refund) => {
-      // A refund's credit note may land before the invoice's settlement is booked: "credited"
-      // stays.
+      // A credit note may land before the invoice's settlement is booked: "credited" stays.
       const keep = r.state === "credited" && patch.order?.state === "settled";
       Object.assign(r, patch.order, keep ? { state: "credited" } : {});
       if (refund) Object.assign(refund, patch.refund);
@@ -379,10 +337,7 @@ export class OrderDesk {
     return true;
   }
 
-  /**
-   * A failed order (or refund) gets a new attempt: a new Workflow instance, the steps' own
-   * references keep it from duplicating anything. "nothing-failed" when there is nothing to retry.
-   */
+  /** A new attempt (a new instance) for a failed order or refund; a conflict when none failed. */
   async retry(owner: RunOwner, source: Source, orderId: string): Promise<Outcome<OrderRunView>> {
     const run = this.book.get(source, orderId);
     if (!run) return notFound(source, orderId);
@@ -391,8 +346,7 @@ export class OrderDesk {
         "conflict",
         "Neither the order nor any of its refunds failed: there is nothing to retry.",
       );
-    // An order that came unusable (see `UnusableOrder`) failed on what the shop sent: retrying
-    // reads the same.
+    // An unusable order failed on what the shop sent: a retry would read the same.
     if (run.state === "failed" && !run.order)
       return fail(
         "conflict",

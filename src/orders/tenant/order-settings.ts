@@ -1,16 +1,12 @@
 /**
  * @module
- * What the tenant's order runs are configured with: each shop source's webhook secret (sealed,
- * bound to `webhook:<tenant>:<source>`, opened only here to verify a delivery), the secret it
- * replaced while that one's grace period runs, the order mapping, and ids a run looked up once (a
- * settlement account's id, the VatId of code 0). The shop a source is bound to is `shop-pins.ts`'s;
- * setting a secret of a source that names its shop goes through `webhook-setup.ts`.
+ * What the tenant's order runs are configured with: each source's webhook secret (sealed, bound to
+ * `webhook:<tenant>:<source>`, opened only here), the one it replaced during its grace period, the
+ * order mapping, and each settlement account's ids. The shop binding is `shop-pins.ts`'s; a secret
+ * of a source that names its shop is set through `webhook-setup.ts`.
  *
- * Rotation keeps one previous secret, like gateway keys keep theirs: Shopify and WooCommerce sign
- * with one secret at a time and switch over on their own schedule (Shopify takes up to an hour), so
- * deliveries signed with the old one keep arriving for a while. A second rotation replaces the
- * previous secret; a PUT replaces the current one outright and drops the previous (a leaked
- * secret).
+ * One previous secret is kept: Shopify and WooCommerce switch secrets on their own schedule, so
+ * deliveries signed with the old one keep coming for a while. An outright setting drops it.
  */
 import { z } from "zod";
 import { Sealed } from "../../kernel/crypto";
@@ -28,10 +24,7 @@ import type { TenantName } from "../../kernel/stubs";
 import type { Sealer } from "../../tenant/sealer";
 import { deleteAll, jsonColumn, row } from "../../tenant/sql";
 
-/**
- * The tables as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step). Step 7
- * gave `webhook_shops` to `shop-pins.ts`, with a column.
- */
+/** The tables as of step 5 of `schema.ts` (change them with a new step; later ones add columns). */
 export const ORDER_SETTINGS_TABLES = [
   "CREATE TABLE IF NOT EXISTS webhook_secrets (source TEXT PRIMARY KEY, sealed TEXT NOT NULL)",
   "CREATE TABLE IF NOT EXISTS order_mapping (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL)",
@@ -41,17 +34,13 @@ export const ORDER_SETTINGS_TABLES = [
 ];
 
 /**
- * Step 11 of `schema.ts`: the defaults a tenant from before payouts keeps. Its one row says where
- * that tenant's paid orders settle while its mapping names no account (1920, as they always did);
- * a tenant registered since has no row and settles each source to its clearing account.
+ * Step 11 of `schema.ts`: a tenant from before payouts has one row (its paid orders settle to 1920
+ * while its mapping names no account); any other has none and settles to clearing accounts.
  */
 export const MAPPING_DEFAULTS_TABLE =
   "CREATE TABLE IF NOT EXISTS mapping_defaults (id INTEGER PRIMARY KEY CHECK (id = 1), settlement_account INTEGER)";
 
-/**
- * How a secret is set: outright, or as a rotation with `graceSeconds` of overlap; and the shop its
- * source is bound to (sources that name their shop only, `webhook-setup.ts`).
- */
+/** How a secret is set: outright, or a rotation with `graceSeconds` of overlap; and its shop. */
 export interface SecretOptions {
   graceSeconds?: number;
   shopDomain?: string;
@@ -62,10 +51,6 @@ export interface SecretSet {
   previousSecretRetiresAt: string | null;
 }
 
-/**
- * The tables that hold webhook secrets: the current one, and the one it replaced in its grace
- * period.
- */
 type SecretTable = "webhook_secrets" | "webhook_previous_secrets";
 
 const SecretRow = z.object({ sealed: jsonColumn(Sealed) }).transform((r) => r.sealed);
@@ -88,11 +73,7 @@ export class OrderSettings {
     private readonly sealer: Sealer,
   ) {}
 
-  /**
-   * Seals and stores a source's webhook secret; false when SECRETS_KEY is not configured. With
-   * `previousRetiresAt` (epoch ms) the secret it replaces keeps verifying until then (a rotation);
-   * without, the replacement is outright and no earlier secret verifies any more.
-   */
+  /** Seals and stores a source's secret (see `store`); false when SECRETS_KEY is not configured. */
   async setSecret(
     tenant: TenantName,
     source: Source,
@@ -105,11 +86,7 @@ export class OrderSettings {
     return true;
   }
 
-  /**
-   * Sets a source's secret (see `setSecret`; with `graceSeconds`, a rotation from `now`, epoch ms).
-   * Answers when the previous secret retires, null when none is kept. A shop domain is not this
-   * module's: `WebhookSetup.configure` binds it.
-   */
+  /** Sets a source's secret (with `graceSeconds`, a rotation from `now`); shops: `WebhookSetup`. */
   async configure(
     tenant: TenantName,
     source: Source,
@@ -122,17 +99,14 @@ export class OrderSettings {
     return ok(this.store(source, sealed, retiresAt(opts, now)));
   }
 
-  /**
-   * `secret` sealed for the source's context, nothing stored yet: null when SECRETS_KEY is not
-   * configured. Sealing first lets a caller check elsewhere before it writes (`webhook-setup.ts`).
-   */
+  /** `secret` sealed for the source, nothing stored; null when SECRETS_KEY is not configured. */
   seal(tenant: TenantName, source: Source, secret: string): Promise<Sealed | null> {
     return this.sealer.seal(secret, context(tenant, source));
   }
 
   /**
-   * Stores a sealed secret as the source's current one, synchronously. With `previousRetiresAt`
-   * (epoch ms) the one it replaces keeps verifying until then; without, it is dropped.
+   * Stores a sealed secret as the source's current one. With `previousRetiresAt` (epoch ms) the one
+   * it replaces keeps verifying until then; without, it is dropped.
    */
   store(source: Source, sealed: Sealed, previousRetiresAt?: number): SecretSet {
     this.sql.exec("DELETE FROM webhook_previous_secrets WHERE source = ?", source);
@@ -155,10 +129,7 @@ export class OrderSettings {
     };
   }
 
-  /**
-   * Whether `source` has a secret, and when it was set (epoch ms; null for one set before step 8
-   * of `schema.ts` recorded the time). Never the secret.
-   */
+  /** Whether `source` has a secret, and when it was set (epoch ms, null if unrecorded). */
   secretSetAt(source: Source): { set: boolean; at: number | null } {
     const r = row(
       this.sql,
@@ -179,10 +150,7 @@ export class OrderSettings {
     );
   }
 
-  /**
-   * The secrets a delivery may be signed with at `now` (epoch ms): the current one, then the one it
-   * replaced while its grace period runs. Empty when none is set.
-   */
+  /** The secrets a delivery may be signed with at `now`: the current, then the previous one. */
   async secrets(tenant: TenantName, source: Source, now: number): Promise<string[]> {
     const current = await this.secret(tenant, source);
     const sealed = row(
@@ -196,7 +164,6 @@ export class OrderSettings {
     return [current, previous].filter((s): s is string => s !== null);
   }
 
-  /** When the previous secret of a source retires (epoch ms), or null when there is none. */
   previousRetiresAt(source: Source): number | null {
     return (
       row(
@@ -208,10 +175,7 @@ export class OrderSettings {
     );
   }
 
-  /**
-   * When the earliest previous secret retires (epoch ms): the alarm removes it then. Null when
-   * none.
-   */
+  /** When the earliest previous secret retires (epoch ms), for the alarm; null when none. */
   dueAt(): number | null {
     return (
       row(this.sql, DueRow, "SELECT MIN(retires_at) AS due FROM webhook_previous_secrets")?.due ??
@@ -219,9 +183,7 @@ export class OrderSettings {
     );
   }
 
-  /**
-   * Removes the previous secrets retired by `now` (epoch ms): a secret nobody may use is not kept.
-   */
+  /** Removes the previous secrets retired by `now` (epoch ms). */
   purge(now: number): void {
     this.sql.exec("DELETE FROM webhook_previous_secrets WHERE retires_at <= ?", now);
   }
@@ -235,7 +197,6 @@ export class OrderSettings {
     return resolveMapping(input, this.defaults());
   }
 
-  /** The mapping, defaults filled in. */
   mapping(): OrderMapping {
     return resolveMapping(
       row(this.sql, MappingRow, "SELECT data FROM order_mapping WHERE id = 1") ?? {},
@@ -243,10 +204,7 @@ export class OrderSettings {
     );
   }
 
-  /**
-   * The tenant's own defaults: a tenant from before payouts keeps settling to 1920 until its
-   * mapping says otherwise (`MAPPING_DEFAULTS_TABLE`); any other has the new ones.
-   */
+  /** The tenant's own defaults (`MAPPING_DEFAULTS_TABLE`). */
   defaults(): MappingDefaults {
     return (
       row(this.sql, DefaultsRow, "SELECT settlement_account FROM mapping_defaults WHERE id = 1") ??
@@ -254,12 +212,10 @@ export class OrderSettings {
     );
   }
 
-  /** The settlement ids remembered for an account number, or null. */
   settlementIds(accountNo: number): SettlementIds | null {
     return row(this.sql, IdsRow, "SELECT data FROM settlement_ids WHERE account_no = ?", accountNo);
   }
 
-  /** Remembers an account number's settlement ids. */
   rememberSettlementIds(accountNo: number, ids: SettlementIds): void {
     this.sql.exec(
       "INSERT OR REPLACE INTO settlement_ids (account_no, data) VALUES (?, ?)",
@@ -268,18 +224,12 @@ export class OrderSettings {
     );
   }
 
-  /**
-   * Forgets every settlement account's ids (the client key was replaced: they are another company's
-   * records, and a voucher naming them would fail on every later settlement); answers how many.
-   */
+  /** Forgets every settlement account's ids (the client key was replaced); answers how many. */
   clearSettlementIds(): number {
     return deleteAll(this.sql, "settlement_ids");
   }
 
-  /**
-   * Removes every secret, the mapping, the tenant's own defaults (a tenant registered again is a
-   * new one) and the remembered ids.
-   */
+  /** Removes every secret, the mapping, the tenant's own defaults and the remembered ids. */
   clear(): void {
     for (const table of [
       "webhook_secrets",
@@ -292,9 +242,8 @@ export class OrderSettings {
   }
 
   /**
-   * `sealed`, a record read from `table`, opened. SECRETS_KEY rotation: re-sealed under the current
-   * key the first time it is opened, unless the row changed while it was being opened (a new secret
-   * set meanwhile must not be overwritten by the old one; a seal's ciphertext is unique to it).
+   * `sealed`, read from `table`, opened; re-sealed under a rotated SECRETS_KEY, unless the row
+   * changed meanwhile (a seal's ciphertext is unique, so a newer secret is never overwritten).
    */
   async #open(
     table: SecretTable,

@@ -1,39 +1,31 @@
 /**
  * @module
- * The shop each source that names its shop (Shopify's `X-Shopify-Shop-Domain`) is bound to, and
- * the last delivery refused for naming another. The shop header is outside the signature and every
- * shop of one Shopify app signs with the app's one secret, so the secret alone cannot tell this
- * tenant's shop from another shop of the app: the binding does.
- *
- * The operator binds the shop with the secret (`webhook-setup.ts`). Before that was required, a
- * delivery could pin it (trust on first use: whichever shop's delivery came first won, and the
- * tenant's own shop was refused after it). Those pins are kept, so live shops keep working, but
- * flagged `first-delivery` until the operator confirms them on the console.
- *
- * A refusal is kept as one row per source (the last one, with a count), never a row per delivery:
- * a shop that keeps sending cannot grow the tenant's storage.
+ * The shop each source that names its shop (Shopify) is bound to: every shop of one app signs with
+ * the same secret, so the binding, not the secret, tells this tenant's shop. The operator binds it
+ * with the secret (`webhook-setup.ts`); a pin made by a first delivery is kept, flagged
+ * `first-delivery`, until the operator confirms it. Also the last accepted and the last refused
+ * delivery, one row per source, so deliveries cannot grow the storage. See docs/orders.md.
  */
 import { z } from "zod";
 import type { Source } from "../order";
 import { row } from "../../tenant/sql";
 
-/** `webhook_refusals`, as of step 7 of `schema.ts` (change it with a new step). */
 /** `webhook_accepted`, as of step 8 of `schema.ts` (change it with a new step). */
 export const ACCEPTED_TABLE =
   "CREATE TABLE IF NOT EXISTS webhook_accepted (source TEXT PRIMARY KEY, at INTEGER NOT NULL)";
 
+/** `webhook_refusals`, as of step 7 of `schema.ts` (change it with a new step). */
 export const SHOP_REFUSALS_TABLE =
   "CREATE TABLE IF NOT EXISTS webhook_refusals (source TEXT PRIMARY KEY, shop TEXT, reason TEXT NOT NULL, at INTEGER NOT NULL, count INTEGER NOT NULL)";
 
-/** Who bound a source's shop: the operator, or (before binding was required) a first delivery. */
+/** Who bound a source's shop: the operator, or a first delivery (no longer made). */
 export const BoundBy = z.enum(["operator", "first-delivery"]);
 export type BoundBy = z.output<typeof BoundBy>;
 
-/** The shop a source is bound to, and by whom. */
 export const ShopBinding = z.object({ shop: z.string(), boundBy: BoundBy });
 export type ShopBinding = z.output<typeof ShopBinding>;
 
-/** The last delivery refused for its shop: when (epoch ms), which shop, why, and how many so far. */
+/** The last refused delivery: when (epoch ms), which shop, why, and how many so far. */
 export const ShopRefusal = z.object({
   at: z.int(),
   shop: z.string().nullable(),
@@ -49,7 +41,6 @@ const BindingRow = z
 export class ShopPins {
   constructor(private readonly sql: SqlStorage) {}
 
-  /** The shop `source` is bound to, or null when none is. */
   binding(source: Source): ShopBinding | null {
     return row(
       this.sql,
@@ -68,10 +59,7 @@ export class ShopPins {
     );
   }
 
-  /**
-   * The operator confirms a pin a first delivery made: it becomes the operator's. Only the shop the
-   * operator was shown (compare and set); false when the source is bound to another shop now.
-   */
+  /** Makes a first delivery's pin of `shop` the operator's; false when bound to another now. */
   confirm(source: Source, shop: string): boolean {
     this.sql.exec(
       "UPDATE webhook_shops SET bound_by = 'operator' WHERE source = ? AND shop = ?",
@@ -82,9 +70,8 @@ export class ShopPins {
   }
 
   /**
-   * Whether a verified delivery naming `shop` is taken: null when `source` is bound to it, the
-   * reason otherwise, recorded as the source's last refusal at `now` (epoch ms). No shop bound
-   * takes nothing: a first delivery no longer pins one.
+   * Null when a verified delivery naming `shop` is taken (`source` is bound to it); otherwise the
+   * reason, recorded as the last refusal. With no shop bound, nothing is taken.
    */
   admit(source: Source, shop: string, now: number): string | null {
     const bound = this.binding(source);
@@ -96,11 +83,7 @@ export class ShopPins {
     return reason;
   }
 
-  /**
-   * Records a refused delivery of `source` (its shop, if it named one, and why) as the source's
-   * last refusal at `now`: one row per source, overwritten, so refusals cannot grow the storage.
-   * Shop refusals and signature refusals share it: the operator asks "what was refused last".
-   */
+  /** Records a refused delivery (shop or signature) as the source's last refusal, counted. */
   refuse(source: Source, shop: string | null, reason: string, now: number): void {
     this.sql.exec(
       `INSERT INTO webhook_refusals (source, shop, reason, at, count) VALUES (?, ?, ?, ?, 1)
@@ -113,7 +96,7 @@ export class ShopPins {
     );
   }
 
-  /** Records `source`'s last accepted (verified and admitted) delivery at `now`: one row a source. */
+  /** Records `source`'s last accepted (verified and admitted) delivery at `now`. */
   accept(source: Source, now: number): void {
     this.sql.exec(
       "INSERT INTO webhook_accepted (source, at) VALUES (?, ?) ON CONFLICT (source) DO UPDATE SET at = excluded.at",
@@ -122,7 +105,6 @@ export class ShopPins {
     );
   }
 
-  /** When `source`'s last accepted delivery came (epoch ms), or null. */
   lastAccepted(source: Source): number | null {
     return (
       row(
@@ -134,7 +116,7 @@ export class ShopPins {
     );
   }
 
-  /** The last delivery of `source` refused for its shop, or null. */
+  /** The last refused delivery of `source`, or null. */
   lastRefusal(source: Source): ShopRefusal | null {
     return row(
       this.sql,
@@ -144,7 +126,7 @@ export class ShopPins {
     );
   }
 
-  /** Removes every binding and refusal (the tenant is removed). */
+  /** Removes every binding and record (the tenant is removed). */
   clear(): void {
     this.sql.exec("DELETE FROM webhook_shops");
     this.sql.exec("DELETE FROM webhook_refusals");

@@ -1,14 +1,10 @@
 /**
  * @module
- * Setting a source's webhook secret on the operator's word, and binding the shop of a source that
- * names its shop (Shopify). Such a secret is taken only with its shop domain, and only if no other
- * tenant holds the same secret on the same shop: the directory's index
- * (`orders/directory-shop-claims.ts`) is asked first, with the secret's SHA-256, never the secret.
- * Nothing is written here until it agreed: the secret is sealed first (no write), then claimed,
- * then stored with its shop in one synchronous stretch.
- *
- * Calls are taken one at a time (`#serial`): the claim is an await, and two settings of one tenant
- * interleaved there could leave the index naming the secret the tenant did not keep.
+ * Setting a source's webhook secret, and binding the shop of a source that names its shop. Such a
+ * secret is taken only with its shop, and only if no other tenant holds it on that shop (the
+ * directory's index, `orders/directory-shop-claims.ts`, asked with its SHA-256): sealed, claimed,
+ * then stored with its shop in one synchronous stretch. Calls run one at a time, since two
+ * interleaved at the claim could leave the index naming a secret the tenant did not keep.
  */
 import { sha256Hex } from "../../kernel/crypto";
 import { ADAPTERS } from "../adapters/adapters";
@@ -24,7 +20,7 @@ import {
 } from "./order-settings";
 import type { ShopBinding, ShopPins, ShopRefusal } from "./shop-pins";
 
-/** The cross-tenant index, as the tenant reaches it (the directory object, `Directory.claimShop`). */
+/** The cross-tenant index, as the tenant reaches it (`Directory.claimShop`). */
 export interface ShopIndex {
   claim(claim: ShopClaim): Promise<ClaimAnswer>;
 }
@@ -36,7 +32,7 @@ export interface ShopView {
   lastRefusal: ShopRefusal | null;
 }
 
-/** The sources that name their shop in a delivery, so a secret of theirs is bound to one. */
+/** The sources that name their shop in a delivery. */
 const SHOP_SOURCES = Object.values(ADAPTERS)
   .filter((a) => a.shopOf !== undefined)
   .map((a) => a.source);
@@ -51,9 +47,8 @@ export class WebhookSetup {
   ) {}
 
   /**
-   * Sets `source`'s secret (with `graceSeconds`, a rotation from `now`, epoch ms). A source that
-   * names its shop needs `shopDomain` (422 naming it otherwise), and is refused (409) when another
-   * tenant holds this secret on that shop; other sources take no shop domain (400).
+   * Sets `source`'s secret (with `graceSeconds`, a rotation). A source that names its shop needs
+   * `shopDomain` (422), refused (409) if another tenant holds this secret there; others take none.
    */
   configure(
     tenant: TenantName,
@@ -88,7 +83,7 @@ export class WebhookSetup {
       const held = previousRetiresAt === undefined ? [] : await this.#held(tenant, source);
       const claimed = await this.#claim(tenant, source, secret, shop, held);
       if (!claimed.ok) return claimed;
-      // No await from here: the secret and its shop are stored together or not at all.
+      // No await from here: the secret and its shop are stored together.
       const set = this.settings.store(source, sealed, previousRetiresAt);
       this.pins.bind(source, shop);
       return ok(set);
@@ -96,9 +91,8 @@ export class WebhookSetup {
   }
 
   /**
-   * The operator confirms the shop a first delivery pinned (`shop`, as the console showed it): it
-   * is claimed in the index with the current secret and becomes the operator's binding. Refused
-   * when the source is bound to another shop now, or another tenant holds the secret on it.
+   * Makes the shop a first delivery pinned (as the console showed it) the operator's binding, once
+   * claimed in the index with the current secret.
    */
   confirmShop(tenant: TenantName, source: Source, shop: string): Promise<Outcome<ShopBinding>> {
     return this.#serial(async () => {
@@ -129,7 +123,6 @@ export class WebhookSetup {
     }));
   }
 
-  /** `secret` on `shop` claimed for the tenant in the index; a 409 naming the holder if taken. */
   async #claim(
     tenant: TenantName,
     source: Source,
@@ -153,7 +146,7 @@ export class WebhookSetup {
         );
   }
 
-  /** The current secret on its shop, which a rotation keeps verifying: the index records it too. */
+  /** The current secret on its shop, which a rotation keeps verifying, for the index. */
   async #held(tenant: TenantName, source: Source): Promise<SecretOnShop[]> {
     const current = await this.settings.secret(tenant, source);
     const bound = this.pins.binding(source);
@@ -162,7 +155,6 @@ export class WebhookSetup {
       : [{ fingerprint: await sha256Hex(current), shop: bound.shop }];
   }
 
-  /** Runs `task` after every earlier one of this object has settled. */
   #serial<T>(task: () => Promise<T>): Promise<T> {
     const run = this.#queue.then(task, task);
     this.#queue = run.catch(() => undefined);

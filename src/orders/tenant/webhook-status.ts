@@ -1,9 +1,8 @@
 /**
  * @module
  * What the operator sees of each webhook source: whether a secret is set and when (never the
- * secret), the shop it is bound to, the last accepted delivery and the last refused one with its
- * reason. Read only, from the rows `order-settings.ts` and `shop-pins.ts` keep (one row per source
- * each, overwritten: nothing here grows with deliveries).
+ * secret), its shop, and the last accepted and refused deliveries. Read only, from the rows
+ * `order-settings.ts` and `shop-pins.ts` keep, one per source.
  */
 import { z } from "zod";
 import { ADAPTERS } from "../adapters/adapters";

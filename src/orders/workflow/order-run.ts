@@ -1,14 +1,9 @@
 /**
  * @module
- * The steps of one order run (`OrderToInvoice`): the order's (customer, products, sales order,
+ * The flows of one order run (`OrderToInvoice`): the order's (customer, products, sales order,
  * send, delivery, settle) and a refund's (await the invoice, credit note, send, settle). Every API
- * step is retried by the engine and idempotent on its own (see `orders/run/`), and reports to
- * the tenant's object through `OrderRunPort`, from inside its step (see `RunSteps`).
- *
- * Customers, products and settlement ids come from the tenant's memory when it has them
- * (`orders/run/memory.ts`), so a returning buyer with known products costs 4 calls: order,
- * send, one delivery check, payment. A remembered id the API says is gone is forgotten, and the
- * customer, products and sales order steps run once more with fresh lookups (`#parties`).
+ * step is idempotent on its own (`orders/run/`); a remembered id the API says is gone sends the
+ * run through customer, products and sales order once more. See docs/design/order-runs.md.
  */
 import type { WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
@@ -35,24 +30,15 @@ import { invoiceAfterSettlement, knownSettlementIds, settle } from "../run/settl
 import type { RunPatch, Settlement } from "../runs";
 import { RunSteps } from "./run-steps";
 
-/**
- * Waits between sentState polls, s: the API delivers in seconds; after ≈ 20 minutes the run gives
- * up.
- */
+/** Waits between sentState polls, s: delivery takes seconds; the run gives up after ≈ 20 min. */
 const POLL_WAITS_S = [2, 2, 3, 5, 10, 20, 30, 60, 120, 300, 600];
-/**
- * A refund that came before its order waits for the order's invoice this long in all (30 s
- * doubling, 10 times ≈ 8.5 h). A refund of a recorded order is started only once it is invoiced.
- */
+/** How long a refund that came before its order waits for the invoice: 30 s doubling, ≈ 8.5 h. */
 const AWAIT_INVOICE: WorkflowStepConfig = {
   retries: { limit: 10, delay: "30 seconds", backoff: "exponential" },
   timeout: "1 minute",
 };
 
-/**
- * How `#salesOrder` makes an order: its customer and reference, a credit note's invoice, and what
- * came from the run's memory.
- */
+/** How `#salesOrder` makes an order: customer, reference, a credit note's invoice, the memory. */
 interface SalesOrderOptions {
   customerId: number;
   ref: string;
@@ -63,7 +49,6 @@ interface SalesOrderOptions {
 
 /** One run's steps: `invoice()` for an order, `credit()` for a refund, built from `RunSteps`. */
 export class Run extends RunSteps {
-  /** The order's run. */
   async invoice(): Promise<unknown> {
     const { run, mapping } = await this.load();
     const order = run.order;
@@ -76,8 +61,7 @@ export class Run extends RunSteps {
     if (unexplained) return this.refuse(unexplained);
     const needsRounding = draft.rounding !== 0;
     let made = await this.#parties(order, mapping, needsRounding, true);
-    // A remembered customer or product the API no longer has: forgotten by the sales order step, so
-    // the steps run once more with fresh lookups ("customer (looked up again)" and so on).
+    // A remembered id the API no longer has: the steps run once more with fresh lookups.
     if (made.salesOrder?.kind === "gone")
       made = await this.#parties(order, mapping, needsRounding, false);
     const { customer, salesOrder } = made;
@@ -179,9 +163,8 @@ export class Run extends RunSteps {
   }
 
   /**
-   * A cancelled order: stopped at once on its first attempt (nothing was written yet); on a later
-   * attempt an earlier one may have left a draft sales order, which is deleted first, so
-   * "cancelled" is never reported while a draft of the order is in the books.
+   * A cancelled order: stopped at once on its first attempt; a later attempt first deletes any
+   * draft an earlier one left, so "cancelled" is never reported while a draft is in the books.
    */
   async #withdraw(order: Order): Promise<unknown> {
     if (this.runAttempt === 1) return this.stop("cancelled before the run began");
@@ -197,10 +180,7 @@ export class Run extends RunSteps {
       : this.stop("cancelled; no draft of the order is left");
   }
 
-  /**
-   * The order's customer, products and sales order. With `recall`, customer and products may come
-   * from the tenant's memory, and the sales order answers `gone` when the API no longer has them.
-   */
+  /** Customer, products and sales order; with `recall`, ids may come from the tenant's memory. */
   async #parties(order: Order, mapping: OrderMapping, needsRounding: boolean, recall: boolean) {
     const again = recall ? "" : " (looked up again)";
     const memory = runMemory(this.port, recall);
@@ -243,8 +223,7 @@ export class Run extends RunSteps {
     const result = await this.apiStep(
       name,
       async (api, attempt) => {
-        // An earlier attempt may have created the draft and not lived to report it: it is
-        // withdrawn.
+        // An earlier attempt may have created the draft and not lived to report it.
         if (cancellable && (await this.cancelled()))
           return attempt > 1 || this.runAttempt > 1 ? withdrawOrder(api, ref) : null;
         // A credit note's products were settled by the invoice's run; only rounding may be new.
@@ -284,10 +263,7 @@ export class Run extends RunSteps {
     return result;
   }
 
-  /**
-   * Sends (unless sentState shows it sent) and polls until delivered; null when cancelled before
-   * sending.
-   */
+  /** Sends (unless sentState shows it sent) and polls until delivered; null if cancelled first. */
   async #deliver(
     so: SalesOrderRef,
     mapping: OrderMapping,
@@ -299,8 +275,7 @@ export class Run extends RunSteps {
       await this.record("invoice found", done({ invoiceNo: so.invoiceNo }));
       return { invoiceNo: so.invoiceNo };
     }
-    // The step that sees the invoice delivered reports it, and announces the invoice (created and
-    // sent), as part of that step.
+    // The step that sees the invoice delivered reports and announces it, inside that step.
     const delivered = (d: Delivery | { state: "cancelled" }): RunPatch =>
       d.state === "sent" ? done({ invoiceNo: d.invoiceNo }) : {};
     const sent = (d: Delivery | { state: "cancelled" }, at: number) =>
@@ -319,8 +294,7 @@ export class Run extends RunSteps {
       "send invoice",
       async (api, attempt): Promise<Delivery | { state: "cancelled" }> => {
         if (cancellable && (await this.cancelled()) && (await sentState(api, so.id)) === null) {
-          // Not sent yet: the draft order is removed, so nothing of a cancelled order stays in the
-          // books.
+          // Not sent yet: nothing of a cancelled order stays in the books.
           await deleteDraft(api, so.id);
           return { state: "cancelled" };
         }
@@ -353,10 +327,7 @@ export class Run extends RunSteps {
     return { invoiceNo: state.invoiceNo };
   }
 
-  /**
-   * Settles to the source's account under the mapping (`settlementAccountOf`), and reports where
-   * and when (`after`), so that a payout later credits exactly that account.
-   */
+  /** Settles to the source's account and reports where and when, for the payout to credit it. */
   async #settle(
     name: string,
     order: Order,

@@ -1,11 +1,8 @@
 /**
  * @module
- * `OrderToInvoice`: one durable run per shop order, and one per refund. The order's run finds or
- * creates the customer and products, creates the sales order, sends the invoice, waits until it is
- * delivered and, for a paid order, settles it with a bank voucher. A refund's run waits for the
- * invoice, then does the same with a credit note. Every step is retried by the engine and is
- * idempotent on its own (see `orders/run/`); each reports to the tenant's object, which is
- * what `GET /orders/...` shows. The run holds no secret: it asks the tenant's object for tokens.
+ * `OrderToInvoice`: one durable run per shop order attempt, and one per refund, from customer to
+ * settlement (`order-run.ts`). The run holds no secret: it asks the tenant's object for tokens.
+ * See docs/design/order-runs.md.
  */
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
@@ -16,10 +13,7 @@ import type { RunParams } from "../runs";
 import { orderRunPort } from "../../kernel/stubs";
 import { Run } from "./order-run";
 
-/**
- * The order run's Workflow: a failure of any step is reported to the tenant's object, then ends the
- * run.
- */
+/** The order run's Workflow: a failure of any step is reported, then ends the run. */
 export class OrderToInvoice extends WorkflowEntrypoint<Bindings, RunParams> {
   override async run(
     event: Readonly<WorkflowEvent<RunParams>>,

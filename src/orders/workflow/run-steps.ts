@@ -1,8 +1,8 @@
 /**
  * @module
- * The machinery an order run's flows (`Run`, `order-run.ts`) are built from: one API step, retried
- * by the engine and reported to the tenant's object from inside the step; reports made in steps
- * of their own; the run's input; and the ways a run ends early without an exception.
+ * What an order run's flows (`order-run.ts`) are built from: API steps that report from inside the
+ * step, reports in steps of their own, the run's input, and early ends without an exception.
+ * See docs/design/order-runs.md.
  */
 import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
@@ -13,10 +13,7 @@ import { RunError, type RunApi } from "../../ledger/run-api";
 import { publicView } from "../run-view";
 import type { RunParams, RunPatch } from "../runs";
 
-/**
- * Steps that call the API: retried 6 times, 2 s doubling (≈ 2 min in all), each attempt at most 2
- * minutes.
- */
+/** Steps that call the API: retried 6 times, 2 s doubling (≈ 2 min), each attempt ≤ 2 min. */
 const CALL_STEP: WorkflowStepConfig = {
   retries: { limit: 6, delay: "2 seconds", backoff: "exponential" },
   timeout: "2 minutes",
@@ -26,15 +23,11 @@ const CALL_STEP: WorkflowStepConfig = {
 export type Announce = (drafts: EventDraft[]) => Promise<void>;
 
 /**
- * The steps every run is made of. `current` names the step a failure happened in.
- *
- * Every step that reports also announces, inside the same step, after the report: the run's own
- * events (`events/run-events.ts`) and the invoice events the step's value shows. A step the
- * engine retries announces again, and the event log drops the repeat by its key, so each event is
- * recorded once; an announcement that fails fails the step, which the engine retries.
+ * The steps every run is made of. Every step that reports also announces its events inside the
+ * same step, after the report; a repeat is dropped by the event log's key.
  */
 export class RunSteps {
-  /** The step running now, named in the failure. */
+  /** The step running now, named in a failure. */
   current = "load";
   /** The run's attempt (1, then one more per operator retry). */
   runAttempt = 1;
@@ -47,10 +40,7 @@ export class RunSteps {
     private readonly announce: Announce = async () => {},
   ) {}
 
-  /**
-   * One API step: the engine retries transient failures; the others fail the run at once. The
-   * step's outcome is reported to the tenant's object.
-   */
+  /** One API step, reported from inside it: the engine retries transient failures only. */
   protected async apiStep<T extends Rpc.Serializable<T>>(
     name: string,
     fn: (api: RunApi, attempt: number) => Promise<T>,
@@ -61,8 +51,7 @@ export class RunSteps {
     this.current = name;
     return this.step.do(name, CALL_STEP, async (ctx) => {
       try {
-        // In the try: a tenant name the client refuses is a RunError too, and retrying cannot mend
-        // it.
+        // In the try: a tenant name the client refuses is a RunError too, not retryable.
         const api = this.api();
         const value = await fn(api, ctx.attempt);
         const reported = patch(value);
@@ -84,13 +73,9 @@ export class RunSteps {
     });
   }
 
-  /**
-   * The order's record and mapping, read once in a step of its own; the run's attempt is taken from
-   * it.
-   */
+  /** The order's record and mapping, read in a step of its own; sets `runAttempt`. */
   protected async load(): Promise<RunInput> {
-    // Kept as JSON text: the record is plain JSON, and its full type is too deep for the step's
-    // typing.
+    // As JSON text: the record's full type is too deep for the step's typing.
     const text = await this.step.do("load", async () => {
       const input = await this.port.runInput(this.p.source, this.p.orderId);
       if (!input)
@@ -104,9 +89,8 @@ export class RunSteps {
   }
 
   /**
-   * Reports to the tenant's object from a step of its own. Every report is made inside a step: the
-   * engine replays `run` after sleeps and evictions, and a report outside a step would be made
-   * again then, putting an older state back over a newer one.
+   * Reports from a step of its own: the engine replays `run`, and a report outside a step would be
+   * made again, putting an older state back over a newer one.
    */
   protected async record(name: string, patch: RunPatch): Promise<void> {
     await this.step.do(name, async () => {
@@ -116,15 +100,11 @@ export class RunSteps {
     });
   }
 
-  /** Reports (and announces) this run's failure, in a step of its own. */
   async reportFailure(detail: string): Promise<void> {
     await this.record("record failure", this.failed(detail));
   }
 
-  /**
-   * Records `extra` and the events `reported` announces, with the run as it stands now (read after
-   * the report, so the event shows the state it announces). Inside the calling step.
-   */
+  /** Records `extra` and the events `reported` announces, with the run read after the report. */
   async #announce(reported: RunPatch, extra: EventDraft[]): Promise<void> {
     const types = runEventTypes(reported, this.p.refundId);
     const drafts = [...extra];
@@ -143,7 +123,6 @@ export class RunSteps {
     return (await this.port.runInput(this.p.source, this.p.orderId))?.run.cancelledAt != null;
   }
 
-  /** The report of this run's failure, naming the step it failed in (`current`). */
   failed(detail: string): RunPatch {
     return this.p.refundId === null
       ? { order: { state: "failed", error: { step: this.current, detail } } }
@@ -151,16 +130,14 @@ export class RunSteps {
   }
 
   /**
-   * Ends the run as failed, without an exception, for a failure the run decided itself before its
-   * first call: nothing was written, nothing for the engine to retry. (An exception would end the
-   * same, through `OrderToInvoice`'s catch, and be logged by the runtime as uncaught.)
+   * Ends the run as failed, without an exception, for a failure decided before its first call
+   * (an exception would be logged by the runtime as uncaught).
    */
   protected async refuse(detail: string): Promise<unknown> {
     await this.reportFailure(detail);
     return { failed: detail };
   }
 
-  /** Ends the order's run as cancelled, saying why. */
   protected async stop(why: string): Promise<unknown> {
     await this.record("stop", {
       order: { state: "cancelled" },
