@@ -1,10 +1,8 @@
 /**
  * @module
- * The declarations of the MCP server (`assistants/mcp-routes.ts`): its three endpoints, one per
- * scope, and the protected-resource document (RFC 9728) of each. An endpoint takes JSON-RPC over
- * Streamable HTTP (a POST per message) and answers JSON-RPC: one JSON object, or an SSE stream of
- * one for the 2025-era handshake. Its request body is the SDK's to read and check (after the key),
- * so it is described here, not validated by the router.
+ * The declarations of the MCP server (`assistants/mcp-routes.ts`): three endpoints, one per scope,
+ * and each one's protected-resource document. The body is the SDK's to check (after the key), so
+ * it is described here, not validated by the router.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { problems } from "../kernel/openapi/problems";

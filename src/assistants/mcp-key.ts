@@ -1,21 +1,10 @@
 /**
  * @module
- * The door of the MCP endpoints (`/mcp`, `/mcp/draft`, `/mcp/readonly`): the request's Origin, then
- * its gateway key, before the MCP handler reads a byte of the body.
- *
- * - `mcpOrigin()`: a browser page may call only from the gateway's own host, localhost, or a host
- *   the operator lists (`MCP_ALLOWED_ORIGINS`); any other Origin is the specification's 403 (DNS
- *   rebinding, cross-site requests). Clients that are not browsers send no Origin and pass.
- * - `mcpKey()`: `Authorization: Bearer <gateway key>`, authenticated as `/v2` authenticates it (the
- *   isolate's `AccessCache`, else the tenant's object), or `Bearer <OAuth access token>` of a grant
- *   a person approved (`assistants/oauth/door.ts`: the token validated for this endpoint, its grant
- *   live in the tenant's object). Either way the request leaves with `c.var.mcpAuth`: the holder,
- *   the principal's id, and a grant's scope. A refusal is a 401 whose `WWW-Authenticate` names the
- *   endpoint's protected-resource document (RFC 9728,
- *   `/.well-known/oauth-protected-resource/<endpoint>`), so an OAuth-capable client can find out
- *   how to connect; failures, of keys and of tokens alike, are remembered and counted per
- *   credential, never per claimed tenant or per address (hosted assistants share their users'
- *   addresses).
+ * The door of the MCP endpoints, before the MCP handler reads a byte of the body: `mcpOrigin()`
+ * (a browser page only from an allowed host: DNS rebinding), then `mcpKey()`, a gateway key or an
+ * OAuth access token turned into `c.var.mcpAuth`. A refusal's 401 names the endpoint's
+ * protected-resource document (RFC 9728); failures are counted per credential, never per tenant or
+ * address. See docs/design/faces.md.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { localhostAllowedOrigins, originValidationResponse } from "@modelcontextprotocol/server";
@@ -42,7 +31,6 @@ export function resourceMetadataPath(endpoint: string): string {
   return `/.well-known/oauth-protected-resource${endpoint}`;
 }
 
-/** The endpoint a request came to: its path without a trailing slash. */
 const endpointOf = (c: Context<GatewayApp>) => new URL(c.req.url).pathname.replace(/\/+$/, "");
 
 /**
@@ -55,7 +43,6 @@ export function mcpChallenge(c: Context<GatewayApp>, presented: boolean): string
   return `Bearer resource_metadata="${metadata}"${presented ? ', error="invalid_token"' : ""}`;
 }
 
-/** The hostnames whose pages may call the MCP endpoints. */
 export function allowedOrigins(c: Context<GatewayApp>): string[] {
   return [
     new URL(c.req.url).hostname,
@@ -65,9 +52,7 @@ export function allowedOrigins(c: Context<GatewayApp>): string[] {
 }
 
 /**
- * Refuses a request from a browser page of another site: 403 with a JSON-RPC error, as the MCP
- * SDK's own check answers.
- *
+ * Refuses a browser page of another site: 403 with a JSON-RPC error, as the MCP SDK's own check.
  * @example router.use("/mcp", mcpOrigin())
  */
 export function mcpOrigin(): MiddlewareHandler<GatewayApp> {
@@ -78,20 +63,13 @@ export function mcpOrigin(): MiddlewareHandler<GatewayApp> {
   };
 }
 
-/** The detail of a request that presented no credential. */
 const NONE =
   "Send a gateway key as Authorization: Bearer <gateway key>, or connect with OAuth (docs/mcp.md says how for each client).";
 
 /**
- * Sets `c.var.mcpAuth` from an authenticated gateway key or OAuth access token, or answers the MCP
- * 401. One instance per endpoint, whose memory of failed credentials is that endpoint's own (a
- * token for `/mcp/readonly` sent once to `/mcp` still works at `/mcp/readonly`).
- *
- * Limits follow what the caller proved, never what it claims: a request with no credential is
- * answered its 401 and counted nowhere; a credential that failed is remembered by its hash for a
- * period (refused again in the Worker, its tenant's object spared) and counted by that hash alone,
- * so only its holder can reach the 429, which keeps the challenge for the client to start over.
- *
+ * Sets `c.var.mcpAuth` from a gateway key or OAuth access token, or answers the MCP 401. One per
+ * endpoint: a token for `/mcp/readonly` sent once to `/mcp` still works at `/mcp/readonly`. No
+ * credential counts nowhere; a failed one is remembered and counted by its hash alone.
  * @example createRoute({ …, middleware: [mcpOrigin(), mcpKey()] })
  */
 export function mcpKey(failed = new BlockedAddresses()): MiddlewareHandler<GatewayApp> {
@@ -123,14 +101,10 @@ export function mcpKey(failed = new BlockedAddresses()): MiddlewareHandler<Gatew
   };
 }
 
-/** The detail of a credential this endpoint saw fail in the last minute. */
 const REFUSED_AGAIN =
   "The credential was refused in the last minute and still is: refresh the access token, or send a valid gateway key.";
 
-/**
- * `refusal`, or once the credential whose hash is `id` has failed more than the limit allows, the
- * 429 in its place: with Retry-After, and still the endpoint's challenge.
- */
+/** `refusal`, or the 429 (still with the challenge) once the credential `id` is over the limit. */
 async function counted(c: Context<GatewayApp>, id: string, refusal: Problem): Promise<Problem> {
   if (!(await countCredentialFailure(c, id))) return refusal;
   const challenge = refusal.extra.headers?.["www-authenticate"] ?? mcpChallenge(c, true);
@@ -149,7 +123,6 @@ async function authenticate(
   return grantOfToken(c.env, origin, endpointOf(c) as McpEndpoint, credential);
 }
 
-/** A gateway key, authenticated as `/v2` authenticates it. */
 async function keyAuth(
   c: Context<GatewayApp>,
   key: string,

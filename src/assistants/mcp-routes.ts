@@ -1,11 +1,8 @@
 /**
  * @module
- * The tenant's remote MCP server (docs/mcp.md): `/mcp` (scope `write`), `/mcp/draft` and
- * `/mcp/readonly`, for the tenant of the gateway key or OAuth grant, and each endpoint's
- * protected-resource document. The door (`assistants/mcp-key.ts`) checks Origin and the credential;
- * the handler turns what it found into a principal and a port (`assistants/mcp/`), and the SDK
- * serves the request. GET and DELETE (the 2025-era session stream and its end) are answered 405:
- * every request stands alone. Declarations: `assistants/mcp-contract.ts`.
+ * The tenant's remote MCP server (docs/mcp.md): `/mcp`, `/mcp/draft`, `/mcp/readonly` and each
+ * one's protected-resource document. Behind the door (`assistants/mcp-key.ts`), a principal and a
+ * port are made and the SDK serves the request. Declarations: `assistants/mcp-contract.ts`.
  */
 import type { Context } from "hono";
 import { cors } from "hono/cors";
@@ -35,9 +32,8 @@ import {
 const ENDPOINTS = Object.keys(ENDPOINT_SCOPES) as McpEndpoint[];
 
 /**
- * Serves one MCP request at `endpoint` for the authenticated tenant. A gateway key holds every
- * scope, so the endpoint's is its scope; an OAuth grant holds the scope the person picked, narrowed
- * further by the endpoint, and may step up to the endpoint's (`Principal.ceiling`).
+ * Serves one MCP request at `endpoint`: a key's scope is the endpoint's; a grant's is the person's
+ * pick narrowed by the endpoint, which it may step up to (`Principal.ceiling`).
  */
 async function serve(c: Context<GatewayApp>, endpoint: McpEndpoint): Promise<Response> {
   const auth = c.var.mcpAuth;
@@ -71,10 +67,7 @@ async function serve(c: Context<GatewayApp>, endpoint: McpEndpoint): Promise<Res
   });
 }
 
-/**
- * An endpoint's protected-resource document (RFC 9728): its resource URL (the audience of its
- * tokens), this gateway as its authorization server, and the scopes a grant for it may have.
- */
+/** An endpoint's protected-resource document (RFC 9728). */
 function resourceMetadata(c: Context<GatewayApp>, endpoint: McpEndpoint) {
   const origin = new URL(c.req.url).origin;
   return c.json(
@@ -90,7 +83,6 @@ function resourceMetadata(c: Context<GatewayApp>, endpoint: McpEndpoint) {
   );
 }
 
-/** `origin`'s hostname, or null for one that is not a URL (the opaque `null`). */
 function hostnameOf(origin: string): string | null {
   try {
     return new URL(origin).hostname;
@@ -99,10 +91,7 @@ function hostnameOf(origin: string): string | null {
   }
 }
 
-/**
- * CORS for browser-based clients (the Inspector's direct mode): allowed origins only (those
- * `mcpOrigin` lets through), with the headers MCP sends and reads.
- */
+/** CORS for browser-based clients (the Inspector): the origins `mcpOrigin` lets through. */
 const mcpCors = cors({
   origin: (origin, c: Context<GatewayApp>) =>
     allowedOrigins(c).includes(hostnameOf(origin) ?? "") ? origin : null,
@@ -131,8 +120,7 @@ export const mcpRoutes = router
   .openapi(mcpDraftMetadata, (c) => resourceMetadata(c, "/mcp/draft"))
   .openapi(mcpReadonlyMetadata, (c) => resourceMetadata(c, "/mcp/readonly"));
 
-// Any other method (GET for the 2025-era session stream, DELETE for its end): registered after the
-// POST routes, so it answers only what they do not. Not a route of its own in /openapi.json.
+// Any other method (the 2025-era session stream and its end): after the POST routes, a 405.
 for (const endpoint of ENDPOINTS)
   router.all(endpoint, () => {
     throw new Problem(

@@ -51,7 +51,6 @@ const WebhookSecret = z
 const SecretRotation = WebhookSecret.extend({ graceSeconds: Rotation.shape.graceSeconds }).openapi(
   "WebhookSecretRotation",
 );
-/** The tenant a path names. */
 export const Target = z.object({ environment: Environment, client: ClientSlug });
 const WebhookTarget = Target.extend({ source: Source });
 
@@ -203,9 +202,7 @@ export const setOrderMapping = createRoute({
   operationId: "setOrderMapping",
   summary: "Set how shop orders become invoices",
   middleware: [jsonGate()],
-  // A clone: zod 4 copies methods onto a schema when it is made, so a schema made before
-  // @hono/zod-openapi extended zod (ledger/mapping.ts, whenever it is imported first) has no
-  // `.openapi`.
+  // A clone: a zod schema made before @hono/zod-openapi extended zod has no `.openapi`.
   request: {
     params: Target,
     body: jsonBody(OrderMappingInput.clone().openapi("OrderMappingInput")),
@@ -260,10 +257,7 @@ export const removeStripeKey = createRoute({
   responses: { 204: none("Forgotten (or none was set)."), ...guarded(404) },
 });
 
-/**
- * `?offboard=true`: also end the integration upstream first. Off by default: removing a tenant from
- * the gateway need not disconnect the client.
- */
+/** `?offboard=true`: also end the integration upstream first (off: removal need not disconnect). */
 const Removal = z.object({
   offboard: z.enum(["true", "false"]).optional().openapi({
     description:

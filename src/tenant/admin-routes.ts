@@ -1,11 +1,8 @@
 /**
  * @module
- * The operator API (`Authorization: Bearer <ADMIN_TOKEN>`): register, onboard, list, rotate,
- * replace, remove (optionally offboarding upstream), webhook secrets (set outright, or rotated with
- * an overlap like gateway keys), the order mapping (checked against the client's books first), the
- * Stripe key that Stripe payouts are read with, a payout that pays out no order confirmed, and the
- * assistants connected through OAuth (listed, revoked).
- * Each route's schemas, problems and security are declared in `tenant/admin-contract.ts`.
+ * The operator API (`Authorization: Bearer <ADMIN_TOKEN>`): tenants, keys, webhook secrets, the
+ * order mapping (checked against the client's books first), the Stripe key, payouts and assistants'
+ * grants. Declarations: `tenant/admin-contract.ts`.
  */
 import type { Context } from "hono";
 import type { z } from "zod";
@@ -26,13 +23,10 @@ import * as onboarding from "../onboarding/contract";
 export { DEFAULT_KEY_GRACE_SECONDS } from "./admin-contract";
 
 type Target = z.output<typeof route.Target>;
-/** `call` on the operator's face of the tenant the (validated) path names (behind `requireAdmin`). */
+/** `call` on the operator's face of the tenant the validated path names (behind `requireAdmin`). */
 const onTenant = <T>(c: Context<GatewayApp>, p: Target, call: (face: OperatorStub) => T) =>
   asOperator(c.env, tenantName(p.environment, p.client), call);
-/**
- * After a change to the tenant's keys or registration: this isolate's copies of its verified keys
- * go at once; other isolates' lapse within `ACCESS_CACHE_MS` (upstream/access-cache.ts).
- */
+/** After a change to the tenant's keys or registration: this isolate's copies go at once. */
 const dropCopies = (c: Context<GatewayApp>, p: Target) =>
   c.var.accessCache.dropTenant(tenantName(p.environment, p.client));
 

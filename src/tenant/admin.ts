@@ -1,8 +1,7 @@
 /**
  * @module
- * Operator actions that span more than one object: registering and removing a tenant keeps the
- * directory of names in step with the tenant's own object, and the listing joins each tenant's
- * description with its environment's rate-governor counters.
+ * Operator actions that span objects: the directory of names kept in step with the tenant's own
+ * object, and the listing joined with the rate governors' counters.
  */
 import type { GovernorCounters } from "../upstream/rate-governor";
 import { Environment, type Bindings } from "../kernel/config";
@@ -20,7 +19,6 @@ import {
 } from "../kernel/stubs";
 import { tenantView, type TenantView } from "./view";
 
-/** What registering a tenant takes. */
 export interface NewTenant {
   environment: Environment;
   client: string;
@@ -28,10 +26,7 @@ export interface NewTenant {
   clientKey: string;
 }
 
-/**
- * Registers a tenant (its object checks the client key first) and lists it; answers the new gateway
- * key, or why not (`conflict` when the slug is taken, which costs no upstream call).
- */
+/** Registers a tenant (its object checks the client key first) and lists it. */
 export async function tryRegisterTenant(
   env: Bindings,
   input: NewTenant,
@@ -49,13 +44,8 @@ export async function registerTenant(env: Bindings, input: NewTenant) {
 }
 
 /**
- * Removes a tenant's object's data, its events (endpoints, the event log, deliveries) and its name
- * from the directory. With `offboard`, first removes the integration from the client upstream
- * (`DELETE /Offboarding/RemoveIntegration`); if that fails, nothing is removed, so the operator can
- * try again. Its assistants' OAuth grants go with the object's data (their tokens are refused from
- * then on), and their records in the authorization server's storage after it
- * (`assistants/oauth/revoke.ts`, best effort).
- *
+ * Removes a tenant's data, events, name and OAuth grants (KV records best effort). With `offboard`,
+ * first ends the integration upstream; if that fails, nothing is removed.
  * @param origin the gateway's origin, for the authorization server's records
  */
 export async function removeTenant(
@@ -71,9 +61,8 @@ export async function removeTenant(
 }
 
 /**
- * Replaces a tenant's client key (its object checks the new one first) and forgets what was kept of
- * the old books: the tenant's own records, and its event log (the old books' changes, personal
- * data); the endpoints stay. Answers what was cleared, by kind.
+ * Replaces a tenant's client key (checked first) and forgets what was kept of the old books,
+ * its event log too (the endpoints stay). Answers what was cleared, by kind.
  */
 export async function replaceClientKey(env: Bindings, name: TenantName, clientKey: string) {
   const replaced = unwrap(await asOperator(env, name, (face) => face.replaceClientKey(clientKey)));
@@ -81,7 +70,6 @@ export async function replaceClientKey(env: Bindings, name: TenantName, clientKe
   return { cleared: { ...replaced.cleared, events } };
 }
 
-/** Every tenant as operators see it, its own counters joined with the rate governor's. */
 export async function listTenants(env: Bindings): Promise<TenantView[]> {
   const names = await directoryStub(env).list();
   const perEnvironment = await Promise.all(

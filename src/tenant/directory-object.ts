@@ -1,13 +1,9 @@
 /**
  * @module
- * `Directory`: one for the whole gateway, the list of registered tenant names, so operators can
- * list tenants. It holds names only; everything else about a tenant is in its own `Tenant` object.
- * It also keeps the single-use `state` of each onboarding (`onboarding/directory-states.ts`): there
- * is no tenant yet to keep it, and one object for the gateway makes "used once" exact. And the one
- * index that spans tenants: which tenant holds which webhook secret (hashed) on which shop
- * (`orders/directory-shop-claims.ts`). And OAuth dynamic client registration, which anyone may call
- * and which stores a record each time: its caps, and the never-approved registrations, whose client
- * records its one alarm deletes at their end (`assistants/oauth/directory-registrations.ts`).
+ * `Directory`: one for the whole gateway, keeping what spans tenants or precedes them: the tenant
+ * names, onboarding's single-use states (one object makes "used once" exact), shop claims,
+ * signed-out console sessions, and the caps of OAuth client registration, whose unapproved records
+ * its alarm deletes (`assistants/oauth/directory-registrations.ts`).
  */
 import { DurableObject } from "cloudflare:workers";
 import { z } from "zod";
@@ -19,10 +15,7 @@ import { migrate } from "./directory-schema";
 
 const NameRow = z.object({ name: z.string() });
 
-/**
- * Client records deleted per sweep: KV operations per invocation are capped (1,000), and a sweep
- * with more due arms the alarm again at once.
- */
+/** Client records deleted per sweep: KV operations per invocation are capped (1,000). */
 const SWEEP_BATCH = 50;
 
 export class Directory extends DurableObject<Bindings> {
@@ -39,7 +32,6 @@ export class Directory extends DurableObject<Bindings> {
     this.#registrations = new OAuthRegistrations(ctx.storage.sql);
   }
 
-  /** Adds a tenant name. */
   add(name: string): void {
     this.ctx.storage.sql.exec("INSERT OR IGNORE INTO tenants (name) VALUES (?)", name);
   }
@@ -50,20 +42,12 @@ export class Directory extends DurableObject<Bindings> {
     this.#claims.release(name);
   }
 
-  /**
-   * A tenant's webhook secret (its SHA-256) on a shop, for one source; refused, naming the holder,
-   * when another tenant holds that secret on that shop (`orders/directory-shop-claims.ts`).
-   */
+  /** Claims a webhook secret's SHA-256 on a shop, unless another tenant holds it there. */
   claimShop(claim: ShopClaim): ClaimAnswer {
     return this.#claims.claim(claim);
   }
 
-  /**
-   * A row for one OAuth client registration from `address` (the SHA-256 of its address key, or
-   * null), or which pace refuses it (`assistants/oauth/directory-registrations.ts`). When the
-   * never-approved registrations are at their cap, the oldest one's client record is deleted before
-   * this answers.
-   */
+  /** A row for one OAuth client registration from `address`, or which pace refuses it. */
   async admitRegistration(address: string | null): Promise<Admission> {
     const admission = this.#registrations.take(Date.now(), address);
     await (admission.ok && admission.evicted ? this.#sweep() : this.#arm());
@@ -75,16 +59,12 @@ export class Directory extends DurableObject<Bindings> {
     if (this.#registrations.record(id, clientId, Date.now())) await this.#sweep();
   }
 
-  /** Gives back the row of a registration the authorization server refused. */
   async releaseRegistration(id: number): Promise<void> {
     this.#registrations.giveBack(id);
     await this.#arm();
   }
 
-  /**
-   * Marks `clientId`'s registration used, as a person approves a grant for it: from now on only
-   * the library's lifetime applies. False when the registration has ended (its record is deleted).
-   */
+  /** Marks `clientId`'s registration used (approved); false when it has already ended. */
   async useRegistration(clientId: string): Promise<boolean> {
     const used = this.#registrations.use(clientId, Date.now());
     await this.#arm();
@@ -96,30 +76,22 @@ export class Directory extends DurableObject<Bindings> {
     await this.#sweep();
   }
 
-  /** Remembers an onboarding's state (its SHA-256) until `expiresAt`, epoch ms. */
   addOnboardingState(hash: string, environment: Environment, expiresAt: number): void {
     this.#states.add(hash, environment, expiresAt, Date.now());
   }
 
-  /**
-   * Uses an onboarding's state up; its environment the first time before it expires, why not
-   * otherwise.
-   */
+  /** Uses an onboarding's state up: its environment the first time, why not otherwise. */
   takeOnboardingState(hash: string): TakenState {
     return this.#states.take(hash, Date.now());
   }
 
-  /**
-   * Ends a console session before it lapses; kept until `until` (epoch ms), when no cookie of it
-   * can be valid any more.
-   */
+  /** Ends a console session; kept until `until` (epoch ms), when no cookie of it is valid. */
   revokeSession(id: string, until: number): void {
     const sql = this.ctx.storage.sql;
     sql.exec("DELETE FROM console_revoked WHERE until <= ?", Date.now());
     sql.exec("INSERT OR REPLACE INTO console_revoked (id, until) VALUES (?, ?)", id, until);
   }
 
-  /** Whether a console session was signed out. */
   sessionRevoked(id: string): boolean {
     return (
       this.ctx.storage.sql
@@ -129,10 +101,9 @@ export class Directory extends DurableObject<Bindings> {
   }
 
   /**
-   * Deletes the client records of due registrations (`client:<id>`: a never-approved client holds
-   * no grant, so its record is all there is; the library's `deleteClient` would also list every
-   * grant in KV to find none), then their rows, then arms the alarm. The rows stay until their
-   * records are gone, so a sweep cut short, or two at once, deletes them again: both are harmless.
+   * Deletes the client records of due registrations, then their rows. `client:<id>` directly: an
+   * unapproved client has no grant, and `deleteClient` would list every grant to find none. A sweep
+   * cut short, or two at once, deletes again: harmless.
    */
   async #sweep(): Promise<void> {
     const due = this.#registrations.due(Date.now(), SWEEP_BATCH);
@@ -145,13 +116,11 @@ export class Directory extends DurableObject<Bindings> {
     await this.#arm();
   }
 
-  /** One alarm, at the end of the next never-approved registration. */
   async #arm(): Promise<void> {
     const at = this.#registrations.dueAt();
     await (at === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(at));
   }
 
-  /** All tenant names, sorted. */
   list(): string[] {
     return this.ctx.storage.sql
       .exec("SELECT name FROM tenants ORDER BY name")

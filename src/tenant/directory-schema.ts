@@ -1,10 +1,7 @@
 /**
  * @module
- * The directory object's SQLite layout as a numbered list of migration steps
- * (`kernel/migrations.ts`), applied in its constructor on every wake. Step 3 is the baseline: the
- * layout of the text version row "3" that came before the list. Step 4 brings `console_revoked`
- * under the list; it was created on every wake outside the version row until then, so the step's
- * `IF NOT EXISTS` finds it on every object that ran that code. Layout: docs/storage.md.
+ * The directory object's SQLite layout as numbered migration steps (`kernel/migrations.ts`),
+ * applied in its constructor on every wake. Layout: docs/storage.md.
  */
 import { addColumn, createTables } from "../kernel/columns";
 import { migrate as migrateSteps, type Migration } from "../kernel/migrations";
@@ -42,8 +39,7 @@ export const DIRECTORY_MIGRATIONS: readonly Migration[] = [
       addColumn(sql, "oauth_registrations", "client_id", "TEXT");
       addColumn(sql, "oauth_registrations", "address", "TEXT");
       addColumn(sql, "oauth_registrations", "used_at", "INTEGER");
-      // Rows from before name no client, so nothing can delete their records: counted as used,
-      // their clients keep the library's 30 days, and the rows go once out of the pace's window.
+      // Older rows name no client, so nothing can delete their records: counted as used.
       sql.exec("UPDATE oauth_registrations SET used_at = at WHERE used_at IS NULL");
       sql.exec(
         "CREATE INDEX IF NOT EXISTS oauth_registrations_client ON oauth_registrations (client_id)",
@@ -55,12 +51,7 @@ export const DIRECTORY_MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/**
- * Brings the directory's storage to the last step of `DIRECTORY_MIGRATIONS`. Synchronous: call it
- * from the constructor.
- *
- * @throws MigrationError when a step fails (rolled back; the object's calls fail until it passes)
- */
+/** @throws MigrationError when a step fails (rolled back; calls fail until it passes) */
 export function migrate(storage: DurableObjectStorage): void {
   migrateSteps(storage, "Directory", DIRECTORY_MIGRATIONS);
 }

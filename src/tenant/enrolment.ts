@@ -1,9 +1,8 @@
 /**
  * @module
- * Taking on a client key: at registration, and when the operator replaces it. Either way the key
- * is checked first by asking for a token with it, and nothing is stored on refusal; once adopted,
- * it is sealed, and what the tenant remembered of the old books is dropped (and counted, so the
- * operator's answer says what went).
+ * Taking on a client key, at registration or replacement: checked with a token request first
+ * (nothing stored on refusal), then sealed, and what was remembered of the old books dropped and
+ * counted. See docs/design/faces.md.
  */
 import type { Bindings, Environment } from "../kernel/config";
 import { fail, ok, type Outcome } from "../kernel/outcome";
@@ -13,7 +12,6 @@ import { nameOf, type TenantRecord } from "./registration";
 import type { Sealer } from "./sealer";
 import type { IssuedToken } from "../upstream/tenant/token-keeper";
 
-/** What registering a tenant takes. */
 export interface Registering {
   environment: Environment;
   client: string;
@@ -21,10 +19,7 @@ export interface Registering {
   clientKey: string;
 }
 
-/**
- * What adopting a client key dropped of the old books, as counts of records: each is an id, an
- * answer or a cached list that may mean another record (or none) in the new key's books.
- */
+/** What adopting a client key dropped of the old books, as counts of records. */
 export interface ClearedRecords {
   knownCustomers: number;
   knownProducts: number;
@@ -32,20 +27,14 @@ export interface ClearedRecords {
   idempotencyRecords: number;
   referenceCache: number;
   settlementIds: number;
-  /** Calls of the request log (their failed bodies and the API's errors are the old books'). */
   loggedCalls: number;
-  /** An assistant's tool calls (the MCP server's audit) against the old books. */
   toolCalls: number;
-  /** Writes an assistant prepared against the old books: confirming one now would write there. */
   writeConfirmations: number;
 }
 
 /** One tenant object's enrolment: it lives as long as the object, so its guard spans all faces. */
 export class Enrolment {
-  /**
-   * A registration checking its key: the token request opens the input gate, so a second one must
-   * be turned away here.
-   */
+  /** The token request opens the input gate: a second registration is turned away here. */
   #registering = false;
 
   constructor(
@@ -54,7 +43,6 @@ export class Enrolment {
     private readonly env: () => Bindings,
   ) {}
 
-  /** Registers the tenant and issues its first gateway key. */
   async register(input: Registering): Promise<Outcome<{ gatewayKey: string }>> {
     const { registration, keys } = this.parts;
     if (registration.get() || this.#registering)
@@ -78,18 +66,13 @@ export class Enrolment {
     }
   }
 
-  /**
-   * Replaces the client key (after the client re-activated the integration); answers what was
-   * dropped of the old books.
-   */
   async replace(clientKey: string): Promise<Outcome<{ cleared: ClearedRecords }>> {
     const registration = this.parts.registration;
     const before = registration.get();
     if (!before) return fail("not-found", NO_TENANT);
     const checked = await this.#check(before.environment, before.client, clientKey);
     if (!checked.ok) return checked;
-    // The token request opened the input gate: a removal or another replacement may have come
-    // first.
+    // The token request opened the input gate: a removal or another replacement may come first.
     if (registration.get() !== before)
       return fail(
         "conflict",
@@ -98,10 +81,7 @@ export class Enrolment {
     return this.#adopt(before, clientKey, checked.value);
   }
 
-  /**
-   * Makes a checked client key the tenant's own, sealed, and keeps the token that checked it;
-   * answers what it dropped of the books the previous key opened.
-   */
+  /** Makes a checked client key the tenant's own, sealed, and keeps the token that checked it. */
   async #adopt(
     record: Pick<TenantRecord, "registrationId" | "environment" | "client" | "name" | "createdAt">,
     clientKey: string,
@@ -111,11 +91,8 @@ export class Enrolment {
     if (!sealed) return fail("misconfigured", "SECRETS_KEY is not configured.");
     const { registrationId, environment, client, name, createdAt } = record;
     const p = this.parts;
-    // A new client key may open another company's books, where remembered ids are other records:
-    // customers, products, codes, and the settlement account's id and VatId (a voucher naming the
-    // old ones is refused, so every later settlement would fail for good). Kept answers, cached
-    // reference data and the request log are of the old books too. No await from here to the save:
-    // all or nothing.
+    // A new key may open another company's books, where remembered ids are other records. No
+    // await from here to the save: all or nothing.
     const known = p.known.clear();
     const cleared: ClearedRecords = {
       knownCustomers: known.customers,
@@ -124,8 +101,7 @@ export class Enrolment {
       idempotencyRecords: p.idempotency.clear(),
       referenceCache: p.references.clear(),
       settlementIds: p.settings.clearSettlementIds(),
-      // A failed call's request body and the API's error name the old company's customers: its
-      // personal data, which the new key's holder must not read on the requests page.
+      // Failed calls' bodies hold the old company's personal data.
       loggedCalls: p.log.clearCalls(),
       toolCalls: p.toolCalls.clear(),
       writeConfirmations: p.confirmations.clear(),
@@ -137,8 +113,7 @@ export class Enrolment {
       name,
       createdAt,
       clientKey: sealed,
-      // A new id for the new key, and the API's name of the old key's client forgotten: the new key
-      // may open another company, read again when a support bundle needs it.
+      // The new key may open another company: its client is read again when a bundle needs it.
       clientKeyId: crypto.randomUUID(),
       apiClient: null,
     });
@@ -146,9 +121,7 @@ export class Enrolment {
     return kept.ok ? ok({ cleared }) : kept;
   }
 
-  /**
-   * A token request with a client key that is not (yet) the tenant's: refusals are `unprocessable`.
-   */
+  /** A token request with a client key that is not (yet) the tenant's. */
   #check(environment: Environment, client: string, clientKey: string) {
     return issueToken(this.env(), environment, nameOf({ environment, client }), clientKey);
   }

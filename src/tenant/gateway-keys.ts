@@ -1,8 +1,7 @@
 /**
  * @module
- * A tenant's gateway keys, stored only as SHA-256 hashes (they are random and long, so a fast hash
- * is the right one). Rotation adds a new key and gives the others a retirement time, so callers can
- * roll the new key out before the old one stops working.
+ * A tenant's gateway keys, stored only as SHA-256 hashes (random and long: a fast hash fits).
+ * Rotation gives the others a retirement time, so callers can roll the new key out first.
  */
 import { z } from "zod";
 import type { Environment } from "../kernel/config";
@@ -21,16 +20,12 @@ const KeyRow = z.object({
   retires_at: z.int().nullable(),
 });
 
-/** A live key a presented key matched: when it retires (null: the current key). */
 export interface MatchedKey {
   retiresAt: number | null;
 }
 
 export class GatewayKeys {
-  /**
-   * Keys checked since the object woke: the isolates' access caches exist to keep this low (shown
-   * to operators).
-   */
+  /** Keys checked since the object woke: the isolates' access caches keep this low. */
   checks = 0;
 
   constructor(private readonly sql: SqlStorage) {}
@@ -71,15 +66,11 @@ export class GatewayKeys {
     return key;
   }
 
-  /** Whether `key` is one of the live keys. */
   async authentic(key: string, now: number): Promise<boolean> {
     return (await this.check(key, now)) !== null;
   }
 
-  /**
-   * The live key `key` is, with when it retires (null: the current key), or null when it is none.
-   * Compared against every one, without stopping early, so timing tells nothing.
-   */
+  /** The live key `key` is, or null; compared with all without stopping: timing tells nothing. */
   async check(key: string, now: number): Promise<MatchedKey | null> {
     this.checks++;
     const hash = await sha256Hex(key);
@@ -97,7 +88,6 @@ export class GatewayKeys {
     }));
   }
 
-  /** Removes every key. */
   clear(): void {
     this.sql.exec("DELETE FROM gateway_keys");
   }

@@ -1,13 +1,8 @@
 /**
  * @module
- * The tenant object's face for an OAuth grant (an assistant connected through the approval page,
- * `assistants/oauth/`). A grant is not a gateway key: it opens what an MCP tool call needs and
- * nothing more (`holder-ops.ts`: a token, the `/v2` shaping state, the runs to read, prepared
- * writes), and not a run's retry nor another grant. `grantAccess` checks the grant once, against
- * its row (`assistant-grants.ts`) and the tenant's current registration, and hands out a
- * `GrantFace` or a `RefusedGrantFace` with the same methods, as `forKey` does for keys: each call
- * takes a new face, so a grant revoked, expired or outlived by its tenant is refused at the next
- * call.
+ * The tenant object's face for an assistant's OAuth grant: what an MCP tool call needs and nothing
+ * more. `grantAccess` checks the grant's row once and hands out a `GrantFace` or a
+ * `RefusedGrantFace`, as `forKey` does for keys. See docs/design/faces.md.
  */
 import type { RpcTarget } from "cloudflare:workers";
 import type { Scope } from "../assistants/mcp/principal";
@@ -24,7 +19,6 @@ import type { RunOwner } from "../orders/tenant/order-desk";
 import { ownerOf, type TenantParts } from "./parts";
 
 export type { GrantView } from "../assistants/tenant/assistant-grants";
-/** What an approval asks the object to record (`assistant-grants.ts`). */
 export type GrantAsk = NewGrant;
 
 /** A live grant as the MCP door sees it: its scope and its end. */
@@ -33,7 +27,6 @@ export interface GrantUse {
   expiresAt: number;
 }
 
-/** What the holder of a live OAuth grant may do with its tenant's object. */
 export interface GrantHolder extends TenantHolder {
   /** The door's check: the grant's scope and end, noting the use (`lastUsedAt`). */
   use(): Promise<Outcome<GrantUse>>;
@@ -42,10 +35,7 @@ export interface GrantHolder extends TenantHolder {
 /** What `Tenant.forGrant` hands out: a `GrantFace` or a `RefusedGrantFace`. */
 export type GrantHolderFace = GrantHolder & RpcTarget;
 
-/**
- * Records an approved grant for the tenant's current registration (the key holder's and the
- * operator's faces both approve through this): refused when the tenant holds too many.
- */
+/** Records an approved grant (key holder's or operator's) unless the tenant holds too many. */
 export async function addGrant(
   parts: Pick<TenantParts, "grants" | "arm">,
   owner: RunOwner,
@@ -65,13 +55,9 @@ export async function addGrant(
   return ok(viewOf(stored));
 }
 
-/** What a grant's face reads of the tenant: a holder's, and its grant's row. */
 type GrantParts = HolderParts & Pick<TenantParts, "grants">;
 
-/**
- * The one check of a grant: its row, under the current registration, before its end; then a face
- * bound to that grant and that registration.
- */
+/** The one check of a grant: its row, under the current registration, before its end. */
 export function grantAccess(
   parts: GrantParts & Pick<TenantParts, "registration">,
   grantId: string,
@@ -81,7 +67,6 @@ export function grantAccess(
   return r && grant ? new GrantFace(parts, grant, ownerOf(r)) : new RefusedGrantFace();
 }
 
-/** A live grant's face: what every holder opens (`HolderFace`), and the door's check of its use. */
 class GrantFace extends HolderFace implements GrantHolder {
   readonly #parts: GrantParts;
   readonly #grant: StoredGrant;
@@ -99,11 +84,7 @@ class GrantFace extends HolderFace implements GrantHolder {
   }
 }
 
-/**
- * Revoked, expired, unknown, or its tenant removed or registered anew: never told apart, the same
- * detail for all.
- */
+/** Revoked, expired, unknown, or its tenant gone: never told apart. */
 const REFUSED = fail("unauthorized", "The grant is not valid: connect the assistant again.");
 
-/** A grant that did not check out: every method answers `REFUSED` and touches nothing. */
 const RefusedGrantFace = refusing(GrantFace, REFUSED);

@@ -1,10 +1,9 @@
 /**
  * @module
- * What a gateway key and an OAuth grant both open of their tenant, once checked: the state of the
- * `/v2` pipeline (a token, idempotency records, the reference cache, codes → ids), the order runs
- * (read only) and an assistant's prepared writes. Written once, as the base of the key holder's
- * face (`key-face.ts`) and the grant's (`grant-face.ts`), so the two cannot drift apart: a tool
- * call under a grant reaches exactly what the same call under a key reaches.
+ * What a gateway key and an OAuth grant both open of their tenant, once checked: the `/v2`
+ * pipeline's state, the order runs (read only) and prepared writes. Written once, as the base of
+ * both faces, so a tool call under a grant reaches exactly what it would under a key
+ * (docs/design/faces.md).
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { Source } from "../orders/order";
@@ -21,7 +20,6 @@ import { keepReference } from "../v2/tenant/operator-section";
 import type { ReferenceRead } from "../v2/tenant/reference-cache";
 import type { StashAsk, Taken } from "../assistants/tenant/write-confirmations";
 
-/** An idempotency claim's question: the key's hash, the request's fingerprint, the lease. */
 export interface ClaimAsk {
   keyHash: string;
   fingerprint: string;
@@ -29,21 +27,18 @@ export interface ClaimAsk {
   leaseUntil: number;
 }
 
-/** How a claim ends, and which holder ends it. */
 export interface FinishAsk {
   keyHash: string;
   holder: string;
   how: Finish;
 }
 
-/** A reference read: its cache key, its resource, and whether the caller wants it fresh. */
 export interface ReadAsk {
   key: string;
   resource: string;
   refresh: boolean;
 }
 
-/** A reference answer to keep, read under `generation`. */
 export interface KeepAsk {
   key: string;
   resource: string;
@@ -51,83 +46,48 @@ export interface KeepAsk {
   answer: StoredAnswer;
 }
 
-/** When a kept reference answer was stored and when it expires. */
 export interface Kept {
   storedAt: number;
   expiresAt: number;
 }
 
-/** A confirmation's question: the handle's hash and who confirms. */
 export interface TakeAsk {
   handleHash: string;
   principal: string;
 }
 
-/**
- * What a checked holder, key or grant, may do with its tenant's object. Every method answers an
- * `Outcome`; a face that did not check out answers `unauthorized` from each.
- */
+/** What a checked holder, key or grant, may do; a refused face answers `unauthorized` to each. */
 export interface TenantHolder {
-  /**
-   * A token for the holder's API call, with how long an isolate may serve a copy of it to this
-   * holder without asking again (`cacheMs`, see `upstream/access-cache.ts`).
-   */
+  /** A token, with how long an isolate may serve a copy of it (`upstream/access-cache.ts`). */
   access(): Promise<Outcome<KeyAccess>>;
-  /** One order's run. */
   orderRun(source: Source, orderId: string): Promise<Outcome<OrderRunView>>;
-  /** The tenant's runs, newest change first, optionally in one state. */
   orderRuns(state: RunState | null, limit: number): Promise<Outcome<OrderRunView[]>>;
-  /**
-   * Claims an idempotency key for a `/v2` write (`v2/shaping/idempotency.ts`): first, a replay,
-   * or why not.
-   */
+  /** Claims an idempotency key for a `/v2` write (`v2/shaping/idempotency.ts`). */
   idempotencyClaim(ask: ClaimAsk): Promise<Outcome<Claim>>;
-  /**
-   * Ends a claim with the answer, an unknown outcome, or a release; false when the claim had
-   * lapsed to another caller.
-   */
+  /** Ends a claim; false when it had lapsed to another caller. */
   idempotencyFinish(ask: FinishAsk): Promise<Outcome<boolean>>;
-  /**
-   * A cached reference answer, or the generation a fresh read will be kept under
-   * (`v2/shaping/reference-cache.ts`).
-   */
+  /** A cached reference answer, or the generation a fresh read is kept under. */
   referenceRead(ask: ReadAsk): Promise<Outcome<ReferenceRead>>;
-  /**
-   * Keeps a reference answer read under `generation`, unless its resource was written since;
-   * answers when it was kept and expires, or null.
-   */
+  /** Keeps a reference answer unless its resource was written since `generation`. */
   referenceKeep(ask: KeepAsk): Promise<Outcome<Kept | null>>;
-  /**
-   * Forgets what a `/v2` write may have made stale, in one call: the cached reads of `resource`
-   * (null: not a cached one) and the remembered codes of `kinds` (`v2/shaping/written.ts`).
-   */
+  /** Forgets, in one call, the cached reads and remembered codes a `/v2` write made stale. */
   forgetWritten(stale: { resource: string | null; kinds: string[] }): Promise<Outcome<null>>;
   /** The ids still trusted for codes a `/v2` write gave (`v2/shaping/code-refs.ts`). */
   codeIds(keys: CodeKey[]): Promise<Outcome<CodeId[]>>;
-  /** Remembers ids a lookup found for codes. */
   rememberCodeIds(found: CodeId[]): Promise<Outcome<null>>;
   /** Forgets remembered ids the API refused a write with. */
   forgetCodeIds(keys: CodeKey[]): Promise<Outcome<null>>;
-  /**
-   * Keeps a write an assistant prepared under its confirmation handle's hash, for the current
-   * registration (`write-confirmations.ts`); answers when it expires unconfirmed.
-   */
+  /** Keeps a prepared write under its handle's hash for the current registration. */
   confirmationStash(ask: StashAsk): Promise<Outcome<{ expiresAt: number }>>;
-  /** The prepared write of a handle, for its principal: ready (first or again), expired, unknown. */
   confirmationTake(ask: TakeAsk): Promise<Outcome<Taken>>;
 }
 
-/** What every holder's face reads of the tenant: the `/v2` pipeline's state and the runs. */
 export type HolderParts = Pick<
   TenantParts,
   "tokens" | "desk" | "idempotency" | "references" | "codeIds" | "confirmations" | "arm"
 >;
 
-/**
- * The face of a checked holder, key or grant: every method of `TenantHolder`, written once. The key
- * holder's and the grant's faces extend it with what only they open; Workers RPC reaches the
- * methods of every prototype up to `RpcTarget`, so each face exposes these as its own.
- */
+/** The base of the key's and the grant's faces; RPC reaches its methods through theirs. */
 export abstract class HolderFace extends RpcTarget implements TenantHolder {
   readonly #parts: HolderParts;
   readonly #owner: RunOwner;
@@ -141,11 +101,7 @@ export abstract class HolderFace extends RpcTarget implements TenantHolder {
     this.#retiresAt = retiresAt;
   }
 
-  /**
-   * A token, with how long an isolate may serve a copy of it without asking again: never past the
-   * token's renewal window nor the key's retirement or the grant's end (see
-   * `upstream/access-cache.ts`).
-   */
+  /** Never cached past the token's renewal window, the key's retirement or the grant's end. */
   async access(): Promise<Outcome<KeyAccess>> {
     const tokens = this.#parts.tokens;
     const a = await tokens.access();

@@ -1,8 +1,7 @@
 /**
  * @module
- * Gateway keys: `lg_<environment>_<client>_<secret>`. A key names its tenant, so the gateway can
- * address the tenant's Durable Object without a lookup; the object then authenticates the secret
- * against the hash it stores. A name read from a key is a claim until that check passes.
+ * Gateway keys: `lg_<environment>_<client>_<secret>`. A key names its tenant, so its object is
+ * addressed without a lookup; the name is a claim until that object checks the secret.
  */
 import type { Environment } from "../kernel/config";
 import { randomSecret } from "../kernel/crypto";
@@ -15,10 +14,7 @@ export function newGatewayKey(environment: Environment, client: string): string 
 
 const KEY = /^lg_(demo|production)_([a-z0-9][a-z0-9-]{0,62})_([A-Za-z0-9_-]{43})$/;
 
-/**
- * The tenant a presented key claims, or null when it is not shaped like a gateway key. Not yet
- * authenticated: only the tenant's own object can say whether the secret is right.
- */
+/** The tenant a presented key claims (not yet authenticated), or null for a malformed key. */
 export function claimedTenant(
   gatewayKey: string,
 ): { environment: Environment; client: string; name: TenantName } | null {

@@ -1,10 +1,8 @@
 /**
  * @module
- * The tenant object's face for the operator: the admin API, the console and onboarding. It takes no
- * credential, because the object cannot check one: the Worker's admin token or console session is
- * the authority, checked before any of these methods is reached (see `Tenant.forOperator`). The
- * tenant's own lifecycle (registration, gateway keys, client key, removal) is written here; each
- * capability's methods are its section, in its own folder, composed onto this face below.
+ * The tenant object's face for the operator (admin API, console, onboarding). It takes no
+ * credential: the Worker's admin token or console session is the authority. The tenant's lifecycle
+ * is written here; each capability's section is composed on below. See docs/design/faces.md.
  */
 import { RpcTarget } from "cloudflare:workers";
 import { AssistantsSection } from "../assistants/tenant/operator-section";
@@ -24,13 +22,11 @@ import {
 import { NO_TENANT, ownerOf, type TenantParts } from "./parts";
 import { nameOf } from "./registration";
 
-/** What the face's own methods, the tenant's lifecycle, read of the tenant. */
 type LifecycleParts = Pick<
   TenantParts,
   "registration" | "keys" | "tokens" | "log" | "desk" | "payouts" | "storage" | "wipe"
 >;
 
-/** The capabilities' sections of the face, in the order their methods are added. */
 export const SECTIONS = [
   OrdersSection,
   PayoutsSection,
@@ -52,7 +48,6 @@ export interface OperatorFace
     Sectioned<RequestLogSection>,
     Sectioned<AssistantsSection> {}
 
-/** The operator's face of one tenant object. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class OperatorFace extends RpcTarget {
   readonly #parts: LifecycleParts;
@@ -66,18 +61,11 @@ export class OperatorFace extends RpcTarget {
     STATE.set(this, { record: () => parts.registration.get(), of: (S) => new S(parts) });
   }
 
-  /**
-   * Registers the tenant, checking the client key by asking for a token first. Nothing is stored
-   * on refusal.
-   */
   register(input: Registering): Promise<Outcome<{ gatewayKey: string }>> {
     return this.#enrolment.register(input);
   }
 
-  /**
-   * The current registration's id, for an operator action that calls the API as this tenant
-   * (offboarding: `onboarding/offboard.ts`).
-   */
+  /** The current registration's id, for offboarding (`onboarding/offboard.ts`). */
   registrationId(): Outcome<string> {
     const r = this.#parts.registration.get();
     return r ? ok(r.registrationId) : fail("not-found", NO_TENANT);
@@ -85,8 +73,7 @@ export class OperatorFace extends RpcTarget {
 
   /**
    * A new gateway key; the others keep working for `graceSeconds`. A grace that is not a whole
-   * number ≥ 0 is refused before anything is stored: it would make the old keys' retirement NaN,
-   * which SQLite keeps as NULL, "never".
+   * number ≥ 0 is refused: a NaN retirement would be kept by SQLite as NULL, "never".
    */
   async rotateGatewayKey(
     graceSeconds: number,
@@ -101,18 +88,13 @@ export class OperatorFace extends RpcTarget {
     return ok({ gatewayKey, previousKeysRetireAt: new Date(retiresAt).toISOString() });
   }
 
-  /**
-   * Replaces the client key (after the client re-activated the integration); checked like at
-   * registration. Answers what was dropped of the old books.
-   */
   replaceClientKey(clientKey: string): Promise<Outcome<{ cleared: ClearedRecords }>> {
     return this.#enrolment.replace(clientKey);
   }
 
   /**
-   * Removes the tenant: its running order runs are terminated, every table is emptied in one
-   * transaction, and the alarm is deleted. A run that escapes termination finds its registration
-   * gone at its next step and stops there.
+   * Removes the tenant: runs terminated, every table emptied in one transaction, the alarm deleted.
+   * A run that escapes termination finds its registration gone at its next step.
    */
   async remove(): Promise<Outcome<null>> {
     const p = this.#parts;
@@ -151,7 +133,6 @@ addSections(OperatorFace, SECTIONS, (face) => {
   return state;
 });
 
-/** The stored counters as operators read them: `since` as an ISO time. */
 function storedCounters(c: CallCounters) {
   return { ...c, since: new Date(c.since).toISOString() };
 }

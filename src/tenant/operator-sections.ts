@@ -1,20 +1,14 @@
 /**
  * @module
- * The operator's face, composed from its capabilities' sections. A section is a class in its
- * capability's folder whose methods each take the tenant's record first: orders' in
- * `orders/tenant/operator-section.ts`, payouts' in `payouts/tenant/operator-section.ts`, and so on.
- * `addSections` copies each method onto the face's prototype (Workers RPC reaches prototype
- * methods) behind the one check every operator method makes, that the tenant is registered, so a
- * section states only its own work and a new operator method is one edit in its capability.
+ * The operator's face, composed from its capabilities' sections (such as
+ * `orders/tenant/operator-section.ts`): `addSections` copies each method onto the face's prototype
+ * behind the one check, that the tenant is registered. See docs/design/faces.md.
  */
 import { fail, type Outcome } from "../kernel/outcome";
 import { NO_TENANT, type TenantParts } from "./parts";
 import type { TenantRecord } from "./registration";
 
-/**
- * A section: made from the tenant's modules (its constructor types the slice it reads), its
- * methods taking the record, then the caller's arguments, and answering an `Outcome`.
- */
+/** A section: its constructor types the slice it reads; its methods take the record first. */
 export type SectionClass = new (parts: TenantParts) => object;
 
 /** A section's methods as the face answers them: the face supplies the record; RPC awaits. */
@@ -36,9 +30,8 @@ export interface SectionState {
 type Method = (r: TenantRecord, ...args: unknown[]) => unknown;
 
 /**
- * Adds every method of `sections` to `face`'s prototype, each answering `not-found` for a tenant
- * that is not registered and otherwise the section's answer. Throws at load when two sections, or
- * a section and the face, name the same method: one would silently hide the other.
+ * Adds every method of `sections` to `face`'s prototype, answering `not-found` for a tenant not
+ * registered. Throws at load on a name declared twice: one would silently hide the other.
  */
 export function addSections(
   face: { prototype: object },

@@ -1,8 +1,7 @@
 /**
  * @module
- * The tenant object's modules as its faces (`key-face.ts`, `grant-face.ts`, `run-face.ts`,
- * `operator-face.ts` and the sections composed onto it) reach them. A face keeps them in `#private` fields, so nothing here is
- * reachable over RPC: only the faces' own methods are.
+ * The tenant object's modules as its faces reach them, each face a narrow `Pick` of them kept in
+ * `#private` fields, out of RPC's reach (docs/design/faces.md).
  */
 import type { AssistantGrants } from "../assistants/tenant/assistant-grants";
 import type { CodeIds } from "../v2/tenant/code-ids";
@@ -23,7 +22,6 @@ import type { WebhookSetup } from "../orders/tenant/webhook-setup";
 import type { ToolCalls } from "../assistants/tenant/tool-calls";
 import type { WriteConfirmations } from "../assistants/tenant/write-confirmations";
 
-/** One tenant object's modules, shared by every face it hands out. */
 export interface TenantParts {
   readonly storage: DurableObjectStorage;
   readonly registration: Registration;
@@ -31,26 +29,18 @@ export interface TenantParts {
   readonly tokens: TokenKeeper;
   readonly settings: OrderSettings;
   readonly pins: ShopPins;
-  /** Webhook secrets and shop bindings, changed one at a time (`webhook-setup.ts`). */
   readonly webhooks: WebhookSetup;
   readonly desk: OrderDesk;
-  /** The payouts: their own unit, with their own tables (`payout-desk.ts`). */
   readonly payouts: PayoutDesk;
-  /** The tenant's Stripe key, sealed, for its payout runs only (`stripe-key.ts`). */
   readonly stripeKeys: StripeKeys;
-  /** Which order a provider's payment paid (`payment-refs.ts`). */
   readonly paymentRefs: PaymentRefs;
   readonly known: KnownIds;
   readonly codeIds: CodeIds;
   readonly idempotency: IdempotencyKeys;
   readonly references: ReferenceCache;
-  /** The calls made for the tenant and their counters (`request-log.ts`). */
   readonly log: RequestLog;
-  /** An assistant's prepared writes (`write-confirmations.ts`). */
   readonly confirmations: WriteConfirmations;
-  /** An assistant's tool calls (`tool-calls.ts`). */
   readonly toolCalls: ToolCalls;
-  /** The OAuth grants approved for assistants (`assistant-grants.ts`). */
   readonly grants: AssistantGrants;
   /** Empties every table of every module in one transaction (the tenant's removal). */
   wipe(): void;

@@ -1,10 +1,8 @@
 /**
  * @module
- * A face that did not check out, made from the one that did: every method the checked face has
- * (its prototype chain up to `RpcTarget`, as Workers RPC reaches it) answers the same refusal, and
- * the refused face holds nothing of the tenant, so it cannot reach anything even by mistake. Made
- * from the class, not from a list, so a new method of a face is refused without a line of its own;
- * the faces test holds the two method lists equal.
+ * A face that did not check out, made from the class of the one that did: every method (up to
+ * `RpcTarget`, as RPC reaches them) answers the same refusal and holds nothing of the tenant, and
+ * a new method is refused without a line of its own. See docs/design/faces.md.
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { Failure } from "../kernel/outcome";

@@ -1,16 +1,9 @@
 /**
  * @module
- * The tenant's registration: its random id (new for every registration, so nothing started under a
- * removed one can act under the next), which client in which environment it is, its display name,
- * and its client key, sealed (AES-256-GCM under `SECRETS_KEY`, the tenant name bound as additional
- * data, so a sealed key copied to another tenant does not open there). One row, or none.
- *
- * Since step 9 it also names the client as the API knows it (`ApiClient`: the `ClientId` and
- * `ClientName` of `GET /ClientIntegrationInformation`), which the support bundle must carry (the
- * API's provider asks for the client id, never the client key). Read once, lazily, when a support
- * bundle is first built (`request-log/api-client.ts`), and forgotten when the client key is
- * replaced (the new key may open another company). Each adopted client key gets a random id
- * (`clientKeyId`), so a read made with one key is never stored under the next.
+ * The tenant's registration, one row or none: its random id (new each time, so nothing started
+ * under a removed one acts under the next), client, environment, name, and client key sealed with
+ * the tenant name bound. Also the client as the API names it, for the support bundle: read lazily
+ * (`request-log/api-client.ts`) and forgotten with the key. See docs/design/faces.md.
  */
 import { z } from "zod";
 import { Environment } from "../kernel/config";
@@ -59,10 +52,8 @@ const RegistrationRow = z
     apiClient: r.api_client_id === null ? null : { id: r.api_client_id, name: r.api_client_name },
   }));
 
-/** A registered tenant as stored. */
 export type TenantRecord = z.output<typeof RegistrationRow>;
 
-/** The tenant name of a record. */
 export const nameOf = (r: Pick<TenantRecord, "environment" | "client">): TenantName =>
   tenantName(r.environment, r.client);
 
@@ -74,15 +65,11 @@ export class Registration {
     this.#record = row(sql, RegistrationRow, `SELECT ${COLUMNS} FROM registration WHERE id = 1`);
   }
 
-  /** The registration, or null when the tenant is not registered. */
   get(): TenantRecord | null {
     return this.#record;
   }
 
-  /**
-   * The registration, if it is still the one with this id: a run started under an earlier
-   * registration of the same name gets null, and so reads and writes nothing.
-   */
+  /** The registration, if it is still the one with this id (a run's check). */
   current(registrationId: string): TenantRecord | null {
     return this.#record?.registrationId === registrationId ? this.#record : null;
   }
@@ -104,11 +91,7 @@ export class Registration {
     this.#record = r;
   }
 
-  /**
-   * Stores the client as the API named it, if `clientKeyId` is still the key in use: a read that
-   * was under way while the operator replaced the key (it may have opened the old company) is
-   * dropped. Answers whether it was stored.
-   */
+  /** Stores the client as the API named it, if `clientKeyId` is still the key in use. */
   keepApiClient(clientKeyId: string, client: ApiClient): boolean {
     const r = this.#record;
     if (!r || r.clientKeyId !== clientKeyId) return false;
@@ -117,7 +100,6 @@ export class Registration {
     return true;
   }
 
-  /** Removes the registration. */
   clear(): void {
     this.sql.exec("DELETE FROM registration");
     this.#record = null;

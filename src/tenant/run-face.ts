@@ -1,11 +1,8 @@
 /**
  * @module
- * The tenant object's face for an order run and a payout run. The run was started by this object
- * itself after it verified a webhook's signature with this tenant's secret, so the run holds no
- * gateway key, only the registration it was started under: `grantRun` hands out a `RunFace` while
- * that registration is current, and a `GoneRunFace` (no token, nothing read, nothing written) once
- * it is not. The two kinds of run share the face (the same grant, the same tokens), each seeing
- * the tenant through its own port: `OrderRunPort` and `PayoutRunPort`.
+ * The tenant object's face for an order run and a payout run, which hold no key, only the
+ * registration they were started under: a `RunFace` while it is current, a `GoneRunFace` (no token,
+ * nothing read or written) once not. See docs/design/faces.md.
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { Source } from "../orders/order";
@@ -20,24 +17,18 @@ import type { Access } from "../upstream/tenant/token-keeper";
 
 /** What a run may do with its tenant's object: its port, and tokens for its API calls. */
 export interface RunHolder extends OrderRunPort, PayoutRunPort {
-  /** A token for one of the run's API calls. */
   access(): Promise<Outcome<Access>>;
 }
 
 /** What `Tenant.forRun` hands out: a `RunFace` or a `GoneRunFace`. */
 export type RunHolderFace = RunHolder & RpcTarget;
 
-/** What a run's face reads of the tenant: its run's records, its memory, its tokens and keys. */
 type RunParts = Pick<
   TenantParts,
   "tokens" | "desk" | "settings" | "known" | "payouts" | "stripeKeys" | "arm"
 >;
 
-/**
- * The one check of a run's registration: the face of a run started under `registration`, bound to
- * it while it is the tenant's current one. Taken anew for each call (pipelined:
- * `stub.forRun(r).runReport(…)`), so a removal stops a run at its next call.
- */
+/** The one check of a run's registration, taken anew for each call: `forRun(r).runReport(…)`. */
 export function grantRun(
   parts: RunParts & Pick<TenantParts, "registration">,
   registration: string,
@@ -46,7 +37,6 @@ export function grantRun(
   return r ? new RunFace(parts, ownerOf(r)) : new GoneRunFace();
 }
 
-/** A current registration's run. */
 class RunFace extends RpcTarget implements RunHolder {
   readonly #parts: RunParts;
   readonly #owner: RunOwner;
@@ -120,10 +110,7 @@ class RunFace extends RpcTarget implements RunHolder {
     return this.#parts.payouts.read(source, payoutId, attempt, read);
   }
 
-  /**
-   * The one place the Stripe key is opened: for a run of this registration, which the object
-   * started itself after verifying Stripe's signature (see the module comment).
-   */
+  /** The one place the Stripe key is opened: for a run the object started itself. */
   async stripeKey(): Promise<string | null> {
     return this.#parts.stripeKeys.open(this.#owner.tenant);
   }
@@ -134,7 +121,6 @@ const GONE = fail(
   "The tenant's registration this run was started under is gone (the tenant was removed): the run stops without calling the API.",
 );
 
-/** A run whose registration is gone: it gets no token, reads nothing and writes nothing. */
 class GoneRunFace extends RpcTarget implements RunHolder {
   async access() {
     return GONE;

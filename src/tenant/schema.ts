@@ -1,13 +1,8 @@
 /**
  * @module
- * The tenant object's SQLite layout as a numbered list of migration steps
- * (`kernel/migrations.ts`), applied in its constructor on every wake: one read once the layout is
- * current. Layout and fields: docs/storage.md.
- *
- * Step 5 is the baseline: the layout of the text version row "5" that came before the list, made of
- * each module's tables (their `*_TABLES` constants, frozen since). Its statements are `IF NOT
- * EXISTS`, so an object at "5" skips it and one at an older version ("2" to "4", whose layouts were
- * each a subset of it) gains what it lacks, its rows kept. Everything after is a step of its own.
+ * The tenant object's SQLite layout as numbered migration steps (`kernel/migrations.ts`), applied
+ * in its constructor on every wake. Step 5, the baseline, is each module's frozen `*_TABLES`, all
+ * `IF NOT EXISTS`, so an object on an older layout gains what it lacks. Layout: docs/storage.md.
  */
 import { addColumn, createTables } from "../kernel/columns";
 import { migrate as migrateSteps, type Migration } from "../kernel/migrations";
@@ -48,8 +43,7 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
     version: 6,
     name: "order_runs.start_at: when a run's start is due, stored",
     up: (sql) => {
-      // Until now an in-memory flag said a start had failed; an eviction forgot it. A run that was
-      // waiting for its instance is due since its last change, that is at once.
+      // A run waiting for its instance is due since its last change, that is at once.
       addColumn(sql, "order_runs", "start_at", "INTEGER");
       sql.exec(
         "UPDATE order_runs SET start_at = COALESCE(CAST(strftime('%s', updated_at) AS INTEGER) * 1000, 0) WHERE pending = 1 AND start_at IS NULL",
@@ -61,10 +55,8 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
     version: 7,
     name: "webhook_shops.bound_by and webhook_refusals: shops bound by the operator",
     up: (sql) => {
-      // Until now a pin was made by the operator's shopDomain or by the first verified delivery,
-      // and nothing recorded which. Every existing pin is therefore flagged as a first delivery's:
-      // it keeps working, and the console asks the operator to confirm it. Flagging an operator's
-      // pin costs a click; taking a delivery's pin as the operator's would hide a wrong shop.
+      // An existing pin may be a first delivery's: flagged so, the console asks to confirm it.
+      // Flagging an operator's pin costs a click; the reverse would hide a wrong shop.
       addColumn(sql, "webhook_shops", "bound_by", "TEXT NOT NULL DEFAULT 'first-delivery'");
       sql.exec(SHOP_REFUSALS_TABLE);
     },
@@ -83,8 +75,7 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
     version: 9,
     name: "registration.client_key_id, api_client_id, api_client_name: the API's own client id",
     up: (sql) => {
-      // The API's client id is read when a support bundle first needs it, not here: a migration
-      // runs synchronously and cannot call the API. The key in use gets its random id now.
+      // A migration cannot call the API: the client is read when a bundle first needs it.
       addColumn(sql, "registration", "client_key_id", "TEXT");
       addColumn(sql, "registration", "api_client_id", "TEXT");
       addColumn(sql, "registration", "api_client_name", "TEXT");
@@ -103,12 +94,9 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
     version: 11,
     name: "mapping_defaults: existing tenant: keep 1920",
     up: (sql) => {
-      // Paid orders now settle to each source's clearing account by default, so that a payout can
-      // book the deposit (docs/payouts.md). A tenant registered before this step settled to 1920
-      // by default and may have invoices settled there: it keeps 1920 until its operator switches
-      // (the console says why), rather than having its orders move accounts by a deploy. A mapping
-      // that names an account already keeps it either way. An object with no registration yet is
-      // a tenant being created now: it gets the new default.
+      // Existing tenants keep settling to 1920 until their operator switches to the clearing
+      // accounts (docs/payouts.md), rather than having orders move accounts by a deploy. One not
+      // yet registered is being created now: it gets the new default.
       sql.exec(MAPPING_DEFAULTS_TABLE);
       sql.exec(
         "INSERT OR IGNORE INTO mapping_defaults (id, settlement_account) SELECT 1, 1920 WHERE EXISTS (SELECT 1 FROM registration)",
@@ -120,15 +108,12 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
     name: "payouts, payout_claims, order_runs.settled_on and settled_to: payouts reconciled",
     up: (sql) => {
       for (const statement of PAYOUT_TABLES) sql.exec(statement);
-      // Runs settled before this step did not record where: they have no day here, and the
-      // payouts' unpaid orders leave them out (docs/payouts.md says why).
+      // Runs settled before this step have no day: unpaid orders leave them out (docs/payouts.md).
       addColumn(sql, "order_runs", "settled_on", "TEXT");
       addColumn(sql, "order_runs", "settled_to", "INTEGER");
       sql.exec("CREATE INDEX IF NOT EXISTS order_runs_settled ON order_runs (settled_on)");
     },
   },
-  // Orders that arrived before step 13 kept no payment reference: a payout's line for one of them
-  // names no order, and is shown so (docs/payouts.md, "Stripe").
   createTables(
     13,
     "stripe_key, payment_refs: Stripe payouts read from Stripe",
@@ -142,12 +127,7 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
   ),
 ];
 
-/**
- * Brings the tenant's storage to the last step of `TENANT_MIGRATIONS`. Synchronous: call it from
- * the constructor.
- *
- * @throws MigrationError when a step fails (rolled back; the object's calls fail until it passes)
- */
+/** @throws MigrationError when a step fails (rolled back; calls fail until it passes) */
 export function migrate(storage: DurableObjectStorage): void {
   migrateSteps(storage, "Tenant", TENANT_MIGRATIONS);
 }

@@ -1,14 +1,12 @@
 /**
  * @module
- * Sealing for the tenant's stored secrets (client key, token, webhook secrets) under the configured
- * `SECRETS_KEY`, with `SECRETS_KEY_PREVIOUS` still opening records during a rotation. A record
- * opened with the previous key comes back re-sealed under the current one, for the caller to store.
+ * Sealing for the tenant's stored secrets under `SECRETS_KEY`; during a rotation a record opened
+ * with `SECRETS_KEY_PREVIOUS` comes back re-sealed under the current one, for the caller to store.
  */
 import type { Bindings } from "../kernel/config";
 import { open, seal, type Sealed } from "../kernel/crypto";
 import { secretsKeys } from "../kernel/secrets";
 
-/** An opened secret, and the record to store instead when it was sealed under the previous key. */
 export interface Opened {
   text: string;
   resealed: Sealed | null;
@@ -17,19 +15,13 @@ export interface Opened {
 export class Sealer {
   constructor(private readonly env: Bindings) {}
 
-  /**
-   * `text` sealed under the current key, bound to `context`; null when SECRETS_KEY is missing or
-   * malformed.
-   */
+  /** `text` sealed under the current key, bound to `context`; null without a usable SECRETS_KEY. */
   async seal(text: string, context: string): Promise<Sealed | null> {
     const keys = await this.#keys();
     return keys && seal(text, keys[0], context);
   }
 
-  /**
-   * The secret in `sealed`, or null when no configured key opens it (or it was bound to another
-   * context).
-   */
+  /** The secret in `sealed`, or null when no configured key opens it for `context`. */
   async open(sealed: Sealed, context: string): Promise<Opened | null> {
     const keys = await this.#keys();
     const text = keys && (await open(sealed, keys, context));

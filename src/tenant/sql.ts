@@ -1,12 +1,10 @@
 /**
  * @module
- * Reads of the tenant's SQLite tables, parsed with zod rather than cast: a row that does not match
- * its schema is a storage fault and throws, instead of flowing on with the wrong shape. Values are
- * always bound parameters, never spliced into the query text.
+ * Reads of the tenant's tables, parsed with zod rather than cast: a row that does not match is a
+ * storage fault and throws. Values are always bound parameters, never spliced into the query.
  */
 import { z } from "zod";
 
-/** A TEXT column holding JSON, parsed with `schema`. */
 export function jsonColumn<T extends z.ZodType>(schema: T) {
   return z
     .string()
@@ -14,7 +12,6 @@ export function jsonColumn<T extends z.ZodType>(schema: T) {
     .pipe(schema);
 }
 
-/** Every row of `query`, parsed with `schema`. */
 export function rows<T extends z.ZodType>(
   sql: SqlStorage,
   schema: T,
@@ -29,10 +26,7 @@ export function rows<T extends z.ZodType>(
 
 const CountRow = z.object({ n: z.int() });
 
-/**
- * Deletes every row of `table` (one of the module's own, a constant: never input) and answers how
- * many there were, for an answer that says what was cleared.
- */
+/** Deletes every row of `table` (a constant, never input) and answers how many there were. */
 export function deleteAll(sql: SqlStorage, table: string): number {
   const n = row(sql, CountRow, `SELECT COUNT(*) AS n FROM ${table}`)?.n ?? 0;
   sql.exec(`DELETE FROM ${table}`);

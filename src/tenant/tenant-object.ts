@@ -1,12 +1,8 @@
 /**
  * @module
- * `Tenant`: one per tenant (`idFromName("demo:acme")`). Everything secret or stateful about the
- * tenant lives here and only here. The class is thin: it holds the modules of `tenant/`
- * (registration, gateway keys, token keeper, order settings, order desk, payout desk, …), each
- * with its own tables, and hands out one face per kind of caller (`forKey`, `forRun`,
- * `forOperator`, …), whose methods are the object's API. One alarm, set to the earliest due time
- * of the modules' stored work, registered once (`tenant/stored-work.ts`). Storage layout:
- * docs/storage.md.
+ * `Tenant`: one per tenant (`idFromName("demo:acme")`), the only place its secrets and state live.
+ * It holds the modules of `tenant/`, each with its own tables, and hands out one face per kind of
+ * caller; see docs/design/faces.md. Storage layout: docs/storage.md.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../kernel/config";
@@ -46,32 +42,8 @@ import { WatcherFace } from "../events/watcher/watcher-face";
 import { purges, StoredWorks } from "./stored-work";
 
 /**
- * Why faces, and what they do and do not stop. Any public member of a Durable Object is reachable
- * over RPC by whoever holds a stub (TypeScript's `private` and an interface are only types), so
- * telling callers apart by interface alone would leave every method open to every caller. Here the
- * object's public members are only the faces, the request log's append-only face (`forCallLog`,
- * see `request-log/call-log-face.ts`), the webhook intake (which verifies its own signature),
- * `invalidate` (the token is its own credential) and `alarm`. A face is an `RpcTarget`
- * the object hands out itself, holding its modules in `#private` fields:
- * - `forKey(k)` checks the gateway key once, in one place (`grantKey`), and only then hands out
- *   the face whose methods act; a bad key gets a face whose every method answers `unauthorized`
- *   (the same 401 problem as before, no exception, nothing of the key or a stack). No method a key
- *   holder reaches can skip the check or forget it, and none can reach another face's methods.
- * - `forGrant(g)` does the same for an assistant's OAuth grant (`tenant/grant-face.ts`): a grant
- *   opens only what an MCP tool call needs, and only while its row is live under the current
- *   registration, so a revoked grant is refused at its next call.
- * - `forRun(r)` hands an order run its face only while `r` is the current registration, so a run
- *   of a removed (or re-registered) tenant gets no token and touches nothing.
- * - `forOperator()` checks nothing and cannot: the object has no operator credential to check, and
- *   code that holds the namespace binding can always ask for this face. The Worker's admin-token
- *   and console-session checks are the authority there (only routes behind them call
- *   `asOperator`); the face keeps register, key rotation and removal out of the other two.
- * - `forWatcher()` is the tenant's watcher's (issue 30): unchecked like the operator's, and only a
- *   token for the books it names, and which books those are (`events/watcher/watcher-face.ts`).
- * A face answers for the moment it was handed out, so callers take one per call: Workers RPC
- * pipelines the call on the face's promise with the call that hands it out
- * (`stub.forKey(k).orderRun(…)`), so that costs no round trip, and a key retired or a tenant
- * removed is refused at the next call, as when each method checked for itself.
+ * Its public members are only the faces, `invalidate`, `receiveWebhook` and `alarm`: any of them is
+ * reachable over RPC by whoever holds a stub (docs/design/faces.md).
  */
 export class Tenant extends DurableObject<Bindings> {
   readonly #sealer: Sealer;
@@ -92,10 +64,8 @@ export class Tenant extends DurableObject<Bindings> {
   readonly #confirmations: WriteConfirmations;
   readonly #toolCalls: ToolCalls;
   readonly #grants: AssistantGrants;
-  /** The modules as the faces reach them. */
   readonly #parts: TenantParts;
   readonly #enrolment: Enrolment;
-  /** Every module's stored work, and the one alarm over it. */
   readonly #work: StoredWorks;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
@@ -134,8 +104,7 @@ export class Tenant extends DurableObject<Bindings> {
       tokenSource(() => this.env, this.#registration, this.#sealer),
       () => this.#arm(),
     );
-    // Registered once: the alarm runs them in this order (purges first, so a run started next
-    // and a token renewed last see the books as kept), and arms at the earliest of them.
+    // Purges first: a run started next and a token renewed last see the books as kept.
     this.#work = new StoredWorks(ctx.storage).register(
       ...[
         this.#desk.book,
@@ -207,51 +176,32 @@ export class Tenant extends DurableObject<Bindings> {
     this.#enrolment = new Enrolment(this.#parts, this.#sealer, () => this.env);
   }
 
-  /**
-   * The face for the holder of `gatewayKey`, after the one check of the key; a face that refuses
-   * every call when it does not check out. Pipeline the call on it: `stub.forKey(k).access()`.
-   */
+  /** The key holder's face, after the one check of the key: `stub.forKey(k).access()`. */
   forKey(gatewayKey: string): Promise<KeyHolderFace> {
     return grantKey(this.#parts, gatewayKey);
   }
 
-  /**
-   * The face for the holder of the OAuth grant `grantId` (an assistant's connection), after the
-   * one check of the grant: live, under the current registration. Pipeline the call on it:
-   * `stub.forGrant(g).use()`.
-   */
+  /** The face for the holder of the OAuth grant `grantId`, after the one check of the grant. */
   forGrant(grantId: string): GrantHolderFace {
     return grantAccess(this.#parts, grantId);
   }
 
-  /**
-   * The face for an order run started under `registration`: acting while that is the current
-   * registration, inert once it is gone.
-   */
+  /** The face of a run started under `registration`: inert once that registration is gone. */
   forRun(registration: string): RunHolderFace {
     return grantRun(this.#parts, registration);
   }
 
-  /**
-   * The operator's face. Unchecked here: only routes behind the admin token or the console's
-   * session (and onboarding's single-use state) ask for it; see the note above the class.
-   */
+  /** The operator's face. Unchecked: asked for only behind the admin token, console, onboarding. */
   forOperator(): OperatorFace {
     return new OperatorFace(this.#parts, this.#enrolment);
   }
 
-  /**
-   * The watcher's face: which books the tenant has, and a token for a poll of them. Unchecked, like
-   * the operator's; see `events/watcher/watcher-face.ts` for why that gives nothing away.
-   */
+  /** The watcher's face (`events/watcher/watcher-face.ts`): unchecked, gives nothing away. */
   forWatcher(): WatcherFace {
     return new WatcherFace(this.#parts);
   }
 
-  /**
-   * The face that appends to the tenant's request log: unchecked, append only, bounded; see
-   * `request-log/call-log-face.ts` for why it is not behind the key.
-   */
+  /** The request log's append-only face (`request-log/call-log-face.ts`): unchecked, bounded. */
   forCallLog(): CallLogFace {
     return new CallLogFace(
       this.#log,
@@ -261,20 +211,12 @@ export class Tenant extends DurableObject<Bindings> {
     );
   }
 
-  /**
-   * Drops `token` after the API answered 401 to it, if it is still the current one. Not on a face:
-   * the token is its own credential (only a caller that was handed it can name it, and naming a
-   * token that is no longer current does nothing), and checking a key here too would cost the
-   * access cache's saving on every retry after a 401.
-   */
+  /** Drops `token` after a 401 from the API, if still current: the token is its own credential. */
   invalidate(token: string): void {
     this.#tokens.invalidate(token);
   }
 
-  /**
-   * A webhook for this tenant: verified with its secret, recorded, its run started. Not on a face:
-   * the shop's signature is its credential, and it is checked inside (`OrderDesk.receive`).
-   */
+  /** A webhook: its signature is its credential, checked inside (`OrderDesk.receive`). */
   async receiveWebhook(
     source: Source,
     headers: [string, string][],
@@ -293,11 +235,7 @@ export class Tenant extends DurableObject<Bindings> {
     return answer;
   }
 
-  /**
-   * Runs the stored work that is due (`stored-work.ts`): purges what outlived its retention, starts
-   * runs still waiting for their Workflow instance, renews the token ahead of expiry. Safe to run
-   * twice.
-   */
+  /** Runs the stored work that is due (`stored-work.ts`). Safe to run twice. */
   override async alarm(): Promise<void> {
     const r = this.#registration.get();
     if (!r) return;

@@ -1,21 +1,18 @@
 /**
  * @module
- * A tenant as the operator sees it (`GET /admin/tenants`): its registration, its token's state and
- * its counters, never a secret. The schema is the one `/openapi.json` publishes, and `tenantView`
- * picks each field by name, so nothing reaches the answer that the schema does not declare.
+ * A tenant as the operator sees it (`GET /admin/tenants`), never a secret: `tenantView` picks each
+ * field by name, so nothing reaches the answer that the published schema does not declare.
  */
 import { z } from "zod";
 import type { GovernorCounters } from "../upstream/rate-governor";
 import { Environment } from "../kernel/config";
 
-/** The token's state: valid until `expiresAt`, refused by the token endpoint, or none yet. */
 const TokenState = z.discriminatedUnion("state", [
   z.strictObject({ state: z.literal("valid"), expiresAt: z.string() }),
   z.strictObject({ state: z.literal("rejected"), reason: z.string() }),
   z.strictObject({ state: z.literal("none") }),
 ]);
 
-/** The tenant's own counters and its share of its environment's rate governor. */
 const Counters = z.strictObject({
   tokensIssued: z.int(),
   tokenWaits: z.int().meta({ description: "Callers that waited for a token request." }),
@@ -25,10 +22,7 @@ const Counters = z.strictObject({
   refusedForDeadline: z.int(),
 });
 
-/**
- * Counters kept with the tenant (`request-log/tenant-rows.ts`): unlike the governor's above,
- * they survive the objects' idling and restarts, and say since when they count.
- */
+/** Counters kept with the tenant (`request-log/tenant-rows.ts`): they survive restarts. */
 const CallCounters = z.strictObject({
   upstreamCalls: z.int().meta({ description: "Attempts sent to the API (retries included)." }),
   waits: z.int().meta({ description: "Calls that waited for a permit." }),
@@ -36,7 +30,6 @@ const CallCounters = z.strictObject({
   since: z.string().meta({ description: "When these counters started counting." }),
 });
 
-/** A tenant as operators see it: never a secret. */
 export const TenantView = z.strictObject({
   tenant: z.string(),
   environment: Environment,
@@ -56,13 +49,7 @@ export type TenantDescription = Omit<TenantView, "counters"> & {
   counters: Pick<TenantView["counters"], "tokensIssued" | "tokenWaits" | "keyChecks">;
 };
 
-/**
- * The operator's view of a tenant: its description joined with the rate governor's counters.
- *
- * @param d what the tenant's object describes
- * @param g the tenant's counters in its environment's rate governor
- * @returns exactly the fields of `TenantView`
- */
+/** The operator's view: the tenant's description joined with its rate governor's counters. */
 export function tenantView(d: TenantDescription, g: GovernorCounters): TenantView {
   return {
     tenant: d.tenant,

@@ -1,8 +1,6 @@
 /**
  * @module
- * A tenant's assistant connections on its page: each OAuth grant a person approved (the client's
- * name as it gave it, where its tokens go, the scope, who approved, when it was made, last used and
- * ends), each with a button that revokes it at once.
+ * A tenant's assistant connections on its page: each OAuth grant, with a button that revokes it.
  */
 import type { GrantView } from "../tenant/assistant-grants";
 import type { Flash } from "../../console/flash";

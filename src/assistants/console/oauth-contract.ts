@@ -1,10 +1,7 @@
 /**
  * @module
- * The declarations of the console's side of OAuth: the operator's approval of an assistant's
- * connection (a tenant to pick, the session standing where a gateway key stands on the key
- * holder's page), and the revocation of a tenant's grant from its page. Kept apart from
- * `contract.ts` so OAuth is one unit. Every route needs the session; the approval's form and the
- * revocation, being posts, also the session's CSRF token.
+ * The declarations of the console's side of OAuth (approval for a picked tenant, revocation). Every
+ * route needs the session; the posts also its CSRF token.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { GrantId } from "../tenant/assistant-grants";

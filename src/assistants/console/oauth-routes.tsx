@@ -1,10 +1,8 @@
 /**
  * @module
- * The operator's side of OAuth in the console: approving an assistant's connection for a tenant
- * the operator picks (the session stands where the tenant's gateway key stands on the key holder's
- * page, `assistants/oauth/approval-routes.tsx`), and revoking a tenant's grant from its page (the
- * tenant's object drops it, so its tokens are refused from the next request on; the authorization
- * server's records follow). Declarations: `oauth-contract.ts`.
+ * The operator's side of OAuth in the console: approving a connection for a tenant it picks (the
+ * session stands where the key stands on `assistants/oauth/approval-routes.tsx`), and revoking a
+ * grant. Declarations: `oauth-contract.ts`.
  */
 import type { Context } from "hono";
 import type { ConsoleApp } from "../../console/app";

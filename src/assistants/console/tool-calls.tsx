@@ -1,9 +1,7 @@
 /**
  * @module
- * An assistant's tool calls, on the tenant's requests page: each call of an MCP tool with who made
- * it (the principal's id and scope), the operation it touched, its outcome, the upstream calls it
- * made (each a row of the request log above, named `assistant` with the same id and request id)
- * and a confirmed write's idempotency key. Nothing on it is secret: no key, no arguments.
+ * An assistant's tool calls, on the tenant's requests page, beside the request log rows of their
+ * upstream calls. Nothing on it is secret: no key, no arguments.
  */
 import type { ToolCallRow } from "../tenant/tool-calls";
 import { when } from "../../console/views";

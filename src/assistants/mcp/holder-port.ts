@@ -1,12 +1,8 @@
 /**
  * @module
- * The `AssistantPort` of a session, authenticated with a gateway key or an OAuth grant: every call
- * goes where the same `/v2` call of that key would go (`readV2Request`, then `performV2`), so an
- * assistant's request is checked, shaped, paced and logged exactly as the key holder's own; the one
- * difference is its lane (`assistant`) and its name in the log. Under a grant, each reach into the
- * tenant's object goes through the grant's face (`tenant/grant-face.ts`), which opens only
- * what the tools need and checks the grant again every time. The credential stays inside this
- * closure: the tools get the port, never the key or the grant.
+ * The `AssistantPort` of a session: every call goes where the same `/v2` call of its key or grant
+ * would go, checked, shaped, paced and logged alike (only its lane and log name differ). The
+ * credential stays inside this closure. See docs/design/faces.md.
  */
 import type { Holder } from "../../kernel/app";
 import type { Bindings } from "../../kernel/config";
@@ -20,26 +16,20 @@ import type { CallTrace } from "../../upstream/client";
 import { performV2 } from "../../v2/call";
 import type { ApiCall, AssistantPort } from "./port";
 
-/** What the port needs of the request that opened the session. */
 export interface HolderPortDeps {
   env: Bindings;
   ctx: Pick<ExecutionContext, "waitUntil">;
   /** The authenticated key's caller or grant (`assistants/mcp-key.ts`). */
   caller: Holder;
-  /**
-   * The isolate's verified keys and grants (a grant's copy is used only after the door checked the
-   * grant for this request).
-   */
+  /** The isolate's verified copies (a grant's only after the door checked it for this request). */
   accessCache?: AccessCache;
   /** The gateway's origin, for the links in answers (`Location`). */
   origin: string;
-  /** The principal's id, as the request log names its calls. */
   principalId: string;
 }
 
 /**
  * The port of a gateway key's or an OAuth grant's session.
- *
  * @example const port = holderPort({ env, ctx, caller, origin, principalId: "key:0123abcd" })
  */
 export function holderPort(d: HolderPortDeps): AssistantPort {

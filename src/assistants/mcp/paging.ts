@@ -1,26 +1,18 @@
 /**
  * @module
- * How the `read` tool pages a list and trims what it answers, so an assistant's context is never
- * flooded and never misled: a list is read `READ_PAGE_ITEMS` rows a call, the rows answered are cut
- * where their JSON would pass `READ_MAX_CHARS`, and every answer says how many rows it holds, how
- * many there are, and gives a cursor for the rest. Nothing is dropped without saying so.
- *
- * The cursor is opaque to the assistant: the read it continues (path and query) and where (the
- * API's page, and the row in it). It carries no authority (the read is checked again, as the
- * caller's own, on every call), so it is not signed; a cursor of another read is refused.
+ * How the `read` tool pages and trims a list, so an assistant's context is never flooded nor
+ * misled: every answer says how many rows it holds, of how many, with a cursor for the rest. The
+ * cursor carries no authority (every read is checked again), so it is not signed; a cursor of
+ * another read is refused.
  */
 import { z } from "zod";
 import { fromBase64Url, toBase64Url } from "../../kernel/crypto";
 
 /** Rows asked of the API per call of a paged list: the API's `PageSize`. */
 export const READ_PAGE_ITEMS = 100;
-/**
- * Most characters of JSON one `read` answers: about 10,000 tokens, a fair share of an assistant's
- * context for one look at the books.
- */
+/** Most characters of JSON one `read` answers: about 10,000 tokens of an assistant's context. */
 export const READ_MAX_CHARS = 40_000;
 
-/** Where a read goes on. */
 const Position = z.strictObject({
   /** The read's path and query (without paging), so a cursor cannot continue another read. */
   read: z.string(),
@@ -29,7 +21,6 @@ const Position = z.strictObject({
 });
 export type Position = z.output<typeof Position>;
 
-/** `position` as a cursor. */
 export function cursorOf(position: Position): string {
   return toBase64Url(new TextEncoder().encode(JSON.stringify(position)));
 }
@@ -46,10 +37,7 @@ export function positionOf(cursor: string, read: string): Position | null {
   }
 }
 
-/**
- * The rows of `items` from `offset` that fit in `READ_MAX_CHARS` of JSON, in order; at least none
- * and at most all.
- */
+/** The rows of `items` from `offset` that fit in `READ_MAX_CHARS` of JSON, in order. */
 export function fitting(items: unknown[], offset: number): unknown[] {
   const out: unknown[] = [];
   let size = 2;
@@ -61,7 +49,6 @@ export function fitting(items: unknown[], offset: number): unknown[] {
   return out;
 }
 
-/** What the API's `X-Pagination` header says of a list, as far as it says it. */
 export interface ListPage {
   totalCount: number | null;
   totalPages: number | null;

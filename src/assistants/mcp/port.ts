@@ -1,23 +1,18 @@
 /**
  * @module
- * What the MCP tools may do with their tenant: the narrow interface between the tool layer
- * (`tools/`) and the gateway. The tools hold a `Principal` (`principal.ts`) and an `AssistantPort`,
- * never a credential: the port is built at the door from whatever authenticated the session (a
- * gateway key or an OAuth grant, `holder-port.ts`) and keeps it to itself.
+ * What the MCP tools may do with their tenant: the narrow interface between the tool layer and the
+ * gateway. Built at the door (`holder-port.ts`), it keeps the credential to itself.
  */
 import type { OrderRunView } from "../../orders/run-view";
 import type { RunState } from "../../orders/runs";
 import type { Source } from "../../orders/order";
 import type { StashAsk, Taken } from "../tenant/write-confirmations";
 
-/** One API v2 call a tool makes. */
 export interface ApiCall {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Below the v2 root, starting with `/`; checked as a `/v2` path is. */
   path: string;
-  /** `?…` or empty. */
   search: string;
-  /** The JSON body as text (sent byte for byte), or null. */
   json: string | null;
   /** Its media type: JSON, a JSON Patch, or a merge patch (`writeMediaType`). */
   mediaType?: string;
@@ -29,7 +24,6 @@ export interface ApiCall {
 export interface ToolRun {
   /** The MCP request's id; each API call of the tool is logged as `<id>.<n>`. */
   requestId: string;
-  /** API calls made so far (the n above). */
   calls: number;
   /** Upstream attempts of those calls (a cached or replayed answer makes none). */
   upstreamCalls: number;
@@ -39,25 +33,18 @@ export interface ToolRun {
 export interface AssistantPort {
   /** Checks `call` as `/v2` would before sending it (path, catalog, body); sends nothing. */
   check(call: ApiCall): Promise<void>;
-  /**
-   * Sends `call` through the one `/v2` pipeline (`v2/call.ts`): shaped, in the assistant's
-   * lane of the governor, logged in the tenant's request log as the assistant's.
-   */
+  /** Sends `call` through the one `/v2` pipeline (`v2/call.ts`), in the assistant's lane. */
   send(call: ApiCall, run: ToolRun): Promise<Response>;
   /** Keeps a checked write under a confirmation handle's hash (`write-confirmations.ts`). */
   stash(ask: StashAsk): Promise<{ expiresAt: number }>;
-  /** The prepared write of a handle's hash, for `principal`. */
   take(handleHash: string, principal: string): Promise<Taken>;
   /** One order's run (the gateway's own record: no API call). */
   orderRun(source: Source, orderId: string): Promise<OrderRunView>;
-  /** The tenant's runs, newest change first. */
   orderRuns(state: RunState | null, limit: number): Promise<OrderRunView[]>;
 }
 
 /**
- * The media type a write's JSON body goes with: a PATCH takes a JSON Patch (an array) or a merge
- * patch (an object, turned into a JSON Patch by the `/v2` shaping); anything else is JSON.
- *
+ * The media type of a write's JSON body: a PATCH's array is a JSON Patch, its object a merge patch.
  * @example writeMediaType("PATCH", { Name: "Fjord AS" }) // "application/merge-patch+json"
  */
 export function writeMediaType(method: string, body: unknown): string {

@@ -1,36 +1,27 @@
 /**
  * @module
- * A prepared write in words, for the person an assistant asks before it confirms: the operation
- * ("Create a customer: POST /Customers"), and each field the write sets or changes with the value
- * it gets. An amount is written in kroner (`1 250,00 kr`), or in the currency the body names
- * (`CurrencyCode`), where the schema says money: a number (the catalog's schemas type amounts as
- * numbers) in a field named as an amount (`MONEY_FIELD`). Pure: nothing is read from the API.
+ * A prepared write in words, for the person an assistant asks before it confirms: the operation,
+ * and each field it sets with its value; a number in a field named as money (`MONEY_FIELD`) is
+ * written as an amount in the body's currency. Pure: nothing is read from the API.
  */
 import type { Operation } from "../../../shared/v2/catalog";
 import { v2Summary } from "../../v2/openapi/summary";
 import { CONFIRM_WITHIN_MS } from "../tenant/write-confirmations";
 
-/**
- * Fields that hold money, by name: amounts, prices, costs, salaries, limits, budgeted revenue and
- * expenses, and rates charged per hour. Not percentages (`Allowance`, `VatRate`), exchange rates
- * or quantities.
- */
+/** Fields that hold money, by name; not percentages, exchange rates or quantities. */
 export const MONEY_FIELD =
   /(Amount|Price|Cost|CostOfGoods|Salary|Limit|Revenue|Expenses|BillableRate|CostRate|HourlyRate)$/;
 
 /** Most changes a preview lists; the rest are counted. */
 const MAX_CHANGES = 100;
 
-/** One field a write sets or changes, and its value in words. */
 export interface Change {
   field: string;
   value: string;
 }
 
 /**
- * `amount` as a person reads it: two decimals, a comma, spaces between thousands, and the currency
- * (`kr` for NOK).
- *
+ * `amount` as a person reads it: two decimals, a comma, spaces between thousands, the currency.
  * @example formatMoney(-1250.5, "NOK") // "-1 250,50 kr"
  */
 export function formatMoney(amount: number, currency: string): string {
@@ -82,11 +73,8 @@ function patchChanges(ops: unknown[]): Change[] {
 }
 
 /**
- * The preview of writing `body` with `method` to `path` (an operation of class `cls`).
- *
- * @returns the sentence to show, and the changes one by one
- * @example previewOf(op, "POST", "/Customers", { Name: "Fjord AS" }, "draft").changes // [{ field:
- * "Name", value: "\"Fjord AS\"" }]
+ * The preview of writing `body` with `method` to `path`: the sentence, and the changes one by one.
+ * @example previewOf(op, "POST", "/Customers", { Name: "Fjord AS" }, "draft").changes.length // 1
  */
 export function previewOf(
   op: Operation,

@@ -1,22 +1,14 @@
 /**
  * @module
- * Who an MCP session acts for: an authenticated principal (a tenant, a scope, and an id for the
- * audit), as the tool layer sees it. The tool layer never sees a credential: a gateway key is
- * checked and turned into a principal at the door (`assistants/mcp-key.ts`), and an OAuth grant of
- * one tenant and one scope (`assistants/oauth/`) becomes the same principal there. What the key or
- * grant opens of the tenant's object is the tools' `AssistantPort` (`port.ts`, `holder-port.ts`),
- * built beside it.
+ * Who an MCP session acts for: a tenant, a scope and an id for the audit, made at the door from a
+ * gateway key or an OAuth grant (`assistants/mcp-key.ts`). The tool layer never sees a credential.
  */
 import { z } from "zod";
 import type { Environment } from "../../kernel/config";
 import type { TenantName } from "../../kernel/stubs";
 import type { OperationClass } from "./operation-class";
 
-/**
- * What a session may do: `read` (reads only; the write tools are not listed), `draft` (also
- * prepare and confirm writes of the `draft` class), `write` (every write, still through prepare
- * and confirm).
- */
+/** What a session may do: `read`, `draft` (also writes of the `draft` class), `write` (all). */
 export const Scope = z.enum(["read", "draft", "write"]);
 export type Scope = z.output<typeof Scope>;
 
@@ -25,21 +17,12 @@ export interface Principal {
   tenant: TenantName;
   environment: Environment;
   scope: Scope;
-  /**
-   * For the audit and the request log: `key:` and the first 8 hex of a gateway key's SHA-256 (not
-   * enough to find the key, enough to tell keys apart); `grant:` and an OAuth grant's id.
-   */
+  /** `key:` and the first 8 hex of a key's SHA-256 (tells keys apart), or `grant:<id>`. */
   id: string;
-  /**
-   * The endpoint's scope: the most a session here could have. A key's scope is its endpoint's, so
-   * it never falls short of it; a grant's may (the person picked less), and a tool call that needs
-   * more than the grant but no more than this is answered `403 insufficient_scope`, so the client
-   * can ask the person again (step-up).
-   */
+  /** The endpoint's scope: a grant needing more, up to this, gets `403 insufficient_scope`. */
   ceiling: Scope;
 }
 
-/** The classes each scope allows: each scope is the one before it and more. */
 const ALLOWED: Record<Scope, ReadonlySet<OperationClass>> = {
   read: new Set(["read"]),
   draft: new Set(["read", "draft"]),
@@ -47,9 +30,7 @@ const ALLOWED: Record<Scope, ReadonlySet<OperationClass>> = {
 };
 
 /**
- * The narrower of two scopes (each is the one before it and more): what a grant of one scope may
- * do on an endpoint of another.
- *
+ * The narrower of two scopes: what a grant of one may do on an endpoint of another.
  * @example narrower("write", "draft") // "draft"
  */
 export function narrower(a: Scope, b: Scope): Scope {
@@ -58,19 +39,13 @@ export function narrower(a: Scope, b: Scope): Scope {
 
 /**
  * Whether `scope` may perform an operation of class `cls`.
- *
  * @example allows("draft", "write") // false
  */
 export function allows(scope: Scope, cls: OperationClass): boolean {
   return ALLOWED[scope].has(cls);
 }
 
-/**
- * The MCP endpoints a gateway key may use, and the scope each gives it: the whole key on `/mcp`, a
- * key narrowed to drafts on `/mcp/draft`, to reads on `/mcp/readonly`. Narrowing is the key
- * holder's own choice (it holds the key's full power anyway), so a person can hand an assistant a
- * connection that cannot send or post.
- */
+/** The MCP endpoints and the scope each allows: narrowing is the key holder's own choice. */
 export const ENDPOINT_SCOPES = {
   "/mcp": "write",
   "/mcp/draft": "draft",

@@ -1,13 +1,8 @@
 /**
  * @module
- * What a tool answers. A result with a shape carries it twice, as the specification asks:
- * `structuredContent` (checked against the tool's `outputSchema`) and the same JSON as text. A
- * failure the model can act on is an `isError` result with a clear message (the specification's
- * tool execution error): a refusal of the gateway (its problem's detail and each field's error),
- * an answer of the API that is not a success (its status and ProblemDetails), and the shared
- * budget being full (`retry`: when to try again). Protocol errors (an unknown tool, malformed
- * JSON-RPC) stay the SDK's JSON-RPC errors. No text here ever holds a credential: problems are
- * written never to, and the API's error bodies hold none.
+ * What a tool answers: a shaped result as `structuredContent` and as text, and a failure the model
+ * can act on (the gateway's refusal, the API's, a full budget) as an `isError` result. Protocol
+ * errors stay the SDK's. No text here ever holds a credential.
  */
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { log } from "../../kernel/log";
@@ -27,7 +22,6 @@ export class ToolRefusal extends Error {
 
 /**
  * A success with a shape: `value` as `structuredContent` and as JSON text.
- *
  * @example return structured({ operations, matched, shown })
  */
 export function structured(value: Record<string, unknown>): CallToolResult {
@@ -39,21 +33,18 @@ export function errorResult(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
 }
 
-/** The `Retry-After` of a problem or an answer, in whole seconds, or null. */
 function retryAfter(value: string | null | undefined): number | null {
   const n = Number(value);
   return value && Number.isFinite(n) && n >= 0 ? Math.ceil(n) : null;
 }
 
-/** The words for "try again in N seconds" an assistant reads. */
 function tryAgain(seconds: number): string {
   return `Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
 }
 
 /**
- * The refusal a thrown error stands for: a `ToolRefusal` as it is, a gateway `Problem` as its
- * detail (with each field's error, and when to try again for a 503 with Retry-After), anything else
- * as a generic failure naming the request id (its text is logged, never shown).
+ * The refusal a thrown error stands for: a gateway `Problem` as its detail and fields, anything
+ * else as a generic failure naming the request id (its text is never shown).
  */
 export function refusalOf(err: unknown, requestId: string): ToolRefusal {
   if (err instanceof ToolRefusal) return err;
@@ -65,8 +56,8 @@ export function refusalOf(err: unknown, requestId: string): ToolRefusal {
     );
     const wait = retryAfter(problem.extra.headers?.["retry-after"]);
     const text = `${title} (${status}): ${problem.detail}${fields.join("")}`;
-    // A 503 with Retry-After is the shared budget (or an overloaded object): the call was not
-    // made, and will be later. A 409 in flight says when to repeat too.
+    // A 503 with Retry-After is the shared budget: the call was not made, and will be later. A
+    // 409 in flight says when to repeat too.
     return new ToolRefusal(
       wait === null ? text : `${text} ${tryAgain(wait)}`,
       status === 503 && wait !== null ? "retry" : "error",
@@ -81,11 +72,7 @@ export function refusalOf(err: unknown, requestId: string): ToolRefusal {
   );
 }
 
-/**
- * A refusal for an answer of the API that is not a success, or null for a success: its status,
- * the ProblemDetails' title, detail and errors when it sent them, and for a 429 or 503 with
- * Retry-After when to try again.
- */
+/** A refusal for an API answer that is not a success (its status and ProblemDetails), or null. */
 export async function apiRefusal(res: Response, what: string): Promise<ToolRefusal | null> {
   if (res.status < 400) return null;
   const text = await res.text();

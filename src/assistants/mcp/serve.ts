@@ -1,16 +1,9 @@
 /**
  * @module
- * One MCP request served (Streamable HTTP): the SDK's `createMcpHandler` over a server factory for
- * the request's principal. It serves both eras from the one factory: the stateless 2026-07-28
- * revision (`server/discover`, the per-request `_meta` envelope) and the 2025-era `initialize`
- * handshake, served statelessly (`legacy: "stateless"`: each request its own server, GET and DELETE
- * answered 405), which Claude, Cursor, VS Code and the Inspector speak today. Nothing is kept
- * between requests: the handler, its server and its tools are made for this request and dropped
- * with it (lib keeps no module state), so any isolate serves any request.
- *
- * One message per request: a JSON-RPC batch (an array) is refused before the SDK sees it, so one
- * HTTP request costs at most one tool call's share of the budget (MCP removed batching in its
- * 2025-06-18 revision; no client this gateway serves sends one).
+ * One MCP request served (Streamable HTTP) by the SDK's `createMcpHandler`, statelessly in both
+ * eras (the 2026-07-28 revision and the 2025-era handshake): nothing is kept between requests, so
+ * any isolate serves any request. A JSON-RPC batch is refused first: one HTTP request costs at most
+ * one tool call's share of the budget.
  */
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { readCapped } from "../../../shared/bytes";
@@ -24,33 +17,22 @@ import type { AssistantPort } from "./port";
 import type { Principal } from "./principal";
 import { mcpServer } from "./server";
 
-/**
- * The largest MCP request body, bytes: a write's JSON body may be as large as a checked `/v2`
- * body (`BUFFERED_BODY_BYTES`), and JSON-RPC wraps it in a string, escaping may double it. Larger
- * is a 413 before anything is parsed.
- */
+/** The largest MCP request body, bytes: a `/v2` body, doubled by escaping in a JSON string. */
 export const MAX_MCP_BODY_BYTES = 2 * BUFFERED_BODY_BYTES + 64 * 1024;
 
-/** What one MCP request is served with. */
 export interface McpSession {
   env: Bindings;
   ctx: Pick<ExecutionContext, "waitUntil">;
   principal: Principal;
   port: AssistantPort;
   requestId: string;
-  /** The gateway's version, for the server's `serverInfo`. */
   version: string;
-  /**
-   * For an OAuth session: the endpoint's protected-resource document, which a `403
-   * insufficient_scope` names so the client can step up (`tools/prepare-tool.ts`); null for a key.
-   */
+  /** An OAuth session's protected-resource document, for a step-up's 403; null for a key. */
   resourceMetadataUrl: string | null;
 }
 
 /**
- * Serves `req` for `s`'s principal: the SDK answers the protocol (its errors as JSON-RPC errors),
- * the tools answer the calls.
- *
+ * Serves `req` for `s`'s principal: the SDK answers the protocol, the tools the calls.
  * @example return serveMcp(c.req.raw, { env, ctx, principal, port, requestId, version })
  */
 export async function serveMcp(req: Request, s: McpSession): Promise<Response> {
@@ -74,12 +56,10 @@ export async function serveMcp(req: Request, s: McpSession): Promise<Response> {
   const handler = createMcpHandler(() => mcpServer(tc, s.version), {
     legacy: "stateless",
     maxRequestBodySize: MAX_MCP_BODY_BYTES,
-    // Reporting only: a malformed request is answered by the SDK whatever this does. Its name
-    // only: a message may quote the request's arguments.
+    // Reporting only, and its name only: a message may quote the request's arguments.
     onerror: (e) => log.info("mcp-request-refused", { requestId: s.requestId, error: e.name }),
   });
-  // The SDK builds the 403 of a scope challenge from this; the token itself stays out of it (the
-  // tool layer never holds a credential), so `token` is empty.
+  // For the SDK's scope challenge; `token` stays empty: the tool layer holds no credential.
   const authInfo =
     s.resourceMetadataUrl === null
       ? undefined
@@ -92,18 +72,13 @@ export async function serveMcp(req: Request, s: McpSession): Promise<Response> {
   return handler.fetch(read, authInfo && { authInfo });
 }
 
-/** A JSON-RPC error answer with no id, shaped as the SDK shapes its own. */
 const rpcRefusal = (status: number, code: number, message: string) =>
   Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 
 /** JSON's insignificant white space: space, tab, line feed, carriage return. */
 const WHITE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
-/**
- * `req` with its body read under the cap, or the refusal of a body over it (413) or of a batch
- * (400, -32600 Invalid Request). The body that passes replaces the stream, so the SDK reads exactly
- * the checked bytes.
- */
+/** `req` with its body read under the cap (the SDK reads exactly these bytes), or a refusal. */
 async function oneMessage(req: Request): Promise<Request | Response> {
   if (req.body === null) return req;
   const bytes = await readCapped(req.body, MAX_MCP_BODY_BYTES);

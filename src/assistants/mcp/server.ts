@@ -1,10 +1,7 @@
 /**
  * @module
- * The MCP server of one session: a fresh `McpServer` per request (the SDK's stateless serving of
- * both eras builds one per request from this factory), with the tools the principal's scope
- * allows. `tools/list` therefore varies with the authorization presented, as the specification
- * allows, never with the connection: a `read` principal is not shown the write tools, and calling
- * one is the SDK's "unknown tool" protocol error.
+ * The MCP server of one request, with the tools the principal's scope allows: `tools/list` varies
+ * with the authorization presented, so a `read` principal is not shown the write tools.
  */
 import { McpServer } from "@modelcontextprotocol/server";
 import type { ToolContext } from "./audit";
@@ -18,7 +15,6 @@ import { registerPrepareTool } from "./tools/prepare-tool";
 /** The server's name in its `serverInfo`. */
 export const MCP_SERVER_NAME = "ledgergate";
 
-/** What the server tells an assistant about itself (`instructions`). */
 function instructions(tc: ToolContext): string {
   const writes =
     tc.principal.scope === "read"
@@ -29,8 +25,6 @@ function instructions(tc: ToolContext): string {
 
 /**
  * The server for `tc`'s session: every tool its scope allows.
- *
- * @param version the gateway's version, for `serverInfo`
  * @example createMcpHandler(() => mcpServer(tc, config.version))
  */
 export function mcpServer(tc: ToolContext, version: string): McpServer {

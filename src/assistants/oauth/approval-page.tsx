@@ -1,12 +1,8 @@
 /**
  * @module
- * The approval page of an assistant's connection, in its two forms: for the holder of a tenant's
- * gateway key (`GET /oauth/authorize`) and for the operator signed in to the console
- * (`/console/oauth/authorize`, a tenant to pick). Both show what the consent must: the client's
- * name and whether it is verified (a client ID metadata document's domain) or only claimed (a
- * client that registered itself), the host its tokens go to (and a warning when it is this
- * computer), the endpoint and the most it allows; and offer the scope, the lifetime, Approve and
- * Deny. Everything that came from the client is escaped by JSX. No script.
+ * The approval page of an assistant's connection, for a gateway key's holder and for the operator:
+ * the client's name (verified or only claimed), where its tokens go, the endpoint, and the scope
+ * and lifetime to pick. Everything from the client is escaped by JSX. No script.
  */
 import type { Child } from "hono/jsx";
 import type { ApprovalFacts } from "./approve";
@@ -93,10 +89,7 @@ function Choices(p: { facts: ApprovalFacts }) {
   );
 }
 
-/**
- * Approve and Deny, the submit buttons of both forms: the approval routes read which one was pressed
- * from `decision`, so both forms must name and value them alike.
- */
+/** Approve and Deny of both forms: the routes read `decision`, so both must name them alike. */
 function Decision() {
   return (
     <>

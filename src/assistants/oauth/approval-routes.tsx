@@ -1,12 +1,8 @@
 /**
  * @module
- * The approval page for the holder of a tenant's gateway key (`GET` and `POST /oauth/authorize`):
- * the page (`assistants/oauth/approve.ts` checks and describes the client's request), and its form.
- * The key is typed into the form and posted, checked by its tenant's object, and used for nothing
- * else: the grant is made for the tenant it names, recorded through the key holder's face, and the
- * browser sent back to the client. A wrong key shows the page again (with a new handle) and counts
- * against the person's address, never against the tenant it claims. The operator's way is the
- * console's (`assistants/console/oauth-routes.tsx`). Declarations: `assistants/oauth/contract.ts`.
+ * The approval page for a gateway key's holder (`/oauth/authorize`): the key, typed into the form,
+ * is checked by its tenant's object and used for nothing else; a wrong key counts against the
+ * person's address, never the tenant it claims. Declarations: `assistants/oauth/contract.ts`.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -35,7 +31,6 @@ import { approvalHtml } from "./render";
 
 const originOf = (c: Context) => new URL(c.req.url).origin;
 
-/** An approval page, as `approvalHtml` renders it. */
 type ApprovalPage = Parameters<typeof approvalHtml>[0];
 
 /** A page that only says something, with the status it is answered with. */
@@ -46,11 +41,7 @@ export const messagePage = (
   status: 400 | 401 | 403 | 429 | 500 | 503,
 ) => html(c, <MessagePage title={title} message={message} />, status);
 
-/**
- * The answer of a begun approval: where its request leads instead (back to the client, or a page
- * saying why it cannot connect), or the approval page `page` draws of its facts, with `status`.
- * The key holder's page and the operator's (`assistants/console/oauth-routes.tsx`) both answer so.
- */
+/** The answer of a begun approval: a redirect, a refusal, or the page `page` draws. */
 export async function approvalAnswer(
   c: Context,
   begun: Begun,
@@ -67,7 +58,6 @@ export async function approvalAnswer(
   return approvalHtml(await page(begun.facts), redirectUri, begun.headers, status);
 }
 
-/** The key holder's page of a begun approval, or where its request leads instead. */
 const keyPage = (c: Context<GatewayApp>, begun: Begun, error?: string, status?: 200 | 401) =>
   approvalAnswer(
     c,
@@ -127,8 +117,7 @@ export const approvalRoutes = router
     const caller = claimed && { tenant: claimed.name, key };
     const tenant = caller ? await asKeyHolder(c.env, caller, (f) => f.tenant()) : null;
     if (!caller || !tenant?.ok) {
-      // Counted per address: a person types the key in their own browser, and a count by the
-      // tenant the key names would let anyone refuse that tenant's genuine holder.
+      // Per address: a count by the tenant named would let anyone refuse its genuine holder.
       if (claimed && (await countFailure(c, "approval-key")))
         return messagePage(
           c,

@@ -1,24 +1,9 @@
 /**
  * @module
- * The approval of an assistant's connection, in three steps the routes call (`assistants/oauth/`
- * for a gateway key's holder, `assistants/console/oauth-routes.tsx` for the operator):
- *
- * 1. `beginApproval`: the client's authorization request, checked by the authorization server
- *    (client, redirect URI, resource) and for PKCE S256, which every client must use (the library
- *    requires it of public clients only), described for the page (the client's name and
- *    whether it is verified, where its tokens go, which endpoint), and a consent transaction begun:
- *    a single-use handle for the form, bound to this browser by a `__Host-` cookie, and headers
- *   that
- *    forbid framing. The request itself stays server-side; the form carries only the handle, and
- *    the request's own query (no secret in it) so that a refused form can be shown again afresh.
- * 2. The route proves the person may act for a tenant (the tenant's gateway key, or the operator's
- *    console session) and picks the tenant, the scope and the lifetime.
- * 3. `completeApproval`: the handle is consumed (it works once, in the browser it was given to),
- *    PKCE checked again, the client's registration marked used (the directory no longer deletes
- *    it), the grant made for that one tenant and scope, recorded in the tenant's object (the door's
- *    authority), and the browser sent back to the client with the code. Or `denyApproval`.
- *
- * Nothing here sees a gateway key: the route checks it and hands on only the tenant and an id.
+ * The approval of an assistant's connection: `beginApproval` checks the client's request (PKCE S256
+ * of every client) and begins a single-use consent bound to this browser; the route proves the
+ * person may act for a tenant; `completeApproval` makes the grant and records it in the tenant's
+ * object (or `denyApproval`). Nothing here sees a gateway key. See docs/design/faces.md.
  */
 import {
   authorizationErrorRedirect,
@@ -41,49 +26,37 @@ import { authorizationServer, endpointOf, OAUTH_PATHS } from "./server";
 export interface ApprovalFacts {
   /** The client's facts, from the authorization server (the name is the client's own claim). */
   consent: ConsentDescription;
-  /** The MCP endpoint the client asks for, and the most it allows. */
   endpoint: McpEndpoint;
   ceiling: Scope;
   /** The scope the page offers first: the widest the client asked for within the ceiling. */
   suggested: Scope;
-  /** The single-use handle of the consent transaction, for the form. */
   handle: string;
-  /** The client's authorization request, as its query string, to show the page again. */
+  /** The client's request as its query string (no secret in it), to show the page again. */
   request: string;
 }
 
-/** How beginning an approval went: a page to render, a redirect back to the client, or a refusal. */
 export type Begun =
   | { kind: "page"; facts: ApprovalFacts; headers: Headers }
   | { kind: "redirect"; location: string }
   | { kind: "refused"; message: string };
 
-/** How completing or denying went: the response sending the browser back, or a refusal. */
 export type Completed =
   { kind: "redirect"; response: Response } | { kind: "refused"; message: string };
 
-/**
- * Whether a request carries PKCE with S256. Required of every client, confidential ones too: a
- * client secret proves who redeems a code, not that it is the party that asked for it, and a
- * secret in a desktop app is no secret (OAuth 2.1 makes PKCE the rule for all clients).
- */
+/** PKCE with S256, required of every client: a secret proves who redeems a code, not who asked. */
 const hasPkce = (r: AuthRequest) => !!r.codeChallenge && r.codeChallengeMethod === "S256";
 
 const NO_PKCE =
   "PKCE is required of every client: send code_challenge with code_challenge_method S256.";
 
-/** The page's words for a registration that ended before anyone approved it. */
 const EXPIRED =
   "The assistant's registration ended before it was approved (an unapproved registration lasts a few hours, and the oldest make way when many are waiting). Nothing was approved: connect again from the assistant, which registers anew.";
 
-/** The page's words for a handle that cannot be used. */
 const STALE =
   "This approval page expired, was already used, or was opened in another browser. Nothing was approved: start connecting again from the assistant.";
 
 /**
- * Begins approving the authorization request `query` (the query string of `GET /oauth/authorize`)
- * at `origin`.
- *
+ * Begins approving the authorization request `query` (of `GET /oauth/authorize`) at `origin`.
  * @example const begun = await beginApproval(c.env, origin, new URL(c.req.url).search)
  */
 export async function beginApproval(env: Bindings, origin: string, query: string): Promise<Begun> {
@@ -151,11 +124,7 @@ export interface Approval {
   record(grant: NewGrant): Promise<Outcome<GrantView>>;
 }
 
-/**
- * Completes an approval the person made in the browser that sent `req` (its consent cookie must
- * match the handle): the grant for `a.tenant` at `a.scope` for `a.lifetime`, recorded, and the
- * redirect to the client with the code.
- */
+/** Completes an approval made in the browser that sent `req` (its cookie must match the handle). */
 export async function completeApproval(
   env: Bindings,
   origin: string,
@@ -170,8 +139,7 @@ export async function completeApproval(
     if (e instanceof AuthorizationError) return { kind: "refused", message: STALE };
     throw e;
   }
-  // Only `beginApproval` begins consents, and it refuses a request without PKCE; checked again
-  // here, so no other way to a consent can make a code without it.
+  // Checked again, so no other way to a consent can make a code without PKCE.
   if (!hasPkce(approved.request))
     return { kind: "refused", message: `${NO_PKCE} Nothing was approved.` };
   const endpoint = endpointOf(origin, approved.request.resource);
@@ -181,8 +149,7 @@ export async function completeApproval(
       kind: "refused",
       message: `The endpoint allows at most ${endpoint ? ENDPOINT_SCOPES[endpoint] : "nothing"}; nothing was approved.`,
     };
-  // Used from now on: the directory stops counting it and never deletes it; the library's
-  // lifetime applies. Before the grant exists, so no grant outlives its client by our doing.
+  // Before the grant exists, so no grant outlives its client by our doing.
   if (!(await directoryStub(env).useRegistration(approved.request.clientId)))
     return { kind: "refused", message: EXPIRED };
   const consent = await oauth.describeConsent(approved.request);
@@ -195,8 +162,7 @@ export async function completeApproval(
     metadata: { grant: id },
     scope: [a.scope],
     props,
-    // Every approval is its own grant: claude.ai's metadata document and callback are the same for
-    // every person, so replacing "the client's earlier grant" would cut off a colleague.
+    // claude.ai's client is the same for every person: replacing its grant cuts off a colleague.
     revokeExistingGrants: false,
   });
   const recorded = await a.record({
@@ -220,7 +186,7 @@ export async function completeApproval(
   };
 }
 
-/** Declines: the handle is consumed, and the browser goes back to the client with `access_denied`. */
+/** Declines: the handle is consumed, the browser sent back to the client with `access_denied`. */
 export async function denyApproval(
   env: Bindings,
   origin: string,

@@ -1,10 +1,8 @@
 /**
  * @module
- * The declarations of the OAuth authorization server of the MCP endpoints (`assistants/oauth/`):
- * its metadata (RFC 8414), dynamic client registration (RFC 7591), the token endpoint (codes,
- * refresh, RFC 7009 revocation), and the approval page. The protocol endpoints are the library's
- * (`assistants/oauth/server.ts`) and read their own bodies, so their requests are described here,
- * not validated by the router; the approval form is ledgergate's own and validated.
+ * The declarations of the OAuth authorization server (`assistants/oauth/`). The protocol endpoints
+ * read their own bodies, so those are described here, not validated by the router; the approval
+ * form is ledgergate's own and validated.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { problems } from "../../kernel/openapi/problems";

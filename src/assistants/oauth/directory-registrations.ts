@@ -1,37 +1,21 @@
 /**
  * @module
- * The caps and lifetimes of OAuth dynamic client registration (RFC 7591, `POST /oauth/register`),
- * one row per admitted registration with its client id. Invariant: every client registration stored
- * (`client:<id>` in `OAUTH_KV`) has a row here until a person approves a grant for it; a row never
- * approved is deleted, with its client record, `UNUSED_LIFETIME_MS` after it was made, or sooner
- * when `MAX_UNUSED` newer unused ones push it out. A used row only counts for the pace and is
- * forgotten after `WINDOW_MS`: from then on the library's own lifetime applies (30 days, renewed
- * while the client uses its tokens, `assistants/oauth/server.ts`). Clock passed in; `Directory`
- * runs the deletions (`due`, `forget`) from its alarm.
+ * The caps and lifetimes of OAuth dynamic client registration, one directory row per admitted
+ * registration. Invariant: every stored client has a row until a person approves a grant for it; a
+ * row never approved goes with its client record after `UNUSED_LIFETIME_MS`, or sooner when
+ * `MAX_UNUSED` newer ones push it out. The numbers' reasons: docs/design/faces.md.
  */
 import { z } from "zod";
 
 /** The window of both paces, ms. */
 export const WINDOW_MS = 10 * 60_000;
-/**
- * Registrations per window from one address (its `addressKey`): a developer retrying, not a script.
- * A flood then refuses its own address and whoever shares it (an office behind one NAT); the
- * assistants that connect many people from shared addresses (claude.ai, ChatGPT, Claude Code)
- * identify by metadata documents and never register, so it cannot refuse them.
- */
+/** Registrations per window from one address: a developer retrying, not a script. */
 export const PER_ADDRESS_PER_WINDOW = 10;
 /** Registrations per window for the whole gateway: twenty addresses at their limit at once. */
 export const PER_WINDOW = 200;
-/**
- * Never-approved registrations alive at once; a new one evicts the oldest, so even at full pace a
- * registration waits 50 minutes for its approval (`MAX_UNUSED / PER_WINDOW` windows).
- */
+/** Never-approved registrations alive at once; a new one evicts the oldest. */
 export const MAX_UNUSED = 1_000;
-/**
- * How long a never-approved registration lives, ms. A client registers just before it opens the
- * approval page, so its person approves within minutes; hours leave slack for a person who comes
- * back later, and under a flood the cap binds first.
- */
+/** How long a never-approved registration lives, ms: its person approves within minutes. */
 export const UNUSED_LIFETIME_MS = 6 * 3_600_000;
 
 /** The table as of directory step 6 (`tenant/directory-schema.ts`: change it with a new step). */
@@ -46,7 +30,6 @@ export type Admission =
   | { ok: true; id: number; evicted: boolean }
   | { ok: false; reason: "address" | "pace"; retryAfterSeconds: number };
 
-/** A never-approved registration at its end: its row, and its client when it got one. */
 export const DueRegistration = z.object({ id: z.int(), client_id: z.string().nullable() });
 export type DueRegistration = z.output<typeof DueRegistration>;
 
@@ -55,16 +38,14 @@ const At = z.object({ at: z.int().nullable() });
 const Id = z.object({ id: z.int() });
 const UseRow = z.object({ id: z.int(), expires_at: z.int(), used_at: z.int().nullable() });
 
-/** Rows of unused registrations (`used_at` null) that are still alive at `?`. */
 const ALIVE = "used_at IS NULL AND expires_at > ?";
 
 export class OAuthRegistrations {
   constructor(private readonly sql: SqlStorage) {}
 
   /**
-   * Takes a row for a registration from `address` (a hash of its address key; null: only the
-   * gateway's pace applies), or says which pace refuses it and for how long. When `MAX_UNUSED`
-   * are alive, the oldest unused row is marked due (its record goes at the next sweep) instead.
+   * Takes a row for a registration from `address` (null: only the gateway's pace), or says which
+   * pace refuses it; at `MAX_UNUSED` the oldest unused row is marked due instead.
    */
   take(now: number, address: string | null): Admission {
     const since = now - WINDOW_MS;
@@ -88,8 +69,7 @@ export class OAuthRegistrations {
     const q = "FROM oauth_registrations WHERE at > ?";
     if (this.#count(`SELECT COUNT(*) AS n ${q}`, since) >= PER_WINDOW)
       return { ok: false, reason: "pace", retryAfterSeconds: seconds(this.#min(q, since)) };
-    // Evicting instead of refusing: a flood then costs the oldest unused registration, never
-    // everyone's next one.
+    // Evicting, not refusing: a flood costs the oldest unused registration, not everyone's next.
     const evicted =
       this.#count(`SELECT COUNT(*) AS n FROM oauth_registrations WHERE ${ALIVE}`, now) >=
         MAX_UNUSED &&
@@ -112,15 +92,11 @@ export class OAuthRegistrations {
     return { ok: true, id: Id.parse(row).id, evicted };
   }
 
-  /** Gives a row back: the registration it was taken for was refused, so nothing was stored. */
   giveBack(id: number): void {
     this.sql.exec("DELETE FROM oauth_registrations WHERE id = ?", id);
   }
 
-  /**
-   * Names the client stored for row `id`. A row evicted and swept while its registration ran comes
-   * back due, so the sweep still deletes that client. Answers whether the client is due now.
-   */
+  /** Names the client stored for row `id`; true when it is due now (evicted meanwhile). */
   record(id: number, clientId: string, now: number): boolean {
     const updated = this.sql
       .exec(
@@ -140,9 +116,8 @@ export class OAuthRegistrations {
   }
 
   /**
-   * Marks `clientId`'s registration used (a person approved a grant for it): never deleted here
-   * again. False when it is at its end (expired or evicted: its record is being deleted); true
-   * for a client with no row (a metadata-document client, or one this table no longer tracks).
+   * Marks `clientId`'s registration used: never deleted here again. False when it is at its end;
+   * true for a client with no row (a metadata-document client, or one no longer tracked).
    */
   use(clientId: string, now: number): boolean {
     const raw = this.sql
@@ -187,7 +162,6 @@ export class OAuthRegistrations {
     return Count.parse(this.sql.exec(q, ...p).one()).n;
   }
 
-  /** The earliest `at` of the rows `from` selects. */
   #min(from: string, ...p: SqlStorageValue[]): number | null {
     return At.parse(this.sql.exec(`SELECT MIN(at) AS at ${from}`, ...p).one()).at;
   }

@@ -1,12 +1,8 @@
 /**
  * @module
- * An OAuth access token at the MCP door, turned into the same kind of principal a gateway key
- * gives (`assistants/mcp-key.ts`): the authorization server validates the token for the endpoint's
- * own resource (its audience must be this endpoint; expired, revoked or unknown tokens fail), its
- * sealed props name the tenant and the grant, and the tenant's object says whether the grant is
- * still live and with which scope. The object's word is the one that counts: a grant revoked in the
- * console is refused at the next request even while KV, which is eventually consistent, still holds
- * its token.
+ * An OAuth access token at the MCP door, turned into a principal as a key is: validated for this
+ * endpoint's resource, its sealed props naming tenant and grant, and the tenant's object's word on
+ * whether the grant is live, which counts even while KV still holds the token.
  */
 import type { McpAuth } from "../../kernel/app";
 import type { Bindings } from "../../kernel/config";
@@ -21,9 +17,7 @@ const REFUSED =
   "The access token is not valid for this endpoint (expired, revoked, or issued for another): refresh it, or connect the assistant again.";
 
 /**
- * Whom `token` authenticates at `endpoint` of the gateway at `origin`, or why not (`unauthorized`,
- * or `unavailable` when the authorization server's storage could not be read).
- *
+ * Whom `token` authenticates at `endpoint`, or `unauthorized` (`unavailable` when KV failed).
  * @example const auth = await grantOfToken(c.env, origin, "/mcp", token)
  */
 export async function grantOfToken(

@@ -1,21 +1,15 @@
 /**
  * @module
- * What an OAuth grant of ledgergate is made of: one tenant, one scope, one lifetime the person
- * picked, and a random id. The grant's id and tenant travel in the grant's props, which the
- * authorization server stores encrypted under a key only the token's holder can unwrap
- * (`@cloudflare/workers-oauth-provider`), so a token names its tenant and grant and nothing a
- * client could change; the tenant's object (`assistants/tenant/assistant-grants.ts`) says whether
- * the grant is still live. Pure functions, no state.
+ * What an OAuth grant is made of: one tenant, one scope, one lifetime, a random id. Id and tenant
+ * travel in the props the library seals, so a token names nothing a client could change; the
+ * tenant's object says whether the grant is live. See docs/design/faces.md.
  */
 import { z } from "zod";
 import { randomSecret } from "../../kernel/crypto";
 import { GrantId } from "../tenant/assistant-grants";
 import { parseTenantName, type TenantName } from "../../kernel/stubs";
 
-/**
- * The lifetimes a person may pick on the approval page, seconds. An hour for a try-out, three
- * months at most: a grant outliving that is one nobody remembers giving.
- */
+/** The lifetimes a person may pick: three months at most, or nobody remembers giving it. */
 export const GRANT_LIFETIMES = {
   "1h": { seconds: 3600, label: "1 hour" },
   "1d": { seconds: 86_400, label: "1 day" },
@@ -28,7 +22,6 @@ export type Lifetime = z.output<typeof Lifetime>;
 /** What the page offers first: a month, the authorization server's own default. */
 export const DEFAULT_LIFETIME: Lifetime = "30d";
 
-/** A tenant name as the props hold it. */
 const TenantNameText = z
   .string()
   .refine((s) => parseTenantName(s).ok, "a tenant name")
@@ -49,10 +42,7 @@ export function newGrantId(): string {
 }
 
 /**
- * The authorization server's user id of a tenant's grants: its name with `.` for `:`, which the
- * server reserves as the separator of its tokens (`demo:acme` → `demo.acme`; a client slug has no
- * dot, so this is one to one).
- *
+ * The authorization server's user id of a tenant's grants: `.` for `:`, which its tokens reserve.
  * @example grantUserId("demo:acme") // "demo.acme"
  */
 export function grantUserId(tenant: TenantName): string {
@@ -60,10 +50,8 @@ export function grantUserId(tenant: TenantName): string {
 }
 
 /**
- * The tenant an OAuth access token claims, from its plaintext user id (`<user>:<grant>:<secret>`,
- * the authorization server's format), or null when it is not shaped like one. A claim only, to tell
- * a token from a gateway key at the MCP door: nothing is trusted, or counted, by it.
- *
+ * The tenant an access token claims (`<user>:<grant>:<secret>`), or null: only to tell a token
+ * from a gateway key; nothing is trusted, or counted, by it.
  * @example claimedByToken("demo.acme:abc:xyz") // "demo:acme"
  */
 export function claimedByToken(token: string): TenantName | null {

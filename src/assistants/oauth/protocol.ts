@@ -1,11 +1,7 @@
 /**
  * @module
- * The authorization server's protocol endpoints, served by the library
- * (`assistants/oauth/server.ts`): its metadata (RFC 8414), the token endpoint (codes, refresh,
- * revocation) and dynamic client registration behind its caps (`assistants/oauth/registration.ts`).
- * Each declared method is a route of `/openapi.json`; a CORS preflight is the library's too, so a
- * browser-based client (the MCP Inspector) can reach them. Declarations:
- * `assistants/oauth/contract.ts`.
+ * The authorization server's protocol endpoints (metadata, token, registration behind its caps),
+ * served by the library, CORS preflight included. Declarations: `assistants/oauth/contract.ts`.
  */
 import type { Context } from "hono";
 import type { GatewayApp } from "../../kernel/app";
@@ -15,16 +11,12 @@ import { authorizationServer, OAUTH_PATHS } from "./server";
 import { gatewayRouter } from "../../kernel/routes/contract-kit";
 import { oauthMetadata, oauthRegister, oauthToken } from "./contract";
 
-/**
- * Hono's execution context as the library's type names it (the same object: the runtime's
- * `ExecutionContext`; Hono declares a narrower interface of its own).
- */
+/** Hono's execution context as the library types it: the same runtime object. */
 const runtimeCtx = (c: Context<GatewayApp>) => c.executionCtx as unknown as ExecutionContext;
 
 /**
- * The request, answered by the library. Its JSON is the library's to shape, so the route's answer
- * type cannot see it here (hence `never`); `test/kernel/openapi/answers.test.ts` holds every answer
- * of these routes to their declarations instead.
+ * The request, answered by the library (hence `never`): `test/kernel/openapi/answers.test.ts`
+ * holds its answers to their declarations instead.
  */
 const served = (c: Context<GatewayApp>) =>
   authorizationServer(new URL(c.req.url).origin).fetch(
@@ -40,9 +32,8 @@ export const oauthProtocolRoutes = router
   .openapi(oauthToken, served)
   .openapi(oauthRegister, (c) => register(c.env, runtimeCtx(c), c.req.raw) as Promise<never>);
 
-// A browser client's preflight, answered by the library (its CORS reflects the origin: a bearer
-// token is no ambient credential); any other method, the gateway's 405. After the declared routes,
-// so each answers only what they do not. Not routes of /openapi.json.
+// A preflight, the library's (a bearer token is no ambient credential); any other method, 405.
+// After the declared routes, so each answers only what they do not.
 for (const [path, allow] of [
   [OAUTH_PATHS.metadata, "GET"],
   [OAUTH_PATHS.token, "POST"],

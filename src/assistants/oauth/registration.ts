@@ -1,12 +1,8 @@
 /**
  * @module
- * Dynamic client registration (RFC 7591) behind its caps: a row from the directory first
- * (`assistants/oauth/directory-registrations.ts`: a pace per address and one for the gateway, and
- * the lifetime of a registration nobody approves), then the authorization server's own
- * registration, which checks the metadata (redirect URIs https or loopback, no dangerous scheme,
- * known grant types) and stores the client, then the client's id on its row, so the directory can
- * delete the record at its end. A registration the server refuses gives its row back: only stored
- * records count.
+ * Dynamic client registration behind its caps: a directory row first
+ * (`assistants/oauth/directory-registrations.ts`), then the library's registration, then the
+ * client's id on its row so the directory can delete it; a refused one gives its row back.
  */
 import { z } from "zod";
 import { PER_ADDRESS_PER_WINDOW, PER_WINDOW, WINDOW_MS } from "./directory-registrations";
@@ -23,7 +19,6 @@ const MINUTES = WINDOW_MS / 60_000;
 const ELSEWHERE =
   "or connect with a client ID metadata document (claude.ai, ChatGPT and Claude Code publish one), which needs no registration.";
 
-/** What the 429 of each pace says: its cap, and that it counts per address. */
 const REFUSED = {
   address: `Too many clients registered from this address: at most ${PER_ADDRESS_PER_WINDOW} in ${MINUTES} minutes, counted per address. Try again after the Retry-After, ${ELSEWHERE}`,
   pace: `Too many clients registered on this gateway: at most ${PER_WINDOW} in ${MINUTES} minutes from all addresses together (and ${PER_ADDRESS_PER_WINDOW} per address). Try again after the Retry-After, ${ELSEWHERE}`,
@@ -36,9 +31,7 @@ async function addressOf(req: Request): Promise<string | null> {
 }
 
 /**
- * Registers the client `req` describes, or answers the 429 of a pace. The body was read under
- * `capBody` (`src/index.ts`), so its size is bounded before anything here runs.
- *
+ * Registers the client `req` describes (body bounded by `capBody`), or answers a pace's 429.
  * @example return register(c.env, c.executionCtx, c.req.raw)
  */
 export async function register(
@@ -52,8 +45,7 @@ export async function register(
     throw new Problem("too-many-requests", REFUSED[row.reason], {
       headers: { "retry-after": String(row.retryAfterSeconds) },
     });
-  // Past the row, the work runs to its end even if the caller hangs up: a client stored but never
-  // named to the directory would escape both the cap and its deletion.
+  // Runs to its end even if the caller hangs up: an unnamed client would escape cap and deletion.
   const done = (async () => {
     const res = await authorizationServer(new URL(req.url).origin).fetch(req, env, ctx);
     if (res.status !== 201) {

@@ -1,16 +1,12 @@
 /**
  * @module
- * How the approval pages leave: the console's headers (no framing, no caching, nothing from another
- * origin), with one difference: the form may lead to the client's redirect URI. Browsers hold a
- * form's submission to the page's `form-action` through every redirect, so a page allowing only
- * `'self'` would block the very redirect that hands the client its code; the page allows the
- * redirect URI's origin too, and nothing else. The consent transaction's cookie (`__Host-`, binding
- * the form to this browser) goes with the page.
+ * How the approval pages leave: the console's headers, except that `form-action` also allows the
+ * redirect URI's origin (browsers hold a form's submission to it through every redirect, so
+ * `'self'` alone would block the code's redirect), with the consent's binding cookie.
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { CONSOLE_HEADERS } from "../../console/render";
 
-/** A JSX page, rendered. */
 interface Renderable {
   toString(): string | Promise<string>;
 }
@@ -25,10 +21,7 @@ function originOf(uri: string): string | null {
   }
 }
 
-/**
- * The HTML answer of an approval page whose form leads to `redirectUri`, with the cookies of
- * `transaction` (the consent's binding cookie).
- */
+/** The HTML answer of an approval page whose form leads to `redirectUri`. */
 export async function approvalHtml(
   page: Renderable,
   redirectUri: string,

@@ -1,10 +1,8 @@
 /**
  * @module
- * Revoking grants in the authorization server's own records (`OAUTH_KV`): after the tenant's object
- * has dropped a grant (which is what refuses its tokens at once, `tenant/grant-face.ts`),
- * its KV grant and tokens are revoked too, so a refresh is refused by the library itself and the
- * records do not wait for their expiry. Best effort: a KV failure is logged, never surfaced, since
- * the grant is already dead where it matters.
+ * Revoking grants in `OAUTH_KV` after the tenant's object dropped them, so the library refuses a
+ * refresh itself. Best effort: a KV failure is logged, since the grant is already dead where it
+ * matters (`tenant/grant-face.ts`).
  */
 import { z } from "zod";
 import type { Bindings } from "../../kernel/config";
@@ -19,10 +17,7 @@ const MAX_PAGES = 5;
 const Metadata = z.object({ grant: z.string() }).partial();
 
 /**
- * Revokes, in KV, the tenant's grant `grant` (or every grant of the tenant when null): one `list`
- * of the tenant's grants, one revocation each.
- *
- * @param origin the gateway's origin (the server is built for it; revocation does not depend on it)
+ * Revokes, in KV, the tenant's grant `grant` (every grant when null).
  * @example await revokeGrantRecords(env, origin, "demo:acme", "grant_…")
  */
 export async function revokeGrantRecords(

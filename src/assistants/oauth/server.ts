@@ -1,24 +1,9 @@
 /**
  * @module
- * ledgergate's OAuth 2.1 authorization server for its MCP endpoints: Cloudflare's
- * `workers-oauth-provider` in its authorization-server role (`OAuthAuthorizationServer`), mounted
- * as routes of the one Hono app (`assistants/oauth/protocol.ts`). The library owns the protocol:
- * RFC 8414 metadata, the token endpoint (codes, refresh with rotation, RFC 7009 revocation),
- * dynamic client registration (RFC 7591), client ID metadata documents, PKCE (S256 only; the
- * approval requires it of every client, confidential ones too, `assistants/oauth/approve.ts`),
- * redirect URIs (https or loopback only), resource indicators (RFC 8707) and RFC 9207's `iss`.
- * ledgergate owns the approval page (`assistants/oauth/`, `assistants/oauth/approve.ts`), the
- * grant's authority (the tenant's object) and the MCP door (`assistants/mcp-key.ts`), which
- * validates tokens with `validateToken` itself, because the same endpoints also take gateway keys.
- *
- * Built per request, from the request's origin: the issuer and the three resources are URLs of the
- * host the client reached (as the protected-resource documents already were), and lib keeps no
- * module state. Construction only checks options.
- *
- * Storage: the KV namespace `OAUTH_KV` (clients, grants, tokens and codes as hashes, props
- * encrypted, consent transactions; docs/storage.md). KV alone cannot refuse a revoked grant at once
- * (its deletes take up to a minute to reach other locations), so every token is also checked
- * against the tenant's object, here at the token endpoint and at the MCP door on every request.
+ * The OAuth 2.1 authorization server of the MCP endpoints: Cloudflare's `workers-oauth-provider`,
+ * which owns the protocol, built per request from the origin the client reached. Its records are in
+ * `OAUTH_KV` (docs/storage.md), which cannot refuse a revoked grant at once, so every token is also
+ * checked against the tenant's object, here and at the MCP door. See docs/design/faces.md.
  */
 import {
   OAuthAuthorizationServer,
@@ -40,18 +25,12 @@ export const OAUTH_PATHS = {
   register: "/oauth/register",
 } as const;
 
-/**
- * An access token's lifetime, s: 15 minutes. Short, so a token copied out of a client is worth
- * little; the MCP door checks the grant on every request anyway, so revocation does not wait for
- * it. (The library's minimum is 60 s, KV's shortest expiry.)
- */
+/** An access token's lifetime, s: short, so a token copied out of a client is worth little. */
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 
 /**
- * An approved dynamically registered client's lifetime, s: 30 days, renewed by the library while
- * the client keeps using its tokens (past half its life, its next token request renews it). One
- * nobody approved is deleted by the directory after hours
- * (`assistants/oauth/directory-registrations.ts`).
+ * An approved registered client's lifetime, s, renewed while it uses its tokens; one nobody
+ * approved goes sooner (`assistants/oauth/directory-registrations.ts`).
  */
 export const CLIENT_REGISTRATION_TTL_SECONDS = 30 * 86_400;
 
@@ -66,16 +45,15 @@ export function endpointOf(origin: string, resource: string | undefined): McpEnd
   return MCP_ENDPOINTS.find((e) => mcpResource(origin, e) === resource) ?? null;
 }
 
-/** The refusal of a token request for a grant that is no longer live; the library revokes it too. */
+/** The refusal of a token request for a grant no longer live; the library revokes it too. */
 const ended = () =>
   new OAuthError("invalid_grant", {
     description: "The grant was revoked or has ended: connect the assistant again.",
   });
 
 /**
- * At every code exchange and refresh: the grant must still be live in its tenant's object (a
- * revoked grant gets no new token even while KV still holds it, and `invalid_grant` here makes the
- * library revoke its KV records too), and its tokens never outlive the lifetime the person picked.
+ * At every code exchange and refresh: the grant must still be live in its tenant's object, and its
+ * tokens never outlive the lifetime the person picked.
  */
 async function onTokenRequest(
   o: TokenExchangeCallbackOptions<Bindings>,
@@ -95,11 +73,8 @@ async function onTokenRequest(
 }
 
 /**
- * The authorization server of the gateway at `origin` (https, or http on a loopback host for
- * `npm start`: the library refuses anything else).
- *
- * @example await authorizationServer(new URL(c.req.url).origin).fetch(c.req.raw, c.env,
- * c.executionCtx)
+ * The authorization server of the gateway at `origin` (https, or http on a loopback host).
+ * @example await authorizationServer(origin).fetch(c.req.raw, c.env, c.executionCtx)
  */
 export function authorizationServer(origin: string): OAuthAuthorizationServer<Bindings> {
   return new OAuthAuthorizationServer<Bindings>({
@@ -113,8 +88,7 @@ export function authorizationServer(origin: string): OAuthAuthorizationServer<Bi
     accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
     clientRegistrationTTL: CLIENT_REGISTRATION_TTL_SECONDS,
     tokenExchangeCallback: onTokenRequest,
-    // The library's reason, never a token or a body (it puts none in `internal`), at info level:
-    // refusals are the clients' business, not the operator's.
+    // Never a token or a body (`internal` holds none); info: refusals are the clients' business.
     onError: ({ code, status, internal }) => {
       log.info("oauth-refused", {
         code,

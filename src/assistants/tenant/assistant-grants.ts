@@ -1,39 +1,19 @@
 /**
  * @module
- * The tenant's OAuth grants: one row per connection a person approved for an assistant (claude.ai,
- * ChatGPT, any MCP client that speaks OAuth) on the approval page (`assistants/oauth/approve.ts`).
- * Its own table (`assistant_grants`, step 14 of `schema.ts`), reached through the grant's face
- * (`grant-face.ts`), the key holder's and the operator's.
- *
- * Why the grants live here, and not only in `OAUTH_KV` where the authorization server keeps its
- * own record of each grant: KV is eventually consistent (a deletion can take a minute to reach
- * another location) and has no compare-and-set, so "revoked" there is not "refused at once". This
- * table is the authority the MCP door asks on every request: a grant is live while its row is here,
- * under the tenant's current registration, and not past its end. Revoking deletes the row (the KV
- * records follow, best effort); removing the tenant empties the table with everything else.
- *
- * What a row holds: the grant's id (ours, random, named in the audit as `grant:<id>`; never a
- * credential: the tokens are the authorization server's, stored there only as hashes), the client's
- * id and name as it registered them (its name is its own claim, shown as such), the host its tokens
- * were sent to, the scope and the lifetime the person picked, who approved it (a gateway key's id
- * or the operator), and when it was last used.
+ * The tenant's OAuth grants, one row per connection a person approved for an assistant: the
+ * authority the MCP door asks on every request, since KV cannot refuse a revoked grant at once. A
+ * grant is live while its row is here, under the current registration, before its end. A row holds
+ * no credential. See docs/design/faces.md.
  */
 import { z } from "zod";
 import { Scope } from "../mcp/principal";
 import { expiring, RetainedRows, camelRow } from "../../kernel/stored-rows";
 import { deleteAll, row, rows } from "../../tenant/sql";
 
-/**
- * Live grants a tenant may hold at once: every assistant of every person of a company, with room to
- * spare. Each is approved by someone holding the tenant's key or the console, so the cap guards
- * storage against a runaway client re-authorizing in a loop, not against strangers.
- */
+/** Live grants a tenant may hold: guards storage against a client re-authorizing in a loop. */
 export const MAX_LIVE_GRANTS = 100;
 
-/**
- * How long `lastUsedAt` may lag, ms: the door touches a grant on every MCP request, and a write a
- * minute is enough to tell an operator which connection is in use.
- */
+/** How long `lastUsedAt` may lag, ms: not a write on every MCP request. */
 export const LAST_USED_PRECISION_MS = 60_000;
 
 /** `assistant_grants`, as of step 14 of `schema.ts` (change it with a new step). */
@@ -48,7 +28,6 @@ export const ASSISTANT_GRANT_TABLES = [
 /** A grant's id: `grant_` and 16 characters (96 random bits), made by `oauth/grants.ts`. */
 export const GrantId = z.string().regex(/^grant_[A-Za-z0-9_-]{16}$/, "a grant id (grant_…)");
 
-/** What the approval records. `expiresAt` is epoch ms. */
 export const NewGrant = z.strictObject({
   id: GrantId,
   clientId: z.string().min(1).max(2000),
@@ -74,7 +53,6 @@ const Stored = camelRow({
   last_used_at: z.int().nullable(),
 }).transform(({ grantId, ...g }) => ({ id: grantId, ...g }));
 
-/** A stored grant; times are epoch ms. */
 export type StoredGrant = z.output<typeof Stored>;
 
 /** A grant as the operator (console, admin API) sees it: never a token, times as ISO text. */
@@ -100,7 +78,6 @@ export const GrantView = z.strictObject({
 });
 export type GrantView = z.output<typeof GrantView>;
 
-/** The operator's view of a stored grant. */
 export function viewOf(g: StoredGrant): GrantView {
   const iso = (ms: number) => new Date(ms).toISOString();
   return {
@@ -116,7 +93,6 @@ export function viewOf(g: StoredGrant): GrantView {
   };
 }
 
-/** How adding a grant went. */
 export type Added = { ok: true } | { ok: false; reason: "full" };
 
 /** The grants module of one tenant object: a grant's row goes at its end (`expires_at`). */
@@ -152,7 +128,7 @@ export class AssistantGrants extends RetainedRows {
     return { ok: true };
   }
 
-  /** The grant `id`, if it is live at `now` under `registration`; null otherwise (never told apart). */
+  /** The grant `id`, if live at `now` under `registration`; null otherwise (never told apart). */
   live(id: string, registration: string, now: number): StoredGrant | null {
     const g = row(this.sql, Stored, "SELECT * FROM assistant_grants WHERE grant_id = ?", id);
     return g && g.registration === registration && g.expiresAt > now ? g : null;
@@ -164,7 +140,6 @@ export class AssistantGrants extends RetainedRows {
     this.sql.exec("UPDATE assistant_grants SET last_used_at = ? WHERE grant_id = ?", now, grant.id);
   }
 
-  /** The live grants, newest first. */
   list(now: number): StoredGrant[] {
     return rows(
       this.sql,
@@ -179,7 +154,6 @@ export class AssistantGrants extends RetainedRows {
     return this.sql.exec("DELETE FROM assistant_grants WHERE grant_id = ?", id).rowsWritten > 0;
   }
 
-  /** Forgets every grant (the tenant is removed). */
   clear(): number {
     return deleteAll(this.sql, "assistant_grants");
   }

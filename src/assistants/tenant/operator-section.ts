@@ -1,7 +1,7 @@
 /**
  * @module
- * The assistants' part of the operator's face (`tenant/operator-sections.ts` composes it): the
- * OAuth grants the operator approves and revokes, and the tool calls made under them.
+ * The assistants' section of the operator's face (`tenant/operator-sections.ts`): OAuth grants and
+ * the tool calls made under them.
  */
 import { fail, ok, type Outcome } from "../../kernel/outcome";
 import { addGrant, type GrantAsk } from "../../tenant/grant-face";
@@ -10,10 +10,8 @@ import type { TenantRecord } from "../../tenant/registration";
 import { viewOf, type GrantView } from "./assistant-grants";
 import type { ToolCallRow } from "./tool-calls";
 
-/** What the assistants' operator methods read of the tenant. */
 type AssistantsHost = Pick<TenantParts, "grants" | "toolCalls" | "arm">;
 
-/** The operator's methods for the tenant's assistants. */
 export class AssistantsSection {
   readonly #t: AssistantsHost;
 
@@ -26,7 +24,7 @@ export class AssistantsSection {
     return ok(this.#t.toolCalls.list(limit, before, Date.now()));
   }
 
-  /** The tenant's live OAuth grants (assistants' connections), newest first. */
+  /** The tenant's live OAuth grants, newest first. */
   assistantGrants(): Outcome<GrantView[]> {
     return ok(this.#t.grants.list(Date.now()).map(viewOf));
   }
@@ -36,10 +34,7 @@ export class AssistantsSection {
     return addGrant(this.#t, ownerOf(r), ask);
   }
 
-  /**
-   * Revokes a grant: the MCP door refuses its tokens from the next request on (the authorization
-   * server's own records are revoked by the caller, `assistants/oauth/revoke.ts`).
-   */
+  /** Revokes a grant at once; the caller revokes its KV records (`assistants/oauth/revoke.ts`). */
   revokeAssistantGrant(_: TenantRecord, grantId: string): Outcome<null> {
     return this.#t.grants.revoke(grantId) ? ok(null) : fail("not-found", "No such grant.");
   }

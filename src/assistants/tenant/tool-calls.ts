@@ -1,20 +1,9 @@
 /**
  * @module
- * The audit of an assistant's tool calls (the MCP server, `assistants/mcp/audit.ts`): one bounded
- * row per `tools/call` that reached a tool, beside the request log (`request-log.ts`), whose rows
- * are the upstream calls the tool made (caller kind `assistant`, the same principal id). Its own
- * table (`tool_calls`, step 10 of `schema.ts`), written through the append-only face
- * (`CallLogFace`) and read by the operator's face.
- *
- * What a row holds: when, who (the principal's id: a gateway key's hash prefix or, later, an OAuth
- * grant's id; never a credential), the scope, the tool, the API operation it touched (method and
- * path template, never its arguments), its outcome, how many upstream calls it made, and for a
- * confirmed write the idempotency key it was sent with. Bounded like the request log: the last
- * `TOOL_CALL_ROWS` and `REQUEST_LOG_MS` of age.
- *
- * Invariant: `operation` is a key of the catalog (a template) or `OUTSIDE_CATALOG`, never a path
- * the caller wrote; a call outside the catalog keeps no detail either, since its error quotes the
- * path. `withoutArguments` enforces it, at the writer (`assistants/mcp/audit.ts`) and again here.
+ * The audit of an assistant's tool calls (`assistants/mcp/audit.ts`): one bounded row per
+ * `tools/call`, beside the request log's rows of its upstream calls. Invariant: `operation` is a
+ * catalog key or `OUTSIDE_CATALOG`, never a path the caller wrote, and such a call keeps no detail;
+ * `withoutArguments` enforces it at the writer and again here.
  */
 import { z } from "zod";
 import { CATALOG } from "../../../shared/v2/catalog";
@@ -33,24 +22,17 @@ export const TOOL_CALL_TABLES = [
     upstream_calls INTEGER NOT NULL, idempotency_key TEXT, duration_ms INTEGER NOT NULL)`,
 ];
 
-/**
- * How a tool call ended: `ok`, `error` (an `isError` result: refused, failed, or the API said
- * no), or `retry` (no permit of the shared budget in time: try again later).
- */
+/** How a tool call ended: `ok`, `error` (an `isError` result), `retry` (no permit in time). */
 export const ToolOutcome = z.enum(["ok", "error", "retry"]);
 export type ToolOutcome = z.output<typeof ToolOutcome>;
 
-/** One tool call, as it is written. `at` is epoch ms. */
 export const ToolCall = z.strictObject({
   requestId: z.string().max(200),
   at: z.int(),
   principal: z.string().max(64),
   scope: z.enum(["read", "draft", "write"]),
   tool: z.string().max(64),
-  /**
-   * `METHOD /Path/{id}` as the catalog names it, `OUTSIDE_CATALOG`, or null when the call touched
-   * none.
-   */
+  /** `METHOD /Path/{id}` as the catalog names it, `OUTSIDE_CATALOG`, or null. */
   operation: z.string().max(300).nullable(),
   outcome: ToolOutcome,
   /** An error's first words for the support desk, capped; never a credential or a body. */
@@ -64,19 +46,14 @@ export type ToolCall = z.output<typeof ToolCall>;
 /** What a row names for an operation outside the catalog (its path may hold ids or text). */
 export const OUTSIDE_CATALOG = "(outside the catalog)";
 
-/** The catalog's operation keys, `METHOD /Path/{id}`: the only operations a row names. */
 const CATALOG_KEYS: ReadonlySet<string> = new Set(CATALOG.map((op) => op.key));
 
-/**
- * `call` as a row may hold it: its operation a catalog key, or `OUTSIDE_CATALOG` with no detail
- * (an error about such a call quotes its path, in whatever spelling the API echoed it).
- */
+/** `call` as a row may hold it: an operation outside the catalog loses its detail too. */
 export function withoutArguments(call: ToolCall): ToolCall {
   if (call.operation === null || CATALOG_KEYS.has(call.operation)) return call;
   return { ...call, operation: OUTSIDE_CATALOG, detail: null };
 }
 
-/** A stored tool call with its cursor (`seq`). */
 export type ToolCallRow = ToolCall & { seq: number };
 
 const Stored = camelRow({
@@ -100,10 +77,7 @@ export class ToolCalls extends RetainedRows {
     super(sql, keptFor("tool_calls", REQUEST_LOG_MS));
   }
 
-  /**
-   * Writes one tool call (parsed: a row over its caps is refused; stripped of any path outside the
-   * catalog) and keeps the bound.
-   */
+  /** Writes one tool call (a row over its caps is refused) and keeps the bound. */
   record(call: ToolCall): void {
     const c = withoutArguments(ToolCall.parse(call));
     this.sql.exec(
@@ -130,12 +104,10 @@ export class ToolCalls extends RetainedRows {
     if (cut) this.sql.exec("DELETE FROM tool_calls WHERE seq <= ?", cut.seq);
   }
 
-  /** Tool calls newest first, at most `limit`, older than the cursor `before`, within the age. */
   list(limit: number, before: number | null, now: number): ToolCallRow[] {
     return this.newest(Stored, { limit, before, now });
   }
 
-  /** Forgets every tool call (the tenant is removed, or its client key replaced). */
   clear(): number {
     return deleteAll(this.sql, "tool_calls");
   }

@@ -1,24 +1,10 @@
 /**
  * @module
- * Writes an assistant prepared and has not yet confirmed (`prepare_write` / `confirm_write` of the
- * MCP server, `assistants/mcp/tools/prepare-tool.ts` and `confirm-tool.ts`): one row per
- * confirmation handle, filed under the handle's SHA-256 (the handle itself is never stored),
- * holding the checked request and who prepared it. Its own table (`write_confirmations`, step 10 of
- * `schema.ts`), reached through one narrow interface (`ConfirmationPort`): the key holder's face
- * forwards to it, nothing else reads it.
- *
- * A handle is a name, not a capability: it is honoured only for the principal that prepared it,
- * under the registration it was prepared under (a tenant removed and registered again, or a new
- * client key, forgets them all), and the caller's scope is checked again at confirmation.
- *
- * Lifetimes. A prepared write waits `CONFIRM_WITHIN_MS`; unconfirmed after that it is refused
- * (`expired`) and purged. Once confirmed it is kept as long as the idempotency record of its write
- * (`IDEMPOTENCY_TTL_MS`), because a confirm repeated after a dropped answer must send the same
- * request with the same key to be answered from that record, and not written twice.
- *
- * Bounds. Preparing sends nothing upstream, so the budget does not pace it: the table is bounded
- * here instead, at `MAX_UNCONFIRMED_PER_PRINCIPAL` and `MAX_UNCONFIRMED_PER_TENANT` waiting rows of
- * at most `MAX_PREPARED_BODY_BYTES` each. Confirmed rows are paced by the writes they sent.
+ * Writes an assistant prepared and has not yet confirmed, filed under the handle's SHA-256. A
+ * handle is a name, not a capability: honoured only for its principal, under its registration. A
+ * confirmed row lives as long as its write's idempotency record, so a repeated confirm is not
+ * written twice; waiting rows are bounded here, since the budget does not pace preparing. See
+ * docs/design/faces.md.
  */
 import { z } from "zod";
 import { fail, ok, type Outcome } from "../../kernel/outcome";
@@ -26,20 +12,14 @@ import { IDEMPOTENCY_TTL_MS } from "../../v2/tenant/idempotency-keys";
 import { expiring, RetainedRows } from "../../kernel/stored-rows";
 import { deleteAll, row } from "../../tenant/sql";
 
-/**
- * How long a prepared write waits for its confirmation, ms: 10 minutes, enough for a person to read
- * the preview and say yes, short enough that a forgotten one does not linger.
- */
+/** How long a prepared write waits for its confirmation, ms: a person reads and says yes. */
 export const CONFIRM_WITHIN_MS = 10 * 60_000;
 
 /** Unconfirmed prepared writes one principal (a key, a grant) may keep waiting at once. */
 export const MAX_UNCONFIRMED_PER_PRINCIPAL = 20;
 /** Unconfirmed prepared writes one tenant keeps at once, whoever prepared them. */
 export const MAX_UNCONFIRMED_PER_TENANT = 200;
-/**
- * The largest body a prepared write keeps, bytes of its JSON: a voucher of a few hundred lines
- * fits; a larger write goes through `/v2`, whose own cap is larger.
- */
+/** The largest body a prepared write keeps, bytes: a voucher of a few hundred lines fits. */
 export const MAX_PREPARED_BODY_BYTES = 64 * 1024;
 
 /** `write_confirmations`, as of step 10 of `schema.ts` (change it with a new step). */
@@ -54,33 +34,28 @@ export const WRITE_CONFIRMATION_TABLES = [
 /** A write as it was checked at preparation: what `confirm_write` sends. */
 export const PreparedWrite = z.strictObject({
   method: z.enum(["POST", "PUT", "PATCH", "DELETE"]),
-  /** Below the v2 root, as checked. */
   path: z.string().max(2000),
-  /** `?…` or empty. */
   search: z.string().max(4000),
-  /** The body as JSON text, or null (at most `MAX_PREPARED_BODY_BYTES` bytes, so at most as many characters). */
+  /** JSON text or null; at most `MAX_PREPARED_BODY_BYTES` bytes, so at most as many characters. */
   body: z.string().max(MAX_PREPARED_BODY_BYTES).nullable(),
   operationClass: z.enum(["draft", "write"]),
 });
 export type PreparedWrite = z.output<typeof PreparedWrite>;
 
-/** What the key holder's face asks to keep. */
 export interface StashAsk {
   handleHash: string;
   principal: string;
   write: PreparedWrite;
 }
 
-/** What a confirmation finds. */
 export type Taken =
   /** The write to send; `first` when this confirm is the first (a repeat replays its answer). */
   | { kind: "ready"; write: PreparedWrite; first: boolean; preparedAt: number }
-  /** Prepared, never confirmed, and too late now. */
   | { kind: "expired" }
   /** No such handle for this principal and registration (never told apart). */
   | { kind: "unknown" };
 
-/** The narrow interface the key holder's face reaches the confirmations through. */
+/** The narrow interface the holder's face reaches the confirmations through. */
 export interface ConfirmationPort {
   stash(ask: StashAsk, registration: string, now: number): Outcome<{ expiresAt: number }>;
   take(handleHash: string, principal: string, registration: string, now: number): Taken;
@@ -101,20 +76,13 @@ const Stored = z.object({
   confirmed_at: z.int().nullable(),
 });
 
-/**
- * The confirmations module of one tenant object: a row goes at its end (`expires_at`), unconfirmed
- * after its wait, confirmed after its idempotency record's.
- */
+/** The confirmations of one tenant object: a row goes at its end (`expires_at`). */
 export class WriteConfirmations extends RetainedRows implements ConfirmationPort {
   constructor(sql: SqlStorage) {
     super(sql, expiring("write_confirmations"));
   }
 
-  /**
-   * Keeps a checked write under its handle's hash until `CONFIRM_WITHIN_MS` from `now`, or refuses
-   * it (`too-many`, with when the earliest waiting row ends) when its principal or the tenant
-   * already keeps as many unconfirmed writes as it may.
-   */
+  /** Keeps a checked write under its handle's hash, or refuses it (`too-many`) over a bound. */
   stash(ask: StashAsk, registration: string, now: number): Outcome<{ expiresAt: number }> {
     const w = PreparedWrite.parse(ask.write);
     const full = this.#full(ask.principal, now);
@@ -138,7 +106,6 @@ export class WriteConfirmations extends RetainedRows implements ConfirmationPort
     return ok({ expiresAt });
   }
 
-  /** The refusal of one more waiting row for `principal`, or null while both bounds have room. */
   #full(principal: string, now: number) {
     const waiting = (who: string | null) =>
       row(
@@ -166,10 +133,8 @@ export class WriteConfirmations extends RetainedRows implements ConfirmationPort
   }
 
   /**
-   * The write under `handleHash` for `principal`: the first confirmation marks it confirmed and
-   * keeps it as long as its idempotency record; a later one finds it again. Synchronous, so of
-   * two confirmations arriving together exactly one is `first` (the write's idempotency record
-   * then keeps the second from writing again).
+   * The write under `handleHash` for `principal`; the first confirmation marks it. Synchronous, so
+   * of two arriving together exactly one is `first`.
    */
   take(handleHash: string, principal: string, registration: string, now: number): Taken {
     const r = row(
@@ -199,7 +164,6 @@ export class WriteConfirmations extends RetainedRows implements ConfirmationPort
     return { kind: "ready", write, first: true, preparedAt: r.prepared_at };
   }
 
-  /** Forgets every prepared write (the tenant is removed, or its client key replaced). */
   clear(): number {
     return deleteAll(this.sql, "write_confirmations");
   }

@@ -1,8 +1,6 @@
 /**
  * @module
- * `withAccessCache(cache)`: puts the isolate's one `AccessCache` on every request's context, so the
- * pass-through reads verified keys from it and the admin routes drop a tenant's copies when they
- * change the tenant (see `upstream/access-cache.ts`).
+ * Puts the isolate's one `AccessCache` (`upstream/access-cache.ts`) on every request's context.
  */
 import type { MiddlewareHandler } from "hono";
 import type { GatewayApp } from "../../kernel/app";
@@ -10,7 +8,6 @@ import type { AccessCache } from "../../upstream/access-cache";
 
 /**
  * Sets `c.var.accessCache` to `cache` (created once per isolate, in `src/index.ts`).
- *
  * @example app.use("*", withAccessCache(new AccessCache()))
  */
 export function withAccessCache(cache: AccessCache): MiddlewareHandler<GatewayApp> {

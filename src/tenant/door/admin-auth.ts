@@ -16,10 +16,8 @@ export function bearer(header: string | undefined): string | null {
 }
 
 /**
- * The operator's token, or a 503 `Problem` where it must not be used: none is configured, or a
- * deploy kept the development token or sealing key committed in wrangler.toml. Checked before any
- * token is compared: with a public token, a right answer proves nothing about the caller. Shared by
- * the admin API and the console (`what` names which one is refused).
+ * The operator's token, or a 503 where none is configured or a committed development secret is in
+ * use: with a public token, a right answer proves nothing about the caller.
  */
 export function usableAdminToken(config: Config, what: "admin API" | "console"): string {
   const token = config.adminToken;
@@ -37,7 +35,6 @@ export function usableAdminToken(config: Config, what: "admin API" | "console"):
 
 /**
  * Lets a request through only with the operator's token.
- *
  * @example app.use("/admin/*", requireAdmin)
  */
 export const requireAdmin: MiddlewareHandler<GatewayApp> = async function requireAdmin(c, next) {

@@ -1,15 +1,9 @@
 /**
  * @module
- * The inbound limit of gateway keys (`/v2/*`, `/orders/*`, `/events*`, `/payouts/*`). Invariant:
- * a request whose key is valid is never refused. Gateway keys are 256 random bits, so blocking an
- * address adds no secrecy and would refuse tenants whose integrations share its egress; every
- * well-shaped key is checked (the isolate's `AccessCache`, else the tenant's object). The only
- * refusal without the check is a key this isolate saw fail in the last minute: keys are made at
- * random, so a failed one never becomes valid, and its tenant's object is spared the repeats.
- * Failures also count per address (`gateway-key:<address>`); once over, the failing request is
- * answered 429 with Retry-After instead of 401. A failure is the gateway's own refusal of the key
- * (an `unauthorized` problem), never a 401 the API answered and the pass-through handed on. The MCP
- * endpoints keep their own memory, per credential (`mcp-key.ts`).
+ * The inbound limit of gateway keys. Invariant: a request whose key is valid is never refused. The
+ * only refusal without the check is a key this isolate saw fail in the last minute (a failed key
+ * never becomes valid); failures per address turn the failing 401 into a 429. Why not block by
+ * address: docs/design/faces.md.
  */
 import type { MiddlewareHandler } from "hono";
 import type { GatewayApp } from "../../kernel/app";
@@ -25,16 +19,13 @@ import {
 } from "./inbound-limit";
 
 /**
- * Refuses, in the Worker, a key this isolate saw fail; counts failures per address and answers 429
- * once over. One instance per isolate (mount it once for every path it guards).
- *
+ * Refuses a key this isolate saw fail; answers 429 once an address is over. One per isolate.
  * @example const keys = limitFailedKeys(); app.use("/v2/*", keys).use("/orders/*", keys)
  */
 export function limitFailedKeys(failed = new BlockedAddresses()): MiddlewareHandler<GatewayApp> {
   return async function limitFailedKeys(c, next) {
     const key = bearer(c.req.header("authorization"));
-    // Filed under the key's hash: the memory holds no credential, not even a failed one. With
-    // nothing remembered no key is blocked, so the hash waits until a failure needs it.
+    // Filed under the key's hash: the memory holds no credential, not even a failed one.
     const id = key === null || failed.empty ? null : await sha256Hex(key);
     const left = id === null ? 0 : failed.secondsLeft(id, Date.now());
     if (left > 0) throw tooMany(left);

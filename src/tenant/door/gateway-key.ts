@@ -1,10 +1,8 @@
 /**
  * @module
- * `gatewayKey()`: reads a caller's gateway key once, for every route that takes one. A key that is
- * missing or not shaped like a gateway key is refused here, in the Worker; a well-shaped key names
- * the tenant whose object then authenticates it on the call (see `tenant/tenant-object.ts`).
- * `authenticatedKey()` has that object (or the isolate's copy of its word) authenticate the key
- * before the route reads anything else of the request.
+ * `gatewayKey()` reads a caller's gateway key once (a malformed one is refused in the Worker; a
+ * well-shaped one names the tenant whose object authenticates it), and `authenticatedKey()` has it
+ * authenticated before the route reads anything else. See docs/design/faces.md.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { GatewayApp } from "../../kernel/app";
@@ -17,9 +15,7 @@ import { bearer } from "./admin-auth";
 
 /**
  * Sets `c.var.caller` from `Authorization: Bearer <gateway key>`, or answers 401.
- *
- * @example new Hono<GatewayApp>().use("*", gatewayKey()).get("/", (c) =>
- * c.text(c.var.caller.tenant))
+ * @example new Hono<GatewayApp>().use("*", gatewayKey())
  */
 export function gatewayKey(): MiddlewareHandler<GatewayApp> {
   return async function gatewayKey(c, next) {
@@ -43,23 +39,13 @@ export function keyedRouter() {
   return router;
 }
 
-/**
- * `call` on the caller's face of its tenant's object: the key `gatewayKey()` read is checked
- * there, once, and every method answers `unauthorized` when it does not check out.
- */
+/** `call` on the caller's face of its tenant's object, where the key is checked once. */
 export const asCaller = <T>(c: Context<GatewayApp>, call: (face: KeyHolderStub) => T) =>
   asKeyHolder(c.env, c.var.caller, call);
 
 /**
- * Authenticates `c.var.caller`'s key (after `gatewayKey()`), or throws its 401 (or the 5xx of a
- * tenant whose token cannot be had).
- *
- * Why first: a route that read and validated the body before the key answered a forged key with
- * the body's 400, so the forger learnt about the body (and the route's schema) and the failure was
- * never counted as one (`tenant/door/failed-keys.ts`). The check is the one every upstream call
- * makes anyway (`AccessCache.access`, then the tenant's `access`), and its answer stays in the
- * isolate's cache, so the call that follows takes no second hop.
- *
+ * Authenticates `c.var.caller`'s key before the body is read, so a forged key gets its counted 401,
+ * never the body's 400; the answer stays cached for the call that follows.
  * @example new Hono<GatewayApp>().all("/*", gatewayKey(), authenticatedKey(), handler)
  */
 export function authenticatedKey(): MiddlewareHandler<GatewayApp> {

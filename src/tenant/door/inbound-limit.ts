@@ -1,33 +1,20 @@
 /**
  * @module
- * The inbound limit, with Workers' rate limiting binding (`INBOUND_LIMIT`, 20 a minute per key,
- * `wrangler.toml`). Invariant: a limit refuses a request only by what its caller proved (its
- * address, or the credential it presented), never by a name it claims, so no stranger can refuse
- * someone else. Each credential gets the count that fits who can be refused by it
- * (docs/security.md has the table): the operator's token and the onboarding state by address
- * (`limitOperator`, `limitCallbackStates`), gateway keys at `/v2` by address after the check
- * (`failed-keys.ts`), MCP credentials by their own hash (`mcp-key.ts`), the approval page by the
- * person's address, webhook signatures not at all (`webhook-precheck.ts`).
- *
- * miniflare implements the binding (fixed minute windows), so the tests exercise the real thing.
- * Requests without `CF-Connecting-IP` (only in-process test calls lack it) and a Worker deployed
- * without the binding are not limited: a missing limit must not fail every call.
+ * The inbound limit, on Workers' rate limiting binding (`INBOUND_LIMIT`, 20 a minute per key).
+ * Invariant: a limit refuses only by what its caller proved (its address, or the credential it
+ * presented), never by a name it claims (table: docs/security.md). No address or no binding: not
+ * limited, since a missing limit must not fail every call. See docs/design/faces.md.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { GatewayApp } from "../../kernel/app";
 import { Problem } from "../../kernel/problem";
 import { addressKey, BlockedAddresses } from "../../upstream/rate/blocked-addresses";
 
-/**
- * The binding's period, s (`simple.period` in wrangler.toml): how long an address stays refused
- * once over.
- */
+/** The binding's period, s (`simple.period` in wrangler.toml): how long a refusal lasts. */
 export const INBOUND_LIMIT_PERIOD_SECONDS = 60;
 
-/** What a failure is counted as: each its own count per address in the binding. */
 export type FailureKind = "operator" | "onboarding-state" | "gateway-key" | "approval-key";
 
-/** Who a 429 counted: the caller's address, or the one credential that kept failing. */
 export type CountedBy = "address" | "credential";
 
 /** The 429 for a caller over its limit, with any headers the refused answer must keep. */
@@ -45,14 +32,10 @@ export function tooMany(
   );
 }
 
-/** The caller's address key, or null when there is none to count by. */
 export const callerAddress = (c: Context<GatewayApp>) =>
   addressKey(c.req.header("cf-connecting-ip") ?? "");
 
-/**
- * Counts one failure of `kind` for the caller's address in the binding; true when the address is
- * now over its limit. False, counting nothing, without an address or a binding.
- */
+/** Counts one failure of `kind` for the caller's address; true when it is now over the limit. */
 export async function countFailure(c: Context<GatewayApp>, kind: FailureKind): Promise<boolean> {
   const limiter = c.env.INBOUND_LIMIT;
   const address = callerAddress(c);
@@ -60,11 +43,7 @@ export async function countFailure(c: Context<GatewayApp>, kind: FailureKind): P
   return !(await limiter.limit({ key: `${kind}:${address}` })).success;
 }
 
-/**
- * Counts one failure of the MCP credential whose SHA-256 is `hash` (`mcp-credential:<hash>`: never
- * the tenant it names nor the address it came from, so nobody else's failures can refuse it); true
- * when that credential is now over the limit.
- */
+/** Counts one failure of the MCP credential whose SHA-256 is `hash` (never its tenant, address). */
 export async function countCredentialFailure(
   c: Context<GatewayApp>,
   hash: string,
@@ -81,10 +60,8 @@ export function answerTooMany(c: Context<GatewayApp>): void {
 }
 
 /**
- * Blocks an address once its failures of `kind` are over the limit, and refuses a blocked address
- * in the Worker before the route runs. `failed` says which answers are failures. One instance per
- * isolate (mount it once for every path it guards): its memory of blocked addresses is what
- * spares the objects behind the route.
+ * Blocks an address once its failures of `kind` are over the limit, refusing it before the route
+ * runs. One instance per isolate: its memory spares the objects behind the route.
  */
 function limitByAddress(
   kind: FailureKind,
@@ -104,21 +81,15 @@ function limitByAddress(
 }
 
 /**
- * The operator's routes (`/admin/*`, `/console/*`): a wrong token (401), a body over the
- * pre-authentication cap (413, `capBody`) or of a media type the route does not take (415) counts;
- * a blocked address is refused, right token or not.
- *
- * @example const operator = limitOperator(); app.use("/admin/*", operator).use("/console/*",
- * operator)
+ * The operator's routes: a 401, 413 or 415 counts; a blocked address is refused, right token too.
+ * @example const op = limitOperator(); app.use("/admin/*", op).use("/console/*", op)
  */
 export function limitOperator(blocked = new BlockedAddresses()): MiddlewareHandler<GatewayApp> {
   return limitByAddress("operator", (s) => s === 401 || s === 413 || s === 415, blocked);
 }
 
 /**
- * `/onboarding/callback`: a malformed (400), unknown (400), used (409) or expired (410) state
- * counts; a blocked address is refused before the `Directory` is asked.
- *
+ * `/onboarding/callback`: a bad, used or expired state counts (400, 409, 410).
  * @example app.use("/onboarding/callback", limitCallbackStates())
  */
 export function limitCallbackStates(
@@ -128,10 +99,8 @@ export function limitCallbackStates(
 }
 
 /**
- * Counts one approval page (`GET /oauth/authorize`, and the operator's) for the caller's address,
- * and throws a 429 when the address is over. Each page stores a consent transaction (`OAUTH_KV`, 10
- * minutes) that anyone with a client id can make; a person opens the page from their own browser,
- * not from an assistant's shared address, so an address is the right thing to count here.
+ * Counts one approval page for the caller's address, or throws a 429: each page stores a consent
+ * record, and a person opens it from their own browser, not an assistant's shared address.
  */
 export async function countApprovalPage(c: {
   env: GatewayApp["Bindings"];
@@ -145,10 +114,8 @@ export async function countApprovalPage(c: {
 }
 
 /**
- * Counts one read of `/healthz` for the caller's address, and throws a 429 when the address is
- * over. `/healthz` needs no credential yet asks each environment's `RateGovernor` (the object every
- * upstream call waits on) how its token endpoint fares, so an unauthenticated flood must not reach
- * it.
+ * Counts one `/healthz` read for the caller's address, or throws a 429: it asks each
+ * `RateGovernor`, which an unauthenticated flood must not reach.
  */
 export async function countHealthRead(c: Context<GatewayApp>): Promise<void> {
   const limiter = c.env.INBOUND_LIMIT;

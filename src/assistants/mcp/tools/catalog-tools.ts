@@ -1,8 +1,7 @@
 /**
  * @module
- * `search_operations` and `describe_operation`: the catalog of API v2 (`shared/v2/catalog.ts`, all
- * 313 operations) as an assistant finds its way in it, instead of 313 tools it would have to load
- * (VS Code stops at 128). Both answer from the catalog itself: no upstream call, no permit.
+ * `search_operations` and `describe_operation`: the catalog's 313 operations found by search, not
+ * as 313 tools (VS Code stops at 128). No upstream call, no permit.
  */
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/server";
@@ -20,7 +19,6 @@ import { CATALOG_HINTS, Method, OperationBrief } from "./shapes";
 export const MAX_SEARCH_RESULTS = 50;
 const DEFAULT_SEARCH_RESULTS = 20;
 
-/** `op` as a search lists it. */
 function brief(op: Operation, tc: ToolContext): z.output<typeof OperationBrief> {
   const cls = operationClass(op);
   return {
@@ -103,7 +101,6 @@ const DescribeAnswer = OperationBrief.extend({
   }),
 });
 
-/** What a body's kind means to `prepare_write`. */
 function bodyNote(op: Operation): string {
   if (op.body === "none") return "No body.";
   if (op.body === "multipart") return "A file upload: not through MCP; upload it through /v2.";
@@ -114,7 +111,6 @@ function bodyNote(op: Operation): string {
   return "JSON, checked against this schema before anything is sent.";
 }
 
-/** Registers the two catalog tools on `server`. */
 export function registerCatalogTools(server: McpServer, tc: ToolContext): void {
   server.registerTool(
     "search_operations",

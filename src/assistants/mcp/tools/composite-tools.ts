@@ -1,12 +1,8 @@
 /**
  * @module
- * Tools for the ledger questions a bookkeeping assistant is asked most, each answered from two
- * calls at once (docs/mcp.md, "Composite tools"), so the model neither makes the round trips nor
- * does the arithmetic where it errs most (summing balances by currency, counting days overdue,
- * telling payments from the invoice's own entry):
- *
- * - `customer_open_invoices`: a customer, its unpaid invoices and what it owes;
- * - `invoice_with_payments`: an invoice, whether it was sent and paid, and each payment.
+ * `customer_open_invoices` and `invoice_with_payments`: the ledger questions asked most, each from
+ * two calls at once (docs/mcp.md, "Composite tools"), so the model does neither the round trips
+ * nor the arithmetic where it errs most.
  */
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/server";
@@ -99,8 +95,7 @@ async function invoiceWithPayments(tc: ToolContext, invoiceNo: number, step: Too
   if (!r) throw new ToolRefusal(`No outgoing invoice has number ${invoiceNo}.`);
   const inv = invoice(r);
   const customerNo = num(r.CustomerNo);
-  // A shop's payment is often booked before its invoice (paid at checkout), and a bank file may
-  // be booked ahead: the statement is read from a year before the invoice to a year after today.
+  // A payment may be booked before its invoice (paid at checkout), or ahead (a bank file).
   const shift = (date: string, days: number) =>
     new Date(Date.parse(date) + days * DAY_MS).toISOString().slice(0, 10);
   const from = shift(inv.invoiceDate ?? today(), -PAYMENT_WINDOW_DAYS);
@@ -154,7 +149,6 @@ async function invoiceWithPayments(tc: ToolContext, invoiceNo: number, step: Too
   });
 }
 
-/** Registers the ledger composites on `server`. */
 export function registerCompositeTools(server: McpServer, tc: ToolContext): void {
   server.registerTool(
     "customer_open_invoices",

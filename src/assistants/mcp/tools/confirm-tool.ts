@@ -1,12 +1,9 @@
 /**
  * @module
- * `confirm_write`: the second step of an assistant's write (docs/mcp.md, "Writes"). It performs the
- * write `prepare_write` kept, through the one `/v2` pipeline (`v2/call.ts`), with an
- * idempotency key derived from the handle: a confirm repeated after a dropped answer (a new
- * JSON-RPC id, the same handle) is answered from the write's idempotency record, and nothing is
- * written twice. The session's scope is checked again: a handle is a name, not a capability.
- * Confirmation does not depend on elicitation, which 2025-era clients served statelessly cannot
- * answer.
+ * `confirm_write` (docs/mcp.md, "Writes"): performs the write `prepare_write` kept, with an
+ * idempotency key derived from the handle, so a repeated confirm is answered from the write's
+ * idempotency record, never written twice. The scope is checked again: a handle is a name, not a
+ * capability. No elicitation: 2025-era clients served statelessly cannot answer it.
  */
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/server";
@@ -89,7 +86,6 @@ async function confirm(tc: ToolContext, handle: string, step: ToolStep) {
   });
 }
 
-/** Registers `confirm_write` on `server` (not for a read scope). */
 export function registerConfirmTool(server: McpServer, tc: ToolContext): void {
   server.registerTool(
     "confirm_write",

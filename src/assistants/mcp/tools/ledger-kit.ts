@@ -1,8 +1,7 @@
 /**
  * @module
- * What the composite tools share (`composite-tools.ts`, `order-run-tool.ts`): one page of a list
- * read through the port, the API's loosely typed fields read safely, money summed exactly and
- * written in words, and an outgoing invoice as the composites answer it.
+ * What the composite tools share: one page of a list, the API's loosely typed fields read safely,
+ * money summed exactly and written in words, an outgoing invoice as they answer it.
  */
 import { z } from "zod";
 import type { ToolContext, ToolStep } from "../audit";
@@ -12,7 +11,6 @@ import { apiRefusal } from "../results";
 
 /** Rows a composite reads of a list, at most: one page; the answer says when there are more. */
 export const COMPOSITE_ROWS = 100;
-/** One day, ms. */
 export const DAY_MS = 86_400_000;
 
 /** The rows of one page of a list (none for a 204), and its total when the API says. */
@@ -35,9 +33,7 @@ export async function rows(
   return { list, total: total ?? list.length };
 }
 
-/** A field the API sends as a number, or null. */
 export const num = (v: unknown): number | null => (typeof v === "number" ? v : null);
-/** A field the API sends as text, or null. */
 export const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
 /** The date part (`YYYY-MM-DD`) of a date or date-time field, or null. */
 export const day = (v: unknown): string | null => str(v)?.slice(0, 10) ?? null;
@@ -52,9 +48,7 @@ export const currencyOf = (r: Record<string, unknown>) => str(r.CurrencyCode) ??
 export const sum = (amounts: number[]) =>
   amounts.reduce((n, a) => n + Math.round(a * 100), 0) / 100;
 
-/** An amount with its currency, and in words. */
 export const Money = z.strictObject({ currency: z.string(), amount: z.number(), text: z.string() });
-/** `amount` in `currency` as `Money`. */
 export const money = (amount: number, currency: string) => ({
   currency,
   amount,
@@ -72,7 +66,6 @@ export const Invoice = z.strictObject({
   balance: Money,
   daysOverdue: z.int(),
 });
-/** An outgoing invoice of the API as the composites answer it. */
 export function invoice(r: Record<string, unknown>): z.output<typeof Invoice> {
   const currency = currencyOf(r);
   const total = num(r.TotalAmount);

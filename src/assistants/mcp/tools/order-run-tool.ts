@@ -58,7 +58,6 @@ async function orderRunStatus(tc: ToolContext, input: z.output<typeof RunsInput>
   });
 }
 
-/** Registers `order_run_status` on `server`. */
 export function registerOrderRunTool(server: McpServer, tc: ToolContext): void {
   server.registerTool(
     "order_run_status",

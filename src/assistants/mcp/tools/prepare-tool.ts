@@ -1,11 +1,8 @@
 /**
  * @module
- * `prepare_write`: the first of an assistant's two steps of a write (docs/mcp.md, "Writes"). It
- * checks the write exactly as the same `/v2` call is checked (the catalog, the body's schema, merge
- * patch and codes: `AssistantPort.check`), and the session's scope against the operation's class
- * (`operation-class.ts`); it sends nothing, keeps the checked request with the tenant under the
- * hash of a new handle (`assistants/tenant/write-confirmations.ts`), and answers a preview in words
- * (`preview.ts`) and the handle, for `confirm_write`.
+ * `prepare_write` (docs/mcp.md, "Writes"): checks a write exactly as the same `/v2` call, and the
+ * scope against its class; sends nothing, keeps it under a new handle's hash
+ * (`assistants/tenant/write-confirmations.ts`), and answers a preview and the handle.
  */
 import { z } from "zod";
 import type { McpServer, ScopeChallengeHandler } from "@modelcontextprotocol/server";
@@ -57,8 +54,7 @@ async function prepare(tc: ToolContext, input: PrepareInput, step: ToolStep) {
     json,
     mediaType: writeMediaType(input.method, input.body),
   };
-  // A path or method the catalog does not know gets the refusal the same /v2 call gets (404 with
-  // the nearest path, or 405 with the methods it takes); only then this tool's own words.
+  // An unknown path or method gets the same /v2 call's 404 or 405 first.
   if (matchOperation(input.method, input.path).kind !== "operation") await tc.port.check(call);
   const op = writeOperation(input.method, input.path);
   step.operation = op.key;
@@ -110,11 +106,8 @@ async function prepare(tc: ToolContext, input: PrepareInput, step: ToolStep) {
 }
 
 /**
- * The step-up of an OAuth session (MCP authorization, "scope challenge"): a write whose class the
- * grant's scope lacks but the endpoint allows is answered `403 insufficient_scope` naming that
- * class, before the tool runs, so the client can ask the person for more and call again. A key's
- * scope is its endpoint's, so it never falls short here; a write beyond the endpoint is the tool's
- * own refusal, as before.
+ * An OAuth session's step-up: a write whose class the grant lacks but the endpoint allows is
+ * answered `403 insufficient_scope` before the tool runs, so the client can ask the person again.
  */
 function stepUp(tc: ToolContext): ScopeChallengeHandler {
   return ({ request }) => {
@@ -130,7 +123,6 @@ function stepUp(tc: ToolContext): ScopeChallengeHandler {
   };
 }
 
-/** Registers `prepare_write` on `server` (not for a read scope). */
 export function registerPrepareTool(server: McpServer, tc: ToolContext): void {
   server.registerTool(
     "prepare_write",

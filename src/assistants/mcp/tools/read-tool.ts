@@ -1,9 +1,7 @@
 /**
  * @module
- * `read { path, query?, cursor? }`: any `GET` of the catalog for the session's tenant, through the
- * same pipeline as the key holder's own `/v2` call (the governor, the reference cache, the request
- * log). A list is paged with a cursor and trimmed to a stated size (`paging.ts`); the answer says
- * how many rows it holds, of how many, and how to get the rest.
+ * `read { path, query?, cursor? }`: any catalog `GET` for the session's tenant, through the same
+ * pipeline as the key holder's own `/v2` call; a list paged and trimmed (`paging.ts`).
  */
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/server";
@@ -143,7 +141,6 @@ async function read(tc: ToolContext, input: ReadInput, step: ToolStep) {
   });
 }
 
-/** Registers `read` on `server`. */
 export function registerReadTool(server: McpServer, tc: ToolContext): void {
   server.registerTool(
     "read",

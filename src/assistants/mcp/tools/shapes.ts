@@ -1,16 +1,13 @@
 /**
  * @module
- * Shapes and hints the MCP tools share: an operation as a tool names it, the query object a tool
- * takes, and the annotations of each kind of tool (hints to the host, which decides from them
- * whether to ask the person before a call; clients must treat them as untrusted).
+ * Shapes and hints the MCP tools share; the annotations are hints to the host, which clients must
+ * treat as untrusted.
  */
 import { z } from "zod";
 import type { ToolAnnotations } from "@modelcontextprotocol/server";
 
-/** An HTTP method of the API. */
 export const Method = z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 
-/** A write's method. */
 export const WriteMethod = z.enum(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** A path below the API's root, as a tool takes it: no query, no fragment. */
