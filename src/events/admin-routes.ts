@@ -1,8 +1,6 @@
 /**
  * @module
- * `/admin/tenants/{environment}/{client}/events/*` (operator token): the events routes of
- * `events/routes.ts` for any tenant, named by the path (docs/events.md). A tenant that is not
- * registered is a 404 before its events object is reached. Declarations: `events/contract.ts`.
+ * The events routes for the operator, any tenant named by the path; an unregistered one is a 404.
  */
 import type { GatewayApp } from "../kernel/app";
 import type { Environment } from "../kernel/config";
@@ -16,9 +14,8 @@ import { operatorEventContract as route } from "./contract";
 import { gatewayRouter, withDefaults } from "../kernel/routes/contract-kit";
 
 /**
- * The events object of the tenant the (validated) path names, once its registration is confirmed
- * (a 404 otherwise): an events object of a name never registered is not created. The console's
- * events page (`events/console-routes.tsx`) reaches it the same way.
+ * The events object of the tenant the path names, once its registration is confirmed (else a
+ * 404): none is created for a name never registered.
  */
 export async function tenantEvents(
   c: { env: GatewayApp["Bindings"] },

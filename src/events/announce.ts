@@ -1,13 +1,8 @@
 /**
  * @module
- * Announcing ledgergate's own writes: called by the shared `/v2` write path (`sendV2` in
- * `v2/passthrough.ts`) with each answer, so every caller of that path is announced, the `/v2`
- * route and an MCP `confirm_write` alike. The events are recorded when the answer comes back, with
- * no poll: from the answer itself, or from the one read that shows what the answer does not
- * (`write-events.ts`). The work runs once the caller has taken the answer (`V2Request.after`,
- * `ctx.waitUntil` on `/v2`), so announcing adds nothing to the caller's time, and it never fails
- * the caller: a failure is logged (the watcher of issue 30, whose keys agree, sees the change
- * later).
+ * Announcing the gateway's own writes, from the shared `/v2` write path (`v2/passthrough.ts`): from
+ * the answer, or the one read that shows what it does not, once the caller has taken it. It never
+ * fails the caller; the watcher sees a lost change later. See docs/design/events.md.
  */
 import type { Bindings } from "../kernel/config";
 import { log } from "../kernel/log";
@@ -21,26 +16,15 @@ import type { EventDraft } from "./types";
 import { passedOn } from "./passed-on";
 import { announcementOf, type WriteAnnouncement } from "./write-events";
 
-/**
- * How long after an invoice's send its state is read, ms: the API delivers in seconds (the sandbox
- * in 1.5 s). One read; an invoice still being processed then is left to the watcher.
- */
+/** How long after an invoice's send its state is read, once, ms: the API delivers in seconds. */
 export const SENT_CHECK_DELAY_MS = 3000;
-/**
- * How long after the caller took the answer the announcement starts, ms. When the runtime has taken
- * the last byte, it is still on its way (the network, a proxy in front); on a loaded machine the
- * events object's work in that moment added ≈ 20 ms to the caller's time (`npm run bench --
- * events`, part 9b, measured with and without this wait), 50 ms later it adds nothing measurable.
- * An event may take 2 s; 50 ms of it is nothing.
- */
+/** How long after the caller took the answer the announcement starts, ms: the bytes still leave. */
 const ANNOUNCE_AFTER_MS = 50;
 
 /**
- * Announces write `r` answered with `res`, if it is announced at all (`announcementOf`), and
- * answers the response to give the caller. The work waits until the caller has taken the whole
- * answer (the body passes through a stream that keeps a copy of it, `passedOn`), then goes to
- * `r.after` (`ctx.waitUntil`), so it competes with nothing on the answer's way. A caller without
- * `after` gets the answer once the announcement is recorded.
+ * Announces write `r` answered with `res`, if it is announced at all, and answers the response to
+ * give the caller; the work goes to `r.after` once the caller took the answer (without `after`,
+ * the answer waits for the announcement).
  */
 export async function announceWrite(r: V2Request, res: Response): Promise<Response> {
   const what = announcementOf(r.method, r.path, res.status, requestJson(r));
@@ -114,10 +98,7 @@ async function announce(
   if (drafts.length > 0) await recordEvents(r.env, r.caller.tenant, drafts);
 }
 
-/**
- * Records `drafts` in `tenant`'s event log; throws when the object refused them. The one call every
- * announcer makes (`Events.record`).
- */
+/** Records `drafts` in `tenant`'s event log (`Events.record`); throws when the object refused. */
 export async function recordEvents(
   env: Bindings,
   tenant: TenantName,
@@ -128,7 +109,6 @@ export async function recordEvents(
   return recorded.value.recorded;
 }
 
-/** The write's JSON body, parsed, or null (none, streamed, or not JSON). */
 function requestJson(r: V2Request): unknown {
   if (!(r.body instanceof ArrayBuffer)) return null;
   try {
@@ -138,7 +118,6 @@ function requestJson(r: V2Request): unknown {
   }
 }
 
-/** The answer's JSON object, or null. */
 function answerObject(bytes: Uint8Array): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(new TextDecoder().decode(bytes));

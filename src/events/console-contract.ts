@@ -1,9 +1,6 @@
 /**
  * @module
- * The declarations of the console's events page (`/console/tenants/{environment}/{client}/events`):
- * the tenant's webhook endpoints with their recent deliveries and failures, and its forms (replay
- * a window, redeliver an event, enable a disabled endpoint). Kept apart from `contract.ts`, as the
- * request log's page is, so the events are one unit behind the session.
+ * The console's events page and its forms (replay, redeliver, enable), behind the session.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { EndpointId, EventId } from "./types";
@@ -11,7 +8,6 @@ import { Target } from "../tenant/admin-contract";
 import { formBody, htmlPage, redirect } from "../kernel/routes/contract-kit";
 import { Csrf, noTenant, post, read, refused, signedOut } from "../console/contract-kit";
 
-/** A form post's refusals, and the 404 of each of this page's forms. */
 const postRefused = { ...refused, 404: htmlPage("No such tenant, endpoint or event.") };
 const EndpointTarget = Target.extend({ id: EndpointId });
 /** The answers of a replay and of a redelivery: back to the page, saying what was queued. */

@@ -1,9 +1,7 @@
 /**
  * @module
- * A tenant's events page: each webhook endpoint (never its secret) with its state, a disabled
- * endpoint's notice and a button to enable it again, its recent delivery attempts with the
- * failures marked and a Redeliver button on each failed one, a form to replay a time window, and
- * the watcher of changes made elsewhere with its detection delay. Nothing on it is secret.
+ * A tenant's events page: each endpoint (never its secret) with its recent attempts, redelivery,
+ * replay and re-enabling, and the watcher. Nothing on it is secret.
  */
 import type { Flash } from "../console/flash";
 import { tenantPath, when } from "../console/views";
@@ -15,19 +13,16 @@ import { Table } from "../console/table";
 import { FormMessage } from "../console/pages/feedback";
 import { WatcherSection } from "./watcher/console-page";
 
-/** What the page shows. */
 export interface EventsPageProps {
   csrf: string;
   tenant: string;
   environment: Environment;
   client: string;
   endpoints: (EndpointView & { attempts: AttemptView[] })[];
-  /** The watcher of changes made elsewhere. */
   watcher: WatcherView;
   flash?: Flash | undefined;
 }
 
-/** The events page. */
 export function EventsPage(p: EventsPageProps) {
   const path = (rest: string) => tenantPath(p.environment, p.client, rest);
   return (

@@ -1,8 +1,7 @@
 /**
  * @module
- * The console's events page and its forms: the admin API's events calls, the session standing
- * where the operator's token stands there. Each form answers with a 303 to the page, its message
- * in the one-time flash (post-redirect-get, `flash.ts`).
+ * The console's events page and its forms, the session standing where the operator's token does;
+ * each form answers a 303 to the page, its message in the flash.
  */
 import type { Context } from "hono";
 import type { ConsoleApp } from "../console/app";
@@ -39,7 +38,6 @@ function back(
   });
 }
 
-/** Binds the events page and its forms to `router`. */
 export function eventRoutes(router: ConsoleRouter) {
   return router
     .openapi(eventsPage, async (c) => {

@@ -1,12 +1,8 @@
 /**
  * @module
- * The Worker's queue consumer (`queue()` in `src/index.ts`): the delivery queue, where each message
- * asks for one event to be delivered to one endpoint, and its dead-letter queue, where the queue
- * puts a message its consumer failed `max_retries` times over (wrangler.toml). Each message is
- * handled on its own: the tenant's events object says what to send (`Events.plan`), one attempt is
- * made (`deliver.ts`), the object records it and says whether to retry and when (`Events.report`),
- * and the message is acknowledged or retried with that delay. Nothing is kept here between
- * messages; a consumer that dies mid-batch only has the queue deliver the batch again.
+ * The queue consumer of the delivery queue and its dead-letter queue: per message, `Events.plan`,
+ * one attempt, `Events.report`, then ack or retry with its delay. It keeps nothing between
+ * messages. See docs/design/events.md.
  */
 import type { Bindings } from "../kernel/config";
 import { log } from "../kernel/log";
@@ -14,17 +10,13 @@ import { eventsStub, parseTenantName, tenantName } from "../kernel/stubs";
 import { attempt } from "./deliver";
 import { DeliveryMessage } from "./types";
 
-/** The delivery queue's name (wrangler.toml). */
+/** The delivery queue's and its dead-letter queue's names (wrangler.toml). */
 export const DELIVERY_QUEUE = "ledgergate-event-deliveries";
-/** Its dead-letter queue's name (wrangler.toml). */
 export const DEAD_LETTER_QUEUE = "ledgergate-event-deliveries-dlq";
-/**
- * How long a message waits after the events object could not be reached, s: the object is back in
- * moments; this is the queue's own retry, not the delivery's schedule.
- */
+/** How long a message waits when the events object could not be reached, s (not the schedule). */
 const UNREACHABLE_RETRY_SECONDS = 10;
 
-/** What the consumer needs besides the bindings: the `fetch` it delivers with. */
+/** The `fetch` the consumer delivers with. */
 export interface ConsumerDeps {
   fetch: typeof fetch;
 }
@@ -43,10 +35,7 @@ export async function consumeEvents(
   await Promise.all(batch.messages.map((m) => (dead ? deadLetter(m, env) : deliver(m, env, deps))));
 }
 
-/**
- * The message's body, and the events object it names (only ever written by that object's relay,
- * `events/object/relay.ts`); null for a body no object wrote, acknowledged and logged.
- */
+/** The message's body and the events object that wrote it; null (logged) for any other body. */
 function addressed(m: Message, env: Bindings) {
   const body = DeliveryMessage.safeParse(m.body);
   const name = body.success ? parseTenantName(body.data.tenant) : null;

@@ -1,10 +1,7 @@
 /**
  * @module
- * The declarations of the events routes (docs/events.md): a tenant's webhook endpoints, its event
- * feed, the delivery log, redelivery and replay. Declared once, for two callers: the tenant's
- * gateway key under `/events` (`events/routes.ts`), and the operator under
- * `/admin/tenants/{environment}/{client}/events` (`events/admin-routes.ts`), the same requests and
- * answers with the tenant named by the path.
+ * The events routes (docs/events.md), declared once for the tenant's key under `/events` and for
+ * the operator under `/admin/…/events`, the tenant then named by the path.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { SECURITY } from "../kernel/openapi/security";
@@ -28,13 +25,9 @@ import {
 } from "./event-schemas";
 import { guarded, guardedJson, jsonAnswer, jsonBody, tagged } from "../kernel/routes/contract-kit";
 
-/** Who calls: the tenant's gateway key, or the operator with the tenant in the path. */
 type Side = "key" | "operator";
 
-/**
- * The routes of one side: its paths, parameters (`tenant`: the path's tenant, or none), security
- * and operation ids.
- */
+/** The routes of one side (`tenant`: the path's tenant parameters, or none). */
 function eventContract<T extends z.ZodObject, E extends z.ZodObject, V extends z.ZodObject>(
   side: Side,
   tenant: T,

@@ -1,22 +1,15 @@
 /**
  * @module
- * One attempt to deliver an event: a POST of the event's JSON with the Standard Webhooks headers
- * (`webhook-id`: the event's id; `webhook-timestamp`: this attempt's time; `webhook-signature`: one
- * `v1,` signature per live secret), at most `ATTEMPT_TIMEOUT_MS` for the answer's headers, and no
- * redirect followed (`redirect: "manual"`: a 3xx is a failed attempt, never a second request to
- * wherever it points). Only 2xx counts as delivered. The answer's body is not read.
+ * One attempt to deliver an event: a signed POST (Standard Webhooks), no redirect followed (a 3xx
+ * fails it, never a second request elsewhere); only a 2xx delivers. See docs/design/events.md.
  */
 import { retryAfterSeconds } from "../upstream/transport";
 import type { AttemptOutcome } from "./object/outbox";
 import { signatureHeader } from "./sign";
 
-/**
- * How long an attempt waits for the endpoint's answer, ms: 15 s, Svix's limit and the low end of
- * the 15–30 s Standard Webhooks recommends, so a stalled receiver holds a consumer no longer.
- */
+/** How long an attempt waits for the endpoint's answer, ms: Svix's limit. */
 export const ATTEMPT_TIMEOUT_MS = 15_000;
 
-/** What to send. */
 export interface Attempt {
   url: string;
   id: string;
@@ -31,7 +24,7 @@ export interface Attempted {
 }
 
 /**
- * Sends `a` once with `fetcher` at `now` (epoch ms, read for the timestamp header).
+ * Sends `a` once with `fetcher` at `now` (epoch ms, for the timestamp header).
  *
  * @example await attempt(fetch, { url, id: "evt_…", body, secrets: ["whsec_…"] }, Date.now())
  */
@@ -55,7 +48,6 @@ export async function attempt(fetcher: typeof fetch, a: Attempt, now: number): P
       redirect: "manual",
       signal: abort.signal,
     });
-    // Not read: what a receiver answers beyond its status is no concern of the delivery.
     await res.body?.cancel();
     const throttled = res.status === 429 || res.status === 503;
     return {

@@ -1,14 +1,8 @@
 /**
  * @module
- * Which URLs a tenant may register as a webhook endpoint: an allow-list. A deployed gateway posts
- * only to `https://` on a global unicast address (IPv4 outside every IANA special-purpose range,
- * IPv6 in 2000::/3 less its special blocks) or a public name (two labels or more, under a public
- * top-level domain that no local or reserved use claims). Why: the URL is the key holder's choice,
- * and the gateway's own network must not become theirs to probe (SSRF, as Standard Webhooks asks);
- * an allow-list also refuses the spellings no one listed. The local configuration
- * (`eventEndpointsAllowLoopback` in `kernel/config.ts`) also takes http(s) to loopback. What this
- * cannot see: a public name that resolves to a private address (Workers has no DNS API before the
- * fetch); Cloudflare's own egress does not reach private networks, which covers that in a deploy.
+ * Which URLs a tenant may register as a webhook endpoint, by allow-list: `https://` to a global
+ * unicast address or a public name, so the gateway's own network is not the key holder's to probe
+ * (SSRF). See docs/design/events.md.
  */
 import type { Result } from "../kernel/result";
 
@@ -28,7 +22,6 @@ function blocks(parse: (text: string) => number[] | null, cidrs: readonly string
   });
 }
 
-/** Whether `bytes` is an address of `block` (same family, same leading `bits`). */
 function within(bytes: readonly number[], block: Block): boolean {
   if (bytes.length !== block.bytes.length) return false;
   for (let i = 0; i * 8 < block.bits; i++) {
@@ -39,8 +32,7 @@ function within(bytes: readonly number[], block: Block): boolean {
 }
 
 /**
- * The four bytes of an IPv4 dotted quad, or null if `text` is not one. `URL` writes every IPv4
- * form (hex, octal, fewer parts) as a dotted quad, so this is the only form a host arrives in.
+ * The four bytes of an IPv4 dotted quad, or null: `URL` writes every IPv4 form as one.
  *
  * @example ipv4Bytes("10.0.0.1") // [10, 0, 0, 1]
  */
@@ -69,8 +61,7 @@ function hexTail(text: string): string | null {
 }
 
 /**
- * The sixteen bytes of an IPv6 literal (without brackets), `::` expanded and a dotted IPv4 tail
- * read, or null if `text` is not one.
+ * The sixteen bytes of an IPv6 literal (without brackets), or null if `text` is not one.
  *
  * @example ipv6Bytes("::ffff:10.0.0.1") // [0, …, 0, 255, 255, 10, 0, 0, 1]
  */
@@ -106,10 +97,9 @@ const SPECIAL_IPV4 = blocks(ipv4Bytes, [
   "240.0.0.0/4",
 ]);
 
-/** IPv6 global unicast. */
 const GLOBAL_IPV6 = blocks(ipv6Bytes, ["2000::/3"]);
 
-/** The special-purpose blocks inside 2000::/3: Teredo, benchmarking, ORCHID, documentation, 6to4. */
+/** The special-purpose blocks in 2000::/3: Teredo, benchmarking, ORCHID, documentation, 6to4. */
 const SPECIAL_IPV6 = blocks(ipv6Bytes, [
   "2001::/32",
   "2001:2::/48",
@@ -120,12 +110,10 @@ const SPECIAL_IPV6 = blocks(ipv6Bytes, [
   "3fff::/20",
 ]);
 
-/** Whether an IPv4 address (bytes) is global unicast. */
 function globalIPv4(bytes: readonly number[]): boolean {
   return !SPECIAL_IPV4.some((b) => within(bytes, b));
 }
 
-/** Whether an IPv6 address (bytes) is global unicast. */
 function globalIPv6(bytes: readonly number[]): boolean {
   return GLOBAL_IPV6.some((b) => within(bytes, b)) && !SPECIAL_IPV6.some((b) => within(bytes, b));
 }
@@ -152,8 +140,7 @@ const RESERVED_TLDS = new Set([
 const TLD_SHAPE = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 
 /**
- * Whether `host` (a name as `URL` gives it: lower case, IDNs as `xn--`) is a public DNS name: one
- * trailing dot allowed, two labels or more, a TLD shaped like a public one and not reserved.
+ * Whether `host` (as `URL` gives it) is a public DNS name: two labels or more, a public TLD.
  *
  * @example publicName("hooks.example.com.") // true
  */
@@ -168,7 +155,6 @@ export function publicName(host: string): boolean {
   );
 }
 
-/** Whether an address (four or sixteen bytes) is global unicast. */
 function globalAddress(bytes: readonly number[]): boolean {
   return bytes.length === 16 ? globalIPv6(bytes) : globalIPv4(bytes);
 }
@@ -186,19 +172,15 @@ function hostProblem(host: string): string | null {
     : "must be a public host name (two labels or more, under a public top-level domain)";
 }
 
-/** Whether `host` (as `URL` gives it) is a loopback address. */
 function loopback(host: string): boolean {
   return host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /**
- * `text` as an endpoint URL, or why it cannot be one.
+ * `text` as an endpoint URL (normalized by `URL`), or why it cannot be one.
  *
- * @param text the URL given
  * @param allowLoopback the local configuration's exception: `http://` or `https://` to loopback
- * @returns the URL as `URL` normalizes it
- * @example endpointUrl("https://shop.example.com/hooks", false) // { ok: true, value:
- * "https://shop.example.com/hooks" }
+ * @example endpointUrl("https://shop.example.com/hooks", false) // { ok: true, value: "https://…" }
  */
 export function endpointUrl(text: string, allowLoopback: boolean): Result<string, string> {
   if (text.length > MAX_URL_CHARS)

@@ -1,7 +1,6 @@
 /**
  * @module
- * The schemas of the events routes (`events.ts`): requests and answers, strict, named for the
- * document. The event and endpoint shapes themselves are `events/types.ts`'s.
+ * The events routes' requests and answers, strict, named for the document.
  */
 import { z } from "@hono/zod-openapi";
 import {

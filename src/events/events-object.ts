@@ -1,21 +1,10 @@
 /**
  * @module
- * `Events`: one per tenant (`idFromName("demo:acme")`, made only by `kernel/stubs.ts`), the unit
- * that tells subscribers what changed. It holds the tenant's webhook endpoints, its event log (the
- * catch-up feed, 30 days), the outbox of deliveries and the log of their attempts (modules of
- * `events/object/`, each with its own tables). Events are recorded with a de-duplication key and
- * queued at once (`EVENT_DELIVERIES`); the one alarm sweeps what was written but not queued, and
- * purges what outlived its retention. The queue consumer (`events/consumer.ts`) asks it what to
- * send and reports what came of it. It tells the tenant's watcher
- * (`events/watcher/watcher-object.ts`) what its enabled endpoints take and that the tenant was
- * active (`events/object/watch-tell.ts`), nothing more. Storage layout: docs/storage.md.
- *
- * Who may call: the Worker, after it authenticated the caller (a gateway key, the operator's token
- * or session), an order run of the tenant, the queue consumer with a message this object queued,
- * and the tenant's watcher (its `record`). Like `Tenant`'s operator face, the object checks no
- * credential itself and cannot: the name it is reached by is the authority, and only
- * `kernel/stubs.ts` makes names, from authenticated inputs. It holds nothing of `Tenant`'s (no
- * token, no key) and never calls the API; what it stores is the tenant's, and is cleared with it.
+ * `Events`: one per tenant, the unit that tells subscribers what changed. It holds the endpoints,
+ * the event log (30 days), the outbox of deliveries and their attempts (`events/object/`). An event
+ * is recorded once under its key and queued at once; the one alarm sends what was not queued and
+ * purges. It checks no credential: the name it is reached by is the authority (`kernel/stubs.ts`).
+ * See docs/design/events.md; storage: docs/storage.md.
  */
 import { DurableObject } from "cloudflare:workers";
 import { readConfig, type Bindings } from "../kernel/config";
@@ -73,8 +62,7 @@ export class Events extends DurableObject<Bindings> {
       if (!name) throw new Error("an events object reached by no tenant's name has no watcher");
       return watcherStub(this.env, name);
     });
-    // Endpoints that the watcher was never told about (the object's first wake since it exists,
-    // or a tell that failed before an eviction): tell it now, beside whatever woke the object.
+    // A tell never made (a first wake, or a failure before an eviction) is made now.
     if (name && this.#tell.pending()) this.ctx.waitUntil(this.#tell.tell(Date.now()));
     this.#dispatch = new Dispatch({
       log: this.#log,
@@ -95,10 +83,8 @@ export class Events extends DurableObject<Bindings> {
   }
 
   /**
-   * Records each draft whose de-duplication key the log does not hold yet, and queues it for every
-   * enabled endpoint that takes its type; answers how many were new, and their keys (the watcher
-   * measures its detection delay on those). The entry point of every announcer: a `/v2` write, an
-   * order run, and the watcher.
+   * Records each draft whose key the log lacks and queues it for every endpoint taking its type;
+   * answers the new ones' keys (the watcher times its delay on them). Every announcer's entry.
    */
   async record(drafts: EventDraft[]): Promise<Outcome<{ recorded: number; keys: string[] }>> {
     if (!this.#tenant) return UNNAMED;
@@ -124,12 +110,10 @@ export class Events extends DurableObject<Bindings> {
     return created;
   }
 
-  /** Every endpoint, never a secret. */
   listEndpoints() {
     return ok(this.#endpoints.list());
   }
 
-  /** One endpoint. */
   endpoint(id: string) {
     return this.#endpoints.get(id);
   }
@@ -143,7 +127,6 @@ export class Events extends DurableObject<Bindings> {
     return updated;
   }
 
-  /** Deletes an endpoint, its deliveries and their attempts. */
   async deleteEndpoint(id: string): Promise<Outcome<null>> {
     if (!this.#endpoints.remove(id)) return fail("not-found", "No such endpoint.");
     this.#outbox.dropEndpoint(id);
@@ -158,12 +141,10 @@ export class Events extends DurableObject<Bindings> {
     return rotated;
   }
 
-  /** The feed: events after `after`, oldest first. */
   feed(after: string | null, types: string[] | null, limit: number) {
     return this.#log.feed(after, types, limit);
   }
 
-  /** The latest attempts to an endpoint, newest first. */
   deliveries(endpoint: string, limit: number) {
     const exists = this.#endpoints.get(endpoint);
     return exists.ok ? ok(this.#attempts.list(endpoint, limit)) : exists;
@@ -189,7 +170,7 @@ export class Events extends DurableObject<Bindings> {
     return ok({ queued: opened.value.length });
   }
 
-  /** What the queue consumer sends for `m` (`events/consumer.ts`). */
+  /** What the queue consumer sends for `m`. */
   plan(m: DeliveryMessage): Promise<Plan> {
     return this.#dispatch.plan(m, Date.now());
   }
@@ -219,21 +200,17 @@ export class Events extends DurableObject<Bindings> {
     return { events };
   }
 
-  /** Deletes everything (the tenant was removed). */
   async clear(): Promise<{ events: number; endpoints: number }> {
     this.#outbox.clear();
     const events = this.#log.clear();
     const endpoints = this.#endpoints.clear();
     await this.ctx.storage.deleteAlarm();
-    // The tenant is gone: its watcher stops (told before the answer, so nothing polls after).
+    // Told before the answer, so the watcher polls nothing after.
     await this.#tell.tell(Date.now());
     return { events, endpoints };
   }
 
-  /**
-   * Sends what was written and not queued (or queued and never reported), and purges what outlived
-   * its retention. Safe to run twice: a delivery sent twice is one more round, the older dropped.
-   */
+  /** Sends what was not queued (or never reported) and purges; safe to run twice. */
   override async alarm(): Promise<void> {
     const now = Date.now();
     this.#endpoints.purge(now);
@@ -247,20 +224,14 @@ export class Events extends DurableObject<Bindings> {
     await this.#relay.send(messages, now);
   }
 
-  /**
-   * Tells the watcher what the endpoints take now (it polls only that); a failed tell is told again
-   * by the alarm.
-   */
+  /** Tells the watcher what the endpoints take now; a failed tell is told again by the alarm. */
   async #watcherTold(): Promise<void> {
     if (!this.#tenant) return;
     await this.#tell.tell(Date.now());
     if (this.#tell.dueAt() !== null) await this.#arm();
   }
 
-  /**
-   * One alarm: the earliest of the sweep, the next purge, a previous secret's end and a tell of
-   * the watcher that failed.
-   */
+  /** One alarm: the earliest of the sweep, a purge, a previous secret's end, a failed tell. */
   async #arm(): Promise<void> {
     const due = [
       this.#outbox.dueAt(),

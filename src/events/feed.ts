@@ -1,17 +1,12 @@
 /**
  * @module
- * The feed as the routes read it from the tenant's events object (`Events.feed`), with its type.
- * Why a helper: Workers RPC's `Serializable` type maps `unknown` to `never`, so an event's `data`
- * (any JSON the API answered) strips the success branch off the stub's answer type, and a
- * recursive JSON type instead makes the stubs' types too deep for the compiler (as
- * `orders/runs.ts` found). The object's own method is typed by the schema; this restores that
- * type on the caller's side, in one place.
+ * The feed as the routes read it, its type restored in one place: RPC's `Serializable` maps an
+ * event's `unknown` data to `never`. See docs/design/events.md.
  */
 import { unwrap, type Outcome } from "../kernel/outcome";
 import type { eventsStub } from "../kernel/stubs";
 import type { WebhookEvent } from "./types";
 
-/** A page of the feed. */
 export interface FeedPage {
   events: WebhookEvent[];
   hasMore: boolean;

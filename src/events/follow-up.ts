@@ -1,8 +1,7 @@
 /**
  * @module
- * The one read that follows a write whose answer does not show the new state (a payment, a send):
- * a GET for the write's caller, with its credential (a gateway key or an OAuth grant) and the
- * shared budget, written to the tenant's request log as the events' call (caller kind `events`).
+ * The one read that follows a write whose answer does not show the new state: a GET with the
+ * write caller's credential, logged with caller kind `events`.
  */
 import { holderCaller } from "../kernel/holder-caller";
 import type { V2Request } from "../v2/passthrough";
@@ -12,10 +11,7 @@ import { callUpstream, type CallTrace } from "../upstream/client";
 /** A follow-up read's deadline, ms (a permit wait included). */
 const READ_DEADLINE_MS = 15_000;
 
-/**
- * One GET for the write's caller, with its credential and the shared budget, logged in the
- * tenant's request log as the events' call; the rows of a JSON list answer (or its one object).
- */
+/** One logged GET for the write's caller; the rows of a JSON list answer (or its one object). */
 export async function readRows(
   r: V2Request,
   path: string,

@@ -1,12 +1,11 @@
 /**
  * @module
- * New ids of events and endpoints: a prefix and random letters and digits (no `.`, which Standard
- * Webhooks' signed content uses as its separator, and nothing a URL must escape).
+ * New ids: a prefix and random letters and digits (no `.`, Standard Webhooks' separator).
  */
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
-/** `n` random characters of the alphabet (62 letters: the modulo bias of 256 % 62 is negligible). */
+/** `n` random characters (the modulo bias of 256 % 62 is negligible). */
 function randomChars(n: number): string {
   const bytes = crypto.getRandomValues(new Uint8Array(n));
   return Array.from(bytes, (b) => ALPHABET[b % ALPHABET.length]).join("");

@@ -1,9 +1,6 @@
 /**
  * @module
- * Events about outgoing invoices, built the same way whoever saw the change (a `/v2` write, an
- * order run, later the watcher), so their keys agree (`keys.ts`): created and sent from the
- * invoice's sent state, paid or balance changed from the invoice as `GET /OutgoingInvoices`
- * answers it after a payment.
+ * Events about outgoing invoices, built the same way whoever saw the change, so their keys agree.
  */
 import { eventData } from "./data";
 import { balanceKey, eventKey, field } from "./keys";
@@ -18,10 +15,7 @@ export interface SentInvoice {
   InvoiceDeliveryType: string | null;
 }
 
-/**
- * `outgoing_invoice.created` and `outgoing_invoice.sent` of an invoice just sent: one answer of the
- * API shows both (CreateAndSendInvoice makes the invoice and sends it).
- */
+/** `outgoing_invoice.created` and `.sent` of an invoice just made and sent. */
 export function sentDrafts(sent: SentInvoice, at: number): EventDraft[] {
   const data = { ...sent };
   return [
@@ -40,10 +34,7 @@ export function sentDrafts(sent: SentInvoice, at: number): EventDraft[] {
   ];
 }
 
-/**
- * `outgoing_invoice.paid` (the balance reached zero) or `outgoing_invoice.balance_changed` (a part
- * payment, a credit) of each invoice as the API answered it after a payment or credit.
- */
+/** `outgoing_invoice.paid` (balance zero) or `.balance_changed` of each invoice as answered. */
 export function balanceDrafts(
   invoices: readonly Record<string, unknown>[],
   at: number,

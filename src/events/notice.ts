@@ -1,9 +1,7 @@
 /**
  * @module
- * The notice that a webhook endpoint was disabled (a `410 Gone`, or days of failures), written to
- * the tenant's request log, where the support desk and the console's requests page read what
- * happened: one row, caller kind `events`, the endpoint's id as the caller's id, the reason in the
- * error column. Its host only, never the URL's path or query (they can hold a receiver's token).
+ * The notice that a webhook endpoint was disabled, as a row of the tenant's request log (caller
+ * `events`). The URL's host only: a path or query can hold a receiver's token.
  */
 import type { LoggedCall } from "../request-log/tenant-rows";
 import type { Bindings } from "../kernel/config";

@@ -1,24 +1,18 @@
 /**
  * @module
- * An answer's body passed on to the caller unchanged, with a copy of its bytes once the caller has
- * taken them: what `announce.ts` reads a write's answer from, after it has left, instead of
- * teeing it (the copy costs the caller nothing, and the announcement waits for its last byte).
+ * An answer's body passed on unchanged, with a copy of its bytes once the caller took them: what
+ * `announce.ts` reads a write's answer from, instead of a tee.
  */
 import { joinChunks } from "../kernel/bytes";
 
 /** The largest answer copied, bytes (a record's answer is a few kB). */
 const MAX_ANSWER_BYTES = 1024 * 1024;
-/**
- * How long the announcement waits for the caller to take the answer, ms: the runtime takes it at
- * once; only a caller that drops the connection, or a test that never reads it, leaves it waiting.
- */
+/** How long the announcement waits for the caller to take the answer, ms (the runtime: at once). */
 const ANSWER_TAKEN_MS = 10_000;
 
 /**
- * `body` passed on unchanged, with a copy of its bytes (up to `MAX_ANSWER_BYTES`; null past that)
- * that `done` resolves to once the reader has taken the last of them. A reader that cancels, or
- * takes none of it within `ANSWER_TAKEN_MS`, resolves it to null: the announcement then goes
- * without the answer (a record's event is not made; the watcher sees the change later).
+ * `body` passed on, and `done`: its bytes once the reader took the last (null past
+ * `MAX_ANSWER_BYTES`, on a cancel, or after `ANSWER_TAKEN_MS`).
  */
 export function passedOn(body: ReadableStream<Uint8Array> | null): {
   body: ReadableStream<Uint8Array> | null;

@@ -1,7 +1,6 @@
 /**
  * @module
- * The events routes' inputs that their schemas cannot say alone: the feed's `types` list, and a
- * replay's window as epoch ms. Each refusal is a 400 problem naming what to change.
+ * The events routes' inputs their schemas cannot say alone: the feed's `types`, a replay's window.
  */
 import { Problem } from "../kernel/problem";
 import { EVENT_TYPES, EventType } from "./types";
@@ -26,7 +25,7 @@ export function feedTypes(text: string | undefined): EventType[] | null {
   return names as EventType[];
 }
 
-/** A replay's window, epoch ms: `since` to `until` (default: now). */
+/** A replay's window, epoch ms (`until` by default: now). */
 export function replayWindow(
   since: string,
   until: string | undefined,

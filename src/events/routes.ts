@@ -1,9 +1,7 @@
 /**
  * @module
- * `/events/*` (gateway key of the tenant): the tenant's webhook endpoints, its event feed, the
- * delivery log, redelivery and replay (docs/events.md). The key is authenticated before anything
- * else is read; the tenant is the key's, so another tenant's endpoint or event is a 404. Schemas,
- * problems and security: `events/contract.ts`; the state: the tenant's `Events` object.
+ * `/events/*` for the tenant's gateway key, authenticated first; the tenant is the key's, so
+ * another tenant's endpoint or event is a 404.
  */
 import type { Context } from "hono";
 import type { GatewayApp } from "../kernel/app";

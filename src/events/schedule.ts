@@ -1,13 +1,7 @@
 /**
  * @module
- * When a failed delivery is tried again. The default follows Svix's schedule, the most demanding
- * of the providers compared in docs/events.md: after the first attempt fails, 5 s, 5 min, 30 min,
- * 2 h, 5 h, 10 h and 10 h, that is 8 attempts over ≈ 27.6 hours, past the day the issue asks for.
- * Each wait gets ±10 % jitter, so endpoints that failed together do not come back in one burst, and
- * a receiver's `Retry-After` (on 429 and 503) is honoured when it asks for longer. The
- * configuration (`EVENT_RETRY_SCHEDULE`) can shorten it, as the tests do.
- *
- * Each wait is at most `MAX_WAIT_SECONDS`, the longest delay a Queues message can be retried with.
+ * When a failed delivery is tried again: Svix's schedule by default, each wait jittered ±10 % and
+ * stretched to a receiver's longer `Retry-After`. See docs/design/events.md.
  */
 import type { Result } from "../kernel/result";
 
@@ -15,7 +9,7 @@ import type { Result } from "../kernel/result";
 export const DEFAULT_RETRY_SCHEDULE = "5s 5m 30m 2h 5h 10h 10h";
 /** The longest retry delay of a Queues message, s (12 h). */
 export const MAX_WAIT_SECONDS = 12 * 60 * 60;
-/** Most waits a schedule may have (the queue's `max_retries` in wrangler.toml leaves room). */
+/** Most waits a schedule may have (the queue's `max_retries` leaves room). */
 export const MAX_RETRIES = 12;
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600 };
@@ -43,16 +37,12 @@ export function parseSchedule(text: string): Result<number[], string> {
   return { ok: true, value: waits };
 }
 
-/** How long the whole schedule retries, s (without jitter). */
 export const retryWindowSeconds = (waits: readonly number[]): number =>
   waits.reduce((a, b) => a + b, 0);
 
 /**
  * The wait before attempt `failed + 1`, s, or null when `failed` attempts used the schedule up.
  *
- * @param waits the schedule
- * @param failed attempts made so far in this round, all failed
- * @param retryAfter the receiver's `Retry-After`, s, if it gave one
  * @param random a number in [0, 1) for the jitter
  */
 export function nextWait(

@@ -1,18 +1,14 @@
 /**
  * @module
- * Standard Webhooks signing (v1, symmetric): a `whsec_` secret per endpoint (24–64 random bytes
- * after the prefix, base64), and the signature of `{webhook-id}.{webhook-timestamp}.{body}` with
- * HMAC-SHA256, written `v1,<base64>`. WebCrypto only; the `standardwebhooks` package verifies
- * these in the tests as a receiver's software would.
+ * Standard Webhooks signing (v1, symmetric): `whsec_` secrets and HMAC-SHA256 signatures of
+ * `{webhook-id}.{webhook-timestamp}.{body}`; the tests verify them with `standardwebhooks`.
  */
 import { fromBase64, toBase64 } from "../kernel/crypto";
 
-/** The prefix of a Standard Webhooks symmetric secret. */
 export const SECRET_PREFIX = "whsec_";
-/** Random bytes in a new secret: 32 (the spec asks for 24 to 64). */
+/** Random bytes in a new secret (the spec asks for 24 to 64). */
 const SECRET_BYTES = 32;
 
-/** A new endpoint secret, `whsec_` + base64 of 32 random bytes. */
 export function newEndpointSecret(): string {
   return SECRET_PREFIX + toBase64(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)));
 }
@@ -25,9 +21,8 @@ export function secretBytes(secret: string): Uint8Array<ArrayBuffer> | null {
 }
 
 /**
- * The `webhook-signature` value for `body` sent as message `id` at `timestamp` (unix seconds): one
- * `v1,<base64>` per secret, space-separated (during a rotation both the new and the old secret
- * sign, so a receiver on either verifies).
+ * The `webhook-signature` value for `body` sent as `id` at `timestamp` (unix seconds): one
+ * `v1,<base64>` per secret (both sign during a rotation), space-separated.
  *
  * @example await signatureHeader(["whsec_…"], "evt_…", 1767225600, '{"type":…}')
  */

@@ -1,17 +1,11 @@
 /**
  * @module
- * What the events out are made of (docs/events.md): the event types, the event as a receiver gets
- * it (`{ id, type, timestamp, data }`), an endpoint as its owner sees it, a delivery attempt, and
- * the queue message that asks the consumer to deliver one event to one endpoint. One definition
- * each: the Durable Object stores by them, the routes answer by them, `/openapi.json` publishes
- * them.
+ * What the events out are made of (docs/events.md), defined once: the object stores by them, the
+ * routes answer by them, `/openapi.json` publishes them.
  */
 import { z } from "zod";
 
-/**
- * Every event type, in the order the docs list them: changes in the books (from a write made
- * through ledgergate now, from the watcher later) and the order and payout runs' own outcomes.
- */
+/** Every event type, in the docs' order: changes in the books, then the runs' own outcomes. */
 export const EVENT_TYPES = [
   "customer.created",
   "customer.updated",
@@ -31,7 +25,6 @@ export const EVENT_TYPES = [
   "payout.unmatched",
 ] as const;
 
-/** One event type. */
 export const EventType = z.enum(EVENT_TYPES);
 export type EventType = z.output<typeof EventType>;
 
@@ -49,16 +42,16 @@ export type EndpointTypes = z.output<typeof EndpointTypes>;
 export const subscribes = (types: readonly string[], type: string): boolean =>
   types.includes("*") || types.includes(type);
 
-/** An event's id: `evt_` and 26 letters and digits; stable across retries, redeliveries, replays. */
+/** An event's id: `evt_` and 26 letters and digits, the same on every attempt and replay. */
 export const EventId = z.string().regex(/^evt_[A-Za-z0-9]{26}$/, "not an event id");
 /** An endpoint's id: `ep_` and 22 letters and digits. */
 export const EndpointId = z.string().regex(/^ep_[A-Za-z0-9]{22}$/, "not an endpoint id");
 
-/** A JSON object, as an event's data is: the record as the API answered it. */
+/** An event's data: the record as the API answered it. */
 export const EventData = z.record(z.string(), z.unknown());
 export type EventData = z.output<typeof EventData>;
 
-/** An event as a receiver gets it (the request body) and as the feed lists it. */
+/** An event as a receiver gets it and as the feed lists it. */
 export const WebhookEvent = z.strictObject({
   id: EventId,
   type: EventType,
@@ -93,15 +86,13 @@ export const EndpointView = z.strictObject({
 });
 export type EndpointView = z.output<typeof EndpointView>;
 
-/** How one delivery of an event to an endpoint stands. */
 export const DeliveryState = z.enum(["pending", "delivered", "failed"]);
 export type DeliveryState = z.output<typeof DeliveryState>;
 
-/** Why an attempt was made. */
 export const AttemptTrigger = z.enum(["event", "redeliver", "replay"]);
 export type AttemptTrigger = z.output<typeof AttemptTrigger>;
 
-/** One attempt to deliver an event to an endpoint, as the delivery log shows it. */
+/** One attempt, as the delivery log shows it. */
 export const AttemptView = z.strictObject({
   eventId: EventId,
   type: EventType,
@@ -123,10 +114,8 @@ export const AttemptView = z.strictObject({
 export type AttemptView = z.output<typeof AttemptView>;
 
 /**
- * The queue message: deliver `event` to `endpoint` of `tenant`, in round `round` of that delivery
- * (a redelivery or replay starts a new round; a message of an older round is dropped). Written by
- * the tenant's own events object only (`events/events-object.ts`), so its tenant name is that
- * object's.
+ * The queue message: deliver `event` to `endpoint` in round `round`. Written by the tenant's own
+ * events object only, so its tenant name is that object's.
  */
 export const DeliveryMessage = z.strictObject({
   tenant: z.string().max(80),
@@ -142,9 +131,6 @@ export interface EventDraft {
   /** Epoch ms of the change. */
   at: number;
   data: EventData;
-  /**
-   * What makes two sightings of one change the same event (`events/keys.ts`): the record's id
-   * and the change seen. A second draft with the same key is dropped, whoever records it.
-   */
+  /** What makes two sightings of one change one event (`events/keys.ts`). */
   key: string;
 }

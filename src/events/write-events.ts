@@ -1,19 +1,14 @@
 /**
  * @module
- * Which `/v2` writes are announced, and how (pure: no I/O). A write whose answer is the record
- * (customers and products, created or patched) is announced with that answer. A write whose answer
- * does not show the new state is followed by the one read that does: a voucher paying invoices
- * (its lines' `InvoiceNo`) by one `GET /OutgoingInvoices?invoiceNos=…`, an invoice sent by one
- * `GET /SalesOrders/sentState?id=…` a moment later. Any other write changes nothing the event
- * types describe, and is not announced.
+ * Which `/v2` writes are announced, and how (pure): customers and products from the answer, a
+ * payment and an invoice's send from the one read that shows the new state; no other write.
  */
 import { matchOperation } from "../../shared/v2/catalog";
 import type { EventType } from "./types";
 
-/** Distinct invoice numbers one payment's follow-up read asks for at most (the rest: the watcher). */
+/** Invoice numbers one payment's follow-up read asks for at most (the rest: the watcher). */
 export const MAX_INVOICES_PER_READ = 50;
 
-/** How a write is announced. */
 export type WriteAnnouncement =
   /** The answer is the record: announce it as `type`; `changed` names the fields the write set. */
   | { kind: "record"; type: EventType; changed: string[] }
@@ -37,11 +32,10 @@ const PAYMENTS = new Set([
 const SEND = "POST /SalesOrders/{id}/createAndSendInvoice";
 
 /**
- * How the write `method path`, answered `status`, with request `body` (parsed JSON, null when
- * there was none or it was not JSON), is announced; null when it is not.
+ * How the write `method path`, answered `status`, with request `body` (parsed JSON, or null), is
+ * announced; null when it is not.
  *
- * @example announcementOf("POST", "/Customers", 201, { Name: "Fjord AS" }) // { kind: "record",
- * type: "customer.created", changed: ["Name"] }
+ * @example announcementOf("POST", "/Customers", 201, { Name: "Fjord AS" }) // kind "record"
  */
 export function announcementOf(
   method: string,

@@ -1,18 +1,8 @@
 /**
  * @module
- * The client as the API names it, for the support bundle: the API's provider asks for the client id
- * (never the client key), and only `GET /ClientIntegrationInformation` answers it (`ClientId`,
- * `ClientName`). The gateway knows the client by the operator's slug until then.
- *
- * When it is read, and why then: once, lazily, the first time a support bundle is built for the
- * tenant (its request log listed with at least one call), then stored with the registration until
- * the client key is replaced (`tenant/registration.ts`). Each read is one call of the shared
- * 10 req/s budget; at registration every tenant would pay it (onboarding registers a whole batch
- * at once, each tenant another permit beside its token request) although most never need support,
- * and tenants registered before the id was stored would still need this lazy read. A read that
- * fails (no permit in time, the key refused) stores nothing, and the next listing tries again: at
- * most one call per listing, each an operator's page view. The read is a row of the tenant's
- * request log like the operator's other calls (caller `console`, id `client-id`).
+ * The client id the API's support asks for (`GET /ClientIntegrationInformation`). Read lazily for
+ * the first support bundle and kept until the client key is replaced: at registration it would
+ * spend a permit for every tenant, most never needing support. A failed read stores nothing.
  */
 import { z } from "zod";
 import { readCapped } from "../../shared/bytes";
@@ -22,12 +12,11 @@ import { Problem } from "../kernel/problem";
 import type { TenantName } from "../kernel/stubs";
 import { loggedUpstream } from "./upstream";
 
-/** How long the read may take, ms, a wait for a permit included: an operator is at the page. */
+/** How long the read may take, ms, a permit's wait included: an operator is at the page. */
 const CLIENT_ID_READ_DEADLINE_MS = 5_000;
-/** The answer's size read at most, bytes: the DTO is a few hundred bytes of names and privileges. */
+/** The answer read at most, bytes: the DTO is a few hundred bytes. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
-/** The fields of `ClientIntegrationInformationDto` the bundle needs; the rest is not kept. */
 const Information = z.object({
   ClientId: z
     .union([z.string().min(1).max(200), z.number()])
@@ -40,9 +29,7 @@ const Information = z.object({
 });
 
 /**
- * Reads the client's id and name from the API as the tenant `name` (its current registration, like
- * offboarding); null when it cannot be read. Never throws: a support bundle without the id is
- * still a bundle.
+ * The client's id and name as the tenant `name` reads them; null when they cannot be read.
  *
  * @example const client = await readApiClient(env, "demo", "demo:acme", registrationId);
  */
@@ -76,7 +63,6 @@ export async function readApiClient(
     const parsed = Information.safeParse(JSON.parse(new TextDecoder().decode(bytes)));
     return parsed.success ? { id: parsed.data.ClientId, name: parsed.data.ClientName } : null;
   } catch (e) {
-    // A gateway problem (no token, no permit, timeout) or an answer that is not JSON.
     if (e instanceof Problem || e instanceof SyntaxError) return null;
     throw e;
   }

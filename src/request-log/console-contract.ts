@@ -1,8 +1,6 @@
 /**
  * @module
- * The declaration of the console's request log page (`/console/tenants/{environment}/{client}/
- * requests`), with the admin route's filters. Kept apart from `contract.ts` so the request log is
- * one unit: a page behind the session, like the console's other reads.
+ * The console's request log page, behind the session, with the admin route's filters.
  */
 import { createRoute } from "@hono/zod-openapi";
 import { Target } from "../tenant/admin-contract";

@@ -1,8 +1,7 @@
 /**
  * @module
- * A tenant's request log: the last calls, filtered by status or class, and for each failed call a
- * support bundle in a readonly textarea, to copy into a request to the API's support. Nothing on it
- * is secret: the log holds no key, no token and no query value.
+ * A tenant's request log page: the last calls, and a support bundle to copy for each failed one.
+ * Nothing on it is secret: the log holds no key, no token and no query value.
  */
 import type { Environment, RequestLogMode } from "../kernel/config";
 import { tenantPath, when } from "../console/views";
@@ -12,10 +11,9 @@ import { Table } from "../console/table";
 import { ToolCallsSection } from "../assistants/console/tool-calls";
 import type { ToolCallRow } from "../assistants/tenant/tool-calls";
 
-/** The filters offered as links: every call, the two failure classes, and a common exact code. */
+/** The filters offered as links besides every call. */
 const FILTERS = ["4xx", "5xx", "404", "429"];
 
-/** What the page shows. */
 export interface RequestsPageProps {
   csrf: string;
   tenant: string;
@@ -36,7 +34,6 @@ const NOT_RECORDING: Record<Exclude<RequestLogMode, "calls">, string> = {
   off: "New calls are not recorded: REQUEST_LOG=off. Calls recorded before stay until they are 7 days old.",
 };
 
-/** The request log page. */
 export function RequestsPage(p: RequestsPageProps) {
   const base = tenantPath(p.environment, p.client, "/requests");
   const filtered = p.status === null ? base : `${base}?status=${p.status}`;

@@ -1,7 +1,6 @@
 /**
  * @module
- * The console's request log page: the admin route's query, read through the operator's face, shown
- * with each failed call's support bundle, and an assistant's last tool calls. The session is the
+ * The console's request log page, with an assistant's last tool calls; the session is the
  * authority, as the admin token is on `/admin`.
  */
 import { unwrap } from "../kernel/outcome";

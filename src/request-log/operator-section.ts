@@ -1,26 +1,22 @@
 /**
  * @module
- * The request log's part of the operator's face (`tenant/operator-sections.ts` composes it): the
- * logged calls, their counters, and the client as the API names it for support bundles.
+ * The request log's part of the operator's face (`tenant/operator-sections.ts` composes it).
  */
 import { ok, type Outcome } from "../kernel/outcome";
 import type { TenantParts } from "../tenant/parts";
 import type { ApiClient, TenantRecord } from "../tenant/registration";
 import type { CallCounters, LoggedRow, StatusFilter } from "./tenant-rows";
 
-/** A page of the request log and what its support bundles name the client by. */
+/** A page of the request log, and what its support bundles name the client by. */
 export interface LoggedPage {
   rows: LoggedRow[];
   apiClient: ApiClient | null;
   clientKeyId: string;
-  /** For reading the client as the tenant, like offboarding (`request-log/api-client.ts`). */
   registrationId: string;
 }
 
-/** What the request log's operator methods read of the tenant. */
 type LogHost = Pick<TenantParts, "log" | "registration">;
 
-/** The operator's methods for the tenant's request log. */
 export class RequestLogSection {
   readonly #t: LogHost;
 
@@ -28,11 +24,7 @@ export class RequestLogSection {
     this.#t = t;
   }
 
-  /**
-   * The tenant's logged calls, newest first (`before` is a row's `seq`), with the client as the
-   * API names it (null: not read yet; `clientKeyId` then goes back with the read to
-   * `keepApiClient`).
-   */
+  /** The logged calls, newest first, with the client as the API names it (null: not read yet). */
   requests(
     r: TenantRecord,
     status: StatusFilter,
@@ -52,7 +44,7 @@ export class RequestLogSection {
     return ok(this.#t.registration.keepApiClient(clientKeyId, client));
   }
 
-  /** The counters kept with the tenant, which survive idling and restarts. */
+  /** The counters, which survive idling and restarts. */
   callCounters(): Outcome<CallCounters> {
     return ok(this.#t.log.counters());
   }

@@ -1,9 +1,6 @@
 /**
  * @module
- * One page of a tenant's request log as the operator reads it (the admin route and the console's
- * page alike): the rows through the operator's face, and their support bundles, which name the
- * client by the API's own id. That id is read here the first time a page has a call to bundle and
- * then kept with the tenant (`api-client.ts` says why then).
+ * One page of a tenant's request log for the operator, admin route and console alike.
  */
 import { readConfig, type Bindings, type Environment } from "../kernel/config";
 import { unwrap } from "../kernel/outcome";
@@ -11,7 +8,7 @@ import { asOperator, tenantName } from "../kernel/stubs";
 import { readApiClient } from "./api-client";
 import { pageSize, requestPage, statusFilter } from "./view";
 
-/** The request log's filters as the routes validated them (`RequestsQuery`). */
+/** The filters as the routes validated them (`RequestsQuery`). */
 export interface RequestsAsk {
   status?: string | undefined;
   limit?: string | undefined;
@@ -19,9 +16,6 @@ export interface RequestsAsk {
 }
 
 /**
- * The page of `environment`/`client`'s calls that `q` asks for: one round trip to the tenant's
- * object, and once per client key one call upstream plus two round trips for the client's id.
- *
  * @throws Problem `not-found` for no such tenant
  * @example const page = await requestLogPage(env, "demo", "acme", { status: "4xx" });
  */

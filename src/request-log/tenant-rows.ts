@@ -1,32 +1,23 @@
 /**
  * @module
- * The tenant's request log: one bounded row per API v2 call made for the tenant (by a gateway key's
- * holder, the console, an order run, an assistant or, later, the watcher), and the counters that
- * survive the object's idling. Its own tables (`request_log`, `call_counters`, step 8 of
- * `schema.ts`), reached through one narrow interface (`RequestLogPort`): the faces only forward to
- * it, no other module reads it.
- *
- * Bounded twice, whichever is less: the last `REQUEST_LOG_ROWS` calls and `REQUEST_LOG_MS` of age.
- * The watcher's calls have their own, smaller bound (`WATCHER_LOG_ROWS`), so a watcher polling in
- * the background can never push a caller's calls out of the log. Pruned at each write (the row
- * count) and by the alarm (the age), so nothing grows with traffic.
+ * The tenant's request log: one row per API call made for it, and counters that survive idling.
+ * Bounded by count at each write and by age in the alarm; the watcher's rows have their own lane,
+ * so polling never pushes a caller's row out.
  */
 import { z } from "zod";
 import { camelRow, keptFor, RetainedRows } from "../kernel/stored-rows";
 import { deleteAll, row, rows } from "../tenant/sql";
 
-/** How many of the callers' calls are kept: the support desk looks back at recent calls. */
+/** Rows kept: the callers' calls, and the watcher's apart. */
 export const REQUEST_LOG_ROWS = 1000;
-/** How many of the watcher's calls are kept, apart: its polling must not crowd out the callers'. */
 export const WATCHER_LOG_ROWS = 200;
-/** How long a call is kept, ms: 7 days (failed calls' bodies are personal data: docs/storage.md). */
+/** How long a call is kept, ms (failed calls' bodies are personal data: docs/storage.md). */
 export const REQUEST_LOG_MS = 7 * 24 * 60 * 60 * 1000;
-/** Cap of the API's error body kept, characters. */
+/** Caps of the API's error body and of a failed call's request body kept, characters. */
 export const API_ERROR_CHARS = 4 * 1024;
-/** Cap of a failed call's request body kept, characters. */
 export const REQUEST_BODY_CHARS = 16 * 1024;
 
-/** `request_log` and `call_counters`, as of step 8 of `schema.ts` (change them with a new step). */
+/** `request_log` and `call_counters`, made by a step of `schema.ts` (change them by a new one). */
 export const REQUEST_LOG_TABLES = [
   `CREATE TABLE IF NOT EXISTS request_log (seq INTEGER PRIMARY KEY AUTOINCREMENT,
     request_id TEXT NOT NULL, at INTEGER NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL,
@@ -39,11 +30,8 @@ export const REQUEST_LOG_TABLES = [
 ];
 
 /**
- * Who made a call. A key is named by a short, non-secret id (see `request-log/record.ts`). `events`
- * is not a call of the API: the notice that a webhook endpoint was disabled
- * (`events/notice.ts`), written here so the support desk sees it beside the calls. `stripe` is
- * not one either: a payout run's read of Stripe's API (`payouts/stripe/client.ts`), named by the
- * run's instance id.
+ * Who made a call. `events` rows are the events' follow-up reads and the notice of a disabled
+ * endpoint (`events/notice.ts`); `stripe`, a payout run's read of Stripe's API.
  */
 export const CallerKind = z.enum([
   "key",
@@ -74,7 +62,6 @@ export const LoggedCall = z.strictObject({
 });
 export type LoggedCall = z.output<typeof LoggedCall>;
 
-/** What the counters need of a call: nothing of its path, error or body. */
 export const CountedCall = LoggedCall.pick({
   status: true,
   apiStatus: true,
@@ -86,10 +73,9 @@ export type CountedCall = z.output<typeof CountedCall>;
 /** A stored call with its cursor (`seq`: pass it as `before` for the page after). */
 export type LoggedRow = LoggedCall & { seq: number };
 
-/** `4xx`-style class or an exact status. */
 export type StatusFilter = { exact: number } | { class: number } | null;
 
-/** The counters kept with the tenant, and since when they count (epoch ms). */
+/** The counters, and since when they count (epoch ms). */
 export interface CallCounters {
   upstreamCalls: number;
   waits: number;
@@ -97,7 +83,6 @@ export interface CallCounters {
   since: number;
 }
 
-/** The narrow interface the faces reach the log through. */
 export interface RequestLogPort {
   record(call: LoggedCall): void;
   count(call: CountedCall): void;
@@ -134,14 +119,8 @@ const Held = z.object({ n: z.int() });
 /** The request log module of one tenant object: a call is kept `REQUEST_LOG_MS` after its `at`. */
 export class RequestLog extends RetainedRows implements RequestLogPort {
   /**
-   * How many rows each lane holds (`[callers', watcher's]`), or null while not known: counted once,
-   * then kept up to date by `record`, and forgotten by anything else that deletes rows. Why keep
-   * it: the bound used to be found with `ORDER BY seq DESC LIMIT 1 OFFSET 1000`, a walk over the
-   * whole lane on every write, and with `isEmpty` another query; together a third of the row's
-   * write in a profile of warm `/v2` calls (issue 26), and every `/v2` call writes a row. Exact as
-   * long as this instance is the only writer of the table, which it is: one per tenant object
-   * (`tenant/tenant-object.ts`), the table reached through it alone; a statement that throws
-   * forgets the counts, so a failed write is counted again rather than trusted.
+   * Rows per lane (callers', watcher's), null until counted, so no write scans its lane (a scan is
+   * a third of a `/v2` row's write). Exact: this is the table's only writer; a failure forgets it.
    */
   #held: [number | null, number | null] = [null, null];
 
@@ -152,10 +131,7 @@ export class RequestLog extends RetainedRows implements RequestLogPort {
     super(sql, keptFor("request_log", REQUEST_LOG_MS));
   }
 
-  /**
-   * Writes one call and keeps the bound: the oldest rows of its lane past the lane's size go. The
-   * counters move in the same synchronous step, so they never disagree with what was written.
-   */
+  /** Writes one call and keeps its lane's bound; the counters move in the same synchronous step. */
   record(call: LoggedCall): void {
     const c = LoggedCall.parse(call);
     const watcher = c.caller.kind === "watcher" ? 1 : 0;
@@ -163,7 +139,6 @@ export class RequestLog extends RetainedRows implements RequestLogPort {
     const held = this.#heldIn(watcher);
     try {
       this.#insert(c, watcher);
-      // The oldest rows of the lane past its bound go (one, once the lane is full).
       const over = Math.max(0, held + 1 - keep);
       if (over > 0)
         this.sql.exec(
@@ -174,7 +149,6 @@ export class RequestLog extends RetainedRows implements RequestLogPort {
         );
       this.#held[watcher] = held + 1 - over;
     } catch (e) {
-      // What was written is no longer known for sure: count again next time.
       this.#held = [null, null];
       throw e;
     }
@@ -205,7 +179,6 @@ export class RequestLog extends RetainedRows implements RequestLogPort {
     );
   }
 
-  /** How many rows lane `watcher` holds: the count kept, else counted (and kept from then on). */
   #heldIn(watcher: 0 | 1): number {
     const known = this.#held[watcher];
     if (known !== null) return known;
@@ -216,18 +189,12 @@ export class RequestLog extends RetainedRows implements RequestLogPort {
     return n;
   }
 
-  /** Moves the counters for one call and stores nothing else of it (`REQUEST_LOG=counters`). */
+  /** Moves the counters for one call and stores no row (`REQUEST_LOG=counters`). */
   count(call: CountedCall): void {
     this.#countParsed(CountedCall.parse(call));
   }
 
-  /**
-   * Moves the counters in one statement: `since` is set by the first call ever counted and never
-   * moved again, and each counter grows by its share of the call (one that would grow by 0 is left
-   * out: a counter never written reads 0). One statement, not one `since` and one bump per
-   * counter: the row of every `/v2` call is written here, and these statements were a fifth of
-   * its write in a profile of warm calls (issue 26).
-   */
+  /** Moves the counters in one statement (one per counter is a fifth of a `/v2` row's write). */
   #countParsed(c: CountedCall): void {
     const bumps = [
       ["upstreamCalls", c.attempts],
@@ -236,7 +203,7 @@ export class RequestLog extends RetainedRows implements RequestLogPort {
       ["refusals", c.apiStatus === null && c.status >= 400 ? 1 : 0],
     ] as const;
     const moved = bumps.filter(([, by]) => by !== 0);
-    // The query's text depends only on how many counters move (0 to 3); every value is bound.
+    // The text depends only on how many counters move; every value is bound.
     this.sql.exec(
       `INSERT INTO call_counters (name, value) VALUES ('since', ?)${", (?, ?)".repeat(moved.length)}
        ON CONFLICT (name) DO UPDATE SET value = call_counters.value + excluded.value
@@ -257,7 +224,6 @@ export class RequestLog extends RetainedRows implements RequestLogPort {
     return this.newest(Stored, { limit, before, now }, "status >= ? AND status < ?", low, high);
   }
 
-  /** The counters, and since when they count: the first call counted after step 8. */
   counters(): CallCounters {
     const values = new Map(
       rows(this.sql, Counter, "SELECT name, value FROM call_counters").map((r) => [
@@ -279,17 +245,11 @@ export class RequestLog extends RetainedRows implements RequestLogPort {
     super.purge(now);
   }
 
-  /** Whether no call is kept (from the lanes' counts). */
   isEmpty(): boolean {
     return this.#heldIn(0) + this.#heldIn(1) === 0;
   }
 
-  /**
-   * Forgets every call, keeping the counters, and answers how many calls went (the client key is
-   * replaced). Why the rows go: a failed call's body and the API's errors are the old company's
-   * personal data. Why the counters stay: they count what the tenant spent of the shared budget,
-   * nothing of the books.
-   */
+  /** A new client key: forgets the calls (the old company's personal data), keeps the counters. */
   clearCalls(): number {
     // Forgotten, not set to 0: a transaction around this may yet be rolled back.
     this.#held = [null, null];

@@ -1,9 +1,7 @@
 /**
  * @module
- * The request log as operators read it (`/admin/tenants/{environment}/{client}/requests` and the
- * console): the filters, the answer's schema, and the support bundle of one call in the form the
- * API's provider asks for (the client id, object ids, time, request URL and body, the error). Never
- * the client key, a token or a gateway key: the log holds none of them.
+ * The request log as operators read it: the filters, the answer's schema, and each call's support
+ * bundle in the form the API's provider asks for (never a key or token: the log holds none).
  */
 import { z } from "zod";
 import { RequestLogMode } from "../kernel/config";
@@ -18,13 +16,12 @@ export const StatusParam = z
 /** `?before=`: the cursor of the page before, a row's `cursor`. */
 export const Cursor = z.string().regex(/^[0-9]{1,15}$/, "a cursor from an earlier page");
 
-/** The filter a `?status=` value stands for (validated by `StatusParam`). */
+/** The filter a validated `?status=` stands for. */
 export function statusFilter(status: string | undefined): StatusFilter {
   if (status === undefined) return null;
   return status.endsWith("xx") ? { class: Number(status[0]) } : { exact: Number(status) };
 }
 
-/** One logged call as operators see it. */
 export const RequestView = z.strictObject({
   cursor: z.string().meta({ description: "Pass as `before` for the calls older than this one." }),
   requestId: z.string(),
@@ -57,19 +54,14 @@ export type RequestView = z.output<typeof RequestView>;
 export interface BundleContext {
   tenant: string;
   apiBaseUrl: string;
-  /** `ClientId` and `ClientName` of ClientIntegrationInformation; null when not read (yet). */
   apiClient: ApiClient | null;
-  /** Stripe's API root, for the rows of Stripe calls (null: not configured). */
   stripeBaseUrl: string | null;
 }
 
 /** Path segments that are object ids: numbers or GUIDs. */
 const ID = /^([0-9]+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
-/**
- * One call in the provider's form: the client id as the API knows it (never the client key), the
- * object ids in the URL, the time, the request URL and body, and the API's error.
- */
+/** One call in the provider's form: client id, object ids, time, request URL and body, error. */
 export function supportBundle(r: LoggedRow, ctx: BundleContext): string {
   // A call to Stripe is for Stripe's support, and names the account by nothing the API knows.
   if (r.caller.kind === "stripe")
@@ -100,7 +92,6 @@ export function supportBundle(r: LoggedRow, ctx: BundleContext): string {
   ].join("\n");
 }
 
-/** A stored row as `RequestView`. */
 export function requestView(r: LoggedRow, ctx: BundleContext): RequestView {
   return {
     cursor: String(r.seq),
@@ -121,7 +112,6 @@ export function requestView(r: LoggedRow, ctx: BundleContext): RequestView {
   };
 }
 
-/** Calls a page holds unless `?limit=` says otherwise, and the most it may say. */
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 200;
 

@@ -1,7 +1,6 @@
 /**
  * @module
- * The delivery log as its readers see it (table `attempts`, written by `outbox.ts`): an endpoint's
- * latest attempts, each with its event's type and its delivery's state now.
+ * The delivery log's reads (table `attempts`, written by `outbox.ts`).
  */
 import { z } from "zod";
 import { AttemptTrigger as Trigger, DeliveryState, EventType, type AttemptView } from "../types";
@@ -22,7 +21,6 @@ const AttemptRow = z.object({
   state: DeliveryState.nullable(),
 });
 
-/** The delivery log's reads. */
 export class AttemptLog {
   constructor(private readonly sql: SqlStorage) {}
 

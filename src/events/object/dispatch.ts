@@ -1,10 +1,7 @@
 /**
  * @module
- * The events object's side of one delivery attempt: `plan` tells the queue consumer what to send
- * (or that the message is stale), `report` records what came of it and answers whether the
- * consumer retries the message and after how long. The consumer holds nothing between the two; the
- * object decides everything from its rows, so a consumer that crashes mid-attempt only makes the
- * queue deliver the message again.
+ * The events object's side of one attempt: `plan` (what to send), `report` (what came of it, and
+ * whether and when to retry). The consumer holds nothing between them. See docs/design/events.md.
  */
 import { nextWait } from "../schedule";
 import type { DeliveryMessage } from "../types";
@@ -12,21 +9,15 @@ import type { Endpoints } from "./endpoints";
 import type { EventLog } from "./log";
 import type { AttemptOutcome, Outbox } from "./outbox";
 
-/**
- * An endpoint whose every attempt has failed for this long is disabled, ms: 5 days, as Svix does.
- * Longer than the retry schedule, so one event's retries never disable it alone: only an endpoint
- * down for days, through many events, is.
- */
+/** An endpoint whose every attempt failed this long is disabled, ms: longer than the schedule. */
 export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
 /** How long a message waits while the endpoint's secret cannot be opened (SECRETS_KEY), s. */
 const MISCONFIGURED_WAIT_SECONDS = 300;
 
-/** What the consumer does with a message. */
 export type Plan =
   | {
       kind: "send";
       url: string;
-      /** The exact bytes to send and sign: the event's JSON. */
       body: string;
       /** `webhook-id`: the event's id, the same on every attempt, redelivery and replay. */
       id: string;
@@ -38,27 +29,21 @@ export type Plan =
   /** Cannot be sent now (the secret cannot be opened): retry the message after `seconds`. */
   | { kind: "wait"; seconds: number };
 
-/** What the consumer does after an attempt. */
 export type Next = { kind: "done" } | { kind: "retry"; seconds: number };
 
-/** How the dispatch reaches the rest of the object. */
 export interface DispatchDeps {
   log: EventLog;
   endpoints: Endpoints;
   outbox: Outbox;
   /** The retry schedule's waits, s (`EVENT_RETRY_SCHEDULE`). */
   waits: () => readonly number[];
-  /** A number in [0, 1) for the jitter. */
   random: () => number;
-  /** Tells the console and the request log that an endpoint was disabled, and why. */
   disabled: (endpoint: string, reason: string, lastStatus: number | null) => void;
 }
 
-/** The delivery side of the events object. */
 export class Dispatch {
   constructor(private readonly d: DispatchDeps) {}
 
-  /** What to send for `m` now. */
   async plan(m: DeliveryMessage, now: number): Promise<Plan> {
     const { outbox, log, endpoints } = this.d;
     const delivery = outbox.current(m);
@@ -86,10 +71,8 @@ export class Dispatch {
   }
 
   /**
-   * Records an attempt of `m` and what follows: delivered (2xx), the endpoint disabled (410, or
-   * failing for `DISABLE_AFTER_MS`), out of retries (the dead-letter state), or a retry.
-   *
-   * @param retryAfter the receiver's Retry-After, s, if it sent one
+   * Records an attempt of `m` and what follows: delivered, the endpoint disabled (410, or failing
+   * `DISABLE_AFTER_MS`), out of retries, or a retry (`retryAfter`: the receiver's, s).
    */
   report(
     m: DeliveryMessage,

@@ -1,14 +1,12 @@
 /**
  * @module
- * A row of the `endpoints` table (`endpoints.ts`), parsed, and the endpoint as its owner sees it:
- * every field but its secrets, times as ISO strings.
+ * A row of the `endpoints` table, parsed, and the endpoint as its owner sees it.
  */
 import { z } from "zod";
 import { Sealed } from "../../kernel/crypto";
 import { EndpointTypes, type EndpointView } from "../types";
 import { jsonColumn } from "../../tenant/sql";
 
-/** A stored endpoint. */
 export const EndpointRow = z.object({
   id: z.string(),
   url: z.string(),

@@ -1,8 +1,7 @@
 /**
  * @module
- * A tenant's webhook endpoints (table `endpoints`): URL, the types it takes, its `whsec_` secret
- * sealed under `SECRETS_KEY` (shown once, when made or rotated), a rotation's previous secret with
- * the time it stops signing, and whether it is enabled, why not, and since when it fails.
+ * A tenant's webhook endpoints (table `endpoints`), each secret sealed under `SECRETS_KEY` and
+ * shown once. See docs/design/events.md.
  */
 import { z } from "zod";
 import { endpointUrl } from "../endpoint-url";
@@ -16,13 +15,9 @@ import type { Sealer } from "../../tenant/sealer";
 
 /** Endpoints one tenant may have: enough for every system it feeds, few enough to fan out fast. */
 export const MAX_ENDPOINTS = 20;
-/**
- * How long the secret before a rotation keeps signing beside the new one, ms: a day, as a rotated
- * gateway key keeps working, for the receiver to roll the new secret out.
- */
+/** How long the secret before a rotation keeps signing beside the new one, ms. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-/** What makes or changes an endpoint. */
 export interface EndpointInput {
   url?: string;
   types?: EndpointTypes;
@@ -54,7 +49,6 @@ const UNSEALED = fail(
   "SECRETS_KEY is missing or malformed, so the endpoint's secret cannot be sealed or opened.",
 );
 
-/** The tenant's endpoints. */
 export class Endpoints {
   constructor(
     private readonly sql: SqlStorage,
@@ -64,7 +58,6 @@ export class Endpoints {
     private readonly allowLoopback: () => boolean,
   ) {}
 
-  /** A new endpoint; its secret is in the answer only. */
   async create(input: EndpointInput, now: number): Promise<Outcome<NewEndpoint>> {
     const count = row(this.sql, COUNT, "SELECT COUNT(*) AS n FROM endpoints")?.n ?? 0;
     if (count >= MAX_ENDPOINTS)
@@ -90,12 +83,10 @@ export class Endpoints {
     return ok({ id, url: url.value, types, secret });
   }
 
-  /** Every endpoint, oldest first. */
   list(): EndpointView[] {
     return rows(this.sql, Row, "SELECT * FROM endpoints ORDER BY created_at, id").map(view);
   }
 
-  /** One endpoint as its owner sees it, or not-found. */
   get(id: string): Outcome<EndpointView> {
     const r = this.#row(id);
     return r ? ok(view(r)) : NOT_FOUND;
@@ -126,7 +117,6 @@ export class Endpoints {
     return this.get(id);
   }
 
-  /** Deletes an endpoint; false when there was none. */
   remove(id: string): boolean {
     if (!this.#row(id)) return false;
     this.sql.exec("DELETE FROM endpoints WHERE id = ?", id);
@@ -153,9 +143,8 @@ export class Endpoints {
   }
 
   /**
-   * What a delivery to `id` needs: its URL, state and the secrets that sign now (current first),
-   * opened; null when there is no such endpoint. A secret sealed under the previous
-   * `SECRETS_KEY` is stored again under the current one.
+   * What a delivery to `id` needs, its signing secrets opened (current first); null: no such
+   * endpoint. A secret sealed under the previous `SECRETS_KEY` is resealed.
    */
   async target(
     id: string,
@@ -180,26 +169,22 @@ export class Endpoints {
     return ok({ url: r.url, enabled: r.state === "enabled", secrets });
   }
 
-  /** The enabled endpoints that take events of `type`. */
   subscribers(type: string): string[] {
     return rows(this.sql, Row, "SELECT * FROM endpoints WHERE state = 'enabled'")
       .filter((r) => subscribes(r.types, type))
       .map((r) => r.id);
   }
 
-  /** Whether endpoint `id` exists, is enabled and takes `type`. */
   takes(id: string, type: string): boolean {
     const r = this.#row(id);
     return r !== null && r.state === "enabled" && subscribes(r.types, type);
   }
 
-  /** The types endpoint `id` takes, or null when there is no such endpoint. */
   typesOf(id: string): { types: EndpointTypes; enabled: boolean } | null {
     const r = this.#row(id);
     return r && { types: r.types, enabled: r.state === "enabled" };
   }
 
-  /** A delivery succeeded: the endpoint is not failing any more. */
   succeeded(id: string): void {
     this.sql.exec("UPDATE endpoints SET failing_since = NULL WHERE id = ?", id);
   }
@@ -244,7 +229,6 @@ export class Endpoints {
     );
   }
 
-  /** Deletes every endpoint; answers how many there were. */
   clear(): number {
     const n = row(this.sql, COUNT, "SELECT COUNT(*) AS n FROM endpoints")?.n ?? 0;
     this.sql.exec("DELETE FROM endpoints");

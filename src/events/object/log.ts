@@ -1,9 +1,7 @@
 /**
  * @module
- * The tenant's event log (table `events`): every event once, under its de-duplication key, in the
- * order it was recorded, kept `EVENT_RETENTION_MS`. It is the catch-up feed (`GET /events`), and
- * what redelivery and replay read: they never ask the API again. It is personal data (a customer's
- * record is in its events): docs/storage.md.
+ * The tenant's event log (table `events`): every event once, under its key, in the order recorded:
+ * the feed, and what redelivery and replay read. Personal data: docs/storage.md.
  */
 import { z } from "zod";
 import { newEventId } from "../ids";
@@ -11,12 +9,9 @@ import { EventData, EventType, type EventDraft, type WebhookEvent } from "../typ
 import { fail, ok, type Outcome } from "../../kernel/outcome";
 import { jsonColumn, row, rows } from "../../tenant/sql";
 
-/**
- * How long an event is kept, ms: 30 days, the catch-up window the issue asks for (Stripe's
- * `/v1/events` keeps the same), with the day its alarm may run late on top.
- */
+/** How long an event is kept, ms: 30 days, as Stripe's `/v1/events`, and a day for a late alarm. */
 export const EVENT_RETENTION_MS = 31 * 24 * 60 * 60 * 1000;
-/** Events one purge deletes at most, so an alarm stays short; the next one takes the rest. */
+/** Events one purge deletes at most, so an alarm stays short. */
 const PURGE_BATCH = 500;
 
 const Row = z.object({
@@ -44,7 +39,6 @@ const asEvent = (r: z.output<typeof Row>): WebhookEvent => ({
   data: r.data,
 });
 
-/** The tenant's event log. */
 export class EventLog {
   constructor(private readonly sql: SqlStorage) {}
 
@@ -76,10 +70,7 @@ export class EventLog {
     return r && asEvent(r);
   }
 
-  /**
-   * The feed: events after `after` (oldest first), of `types` if given, at most `limit`.
-   * Not-found when `after` is not in the log (purged, or never one of this tenant's).
-   */
+  /** The feed after `after`, oldest first; not-found when `after` is not in the log. */
   feed(
     after: string | null,
     types: readonly string[] | null,
@@ -109,8 +100,8 @@ export class EventLog {
   }
 
   /**
-   * The ids and types of events recorded in [since, until), of `types` (null: every type), oldest
-   * first, at most `cap + 1` (one more than asked, so a caller can tell the window was larger).
+   * Events recorded in [since, until) of `types` (null: all), oldest first, at most `cap + 1` (one
+   * more, so a caller can tell the window was larger).
    */
   window(
     since: number,
@@ -131,7 +122,6 @@ export class EventLog {
     );
   }
 
-  /** When the oldest event comes due for deletion, or null. */
   dueAt(): number | null {
     const oldest = row(this.sql, DUE, "SELECT MIN(recorded_at) AS due FROM events")?.due ?? null;
     return oldest === null ? null : oldest + EVENT_RETENTION_MS;
@@ -150,7 +140,6 @@ export class EventLog {
     return old;
   }
 
-  /** Deletes every event; answers how many there were. */
   clear(): number {
     const n = row(this.sql, z.object({ n: z.int() }), "SELECT COUNT(*) AS n FROM events")?.n ?? 0;
     this.sql.exec("DELETE FROM events");

@@ -1,15 +1,9 @@
 /**
  * @module
- * The outbox (table `deliveries`) and the delivery log (table `attempts`). One delivery row per
- * event and endpoint, written in the same turn as the event, before anything is sent to the queue:
- * what is written and not yet queued is swept by the object's alarm, so a send lost between the log
- * and the queue loses nothing.
- *
- * A delivery is `pending` until an attempt succeeds (`delivered`) or the schedule is used up, the
- * endpoint answers 410 or is disabled (`failed`: the dead-letter state, which redelivery and replay
- * leave). Each time it is (re)sent to the queue it takes a new `round`; the consumer's report names
- * its round, so a message of an older round (one the sweep replaced, or one a replay overtook) is
- * dropped, and one delivery never has two retry chains running.
+ * The outbox (table `deliveries`) and the delivery log (`attempts`). A delivery row is written in
+ * the event's turn, before the queue is asked, so a lost send is swept by the alarm. Each (re)send
+ * takes a new `round`, and a message of an older round is dropped: one delivery never has two
+ * retry chains. See docs/design/events.md.
  */
 import { z } from "zod";
 import type { AttemptTrigger, DeliveryMessage } from "../types";
@@ -18,11 +12,7 @@ import { row, rows } from "../../tenant/sql";
 
 /** A delivery written and not marked queued within this is sent by the sweep, ms. */
 export const SWEEP_GRACE_MS = 30_000;
-/**
- * A queued delivery whose next attempt was not reported this long after it was due is sent again,
- * ms: far longer than a queue's delivery takes, short enough that a message lost inside the queue
- * is redelivered the same hour.
- */
+/** A queued delivery whose attempt was not reported this long after it was due goes again, ms. */
 export const QUEUE_LEASE_MS = 15 * 60_000;
 
 const Row = z.object({
@@ -50,14 +40,10 @@ export interface AttemptOutcome {
 /** A delivery's key and round, as its queue message names them. */
 type Ref = Pick<DeliveryMessage, "event" | "endpoint" | "round">;
 
-/** The outbox and the delivery log. */
 export class Outbox {
   constructor(private readonly sql: SqlStorage) {}
 
-  /**
-   * Opens a new round of (event, endpoint), from its first attempt: a new delivery, a redelivery
-   * or a replay. Answers the message to queue.
-   */
+  /** Opens a new round of (event, endpoint) from its first attempt; answers its message. */
   open(event: string, endpoint: string, trigger: AttemptTrigger, now: number): Ref {
     const r = row(
       this.sql,
@@ -163,7 +149,6 @@ export class Outbox {
     return attempt;
   }
 
-  /** Ends `d` delivered or failed. */
   settle(d: DeliveryRow, state: "delivered" | "failed", now: number): void {
     this.sql.exec(
       "UPDATE deliveries SET state = ?, updated_at = ? WHERE event_id = ? AND endpoint_id = ?",
@@ -215,7 +200,6 @@ export class Outbox {
     }
   }
 
-  /** Drops every delivery and attempt. */
   clear(): void {
     this.sql.exec("DELETE FROM deliveries");
     this.sql.exec("DELETE FROM attempts");

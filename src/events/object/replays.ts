@@ -1,16 +1,8 @@
 /**
  * @module
- * Redelivery and replay: new rounds of deliveries opened from the event log, never from the API.
- * A redelivery sends one event again (to one endpoint, or to every enabled endpoint that takes its
- * type); a replay sends an endpoint every event of its types recorded in a time window, what it
- * missed while it was down or disabled. Each opens a fresh round with the whole retry schedule, and
- * the event keeps its id, so a receiver that had it already drops it by `webhook-id`.
- *
- * Invariant: a replay never leaves an endpoint more than `MAX_REPLAY_EVENTS` open rounds. It is
- * refused while the deliveries still pending to the endpoint (whatever opened them) and the events
- * it would send add up to more; each event it sends counts, even one already pending, because
- * sending it again queues one more message. Redelivery of one event is not bounded this way: it
- * opens one round a call, as any new event does.
+ * Redelivery and replay: new rounds opened from the event log, never from the API; the event keeps
+ * its id. Invariant: a replay never leaves an endpoint more than `MAX_REPLAY_EVENTS` open rounds,
+ * counting every pending delivery and each event it sends. See docs/design/events.md.
  */
 import { subscribes, type DeliveryMessage } from "../types";
 import { fail, ok, type Outcome } from "../../kernel/outcome";
@@ -18,16 +10,11 @@ import type { Endpoints } from "./endpoints";
 import type { EventLog } from "./log";
 import type { Outbox } from "./outbox";
 
-/**
- * Events one replay sends at most, and the most open rounds a replay may leave its endpoint: a
- * wider window is refused, to be narrowed, and a replay while rounds are open is refused until they
- * settle.
- */
+/** Events one replay sends at most, and the most open rounds it may leave its endpoint. */
 export const MAX_REPLAY_EVENTS = 1000;
 
 type Ref = Omit<DeliveryMessage, "tenant">;
 
-/** The redelivery and replay of one tenant's events. */
 export class Replays {
   constructor(
     private readonly log: EventLog,
@@ -69,8 +56,7 @@ export class Replays {
         "unprocessable",
         `The window holds more than ${MAX_REPLAY_EVENTS} events for this endpoint, the most one replay sends. Narrow it (since, until) and replay the rest in another call.`,
       );
-    // Counted and opened with no await between: the object runs one call at a time, so two
-    // replays cannot both pass the count.
+    // Counted and opened with no await between, so two replays cannot both pass the count.
     const open = this.outbox.openTo(endpoint);
     if (wanted.length > 0 && open + wanted.length > MAX_REPLAY_EVENTS)
       return fail(
@@ -80,7 +66,6 @@ export class Replays {
     return ok(wanted.map((e) => this.outbox.open(e.id, endpoint, "replay", now)));
   }
 
-  /** The types of `endpoint` when it exists and is enabled. */
   #enabled(endpoint: string): Outcome<readonly string[]> {
     const t = this.endpoints.typesOf(endpoint);
     if (!t) return fail("not-found", "No such endpoint.");

@@ -1,8 +1,7 @@
 /**
  * @module
- * The events object's SQLite layout (`events/events-object.ts`) as a numbered list of migration
- * steps (`kernel/migrations.ts`), applied in its constructor on every wake. Fields and retention:
- * docs/storage.md. Times are epoch ms.
+ * The events object's SQLite layout as migration steps (`kernel/migrations.ts`), applied on every
+ * wake. Fields and retention: docs/storage.md. Times are epoch ms.
  */
 import { migrate as migrateSteps, type Migration } from "../../kernel/migrations";
 
@@ -12,8 +11,7 @@ export const EVENTS_MIGRATIONS: readonly Migration[] = [
     version: 1,
     name: "endpoints, events, deliveries, attempts: the event log, its outbox and its subscribers",
     up: (sql) => {
-      // `secret` and `previous_secret` are sealed (JSON of kernel/crypto's Sealed); `types` is
-      // JSON.
+      // `secret` and `previous_secret` are sealed (JSON of kernel/crypto's Sealed).
       sql.exec(`CREATE TABLE IF NOT EXISTS endpoints (id TEXT PRIMARY KEY, url TEXT NOT NULL,
         types TEXT NOT NULL, description TEXT, secret TEXT NOT NULL, previous_secret TEXT,
         previous_until INTEGER, state TEXT NOT NULL, disabled_reason TEXT, disabled_at INTEGER,
@@ -43,8 +41,7 @@ export const EVENTS_MIGRATIONS: readonly Migration[] = [
 ];
 
 /**
- * Brings the events object's storage to the last step of `EVENTS_MIGRATIONS`. Synchronous: call
- * it from the constructor.
+ * Brings the storage to the last step; synchronous, for the constructor.
  *
  * @throws MigrationError when a step fails (rolled back; the object's calls fail until it passes)
  */

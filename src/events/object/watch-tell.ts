@@ -1,11 +1,8 @@
 /**
  * @module
- * What the events object tells the tenant's watcher (`events/watcher/watcher-object.ts`), and
- * nothing more: the event types its enabled endpoints take that the watcher can see, whenever they
- * change, and that the tenant was active (an event recorded), at most once a minute. What was last
- * told is kept in `meta` (key `watcher_types`), so a tell that failed is told again: by the next
- * change, by the alarm (`dueAt`), or when the object next wakes (an object that had endpoints
- * before the watcher existed tells it then).
+ * What the events object tells the tenant's watcher: the watchable types its enabled endpoints
+ * take, and that the tenant was active. What was told is kept, so a failed tell is told again.
+ * See docs/design/events.md.
  */
 import { z } from "zod";
 import { subscribes } from "../types";
@@ -19,18 +16,15 @@ const ACTIVE_TELL_MS = 60_000;
 /** How long after a failed tell the alarm tells again, ms. */
 const RETELL_MS = 60_000;
 
-/** Every type some poll of the watcher can find. */
 const WATCHABLE = POLL_NAMES.flatMap((p) => POLLS[p].types);
 
 const Told = z.object({ value: jsonColumn(z.array(z.string())) });
 
-/** The watcher's side of the events object. */
 export interface WatcherLine {
   watch(types: string[]): Promise<unknown>;
   active(at: number): Promise<void>;
 }
 
-/** Tells the watcher what to watch. */
 export class WatchTell {
   #lastActive = 0;
   #failedAt: number | null = null;
@@ -48,12 +42,10 @@ export class WatchTell {
     return WATCHABLE.filter((t) => enabled.some((e) => subscribes(e.types, t)));
   }
 
-  /** What the watcher was last told (none before the first tell). */
   told(): string[] {
     return row(this.sql, Told, "SELECT value FROM meta WHERE key = 'watcher_types'")?.value ?? [];
   }
 
-  /** Whether the watcher has not been told what the endpoints take now. */
   pending(): boolean {
     return JSON.stringify(this.wanted()) !== JSON.stringify(this.told());
   }
@@ -75,10 +67,7 @@ export class WatchTell {
     }
   }
 
-  /**
-   * The tenant was active at `now` (an event recorded): tells a watching watcher, at most once a
-   * minute, without waiting for it.
-   */
+  /** The tenant was active: tells a watching watcher, at most once a minute, without waiting. */
   active(now: number): Promise<void> | null {
     if (now - this.#lastActive < ACTIVE_TELL_MS || this.told().length === 0) return null;
     this.#lastActive = now;
@@ -87,7 +76,6 @@ export class WatchTell {
       .catch((e: unknown) => log.warn("watcher-tell-failed", { error: String(e) }));
   }
 
-  /** When the alarm should tell again after a failed tell, or null. */
   dueAt(): number | null {
     return this.#failedAt === null ? null : this.#failedAt + RETELL_MS;
   }

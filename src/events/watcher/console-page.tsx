@@ -1,8 +1,6 @@
 /**
  * @module
- * The watcher's part of a tenant's events page: what it polls for changes made elsewhere, how
- * often, and how long such a change takes to arrive, expected from the cadence and measured
- * (docs/events.md, "The watcher").
+ * The watcher's part of a tenant's events page (docs/events.md, "The watcher").
  */
 import { when } from "../../console/views";
 import type { WatcherView } from "./view";
@@ -11,7 +9,6 @@ import type { WatcherView } from "./view";
 const seconds = (s: number | null) =>
   s === null ? "–" : `${s < 10 ? s.toFixed(1) : Math.round(s)} s`;
 
-/** The watcher's section. */
 export function WatcherSection(p: { watcher: WatcherView }) {
   const w = p.watcher;
   return (

@@ -1,17 +1,8 @@
 /**
  * @module
- * The events a poll's rows mean (pure), built with the same functions and keys as ledgergate's own
- * writes (`events/keys.ts`, `events/invoice-events.ts`), so a change that a `/v2` write or
- * an order run already announced repeats its key and is dropped by the event log, and a row read
- * twice (the lookback) is one event.
- *
- * Customers and products: a row created after the read's start is `*.created` (keyed by its id
- * alone, as a write's creation is); a row changed more than `CREATION_SPAN_MS` after it was created
- * is `*.updated` too, keyed by its `LastChangedDateTimeOffset`. Invoices: a row of the balance poll
- * is `paid` or `balance_changed` (`balanceDrafts`), except the balance an invoice was posted with
- * (its whole amount, stamped at its creation, which the sent poll announces); a row of the sent
- * poll is `created` and `sent`
- * (`sentDrafts`). Each draft's `at` is the change's own stamp.
+ * The events a poll's rows mean (pure), built with the same functions and keys as the gateway's
+ * own writes, so a change already announced, or a row read twice, is one event. Each draft's `at`
+ * is the change's own stamp. See docs/design/events.md.
  */
 import { eventData } from "../data";
 import { balanceDrafts, sentDrafts } from "../invoice-events";
@@ -20,12 +11,7 @@ import type { EventDraft, EventType } from "../types";
 import { filterOf, POLLS, type PlannedPoll } from "./polls";
 import { stampOf } from "./times";
 
-/**
- * How long after a record's creation a change still counts as part of it, ms. The API stamps a
- * new record's creation and last change at once (the sandbox with one instant); a second covers
- * two clocks read a moment apart. An edit made within a second of the creation is announced as
- * the creation only.
- */
+/** How long after a record's creation a change still counts as part of it, ms. */
 export const CREATION_SPAN_MS = 1000;
 
 type Row = Record<string, unknown>;
@@ -68,7 +54,6 @@ export function found(p: PlannedPoll, rows: readonly Row[], since: number): Foun
   return rows.flatMap((r) => recordDrafts(p, r, since));
 }
 
-/** `customer.*` or `product.*` of one row. */
 function recordDrafts(p: PlannedPoll, r: Row, since: number): Found[] {
   const [createdType, updatedType] = POLLS[p.poll].types as [EventType, EventType];
   const createdField = POLLS[p.poll].filters.created?.field ?? "CreatedDateTimeOffset";
@@ -88,11 +73,7 @@ function recordDrafts(p: PlannedPoll, r: Row, since: number): Found[] {
   return out;
 }
 
-/**
- * Whether an invoice's balance is the one it was posted with: the whole amount still open, stamped
- * within `CREATION_SPAN_MS` of its creation. That is the invoice's creation (the sent poll's), not
- * a change of its balance; a payment made a moment after the posting changes the amount.
- */
+/** Whether an invoice's balance is the one it was posted with: its creation, not a change. */
 function postedBalance(r: Row): boolean {
   const created = stampOf(field(r, "CreatedDateTimeOffset"));
   const balance = stampOf(field(r, "BalanceLastChangedDateTimeOffset"));

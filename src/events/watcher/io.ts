@@ -1,8 +1,6 @@
 /**
  * @module
- * What one tenant's polls need from the world (`PollIo` of `poll.ts`): a page read as the tenant
- * on the governor's watcher lane (`read.ts`), and the drafts recorded in the tenant's event log,
- * which answers the keys it had not seen (the detection delay is measured on those).
+ * What one tenant's polls need from the world (`PollIo`): page reads and the event log.
  */
 import type { Bindings } from "../../kernel/config";
 import { eventsStub, parseTenantName, type TenantName } from "../../kernel/stubs";
@@ -10,10 +8,9 @@ import { PAGE_SIZE, type PollIo } from "./poll";
 import { readPage } from "./read";
 
 /**
- * The I/O of `tenant`'s polls of `books` (the opaque id `Tenant`'s watcher face answered), each
- * waiting at most `turnWaitMs` for its turn (`cadence.ts`).
+ * The I/O of `tenant`'s polls of `books`, each waiting at most `turnWaitMs` for its turn.
  *
- * @throws Error when `tenant` is not a tenant's name (`kernel/stubs.ts` makes them)
+ * @throws Error when `tenant` is not a tenant's name
  */
 export function pollIo(
   env: Bindings,

@@ -1,16 +1,8 @@
 /**
  * @module
- * One poll of one cycle: read the changes after the poll's start, page by page, record their
- * events, and move the cursor (the I/O is passed in, so tests drive it). Pages go by keyset, not
- * by page number: ordered by the change's stamp, the next page asks for rows changed after the
- * last stamp read (less a millisecond, so rows sharing it are read again, not skipped), because
- * the API has no upper bound and a row that changes while the pages are read moves to the end,
- * where a page number would skip the row that took its place. Only when a whole page shares one
- * millisecond does the page number go up. At most `MAX_PAGES` pages a poll each cycle: the next
- * cycle goes on where this one stopped (`PollCursor.resume`).
- *
- * The events are recorded before the cursor moves past them (the caller stores the cursor after
- * this returns): a cycle cut short re-reads them, and the event log drops the repeats.
+ * One poll of one cycle: pages of changes read by keyset (after the last stamp, not by page
+ * number), their events recorded before the caller stores the moved cursor. See
+ * docs/design/events.md.
  */
 import type { EventDraft } from "../types";
 import { found, type Found } from "./drafts";
@@ -18,12 +10,10 @@ import { filterOf, type PlannedPoll } from "./polls";
 import { startOf, stampOf, type PollCursor } from "./times";
 import { field } from "../keys";
 
-/** Rows a page asks for: the API allows 20,000; 500 keeps a page's JSON within a few MB. */
+/** Rows a page asks for (a few MB of JSON), and pages one poll reads at most a cycle. */
 export const PAGE_SIZE = 500;
-/** Pages one poll reads at most each cycle, so one cycle costs at most 4 × 4 = 16 calls. */
 export const MAX_PAGES = 4;
 
-/** What one page read came to. */
 export type Page =
   | { kind: "rows"; rows: Record<string, unknown>[] }
   | { kind: "stop"; why: StopReason; retryAfterSeconds?: number };
@@ -31,20 +21,15 @@ export type Page =
 /** Why a poll stopped before it was done: no permit in time, the API's 429, anything else. */
 export type StopReason = "no-permit" | "throttled" | "failed";
 
-/** What a poll needs from the world. */
+/** What a poll needs from the world (passed in, so tests drive it). */
 export interface PollIo {
-  /**
-   * Reads one page of `p`'s changes after `since` (epoch ms), page `page`: one upstream call, or
-   * none when it stops for `no-permit`.
-   */
+  /** One page of `p`'s changes after `since`: one upstream call, none when `no-permit`. */
   read(p: PlannedPoll, since: number, page: number): Promise<Page>;
   /** Records drafts in the event log; answers the keys it had not seen before. */
   record(drafts: EventDraft[]): Promise<string[]>;
-  /** Epoch ms now. */
   now(): number;
 }
 
-/** What a poll came to. */
 export interface PollResult {
   cursor: PollCursor;
   calls: number;
@@ -53,7 +38,6 @@ export interface PollResult {
   outcome: "done" | "capped" | { stopped: StopReason; retryAfterSeconds?: number };
 }
 
-/** Runs poll `p` from `cursor`. */
 export async function runPoll(p: PlannedPoll, cursor: PollCursor, io: PollIo): Promise<PollResult> {
   const stampField = filterOf(p).field;
   const start = startOf(cursor);
@@ -80,8 +64,8 @@ export async function runPoll(p: PlannedPoll, cursor: PollCursor, io: PollIo): P
     if (last !== null) seen = Math.max(seen ?? last, last);
     if (read.rows.length < PAGE_SIZE || last === null)
       return { cursor: { ...cursor, seen, resume: null }, calls, delays, outcome: "done" };
-    // A full page: the next one after its last stamp; the next page number when the whole page
-    // shares that stamp (asking after it again would answer the same page).
+    // A full page: the next after its last stamp (less 1 ms); the next page number when the whole
+    // page shares that stamp (asking after it again would answer the same page).
     if (Math.min(...stamps) < last) [since, page] = [last - 1, 1];
     else page++;
   }

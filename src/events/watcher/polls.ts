@@ -1,22 +1,8 @@
 /**
  * @module
- * What the watcher polls (pure: no I/O). Four polls, each one list operation of the API with a
- * change filter (docs/events.md, "The watcher"), and only those some enabled endpoint of the
- * tenant takes an event type of:
- *
- * | poll               | call                                                          | events
- *                                           | | ------------------ |
- *   ------------------------------------------------------------- | ---------------------------------------------------- |
- * | `customers`        | `GET /Customers?lastChangedDateTimeOffsetGreaterThan=`        |
- * `customer.created`, `customer.updated`               | | `products`         | `GET
- * /Products?lastChangedDateTimeOffsetGreaterThan=`         | `product.created`, `product.updated`
- *               | | `invoice-balances` | `GET
- *   /OutgoingInvoices?balanceLastChangedDateTimeOffsetGreaterThan=` | `outgoing_invoice.paid`, `.balance_changed`   | | `invoices-sent`    | `GET /OutgoingInvoices?sentDateTimeOffsetGreaterThan=`        | `outgoing_invoice.created`, `.sent`                  |
- *
- * A tenant that takes only `customer.created` (or `product.created`) is polled with the creation
- * filter instead (`customerCreatedDateTimeOffsetGreaterThan`, `createdDateTimeOffsetGreaterThan`):
- * the same one call, a smaller answer. Each poll is one call a cycle while nothing changed (the
- * API answers `204`), more when a page is full.
+ * What the watcher polls (pure): four list operations with a change filter (tabled in
+ * docs/events.md, "The watcher"), only those some enabled endpoint takes a type of; the creation
+ * filter where only creations are wanted (the same call, a smaller answer).
  */
 import { subscribes } from "../types";
 
@@ -32,11 +18,9 @@ export interface PollSpec {
   path: string;
   /** The query parameter of each mode, and the field of the answer it filters on. */
   filters: Partial<Record<PollMode, { param: string; field: string }>>;
-  /** The event types the poll can find. */
   types: readonly string[];
 }
 
-/** The four polls. */
 export const POLLS: Record<PollName, PollSpec> = {
   customers: {
     path: "/Customers",
@@ -80,16 +64,13 @@ export const POLLS: Record<PollName, PollSpec> = {
   },
 };
 
-/** A poll the watcher runs, and with which filter. */
 export interface PlannedPoll {
   poll: PollName;
   mode: PollMode;
 }
 
 /**
- * The polls for endpoints that take `types` (the union of every enabled endpoint's, `"*"` for
- * all): a poll for each resource some type of it is wanted for; the creation filter where only
- * creations are wanted and the poll has one.
+ * The polls for endpoints that take `types` (the union of the enabled endpoints').
  *
  * @example plan(["customer.created"]) // [{ poll: "customers", mode: "created" }]
  */
@@ -103,7 +84,6 @@ export function plan(types: readonly string[]): PlannedPoll[] {
   });
 }
 
-/** The filter of a planned poll. */
 export function filterOf(p: PlannedPoll): { param: string; field: string } {
   const spec = POLLS[p.poll];
   const f = spec.filters[p.mode] ?? spec.filters.changed;

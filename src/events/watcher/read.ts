@@ -1,10 +1,7 @@
 /**
  * @module
- * One page of a poll, read from the API as the tenant (its token, through the watcher's face of
- * its object) on the watcher's lane: a permit when its turn comes within the reader's `turnWaitMs`
- * (`cadence.ts`), and a `429` taken as the answer, never waited out (the watcher backs off first).
- * Each call is a row of the tenant's request log, caller `watcher` (its own, smaller bound, so
- * polling never crowds out the callers' rows).
+ * One page of a poll, read as the tenant on the governor's watcher lane within its `turnWaitMs`; a
+ * `429` is the answer, never waited out. Each call is a request-log row, caller `watcher`.
  */
 import { readCapped } from "../../../shared/bytes";
 import { readConfig, type Bindings, type Environment } from "../../kernel/config";
@@ -16,29 +13,20 @@ import type { Page } from "./poll";
 import { filterOf, POLLS, type PlannedPoll } from "./polls";
 import { filterTime } from "./times";
 
-/** A page's answer time, ms, after its turn's wait: 500 rows from the API. */
+/** A page's answer time, ms, after its turn's wait. */
 const READ_DEADLINE_MS = 20_000;
 /** The largest page answer read, bytes: 500 rows of a few kB each, with room. */
 const MAX_PAGE_BYTES = 16 * 1024 * 1024;
 
-/** Whose poll: the tenant, its environment and the books it reads. */
 export interface PollReader {
   env: Bindings;
   environment: Environment;
   tenant: TenantName;
   books: string;
-  /**
-   * How long a poll waits in the watchers' lane for its turn, ms; past that it stops its cycle
-   * and asks again after the governor's Retry-After.
-   */
   turnWaitMs: number;
 }
 
-/**
- * Reads page `page` of `p`'s rows changed after `since` (epoch ms), ordered by the change.
- *
- * @param pageSize rows a page asks for
- */
+/** Reads page `page` of `p`'s rows changed after `since` (epoch ms), ordered by the change. */
 export async function readPage(
   who: PollReader,
   p: PlannedPoll,
@@ -79,8 +67,7 @@ export async function readPage(
     );
   } catch (e) {
     if (!(e instanceof Problem)) throw e;
-    // No permit in time (the budget is the callers'): again after the governor's Retry-After. No
-    // token, a timeout: next cycle.
+    // No permit in time: again after the governor's Retry-After; no token, a timeout: next cycle.
     const retryAfter = e.extra.headers?.["retry-after"];
     if (e.type === "unavailable" && retryAfter)
       return { kind: "stop", why: "no-permit", retryAfterSeconds: retryAfterSeconds(retryAfter) };

@@ -1,10 +1,7 @@
 /**
  * @module
- * The watcher as its tenant and the operator see it (`GET /events/endpoints`, the console's events
- * page): what is polled, how often, and how long a change made elsewhere takes to be seen:
- * expected from the cadence (half a cycle at the mean, a cycle at worst) and measured (the longest
- * delay among the changes the last finding cycle recorded). One definition: the watcher answers by
- * it, the route's strict schema is it.
+ * The watcher as its tenant and the operator see it: what is polled, how often, and the detection
+ * delay expected and measured. The watcher answers by it; the route's schema is it.
  */
 import { z } from "zod";
 import { MAX_PAGES } from "./poll";
@@ -13,7 +10,6 @@ import { plan, POLL_NAMES } from "./polls";
 /** How a cycle ended: `capped` ran out of pages (the next goes on), the rest stopped early. */
 export const CycleEnd = z.enum(["ok", "capped", "no-permit", "throttled", "failed"]);
 
-/** The watcher's view. */
 export const WatcherView = z.strictObject({
   state: z.enum(["off", "watching"]).meta({
     description:
@@ -62,7 +58,7 @@ export const OFF: WatcherView = {
   nextCycleAt: null,
 };
 
-/** What a view shows of a cycle, as the watcher's cycle log keeps it. */
+/** A cycle, as the watcher's cycle log keeps it. */
 export interface CycleSeen {
   startedAt: number;
   calls: number;
@@ -71,7 +67,6 @@ export interface CycleSeen {
   outcome: z.output<typeof CycleEnd>;
 }
 
-/** What is stored of a watched tenant that its view shows. */
 export interface Watched {
   types: string[];
   cycleMs: number;
@@ -80,10 +75,7 @@ export interface Watched {
 
 const iso = (t: number | null | undefined) => (t == null ? null : new Date(t).toISOString());
 
-/**
- * The view of a watched tenant: from what it watches, its last cycle, and the last that found a
- * change (its delay measured).
- */
+/** The view of a watched tenant, from its last cycle and the last that found a change. */
 export function viewOf(
   w: Watched,
   last: CycleSeen | null,

@@ -1,15 +1,9 @@
 /**
  * @module
- * `WatchRoster`: one per environment (`idFromName("demo")`), as the governor is, because the
- * watchers of one environment share one subscription key's budget. It keeps who is watched, how
- * many polls a cycle each costs and when each was last active, and answers each watcher's cycle by
- * the formula of `events/watcher/cadence.ts`. Each watcher reports after every cycle (one call, no
- * upstream cost), so the cadence follows the number of watched tenants and their activity within
- * one cycle of a change. A row not reported for `STALE_CYCLES` of its cycles (a tenant removed in
- * a way that never told its watcher) is dropped. Storage layout: docs/storage.md.
- *
- * Who may call: the tenants' watchers (`events/watcher/watcher-object.ts`), named by tenant names
- * the gateway derived. It holds no secret and no data of a tenant's books: names, counts and times.
+ * `WatchRoster`: one per environment, whose watchers share one key's budget. It keeps who is
+ * watched, at what cost and activity, and answers each watcher's cycle after every cycle
+ * (`cadence.ts`); a silent watcher's row is dropped. See docs/design/events.md; storage:
+ * docs/storage.md.
  */
 import { DurableObject } from "cloudflare:workers";
 import { z } from "zod";
@@ -18,9 +12,8 @@ import { cycles, isActive } from "./cadence";
 import { migrate as migrateSteps, type Migration } from "../../kernel/migrations";
 import { rows } from "../../tenant/sql";
 
-/** How many of its own cycles a silent watcher stays on the roster. */
+/** How many of its cycles, and how long at least (a cycle may run long), a silent row stays. */
 const STALE_CYCLES = 3;
-/** The least time a silent watcher stays on the roster, ms (a cycle may run long). */
 const STALE_MIN_MS = 10 * 60 * 1000;
 
 const ROSTER_MIGRATIONS: readonly Migration[] = [
@@ -41,29 +34,22 @@ const Row = z.object({
   cycle_ms: z.int(),
 });
 
-/** A watcher's cycle, and what it was computed from. */
+/** A watcher's cycle (ms), and what it was computed from. */
 export interface Cadence {
-  /** This tenant's cycle, ms. */
   cycleMs: number;
-  /** The cycles of an active and of an idle tenant now, ms. */
   activeCycleMs: number;
   idleCycleMs: number;
-  /** Tenants watched in the environment, and how many of them are active. */
   watched: number;
   active: number;
 }
 
-/** The environment's watched tenants. */
 export class WatchRoster extends DurableObject<Bindings> {
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
     migrateSteps(ctx.storage, "WatchRoster", ROSTER_MIGRATIONS);
   }
 
-  /**
-   * `tenant` watches with `cost` polls a cycle, last active at `activeAt` (epoch ms, null: not in
-   * the last hour); answers its cycle.
-   */
+  /** `tenant` watches with `cost` polls, active at `activeAt` (null: idle); answers its cycle. */
   report(tenant: string, cost: number, activeAt: number | null): Cadence {
     const now = Date.now();
     const sql = this.ctx.storage.sql;
@@ -102,7 +88,6 @@ export class WatchRoster extends DurableObject<Bindings> {
     };
   }
 
-  /** `tenant` watches nothing any more. */
   leave(tenant: string): void {
     this.ctx.storage.sql.exec("DELETE FROM watched WHERE tenant = ?", tenant);
   }

@@ -1,16 +1,8 @@
 /**
  * @module
- * The tenant object's face for its watcher (`events/watcher/watcher-object.ts`), which polls the
- * API for changes made elsewhere with the tenant's own token. Two methods: which books the tenant
- * has now, and a token for a poll of those books. The books are the current registration and client
- * key (`books()`, an opaque id of the two, never the key); a token is handed out only for the books
- * asked for, so a watcher that still reads a removed tenant's or a replaced client key's books
- * gets none (it starts afresh on the new books instead, `Watcher`).
- *
- * Unchecked, like the operator's face: the object has no credential of the watcher's to check.
- * The watcher is reached only by a tenant name the gateway derived (`kernel/stubs.ts`), and a
- * holder of the namespace binding could already ask the operator's face for the registration and
- * run a run's face with it; this face gives no more than that, and only the token.
+ * The tenant object's face for its watcher: the current books (an opaque id of registration and
+ * client key) and a token only for those books, so a watcher of replaced books gets none.
+ * Unchecked, like the operator's face, and gives no more. See docs/design/events.md.
  */
 import { RpcTarget } from "cloudflare:workers";
 import { fail, ok, type Outcome } from "../../kernel/outcome";
@@ -22,7 +14,6 @@ const GONE = fail(
   "The tenant's books the watcher read are gone (the tenant was removed or its client key replaced).",
 );
 
-/** A token for the watcher's polls, and which books it reads. */
 export class WatcherFace extends RpcTarget {
   readonly #parts: Pick<TenantParts, "registration" | "tokens">;
 
@@ -31,7 +22,7 @@ export class WatcherFace extends RpcTarget {
     this.#parts = parts;
   }
 
-  /** The tenant's books now (registration and client key, as an opaque id); not-found if none. */
+  /** The tenant's books now; not-found if none. */
   async books(): Promise<Outcome<string>> {
     const r = this.#parts.registration.get();
     return r ? ok(`${r.registrationId}/${r.clientKeyId}`) : GONE;

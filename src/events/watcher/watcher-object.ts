@@ -1,25 +1,10 @@
 /**
  * @module
- * `Watcher`: one per tenant (`idFromName("demo:acme")`, made only by `kernel/stubs.ts`), the unit
- * that sees changes made outside ledgergate (the accounting system's own screens, a bank import
- * paying an invoice, another integration) by polling the API's change filters, and records them
- * in the tenant's event log beside the changes ledgergate announces from its own writes, under
- * the same keys (`events/keys.ts`), so each change is one event whoever saw it first.
- *
- * It polls only what some enabled endpoint takes (`events/watcher/polls.ts`): the tenant's events
- * object tells it (`watch`) whenever its endpoints change, and that the tenant was active
- * (`active`: a write, a delivery), which brings its next cycle forward. Its calls are the
- * tenant's (its token, through the watcher's face of `Tenant`) on the governor's watcher lane,
- * waiting its turn there among the environment's watchers (at most its cycle), so it spends only
- * what callers and order runs leave; its cadence is the environment's roster's (`WatchRoster`,
- * `events/watcher/cadence.ts`). Each cursor is stored
- * after its poll's events are recorded, and the next alarm is set before a cycle's work starts,
- * so an eviction, a restart or a failed cycle neither skips nor repeats a change. Docs:
- * docs/events.md, "The watcher"; storage: docs/storage.md.
- *
- * Who may call: the tenant's events object (`watch`, `active`), and the routes and console that
- * show it, after they authenticated their caller (`status`). It checks no credential itself: the
- * name it is reached by is the authority, as for `Events`.
+ * `Watcher`: one per tenant, it polls the API's change filters for what some enabled endpoint
+ * takes and records the changes under the same keys as the gateway's own writes. Its calls are
+ * the tenant's, on the governor's watcher lane; its cadence is the roster's. The next alarm is set
+ * before a cycle's work and a cursor stored after its events, so nothing is skipped; a row read
+ * again repeats its key. See docs/design/events.md; storage: docs/storage.md.
  */
 import { DurableObject } from "cloudflare:workers";
 import { readConfig, type Bindings } from "../../kernel/config";
@@ -36,16 +21,12 @@ import { CycleLog, type CycleOutcome } from "./object/cycle-log";
 import { migrate } from "./object/schema";
 import { WatchRow, type Watch } from "./object/watch-row";
 
-/** The tenant's watcher. */
 export class Watcher extends DurableObject<Bindings> {
   readonly #tenant: TenantName | null;
   readonly #watch: WatchRow;
   readonly #cursors: Cursors;
   readonly #cycles: CycleLog;
-  /**
-   * Bumped whenever what is watched changes (`watch`, other books): a cycle that was awaiting the
-   * API meanwhile stops without writing, so no cursor of the old plan is written over the new.
-   */
+  /** Bumped when what is watched changes: a cycle awaiting the API meanwhile writes nothing. */
   #generation = 0;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
@@ -58,10 +39,7 @@ export class Watcher extends DurableObject<Bindings> {
     this.#cycles = new CycleLog(sql);
   }
 
-  /**
-   * Watches what endpoints taking `types` need (the union of the tenant's enabled endpoints'
-   * types; none: stop). A poll added starts now: changes from before are not announced.
-   */
+  /** Watches what endpoints taking `types` need (none: stop); a poll added starts now. */
   async watch(types: string[]): Promise<WatcherView> {
     if (!this.#tenant) return OFF;
     this.#generation++;
@@ -75,7 +53,7 @@ export class Watcher extends DurableObject<Bindings> {
       return OFF;
     }
     const before = this.#watch.get();
-    // Subscribing is activity: a tenant that just subscribed is watched closely for a while.
+    // Subscribing is activity: a new subscriber is watched closely for a while.
     const w: Watch = before
       ? { ...before, types }
       : { types, books: null, since: now, activeAt: now, cycleMs: 0, nextAt: null };
@@ -87,10 +65,7 @@ export class Watcher extends DurableObject<Bindings> {
     return this.status();
   }
 
-  /**
-   * The tenant was active at `at` (a write, a delivery): a tenant that was idle is polled at the
-   * active cadence from now on, its next cycle brought forward.
-   */
+  /** The tenant was active at `at`: an idle tenant turns active, its next cycle brought forward. */
   async active(at: number): Promise<void> {
     const w = this.#watch.get();
     if (!w || (w.activeAt !== null && w.activeAt >= at)) return;
@@ -108,16 +83,14 @@ export class Watcher extends DurableObject<Bindings> {
     this.#watch.save(w);
   }
 
-  /** What is watched, how often, and the detection delay expected and measured. */
   status(): WatcherView {
     const w = this.#watch.get();
     return w ? viewOf(w, this.#cycles.last(), this.#cycles.lastFound()) : OFF;
   }
 
   /**
-   * One cycle: the next alarm first (if this one dies, the next still comes), then each poll in
-   * turn, its events recorded before its cursor is stored; then the cadence for the next cycle.
-   * Nothing thrown escapes: the platform's retries of a failed alarm would poll again at once.
+   * One cycle: the next alarm first, then each poll in turn, then the next cycle's cadence. Nothing
+   * thrown escapes: the platform's retries of a failed alarm would poll again at once.
    */
   override async alarm(): Promise<void> {
     const w = this.#watch.get();
@@ -127,7 +100,7 @@ export class Watcher extends DurableObject<Bindings> {
     const started = Date.now();
     await this.ctx.storage.setAlarm(started + w.cycleMs);
     if (readConfig(this.env).watcherBudgetShare === 0) {
-      // Polling is off (`WATCHER_BUDGET_SHARE=0`): the governor would grant nothing; ask nothing.
+      // Polling is off (`WATCHER_BUDGET_SHARE=0`): ask nothing.
       w.cycleMs = await this.#cadence(w, plan(w.types).length);
       w.nextAt = started + w.cycleMs;
       this.#watch.save(w);
@@ -138,13 +111,12 @@ export class Watcher extends DurableObject<Bindings> {
     const books = await asWatcher(this.env, tenant, (f) => f.books()).catch(() => null);
     if (generation !== this.#generation) return;
     if (!books?.ok) {
-      // The tenant is gone (its removal also tells this object to stop), or its object failed:
-      // nothing is polled; the next cycle asks again.
+      // The tenant is gone, or its object failed: the next cycle asks again.
       this.#end(started, { calls: 0, delays: [], outcome: "failed" });
       return;
     }
     if (w.books !== books.value) {
-      // Other books (a new client key, a new registration): start afresh, announce nothing old.
+      // Other books (a new client key or registration): start afresh, announce nothing old.
       if (w.books !== null) this.#cursors.restart(started);
       w.books = books.value;
       this.#watch.save(w);
@@ -167,7 +139,6 @@ export class Watcher extends DurableObject<Bindings> {
     await this.ctx.storage.setAlarm(next);
   }
 
-  /** Logs a cycle. */
   #end(started: number, c: { calls: number; delays: number[]; outcome: CycleOutcome }): void {
     this.#cycles.add({
       startedAt: started,
@@ -181,17 +152,14 @@ export class Watcher extends DurableObject<Bindings> {
       log.info("watcher-cycle", { tenant: this.#tenant, outcome: c.outcome, calls: c.calls });
   }
 
-  /**
-   * This tenant's cycle, ms, from its environment's roster; when the roster cannot answer, the
-   * last cycle (at least the floor), so a roster's failure never polls faster.
-   */
+  /** This tenant's cycle from the roster, ms; else the last one: a failure never polls faster. */
   async #cadence(w: Watch, cost: number): Promise<number> {
     const activeAt = isActive(w.activeAt, Date.now()) ? w.activeAt : null;
     const answer = await this.#roster((r) => r.report(this.#tenant as string, cost, activeAt));
     return answer?.cycleMs ?? Math.max(readConfig(this.env).watcherFloorMs, w.cycleMs);
   }
 
-  /** `call` on the roster of this tenant's environment; null when it failed (logged). */
+  /** `call` on this environment's roster; null when it failed (logged). */
   async #roster<T>(call: (r: ReturnType<typeof rosterStub>) => Promise<T>): Promise<T | null> {
     const parsed = parseTenantName(this.#tenant ?? "");
     if (!parsed.ok) return null;

@@ -1,9 +1,7 @@
 /**
  * @module
- * Where each poll stands (table `cursors`): the filter it uses, its floor (nothing before it is
- * announced), the latest stamp the API answered, and where a cycle that ran out of pages stopped.
- * Written after each poll's events are recorded, so a watcher evicted or restarted mid-cycle reads
- * those rows again (the event log drops the repeats) and skips none.
+ * Where each poll stands (table `cursors`), written after its events are recorded, so a watcher
+ * cut short mid-cycle reads those rows again and skips none. See docs/design/events.md.
  */
 import { z } from "zod";
 import type { PlannedPoll, PollMode, PollName } from "../polls";
@@ -19,20 +17,15 @@ const Row = z.object({
   resume: jsonColumn(Resume).nullable(),
 });
 
-/** The polls' cursors. */
 export class Cursors {
   constructor(private readonly sql: SqlStorage) {}
 
-  /** The cursor of `poll`, or null when it is not watched. */
   get(poll: PollName): PollCursor | null {
     const r = row(this.sql, Row, "SELECT * FROM cursors WHERE poll = ?", poll);
     return r && { floor: r.floor, seen: r.seen, resume: r.resume ?? null };
   }
 
-  /**
-   * Keeps a cursor for each of `planned` (a new one starts at `now`; one whose filter changed keeps
-   * its place: a stamp of any change is at or after its creation's) and drops the others.
-   */
+  /** Keeps a cursor for each of `planned` (a new one starts at `now`) and drops the others. */
   plan(planned: readonly PlannedPoll[], now: number): void {
     const keep = new Set<string>(planned.map((p) => p.poll));
     for (const r of rows(this.sql, Row, "SELECT * FROM cursors"))
@@ -59,7 +52,6 @@ export class Cursors {
     return r?.updated_at ?? null;
   }
 
-  /** Stores where `poll` stands now. */
   put(poll: PollName, c: PollCursor, now: number): void {
     this.sql.exec(
       "UPDATE cursors SET seen = ?, resume = ?, updated_at = ? WHERE poll = ?",
@@ -79,7 +71,6 @@ export class Cursors {
     );
   }
 
-  /** Deletes every cursor. */
   clear(): void {
     this.sql.exec("DELETE FROM cursors");
   }

@@ -1,18 +1,14 @@
 /**
  * @module
- * The watcher's last cycles (table `cycles`, the latest `KEPT_CYCLES`): when each ran, what it
- * cost, how many changes it found new and the longest of their detection delays, and how it
- * ended. What `GET /events/endpoints` and the console report as the measured delay.
+ * The watcher's last cycles (table `cycles`): cost, changes found, the longest detection delay.
  */
 import { z } from "zod";
 import { CycleEnd } from "../view";
 import { camelRow } from "../../../kernel/stored-rows";
 import { row, rows } from "../../../tenant/sql";
 
-/** Cycles kept: enough for the console to show the last ones, bounded. */
 const KEPT_CYCLES = 50;
 
-/** How a cycle ended. */
 export type CycleOutcome = z.output<typeof CycleEnd>;
 
 const Row = camelRow({
@@ -24,14 +20,11 @@ const Row = camelRow({
   outcome: CycleEnd,
 });
 
-/** One cycle, as stored. */
 export type Cycle = z.output<typeof Row>;
 
-/** The last cycles. */
 export class CycleLog {
   constructor(private readonly sql: SqlStorage) {}
 
-  /** Adds a cycle, and forgets the oldest beyond `KEPT_CYCLES`. */
   add(c: Cycle): void {
     this.sql.exec(
       `INSERT INTO cycles (started_at, finished_at, calls, changes, delay_ms, outcome)
@@ -46,7 +39,6 @@ export class CycleLog {
     this.sql.exec("DELETE FROM cycles WHERE seq <= (SELECT MAX(seq) FROM cycles) - ?", KEPT_CYCLES);
   }
 
-  /** The last cycle, or null. */
   last(): Cycle | null {
     return row(this.sql, Row, "SELECT * FROM cycles ORDER BY seq DESC LIMIT 1");
   }
@@ -60,12 +52,10 @@ export class CycleLog {
     );
   }
 
-  /** The last `n` cycles, newest first. */
   recent(n: number): Cycle[] {
     return rows(this.sql, Row, "SELECT * FROM cycles ORDER BY seq DESC LIMIT ?", n);
   }
 
-  /** Deletes every cycle. */
   clear(): void {
     this.sql.exec("DELETE FROM cycles");
   }

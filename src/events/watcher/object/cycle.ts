@@ -1,9 +1,7 @@
 /**
  * @module
- * The polls of one cycle, in turn (`events/watcher/watcher-object.ts` runs it from its alarm): each
- * poll from its stored cursor, its events recorded (inside `runPoll`) before its cursor is stored,
- * so a cycle cut short anywhere re-reads rows next cycle and skips none. The first poll that stops
- * (no permit, a 429, a failure) stops the cycle: the next cycle goes on from the cursors.
+ * The polls of one cycle, in turn, each cursor stored after its events were recorded; the first
+ * poll that stops stops the cycle, and the next goes on from the cursors.
  */
 import { log } from "../../../kernel/log";
 import { runPoll, type PollIo, type PollResult } from "../poll";
@@ -11,22 +9,19 @@ import type { PlannedPoll } from "../polls";
 import type { Cursors } from "./cursors";
 import type { CycleOutcome } from "./cycle-log";
 
-/** What a cycle's polls came to. */
 export interface CycleRun {
   /** Upstream calls made. */
   calls: number;
   /** Events recorded new, each with its detection delay, ms. */
   delays: number[];
   outcome: CycleOutcome;
-  /** The Retry-After of the API's 429 or the governor's refusal that stopped the cycle, s; else 0. */
+  /** The Retry-After of the 429 or the governor's refusal that stopped the cycle, s; else 0. */
   retryAfterSeconds: number;
 }
 
 /**
- * Runs `planned` in turn; null when `current()` turned false while a poll awaited (what is watched
- * changed meanwhile: nothing of the old plan is written over the new). `doneSince`: a cycle stopped
- * for want of a permit began then, and this one finishes it: the polls it stored a cursor for
- * since, and read to the end, are not read again.
+ * Runs `planned` in turn; null when `current()` turned false while a poll awaited. `doneSince`:
+ * when a cycle stopped for want of a permit began; the polls it finished are skipped.
  */
 export async function pollAll(
   planned: readonly PlannedPoll[],
@@ -39,7 +34,6 @@ export async function pollAll(
   for (const p of planned) {
     const cursor = cursors.get(p.poll);
     if (!cursor) continue;
-    // Done in the stopped cycle: stored since it began, nothing left to read (`resume` null).
     const done = doneSince !== null && (cursors.storedAt(p.poll) ?? 0) >= doneSince;
     if (done && cursor.resume === null) continue;
     const result = await pollOnce(p, cursor, io);
@@ -71,17 +65,12 @@ async function pollOnce(
   }
 }
 
-/**
- * How soon a cycle that stopped for want of a permit asks again at least, ms. It is owed the rest
- * of its cycle (the governor refused it for callers' traffic, not for its share), and asking
- * costs no upstream call; the governor's Retry-After, when longer, is kept.
- */
+/** How soon at least a cycle refused a permit asks again, ms: it is owed the rest of its cycle. */
 const NO_PERMIT_RETRY_MS = 5000;
 
 /**
- * When the cycle after one that began at `started` is due: a cycle later; after a 429 not before
- * its Retry-After; after a refused permit, after the governor's Retry-After (at least
- * `NO_PERMIT_RETRY_MS`), within the cycle.
+ * When the next cycle is due: a cycle after `started`, not before a 429's Retry-After; after a
+ * refused permit, the governor's Retry-After (at least `NO_PERMIT_RETRY_MS`), within the cycle.
  */
 export function nextCycleAt(started: number, cycleMs: number, run: CycleRun, now: number): number {
   const wait = run.retryAfterSeconds * 1000;

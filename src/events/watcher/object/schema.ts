@@ -1,8 +1,7 @@
 /**
  * @module
- * The watcher's SQLite layout (`events/watcher/watcher-object.ts`) as a numbered list of migration
- * steps (`kernel/migrations.ts`), applied in its constructor on every wake. Fields:
- * docs/storage.md. Times are epoch ms.
+ * The watcher's SQLite layout as migration steps (`kernel/migrations.ts`), applied on every wake.
+ * Fields: docs/storage.md. Times are epoch ms.
  */
 import { migrate as migrateSteps, type Migration } from "../../../kernel/migrations";
 
@@ -12,12 +11,9 @@ export const WATCHER_MIGRATIONS: readonly Migration[] = [
     version: 1,
     name: "watch, cursors, cycles: what is watched, where each poll stands, the last cycles",
     up: (sql) => {
-      // One row while the tenant is watched: the types its endpoints take (JSON), the books read.
       sql.exec(`CREATE TABLE IF NOT EXISTS watch (id INTEGER PRIMARY KEY CHECK (id = 1),
         types TEXT NOT NULL, books TEXT, since INTEGER NOT NULL, active_at INTEGER,
         cycle_ms INTEGER NOT NULL, next_at INTEGER)`);
-      // One row per poll watched: `seen` the latest stamp the API answered, `resume` (JSON) where
-      // a cycle that ran out of pages stopped.
       sql.exec(`CREATE TABLE IF NOT EXISTS cursors (poll TEXT PRIMARY KEY, mode TEXT NOT NULL,
         floor INTEGER NOT NULL, seen INTEGER, resume TEXT, updated_at INTEGER NOT NULL)`);
       sql.exec(`CREATE TABLE IF NOT EXISTS cycles (seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -28,8 +24,7 @@ export const WATCHER_MIGRATIONS: readonly Migration[] = [
 ];
 
 /**
- * Brings the watcher's storage to the last step of `WATCHER_MIGRATIONS`. Synchronous: call it
- * from the constructor.
+ * Brings the storage to the last step; synchronous, for the constructor.
  *
  * @throws MigrationError when a step fails (rolled back; the object's calls fail until it passes)
  */
