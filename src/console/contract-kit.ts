@@ -1,9 +1,6 @@
 /**
- * @module
- * What the console's route declarations share, the shell's (`contract.ts`) and each capability's
- * (`console-contract.ts`): the heads of a page read and of a form post behind the session
- * (`requireSession` in `guard.tsx`), the form's CSRF field, and the answers such a route gives
- * before its handler runs.
+ * @module What the console's route declarations share: the heads of a page read and a form post
+ * behind the session, the CSRF field, and the answers given before a handler runs.
  */
 import { z } from "@hono/zod-openapi";
 import { problemResponse } from "../kernel/openapi/problems";
@@ -25,10 +22,7 @@ export const post = { ...session.post, middleware: [requireSession({ form: true 
 /** The session's CSRF token, the field every form posts. */
 export const Csrf = z.string().openapi({ description: "The session's CSRF token." });
 
-/**
- * The inbound limit's answer, a problem rather than a page (it comes before the console's router):
- * an address over its failures (`limitOperator`).
- */
+/** An address over its failures: a problem, not a page, as it comes before the console's router. */
 export const limited = { 429: problemResponse(429) };
 
 /** `limited`, and a body over the cap, read before the session or token is checked (`capBody`). */
@@ -47,10 +41,7 @@ export const signedOut = {
   ...limited,
 };
 
-/**
- * What a form post answers before its handler: not signed in (a page, never a redirect that would
- * look like success), a missing or wrong CSRF token, capped, limited, or disabled.
- */
+/** A form post's answers before its handler: a page, never a redirect that looks like success. */
 export const refused = {
   ...capped,
   401: htmlPage("Not signed in (a form post)."),

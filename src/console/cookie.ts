@@ -1,35 +1,21 @@
 /**
- * @module
- * The console's cookie and its request checks: the `Set-Cookie` line with its flags, reading the
- * cookie back, the CSRF token of a session, and the refusal of cross-site form posts.
+ * @module The console's cookies, the session's CSRF token and the refusal of cross-site form posts.
+ * See docs/design/console-session.md.
  */
 import { mac, macValid, type Session } from "./session";
 
-/**
- * The cookie's name. Not `__Host-`: that prefix demands `Path=/`, and the cookie is scoped to
- * `/console` so no other route of the gateway (the API, webhooks) ever receives it.
- */
+/** Not `__Host-`: that prefix demands `Path=/`, and the cookie must reach `/console` only. */
 export const SESSION_COOKIE = "lg_console";
 export const COOKIE_PATH = "/console";
 
-/**
- * Hosts where the cookie goes without `Secure`: loopback only, where `npm start` serves plain
- * http and no network sits between browser and Worker. Everywhere else (the tests' https host
- * included) it is `Secure`.
- */
+/** Hosts where the cookie goes without `Secure`: loopback, where `npm start` serves plain http. */
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
-/** Whether the request's host is a loopback one (see `LOOPBACK_HOSTS`). */
 export function isLoopback(url: string): boolean {
   return LOOPBACK_HOSTS.has(new URL(url).hostname);
 }
 
-/**
- * The `Set-Cookie` line of the console's cookie `name` for `value` lasting `maxAgeSeconds` (0
- * clears it). `HttpOnly`: no script reads it; `SameSite=Strict`: no other site's page sends it, not
- * even on a top-level link; `Path=/console`: no other route of the gateway receives it; `Secure`
- * except on loopback.
- */
+/** The `Set-Cookie` line of a console cookie (`maxAgeSeconds` 0 clears it), with its flags. */
 export function consoleCookie(
   name: string,
   value: string,
@@ -47,7 +33,6 @@ export function consoleCookie(
   return flags.join("; ");
 }
 
-/** The value of the cookie `name` in a `Cookie` header, or undefined. */
 export function cookieNamed(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? "").split(";")) {
     const [key, ...rest] = part.trim().split("=");
@@ -56,37 +41,26 @@ export function cookieNamed(header: string | undefined, name: string): string | 
   return undefined;
 }
 
-/** The session's `Set-Cookie` line (`consoleCookie`). */
 export const sessionCookie = (value: string, maxAgeSeconds: number, url: string) =>
   consoleCookie(SESSION_COOKIE, value, maxAgeSeconds, url);
 
-/** The session cookie's value in a `Cookie` header, or undefined. */
 export const cookieValue = (header: string | undefined) => cookieNamed(header, SESSION_COOKIE);
 
-/**
- * What a session's CSRF token is the MAC of; the prefix keeps it from ever passing for a session
- * token.
- */
+/** The prefix keeps a CSRF token from ever passing for a session token. */
 const csrfText = (s: Session) => `csrf.${s.id}`;
 
-/**
- * The CSRF token of a session: an HMAC of its id, so it needs no storage and cannot be made
- * without the signing key, and a token of one session is worthless in another.
- */
+/** A session's CSRF token: an HMAC of its id, stored nowhere, worthless in another session. */
 export function csrfToken(key: CryptoKey, s: Session): Promise<string> {
   return mac(key, csrfText(s));
 }
 
-/** Whether `given` is the session's CSRF token (constant time, see `macValid`). */
 export async function csrfValid(key: CryptoKey, s: Session, given: unknown): Promise<boolean> {
   return typeof given === "string" && macValid(key, csrfText(s), given);
 }
 
 /**
- * Whether a form post comes from another site, by the browser's own word: `Sec-Fetch-Site`
- * anything but `same-origin` (or `none`, a user's own navigation), or an `Origin` of another origin
- * (`null` included, as a sandboxed frame sends). A client that sends neither (curl, the tests) is
- * judged by the CSRF token alone, which every form post needs anyway.
+ * Whether a form post comes from another site, by the browser's `Sec-Fetch-Site` or `Origin`; a
+ * client that sends neither (curl, the tests) is judged by the CSRF token alone.
  */
 export function crossSite(
   headers: { origin?: string | undefined; fetchSite?: string | undefined },

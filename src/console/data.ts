@@ -1,8 +1,6 @@
 /**
- * @module
- * What the console's pages read, gathered from the objects: a tenant with its mapping, and each
- * environment's budget. The tenant list and the actions reuse `tenant-admin.ts` and the objects'
- * own methods, as the admin API does.
+ * @module What the console's pages read from the objects: a tenant with its mapping, and each
+ * environment's budget. The list and the actions are the admin API's own calls.
  */
 import type { GovernorBudget } from "../upstream/rate-governor";
 import { Environment, readConfig, type Bindings } from "../kernel/config";

@@ -1,10 +1,7 @@
 /**
- * @module
- * The console's doors. `operatorKey` refuses the console altogether where the operator API is
- * refused (no `ADMIN_TOKEN`, or the committed development one outside local use). `requireSession`
- * lets a request in only with a valid, not signed-out session; a form post also needs the session's
- * CSRF token and must not come from another site. A refused page read is sent to sign in (303); a
- * refused post gets a page saying why (401 or 403), never a redirect that would look like success.
+ * @module The console's doors: no usable operator token, no console; no live session, no page; a
+ * form post also needs the CSRF token and this site. A refused post gets a page saying why, never a
+ * redirect that would look like success. See docs/design/console-session.md.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { ConsoleApp } from "./app";
@@ -22,10 +19,7 @@ import { usableAdminToken } from "../tenant/door/admin-auth";
 import { MessagePage } from "./layout";
 import { html, see } from "./render";
 
-/**
- * The signing key of the console's sessions, or a 503 where the operator token is unusable (as
- * `requireAdmin` does).
- */
+/** The sessions' signing key, or a 503 where the operator token is unusable (as on `/admin`). */
 export async function operatorKey(
   c: Context<ConsoleApp>,
 ): Promise<{ token: string; key: CryptoKey }> {
@@ -33,22 +27,18 @@ export async function operatorKey(
   return { token, key: await sessionKey(token) };
 }
 
-/** Whether a post came from another site (see `crossSite`). */
 export const fromOtherSite = (c: Context) =>
   crossSite(
     { origin: c.req.header("origin"), fetchSite: c.req.header("sec-fetch-site") },
     c.req.url,
   );
 
-/** Where a refusal page leads on. */
 const TO_CONSOLE = { href: "/console", text: "Go to the console" };
 const TO_SIGN_IN = { href: "/console/sign-in", text: "Sign in" };
 
-/** A page refusing a request, saying why and where to go on, with its 401 or 403. */
 const refusal = (c: Context, status: 401 | 403, page: Parameters<typeof MessagePage>[0]) =>
   html(c, <MessagePage {...page} />, status);
 
-/** The page refusing a post from another site. */
 export const otherSitePage = (c: Context) =>
   refusal(c, 403, {
     title: "Refused",
@@ -56,10 +46,7 @@ export const otherSitePage = (c: Context) =>
     link: TO_CONSOLE,
   });
 
-/**
- * Lets a request in with a valid session, and slides the session's cookie forward on the answer.
- * `form`: the request is a form post, which also needs the CSRF token and this site as its origin.
- */
+/** Lets a request in with a live session, sliding its cookie; `form`: checks CSRF and site too. */
 export function requireSession(opts: { form: boolean }): MiddlewareHandler<ConsoleApp> {
   return async function requireSession(c, next) {
     const { key } = await operatorKey(c);
@@ -92,8 +79,7 @@ export function requireSession(opts: { form: boolean }): MiddlewareHandler<Conso
     }
     c.set("console", { session: live, key, csrf });
     await next();
-    // A handler that set the session's cookie itself (sign-out) has the last word; a flash cookie
-    // (`console/flash.ts`) is another cookie and does not stop the slide.
+    // A handler that set the session cookie itself (sign-out) has the last word; a flash does not.
     if (c.res.headers.getSetCookie().some((line) => line.startsWith(`${SESSION_COOKIE}=`))) return;
     const slid = slide(live, now);
     c.res.headers.append(

@@ -1,17 +1,13 @@
 /**
- * @module
- * The frame of every console page: language, viewport, one inline stylesheet, the navigation
- * (once signed in) and the main landmark. No script: the only moving part is the budget page's
+ * @module The frame of every console page. No script: the only moving part is a page's
  * `<meta http-equiv="refresh">`.
  */
 import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
 
 /**
- * The stylesheet: system fonts, dark text on white (contrast well above 4.5:1), a visible focus
- * ring, and tables that scroll inside their box so the page fits a 360 px wide phone. The white
- * link colour is the header's only (`header nav a`): a bare `nav a` also painted the runs filter
- * and the jump links white on the white page.
+ * Contrast well above 4.5:1, a visible focus ring, tables that scroll so a page fits a 360 px
+ * phone. White links in the header only: a bare `nav a` would paint other navs white on white.
  */
 const CSS = `
 *{box-sizing:border-box}
@@ -56,14 +52,13 @@ svg{width:100%;max-width:36rem;height:auto;border:1px solid #c8c8c8;background:#
 .bar{fill:#0b4f8a}.limit{stroke:#a4161a;stroke-width:1;stroke-dasharray:4 3}
 `;
 
-/** What every page gives the frame. */
 export interface LayoutProps {
   title: string;
   /** The session's CSRF token; with it the navigation and its sign-out form are shown. */
   csrf?: string | undefined;
-  /** Seconds after which the page reloads itself (the budget page). */
+  /** Seconds after which the page reloads itself. */
   refresh?: number;
-  /** What the tab's title names after the page's: the console, or the approval page's "ledgergate". */
+  /** The tab title's suffix: the console, or the approval page's "ledgergate". */
   site?: string;
   children?: Child;
 }
@@ -73,7 +68,6 @@ export const Csrf = ({ token }: { token: string }) => (
   <input type="hidden" name="csrf" value={token} />
 );
 
-/** The page frame. */
 export function Layout(p: LayoutProps) {
   return (
     <html lang="en">

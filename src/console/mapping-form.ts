@@ -1,8 +1,6 @@
 /**
- * @module
- * The order mapping as an HTML form: one flat field per setting (`vat.25.salesAccount` becomes
- * `vat_25_salesAccount`), and back. An empty field means "the default", so the form can show the
- * mapping in force and a save changes only what the operator typed over.
+ * @module The order mapping as an HTML form, one flat field per setting (`vat_25_salesAccount`),
+ * and back. An empty field means "the default", so a save changes only what the operator typed.
  */
 import { z } from "zod";
 import {
@@ -43,15 +41,12 @@ const NUMERIC = new Set<string>([
   ...PAYOUT_FIELDS.filter((f) => f !== "feeVatCode"),
 ]);
 
-/** The form's field name of a VAT class's setting. */
 export const vatField = (vat: VatClass, field: (typeof VAT_FIELDS)[number]) =>
   `vat_${vat}_${field}`;
 
-/** The form's field name of a source's clearing account, and of a payout setting. */
 export const clearingField = (source: Source) => `clearingAccounts_${source}`;
 export const payoutField = (name: keyof PayoutAccounts) => `payouts_${name}`;
 
-/** Every field name of the form. */
 export const MAPPING_FIELDS: string[] = [
   ...SCALARS,
   ...VatClass.options.flatMap((v) => VAT_FIELDS.map((f) => vatField(v, f))),
@@ -71,10 +66,7 @@ function value(name: string, text: string): string | number | boolean {
   return NUMERIC.has(name) && /^\d+$/.test(text) ? Number(text) : text;
 }
 
-/**
- * The mapping input of a submitted form (blank fields left out, so they keep their default), or
- * the errors to show beside the fields.
- */
+/** The mapping input of a form (blank fields keep their default), or the errors to show. */
 export function mappingFromForm(
   form: Record<string, unknown>,
 ):
@@ -90,8 +82,8 @@ export function mappingFromForm(
     const text = typed(name);
     if (text !== null) input[name] = value(name, text);
   }
-  // The settlement account sent empty is not "the default" but a choice: each source's clearing
-  // account. A tenant from before payouts has 1920 in the field; emptying it is how it switches.
+  // An empty settlement account is not "the default" but a choice: each source's clearing account
+  // (how a tenant with 1920 in the field switches to them).
   if (typeof form.settlementAccount === "string" && form.settlementAccount.trim() === "")
     input.settlementAccount = null;
   for (const v of VatClass.options) {
@@ -117,10 +109,7 @@ export function mappingFromForm(
     : { ok: false, errors: fieldErrors(parsed.error).map(formError) };
 }
 
-/**
- * A mapping error as the form says it: the form's field name (`vat.25.salesAccount` becomes
- * `vat_25_salesAccount`, which the page turns into its label) and plain words instead of zod's.
- */
+/** A mapping error as the form says it: its field's name, and plain words instead of zod's. */
 function formError(e: FieldError): { field: string; message: string } {
   const field = e.path.replaceAll(".", "_");
   const leaf = e.path.split(".").pop() ?? "";
@@ -147,7 +136,6 @@ export function typedValues(form: Record<string, unknown>): Record<string, strin
   return out;
 }
 
-/** The form's values for the mapping in force. */
 export function formOfMapping(m: OrderMapping): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of SCALARS)
@@ -162,9 +150,7 @@ export function formOfMapping(m: OrderMapping): Record<string, string> {
 }
 
 /**
- * Errors of a mapping checked against the client's books (`orders/mapping-check.ts`) as the
- * form shows them: beside the field's label, in the check's own words.
- *
+ * Errors of a mapping checked against the client's books, beside the field, in the check's words.
  * @example bookErrors([{ path: "settlementAccount", message: "account 1921 is not in …" }])
  */
 export function bookErrors(errors: FieldError[]): { field: string; message: string }[] {

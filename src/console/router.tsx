@@ -1,9 +1,6 @@
 /**
- * @module
- * The console's router: validation by the routes' declarations (a failure is the gateway's problem,
- * as everywhere), and one error boundary that answers problems as HTML pages a person can read,
- * with the same status. Anything else is logged and becomes a bare 500 page, never the error's
- * text.
+ * @module The console's router: its error boundary answers problems as readable HTML pages with
+ * the same status; anything else is logged and a bare 500 page, never the error's text.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -15,13 +12,9 @@ import { validationProblem } from "../kernel/middleware/validate";
 import { MessagePage } from "./layout";
 import { html } from "./render";
 
-/** The console's router type. */
 export type ConsoleRouter = OpenAPIHono<ConsoleApp>;
 
-/**
- * The page of a problem: its title, its detail (written for the caller, never a secret), its
- * status.
- */
+/** The page of a problem: its title, its detail (written for the caller, never a secret). */
 function problemPage(c: Context<ConsoleApp>, p: Problem): Promise<Response> {
   const { status, title } = PROBLEM_TYPES[p.type];
   const detail = p.extra.errors?.length
@@ -43,7 +36,6 @@ function problemPage(c: Context<ConsoleApp>, p: Problem): Promise<Response> {
   );
 }
 
-/** A new console router. */
 export function consoleRouter(): ConsoleRouter {
   const router = new OpenAPIHono<ConsoleApp>({ defaultHook: validationProblem });
   router.onError(async (err, c) => {

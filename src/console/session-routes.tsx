@@ -14,7 +14,6 @@ import type { ConsoleRouter } from "./router";
 import { SignInPage } from "./pages/sign-in";
 import { html, see } from "./render";
 
-/** Binds the sign-in and sign-out routes to `router`. */
 export function sessionRoutes(router: ConsoleRouter) {
   return router
     .openapi(route.signInPage, async (c) => {

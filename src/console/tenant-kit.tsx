@@ -1,10 +1,6 @@
 /**
- * @module
- * What the console's pages of one tenant share, so that each route reads as what it shows: the
- * owner a tenant's page is drawn for (the session's CSRF token and the tenant its path names), that
- * tenant's operator face, the 409 of an action whose work is already under way; and the parts of
- * its pages of runs (orders, payouts): the list by state, one run's frame, its failure line and
- * its Retry form.
+ * @module What the console's pages of one tenant share, so each route reads as what it shows: the
+ * page's owner, the tenant's operator face, the 409 of work under way, and the parts of run pages.
  */
 import type { Context } from "hono";
 import type { Child } from "hono/jsx";
@@ -19,25 +15,18 @@ import { Table } from "./table";
 import { StateFilter } from "./pages/state-filter";
 import { tenantPath } from "./views";
 
-/** A tenant as the console's paths name it (`/console/tenants/{environment}/{client}`). */
 export interface TenantParams {
   environment: Environment;
   client: string;
 }
 
-/**
- * What every page of one tenant is drawn for: the tenant, by name and by path, and the session's
- * CSRF token for the page's forms.
- */
+/** What every page of one tenant is drawn for: the tenant, by name and path, and the CSRF token. */
 export interface TenantOwner extends TenantParams {
   csrf: string;
   tenant: TenantName;
 }
 
-/**
- * The owner of the tenant `p` names, spread into its page's props (`<Page {...owner} />`): the
- * pages take it whole, so no route lists its four fields again.
- */
+/** The owner of the tenant `p` names, spread into its page's props: `<Page {...owner} />`. */
 export function tenantOwner(c: Context<ConsoleApp>, p: TenantParams): TenantOwner {
   return {
     csrf: c.var.console.csrf,
@@ -47,10 +36,7 @@ export function tenantOwner(c: Context<ConsoleApp>, p: TenantParams): TenantOwne
   };
 }
 
-/**
- * `call` on the operator's face of the tenant `p` names (a tenant never registered is its 404).
- * The session is the authority here, as the operator token is on `/admin`.
- */
+/** `call` on the operator's face of `p`'s tenant: the session is the authority, as the token is. */
 export function asOperatorOf<T>(
   c: Context<ConsoleApp>,
   p: TenantParams,
@@ -59,10 +45,7 @@ export function asOperatorOf<T>(
   return asOperator(c.env, tenantName(p.environment, p.client), call);
 }
 
-/**
- * The value of an action that starts work (a Retry, a Confirm), or the 409 saying that nothing was
- * started when that work is already under way; any other failure is its problem, as `unwrap`'s.
- */
+/** The value of an action that starts work, or a 409 saying nothing started as it is under way. */
 export function started<T>(done: Outcome<T>): T {
   if (!done.ok && done.error.reason === "conflict")
     throw new Problem("conflict", `${done.error.detail} Nothing was started.`);
@@ -79,7 +62,6 @@ export function FailedAt(p: { error: { step: string; detail: string } | null | u
   ) : null;
 }
 
-/** A run's Retry button, posting to `action` (the run's path and `/retry`). */
 export function RetryForm(p: { csrf: string; action: string }) {
   return (
     <form method="post" action={p.action}>
@@ -89,10 +71,7 @@ export function RetryForm(p: { csrf: string; action: string }) {
   );
 }
 
-/**
- * A tenant's list filtered by state (its orders, its payouts): the filter's links, then the table,
- * or a line saying there are none of `what` (in the state picked) yet.
- */
+/** A tenant's list by state (orders, payouts): the filter's links, then the table or "none yet". */
 export function ListByState(p: {
   filter: { base: string; states: readonly string[]; current: string | null };
   what: string;
@@ -113,10 +92,8 @@ export function ListByState(p: {
 }
 
 /**
- * The frame of one run's page (an order's, a payout's): its title as the heading and the way back
- * to the tenant's list of them (`back`), then `children`. While the run is under way the page
- * reloads itself (a meta refresh: the CSP allows no script), so the operator sees it settle or fail
- * without pressing anything.
+ * The frame of one run's page. While the run is under way the page reloads itself (a meta refresh:
+ * the CSP allows no script), so the operator sees it settle or fail.
  */
 export function RunFrame(p: {
   owner: TenantOwner;

@@ -1,9 +1,6 @@
 /**
- * @module
- * The tenants and one tenant: list, connect a client (onboarding, `onboarding/start.ts`),
- * rotate a gateway key (the new key on the answer page, once), webhook secrets, the order mapping,
- * removal. Each action is the admin API's own call; the session stands where the token stands
- * there.
+ * @module The tenants and one tenant: list, onboarding, key rotation, webhook secrets, the order
+ * mapping, removal. Each action is the admin API's own call, the session standing for the token.
  */
 import type { Context } from "hono";
 import type { ConsoleApp } from "./app";
@@ -27,10 +24,7 @@ import type { ConsoleRouter } from "./router";
 
 type Target = { environment: Environment; client: string };
 const origin = (c: Context) => new URL(c.req.url).origin;
-/**
- * The isolate's verified copies of the tenant's keys go at once after a key change (as in
- * `tenant/admin-routes.ts`).
- */
+/** The isolate's verified copies of the tenant's keys go at once after a key change. */
 const dropCopies = (c: Context<ConsoleApp>, p: Target) =>
   c.var.accessCache.dropTenant(tenantName(p.environment, p.client));
 
@@ -82,7 +76,6 @@ async function tenantPage(
   );
 }
 
-/** Binds the tenant routes to `router`. */
 export function tenantRoutes(router: ConsoleRouter) {
   return router
     .openapi(route.tenantsPage, async (c) => {

@@ -1,15 +1,12 @@
 /**
- * @module
- * WebCrypto only: base64, base64url and hex, sealing client keys (AES-256-GCM with a key id, so
- * `SECRETS_KEY` can rotate), hashing gateway keys (SHA-256: they are random and long, so a fast
- * hash is the right one), random secrets, and constant-time comparison.
+ * @module WebCrypto only: encodings, client keys sealed (AES-256-GCM with a key id, so
+ * `SECRETS_KEY` can rotate), gateway keys hashed (SHA-256: they are random and long), secrets.
  */
 import { z } from "zod";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** A sealed secret as stored: which key sealed it, the IV and the ciphertext (base64). */
 export const Sealed = z.object({ kid: z.string(), iv: z.string(), ct: z.string() });
 export type Sealed = z.output<typeof Sealed>;
 
@@ -27,7 +24,6 @@ export function fromBase64(text: string): Uint8Array<ArrayBuffer> | null {
   }
 }
 
-/** Standard base64 (with padding) of `bytes`. */
 export function toBase64(bytes: Uint8Array): string {
   let s = "";
   for (const b of bytes) s += String.fromCharCode(b);
@@ -35,7 +31,7 @@ export function toBase64(bytes: Uint8Array): string {
 }
 
 /**
- * base64url (RFC 4648 §5) of `bytes`, without padding: safe in cookies, URLs and file names.
+ * base64url without padding: safe in cookies, URLs and file names.
  * @example toBase64Url(new Uint8Array([251, 255])) // "-_8"
  */
 export function toBase64Url(bytes: Uint8Array): string {
@@ -43,9 +39,7 @@ export function toBase64Url(bytes: Uint8Array): string {
 }
 
 /**
- * Bytes of an unpadded base64url string, or null when it is not one. Only the canonical spelling
- * is accepted (the unused low bits of the last character zero), so each byte string has exactly
- * one text: a MAC read back from a cookie cannot be respelled and still pass.
+ * Bytes of unpadded base64url, or null unless canonical: a cookie's MAC can't be respelled.
  * @example fromBase64Url("-_8") // Uint8Array [251, 255]
  */
 export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
@@ -65,24 +59,17 @@ export function fromHex(text: string): Uint8Array<ArrayBuffer> | null {
   return out;
 }
 
-/** The two hex digits of every byte, looked up instead of formatted byte by byte. */
 const HEX_PAIRS: readonly string[] = Array.from({ length: 256 }, (_, b) =>
   b.toString(16).padStart(2, "0"),
 );
 
-/**
- * Lowercase hex of `bytes`. Why a table: a warm `/v2` call hashes its gateway key (`sha256Hex`)
- * more than once, and formatting each byte with `toString(16)` and `padStart` took 2 % of the
- * gateway's CPU in a profile of warm calls (issue 26), more than the digest itself.
- */
+/** Lowercase hex, by table: formatting each byte cost a warm call more CPU than the digest. */
 export function toHex(bytes: Uint8Array): string {
   let hex = "";
-  // A byte is 0–255, so the lookup always hits; `?? ""` only tells the type checker so.
   for (const b of bytes) hex += HEX_PAIRS[b] ?? "";
   return hex;
 }
 
-/** Lowercase hex of SHA-256 of `data` (a string as UTF-8). */
 export async function sha256Hex(data: string | Uint8Array<ArrayBuffer>): Promise<string> {
   return toHex(
     new Uint8Array(
@@ -91,22 +78,17 @@ export async function sha256Hex(data: string | Uint8Array<ArrayBuffer>): Promise
   );
 }
 
-/** `bytes` random bytes as base64url, for gateway keys and other bearer secrets. */
 export function randomSecret(bytes = 32): string {
   return toBase64Url(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
-/** Constant-time equality of two strings. */
 export function timingSafeEqual(a: string, b: string): boolean {
   const x = encoder.encode(a);
   const y = encoder.encode(b);
   return x.byteLength === y.byteLength && crypto.subtle.timingSafeEqual(x, y);
 }
 
-/**
- * A secrets key from its configured form: 32 bytes, base64. The key id is a short hash of the key,
- * so a sealed record names the key that opens it without revealing it.
- */
+/** A 32-byte base64 secrets key; its id is a short hash, naming the key without revealing it. */
 export async function importSecretsKey(
   base64Key: string,
 ): Promise<{ kid: string; key: CryptoKey }> {
@@ -120,11 +102,7 @@ export async function importSecretsKey(
   };
 }
 
-/**
- * Seals `plaintext`. A fresh random 96-bit IV per seal: the key lives long and seals many records,
- * so an IV must never repeat under it. `context` is bound as additional data (the tenant name), so
- * a sealed record copied to another tenant does not open there.
- */
+/** Seals with a fresh IV, binding `context` (the tenant) so a copy elsewhere does not open. */
 export async function seal(
   plaintext: string,
   k: { kid: string; key: CryptoKey },
@@ -139,10 +117,7 @@ export async function seal(
   return { kid: k.kid, iv: toBase64(iv), ct: toBase64(new Uint8Array(ct)) };
 }
 
-/**
- * Opens a sealed record with whichever of `keys` sealed it; null when none did or it was tampered
- * with.
- */
+/** Opens a record with whichever of `keys` sealed it; null if none did or it was tampered with. */
 export async function open(
   sealed: Sealed,
   keys: { kid: string; key: CryptoKey }[],

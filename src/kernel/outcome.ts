@@ -1,42 +1,28 @@
 /**
- * @module
- * What a Durable Object answers across RPC: a value, or a failure with a tagged reason. The reasons
- * are a closed set, and `problemOf` is the one exhaustive mapping from a reason to the `Problem` a
- * caller sees, so no route invents its own status for a failure and no string sentinel mixes with
- * `null`. Details are written for the caller: they never hold a secret.
+ * @module What a Durable Object answers across RPC: a value, or a failure with a reason from a
+ * closed set, which `problemOf` alone maps to a status. Details are for the caller: never a secret.
  */
 import { Problem } from "./problem";
 import type { Result } from "./result";
 
-/** Why an object said no. */
 export type Reason =
-  /** The gateway key does not authenticate (or names no tenant): refused without saying which. */
+  /** The gateway key does not authenticate: refused without saying why. */
   | "unauthorized"
-  /**
-   * A webhook's signature cannot be verified (unknown tenant, no secret, or a bad signature: never
-   * told apart).
-   */
+  /** Unknown tenant, no secret or a bad signature: never told apart. */
   | "bad-signature"
-  /** The request is well signed but its content cannot be used. */
   | "bad-request"
-  /** No such tenant (operator routes) or no such record (a gateway key's own tenant). */
   | "not-found"
   | "conflict"
   /** The token endpoint refused the client key: only a new client key mends it. */
   | "rejected"
   /** The client key was refused while being registered or replaced: nothing was stored. */
   | "unprocessable"
-  /** A bound on what the caller may keep waiting is reached: try again after `retryAfterSeconds`. */
   | "too-many"
-  /** A transient failure: try again after `retryAfterSeconds`. */
   | "unavailable"
   /** The gateway's own configuration (SECRETS_KEY, an environment's keys) is missing or wrong. */
   | "misconfigured";
 
-/**
- * A failure: its reason, what the caller can do about it, when to try again, and the request's
- * field it is about (answered as the problem's `errors`, like a validation failure).
- */
+/** A failure; `field`, when set, is answered as the problem's `errors`. */
 export interface Failure {
   reason: Reason;
   detail: string;
@@ -44,13 +30,10 @@ export interface Failure {
   field?: string;
 }
 
-/** A Durable Object's answer. */
 export type Outcome<T> = Result<T, Failure>;
 
-/** A successful outcome. */
 export const ok = <T>(value: T): Outcome<T> => ({ ok: true, value });
 
-/** A failed outcome. */
 export function fail(
   reason: Reason,
   detail: string,
@@ -63,7 +46,6 @@ export function fail(
   };
 }
 
-/** A failed outcome about one field of the request: its problem names the field. */
 export function failOn(
   field: string,
   reason: "bad-request" | "conflict" | "unprocessable",
@@ -72,10 +54,7 @@ export function failOn(
   return { ok: false, error: { reason, detail, field } };
 }
 
-/**
- * The problem a caller sees for `f`. Exhaustive: a new reason does not compile until it is mapped
- * here.
- */
+/** The problem a caller sees for `f`. Exhaustive: a new reason does not compile until mapped. */
 export function problemOf(f: Failure): Problem {
   const retry = f.retryAfterSeconds ? { "retry-after": String(f.retryAfterSeconds) } : undefined;
   const errors = f.field ? { errors: [{ path: f.field, message: f.detail }] } : {};
@@ -102,7 +81,6 @@ export function problemOf(f: Failure): Problem {
   }
 }
 
-/** The value of `o`, or its failure thrown as a `Problem`. */
 export function unwrap<T>(o: Outcome<T>): T {
   if (o.ok) return o.value;
   throw problemOf(o.error);

@@ -1,16 +1,10 @@
 /**
- * @module
- * The name a per-tenant object was reached by (`kernel/stubs.ts` addresses it by its tenant's name,
- * nothing else), kept in its `meta` table the first time it is seen: an object woken by its alarm
- * is not given the name it was reached by (`ctx.id.name` is then absent), and what it does then
- * (the events object's sweep, the watcher's poll) must name the tenant.
+ * @module The tenant name a per-tenant object was reached by, kept in `meta`: woken by its alarm,
+ * an object has no `ctx.id.name`, yet must still name the tenant.
  */
 import { parseTenantName, tenantName, type TenantName } from "./stubs";
 
-/**
- * The object's own tenant name, from `ctx.id.name` (and kept) or from what it kept; null when it
- * was never reached by a tenant's name. Needs the `meta` table (`kernel/migrations.ts` makes it).
- */
+/** The object's own tenant name, given or kept; null if never reached by one. Needs `meta`. */
 export function ownName(ctx: DurableObjectState): TenantName | null {
   const sql = ctx.storage.sql;
   const given = parseTenantName(ctx.id.name ?? "");

@@ -1,10 +1,7 @@
 /**
- * @module
- * ledgergate's one error vocabulary (RFC 9457 `application/problem+json`). A closed set of problem
- * types, one status per type, one body shape with the request id. Anything that is not a `Problem`
- * becomes a 500 whose text never reaches the caller, except the runtime's own word that a Durable
- * Object is overloaded or briefly unreachable: that is a 503 with a Retry-After, because the caller
- * did nothing wrong and the same call will work a little later.
+ * @module ledgergate's one error vocabulary (RFC 9457): a closed set of problem types, one status
+ * each. Anything else is a 500 whose text never reaches the caller, except a Durable Object
+ * overloaded or briefly unreachable: a 503 with a Retry-After (the caller did nothing wrong).
  */
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
@@ -12,7 +9,6 @@ import { z } from "zod";
 import type { GatewayApp } from "./app";
 import { log } from "./log";
 
-/** Every problem type ledgergate answers, with its status and title. */
 export const PROBLEM_TYPES = {
   "bad-request": { status: 400, title: "Bad request" },
   "validation-failed": { status: 400, title: "The request failed validation" },
@@ -55,17 +51,12 @@ export const PROBLEM_TYPES = {
 } as const;
 export type ProblemType = keyof typeof PROBLEM_TYPES;
 
-/** Base URI of the problem types; each type is documented in docs/http.md under this name. */
+/** Base URI of the problem types; docs/http.md documents each under this name. */
 export const PROBLEM_BASE = "https://ledgergate.dev/problems/";
 
-/** One validation error: where, and what is wrong. */
 const FieldError = z.strictObject({ path: z.string(), message: z.string() });
 export type FieldError = z.output<typeof FieldError>;
 
-/**
- * The body of every problem ledgergate answers (`Problem.toResponse`), as `/openapi.json`
- * publishes it (`kernel/openapi/problems.ts` names it there).
- */
 export const ProblemBody = z.strictObject({
   type: z.string().meta({
     description: `${PROBLEM_BASE}{name}: one of the names in this response's description.`,
@@ -83,7 +74,7 @@ export const ProblemBody = z.strictObject({
 });
 export type ProblemBody = z.output<typeof ProblemBody>;
 
-/** An error ledgergate answers itself. Throw it from a route, or return `problem.response(...)`. */
+/** An error ledgergate answers itself: throw it from a route. */
 export class Problem extends Error {
   constructor(
     readonly type: ProblemType,
@@ -94,7 +85,6 @@ export class Problem extends Error {
     this.name = "Problem";
   }
 
-  /** The `application/problem+json` response, stamped with the request id. */
   toResponse(requestId: string): Response {
     const { status, title } = PROBLEM_TYPES[this.type];
     const body: ProblemBody = {
@@ -116,23 +106,12 @@ export class Problem extends Error {
   }
 }
 
-/**
- * How long to wait after a Durable Object said it is overloaded, s. Cloudflare advises against
- * retrying an overload at once (it deepens it), so not 1; a few seconds let its queue drain.
- */
+/** After an overload, s: Cloudflare advises against retrying at once (it deepens the overload). */
 export const OVERLOADED_RETRY_AFTER_SECONDS = 5;
-/**
- * After a retryable platform failure (a reset, a lost connection) that outlived the runtime's own
- * retries, s.
- */
+/** After a retryable platform failure that outlived the runtime's own retries, s. */
 const UNREACHABLE_RETRY_AFTER_SECONDS = 1;
 
-/**
- * The 503 for an error the runtime raised about a Durable Object, or null for any other error. An
- * overload carries `.overloaded` ("Durable Object is overloaded. Too many requests queued."; only
- * the message on some paths, so both are read); a transient platform failure carries `.retryable`
- * without `.remote` (an error thrown by the object's own code is `.remote`, and stays a 500).
- */
+/** The 503 of a runtime error about a Durable Object, not one its own code threw (`.remote`). */
 export function platformProblem(err: unknown): Problem | null {
   if (typeof err !== "object" || err === null) return null;
   const e = err as {
@@ -165,11 +144,7 @@ export function platformProblem(err: unknown): Problem | null {
   return null;
 }
 
-/**
- * The problem of a Hono `HTTPException` a validator threw before the route ran (a body of a media
- * type the route does not take: 415; one it cannot read: 400), or null for any other error. The
- * caller sent something wrong, so it is never a 500.
- */
+/** The 415 or 400 of a Hono `HTTPException` a validator threw, or null: never a 500. */
 export function requestProblem(err: unknown): Problem | null {
   if (!(err instanceof HTTPException)) return null;
   if (err.status === 415)
@@ -182,14 +157,10 @@ export function requestProblem(err: unknown): Problem | null {
   return null;
 }
 
-/** `err` as the problem it answers: a `Problem`, a platform failure's 503, or a request's 4xx. */
 export const knownProblem = (err: unknown): Problem | null =>
   err instanceof Problem ? err : (platformProblem(err) ?? requestProblem(err));
 
-/**
- * Hono `onError`: a `Problem` answers itself; a Durable Object's overload is a 503; anything else
- * is logged and becomes a bare 500.
- */
+/** Hono `onError`: a known problem answers itself; anything else is logged and a bare 500. */
 export function handleError(err: Error, c: Context<GatewayApp>): Response {
   const id = c.get("requestId");
   if (err instanceof Problem) return err.toResponse(id);
@@ -212,7 +183,6 @@ export function handleError(err: Error, c: Context<GatewayApp>): Response {
   ).toResponse(id);
 }
 
-/** Hono `notFound`. */
 export function handleNotFound(c: Context<GatewayApp>): Response {
   return new Problem(
     "not-found",

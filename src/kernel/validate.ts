@@ -1,17 +1,10 @@
-/**
- * @module
- * Reading the gateway's own JSON bodies: size-capped, content type checked, parsed with zod,
- * failures thrown as `Problem`s; zod issues as field errors (used by
- * `kernel/middleware/validate.ts` and the pass-through).
- */
+/** @module Reading the gateway's own JSON bodies, failures thrown as `Problem`s. */
 import type { z } from "zod";
 import { readCapped } from "../../shared/bytes";
 import { Problem, type FieldError } from "./problem";
 
-/** Largest body of ledgergate's own JSON routes, bytes. */
 export const MAX_ADMIN_BODY_BYTES = 65_536;
 
-/** zod issues as `{ path, message }`. */
 export function fieldErrors(error: z.ZodError): FieldError[] {
   return error.issues.map((i) => ({
     path:
@@ -21,14 +14,12 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
 }
 
 /**
- * Reads a JSON body: size-capped, content type checked, parsed. An empty body is `undefined` when
- * `optional`; otherwise it is refused like any body that is not JSON. The schema is applied by the
- * caller (the route's declared schema, `kernel/middleware/validate.ts`).
+ * A JSON body, size-capped and content type checked; empty is `undefined` when `optional`,
+ * refused otherwise. The caller applies the schema.
  */
 export async function readJson(req: Request, optional = false): Promise<unknown> {
   const type = req.headers.get("content-type") ?? "";
-  // Read up to the cap and no further (a huge body is never held whole), decoded here rather than
-  // by `req.text()`, which the runtime warns about for a body whose type is not text.
+  // Never hold a huge body whole; decoded here, as the runtime warns on `req.text()` of non-text.
   const bytes = req.body ? await readCapped(req.body, MAX_ADMIN_BODY_BYTES) : new Uint8Array();
   if (bytes === null)
     throw new Problem(

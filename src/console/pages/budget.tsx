@@ -23,7 +23,6 @@ export interface EnvironmentBudget {
   budget: GovernorBudget;
 }
 
-/** The budget page. */
 export function BudgetPage(p: { csrf: string; environments: EnvironmentBudget[] }) {
   return (
     <Layout title="Shared budget" csrf={p.csrf} refresh={BUDGET_REFRESH_SECONDS}>

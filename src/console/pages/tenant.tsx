@@ -1,9 +1,6 @@
 /**
- * @module
- * A tenant's page: its token, its gateway keys (never a key, except one just issued, once), the
- * webhook URLs with their secret forms and the shop each is bound to (a pin a first delivery made
- * before shops were bound by the operator, with a button to confirm it; the last delivery refused
- * for its shop), the assistants connected through OAuth, the order mapping, and removal.
+ * @module A tenant's page: token, gateway keys (a key only when just issued, once), webhooks with
+ * their secrets and bound shops, assistants connected through OAuth, the order mapping, removal.
  */
 import type { GrantView } from "../../assistants/tenant/assistant-grants";
 import type { ShopView } from "../../orders/tenant/webhook-setup";
@@ -20,13 +17,11 @@ import { WebhookForm } from "../../orders/console-webhook-form";
 import type { TenantRow } from "./tenants";
 import { WebhookStatusSection } from "../../orders/console-webhook-status";
 
-/** The tenant as its page shows it. */
 export interface TenantDetail extends TenantRow {
   createdAt: string;
   gatewayKeys: { createdAt: string; retiresAt: string | null }[];
 }
 
-/** What the page shows besides the tenant. */
 export interface TenantPageProps {
   csrf: string;
   origin: string;

@@ -23,7 +23,6 @@ export interface TenantRow {
   callCounters?: TenantView["callCounters"];
 }
 
-/** The tenants page. */
 export function TenantsPage(p: {
   csrf: string;
   tenants: TenantRow[];

@@ -1,29 +1,17 @@
 /**
- * @module
- * `capBody(max)`: the byte cap of a body the gateway reads before its caller is authenticated (the
- * console's sign-in and its other form posts). The body is streamed and reading stops at the cap:
- * a body over it is refused with a 413 problem that states the cap, whatever its framing (a
- * `Content-Length` is only trusted to refuse early, a chunked upload is cut off the same way), and
- * nothing of it is parsed. The limiter counts the 413 (`limitOperator`).
- *
- * What was read replaces the request's stream, so every later reader (the session guard's CSRF
- * check, the route's form validator) sees exactly the checked bytes and never the stream again.
+ * @module The byte cap of a body read before its caller is authenticated. Reading stops at the cap
+ * whatever the framing; the bytes read replace the stream, so later readers see exactly them.
  */
 import type { MiddlewareHandler } from "hono";
 import { readCapped } from "../../../shared/bytes";
 import type { GatewayApp } from "../app";
 import { Problem } from "../problem";
 
-/**
- * The cap of the console's forms, bytes: the largest (the order mapping) is about 1 KiB; anything
- * far past it is not a form of ours.
- */
+/** The console's largest form (the order mapping) is about 1 KiB. */
 export const MAX_PRE_AUTH_BODY_BYTES = 16 * 1024;
 
-/** Methods whose body is read; others carry none that the gateway looks at. */
 const WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/** The 413 of a body over `max`. */
 function tooLarge(max: number): Problem {
   return new Problem(
     "payload-too-large",
@@ -33,9 +21,6 @@ function tooLarge(max: number): Problem {
 
 /**
  * Reads the request's body up to `max` bytes, or throws a 413 problem.
- *
- * @param max the largest body accepted, bytes
- * @returns the middleware
  * @example app.use("/console/*", capBody(MAX_PRE_AUTH_BODY_BYTES))
  */
 export function capBody(max: number): MiddlewareHandler<GatewayApp> {
@@ -47,7 +32,6 @@ export function capBody(max: number): MiddlewareHandler<GatewayApp> {
     if (Number(raw.headers.get("content-length") ?? 0) > max) throw tooLarge(max);
     const bytes = await readCapped(raw.body, max);
     if (bytes === null) throw tooLarge(max);
-    // The request from here on carries the checked bytes in place of the stream.
     c.req.raw = new Request(raw, { body: bytes });
     await next();
   };

@@ -1,8 +1,4 @@
-/**
- * @module
- * Gives every request an id, echoed in `X-Request-Id`. A caller's own id is kept only when it is
- * short and made of safe characters, so it can go into logs as it is.
- */
+/** @module An id per request, echoed in `X-Request-Id`: the caller's own if short and safe. */
 import type { MiddlewareHandler } from "hono";
 import type { GatewayApp } from "../app";
 

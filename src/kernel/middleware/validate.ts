@@ -1,11 +1,6 @@
 /**
- * @module
- * Validation of the gateway's own routes. The schemas are the routes' OpenAPI declarations
- * (each capability's `contract.ts`); `@hono/zod-openapi` runs them, and `validationProblem` (the routers'
- * `defaultHook`) turns a failure into the gateway's problem: a body lists each field (`errors`), a
- * bad path parameter is a 404 (no such resource can exist), a bad query is a 400 naming the
- * parameter. `jsonGate` runs before the body's schema: size cap, content type and JSON syntax, each
- * its own problem, and an empty body standing for a default where the route allows one.
+ * @module Validation of the gateway's own routes by their declared schemas: a bad body lists each
+ * field, a bad path parameter is a 404 (no such resource can exist), a bad query a 400.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
@@ -13,17 +8,12 @@ import type { GatewayApp } from "../app";
 import { Problem } from "../problem";
 import { fieldErrors, readJson } from "../validate";
 
-/**
- * What `@hono/zod-openapi` hands its hook after each validation (its `Hook` type's first argument).
- */
 export type ValidationResult = { target: string } & (
   { success: true; data: unknown } | { success: false; error: z.ZodError }
 );
 
 /**
- * The `defaultHook` of every gateway router: lets valid input through, throws the problem of
- * invalid input.
- *
+ * The `defaultHook` of every gateway router: throws the problem of invalid input.
  * @example new OpenAPIHono<GatewayApp>({ defaultHook: validationProblem })
  */
 export function validationProblem(result: ValidationResult, _c: Context): void {
@@ -40,10 +30,7 @@ export function validationProblem(result: ValidationResult, _c: Context): void {
   });
 }
 
-/**
- * "No such source; the sources are shopify, …": a path parameter outside its set names the set,
- * which the documentation publishes anyway, so the caller can correct a typo without looking it up.
- */
+/** A path parameter outside its set names the set (published anyway), so a typo is easy to fix. */
 function noSuch(issue: z.core.$ZodIssue): string {
   const name = issue.path.join(".");
   const values = issue.code === "invalid_value" ? issue.values.map(String) : [];
@@ -53,16 +40,9 @@ function noSuch(issue: z.core.$ZodIssue): string {
 }
 
 /**
- * Reads a JSON body before the route's schema sees it: refuses one too large (413), not JSON (415)
- * or not parseable (400). With `optional`, an empty body stands for `{}` (the schema's defaults).
- *
- * The body is read from a clone, and the parsed value left in Hono's body cache, where the schema's
- * validator reads it (`c.req.json()`): the validator never meets bytes the gate has not checked.
- * With no content type the body is empty (anything else is a 415 here), and the validator then
- * takes `{}` by itself.
- *
- * @example createRoute({ …, middleware: [jsonGate({ optional: true })], request: { body:
- * jsonBody(Rotation) } })
+ * Refuses a JSON body too large, not JSON or unparsable, and leaves what it parsed in Hono's body
+ * cache for the validator, which never meets unchecked bytes. `optional`: empty stands for `{}`.
+ * @example createRoute({ …, middleware: [jsonGate({ optional: true })], … })
  */
 export function jsonGate(opts: { optional?: boolean } = {}): MiddlewareHandler<GatewayApp> {
   return async function jsonGate(c, next) {

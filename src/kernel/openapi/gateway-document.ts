@@ -1,17 +1,8 @@
-/**
- * @module
- * The OpenAPI 3.1 document of ledgergate's own routes (`GET /openapi.json`), generated from the
- * routes' declarations (each capability's `contract.ts`) as mounted on the app: what is validated is what is
- * documented, there is no second list.
- */
+/** @module ledgergate's own OpenAPI document, from the declarations: validated is documented. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Env } from "hono";
 import { SECURITY_SCHEMES } from "./security";
 
-/**
- * The document of every route declared on `app` (mounted routers included); `version` is the
- * gateway's.
- */
 export function gatewayDocument<E extends Env>(app: OpenAPIHono<E>, version: string) {
   const doc = app.getOpenAPI31Document({
     openapi: "3.1.0",

@@ -1,9 +1,6 @@
 /**
- * @module
- * Operation ids of API v2 operations, derived from the method and the path alone, so an id never
- * changes while its operation exists, and a client generated from the document keeps its names:
- * `GET /Customers/{id}` is `getCustomersById`, `POST /SalesOrders/{id}/Lines`
- * `postSalesOrdersByIdLines`.
+ * @module API v2 operation ids from method and path alone, stable while the operation exists:
+ * `GET /Customers/{id}` is `getCustomersById`.
  */
 import type { Operation } from "../../../shared/v2/catalog";
 
@@ -12,7 +9,6 @@ const pascal = (s: string) =>
     .replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())
     .replace(/^./, (c) => c.toUpperCase());
 
-/** The id of one operation. */
 export function operationIdOf(op: Pick<Operation, "method" | "path">): string {
   const segments = op.path
     .split("/")
@@ -21,10 +17,7 @@ export function operationIdOf(op: Pick<Operation, "method" | "path">): string {
   return op.method.toLowerCase() + segments.join("");
 }
 
-/**
- * `ids` made unique by a numeric suffix on the second and later of a kind, in catalog order (two
- * paths differing only in casing or punctuation would otherwise collide; none do today).
- */
+/** `ids` made unique by a numeric suffix on the second and later of a kind, in catalog order. */
 export function uniqueIds(ids: string[]): string[] {
   const seen = new Map<string, number>();
   return ids.map((id) => {

@@ -1,13 +1,9 @@
 /**
- * @module
- * The gateway's credentials as OpenAPI security schemes: the operator's token, gateway keys, an
- * assistant's OAuth grant, the console's session, and the four webhook signature schemes. OpenAPI
- * has no word for "an HMAC of the body", so each signature is an `apiKey` in its header, with the
- * scheme described in words.
+ * @module The gateway's credentials as OpenAPI security schemes. OpenAPI has no word for "an HMAC
+ * of the body", so each webhook signature is an `apiKey` in its header, described in words.
  */
 import { SESSION_COOKIE } from "../../console/cookie";
 
-/** Names of the schemes, as routes list them under `security`. */
 export const SECURITY = {
   operator: "operatorToken",
   gatewayKey: "gatewayKey",
@@ -19,7 +15,7 @@ export const SECURITY = {
   oauthGrant: "oauthGrant",
 } as const;
 
-/** Every scheme, keyed by its name (the `components.securitySchemes` of both documents). */
+/** Every scheme by name: the `components.securitySchemes` of both documents. */
 export const SECURITY_SCHEMES = {
   [SECURITY.operator]: {
     type: "http",

@@ -1,8 +1,4 @@
-/**
- * @module
- * The declarations of the documents and the reference page: `/openapi.json`, `/v2/openapi.json`,
- * `/docs` and the page's script. No credential: they describe the interface, never a tenant.
- */
+/** @module The documents and the reference page: no credential, they never describe a tenant. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { problems } from "../openapi/problems";
 import { htmlPage, jsonAnswer, tagged, textAnswer } from "./contract-kit";
@@ -11,7 +7,6 @@ const Document = z
   .record(z.string(), z.unknown())
   .openapi({ description: "An OpenAPI 3.1 document." });
 const meta = tagged("meta", null);
-/** The answer of each of the reference page's scripts. */
 const javascript = { 200: textAnswer("JavaScript.", "text/javascript"), ...problems() };
 
 export const gatewayOpenApi = createRoute({

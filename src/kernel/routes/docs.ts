@@ -1,14 +1,6 @@
 /**
- * @module
- * The gateway's contract, served: `/openapi.json` (its own routes, from their declarations),
- * `/v2/openapi.json` (API v2 through the gateway, from the catalog) and `/docs`, an interactive
- * reference of both. No credential. Mounted before `/v2`, so its document is not taken for an API
- * call.
- *
- * The page is Scalar's API reference: its bundle from `@scalar/api-reference`'s standalone build,
- * imported as text and served here, its start script and HTML from
- * `kernel/openapi/reference-page.ts`. Nothing is loaded from another origin, and the page's CSP
- * would block it if it were.
+ * @module The gateway's and API v2's OpenAPI documents and `/docs`, with no credential. Mounted
+ * before `/v2`, so its document is not taken for an API call.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import scalarScript from "@scalar/api-reference/browser/standalone.js";
@@ -24,10 +16,7 @@ import { v2Document } from "../../v2/openapi/document";
 import { gatewayRouter } from "./contract-kit";
 import { docsInit, docsPage, docsScript, gatewayOpenApi, v2OpenApi } from "./docs-contract";
 
-/**
- * How long browsers may keep the scripts, s: they change only with a deploy, and the page asks for
- * them on every load.
- */
+/** The scripts change only with a deploy, and the page asks for them on every load. */
 const SCRIPT_MAX_AGE_SECONDS = 3600;
 
 const SCRIPT_HEADERS = {
@@ -36,7 +25,6 @@ const SCRIPT_HEADERS = {
   "x-content-type-options": "nosniff",
 };
 
-/** The start script and the page: the same for every request, so built once per isolate. */
 const INIT_SCRIPT = referenceInitScript(
   referenceConfig([
     { title: "ledgergate", slug: "ledgergate", url: gatewayOpenApi.path },
@@ -46,10 +34,7 @@ const INIT_SCRIPT = referenceInitScript(
 const PAGE = referencePageHtml({ bundle: docsScript.path, init: docsInit.path });
 
 /**
- * The documents and the page for `app` (the whole gateway, whose declared routes `/openapi.json`
- * lists as mounted when it is asked). One router per isolate: the v2 document, built from the
- * catalog on first use, is kept for the isolate's life (it changes only with a deploy).
- *
+ * The documents and the page for `app`; the v2 document is built on first use, kept per isolate.
  * @example app.route("/", docsRoutes(app))
  */
 export function docsRoutes(app: OpenAPIHono<GatewayApp>) {

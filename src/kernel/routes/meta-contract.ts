@@ -1,12 +1,7 @@
-/**
- * @module
- * The declaration of `GET /healthz`: liveness, version, and each environment's state.
- */
 import { createRoute, z } from "@hono/zod-openapi";
 import { problems } from "../openapi/problems";
 import { jsonAnswer } from "./contract-kit";
 
-/** What `/healthz` says of one environment (see `kernel/routes/meta.ts`). */
 export const EnvironmentState = z.enum(["configured", "unconfigured", "suspect"]);
 
 const Health = z
@@ -16,7 +11,6 @@ const Health = z
     environments: z.strictObject({ demo: EnvironmentState, production: EnvironmentState }),
   })
   .openapi("Health");
-/** The body of `/healthz`'s answer, as `Health` declares it. */
 export type HealthAnswer = z.output<typeof Health>;
 
 export const healthz = createRoute({

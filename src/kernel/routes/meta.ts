@@ -1,10 +1,6 @@
 /**
- * @module
- * `GET /healthz`: liveness, the version, and the state of each environment (names only):
- * `unconfigured` (its keys are missing), `suspect` (its token endpoint refused several tenants'
- * keys since it last issued a token: the environment's own keys are likely wrong, see
- * `upstream/rate/key-health.ts`), or `configured`. Also `GET /`, a small page naming the gateway
- * with links to its console, docs and health, and `GET /favicon.ico`.
+ * @module `GET /healthz` with each environment's state: `suspect` when its token endpoint refused
+ * several tenants' keys since its last token (its own keys are likely wrong). Also `/`, the icon.
  */
 import type { z } from "@hono/zod-openapi";
 import type { Bindings, Config, Environment } from "../config";
@@ -20,7 +16,6 @@ import {
 } from "./meta-contract";
 import { FAVICON_SVG, landingPage } from "./landing";
 
-/** What `/healthz` says of one environment. */
 async function environmentState(
   env: Bindings,
   config: Config,
@@ -34,7 +29,7 @@ export const metaRoutes = gatewayRouter()
   .openapi(landing, (c) =>
     c.html(landingPage(c.var.config.version), 200, { "cache-control": "no-cache" }),
   )
-  // Browsers ask for it on their own; a 404 problem for it only cluttered the logs.
+  // Browsers ask for it on their own; a 404 problem for it only clutters the logs.
   .openapi(favicon, (c) =>
     c.body(FAVICON_SVG, 200, {
       "content-type": "image/svg+xml",
