@@ -1,8 +1,7 @@
 /**
  * @module
- * ledgergate: builds the Hono app from the route modules and exports the Durable Object and
- * Workflow classes.
- * Nothing else.
+ * ledgergate: the Hono app built from the route modules, and the Durable Object and Workflow
+ * classes it exports.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayApp } from "./kernel/app";
@@ -45,22 +44,16 @@ export { PayoutReconciliation } from "./payouts/workflow/reconciliation";
 // An OpenAPIHono: mounting a router also merges its route declarations, which /openapi.json lists.
 const app = new OpenAPIHono<GatewayApp>();
 
-// The configuration first, parsed once (kernel/config.ts): everything after it reads
-// `c.var.config`.
+// The configuration first, parsed once: everything after it reads `c.var.config`.
 app.use("*", withConfig);
-// The objects that live as long as the isolate: its verified gateway keys
-// (upstream/access-cache.ts), and the inbound limits' memories of what failed, one per kind of
-// credential, each shared by the paths that credential guards (tenant/door/inbound-limit.ts says
-// why webhooks have none; the MCP endpoints' door keeps its own, assistants/mcp-key.ts).
+// Isolate-lived: the verified gateway keys, and one memory of failures per kind of credential.
 app.use("*", requestId, requestLog, withAccessCache(new AccessCache()));
 const operator = limitOperator();
 const keys = limitFailedKeys();
 app.use("/admin/*", operator);
 app.use("/console/*", operator, capBody(MAX_PRE_AUTH_BODY_BYTES));
-// The OAuth server's bodies (registrations, token requests, the approval form) come before any
-// credential is checked: capped like the console's forms.
+// The OAuth server's bodies come before any credential is checked: capped like the console's.
 app.use("/oauth/*", capBody(MAX_PRE_AUTH_BODY_BYTES));
-// The paths that take a gateway key, all under the one limiter (`tenant/door/failed-keys.ts`).
 for (const path of ["/v2/*", "/orders/*", "/events/*", "/events", "/payouts/*"])
   app.use(path, keys);
 app.use("/onboarding/callback", limitCallbackStates());
@@ -83,10 +76,7 @@ app.route("/", onboardingRoutes);
 app.notFound(handleNotFound);
 app.onError(handleError);
 
-/**
- * The Worker: the Hono app (its `fetch`, and the app itself for the OpenAPI document and the
- * tests), with the consumer of the webhook delivery queues beside it (`events/consumer.ts`).
- */
+/** The Worker: the Hono app, with the consumer of the webhook delivery queues beside it. */
 export default Object.assign(app, {
   queue: (batch: MessageBatch, env: Bindings) =>
     consumeEvents(batch, env, {

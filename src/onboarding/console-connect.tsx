@@ -1,14 +1,13 @@
 /**
  * @module
- * Connect a client (onboarding v2's first step), on the tenants page (`tenants.tsx`): the form, and
- * after it was sent the approval page's link, beside the form, as text to copy and as a link.
+ * Connect a client (onboarding v2's first step) on the tenants page: the form, then the approval
+ * page's link to copy or open.
  */
 import type { Flash } from "../console/flash";
 import { when } from "../console/views";
 import { Csrf } from "../console/layout";
 import { FormMessage } from "../console/pages/feedback";
 
-/** Onboarding v2's first step: the client's user approves on the accounting system's page. */
 export function ConnectForm(p: { csrf: string; flash?: Flash | undefined }) {
   const started = p.flash?.at === "connect" ? p.flash.onboarding : undefined;
   return (
@@ -41,10 +40,7 @@ export function ConnectForm(p: { csrf: string; flash?: Flash | undefined }) {
   );
 }
 
-/**
- * The link to hand to the client, in a read-only field (select it and copy: a link's text cannot
- * be selected whole on a phone) and as a link to open it here.
- */
+/** The link, also in a read-only field: a link's text cannot be selected whole on a phone. */
 function ApprovalLink(p: { temporaryUrl: string; expiresAt: string; environment: string }) {
   return (
     <div class="fresh" role="status">

@@ -1,8 +1,7 @@
 /**
  * @module
- * The declarations of onboarding v2 through the gateway: the operator starts it
- * (`POST /admin/onboarding`, mounted with the admin routes) and the client's browser ends it at
- * `GET /onboarding/callback`, whose only credential is the single-use `state` in its query.
+ * The declarations of onboarding v2: the operator starts it (`POST /admin/onboarding`) and the
+ * client's browser ends it at `GET /onboarding/callback`, its only credential the single-use state.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { Environment } from "../kernel/config";
@@ -30,13 +29,12 @@ const Start = z
 const Started = StartedOnboarding.clone().openapi("StartedOnboarding");
 
 /**
- * The shape of every state the gateway makes (`randomSecret(32)` in `onboarding/start.ts`: 32
- * random bytes, base64url, 43 characters). Checked by the route's schema, so a malformed state is
- * answered 400 before the one `Directory` object, which keeps the states, is asked about it.
+ * Every state the gateway makes (32 random bytes, base64url): a malformed one is answered 400
+ * before the one `Directory` object is asked about it.
  */
 const STATE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
-/** The callback's query: the state the gateway put in its RedirectUri, and what the API added. */
+/** The state the gateway put in its RedirectUri, and what the API added. */
 export const CallbackQuery = z.object({
   state: z.string().regex(STATE_SHAPE).optional().openapi({
     description: "The single-use state of the onboarding, set by `POST /admin/onboarding`.",
@@ -50,7 +48,6 @@ export const CallbackQuery = z.object({
   error_description: z.string().max(1000).optional(),
 });
 
-/** The operator starts onboarding; the client's browser, with no credential, ends it. */
 const operator = tagged("onboarding", SECURITY.operator);
 const browser = tagged("onboarding", null);
 

@@ -1,20 +1,13 @@
 /**
  * @module
- * The `state` of each onboarding the gateway started (`onboarding/start.ts`), so the callback
- * can tell its own redirects from forged or replayed ones. Only the SHA-256 of a state is kept: the
- * state is a bearer secret in a URL. A row stays after use (until `RETENTION_MS` past its expiry)
- * so a replay is told apart from an unknown state.
- *
- * `take` is one synchronous read and write in the object, which runs one event at a time: of two
- * callbacks racing with the same state, exactly one gets it.
+ * The state of each onboarding the gateway started, kept as its SHA-256 (it is a bearer secret in
+ * a URL), and after use, so a replay is told from an unknown state. `take` is synchronous: of two
+ * callbacks racing with one state, exactly one gets it.
  */
 import { z } from "zod";
 import { Environment } from "../kernel/config";
 
-/**
- * The table as of layout 3 (frozen as step 3 of `tenant/directory-schema.ts`: change it with a new
- * step).
- */
+/** Frozen as step 3 of `tenant/directory-schema.ts`: change it with a new step. */
 export const ONBOARDING_STATES_TABLE = `CREATE TABLE IF NOT EXISTS onboarding_states (hash TEXT PRIMARY KEY, environment TEXT NOT NULL,
   expires_at INTEGER NOT NULL, used_at INTEGER)`;
 
@@ -27,14 +20,13 @@ const StateRow = z.object({
   used_at: z.number().nullable(),
 });
 
-/** What taking a state found. */
 export type TakenState =
   { ok: true; environment: Environment } | { ok: false; reason: "unknown" | "used" | "expired" };
 
 export class OnboardingStates {
   constructor(private readonly sql: SqlStorage) {}
 
-  /** Remembers a new state until `expiresAt` (epoch ms); forgets states long past theirs. */
+  /** Remembers a new state until `expiresAt`; forgets states long past theirs. */
   add(hash: string, environment: Environment, expiresAt: number, now: number): void {
     this.sql.exec("DELETE FROM onboarding_states WHERE expires_at < ?", now - RETENTION_MS);
     this.sql.exec(

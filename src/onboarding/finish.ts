@@ -1,12 +1,8 @@
 /**
  * @module
- * The end of onboarding v2: the callback's `state` is used up, `POST /Onboarding/Finalize` turns
- * the token into one client key per client, and each becomes a tenant through the same path as an
- * operator's registration (`tryRegisterTenant`: the key is checked with a token request, then
- * sealed in the tenant's object). The keys go nowhere else: not into the answer, a page or a log.
- *
- * The gateway key each registration issues is not kept or shown (the callback is seen by the
- * client's user, not the operator): the operator gets a key with `POST …/gateway-keys`.
+ * The end of onboarding v2: the state used up, Finalize's client keys each registered as an
+ * operator's would be. The keys go nowhere else; the gateway key each registration issues is not
+ * shown either (the client's user sees this page, not the operator).
  */
 import type { Bindings, Environment } from "../kernel/config";
 import { sha256Hex } from "../kernel/crypto";
@@ -15,14 +11,12 @@ import { tryRegisterTenant } from "../tenant/admin";
 import { baseSlug, slugCandidates } from "./slug";
 import { FinalizeAnswer, onboardingCall } from "./upstream";
 
-/** What the callback's query carries. */
 export interface CallbackQuery {
   state?: string | undefined;
   token?: string | undefined;
   error?: string | undefined;
 }
 
-/** A client that became a tenant. */
 export interface Connected {
   tenant: TenantName;
   client: string;
@@ -30,14 +24,13 @@ export interface Connected {
   organizationNumber: string | null;
 }
 
-/** A client the API onboarded that could not be registered, and why (never a secret). */
+/** A client that could not be registered, and why (never a secret). */
 export interface NotConnected {
   name: string;
   organizationNumber: string | null;
   detail: string;
 }
 
-/** Why an onboarding ends without tenants. */
 export type FinishFailure =
   | "unknown-state"
   | "used-state"
@@ -47,7 +40,6 @@ export type FinishFailure =
   | "refused"
   | "unavailable";
 
-/** The outcome of a callback. */
 export type Finished =
   | { ok: true; environment: Environment; connected: Connected[]; failed: NotConnected[] }
   | { ok: false; reason: FinishFailure; detail: string };
@@ -84,7 +76,7 @@ async function register(
     const r = await tryRegisterTenant(env, { environment, client, name, clientKey: c.ClientKey });
     if (r.ok)
       return { ok: true, value: { tenant: r.value.tenant, client, name, organizationNumber } };
-    // A taken slug is refused before anything is sent upstream: the next candidate costs nothing.
+    // A taken slug is refused before anything is sent upstream: the next one costs nothing.
     if (r.error.reason !== "conflict")
       return { ok: false, error: { name, organizationNumber, detail: r.error.detail } };
   }
@@ -94,10 +86,7 @@ async function register(
   };
 }
 
-/**
- * Completes an onboarding from its callback's query. The state is used up first, so a replay or
- * a second tab finds it used whatever happens next; a failed Finalize means starting again.
- */
+/** Completes an onboarding; the state is used up first, so a replay finds it used. */
 export async function finishOnboarding(env: Bindings, q: CallbackQuery): Promise<Finished> {
   if (!q.state) return { ok: false, ...STATE_FAILURES.unknown };
   const taken = await directoryStub(env).takeOnboardingState(await sha256Hex(q.state));
@@ -131,8 +120,7 @@ export async function finishOnboarding(env: Bindings, q: CallbackQuery): Promise
     };
   const connected: Connected[] = [];
   const failed: NotConnected[] = [];
-  // One at a time: each registration asks for a token, and they share the environment's budget
-  // anyway.
+  // One at a time: each asks for a token, and they share the environment's budget anyway.
   for (const c of finalized.value.OnboardedClientsInformation) {
     const r = await register(env, environment, c);
     if (r.ok) connected.push(r.value);

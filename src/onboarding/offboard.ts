@@ -1,11 +1,8 @@
 /**
  * @module
- * Offboarding: `DELETE /Offboarding/RemoveIntegration` for a tenant, before the operator removes it
- * (`removeTenant(…, { offboard: true })`). The call is the tenant's own (its token names the
- * client), so it goes through the one upstream client with the tenant's current registration as
- * the credential, the same way an order run calls: permit, token, one retry after a 401. The call
- * is a row of the tenant's request log (caller `console`, id `offboarding`): one that fails leaves
- * the tenant, and its row, for the operator to read; one that succeeds goes with the tenant.
+ * Offboarding: `DELETE /Offboarding/RemoveIntegration` as the tenant, before the operator removes
+ * it, through the one upstream client as an order run calls. A call that fails leaves the tenant,
+ * and its request-log row, for the operator to read.
  */
 import { readConfig, type Bindings } from "../kernel/config";
 import { unwrap } from "../kernel/outcome";
@@ -13,14 +10,12 @@ import { Problem } from "../kernel/problem";
 import { asOperator, parseTenantName, type TenantName } from "../kernel/stubs";
 import { loggedUpstream } from "../request-log/upstream";
 
-/** How long offboarding may take, ms: one call, perhaps a token request and a wait for a permit. */
+/** How long offboarding may take, ms: a call, perhaps a token request and a permit's wait. */
 const OFFBOARD_DEADLINE_MS = 30_000;
 
 /**
- * Removes the integration from the tenant's client upstream; throws a `Problem` when that did not
- * happen (the tenant is then left as it is). A client key the token endpoint refuses counts as
- * offboarded already: the API answers that way for an integration it no longer has on the client
- * (removed in the client's own settings, or by an earlier attempt whose answer was lost).
+ * Removes the integration upstream, or throws a `Problem`. A client key the token endpoint refuses
+ * counts as offboarded: that is how the API answers once the client no longer has the integration.
  */
 export async function offboardTenant(env: Bindings, name: TenantName): Promise<void> {
   const parsed = parseTenantName(name);

@@ -1,8 +1,7 @@
 /**
  * @module
- * The page the client's user lands on at the end of onboarding: what was connected, or why not.
- * Plain server-rendered HTML (`html` escapes every value), no script, no external asset. It never
- * shows a client key, a token, a state or a gateway key: none of them is passed in.
+ * The page at the end of onboarding: what was connected, or why not. Escaped HTML, no script; no
+ * key, token or state is ever passed in.
  */
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
@@ -10,10 +9,7 @@ import type { FinishFailure, Finished } from "./finish";
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
-/**
- * Headers of the page: never cached, framed or sent on as a Referer (its address held the state
- * and the onboarding token), and allowed nothing but its own inline style.
- */
+/** Never cached, framed or sent as a Referer (its address held the state and the token). */
 export const PAGE_HEADERS = {
   "cache-control": "no-store",
   "referrer-policy": "no-referrer",
@@ -22,7 +18,7 @@ export const PAGE_HEADERS = {
   "x-frame-options": "DENY",
 } as const;
 
-/** The status of each failure: the link's own faults are 4xx, the API's 5xx. */
+/** The link's own faults are 4xx, the API's 5xx. */
 const FAILURE_STATUS: Record<FinishFailure, 400 | 403 | 409 | 410 | 502 | 503> = {
   "unknown-state": 400,
   "used-state": 409,
@@ -55,7 +51,6 @@ function layout(title: string, body: Html): Html {
 <body><main>${body}</main></body></html>`;
 }
 
-/** The page for a callback's outcome, with its status. */
 export function callbackPage(f: Finished): {
   status: 200 | 400 | 403 | 409 | 410 | 502 | 503;
   page: Html;

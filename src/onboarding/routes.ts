@@ -1,9 +1,7 @@
 /**
  * @module
- * `GET /onboarding/callback`: where the client's browser lands after approving (or declining) in
- * the accounting system. Always an HTML page, errors included: a person reads it, not a program.
- * The work is `onboarding/finish.ts`; the declaration `onboarding/contract.ts`. The operator's
- * half (`POST /admin/onboarding`) is in `tenant/admin-routes.ts`.
+ * `GET /onboarding/callback`, where the client's browser lands after approving or declining.
+ * Always an HTML page, errors included: a person reads it, not a program.
  */
 import type { Context } from "hono";
 import type { GatewayApp } from "../kernel/app";
@@ -12,10 +10,7 @@ import { callbackPage, PAGE_HEADERS } from "./page";
 import { gatewayRouter } from "../kernel/routes/contract-kit";
 import { onboardingCallback } from "./contract";
 
-/**
- * A query that fails its schema (an over-long or repeated value) gets the page too, not a
- * problem+json.
- */
+/** A query that fails its schema gets the page too, not a problem+json. */
 function badQuery(c: Context<GatewayApp>) {
   const { status, page } = callbackPage({
     ok: false,

@@ -1,12 +1,6 @@
-/**
- * @module
- * The client slug of an onboarded client: from its name (readable, like the slugs operators pick),
- * or its organization number when the name gives nothing, then a number when it is taken.
- */
+/** @module An onboarded client's slug: from its name, else its organization number. */
 
-/**
- * Longest base a slug is built from, characters: room for a suffix within the 63 of `ClientSlug`.
- */
+/** Longest base a slug is built from: room for a suffix within the 63 of `ClientSlug`. */
 const MAX_BASE_CHARS = 50;
 /** Numbered candidates tried before a random suffix. */
 const NUMBERED_CANDIDATES = 20;

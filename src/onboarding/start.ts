@@ -1,9 +1,7 @@
 /**
  * @module
- * Step one of onboarding v2 through the gateway: a single-use `state`, kept (hashed) by the
- * directory, rides in the RedirectUri's query (the API checks the address without its parameters
- * and keeps them), and `POST /Onboarding/Initiate` answers the TemporaryUrl the client's user
- * opens.
+ * Step one of onboarding v2: a single-use state rides in the RedirectUri's query (the API keeps
+ * its parameters), and Initiate answers the TemporaryUrl the client's user opens.
  */
 import { z } from "zod";
 import { Environment, readConfig, type Bindings } from "../kernel/config";
@@ -13,16 +11,12 @@ import { Problem } from "../kernel/problem";
 import { directoryStub } from "../kernel/stubs";
 import { InitiateAnswer, onboardingCall } from "./upstream";
 
-/**
- * How long a state is accepted at the callback, ms: 30 minutes, longer than a TemporaryUrl lives
- * (15 minutes in the sandbox), so a user who approves in time is never refused by the gateway.
- */
+/** How long a state is accepted, ms: longer than a TemporaryUrl lives, so none is refused. */
 export const ONBOARDING_STATE_TTL_MS = 30 * 60 * 1000;
 
-/** The path of the callback, below the gateway's origin. */
 export const CALLBACK_PATH = "/onboarding/callback";
 
-/** What the operator hands to the client (the answer of `POST /admin/onboarding`). */
+/** What the operator hands to the client. */
 export const StartedOnboarding = z.strictObject({
   temporaryUrl: z.string().meta({
     description: "Hand this to the client's user: it opens the accounting system's approval page.",
@@ -35,13 +29,10 @@ export const StartedOnboarding = z.strictObject({
 export type StartedOnboarding = z.output<typeof StartedOnboarding>;
 
 /**
- * Starts an onboarding; `origin` is the gateway's own (the callback is
- * `{origin}/onboarding/callback`). Throws a `Problem`: 503 when the environment is not configured
- * or the API is unavailable, 502 when the API refuses Initiate (most often: the callback URL is not
- * whitelisted for the environment).
+ * Starts an onboarding. A `Problem`: 503 when the environment or API is unavailable, 502 when the
+ * API refuses Initiate (most often: the callback URL is not whitelisted).
  *
- * @example await startOnboarding(env, { environment: "demo", organizationNumber: "980386465",
- * origin: "https://gw.example" })
+ * @example await startOnboarding(env, { environment: "demo", origin: "https://gw.example" })
  */
 export async function startOnboarding(
   env: Bindings,
@@ -65,7 +56,7 @@ export async function startOnboarding(
   };
   const started = await onboardingCall(env, input.environment, "Initiate", body, InitiateAnswer);
   if (!started.ok) {
-    // The operator's request was valid; what the API refused is what the gateway sent.
+    // A 400 refused what the gateway sent, not the operator's request: a 502.
     if (started.error.reason === "bad-request")
       throw new Problem(
         "upstream-failed",

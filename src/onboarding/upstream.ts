@@ -1,11 +1,8 @@
 /**
  * @module
- * The two calls of onboarding v2, `POST /Onboarding/Initiate` and `POST /Onboarding/Finalize`.
- * The spec gives both an empty security requirement: there is no tenant and no token yet, so they
- * cannot go through `callUpstream`, which acts for a tenant and adds its bearer token. They still
- * carry the environment's subscription key (required on every call) and spend a permit of the
- * environment's shared budget, queued under a name no tenant can have (a slug has no underscore).
- * Neither is retried: Initiate is harmless to repeat by hand, and Finalize is single-use upstream.
+ * Onboarding's Initiate and Finalize: no tenant and no token yet, so not through `callUpstream`,
+ * but with the subscription key and a permit of the shared budget. Neither is retried: Finalize
+ * is single-use upstream.
  */
 import { z } from "zod";
 import { readConfig, type Bindings, type Environment } from "../kernel/config";
@@ -14,25 +11,18 @@ import { governorStub } from "../kernel/stubs";
 import { leaving } from "../upstream/departure";
 import { exchange, retryAfterSeconds } from "../upstream/transport";
 
-/**
- * The governor's queue for onboarding calls: fair against the tenants, and never a tenant's name.
- */
+/** The governor's queue for onboarding: never a tenant's name (a slug has no underscore). */
 const ONBOARDING_QUEUE = "_onboarding";
 /** How long an onboarding call may wait for a permit, ms: a person is waiting for a page. */
 const PERMIT_WAIT_MS = 10_000;
-/** Longest ProblemDetails text quoted to the operator, characters. */
 const MAX_DETAIL_CHARS = 300;
 
-/** `InitiateOnboardingResponseDto`. */
 export const InitiateAnswer = z.object({
   TemporaryUrl: z.url({ protocol: /^https?$/ }),
   ValidUntilDateTimeOffset: z.iso.datetime({ offset: true }).nullish(),
 });
 
-/**
- * `FinalizeOnboardingResponseDto`: each client's key is a secret, and goes nowhere but into a
- * tenant's object.
- */
+/** Each client's key is a secret, and goes nowhere but into a tenant's object. */
 export const FinalizeAnswer = z.object({
   OnboardedClientsInformation: z
     .array(
@@ -58,9 +48,8 @@ function problemText(body: unknown): string {
 }
 
 /**
- * Sends one onboarding call and parses its 200 answer with `schema`. A 400 is `bad-request` (the
- * API refused what was sent: an unknown token, a RedirectUri it does not accept); everything else
- * that is not a 200 is `unavailable`. Never throws; no key goes into a detail.
+ * One onboarding call, its 200 parsed with `schema`; a 400 is `bad-request`, anything else
+ * `unavailable`. Never throws; no key goes into a detail.
  */
 export async function onboardingCall<T extends z.ZodType>(
   env: Bindings,

@@ -1,9 +1,7 @@
 /**
  * @module
- * The accounts a tenant's settlements and payouts post to, checked against the client's chart for
- * the console's payouts page, and a missing one created through the API at the operator's word
- * (`POST /GeneralLedgerAccounts`, as the tenant, VAT code 0: none of these lines carries VAT). The
- * chart is read through the reference cache (`ledger/books.ts`), and a creation forgets it.
+ * The accounts a tenant's settlements and payouts post to, checked against the client's chart,
+ * and a missing one created at the operator's word (VAT code 0: none of these lines carries VAT).
  */
 import { readConfig, type Bindings } from "../kernel/config";
 import { readBooks } from "../ledger/books";
@@ -18,7 +16,6 @@ import { callUpstream } from "../upstream/client";
 /** How long a creation may take, ms, a wait for a permit included: the operator is waiting. */
 const CREATE_DEADLINE_MS = 10_000;
 
-/** One account the mapping posts to: what for, its number, the name it is created with. */
 export interface AccountRole {
   role: string;
   accountNo: number;
@@ -47,7 +44,7 @@ const NAMES: Record<number, string> = {
   [DEFAULT_PAYOUT_ACCOUNTS.currencyLossAccount]: "Valutatap (disagio)",
 };
 
-/** The accounts `mapping` settles and books payouts to, each once, in the order they are used. */
+/** The accounts `mapping` settles and books payouts to, each once. */
 export function accountRoles(mapping: OrderMapping): AccountRole[] {
   const p = mapping.payouts;
   const settle =
@@ -75,7 +72,7 @@ export function accountRoles(mapping: OrderMapping): AccountRole[] {
   return all.filter((a, i) => all.findIndex((b) => b.accountNo === a.accountNo) === i);
 }
 
-/** The mapping's accounts against the client's chart (one read, cached). */
+/** The mapping's accounts against the client's chart (one cached read). */
 export async function checkAccounts(
   env: Bindings,
   name: TenantName,
@@ -89,8 +86,7 @@ export async function checkAccounts(
 }
 
 /**
- * Creates account `role.accountNo` in the client's chart, as the tenant; the cached chart is
- * forgotten, so the next check reads the new one.
+ * Creates the account in the client's chart, as the tenant, and forgets the cached chart.
  *
  * @throws Problem when the API refuses or cannot be reached (nothing created then)
  */

@@ -1,11 +1,8 @@
 /**
  * @module
- * The clearing account's balance, read for a payout Stripe cannot itemise (a manual or instant
- * payout): one `GET /TrialBalance?date=…&accountNos=…`, the balance of the one account its orders
- * settle to on the payout's arrival date, in the client's currency. One call of the shared budget,
- * once per such payout; the trial balance is computed by the API, so no page of postings is read.
- * Beside the payout's amount it tells the operator how much of what the provider owes this payout
- * leaves: a manual payout of the whole balance leaves about nothing.
+ * The clearing account's balance on a payout's arrival date, for a payout Stripe cannot itemise:
+ * one `GET /TrialBalance`, computed by the API. Beside the payout's amount it tells the operator
+ * how much of what the provider owes this payout leaves.
  */
 import { z } from "zod";
 import { toMinor } from "../ledger/money";
@@ -14,7 +11,7 @@ import { parseRows } from "../ledger/replies";
 
 const TrialBalanceRow = z.object({ AccountNo: z.int(), Balance: z.number() });
 
-/** The balance of `accountNo` on `date` (YYYY-MM-DD), in minor units of the client's currency. */
+/** In minor units of the client's currency. */
 export async function clearingBalance(
   api: RunApi,
   accountNo: number,

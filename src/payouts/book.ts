@@ -1,10 +1,8 @@
 /**
  * @module
- * A payout run's calls to the API: the ids its voucher names (remembered by the tenant after the
- * first payout, so a later one looks nothing up), the rates of a payout in several currencies, the
- * voucher itself, and its reversal. The voucher's `ExternalImportReference` is the guard: a step
- * repeated after the API took the voucher gets its duplicate answer, and finds the voucher by its
- * reference instead of posting a second one.
+ * A payout run's calls to the API: the voucher's ids, its rates, the voucher, its reversal. The
+ * voucher's `ExternalImportReference` is the guard: a repeated step finds the voucher the API
+ * took instead of posting a second one.
  */
 import { z } from "zod";
 import { int64 } from "../../shared/v2/schema-kit";
@@ -14,7 +12,6 @@ import type { SettlementIds } from "../orders/port";
 import type { BookingPlan } from "./plan";
 import { planAccounts, rateKey, type PayoutVoucherBody, type VoucherIds } from "./voucher";
 
-/** What the run remembers of account ids between payouts (the tenant's settlement ids). */
 export interface AccountMemory {
   recall(accountNos: number[]): Promise<{ accountNo: number; ids: SettlementIds }[]>;
   learn(found: { accountNo: number; ids: SettlementIds }[]): Promise<void>;
@@ -30,15 +27,14 @@ const PostingReply = z.object({
   IsReversed: z.boolean().nullish(),
 });
 
-/** The voucher as the run records it. */
 export interface PostedVoucher {
   id: string;
   number: number | null;
 }
 
 /**
- * The ids the plan's voucher needs: remembered, or read in one call for every account missing and
- * one for the VAT codes (only when the fees take another code than 0, or code 0's id is unknown).
+ * The ids the voucher needs: remembered, or read in one call for the missing accounts and one for
+ * the VAT codes.
  *
  * @throws RunError (not retryable) naming an account the chart lacks, or a VAT code missing
  */
@@ -94,7 +90,7 @@ export async function voucherIds(
   return { accounts, noVatId, feeVatId };
 }
 
-/** The rates the plan needs (base currency per unit, by `rateKey`): one call each. */
+/** The rates the plan needs (base currency per unit, by `rateKey`), one call each. */
 export async function voucherRates(
   api: RunApi,
   plan: BookingPlan,
@@ -116,10 +112,7 @@ export async function voucherRates(
   return out;
 }
 
-/**
- * Posts the voucher; answers it, posted now or found by its reference when an earlier attempt had
- * posted it (`first`: false). `findOn` is an account the voucher posts to (its first line's).
- */
+/** Posts the voucher, or finds it on `findOn` when an earlier attempt posted it (`first` false). */
 export async function postVoucher(
   api: RunApi,
   body: PayoutVoucherBody,
@@ -145,8 +138,8 @@ export async function postVoucher(
 }
 
 /**
- * The voucher posted with `reference` on `accountNo` on `date`, from the account's transactions
- * (the API lists bank vouchers only one at a time, by id), or null when there is none standing.
+ * The unreversed voucher with `reference` on `accountNo` on `date`, from the account's
+ * transactions (the API lists bank vouchers only by id), or null.
  */
 export async function findVoucher(
   api: RunApi,
@@ -170,10 +163,7 @@ export async function findVoucher(
   return hit?.VoucherId ? { id: hit.VoucherId, number: hit.VoucherNo ?? null } : null;
 }
 
-/**
- * Reverses the voucher (`POST /Vouchers/Reverse/{id}`); true once it is reversed, by this call or
- * an earlier one (the API answers 409 to a second reversal).
- */
+/** Reverses the voucher; true once reversed, by this call or an earlier one (a 409 then). */
 export async function reverseVoucher(api: RunApi, id: string): Promise<true> {
   const reply = await api.call("POST", `/Vouchers/Reverse/${id}`, undefined as never);
   if (reply.status === 409 && /already reversed/i.test(reply.detail)) return true;

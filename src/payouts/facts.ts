@@ -1,20 +1,13 @@
-/**
- * @module
- * What the matcher (`match.ts`) knows of an order's run: whether the order and each refund is
- * settled, for how much, and where and on which day the money waits. Pure, over the run record the
- * order book keeps.
- */
+/** @module What the matcher knows of an order's run: what is settled, for how much, where, when. */
 import { settlementAccountOf, type OrderMapping } from "../ledger/mapping";
 import type { OrderRun, Settlement, StepRecord } from "../orders/runs";
 import type { OrderFacts, Settled } from "./plan";
 
 /**
- * An order's settlement as the matcher reads it. A run settled before runs recorded where is taken
- * as settled where the mapping settles its source now, on the day of its settle step: the one
- * assumption made, for runs of the weeks around the upgrade (docs/payouts.md).
+ * An order's settlement as the matcher reads it. The one assumption: a run that recorded no
+ * settlement is taken as settled where the mapping settles now, on its settle step's day.
  */
 export function factsOf(run: OrderRun, mapping: OrderMapping): OrderFacts {
-  /** Where a run of before settled, from its settle step: the mapping's account, that day. */
   const assumed = (steps: StepRecord[], name: string): Settlement | null => {
     const s = steps.find((x) => x.name === name && x.ok);
     return s

@@ -1,30 +1,23 @@
 /**
  * @module
- * How each payout event changes a payout's record (`records.ts`). Pure: the tenant's object stores
- * what these functions return in the same synchronous stretch as it read the record, so two
- * deliveries of one payout never start two runs.
+ * How each payout event changes a payout's record. Pure: the tenant's object stores the result in
+ * the synchronous stretch it read the record in, so two deliveries never start two runs.
  */
 import type { Source } from "../orders/order";
 import type { PayoutEvent } from "./payout";
 import { again, blank, type PayoutRecord, type PayoutState } from "./records";
 import { applyLedgerPayout } from "./stripe/intake";
 
-/**
- * What a delivery did to the record. `recorded`: kept, its run to start on a later event (a Stripe
- * payout whose lines Stripe has not finished).
- */
+/** What a delivery did. `recorded`: kept, its run to start on a later event (Stripe's). */
 export type PayoutIntake = "started" | "recorded" | "duplicate" | "cancelled" | "ignored";
 
-/** States a `payout.paid` with other lines may replace the payout in: nothing of it is posted. */
+/** States a `payout.paid` with other lines may replace the payout in: nothing is posted. */
 const REPLACEABLE: readonly PayoutState[] = ["received", "unmatched", "failed"];
 
-/** States a run has left with nothing posted and nothing to finish: `payout.failed` cancels them. */
+/** States a run left with nothing posted or to finish: `payout.failed` cancels them. */
 const CANCELLABLE: readonly PayoutState[] = ["waiting", "needs-key", "not-itemised"];
 
-/**
- * Applies one payout event to its record (null: none yet). Returns the new record (null: nothing
- * to store), what happened, and a sentence for the webhook's answer.
- */
+/** Applies one event to its record: the new record (null: nothing to store), what happened. */
 export function applyPayoutEvent(
   record: PayoutRecord | null,
   source: Source,
@@ -47,15 +40,14 @@ export function applyPayoutEvent(
         intake: "duplicate",
         detail: `Payout ${p.id} was received before: nothing new was started.`,
       };
-    // Other lines: the sender corrected the payout. Taken while nothing of it is posted; a booked
-    // payout is changed only by payout.failed (its voucher reversed) and a payout under a new id.
+    // Other lines: the sender corrected the payout, taken while nothing of it is posted.
     if (r.failed || !REPLACEABLE.includes(r.state))
       return {
         record: r,
         intake: "ignored",
         detail: `Payout ${p.id} is ${r.state}: a payout that differs from it is not taken. Send payout.failed to reverse a booked payout, and its replacement under a new id.`,
       };
-    // The operator's confirmation was of the lines replaced: the new ones need their own.
+    // The operator's confirmation was of the replaced lines: the new ones need their own.
     const replaced = {
       ...r,
       payout: p,
@@ -106,15 +98,11 @@ export function applyPayoutEvent(
   };
 }
 
-/**
- * What follows a run's end, given the record it reported into: a payout that failed meanwhile is
- * reversed (a new attempt), or, if the run just reversed or cancelled, nothing.
- */
+/** After a run's end: a payout that failed meanwhile is reversed (a new attempt). */
 export function afterRun(r: PayoutRecord): PayoutRecord {
   const ended = r.state === "booked" || r.state === "unmatched" || r.state === "failed";
   return r.failed && ended ? again(r, "reversing") : r;
 }
 
-/** Whether the record's current attempt still needs its Workflow instance. */
 export const needsStart = (r: PayoutRecord) =>
   !r.started && (r.state === "received" || r.state === "reversing");

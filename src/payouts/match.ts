@@ -1,15 +1,9 @@
 /**
  * @module
- * A payout's lines matched to the tenant's settled orders and refunds, and, when every line
- * matches and the lines add up to the deposit, the plan of its one bank voucher. Pure: the tenant's
- * object runs it over its order book (`payouts/tenant/payout-desk.ts`) and claims the matched
+ * A payout's lines matched to the tenant's settled orders and refunds and, when all match and add
+ * up to the deposit, the plan of its one bank voucher. Nothing is guessed: every mismatch is an
+ * issue naming its line, and nothing is booked. Pure; the tenant's object claims the matched
  * orders in the same synchronous stretch, so two payouts never book one order.
- *
- * Nothing is guessed: a line for an order this tenant never settled, an amount that is not the
- * order's, an order already in another payout, a deposit the lines do not explain, each is an
- * issue naming its line, and the payout is not booked at all. Nor is a payout its source's rules
- * forbid (`rules.ts`): one that pays out no order (unless the operator confirmed it: then every
- * other check still holds), or names orders its sender may not claim.
  */
 import { formatMinor } from "../ledger/money";
 import type { OrderMapping } from "../ledger/mapping";
@@ -19,16 +13,12 @@ import type { ClearingCredit, MatchLookup, MatchResult, Settled } from "./plan";
 import { MAX_ISSUES, type IssueReason, type PayoutIssue } from "./records";
 import { rulesIssue } from "./rules";
 
-/**
- * Distinct (currency, day) rates one payout may need: each is a call to `GET /CurrencyRates`. A
- * month of daily settlements; a payout spanning more is shown, not booked.
- */
+/** Distinct (currency, day) rates one payout may look up, a call each: a month of settlements. */
 export const MAX_RATE_LOOKUPS = 31;
 
-/** The client's own currency: what the API converts every line into. */
+/** The client's own currency, into which the API converts every line. */
 export const BASE_CURRENCY = "NOK";
 
-/** The settlement a line credits, or the issue that keeps it from matching. */
 function lineSettlement(
   l: PayoutLine,
   i: number,
@@ -74,9 +64,8 @@ function lineSettlement(
 }
 
 /**
- * Matches `payout` against the book (`lookup`) under `mapping`: the plan of its voucher and the
- * orders to claim, or every issue (the first `MAX_ISSUES` of them, and their count).
- * `ordersWaived`: the operator confirmed it pays out no order (`PayoutRecord.confirmedBy`).
+ * The plan of `payout`'s voucher and the orders to claim, or its issues. `ordersWaived`: the
+ * operator confirmed it pays out no order.
  */
 export function matchPayout(
   source: Parameters<typeof reference>[0],
@@ -153,7 +142,7 @@ export function matchPayout(
       orders: 0,
       refunds: 0,
     };
-    // In the payout's currency the line says it; in another, the order's own amount left clearing.
+    // In another currency than the payout's, the order's own amount left clearing.
     c.amount += fx ? (line.type === "refund" ? -settled.total : settled.total) : line.amount;
     if (line.type === "refund") c.refunds++;
     else c.orders++;
@@ -197,7 +186,6 @@ export function matchPayout(
   };
 }
 
-/** The distinct rates a voucher in several currencies needs (none for the base currency). */
 function rateLookups(payout: Payout, clearing: ClearingCredit[]) {
   const wanted = new Map<string, { currency: string; date: string }>();
   const want = (currency: string, date: string) => {

@@ -1,17 +1,7 @@
 /**
  * @module
- * The record of one payout's reconciliation, as the tenant's object keeps it (how each payout event
- * changes it: `intake.ts`), the instance id of its runs and what they report.
- *
- * A payout's states: `received` (recorded, its run to start), `running`, `unmatched` (its lines do
- * not all match this tenant's settled orders, do not add up to the deposit, or pay out no order:
- * nothing posted, the issues named, waiting for a retry, a corrected delivery or, when it pays out
- * no order, the operator's confirmation), `booked` (its one bank voucher is posted), `failed` (the
- * run failed: the API refused or kept failing), `reversing` and `reversed` (`payout.failed` after
- * booking: the voucher is reversed), `cancelled` (`payout.failed` before anything was posted). A
- * payout read from Stripe may also be `waiting` (Stripe has not finished its lines), `needs-key`
- * (no Stripe key, or Stripe refused it: nothing read, nothing posted) or `not-itemised` (a manual
- * or instant payout: recorded with the reason, never booked).
+ * The record of one payout's reconciliation as the tenant's object keeps it, the instance id of
+ * its runs and what they report. Its states are described in docs/payouts.md.
  */
 import { z } from "zod";
 import { sha256Hex } from "../kernel/crypto";
@@ -20,7 +10,6 @@ import { StepRecord } from "../orders/runs";
 import type { TenantName } from "../kernel/stubs";
 import { Payout } from "./payout";
 
-/** Where a payout stands. */
 export const PayoutState = z.enum([
   "received",
   "running",
@@ -36,7 +25,7 @@ export const PayoutState = z.enum([
 ]);
 export type PayoutState = z.output<typeof PayoutState>;
 
-/** Why a payout does not match: one code per kind of mismatch (`docs/payouts.md`). */
+/** Why a payout does not match: one code per kind of mismatch. */
 export const IssueReason = z.enum([
   "no-order",
   "unknown-order",
@@ -63,10 +52,7 @@ export const PayoutIssue = z.object({
 });
 export type PayoutIssue = z.output<typeof PayoutIssue>;
 
-/**
- * The payout's voucher: its reference and bank account, set when the run plans it (before it
- * posts), and its id and number once the API answered them.
- */
+/** The voucher's reference and bank account, set before it posts; its id and number after. */
 export const PayoutVoucher = z.object({
   reference: z.string(),
   bankAccount: z.int(),
@@ -75,26 +61,22 @@ export const PayoutVoucher = z.object({
 });
 export type PayoutVoucher = z.output<typeof PayoutVoucher>;
 
-/**
- * What the gateway knows of a payout it reads from Stripe: how Stripe made it, whether its lines
- * were read, and for one Stripe cannot itemise, why, and the clearing account's balance instead.
- */
+/** What the gateway knows of a payout it reads from Stripe. */
 export const StripeFacts = z.object({
   automatic: z.boolean(),
   method: z.string(),
   reconciliation: z.enum(["completed", "in_progress", "not_applicable"]),
   /** Balance transactions read for its lines (its own included); null until they are read. */
   linesRead: z.int().nullable(),
-  /** Why Stripe cannot itemise it (a manual or instant payout); null when it can. */
+  /** Why Stripe cannot itemise it; null when it can. */
   notItemised: z.string().nullable(),
-  /** The clearing account's balance on the arrival date (minor units), read instead of lines. */
+  /** The clearing account's balance on the arrival date, read instead of lines. */
   clearing: z
     .object({ accountNo: z.int(), balance: z.int(), asOf: z.iso.date(), currency: z.string() })
     .nullable(),
 });
 export type StripeFacts = z.output<typeof StripeFacts>;
 
-/** Everything the gateway knows about one payout. */
 export const PayoutRecord = z.object({
   source: Source,
   payoutId: z.string(),
@@ -102,32 +84,29 @@ export const PayoutRecord = z.object({
   state: PayoutState,
   receivedAt: z.string(),
   updatedAt: z.string(),
-  /** `payout.paid` and `payout.failed` deliveries of this payout. */
   deliveries: z.int(),
   attempt: z.int(),
-  /** Whether the Workflow instance of the current attempt exists (false: the alarm starts it). */
+  /** Whether the current attempt's Workflow instance exists (false: the alarm starts it). */
   started: z.boolean(),
-  /** When the provider said the payout failed, and why; null while it stands. */
+  /** When the provider said the payout failed, and why. */
   failed: z.object({ at: z.string(), reason: z.string().nullable() }).nullable(),
-  /** What keeps it from being booked (at most `MAX_ISSUES`), and how many there are in all. */
+  /** At most `MAX_ISSUES`; `issueCount` counts them all. */
   issues: z.array(PayoutIssue),
   issueCount: z.int(),
   voucher: PayoutVoucher.nullable(),
   error: z.object({ step: z.string(), detail: z.string() }).nullable(),
   steps: z.array(StepRecord),
-  /** A payout read from Stripe (null for one whose lines came in its event). */
+  /** Null for a payout whose lines came in its event. */
   stripe: StripeFacts.nullable().default(null),
   /**
-   * Who accepted that it pays out no order, and when (`rules.ts`, `needs-orders`): only the
-   * operator. Absent until then, and again once other lines replace the ones accepted. Optional, so
-   * rows stored before it read as unconfirmed.
+   * The operator's acceptance that it pays out no order; cleared when other lines replace the
+   * ones accepted. Optional, so older rows read as unconfirmed.
    */
   confirmedBy: z.literal("operator").optional(),
   confirmedAt: z.string().optional(),
 });
 export type PayoutRecord = z.output<typeof PayoutRecord>;
 
-/** A new record of `payout`, received at `at`, its run to start. */
 export function blank(source: Source, payout: Payout, at: string): PayoutRecord {
   return {
     source,
@@ -149,18 +128,17 @@ export function blank(source: Source, payout: Payout, at: string): PayoutRecord 
   };
 }
 
-/** A new attempt of `r` in `state`, its run to start. */
 export function again(r: PayoutRecord, state: "received" | "reversing"): PayoutRecord {
   return { ...r, state, attempt: r.attempt + 1, started: false, error: null };
 }
 
-/** Issues kept on a record: enough to act on; the count says how many more there are. */
+/** Issues kept on a record: enough to act on. */
 export const MAX_ISSUES = 200;
 
-/** What a payout run's Workflow instance is told: which tenant's which payout. Nothing secret. */
+/** What a payout run's Workflow instance is told. Nothing secret. */
 export interface PayoutParams {
   tenant: TenantName;
-  /** The tenant's registration the run belongs to: a run never outlives it. */
+  /** A run never outlives the registration it belongs to. */
   registration: string;
   source: Source;
   payoutId: string;
@@ -168,17 +146,14 @@ export interface PayoutParams {
 }
 
 /**
- * The Workflow instance id of a payout's attempt: derived, so a second start of one attempt is
- * refused by the engine ("already exists"), a retry gets an instance of its own, and so does the
- * same payout after the tenant was registered again. Hashed: payout ids may hold characters
- * instance ids may not.
+ * A payout attempt's instance id: derived, so the engine refuses a second start of one attempt.
+ * Hashed: payout ids may hold characters instance ids may not.
  */
 export async function payoutInstanceId(p: PayoutParams): Promise<string> {
   const hex = await sha256Hex(JSON.stringify([p.tenant, p.registration, p.source, p.payoutId]));
   return `p-${hex.slice(0, 40)}-${p.attempt}`;
 }
 
-/** A payout run's report: its state and what it found, and a finished step. */
 export interface PayoutPatch {
   state?: PayoutState;
   issues?: PayoutIssue[];
@@ -186,6 +161,6 @@ export interface PayoutPatch {
   voucher?: PayoutVoucher | null;
   error?: PayoutRecord["error"];
   step?: StepRecord;
-  /** A Stripe payout's clearing balance, read instead of its lines (kept in its `stripe`). */
+  /** A Stripe payout's clearing balance, read instead of its lines. */
   clearing?: StripeFacts["clearing"];
 }

@@ -1,37 +1,21 @@
 /**
  * @module
- * What a payout must be before it may reach the bank, by where it came from. Pure: the matcher
- * (`match.ts`) asks `payoutRules` of every payout, and the Standard payout's schema
- * (`orders/adapters/standard-schema.ts`) asks `senderSignError` of every line a sender writes.
- *
- * The rules are keyed by the payout's verified source (the webhook route it came on), never by its
- * `provider`, which the sender writes and could set to whatever is most lenient. Only the operator
- * can waive one, and only `needs-orders`, for one payout's lines as they stand (`confirmable`): a
- * gateway key's holder cannot, being whoever could have sent such a payout in the first place.
+ * What a payout must be before it may reach the bank, keyed by its verified source, never by the
+ * `provider` its sender writes. Only the operator can waive a rule, and only `needs-orders`: a
+ * gateway key's holder may be who sent the payout. Pure. See docs/payouts.md.
  */
 import type { Source } from "../orders/order";
 import type { Payout, PayoutLine } from "./payout";
 import type { PayoutIssue, PayoutRecord } from "./records";
 
-/** What a payout of one source must be. */
 export interface PayoutRules {
-  /** The sources whose orders its lines may name (`Payout.orderSource`). */
+  /** The sources whose orders its lines may name. */
   orderSources: readonly Source[];
-  /**
-   * Whether it must pay out at least one of the tenant's orders: a charge or refund line that
-   * matches. Adjustments, fee and dispute lines move money with no buyer and no order behind it;
-   * a payout of only those is held `unmatched` rather than booked to the bank on its sender's
-   * word. A provider whose payouts may be a reserve released or a balance repaid alone gets false.
-   */
+  /** Whether a charge or refund line must match: other lines have no order behind them. */
   requiresOrders: boolean;
 }
 
-/**
- * By source. A Standard payout is how the providers ledgergate does not read itself (Vipps
- * MobilePay, Klarna, Shopify Payments) pay out standard, Shopify and WooCommerce orders. Stripe's
- * orders are paid out by Stripe's own payouts, read from Stripe (docs/payouts.md), so a Standard
- * sender cannot claim them ahead of Stripe. Shopify and WooCommerce send no payouts.
- */
+/** Stripe's orders are paid out by Stripe's own payouts, so no Standard sender may claim them. */
 const RULES: Record<Source, PayoutRules> = {
   standard: { orderSources: ["standard", "shopify", "woocommerce"], requiresOrders: true },
   stripe: { orderSources: ["stripe"], requiresOrders: true },
@@ -39,19 +23,14 @@ const RULES: Record<Source, PayoutRules> = {
   woocommerce: { orderSources: [], requiresOrders: true },
 };
 
-/** The rules a payout that came from `source` is held to. */
 export function payoutRules(source: Source): PayoutRules {
   return RULES[source];
 }
 
-/** Whether a line is a sale's: a charge or refund, the lines that name the tenant's orders. */
+/** Whether a line is a charge or refund, the lines that name the tenant's orders. */
 export const isSale = (l: Pick<PayoutLine, "type">) => l.type === "charge" || l.type === "refund";
 
-/**
- * The payout's own issue when its rules forbid it whatever its lines say (null: none): it names
- * orders of a source its sender may not claim, or, needing orders, has no charge or refund line
- * and the operator has not confirmed it (`ordersWaived`).
- */
+/** The payout's own issue when its rules forbid it whatever its lines say, or null. */
 export function rulesIssue(
   source: Source,
   payout: Payout,
@@ -74,19 +53,13 @@ export function rulesIssue(
   return null;
 }
 
-/**
- * Whether the operator may confirm the payout: it is held for `needs-orders` and nothing else (the
- * rule's issue is the only one the matcher then gives), and the provider has not said it failed.
- */
+/** Whether the operator may confirm the payout: held for `needs-orders`, and not failed. */
 export const confirmable = (r: Pick<PayoutRecord, "state" | "failed" | "issues">) =>
   r.state === "unmatched" && !r.failed && r.issues.some((i) => i.reason === "needs-orders");
 
 /**
- * Why a line a sender wrote is signed as no provider's ledger signs it (null: it is not): a
- * negative fee (a fee given back is an `adjustment`), a negative charge, a positive refund, or a
- * positive fee line. Each would move money into the bank with no sale behind it. Only for lines a
- * sender writes: a ledger read from the provider (Stripe's) books its fee refunds as it states
- * them.
+ * Why a line a sender wrote is signed as no provider's ledger signs it, or null: each such line
+ * would move money into the bank with no sale behind it. Not for lines read from Stripe.
  */
 export function senderSignError(
   l: Pick<PayoutLine, "type" | "amount" | "fee">,

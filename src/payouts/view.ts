@@ -1,11 +1,8 @@
 /**
  * @module
- * A payout as a caller with the tenant's gateway key sees it (`GET /payouts/{source}/{payoutId}`,
- * the list, the retry, and the operator's confirmation), and an unpaid order
- * (`GET /payouts/unpaid-orders`). The schemas are the ones `/openapi.json` publishes, and the
- * functions return their types, so a field added to one and not the other fails to compile. Money
- * as decimal strings, as everywhere in ledgergate's own answers; the lines are summed by kind, not
- * listed (a payout may have thousands).
+ * A payout, and an unpaid order, as the tenant's callers see them: the published schemas, which
+ * the functions return, so the two cannot drift. Lines are summed by kind, not listed (a payout
+ * may have thousands).
  */
 import { z } from "zod";
 import { formatMinor } from "../ledger/money";
@@ -16,10 +13,8 @@ import { IssueReason, PayoutState, type PayoutRecord } from "./records";
 
 const Decimal = z.string().meta({ description: "An amount, a decimal string." });
 
-/** The lines of one kind: how many, their gross amounts and their fees. */
 const LineSum = z.strictObject({ lines: z.int(), amount: Decimal, fee: Decimal });
 
-/** A payout as the tenant's gateway key sees it. */
 export const PayoutView = z.strictObject({
   source: Source,
   payoutId: z.string(),
@@ -109,7 +104,6 @@ export type PayoutView = z.output<typeof PayoutView>;
 
 const TYPES: PayoutLineType[] = ["charge", "refund", "fee", "adjustment", "dispute"];
 
-/** The record as the tenant's gateway key sees it. */
 export function payoutView(r: PayoutRecord): PayoutView {
   const p = r.payout;
   const sums = Object.fromEntries(
@@ -163,7 +157,7 @@ export function payoutView(r: PayoutRecord): PayoutView {
   };
 }
 
-/** An order settled to a clearing account that no payout has paid out yet. */
+/** An order settled to a clearing account that no payout has paid out. */
 export const UnpaidOrder = z.strictObject({
   source: Source,
   orderId: z.string(),
@@ -175,7 +169,7 @@ export const UnpaidOrder = z.strictObject({
 });
 export type UnpaidOrder = z.output<typeof UnpaidOrder>;
 
-/** The order as the unpaid list shows it; null for one without a recorded settlement. */
+/** Null for an order without a recorded settlement. */
 export function unpaidView(r: OrderRun): UnpaidOrder | null {
   if (!r.settlement) return null;
   return {

@@ -1,10 +1,8 @@
 /**
  * @module
- * A payout's one bank voucher (`POST /Vouchers/BankJournals`), from its plan (`match.ts`): the bank
- * debited with the deposit, each clearing account credited with what its orders and refunds left
- * there, the fees, adjustments and disputes on the mapping's accounts, and, when the orders were in
- * another currency than the payout, what the rates made of it on the gain or loss account. The
- * voucher balances by construction: the plan only exists when the lines add up to the deposit.
+ * A payout's one bank voucher from its plan: the deposit, the clearing credits, fees, adjustments,
+ * disputes and any currency difference. It balances by construction: a plan exists only when the
+ * lines add up to the deposit. See docs/payouts.md.
  */
 import type { z } from "zod";
 import type { BankVoucherLinePost, BankVoucherPost } from "../../shared/v2/vouchers";
@@ -12,28 +10,23 @@ import { mulDiv, toDecimal } from "../ledger/money";
 import { BASE_CURRENCY } from "./match";
 import type { BookingPlan } from "./plan";
 
-/** The voucher's body and one of its lines, as the shared schema types them. */
 export type PayoutVoucherBody = z.input<typeof BankVoucherPost>;
 type Line = z.input<typeof BankVoucherLinePost>;
 
-/** Ids the voucher names that only the API knows: accounts by number, VAT codes. */
+/** Ids only the API knows: accounts by number, VAT code 0, and the fee lines' VAT code. */
 export interface VoucherIds {
   accounts: Record<number, number>;
-  /** VAT code 0, for every line but the fees'. */
   noVatId: number;
-  /** The fee lines' VAT code (the mapping's `feeVatCode`). */
   feeVatId: number;
 }
 
-/** A rate's key in the rates the run looked up. */
 export const rateKey = (currency: string, date: string) => `${currency}:${date}`;
 
 /** Rates are kept to six decimals, as the API answers them: integer millionths keep sums exact. */
 const MICRO = 1_000_000;
 
 /**
- * The voucher of `plan`, with `rates` (NOK per unit, by `rateKey`) when it needs them, and what
- * the rates made of it in øre of the base currency (positive: a loss, booked as a debit).
+ * The voucher of `plan`, and what the rates made of it in øre (positive: a loss, a debit).
  *
  * @throws Error when an id or a rate the plan needs is missing: the run looked them up first
  */
@@ -114,7 +107,6 @@ export function voucherOf(
   };
 }
 
-/** Every account number the plan posts to (the gain and loss accounts only with rates). */
 export function planAccounts(plan: BookingPlan): number[] {
   const fx = plan.rates.length > 0 || plan.clearing.some((c) => c.currency !== plan.currency);
   const all = [plan.bankAccount, ...plan.clearing.map((c) => c.accountNo)];

@@ -1,16 +1,7 @@
 /**
  * @module
- * Whether a `/v2` call is an operation of API v2, decided by the gateway from its catalog
- * (`shared/v2/catalog.ts`) before anything is sent. A path the catalog does not know is the
- * gateway's own `404`, a method the path does not take its `405` with `Allow`: sending them would
- * spend a permit of the environment's shared budget on an answer known in advance, and the API's
- * own 404 names its root (`/Demo/v2/...`) and carries no request id.
- *
- * It runs after the gateway key is authenticated (`v2/routes.ts`), so a caller without a valid key
- * learns nothing of the catalog. Since the live API grows ahead of the catalog, an operation it
- * does not list yet is let through, unchanged and unchecked, when the operator lists it in
- * `V2_EXTRA_OPERATIONS` (`v2-extra-operations.ts`) or the caller sends
- * `X-Ledgergate-Uncataloged: pass` (the caller's own budget, the caller's own risk of a typo).
+ * Whether a `/v2` call is an operation of API v2, from the catalog, before anything is sent.
+ * See docs/design/v2-passthrough.md.
  */
 import { matchOperation } from "../../shared/v2/catalog";
 import { log } from "../kernel/log";
@@ -20,26 +11,17 @@ import { nearestPath } from "./suggest";
 
 /** The header with which a caller lets an uncataloged call through. */
 export const UNCATALOGED_HEADER = "X-Ledgergate-Uncataloged";
-/** Its one accepted value. */
 const PASS = "pass";
 
 /**
- * Operations of the live API that the catalog does not list and the gateway knows anyway: the
- * offboarding call the gateway itself makes (`onboarding/offboard.ts`), which a caller may make
- * through `/v2` too. It stays out of the shared catalog because the sandbox's catalog walk
- * (`test/sandbox/catalog.test.ts`) calls every operation there, and this one removes the walking
- * integration.
+ * The offboarding call, known although not in the shared catalog: the sandbox's catalog walk calls
+ * every operation there, and this one would remove the walking integration.
  */
 const KNOWN_BEYOND_CATALOG = parseExtraOperations("DELETE /Offboarding/RemoveIntegration");
 
 /**
- * Throws the gateway's problem unless `method path` may be sent: a catalog operation, one the
- * operator lists, or any call whose caller sent `X-Ledgergate-Uncataloged: pass`.
+ * Throws a 404 or 405 unless `method path` is in the catalog, the operator's list, or let through.
  *
- * @param method upper case
- * @param path below the v2 root, as `v2Path` checked it
- * @param headers the caller's headers
- * @param extra the operator's `V2_EXTRA_OPERATIONS`
  * @example admitOperation("GET", "/Custmers", headers, config.v2ExtraOperations) // throws a 404
  */
 export function admitOperation(
@@ -76,7 +58,7 @@ export function admitOperation(
   );
 }
 
-/** Whether the caller let the call through; throws a 400 for any value but `pass`. */
+/** Whether the caller let the call through; a 400 for any value but `pass`. */
 function passHeader(headers: Headers): boolean {
   const value = headers.get(UNCATALOGED_HEADER);
   if (value === null) return false;

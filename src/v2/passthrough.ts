@@ -1,9 +1,8 @@
 /**
  * @module
- * A `/v2/*` call passed through for its caller's tenant: the path checked, the body limited and
- * validated against the catalog before anything is sent, one call through the upstream client, and
- * the answer passed back with only the headers that belong to it. Shaping (`v2/shaping/`) works on
- * the `V2Request` between reading and sending: a changed request is a new object, never an edit.
+ * A `/v2/*` call passed through: checked before anything is sent, one upstream call, the answer
+ * with only its own headers. Shaping changes a request as a new object, never an edit.
+ * See docs/design/v2-passthrough.md.
  */
 import type { z } from "zod";
 import { readCapped } from "../../shared/bytes";
@@ -20,69 +19,39 @@ import { admitOperation } from "./operation";
 import { v2Path } from "./path";
 import { fieldErrors } from "../kernel/validate";
 
-/**
- * Largest body passed through, bytes: the API's largest upload (a 30 MB pdf) with room for
- * multipart framing.
- */
+/** Largest body passed through, bytes: the API's 30 MB pdf upload with room for framing. */
 export const MAX_PASSTHROUGH_BODY_BYTES = 32 * 1024 * 1024;
-/**
- * Bodies up to this size are buffered, so a call can be resent after a 401; larger ones are
- * streamed.
- */
+/** Bodies up to this size are buffered, so a call can be resent after a 401. */
 export const BUFFERED_BODY_BYTES = 1024 * 1024;
 
-/** How long a call may take in all, ms, unless the caller asks otherwise with `X-Deadline-Ms`. */
 export const DEFAULT_DEADLINE_MS = 30_000;
-/** The longest deadline a caller may ask for, ms. */
 export const MAX_DEADLINE_MS = 120_000;
 
-/**
- * A `/v2` request read and checked as far as it can be before shaping: its operation, path, query,
- * deadline and body. What shaping does with it (`v2/shaping/`) happens between `readV2Request` and
- * `sendV2`; the plain pass-through is `sendV2(r, checkedBody(r), trace)`.
- */
+/** A request read and checked before shaping; the plain pass-through sends `checkedBody(r)`. */
 export interface V2Request {
   env: Bindings;
   /** A gateway key's caller, or an assistant's OAuth grant (an MCP tool's call). */
   caller: Holder;
   config: EnvironmentConfig;
   requestId: string;
-  /** The gateway's origin, for links in answers. */
   origin: string;
   method: string;
   /** Below the v2 root, checked by `v2Path`. */
   path: string;
-  /** `?…` or empty, as the caller sent it. */
   search: string;
-  /** The caller's headers (not yet filtered: `upstreamHeaders` does that when sending). */
+  /** Unfiltered: `upstreamHeaders` filters them when sending. */
   headers: Headers;
-  /** Epoch ms by which the caller needs an answer. */
   deadline: number;
-  /**
-   * The body as read: buffered when it is checked or small enough to resend, else a size-limited
-   * stream.
-   */
+  /** Buffered when checked or small enough to resend, else a size-limited stream. */
   body: ArrayBuffer | ReadableStream | null;
-  /** The isolate's verified keys, spares a warm call the tenant's object. */
   accessCache?: AccessCache;
-  /**
-   * Whose traffic it is in the governor's queue (`Lane`): `caller` for a `/v2` request, `assistant`
-   * for an MCP tool's call (`assistants/mcp/holder-port.ts`). Every upstream call the shaping makes
-   * for this request (lookups, pages, the write) goes in the same lane.
-   */
+  /** The governor's lane of every upstream call made for this request (lookups, pages, write). */
   lane: Lane;
-  /**
-   * Where work that follows the answer goes (`ctx.waitUntil`): announcing a write
-   * (`events/announce.ts`). Without it that work is awaited before the answer is returned.
-   */
+  /** Where work after the answer goes (`ctx.waitUntil`); without it, it is awaited first. */
   after?: (work: Promise<unknown>) => void;
 }
 
-/**
- * The caller's `/v2` request, its path, operation, deadline and size checked; throws a `Problem`
- * for bad input before anything is sent. The cheap checks come first: the path, whether the catalog
- * knows the operation (`admitOperation`), the deadline, and only then the body is read.
- */
+/** The caller's request, checked cheapest first; throws a `Problem` before anything is sent. */
 export async function readV2Request(
   env: Bindings,
   caller: Holder,
@@ -119,22 +88,14 @@ export async function readV2Request(
   };
 }
 
-/**
- * The body to send as it is: checked against the catalog when a schema applies. Throws a `Problem`
- * for a malformed or invalid body.
- */
+/** The body to send as it is, checked against the catalog's schema when one applies. */
 export function checkedBody(r: V2Request): ArrayBuffer | ReadableStream | null {
   const rule = bodyRule(r.method, r.path);
   if (rule && r.body instanceof ArrayBuffer) check(r.headers, r.body, rule);
   return r.body;
 }
 
-/**
- * Sends `r` with `body` to the API for its caller's tenant and answers the API's response: same
- * status and body, useful headers only. Throws a `Problem` when no answer can be had. `trace` is
- * filled in for the request's log line. A write that succeeded is announced here
- * (`events/announce.ts`), in the one path every write takes, whoever its caller.
- */
+/** Sends `r`; a write that succeeded is announced here, the one path every write takes. */
 export async function sendV2(
   r: V2Request,
   body: ArrayBuffer | ReadableStream | null,
@@ -156,18 +117,11 @@ export async function sendV2(
   return WRITES.has(r.method) ? announceWrite(r, answer) : answer;
 }
 
-/** Methods that change something upstream: their answers are announced when they succeed. */
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
- * The epoch ms by which a call started at `started` must be answered, from its `X-Deadline-Ms`
- * header (absent: `DEFAULT_DEADLINE_MS`). Throws a 400 `Problem` for a value that is not a whole
- * number of 1–120000: replacing it with the default, or clamping it, would run the call under a
- * deadline the caller never asked for and never hears of.
+ * The deadline from `X-Deadline-Ms`; a value outside 1–120000 is a 400, never clamped.
  *
- * @param header the header's value, or null when it was not sent
- * @param started epoch ms the call arrived
- * @returns epoch ms
  * @example deadlineOf("5000", Date.now()) // now + 5 s; deadlineOf("0", now) throws
  */
 export function deadlineOf(header: string | null, started: number): number {
@@ -182,10 +136,7 @@ export function deadlineOf(header: string | null, started: number): number {
   return started + asked;
 }
 
-/**
- * Request headers that cross to the API; everything else (Authorization, cookies, hop-by-hop, cf-*)
- * stays.
- */
+/** Request headers that cross to the API; Authorization, cookies, hop-by-hop and cf-* stay. */
 const REQUEST_HEADERS = [
   "accept",
   "accept-language",
@@ -195,7 +146,6 @@ const REQUEST_HEADERS = [
   "if-none-match",
   "if-modified-since",
 ];
-/** Response headers that come back to the caller. */
 const RESPONSE_HEADERS = [
   "content-type",
   "content-length",
@@ -208,16 +158,11 @@ const RESPONSE_HEADERS = [
   "www-authenticate",
 ];
 
-/** How the gateway checks a body before sending it. */
 interface BodyRule {
   schema: z.ZodType;
   type: "json" | "json-patch";
 }
 
-/**
- * The catalog's schema for the operation's body, if it takes JSON: every POST and PATCH of the API
- * is checked.
- */
 function bodyRule(method: string, path: string): BodyRule | null {
   const m = matchOperation(method, path);
   if (
@@ -229,7 +174,6 @@ function bodyRule(method: string, path: string): BodyRule | null {
   return { schema: m.op.schema, type: m.op.body };
 }
 
-/** The headers to send upstream. */
 export function upstreamHeaders(inbound: Headers, requestId: string): Headers {
   const out = new Headers();
   for (const name of REQUEST_HEADERS) {
@@ -241,11 +185,7 @@ export function upstreamHeaders(inbound: Headers, requestId: string): Headers {
   return out;
 }
 
-/**
- * The caller's copy of the API's answer: status and body unchanged, useful headers only, and the
- * links in `Location` and `X-Pagination` pointed at the gateway (a link to anywhere else is
- * dropped: see `upstream/links.ts`).
- */
+/** The API's answer with its own headers only, its links pointed at the gateway (or dropped). */
 function downstreamResponse(
   res: Response,
   apiBaseUrl: string,
@@ -268,10 +208,6 @@ function downstreamResponse(
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 }
 
-/**
- * The body as read: null, a buffer (when a schema applies, or small enough to resend after a 401),
- * or a size-limited stream. Throws a `Problem` for an oversized body, before anything is sent.
- */
 async function readBody(
   req: Request,
   method: string,
@@ -279,8 +215,7 @@ async function readBody(
 ): Promise<ArrayBuffer | ReadableStream | null> {
   if (method === "GET" || method === "HEAD" || !req.body) return null;
   const declared = Number(req.headers.get("content-length") ?? "NaN");
-  // A body checked against the catalog is read whole before it is parsed, so it has the smaller
-  // cap; the 413 names the cap that applied, not the largest one.
+  // A checked body is read whole before parsing, so it has the smaller cap; the 413 names it.
   const limit = bodyRule(method, path) !== null ? checkedLimit(method, path) : PASSTHROUGH_LIMIT;
   if (declared > limit.bytes) throw tooLarge(limit);
   if (!(declared <= BUFFERED_BODY_BYTES) && limit === PASSTHROUGH_LIMIT)
@@ -293,15 +228,11 @@ export function mediaType(headers: Headers): string {
   return (headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
 
-/**
- * Whether `type` (see `mediaType`) is JSON: `application/json`, any `application/…+json`, or
- * `text/json`.
- */
+/** Whether `type` is `application/json`, any `application/…+json`, or `text/json`. */
 export function isJsonType(type: string): boolean {
   return /^(application\/([a-z0-9.+-]+\+)?json|text\/json)$/.test(type);
 }
 
-/** Throws a `Problem` unless `buffer` is JSON of the declared type that `rule` accepts. */
 function check(headers: Headers, buffer: ArrayBuffer, rule: BodyRule): void {
   const type = mediaType(headers);
   if (rule.type === "json-patch" ? type !== "application/json-patch+json" : !isJsonType(type)) {
@@ -327,19 +258,17 @@ function check(headers: Headers, buffer: ArrayBuffer, rule: BodyRule): void {
     );
 }
 
-/** A body cap: its size, and what it is the cap of, for the 413. */
+/** A body cap, and what it is the cap of, for the 413. */
 interface BodyLimit {
   bytes: number;
   what: string;
 }
 
-/** The cap of any body passed through. */
 const PASSTHROUGH_LIMIT: BodyLimit = {
   bytes: MAX_PASSTHROUGH_BODY_BYTES,
   what: "A body passed through to the API (the API's largest upload, 30 MB, with room for multipart framing)",
 };
 
-/** The cap of a JSON body the gateway checks against the catalog: read whole before parsing. */
 function checkedLimit(method: string, path: string): BodyLimit {
   return {
     bytes: BUFFERED_BODY_BYTES,
@@ -347,7 +276,6 @@ function checkedLimit(method: string, path: string): BodyLimit {
   };
 }
 
-/** The 413 of a body over `limit`, naming it in bytes and MiB. */
 function tooLarge(limit: BodyLimit): Problem {
   return new Problem(
     "payload-too-large",
@@ -361,9 +289,7 @@ async function readUpTo(body: ReadableStream<Uint8Array>, limit: BodyLimit): Pro
   return bytes.buffer;
 }
 
-/**
- * Streams `body` on, erroring it once it passes the limit (the upstream then sees an aborted body).
- */
+/** Streams `body` on, erroring it once it passes the limit (the upstream sees an aborted body). */
 function limitStream(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   let size = 0;
   return body.pipeThrough(

@@ -1,30 +1,16 @@
 /**
  * @module
- * The path of a pass-through call below `/v2`. The runtime has already resolved `.` and `..`
- * segments, so what is checked here are the tricks that survive parsing and could make the API (or
- * something in front of it) see another path than the gateway checked: encoded slashes, backslashes
- * and dots, double encoding, empty segments, control characters.
- *
- * Percent-escapes of unreserved characters (letters, digits, `-`, `_`, `~`) are decoded first: RFC
- * 3986 §6.2.2.2 makes `/%43ustomers` and `/Customers` the same URI, and the API decodes them alike,
- * so the gateway must check (and validate the body for) the path the API will act on, not the
- * spelling it was sent in. Refusing them would also do, but over-encoding clients exist and the
- * normalised form is unambiguous. An encoded `%` is refused instead: `%252f` is `%2f` after one
- * decoding and `/` after two, and what it means depends on how many decoders stand in front of the
- * API. An encoded `.` stays refused too, since decoding it could make a dot segment.
+ * The path of a pass-through call below `/v2`, refused when it could make the API see another path
+ * than the gateway checked (encoded slashes, backslashes, dots or `%`, empty segments, control
+ * characters). Unreserved escapes are decoded, so the gateway checks the path the API acts on.
+ * See docs/design/v2-passthrough.md.
  */
 import type { Result } from "../kernel/result";
 
 const SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%]+$/;
-/**
- * Encoded slash, backslash, dot and percent sign, and every encoded control character (the URL
- * parser never leaves a raw one).
- */
+/** Encoded slash, backslash, dot, `%` and control characters (the parser leaves no raw one). */
 const FORBIDDEN_ESCAPE = /%(2f|5c|2e|25|[01][0-9a-f]|7f)/i;
-/**
- * A `%` that does not start a two-hex-digit escape: read differently by different decoders, and
- * able to form an escape once its neighbours are decoded.
- */
+/** A `%` that starts no two-hex-digit escape: decoders disagree on it. */
 const MALFORMED_ESCAPE = /%(?![0-9a-f]{2})/i;
 /** Escapes of unreserved characters other than `.`: digits, letters, `-`, `_`, `~`. */
 const UNRESERVED_ESCAPE = /%(3[0-9]|4[1-9a-f]|5[0-9a]|6[1-9a-f]|7[0-9a]|2d|5f|7e)/gi;

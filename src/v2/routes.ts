@@ -1,10 +1,7 @@
 /**
  * @module
- * `/v2/*`: any API v2 call, passed through for the tenant of the caller's gateway key, shaped as
- * its headers ask (`v2/shaping/`). The key is authenticated before the path, the body or anything
- * else of the request is read (`authenticatedKey`): a forged key gets its 401 whatever it sent.
- * Each call that got as far as being sent is written to the tenant's request log after it is
- * answered (`v2/call.ts`, shared with the MCP server's tools).
+ * `/v2/*`: any API v2 call, for the tenant of the caller's gateway key. The key is authenticated
+ * before anything of the request is read: a forged key gets its 401 whatever it sent.
  */
 import { Hono } from "hono";
 import type { GatewayApp } from "../kernel/app";

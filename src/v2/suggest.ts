@@ -1,20 +1,14 @@
 /**
  * @module
- * "Did you mean": the catalog path nearest to a path the catalog does not know, for the gateway's
- * 404 on `/v2` (`v2-operation.ts`). Paths are compared segment by segment, only against templates
- * with as many segments: a `{param}` takes any segment at no cost, a literal costs its edit
- * distance (case-insensitive, as the API matches). A template is a suggestion only when each of
- * its literals is within a third of its length (at least one edit) of the caller's segment, so
- * `/Custmers` finds `/Customers` but `/Zebrafish` finds nothing.
+ * "Did you mean" for the gateway's 404 on `/v2`: the catalog template with as many segments whose
+ * literals are each within a third of their length (at least one edit, any case) of the caller's.
  */
 import { CATALOG } from "../../shared/v2/catalog";
 
-/** Every path template of the catalog, once, as segments. */
 const TEMPLATES: readonly (readonly string[])[] = [...new Set(CATALOG.map((o) => o.path))].map(
   (p) => p.split("/").slice(1),
 );
 
-/** Levenshtein distance of `a` and `b`. */
 function distance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
@@ -41,11 +35,8 @@ function cost(segments: readonly string[], template: readonly string[]): number 
 }
 
 /**
- * The catalog path nearest to `path`, spelt as the catalog spells it, with the caller's own values
- * in place of its parameters; null when none is near.
+ * The nearest catalog path, with the caller's own values for its parameters; null when none is.
  *
- * @param path below the v2 root, e.g. `/Custmers`
- * @returns e.g. `/Customers`
  * @example nearestPath("/SalesOrders/7/Linez") // "/SalesOrders/7/Lines"
  */
 export function nearestPath(path: string): string | null {

@@ -1,17 +1,9 @@
 /**
  * @module
- * The one client of Stripe's API: read-only `GET`s with the tenant's restricted key. It is not the
- * accounting API's client and takes no permit from its governor: Stripe is another service with
- * its own limit (100 reads a second per account in live mode), which a payout's handful of reads
- * cannot approach. What it shares with the API's client is the transport
- * (`upstream/transport.ts`: HTTPS only, the sandbox binding locally, no redirects followed, a
- * timeout) and the request log: every call is a row of the tenant's log, caller kind `stripe`,
- * named by the payout run's instance id, so the support desk sees Stripe's answers beside the
- * API's. Those rows are not counted in the tenant's upstream calls, which count the accounting
- * API's shared budget.
- *
- * Nothing of the key leaves here: it goes in `Authorization: Bearer`, never in a URL, a row or a
- * message, and any key-shaped text in Stripe's error (its 401 names the key, masked) is replaced.
+ * The one client of Stripe's API: read-only `GET`s with the tenant's restricted key. No permit of
+ * the accounting API's governor: Stripe has its own limit. It shares the transport and the request
+ * log (caller `stripe`). The key goes only in `Authorization`; key-shaped text in Stripe's errors
+ * is replaced.
  */
 import type { LoggedCall } from "../../request-log/tenant-rows";
 import { API_ERROR_CHARS } from "../../request-log/tenant-rows";
@@ -21,15 +13,11 @@ import type { TenantName } from "../../kernel/stubs";
 import { exchange } from "../../upstream/transport";
 import { STRIPE_API_VERSION, StripeErrorBody } from "./api";
 
-/**
- * The longest one Stripe call may take, ms: a page of 100 balance transactions with their sources
- * expanded is answered in a second or two; past this the step fails and the engine tries it again.
- */
+/** The longest one Stripe call may take, ms: a page is answered in a second or two. */
 export const STRIPE_TIMEOUT_MS = 20_000;
 /** The most of an answer read, bytes: a page of 100 expanded transactions is ~300 KB. */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
-/** What one call came to. */
 export type StripeAnswer =
   | { kind: "ok"; status: number; body: unknown }
   /** Stripe refused the request (4xx other than 429): the same request will be refused again. */
@@ -37,15 +25,12 @@ export type StripeAnswer =
   /** No answer, a 429 or a 5xx: the same request may pass later. */
   | { kind: "unavailable"; status: number | null; detail: string };
 
-/** A reading client for one tenant's Stripe account. */
 export interface StripeClient {
-  /** `GET {base}{path}?{query}`; `query` as pairs, since Stripe repeats `expand[]`. */
+  /** `query` as pairs, since Stripe repeats `expand[]`. */
   get(path: string, query: [string, string][]): Promise<StripeAnswer>;
-  /** Calls made so far. */
   readonly calls: number;
 }
 
-/** Who the calls are for and where they go. */
 export interface StripeClientOptions {
   env: Bindings;
   tenant: TenantName;
@@ -57,12 +42,10 @@ export interface StripeClientOptions {
 /** Any key-shaped text, masked or not (`rk_test_****1234`). */
 const KEY_TEXT = /\b[rsp]k_(test|live)_[A-Za-z0-9*]+/g;
 
-/** Stripe's error message without anything key-shaped. */
 export const withoutKeys = (text: string) => text.replace(KEY_TEXT, "[key]");
 
 /**
- * The client for `o.tenant`'s account. Throws (a TypeError) only when `STRIPE_API_BASE_URL` is not
- * an https:// URL, which `readConfig` reports as null and callers check first.
+ * Its `get` throws only when `STRIPE_API_BASE_URL` is not an https:// URL (callers check first).
  *
  * @example const answer = await stripeClient(o).get("/v1/payouts/po_1", []);
  */
@@ -127,7 +110,7 @@ export function stripeClient(o: StripeClientOptions): StripeClient {
   };
 }
 
-/** The answer read and sorted; a body that is not JSON is Stripe's fault, tried again later. */
+/** The answer sorted; a body that is not JSON is Stripe's fault, tried again later. */
 async function read(res: Response): Promise<StripeAnswer> {
   const text = await capped(res);
   let body: unknown;
@@ -156,10 +139,7 @@ async function capped(res: Response): Promise<string> {
   return bytes.byteLength > MAX_ANSWER_BYTES ? "" : new TextDecoder().decode(new Uint8Array(bytes));
 }
 
-/**
- * The call's row in the tenant's request log (`REQUEST_LOG=calls` only: in `counters` mode nothing,
- * since the counters count the accounting API's budget, which Stripe's calls do not spend).
- */
+/** A row in `calls` mode only: the counters count the accounting API's budget, not Stripe's. */
 async function log(o: StripeClientOptions, call: LoggedCall): Promise<void> {
   if (readConfig(o.env).requestLog !== "calls") return;
   await recordCall(o.env, o.tenant, call);

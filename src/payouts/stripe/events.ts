@@ -1,9 +1,7 @@
 /**
  * @module
- * Stripe's payout events, as the Stripe adapter (`orders/adapters/stripe.ts`) reads them once their
- * signature checked out: `payout.paid` and `payout.reconciliation_completed` (the payout, its lines
- * to be read from Stripe's ledger) and `payout.failed` (its voucher reversed). The event carries
- * the Payout object in `data.object`; its amount is in the currency's smallest unit.
+ * Stripe's verified payout events: `payout.paid` and `payout.reconciliation_completed` (lines to
+ * be read from Stripe) and `payout.failed` (its voucher reversed).
  */
 import { stripeMinor } from "../../ledger/money";
 import type { OrderEvent } from "../../orders/order";
@@ -12,7 +10,6 @@ import type { Refusal } from "../../orders/adapters/source";
 import type { Result } from "../../kernel/result";
 import { StripePayout } from "./api";
 
-/** The Stripe event types this module reads. */
 export const STRIPE_PAYOUT_EVENTS = [
   "payout.paid",
   "payout.reconciliation_completed",
@@ -22,10 +19,7 @@ export const STRIPE_PAYOUT_EVENTS = [
 /** The day (UTC) of a Stripe timestamp: `arrival_date` is midnight UTC of the bank's day. */
 const dayOf = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 10);
 
-/**
- * The events of a verified Stripe payout event (`type` one of `STRIPE_PAYOUT_EVENTS`); a payout
- * that is not Stripe's JSON is a 400 refusal naming the field.
- */
+/** The events of a verified Stripe payout event; a malformed payout is a 400 naming the field. */
 export function stripePayoutEvents(
   type: (typeof STRIPE_PAYOUT_EVENTS)[number],
   object: unknown,

@@ -1,24 +1,15 @@
 /**
  * @module
- * How a payout read from the provider's own ledger (Stripe's `payout.paid` and
- * `payout.reconciliation_completed`) changes its record. Pure, like `intake.ts`, whose
- * `applyPayoutEvent` hands these events here; `payout.failed` is the same for every payout and
- * stays there.
- *
- * Stripe sends `payout.paid` when the money is due at the bank, and
- * `payout.reconciliation_completed` once the payout's balance transactions can be listed; for a
- * large payout the first may come while its ledger is still `in_progress`. So the payout's run
- * starts at whichever event says the ledger is `completed`, and the other is a duplicate: one run,
- * whatever the order the two arrive in. A manual or instant payout is never itemised by Stripe: it
- * is recorded with the reason and its run only reads the clearing account's balance, to show beside
- * it.
+ * How Stripe's `payout.paid` and `payout.reconciliation_completed` change a payout's record. The
+ * run starts at whichever says the ledger is `completed`, the other is a duplicate: one run,
+ * whatever their order. Pure. See docs/payouts.md.
  */
 import type { Source } from "../../orders/order";
 import type { PayoutIntake } from "../intake";
 import type { LedgerFacts, PayoutEvent } from "../payout";
 import { again, blank, type PayoutRecord, type StripeFacts } from "../records";
 
-/** Why the provider cannot itemise a payout; null when it can. */
+/** Why Stripe cannot itemise a payout; null when it can. */
 export function notItemised(f: LedgerFacts): string | null {
   if (!f.automatic)
     return "a manual payout (automatic: false): Stripe cannot say which transactions it holds, so it is not booked line by line";
@@ -27,7 +18,6 @@ export function notItemised(f: LedgerFacts): string | null {
   return null;
 }
 
-/** Applies `payout.paid` or `payout.reconciliation_completed` to its record (null: none yet). */
 export function applyLedgerPayout(
   record: PayoutRecord | null,
   source: Source,
@@ -69,7 +59,7 @@ export function applyLedgerPayout(
       stripe: { ...record.stripe, reconciliation: "completed", linesRead: null },
     };
     return {
-      // A run that found the lines unfinished left it waiting: the next attempt reads them.
+      // A run that found the lines unfinished left it waiting: a new attempt reads them.
       record: record.started ? again(ready, "received") : { ...ready, state: "received" },
       intake: "started",
       detail: `Payout ${id}: Stripe has finished its lines; they are read and reconciled.`,

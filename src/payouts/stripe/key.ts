@@ -1,18 +1,14 @@
 /**
  * @module
- * The Stripe key a tenant gives ledgergate to read its payouts: a restricted key (`rk_test_…` or
- * `rk_live_…`) with read access to Payouts, Balance and the objects a payout's lines come from
- * (Charges, Refunds, Disputes). A secret key (`sk_…`) is refused: it can move money, and nothing
- * here needs more than reading, so holding one would make ledgergate a place worth robbing for
- * no gain. A publishable key (`pk_…`) reads nothing.
+ * The Stripe key a tenant gives ledgergate: a restricted key with Read only. A secret key is
+ * refused: it can move money, and holding one would make ledgergate worth robbing for no gain.
  */
 import { z } from "zod";
 
-/** Whether a key belongs to Stripe's test mode or its live mode (the key says so itself). */
 export const StripeMode = z.enum(["test", "live"]);
 export type StripeMode = z.output<typeof StripeMode>;
 
-/** Why a key is refused, in words for the operator (never echoing the key). */
+/** Why a key is refused, never echoing the key. */
 function refusal(key: string): string {
   if (/^sk_/.test(key))
     return "This is a secret key (sk_…), which can move money. Create a restricted key (rk_…) in Stripe's dashboard with Read on Payouts, Balance, Charges, Refunds and Disputes, and give that.";
@@ -21,7 +17,6 @@ function refusal(key: string): string {
   return "Not a Stripe restricted key: expected rk_test_… or rk_live_… followed by letters and digits.";
 }
 
-/** A restricted key as the admin API and the console take it. */
 export const StripeKey = z
   .string()
   .max(255)
@@ -30,5 +25,4 @@ export const StripeKey = z
       ctx.addIssue({ code: "custom", message: refusal(key) });
   });
 
-/** The mode of a key that passed `StripeKey`. */
 export const modeOf = (key: string): StripeMode => (key.startsWith("rk_live_") ? "live" : "test");

@@ -1,16 +1,9 @@
 /**
  * @module
- * A payout run's reads of Stripe: the payout itself (`GET /v1/payouts/{id}`, to act on what Stripe
- * says now rather than on an event's copy) and its balance transactions, a page at a time
- * (`GET /v1/balance_transactions?payout=…&limit=100&expand[]=data.source`, then `starting_after`
- * the last id while `has_more`). Each read is one call; a payout of n lines costs 1 + ⌈(n + 1) /
- * 100⌉ (its own transaction is listed with its lines), at most 1 + `MAX_STRIPE_PAGES`.
- *
- * Outcomes a person must act on are answered, not thrown: the key refused (401, or 403 for a
- * restricted key without the permission) or a payout its account does not have (404: a key of
- * another account, or of test mode for a live payout) come back as `refused`, which the run records
- * as `needs-key`. What may pass later (no answer, 429, 5xx) throws a retryable `RunError`, which
- * the engine retries with its back-off; what will not (an answer that is not Stripe's) a final one.
+ * A payout run's reads of Stripe: the payout itself (what Stripe says now, not the event's copy),
+ * then its balance transactions a page at a time. What a person must act on (401, 403, 404) is
+ * answered as `refused`; what may pass later throws a retryable `RunError`, anything else a final
+ * one.
  */
 import { formatMinor, stripeMinor } from "../../ledger/money";
 import { RunError } from "../../ledger/run-api";
@@ -20,26 +13,18 @@ import type { StripeAnswer, StripeClient } from "./client";
 import type { PayoutLine } from "../payout";
 import { stripeLines } from "./lines";
 
-/** Transactions one page holds: Stripe's most. */
 export const STRIPE_PAGE_SIZE = 100;
-/**
- * Pages read for one payout at most: its lines as many as a payout event may carry
- * (`MAX_PAYOUT_LINES`), and its own transaction. A larger payout fails, named, instead of being
- * read without end.
- */
+/** Pages read for one payout at most: as many lines as a payout event may carry, and its own. */
 export const MAX_STRIPE_PAGES = Math.ceil((MAX_PAYOUT_LINES + 1) / STRIPE_PAGE_SIZE);
 
-/** Stripe's words when a manual payout's transactions are asked for. */
 const NOT_AUTOMATIC = /only be filtered on automatic/i;
 
-/** What the read of the payout itself came to. */
 export type HeadRead =
   | { kind: "ready" }
   | { kind: "refused"; detail: string }
   | { kind: "waiting" }
   | { kind: "not-itemised"; reason: string };
 
-/** What the read of one page came to. */
 export type PageRead =
   | {
       kind: "page";
@@ -47,13 +32,12 @@ export type PageRead =
       /** Transactions on the page, the payout's own included. */
       read: number;
       categories: Record<string, number>;
-      /** The cursor of the next page; null after the last. */
+      /** Null after the last page. */
       next: string | null;
     }
   | { kind: "refused"; detail: string }
   | { kind: "not-itemised"; reason: string };
 
-/** The refusal of an answer a person must act on, or null for any other. */
 function refusal(a: StripeAnswer, payoutId: string): string | null {
   if (a.kind !== "refused") return null;
   if (a.status === 401)
@@ -65,7 +49,6 @@ function refusal(a: StripeAnswer, payoutId: string): string | null {
   return null;
 }
 
-/** A failure the engine retries later, or a final one naming Stripe's words. */
 function failure(a: Exclude<StripeAnswer, { kind: "ok" }>, what: string): RunError {
   return a.kind === "unavailable"
     ? new RunError(`${what}: ${a.detail}; tried again later.`, true)
@@ -75,10 +58,7 @@ function failure(a: Exclude<StripeAnswer, { kind: "ok" }>, what: string): RunErr
       );
 }
 
-/**
- * Reads payout `payoutId` and checks it against the event's copy (`expected`, minor units and ISO
- * currency): paid, its ledger complete, made on Stripe's schedule, the same amount.
- */
+/** Reads the payout and checks it: paid, its ledger complete, automatic, the event's amount. */
 export async function readHead(
   client: StripeClient,
   payoutId: string,
@@ -113,7 +93,7 @@ export async function readHead(
   return { kind: "ready" };
 }
 
-/** Reads one page of the payout's transactions, after `cursor` (null: the first page). */
+/** One page of the payout's transactions after `cursor` (null: the first). */
 export async function readPage(
   client: StripeClient,
   payoutId: string,

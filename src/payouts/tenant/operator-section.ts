@@ -1,8 +1,7 @@
 /**
  * @module
- * The payouts' part of the operator's face (`tenant/operator-sections.ts` composes it): the
- * tenant's Stripe key, its payouts and the orders in none. Each method takes the registered
- * tenant's record first; the face checks the registration before any of them is reached.
+ * The payouts' part of the operator's face: the Stripe key, the payouts, the orders in none. The
+ * face checks the registration before any method is reached.
  */
 import { failOn, fail, ok, type Outcome } from "../../kernel/outcome";
 import type { Source } from "../../orders/order";
@@ -13,10 +12,8 @@ import { modeOf, StripeKey } from "../stripe/key";
 import type { PayoutView, UnpaidOrder } from "../view";
 import type { StripeKeyStatus } from "./stripe-key";
 
-/** What the payouts' operator methods read of the tenant. */
 type PayoutsHost = Pick<TenantParts, "payouts" | "stripeKeys" | "arm">;
 
-/** The operator's methods for the tenant's payouts. */
 export class PayoutsSection {
   readonly #t: PayoutsHost;
 
@@ -24,11 +21,7 @@ export class PayoutsSection {
     this.#t = t;
   }
 
-  /**
-   * Stores the tenant's Stripe key, sealed (a restricted key; `payouts/stripe/key.ts` says why no
-   * other), and starts a new attempt of every payout that waited for one. The key is never
-   * answered, here or anywhere: only whether one is set, its mode and when.
-   */
+  /** Stores the Stripe key, sealed, and restarts every payout that waited for one. */
   async setStripeKey(
     r: TenantRecord,
     key: string,
@@ -53,31 +46,26 @@ export class PayoutsSection {
     return ok(this.#t.stripeKeys.status());
   }
 
-  /** Forgets the Stripe key: payouts read from Stripe wait for a new one (`needs-key`). */
+  /** Forgets the Stripe key: payouts read from Stripe then wait for a new one. */
   removeStripeKey(): Outcome<null> {
     this.#t.stripeKeys.clear();
     return ok(null);
   }
 
-  /** The tenant's payouts, newest change first, optionally in one state. */
+  /** Newest change first, optionally in one state. */
   payouts(_: TenantRecord, state: PayoutState | null, limit: number): Outcome<PayoutView[]> {
     return ok(this.#t.payouts.list(state, limit));
   }
 
-  /** One payout's reconciliation. */
   payout(_: TenantRecord, source: Source, payoutId: string): Outcome<PayoutView> {
     return this.#t.payouts.view(source, payoutId);
   }
 
-  /** A new attempt for an unmatched or failed payout. */
   retryPayout(r: TenantRecord, source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
     return this.#armed(this.#t.payouts.retry(ownerOf(r), source, payoutId));
   }
 
-  /**
-   * Books a payout held because it pays out no order (`needs-orders`) on the operator's word: its
-   * confirmation recorded, a new attempt started. The operator's alone: no other face has it.
-   */
+  /** Books a payout held for `needs-orders` on the operator's word; no other face has it. */
   confirmPayout(r: TenantRecord, source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
     return this.#armed(this.#t.payouts.confirm(ownerOf(r), source, payoutId));
   }
@@ -90,7 +78,7 @@ export class PayoutsSection {
     return ok(this.#t.payouts.unpaid(Date.now(), limit));
   }
 
-  /** `answer`, once the alarm is armed for what it stored (a run to start, rows to purge). */
+  /** `answer`, once the alarm is armed for what it stored. */
   async #armed<T>(answer: Promise<T>): Promise<T> {
     const a = await answer;
     await this.#t.arm();

@@ -1,12 +1,8 @@
 /**
  * @module
- * The tenant's payouts: one row per payout (its whole record as JSON, with the state and a "has a
- * run to start" flag as columns for the listing and the alarm), and the claims: which payout holds
- * which settled order or refund, so no order is paid out twice and the orders in no payout can be
- * listed. All synchronous: callers read, decide and write without an await in between.
- *
- * The unpaid orders are read from the order index's settlement columns (`order_runs.settled_on`
- * and `settled_to`, written by `order-book.ts`), through the index that begins with the day.
+ * The tenant's payouts, one row each, and the claims: which payout holds which settled order or
+ * refund, so no order is paid out twice. All synchronous: callers read, decide and write with no
+ * await in between.
  */
 import { z } from "zod";
 import type { Source } from "../../orders/order";
@@ -16,7 +12,7 @@ import { OrderRun } from "../../orders/runs";
 import { RecordBook } from "../../kernel/stored-rows";
 import { jsonColumn, row, rows } from "../../tenant/sql";
 
-/** Step 12 of `schema.ts`: the payouts, their claims, and the order index's settlement columns. */
+/** Step 12 of `schema.ts`. */
 export const PAYOUT_TABLES = [
   `CREATE TABLE IF NOT EXISTS payouts (source TEXT NOT NULL, payout_id TEXT NOT NULL, state TEXT NOT NULL,
     updated_at TEXT NOT NULL, pending INTEGER NOT NULL, start_at INTEGER, data TEXT NOT NULL,
@@ -31,11 +27,10 @@ export const PAYOUT_TABLES = [
   "CREATE INDEX IF NOT EXISTS payout_claims_payout ON payout_claims (payout_source, payout_id)",
 ];
 
-/** How long a payout is kept after its last change, ms: 400 days, as order runs are. */
+/** How long a payout is kept after its last change, ms: as order runs are. */
 export const PAYOUT_RETENTION_MS = 400 * 86_400_000;
-/** Rows one purge deletes at most. */
 const PURGE_BATCH = 500;
-/** How long after it is due a payout run's start is tried again, ms (the alarm's backstop). */
+/** How long after it is due a run's start is tried again, ms (the alarm's backstop). */
 export const PAYOUT_START_RETRY_MS = 5_000;
 
 const RecordRow = z.object({ data: jsonColumn(PayoutRecord) }).transform((r) => r.data);
@@ -43,7 +38,6 @@ const ClaimRow = z.object({ payout_id: z.string() });
 const OldestRow = z.object({ oldest: z.string().nullable() });
 const UnpaidRow = z.object({ data: jsonColumn(OrderRun) }).transform((r) => r.data);
 
-/** The payouts (`RecordBook`: one record per source and `payout_id`), and their claims. */
 export class PayoutBook extends RecordBook<PayoutState, PayoutRecord> {
   constructor(sql: SqlStorage) {
     super(sql, {
@@ -54,13 +48,13 @@ export class PayoutBook extends RecordBook<PayoutState, PayoutRecord> {
     });
   }
 
-  /** Stores a record (validated); one that newly needs its run started is due in a moment. */
+  /** Stores a record (validated); one that needs its run started is due in a moment. */
   put(record: PayoutRecord): void {
     const r = PayoutRecord.parse(record);
     this.store(r, r.payoutId, needsStart(r));
   }
 
-  /** Payouts whose run may be under way (for a removal to stop them). */
+  /** Payouts whose run may be under way. */
   underway(): PayoutRecord[] {
     return rows(
       this.sql,
@@ -69,7 +63,7 @@ export class PayoutBook extends RecordBook<PayoutState, PayoutRecord> {
     );
   }
 
-  /** The payout that holds an order (refundId null) or a refund of `orderSource`, or null. */
+  /** The payout that holds an order (refundId null) or a refund, or null. */
   claimedBy(orderSource: Source, orderId: string, refundId: string | null): string | null {
     return (
       row(
@@ -83,7 +77,7 @@ export class PayoutBook extends RecordBook<PayoutState, PayoutRecord> {
     );
   }
 
-  /** Claims orders and refunds for a payout (its earlier claims replaced). */
+  /** Claims orders and refunds for a payout, replacing its earlier claims. */
   claim(
     payout: { source: Source; payoutId: string; orderSource: Source },
     claims: { orderId: string; refundId: string | null }[],
@@ -100,7 +94,6 @@ export class PayoutBook extends RecordBook<PayoutState, PayoutRecord> {
       );
   }
 
-  /** Gives up a payout's claims: its orders are in no payout again. */
   release(source: Source, payoutId: string): void {
     this.sql.exec(
       "DELETE FROM payout_claims WHERE payout_source = ? AND payout_id = ?",
@@ -109,10 +102,7 @@ export class PayoutBook extends RecordBook<PayoutState, PayoutRecord> {
     );
   }
 
-  /**
-   * Orders settled on or before `lastDay` (YYYY-MM-DD) to an account other than `bankAccount`
-   * that no payout holds, the longest unpaid first.
-   */
+  /** Orders settled by `lastDay` to another account than `bankAccount` that no payout holds. */
   unpaid(lastDay: string, bankAccount: number, limit: number): OrderRun[] {
     return rows(
       this.sql,
@@ -126,7 +116,6 @@ export class PayoutBook extends RecordBook<PayoutState, PayoutRecord> {
     );
   }
 
-  /** When the next purge is due (epoch ms), or null. */
   dueAt(): number | null {
     const oldest = row(
       this.sql,
@@ -136,7 +125,7 @@ export class PayoutBook extends RecordBook<PayoutState, PayoutRecord> {
     return oldest == null ? null : Date.parse(oldest) + PAYOUT_RETENTION_MS;
   }
 
-  /** Removes, a batch at a time, payouts untouched for the retention, with their claims. */
+  /** Removes a batch of payouts untouched for the retention, with their claims. */
   purge(now: number): void {
     const cutoff = new Date(now - PAYOUT_RETENTION_MS).toISOString();
     const old = rows(
@@ -160,7 +149,6 @@ export class PayoutBook extends RecordBook<PayoutState, PayoutRecord> {
     }
   }
 
-  /** Removes every payout and claim. */
   clear(): void {
     this.sql.exec("DELETE FROM payouts");
     this.sql.exec("DELETE FROM payout_claims");

@@ -1,18 +1,8 @@
 /**
  * @module
- * The payout side of a tenant's object: the intake of verified payout events into the payout
- * book, starting each attempt's Workflow instance, the task an attempt asks for (its lines matched
- * against the order book and its orders claimed, in one synchronous stretch), what runs report,
- * retries and views. Its own tables (`payout-book.ts`); it reads the order book, never writes it.
- *
- * Exactly once: an event is applied to the record in one synchronous stretch (a second delivery of
- * the same payout is a duplicate), each attempt has a derived instance id (the engine refuses a
- * second), and a run's task is decided inside the object, so two payouts naming one order cannot
- * both claim it. The voucher's reference guards what the engine retries.
- *
- * A payout that pays out no order is booked only on the operator's word (`confirm`, reached from
- * the operator's face alone, never a gateway key's): the confirmation is kept on the record and
- * waives that one rule for its lines as they stand, so a retry of an unconfirmed one is held again.
+ * The payout side of a tenant's object: intake, starting each attempt's instance, the task of an
+ * attempt (matched and claimed in one synchronous stretch), reports, retries and views. It reads
+ * the order book, never writes it. How this books each payout exactly once: docs/payouts.md.
  */
 import type { Bindings } from "../../kernel/config";
 import type { Source } from "../../orders/order";
@@ -47,12 +37,11 @@ const RELEASING: readonly PayoutState[] = [
   "needs-key",
   "not-itemised",
 ];
-/** States a retry starts a new attempt of. */
 const RETRYABLE: readonly PayoutState[] = ["unmatched", "failed", "needs-key"];
 
 export class PayoutDesk {
   readonly book: PayoutBook;
-  /** The attempts' instances being made (see `OrderDesk`'s field of the same name). */
+  /** The attempts' instances being made (as `OrderDesk`'s). */
   readonly #starts = new InstanceStarts();
 
   constructor(
@@ -112,10 +101,7 @@ export class PayoutDesk {
     return waiting;
   }
 
-  /**
-   * What `attempt` is to do: stop (not the current attempt), reverse, or book (its orders claimed
-   * now) or wait unmatched (its issues recorded now).
-   */
+  /** What `attempt` is to do; its orders are claimed, or its issues recorded, now. */
   task(source: Source, payoutId: string, attempt: number): PayoutTask {
     const r = this.book.get(source, payoutId);
     if (!r || r.attempt !== attempt) return { kind: "stale" };
@@ -123,7 +109,7 @@ export class PayoutDesk {
       return { kind: "reverse", voucher: r.voucher, date: r.payout.arrivalDate };
     if (r.state !== "received" && r.state !== "running") return { kind: "stale" };
     const mapping = this.settings.mapping();
-    // A payout read from Stripe reads its lines (or, not itemised, a balance) before it matches.
+    // A payout read from Stripe reads its lines (or a balance) before it matches.
     const first = ledgerTask(r, mapping);
     if (first) return first;
     const orderSource = r.payout.orderSource;
@@ -166,10 +152,7 @@ export class PayoutDesk {
     return { kind: "book", plan: result.plan };
   }
 
-  /**
-   * Takes what `attempt` read of a Stripe payout and answers what follows, as `task` decides it:
-   * the match of the lines, or the balance to read instead.
-   */
+  /** Takes what `attempt` read of a Stripe payout and answers what follows, as `task` does. */
   read(source: Source, payoutId: string, attempt: number, read: LedgerRead): PayoutTask {
     const r = this.book.get(source, payoutId);
     if (!r || r.attempt !== attempt || r.state !== "received") return { kind: "stale" };
@@ -177,9 +160,7 @@ export class PayoutDesk {
     return this.task(source, payoutId, attempt);
   }
 
-  /**
-   * A new attempt of every payout that waits for a Stripe key (the operator set one); how many.
-   */
+  /** A new attempt of every payout that waits for a Stripe key; how many. */
   async keyChanged(owner: RunOwner): Promise<number> {
     const waiting = this.book.list("needs-key", 500);
     for (const r of waiting)
@@ -189,9 +170,8 @@ export class PayoutDesk {
   }
 
   /**
-   * What a run reports on `attempt` (another attempt's report is dropped: a newer one owns the
-   * payout). A payout that failed meanwhile turns to reversing once the run has ended; true when
-   * that started a run.
+   * Takes a run's report (another attempt's is dropped: a newer one owns the payout); true when
+   * a payout that failed meanwhile started its reversal.
    */
   async report(
     owner: RunOwner,
@@ -230,9 +210,8 @@ export class PayoutDesk {
   }
 
   /**
-   * The operator's confirmation of a payout held because it pays out no order (`needs-orders`):
-   * recorded on it (by whom, when) and a new attempt started, as a retry does, whose match skips
-   * that one rule and keeps every other check. "conflict" for a payout not held for it.
+   * The operator's confirmation of a payout held for `needs-orders`, and a new attempt whose match
+   * skips that one rule and keeps every other check.
    */
   async confirm(owner: RunOwner, source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
     const r = this.book.get(source, payoutId);
@@ -245,7 +224,6 @@ export class PayoutDesk {
     return this.#attempt(owner, r, { confirming: true });
   }
 
-  /** A new attempt of `r`, its run started now; `confirming`: on the operator's confirmation. */
   async #attempt(
     owner: RunOwner,
     r: PayoutRecord,
@@ -283,21 +261,16 @@ export class PayoutDesk {
     );
   }
 
-  /** One payout as its tenant's callers see it. */
   view(source: Source, payoutId: string): Outcome<PayoutView> {
     const r = this.book.get(source, payoutId);
     return r ? ok(payoutView(r)) : notFound(source, payoutId);
   }
 
-  /** Payouts, newest change first, optionally in one state. */
   list(state: PayoutState | null, limit: number): PayoutView[] {
     return this.book.list(state, limit).map(payoutView);
   }
 
-  /**
-   * Orders settled to a clearing account more than the mapping's `unpaidAfterDays` before `now`
-   * (epoch ms) that no payout holds, the longest unpaid first.
-   */
+  /** Orders settled to a clearing account `unpaidAfterDays` ago or more that no payout holds. */
   unpaid(now: number, limit: number): { afterDays: number; orders: UnpaidOrder[] } {
     const { bankAccount, unpaidAfterDays } = this.settings.mapping().payouts;
     const lastDay = new Date(now - unpaidAfterDays * 86_400_000).toISOString().slice(0, 10);

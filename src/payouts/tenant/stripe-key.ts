@@ -1,15 +1,8 @@
 /**
  * @module
- * The tenant's Stripe key (a restricted key, `payouts/stripe/key.ts`), for its payout runs to read
- * Stripe's ledger of a payout. Sealed like the client key: AES-256-GCM under `SECRETS_KEY` by the
- * same `Sealer`, a fresh IV per seal, the tenant's name bound as additional data
- * (`stripe:<tenant>`, so it opens neither as another tenant's key nor as this tenant's client key
- * or token). One row, or none. Stored beside it in the clear: the key's mode (test or live, which
- * the key itself says) and when it was set, which the operator sees; never a part of the key.
- *
- * Opened only for a payout run (`RunFace.stripeKey`), never answered to an operator or a key
- * holder. It outlives a replaced client key: it is the shop's key to Stripe, not a key to the
- * books.
+ * The tenant's Stripe key, sealed like the client key with `stripe:<tenant>` bound as additional
+ * data, so it opens as nothing else. Opened only for a payout run, never answered. It outlives a
+ * replaced client key: it is the shop's key to Stripe, not to the books.
  */
 import { z } from "zod";
 import { Sealed } from "../../kernel/crypto";
@@ -18,13 +11,13 @@ import type { TenantName } from "../../kernel/stubs";
 import type { Sealer } from "../../tenant/sealer";
 import { jsonColumn, row } from "../../tenant/sql";
 
-/** Step 13 of `schema.ts`: the key's one row. */
+/** Step 13 of `schema.ts`: one row, or none. */
 export const STRIPE_KEY_TABLES = [
   `CREATE TABLE IF NOT EXISTS stripe_key (id INTEGER PRIMARY KEY CHECK (id = 1), sealed TEXT NOT NULL,
     mode TEXT NOT NULL, set_at INTEGER NOT NULL)`,
 ];
 
-/** Whether a key is set, its mode and when (ISO time); never the key. */
+/** Whether a key is set, its mode and when; never the key. */
 export interface StripeKeyStatus {
   set: boolean;
   mode: Mode | null;
@@ -41,7 +34,7 @@ export class StripeKeys {
     private readonly sealer: Sealer,
   ) {}
 
-  /** Seals and stores `key` (replacing any); false when SECRETS_KEY is not configured. */
+  /** Seals and stores `key`; false when SECRETS_KEY is not configured. */
   async set(tenant: TenantName, key: string, mode: Mode, now: number): Promise<boolean> {
     const sealed = await this.sealer.seal(key, context(tenant));
     if (!sealed) return false;
@@ -54,10 +47,7 @@ export class StripeKeys {
     return true;
   }
 
-  /**
-   * The key, opened; null when none is set or no configured key opens it. One sealed under the
-   * previous SECRETS_KEY is stored again under the current one.
-   */
+  /** The key, opened (null: none, or none opens it); resealed if under the previous SECRETS_KEY. */
   async open(tenant: TenantName): Promise<string | null> {
     const r = this.#row();
     if (!r) return null;
@@ -72,7 +62,6 @@ export class StripeKeys {
     return opened.text;
   }
 
-  /** Whether a key is set, and its mode and time. */
   status(): StripeKeyStatus {
     const r = this.#row();
     return r

@@ -1,15 +1,7 @@
 /**
  * @module
- * `PayoutReconciliation`: one durable run per payout attempt. It asks the tenant's object what the
- * attempt is to do (its lines matched to the tenant's settled orders, which are claimed for it),
- * then posts the payout's one bank voucher, or waits unmatched naming what does not match, or
- * reverses the voucher of a payout that failed (`payout-run.ts`).
- *
- * A Workflow class of its own rather than a third kind of `OrderToInvoice` run: its instance ids,
- * parameters and record are the payout's, its failures are reported to the payout (not to an
- * order), and tests and operators introspect it apart from the order runs. What the two share is
- * the machinery below the Workflow: the run's API client and errors (`ledger/run-api.ts`), the
- * tenant's run face and its registration check, the way steps report from inside themselves.
+ * `PayoutReconciliation`: one durable run per payout attempt, a Workflow class of its own rather
+ * than a kind of order run, sharing the machinery below it (docs/payouts.md says why).
  */
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
@@ -20,7 +12,7 @@ import type { PayoutParams } from "../records";
 import { payoutRunPort } from "../../kernel/stubs";
 import { PayoutRun } from "./run";
 
-/** The payout run's Workflow: a failure of any step is reported to the payout, then ends the run. */
+/** A failure of any step is reported to the payout, then ends the run. */
 export class PayoutReconciliation extends WorkflowEntrypoint<Bindings, PayoutParams> {
   override async run(
     event: Readonly<WorkflowEvent<PayoutParams>>,

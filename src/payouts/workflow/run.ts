@@ -1,14 +1,8 @@
 /**
  * @module
- * The steps of one payout attempt (`PayoutReconciliation`): the task the tenant's object decides
- * (`PayoutRunPort.payoutTask`), then either the voucher (its ids, its rates, the post) or the
- * reversal, each step retried by the engine and reported from inside the step. The order run's
- * machinery, reused: the one API client of a run (`runApi`), its errors, its catalog check, the
- * step configuration; what differs is only the record the steps report into.
- *
- * Upstream calls per payout, whatever its number of lines: the post (1); the first payout of a
- * tenant also reads its accounts (1) and VAT codes (1); a payout in several currencies reads one
- * rate per currency and day. A step repeated after the API took the voucher finds it (1 more).
+ * The steps of one payout attempt: the task the tenant's object decides, then the voucher (ids,
+ * rates, the post) or the reversal, each step retried by the engine and reported from inside it.
+ * One upstream call per payout once the tenant's ids are known, whatever its lines.
  */
 import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
@@ -24,13 +18,13 @@ import type { PayoutParams, PayoutPatch } from "../records";
 import { voucherOf } from "../voucher";
 import { readLedger, type LedgerContext } from "./stripe";
 
-/** Steps that call the API: as an order run's (6 tries, 2 s doubling, 2 minutes each). */
+/** Steps that call the API: as an order run's. */
 const CALL_STEP: WorkflowStepConfig = {
   retries: { limit: 6, delay: "2 seconds", backoff: "exponential" },
   timeout: "2 minutes",
 };
 
-/** Issues named in the `payout.unmatched` announcement (the payout's record has them all). */
+/** Issues named in the `payout.unmatched` announcement. */
 const ANNOUNCED_ISSUES = 10;
 
 /** One payout attempt's steps. `current` names the step a failure happened in. */
@@ -43,21 +37,17 @@ export class PayoutRun {
     private readonly events: PayoutEvents,
     private readonly api: () => RunApi,
     private readonly p: PayoutParams,
-    /** What the Stripe steps need besides the step and the port (`payout-stripe.ts`). */
     private readonly stripe: Pick<LedgerContext, "env" | "runId">,
   ) {}
 
-  /** The attempt: what the tenant's object says to do, done. */
   async run(): Promise<unknown> {
-    // Kept as JSON text: the plan is plain JSON, and its full type is too deep for the step's
-    // typing.
+    // JSON text: the plan's full type is too deep for the step's typing.
     const text = await this.step.do("task", async () =>
       JSON.stringify(await this.port.payoutTask(this.p.source, this.p.payoutId, this.p.attempt)),
     );
     return this.#follow(JSON.parse(text) as PayoutTask);
   }
 
-  /** Does what `task` says. */
   async #follow(task: PayoutTask): Promise<unknown> {
     switch (task.kind) {
       case "stale":
@@ -78,11 +68,7 @@ export class PayoutRun {
     }
   }
 
-  /**
-   * A Stripe payout's lines read from Stripe and handed to the tenant's object, which stores and
-   * matches them as it matches a payout event's (the same `payoutTask` answer follows). No key, or
-   * a key Stripe refused, leaves the payout `needs-key`, nothing read or posted.
-   */
+  /** Reads a Stripe payout's lines and hands them to the object to match; no key: `needs-key`. */
   async #read(task: Extract<PayoutTask, { kind: "read" }>): Promise<unknown> {
     this.current = "read Stripe payout";
     const outcome = await readLedger(
@@ -115,15 +101,12 @@ export class PayoutRun {
       JSON.stringify(await this.port.payoutRead(source, payoutId, attempt, outcome.read)),
     );
     const next = JSON.parse(text) as PayoutTask;
-    // The object answers the match, or a balance; never another read (that would loop).
+    // The object answers the match or a balance; another read would loop.
     if (next.kind === "read") throw new RunError("The payout's lines were not taken.", false);
     return this.#follow(next);
   }
 
-  /**
-   * A payout Stripe cannot itemise: the clearing account's balance is read once and shown beside
-   * it; nothing is booked.
-   */
+  /** Not itemised by Stripe: the clearing balance is read once to show; nothing is booked. */
   async #balance(task: Extract<PayoutTask, { kind: "balance" }>): Promise<unknown> {
     const balance = await this.#apiStep(
       "clearing balance",
@@ -142,7 +125,6 @@ export class PayoutRun {
     return { notItemised: true, clearingBalance: balance };
   }
 
-  /** The report of this attempt's failure, naming the step it failed in. */
   failed(detail: string): PayoutPatch {
     return { state: "failed", error: { step: this.current, detail } };
   }
@@ -186,7 +168,7 @@ export class PayoutRun {
             (api) => voucherRates(api, plan, BASE_CURRENCY),
             (r) => ({ rates: Object.keys(r).length }),
           );
-    // Built outside a step (pure, and the same on every replay); a mistake in it is the run's own.
+    // Built outside a step: pure, and the same on every replay.
     let built: ReturnType<typeof voucherOf>;
     try {
       built = voucherOf(plan, ids, rates);
@@ -247,7 +229,7 @@ export class PayoutRun {
     return done;
   }
 
-  /** One API step: retried by the engine, reported from inside it (with its calls). */
+  /** One API step, reported from inside it with its calls. */
   async #apiStep<T extends Rpc.Serializable<T>>(
     name: string,
     fn: (api: RunApi) => Promise<T>,
@@ -271,7 +253,7 @@ export class PayoutRun {
     });
   }
 
-  /** A report from a step of its own (so a replay of the run does not make it again). */
+  /** A report from a step of its own, so a replay does not make it again. */
   async #record(name: string, patch: PayoutPatch): Promise<void> {
     this.current = name;
     await this.step.do(`record ${name}`, async () => {
@@ -280,7 +262,7 @@ export class PayoutRun {
     });
   }
 
-  /** The one call site of the payout events (see `payouts/events.ts`). */
+  /** The one call site of the payout events. */
   async #announce(
     type: "payout.reconciled" | "payout.unmatched",
     data: Record<string, string | number | null | string[]>,

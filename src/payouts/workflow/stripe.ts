@@ -1,13 +1,8 @@
 /**
  * @module
- * The Stripe steps of a payout attempt (`payout-run.ts`): the payout read from Stripe, then its
- * balance transactions a page per step. A page per step, so a failure retries its page only and no
- * step's result (stored by the engine) holds more than a hundred lines. The key is taken from the
- * tenant's object inside each step (`PayoutRunPort.stripeKey`) and never leaves it: a step returns
- * lines, never the key.
- *
- * Calls to Stripe per payout of n lines: 1 + ⌈(n + 1) / 100⌉ (`payouts/stripe/read.ts`); none
- * to the accounting API. Each step reports itself on the payout with its calls (`stripeCalls`).
+ * The Stripe steps of a payout attempt: the payout, then a page of transactions per step, so a
+ * failure retries its page only and no stored result holds more than a page. The key is opened
+ * inside each step and never leaves it.
  */
 import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
@@ -20,28 +15,24 @@ import type { PayoutParams } from "../records";
 import { MAX_STRIPE_PAGES, readHead, readPage, type HeadRead, type PageRead } from "../stripe/read";
 import { stripeClient, type StripeClient } from "../stripe/client";
 
-/** Steps that call Stripe: as the API steps (6 tries, 2 s doubling, 2 minutes each). */
+/** Steps that call Stripe: as the API steps. */
 const STRIPE_STEP: WorkflowStepConfig = {
   retries: { limit: 6, delay: "2 seconds", backoff: "exponential" },
   timeout: "2 minutes",
 };
 
-/** What the tenant's object is told when it has no key to read with. */
 export const NO_STRIPE_KEY =
   "No Stripe key is set for this tenant, so Stripe cannot be asked for the payout's lines. Set one (a restricted key with Read on Payouts, Balance, Charges, Refunds and Disputes) in the admin API or the console; the payout is read then.";
 
-/** What reading the payout's ledger came to. */
 export type LedgerOutcome =
   | { kind: "read"; read: LedgerRead }
   /** No key, or Stripe refused it: the step it happened in, and what to do. */
   | { kind: "needs-key"; step: string; detail: string }
-  /** Stripe has not finished the payout's ledger: it waits for the event that says so. */
+  /** Stripe has not finished the payout's ledger. */
   | { kind: "waiting" };
 
-/** What a step reports of itself. */
 type StepResult = Record<string, string | number | boolean | null>;
 
-/** What the steps need: the run's port, bindings, whose payout, and a way to report a step. */
 export interface LedgerContext {
   step: WorkflowStep;
   port: PayoutRunPort;
@@ -51,7 +42,7 @@ export interface LedgerContext {
   report(name: string, ok: boolean, result: StepResult): Promise<void>;
 }
 
-/** Reads the payout's lines from Stripe; `expected` is the event's copy of its amount. */
+/** Reads the payout's lines from Stripe; `expected`: the event's copy of its amount. */
 export async function readLedger(
   c: LedgerContext,
   expected: { amount: number; currency: string },
@@ -99,17 +90,13 @@ export async function readLedger(
   return { kind: "read", read: { kind: "lines", lines, read } };
 }
 
-/**
- * One step that reads Stripe with the tenant's key: retried by the engine, reported from inside
- * it with its calls. No key is answered as a refusal, like a key Stripe refused.
- */
+/** One step reading Stripe with the tenant's key; no key is answered as a refusal. */
 async function stripeStep<T extends HeadRead | PageRead>(
   c: LedgerContext,
   name: string,
   fn: (client: StripeClient) => Promise<{ value: T; result: StepResult }>,
 ): Promise<T> {
-  // Kept as JSON text: a page of lines is plain JSON, and its full type is too deep for the
-  // step's typing.
+  // JSON text: a page's full type is too deep for the step's typing.
   const text = await c.step.do(name, STRIPE_STEP, async () => {
     try {
       if (readConfig(c.env).stripeApiBaseUrl === null)

@@ -1,10 +1,8 @@
 /**
  * @module
- * The OpenAPI 3.1 document of API v2 as seen through the gateway (`GET /v2/openapi.json`), built
- * from the catalog (`shared/v2/catalog.ts`): every operation with its path parameters, its query
- * parameters (paging and filters, `shared/v2/query.ts`), its body
- * schema (or an open object where the shape is unpublished), gateway-key auth, the gateway's
- * shaping headers (`v2/shaping/`) and its problems. Pure: the caller memoizes it.
+ * The OpenAPI 3.1 document of API v2 through the gateway (`GET /v2/openapi.json`), built from the
+ * catalog: parameters, body schemas, gateway-key auth, shaping headers and problems. Pure: the
+ * caller memoizes it.
  */
 import { CATALOG, type Operation } from "../../../shared/v2/catalog";
 import { queryOf, querySchema, RESOURCE_PARAMETERS } from "../../../shared/v2/query";
@@ -74,11 +72,7 @@ function requestBody(
   return { body: { required: true, ...(note ? { description: note } : {}), content }, schemas };
 }
 
-/**
- * The query parameters of `op`: ResourceParameters on paged lists, then its filters. Each one is
- * its own `in: query` parameter (the spec's exploded `resourceParameter` object), so a generated
- * client types `PageSize` and `customerNos` side by side.
- */
+/** `op`'s paging and filter parameters, each its own `in: query` parameter. */
 function queryParameters(op: Operation): JsonSchema[] {
   const query = queryOf(op.key);
   if (!query) return [];
@@ -105,10 +99,7 @@ function queryParameters(op: Operation): JsonSchema[] {
   return [...paging, ...own];
 }
 
-/**
- * The parameters of `op`: its path parameters, its query parameters, then the gateway's headers
- * that apply.
- */
+/** `op`'s path and query parameters, then the gateway's headers that apply. */
 function parameters(op: Operation): JsonSchema[] {
   const path = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
     name: m[1],
@@ -127,7 +118,6 @@ function parameters(op: Operation): JsonSchema[] {
   ];
 }
 
-/** One operation object. */
 function operation(
   op: Operation,
   id: string,

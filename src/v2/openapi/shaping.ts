@@ -1,8 +1,7 @@
 /**
  * @module
- * The gateway's additions to API v2 (`v2/shaping/`), as the document describes them: the request
- * headers each applies to, and which operations take them. Written from the shaping issue's
- * contract (issue 13); the behaviour itself lives in `v2/shaping/`.
+ * The gateway's additions to API v2 as the document describes them: their request headers, and
+ * which operations take them. The behaviour lives in `v2/shaping/`.
  */
 import type { Operation } from "../../../shared/v2/catalog";
 import { REFERENCE_RESOURCES, resourceOf } from "../shaping/reference-cache";
@@ -18,7 +17,6 @@ export function isReferenceRead(op: Pick<Operation, "method" | "path">): boolean
   return op.method === "GET" && REFERENCE_RESOURCES.has(resourceOf(op.path));
 }
 
-/** `components.parameters` of the v2 document. */
 export const SHAPING_PARAMETERS: Record<string, JsonSchema> = {
   idempotencyKey: {
     name: "Idempotency-Key",

@@ -1,9 +1,7 @@
 /**
  * @module
- * A summary in words for each operation of API v2 (`GET /Customers/{id}` → "Get a customer"), for
- * `/v2/openapi.json` and the reference page, which lists operations by their summary. Built from the
- * method and the path by one rule, so the 313 operations of the catalog need no hand-written table
- * to drift; the few paths whose last segment is an action, not a resource, are named in `ACTIONS`.
+ * A summary in words of each API v2 operation (`GET /Customers/{id}` → "Get a customer"), built
+ * from method and path by one rule so no hand-written table drifts; actions are in `ACTIONS`.
  */
 import type { Operation } from "../../../shared/v2/catalog";
 
@@ -23,10 +21,7 @@ const WORDS: Record<string, string> = {
   FtePercentages: "FTE percentages",
 };
 
-/**
- * Operations whose last segment is an action (`createAndSendInvoice`, `Reverse/{id}`): their
- * summary as the API's reference describes the call.
- */
+/** Operations whose last segment is an action, summarized as the API's reference has them. */
 const ACTIONS: Record<string, string> = {
   "POST /SalesOrders/Complete": "Create a sales order with its lines in one call",
   "GET /SalesOrders/{id}/Complete": "Get a sales order with its lines",
@@ -87,11 +82,8 @@ const article = (noun: string): string =>
 const isParameter = (segment: string): boolean => segment.startsWith("{");
 
 /**
- * The summary of one operation: a verb and the resource, with the resource it belongs to
- * ("List attachments of a sales order") or the group it sits in ("Get a bank journal (vouchers)").
+ * A verb and the resource, with its owner ("… of a sales order") or group ("… (vouchers)").
  *
- * @param op - an operation of the catalog
- * @returns one line, capitalised, no final stop
  * @example v2Summary(op) // "List customers" for GET /Customers
  */
 export function v2Summary(op: Pick<Operation, "method" | "path" | "key">): string {
@@ -101,9 +93,8 @@ export function v2Summary(op: Pick<Operation, "method" | "path" | "key">): strin
   const item = isParameter(segments.at(-1) ?? "");
   const names = segments.filter((s) => !isParameter(s));
   const resource = words(names.at(-1) ?? "v2");
-  // The resource's owner: named by the parameter right before the resource (`{employeeId}` in
-  // `/Employees/{employeeId}/PayrollSettings`), or by the segment before a plain `{id}`;
-  // otherwise the group the resource sits in (`/Vouchers/BankJournals`).
+  // The owner: the parameter before the resource (`{employeeId}`), or the segment before a plain
+  // `{id}`; otherwise the group the resource sits in (`/Vouchers/BankJournals`).
   const at = segments.lastIndexOf(names.at(-1) ?? "");
   const parameter = at >= 2 ? segments[at - 1] : undefined;
   const named = parameter?.match(/^\{(\w+)Id\}$/)?.[1];

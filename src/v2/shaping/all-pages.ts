@@ -1,18 +1,7 @@
 /**
  * @module
- * Every page at once: a list `GET` with `Prefer: pages=all` walks `PageNumber` from the caller's
- * (default 1) to the end and answers one JSON array, streamed as the pages arrive, with
- * `Preference-Applied: pages=all` and `X-Total-Count`. Each page is one ordinary call (its own
- * permit from the governor, the caller's token, the caller's `PageSize`).
- *
- * Bounds (`page-size.ts` for the two on pages): a `PageSize` below `MIN_PAGES_ALL_PAGE_SIZE` is
- * raised to it before the first page. Then, judged after the first page and before a byte is
- * streamed, from its `X-Pagination`: the rows still to come against a cap (`PAGES_ALL_MAX_ROWS`,
- * or less with `Prefer: max-rows=N`), the pages they take against `MAX_PAGES_PER_WALK`, and the
- * pages still to come against the call's deadline at the governor's pace (a lower bound: the walk
- * is refused only when it surely cannot fit). Once streaming, a page that fails, a
- * deadline that passes, or a list that grew past the cap errors the stream: the caller sees an
- * aborted body, never a complete-looking array that is missing rows.
+ * `Prefer: pages=all`: one JSON array streamed as the pages arrive. Bounds are judged before a
+ * byte is streamed; after, a failure aborts the body rather than give an array missing rows.
  */
 import { matchOperation } from "../../../shared/v2/catalog";
 import { log } from "../../kernel/log";
@@ -23,18 +12,13 @@ import { readConfig } from "../../kernel/config";
 import { MAX_PAGES_PER_WALK, pagesOverCap, queryInt, walkSearch } from "./page-size";
 import { parsePrefer } from "./prefer";
 
-/** The API's page size when the caller names none. */
 export const API_DEFAULT_PAGE_SIZE = 5000;
 
-/** Whether `headers` ask for every page (`Prefer: pages=all`). */
 export function wantsAllPages(headers: Headers): boolean {
   return parsePrefer(headers.get("prefer")).get("pages")?.value?.toLowerCase() === "all";
 }
 
-/**
- * The row cap: the configured one (`Config.pagesAllMaxRows`), lowered by a valid `max-rows`
- * preference.
- */
+/** The configured row cap, lowered (never raised) by a valid `max-rows` preference. */
 export function rowCap(
   cap: number,
   asked: string | null | undefined,
@@ -43,7 +27,7 @@ export function rowCap(
   return a > 0 && a < cap ? { cap: a, lowered: true } : { cap, lowered: false };
 }
 
-/** The fields of `X-Pagination` the walk reads (keys in any casing), or null when there is none. */
+/** The fields of `X-Pagination` the walk reads (keys in any casing). */
 export interface Pagination {
   totalCount: number | null;
   pageSize: number | null;
@@ -73,10 +57,7 @@ export function readPagination(header: string | null): Pagination | null {
   };
 }
 
-/**
- * A page's rows as the raw JSON between its brackets (int64 ids keep every digit) and their count;
- * null when the body is not a JSON array.
- */
+/** A page's rows as the raw JSON between its brackets (ids keep every digit), and their count. */
 export function pageRows(text: string): { inner: string; count: number } | null {
   let v: unknown;
   try {
@@ -89,10 +70,7 @@ export function pageRows(text: string): { inner: string; count: number } | null 
   return { inner: t.slice(1, -1).trim(), count: v.length };
 }
 
-/**
- * Whether another page follows page `page` that held `count` rows: not after a short page, nor past
- * the last one the header names.
- */
+/** Whether another page follows: not after a short page, nor past the last the header names. */
 export function morePages(
   count: number,
   pageSize: number,
@@ -104,14 +82,11 @@ export function morePages(
   return !(p?.totalPages !== null && p?.totalPages !== undefined && page >= p.totalPages);
 }
 
-/**
- * The least time the pages after the first can take, ms: one permit each at the environment's rate.
- */
+/** The least time the pages after the first can take, ms. */
 export function leastWalkMs(pagesLeft: number, ratePerSecond: number): number {
   return (pagesLeft * 1000) / ratePerSecond;
 }
 
-/** `search` with `PageNumber` set to `page` (a caller's `pagenumber` in any casing replaced). */
 export function withPage(search: string, page: number): string {
   const q = new URLSearchParams(search);
   for (const k of [...q.keys()]) if (k.toLowerCase() === "pagenumber") q.delete(k);
@@ -119,17 +94,13 @@ export function withPage(search: string, page: number): string {
   return `?${q.toString()}`;
 }
 
-/**
- * Answers a GET that prefers every page: one streamed array, or the first page's answer as the API
- * gave it when it is not a list page.
- */
+/** One streamed array, or the first page's answer as the API gave it when it is not a list. */
 export async function allPages(caller: V2Request, trace: CallTrace): Promise<Response> {
   const config = readConfig(caller.env);
   const { cap, lowered } = rowCap(
     config.pagesAllMaxRows,
     parsePrefer(caller.headers.get("prefer")).get("max-rows")?.value,
   );
-  // Every page of the walk is sent with the floor's page size (`walkSearch`), the first included.
   const sized = walkSearch(caller.search);
   const r: V2Request = { ...caller, search: sized.search };
   const start = queryInt(r.search, "pagenumber") ?? 1;
@@ -140,7 +111,6 @@ export async function allPages(caller: V2Request, trace: CallTrace): Promise<Res
   if (first.status !== 200 || !/json/i.test(first.headers.get("content-type") ?? "")) return first;
   const bytes = await first.arrayBuffer();
   const rows = pageRows(new TextDecoder().decode(bytes));
-  // An item, not a list: the preference does not apply, and the answer is the API's as it came.
   if (!rows) return new Response(bytes, { status: first.status, headers: first.headers });
   const pagination = readPagination(first.headers.get("x-pagination"));
   const pageSize = pagination?.pageSize || size;
@@ -163,17 +133,13 @@ export async function allPages(caller: V2Request, trace: CallTrace): Promise<Res
       );
     }
   }
-  // workerd's own stream: an abort errors the caller's body without a stray unhandled rejection in
-  // JS.
+  // workerd's own stream: an abort errors the caller's body without an unhandled rejection.
   const { readable, writable } = new IdentityTransformStream();
   void walk(r, trace, writable.getWriter(), { start, pageSize, cap, first: rows, pagination });
   return arrayAnswer(r, readable, applied, total, pageSize);
 }
 
-/**
- * Whether `path` is a collection (its operation's path does not end in an `{id}`): an empty one is
- * answered 204.
- */
+/** Whether `path` is a collection (not ending in `{id}`): an empty one is answered 204. */
 function isListPath(path: string): boolean {
   const m = matchOperation("GET", path);
   return m.kind === "operation" && !m.op.path.endsWith("}");
@@ -189,7 +155,6 @@ function arrayAnswer(
   const headers = new Headers({
     "content-type": "application/json; charset=utf-8",
     "preference-applied": applied,
-    // The page size the walk used: the caller's, raised to `MIN_PAGES_ALL_PAGE_SIZE` when smaller.
     "x-page-size": String(pageSize),
     "x-request-id": r.requestId,
   });
@@ -205,14 +170,14 @@ interface Walk {
   pagination: Pagination | null;
 }
 
-/** Writes `[`, the rows of every page joined by `,`, and `]`; errors the stream on any failure. */
+/** Writes `[`, every page's rows joined by `,`, and `]`; errors the stream on any failure. */
 async function walk(
   r: V2Request,
   trace: CallTrace,
   writer: WritableStreamDefaultWriter,
   w: Walk,
 ): Promise<void> {
-  // An aborted walk rejects `closed`; the caller learns of it from the errored body, not from here.
+  // An aborted walk rejects `closed`; the caller learns of it from the errored body.
   writer.closed.catch(() => undefined);
   const encoder = new TextEncoder();
   let sent = 0;
@@ -229,7 +194,7 @@ async function walk(
     await emit(w.first);
     let more = morePages(w.first.count, w.pageSize, page, w.pagination);
     while (more) {
-      // No total to judge by before streaming (or the list grew): the cap stops the walk here.
+      // No total to judge by before streaming (or the list grew): the cap stops it here.
       if (page - w.start + 1 >= MAX_PAGES_PER_WALK)
         throw new Problem(
           "too-many-rows",
@@ -261,8 +226,7 @@ async function walk(
       rows: sent,
       reason: err instanceof Problem ? err.type : "error",
     });
-    // The runtime logs the reason of an aborted body: it says what stopped the walk, never a
-    // secret.
+    // The runtime logs an aborted body's reason: what stopped the walk, never a secret.
     const why = err instanceof Problem ? err.detail : "an internal error";
     await writer
       .abort(new Error(`pages=all aborted at page ${page}: ${why}`))

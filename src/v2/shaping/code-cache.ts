@@ -1,8 +1,7 @@
 /**
  * @module
- * Codes for ids, as one caller's request sees them: the tenant's cache of code→id pairs
- * (`v2/tenant/code-ids.ts`) and the lookup GETs (`code-refs.ts` decides what to ask). Also
- * where the gateway's own writes reach that cache: a write forgets the ids it may have made stale.
+ * Codes for ids as one caller's request sees them: the tenant's cache of code→id pairs
+ * (`v2/tenant/code-ids.ts`) and the lookup GETs.
  */
 import { unwrap } from "../../kernel/outcome";
 import type { V2Request } from "../passthrough";
@@ -21,9 +20,6 @@ import { getFilteredList } from "./filtered-list";
 /**
  * The tenant's code cache and the lookup GET, for `r`'s caller.
  *
- * @param r the caller's request: its tenant, gateway key, deadline and environment
- * @param trace the caller's trace: each lookup is one more upstream call in it
- * @returns what `resolveSites` needs
  * @example await resolveSites(sites, codeDeps(r, trace))
  */
 export function codeDeps(r: V2Request, trace: CallTrace): CodeDeps {
@@ -36,16 +32,11 @@ export function codeDeps(r: V2Request, trace: CallTrace): CodeDeps {
   };
 }
 
-/**
- * Forgets `keys`: a write that used them was refused in a way that says the record may be gone.
- *
- * @example await forgetCodes(r, [{ kind: "Department", code: "avd10" }])
- */
+/** Forgets `keys`: a write that used them was refused as if the record were gone. */
 export async function forgetCodes(r: V2Request, keys: CodeKey[]): Promise<void> {
   unwrap(await asHolder(r.env, r.caller, (f) => f.forgetCodeIds(keys)));
 }
 
-/** One lookup GET, sent like any call of the caller's (its permit, its token, its deadline). */
 async function lookup(
   r: V2Request,
   trace: CallTrace,
@@ -66,7 +57,6 @@ async function lookup(
         );
       throw notAList(target);
     case "broken":
-      // A body that broke off while read is as unusable as one that is not a list.
       throw notAList(target);
   }
 }

@@ -1,16 +1,7 @@
 /**
  * @module
- * Codes for ids: the one table of references a caller may give by Code or Number where the API
- * wants the record's Id, and the resolver that swaps them. Pure but for its injected `CodeDeps`
- * (the tenant's cache and the lookup GET), so it is unit-tested without the network.
- *
- * Where it applies (see `code-sites.ts`): in a merge patch, every code whose Id field the resource
- * has (PATCH refers to other records by Id only, since 2024-01-17); in a POST body, only a code the
- * body's schema lacks while it has the Id (voucher lines take `AccountId`, not `AccountNo`). Where
- * the API's POST takes the code itself (a sales order's `CustomerNo`), the API resolves it.
- *
- * Only references the API can look up by a list filter are here: delivery and payment terms,
- * branding themes and VAT codes have no code filter, so resolving them would cost a whole list.
+ * Codes for ids: the references a caller may give by Code or Number where the API wants the Id
+ * (only those a list filter can look up), and the resolver. Pure but for its `CodeDeps`.
  */
 import type { FieldError } from "../../kernel/problem";
 import { boundedRuns } from "./bounded-runs";
@@ -23,21 +14,13 @@ export interface Target {
   filter: string;
   /** The property the code is compared with. */
   match: string;
-  /**
-   * `number`: a whole number (a customer or account number); `code`: a string matched in any
-   * casing.
-   */
+  /** `number`: a whole number; `code`: a string matched in any casing. */
   value: "code" | "number";
   /** A filter every lookup of this kind adds (a custom dimension's ordinal). */
   fixed?: string;
-  /** The record, for messages. */
   noun: string;
 }
 
-/**
- * One reference: the code field a caller may give, the Id field the API takes, and where it is
- * looked up.
- */
 export interface CodeRef {
   code: string;
   id: string;
@@ -106,9 +89,7 @@ export const CODE_REFS: readonly CodeRef[] = [
 ];
 
 /**
- * The kinds whose codes a write to `path` may change: those looked up in the list its first
- * segment names, in any casing (a write to `/Departments/7` may rename a department's code, one to
- * `/CustomDimensions` any dimension value's).
+ * The kinds whose codes a write to `path` may change: those looked up in its first segment's list.
  *
  * @example kindsListedAt("/customdimensions/3") // ["Dim1", "Dim2", "Dim3"]
  */
@@ -120,10 +101,7 @@ export function kindsListedAt(path: string): string[] {
   return [...new Set(kinds)];
 }
 
-/**
- * One code in a body: the object holding it (swapped in place), its reference, its path for
- * messages (`VoucherLines.0.AccountNo`), and the code normalized (`codeKey`) and as spelled.
- */
+/** One code in a body: its holder (swapped in place), its path, key and spelling. */
 export interface Site {
   holder: Record<string, unknown>;
   ref: CodeRef;
@@ -132,7 +110,6 @@ export interface Site {
   spelling: string;
 }
 
-/** One string per (kind, code), for maps. */
 export const siteKey = (kind: string, code: string) => `${kind}\u0000${code}`;
 
 /** A code as the cache files it: the lookup's kind and the code normalized (`codeKey`). */
@@ -140,7 +117,6 @@ export interface CodeKey {
   kind: string;
   code: string;
 }
-/** A code and the id it named when last looked up. */
 export interface CodeId extends CodeKey {
   id: number;
 }
@@ -148,55 +124,32 @@ export interface CodeId extends CodeKey {
 /** The lookup's answer: the rows of a 200 (none for a 204), or the API's refusal to pass back. */
 export type LookupAnswer = { ok: true; rows: unknown[] } | { ok: false; response: Response };
 
-/** What the resolver needs from outside. */
 export interface CodeDeps {
-  /** Ids the tenant's cache still trusts for these codes. */
   recall(keys: CodeKey[]): Promise<CodeId[]>;
-  /** One lookup GET for `codes` (as the caller spelled them) of `target` (`lookupSearch`). */
   lookup(target: Target, codes: string[]): Promise<LookupAnswer>;
   remember(found: CodeId[]): Promise<void>;
 }
 
-/**
- * What came of resolving: the sites swapped (`cached`: the codes the cache answered), unknown
- * codes, or a lookup's refusal.
- */
+/** The sites swapped (`cached`: the codes the cache answered), unknown codes, or a refusal. */
 export type Resolution =
   | { kind: "done"; cached: CodeKey[] }
   | { kind: "unknown"; errors: FieldError[] }
   | { kind: "refused"; response: Response };
 
-/**
- * Most distinct codes one body may name (codes given beside their Id, or null, do not count): 500,
- * at most 10 lookups of `MAX_CODES_PER_LOOKUP` (plus one per further kind), so one write costs a
- * second of the environment's 10 calls a second at most, whatever its size. Far above a real
- * voucher or order; a bigger job is many writes. Counted before the cache is asked, so whether a
- * body is taken does not depend on what happens to be cached.
- */
+/** Most distinct codes one body may name (counted before the cache is asked). */
 export const MAX_CODES_PER_BODY = 500;
 
-/**
- * Lookups of one body in flight at once: 4. More would only queue at the governor (10 calls a
- * second for the whole environment), and a lookup that fails leaves at most 3 others sent for
- * nothing: none is started after it (`boundedRuns`).
- */
+/** Lookups of one body in flight at once: more would only queue at the governor. */
 export const LOOKUPS_IN_FLIGHT = 4;
 
-/**
- * The id a code stands in for while its body is checked, before any lookup: a valid id of every
- * Id field (an int64), so the check judges the rest of the body exactly as it will be sent.
- */
+/** A valid id of every Id field, standing in for a code while its body is checked. */
 const PLACEHOLDER_ID = 1;
 
-/** How many distinct codes (kind and normalized code) `sites` name. */
 export function distinctCodes(sites: readonly Site[]): number {
   return new Set(sites.map((s) => siteKey(s.ref.target.kind, s.key))).size;
 }
 
-/**
- * Puts a placeholder id where each site's code was (in place), so the body can be checked as it
- * will be sent before any code is looked up; `resolveSites` then writes the real ids over them.
- */
+/** Puts a placeholder id where each code was (in place), so the body is checked before lookups. */
 export function placeholderIds(sites: readonly Site[]): void {
   for (const s of sites) {
     Reflect.deleteProperty(s.holder, s.ref.code);
@@ -206,14 +159,9 @@ export function placeholderIds(sites: readonly Site[]): void {
 
 /** Most codes in one lookup: keeps its URL well under the API's ~2000 characters. */
 export const MAX_CODES_PER_LOOKUP = 50;
-/** Longest filter value in one lookup, characters (encoded). */
 const MAX_FILTER_CHARS = 1200;
 
-/**
- * The query of one lookup of `codes`.
- *
- * @example lookupSearch(DEPARTMENT, ["A", "B"]) // "?codes=A%2CB&Fields=Id%2CCode&PageSize=2"
- */
+/** @example lookupSearch(DEPARTMENT, ["A", "B"]) // "?codes=A%2CB&Fields=Id%2CCode&PageSize=2" */
 export function lookupSearch(target: Target, codes: string[]): string {
   const q = new URLSearchParams({ [target.filter]: codes.join(",") });
   if (target.fixed) {
@@ -225,7 +173,6 @@ export function lookupSearch(target: Target, codes: string[]): string {
   return `?${q.toString()}`;
 }
 
-/** `codes` in lookups of at most `MAX_CODES_PER_LOOKUP` codes and `MAX_FILTER_CHARS` characters. */
 export function lookupBatches(codes: string[]): string[][] {
   const batches: string[][] = [];
   let batch: string[] = [];
@@ -248,10 +195,8 @@ export function lookupBatches(codes: string[]): string[][] {
 }
 
 /**
- * Swaps every site's code for its Id, in place: the cache first, then one lookup per kind (in
- * batches, `LOOKUPS_IN_FLIGHT` at a time) for the rest, remembering what was found. Any unknown
- * code fails the whole body (every lookup is still made, so the answer names every unknown code).
- * A lookup that throws or is refused decides the answer: no further lookup is started.
+ * Swaps every site's code for its Id, in place: the cache first, then lookups per kind. A lookup
+ * that throws or is refused decides the answer; otherwise every unknown code is named.
  */
 export async function resolveSites(sites: Site[], deps: CodeDeps): Promise<Resolution> {
   if (sites.length === 0) return { kind: "done", cached: [] };
@@ -317,7 +262,6 @@ export async function resolveSites(sites: Site[], deps: CodeDeps): Promise<Resol
   return { kind: "done", cached };
 }
 
-/** The normalized code and the id of a lookup's row, or null for a row without both. */
 export function rowId(target: Target, row: unknown): { code: string; id: number } | null {
   if (typeof row !== "object" || row === null) return null;
   const r = row as Record<string, unknown>;
@@ -327,12 +271,7 @@ export function rowId(target: Target, row: unknown): { code: string; id: number 
     : null;
 }
 
-/**
- * A code as compared and cached: a number's decimal digits, or a code trimmed and lowercased (the
- * API's code filters match in any casing). An error says what is wrong with the value.
- *
- * @example codeKey(CUSTOMER, "10001") // { ok: true, key: "10001", spelling: "10001" }
- */
+/** @example codeKey(CUSTOMER, "10001") // { ok: true, key: "10001", spelling: "10001" } */
 export function codeKey(
   target: Pick<Target, "value">,
   v: unknown,

@@ -1,10 +1,4 @@
-/**
- * @module
- * Where codes for ids apply in a body: walked along the catalog's zod schema of the resource, so a
- * field is read as a code only where the resource really has the Id it stands for (an account's
- * own `AccountNo` on `/GeneralLedgerAccounts` is its number, not a reference), nested objects and
- * arrays of objects (sales order lines, voucher lines) included. Pure.
- */
+/** @module Where codes apply in a body: only where the catalog's schema has the Id. Pure. */
 import { z } from "zod";
 import { CATALOG, matchOperation } from "../../../shared/v2/catalog";
 import type { FieldError } from "../../kernel/problem";
@@ -12,32 +6,21 @@ import { CODE_REFS, codeKey, type Site } from "./code-refs";
 import { isJsonObject } from "./merge-patch";
 
 /**
- * How a body is read. `merge`: a merge patch, where every code whose Id the resource has is
- * resolved (PATCH takes Ids only) and a null code clears the Id. `post`: a POST body, where only a
- * code the schema lacks is resolved and a null code is simply left out.
+ * `merge`: every code whose Id the resource has is resolved and a null code clears the Id. `post`:
+ * only a code the schema lacks is resolved, and a null code is left out.
  */
 export type CodeMode = "merge" | "post";
 
-/**
- * The sites to resolve, the codes that cannot be (malformed), and whether the body was changed at
- * all.
- */
 export interface Sites {
   sites: Site[];
   errors: FieldError[];
   changed: boolean;
 }
 
-/**
- * The PATCH operations whose record is not created by a POST to the parent path, with the POST
- * body that has the same fields (a sales order's header is patched, but created with its lines).
- */
+/** PATCHes whose record is not created by a POST to the parent path, with the POST that is. */
 const PATCH_DOCUMENT_OF: Record<string, string> = { "/SalesOrders/{id}": "/SalesOrders/Complete" };
 
-/**
- * The schema whose fields tell where codes apply to a `method` call of `path`, or null when none is
- * known (then none apply).
- */
+/** The schema whose fields tell where codes apply to `method path`; null: none apply. */
 export function codeSchema(method: "POST" | "PATCH", path: string): z.ZodType | null {
   const m = matchOperation(method, path);
   if (m.kind !== "operation") return null;
@@ -48,11 +31,9 @@ export function codeSchema(method: "POST" | "PATCH", path: string): z.ZodType | 
 }
 
 /**
- * The code sites of `body` (edited in place: a code given beside its Id is dropped, as the API lets
- * the Id win; a null code is dropped or, in a merge patch, clears the Id).
+ * The code sites of `body`, edited in place: a code beside its Id is dropped (the Id wins).
  *
- * @example findSites({ VoucherLines: [{ AccountNo: 3000 }] }, ManualVoucherPost,
- * "post").sites[0].path // "VoucherLines.0.AccountNo"
+ * @example findSites({ VoucherLines: [{ AccountNo: 3000 }] }, schema, "post").sites[0].path
  */
 export function findSites(body: unknown, schema: z.ZodType, mode: CodeMode): Sites {
   const out: Sites = { sites: [], errors: [], changed: false };
@@ -96,7 +77,7 @@ function walk(
   }
 }
 
-/** `s` without its optional, nullable, default, readonly, lazy and pipe wrappers. */
+/** `s` without its optional, nullable, default, readonly, lazy, catch and pipe wrappers. */
 function bare(s: unknown): unknown {
   for (let i = 0; i < 16; i++) {
     if (

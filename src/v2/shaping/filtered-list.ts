@@ -1,53 +1,32 @@
 /**
  * @module
- * The one way the gateway reads a list for itself: a `GET` of a list filtered down to a few
- * records, sent through the upstream client like any call of the caller's (its permit, its token,
- * its deadline, counted in its trace), and its rows read. Used by the code lookups
- * (`write-body.ts`) and by the recovery of a create whose answer was lost
- * (`idempotency-recovery.ts`); each decides what an answer that is not a list means for it.
+ * The one way the gateway reads a list for itself: a filtered `GET` sent like any call of the
+ * caller's, and its rows read. Used by the code lookups and by the recovery of a lost create.
  */
 import { readCapped } from "../../../shared/bytes";
 import { sendV2, type V2Request } from "../passthrough";
 import type { CallTrace } from "../../upstream/client";
 
 /**
- * The largest list answer read, bytes. Why a cap, for both callers: this body is parsed by the
- * gateway itself, not streamed on to a caller, so an answer of any size would be held whole in the
- * Worker's memory. Neither lookup needs much: a filter on a unique reference finds one record, and
- * a code lookup asks for at most `MAX_CODES_PER_LOOKUP` rows (`code-refs.ts`), a few KB with its
- * two fields and still far below this if the API sent whole records. A larger answer is not one
- * either lookup can trust (a filter the API ignored), so it is reported, never read on.
+ * The largest list answer read, bytes: held whole in memory, and far above what either lookup
+ * asks for. A larger one means a filter the API ignored, so it is reported, never read on.
  */
 export const MAX_FILTERED_LIST_BYTES = 256 * 1024;
 
-/**
- * What the list `GET` gave: its rows (none for a 204), the API's other answer untouched (its body
- * unread, for the caller to pass back or cancel), a 200 whose body is not a list of at most
- * `MAX_FILTERED_LIST_BYTES`, or a 200 whose body broke off while read (with what reading threw).
- */
+/** Rows (none for a 204), the API's other answer unread, or a 200 that gave no usable rows. */
 export type FilteredList =
   | { kind: "rows"; rows: unknown[] }
   | { kind: "refused"; response: Response }
   | { kind: "unreadable"; why: Unreadable }
   | { kind: "broken"; error: unknown };
 
-/**
- * Why a 200's body gave no rows: larger than `MAX_FILTERED_LIST_BYTES`, not JSON, or JSON but not
- * an array.
- */
 export type Unreadable = "too-large" | "not-json" | "not-a-list";
 
 /**
  * GETs `path` + `search` for `r`'s caller and reads its rows. Throws a `Problem` when no answer
- * comes (as `sendV2`).
+ * comes.
  *
- * @param r the caller's request, whose caller, deadline and environment the lookup uses
- * @param trace the caller's trace: the lookup is one more upstream call in it
- * @param path the list, e.g. `/Customers`
- * @param search its query with the filter, `?…`
- * @returns the rows, or why there are none to read
- * @example await getFilteredList(r, trace, "/Customers", "?customerNos=10001") // { kind: "rows",
- * rows: [{ Id: 7, Number: 10001 }] }
+ * @example await getFilteredList(r, trace, "/Customers", "?customerNos=10001")
  */
 export async function getFilteredList(
   r: V2Request,

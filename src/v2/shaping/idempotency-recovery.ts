@@ -1,8 +1,7 @@
 /**
  * @module
- * Finding out what became of a create whose answer was lost (`idempotency.ts`): one `GET` of its
- * collection filtered by the body's `ExternalImportReference`, which the API keeps unique per
- * client. Spends one permit, like any call.
+ * What became of a create whose answer was lost: one `GET` of its collection filtered by the
+ * body's `ExternalImportReference`, which the API keeps unique per client.
  */
 import type { V2Request } from "../passthrough";
 import type { CallTrace } from "../../upstream/client";
@@ -10,16 +9,12 @@ import { getFilteredList, type Unreadable } from "./filtered-list";
 import type { Recoverable } from "./idempotency-rules";
 import type { StoredAnswer } from "./stored-answer";
 
-/** What the lookup showed: the record (as the create's answer), none, or nothing it can go by. */
 export type Recovery =
   | { kind: "found"; answer: StoredAnswer }
   | { kind: "absent" }
   | { kind: "unclear"; detail: string };
 
-/**
- * What a 200 that gave no rows is reported as; a list too large to read is told by its status, like
- * any answer not gone by.
- */
+/** How a 200 without rows is reported (a list too large is told by its status). */
 const UNREADABLE: Readonly<Record<Unreadable, string>> = {
   "too-large": "answered 200.",
   "not-json": "gave an answer that is not JSON.",
@@ -27,10 +22,8 @@ const UNREADABLE: Readonly<Record<Unreadable, string>> = {
 };
 
 /**
- * Looks the create of `r` up by its reference. Only a record whose reference is the one sent counts
- * (case-insensitively, as the API compares them), so a filter the API ignored cannot pass off
- * another record as this one. Throws a `Problem` when no answer comes (for the caller, that too
- * leaves the outcome unknown); an answer that broke off is unclear, like any it cannot go by.
+ * Looks the create up by its reference. Only a record carrying that reference (any case) counts, so
+ * a filter the API ignored cannot pass off another record. Throws a `Problem` when no answer comes.
  */
 export async function recover(r: V2Request, trace: CallTrace, how: Recoverable): Promise<Recovery> {
   const list = await getFilteredList(

@@ -1,22 +1,8 @@
 /**
  * @module
- * Idempotent writes: a `/v2` `POST`, `PUT`, `PATCH` or `DELETE` with an `Idempotency-Key` header
- * (IETF httpapi draft, Stripe) is answered once; a repeat of the same request with the same key
- * gets the same answer with `Idempotent-Replayed: true` and no upstream call. The records are the
- * tenant's (`v2/tenant/idempotency-keys.ts`), so one tenant's key never meets another's.
- *
- * Which first outcomes are kept (docs/shaping.md, "Idempotent writes"):
- * - an answer of the API is kept and replayed, except a `401` or `429` (the API refused the call at
- *   its door: the record is released, so the key can be used again) and a `5xx` (a proxy or the
- *   API failed somewhere: the write may or may not have been applied, so the outcome is unknown);
- * - a call refused before the write was sent (bad body, no permit, no token, or a code lookup
- *   that failed or was refused: the write itself made no upstream attempt) releases the record;
- * - a call that failed after it was sent (timeout, reset) leaves the outcome unknown. A repeat then
- *   gets `409 outcome-unknown`, except for a create whose body carries a top-level
- *   `ExternalImportReference` in a collection the API can filter by it (`RECOVERABLE_CREATES`):
- *   the gateway looks the record up once, answers with it if found, and otherwise sends the write
- *   again. Sending again is safe there even if the lookup missed a record the API has not shown
- *   yet: the API refuses a second record with the same reference (`400`).
+ * Idempotent writes: a write with `Idempotency-Key` is answered once per key, per tenant; a repeat
+ * gets the kept answer and no upstream call. See docs/design/v2-passthrough.md for which outcomes
+ * are kept, released or unknown.
  */
 import { readCapped } from "../../../shared/bytes";
 import type { Finish } from "../tenant/idempotency-keys";
@@ -30,34 +16,25 @@ import { fingerprintOf, idempotencyKeyOf, recoverableCreate } from "./idempotenc
 import { recover } from "./idempotency-recovery";
 import { answerResponse, capture, type StoredAnswer } from "./stored-answer";
 
-/**
- * The largest answer body kept for replay, bytes: 256 KiB, far above any create's or patch's
- * answer.
- */
+/** The largest answer body kept for replay, bytes: far above any create's or patch's answer. */
 export const MAX_REPLAY_BODY_BYTES = 256 * 1024;
-/**
- * How long after the call's deadline its claim lapses, ms: time for its last hop to the tenant's
- * object.
- */
+/** How long after the call's deadline its claim lapses, ms: its last hop to the tenant's object. */
 const LEASE_MARGIN_MS = 10_000;
-/** Headers of an answer that are kept and replayed. */
 const KEPT_HEADERS = ["content-type", "location"];
-/** Says that the answer is a kept one (a replay or a recovered record), not a new write. */
+/** Marks a kept answer (a replay or a recovered record), not a new write. */
 export const REPLAYED = "idempotent-replayed";
 
 /**
- * Set by a write just before it sends the request itself, after any lookups it made first (codes
- * for ids): the trace's upstream attempts at that moment. Null while the write has sent nothing of
- * its own, so a lookup that failed or was refused is told apart from the write.
+ * The trace's upstream attempts just before the write itself is sent (after any code lookups);
+ * null while it has sent nothing, so a failed lookup is told apart from the write.
  */
 export interface SendMark {
   attempts: number | null;
 }
 
-/** A write with the caller's (possibly re-read) request; it marks `mark` when it sends. */
 export type Write = (r: V2Request, mark: SendMark) => Promise<Response>;
 
-/** Answers a write that carries `Idempotency-Key` at most once per key (see the module's notes). */
+/** Answers a write that carries `Idempotency-Key` at most once per key. */
 export async function idempotent(r: V2Request, trace: CallTrace, write: Write): Promise<Response> {
   const key = idempotencyKeyOf(r.headers.get("idempotency-key") ?? "");
   if (!key.ok) throw new Problem("bad-request", key.error);
@@ -96,7 +73,6 @@ export async function idempotent(r: V2Request, trace: CallTrace, write: Write): 
     case "unknown":
       throw unknownOutcome();
     case "recheck": {
-      // The object offers a recheck only to a caller that said it can make one.
       if (!recoverable) throw unknownOutcome();
       const found = await recover(req, trace, recoverable).catch(async (err: unknown) => {
         await finish(claim.holder, { kind: "unknown" });
@@ -117,7 +93,6 @@ export async function idempotent(r: V2Request, trace: CallTrace, write: Write): 
   }
 }
 
-/** Sends the write for the record's holder and records what came of it. */
 async function attempt(
   r: V2Request,
   trace: CallTrace,
@@ -133,8 +108,7 @@ async function attempt(
     await finish(mayHaveArrived(err, sent) ? { kind: "unknown" } : { kind: "release" });
     throw err;
   }
-  // Answered before the write was sent: a lookup's own answer (a 403, a 5xx), passed back. Nothing
-  // was written, so the key is free again, as after any refusal before sending.
+  // A lookup's own answer (nothing was written), or refused at the API's door: the key is free.
   if (mark.attempts === null || res.status === 401 || res.status === 429) {
     await finish({ kind: "release" });
     return res;
@@ -149,11 +123,8 @@ async function attempt(
 }
 
 /**
- * Whether a write that threw may have been applied: the write itself was sent on its way (`sent`:
- * an upstream attempt after its `SendMark`; a code lookup that failed before it does not count)
- * and no answer came (a timeout, a reset, or an error that is not the gateway's own refusal). The
- * gateway's refusals (a bad body or code, no permit, no token) all come before the write is sent,
- * or after a `401`, which the API answers without applying anything.
+ * Whether a write that threw may have been applied: it was sent (an attempt after its `SendMark`)
+ * and the error is not one of the gateway's refusals, which all come before sending or after a 401.
  */
 export function mayHaveArrived(err: unknown, sent: boolean): boolean {
   if (!sent) return false;
@@ -165,10 +136,6 @@ export function mayHaveArrived(err: unknown, sent: boolean): boolean {
   );
 }
 
-/**
- * A kept answer given again. A body too large to keep is replayed as its status and `Location`
- * only.
- */
 function replay(answer: StoredAnswer, requestId: string): Response {
   return answerResponse(answer, { "x-request-id": requestId, [REPLAYED]: "true" });
 }
@@ -180,9 +147,7 @@ function unknownOutcome(why = ""): Problem {
   );
 }
 
-/**
- * `r` with its body buffered: the fingerprint needs every byte, and the write may be sent again.
- */
+/** `r` with its body buffered: the fingerprint needs every byte, and the write may be resent. */
 async function buffered(r: V2Request): Promise<V2Request> {
   if (!(r.body instanceof ReadableStream)) return r;
   const bytes = await readCapped(r.body, BUFFERED_BODY_BYTES).catch(() => null);

@@ -1,30 +1,19 @@
 /**
  * @module
- * An RFC 7396 JSON Merge Patch turned into the RFC 6902 JSON Patch that API v2's PATCH takes. Pure.
- *
- * Each member becomes one operation at its PascalCase path as given: `null` is `remove`, a nested
- * object is recursed into (`{"MailAddress":{"City":"Oslo"}}` changes `/MailAddress/City` only), and
- * anything else (a scalar or an array, which a merge patch always replaces whole) is `add`.
- *
- * Why `add` and not `replace`: RFC 7396 sets a member whether or not the target has it, and RFC
- * 6902 `add` on an object member does exactly that (it replaces a present value), while `replace`
- * fails on an absent one. The API's patch document leaves out fields that have no value (the
- * sandbox's `writableView`), so a `replace` of a field never set before would be refused.
+ * A merge patch (RFC 7396) as the JSON Patch API v2 takes: `add`, never `replace`, which fails on
+ * a field that has no value yet (docs/shaping.md). Pure.
  */
 import type { PatchOperation } from "../../../shared/v2/json-patch";
 import type { Result } from "../../kernel/result";
 
-/** A JSON object, as `JSON.parse` makes it. */
 export type JsonObject = Record<string, unknown>;
 
-/** Whether `v` is a JSON object (not an array, not null). */
 export function isJsonObject(v: unknown): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /**
- * The merge patch in `text`, or why it is not one: invalid JSON, or JSON that is not an object
- * (RFC 7396 would replace the whole record with an array or scalar, which the API cannot do).
+ * The merge patch in `text`: a JSON object (any other value would replace the whole record).
  *
  * @example parseMergePatch('{"Name":"Fjord AS"}') // { ok: true, value: { Name: "Fjord AS" } }
  */
@@ -45,14 +34,9 @@ export function parseMergePatch(text: string): Result<JsonObject, string> {
 }
 
 /**
- * The JSON Patch operations of merge patch `doc`, in its member order; an error when it changes
- * nothing (an empty object, or only empty nested objects), since the API takes no empty patch.
+ * The JSON Patch of `doc`; an error when it changes nothing (the API takes no empty patch).
  *
- * @example
- * toJsonPatch({ Name: "Fjord AS", Description: null, MailAddress: { City: "Oslo" } }) // { ok:
- * true, value: [{ op: "add", path: "/Name", value: "Fjord AS" }, { op: "remove", path:
- * "/Description" }, //                      { op: "add", path: "/MailAddress/City", value: "Oslo"
- * }] }
+ * @example toJsonPatch({ Description: null }) // ok: [{ op: "remove", path: "/Description" }]
  */
 export function toJsonPatch(doc: JsonObject): Result<PatchOperation[], string> {
   const ops: PatchOperation[] = [];
@@ -65,7 +49,7 @@ export function toJsonPatch(doc: JsonObject): Result<PatchOperation[], string> {
       };
 }
 
-/** A JSON Pointer reference token for `key` (RFC 6901: `~` as `~0`, `/` as `~1`). */
+/** A JSON Pointer token for `key` (RFC 6901). */
 export function pointerToken(key: string): string {
   return key.replaceAll("~", "~0").replaceAll("/", "~1");
 }

@@ -1,28 +1,17 @@
 /**
  * @module
- * What one `Prefer: pages=all` walk may cost (`all-pages.ts`): each page is one upstream call and
- * one permit of the environment's 10 a second, so the walk's page size has a floor and its pages a
- * cap. Without them `PageSize=1` turned a list of 1,000 rows into 1,000 calls for one request.
+ * What one `Prefer: pages=all` walk may cost: each page is one permit of the environment's budget,
+ * so the page size has a floor and the pages a cap.
  */
 import { Problem } from "../../kernel/problem";
 
-/**
- * The smallest `PageSize` a walk uses: 250. A caller's smaller (valid) one is raised to it, and the
- * answer's `X-Page-Size` says which size was used. Rows are the same whatever the page size; only
- * the number of calls changes. 250 × `MAX_PAGES_PER_WALK` is the default row cap (50,000), so at
- * the floor the two caps agree.
- */
+/** The smallest `PageSize` a walk uses; × `MAX_PAGES_PER_WALK` it is the default row cap. */
 export const MIN_PAGES_ALL_PAGE_SIZE = 250;
 
-/**
- * Most pages one walk reads, the first included: 200 calls, 20 seconds of the whole environment's
- * budget. A list that needs more at its page size is refused before a byte is streamed (`422`
- * `too-many-rows`, like the row cap) when the API gives its total, and the walk is aborted before
- * page 201 when it does not.
- */
+/** Most pages one walk reads, the first included: 20 s of the environment's budget. */
 export const MAX_PAGES_PER_WALK = 200;
 
-/** A whole-number query parameter, `name` in lower case matched in any casing, or null. */
+/** A whole-number query parameter (`name` lower case, matched in any casing), or null. */
 export function queryInt(search: string, name: string): number | null {
   for (const [k, v] of new URLSearchParams(search))
     if (k.toLowerCase() === name && /^\d{1,9}$/.test(v.trim())) return Number(v);
@@ -30,13 +19,9 @@ export function queryInt(search: string, name: string): number | null {
 }
 
 /**
- * The query a walk of `search` sends: a `PageSize` from 1 to `MIN_PAGES_ALL_PAGE_SIZE - 1` (in any
- * casing) raised to the floor. A `PageSize` of 0 or one that is not a number is left for the API to
- * refuse. Throws a `Problem` (nothing sent) when the size would be raised under a `PageNumber` past
- * 1: page 3 of 250 rows is not page 3 of 10, and the walk would start at other rows than asked.
+ * The query a walk sends: a smaller `PageSize` raised to the floor. Throws when that would happen
+ * under a `PageNumber` past 1: the walk would start at other rows than asked.
  *
- * @param search the caller's query, `?…` or empty
- * @returns the query to send and the page size it asks for (null: the API's default)
  * @example walkSearch("?PageSize=1") // { search: "?PageSize=250", pageSize: 250 }
  */
 export function walkSearch(search: string): { search: string; pageSize: number | null } {
@@ -55,12 +40,7 @@ export function walkSearch(search: string): { search: string; pageSize: number |
   return { search: `?${q.toString()}`, pageSize: MIN_PAGES_ALL_PAGE_SIZE };
 }
 
-/**
- * A `Problem` when a walk of `toCome` rows in pages of `pageSize` needs more than
- * `MAX_PAGES_PER_WALK` pages, else null.
- *
- * @example pagesOverCap(60_000, 250) // Problem too-many-rows: 240 pages
- */
+/** @example pagesOverCap(60_000, 250) // Problem too-many-rows: 240 pages */
 export function pagesOverCap(toCome: number, pageSize: number): Problem | null {
   const pages = Math.ceil(toCome / pageSize);
   return pages > MAX_PAGES_PER_WALK

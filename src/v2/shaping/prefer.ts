@@ -1,9 +1,4 @@
-/**
- * @module
- * The `Prefer` request header (RFC 7240): comma-separated preferences, each `token [= word]` with
- * optional `; parameter` parts, names matched without regard to case, values as tokens or quoted
- * strings. Several `Prefer` headers arrive joined by commas, which is the same list.
- */
+/** @module The `Prefer` request header (RFC 7240). */
 
 /** One preference: its value (unquoted) and parameters, names lowercased. */
 export interface Preference {
@@ -12,12 +7,9 @@ export interface Preference {
 }
 
 /**
- * The preferences of a `Prefer` header, by lowercased name. A preference named twice counts once,
- * as first given (RFC 7240 §2). Malformed parts are skipped: a preference is a hint, never an
- * error.
+ * The preferences by lowercased name, each as first given. Malformed parts are skipped: a
+ * preference is a hint, never an error.
  *
- * @param header the header as `Headers.get` joins it, or null
- * @returns the preferences by name
  * @example parsePrefer('respond-async, Pages="all"; x=1').get("pages")?.value // "all"
  */
 export function parsePrefer(header: string | null): Map<string, Preference> {
@@ -36,13 +28,9 @@ export function parsePrefer(header: string | null): Map<string, Preference> {
   return out;
 }
 
-/** RFC 7230 `token` characters. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/**
- * `name [= word]` with optional whitespace around `=`; null when the name is not a token or the
- * value is malformed.
- */
+/** `name [= word]`; null when the name is not a token or the value is malformed. */
 function pair(part: string): { name: string; value: string | null } | null {
   const eq = part.indexOf("=");
   const name = (eq < 0 ? part : part.slice(0, eq)).trim();
@@ -53,10 +41,7 @@ function pair(part: string): { name: string; value: string | null } | null {
   return value === null ? null : { name: name.toLowerCase(), value };
 }
 
-/**
- * The content of a quoted-string, backslash escapes undone; null unless `raw` is exactly one
- * quoted-string.
- */
+/** A quoted-string's content, escapes undone; null unless `raw` is exactly one. */
 function unquote(raw: string): string | null {
   let out = "";
   for (let i = 1; i < raw.length; i++) {
@@ -68,7 +53,7 @@ function unquote(raw: string): string | null {
   return null;
 }
 
-/** `s` split at `sep` where it is not inside a quoted-string. */
+/** `s` split at `sep` outside quoted-strings. */
 function splitOutsideQuotes(s: string, sep: string): string[] {
   const parts: string[] = [];
   let quoted = false;

@@ -1,14 +1,8 @@
 /**
  * @module
- * Cached reference data: a `GET` of a slow-changing resource (`REFERENCE_RESOURCES`) is answered
- * from the tenant's cache (`v2/tenant/reference-cache.ts`) for 5 minutes, at the cost
- * of one hop to the tenant's object (which authenticates the gateway key) and no upstream call.
- *
- * Only `200` answers up to `MAX_REFERENCE_ENTRY_BYTES` are kept, filed under the path and query as
- * sent. A write through the gateway to the same resource (first path segment, any case) forgets
- * its entries (`forgetWritten` in `written.ts`). `Cache-Control: no-cache` or `Pragma: no-cache`
- * from the caller goes upstream and refreshes the entry; a conditional `GET` (`If-None-Match`,
- * `If-Modified-Since`) is passed through untouched, its `304` being the API's to give.
+ * Cached reference data: a `GET` of a slow-changing resource is answered from the tenant's cache
+ * (`v2/tenant/reference-cache.ts`) for 5 minutes, with no upstream call; a write through the
+ * gateway to the resource forgets it. A conditional `GET` passes through untouched.
  */
 import { unwrap } from "../../kernel/outcome";
 import { sendV2, type V2Request } from "../passthrough";
@@ -17,11 +11,8 @@ import type { CallTrace } from "../../upstream/client";
 import { answerResponse, capture } from "./stored-answer";
 
 /**
- * The resources whose reads are cached, by first path segment in lower case: VAT codes, currencies,
- * the chart of accounts, payment and delivery terms, branding themes, sub-ledger number series and
- * the client's settings. Left out on purpose: `CurrencyRates` (change daily and are read by date),
- * `LockDateSettings` (moved at period close, and read right before posting to decide whether it
- * may), and master data that grows with the business (customers, products, projects, departments).
+ * The resources whose reads are cached, by first path segment in lower case. Left out on purpose:
+ * `CurrencyRates`, `LockDateSettings` and master data (docs/shaping.md says why).
  */
 export const REFERENCE_RESOURCES: ReadonlySet<string> = new Set(
   [
@@ -39,14 +30,9 @@ export const REFERENCE_RESOURCES: ReadonlySet<string> = new Set(
   ].map((r) => r.toLowerCase()),
 );
 
-/**
- * The largest answer kept, bytes: a large chart of accounts (~1,000 accounts), below the 2 MB
- * SQLite row limit.
- */
+/** The largest answer kept, bytes: a large chart of accounts, below SQLite's 2 MB row limit. */
 export const MAX_REFERENCE_ENTRY_BYTES = 1024 * 1024;
-/** Headers of an answer that are kept. */
 export const KEPT_HEADERS = ["content-type", "x-pagination", "etag", "last-modified"];
-/** Says whether the answer came from the cache. */
 export const X_CACHE = "x-cache";
 
 /** The resource `path` belongs to: its first segment, lower case. */
@@ -54,7 +40,6 @@ export function resourceOf(path: string): string {
   return (path.split("/")[1] ?? "").toLowerCase();
 }
 
-/** Whether `r` is a read the cache answers. */
 export function isCachedReference(r: Pick<V2Request, "method" | "path" | "headers">): boolean {
   return (
     r.method === "GET" &&
@@ -64,10 +49,7 @@ export function isCachedReference(r: Pick<V2Request, "method" | "path" | "header
   );
 }
 
-/**
- * Whether the caller asked to bypass caches (`Cache-Control: no-cache` or `max-age=0`, or `Pragma:
- * no-cache`).
- */
+/** Whether the caller asked to bypass caches (`Cache-Control` or `Pragma`). */
 export function wantsFresh(headers: Headers): boolean {
   const cc = (headers.get("cache-control") ?? "").toLowerCase();
   return (
@@ -102,7 +84,7 @@ export async function cachedReference(r: V2Request, trace: CallTrace): Promise<R
     ),
   );
   const out = marked(kept.response, "miss");
-  // Not kept (a write came in between): the answer is fresh, but no cache stands behind it.
+  // Not kept (a write came in between): fresh, but no cache stands behind it.
   if (entry)
     for (const [name, value] of Object.entries(
       freshness(entry.storedAt, entry.expiresAt, entry.storedAt),
@@ -111,10 +93,7 @@ export async function cachedReference(r: V2Request, trace: CallTrace): Promise<R
   return out;
 }
 
-/**
- * `Age` and `Cache-Control` of an entry kept at `storedAt` until `expiresAt`, seen at `now` (epoch
- * ms).
- */
+/** `Age` and `Cache-Control` of an entry kept from `storedAt` to `expiresAt`, seen at `now`. */
 export function freshness(
   storedAt: number,
   expiresAt: number,

@@ -1,9 +1,4 @@
-/**
- * @module
- * An answer kept in the tenant's object to be given again: its status, the few headers that belong
- * to it, and its body up to a size limit. Idempotent writes (`idempotency.ts`) and the reference
- * cache (`reference-cache.ts`) both keep answers in this one shape.
- */
+/** @module An answer kept in the tenant's object to be given again (replays, cached reads). */
 import { z } from "zod";
 import { joinChunks } from "../../kernel/bytes";
 
@@ -15,28 +10,19 @@ export interface StoredAnswer {
   body: ArrayBuffer | null;
 }
 
-/** The headers column of a kept answer. */
 export const StoredHeaders = z.record(z.string(), z.string());
 
-/**
- * An answer read for keeping: the part that is kept, and the caller's response (the whole body,
- * kept or not).
- */
+/** The part of an answer that is kept, and the caller's response (the whole body, kept or not). */
 export interface Captured {
   answer: StoredAnswer;
-  /** Whether the whole body fits in `answer.body` (false: the body was larger than the limit). */
   complete: boolean;
   response: Response;
 }
 
 /**
- * Reads `res`'s body up to `maxBytes` to keep it. A larger body is not kept (`complete` false) but
- * still reaches the caller whole: what was read is sent first, then the rest as it streams.
+ * Reads `res`'s body up to `maxBytes` to keep it. A larger body is not kept but still reaches the
+ * caller whole: what was read first, then the rest as it streams.
  *
- * @param res the answer, unread
- * @param keep the names (lower case) of the headers to keep
- * @param maxBytes the largest body kept
- * @returns the kept part and the response to give the caller
  * @example const { answer, complete, response } = await capture(res, ["content-type"], 256 * 1024);
  */
 export async function capture(
@@ -78,23 +64,16 @@ export async function capture(
   }
 }
 
-/**
- * The response for a kept answer: its status, kept headers and body, with `extra` headers added.
- *
- * @param answer the kept answer
- * @param extra headers to set on top (the request id, `Idempotent-Replayed`, `Age` …)
- */
+/** The response for a kept answer, with `extra` headers set on top. */
 export function answerResponse(answer: StoredAnswer, extra: Record<string, string>): Response {
   const headers = new Headers(answer.headers);
   for (const [name, value] of Object.entries(extra)) headers.set(name, value);
-  // A status that takes no body (204, 304) must be answered without one; a body not kept has no
-  // type.
+  // A 204 or 304 must be answered without a body; a body not kept has no type.
   const body = answer.status === 204 || answer.status === 304 ? null : answer.body;
   if (body === null) headers.delete("content-type");
   return new Response(body, { status: answer.status, headers });
 }
 
-/** The chunks already read, then the rest of `reader`. */
 function rest(
   read: Uint8Array[],
   reader: ReadableStreamDefaultReader<Uint8Array>,

@@ -1,9 +1,8 @@
 /**
  * @module
- * What the gateway does to a `/v2` call beyond passing it through (docs/shaping.md):
- * each feature is asked for with a header, and a request that asks for none is the plain
- * pass-through, byte for byte, except a read of reference data (`reference-cache.ts`), which is
- * cached unless the caller says `Cache-Control: no-cache`.
+ * What the gateway does to a `/v2` call beyond passing it through (docs/shaping.md): each feature
+ * is asked for with a header; a request that asks for none is the plain pass-through, except a
+ * read of reference data, cached unless the caller says `Cache-Control: no-cache`.
  */
 import { checkedBody, sendV2, type V2Request } from "../passthrough";
 import type { CallTrace } from "../../upstream/client";
@@ -13,10 +12,8 @@ import { cachedReference, isCachedReference } from "./reference-cache";
 import { forgetWritten } from "./written";
 import { shapedWrite } from "./write-body";
 
-/** Methods that change something upstream. */
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/** Answers `r`, shaped as its headers ask. */
 export async function shapedV2(r: V2Request, trace: CallTrace): Promise<Response> {
   if (WRITES.has(r.method))
     return r.headers.has("idempotency-key")
@@ -29,8 +26,7 @@ export async function shapedV2(r: V2Request, trace: CallTrace): Promise<Response
 
 /** A write: its body shaped (merge patch to JSON Patch, codes to ids), checked and sent. */
 async function written(r: V2Request, trace: CallTrace, mark: SendMark): Promise<Response> {
-  // The resource's cached reads and codes are forgotten before (a read racing the write is then not
-  // kept) and after, even when it threw (it may have been applied).
+  // Forgotten before (a read racing the write is not kept) and after, even when it threw.
   await forgetWritten(r, "before");
   try {
     return await shapedWrite(r, trace, mark);

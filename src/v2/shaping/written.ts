@@ -1,11 +1,4 @@
-/**
- * @module
- * What a `/v2` write may make stale in the tenant's memory, forgotten in one call to its object:
- * the cached reads of the resource written to (`reference-cache.ts`) and the remembered code→id
- * pairs of the kinds listed there (`code-cache.ts`). A write to `/Departments` may rename a
- * department's code or give an old code to a new department, and change the list a cached read
- * holds.
- */
+/** @module What a write may make stale (cached reads, code→id pairs), forgotten in one call. */
 import { log } from "../../kernel/log";
 import { unwrap } from "../../kernel/outcome";
 import type { V2Request } from "../passthrough";
@@ -14,16 +7,9 @@ import { kindsListedAt } from "./code-refs";
 import { REFERENCE_RESOURCES, resourceOf } from "./reference-cache";
 
 /**
- * Forgets what `r` may make stale, if anything. Called before the write (so a read or lookup
- * racing it is not kept, and a write whose isolate dies before its second call still leaves
- * nothing from before it) and after it, whatever its answer or failure (it may have been applied).
- * Before the write a failure to reach the object is thrown (nothing was sent); after it it is
- * logged, as the write's answer matters more. What is left: a read or lookup that saw the list
- * before the write was applied and is kept after the second forget; it lives at most
- * `REFERENCE_TTL_MS` or `CODE_IDS_FOR_MS`, as does any change made outside the gateway.
+ * Forgets what `r` may make stale, before the write and after it whatever came of it. A failure
+ * is thrown before (nothing was sent) and logged after. See docs/design/v2-passthrough.md.
  *
- * @param r the write
- * @param stage before it is sent, or after it (in a `finally`)
  * @example await forgetWritten(r, "before")
  */
 export async function forgetWritten(r: V2Request, stage: "before" | "after"): Promise<void> {

@@ -1,60 +1,35 @@
 /**
  * @module
- * The tenant's idempotency records (`Idempotency-Key` on `/v2` writes, see
- * `v2/shaping/idempotency.ts`): one row per key, filed under the key's SHA-256, holding the
- * request's fingerprint and, once known, the first answer.
- *
- * A row is `in-flight` while its holder (the call that claimed it) works, `done` with the answer
- * kept, or `unknown` when the request may or may not have reached the API. Claiming is one
- * synchronous read-and-insert inside the object, with no await between, so of any number of
- * concurrent calls with one key exactly one is first: the object runs one event at a time.
- *
- * An in-flight row carries a lease (its holder's deadline plus a margin). A holder that never
- * finishes (its isolate died) leaves a row whose lease runs out; the row then counts as `unknown`,
- * since the request may have been sent. Only the holder of the current claim can finish a row, so a
- * late finisher whose lease ran out cannot overwrite the answer of whoever claimed it next.
- *
- * Rows live `IDEMPOTENCY_TTL_MS` from the first claim; expired rows are purged on every claim and
- * by the object's alarm.
+ * The tenant's idempotency records, one row per key's SHA-256. A claim is one synchronous
+ * read-and-insert, so exactly one concurrent call is first. See docs/design/v2-passthrough.md.
  */
 import { z } from "zod";
 import { StoredHeaders, type StoredAnswer } from "../shaping/stored-answer";
 import { deleteAll, jsonColumn, row } from "../../tenant/sql";
 
-/**
- * How long a key's record is kept, ms: 24 h, as Stripe keeps them, long enough for any retry loop.
- */
+/** How long a key's record is kept, ms: 24 h, as Stripe keeps them. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 /** The longest lease a claim can ask for, ms: the longest call deadline (120 s) and the margin. */
 const MAX_LEASE_MS = 135_000;
-/**
- * Rows one purge deletes at most, so a claim or an alarm stays short; the next one takes the rest.
- */
+/** Rows one purge deletes at most, so a claim or an alarm stays short. */
 const PURGE_BATCH = 200;
 
-/**
- * The table as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step).
- * `key_hash`: SHA-256 hex of the key; times in epoch ms.
- */
+/** Frozen as step 5 of `schema.ts`: change it with a new step. Times in epoch ms. */
 export const IDEMPOTENCY_TABLES = [
   `CREATE TABLE IF NOT EXISTS idempotency_keys (key_hash TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, state TEXT NOT NULL,
     holder TEXT, lease_until INTEGER, expires_at INTEGER NOT NULL, status INTEGER, headers TEXT, body BLOB)`,
   "CREATE INDEX IF NOT EXISTS idempotency_keys_expiry ON idempotency_keys (expires_at)",
 ];
 
-/** What a claim found. */
 export type Claim =
-  /** No record: this call is first and holds the new in-flight row. */
   | { kind: "first"; holder: string }
   /** The outcome was unknown and the caller can check it (`recheck`): it now holds the row. */
   | { kind: "recheck"; holder: string }
   | { kind: "replay"; answer: StoredAnswer }
   | { kind: "in-flight" }
   | { kind: "unknown" }
-  /** The key was first used with another request. */
   | { kind: "mismatch" };
 
-/** How a holder ends its claim. */
 export type Finish =
   { kind: "answer"; answer: StoredAnswer } | { kind: "unknown" } | { kind: "release" };
 
@@ -76,10 +51,7 @@ export class IdempotencyKeys {
 
   /**
    * Claims `keyHash` for a request with `fingerprint`, or says why not. Synchronous, so atomic.
-   *
-   * @param recheck whether the caller can find out an unknown outcome (it may then hold the row)
-   * @param leaseUntil when the claim lapses unless finished (epoch ms; capped at `MAX_LEASE_MS`
-   * from `now`)
+   * `recheck`: the caller can find out an unknown outcome (it may then hold the row).
    */
   claim(
     keyHash: string,
@@ -90,7 +62,7 @@ export class IdempotencyKeys {
   ): Claim {
     this.purge(now);
     const lease = Math.min(leaseUntil, now + MAX_LEASE_MS);
-    // An expired row the purge's batch did not reach yet counts as absent, and is replaced.
+    // An expired row the purge did not reach yet counts as absent, and is replaced.
     const r = row(this.sql, Row, `${SELECT} AND expires_at > ?`, keyHash, now);
     if (!r) {
       const holder = crypto.randomUUID();
@@ -111,7 +83,7 @@ export class IdempotencyKeys {
         answer: { status: r.status ?? 500, headers: r.headers ?? {}, body: r.body },
       };
     if (r.state === "in-flight" && (r.lease_until ?? 0) > now) return { kind: "in-flight" };
-    // Unknown, or in flight past its lease (its holder is gone, and may have sent the request).
+    // Unknown, or in flight past its lease (its holder is gone and may have sent the request).
     if (!recheck) {
       this.sql.exec(
         "UPDATE idempotency_keys SET state = 'unknown', holder = NULL, lease_until = NULL WHERE key_hash = ?",
@@ -129,10 +101,7 @@ export class IdempotencyKeys {
     return { kind: "recheck", holder };
   }
 
-  /**
-   * Ends `holder`'s claim on `keyHash`; false (and nothing changes) when the claim is no longer its
-   * own.
-   */
+  /** Ends `holder`'s claim; false (nothing changes) when the claim is no longer its own. */
   finish(keyHash: string, holder: string, how: Finish): boolean {
     const mine = row(this.sql, Row, SELECT, keyHash);
     if (!mine || mine.state !== "in-flight" || mine.holder !== holder) return false;
@@ -156,14 +125,13 @@ export class IdempotencyKeys {
     return true;
   }
 
-  /** When the next record expires (epoch ms), or null when there is none. */
   dueAt(): number | null {
     return (
       row(this.sql, DueRow, "SELECT MIN(expires_at) AS due FROM idempotency_keys")?.due ?? null
     );
   }
 
-  /** Removes, a batch at a time, the records expired by `now` (epoch ms). Safe to repeat. */
+  /** Removes a batch of the records expired by `now`. */
   purge(now: number): void {
     this.sql.exec(
       "DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE expires_at <= ? LIMIT ?)",
@@ -172,7 +140,6 @@ export class IdempotencyKeys {
     );
   }
 
-  /** Removes every record (the tenant is removed, or its client key replaced); answers how many. */
   clear(): number {
     return deleteAll(this.sql, "idempotency_keys");
   }

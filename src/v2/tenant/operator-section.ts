@@ -1,8 +1,7 @@
 /**
  * @module
- * The reference cache's part of the operator's face (`tenant/operator-sections.ts` composes it):
- * the same cache a gateway key's reads use, for the mapping's check against the books
- * (`orders/mapping-check.ts`) and the operator's writes to the chart.
+ * The reference cache's part of the operator's face: the same cache a gateway key's reads use, for
+ * the mapping's check against the books and the operator's writes to the chart.
  */
 import { ok, type Outcome } from "../../kernel/outcome";
 import type { KeepAsk, Kept, ReadAsk } from "../../tenant/holder-ops";
@@ -10,13 +9,9 @@ import type { TenantParts } from "../../tenant/parts";
 import type { TenantRecord } from "../../tenant/registration";
 import type { ReferenceRead } from "./reference-cache";
 
-/** What the reference methods read of the tenant. */
 type ReferencesHost = Pick<TenantParts, "references" | "arm">;
 
-/**
- * Keeps a reference answer read under `ask.generation`, unless its resource was written since, and
- * arms the alarm for its expiry: for a holder's reads and the operator's alike.
- */
+/** Keeps an answer read under `ask.generation` unless its resource was written since. */
 export async function keepReference(
   t: ReferencesHost,
   ask: KeepAsk,
@@ -26,7 +21,6 @@ export async function keepReference(
   return ok(kept);
 }
 
-/** The operator's methods for the tenant's cached reference reads. */
 export class ReferencesSection {
   readonly #t: ReferencesHost;
 
@@ -34,12 +28,10 @@ export class ReferencesSection {
     this.#t = t;
   }
 
-  /** A cached reference answer, or the generation a fresh read will be kept under. */
   referenceRead(_: TenantRecord, ask: ReadAsk): Outcome<ReferenceRead> {
     return ok(this.#t.references.read(ask.key, ask.resource, ask.refresh, Date.now()));
   }
 
-  /** Keeps a reference answer read under `generation`, unless its resource was written since. */
   referenceKeep(_: TenantRecord, ask: KeepAsk): Promise<Outcome<Kept | null>> {
     return keepReference(this.#t, ask);
   }

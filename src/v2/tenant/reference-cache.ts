@@ -1,35 +1,19 @@
 /**
  * @module
- * The tenant's cache of reference data (`v2/shaping/reference-cache.ts`): 200 answers to GETs of
- * slow-changing resources (VAT codes, accounts, terms, settings), filed under the path and query
- * as the caller sent them, each with the resource (first path segment, lower case) it belongs to.
- *
- * A write through the gateway forgets every entry of its resource and moves the resource's
- * generation on. A read that missed says which generation it saw, and its answer is kept only if
- * no write came in between: otherwise an answer read before a write could be kept after it, and be
- * served stale for a whole `REFERENCE_TTL_MS`.
- *
- * Bounded: at most `MAX_REFERENCE_ENTRIES` entries (the oldest go first); each entry's body is
- * limited by the caller (`MAX_REFERENCE_ENTRY_BYTES`, below the 2 MB SQLite row limit).
+ * The tenant's cache of reference reads. A missed read is kept only if its resource's generation
+ * has not moved since, so nothing read before a write is kept after it. See
+ * docs/design/v2-passthrough.md.
  */
 import { z } from "zod";
 import { StoredHeaders, type StoredAnswer } from "../shaping/stored-answer";
 import { deleteAll, jsonColumn, row } from "../../tenant/sql";
 
-/**
- * How long an entry is served, ms: 5 minutes. Reference data changes a few times a year, mostly in
- * the accounting UI (which the gateway cannot see): five minutes bounds how long such a change
- * stays unseen, while a job that looks up VAT codes for every order asks the API once per 5
- * minutes.
- */
+/** How long an entry is served, ms: bounds how long a change made outside the gateway is unseen. */
 export const REFERENCE_TTL_MS = 5 * 60_000;
 /** Entries kept per tenant at most: every reference list in a few projections and pages. */
 export const MAX_REFERENCE_ENTRIES = 100;
 
-/**
- * The tables as of layout 5 (frozen as step 5 of `schema.ts`: change it with a new step). Times in
- * epoch ms.
- */
+/** Frozen as step 5 of `schema.ts`: change it with a new step. Times in epoch ms. */
 export const REFERENCE_CACHE_TABLES = [
   `CREATE TABLE IF NOT EXISTS reference_cache (key TEXT PRIMARY KEY, resource TEXT NOT NULL, status INTEGER NOT NULL,
     headers TEXT NOT NULL, body BLOB, stored_at INTEGER NOT NULL, expires_at INTEGER NOT NULL)`,
@@ -38,9 +22,7 @@ export const REFERENCE_CACHE_TABLES = [
   "CREATE TABLE IF NOT EXISTS reference_generations (resource TEXT PRIMARY KEY, generation INTEGER NOT NULL)",
 ];
 
-/**
- * A cached answer and its age, or a miss with the generation the caller's read will be kept under.
- */
+/** A cached answer and its age, or a miss with the generation a fresh read is kept under. */
 export type ReferenceRead =
   | { kind: "hit"; answer: StoredAnswer; storedAt: number; expiresAt: number }
   | { kind: "miss"; generation: number };
@@ -60,10 +42,7 @@ const DueRow = z.object({ due: z.int().nullable() });
 export class ReferenceCache {
   constructor(private readonly sql: SqlStorage) {}
 
-  /**
-   * The live entry for `key` at `now`; with `refresh`, a miss whatever is kept (the caller asked
-   * for `no-cache`).
-   */
+  /** The live entry for `key`; with `refresh` (`no-cache`), a miss whatever is kept. */
   read(key: string, resource: string, refresh: boolean, now: number): ReferenceRead {
     const e = refresh
       ? null
@@ -84,10 +63,7 @@ export class ReferenceCache {
     return { kind: "miss", generation: this.#generation(resource) };
   }
 
-  /**
-   * Keeps `answer` for `key`, unless `resource` was written since `generation` was read; answers
-   * when it was kept and expires (epoch ms), or null when not kept.
-   */
+  /** Keeps `answer` unless `resource` was written since `generation`; null when not kept. */
   keep(
     key: string,
     resource: string,
@@ -114,30 +90,23 @@ export class ReferenceCache {
     return { storedAt: now, expiresAt: now + REFERENCE_TTL_MS };
   }
 
-  /**
-   * Forgets every entry of `resource` and moves its generation on (a write to it went through the
-   * gateway).
-   */
+  /** Forgets every entry of `resource` and moves its generation on. */
   forget(resource: string): void {
     this.sql.exec("DELETE FROM reference_cache WHERE resource = ?", resource);
     this.#bump(resource);
   }
 
-  /** When the next entry expires (epoch ms), or null when there is none. */
   dueAt(): number | null {
     return row(this.sql, DueRow, "SELECT MIN(expires_at) AS due FROM reference_cache")?.due ?? null;
   }
 
-  /** Removes the entries expired by `now` (epoch ms). Safe to repeat. */
   purge(now: number): void {
     this.sql.exec("DELETE FROM reference_cache WHERE expires_at <= ?", now);
   }
 
   /**
-   * Forgets everything (the tenant is removed, or its client key replaced) and moves every
-   * generation on, through the `*` row that counts into all of them: a read of the old books still
-   * in flight is then not kept. The generation rows stay; they hold no data of the books. Answers
-   * how many entries there were.
+   * Forgets every entry and moves every generation on (the `*` row), so a read of the old books in
+   * flight is not kept; answers how many there were.
    */
   clear(): number {
     const n = deleteAll(this.sql, "reference_cache");
