@@ -1,12 +1,7 @@
 /**
- * @module
- * The client's chart of accounts and VAT codes, read for the operator (the order mapping's check,
- * `mapping-check.ts`) through the tenant's reference cache (`v2/tenant/reference-cache.ts`):
- * the entries are filed under the same keys a gateway key's `GET /v2/GeneralLedgerAccounts` and
- * `GET /v2/VatCodes` use, so either kind of read fills the cache for the other, and a write to
- * either resource through `/v2` forgets them. A miss is one call through the one upstream client,
- * as the tenant (its current registration, like offboarding), with a permit of the governor, and
- * a row of the tenant's request log (caller `console`, id `mapping-check`).
+ * @module The client's chart of accounts and VAT codes, for the order mapping's check, through
+ * the tenant's reference cache under the keys a `/v2` read uses (so either fills it for the
+ * other). A miss is one logged call as the tenant, under a permit of the governor.
  */
 import type { z } from "zod";
 import { readConfig, type Bindings } from "../kernel/config";
@@ -19,34 +14,22 @@ import { asOperator, parseTenantName, type TenantName } from "../kernel/stubs";
 import { loggedUpstream } from "../request-log/upstream";
 import { ChartAccountReply, VatCodeReply } from "./replies";
 
-/**
- * How long one read of the books may take, ms, a wait for a permit included: the operator is
- * waiting at a form, and a save that cannot check is refused, not queued.
- */
+/** A read's time, a permit's wait included, ms: the operator waits at a form; refuse, not queue. */
 const BOOKS_READ_DEADLINE_MS = 10_000;
-/** The reads, as paths (their cache keys: no query, so a `/v2` caller's plain read shares them). */
+/** Paths and cache keys: no query, so a `/v2` caller's plain read shares them. */
 const CHART = "/GeneralLedgerAccounts";
 const VAT_CODES = "/VatCodes";
 
-/** What the check knows of the books. */
 export interface Books {
   chart: ChartAccountReply[];
-  /**
-   * False when the chart has more than the one page read (more than 5,000 accounts): an account
-   * not found may then be on a later page, so its absence proves nothing.
-   */
+  /** False beyond the one page read: an account not found then proves nothing. */
   chartComplete: boolean;
-  /** The VAT codes, or null when they were not asked for. */
   vatCodes: VatCodeReply[] | null;
 }
 
 /**
- * Reads the chart, and the VAT codes when `withVatCodes`, for the tenant `name`: each from the
- * cache, or upstream at most once (and kept).
- *
- * @throws Problem `not-found` for no such tenant; `unavailable` when the environment has no keys
- *   or the API answers 503; `upstream-failed`, `upstream-timeout` or `credentials-rejected` when
- *   the API cannot be read. Nothing has changed then.
+ * The chart, and the VAT codes when `withVatCodes`: each from the cache, or read once and kept.
+ * @throws Problem `not-found`, `unavailable` (no keys, or a 503), or the API's failure
  * @example const { chart } = await readBooks(env, "demo:acme", false);
  */
 export async function readBooks(
@@ -57,7 +40,7 @@ export async function readBooks(
   const parsed = parseTenantName(name);
   if (!parsed.ok) throw new Problem("not-found", "No such tenant.");
   const config = readConfig(env).environments[parsed.value.environment];
-  // One round trip: the registration (the tenant exists) and what the cache holds.
+  // One round trip: the registration and what the cache holds.
   const [registration, chartRead, vatRead] = await asOperator(env, name, (face) =>
     Promise.all([
       face.registrationId(),
@@ -105,8 +88,7 @@ export async function readBooks(
       ? kept.answer
       : { ...kept.answer, body: await kept.response.arrayBuffer() };
   };
-  // Both reads run to the end before either's failure is thrown: a chart read (and kept) while the
-  // VAT codes failed spares the next save that call, which `Promise.all` would leave to chance.
+  // Both run to the end before a failure is thrown: a chart kept spares the next save a call.
   const [chartDone, vatDone] = await Promise.allSettled([
     read(CHART, chartRead),
     vatRead ? read(VAT_CODES, vatRead) : null,
@@ -127,7 +109,7 @@ export async function readBooks(
   };
 }
 
-/** The API's answer when it is not a list: 503 as unavailable (with its Retry-After), else 502. */
+/** 503 as unavailable (with its Retry-After), else 502. */
 function unreadable(path: string, res: Response): Problem {
   void res.body?.cancel();
   const what = `The accounting API answered HTTP ${res.status} to GET ${path}, so the mapping could not be checked against the client's books and was not stored.`;
@@ -139,7 +121,6 @@ function unreadable(path: string, res: Response): Problem {
     : new Problem("upstream-failed", what);
 }
 
-/** The rows of a list answer (none for 204 or an empty body). */
 function rows<T extends z.ZodType>(path: string, answer: StoredAnswer, schema: T): z.output<T>[] {
   if (answer.status === 204 || !answer.body || answer.body.byteLength === 0) return [];
   let body: unknown;

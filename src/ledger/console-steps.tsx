@@ -1,8 +1,4 @@
-/**
- * @module
- * A run's steps on its page (`orders.tsx`), one table per attempt, newest attempt first; each step
- * with what it found or did, and the failed step of the latest attempt with its error.
- */
+/** @module A run's steps on its page: one table per attempt, newest first. */
 import { attemptsOf, plainError, stepResult } from "./run-display";
 import { stepCalls, when } from "../console/views";
 import type { OrderRunView } from "../orders/run-view";
@@ -16,8 +12,7 @@ export function Steps(p: {
 }) {
   const attempts = attemptsOf(p.steps, p.attempt);
   if (attempts.length === 0 && !p.failed) return <p>No steps finished yet.</p>;
-  // The failed step never reports itself (it did not finish): it is shown from the run's error,
-  // at the end of the attempt it ended (one with no finished step has no group yet).
+  // The failed step never reports itself: it is shown from the run's error, in its attempt.
   if (p.failed && attempts.at(-1)?.attempt !== p.attempt)
     attempts.push({ attempt: p.attempt, steps: [] });
   return (

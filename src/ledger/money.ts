@@ -1,9 +1,4 @@
-/**
- * @module
- * Exact money. Amounts are integers of minor units (øre, cents): decimal strings from the shops are
- * parsed digit by digit, never through a float, so 0.1 + 0.2 never becomes 0.30000000000000004 on
- * an invoice. The API takes and answers decimal numbers with two places; `toDecimal` writes them.
- */
+/** @module Exact money: integers of minor units, parsed digit by digit, never through a float. */
 
 /** Currencies whose minor unit is the unit itself (Stripe sends their amounts without cents). */
 const ZERO_DECIMAL = new Set([
@@ -26,9 +21,8 @@ const ZERO_DECIMAL = new Set([
 ]);
 
 /**
- * Minor units (hundredths) of a decimal amount: "199.9" → 19990, "-0.05" → -5, 12 → 1200.
- * More than two decimals are rounded half away from zero ("0.125" → 13), as shops and the API do.
- * @returns null when `value` is not a decimal number.
+ * Hundredths of a decimal amount: "199.9" → 19990, 12 → 1200; "0.125" → 13 (half away from zero,
+ * as shops and the API round). Null when `value` is not a decimal number.
  */
 export function toMinor(value: string | number): number | null {
   const text =
@@ -43,39 +37,29 @@ export function toMinor(value: string | number): number | null {
   return sign === "-" && n !== 0 ? -n : n;
 }
 
-/**
- * Minor units in one of the currency's smallest units: 100 for a zero-decimal currency (1 yen is
- * 100 minor units here), 1 otherwise (1 øre, 1 cent).
- * @example minorPerUnit("JPY") // 100
- */
+/** @example minorPerUnit("JPY") // 100 (1 yen is 100 minor units here) */
 export function minorPerUnit(currency: string): number {
   return ZERO_DECIMAL.has(currency.toUpperCase()) ? 100 : 1;
 }
 
-/** Minor units of a Stripe amount (integer in the currency's smallest unit). */
 export function stripeMinor(amount: number, currency: string): number {
   return amount * minorPerUnit(currency);
 }
 
-/**
- * The API's decimal number for `minor` units: 19990 → 199.9. Exact for every safe integer of øre.
- */
+/** The API's decimal number for `minor` units: 19990 → 199.9, exact for every safe integer. */
 export function toDecimal(minor: number): number {
   return Number(
     `${minor < 0 ? "-" : ""}${Math.floor(Math.abs(minor) / 100)}.${String(Math.abs(minor) % 100).padStart(2, "0")}`,
   );
 }
 
-/** "1 234.50"-free display form: 19990 → "199.90". */
+/** For display: 19990 → "199.90". */
 export function formatMinor(minor: number): string {
   const abs = Math.abs(minor);
   return `${minor < 0 ? "-" : ""}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
 }
 
-/**
- * `amount × numerator / denominator` in minor units, rounded half away from zero, in integers only
- * (no float): used to take VAT out of a gross amount and to share a refund between lines.
- */
+/** `amount × numerator / denominator`, rounded half away from zero, in integers only. */
 export function mulDiv(amount: number, numerator: number, denominator: number): number {
   const p = BigInt(amount) * BigInt(numerator);
   const d = BigInt(denominator);

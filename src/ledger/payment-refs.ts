@@ -1,10 +1,6 @@
 /**
- * @module
- * Which order a provider's payment paid: a Stripe payment intent (and charge) to the invoice it
- * paid, kept when the order's `invoice.paid` arrived (`OrderDesk`), read when a payout's lines are
- * matched (`PayoutDesk`): Stripe's ledger names the payment, and since API version 2025-03-31 a
- * charge no longer names its invoice. One row per reference; plain (ids, no buyer's data), kept as
- * long as order runs are (400 days after it was written).
+ * @module Which order a Stripe payment (intent or charge) paid, kept from `invoice.paid` for
+ * matching a payout's lines: a charge does not name its invoice. Plain ids, kept 400 days.
  */
 import { z } from "zod";
 import type { Source } from "../orders/order";
@@ -17,7 +13,7 @@ export const PAYMENT_REF_TABLES = [
   "CREATE INDEX IF NOT EXISTS payment_refs_at ON payment_refs (at)",
 ];
 
-/** How long a reference is kept, ms: 400 days, as the order runs it links to. */
+/** As long as the order runs it links to, ms. */
 export const PAYMENT_REF_RETENTION_MS = 400 * 86_400_000;
 
 const OrderRow = z.object({ order_id: z.string() });
@@ -26,7 +22,7 @@ const OldestRow = z.object({ at: z.int() });
 export class PaymentRefs {
   constructor(private readonly sql: SqlStorage) {}
 
-  /** Links `refs` to `orderId` of `source` (a later order paid with one takes it over). */
+  /** A later order paid with one of `refs` takes it over. */
   link(source: Source, orderId: string, refs: readonly string[], now: number): void {
     for (const ref of refs)
       this.sql.exec(
@@ -38,7 +34,6 @@ export class PaymentRefs {
       );
   }
 
-  /** The order of `source` that `ref` paid, or null. */
   orderOf(source: Source, ref: string): string | null {
     return (
       row(
@@ -51,18 +46,16 @@ export class PaymentRefs {
     );
   }
 
-  /** When the oldest reference outlives its retention (epoch ms), or null. */
+  /** When the oldest reference outlives its retention, or null. */
   dueAt(): number | null {
     const r = row(this.sql, OldestRow, "SELECT at FROM payment_refs ORDER BY at LIMIT 1");
     return r ? r.at + PAYMENT_REF_RETENTION_MS : null;
   }
 
-  /** Drops the references older than their retention. */
   purge(now: number): void {
     this.sql.exec("DELETE FROM payment_refs WHERE at < ?", now - PAYMENT_REF_RETENTION_MS);
   }
 
-  /** Drops every reference (the tenant is removed). */
   clear(): void {
     this.sql.exec("DELETE FROM payment_refs");
   }

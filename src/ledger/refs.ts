@@ -1,12 +1,9 @@
 /**
- * @module
- * The references a run writes into the API, derived from tenant-independent facts (source, shop
- * ids) so that a repeated step finds what an earlier attempt created: the API's only duplicate
- * protection is `ExternalImportReference` (at most 50 characters), so every write carries one.
+ * @module The `ExternalImportReference` of a run's writes (the API's only duplicate protection),
+ * derived from source and shop ids, so a repeated step finds what an earlier attempt created.
  */
 import type { Source } from "../orders/order";
 
-/** The API's limit on ExternalImportReference. */
 const MAX_REFERENCE = 50;
 const SHORT: Record<Source, string> = {
   shopify: "shp",
@@ -15,7 +12,7 @@ const SHORT: Record<Source, string> = {
   standard: "std",
 };
 
-/** FNV-1a, 64-bit, as 16 hex digits: a short stable stand-in for an id too long to fit. */
+/** FNV-1a, 64-bit, as 16 hex digits: a short stable stand-in for an id. */
 function fnv64(text: string): string {
   let h = 0xcbf29ce484222325n;
   for (const b of new TextEncoder().encode(text))
@@ -23,11 +20,7 @@ function fnv64(text: string): string {
   return h.toString(16).padStart(16, "0");
 }
 
-/**
- * `lg:<source>:<kind>:<id>`, or the id hashed when the whole would pass 50 characters, or when it
- * holds a comma: the API's list filters (`externalImportReferences=`) read a comma as a separator,
- * so a reference with one could not be looked up.
- */
+/** `lg:<source>:<kind>:<id>`, the id hashed past 50 characters or with a comma (a separator). */
 export function reference(
   source: Source,
   kind: "o" | "c" | "e" | "g" | "r" | "p" | "rp" | "po",
@@ -40,11 +33,8 @@ export function reference(
 }
 
 /**
- * The reference of a guest buyer's customer, from what the buyer typed: the same e-mail (lower
- * case) and organization number give the same reference, on any order. Two orders of one new guest,
- * even at the same moment, then post the same reference, and the API refuses the second customer
- * (its only duplicate check): one customer, found by the reference. Always hashed: the e-mail is
- * not written into another field.
+ * A guest buyer's customer reference from the e-mail and organization number, so two orders of
+ * one new guest make one customer. Hashed: the e-mail is not written into another field.
  * @example guestReference("shopify", "kari@example.no", null) // "lg:shp:g:#…"
  */
 export function guestReference(

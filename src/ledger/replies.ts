@@ -1,20 +1,12 @@
 /**
- * @module
- * The fields of the API's answers that an order run reads, as zod schemas, and the two helpers
- * that parse an answer with them. Each schema names only what the run uses and is not strict: the
- * API sends many more fields, and a new one must not fail a run. An answer without a field the run
- * reads fails the step at once, naming the call and the field, instead of carrying `undefined` into
- * the books.
+ * @module The fields of the API's answers that an order run reads. Not strict (a new field must
+ * not fail a run), but an answer without a field the run reads fails the step at once, naming it.
  */
 import { z } from "zod";
 import { int64 } from "../../shared/v2/schema-kit";
 import { describeIssues, RunError, type Reply } from "./run-api";
 
-/**
- * A customer (`CustomerDto`): its id, number and sub-ledger account (where a settlement posts), and
- * what the run compares with the buyer before it invoices the record (see
- * `orders/run/customer.ts`).
- */
+/** `CustomerDto`, with what `orders/run/customer.ts` compares with the buyer. */
 export const CustomerReply = z.object({
   Id: int64,
   Number: int64.nullish(),
@@ -27,17 +19,12 @@ export const CustomerReply = z.object({
 });
 export type CustomerReply = z.output<typeof CustomerReply>;
 
-/** A product (`ProductDto`): its code and the sales account that decides a line's VAT. */
 export const ProductReply = z.object({
   Code: z.string().nullish(),
   StandardSalesAccount: int64.nullish(),
 });
 export type ProductReply = z.output<typeof ProductReply>;
 
-/**
- * A sales order (`SalesOrderDto` / `SalesOrderCompleteDto`): id, number, total and the run's
- * reference.
- */
 export const SalesOrderReply = z.object({
   Id: z.string(),
   SalesOrderNo: int64.nullish(),
@@ -46,7 +33,6 @@ export const SalesOrderReply = z.object({
 });
 export type SalesOrderReply = z.output<typeof SalesOrderReply>;
 
-/** An outgoing invoice (`OutgoingInvoiceDto`): what a sales order became once sent. */
 export const InvoiceReply = z.object({
   Id: z.string(),
   InvoiceNo: int64,
@@ -54,7 +40,6 @@ export const InvoiceReply = z.object({
 });
 export type InvoiceReply = z.output<typeof InvoiceReply>;
 
-/** An invoice's delivery (`InvoiceSentStateDto`). */
 export const SentStateReply = z.object({
   IsInvoiceBeingProcessed: z.boolean().nullish(),
   InvoiceNo: int64.nullish(),
@@ -64,14 +49,10 @@ export const SentStateReply = z.object({
 });
 export type SentStateReply = z.output<typeof SentStateReply>;
 
-/** A general ledger account (`GeneralLedgerAccountDto`): only its id, which voucher lines take. */
 export const AccountReply = z.object({ Id: int64 });
 export type AccountReply = z.output<typeof AccountReply>;
 
-/**
- * An account of the chart as the mapping's check reads it (`orders/mapping-check.ts`): its number,
- * its VAT code (which sets the rate of a sales line on it) and whether it is in use.
- */
+/** An account of the chart as `orders/mapping-check.ts` reads it. */
 export const ChartAccountReply = AccountReply.extend({
   AccountNo: z.int(),
   VatCode: z.string().nullish(),
@@ -79,10 +60,7 @@ export const ChartAccountReply = AccountReply.extend({
 });
 export type ChartAccountReply = z.output<typeof ChartAccountReply>;
 
-/**
- * A VAT code (`VatCodeDto`): its id, which voucher lines take, its code, and its rate (read by the
- * mapping's check only).
- */
+/** `VatCodeDto` (`Rate` is read by the mapping's check only). */
 export const VatCodeReply = z.object({ Id: int64, Code: z.string(), Rate: z.number().nullish() });
 export type VatCodeReply = z.output<typeof VatCodeReply>;
 
@@ -90,7 +68,7 @@ export type VatCodeReply = z.output<typeof VatCodeReply>;
 export const NO_VAT_CODE = "0";
 
 function mismatch(reply: Reply, error: z.ZodError): RunError {
-  // Not retryable: the same call answers the same shape; a person must look at the API or at us.
+  // Not retryable: the same call answers the same shape.
   return new RunError(
     `${reply.operation} answered ${reply.status} with a body the run cannot read: ${describeIssues(error)}`,
     false,
@@ -98,10 +76,8 @@ function mismatch(reply: Reply, error: z.ZodError): RunError {
 }
 
 /**
- * The rows of a list answer, each parsed with `schema` (204 and an empty body are no rows).
- *
- * @throws RunError (not retryable) naming the call and the fields when the answer is not a list of
- * such rows
+ * The rows of a list answer (204 and an empty body are none).
+ * @throws RunError (not retryable) naming the call and the fields when they do not parse
  * @example parseRows(expectStatus(reply, "Listing VAT codes", 200), VatCodeReply)
  */
 export function parseRows<T extends z.ZodType>(reply: Reply, schema: T): z.output<T>[] {
@@ -112,8 +88,6 @@ export function parseRows<T extends z.ZodType>(reply: Reply, schema: T): z.outpu
 }
 
 /**
- * The body of a single-record answer, parsed with `schema`.
- *
  * @throws RunError (not retryable) naming the call and the fields when the body does not match
  * @example parseBody(expectStatus(reply, "Creating the customer", 200, 201), CustomerReply)
  */

@@ -1,10 +1,6 @@
 /**
- * @module
- * The order run's view of the API v2: JSON calls through the one upstream client (permits, tokens,
- * 401 renewal, 429 pauses), each checked against the shared catalog before it is sent, with the
- * answer parsed and each failure sorted into "try the step again later" or "this will not get
- * better by retrying". Each call that was sent (or refused by the gateway on the way) is a row of
- * the tenant's request log, caller kind `order-run`.
+ * @module The order run's JSON client of the API v2: each call checked against the catalog before
+ * it is sent, logged as the run's, and each failure sorted into retryable or not.
  */
 import type { z } from "zod";
 import { matchOperation, type Operation } from "../../shared/v2/catalog";
@@ -16,30 +12,18 @@ import { fieldErrors } from "../kernel/validate";
 
 /** How long one call of a run may take, waiting for a permit included, ms. */
 const RUN_CALL_DEADLINE_MS = 30_000;
-/**
- * Field errors named in one failure message; the rest are counted (a run's error is read by a
- * person).
- */
 const MAX_ISSUES_SHOWN = 5;
 
-/** An answer of the API: status and parsed JSON body (null when empty). */
 export interface Reply {
-  /**
-   * The catalog's name of the call, e.g. `GET /Customers` (no ids or query, so no buyer's e-mail in
-   * a message).
-   */
+  /** The catalog's name, e.g. `GET /Customers`: no ids or query, so no buyer's e-mail. */
   operation: string;
   status: number;
   body: unknown;
-  /** The ProblemDetails' detail or title, or the body's text, for error messages. */
+  /** The ProblemDetails' detail or title, or the body's text. */
   detail: string;
 }
 
-/**
- * A failed call. `retryable` failures (no permit in time, timeouts, 5xx, 429) are thrown to the
- * Workflow engine, which runs the step again after its back-off; the others fail the run with
- * `message` as the reason a person reads.
- */
+/** A failed call: `retryable` ones run the step again after a back-off; others fail the run. */
 export class RunError extends Error {
   constructor(
     message: string,
@@ -50,31 +34,22 @@ export class RunError extends Error {
   }
 }
 
-/** A JSON client of the API for one tenant, counting its calls. */
 export interface RunApi {
-  /** A call without a body. */
   call(method: "GET" | "DELETE", path: string): Promise<Reply>;
   /**
-   * A call with a body. `Body` is stated by the caller, as the shared schema's type of that
-   * operation: `NoInfer` and the `never` default make an unstated type a compile error, so no
-   * body is typed by whatever happened to be built. The body is checked against the catalog's
-   * schema before it is sent.
-   *
-   * @example api.call<z.input<typeof ProductPost>>("POST", "/Products", { Code: "VARE-25", Name:
-   * "Diverse" })
+   * `Body` must be stated (`NoInfer` and the `never` default), as the shared schema's type.
+   * @example api.call<z.input<typeof ProductPost>>("POST", "/Products", { Code: "V", Name: "D" })
    */
   call<Body extends object = never>(
     method: "POST" | "PATCH",
     path: string,
     body: NoInfer<Body>,
   ): Promise<Reply>;
-  /** Upstream calls made so far (each spends the shared 10 req/s budget). */
   readonly calls: number;
 }
 
 /**
- * zod issues as one line of `path: message` (the style of `fieldErrors`), the first few only.
- *
+ * The first few zod issues as one line of `path: message`.
  * @example describeIssues(error) // "MailAddress.CountryCode: must be an ISO 3166-1 alpha-2 code"
  */
 export function describeIssues(error: z.ZodError): string {
@@ -88,11 +63,7 @@ export function describeIssues(error: z.ZodError): string {
     : shown;
 }
 
-/**
- * The catalog's operation of a call, with its body checked against the operation's schema. A call
- * the catalog does not know, or a body it refuses, is the run's own bug: retrying builds the same
- * body again, so it fails the run at once and nothing is sent.
- */
+/** The catalog's operation of a call, its body checked; a refusal is the run's own bug. */
 function checkedOperation(method: string, path: string, body: unknown): Operation {
   const match = matchOperation(method, path);
   if (match.kind !== "operation")
@@ -124,13 +95,8 @@ function detailOf(body: unknown, text: string): string {
 }
 
 /**
- * The run's client for `tenant` under `registration`, in the tenant name's own environment. Each
- * call is logged as the run's (`runId`, the Workflow instance's id, names it in the log).
- *
- * The row is written in the call, awaited (`request-log/upstream.ts` says why): one round trip
- * to the tenant's object per call, never failing the step.
- *
- * @throws RunError (not retryable) when `tenant` is not a tenant name: no attempt can mend it.
+ * The run's client for `tenant` under `registration`; `runId` names its calls in the log.
+ * @throws RunError (not retryable) when `tenant` is not a tenant name.
  */
 export function runApi(
   env: Bindings,
@@ -185,7 +151,7 @@ export function runApi(
           { kind: "order-run", id: runId },
         );
       } catch (e) {
-        // A refused key, or a registration that is gone, does not mend by retrying the step.
+        // A refused key or a registration gone does not mend by retrying.
         if (e instanceof Problem)
           throw new RunError(
             `${method} ${p}: ${e.detail}`,
@@ -213,19 +179,13 @@ export function runApi(
   };
 }
 
-/**
- * `reply` when it has one of the `expected` statuses; otherwise a non-retryable `RunError` naming
- * the call.
- */
+/** `reply` when it has an `expected` status; else a non-retryable `RunError`. */
 export function expectStatus(reply: Reply, what: string, ...expected: number[]): Reply {
   if (expected.includes(reply.status)) return reply;
   throw new RunError(`${what} answered ${reply.status}: ${reply.detail}`, false);
 }
 
-/**
- * Whether a 400 says `field` is taken (the API's duplicate protection: "ExternalImportReference is
- * already in use").
- */
+/** Whether a 400 says `field` is taken (the API's duplicate protection). */
 export function isDuplicate(reply: Reply, field: "ExternalImportReference" | "Code"): boolean {
   return (
     reply.status === 400 &&

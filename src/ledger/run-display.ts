@@ -1,23 +1,16 @@
-/**
- * @module
- * How the console shows an order's run: its steps grouped by attempt, each step's result in words,
- * an error without the exception class the engine puts before it, and the order's number as the
- * shop shows it (`#1001`). Plain values, no markup.
- */
+/** @module How the console shows an order's run, as plain values. */
 import type { OrderRunView } from "../orders/run-view";
 
 type Step = OrderRunView["steps"][number];
 
-/** One attempt of a run: its number and the steps it finished, in order. */
 export interface Attempt {
   attempt: number;
   steps: Step[];
 }
 
 /**
- * The steps grouped by attempt. Steps carry no attempt of their own, but each attempt is a new
- * workflow instance that runs (and reports) every step from the start, so a step name seen again
- * begins the next attempt. The last group is the run's current `attempt`.
+ * The steps grouped by attempt: each attempt reports every step from the start, so a step name
+ * seen again begins the next. The last group is the current `attempt`.
  */
 export function attemptsOf(steps: Step[], attempt: number): Attempt[] {
   const groups: Step[][] = [];
@@ -34,21 +27,14 @@ export function attemptsOf(steps: Step[], attempt: number): Attempt[] {
   return groups.map((g, i) => ({ attempt: first + i, steps: g }));
 }
 
-/**
- * An error as a person reads it: without a leading exception class (`NonRetryableError: `), which
- * says how the engine carried it, not what went wrong.
- */
+/** An error without a leading exception class (`NonRetryableError: `), which says nothing. */
 export function plainError(detail: string): string {
   return detail.replace(/^(?:[A-Z][A-Za-z]*(?:Error|Exception):\s*)+/, "");
 }
 
-/** `invoiceNo` as words: `invoice no`. */
 const words = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
 
-/**
- * What a step found or did, from its result (ids, numbers), as `customer id 12, invoice no 10001`;
- * its upstream calls are shown apart. A step with nothing to say is "done".
- */
+/** What a step found or did, as `customer id 12; invoice no 10001` (its calls shown apart). */
 export function stepResult(s: Step): string {
   const parts = Object.entries(s.result)
     .filter(([k, v]) => k !== "upstreamCalls" && v !== null && v !== "")
@@ -56,13 +42,13 @@ export function stepResult(s: Step): string {
   return parts.length > 0 ? parts.join("; ") : s.ok ? "done" : "failed";
 }
 
-/** The order's number as the shop shows it (`#1001`), or a dash before one is known. */
+/** The order's number as the shop shows it, with its leading hash; a dash before one is known. */
 export function orderNumber(number: string | null): string {
   if (!number) return "–";
   return number.startsWith("#") ? number : `#${number}`;
 }
 
-/** Whether the run (or one of its refunds) is still under way, so its page refreshes itself. */
+/** Whether the run or a refund is still under way, so its page refreshes itself. */
 export function underWay(r: OrderRunView): boolean {
   const moving = (s: string) => s === "received" || s === "running";
   return moving(r.state) || r.refunds.some((x) => moving(x.state));

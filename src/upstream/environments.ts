@@ -1,42 +1,30 @@
 /**
- * @module
- * The API's two environments, and what makes one usable: its roots and its keys, read from the
- * `DEMO_`/`PRODUCTION_` bindings by `kernel/config.ts`. An environment that lacks them is a value
- * (`ok: false` with the names at fault), never an exception.
+ * @module The API's two environments and their roots and keys (`DEMO_`/`PRODUCTION_` bindings); a
+ * missing one is a value naming what is at fault, never a throw.
  */
 import { z } from "zod";
 
-/** The two environments of the API. */
 export const Environment = z.enum(["demo", "production"]);
 export type Environment = z.output<typeof Environment>;
 
-/**
- * Upstream URLs must be HTTPS; the only exception is the local sandbox binding, which never leaves
- * the process.
- */
+/** HTTPS only; the one exception, the local sandbox binding, never leaves the process. */
 const HttpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" });
 
 const EnvironmentConfig = z.object({
   apiBaseUrl: HttpsUrl,
   authUrl: HttpsUrl,
-  // The user-id of a Basic header: visible ASCII (btoa takes Latin-1 only) and no colon (it ends
-  // the user-id).
+  // The user-id of a Basic header: visible ASCII (btoa takes Latin-1 only), no colon (it ends it).
   applicationKey: z
     .string()
     .regex(/^[\x21-\x39\x3b-\x7e]+$/, "must be visible ASCII without a colon"),
   subscriptionKey: z.string().min(1),
 });
-/** A usable environment's roots and keys. */
 export type EnvironmentConfig = z.output<typeof EnvironmentConfig>;
 
-/**
- * One environment's configuration, or why it is unavailable (a list of missing or bad names, never
- * their values).
- */
+/** The missing or bad names, never their values. */
 export type EnvironmentAvailability =
   { ok: true; config: EnvironmentConfig } | { ok: false; missing: string[]; detail: string };
 
-/** The binding behind each field, after the environment's prefix. */
 const BINDING_NAMES = {
   apiBaseUrl: "API_BASE_URL",
   authUrl: "AUTH_URL",
@@ -45,11 +33,6 @@ const BINDING_NAMES = {
 } as const;
 
 /**
- * Parses one environment's four bindings.
- *
- * @param environment Which environment: its bindings are the `DEMO_` or `PRODUCTION_` ones.
- * @param bindings The raw values by binding name (unknown: a secret may be unset or mistyped).
- * @returns The environment's configuration, or the names at fault with a detail for a 503.
  * @example
  * environmentAvailability("demo", env); // { ok: false, missing: ["DEMO_AUTH_URL"], detail: "…" }
  */

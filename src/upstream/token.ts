@@ -1,7 +1,4 @@
-/**
- * @module
- * The client-credentials request to the API's token endpoint, and what its answer means.
- */
+/** @module The client-credentials request to the API's token endpoint, and what it means. */
 import { z } from "zod";
 import {
   readConfig,
@@ -20,11 +17,7 @@ const TokenResponse = z.object({
   expires_in: z.number().int().positive(),
 });
 
-/**
- * A token, or why there is none: `refused` (400: the client key or the application key is wrong),
- * `unsubscribed` (401/403: the environment's subscription key is wrong), `failed` (transient),
- * `throttled`.
- */
+/** `refused`: 400, the client or application key; `unsubscribed`: the subscription key. */
 export type TokenOutcome =
   | { ok: true; accessToken: string; expiresIn: number }
   | { ok: false; kind: "refused" | "unsubscribed"; reason: string }
@@ -74,8 +67,8 @@ export async function requestToken(
         : "HTTP 400";
     return { ok: false, kind: "refused", reason: `the token endpoint refused the keys (${error})` };
   }
-  // 401/403 come from the gateway in front of the API: the environment's subscription key, not the
-  // tenant's client key, is wrong. Blaming the tenant would mark every tenant rejected at once.
+  // 401/403 come from the gateway in front of the API: the subscription key is wrong, and blaming
+  // the tenant would mark every tenant rejected at once.
   if (res.status === 401 || res.status === 403)
     return {
       ok: false,
@@ -85,32 +78,16 @@ export async function requestToken(
   return { ok: false, kind: "failed", reason: `token endpoint answered HTTP ${res.status}` };
 }
 
-/** How long a token request may wait for a rate permit, ms. */
 const TOKEN_PERMIT_WAIT_MS = 10_000;
-/**
- * Retry-After for a registration refused while the environment is suspect, s: time to fix a secret
- * and redeploy.
- */
+/** Retry-After while the environment is suspect, s: time to fix a secret and redeploy. */
 const SUSPECT_RETRY_AFTER_SECONDS = 60;
 
-/**
- * What a client key may contain: visible ASCII. The key travels in a Basic header
- * (`btoa(applicationKey:clientKey)`), which carries only Latin-1, and the API's client keys are
- * GUIDs; a space, an accented letter or a euro sign is a paste error, refused before anything is
- * sent rather than thrown as a 500 by `btoa` or spent on a request the API must refuse.
- */
+/** Visible ASCII: a Basic header carries Latin-1 only, and client keys are GUIDs (else a typo). */
 const CLIENT_KEY_CHARS = /^[\x21-\x7e]+$/;
 
 /**
- * One token request for a tenant's client key, through the environment's rate governor (token
- * requests spend the shared 10 req/s too). A 429 goes to the governor, which slows the pace.
- *
- * A refusal (`400 invalid_client`) is judged by the governor (`upstream/rate/key-health.ts`),
- * because the API answers a wrong application key exactly like a wrong client key: `unprocessable`
- * when the tenant's key is at fault (a registration answers 422, a stored key becomes `rejected`),
- * and `unavailable` (retried after a back-off) when several tenants are refused at once or, for a
- * `proven` key (one that got a token before), until another tenant's token shows the environment's
- * keys work.
+ * One token request under a permit of the environment's governor, which judges a refusal:
+ * `unprocessable` when the tenant's key is at fault, `unavailable` when the environment's may be.
  */
 export async function issueToken(
   env: Bindings,
@@ -145,7 +122,7 @@ export async function issueToken(
   }
   if (outcome.kind === "failed") return fail("unavailable", outcome.reason);
   const { verdict, refusedTenants } = await governor.tokenRefused(tenant, proven);
-  // Never the tenant's fault, but reported all the same, so /healthz shows the environment suspect.
+  // Never the tenant's fault, but reported, so /healthz shows the environment suspect.
   if (outcome.kind === "unsubscribed") return fail("unavailable", outcome.reason);
   const keys = `${environment === "demo" ? "DEMO_" : "PRODUCTION_"}APPLICATION_KEY or …SUBSCRIPTION_KEY`;
   switch (verdict) {

@@ -1,26 +1,16 @@
 /**
- * @module
- * How bytes reach the API: over HTTPS with `fetch`, or, in local development, through the SANDBOX
- * service binding (the one exception to HTTPS-only, since it never leaves the process). Failures
- * are told apart, because the caller's answer differs: a timeout is 504, anything else 502.
- *
- * Redirects are never followed (`redirect: "manual"`): following one resends the request, with its
- * `Authorization` and `Ocp-Apim-Subscription-Key`, to wherever the `Location` points. A 3xx goes
- * back to the caller as the API sent it, its `Location` pointed at the gateway or dropped.
+ * @module How bytes reach the API: HTTPS `fetch`, or locally the SANDBOX binding. Redirects are
+ * never followed: that would resend the request's keys to wherever `Location` points.
  */
 import type { Bindings } from "../kernel/config";
 
-/**
- * The longest one upstream exchange may take, ms (the API's slowest list calls take seconds, not
- * tens of).
- */
+/** The longest one upstream exchange may take, ms (the slowest list calls take seconds). */
 export const UPSTREAM_TIMEOUT_MS = 30_000;
 
-/** A response, or why none came. */
 export type Exchange =
   { ok: true; response: Response } | { ok: false; failure: "timeout" | "connection" };
 
-/** Sends one request upstream with a timeout of at most `timeoutMs`. */
+/** A timeout (504 to the caller) is told from other failures (502). */
 export async function exchange(
   env: Bindings,
   url: string,
@@ -29,8 +19,7 @@ export async function exchange(
 ): Promise<Exchange> {
   if (!url.startsWith("https://")) throw new TypeError("upstream URLs must be https://");
   if (timeoutMs <= 0) return { ok: false, failure: "timeout" };
-  // The timeout covers the wait for the answer's headers only: a large download that is already
-  // streaming to the caller must not be cut off mid-body.
+  // Covers the wait for the headers only: a download already streaming must not be cut off.
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), Math.min(timeoutMs, UPSTREAM_TIMEOUT_MS));
   try {
@@ -44,18 +33,10 @@ export async function exchange(
   }
 }
 
-/**
- * The longest Retry-After the gateway obeys, s. Repeated 429s pause the whole environment (every
- * tenant) for their Retry-After, so one answer saying "an hour" (a proxy's default, a quota policy,
- * a bug) would stall everyone for an hour; the API's own throttle asks for seconds. Past this cap a
- * call is tried again, and a throttle that really lasts costs one 429 a minute.
- */
+/** The longest Retry-After obeyed, s: repeated 429s pause every tenant for it. */
 export const MAX_RETRY_AFTER_SECONDS = 60;
 
-/**
- * Seconds from a `Retry-After` header (delta-seconds or HTTP-date), at most
- * `MAX_RETRY_AFTER_SECONDS`, or `fallback`.
- */
+/** Seconds from a `Retry-After` (delta-seconds or HTTP-date), capped, or `fallback`. */
 export function retryAfterSeconds(header: string | null, fallback = 1): number {
   if (!header) return fallback;
   const n = Number(header);

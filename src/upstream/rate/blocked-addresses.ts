@@ -1,19 +1,14 @@
 /**
- * @module
- * Client addresses as the inbound limit counts them, and what one isolate has seen refused: the
- * addresses over a limit, and the gateway keys that failed (by their hash; see
- * `tenant/door/failed-keys.ts`). Pure: every method takes the time (epoch ms), so tests drive the
- * clock.
+ * @module Client addresses as the inbound limit counts them, and the addresses and failed gateway
+ * keys (by hash: `tenant/door/failed-keys.ts`) one isolate has seen refused.
  */
 
 /** Most addresses remembered at once: a bound on memory under a flood from many addresses. */
 export const MAX_BLOCKED_ADDRESSES = 10_000;
 
 /**
- * The key a client address is counted under: an IPv4 address as it is, an IPv6 address by its /64
- * (one subscriber's network: whoever holds one holds 2^64 addresses, so counting single addresses
- * would count nothing), an IPv4-mapped IPv6 address as its IPv4 address. Null for no address.
- *
+ * The key a client address is counted under: IPv4 as it is, IPv6 by its /64 (one subscriber holds
+ * all 2^64 of them), IPv4-mapped IPv6 as IPv4. Null for no address.
  * @example addressKey("2001:db8:1:2::7") // "2001:db8:1:2::/64"
  */
 export function addressKey(ip: string): string | null {
@@ -42,27 +37,19 @@ export function addressKey(ip: string): string | null {
 }
 
 /**
- * The keys (addresses, or failed gateway keys' hashes) this isolate has seen refused, each until
- * its block ends. The rate limiting binding
- * only counts (every `limit()` call adds one), so it cannot be asked "is this address over?"
- * without spending; remembering its "no" here lets the isolate refuse the rest of a flood at no
- * cost and without reaching any Durable Object. Other isolates learn it from the binding at their
- * next failure.
+ * Keys this isolate saw refused, until each block ends: the rate limiting binding cannot be asked
+ * without spending, so this refuses the rest of a flood at no cost.
  */
 export class BlockedAddresses {
   readonly #until = new Map<string, number>();
 
   constructor(private readonly max = MAX_BLOCKED_ADDRESSES) {}
 
-  /**
-   * Whether nothing is remembered (ended blocks not yet forgotten count as something): then no key
-   * is blocked, and a caller need not even work out the key it would ask about.
-   */
+  /** Nothing remembered: no key is blocked, and a caller need not even work out its key. */
   get empty(): boolean {
     return this.#until.size === 0;
   }
 
-  /** Whole seconds left in `key`'s block, 0 when it is not blocked. */
   secondsLeft(key: string, now: number): number {
     const until = this.#until.get(key);
     if (until === undefined) return 0;

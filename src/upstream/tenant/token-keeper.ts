@@ -1,41 +1,24 @@
 /**
- * @module
- * The tenant's access token: issued once, reused, renewed ahead of expiry, never handed out in its
- * last seconds (see `upstream/token-timing.ts`), dropped on a 401 only if it is still the current
- * one. The clock and the token request come in as arguments, so the policy is tested with a driven
- * clock and counted requests (test/upstream/tenant/token-keeper.test.ts).
+ * @module The tenant's access token: issued once for all concurrent callers, renewed ahead of
+ * expiry (`upstream/token-timing.ts`), dropped on a 401 only if it is still the current one.
  */
 import type { Sealed } from "../../kernel/crypto";
 import { fail, ok, type Failure, type Outcome } from "../../kernel/outcome";
 import { renewalPlan, renewalStart, type TokenRecord } from "../token-timing";
 import { readTokenState, writeTokenState } from "./token-state";
 
-/**
- * Back-off after a failed token request: 1 s doubling to at most this, ms (mature clients cool down
- * for 30 s).
- */
+/** Back-off after a failed token request: 1 s doubling to at most this, ms. */
 const MAX_BACKOFF_MS = 30_000;
-/**
- * `lastUsedAt` is written to storage at most this often, ms: the renewal alarm needs minutes, not
- * milliseconds.
- */
+/** `lastUsedAt` is stored at most this often, ms: the renewal alarm needs minutes. */
 const LAST_USED_RESOLUTION_MS = 60_000;
-/**
- * After a failed renewal while the old token still serves, the alarm tries again no sooner than
- * this, ms.
- */
+/** After a failed renewal while the old token still serves, the alarm waits at least this, ms. */
 const RENEW_RETRY_MS = 1_000;
 
-/** A token a caller may send now. */
 export type Access = { token: string; expiresAt: number };
-/** A token as the token endpoint gave it. */
 export type IssuedToken = { accessToken: string; expiresIn: number };
 
-/** What the keeper needs from its tenant: one token request, and sealing for storage. */
 export interface TokenSource {
-  /**
-   * One token request with the tenant's client key; `unprocessable` means the API refused the key.
-   */
+  /** `unprocessable`: the API refused the tenant's client key. */
   request(): Promise<Outcome<IssuedToken>>;
   seal(token: string): Promise<Sealed | null>;
   open(sealed: Sealed): Promise<string | null>;
@@ -49,33 +32,23 @@ export class TokenKeeper {
   #backoffUntil = 0;
   #lastError: string | null = null;
   #issued = 0;
-  /**
-   * Callers that had to wait for a token request (the renewal alarm exists to keep this at zero).
-   */
+  /** Callers that had to wait for a token request (the renewal alarm keeps this at zero). */
   #waits = 0;
   #lastUsedAt = 0;
   #lastUsedStoredAt = 0;
-  /**
-   * When the renewal alarm is due for the current token (jittered once, when the token is kept).
-   */
   #renewAt = 0;
-  /** The token request in flight, shared by every caller that needs a token meanwhile. */
   #inflight: Promise<Outcome<Access>> | null = null;
-  /**
-   * Bumped by every operator change: a request that started before one applies nothing when it
-   * returns.
-   */
+  /** Bumped by every operator change: a request started before one applies nothing. */
   #generation = 0;
 
   constructor(
     private readonly sql: SqlStorage,
     private readonly now: () => number,
     private readonly source: TokenSource,
-    /** Called after the token changed, so the object re-arms its one alarm. */
+    /** Called after the token changed: the object re-arms its alarm. */
     private readonly changed: () => Promise<void>,
   ) {}
 
-  /** Reads the stored state (the token is opened with the sealing keys, hence async). */
   async load(): Promise<void> {
     const s = readTokenState(this.sql);
     if (!s) return;
@@ -95,11 +68,10 @@ export class TokenKeeper {
     }
   }
 
-  /** A token for a call now: the cached one, or one request shared with every concurrent caller. */
   async access(): Promise<Outcome<Access>> {
     const now = this.now();
     this.#lastUsedAt = now;
-    // Kept in storage too, so the renewal alarm still knows the tenant is busy after an eviction.
+    // Stored too, so the renewal alarm still knows the tenant is busy after an eviction.
     if (now - this.#lastUsedStoredAt > LAST_USED_RESOLUTION_MS) this.#persist();
     const t = this.#token;
     if (t) {
@@ -122,38 +94,26 @@ export class TokenKeeper {
     return this.#issue();
   }
 
-  /**
-   * Until when (epoch ms) a copy of `token` may be served without asking again: the start of its
-   * renewal window while it is the current token; 0 once it is not (renewed or dropped meanwhile).
-   */
+  /** Until when a copy of `token` may be served: its renewal window's start; 0 if not current. */
   servesUntil(token: string): number {
     return this.#token?.token === token ? renewalStart(this.#token) : 0;
   }
 
-  /**
-   * Keeps a token a registration obtained while checking the client key (it is as good as any, and
-   * saves a token request). An operator change: requests in flight for the old key apply nothing.
-   */
+  /** Keeps a token a registration got while checking the client key (an operator change). */
   async adopt(issued: IssuedToken): Promise<Outcome<Access>> {
     this.#generation++;
     this.#healthy();
     return this.#keep(issued);
   }
 
-  /**
-   * Drops `token` after the API answered 401 to it, and only if it is still the current one: a slow
-   * caller's 401 for an old token must not throw away the newer token others already use.
-   */
+  /** Drops `token` after a 401, only if still current: an old token's 401 must not drop the new. */
   invalidate(token: string): void {
     if (this.#token?.token !== token) return;
     this.#token = this.#sealed = null;
     this.#persist();
   }
 
-  /**
-   * The alarm's part: renews a token in its renewal window while the tenant is in use. Safe to run
-   * twice.
-   */
+  /** The alarm's part: renews a token in its window while the tenant is in use; safe twice. */
   async renew(): Promise<void> {
     const t = this.#token;
     if (!t) return;
@@ -161,25 +121,21 @@ export class TokenKeeper {
     if (plan.renewNow && plan.inUse && this.#mayRequest(this.now())) await this.#issue();
   }
 
-  /**
-   * When the alarm should next call `renew`, or null when nothing is due (no token, or an idle
-   * tenant's token left to lapse).
-   */
+  /** When the alarm should next call `renew`; null: nothing due (an idle tenant's token lapses). */
   dueAt(): number | null {
     const t = this.#token;
     if (!t) return null;
     const now = this.now();
     const plan = renewalPlan(t, now, this.#lastUsedAt);
     if (!plan.renewNow) return this.#renewAt;
-    // In the window with the token still serving: a renewal failed; try again after the back-off,
-    // unless the key was refused (only a new client key mends that, and asking again spends the
-    // budget).
+    // A renewal failed: try again after the back-off, unless the key was refused (only a new
+    // client key mends that).
     return plan.inUse && plan.usable && this.#rejectedReason === null
       ? Math.max(this.#backoffUntil, now + RENEW_RETRY_MS)
       : null;
   }
 
-  /** The token's state for operators: never the token itself. */
+  /** For operators: never the token itself. */
   view() {
     const now = this.now();
     const state =
@@ -211,9 +167,8 @@ export class TokenKeeper {
   }
 
   /**
-   * Single-flight issuance: every caller that needs a token while a request is in flight awaits the
-   * same promise. Input gates alone do not give this (an outbound fetch opens the gate, and three
-   * concurrent callers then issued three tokens when tried), so the promise is held explicitly.
+   * Single-flight: every caller awaits the request in flight. Input gates do not give this (an
+   * outbound fetch opens the gate), so the promise is held explicitly.
    */
   #issue(): Promise<Outcome<Access>> {
     this.#inflight ??= this.#requestAndKeep()
@@ -245,18 +200,13 @@ export class TokenKeeper {
         ? ((this.#rejectedReason = this.#lastError = e.detail), this.#rejected(e.detail))
         : this.#failed(e);
     this.#persist();
-    // The old token, while it lasts, still serves: a failed renewal is not yet the callers'
-    // problem.
+    // The old token still serves while it lasts: a failed renewal is not yet the callers' problem.
     const t = this.#token;
     return t && renewalPlan(t, this.now(), this.#lastUsedAt).usable
       ? ok({ token: t.token, expiresAt: t.expiresAt })
       : failure;
   }
 
-  /**
-   * Records a failure that may mend by itself (or by configuration) and backs off: 1 s, doubling,
-   * at most `MAX_BACKOFF_MS`.
-   */
   #failed(e: Failure): Outcome<Access> {
     this.#failures++;
     const now = this.now();
@@ -269,10 +219,6 @@ export class TokenKeeper {
     );
   }
 
-  /**
-   * Whether a token request may start now: none in flight, no back-off, and a key the API has not
-   * refused.
-   */
   #mayRequest(now: number): boolean {
     return !this.#inflight && this.#backoffUntil <= now && this.#rejectedReason === null;
   }

@@ -1,9 +1,6 @@
 /**
- * @module
- * Where the tenant's token keeper gets its tokens from: the registration's sealed client key,
- * opened (and re-sealed under the current key after a SECRETS_KEY rotation), sent to the token
- * endpoint through the environment's rate governor. The token itself is sealed for storage, bound
- * to `token:<tenant>` so a sealed token copied to another tenant does not open there.
+ * @module The token keeper's source: the registration's sealed client key, opened and sent. The
+ * token is sealed bound to `token:<tenant>`: a copy moved to another tenant does not open there.
  */
 import type { Bindings } from "../../kernel/config";
 import type { Sealed } from "../../kernel/crypto";
@@ -13,17 +10,7 @@ import { nameOf, type Registration } from "../../tenant/registration";
 import type { Sealer } from "../../tenant/sealer";
 import type { IssuedToken, TokenSource } from "./token-keeper";
 
-/**
- * The token source of a tenant's object.
- *
- * @param env the gateway's bindings (the governor, the environment's keys), read at each request:
- * the
- *   object's `env`, which test/upstream/environment-keys.test.ts swaps to stage a deploy with other
- *   keys
- * @param registration the tenant's registration: read on every request, so a replaced key is used
- * at once
- * @param sealer sealing under the configured SECRETS_KEY
- */
+/** The token source of a tenant's object; `env` and the registration are read at each request. */
 export function tokenSource(
   env: () => Bindings,
   registration: Registration,
@@ -41,8 +28,7 @@ export function tokenSource(
         );
       if (opened.resealed && registration.get() === r)
         registration.save({ ...r, clientKey: opened.resealed });
-      // `proven`: this key got tokens before, so a refusal now may be the environment's keys (see
-      // `issueToken`).
+      // `proven`: this key got tokens before, so a refusal may be the environment's keys' fault.
       return issueToken(env(), r.environment, nameOf(r), opened.text, { proven: true });
     },
     async seal(token: string): Promise<Sealed | null> {

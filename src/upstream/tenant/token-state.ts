@@ -1,8 +1,4 @@
-/**
- * @module
- * The token keeper's one stored row: the sealed token with its times, the health of the token
- * endpoint for this tenant, and the counters an operator sees. Read through zod, written whole.
- */
+/** @module The token keeper's one stored row: read through zod, written whole. */
 import { z } from "zod";
 import { Sealed } from "../../kernel/crypto";
 import { jsonColumn, row } from "../../tenant/sql";
@@ -25,15 +21,12 @@ const StateRow = z.object({
   last_used_at: z.int(),
 });
 
-/** The stored state, as the table's columns name it. */
 export type TokenState = Omit<z.output<typeof StateRow>, "sealed"> & { sealed: Sealed | null };
 
-/** The stored state, or null before the first token. */
 export function readTokenState(sql: SqlStorage): TokenState | null {
   return row(sql, StateRow, "SELECT * FROM token_state WHERE id = 1");
 }
 
-/** Replaces the stored state. */
 export function writeTokenState(sql: SqlStorage, s: TokenState): void {
   sql.exec(
     `INSERT OR REPLACE INTO token_state (id, sealed, issued_at, expires_at, rejected_reason, failures, backoff_until, last_error, tokens_issued, last_used_at)
