@@ -2,7 +2,8 @@
 // addresses, small HTTP helpers, tenants and direct tokens, the sandbox's counters, percentiles and
 // the header line every bench run prints.
 import { execSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import os from "node:os";
 import { localAddresses } from "../scripts/wrangler-env.mjs";
 
@@ -85,6 +86,29 @@ export async function quiet(quietMs = 2000, maxMs = 60_000) {
  * The line every run starts with: date, machine, node, commit (and whether the tree had uncommitted
  * changes).
  */
+/**
+ * Keeps everything the run prints from here on, and answers `save`, which writes it to
+ * bench/results/<UTC time>-<mode>.md (the header line names the date, machine and commit), so every
+ * figure in docs/benchmarks.md can point to the run that printed it. Answers the file's path.
+ */
+export function recording(mode) {
+  const lines = [];
+  const print = console.log;
+  console.log = (...args) => {
+    lines.push(args.join(" "));
+    print(...args);
+  };
+  const started = new Date().toISOString().slice(0, 16).replace(":", "");
+  return () => {
+    const dir = join(import.meta.dirname, "results");
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `${started}Z-${mode}.md`);
+    writeFileSync(file, `# npm run bench -- ${mode}\n\n${lines.join("\n")}\n`);
+    print(`\nSaved to ${file.slice(file.indexOf("bench/results"))}`);
+    return file;
+  };
+}
+
 export function header() {
   let commit = "unknown";
   try {

@@ -35,7 +35,8 @@
 // before 10, which restarts the Workers). `npm run bench -- margin` (bench/margin.mjs, not part of
 // all) compares pacing margins; `npm run bench -- payouts` (not part of all either: it settles 1,001
 // orders first, several minutes at 10 req/s) runs 11. Every figure comes from this one run,
-// baseline included. Not a test: it asserts nothing.
+// baseline included, and the run is saved to bench/results/ (`recording` in bench/lib.mjs). Not a
+// test: it asserts nothing.
 // The gateway runs at LOG_LEVEL warn unless LEDGERGATE_LOG_LEVEL says otherwise: no JSON line per
 // request, like the forwarder it is compared with, since under `wrangler dev` each console line
 // goes to wrangler through the inspector, a cost of local development that a deployed Worker's
@@ -59,6 +60,7 @@ import {
   newTenant,
   newestSource,
   pct,
+  recording,
   sleep,
   stats,
   up,
@@ -115,11 +117,14 @@ if (PARTS[mode].includes("latency") && (await answers(`${FW}/v2/`))) {
   process.exit(1);
 }
 
+const save = recording(mode);
+
 if (mode === "margin") {
   // Restarts the gateway once per margin, so it starts the Workers itself.
   const print = await marginBench();
   console.log(header());
   print();
+  save();
   process.exit(0);
 }
 
@@ -340,4 +345,5 @@ if (newestSource() !== sourcesAtStart)
     "\nNOTE: sources under src/, shared/ or sandbox/src/ changed during this run, so wrangler reloaded a Worker mid-run (dropped connections, a fresh RateGovernor); its figures are suspect.",
   );
 for (const print of printers) print();
+save();
 process.exit(0);

@@ -1,5 +1,5 @@
 // `npm test` runs this before vitest: every relative Markdown link, and every repository path
-// written in backticks, in README.md, CONTRIBUTING.md, ARCHITECTURE.md and docs/*.md, and in the
+// written in backticks, in README.md, CONTRIBUTING.md, ARCHITECTURE.md and docs/**/*.md, and in the
 // comments of the code (src/, sandbox/, shared/, test/, scripts/, bench/, client/), must name a file
 // or folder that exists (and a link's #anchor a heading of its target); and ARCHITECTURE.md must
 // name every folder of src/. Prints one line when all resolve; otherwise each broken one as
@@ -29,7 +29,7 @@ const files = [
   "README.md",
   "CONTRIBUTING.md",
   "ARCHITECTURE.md",
-  ...readdirSync(join(root, "docs"))
+  ...readdirSync(join(root, "docs"), { recursive: true })
     .filter((name) => name.endsWith(".md"))
     .map((name) => `docs/${name}`),
 ].filter((file) => existsSync(join(root, file)));
