@@ -7,6 +7,9 @@ import { log } from "./log";
 
 /** One step of a layout's history. Released steps are never edited or renumbered: add a new one. */
 export interface Migration {
+  /** A positive integer, greater than the number of the step before it. */
+  readonly version: number;
+  /** What it changes, for the logs and the error of a failed step. */
   readonly name: string;
   /** Synchronous SQL only (it runs in a transaction); bound values, never spliced. */
   readonly up: (sql: SqlStorage) => void;
