@@ -35,6 +35,19 @@ const claim = () => ({
 
 beforeEach(() => fresh());
 
+/**
+ * A face's methods: those of every prototype up to `RpcTarget`'s, as RPC reaches them (the key's
+ * and the grant's share theirs through `HolderFace`).
+ */
+function faceNames(o: object): string[] {
+  const all = new Set<string>();
+  for (let p = Object.getPrototypeOf(o); p && p !== RpcTarget.prototype;) {
+    for (const n of Object.getOwnPropertyNames(p)) if (n !== "constructor") all.add(n);
+    p = Object.getPrototypeOf(p);
+  }
+  return [...all].sort();
+}
+
 /** A registered tenant, addressed as the lib addresses it. */
 async function registered() {
   const t = await tenant();
@@ -69,16 +82,6 @@ describe("tenant faces: security", () => {
     const t = await registered();
     const g = await granted(t);
     const names = (o: object) => Object.getOwnPropertyNames(Object.getPrototypeOf(o)).sort();
-    // A face's methods: those of every prototype up to `RpcTarget`'s, as RPC reaches them (the
-    // key's and the grant's share theirs through `HolderFace`).
-    const faceNames = (o: object) => {
-      const all = new Set<string>();
-      for (let p = Object.getPrototypeOf(o); p && p !== RpcTarget.prototype;) {
-        for (const n of Object.getOwnPropertyNames(p)) if (n !== "constructor") all.add(n);
-        p = Object.getPrototypeOf(p);
-      }
-      return [...all].sort();
-    };
     const surface = await runInDurableObject(tenantStub(env, t.name), async (instance) => {
       const tenant = instance as unknown as Tenant;
       return {
@@ -118,6 +121,29 @@ describe("tenant faces: security", () => {
       "tenant",
       "unpaidOrders",
     ]);
+  });
+
+  it("every method of the key's and the grant's faces, named from the checked face, refuses over RPC", async () => {
+    const t = await registered();
+    const g = await granted(t);
+    const methods = await runInDurableObject(tenantStub(env, t.name), async (instance) => {
+      const tenant = instance as unknown as Tenant;
+      return {
+        key: faceNames(await tenant.forKey(t.gatewayKey)),
+        grant: faceNames(tenant.forGrant(g.grant)),
+      };
+    });
+    const call = (m: string) => (f: object) =>
+      (f as Record<string, (() => Promise<unknown>) | undefined>)[m]?.();
+    const forged = { tenant: t.name, key: `${t.gatewayKey.slice(0, -4)}AAAA` };
+    for (const m of methods.key)
+      expect(await asKeyHolder(env, forged, call(m)), m).toEqual(REFUSED);
+    const unknown = { tenant: t.name, grant: newGrantId() };
+    for (const m of methods.grant)
+      expect(await asGrantHolder(env, unknown, call(m)), m).toEqual(GRANT_REFUSED);
+    // The lists are each face's whole surface: the holder's methods and the face's own.
+    expect(methods.key).toEqual(expect.arrayContaining(["access", "retryOrder", "grantAssistant"]));
+    expect(methods.grant).toEqual(expect.arrayContaining(["access", "use"]));
   });
 
   it("a key that does not check out gets the same refusal from every method, and changes nothing", async () => {
@@ -164,6 +190,9 @@ describe("tenant faces: security", () => {
     const run = <T>(call: Parameters<typeof asRun<T>>[3]) =>
       asRun(env, t.name, registration.value, call);
     expect((await run((f) => f.access())).ok).toBe(true);
+    const runMethods = await runInDurableObject(tenantStub(env, t.name), async (instance) =>
+      faceNames((instance as unknown as Tenant).forRun(registration.value)),
+    );
     expect(await asOperator(env, t.name, (f) => f.remove())).toEqual({
       ok: true,
       value: null,
@@ -179,6 +208,23 @@ describe("tenant faces: security", () => {
       products: [],
       settlement: null,
     });
+    // Every method of a live run's face answers inertly once the registration is gone: no
+    // token, no key, nothing read.
+    const INERT = [
+      undefined,
+      null,
+      [],
+      { kind: "stale" },
+      { customer: null, products: [], settlement: null },
+      { ok: false, error: expect.objectContaining({ reason: "not-found" }) },
+    ];
+    expect(runMethods).toContain("stripeKey");
+    for (const m of runMethods) {
+      const answer = await run((f) =>
+        (f as unknown as Record<string, (() => Promise<unknown>) | undefined>)[m]?.(),
+      );
+      expect(INERT, m).toContainEqual(answer);
+    }
   });
 });
 
