@@ -2044,7 +2044,7 @@ export interface components {
         /** @description The watcher of changes made elsewhere (docs/events.md, "The watcher"): what it polls, how often, and the detection delay expected and measured. */
         EventWatcher: {
             /**
-             * @description `watching` while an enabled endpoint takes a type the watcher can see (changes made elsewhere to customers, products, outgoing invoices); `off` otherwise.
+             * @description `watching` while an endpoint, enabled or disabled, takes a type the watcher can see (changes made elsewhere to customers, products, outgoing invoices); `off` otherwise.
              * @enum {string}
              */
             state: "off" | "watching";

@@ -85,8 +85,9 @@ async function announce(
     if (state && state.IsInvoiceBeingProcessed !== true && Number.isSafeInteger(invoiceNo))
       drafts = sentDrafts(
         {
-          Id: what.salesOrderId,
           InvoiceNo: invoiceNo,
+          SalesOrderId: what.salesOrderId,
+          InvoiceId: null,
           SentDateTimeOffset:
             typeof state.SentDateTimeOffset === "string" ? state.SentDateTimeOffset : null,
           InvoiceDeliveryType:

@@ -76,7 +76,7 @@ export class Events extends DurableObject<Bindings> {
           this.ctx.waitUntil(
             noticeDisabled(this.env, this.#tenant, { id, url: url.value.url }, reason, status),
           );
-        // A disabled endpoint no longer wants what the watcher polls for it.
+        // Told as on any change of an endpoint; WatchTell keeps a disabled one's types watched.
         if (this.#tenant) this.ctx.waitUntil(this.#tell.tell(Date.now()));
       },
     });

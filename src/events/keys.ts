@@ -34,8 +34,12 @@ export function recordKey(
   return eventKey(type, id, field(record, "LastChangedDateTimeOffset") ?? fallbackMarker);
 }
 
-/** The key of an invoice's balance event: its number and balance stamp (else its balance). */
+/**
+ * The key of an invoice's balance event by its number: `paid` once an invoice, which an order run
+ * knows without a read; a balance change at its stamp (else its balance).
+ */
 export function balanceKey(type: string, invoice: Record<string, unknown>): string {
+  if (type === "outgoing_invoice.paid") return eventKey(type, field(invoice, "InvoiceNo"));
   const marker =
     field(invoice, "BalanceLastChangedDateTimeOffset") ??
     `balance=${part(field(invoice, "Balance"))}`;

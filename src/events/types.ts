@@ -28,9 +28,12 @@ export const EVENT_TYPES = [
 export const EventType = z.enum(EVENT_TYPES);
 export type EventType = z.output<typeof EventType>;
 
+/** A name that is no event type is refused with the list of types, so a typo is easy to fix. */
+const NOT_A_TYPE = `not an event type; the types are ${EVENT_TYPES.join(", ")}, or "*" alone for every type`;
+
 /** What an endpoint subscribes to: exact type names, or `["*"]` for every type. */
 export const EndpointTypes = z
-  .array(z.union([EventType, z.literal("*")]))
+  .array(z.union([EventType, z.literal("*")], { error: NOT_A_TYPE }))
   .min(1)
   .max(EVENT_TYPES.length)
   .refine((t) => !t.includes("*") || t.length === 1, {

@@ -2,7 +2,8 @@
  * The events routes besides delivery itself (docs/events.md): endpoints made, read, changed and
  * deleted with a gateway key and by the operator, secrets shown once and rotated with an overlap in
  * which both sign, the feed's cursor and filters, redelivery, payments and patches announced from
- * `/v2`, redirects not followed, and every refusal a problem.
+ * `/v2`, redirects not followed, and every refusal a problem (one of an event type names the
+ * types).
  */
 import { env } from "cloudflare:workers";
 import {
@@ -13,6 +14,7 @@ import {
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import app from "../../src/index";
+import { EVENT_TYPES } from "../../src/events/types";
 import { eventsStub, tenantName } from "../../src/kernel/stubs";
 import { restoreClock, skipAhead } from "../helpers/clock";
 import { addEndpoint, captureQueue, drain, events, feed, installReceiver } from "../helpers/events";
@@ -23,6 +25,12 @@ import { corpus as shopifyCorpus } from "../fixtures/orders/shopify";
 afterEach(restoreClock);
 
 const hook = (client: string, path = "in") => `https://hooks.${client}.example.com/${path}`;
+
+/** A refusal's body, checked to be `application/problem+json`. */
+async function problem(res: Response) {
+  expect(res.headers.get("content-type")).toBe("application/problem+json");
+  return (await res.json()) as { detail: string; errors?: { path: string; message: string }[] };
+}
 
 /** A `/v2` call through the gateway's own handler, waiting for its announcement. */
 async function v2(key: string, path: string, init: RequestInit) {
@@ -190,7 +198,14 @@ describe("event endpoints: happy", () => {
       "outgoing_invoice.paid",
     ]);
     const [paid] = await feed(t.gatewayKey, "&types=outgoing_invoice.paid");
-    expect(paid?.data).toMatchObject({ InvoiceNo: run.invoiceNo, Balance: 0 });
+    // The invoice as read, its voucher's `Id` named `InvoiceId`; the sales order's is not in it.
+    expect(paid?.data).toMatchObject({
+      InvoiceNo: run.invoiceNo,
+      SalesOrderId: null,
+      InvoiceId: invoice?.Id,
+      Balance: 0,
+    });
+    expect(paid?.data).not.toHaveProperty("Id");
     // The read is the events' call in the tenant's request log.
     const log = await gw(`/admin/tenants/demo/${t.client}/requests`, { headers: ADMIN });
     const reads = (
@@ -299,14 +314,66 @@ describe("event endpoints: errors", () => {
     expect(await (await replay({ since: "2026-01-01T00:00:00Z" })).json()).toEqual({ queued: 0 });
   });
 
-  it("refuses a redelivery to an endpoint that does not take the event's type", async () => {
+  it("refuses a redelivery to an endpoint that does not take the event's type, naming the types it takes", async () => {
     captureQueue();
     const t = await tenant();
-    const ep = await addEndpoint(t.gatewayKey, { url: hook(t.client), types: ["order.settled"] });
+    const ep = await addEndpoint(t.gatewayKey, {
+      url: hook(t.client),
+      types: ["order.settled", "refund.failed"],
+    });
     await v2(t.gatewayKey, "/Customers", json({ Name: "Other AS" }));
     const [event] = await feed(t.gatewayKey);
     const res = await events(t.gatewayKey, `/${event?.id}/redeliver`, json({ endpoint: ep.id }));
     expect(res.status).toBe(409);
+    expect((await problem(res)).detail).toBe(
+      "The endpoint takes order.settled, refund.failed, not customer.created; add the type to its types first.",
+    );
+  });
+
+  it("names every event type whenever it refuses one: an endpoint made or changed, by key or operator, and the feed", async () => {
+    const t = await tenant();
+    const ep = await addEndpoint(t.gatewayKey, { url: hook(t.client) });
+    const listsTypes = (text: string | undefined) => {
+      for (const type of EVENT_TYPES) expect(text).toContain(type);
+      expect(text).toContain('"*" alone');
+    };
+    const refused = async (res: Response, path: string) => {
+      expect(res.status).toBe(400);
+      const p = await problem(res);
+      expect(p.errors?.map((e) => e.path)).toEqual([path]);
+      listsTypes(p.errors?.[0]?.message);
+      expect(p.errors?.[0]?.message).not.toContain("Invalid input");
+    };
+    await refused(
+      await events(
+        t.gatewayKey,
+        "/endpoints",
+        json({ url: hook(t.client), types: ["order.lost"] }),
+      ),
+      "types.0",
+    );
+    await refused(
+      await events(
+        t.gatewayKey,
+        `/endpoints/${ep.id}`,
+        json({ types: ["customer.created", "customer.udpated"] }, "PATCH"),
+      ),
+      "types.1",
+    );
+    const at = `/admin/tenants/demo/${t.client}/events/endpoints`;
+    await refused(
+      await gw(at, json({ url: hook(t.client), types: ["Customer.Created"] }, "POST", ADMIN)),
+      "types.0",
+    );
+    await refused(
+      await gw(`${at}/${ep.id}`, json({ types: ["payout.lost"] }, "PATCH", ADMIN)),
+      "types.0",
+    );
+    const feedRefused = await events(t.gatewayKey, "?types=order.settled,order.lost");
+    expect(feedRefused.status).toBe(400);
+    const p = await problem(feedRefused);
+    expect(p.detail).toContain("unknown event types (order.lost)");
+    for (const type of EVENT_TYPES) expect(p.detail).toContain(type);
   });
 });
 

@@ -126,7 +126,8 @@ describe("events: what issue 29 asks to show", () => {
     const url = hook(t.client);
     await addEndpoint(t.gatewayKey, { url });
     // The events object's first answer to the settle step's announcement is lost after the events
-    // were recorded: the engine runs the whole step again (the report, the read, the announcement).
+    // were recorded: the engine runs the whole step again (the voucher, the report, the
+    // announcement).
     const real = env.EVENTS.get.bind(env.EVENTS);
     let lost = 0;
     vi.spyOn(env.EVENTS, "get").mockImplementation((id) => {
@@ -173,9 +174,13 @@ describe("events: what issue 29 asks to show", () => {
         return [e.type, e.data];
       }),
     );
-    // The order's events carry the run as GET /orders shows it; the invoice's, the invoice.
+    // The order's events carry the run as GET /orders shows it; the invoice's, its ids.
     expect(byType["order.settled"]).toMatchObject({ orderId, state: "settled" });
-    expect(byType["outgoing_invoice.paid"]).toMatchObject({ InvoiceNo: run.invoiceNo, Balance: 0 });
+    expect(byType["outgoing_invoice.paid"]).toMatchObject({
+      InvoiceNo: run.invoiceNo,
+      SalesOrderId: run.salesOrderId,
+      Balance: 0,
+    });
   });
 
   it("a receiver that answers 500 three times, then 200, gets the event once more with the same webhook-id", async () => {

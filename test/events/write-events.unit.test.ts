@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { eventData, MAX_DATA_BYTES } from "../../src/events/data";
-import { balanceDrafts, sentDrafts } from "../../src/events/invoice-events";
+import { balanceDrafts, sentDrafts, settledDrafts } from "../../src/events/invoice-events";
 import { recordKey } from "../../src/events/keys";
 import { announcementOf, MAX_INVOICES_PER_READ } from "../../src/events/write-events";
 
@@ -65,8 +65,9 @@ describe("event data and keys", () => {
     expect(recordKey("customer.updated", { Id: 7 }, "req-1")).toBe("customer.updated|7|req-1");
   });
 
-  it("announces an invoice's balance as paid at zero, as changed otherwise, keyed by its number", () => {
+  it("announces an invoice's balance as paid at zero (once an invoice), as changed otherwise (at its stamp), keyed by its number", () => {
     const paid = {
+      Id: "inv-1",
       InvoiceNo: 10_001,
       Balance: 0,
       TotalPostedAmount: 125,
@@ -74,23 +75,92 @@ describe("event data and keys", () => {
     };
     const part = { InvoiceNo: 10_002, Balance: 25, TotalPostedAmount: 125 };
     expect(balanceDrafts([paid, part], 5)).toEqual([
-      { type: "outgoing_invoice.paid", at: 5, data: paid, key: "outgoing_invoice.paid|10001|T1" },
+      {
+        type: "outgoing_invoice.paid",
+        at: 5,
+        // The row, its `Id` (the invoice voucher's) named `InvoiceId`.
+        data: {
+          InvoiceNo: 10_001,
+          SalesOrderId: null,
+          InvoiceId: "inv-1",
+          Balance: 0,
+          TotalPostedAmount: 125,
+          BalanceLastChangedDateTimeOffset: "T1",
+        },
+        key: "outgoing_invoice.paid|10001",
+      },
       {
         type: "outgoing_invoice.balance_changed",
         at: 5,
-        data: part,
+        data: {
+          InvoiceNo: 10_002,
+          SalesOrderId: null,
+          InvoiceId: null,
+          Balance: 25,
+          TotalPostedAmount: 125,
+        },
         key: "outgoing_invoice.balance_changed|10002|balance=25",
       },
     ]);
+    // A row without a number is no invoice event: the number is the key.
+    expect(balanceDrafts([{ Id: "x", Balance: 0, TotalPostedAmount: 1 }], 5)).toEqual([]);
     const sent = {
-      Id: "so-1",
       InvoiceNo: 10_001,
+      SalesOrderId: "so-1",
+      InvoiceId: null,
       SentDateTimeOffset: "T0",
       InvoiceDeliveryType: "Print",
     };
-    expect(sentDrafts(sent, 5).map((d) => d.key)).toEqual([
+    const drafts = sentDrafts(sent, 5);
+    expect(drafts.map((d) => d.key)).toEqual([
       "outgoing_invoice.created|10001",
       "outgoing_invoice.sent|10001|T0",
     ]);
+    expect(drafts.map((d) => d.data)).toEqual([sent, sent]);
+  });
+
+  it("builds an order run's outgoing_invoice.paid from its settlement, under the key of the balance row the watcher reads later", () => {
+    const ids = { InvoiceNo: 10_001, SalesOrderId: "so-1", InvoiceId: null };
+    const [paid, ...rest] = settledDrafts({ ...ids, total: 12_550, currency: "NOK" }, 5);
+    expect(rest).toEqual([]);
+    expect(paid).toEqual({
+      type: "outgoing_invoice.paid",
+      at: 5,
+      data: { ...ids, Balance: 0, TotalPostedAmount: 125.5, CurrencyCode: "NOK" },
+      key: "outgoing_invoice.paid|10001",
+    });
+    // The same invoice as `GET /OutgoingInvoices` lists it after the settlement: one key.
+    const row = {
+      Id: "inv-1",
+      InvoiceNo: 10_001,
+      Balance: 0,
+      TotalPostedAmount: 125.5,
+      BalanceLastChangedDateTimeOffset: "2026-11-28T10:00:00.123Z",
+    };
+    expect(balanceDrafts([row], 9).map((d) => d.key)).toEqual([paid?.key]);
+    // A credit note settled is paid too (its total negative); nothing settled, nothing paid.
+    expect(
+      settledDrafts({ ...ids, total: -500, currency: "NOK" }, 5).map(
+        (d) => d.data.TotalPostedAmount,
+      ),
+    ).toEqual([-5]);
+    expect(settledDrafts({ ...ids, total: 0, currency: "NOK" }, 5)).toEqual([]);
+  });
+
+  it("names an invoice by its ids in the thin data of a row over 20 kB", () => {
+    const big = {
+      Id: "inv-9",
+      InvoiceNo: 10_009,
+      Balance: 10,
+      TotalPostedAmount: 20,
+      Notes: "x".repeat(MAX_DATA_BYTES),
+    };
+    expect(balanceDrafts([big], 5)[0]?.data).toEqual({
+      InvoiceNo: 10_009,
+      SalesOrderId: null,
+      InvoiceId: "inv-9",
+      Balance: 10,
+      changedFields: ["Balance"],
+    });
   });
 });

@@ -35,7 +35,10 @@ export class Replays {
     const target = this.#enabled(endpoint);
     if (!target.ok) return target;
     if (!subscribes(target.value, e.type))
-      return fail("conflict", `The endpoint does not take ${e.type} events; add the type first.`);
+      return fail(
+        "conflict",
+        `The endpoint takes ${target.value.join(", ")}, not ${e.type}; add the type to its types first.`,
+      );
     return ok([this.outbox.open(e.id, endpoint, "redeliver", now)]);
   }
 

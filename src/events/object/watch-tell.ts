@@ -1,8 +1,8 @@
 /**
  * @module
- * What the events object tells the tenant's watcher: the watchable types its enabled endpoints
- * take, and that the tenant was active. What was told is kept, so a failed tell is told again.
- * See docs/design/events.md.
+ * What the events object tells the tenant's watcher: the watchable types its endpoints take,
+ * enabled or disabled (disabling stops delivery, never recording), and that the tenant was active.
+ * What was told is kept, so a failed tell is told again. See docs/design/events.md.
  */
 import { z } from "zod";
 import { subscribes } from "../types";
@@ -35,11 +35,14 @@ export class WatchTell {
     private readonly watcher: () => WatcherLine,
   ) {}
 
-  /** The watchable types the enabled endpoints take: `["*"]`, some, or none. */
+  /**
+   * The watchable types every endpoint takes, a disabled one too, so that enabling it and replaying
+   * sends what happened meanwhile: `["*"]`, some, or none (no endpoint: not watched).
+   */
   wanted(): string[] {
-    const enabled = this.endpoints.list().filter((e) => e.state === "enabled");
-    if (enabled.some((e) => e.types.includes("*"))) return ["*"];
-    return WATCHABLE.filter((t) => enabled.some((e) => subscribes(e.types, t)));
+    const configured = this.endpoints.list();
+    if (configured.some((e) => e.types.includes("*"))) return ["*"];
+    return WATCHABLE.filter((t) => configured.some((e) => subscribes(e.types, t)));
   }
 
   told(): string[] {

@@ -15,7 +15,7 @@ export function WatcherSection(p: { watcher: WatcherView }) {
     <section id="watcher">
       <h2>Changes made elsewhere</h2>
       {w.state === "off" ? (
-        <p>Not watched: no enabled endpoint takes a customer, product or outgoing invoice event.</p>
+        <p>Not watched: no endpoint takes a customer, product or outgoing invoice event.</p>
       ) : (
         <dl>
           <dt>Polled</dt>

@@ -5,7 +5,7 @@
  * is the change's own stamp. See docs/design/events.md.
  */
 import { eventData } from "../data";
-import { balanceDrafts, sentDrafts } from "../invoice-events";
+import { balanceDrafts, rowIds, sentDrafts } from "../invoice-events";
 import { field, recordKey } from "../keys";
 import type { EventDraft, EventType } from "../types";
 import { filterOf, POLLS, type PlannedPoll } from "./polls";
@@ -36,14 +36,13 @@ export function found(p: PlannedPoll, rows: readonly Row[], since: number): Foun
   }
   if (p.poll === "invoices-sent")
     return rows.flatMap((r) => {
-      const invoiceNo = Number(field(r, "InvoiceNo"));
+      const ids = rowIds(r);
       const sentAt = field(r, "SentDateTimeOffset");
-      if (!Number.isSafeInteger(invoiceNo) || typeof sentAt !== "string") return [];
+      if (!ids || typeof sentAt !== "string") return [];
       const delivery = field(r, "InvoiceDeliveryType");
       const drafts = sentDrafts(
         {
-          Id: String(field(r, "Id")),
-          InvoiceNo: invoiceNo,
+          ...ids,
           SentDateTimeOffset: sentAt,
           InvoiceDeliveryType: typeof delivery === "string" ? delivery : null,
         },

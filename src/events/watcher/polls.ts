@@ -1,8 +1,8 @@
 /**
  * @module
  * What the watcher polls (pure): four list operations with a change filter (tabled in
- * docs/events.md, "The watcher"), only those some enabled endpoint takes a type of; the creation
- * filter where only creations are wanted (the same call, a smaller answer).
+ * docs/events.md, "The watcher"), only those some endpoint (enabled or not) takes a type of; the
+ * creation filter where only creations are wanted (the same call, a smaller answer).
  */
 import { subscribes } from "../types";
 
@@ -70,7 +70,7 @@ export interface PlannedPoll {
 }
 
 /**
- * The polls for endpoints that take `types` (the union of the enabled endpoints').
+ * The polls for endpoints that take `types` (the union of every endpoint's, disabled ones too).
  *
  * @example plan(["customer.created"]) // [{ poll: "customers", mode: "created" }]
  */

@@ -13,7 +13,7 @@ export const CycleEnd = z.enum(["ok", "capped", "no-permit", "throttled", "faile
 export const WatcherView = z.strictObject({
   state: z.enum(["off", "watching"]).meta({
     description:
-      "`watching` while an enabled endpoint takes a type the watcher can see (changes made elsewhere to customers, products, outgoing invoices); `off` otherwise.",
+      "`watching` while an endpoint, enabled or disabled, takes a type the watcher can see (changes made elsewhere to customers, products, outgoing invoices); `off` otherwise.",
   }),
   polls: z.array(z.enum(POLL_NAMES)).meta({ description: "What each cycle polls, one call each." }),
   cycleSeconds: z.number().nullable().meta({ description: "How often the tenant is polled now." }),

@@ -1,10 +1,10 @@
 /**
  * @module
- * `Watcher`: one per tenant, it polls the API's change filters for what some enabled endpoint
- * takes and records the changes under the same keys as the gateway's own writes. Its calls are
- * the tenant's, on the governor's watcher lane; its cadence is the roster's. The next alarm is set
- * before a cycle's work and a cursor stored after its events, so nothing is skipped; a row read
- * again repeats its key. See docs/design/events.md; storage: docs/storage.md.
+ * `Watcher`: one per tenant, it polls the API's change filters for what some endpoint takes (a
+ * disabled one too) and records the changes under the same keys as the gateway's own writes. Its
+ * calls are the tenant's, on the governor's watcher lane; its cadence is the roster's. The next
+ * alarm is set before a cycle's work and a cursor stored after its events, so nothing is skipped;
+ * a row read again repeats its key. See docs/design/events.md; storage: docs/storage.md.
  */
 import { DurableObject } from "cloudflare:workers";
 import { readConfig, type Bindings } from "../../kernel/config";

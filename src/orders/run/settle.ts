@@ -51,22 +51,6 @@ export async function settle(api: RunApi, s: Settlement): Promise<{ posted: bool
   return { posted: true };
 }
 
-/**
- * The invoice `invoiceNo` as read after a settlement, as JSON text, or null: the voucher's answer
- * does not show the new balance, which the invoice events need (`events/invoice-events.ts`).
- */
-export async function invoiceAfterSettlement(
-  api: RunApi,
-  invoiceNo: number,
-): Promise<string | null> {
-  const reply = await api.call("GET", `/OutgoingInvoices?invoiceNos=${invoiceNo}`);
-  if (reply.status !== 200 || !Array.isArray(reply.body)) return null;
-  const invoice: unknown = reply.body.find(
-    (r: unknown) => Number((r as { InvoiceNo?: unknown } | null)?.InvoiceNo) === invoiceNo,
-  );
-  return invoice && typeof invoice === "object" ? JSON.stringify(invoice) : null;
-}
-
 /** The settlement ids of `accountNo`: remembered, or looked up and remembered. */
 export async function knownSettlementIds(
   api: RunApi,

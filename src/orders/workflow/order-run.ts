@@ -8,7 +8,7 @@
 import type { WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
 import { creditPlan, invoicePlan, roundingProblem, type LinePlan } from "../invoice-lines";
-import { balanceDrafts, sentDrafts } from "../../events/invoice-events";
+import { sentDrafts, settledDrafts, type InvoiceIds } from "../../events/invoice-events";
 import { settlementAccountOf, type OrderMapping } from "../../ledger/mapping";
 import { formatMinor } from "../../ledger/money";
 import type { Order } from "../order";
@@ -26,7 +26,7 @@ import {
   type Remembered,
   type SalesOrderRef,
 } from "../run/sales-order";
-import { invoiceAfterSettlement, knownSettlementIds, settle } from "../run/settle";
+import { knownSettlementIds, settle } from "../run/settle";
 import type { RunPatch, Settlement } from "../runs";
 import { RunSteps } from "./run-steps";
 
@@ -79,14 +79,14 @@ export class Run extends RunSteps {
       await this.#settle(
         "settle",
         order,
-        delivered.invoiceNo,
+        { ...delivered, SalesOrderId: delivered.SalesOrderId ?? run.salesOrderId },
         order.total,
         customer.subledgerAccountId,
         mapping,
         reference(order.source, "p", order.id),
         (settlement) => ({ order: { state: "settled", settlement } }),
       );
-    return { invoiceNo: delivered.invoiceNo };
+    return { invoiceNo: delivered.InvoiceNo };
   }
 
   /** A refund's run: a credit note for exactly what was refunded. */
@@ -152,14 +152,14 @@ export class Run extends RunSteps {
       await this.#settle(
         "settle refund",
         invoiced.order,
-        delivered.invoiceNo,
+        delivered,
         -refund.total,
         invoiced.customer.subledgerAccountId,
         mapping,
         reference(this.p.source, "rp", `${this.p.orderId}:${refundId}`),
         (settlement) => ({ refund: { settlement } }),
       );
-    return { creditNoteNo: delivered.invoiceNo };
+    return { creditNoteNo: delivered.InvoiceNo };
   }
 
   /**
@@ -263,17 +263,20 @@ export class Run extends RunSteps {
     return result;
   }
 
-  /** Sends (unless sentState shows it sent) and polls until delivered; null if cancelled first. */
+  /**
+   * Sends (unless sentState shows it sent) and polls until delivered; null if cancelled first.
+   * Answers the invoice's ids, as far as the run knows them.
+   */
   async #deliver(
     so: SalesOrderRef,
     mapping: OrderMapping,
     email: string | null,
     done: (d: { invoiceNo: number }) => RunPatch,
     cancellable = true,
-  ): Promise<{ invoiceNo: number } | null> {
+  ): Promise<InvoiceIds | null> {
     if (so.kind === "invoiced") {
       await this.record("invoice found", done({ invoiceNo: so.invoiceNo }));
-      return { invoiceNo: so.invoiceNo };
+      return { InvoiceNo: so.invoiceNo, SalesOrderId: null, InvoiceId: so.invoiceId };
     }
     // The step that sees the invoice delivered reports and announces it, inside that step.
     const delivered = (d: Delivery | { state: "cancelled" }): RunPatch =>
@@ -282,8 +285,9 @@ export class Run extends RunSteps {
       d.state === "sent"
         ? sentDrafts(
             {
-              Id: so.id,
               InvoiceNo: d.invoiceNo,
+              SalesOrderId: so.id,
+              InvoiceId: null,
               SentDateTimeOffset: d.sentAt,
               InvoiceDeliveryType: d.deliveryType,
             },
@@ -324,14 +328,17 @@ export class Run extends RunSteps {
       throw new RunError("The invoice was still being processed after 20 minutes.", false);
     if (state.state === "failed")
       throw new RunError(`The invoice could not be delivered: ${state.error}`, false);
-    return { invoiceNo: state.invoiceNo };
+    return { InvoiceNo: state.invoiceNo, SalesOrderId: so.id, InvoiceId: null };
   }
 
-  /** Settles to the source's account and reports where and when, for the payout to credit it. */
+  /**
+   * Settles to the source's account and reports where and when, for the payout to credit it; its
+   * `outgoing_invoice.paid` is made from what the run knows, with no read after the voucher.
+   */
   async #settle(
     name: string,
     order: Order,
-    invoiceNo: number,
+    invoice: InvoiceIds,
     amount: number,
     customerAccountId: number,
     mapping: OrderMapping,
@@ -347,7 +354,7 @@ export class Run extends RunSteps {
         const date = amount < 0 ? new Date().toISOString().slice(0, 10) : paid;
         const posted = await settle(api, {
           reference: ref,
-          invoiceNo,
+          invoiceNo: invoice.InvoiceNo,
           amount,
           currency: order.currency,
           date,
@@ -355,23 +362,17 @@ export class Run extends RunSteps {
           customerAccountId,
           description: `${order.source} ${order.number}`,
         });
-        return {
-          ...posted,
-          accountNo,
-          date,
-          invoice: await invoiceAfterSettlement(api, invoiceNo),
-        };
+        return { ...posted, accountNo, date };
       },
       (r) => ({
         posted: r.posted,
         accountNo: r.accountNo,
         date: r.date,
-        invoiceNo,
+        invoiceNo: invoice.InvoiceNo,
         amount: formatMinor(amount),
       }),
       (r) => after({ accountNo: r.accountNo, date: r.date }),
-      (r, at) =>
-        r.invoice ? balanceDrafts([JSON.parse(r.invoice) as Record<string, unknown>], at) : [],
+      (_r, at) => settledDrafts({ ...invoice, total: amount, currency: order.currency }, at),
     );
   }
 }

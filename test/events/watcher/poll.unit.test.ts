@@ -7,7 +7,7 @@
  * where it was.
  */
 import { describe, expect, it } from "vitest";
-import { balanceDrafts, sentDrafts } from "../../../src/events/invoice-events";
+import { balanceDrafts, sentDrafts, settledDrafts } from "../../../src/events/invoice-events";
 import { recordKey } from "../../../src/events/keys";
 import type { EventDraft } from "../../../src/events/types";
 import { found } from "../../../src/events/watcher/drafts";
@@ -73,20 +73,38 @@ describe("watcher: what rows mean", () => {
     const [p] = found(balances, [paid], T0 - 1).map((f) => f.draft);
     expect(p).toMatchObject({ type: "outgoing_invoice.paid", at: T0 + 60_000 });
     expect(p?.key).toBe(balanceDrafts([paid], 0)[0]?.key);
-    const sent = found({ poll: "invoices-sent", mode: "changed" }, [posted], T0 - 1).map(
-      (f) => f.draft.key,
+    // The run's paid (from its settlement, no read) and the watcher's are one key.
+    expect(p?.key).toBe(
+      settledDrafts(
+        { InvoiceNo: 10001, SalesOrderId: "so-1", InvoiceId: null, total: 12_500, currency: "NOK" },
+        0,
+      )[0]?.key,
     );
-    expect(sent).toEqual(
+    const sent = found({ poll: "invoices-sent", mode: "changed" }, [posted], T0 - 1).map(
+      (f) => f.draft,
+    );
+    expect(sent.map((d) => d.key)).toEqual(
       sentDrafts(
         {
-          Id: "so-1",
           InvoiceNo: 10001,
+          SalesOrderId: "so-1",
+          InvoiceId: null,
           SentDateTimeOffset: iso(T0),
           InvoiceDeliveryType: "PdfByEmail",
         },
         0,
       ).map((d) => d.key),
     );
+    // A list's row names the invoice voucher's id, never as `Id`; the sales order's is not in it.
+    expect(sent[0]?.data).toEqual({
+      InvoiceNo: 10001,
+      SalesOrderId: null,
+      InvoiceId: "inv-1",
+      SentDateTimeOffset: iso(T0),
+      InvoiceDeliveryType: "PdfByEmail",
+    });
+    expect(p?.data).toMatchObject({ InvoiceNo: 10001, InvoiceId: "inv-1", Balance: 0 });
+    expect(p?.data).not.toHaveProperty("Id");
   });
 });
 

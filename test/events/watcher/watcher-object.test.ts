@@ -3,9 +3,11 @@
  * sandbox: what issue 30 asks it to show. A customer created elsewhere with the client's own token
  * is one `customer.created`; an invoice paid elsewhere is `outgoing_invoice.paid`; a change the
  * gateway announced from its own write is not announced again; after an eviction and a restart
- * nothing is skipped or repeated; a row committed late inside the overlap is not lost. Each cycle
- * is the watcher's alarm, run with `runDurableObjectAlarm` (its cadence in tests is an hour, so it
- * never runs on its own); the queue is captured as the events tests capture it.
+ * nothing is skipped or repeated; a row committed late inside the overlap is not lost; an endpoint
+ * disabled by a 410 keeps its types watched, so enabled again, a replay sends what changed
+ * meanwhile. Each cycle is the watcher's alarm, run with `runDurableObjectAlarm` (its cadence in
+ * tests is an hour, so it never runs on its own); the queue is captured as the events tests
+ * capture it.
  */
 import { env } from "cloudflare:workers";
 import {
@@ -14,6 +16,7 @@ import {
   runInDurableObject,
   waitOnExecutionContext,
 } from "cloudflare:test";
+import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Watcher } from "../../../src/events/watcher/watcher-object";
 import app from "../../../src/index";
@@ -254,6 +257,63 @@ describe("watcher: what issue 30 asks it to show", () => {
   });
 });
 
+describe("watcher: an endpoint disabled meanwhile", () => {
+  it("a customer made elsewhere while the only endpoint is disabled by a 410 is recorded; enabled again, a replay of the window sends its customer.created, verified", async () => {
+    const receiver = installReceiver();
+    const t = await watched(["customer.created"]);
+    const endpoint = async () => (await events(t.gatewayKey, `/endpoints/${t.ep.id}`)).json();
+    // The endpoint answers its first delivery 410 Gone: disabled at once.
+    receiver.answer(t.ep.url, 410);
+    const before = await elsewhere(t, "POST", "/Customers", { Name: "Before AS" });
+    expect((await cycle(t)).lastCycle).toMatchObject({ changes: 1, outcome: "ok" });
+    await drain(t.queue.take());
+    expect(receiver.at(t.ep.url).map((r) => r.status)).toEqual([410]);
+    expect(await endpoint()).toMatchObject({
+      state: "disabled",
+      disabledReason: "Disabled: it answered 410 Gone.",
+    });
+    // Still watched for the disabled endpoint's types.
+    expect(await watcherOf(t).status()).toMatchObject({ state: "watching", polls: ["customers"] });
+    // The window opens after the disabling: the clock moves on, so the first event lies before it.
+    await skipAhead(1000);
+    const since = new Date().toISOString();
+    // Another integration makes a customer straight in the sandbox.
+    const made = await elsewhere(t, "POST", "/Customers", { Name: "Meanwhile AS" });
+    expect((await cycle(t)).lastCycle).toMatchObject({ changes: 1, outcome: "ok" });
+    // Recorded (the log, the feed), not sent: the endpoint is disabled.
+    const recorded = await feed(t.gatewayKey);
+    expect(typesAndIds(recorded)).toEqual([
+      ["customer.created", before.Id],
+      ["customer.created", made.Id],
+    ]);
+    expect(recorded[1]?.data).toEqual(made);
+    expect(t.queue.messages).toEqual([]);
+    // Enabled again, the window's replay sends it, and only it.
+    const enabled = await events(
+      t.gatewayKey,
+      `/endpoints/${t.ep.id}`,
+      json({ enabled: true }, "PATCH"),
+    );
+    expect(await enabled.json()).toMatchObject({ state: "enabled", disabledReason: null });
+    const replay = await events(t.gatewayKey, `/endpoints/${t.ep.id}/replay`, json({ since }));
+    expect(replay.status, await replay.clone().text()).toBe(202);
+    expect(await replay.json()).toEqual({ queued: 1 });
+    await drain(t.queue.take());
+    const [, sent] = receiver.at(t.ep.url);
+    if (!sent) throw new Error("the replay delivered nothing");
+    expect(receiver.at(t.ep.url).map((r) => r.status)).toEqual([410, 200]);
+    // What the receiver's software does: verify with the endpoint's secret, then read the event.
+    const verified = new Webhook(t.ep.secret).verify(sent.body, sent.headers) as {
+      id: string;
+      type: string;
+      data: Dto;
+    };
+    expect(verified).toEqual(recorded[1]);
+    expect(verified).toMatchObject({ type: "customer.created", data: { Id: made.Id } });
+    expect(sent.headers["webhook-id"]).toBe(recorded[1]?.id);
+  });
+});
+
 describe("watcher: budget, what it watches, and what it reports", () => {
   it("backs off first on a 429: no retry within the cycle, the next cycle after the Retry-After, the change then found", async () => {
     const t = await watched(["product.created"]);
@@ -341,7 +401,7 @@ describe("watcher: budget, what it watches, and what it reports", () => {
     expect(await feed(t.gatewayKey)).toHaveLength(1);
   });
 
-  it("a tenant removed stops its watcher; its endpoints' disabling does too", async () => {
+  it("a tenant removed stops its watcher, and so does deleting its last endpoint; disabling it does not", async () => {
     const t = await watched(["customer.updated"]);
     expect(await alarmOf(t)).not.toBeNull();
     const removed = await gw(`/admin/tenants/demo/${t.client}`, {
@@ -352,8 +412,21 @@ describe("watcher: budget, what it watches, and what it reports", () => {
     expect(await watcherOf(t).status()).toMatchObject({ state: "off" });
     expect(await alarmOf(t)).toBeNull();
     const u = await watched(["customer.updated"]);
-    await events(u.gatewayKey, `/endpoints/${u.ep.id}`, json({ enabled: false }, "PATCH"));
-    expect(await watcherOf(u).status()).toMatchObject({ state: "off" });
+    const disabled = await events(
+      u.gatewayKey,
+      `/endpoints/${u.ep.id}`,
+      json({ enabled: false }, "PATCH"),
+    );
+    expect(await disabled.json()).toMatchObject({ state: "disabled" });
+    // Disabling stops delivery, never recording: its types are still polled.
+    expect(await watcherOf(u).status()).toMatchObject({ state: "watching", polls: ["customers"] });
+    expect(await alarmOf(u)).not.toBeNull();
+    // No endpoint at all: not polled.
+    expect((await events(u.gatewayKey, `/endpoints/${u.ep.id}`, { method: "DELETE" })).status).toBe(
+      204,
+    );
+    expect(await watcherOf(u).status()).toMatchObject({ state: "off", polls: [] });
+    expect(await alarmOf(u)).toBeNull();
   });
 
   it("starts afresh on other books: a replaced client key's changes before the replacement are not announced", async () => {

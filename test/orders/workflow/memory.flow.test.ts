@@ -1,10 +1,9 @@
 /**
  * Fewer calls per order, through the gateway and the sandbox: a returning buyer with known products
- * costs 5 upstream calls (order, send, one delivery check, payment, and the one read of the invoice
- * that shows it paid, for its `outgoing_invoice.paid` event: docs/events.md), counted by the
- * sandbox; and
- * when the API says a remembered customer or product is gone, the run forgets it, looks it up
- * again, and the order still settles, once.
+ * costs 4 upstream calls (order, send, one delivery check, payment: its `outgoing_invoice.paid` is
+ * made from the settlement, with no read, docs/events.md), counted by the sandbox; and when the API
+ * says a remembered customer or product is gone, the run forgets it, looks it up again, and the
+ * order still settles, once.
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
@@ -54,7 +53,7 @@ const inStorage = (t: ShopTenant, sql: string) =>
   );
 
 describe("order memory: a returning buyer with known products", () => {
-  it("costs 5 upstream calls, none for the customer or the products, and is the same customer", async () => {
+  it("costs 4 upstream calls, none for the customer or the products, and is the same customer", async () => {
     const t = await shopTenant();
     const first = await settle(t, "mem-1");
     expect(first.customer?.created).toBe(true);
@@ -74,11 +73,11 @@ describe("order memory: a returning buyer with known products", () => {
       remembered: true,
       created: false,
     });
-    expect(total(second)).toBe(5);
-    // The settle step's calls: the voucher, and the read of the invoice it paid.
-    expect(calls(second, "settle")).toBe(2);
+    expect(total(second)).toBe(4);
+    // The settle step's call: the voucher alone; no read of the invoice it paid.
+    expect(calls(second, "settle")).toBe(1);
     // Counted by the sandbox too: no token request, no lookup, nothing else.
-    expect(s1.requests - s0.requests).toBe(5);
+    expect(s1.requests - s0.requests).toBe(4);
     expect(second.customer?.id).toBe(first.customer?.id);
     expect(await t.rows("/Customers")).toHaveLength(1);
   });
@@ -205,9 +204,9 @@ describe("order memory: a client key of other books", () => {
     // Each sandbox client numbers its records from its own start: the same account, another id.
     expect(after).not.toBe(before);
     const run = await settle(t, "key-2");
-    // The two ids looked up on the new books, the voucher, and the read of the paid invoice.
+    // The two ids looked up on the new books, and the voucher.
     expect(run.steps.find((s) => s.name === "settle")?.result).toMatchObject({
-      upstreamCalls: 4,
+      upstreamCalls: 3,
     });
     const posted = await t.rows(
       "/AccountTransactions?accountNos=1904&fromDate=2000-01-01&toDate=2099-12-31",
