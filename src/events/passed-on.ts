@@ -3,7 +3,7 @@
  * An answer's body passed on unchanged, with a copy of its bytes once the caller took them: what
  * `announce.ts` reads a write's answer from, instead of a tee.
  */
-import { joinChunks } from "../kernel/bytes";
+import { joinChunks } from "../../shared/bytes";
 
 /** The largest answer copied, bytes (a record's answer is a few kB). */
 const MAX_ANSWER_BYTES = 1024 * 1024;

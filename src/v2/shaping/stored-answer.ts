@@ -1,6 +1,6 @@
 /** @module An answer kept in the tenant's object to be given again (replays, cached reads). */
 import { z } from "zod";
-import { joinChunks } from "../../kernel/bytes";
+import { joinChunks } from "../../../shared/bytes";
 
 /** A kept answer. `body` is null when it was too large to keep (or had none). */
 export interface StoredAnswer {
