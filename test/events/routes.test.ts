@@ -17,7 +17,6 @@ import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import app from "../../src/index";
 import { eventsStub, tenantName } from "../../src/kernel/stubs";
-import { corpus as shopifyCorpus } from "../fixtures/orders/shopify";
 import { restoreClock, skipAhead } from "../helpers/clock";
 import {
   addEndpoint,
@@ -29,7 +28,7 @@ import {
   installReceiver,
 } from "../helpers/events";
 import { ADMIN, gw, json, tenant } from "../helpers/gateway";
-import { shopTenant, waitFor } from "../helpers/orders";
+import { settledNokOrder, shopTenant } from "../helpers/orders";
 
 afterEach(restoreClock);
 
@@ -146,12 +145,7 @@ describe("events: what issue 29 asks to show", () => {
         },
       });
     });
-    const order = shopifyCorpus().find((c) => c.currency === "NOK");
-    if (!order) throw new Error("no NOK order in the corpus");
-    const orderId = String(order.payload.id);
-    expect((await t.send("shopify", order.payload)).status).toBe(202);
-    const run = await waitFor(t, "shopify", orderId, ["settled", "failed"]);
-    expect(run.state, JSON.stringify(run.error)).toBe("settled");
+    const { orderId, run } = await settledNokOrder(t);
     await vi.waitFor(
       async () => expect((await feed(t.gatewayKey)).map((e) => e.type)).toContain("order.settled"),
       { timeout: 20_000, interval: 100 },

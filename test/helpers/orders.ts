@@ -5,6 +5,7 @@
  */
 import { expect } from "vitest";
 import { Source } from "../../src/orders/order";
+import { corpus as shopifyCorpus } from "../fixtures/orders/shopify";
 import { FIXTURE_SHOP, sign, TEST_SECRETS, type SignOptions } from "../fixtures/orders/sign";
 import { ADMIN, gw, json, tenant } from "./gateway";
 
@@ -112,6 +113,17 @@ export async function waitFor(
   throw new Error(
     `order ${orderId} never reached ${states.join("/")}: ${JSON.stringify(last, null, 1)}`,
   );
+}
+
+/** The corpus's first NOK Shopify order, sent to `t` and settled: its id and its run. */
+export async function settledNokOrder(t: ShopTenant): Promise<{ orderId: string; run: Run }> {
+  const order = shopifyCorpus().find((c) => c.currency === "NOK");
+  if (!order) throw new Error("no NOK order in the corpus");
+  const orderId = String(order.payload.id);
+  expect((await t.send("shopify", order.payload)).status).toBe(202);
+  const run = await waitFor(t, "shopify", orderId, ["settled", "failed"]);
+  expect(run.state, JSON.stringify(run.error)).toBe("settled");
+  return { orderId, run };
 }
 
 /** `GET /orders/{source}/{orderId}`, as the tests read it. */
