@@ -24,6 +24,12 @@ interface GatewayOptionalBindings {
    */
   PAGES_ALL_MAX_ROWS?: string;
   /**
+   * How long a batch of one tenant's order runs waits for companions before its shared call, ms.
+   * Unset: 3 s on an idle key, longer while the budget has a queue, at most 30 s
+   * (`orders/tenant/shared-calls.ts`). The tests set it long, so a batch closes only when complete.
+   */
+  ORDER_BATCH_WAIT_MS?: string;
+  /**
    * Operations `/v2` lets through although the catalog does not list them yet, passed on unchanged
    * and unchecked: `METHOD /Path/{param}` separated by commas or new lines, e.g.
    * `GET /NewThing, POST /NewThing/{id}/Action` (`v2/extra-operations.ts`). Unset: none.

@@ -73,6 +73,14 @@ const ConfigBindings = z.object({
     .pipe(z.number().min(0).max(0.5))
     .catch(DEFAULT_WATCHER_BUDGET_SHARE),
   PAGES_ALL_MAX_ROWS: Count(DEFAULT_PAGES_ALL_MAX_ROWS),
+  /** Unset: a batch of runs waits as long as the budget's queue says (`orders/tenant/shared-calls.ts`). */
+  ORDER_BATCH_WAIT_MS: z
+    .string()
+    .min(1)
+    .transform(Number)
+    .pipe(z.int().min(0))
+    .nullable()
+    .catch(null),
   // Unset: `calls`. Set but unreadable: `counters`, since whoever set it meant to store less, and
   // failed calls' bodies are personal data.
   REQUEST_LOG: z
@@ -125,6 +133,7 @@ const GatewayConfig = ConfigBindings.transform((b) => ({
   ratePacingMargin: b.RATE_PACING_MARGIN,
   watcherBudgetShare: b.WATCHER_BUDGET_SHARE,
   pagesAllMaxRows: b.PAGES_ALL_MAX_ROWS,
+  orderBatchWaitMs: b.ORDER_BATCH_WAIT_MS,
   requestLog: b.REQUEST_LOG,
   eventRetryWaits: b.EVENT_RETRY_SCHEDULE,
   watcherFloorMs: b.WATCHER_CYCLE_SECONDS * 1000,

@@ -149,6 +149,8 @@ export const orderRunPort = runPort<OrderRunPort>({
   runReport: true,
   known: true,
   learn: true,
+  delivery: true,
+  settle: true,
 });
 
 export const payoutRunPort = runPort<PayoutRunPort>({

@@ -41,6 +41,8 @@ export const InvoiceReply = z.object({
 export type InvoiceReply = z.output<typeof InvoiceReply>;
 
 export const SentStateReply = z.object({
+  /** The sales order's id. */
+  Id: z.string().nullish(),
   IsInvoiceBeingProcessed: z.boolean().nullish(),
   InvoiceNo: int64.nullish(),
   InvoiceDeliveryType: z.string().nullish(),

@@ -8,6 +8,9 @@ import { z } from "zod";
 import type { OrderMapping } from "../ledger/mapping";
 import type { Source } from "./order";
 import type { OrderRun, RunPatch } from "./runs";
+import type { Delivery } from "./run/invoice";
+import type { Settlement } from "./run/settle";
+import type { Shared } from "./tenant/shared-calls";
 
 /** What a run reads: the order's record and the tenant's mapping. */
 export interface RunInput {
@@ -71,4 +74,8 @@ export interface OrderRunPort {
   known(ask: KnownAsk): Promise<Known>;
   /** Remembers ids a run found or created, and forgets those the API said are gone. */
   learn(learned: Learned): Promise<void>;
+  /** The delivery state of a sales order's invoice (null: never sent), read with other runs'. */
+  delivery(salesOrderId: string, alone: boolean): Promise<Shared<Delivery | null>>;
+  /** Posts a settlement, in one voucher with other runs' (`run`: the run's instance id). */
+  settle(run: string, line: Settlement, alone: boolean): Promise<Shared<{ posted: boolean }>>;
 }

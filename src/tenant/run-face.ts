@@ -8,6 +8,9 @@ import { RpcTarget } from "cloudflare:workers";
 import type { Source } from "../orders/order";
 import type { Known, KnownAsk, Learned, OrderRunPort, RunInput } from "../orders/port";
 import type { RunPatch } from "../orders/runs";
+import type { Delivery } from "../orders/run/invoice";
+import type { Settlement } from "../orders/run/settle";
+import type { Shared } from "../orders/tenant/shared-calls";
 import type { KnownAccount, LedgerRead, PayoutRunPort, PayoutTask } from "../payouts/port";
 import type { PayoutPatch } from "../payouts/records";
 import { fail, type Outcome } from "../kernel/outcome";
@@ -25,7 +28,7 @@ export type RunHolderFace = RunHolder & RpcTarget;
 
 type RunParts = Pick<
   TenantParts,
-  "tokens" | "desk" | "settings" | "known" | "payouts" | "stripeKeys" | "arm"
+  "tokens" | "desk" | "settings" | "known" | "payouts" | "stripeKeys" | "shared" | "arm"
 >;
 
 /** The one check of a run's registration, taken anew for each call: `forRun(r).runReport(…)`. */
@@ -62,8 +65,21 @@ class RunFace extends RpcTarget implements RunHolder {
     refundId: string | null,
     patch: RunPatch,
   ): Promise<void> {
-    if (await this.#parts.desk.report(this.#owner, source, orderId, refundId, patch))
-      await this.#parts.arm();
+    const changed = await this.#parts.desk.report(this.#owner, source, orderId, refundId, patch);
+    this.#parts.shared.poke();
+    if (changed) await this.#parts.arm();
+  }
+
+  async delivery(salesOrderId: string, alone: boolean): Promise<Shared<Delivery | null>> {
+    return this.#parts.shared.delivery(this.#owner, salesOrderId, alone);
+  }
+
+  async settle(
+    run: string,
+    line: Settlement,
+    alone: boolean,
+  ): Promise<Shared<{ posted: boolean }>> {
+    return this.#parts.shared.settle({ owner: this.#owner, run, line }, alone);
   }
 
   async known(ask: KnownAsk): Promise<Known> {
@@ -121,6 +137,8 @@ const GONE = fail(
   "The tenant's registration this run was started under is gone (the tenant was removed): the run stops without calling the API.",
 );
 
+const GONE_SHARED = { ok: false, retryable: false, detail: GONE.error.detail } as const;
+
 class GoneRunFace extends RpcTarget implements RunHolder {
   async access() {
     return GONE;
@@ -133,6 +151,12 @@ class GoneRunFace extends RpcTarget implements RunHolder {
     return { customer: null, products: [], settlement: null };
   }
   async learn() {}
+  async delivery(): Promise<Shared<never>> {
+    return GONE_SHARED;
+  }
+  async settle(): Promise<Shared<never>> {
+    return GONE_SHARED;
+  }
   async payoutTask(): Promise<PayoutTask> {
     return { kind: "stale" };
   }

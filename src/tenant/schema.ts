@@ -16,6 +16,7 @@ import { PAYMENT_REF_TABLES } from "../ledger/payment-refs";
 import { PAYOUT_TABLES } from "../payouts/tenant/payout-book";
 import { REFERENCE_CACHE_TABLES } from "../v2/tenant/reference-cache";
 import { REGISTRATION_TABLES } from "./registration";
+import { SHARED_CALL_TABLES } from "../orders/tenant/shared-calls";
 import { REQUEST_LOG_TABLES } from "../request-log/tenant-rows";
 import { ASSISTANT_GRANT_TABLES } from "../assistants/tenant/assistant-grants";
 import { ACCEPTED_TABLE, SHOP_REFUSALS_TABLE } from "../orders/tenant/shop-pins";
@@ -124,6 +125,11 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
     14,
     "assistant_grants: the OAuth grants a person approved for an assistant",
     ASSISTANT_GRANT_TABLES,
+  ),
+  createTables(
+    15,
+    "settlement_batches, settlement_lines, shared_reads: calls runs share",
+    SHARED_CALL_TABLES,
   ),
 ];
 

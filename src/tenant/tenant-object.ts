@@ -28,6 +28,7 @@ import { ownerOf, type TenantParts } from "./parts";
 import { ReferenceCache } from "../v2/tenant/reference-cache";
 import { RequestLog } from "../request-log/tenant-rows";
 import { ShopPins } from "../orders/tenant/shop-pins";
+import { SharedCalls } from "../orders/tenant/shared-calls";
 import { StripeKeys } from "../payouts/tenant/stripe-key";
 import { WebhookSetup } from "../orders/tenant/webhook-setup";
 import { Registration } from "./registration";
@@ -67,6 +68,7 @@ export class Tenant extends DurableObject<Bindings> {
   readonly #parts: TenantParts;
   readonly #enrolment: Enrolment;
   readonly #work: StoredWorks;
+  readonly #shared: SharedCalls;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -90,6 +92,7 @@ export class Tenant extends DurableObject<Bindings> {
       this.#paymentRefs,
     );
     this.#known = new KnownIds(sql, this.#settings);
+    this.#shared = new SharedCalls(sql, env, this.#desk.book);
     this.#codeIds = new CodeIds(sql);
     this.#idempotency = new IdempotencyKeys(sql);
     this.#references = new ReferenceCache(sql);
@@ -146,6 +149,7 @@ export class Tenant extends DurableObject<Bindings> {
       this.#toolCalls,
       this.#confirmations,
       this.#grants,
+      this.#shared,
       this.#tokens,
       this.#keys,
       this.#registration,
@@ -170,6 +174,7 @@ export class Tenant extends DurableObject<Bindings> {
       confirmations: this.#confirmations,
       toolCalls: this.#toolCalls,
       grants: this.#grants,
+      shared: this.#shared,
       wipe: () => ctx.storage.transactionSync(() => kept.forEach((m) => m.clear())),
       arm: () => this.#arm(),
     };

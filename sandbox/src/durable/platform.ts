@@ -39,6 +39,8 @@ const EXPIRED_TOKEN_RETENTION_MS = 3_600_000;
 export type Rejection =
   | { kind: "fault-error"; status: number }
   | { kind: "fault-drop" }
+  /** A v2 call handled, then its answer dropped; anywhere else a plain drop. */
+  | { kind: "fault-lose-answer" }
   | { kind: "subscription"; reason: "missing" | "invalid" }
   | { kind: "throttled"; retryAfterSeconds: number }
   | { kind: "token"; reason: "missing" | "invalid" | "expired" }
@@ -50,7 +52,14 @@ export type Rejection =
 
 /** What the gate decided about one v2 call. */
 export type Admission = { latencyMs: number } & (
-  | { ok: true; clientId: string; integration: string; privileges: string[] }
+  | {
+      ok: true;
+      clientId: string;
+      integration: string;
+      privileges: string[];
+      /** Handle the call, then drop its answer (a `drop` fault with `afterHandling`). */
+      loseAnswer: boolean;
+    }
   | { ok: false; rejection: Rejection }
 );
 
@@ -117,7 +126,8 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     const latencyMs = this.#settings.latencyMs;
     this.#count("requests");
     const early = this.#gate(environment, "api", call);
-    if (early) return { ok: false, rejection: early, latencyMs };
+    const loseAnswer = early?.kind === "fault-lose-answer";
+    if (early && !loseAnswer) return { ok: false, rejection: early, latencyMs };
     const refuse = (reason: "missing" | "invalid" | "expired"): Admission => {
       this.#count("rejectedToken");
       return { ok: false, rejection: { kind: "token", reason }, latencyMs };
@@ -144,6 +154,7 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
       integration: row.integration,
       privileges: valid,
       latencyMs,
+      loseAnswer,
     };
   }
 
@@ -512,7 +523,8 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     const fault = this.#takeFault(target, path);
     if (fault) {
       this.#count("faults");
-      if (fault.kind === "drop") return { kind: "fault-drop" };
+      if (fault.kind === "drop")
+        return { kind: fault.afterHandling ? "fault-lose-answer" : "fault-drop" };
       if (fault.kind === "error") return { kind: "fault-error", status: fault.status };
       this.#count("throttled");
       return { kind: "throttled", retryAfterSeconds: fault.retryAfterSeconds };

@@ -16,6 +16,7 @@ export class DroppedConnection extends Error {
 export function rejectionResponse(r: Rejection): Response {
   switch (r.kind) {
     case "fault-drop":
+    case "fault-lose-answer":
       throw new DroppedConnection();
     case "fault-error":
       return problemResponse({

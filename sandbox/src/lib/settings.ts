@@ -27,8 +27,15 @@ export const Fault = z.discriminatedUnion("kind", [
     status: z.int().min(500).max(599).default(503),
     ...faultBase,
   }),
-  /** Drop the connection without an answer. */
-  z.strictObject({ kind: z.literal("drop"), ...faultBase }),
+  /**
+   * Drop the connection without an answer; with `afterHandling`, only after a v2 call took effect
+   * (its answer lost on the way back, so the caller cannot tell whether it did).
+   */
+  z.strictObject({
+    kind: z.literal("drop"),
+    afterHandling: z.boolean().default(false),
+    ...faultBase,
+  }),
   /** Answer 429 as the API's gateway does, whatever the real load (a "429 storm"). */
   z.strictObject({
     kind: z.literal("throttle"),

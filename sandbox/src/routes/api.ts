@@ -13,7 +13,7 @@ import { SHAPE_HEADER, UNPUBLISHED } from "../engine/free";
 import type { Environment } from "../env";
 import { readJson } from "../lib/body";
 import { problemResponse, schemaProblem, type Result } from "../lib/problem";
-import { delay, rejectionResponse } from "../lib/rejection";
+import { delay, DroppedConnection, rejectionResponse } from "../lib/rejection";
 import { bearerOf, subscriptionKeyOf } from "./guards";
 import { integrationRoutes } from "./integration";
 import { onboardingApiRoutes } from "./onboarding-api";
@@ -44,6 +44,7 @@ function gate(environment: Environment): MiddlewareHandler<SandboxApp> {
     c.set("integration", admission.integration);
     c.set("privileges", admission.privileges);
     await next();
+    if (admission.loseAnswer) throw new DroppedConnection();
   };
 }
 

@@ -11,7 +11,7 @@ import { expectStatus, isDuplicate, RunError, type RunApi } from "../../ledger/r
 import type { RunMemory } from "./memory";
 import { AccountReply, NO_VAT_CODE, parseRows, VatCodeReply } from "../../ledger/replies";
 
-type VoucherBody = z.input<typeof BankVoucherPost>;
+export type VoucherBody = z.input<typeof BankVoucherPost>;
 type VoucherLine = z.input<typeof BankVoucherLinePost>;
 
 /** What a settlement posts: `amount` positive for a payment, negative for a refund paid out. */
@@ -25,9 +25,18 @@ export interface Settlement extends SettlementIds {
   description: string;
 }
 
-/** Posts the settlement; answers whether this call posted it (false: an earlier attempt had). */
-export async function settle(api: RunApi, s: Settlement): Promise<{ posted: boolean }> {
-  const line = (accountId: number, amount: number, invoiceNo?: string): VoucherLine => ({
+/** How a voucher post ended: posted now, posted before (its reference taken), or refused. */
+export type VoucherOutcome =
+  { kind: "posted" } | { kind: "duplicate" } | { kind: "refused"; detail: string };
+
+/**
+ * The bank voucher of `items` under `reference`: two lines each, the settlement account's and the
+ * customer's matched to the invoice. One item makes exactly the voucher a lone run posts.
+ */
+export function settlementVoucher(reference: string, items: Settlement[]): VoucherBody {
+  const [first] = items;
+  if (!first) throw new RunError("A settlement voucher needs at least one line.", false);
+  const line = (s: Settlement, accountId: number, amount: number, invoiceNo?: string) => ({
     AccountId: accountId,
     CurrencyAmount: toDecimal(amount),
     CurrencyCode: s.currency,
@@ -36,19 +45,38 @@ export async function settle(api: RunApi, s: Settlement): Promise<{ posted: bool
     Description: s.description,
     ...(invoiceNo ? { InvoiceNo: invoiceNo } : {}),
   });
-  const reply = await api.call<VoucherBody>("POST", "/Vouchers/BankJournals", {
-    VoucherDate: s.date,
-    CurrencyCode: s.currency,
-    ExternalImportReference: s.reference,
-    Description: s.description,
-    VoucherLines: [
-      line(s.settlementAccountId, s.amount),
-      line(s.customerAccountId, -s.amount, String(s.invoiceNo)),
-    ],
-  });
-  if (isDuplicate(reply, "ExternalImportReference")) return { posted: false };
-  expectStatus(reply, "Posting the settlement", 200, 201);
-  return { posted: true };
+  const description =
+    items.length === 1 ? first.description : `Settlements of ${items.length} shop orders`;
+  // Each line keeps its own day; the voucher's is the latest of them.
+  const day = items.reduce((d, s) => (s.date > d ? s.date : d), first.date);
+  return {
+    VoucherDate: day,
+    CurrencyCode: first.currency,
+    ExternalImportReference: reference,
+    Description: description,
+    VoucherLines: items.flatMap((s): VoucherLine[] => [
+      line(s, s.settlementAccountId, s.amount),
+      line(s, s.customerAccountId, -s.amount, String(s.invoiceNo)),
+    ]),
+  };
+}
+
+/** Posts `body`; a duplicate reference means an earlier post of the same voucher went through. */
+export async function postSettlement(api: RunApi, body: VoucherBody): Promise<VoucherOutcome> {
+  const reply = await api.call<VoucherBody>("POST", "/Vouchers/BankJournals", body);
+  if (isDuplicate(reply, "ExternalImportReference")) return { kind: "duplicate" };
+  if (reply.status === 200 || reply.status === 201) return { kind: "posted" };
+  return {
+    kind: "refused",
+    detail: `Posting the settlement answered ${reply.status}: ${reply.detail}`,
+  };
+}
+
+/** Posts one settlement alone; answers whether this call posted it (false: an earlier had). */
+export async function settle(api: RunApi, s: Settlement): Promise<{ posted: boolean }> {
+  const outcome = await postSettlement(api, settlementVoucher(s.reference, [s]));
+  if (outcome.kind === "refused") throw new RunError(outcome.detail, false);
+  return { posted: outcome.kind === "posted" };
 }
 
 /** The settlement ids of `accountNo`: remembered, or looked up and remembered. */

@@ -38,6 +38,7 @@ export const ORDER_BOOK_TABLES = [
 
 const RunRow = z.object({ data: jsonColumn(OrderRun) }).transform((r) => r.data);
 const DeliveryRow = z.object({ signed_at: z.int().nullable() });
+const CountRow = z.object({ n: z.int() });
 const OldestRow = z.object({ run: z.string().nullable(), seen: z.int().nullable() });
 
 /** The order index (`RecordBook`), with the settlement's day and account as columns for payouts. */
@@ -62,6 +63,27 @@ export class OrderBook extends RecordBook<RunState, OrderRun> {
       RunRow,
       "SELECT data FROM order_runs WHERE state NOT IN ('settled', 'cancelled', 'failed') OR data LIKE ?",
       '%"refunds":[{%',
+    );
+  }
+
+  /**
+   * How many runs of a paid order are in `state`, reported after `since` (ISO); with `currency`,
+   * only orders in it (a settlement voucher's group). Through the state index.
+   */
+  headed(state: RunState, since: string, currency: string | null): number {
+    const [filter, params] =
+      currency === null
+        ? ["", []]
+        : [" AND json_extract(data, '$.order.currency') = ?", [currency]];
+    return (
+      row(
+        this.sql,
+        CountRow,
+        `SELECT COUNT(*) AS n FROM order_runs WHERE state = ? AND updated_at > ? AND json_extract(data, '$.order') IS NOT NULL${filter}`,
+        state,
+        since,
+        ...params,
+      )?.n ?? 0
     );
   }
 

@@ -26,7 +26,7 @@ import {
   type Remembered,
   type SalesOrderRef,
 } from "../run/sales-order";
-import { knownSettlementIds, settle } from "../run/settle";
+import { knownSettlementIds } from "../run/settle";
 import type { RunPatch, Settlement } from "../runs";
 import { RunSteps } from "./run-steps";
 
@@ -312,13 +312,12 @@ export class Run extends RunSteps {
     for (const [i, wait] of POLL_WAITS_S.entries()) {
       if (state.state !== "processing") break;
       await this.step.sleep(`wait for delivery ${i + 1}`, `${wait} seconds`);
-      state = await this.apiStep(
+      // An order's check is shared with its tenant's other runs on the way; a credit note's is not.
+      state = await this.sharedStep(
         `delivery ${i + 1}`,
-        async (api) =>
-          (await sentState(api, so.id)) ?? {
-            state: "failed" as const,
-            error: "The API has no send request for this order.",
-          },
+        () => this.port.delivery(so.id, !cancellable),
+        (d) =>
+          d ?? { state: "failed" as const, error: "The API has no send request for this order." },
         (d) => ({ ...d }),
         delivered,
         sent,
@@ -333,7 +332,9 @@ export class Run extends RunSteps {
 
   /**
    * Settles to the source's account and reports where and when, for the payout to credit it; its
-   * `outgoing_invoice.paid` is made from what the run knows, with no read after the voucher.
+   * `outgoing_invoice.paid` is made from what the run knows, with no read after the voucher. An
+   * order's settlement goes into one voucher with its tenant's other runs on the way; a refund's,
+   * or one that may follow an earlier attempt's lone post, is posted alone.
    */
   async #settle(
     name: string,
@@ -346,24 +347,26 @@ export class Run extends RunSteps {
     after: (settlement: Settlement) => RunPatch,
   ): Promise<void> {
     const accountNo = settlementAccountOf(mapping, order.source);
-    await this.apiStep(
+    const paid = (order.paidAt ?? order.placedAt).slice(0, 10);
+    const date = amount < 0 ? new Date().toISOString().slice(0, 10) : paid;
+    await this.sharedStep(
       name,
-      async (api) => {
-        const ids = await knownSettlementIds(api, runMemory(this.port), accountNo);
-        const paid = (order.paidAt ?? order.placedAt).slice(0, 10);
-        const date = amount < 0 ? new Date().toISOString().slice(0, 10) : paid;
-        const posted = await settle(api, {
-          reference: ref,
-          invoiceNo: invoice.InvoiceNo,
-          amount,
-          currency: order.currency,
-          date,
-          ...ids,
-          customerAccountId,
-          description: `${order.source} ${order.number}`,
-        });
-        return { ...posted, accountNo, date };
-      },
+      async (attempt, api) =>
+        this.port.settle(
+          `${order.source}:${order.id}`,
+          {
+            reference: ref,
+            invoiceNo: invoice.InvoiceNo,
+            amount,
+            currency: order.currency,
+            date,
+            ...(await knownSettlementIds(api, runMemory(this.port), accountNo)),
+            customerAccountId,
+            description: `${order.source} ${order.number}`,
+          },
+          amount < 0 || attempt > 1 || this.runAttempt > 1,
+        ),
+      (posted) => ({ ...posted, accountNo, date }),
       (r) => ({
         posted: r.posted,
         accountNo: r.accountNo,

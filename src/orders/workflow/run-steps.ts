@@ -11,6 +11,7 @@ import type { EventDraft } from "../../events/types";
 import type { OrderRunPort, RunInput } from "../port";
 import { RunError, type RunApi } from "../../ledger/run-api";
 import { publicView } from "../run-view";
+import type { Shared } from "../tenant/shared-calls";
 import type { RunParams, RunPatch } from "../runs";
 
 /** Steps that call the API: retried 6 times, 2 s doubling (≈ 2 min), each attempt ≤ 2 min. */
@@ -47,6 +48,7 @@ export class RunSteps {
     summary: (t: T) => Record<string, unknown>,
     patch: (t: T) => RunPatch = () => ({}),
     events: (t: T, at: number) => EventDraft[] = () => [],
+    sharedCalls: () => number = () => 0,
   ): Promise<T> {
     this.current = name;
     return this.step.do(name, CALL_STEP, async (ctx) => {
@@ -61,7 +63,7 @@ export class RunSteps {
             name,
             at: new Date().toISOString(),
             ok: true,
-            result: { ...summary(value), upstreamCalls: api.calls },
+            result: { ...summary(value), upstreamCalls: api.calls + sharedCalls() },
           },
         });
         await this.#announce(reported, events(value, Date.now()));
@@ -71,6 +73,39 @@ export class RunSteps {
         throw e;
       }
     });
+  }
+
+  /**
+   * An API step whose call the tenant's object may share with other runs (`tenant/shared-calls.ts`):
+   * `fn` asks it, with the step's own client for lookups first; the step reports its share.
+   */
+  protected async sharedStep<S, T extends Rpc.Serializable<T>>(
+    name: string,
+    fn: (attempt: number, api: RunApi) => Promise<Shared<S>>,
+    value: (s: S) => T,
+    summary: (t: T) => Record<string, unknown>,
+    patch: (t: T) => RunPatch = () => ({}),
+    events: (t: T, at: number) => EventDraft[] = () => [],
+  ): Promise<T> {
+    let shared: { calls: number; runs: number; reference: string | null } | null = null;
+    return this.apiStep(
+      name,
+      async (api, attempt) => {
+        const answer = await fn(attempt, api);
+        if (!answer.ok) throw new RunError(answer.detail, answer.retryable);
+        shared = answer;
+        return value(answer.value);
+      },
+      (t) => ({
+        ...summary(t),
+        ...(shared && shared.runs > 1
+          ? { sharedBy: shared.runs, ...(shared.reference ? { voucher: shared.reference } : {}) }
+          : {}),
+      }),
+      patch,
+      events,
+      () => shared?.calls ?? 0,
+    );
   }
 
   /** The order's record and mapping, read in a step of its own; sets `runAttempt`. */
