@@ -74,6 +74,7 @@ import { mcpBench } from "./mcp.mjs";
 import { BENCH_RETRY_SCHEDULE, eventsBench } from "./events.mjs";
 import { oauthBench } from "./oauth.mjs";
 import { ordersBench } from "./orders.mjs";
+import { paceBench } from "./pace.mjs";
 import { payoutsBench } from "./payouts.mjs";
 import { referenceBench } from "./reference.mjs";
 import { requestLogBench } from "./request-log.mjs";
@@ -81,10 +82,22 @@ import { watcherBench } from "./watcher.mjs";
 import { down } from "./workers.mjs";
 
 const PARTS = {
-  all: ["latency", "load", "orders", "reference", "bursts", "events", "mcp", "oauth", "log"],
+  all: [
+    "latency",
+    "load",
+    "orders",
+    "pace",
+    "reference",
+    "bursts",
+    "events",
+    "mcp",
+    "oauth",
+    "log",
+  ],
   latency: ["latency"],
   load: ["load"],
   orders: ["orders"],
+  pace: ["pace"],
   reference: ["reference"],
   bursts: ["bursts"],
   events: ["events", "watcher"],
@@ -100,7 +113,7 @@ const mode = process.argv[2] ?? "all";
 const LOG_LEVEL = process.env.LEDGERGATE_LOG_LEVEL || "warn";
 if (!Object.hasOwn(PARTS, mode)) {
   console.error(
-    `Usage: npm run bench [-- latency|load|orders|reference|bursts|events|watcher|log|mcp|oauth|margin|payouts] (not ${mode})`,
+    `Usage: npm run bench [-- latency|load|orders|pace|reference|bursts|events|watcher|log|mcp|oauth|margin|payouts] (not ${mode})`,
   );
   process.exit(2);
 }
@@ -322,6 +335,7 @@ const BENCHES = {
   latency: latencyBench,
   load: () => loadBench(keys),
   orders: () => ordersBench(keys),
+  pace: () => paceBench(),
   reference: referenceBench,
   bursts: burstsBench,
   events: () => eventsBench(keys),

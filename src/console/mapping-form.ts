@@ -26,6 +26,7 @@ const SCALARS = [
   "webshopCustomerName",
   "deliveryType",
   "settle",
+  "shareCalls",
   "settlementAccount",
   "roundingProduct",
   "roundingAccount",
@@ -60,9 +61,12 @@ export const MappingForm = z.object({
   ...Object.fromEntries(MAPPING_FIELDS.map((f) => [f, z.string().max(200).optional()])),
 });
 
-/** A form value: text as typed, numbers for account fields, `settle` as a boolean. */
+/** The fields answered yes or no. */
+const YES_NO = new Set<string>(["settle", "shareCalls"]);
+
+/** A form value: text as typed, numbers for account fields, the yes-or-no fields as booleans. */
 function value(name: string, text: string): string | number | boolean {
-  if (name === "settle") return text === "yes";
+  if (YES_NO.has(name)) return text === "yes";
   return NUMERIC.has(name) && /^\d+$/.test(text) ? Number(text) : text;
 }
 
@@ -139,7 +143,7 @@ export function typedValues(form: Record<string, unknown>): Record<string, strin
 export function formOfMapping(m: OrderMapping): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of SCALARS)
-    out[name] = name === "settle" ? (m.settle ? "yes" : "no") : String(m[name] ?? "");
+    out[name] = YES_NO.has(name) ? (m[name] ? "yes" : "no") : String(m[name] ?? "");
   for (const v of VatClass.options)
     for (const f of VAT_FIELDS)
       out[vatField(v, f)] = String((m.vat[v] ?? DEFAULT_VAT_ROUTES[v])[f]);

@@ -87,6 +87,8 @@ export const OrderMappingInput = z.strictObject({
   webshopCustomerName: z.string().min(1).max(200).optional(),
   deliveryType: z.enum(["Auto", "PdfByEmail", "PdfPrintForDownload"]).optional(),
   settle: z.boolean().optional(),
+  /** false: every run makes its own delivery check and voucher, however many are on the way. */
+  shareCalls: z.boolean().optional(),
   /** One account for every paid order; null: the sources' clearing accounts; absent: default. */
   settlementAccount: AccountNo.nullable().optional(),
   clearingAccounts: ClearingAccounts.partial().optional(),
@@ -139,6 +141,7 @@ export function resolveMapping(
     webshopCustomerName: input.webshopCustomerName ?? "Nettbutikk",
     deliveryType: input.deliveryType ?? "Auto",
     settle: input.settle ?? true,
+    shareCalls: input.shareCalls ?? true,
     settlementAccount:
       input.settlementAccount === undefined ? defaults.settlementAccount : input.settlementAccount,
     clearingAccounts: { ...DEFAULT_CLEARING_ACCOUNTS, ...input.clearingAccounts },

@@ -46,6 +46,8 @@ export interface RunApi {
     body: NoInfer<Body>,
   ): Promise<Reply>;
   readonly calls: number;
+  /** What names its calls in the request log: the run's instance id. */
+  readonly runId: string;
 }
 
 /**
@@ -113,6 +115,7 @@ export function runApi(
     get calls() {
       return calls;
     },
+    runId,
     async call(
       method: "GET" | "DELETE" | "POST" | "PATCH",
       path: string,

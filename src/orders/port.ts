@@ -74,8 +74,11 @@ export interface OrderRunPort {
   known(ask: KnownAsk): Promise<Known>;
   /** Remembers ids a run found or created, and forgets those the API said are gone. */
   learn(learned: Learned): Promise<void>;
-  /** The delivery state of a sales order's invoice (null: never sent), read with other runs'. */
-  delivery(salesOrderId: string, alone: boolean): Promise<Shared<Delivery | null>>;
-  /** Posts a settlement, in one voucher with other runs' (`run`: the run's instance id). */
-  settle(run: string, line: Settlement, alone: boolean): Promise<Shared<{ posted: boolean }>>;
+  /**
+   * The delivery state of a sales order's invoice (null: never sent), read with other runs'.
+   * `runId` names a call made for this run alone in the request log.
+   */
+  delivery(runId: string, salesOrderId: string, alone: boolean): Promise<Shared<Delivery | null>>;
+  /** Posts a settlement, in one voucher with other runs' unless `alone`. */
+  settle(runId: string, line: Settlement, alone: boolean): Promise<Shared<{ posted: boolean }>>;
 }

@@ -70,16 +70,20 @@ class RunFace extends RpcTarget implements RunHolder {
     if (changed) await this.#parts.arm();
   }
 
-  async delivery(salesOrderId: string, alone: boolean): Promise<Shared<Delivery | null>> {
-    return this.#parts.shared.delivery(this.#owner, salesOrderId, alone);
+  async delivery(
+    runId: string,
+    salesOrderId: string,
+    alone: boolean,
+  ): Promise<Shared<Delivery | null>> {
+    return this.#parts.shared.delivery({ owner: this.#owner, runId, salesOrderId }, alone);
   }
 
   async settle(
-    run: string,
+    runId: string,
     line: Settlement,
     alone: boolean,
   ): Promise<Shared<{ posted: boolean }>> {
-    return this.#parts.shared.settle({ owner: this.#owner, run, line }, alone);
+    return this.#parts.shared.settle({ owner: this.#owner, runId, line }, alone);
   }
 
   async known(ask: KnownAsk): Promise<Known> {

@@ -120,6 +120,7 @@ export class Tenant extends DurableObject<Bindings> {
         this.#confirmations,
         this.#toolCalls,
         this.#grants,
+        this.#shared,
       ].map(purges),
       { dueAt: () => this.#desk.dueAt(), runDue: (_, owner) => this.#desk.startPending(owner) },
       {

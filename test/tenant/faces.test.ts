@@ -217,6 +217,8 @@ describe("tenant faces: security", () => {
       { kind: "stale" },
       { customer: null, products: [], settlement: null },
       { ok: false, error: expect.objectContaining({ reason: "not-found" }) },
+      // A shared call's refusal: not retryable, since the registration does not come back.
+      { ok: false, retryable: false, detail: expect.stringContaining("is gone") },
     ];
     expect(runMethods).toContain("stripeKey");
     for (const m of runMethods) {

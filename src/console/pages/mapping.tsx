@@ -46,6 +46,13 @@ const CHOICES: Record<string, { label: string; options: [string, string][] }> = 
       ["no", "no"],
     ],
   },
+  shareCalls: {
+    label: "Orders on the way together share a delivery check and a voucher",
+    options: [
+      ["yes", "yes"],
+      ["no", "no: a voucher per order"],
+    ],
+  },
 };
 const TEXTS: Record<string, string> = {
   webshopCustomerName: "Web shop customer name",

@@ -20,7 +20,7 @@ import {
   type VoucherOutcome,
 } from "../run/settle";
 import { jsonColumn, row } from "../../tenant/sql";
-import type { OrderBook } from "./order-book";
+import { RUN_RETENTION_MS, type OrderBook } from "./order-book";
 import { Gather } from "./gather";
 import type { RunOwner } from "./order-desk";
 
@@ -55,15 +55,18 @@ export type Shared<T> =
   | { ok: true; value: T; calls: number; runs: number; reference: string | null }
   | { ok: false; retryable: boolean; detail: string };
 
-/** One run's line of a settlement voucher; `line.reference` is the run's own voucher reference. */
-export interface SettleMember {
+/** A run that asks for a shared call: whose, and its instance id (a lone call's name in the log). */
+interface Member {
   owner: RunOwner;
-  run: string;
+  runId: string;
+}
+
+/** One run's line of a settlement voucher; `line.reference` is the run's own voucher reference. */
+export interface SettleMember extends Member {
   line: Settlement;
 }
 
-interface ReadMember {
-  owner: RunOwner;
+export interface ReadMember extends Member {
   salesOrderId: string;
 }
 
@@ -77,6 +80,7 @@ const BatchRow = z.object({
 });
 type BatchRow = z.output<typeof BatchRow>;
 const IdRow = z.object({ id: z.int() });
+const OldestRow = z.object({ at: z.int().nullable() });
 const RowsRow = z.object({ rows: z.int() });
 
 /** 16 random hex digits: a batch's reference must be new on the client, across registrations. */
@@ -104,7 +108,7 @@ export class SharedCalls {
     private readonly env: Bindings,
     private readonly book: OrderBook,
   ) {
-    const waitMs = async (first: { owner: RunOwner }) => {
+    const waitMs = async (first: Member) => {
       const fixed = readConfig(env).orderBatchWaitMs;
       if (fixed !== null) return fixed;
       const name = parseTenantName(first.owner.tenant);
@@ -127,14 +131,10 @@ export class SharedCalls {
   }
 
   /** A run's delivery check: with others on the way, one shared read; `alone`, its own read. */
-  async delivery(
-    owner: RunOwner,
-    salesOrderId: string,
-    alone: boolean,
-  ): Promise<Shared<Delivery | null>> {
-    const member = { owner, salesOrderId: salesOrderId.toLowerCase() };
-    if (!alone) return this.#reads.join(owner.registration, member);
-    const [answer] = await this.#read([member]);
+  async delivery(member: ReadMember, alone: boolean): Promise<Shared<Delivery | null>> {
+    const m = { ...member, salesOrderId: member.salesOrderId.toLowerCase() };
+    if (!alone) return this.#reads.join(m.owner.registration, m);
+    const [answer] = await this.#read([m]);
     return answer ?? failed(new RunError("No answer for the delivery check.", true));
   }
 
@@ -155,6 +155,27 @@ export class SharedCalls {
     this.#settles.poke();
   }
 
+  /** When the oldest answered voucher outlives the runs it settled (epoch ms), or null. */
+  dueAt(): number | null {
+    const r = row(
+      this.sql,
+      OldestRow,
+      "SELECT MIN(updated_at) AS at FROM settlement_batches WHERE state != 'sending'",
+    );
+    return r?.at == null ? null : r.at + RUN_RETENTION_MS;
+  }
+
+  /** Drops answered vouchers kept as long as their runs, with their lines, a batch at a time. */
+  purge(now: number): void {
+    const old =
+      "SELECT id FROM settlement_batches WHERE state != 'sending' AND updated_at < ? LIMIT 500";
+    this.sql.exec(
+      `DELETE FROM settlement_lines WHERE batch_id IN (${old})`,
+      now - RUN_RETENTION_MS,
+    );
+    this.sql.exec(`DELETE FROM settlement_batches WHERE id IN (${old})`, now - RUN_RETENTION_MS);
+  }
+
   /** Forgets every voucher and read (the tenant's removal). */
   clear(): void {
     for (const t of ["settlement_batches", "settlement_lines", "shared_reads"])
@@ -171,7 +192,8 @@ export class SharedCalls {
   async #read(members: ReadMember[]): Promise<Shared<Delivery | null>[]> {
     const [first] = members;
     if (!first) return [];
-    const api = runApi(this.env, first.owner.tenant, first.owner.registration, "delivery checks");
+    const name = members.length === 1 ? first.runId : `delivery checks of ${members.length} runs`;
+    const api = runApi(this.env, first.owner.tenant, first.owner.registration, name);
     try {
       const listed = members.length > 1 && !this.#listTooLong() ? await this.#list(api) : null;
       const found: (Delivery | null)[] = [];
@@ -236,7 +258,7 @@ export class SharedCalls {
         "INSERT OR REPLACE INTO settlement_lines (line_ref, batch_id, run) VALUES (?, ?, ?)",
         m.line.reference,
         id,
-        m.run,
+        m.runId,
       );
     return { id, reference, body, state: "sending", detail: null, lines: members.length };
   }
@@ -274,7 +296,7 @@ export class SharedCalls {
     if (batch.state === "posted") return done(false, 0);
     let outcome: VoucherOutcome;
     try {
-      outcome = await this.#send(member.owner, batch);
+      outcome = await this.#send(member, batch);
     } catch (e) {
       return failed(e);
     }
@@ -284,10 +306,11 @@ export class SharedCalls {
   }
 
   /** One post of `batch` at a time; its outcome is stored before anyone is answered. */
-  #send(owner: RunOwner, batch: BatchRow): Promise<VoucherOutcome> {
+  #send({ owner, runId }: Member, batch: BatchRow): Promise<VoucherOutcome> {
     const under = this.#posting.get(batch.id);
     if (under) return under;
-    const api = runApi(this.env, owner.tenant, owner.registration, `voucher ${batch.reference}`);
+    const name = batch.lines === 1 ? runId : `voucher ${batch.reference}`;
+    const api = runApi(this.env, owner.tenant, owner.registration, name);
     const post = (async () => {
       try {
         const outcome = await postSettlement(api, batch.body as VoucherBody);

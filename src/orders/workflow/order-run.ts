@@ -315,7 +315,8 @@ export class Run extends RunSteps {
       // An order's check is shared with its tenant's other runs on the way; a credit note's is not.
       state = await this.sharedStep(
         `delivery ${i + 1}`,
-        () => this.port.delivery(so.id, !cancellable),
+        (_attempt, api) =>
+          this.port.delivery(api.runId, so.id, !cancellable || !mapping.shareCalls),
         (d) =>
           d ?? { state: "failed" as const, error: "The API has no send request for this order." },
         (d) => ({ ...d }),
@@ -353,7 +354,7 @@ export class Run extends RunSteps {
       name,
       async (attempt, api) =>
         this.port.settle(
-          `${order.source}:${order.id}`,
+          api.runId,
           {
             reference: ref,
             invoiceNo: invoice.InvoiceNo,
@@ -364,7 +365,7 @@ export class Run extends RunSteps {
             customerAccountId,
             description: `${order.source} ${order.number}`,
           },
-          amount < 0 || attempt > 1 || this.runAttempt > 1,
+          amount < 0 || !mapping.shareCalls || attempt > 1 || this.runAttempt > 1,
         ),
       (posted) => ({ ...posted, accountNo, date }),
       (r) => ({
