@@ -23,6 +23,8 @@ import {
 const TENANTS = 20;
 const PER_TENANT = 5;
 const STREAM_PER_SECOND = 3;
+/** The stream's shops: a sale day of a few busy shops (each then has runs under way together). */
+const STREAM_TENANTS = Number(process.env.LEDGERGATE_BENCH_STREAM_TENANTS || 5);
 const STREAM_SECONDS = Number(process.env.LEDGERGATE_BENCH_STREAM_SECONDS || 60);
 const LONE_REPEATS = 5;
 
@@ -80,14 +82,34 @@ async function drive(plan, limitMs = 300_000) {
   };
 }
 
-/** `drive`, with the sandbox's count of calls and 429s over it. */
+/**
+ * `drive`, with the sandbox's count of calls and 429s over it, sampled every 250 ms: when the first
+ * call came, and how busy the key was from then to the last settled order.
+ */
 async function measured(plan) {
   await quiet(1500, 30_000);
   const s0 = await stats();
+  const t0 = Date.now();
+  const samples = [];
+  let sampling = true;
+  const sampler = (async () => {
+    for (; sampling; await sleep(250))
+      samples.push({ t: Date.now(), requests: (await stats()).requests });
+  })();
   const r = await drive(plan);
+  sampling = false;
+  await sampler;
   await sleep(300);
   const s1 = await stats();
-  return { ...r, upstream: s1.requests - s0.requests, throttled: s1.throttled - s0.throttled };
+  const first = samples.find((x) => x.requests > s0.requests) ?? samples[0];
+  const upstream = s1.requests - s0.requests;
+  return {
+    ...r,
+    upstream,
+    throttled: s1.throttled - s0.throttled,
+    firstCall: (first.t - t0) / 1000,
+    busy: upstream / Math.max(0.001, r.wall - (first.t - t0) / 1000),
+  };
 }
 
 const burst = (ts) =>
@@ -112,7 +134,7 @@ export async function paceBench() {
   const bursts = { alone: await measured(burst(alone)), sharing: await measured(burst(sharing)) };
   const stream = await measured(
     Array.from({ length: STREAM_PER_SECOND * STREAM_SECONDS }, (_, i) => ({
-      tenant: sharing[i % TENANTS],
+      tenant: sharing[i % STREAM_TENANTS],
       id: newId(),
       at: (i * 1000) / STREAM_PER_SECOND,
     })),
@@ -167,7 +189,7 @@ export async function paceBench() {
       `\n14a. A burst of ${TENANTS * PER_TENANT} returning orders (${PER_TENANT} for each of ${TENANTS} tenants) sent at once, every run alone (baseline) and sharing (sandbox limit ${limit} req/s; calls counted by the sandbox, token requests and 429s included)\n`,
     );
     console.log(
-      "| runs | settled / failed | calls an order | wall time to last settled | orders/min | ceiling at those calls | achieved / ceiling | ÷ baseline orders/min | webhook → settled p50 | p95 | upstream 429s |\n|---|---|---|---|---|---|---|---|---|---|---|",
+      "| runs | settled / failed | calls an order | wall time to last settled | orders/min | ceiling at those calls | achieved / ceiling | ÷ baseline orders/min | webhook → settled p50 | p95 | upstream 429s | first call after | calls/s from the first call |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     );
     for (const [kind, r] of Object.entries(bursts)) {
       const calls = r.upstream / r.n;
@@ -175,11 +197,11 @@ export async function paceBench() {
       const ceiling = (limit * 60) / calls;
       const base = (bursts.alone.settled / bursts.alone.wall) * 60;
       console.log(
-        `| ${kind} | ${r.settled} / ${r.failed.length} | ${f(calls, 2)} | ${f(r.wall)} s | ${f(perMin)} | ${f(ceiling)} | ${f(perMin / ceiling, 2)} | ${f(perMin / base, 2)}× | ${f(pct(r.times, 50))} s | ${f(pct(r.times, 95))} s | ${r.throttled} |`,
+        `| ${kind} | ${r.settled} / ${r.failed.length} | ${f(calls, 2)} | ${f(r.wall)} s | ${f(perMin)} | ${f(ceiling)} | ${f(perMin / ceiling, 2)} | ${f(perMin / base, 2)}× | ${f(pct(r.times, 50))} s | ${f(pct(r.times, 95))} s | ${r.throttled} | ${f(r.firstCall)} s | ${f(r.busy)} |`,
       );
     }
     console.log(
-      `\n14b. A steady stream: ${STREAM_PER_SECOND} orders a second for ${STREAM_SECONDS} s over the ${TENANTS} sharing tenants\n`,
+      `\n14b. A steady stream: ${STREAM_PER_SECOND} orders a second for ${STREAM_SECONDS} s over ${STREAM_TENANTS} of the sharing tenants, in turn\n`,
     );
     console.log(
       "| orders | settled / failed | calls an order | webhook → settled p50 | p95 | max | upstream 429s |\n|---|---|---|---|---|---|---|",

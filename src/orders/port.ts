@@ -10,7 +10,7 @@ import type { Source } from "./order";
 import type { OrderRun, RunPatch } from "./runs";
 import type { Delivery } from "./run/invoice";
 import type { Settlement } from "./run/settle";
-import type { Shared } from "./tenant/shared-calls";
+import type { RunRef, Shared } from "./tenant/shared-calls";
 
 /** What a run reads: the order's record and the tenant's mapping. */
 export interface RunInput {
@@ -74,11 +74,8 @@ export interface OrderRunPort {
   known(ask: KnownAsk): Promise<Known>;
   /** Remembers ids a run found or created, and forgets those the API said are gone. */
   learn(learned: Learned): Promise<void>;
-  /**
-   * The delivery state of a sales order's invoice (null: never sent), read with other runs'.
-   * `runId` names a call made for this run alone in the request log.
-   */
-  delivery(runId: string, salesOrderId: string, alone: boolean): Promise<Shared<Delivery | null>>;
+  /** The delivery state of a sales order's invoice (null: never sent), read with other runs'. */
+  delivery(run: RunRef, salesOrderId: string, alone: boolean): Promise<Shared<Delivery | null>>;
   /** Posts a settlement, in one voucher with other runs' unless `alone`. */
-  settle(runId: string, line: Settlement, alone: boolean): Promise<Shared<{ posted: boolean }>>;
+  settle(run: RunRef, line: Settlement, alone: boolean): Promise<Shared<{ posted: boolean }>>;
 }

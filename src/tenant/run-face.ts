@@ -10,7 +10,7 @@ import type { Known, KnownAsk, Learned, OrderRunPort, RunInput } from "../orders
 import type { RunPatch } from "../orders/runs";
 import type { Delivery } from "../orders/run/invoice";
 import type { Settlement } from "../orders/run/settle";
-import type { Shared } from "../orders/tenant/shared-calls";
+import type { RunRef, Shared } from "../orders/tenant/shared-calls";
 import type { KnownAccount, LedgerRead, PayoutRunPort, PayoutTask } from "../payouts/port";
 import type { PayoutPatch } from "../payouts/records";
 import { fail, type Outcome } from "../kernel/outcome";
@@ -71,19 +71,21 @@ class RunFace extends RpcTarget implements RunHolder {
   }
 
   async delivery(
-    runId: string,
+    run: RunRef,
     salesOrderId: string,
     alone: boolean,
   ): Promise<Shared<Delivery | null>> {
-    return this.#parts.shared.delivery({ owner: this.#owner, runId, salesOrderId }, alone);
+    const { runId, order } = run;
+    return this.#parts.shared.delivery({ owner: this.#owner, runId, order, salesOrderId }, alone);
   }
 
   async settle(
-    runId: string,
+    run: RunRef,
     line: Settlement,
     alone: boolean,
   ): Promise<Shared<{ posted: boolean }>> {
-    return this.#parts.shared.settle({ owner: this.#owner, runId, line }, alone);
+    const { runId, order } = run;
+    return this.#parts.shared.settle({ owner: this.#owner, runId, order, line }, alone);
   }
 
   async known(ask: KnownAsk): Promise<Known> {

@@ -1,16 +1,19 @@
 /**
  * @module
- * Companions for one shared call. Members of a group join a forming batch, which closes when no
- * other run is headed for the step, when it is full, or when its wait is up; a closed batch is
- * handed to `send` and a later member starts the next. See docs/design/order-batches.md.
+ * Companions for one shared call. Members of a group join a forming batch, which waits for the
+ * runs that were on their way to the step when it began (a run that comes later starts the next
+ * batch, so a steady stream never holds one open), and closes when each of those has joined or
+ * left the way, when it is full, or when its wait is up. See docs/design/order-batches.md.
  */
 
 /** How a gather decides; every member of a batch gets its own answer from `send`. */
 export interface GatherRules<M, A> {
   /** The most members one batch takes. */
   max: number;
-  /** How many runs of the tenant are headed for this step, members and calls in flight included. */
-  headed(group: string): number;
+  /** The member's run (`<source>:<order id>`), as `headed` names it. */
+  runOf(member: M): string;
+  /** The runs of the tenant on their way to this step now, members included. */
+  headed(group: string): Set<string>;
   /** How long a batch's first member may wait for companions, ms (asked once per batch). */
   waitMs(first: M): Promise<number>;
   /** Makes the shared call; an answer per member, in the members' order. */
@@ -25,12 +28,14 @@ interface Waiting<M, A> {
 
 interface Forming<M, A> {
   waiting: Waiting<M, A>[];
+  /** The runs on their way when the batch began: the only ones it waits for. */
+  awaited: Set<string>;
   timer: ReturnType<typeof setTimeout> | null;
 }
 
 export class Gather<M, A> {
   readonly #forming = new Map<string, Forming<M, A>>();
-  /** Members whose call is on its way, per group: not headed any more, not joinable either. */
+  /** Runs whose shared call is on its way: they will not join before it answers. */
   readonly #inFlight = new Map<string, number>();
 
   constructor(private readonly rules: GatherRules<M, A>) {}
@@ -40,7 +45,7 @@ export class Gather<M, A> {
     const { promise, resolve, reject } = Promise.withResolvers<A>();
     let forming = this.#forming.get(group);
     if (!forming) {
-      forming = { waiting: [], timer: null };
+      forming = { waiting: [], awaited: this.rules.headed(group), timer: null };
       this.#forming.set(group, forming);
       const started = forming;
       void this.rules.waitMs(member).then(
@@ -56,13 +61,20 @@ export class Gather<M, A> {
     return promise;
   }
 
-  /** Closes `group`'s batch if nobody else is on the way (runs report: call after each report). */
+  /** Closes a batch that waits for nobody any more (runs report: call after each report). */
   poke(group?: string): void {
     for (const [g, forming] of this.#forming) {
       if (group !== undefined && g !== group) continue;
-      const joined = forming.waiting.length + (this.#inFlight.get(g) ?? 0);
-      if (forming.waiting.length >= this.rules.max || this.rules.headed(g) <= joined)
+      if (forming.waiting.length >= this.rules.max) {
         this.#close(g);
+        continue;
+      }
+      const joined = new Set(forming.waiting.map((w) => this.rules.runOf(w.member)));
+      const now = this.rules.headed(g);
+      const missing = [...forming.awaited].some(
+        (run) => now.has(run) && !joined.has(run) && !this.#inFlight.has(run),
+      );
+      if (!missing) this.#close(g);
     }
   }
 
@@ -74,7 +86,8 @@ export class Gather<M, A> {
     const batch = forming.waiting.splice(0, this.rules.max);
     // Past the maximum, the rest begin the next batch at once.
     for (const w of forming.waiting) void this.join(group, w.member).then(w.resolve, w.reject);
-    this.#inFlight.set(group, (this.#inFlight.get(group) ?? 0) + batch.length);
+    const runs = batch.map((w) => this.rules.runOf(w.member));
+    for (const run of runs) this.#inFlight.set(run, (this.#inFlight.get(run) ?? 0) + 1);
     void this.rules
       .send(
         group,
@@ -85,9 +98,11 @@ export class Gather<M, A> {
         (e: unknown) => batch.forEach((w) => w.reject(e)),
       )
       .finally(() => {
-        const left = (this.#inFlight.get(group) ?? 0) - batch.length;
-        if (left > 0) this.#inFlight.set(group, left);
-        else this.#inFlight.delete(group);
+        for (const run of runs) {
+          const left = (this.#inFlight.get(run) ?? 1) - 1;
+          if (left > 0) this.#inFlight.set(run, left);
+          else this.#inFlight.delete(run);
+        }
         this.poke(group);
       });
   }

@@ -38,7 +38,7 @@ export const ORDER_BOOK_TABLES = [
 
 const RunRow = z.object({ data: jsonColumn(OrderRun) }).transform((r) => r.data);
 const DeliveryRow = z.object({ signed_at: z.int().nullable() });
-const CountRow = z.object({ n: z.int() });
+const RunKeyRow = z.object({ run: z.string() });
 const OldestRow = z.object({ run: z.string().nullable(), seen: z.int().nullable() });
 
 /** The order index (`RecordBook`), with the settlement's day and account as columns for payouts. */
@@ -67,24 +67,22 @@ export class OrderBook extends RecordBook<RunState, OrderRun> {
   }
 
   /**
-   * How many runs of a paid order are in `state`, reported after `since` (ISO); with `currency`,
-   * only orders in it (a settlement voucher's group). Through the state index.
+   * The runs (`<source>:<order id>`) of paid orders in `state`, reported after `since` (ISO);
+   * with `currency`, only orders in it (a settlement voucher's group). Through the state index.
    */
-  headed(state: RunState, since: string, currency: string | null): number {
+  headed(state: RunState, since: string, currency: string | null): string[] {
     const [filter, params] =
       currency === null
         ? ["", []]
         : [" AND json_extract(data, '$.order.currency') = ?", [currency]];
-    return (
-      row(
-        this.sql,
-        CountRow,
-        `SELECT COUNT(*) AS n FROM order_runs WHERE state = ? AND updated_at > ? AND json_extract(data, '$.order') IS NOT NULL${filter}`,
-        state,
-        since,
-        ...params,
-      )?.n ?? 0
-    );
+    return rows(
+      this.sql,
+      RunKeyRow,
+      `SELECT source || ':' || order_id AS run FROM order_runs WHERE state = ? AND updated_at > ? AND json_extract(data, '$.order') IS NOT NULL${filter}`,
+      state,
+      since,
+      ...params,
+    ).map((r) => r.run);
   }
 
   /** The signed timestamp last accepted for an event id (0: none), or null when the id is new. */

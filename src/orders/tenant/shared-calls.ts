@@ -55,10 +55,16 @@ export type Shared<T> =
   | { ok: true; value: T; calls: number; runs: number; reference: string | null }
   | { ok: false; retryable: boolean; detail: string };
 
-/** A run that asks for a shared call: whose, and its instance id (a lone call's name in the log). */
-interface Member {
-  owner: RunOwner;
+/** Which run asks: its instance id (a lone call's name in the log) and its order's key. */
+export interface RunRef {
   runId: string;
+  /** `<source>:<order id>`, as the order book names the run. */
+  order: string;
+}
+
+/** A run that asks for a shared call, and whose it is. */
+interface Member extends RunRef {
+  owner: RunOwner;
 }
 
 /** One run's line of a settlement voucher; `line.reference` is the run's own voucher reference. */
@@ -118,12 +124,14 @@ export class SharedCalls {
     };
     this.#reads = new Gather<ReadMember, Shared<Delivery | null>>({
       max: MAX_READ_ORDERS,
+      runOf: (m) => m.order,
       headed: () => this.#headed(["received", "running"]),
       waitMs,
       send: (_, members) => this.#read(members),
     });
     this.#settles = new Gather<SettleMember, Shared<{ posted: boolean }>>({
       max: MAX_VOUCHER_ORDERS,
+      runOf: (m) => m.order,
       headed: (group) => this.#headed(["received", "running", "invoiced"], group),
       waitMs,
       send: (_, members) => this.#settleTogether(members),
@@ -183,10 +191,10 @@ export class SharedCalls {
   }
 
   /** Runs of paid orders reported lately in `states` (of the group's currency). */
-  #headed(states: ("received" | "running" | "invoiced")[], group?: string): number {
+  #headed(states: ("received" | "running" | "invoiced")[], group?: string): Set<string> {
     const since = new Date(Date.now() - HEADED_WITHIN_MS).toISOString();
     const [, currency = null] = group?.split("|") ?? [];
-    return states.reduce((n, state) => n + this.book.headed(state, since, currency), 0);
+    return new Set(states.flatMap((state) => this.book.headed(state, since, currency)));
   }
 
   async #read(members: ReadMember[]): Promise<Shared<Delivery | null>[]> {

@@ -316,7 +316,7 @@ export class Run extends RunSteps {
       state = await this.sharedStep(
         `delivery ${i + 1}`,
         (_attempt, api) =>
-          this.port.delivery(api.runId, so.id, !cancellable || !mapping.shareCalls),
+          this.port.delivery(this.runRef(api), so.id, !cancellable || !mapping.shareCalls),
         (d) =>
           d ?? { state: "failed" as const, error: "The API has no send request for this order." },
         (d) => ({ ...d }),
@@ -354,7 +354,7 @@ export class Run extends RunSteps {
       name,
       async (attempt, api) =>
         this.port.settle(
-          api.runId,
+          this.runRef(api),
           {
             reference: ref,
             invoiceNo: invoice.InvoiceNo,

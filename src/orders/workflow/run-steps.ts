@@ -11,7 +11,7 @@ import type { EventDraft } from "../../events/types";
 import type { OrderRunPort, RunInput } from "../port";
 import { RunError, type RunApi } from "../../ledger/run-api";
 import { publicView } from "../run-view";
-import type { Shared } from "../tenant/shared-calls";
+import type { RunRef, Shared } from "../tenant/shared-calls";
 import type { RunParams, RunPatch } from "../runs";
 
 /** Steps that call the API: retried 6 times, 2 s doubling (≈ 2 min), each attempt ≤ 2 min. */
@@ -106,6 +106,11 @@ export class RunSteps {
       events,
       () => shared?.calls ?? 0,
     );
+  }
+
+  /** The run as the tenant's shared calls name it. */
+  protected runRef(api: RunApi): RunRef {
+    return { runId: api.runId, order: `${this.p.source}:${this.p.orderId}` };
   }
 
   /** The order's record and mapping, read in a step of its own; sets `runAttempt`. */
