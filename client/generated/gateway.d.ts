@@ -1658,6 +1658,7 @@ export interface components {
             /** @enum {string} */
             deliveryType: "Auto" | "PdfByEmail" | "PdfPrintForDownload";
             settle: boolean;
+            shareCalls: boolean;
             settlementAccount: number | null;
             roundingProduct: string;
             roundingAccount: number;
@@ -1743,6 +1744,7 @@ export interface components {
             /** @enum {string} */
             deliveryType?: "Auto" | "PdfByEmail" | "PdfPrintForDownload";
             settle?: boolean;
+            shareCalls?: boolean;
             settlementAccount?: number | null;
             clearingAccounts?: {
                 shopify?: number;
@@ -1814,8 +1816,10 @@ export interface components {
             caller: {
                 /** @enum {string} */
                 kind: "key" | "console" | "order-run" | "assistant" | "watcher" | "events" | "stripe";
-                /** @description A gateway key's: its hash's first 8 hex; an order run's: its instance id; the console's: the action (`mapping-check`, `offboarding`, `client-id`); an assistant's: its principal (`key:` and the key's 8 hex); `stripe`, a payout run's read of Stripe's API: the run's instance id. */
+                /** @description A gateway key's: its hash's first 8 hex; an order run's: its instance id (a call shared by several runs: `voucher` and the voucher's reference, or `delivery checks of N runs`); the console's: the action (`mapping-check`, `offboarding`, `client-id`); an assistant's: its principal (`key:` and the key's 8 hex); `stripe`, a payout run's read of Stripe's API: the run's instance id. */
                 id: string | null;
+                /** @description The order runs a shared call served: their instance ids. */
+                served?: string[];
             };
             /** @description A failed call's request body, at most 16 KiB; kept 7 days. */
             requestBody: string | null;
@@ -2377,6 +2381,7 @@ export interface components {
             webshopCustomerName?: string;
             deliveryType?: string;
             settle?: string;
+            shareCalls?: string;
             settlementAccount?: string;
             roundingProduct?: string;
             roundingAccount?: string;

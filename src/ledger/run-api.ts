@@ -97,7 +97,8 @@ function detailOf(body: unknown, text: string): string {
 }
 
 /**
- * The run's client for `tenant` under `registration`; `runId` names its calls in the log.
+ * The run's client for `tenant` under `registration`; `runId` names its calls in the log, with
+ * the runs it `served` when its calls are shared.
  * @throws RunError (not retryable) when `tenant` is not a tenant name.
  */
 export function runApi(
@@ -105,6 +106,7 @@ export function runApi(
   tenant: TenantName,
   registration: string,
   runId: string,
+  served?: string[],
 ): RunApi {
   const name = parseTenantName(tenant);
   if (!name.ok) throw new RunError(name.error, false);
@@ -151,7 +153,7 @@ export function runApi(
             body: buffer,
             deadline: Date.now() + RUN_CALL_DEADLINE_MS,
           },
-          { kind: "order-run", id: runId },
+          { kind: "order-run", id: runId, ...(served ? { served } : {}) },
         );
       } catch (e) {
         // A refused key or a registration gone does not mend by retrying.

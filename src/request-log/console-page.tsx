@@ -75,7 +75,7 @@ export function RequestsPage(p: RequestsPageProps) {
             r.attempts,
             `${r.permitWaitMs} ms`,
             `${r.durationMs} ms`,
-            r.caller.id ? `${r.caller.kind} ${r.caller.id}` : r.caller.kind,
+            callerText(r.caller),
             <a href={`#${r.requestId}`}>{r.requestId}</a>,
           ])}
         />
@@ -99,4 +99,10 @@ export function RequestsPage(p: RequestsPageProps) {
       ))}
     </Layout>
   );
+}
+
+/** Who made a call, with how many runs a shared one served. */
+function callerText(c: RequestView["caller"]): string {
+  const who = c.id ? `${c.kind} ${c.id}` : c.kind;
+  return c.served ? `${who}, for ${c.served.length} runs` : who;
 }

@@ -48,7 +48,7 @@ export async function loggedCall(
   facts: CallFacts,
   status: number,
   res: Response | null,
-  caller: { kind: CallerKind; id: string | null },
+  caller: LoggedCall["caller"],
 ): Promise<LoggedCall> {
   const failed = status >= 400;
   // The API answered only when an attempt went out: a cached or replayed answer is the gateway's.

@@ -57,7 +57,12 @@ export const LoggedCall = z.strictObject({
   attempts: z.int().min(0),
   waitedMs: z.int().min(0),
   durationMs: z.int().min(0),
-  caller: z.strictObject({ kind: CallerKind, id: z.string().max(64).nullable() }),
+  caller: z.strictObject({
+    kind: CallerKind,
+    id: z.string().max(64).nullable(),
+    /** The order runs one shared call served (their instance ids); absent for a call of one. */
+    served: z.array(z.string().max(100)).max(50).optional(),
+  }),
   body: z.string().max(REQUEST_BODY_CHARS).nullable(),
 });
 export type LoggedCall = z.output<typeof LoggedCall>;
@@ -105,11 +110,16 @@ const Stored = camelRow({
   duration_ms: z.int(),
   caller_kind: CallerKind,
   caller_id: z.string().nullable(),
+  caller_served: z.string().nullable(),
   body: z.string().nullable(),
-}).transform(({ callerKind, callerId, body, ...r }): LoggedRow => ({
+}).transform(({ callerKind, callerId, callerServed, body, ...r }): LoggedRow => ({
   ...r,
   query: z.array(z.string()).parse(JSON.parse(r.query)),
-  caller: { kind: callerKind, id: callerId },
+  caller: {
+    kind: callerKind,
+    id: callerId,
+    ...(callerServed ? { served: z.array(z.string()).parse(JSON.parse(callerServed)) } : {}),
+  },
   body,
 }));
 
@@ -159,8 +169,8 @@ export class RequestLog extends RetainedRows implements RequestLogPort {
   #insert(c: LoggedCall, watcher: 0 | 1): void {
     this.sql.exec(
       `INSERT INTO request_log (request_id, at, method, path, query, status, api_status, api_error,
-        attempts, waited_ms, duration_ms, caller_kind, caller_id, body, watcher)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        attempts, waited_ms, duration_ms, caller_kind, caller_id, caller_served, body, watcher)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       c.requestId,
       c.at,
       c.method,
@@ -174,6 +184,7 @@ export class RequestLog extends RetainedRows implements RequestLogPort {
       c.durationMs,
       c.caller.kind,
       c.caller.id,
+      c.caller.served ? JSON.stringify(c.caller.served) : null,
       c.body,
       watcher,
     );

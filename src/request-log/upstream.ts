@@ -20,6 +20,8 @@ export interface CallerTag {
   kind: CallerKind;
   /** A run's instance id, an operator action's name (cut to 64 characters). */
   id: string | null;
+  /** The order runs a shared call served (`orders/tenant/shared-calls.ts`). */
+  served?: string[];
 }
 
 /**
@@ -45,7 +47,11 @@ export async function loggedUpstream(
     body: call.body,
     trace,
   };
-  const tag = { kind: by.kind, id: by.id?.slice(0, 64) ?? null };
+  const tag = {
+    kind: by.kind,
+    id: by.id?.slice(0, 64) ?? null,
+    ...(by.served ? { served: by.served.slice(0, 50) } : {}),
+  };
   const record = async (status: number, answer: Response | null) =>
     recordCall(caller.env, caller.tenant, await loggedCall(facts, status, answer, tag));
   let res: Response;

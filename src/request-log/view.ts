@@ -39,8 +39,12 @@ export const RequestView = z.strictObject({
     kind: CallerKind,
     id: z.string().nullable().meta({
       description:
-        "A gateway key's: its hash's first 8 hex; an order run's: its instance id; the console's: the action (`mapping-check`, `offboarding`, `client-id`); an assistant's: its principal (`key:` and the key's 8 hex); `stripe`, a payout run's read of Stripe's API: the run's instance id.",
+        "A gateway key's: its hash's first 8 hex; an order run's: its instance id (a call shared by several runs: `voucher` and the voucher's reference, or `delivery checks of N runs`); the console's: the action (`mapping-check`, `offboarding`, `client-id`); an assistant's: its principal (`key:` and the key's 8 hex); `stripe`, a payout run's read of Stripe's API: the run's instance id.",
     }),
+    served: z
+      .array(z.string())
+      .optional()
+      .meta({ description: "The order runs a shared call served: their instance ids." }),
   }),
   requestBody: z
     .string()

@@ -131,6 +131,11 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
     "settlement_batches, settlement_lines, shared_reads: calls runs share",
     SHARED_CALL_TABLES,
   ),
+  {
+    version: 16,
+    name: "request_log.caller_served: the runs a shared call served",
+    up: (sql) => addColumn(sql, "request_log", "caller_served", "TEXT"),
+  },
 ];
 
 /** @throws MigrationError when a step fails (rolled back; calls fail until it passes) */

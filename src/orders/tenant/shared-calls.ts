@@ -19,7 +19,7 @@ import {
   type VoucherBody,
   type VoucherOutcome,
 } from "../run/settle";
-import { jsonColumn, row } from "../../tenant/sql";
+import { jsonColumn, row, rows } from "../../tenant/sql";
 import { RUN_RETENTION_MS, type OrderBook } from "./order-book";
 import { Gather } from "./gather";
 import type { RunOwner } from "./order-desk";
@@ -88,6 +88,7 @@ type BatchRow = z.output<typeof BatchRow>;
 const IdRow = z.object({ id: z.int() });
 const OldestRow = z.object({ at: z.int().nullable() });
 const RowsRow = z.object({ rows: z.int() });
+const RunRow = z.object({ run: z.string() });
 
 /** 16 random hex digits: a batch's reference must be new on the client, across registrations. */
 const batchReference = () =>
@@ -200,8 +201,10 @@ export class SharedCalls {
   async #read(members: ReadMember[]): Promise<Shared<Delivery | null>[]> {
     const [first] = members;
     if (!first) return [];
-    const name = members.length === 1 ? first.runId : `delivery checks of ${members.length} runs`;
-    const api = runApi(this.env, first.owner.tenant, first.owner.registration, name);
+    const alone = members.length === 1;
+    const name = alone ? first.runId : `delivery checks of ${members.length} runs`;
+    const served = alone ? undefined : members.map((m) => m.runId);
+    const api = runApi(this.env, first.owner.tenant, first.owner.registration, name, served);
     try {
       const listed = members.length > 1 && !this.#listTooLong() ? await this.#list(api) : null;
       const found: (Delivery | null)[] = [];
@@ -317,8 +320,15 @@ export class SharedCalls {
   #send({ owner, runId }: Member, batch: BatchRow): Promise<VoucherOutcome> {
     const under = this.#posting.get(batch.id);
     if (under) return under;
-    const name = batch.lines === 1 ? runId : `voucher ${batch.reference}`;
-    const api = runApi(this.env, owner.tenant, owner.registration, name);
+    const alone = batch.lines === 1;
+    const name = alone ? runId : `voucher ${batch.reference}`;
+    const api = runApi(
+      this.env,
+      owner.tenant,
+      owner.registration,
+      name,
+      alone ? undefined : this.#runsOf(batch.id),
+    );
     const post = (async () => {
       try {
         const outcome = await postSettlement(api, batch.body as VoucherBody);
@@ -332,6 +342,15 @@ export class SharedCalls {
     })().finally(() => this.#posting.delete(batch.id));
     this.#posting.set(batch.id, post);
     return post;
+  }
+
+  #runsOf(batchId: number): string[] {
+    return rows(
+      this.sql,
+      RunRow,
+      "SELECT run FROM settlement_lines WHERE batch_id = ? ORDER BY rowid",
+      batchId,
+    ).map((r) => r.run);
   }
 
   #settled(id: number, refusal: string | null): void {

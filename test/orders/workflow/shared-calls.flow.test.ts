@@ -15,7 +15,7 @@ interface Logged {
   method: string;
   path: string;
   apiStatus: number | null;
-  caller: { kind: string; id: string | null };
+  caller: { kind: string; id: string | null; served?: string[] };
 }
 import { shopTenant, waitFor, type Run, type ShopTenant } from "../../helpers/orders";
 import { signIn } from "../../helpers/console";
@@ -86,6 +86,17 @@ describe("runs of one tenant share their calls", () => {
     expect(s1.requests - s0.requests).toBeGreaterThanOrEqual(Math.round(sum));
     const reads = runs.map((r) => step(r, "delivery 1")?.result.sharedBy ?? 1);
     expect(reads.some((n) => Number(n) > 1)).toBe(true);
+    // The log names the runs the shared voucher served: the ten runs' instance ids.
+    const logged = await gw(`/admin/tenants/${t.environment}/${t.client}/requests?limit=200`, {
+      headers: ADMIN,
+    });
+    const voucherRows = ((await logged.json()) as { requests: Logged[] }).requests.filter(
+      (r) => r.path === "/Vouchers/BankJournals",
+    );
+    expect(voucherRows).toHaveLength(1);
+    expect(voucherRows[0]?.caller.id).toBe(`voucher ${String([...vouchers][0])}`);
+    expect(voucherRows[0]?.caller.served).toHaveLength(10);
+    expect(new Set(voucherRows[0]?.caller.served).size).toBe(10);
     // The console's page of one run shows that it was settled with nine others.
     const session = await signIn();
     const page = await session.page(
