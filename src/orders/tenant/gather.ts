@@ -1,9 +1,9 @@
 /**
  * @module
  * Companions for one shared call. Members of a group join a forming batch, which waits for the
- * runs that were on their way to the step when it began (a run that comes later starts the next
- * batch, so a steady stream never holds one open), and closes when each of those has joined or
- * left the way, when it is full, or when its wait is up. See docs/design/order-batches.md.
+ * runs it was told to await when it began (a run that comes later starts the next batch, so a
+ * steady stream never holds one open), and closes when each of those has joined or left the way,
+ * when it is full, or when its wait is up. See docs/design/order-batches.md.
  */
 
 /** How a gather decides; every member of a batch gets its own answer from `send`. */
@@ -14,6 +14,8 @@ export interface GatherRules<M, A> {
   runOf(member: M): string;
   /** The runs of the tenant on their way to this step now, members included. */
   headed(group: string): Set<string>;
+  /** The runs a batch begun by `first` waits for: those on the way then, or fewer. */
+  awaited(group: string, first: M): Set<string>;
   /** How long a batch's first member may wait for companions, ms (asked once per batch). */
   waitMs(first: M): Promise<number>;
   /** Makes the shared call; an answer per member, in the members' order. */
@@ -45,7 +47,7 @@ export class Gather<M, A> {
     const { promise, resolve, reject } = Promise.withResolvers<A>();
     let forming = this.#forming.get(group);
     if (!forming) {
-      forming = { waiting: [], awaited: this.rules.headed(group), timer: null };
+      forming = { waiting: [], awaited: this.rules.awaited(group, member), timer: null };
       this.#forming.set(group, forming);
       const started = forming;
       void this.rules.waitMs(member).then(

@@ -37,16 +37,16 @@ export const SHARED_CALL_TABLES = [
 
 /** Settlements one voucher takes at most: 100 lines. */
 export const MAX_VOUCHER_ORDERS = 50;
+/** Runs remembered as companions at most: a bound on memory if their settlements never come. */
+const MAX_COMPANIONS = 10_000;
 /** Delivery checks one read serves at most. */
 const MAX_READ_ORDERS = 50;
 /** A `sentState` list longer than this is not read again: per-order reads from then on. */
 export const SENT_STATE_LIST_BOUND = 500;
 /** How long a batch waits for companions on an idle key, ms: a sibling's send and first wait. */
 const IDLE_WAIT_MS = 3_000;
-/** Added per call queued in the governor, ms: waiting costs nothing while the key is busy. */
-const WAIT_PER_QUEUED_MS = 150;
-/** The longest a batch waits for companions, ms. */
-const MAX_WAIT_MS = 30_000;
+/** How long it waits while calls queue in the governor, ms: for runs that stopped on the way. */
+const BUSY_WAIT_MS = 30_000;
 /** A run not reported for this long is not waited for, ms. */
 const HEADED_WITHIN_MS = 2 * 60_000;
 
@@ -109,6 +109,8 @@ export class SharedCalls {
   readonly #settles: Gather<SettleMember, Shared<{ posted: boolean }>>;
   /** Posts under way, by batch id: a re-send joins the one in flight. */
   readonly #posting = new Map<number, Promise<VoucherOutcome>>();
+  /** The runs one shared read found sent, by each of them: they go on to settle together. */
+  readonly #companions = new Map<string, string[]>();
 
   constructor(
     private readonly sql: SqlStorage,
@@ -120,13 +122,15 @@ export class SharedCalls {
       if (fixed !== null) return fixed;
       const name = parseTenantName(first.owner.tenant);
       if (!name.ok) return IDLE_WAIT_MS;
+      // While calls queue for permits, waiting costs nothing: the batch closes once complete.
       const { waiting } = await governorStub(env, name.value.environment).state();
-      return Math.min(MAX_WAIT_MS, IDLE_WAIT_MS + waiting * WAIT_PER_QUEUED_MS);
+      return waiting > 0 ? BUSY_WAIT_MS : IDLE_WAIT_MS;
     };
     this.#reads = new Gather<ReadMember, Shared<Delivery | null>>({
       max: MAX_READ_ORDERS,
       runOf: (m) => m.order,
       headed: () => this.#headed(["received", "running"]),
+      awaited: () => this.#headed(["received", "running"]),
       waitMs,
       send: (_, members) => this.#read(members),
     });
@@ -134,6 +138,13 @@ export class SharedCalls {
       max: MAX_VOUCHER_ORDERS,
       runOf: (m) => m.order,
       headed: (group) => this.#headed(["received", "running", "invoiced"], group),
+      // The runs its delivery read found sent with it, and those delivered and not yet settled:
+      // waiting for runs further back would chain one batch's wait onto the next.
+      awaited: (group, first) =>
+        new Set([
+          ...(this.#companions.get(first.order) ?? []),
+          ...this.#headed(["invoiced"], group),
+        ]),
       waitMs,
       send: (_, members) => this.#settleTogether(members),
     });
@@ -211,6 +222,7 @@ export class SharedCalls {
       // Whatever the list lacks is read alone: a list the API cut short must not read as "never sent".
       for (const m of members)
         found.push(listed?.get(m.salesOrderId) ?? (await sentState(api, m.salesOrderId)));
+      this.#together(members.filter((_, i) => found[i]?.state === "sent"));
       return found.map((value) => ({
         ok: true,
         value,
@@ -221,6 +233,14 @@ export class SharedCalls {
     } catch (e) {
       return members.map(() => failed(e));
     }
+  }
+
+  /** Notes `sent` as companions on the way to settle; forgotten when their batch closes. */
+  #together(sent: ReadMember[]): void {
+    if (sent.length < 2) return;
+    if (this.#companions.size > MAX_COMPANIONS) this.#companions.clear();
+    const orders = sent.map((m) => m.order);
+    for (const order of orders) this.#companions.set(order, orders);
   }
 
   async #list(api: RunApi): Promise<Map<string, Delivery>> {
@@ -280,6 +300,7 @@ export class SharedCalls {
     const fresh = new Map<string, SettleMember>();
     for (const m of members) if (!this.#batchOf(m.line.reference)) fresh.set(m.line.reference, m);
     const lines = [...fresh.values()];
+    for (const m of members) this.#companions.delete(m.order);
     const [only] = lines;
     if (only) {
       const reference = lines.length === 1 ? only.line.reference : batchReference();
