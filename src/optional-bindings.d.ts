@@ -25,8 +25,8 @@ interface GatewayOptionalBindings {
   PAGES_ALL_MAX_ROWS?: string;
   /**
    * How long a batch of one tenant's order runs waits for companions before its shared call, ms.
-   * Unset: 3 s on an idle key, longer while the budget has a queue, at most 30 s
-   * (`orders/tenant/shared-calls.ts`). The tests set it long, so a batch closes only when complete.
+   * Unset: 3 s on an idle key, 30 s while calls queue for permits (`orders/tenant/shared-calls.ts`);
+   * a batch closes sooner once complete. The tests set it long: a batch closes only when complete.
    */
   ORDER_BATCH_WAIT_MS?: string;
   /**

@@ -73,7 +73,7 @@ const ConfigBindings = z.object({
     .pipe(z.number().min(0).max(0.5))
     .catch(DEFAULT_WATCHER_BUDGET_SHARE),
   PAGES_ALL_MAX_ROWS: Count(DEFAULT_PAGES_ALL_MAX_ROWS),
-  /** Unset: a batch of runs waits as long as the budget's queue says (`orders/tenant/shared-calls.ts`). */
+  /** Unset: a batch of runs waits 3 s, or 30 s while calls queue (`orders/tenant/shared-calls.ts`). */
   ORDER_BATCH_WAIT_MS: z
     .string()
     .min(1)
