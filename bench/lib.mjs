@@ -57,6 +57,18 @@ export const json = async (method, url, body, headers = {}) => {
 /** The sandbox's traffic counters (`requests` counts token requests and throttled calls too). */
 export const stats = () => json("GET", `${SB}/_sandbox/stats`);
 
+/** Sets the sandbox's demo environment to the real API's: 10 req/s, no added latency, no faults. */
+export async function realApiSettings() {
+  await json("PUT", `${SB}/_sandbox/settings`, {
+    environment: "demo",
+    rateLimitPerSecond: 10,
+    latencyMs: 0,
+    faults: [],
+    tokenLifetimeSeconds: 1200,
+  });
+  return (await json("GET", `${SB}/_sandbox/settings`)).demo.rateLimitPerSecond;
+}
+
 /** The `p`th percentile of `xs` (nearest rank). */
 export const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);

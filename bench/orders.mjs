@@ -24,7 +24,7 @@ const KINDS = [
   },
 ];
 import { randomBytes } from "node:crypto";
-import { GW, SB, directToken, json, pct, quiet, sleep, stats } from "./lib.mjs";
+import { directToken, GW, json, pct, quiet, realApiSettings, SB, sleep, stats } from "./lib.mjs";
 import { naiveClient, naiveOrder } from "./orders-baseline.mjs";
 import {
   KNOWN_TO_BOOKS,
@@ -42,15 +42,7 @@ import {
 
 /** Runs 4–6; answers a function that prints their tables. */
 export async function ordersBench(keys) {
-  // The real API's settings: 10 req/s, no added latency, no faults.
-  await json("PUT", `${SB}/_sandbox/settings`, {
-    environment: "demo",
-    rateLimitPerSecond: 10,
-    latencyMs: 0,
-    faults: [],
-    tokenLifetimeSeconds: 1200,
-  });
-  const limit = (await json("GET", `${SB}/_sandbox/settings`)).demo.rateLimitPerSecond;
+  const limit = await realApiSettings();
   const notes = [];
   let uid = 0;
   const newId = () => `b${Date.now().toString(36)}${(uid++).toString(36)}`;

@@ -9,7 +9,7 @@
 // Every tenant first settles one order (its token, customer, products and settlement ids known).
 // Not a test: it asserts nothing. Needs both Workers up; `run.mjs` starts them.
 import { randomBytes } from "node:crypto";
-import { ADMIN, GW, SB, json, pct, quiet, sleep, stats } from "./lib.mjs";
+import { ADMIN, GW, json, pct, quiet, realApiSettings, sleep, stats } from "./lib.mjs";
 import {
   BUYER,
   TERMINAL,
@@ -119,14 +119,7 @@ const burst = (ts) =>
   ts.flatMap((tenant) => Array.from({ length: PER_TENANT }, () => ({ tenant, id: newId() })));
 
 export async function paceBench() {
-  await json("PUT", `${SB}/_sandbox/settings`, {
-    environment: "demo",
-    rateLimitPerSecond: 10,
-    latencyMs: 0,
-    faults: [],
-    tokenLifetimeSeconds: 1200,
-  });
-  const limit = (await json("GET", `${SB}/_sandbox/settings`)).demo.rateLimitPerSecond;
+  const limit = await realApiSettings();
   const notes = [];
   const alone = await tenants("a", false);
   const sharing = await tenants("s", true);

@@ -11,7 +11,7 @@
 // LEDGERGATE_BENCH_PAYOUT_LINES (e.g. `10,100`) measures other sizes, for a shorter run. Every
 // figure comes from this run. Not a test: it asserts nothing.
 import { randomBytes } from "node:crypto";
-import { GW, SB, directToken, json, quiet, sleep, stats } from "./lib.mjs";
+import { directToken, GW, json, quiet, realApiSettings, SB, sleep, stats } from "./lib.mjs";
 import { naiveClient } from "./orders-baseline.mjs";
 import { TOTAL, orderTenant, signed } from "./orders-shop.mjs";
 import { printStripeRows, stripeRows } from "./payouts-stripe.mjs";
@@ -85,13 +85,7 @@ async function measured(tenant, id, ids) {
 
 /** Runs 9; answers a function that prints its table. */
 export async function payoutsBench(keys) {
-  await json("PUT", `${SB}/_sandbox/settings`, {
-    environment: "demo",
-    rateLimitPerSecond: 10,
-    latencyMs: 0,
-    faults: [],
-    tokenLifetimeSeconds: 1200,
-  });
+  await realApiSettings();
   const notes = [];
   const tenant = await withStripe(await orderTenant("payouts"));
   const orders = Array.from({ length: Math.max(...SIZES) + 1 }, (_, i) => `in_bench_o${i}`);

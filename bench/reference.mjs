@@ -6,7 +6,7 @@
 //      goes upstream). Each job on its own new tenant, so both start with a cold cache.
 // Every figure comes from this run. Not a test: it asserts nothing. Needs both Workers up;
 // `run.mjs` starts them.
-import { GW, SB, json, newTenant, quiet, stats } from "./lib.mjs";
+import { GW, json, newTenant, quiet, realApiSettings, stats } from "./lib.mjs";
 
 /** Orders per job. */
 const ORDERS = 100;
@@ -68,13 +68,7 @@ async function counted(headers) {
 
 /** Runs 7; answers a function that prints its table. */
 export async function referenceBench() {
-  await json("PUT", `${SB}/_sandbox/settings`, {
-    environment: "demo",
-    rateLimitPerSecond: 10,
-    latencyMs: 0,
-    faults: [],
-    tokenLifetimeSeconds: 1200,
-  });
+  await realApiSettings();
   const plain = await counted({ "cache-control": "no-cache" });
   const cached = await counted({});
   return () => {
