@@ -57,6 +57,23 @@ export const json = async (method, url, body, headers = {}) => {
 /** The sandbox's traffic counters (`requests` counts token requests and throttled calls too). */
 export const stats = () => json("GET", `${SB}/_sandbox/stats`);
 
+/** The sandbox's count of calls every 250 ms until `stop()`, which answers the samples. */
+export function sampleRequests() {
+  const samples = [];
+  let sampling = true;
+  const sampler = (async () => {
+    for (; sampling; await sleep(250))
+      samples.push({ t: Date.now(), requests: (await stats()).requests });
+  })();
+  return {
+    stop: async () => {
+      sampling = false;
+      await sampler;
+      return samples;
+    },
+  };
+}
+
 /** Sets the sandbox's demo environment to the real API's: 10 req/s, no added latency, no faults. */
 export async function realApiSettings() {
   await json("PUT", `${SB}/_sandbox/settings`, {

@@ -24,7 +24,18 @@ const KINDS = [
   },
 ];
 import { randomBytes } from "node:crypto";
-import { directToken, GW, json, pct, quiet, realApiSettings, SB, sleep, stats } from "./lib.mjs";
+import {
+  directToken,
+  GW,
+  json,
+  pct,
+  quiet,
+  realApiSettings,
+  sampleRequests,
+  SB,
+  sleep,
+  stats,
+} from "./lib.mjs";
 import { naiveClient, naiveOrder } from "./orders-baseline.mjs";
 import {
   KNOWN_TO_BOOKS,
@@ -121,12 +132,7 @@ export async function ordersBench(keys) {
     const t0 = Date.now();
     // Where the wall time goes: the sandbox's count every 250 ms shows when the first call came and
     // when the last one did.
-    const samples = [];
-    let sampling = true;
-    const sampler = (async () => {
-      for (; sampling; await sleep(250))
-        samples.push({ t: Date.now(), requests: (await stats()).requests });
-    })();
+    const sampler = sampleRequests();
     const statuses = await Promise.all(
       tenants.flatMap((t, i) => ids[i].map((id) => sendOrder(t, id))),
     );
@@ -142,8 +148,7 @@ export async function ordersBench(keys) {
       ).flat();
       if (runs.length === n && runs.every((r) => TERMINAL.has(r.state))) break;
     }
-    sampling = false;
-    await sampler;
+    const samples = await sampler.stop();
     const s1 = await stats();
     const settled = runs.filter((r) => r.state === "settled");
     for (const r of settled) settledIds.add(r.orderId);

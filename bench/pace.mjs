@@ -9,7 +9,17 @@
 // Every tenant first settles one order (its token, customer, products and settlement ids known).
 // Not a test: it asserts nothing. Needs both Workers up; `run.mjs` starts them.
 import { randomBytes } from "node:crypto";
-import { ADMIN, GW, json, pct, quiet, realApiSettings, sleep, stats } from "./lib.mjs";
+import {
+  ADMIN,
+  GW,
+  json,
+  pct,
+  quiet,
+  realApiSettings,
+  sampleRequests,
+  sleep,
+  stats,
+} from "./lib.mjs";
 import {
   BUYER,
   TERMINAL,
@@ -93,15 +103,9 @@ async function measured(plan) {
   await quiet(1500, 30_000);
   const s0 = await stats();
   const t0 = Date.now();
-  const samples = [];
-  let sampling = true;
-  const sampler = (async () => {
-    for (; sampling; await sleep(250))
-      samples.push({ t: Date.now(), requests: (await stats()).requests });
-  })();
+  const sampler = sampleRequests();
   const r = await drive(plan);
-  sampling = false;
-  await sampler;
+  const samples = await sampler.stop();
   await sleep(300);
   const s1 = await stats();
   const first = samples.find((x) => x.requests > s0.requests) ?? samples[0];
