@@ -12,7 +12,8 @@
 // The watcher's shortest cycle is 5 s here (WATCHER_CYCLE_SECONDS; 30 when deployed), so a change
 // made in the sandbox directly arrives within seconds; LEDGERGATE_WATCHER_CYCLE_SECONDS sets
 // another, LEDGERGATE_WATCHER_BUDGET_SHARE the watchers' share of the limit (WATCHER_BUDGET_SHARE),
-// and LEDGERGATE_LOG_LEVEL the gateway's LOG_LEVEL (`warn` drops the request lines: under
+// LEDGERGATE_RUN_STALL_SECONDS the gateway's RUN_STALL_SECONDS (60 here, 600 deployed: how long a
+// run may stay silent before the alarm revives it), and LEDGERGATE_LOG_LEVEL the gateway's LOG_LEVEL (`warn` drops the request lines: under
 // `wrangler dev` each line goes through the inspector, about 2.7 ms of CPU a call).
 import { spawn } from "node:child_process";
 import { join } from "node:path";
@@ -21,6 +22,8 @@ import { bin, localAddresses, root, wranglerEnv } from "./wrangler-env.mjs";
 const env = wranglerEnv();
 /** The watcher's shortest cycle under `npm start`, s: an outside change arrives within 15 s. */
 const LOCAL_WATCHER_CYCLE_SECONDS = "5";
+/** How long a run under `npm start` may stay silent before the alarm revives it, s (600 deployed). */
+const LOCAL_RUN_STALL_SECONDS = "60";
 
 const port = (name, fallback) => process.env[name] || fallback;
 const { gatewayPort, sandboxPort } = localAddresses();
@@ -70,6 +73,9 @@ const workers = [
       ...(process.env.LEDGERGATE_WATCHER_BUDGET_SHARE
         ? ["--var", `WATCHER_BUDGET_SHARE:${process.env.LEDGERGATE_WATCHER_BUDGET_SHARE}`]
         : []),
+      // `wrangler dev` does not resume a run its crash interrupted: the alarm revives it sooner.
+      "--var",
+      `RUN_STALL_SECONDS:${process.env.LEDGERGATE_RUN_STALL_SECONDS || LOCAL_RUN_STALL_SECONDS}`,
       ...(process.env.LEDGERGATE_LOG_LEVEL
         ? ["--var", `LOG_LEVEL:${process.env.LEDGERGATE_LOG_LEVEL}`]
         : []),

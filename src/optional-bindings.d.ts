@@ -30,6 +30,12 @@ interface GatewayOptionalBindings {
    */
   ORDER_BATCH_WAIT_MS?: string;
   /**
+   * How long a run under way may stay silent (no step reported) before the alarm asks the Workflow
+   * engine about it and, if the engine is not moving it, starts its next attempt, s. Unset: 600.
+   * `npm start` sets 60: `wrangler dev` does not resume an instance its crash interrupted.
+   */
+  RUN_STALL_SECONDS?: string;
+  /**
    * Operations `/v2` lets through although the catalog does not list them yet, passed on unchanged
    * and unchecked: `METHOD /Path/{param}` separated by commas or new lines, e.g.
    * `GET /NewThing, POST /NewThing/{id}/Action` (`v2/extra-operations.ts`). Unset: none.

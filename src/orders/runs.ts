@@ -189,6 +189,20 @@ export function pendingStarts(r: OrderRun): { refundId: string | null; attempt: 
   return out;
 }
 
+/**
+ * Runs whose instance exists and has not ended: the order's, and refunds' under way. The alarm
+ * revives one that stays silent (`OrderDesk.revive`).
+ */
+export function liveRuns(r: OrderRun): { refundId: string | null; attempt: number }[] {
+  const out: { refundId: string | null; attempt: number }[] = [];
+  const underway = r.state === "received" || r.state === "running" || r.state === "invoiced";
+  if (r.order && r.started && underway) out.push({ refundId: null, attempt: r.attempt });
+  for (const x of r.refunds)
+    if (x.started && (x.state === "received" || x.state === "running"))
+      out.push({ refundId: x.refund.id, attempt: x.attempt });
+  return out;
+}
+
 /** A run's report: fields of the order's record, or of one refund's, and a finished step. */
 export interface RunPatch {
   order?: Partial<

@@ -136,6 +136,18 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
     name: "request_log.caller_served: the runs a shared call served",
     up: (sql) => addColumn(sql, "request_log", "caller_served", "TEXT"),
   },
+  {
+    version: 17,
+    name: "order_runs.live: runs under way, for the alarm to revive a silent one",
+    up: (sql) => {
+      addColumn(sql, "order_runs", "live", "INTEGER NOT NULL DEFAULT 0");
+      // Over-inclusive: the revival reads each record, and its next write sets the column exactly.
+      sql.exec(
+        `UPDATE order_runs SET live = 1 WHERE state IN ('received', 'running', 'invoiced') OR data LIKE '%"refunds":[{%'`,
+      );
+      sql.exec("CREATE INDEX IF NOT EXISTS order_runs_live ON order_runs (live, updated_at)");
+    },
+  },
 ];
 
 /** @throws MigrationError when a step fails (rolled back; calls fail until it passes) */

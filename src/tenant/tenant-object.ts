@@ -124,6 +124,10 @@ export class Tenant extends DurableObject<Bindings> {
       ].map(purges),
       { dueAt: () => this.#desk.dueAt(), runDue: (_, owner) => this.#desk.startPending(owner) },
       {
+        dueAt: () => this.#desk.reviveDueAt(),
+        runDue: (now, owner) => this.#desk.revive(owner, now),
+      },
+      {
         dueAt: () => this.#payouts.dueAt(),
         runDue: (_, owner) => this.#payouts.startPending(owner),
       },

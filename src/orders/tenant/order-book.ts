@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import type { Source } from "../order";
-import { OrderRun, pendingStarts, type RunState } from "../runs";
+import { liveRuns, OrderRun, pendingStarts, type RunState } from "../runs";
 import { RecordBook } from "../../kernel/stored-rows";
 import { jsonColumn, row, rows } from "../../tenant/sql";
 
@@ -22,7 +22,7 @@ const PURGE_BATCH = 500;
 
 /**
  * The tables as of step 5 of `schema.ts` (change them with a new step); later steps add `start_at`,
- * `settled_on` and `settled_to` to `order_runs`, with their indexes.
+ * `settled_on`, `settled_to` and `live` to `order_runs`, with their indexes.
  */
 export const ORDER_BOOK_TABLES = [
   `CREATE TABLE IF NOT EXISTS order_runs (source TEXT NOT NULL, order_id TEXT NOT NULL, state TEXT NOT NULL,
@@ -53,7 +53,29 @@ export class OrderBook extends RecordBook<RunState, OrderRun> {
     this.store(checked, checked.orderId, pendingStarts(checked).length > 0, {
       settled_on: checked.settlement?.date ?? null,
       settled_to: checked.settlement?.accountNo ?? null,
+      live: liveRuns(checked).length > 0 ? 1 : 0,
     });
+  }
+
+  /** Records with a run under way, unchanged since `before` (ISO), longest silent first. */
+  silent(before: string, limit: number): OrderRun[] {
+    return rows(
+      this.sql,
+      RunRow,
+      "SELECT data FROM order_runs WHERE live = 1 AND updated_at < ? ORDER BY updated_at LIMIT ?",
+      before,
+      limit,
+    );
+  }
+
+  /** When the longest silent run under way last changed (epoch ms), or null when none is. */
+  oldestLive(): number | null {
+    const r = row(
+      this.sql,
+      OldestRow,
+      "SELECT MIN(updated_at) AS run, NULL AS seen FROM order_runs WHERE live = 1",
+    );
+    return r?.run == null ? null : Date.parse(r.run);
   }
 
   /** Orders whose own run has not ended, and every order with refunds (the caller checks those). */

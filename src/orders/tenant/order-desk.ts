@@ -8,7 +8,7 @@
  * concurrent deliveries of one order start one run; an instance not yet made is started by the
  * alarm. See docs/design/order-runs.md.
  */
-import type { Bindings } from "../../kernel/config";
+import { readConfig, type Bindings } from "../../kernel/config";
 import { log } from "../../kernel/log";
 import { InstanceStarts } from "../../kernel/stored-rows";
 import { ADAPTERS } from "../adapters/adapters";
@@ -21,6 +21,7 @@ import {
 } from "../adapters/source";
 import {
   applyEvent,
+  liveRuns,
   pendingStarts,
   runInstanceId,
   type Intake,
@@ -42,6 +43,25 @@ import type { ShopPins } from "./shop-pins";
 
 /** Whom a run is started for: the tenant, under its current registration. */
 export type RunOwner = Pick<RunParams, "tenant" | "registration">;
+
+/** Runs one alarm checks at most: each costs the engine a status read, maybe a termination. */
+const REVIVE_BATCH = 20;
+/** Revivals of one run before it fails for the operator: a run the engine keeps losing. */
+const MAX_REVIVALS = 3;
+/** What the engine says of an instance it is moving, or one the operator paused. */
+const MOVING = new Set(["waiting", "paused", "waitingForPause"]);
+
+/** The next attempt of a run the engine lost, or its failure once lost `MAX_REVIVALS` times. */
+function reviveRun(target: OrderRun | RefundRun, order: boolean, engine: string, at: string) {
+  const revivals = target.steps.filter((x) => x.name === "revive").length;
+  target.steps.push({ name: "revive", at, ok: true, result: { engine } });
+  if (revivals < MAX_REVIVALS) {
+    Object.assign(target, { state: "received", attempt: target.attempt + 1, started: false });
+    return;
+  }
+  const detail = `The Workflow engine lost this run ${revivals + 1} times (last: ${engine}); retry it once the engine is healthy.`;
+  Object.assign(target, { state: "failed", error: order ? { step: "revive", detail } : detail });
+}
 
 /** What a webhook did: 202 when it started or changed a run, 200 otherwise. */
 export interface WebhookIntake {
@@ -89,6 +109,53 @@ export class OrderDesk {
   /** When the alarm should start waiting runs, or null: from the stored rows only. */
   dueAt(): number | null {
     return this.book.startDueAt();
+  }
+
+  /** When the longest silent run under way is due for `revive`, or null when none is. */
+  reviveDueAt(): number | null {
+    const oldest = this.book.oldestLive();
+    return oldest === null ? null : oldest + readConfig(this.env).runStallMs;
+  }
+
+  /**
+   * Starts the next attempt of each run silent for the stall bound whose instance the engine is
+   * not moving: lost in a crash the runtime did not resume, or ended without its last report.
+   * The old instance is terminated first; the steps' references make the new attempt exactly once.
+   */
+  async revive(owner: RunOwner, now: number): Promise<void> {
+    const stallMs = readConfig(this.env).runStallMs;
+    const at = new Date(now).toISOString();
+    for (const run of this.book.silent(new Date(now - stallMs).toISOString(), REVIVE_BATCH)) {
+      const lost: { refundId: string | null; engine: string }[] = [];
+      for (const live of liveRuns(run)) {
+        const id = await runInstanceId({ ...owner, ...run, refundId: live.refundId }, live.attempt);
+        const engine = await this.#engineStatus(id);
+        if (MOVING.has(engine)) continue;
+        await this.env.ORDER_TO_INVOICE.get(id)
+          .then((i) => i.terminate())
+          .catch(() => undefined);
+        lost.push({ refundId: live.refundId, engine });
+      }
+      // Stamped even when the engine is moving it: checked again a stall bound from now.
+      this.#update(run.source, run.orderId, null, (r) => {
+        for (const { refundId, engine } of lost) {
+          const target = refundId === null ? r : r.refunds.find((x) => x.refund.id === refundId);
+          if (target) reviveRun(target, refundId === null, engine, at);
+        }
+      });
+      if (lost.length > 0)
+        log.warn("run-revived", { tenant: owner.tenant, orderId: run.orderId, lost });
+    }
+    await this.startPending(owner);
+  }
+
+  /** The engine's status of instance `id`; `missing` when it has none by that id. */
+  async #engineStatus(id: string): Promise<string> {
+    try {
+      return (await (await this.env.ORDER_TO_INVOICE.get(id)).status()).status;
+    } catch {
+      return "missing";
+    }
   }
 
   /**
