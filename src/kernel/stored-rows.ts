@@ -255,3 +255,39 @@ export class InstanceStarts {
     return "made";
   }
 }
+
+/** What an engine says of an instance it is moving, or of one an operator paused. */
+const MOVING = new Set(["waiting", "paused", "waitingForPause"]);
+/** Revivals of one run before it fails for the operator: an engine that keeps losing it. */
+export const MAX_REVIVALS = 3;
+
+/**
+ * Null while the engine moves instance `id`; else its status (`missing`: no such instance), the
+ * instance terminated first, so a revived run's next attempt is the only one left.
+ */
+export async function lostInstance<P>(workflow: Workflow<P>, id: string): Promise<string | null> {
+  let engine: string;
+  try {
+    engine = (await (await workflow.get(id)).status()).status;
+  } catch {
+    return "missing";
+  }
+  if (MOVING.has(engine)) return null;
+  await workflow
+    .get(id)
+    .then((i) => i.terminate())
+    .catch(() => undefined);
+  return engine;
+}
+
+/** The `revive` step of a run the engine lost, and whether it was lost too often to go on. */
+export function reviveStep(steps: readonly { name: string }[], engine: string, at: string) {
+  const revivals = steps.filter((x) => x.name === "revive").length + 1;
+  return {
+    step: { name: "revive", at, ok: true, result: { engine } },
+    exhausted:
+      revivals > MAX_REVIVALS
+        ? `The Workflow engine lost this run ${revivals} times (last: ${engine}); retry it once the engine is healthy.`
+        : null,
+  };
+}

@@ -131,6 +131,10 @@ export class Tenant extends DurableObject<Bindings> {
         dueAt: () => this.#payouts.dueAt(),
         runDue: (_, owner) => this.#payouts.startPending(owner),
       },
+      {
+        dueAt: () => this.#payouts.reviveDueAt(),
+        runDue: (now, owner) => this.#payouts.revive(owner, now),
+      },
       { dueAt: () => this.#tokens.dueAt(), runDue: () => this.#tokens.renew() },
     );
     void ctx.blockConcurrencyWhile(() => this.#tokens.load());

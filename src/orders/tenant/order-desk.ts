@@ -10,7 +10,7 @@
  */
 import { readConfig, type Bindings } from "../../kernel/config";
 import { log } from "../../kernel/log";
-import { InstanceStarts } from "../../kernel/stored-rows";
+import { InstanceStarts, lostInstance, reviveStep } from "../../kernel/stored-rows";
 import { ADAPTERS } from "../adapters/adapters";
 import type { Source } from "../order";
 import {
@@ -46,21 +46,18 @@ export type RunOwner = Pick<RunParams, "tenant" | "registration">;
 
 /** Runs one alarm checks at most: each costs the engine a status read, maybe a termination. */
 const REVIVE_BATCH = 20;
-/** Revivals of one run before it fails for the operator: a run the engine keeps losing. */
-const MAX_REVIVALS = 3;
-/** What the engine says of an instance it is moving, or one the operator paused. */
-const MOVING = new Set(["waiting", "paused", "waitingForPause"]);
 
-/** The next attempt of a run the engine lost, or its failure once lost `MAX_REVIVALS` times. */
+/** The next attempt of a run the engine lost, or its failure once lost too often. */
 function reviveRun(target: OrderRun | RefundRun, order: boolean, engine: string, at: string) {
-  const revivals = target.steps.filter((x) => x.name === "revive").length;
-  target.steps.push({ name: "revive", at, ok: true, result: { engine } });
-  if (revivals < MAX_REVIVALS) {
+  const { step, exhausted } = reviveStep(target.steps, engine, at);
+  target.steps.push(step);
+  if (exhausted === null)
     Object.assign(target, { state: "received", attempt: target.attempt + 1, started: false });
-    return;
-  }
-  const detail = `The Workflow engine lost this run ${revivals + 1} times (last: ${engine}); retry it once the engine is healthy.`;
-  Object.assign(target, { state: "failed", error: order ? { step: "revive", detail } : detail });
+  else
+    Object.assign(target, {
+      state: "failed",
+      error: order ? { step: "revive", detail: exhausted } : exhausted,
+    });
 }
 
 /** What a webhook did: 202 when it started or changed a run, 200 otherwise. */
@@ -129,12 +126,8 @@ export class OrderDesk {
       const lost: { refundId: string | null; engine: string }[] = [];
       for (const live of liveRuns(run)) {
         const id = await runInstanceId({ ...owner, ...run, refundId: live.refundId }, live.attempt);
-        const engine = await this.#engineStatus(id);
-        if (MOVING.has(engine)) continue;
-        await this.env.ORDER_TO_INVOICE.get(id)
-          .then((i) => i.terminate())
-          .catch(() => undefined);
-        lost.push({ refundId: live.refundId, engine });
+        const engine = await lostInstance(this.env.ORDER_TO_INVOICE, id);
+        if (engine !== null) lost.push({ refundId: live.refundId, engine });
       }
       // Stamped even when the engine is moving it: checked again a stall bound from now.
       this.#update(run.source, run.orderId, null, (r) => {
@@ -147,15 +140,6 @@ export class OrderDesk {
         log.warn("run-revived", { tenant: owner.tenant, orderId: run.orderId, lost });
     }
     await this.startPending(owner);
-  }
-
-  /** The engine's status of instance `id`; `missing` when it has none by that id. */
-  async #engineStatus(id: string): Promise<string> {
-    try {
-      return (await (await this.env.ORDER_TO_INVOICE.get(id)).status()).status;
-    } catch {
-      return "missing";
-    }
   }
 
   /**

@@ -36,6 +36,9 @@ export const PAYOUT_START_RETRY_MS = 5_000;
 const RecordRow = z.object({ data: jsonColumn(PayoutRecord) }).transform((r) => r.data);
 const ClaimRow = z.object({ payout_id: z.string() });
 const OldestRow = z.object({ oldest: z.string().nullable() });
+/** An attempt whose instance exists and has not ended; through the state index. */
+const UNDER_WAY =
+  "state IN ('received', 'running', 'reversing') AND json_extract(data, '$.started') = 1";
 const UnpaidRow = z.object({ data: jsonColumn(OrderRun) }).transform((r) => r.data);
 
 export class PayoutBook extends RecordBook<PayoutState, PayoutRecord> {
@@ -114,6 +117,27 @@ export class PayoutBook extends RecordBook<PayoutState, PayoutRecord> {
       bankAccount,
       limit,
     );
+  }
+
+  /** Started attempts under way, unchanged since `before` (ISO), longest silent first. */
+  silent(before: string, limit: number): PayoutRecord[] {
+    return rows(
+      this.sql,
+      RecordRow,
+      `SELECT data FROM payouts WHERE ${UNDER_WAY} AND updated_at < ? ORDER BY updated_at LIMIT ?`,
+      before,
+      limit,
+    );
+  }
+
+  /** When the longest silent attempt under way last changed (epoch ms), or null. */
+  oldestLive(): number | null {
+    const oldest = row(
+      this.sql,
+      OldestRow,
+      `SELECT MIN(updated_at) AS oldest FROM payouts WHERE ${UNDER_WAY}`,
+    )?.oldest;
+    return oldest == null ? null : Date.parse(oldest);
   }
 
   dueAt(): number | null {

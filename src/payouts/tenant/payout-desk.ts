@@ -4,7 +4,8 @@
  * attempt (matched and claimed in one synchronous stretch), reports, retries and views. It reads
  * the order book, never writes it. How this books each payout exactly once: docs/payouts.md.
  */
-import type { Bindings } from "../../kernel/config";
+import { readConfig, type Bindings } from "../../kernel/config";
+import { log } from "../../kernel/log";
 import type { Source } from "../../orders/order";
 import { matchPayout } from "../match";
 import { confirmable } from "../rules";
@@ -22,7 +23,7 @@ import {
 } from "../records";
 import { payoutView, unpaidView, type PayoutView, type UnpaidOrder } from "../view";
 import { fail, ok, type Outcome } from "../../kernel/outcome";
-import { InstanceStarts } from "../../kernel/stored-rows";
+import { InstanceStarts, lostInstance, reviveStep } from "../../kernel/stored-rows";
 import type { OrderBook } from "../../orders/tenant/order-book";
 import type { RunOwner } from "../../orders/tenant/order-desk";
 import type { OrderSettings } from "../../orders/tenant/order-settings";
@@ -37,6 +38,8 @@ const RELEASING: readonly PayoutState[] = [
   "needs-key",
   "not-itemised",
 ];
+/** Payouts one alarm checks at most (as `OrderDesk`'s runs). */
+const REVIVE_BATCH = 20;
 const RETRYABLE: readonly PayoutState[] = ["unmatched", "failed", "needs-key"];
 
 export class PayoutDesk {
@@ -77,6 +80,49 @@ export class PayoutDesk {
       this.book.put(record);
     }
     return { intake, detail, view: record && payoutView(record) };
+  }
+
+  /** When the longest silent attempt under way is due for `revive`, or null when none is. */
+  reviveDueAt(): number | null {
+    const oldest = this.book.oldestLive();
+    return oldest === null ? null : oldest + readConfig(this.env).runStallMs;
+  }
+
+  /**
+   * Starts the next attempt of each payout silent for the stall bound whose instance the engine is
+   * not moving, as `OrderDesk.revive` does for order runs; a report of the lost one is dropped.
+   */
+  async revive(owner: RunOwner, now: number): Promise<void> {
+    const at = new Date(now).toISOString();
+    const before = new Date(now - readConfig(this.env).runStallMs).toISOString();
+    for (const r of this.book.silent(before, REVIVE_BATCH)) {
+      const id = await payoutInstanceId({ ...owner, ...r });
+      const engine = await lostInstance(this.env.PAYOUT_RECONCILIATION, id);
+      // Stamped even when the engine is moving it: checked again a stall bound from now.
+      if (engine === null) {
+        this.book.put({ ...r, updatedAt: at });
+        continue;
+      }
+      const { step, exhausted } = reviveStep(r.steps, engine, at);
+      const steps = [...r.steps, step];
+      this.book.put(
+        exhausted === null
+          ? {
+              ...again(r, r.state === "reversing" ? "reversing" : "received"),
+              steps,
+              updatedAt: at,
+            }
+          : {
+              ...r,
+              state: "failed",
+              error: { step: "revive", detail: exhausted },
+              steps,
+              updatedAt: at,
+            },
+      );
+      log.warn("run-revived", { tenant: owner.tenant, payoutId: r.payoutId, engine });
+    }
+    await this.startPending(owner);
   }
 
   /** Creates the Workflow instances of attempts that have none yet; true when some still wait. */

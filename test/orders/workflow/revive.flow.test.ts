@@ -4,14 +4,22 @@
  * attempt settles the order exactly once, and a run still reporting is left alone.
  */
 import { env } from "cloudflare:workers";
-import { introspectWorkflowInstance, runInDurableObject } from "cloudflare:test";
+import {
+  introspectWorkflow,
+  introspectWorkflowInstance,
+  runInDurableObject,
+} from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { corpus } from "../../fixtures/orders/shopify";
 import { restoreClock, skipAhead } from "../../helpers/clock";
-import { shopTenant, waitFor } from "../../helpers/orders";
+import { shopTenant, waitFor, type ShopTenant } from "../../helpers/orders";
 import { DEFAULT_RUN_STALL_SECONDS } from "../../../src/kernel/config";
 import { tenantName, tenantStub } from "../../../src/kernel/stubs";
 import { runInstanceId } from "../../../src/orders/runs";
+import { payoutInstanceId } from "../../../src/payouts/records";
+import type { PayoutView } from "../../../src/payouts/view";
+import { payoutPaid, plainOrder } from "../../fixtures/orders/payouts";
+import { gw } from "../../helpers/gateway";
 
 const order = corpus().find((c) => c.currency === "NOK");
 if (!order) throw new Error("the Shopify corpus has no NOK order");
@@ -19,19 +27,29 @@ const orderId = String(order.payload.id);
 
 afterEach(restoreClock);
 
+/** The tenant's object and its registration, which names its runs' instances. */
+async function tenantOf(t: ShopTenant) {
+  const name = tenantName(t.environment, t.client);
+  const stub = tenantStub(env, name);
+  const [r] = await runInDurableObject(stub, (_o, state) =>
+    state.storage.sql
+      .exec<{ id: string }>("SELECT registration_id AS id FROM registration")
+      .toArray(),
+  );
+  return {
+    name,
+    registration: String(r?.id),
+    alarm: () => runInDurableObject(stub, (o) => o.alarm()),
+  };
+}
+
 describe("a run the engine stopped moving", () => {
   it("is revived by the alarm after the stall bound, and its next attempt settles the order once", async () => {
     const t = await shopTenant();
-    const tenant = tenantStub(env, tenantName(t.environment, t.client));
-    const alarm = () => runInDurableObject(tenant, (o) => o.alarm());
-    const [registration] = await runInDurableObject(tenant, (_o, state) =>
-      state.storage.sql
-        .exec<{ id: string }>("SELECT registration_id AS id FROM registration")
-        .toArray(),
-    );
+    const { name, registration, alarm } = await tenantOf(t);
     const params = {
-      tenant: tenantName(t.environment, t.client),
-      registration: String(registration?.id),
+      tenant: name,
+      registration,
       source: "shopify" as const,
       orderId,
       refundId: null,
@@ -70,5 +88,50 @@ describe("a run the engine stopped moving", () => {
     const invoices = await t.rows("/OutgoingInvoices");
     expect(invoices).toHaveLength(1);
     expect(invoices[0]).toEqual(expect.objectContaining({ InvoiceNo: run.invoiceNo, Balance: 0 }));
+  });
+
+  it("a payout run the engine stopped moving is revived too: its next attempt books the deposit once", async () => {
+    const t = await shopTenant();
+    const { name, registration, alarm } = await tenantOf(t);
+    {
+      await using runs = await introspectWorkflow(env.ORDER_TO_INVOICE);
+      expect((await t.send("standard", plainOrder("o-1", "1000.00"))).status).toBe(202);
+      for (const i of await runs.get()) await i.waitForStatus("complete");
+    }
+    const params = { tenant: name, registration, source: "standard" as const, payoutId: "po_1" };
+    await using stuck = await introspectWorkflowInstance(
+      env.PAYOUT_RECONCILIATION,
+      await payoutInstanceId({ ...params, attempt: 1 }),
+    );
+    await stuck.modify(async (m) => {
+      await m.mockStepError({ name: "task" }, new Error("worker crashed"));
+    });
+    await using next = await introspectWorkflowInstance(
+      env.PAYOUT_RECONCILIATION,
+      await payoutInstanceId({ ...params, attempt: 2 }),
+    );
+    const event = payoutPaid("po_1", [
+      { type: "charge", orderId: "o-1", amount: "1000.00", fee: "24.00" },
+    ]);
+    expect((await t.send("standard", event)).status).toBe(202);
+    const read = async () =>
+      (await (
+        await gw("/payouts/standard/po_1", { headers: { authorization: `Bearer ${t.gatewayKey}` } })
+      ).json()) as PayoutView;
+    await alarm();
+    expect(await read()).toMatchObject({ state: "received", attempt: 1 });
+
+    await skipAhead(DEFAULT_RUN_STALL_SECONDS * 1000 + 1000);
+    await alarm();
+    await restoreClock();
+    await expect(next.waitForStatus("complete")).resolves.toBeUndefined();
+    const p = await read();
+    expect(p).toMatchObject({ state: "booked", attempt: 2, amount: "976.00" });
+    expect(p.steps[0]).toMatchObject({ name: "revive" });
+    // One posting on the bank account, the deposit: the lost attempt posted nothing twice.
+    const bank = await t.rows(
+      "/AccountTransactions?accountNos=1920&fromDate=2000-01-01&toDate=2099-12-31",
+    );
+    expect(bank.map((r) => Number(r.Amount))).toEqual([976]);
   });
 });
