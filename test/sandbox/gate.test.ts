@@ -285,6 +285,9 @@ describe("v2 gate: injected faults", () => {
       expect(res.headers.get("retry-after")).toBe("3");
     }
     expect((await s.api("/ClientIntegrationInformation")).status).toBe(200);
+    // Counted apart too, so a soak tells injected 429s from the rate limit's own.
+    const stats = await control<{ throttled: number; throttledInjected: number }>("GET", "/stats");
+    expect(stats).toMatchObject({ throttled: 3, throttledInjected: 3 });
   });
 
   it("adds the configured latency: an admitted call is held while the control API answers", async () => {

@@ -476,6 +476,8 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     return {
       requests: n("requests"),
       throttled: n("throttled"),
+      /** Of `throttled`, the 429s a `throttle` fault answered, not the rate limit. */
+      throttledInjected: n("throttledInjected"),
       tokenRequests: { total: n("tokenRequests"), byClient },
       tokensIssued: n("tokensIssued"),
       rejected: {
@@ -527,6 +529,7 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
         return { kind: fault.afterHandling ? "fault-lose-answer" : "fault-drop" };
       if (fault.kind === "error") return { kind: "fault-error", status: fault.status };
       this.#count("throttled");
+      this.#count("throttledInjected");
       return { kind: "throttled", retryAfterSeconds: fault.retryAfterSeconds };
     }
     const application = this.#application(environment, subscriptionKey);

@@ -184,6 +184,7 @@ export const controlRoutes = new Hono<SandboxApp>()
     return c.json({
       requests: sum((s) => s.requests),
       throttled: sum((s) => s.throttled),
+      throttledInjected: sum((s) => s.throttledInjected),
       tokensIssued: sum((s) => s.tokensIssued),
       tokenRequests: {
         total: sum((s) => s.tokenRequests.total),
