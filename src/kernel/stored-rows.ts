@@ -256,6 +256,28 @@ export class InstanceStarts {
   }
 }
 
+/** Runs remembered at most: the oldest seen goes first. */
+const MAX_PULSES = 10_000;
+
+/**
+ * When each run's instance was last seen calling, in memory only: a run waiting for permits is
+ * silent in its reports but not here, and a crash forgets it as the local runtime forgets the run.
+ */
+export class Pulses {
+  readonly #at = new Map<string, number>();
+
+  beat(id: string, now: number): void {
+    this.#at.delete(id);
+    this.#at.set(id, now);
+    if (this.#at.size > MAX_PULSES) this.#at.delete(this.#at.keys().next().value ?? id);
+  }
+
+  /** Whether instance `id` called within `ms` of `now`. */
+  recent(id: string, now: number, ms: number): boolean {
+    return now - (this.#at.get(id) ?? -Infinity) < ms;
+  }
+}
+
 /** What an engine says of an instance it is moving, or of one an operator paused. */
 const MOVING = new Set(["waiting", "paused", "waitingForPause"]);
 /** Revivals of one run before it fails for the operator: an engine that keeps losing it. */

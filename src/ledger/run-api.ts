@@ -144,7 +144,13 @@ export function runApi(
       let res: Response;
       try {
         res = await loggedUpstream(
-          { env, environment, config: config.config, tenant, credential: { registration } },
+          {
+            env,
+            environment,
+            config: config.config,
+            tenant,
+            credential: { registration, run: runId },
+          },
           {
             method,
             path: p,

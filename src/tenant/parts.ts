@@ -16,6 +16,7 @@ import type { ReferenceCache } from "../v2/tenant/reference-cache";
 import type { RequestLog } from "../request-log/tenant-rows";
 import type { ShopPins } from "../orders/tenant/shop-pins";
 import type { SharedCalls } from "../orders/tenant/shared-calls";
+import type { Pulses } from "../kernel/stored-rows";
 import type { StripeKeys } from "../payouts/tenant/stripe-key";
 import { nameOf, type Registration, type TenantRecord } from "./registration";
 import type { TokenKeeper } from "../upstream/tenant/token-keeper";
@@ -44,6 +45,7 @@ export interface TenantParts {
   readonly toolCalls: ToolCalls;
   readonly grants: AssistantGrants;
   readonly shared: SharedCalls;
+  readonly pulses: Pulses;
   /** Empties every table of every module in one transaction (the tenant's removal). */
   wipe(): void;
   /** Sets the object's one alarm to the earliest due time of the modules' stored work. */

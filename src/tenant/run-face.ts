@@ -20,7 +20,8 @@ import type { Access } from "../upstream/tenant/token-keeper";
 
 /** What a run may do with its tenant's object: its port, and tokens for its API calls. */
 export interface RunHolder extends OrderRunPort, PayoutRunPort {
-  access(): Promise<Outcome<Access>>;
+  /** A token for a call of run instance `run`, seen alive by this (`Pulses`). */
+  access(run?: string): Promise<Outcome<Access>>;
 }
 
 /** What `Tenant.forRun` hands out: a `RunFace` or a `GoneRunFace`. */
@@ -28,7 +29,7 @@ export type RunHolderFace = RunHolder & RpcTarget;
 
 type RunParts = Pick<
   TenantParts,
-  "tokens" | "desk" | "settings" | "known" | "payouts" | "stripeKeys" | "shared" | "arm"
+  "tokens" | "desk" | "settings" | "known" | "payouts" | "stripeKeys" | "shared" | "arm" | "pulses"
 >;
 
 /** The one check of a run's registration, taken anew for each call: `forRun(r).runReport(…)`. */
@@ -50,7 +51,8 @@ class RunFace extends RpcTarget implements RunHolder {
     this.#owner = owner;
   }
 
-  async access(): Promise<Outcome<Access>> {
+  async access(run?: string): Promise<Outcome<Access>> {
+    if (run !== undefined) this.#parts.pulses.beat(run, Date.now());
     return this.#parts.tokens.access();
   }
 

@@ -41,6 +41,7 @@ import { WriteConfirmations } from "../assistants/tenant/write-confirmations";
 import { tokenSource } from "../upstream/tenant/token-source";
 import { WatcherFace } from "../events/watcher/watcher-face";
 import { purges, StoredWorks } from "./stored-work";
+import { Pulses } from "../kernel/stored-rows";
 
 /**
  * Its public members are only the faces, `invalidate`, `receiveWebhook` and `alarm`: any of them is
@@ -69,6 +70,7 @@ export class Tenant extends DurableObject<Bindings> {
   readonly #enrolment: Enrolment;
   readonly #work: StoredWorks;
   readonly #shared: SharedCalls;
+  readonly #pulses: Pulses;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -82,7 +84,15 @@ export class Tenant extends DurableObject<Bindings> {
     this.#pins = new ShopPins(sql);
     this.#paymentRefs = new PaymentRefs(sql);
     this.#stripeKeys = new StripeKeys(sql, this.#sealer);
-    this.#payouts = new PayoutDesk(sql, env, this.#settings, new OrderBook(sql), this.#paymentRefs);
+    this.#pulses = new Pulses();
+    this.#payouts = new PayoutDesk(
+      sql,
+      env,
+      this.#settings,
+      new OrderBook(sql),
+      this.#paymentRefs,
+      this.#pulses,
+    );
     this.#desk = new OrderDesk(
       sql,
       env,
@@ -90,6 +100,7 @@ export class Tenant extends DurableObject<Bindings> {
       this.#pins,
       this.#payouts,
       this.#paymentRefs,
+      this.#pulses,
     );
     this.#known = new KnownIds(sql, this.#settings);
     this.#shared = new SharedCalls(sql, env, this.#desk.book);
@@ -184,6 +195,7 @@ export class Tenant extends DurableObject<Bindings> {
       toolCalls: this.#toolCalls,
       grants: this.#grants,
       shared: this.#shared,
+      pulses: this.#pulses,
       wipe: () => ctx.storage.transactionSync(() => kept.forEach((m) => m.clear())),
       arm: () => this.#arm(),
     };

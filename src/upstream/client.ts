@@ -43,7 +43,10 @@ export interface UpstreamCaller {
   tenant: TenantName;
   /** Checked by the tenant's object before anything is spent. */
   credential:
-    { gatewayKey: string } | { registration: string } | { grant: string } | { watcher: string };
+    | { gatewayKey: string }
+    | { registration: string; run?: string }
+    | { grant: string }
+    | { watcher: string };
   accessCache?: AccessCache;
   lane?: Lane;
 }
@@ -104,7 +107,9 @@ export async function callUpstream(
           )
         : "watcher" in credential
           ? asWatcher(caller.env, caller.tenant, (f) => f.access(credential.watcher))
-          : asRun(caller.env, caller.tenant, credential.registration, (f) => f.access()));
+          : asRun(caller.env, caller.tenant, credential.registration, (f) =>
+              f.access(credential.run),
+            ));
     if (!access.ok) throw problemOf(access.error);
     return access.value;
   };

@@ -10,7 +10,7 @@
  */
 import { readConfig, type Bindings } from "../../kernel/config";
 import { log } from "../../kernel/log";
-import { InstanceStarts, lostInstance, reviveStep } from "../../kernel/stored-rows";
+import { InstanceStarts, lostInstance, reviveStep, type Pulses } from "../../kernel/stored-rows";
 import { ADAPTERS } from "../adapters/adapters";
 import type { Source } from "../order";
 import {
@@ -99,6 +99,7 @@ export class OrderDesk {
     private readonly pins: ShopPins,
     private readonly payouts: Pick<PayoutDesk, "take" | "startPending">,
     private readonly refs: Pick<PaymentRefs, "link">,
+    private readonly pulses: Pulses,
   ) {
     this.book = new OrderBook(sql);
   }
@@ -126,6 +127,7 @@ export class OrderDesk {
       const lost: { refundId: string | null; engine: string }[] = [];
       for (const live of liveRuns(run)) {
         const id = await runInstanceId({ ...owner, ...run, refundId: live.refundId }, live.attempt);
+        if (this.pulses.recent(id, now, stallMs)) continue;
         const engine = await lostInstance(this.env.ORDER_TO_INVOICE, id);
         if (engine !== null) lost.push({ refundId: live.refundId, engine });
       }

@@ -23,7 +23,7 @@ import {
 } from "../records";
 import { payoutView, unpaidView, type PayoutView, type UnpaidOrder } from "../view";
 import { fail, ok, type Outcome } from "../../kernel/outcome";
-import { InstanceStarts, lostInstance, reviveStep } from "../../kernel/stored-rows";
+import { InstanceStarts, lostInstance, reviveStep, type Pulses } from "../../kernel/stored-rows";
 import type { OrderBook } from "../../orders/tenant/order-book";
 import type { RunOwner } from "../../orders/tenant/order-desk";
 import type { OrderSettings } from "../../orders/tenant/order-settings";
@@ -53,6 +53,7 @@ export class PayoutDesk {
     private readonly settings: OrderSettings,
     private readonly orders: OrderBook,
     private readonly refs: Pick<PaymentRefs, "orderOf">,
+    private readonly pulses: Pulses,
   ) {
     this.book = new PayoutBook(sql);
   }
@@ -94,10 +95,13 @@ export class PayoutDesk {
    */
   async revive(owner: RunOwner, now: number): Promise<void> {
     const at = new Date(now).toISOString();
-    const before = new Date(now - readConfig(this.env).runStallMs).toISOString();
+    const stallMs = readConfig(this.env).runStallMs;
+    const before = new Date(now - stallMs).toISOString();
     for (const r of this.book.silent(before, REVIVE_BATCH)) {
       const id = await payoutInstanceId({ ...owner, ...r });
-      const engine = await lostInstance(this.env.PAYOUT_RECONCILIATION, id);
+      const engine = this.pulses.recent(id, now, stallMs)
+        ? null
+        : await lostInstance(this.env.PAYOUT_RECONCILIATION, id);
       // Stamped even when the engine is moving it: checked again a stall bound from now.
       if (engine === null) {
         this.book.put({ ...r, updatedAt: at });

@@ -9,6 +9,7 @@ import { env } from "cloudflare:workers";
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { START_RETRY_MS } from "../../../src/orders/tenant/order-book";
+import { Pulses } from "../../../src/kernel/stored-rows";
 import { OrderDesk } from "../../../src/orders/tenant/order-desk";
 import type { OrderSettings } from "../../../src/orders/tenant/order-settings";
 import { coffeeOrder } from "../../fixtures/orders/coffee";
@@ -72,6 +73,7 @@ describe("order desk: starting runs", () => {
           startPending: async () => false,
         },
         { link: () => undefined },
+        new Pulses(),
       );
       for (const id of ["1001", "1002", "1003"])
         desk.book.put(applyEvent(null, "shopify", { kind: "paid", order: order(id) }, AT).run);

@@ -19,13 +19,16 @@ import { runInstanceId } from "../../../src/orders/runs";
 import { payoutInstanceId } from "../../../src/payouts/records";
 import type { PayoutView } from "../../../src/payouts/view";
 import { payoutPaid, plainOrder } from "../../fixtures/orders/payouts";
-import { gw } from "../../helpers/gateway";
+import { control, gw, stats } from "../../helpers/gateway";
 
 const order = corpus().find((c) => c.currency === "NOK");
 if (!order) throw new Error("the Shopify corpus has no NOK order");
 const orderId = String(order.payload.id);
 
-afterEach(restoreClock);
+afterEach(async () => {
+  await restoreClock();
+  await control("PUT", "/settings", { faults: [] });
+});
 
 /** The tenant's object and its registration, which names its runs' instances. */
 async function tenantOf(t: ShopTenant) {
@@ -88,6 +91,25 @@ describe("a run the engine stopped moving", () => {
     const invoices = await t.rows("/OutgoingInvoices");
     expect(invoices).toHaveLength(1);
     expect(invoices[0]).toEqual(expect.objectContaining({ InvoiceNo: run.invoiceNo, Balance: 0 }));
+  });
+
+  it("a run silent in its reports but still calling (each try of a failing step) is not revived", async () => {
+    const t = await shopTenant();
+    const { alarm } = await tenantOf(t);
+    await control("PUT", "/settings", {
+      faults: [{ kind: "error", status: 503, target: "api", path: "/Customers" }],
+    });
+    expect((await t.send("shopify", order.payload)).status).toBe(202);
+    await skipAhead(DEFAULT_RUN_STALL_SECONDS * 1000 + 1000);
+    // A try of the step after the skip: the run is seen calling on the moved clock.
+    const { requests } = await stats();
+    for (let i = 0; i < 200 && (await stats()).requests === requests; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect((await stats()).requests).toBeGreaterThan(requests);
+    await alarm();
+    const run = await waitFor(t, "shopify", orderId, ["received"]);
+    expect(run.attempt).toBe(1);
+    expect(run.steps.map((s) => s.name)).not.toContain("revive");
   });
 
   it("a payout run the engine stopped moving is revived too: its next attempt books the deposit once", async () => {
