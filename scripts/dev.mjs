@@ -16,6 +16,9 @@
 // run may stay silent before the alarm revives it), and LEDGERGATE_LOG_LEVEL the gateway's LOG_LEVEL (`warn` drops the request lines: under
 // `wrangler dev` each line goes through the inspector, about 2.7 ms of CPU a call).
 import { spawn } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { bin, localAddresses, root, wranglerEnv } from "./wrangler-env.mjs";
 
@@ -84,6 +87,49 @@ const workers = [
   },
 ];
 
+/**
+ * Removes this pair's entries from wrangler's dev registry when nothing listens on them any more:
+ * a pair killed (SIGKILL, a crash) leaves them behind, and a gateway started beside such an entry
+ * reached no sandbox for about 85 s after it. An entry a live pair still answers on is kept.
+ */
+async function dropStaleRegistryEntries() {
+  const dirs = [
+    process.env.WRANGLER_REGISTRY_PATH,
+    join(homedir(), ".config", ".wrangler", "registry"),
+    join(homedir(), ".wrangler", "registry"),
+  ].filter((d) => d && existsSync(d));
+  for (const dir of dirs)
+    for (const name of ["ledgergate", "ledgergate-sandbox"]) {
+      const file = join(dir, name);
+      let address;
+      try {
+        address = JSON.parse(readFileSync(file, "utf8")).debugPortAddress;
+      } catch {
+        continue;
+      }
+      if (typeof address === "string" && !(await listening(address))) rmSync(file, { force: true });
+    }
+}
+
+/** Whether something accepts a TCP connection on `host:port` within a second. */
+function listening(address) {
+  const [host, port] = [
+    address.slice(0, address.lastIndexOf(":")),
+    address.slice(address.lastIndexOf(":") + 1),
+  ];
+  return new Promise((resolve) => {
+    const socket = connect({ host, port: Number(port), timeout: 1000 });
+    const done = (up) => {
+      socket.destroy();
+      resolve(up);
+    };
+    socket.once("connect", () => done(true));
+    socket.once("timeout", () => done(false));
+    socket.once("error", () => done(false));
+  });
+}
+
+await dropStaleRegistryEntries();
 const children = workers.map(({ name, args }) => {
   const child = spawn(join(bin, "wrangler"), args, {
     cwd: root,
