@@ -34,7 +34,8 @@
 // `-- log` 10 only, `-- mcp` 12 only, `-- oauth` 13 only; the default is all but 11 (12 and 13 run
 // before 10, which restarts the Workers). `npm run bench -- margin` (bench/margin.mjs, not part of
 // all) compares pacing margins; `npm run bench -- payouts` (not part of all either: it settles 1,001
-// orders first, several minutes at 10 req/s) runs 11. Every figure comes from this one run,
+// orders first, several minutes at 10 req/s) runs 11; `npm run bench -- soak` (bench/soak.mjs, not
+// part of all: it kills its own Workers) runs 15, LEDGERGATE_SOAK_SECONDS long (180 by default). Every figure comes from this one run,
 // baseline included, and the run is saved to bench/results/ (`recording` in bench/lib.mjs). Not a
 // test: it asserts nothing.
 // The gateway runs at LOG_LEVEL warn unless LEDGERGATE_LOG_LEVEL says otherwise: no JSON line per
@@ -77,6 +78,7 @@ import { ordersBench } from "./orders.mjs";
 import { paceBench } from "./pace.mjs";
 import { payoutsBench } from "./payouts.mjs";
 import { referenceBench } from "./reference.mjs";
+import { soakBench } from "./soak.mjs";
 import { requestLogBench } from "./request-log.mjs";
 import { watcherBench } from "./watcher.mjs";
 import { down } from "./workers.mjs";
@@ -107,13 +109,14 @@ const PARTS = {
   mcp: ["mcp"],
   margin: ["margin"],
   payouts: ["payouts"],
+  soak: ["soak"],
 };
 const mode = process.argv[2] ?? "all";
 /** The gateway's LOG_LEVEL for the shared Workers (see above). */
 const LOG_LEVEL = process.env.LEDGERGATE_LOG_LEVEL || "warn";
 if (!Object.hasOwn(PARTS, mode)) {
   console.error(
-    `Usage: npm run bench [-- latency|load|orders|pace|reference|bursts|events|watcher|log|mcp|oauth|margin|payouts] (not ${mode})`,
+    `Usage: npm run bench [-- latency|load|orders|pace|reference|bursts|events|watcher|log|mcp|oauth|margin|payouts|soak] (not ${mode})`,
   );
   process.exit(2);
 }
@@ -131,6 +134,15 @@ if (PARTS[mode].includes("latency") && (await answers(`${FW}/v2/`))) {
 }
 
 const save = recording(mode);
+
+if (mode === "soak") {
+  // Kills and restarts its own pair on its own state, so it starts the Workers itself.
+  const print = await soakBench();
+  console.log(header());
+  print();
+  save();
+  process.exit(0);
+}
 
 if (mode === "margin") {
   // Restarts the gateway once per margin, so it starts the Workers itself.

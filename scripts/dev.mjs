@@ -107,7 +107,9 @@ async function dropStaleRegistryEntries() {
       } catch {
         continue;
       }
-      if (typeof address === "string" && !(await listening(address))) rmSync(file, { force: true });
+      if (typeof address !== "string" || (await listening(address))) continue;
+      rmSync(file, { force: true });
+      console.log(`Dropped ${name}'s stale dev-registry entry (nothing listens on ${address}).`);
     }
 }
 
@@ -130,7 +132,8 @@ function listening(address) {
 }
 
 await dropStaleRegistryEntries();
-const children = workers.map(({ name, args }) => {
+const children = [];
+function launch({ name, args }) {
   const child = spawn(join(bin, "wrangler"), args, {
     cwd: root,
     env,
@@ -147,8 +150,8 @@ const children = workers.map(({ name, args }) => {
     console.error(`[${name}] exited with ${code}; stopping.`);
     stop(code ?? 1);
   });
-  return child;
-});
+  children.push(child);
+}
 
 let stopping = false;
 function stop(code) {
@@ -160,7 +163,6 @@ function stop(code) {
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
-// Tell the user where things are once both answer.
 async function ready(url) {
   for (let i = 0; i < 240; i++) {
     try {
@@ -172,10 +174,13 @@ async function ready(url) {
   }
   return false;
 }
-if (
-  (await ready(`http://127.0.0.1:${sandboxPort}/_sandbox/keys`)) &&
-  (await ready(`http://127.0.0.1:${gatewayPort}/healthz`))
-) {
+// The sandbox first, the gateway once it answers: a gateway that starts before the sandbox is in the
+// dev registry may not see it arrive for a minute or more (after a crash, every /v2 call was 502).
+const [sandbox, gateway] = workers;
+launch(sandbox);
+const sandboxUp = await ready(`http://127.0.0.1:${sandboxPort}/_sandbox/keys`);
+launch(gateway);
+if (sandboxUp && (await ready(`http://127.0.0.1:${gatewayPort}/healthz`))) {
   console.log(
     `\nledgergate is running:\n  gateway  http://127.0.0.1:${gatewayPort}  (admin token: local-admin-token)\n  sandbox  http://127.0.0.1:${sandboxPort}  (control API: /_sandbox/keys, /_sandbox/clients, ...)\n`,
   );
