@@ -135,18 +135,10 @@ if (PARTS[mode].includes("latency") && (await answers(`${FW}/v2/`))) {
 
 const save = recording(mode);
 
-if (mode === "soak") {
-  // Kills and restarts its own pair on its own state, so it starts the Workers itself.
-  const print = await soakBench();
-  console.log(header());
-  print();
-  save();
-  process.exit(0);
-}
-
-if (mode === "margin") {
-  // Restarts the gateway once per margin, so it starts the Workers itself.
-  const print = await marginBench();
+// These start their Workers themselves: the margin restarts the gateway once per margin, the soak
+// kills and restarts its own pair on its own state.
+if (mode === "margin" || mode === "soak") {
+  const print = await (mode === "soak" ? soakBench() : marginBench());
   console.log(header());
   print();
   save();
