@@ -1597,6 +1597,8 @@ export interface components {
                 createdAt: string;
                 retiresAt: string | null;
             }[];
+            /** @description The tenant object's SQLite database, bytes: what its tables hold, bounded by their purges. */
+            storageBytes: number;
         };
         RotatedGatewayKey: {
             gatewayKey: string;

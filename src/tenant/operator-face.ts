@@ -123,6 +123,7 @@ export class OperatorFace extends RpcTarget {
       counters: { ...t.counters, keyChecks: p.keys.checks },
       callCounters: storedCounters(p.log.counters()),
       gatewayKeys: p.keys.list(Date.now()),
+      storageBytes: p.storage.sql.databaseSize,
     };
   }
 }

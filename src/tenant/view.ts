@@ -41,6 +41,10 @@ export const TenantView = z.strictObject({
   counters: Counters,
   callCounters: CallCounters,
   gatewayKeys: z.array(z.strictObject({ createdAt: z.string(), retiresAt: z.string().nullable() })),
+  storageBytes: z.int().meta({
+    description:
+      "The tenant object's SQLite database, bytes: what its tables hold, bounded by their purges.",
+  }),
 });
 export type TenantView = z.output<typeof TenantView>;
 
@@ -69,5 +73,6 @@ export function tenantView(d: TenantDescription, g: GovernorCounters): TenantVie
     },
     callCounters: d.callCounters,
     gatewayKeys: d.gatewayKeys,
+    storageBytes: d.storageBytes,
   };
 }

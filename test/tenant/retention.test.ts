@@ -2,18 +2,27 @@
  * Per-tenant retention (issue 11): the tenant object's single alarm purges order runs untouched for
  * longer than their retention and delivery records older than their window, through an index, and
  * keeps everything younger. Driven through a registered tenant and `runDurableObjectAlarm`; the
- * ages are set in storage, so no test waits for time to pass.
+ * ages are set in storage, so no test waits for time to pass. And the object's database size, as
+ * operators read it (`storageBytes`), which the soak reads at its start and end.
  */
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { corpus, shopifyCancelled } from "../fixtures/orders/shopify";
+import { ADMIN, gw } from "../helpers/gateway";
 import { shopTenant } from "../helpers/orders";
 
 const TENANT = env.TENANT;
 const DAY = 86_400_000;
 const [shop] = corpus();
 if (!shop) throw new Error("empty corpus");
+
+/** The tenant's `storageBytes` as operators read it in `GET /admin/tenants`. */
+async function listedBytes(name: string): Promise<number | undefined> {
+  const res = await gw("/admin/tenants", { headers: ADMIN });
+  const { tenants } = (await res.json()) as { tenants: { tenant: string; storageBytes: number }[] };
+  return tenants.find((x) => x.tenant === name)?.storageBytes;
+}
 
 describe("retention: the alarm purges old order runs and delivery records", () => {
   it("removes a run untouched for over 400 days and deliveries seen over 7 days ago; keeps the younger ones", async () => {
@@ -60,5 +69,28 @@ describe("retention: the alarm purges old order runs and delivery records", () =
     expect(left.events).toEqual(["evt-new"]);
     // Re-armed: the remaining records still have a purge ahead of them.
     expect(left.alarm).not.toBeNull();
+  });
+});
+
+describe("storage: what the tenant's object keeps, as operators see it", () => {
+  it("lists the object's database size, which grows with the runs it records", async () => {
+    const t = await shopTenant();
+    const stub = TENANT.get(TENANT.idFromName(t.name));
+    const size = () =>
+      runInDurableObject(stub, async (_i, state) => state.storage.sql.databaseSize);
+    const before = await listedBytes(t.name);
+    expect(before).toBe(await size());
+    for (let i = 0; i < 40; i++)
+      expect(
+        (
+          await t.send("shopify", shopifyCancelled({ ...shop.payload, id: 9_600_000 + i }), {
+            topic: "orders/cancelled",
+            eventId: `evt-size-${i}`,
+          })
+        ).status,
+      ).toBe(202);
+    const after = await listedBytes(t.name);
+    expect(after).toBe(await size());
+    expect(after).toBeGreaterThan(before ?? Infinity);
   });
 });
