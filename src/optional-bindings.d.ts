@@ -36,6 +36,12 @@ interface GatewayOptionalBindings {
    */
   RUN_STALL_SECONDS?: string;
   /**
+   * How long a delivery's queue message may go without its attempt being reported before the
+   * Events object's alarm sends it again, s. Unset: 900. `npm start` sets 120: the local queue
+   * loses the messages a crash interrupted.
+   */
+  EVENT_QUEUE_LEASE_SECONDS?: string;
+  /**
    * Operations `/v2` lets through although the catalog does not list them yet, passed on unchanged
    * and unchecked: `METHOD /Path/{param}` separated by commas or new lines, e.g.
    * `GET /NewThing, POST /NewThing/{id}/Action` (`v2/extra-operations.ts`). Unset: none.

@@ -47,7 +47,7 @@ export class Events extends DurableObject<Bindings> {
     this.#tenant = ownName(ctx);
     const tenant = this.#tenant ?? "unnamed";
     this.#log = new EventLog(sql);
-    this.#outbox = new Outbox(sql);
+    this.#outbox = new Outbox(sql, () => readConfig(this.env).eventQueueLeaseMs);
     this.#attempts = new AttemptLog(sql);
     this.#endpoints = new Endpoints(
       sql,

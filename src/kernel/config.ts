@@ -34,6 +34,8 @@ const COMMITTED_DEVELOPMENT_VALUES = {
 export const DEFAULT_WATCHER_CYCLE_SECONDS = 30;
 /** Longer than any step's silence while its engine moves it: 6 retries backing off ≈ 2 min. */
 export const DEFAULT_RUN_STALL_SECONDS = 600;
+/** Longer than any attempt (15 s) and any queue's wait for its consumer under a backlog. */
+export const DEFAULT_EVENT_QUEUE_LEASE_SECONDS = 900;
 
 function defaultWaits(): number[] {
   const parsed = parseSchedule(DEFAULT_RETRY_SCHEDULE);
@@ -103,6 +105,7 @@ const ConfigBindings = z.object({
     .catch(() => defaultWaits()),
   WATCHER_CYCLE_SECONDS: Count(DEFAULT_WATCHER_CYCLE_SECONDS),
   RUN_STALL_SECONDS: Count(DEFAULT_RUN_STALL_SECONDS),
+  EVENT_QUEUE_LEASE_SECONDS: Count(DEFAULT_EVENT_QUEUE_LEASE_SECONDS),
   EVENT_ENDPOINTS_ALLOW_LOOPBACK: z.string().optional().catch(undefined),
   V2_EXTRA_OPERATIONS: z.string().optional().catch(undefined),
   MCP_ALLOWED_ORIGINS: z.string().optional().catch(undefined),
@@ -141,6 +144,7 @@ const GatewayConfig = ConfigBindings.transform((b) => ({
   eventRetryWaits: b.EVENT_RETRY_SCHEDULE,
   watcherFloorMs: b.WATCHER_CYCLE_SECONDS * 1000,
   runStallMs: b.RUN_STALL_SECONDS * 1000,
+  eventQueueLeaseMs: b.EVENT_QUEUE_LEASE_SECONDS * 1000,
   // `http://` loopback webhook endpoints only if the var says `true` *and* SANDBOX is bound: a
   // `[vars]` block copied into a deploy carries the var, never the binding.
   eventEndpointsAllowLoopback: b.EVENT_ENDPOINTS_ALLOW_LOOPBACK === "true" && Boolean(b.SANDBOX),

@@ -1,6 +1,7 @@
 /**
  * The `Events` object on its own (`src/events/events-object.ts`): one event per de-duplication key
- * whoever records it, what survives an eviction, the alarm's purge after 30 days, an endpoint
+ * whoever records it, what survives an eviction, a queued delivery whose attempt never came back
+ * sent again after the lease (once), the alarm's purge after 30 days, an endpoint
  * failing for days disabled with a notice, a replay bounded by the rounds still open to its
  * endpoint, an object reached by a name that is not a tenant's, and its storage layout. Each test
  * its own tenant name; the clock moves forward only.
@@ -11,6 +12,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { DISABLE_AFTER_MS } from "../../src/events/object/dispatch";
 import { EVENT_RETENTION_MS } from "../../src/events/object/log";
 import { MAX_REPLAY_EVENTS } from "../../src/events/object/replays";
+import { DEFAULT_EVENT_QUEUE_LEASE_SECONDS } from "../../src/kernel/config";
 import { storedVersion } from "../../src/kernel/migrations";
 import { readFeed } from "../../src/events/feed";
 import type { EventDraft } from "../../src/events/types";
@@ -67,6 +69,32 @@ describe("Events object", () => {
     await skipAhead(31_000);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(queue.messages.map((m) => m.endpoint)).toEqual([ep.id]);
+  });
+
+  it("sends again, once, a queued delivery whose attempt never came back (lost with a crash), after the lease", async () => {
+    const queue = captureQueue();
+    const receiver = installReceiver();
+    const t = await tenant();
+    const stub = eventsStub(env, tenantName("demo", t.client));
+    const url = `https://hooks.${t.client}.example.com/in`;
+    const ep = await addEndpoint(t.gatewayKey, { url });
+    await stub.record([draft("lost-in-flight")]);
+    // The queue took the message, and the host died before the consumer reported its attempt.
+    const [lost] = queue.take();
+    expect(lost?.endpoint).toBe(ep.id);
+    const lease = DEFAULT_EVENT_QUEUE_LEASE_SECONDS * 1000;
+    await skipAhead(lease - 60_000);
+    await runDurableObjectAlarm(stub);
+    expect(queue.take()).toEqual([]);
+    await skipAhead(61_000);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const again = queue.take();
+    expect(again.map((m) => [m.event, m.endpoint, m.round])).toEqual([
+      [lost?.event, ep.id, (lost?.round ?? 0) + 1],
+    ]);
+    // The lost message turning up after all is of an older round: dropped, so one attempt only.
+    await consume([lost as NonNullable<typeof lost>, ...again]);
+    expect(receiver.at(url)).toHaveLength(1);
   });
 
   it("disables an endpoint whose every attempt failed for days, with a notice in the request log", async () => {

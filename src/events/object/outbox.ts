@@ -12,8 +12,6 @@ import { row, rows } from "../../tenant/sql";
 
 /** A delivery written and not marked queued within this is sent by the sweep, ms. */
 export const SWEEP_GRACE_MS = 30_000;
-/** A queued delivery whose attempt was not reported this long after it was due goes again, ms. */
-export const QUEUE_LEASE_MS = 15 * 60_000;
 
 const Row = z.object({
   event_id: z.string(),
@@ -41,7 +39,11 @@ export interface AttemptOutcome {
 type Ref = Pick<DeliveryMessage, "event" | "endpoint" | "round">;
 
 export class Outbox {
-  constructor(private readonly sql: SqlStorage) {}
+  /** `leaseMs()`: how long a queued delivery's attempt may go unreported before it goes again. */
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly leaseMs: () => number,
+  ) {}
 
   /** Opens a new round of (event, endpoint) from its first attempt; answers its message. */
   open(event: string, endpoint: string, trigger: AttemptTrigger, now: number): Ref {
@@ -105,7 +107,7 @@ export class Outbox {
     for (const m of sent)
       this.sql.exec(
         "UPDATE deliveries SET queued = 1, due_at = ? WHERE event_id = ? AND endpoint_id = ? AND round = ?",
-        now + QUEUE_LEASE_MS,
+        now + this.leaseMs(),
         m.event,
         m.endpoint,
         m.round,
@@ -163,7 +165,7 @@ export class Outbox {
   waitUntil(d: DeliveryRow, at: number): void {
     this.sql.exec(
       "UPDATE deliveries SET due_at = ? WHERE event_id = ? AND endpoint_id = ?",
-      at + QUEUE_LEASE_MS,
+      at + this.leaseMs(),
       d.event_id,
       d.endpoint_id,
     );
