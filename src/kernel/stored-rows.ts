@@ -281,7 +281,7 @@ export class Pulses {
 /** What an engine says of an instance it is moving, or of one an operator paused. */
 const MOVING = new Set(["waiting", "paused", "waitingForPause"]);
 /** Revivals of one run before it fails for the operator: an engine that keeps losing it. */
-export const MAX_REVIVALS = 3;
+const MAX_REVIVALS = 3;
 
 /**
  * Null while the engine moves instance `id`; else its status (`missing`: no such instance), the

@@ -40,6 +40,7 @@ const RunRow = z.object({ data: jsonColumn(OrderRun) }).transform((r) => r.data)
 const DeliveryRow = z.object({ signed_at: z.int().nullable() });
 const RunKeyRow = z.object({ run: z.string() });
 const OldestRow = z.object({ run: z.string().nullable(), seen: z.int().nullable() });
+const LiveRow = z.object({ oldest: z.string().nullable() });
 
 /** The order index (`RecordBook`), with the settlement's day and account as columns for payouts. */
 export class OrderBook extends RecordBook<RunState, OrderRun> {
@@ -70,12 +71,12 @@ export class OrderBook extends RecordBook<RunState, OrderRun> {
 
   /** When the longest silent run under way last changed (epoch ms), or null when none is. */
   oldestLive(): number | null {
-    const r = row(
+    const oldest = row(
       this.sql,
-      OldestRow,
-      "SELECT MIN(updated_at) AS run, NULL AS seen FROM order_runs WHERE live = 1",
-    );
-    return r?.run == null ? null : Date.parse(r.run);
+      LiveRow,
+      "SELECT MIN(updated_at) AS oldest FROM order_runs WHERE live = 1",
+    )?.oldest;
+    return oldest == null ? null : Date.parse(oldest);
   }
 
   /** Orders whose own run has not ended, and every order with refunds (the caller checks those). */
