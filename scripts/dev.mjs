@@ -13,8 +13,11 @@
 // made in the sandbox directly arrives within seconds; LEDGERGATE_WATCHER_CYCLE_SECONDS sets
 // another, LEDGERGATE_WATCHER_BUDGET_SHARE the watchers' share of the limit (WATCHER_BUDGET_SHARE),
 // LEDGERGATE_RUN_STALL_SECONDS the gateway's RUN_STALL_SECONDS (60 here, 600 deployed: how long a
-// run may stay silent before the alarm revives it), and LEDGERGATE_LOG_LEVEL the gateway's LOG_LEVEL (`warn` drops the request lines: under
-// `wrangler dev` each line goes through the inspector, about 2.7 ms of CPU a call).
+// run may stay silent before the alarm revives it), LEDGERGATE_EVENT_QUEUE_LEASE_SECONDS its
+// EVENT_QUEUE_LEASE_SECONDS (120 here, 900 deployed: how long a queued webhook delivery may go
+// unreported before it is sent again; the local queue loses what a crash interrupted), and
+// LEDGERGATE_LOG_LEVEL the gateway's LOG_LEVEL (`warn` drops the request lines: under `wrangler dev`
+// each line goes through the inspector, about 2.7 ms of CPU a call).
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
@@ -27,6 +30,7 @@ const env = wranglerEnv();
 const LOCAL_WATCHER_CYCLE_SECONDS = "5";
 /** How long a run under `npm start` may stay silent before the alarm revives it, s (600 deployed). */
 const LOCAL_RUN_STALL_SECONDS = "60";
+const LOCAL_EVENT_QUEUE_LEASE_SECONDS = "120";
 
 const port = (name, fallback) => process.env[name] || fallback;
 const { gatewayPort, sandboxPort } = localAddresses();
@@ -79,6 +83,8 @@ const workers = [
       // `wrangler dev` does not resume a run its crash interrupted: the alarm revives it sooner.
       "--var",
       `RUN_STALL_SECONDS:${process.env.LEDGERGATE_RUN_STALL_SECONDS || LOCAL_RUN_STALL_SECONDS}`,
+      "--var",
+      `EVENT_QUEUE_LEASE_SECONDS:${process.env.LEDGERGATE_EVENT_QUEUE_LEASE_SECONDS || LOCAL_EVENT_QUEUE_LEASE_SECONDS}`,
       ...(process.env.LEDGERGATE_LOG_LEVEL
         ? ["--var", `LOG_LEVEL:${process.env.LEDGERGATE_LOG_LEVEL}`]
         : []),
@@ -90,7 +96,9 @@ const workers = [
 /**
  * Removes this pair's entries from wrangler's dev registry when nothing listens on them any more:
  * a pair killed (SIGKILL, a crash) leaves them behind, and a gateway started beside such an entry
- * reached no sandbox for about 85 s after it. An entry a live pair still answers on is kept.
+ * reached no sandbox for about 85 s after it (a new Worker does not register while another's entry
+ * is younger than 90 s). A killed process under load may hold its port a few seconds more, so an
+ * entry is given `DYING_MS` to go quiet; one a live pair still answers on after that is kept.
  */
 async function dropStaleRegistryEntries() {
   const dirs = [
@@ -98,19 +106,34 @@ async function dropStaleRegistryEntries() {
     join(homedir(), ".config", ".wrangler", "registry"),
     join(homedir(), ".wrangler", "registry"),
   ].filter((d) => d && existsSync(d));
-  for (const dir of dirs)
-    for (const name of ["ledgergate", "ledgergate-sandbox"]) {
-      const file = join(dir, name);
+  const entries = dirs.flatMap((dir) =>
+    ["ledgergate", "ledgergate-sandbox"].map((name) => ({ name, file: join(dir, name) })),
+  );
+  await Promise.all(
+    entries.map(async ({ name, file }) => {
       let address;
       try {
         address = JSON.parse(readFileSync(file, "utf8")).debugPortAddress;
       } catch {
-        continue;
+        return;
       }
-      if (typeof address !== "string" || (await listening(address))) continue;
+      if (typeof address !== "string" || (await stillListening(address))) return;
       rmSync(file, { force: true });
       console.log(`Dropped ${name}'s stale dev-registry entry (nothing listens on ${address}).`);
-    }
+    }),
+  );
+}
+
+/** How long an entry's port may still answer after its process was killed. */
+const DYING_MS = 8000;
+
+/** Whether `address` keeps accepting connections for `DYING_MS` (checked every 250 ms). */
+async function stillListening(address) {
+  for (const until = Date.now() + DYING_MS; Date.now() < until;) {
+    if (!(await listening(address))) return false;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return true;
 }
 
 /** Whether something accepts a TCP connection on `host:port` within a second. */
