@@ -14,9 +14,9 @@ export const receiverPort = (env = process.env) => Number(env.LEDGERGATE_RECEIVE
 
 /**
  * Starts a receiver. `answer({ path, event, headers, attempt, body })` decides each answer: a
- * status, or "drop" to cut the connection without one; by default 200 (`attempt` counts the
- * requests with the same `webhook-id`). `onEvent` gets every request that came, with its answer.
- * Resolves to `{ port, close() }` once it listens.
+ * status, or "drop" to cut the connection without one, or a promise of either (a slow receiver);
+ * by default 200 (`attempt` counts the requests with the same `webhook-id`). `onEvent` gets every
+ * request that came, with its answer. Resolves to `{ port, close() }` once it listens.
  */
 export function startReceiver({
   port = receiverPort(),
@@ -27,7 +27,7 @@ export function startReceiver({
   const server = createServer((req, res) => {
     const chunks = [];
     req.on("data", (c) => chunks.push(c));
-    req.on("end", () => {
+    req.on("end", async () => {
       const body = Buffer.concat(chunks).toString("utf8");
       const id = req.headers["webhook-id"] ?? "";
       const attempt = (attempts.get(id) ?? 0) + 1;
@@ -39,7 +39,13 @@ export function startReceiver({
         // not JSON: answered as the callback says
       }
       const at = Date.now();
-      const status = answer({ path: req.url ?? "", event, headers: req.headers, attempt, body });
+      const status = await answer({
+        path: req.url ?? "",
+        event,
+        headers: req.headers,
+        attempt,
+        body,
+      });
       onEvent({ at, path: req.url, headers: req.headers, body, event, attempt, status });
       if (status === "drop") return req.socket.destroy();
       res.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "ok" : "no");
