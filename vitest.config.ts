@@ -179,7 +179,7 @@ export default defineConfig({
         // runs a request.
         test: {
           name: "contract",
-          include: ["test/contract/**/*.test.ts"],
+          include: ["test/contract/**/*.test.ts", "test/scripts/**/*.test.ts"],
           environment: "node",
           // The OAuth library imports `cloudflare:workers` itself: inlined, so the alias below
           // reaches its import too (Node's loader cannot load that scheme).

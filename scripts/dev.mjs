@@ -19,10 +19,9 @@
 // LEDGERGATE_LOG_LEVEL the gateway's LOG_LEVEL (`warn` drops the request lines: under `wrangler dev`
 // each line goes through the inspector, about 2.7 ms of CPU a call).
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
-import { connect } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { dropStaleRegistryEntries } from "./dev-registry.mjs";
 import { bin, localAddresses, root, wranglerEnv } from "./wrangler-env.mjs";
 
 const env = wranglerEnv();
@@ -93,68 +92,14 @@ const workers = [
   },
 ];
 
-/**
- * Removes this pair's entries from wrangler's dev registry when nothing listens on them any more:
- * a pair killed (SIGKILL, a crash) leaves them behind, and a gateway started beside such an entry
- * reached no sandbox for about 85 s after it (a new Worker does not register while another's entry
- * is younger than 90 s). A killed process under load may hold its port a few seconds more, so an
- * entry is given `DYING_MS` to go quiet; one a live pair still answers on after that is kept.
- */
-async function dropStaleRegistryEntries() {
-  const dirs = [
+await dropStaleRegistryEntries({
+  dirs: [
     process.env.WRANGLER_REGISTRY_PATH,
     join(homedir(), ".config", ".wrangler", "registry"),
     join(homedir(), ".wrangler", "registry"),
-  ].filter((d) => d && existsSync(d));
-  const entries = dirs.flatMap((dir) =>
-    ["ledgergate", "ledgergate-sandbox"].map((name) => ({ name, file: join(dir, name) })),
-  );
-  await Promise.all(
-    entries.map(async ({ name, file }) => {
-      let address;
-      try {
-        address = JSON.parse(readFileSync(file, "utf8")).debugPortAddress;
-      } catch {
-        return;
-      }
-      if (typeof address !== "string" || (await stillListening(address))) return;
-      rmSync(file, { force: true });
-      console.log(`Dropped ${name}'s stale dev-registry entry (nothing listens on ${address}).`);
-    }),
-  );
-}
-
-/** How long an entry's port may still answer after its process was killed. */
-const DYING_MS = 8000;
-
-/** Whether `address` keeps accepting connections for `DYING_MS` (checked every 250 ms). */
-async function stillListening(address) {
-  for (const until = Date.now() + DYING_MS; Date.now() < until;) {
-    if (!(await listening(address))) return false;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return true;
-}
-
-/** Whether something accepts a TCP connection on `host:port` within a second. */
-function listening(address) {
-  const [host, port] = [
-    address.slice(0, address.lastIndexOf(":")),
-    address.slice(address.lastIndexOf(":") + 1),
-  ];
-  return new Promise((resolve) => {
-    const socket = connect({ host, port: Number(port), timeout: 1000 });
-    const done = (up) => {
-      socket.destroy();
-      resolve(up);
-    };
-    socket.once("connect", () => done(true));
-    socket.once("timeout", () => done(false));
-    socket.once("error", () => done(false));
-  });
-}
-
-await dropStaleRegistryEntries();
+  ],
+  names: ["ledgergate", "ledgergate-sandbox"],
+});
 const children = [];
 function launch({ name, args }) {
   const child = spawn(join(bin, "wrangler"), args, {
