@@ -326,3 +326,29 @@ export function newestSource(dirs = ["src", "shared", "sandbox/src"]) {
   }
   return newest;
 }
+
+/**
+ * One MCP `tools/call` of tool `name` with `args` on `/mcp`, under gateway key `key`, as a
+ * stateless POST (what an assistant's SDK client sends once connected): the HTTP status and the
+ * tool's result (null when the answer holds none). Throws when no answer comes.
+ */
+export async function mcpTool(key, name, args, id = 1) {
+  const res = await fetch(`${GW}/mcp`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      authorization: `Bearer ${key}`,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name, arguments: args },
+    }),
+  });
+  const text = await res.text();
+  const data = /^data: (.*)$/m.exec(text)?.[1] ?? (text.startsWith("{") ? text : null);
+  return { status: res.status, result: data ? (JSON.parse(data).result ?? null) : null };
+}

@@ -16,7 +16,7 @@
 // All calls are GET /ClientIntegrationInformation (the tool: `read { path }`), which the reference
 // cache never answers, so each costs one permit. Every figure comes from this one run. Not a test:
 // it asserts nothing.
-import { GW, newTenant, pct, sleep, stats, viaGateway } from "./lib.mjs";
+import { mcpTool, newTenant, pct, sleep, stats, viaGateway } from "./lib.mjs";
 import { ordersBesideBurst, printOrdersBesideBurst } from "./mcp-orders.mjs";
 
 const PATH = "/ClientIntegrationInformation";
@@ -41,27 +41,10 @@ const MEASURED = [2000, 12_000];
  * once connected); answers `{ status }`: 200 for a result, 599 and its text for a tool error.
  */
 async function toolRead(key) {
-  const res = await fetch(`${GW}/mcp`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-11-25",
-      authorization: `Bearer ${key}`,
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: "read", arguments: { path: PATH } },
-    }),
-  });
-  const text = await res.text();
-  const data = /^data: (.*)$/m.exec(text)?.[1];
-  const result = data ? JSON.parse(data).result : null;
-  if (res.status === 200 && result && !result.isError) return { status: 200 };
+  const { status, result } = await mcpTool(key, "read", { path: PATH });
+  if (status === 200 && result && !result.isError) return { status: 200 };
   // A tool error (a refused permit's "Try again in N seconds", say) is a failed call: 599.
-  return { status: res.status === 200 ? 599 : res.status, error: result?.content?.[0]?.text };
+  return { status: status === 200 ? 599 : status, error: result?.content?.[0]?.text };
 }
 
 /** A /v2 GET of `PATH` on `key`, its body read. */

@@ -29,6 +29,7 @@ import {
   answers,
   directToken,
   json,
+  mcpTool,
   pct,
   realApiSettings,
   sleep,
@@ -246,25 +247,9 @@ async function storageOf(ts) {
  */
 async function tool(seen, t, name, args) {
   try {
-    const res = await fetch(`${GW}/mcp`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-        ...auth(t),
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: randomBytes(4).toString("hex"),
-        method: "tools/call",
-        params: { name, arguments: args },
-      }),
-    });
-    const text = await res.text();
-    seen.note(`MCP ${name}`, res.status);
-    const data = /^data: (.*)$/m.exec(text)?.[1] ?? (text.startsWith("{") ? text : null);
-    return { status: res.status, result: data ? (JSON.parse(data).result ?? null) : null };
+    const answer = await mcpTool(t.gatewayKey, name, args, randomBytes(4).toString("hex"));
+    seen.note(`MCP ${name}`, answer.status);
+    return answer;
   } catch {
     seen.note(`MCP ${name}`, 0);
     return { status: 0, result: null };

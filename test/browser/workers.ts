@@ -35,6 +35,7 @@ const SOURCES = [
   "shared",
   "sandbox",
   "scripts/dev.mjs",
+  "scripts/dev-registry.mjs",
   "scripts/wrangler-env.mjs",
   "wrangler.toml",
   "tsconfig.json",
