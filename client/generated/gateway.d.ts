@@ -1662,6 +1662,13 @@ export interface components {
             settle: boolean;
             shareCalls: boolean;
             settlementAccount: number | null;
+            /** @enum {string} */
+            clearingBy: "provider" | "source";
+            paymentMethods: {
+                [key: string]: "stripe" | "vipps" | "klarna" | "paypal" | "card" | "other";
+            };
+            /** @enum {string} */
+            unknownPaymentMethod: "stripe" | "vipps" | "klarna" | "paypal" | "card" | "other";
             roundingProduct: string;
             roundingAccount: number;
             clearingAccounts: {
@@ -1669,6 +1676,14 @@ export interface components {
                 woocommerce: number;
                 stripe: number;
                 standard: number;
+            };
+            providerAccounts: {
+                stripe: number;
+                vipps: number;
+                klarna: number;
+                paypal: number;
+                card: number;
+                other: number;
             };
             payouts: {
                 bankAccount: number;
@@ -1754,6 +1769,21 @@ export interface components {
                 stripe?: number;
                 standard?: number;
             };
+            /** @enum {string} */
+            clearingBy?: "provider" | "source";
+            providerAccounts?: {
+                stripe?: number;
+                vipps?: number;
+                klarna?: number;
+                paypal?: number;
+                card?: number;
+                other?: number;
+            };
+            paymentMethods?: {
+                [key: string]: "stripe" | "vipps" | "klarna" | "paypal" | "card" | "other";
+            };
+            /** @enum {string} */
+            unknownPaymentMethod?: "stripe" | "vipps" | "klarna" | "paypal" | "card" | "other";
             payouts?: {
                 bankAccount?: number;
                 feeAccount?: number;
@@ -2192,6 +2222,20 @@ export interface components {
             salesOrderId: string | null;
             salesOrderNo: number | null;
             invoiceNo: number | null;
+            /** @description How the order was paid; null while no usable order has arrived. */
+            payment: {
+                /** @description How the buyer paid, as the shop named it. */
+                method: string | null;
+                /** @description The shop's own words for the method. */
+                title: string | null;
+                /**
+                 * @description Who pays the order out to the shop, once it is settled.
+                 * @enum {string|null}
+                 */
+                provider: "stripe" | "vipps" | "klarna" | "paypal" | "card" | "other" | null;
+                /** @description The account the order's money waits in until that payout, once settled. */
+                clearingAccount: number | null;
+            } | null;
             error: {
                 step: string;
                 detail: string;

@@ -11,6 +11,7 @@ import {
   type VatRoute,
 } from "../ledger/mapping";
 import { Source, VatClass } from "../orders/order";
+import { Provider } from "../ledger/providers";
 import { fieldErrors } from "../kernel/validate";
 import type { FieldError } from "../kernel/problem";
 
@@ -27,6 +28,8 @@ const SCALARS = [
   "deliveryType",
   "settle",
   "shareCalls",
+  "clearingBy",
+  "unknownPaymentMethod",
   "settlementAccount",
   "roundingProduct",
   "roundingAccount",
@@ -39,6 +42,7 @@ const NUMERIC = new Set<string>([
   "settlementAccount",
   "roundingAccount",
   ...Source.options,
+  ...Provider.options,
   ...PAYOUT_FIELDS.filter((f) => f !== "feeVatCode"),
 ]);
 
@@ -46,12 +50,14 @@ export const vatField = (vat: VatClass, field: (typeof VAT_FIELDS)[number]) =>
   `vat_${vat}_${field}`;
 
 export const clearingField = (source: Source) => `clearingAccounts_${source}`;
+export const providerField = (provider: Provider) => `providerAccounts_${provider}`;
 export const payoutField = (name: keyof PayoutAccounts) => `payouts_${name}`;
 
 export const MAPPING_FIELDS: string[] = [
   ...SCALARS,
   ...VatClass.options.flatMap((v) => VAT_FIELDS.map((f) => vatField(v, f))),
   ...Source.options.map(clearingField),
+  ...Provider.options.map(providerField),
   ...PAYOUT_FIELDS.map(payoutField),
 ];
 
@@ -106,6 +112,7 @@ export function mappingFromForm(
     return Object.keys(out).length > 0 ? out : undefined;
   };
   input.clearingAccounts = group(Source.options, clearingField);
+  input.providerAccounts = group(Provider.options, providerField);
   input.payouts = group(PAYOUT_FIELDS, payoutField);
   const parsed = OrderMappingInput.safeParse(input);
   return parsed.success
@@ -149,6 +156,8 @@ export function formOfMapping(m: OrderMapping): Record<string, string> {
       out[vatField(v, f)] = String((m.vat[v] ?? DEFAULT_VAT_ROUTES[v])[f]);
   for (const source of Source.options)
     out[clearingField(source)] = String(m.clearingAccounts[source]);
+  for (const provider of Provider.options)
+    out[providerField(provider)] = String(m.providerAccounts[provider]);
   for (const name of PAYOUT_FIELDS) out[payoutField(name)] = String(m.payouts[name]);
   return out;
 }

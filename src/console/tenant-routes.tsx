@@ -177,11 +177,18 @@ export function tenantRoutes(router: ConsoleRouter) {
           values: typedValues(form),
         });
       }
-      unwrap(
-        await asOperator(c.env, tenantName(p.environment, p.client), (f) =>
-          f.setOrderMapping(parsed.value),
-        ),
+      const saved = await asOperator(c.env, tenantName(p.environment, p.client), (f) =>
+        f.setOrderMapping(parsed.value),
       );
+      // A clearing account that would mix providers' money: beside its field, as the books' are.
+      if (!saved.ok && saved.error.field)
+        return seeWith(c, back, {
+          at: "mapping",
+          error: "The mapping was not saved:",
+          errors: bookErrors([{ path: saved.error.field, message: saved.error.detail }]),
+          values: typedValues(form),
+        });
+      unwrap(saved);
       return seeWith(c, back, { at: "mapping", notice: "Order mapping saved." });
     })
     .openapi(route.removeTenant, async (c) => {

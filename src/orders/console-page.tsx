@@ -63,6 +63,8 @@ export function OrderPage(p: TenantOwner & { run: OrderRunView }) {
         <dd>{r.source}</dd>
         <dt>Total</dt>
         <dd>{total(r)}</dd>
+        <dt>Paid with</dt>
+        <dd>{paidWith(r)}</dd>
         <dt>Sales order</dt>
         <dd>{r.salesOrderNo ?? "–"}</dd>
         <dt>Invoice</dt>
@@ -105,4 +107,15 @@ export function OrderPage(p: TenantOwner & { run: OrderRunView }) {
       )}
     </RunFrame>
   );
+}
+
+/** How the order was paid and, once settled, whose money it is and where it waits. */
+function paidWith(r: OrderRunView): string {
+  const p = r.payment;
+  if (!p) return "–";
+  const method =
+    p.title && p.title !== p.method ? `${p.method} (${p.title})` : (p.method ?? "not said");
+  return p.provider === null || p.clearingAccount === null
+    ? method
+    : `${method}: paid out by ${p.provider}, waits in ${p.clearingAccount}`;
 }

@@ -2,8 +2,8 @@
  * @module
  * The order mapping checked against the client's books when it is saved, not at the first order:
  * each account it names exists and is active, with a VAT code of the right rate; VAT code 0 exists
- * for settlements, and the payouts' fee code. Switching to clearing accounts checks those of the
- * sources in use. Only what the request names is checked: an untouched default may be missing from
+ * for settlements, and the payouts' fee code. Switching to clearing accounts checks those the
+ * sources in use need: per source, or per provider (all of them for a shop, which may take any). Only what the request names is checked: an untouched default may be missing from
  * a chart that never needs it. The books are read through the reference cache. See docs/orders.md.
  */
 import type { Bindings } from "../kernel/config";
@@ -13,6 +13,7 @@ import { asOperator, type TenantName } from "../kernel/stubs";
 import { readBooks, type Books } from "../ledger/books";
 import {
   DEFAULT_CLEARING_ACCOUNTS,
+  DEFAULT_PROVIDER_ACCOUNTS,
   PayoutAccounts,
   resolveMapping,
   vatPercent,
@@ -20,6 +21,7 @@ import {
 } from "../ledger/mapping";
 import { Source, VatClass } from "./order";
 import { NO_VAT_CODE } from "../ledger/replies";
+import { Provider } from "../ledger/providers";
 
 /** An account the mapping names: where, which, and the VAT rate it must carry (null: any). */
 interface Named {
@@ -34,8 +36,16 @@ const PAYOUT_ACCOUNT_FIELDS = Object.keys(PayoutAccounts.shape).filter((k) =>
   k.endsWith("Account"),
 ) as (keyof PayoutAccounts & `${string}Account`)[];
 
+/** The clearing accounts a switch must find: those of sources, or of providers, in use. */
+export interface ClearingFor {
+  sources: Source[];
+  providers: Provider[];
+}
+
+const NONE: ClearingFor = { sources: [], providers: [] };
+
 /** The accounts `input` names, in field order, and the clearing ones of `clearingFor`. */
-export function namedAccounts(input: OrderMappingInput, clearingFor: Source[] = []): Named[] {
+export function namedAccounts(input: OrderMappingInput, clearingFor: ClearingFor = NONE): Named[] {
   const out: Named[] = [];
   for (const v of VatClass.options) {
     const accountNo = input.vat?.[v]?.salesAccount;
@@ -56,10 +66,20 @@ export function namedAccounts(input: OrderMappingInput, clearingFor: Source[] = 
     });
   for (const source of Source.options) {
     const accountNo = input.clearingAccounts?.[source];
-    if (accountNo !== undefined || clearingFor.includes(source))
+    if (accountNo !== undefined || clearingFor.sources.includes(source))
       out.push({
         path: `clearingAccounts.${source}`,
         accountNo: accountNo ?? DEFAULT_CLEARING_ACCOUNTS[source],
+        percent: null,
+        role: "",
+      });
+  }
+  for (const provider of Provider.options) {
+    const accountNo = input.providerAccounts?.[provider];
+    if (accountNo !== undefined || clearingFor.providers.includes(provider))
+      out.push({
+        path: `providerAccounts.${provider}`,
+        accountNo: accountNo ?? DEFAULT_PROVIDER_ACCOUNTS[provider],
         percent: null,
         role: "",
       });
@@ -91,6 +111,8 @@ function settleCheck(input: OrderMappingInput): string | null {
   if (!resolveMapping(input).settle) return null;
   if (input.settlementAccount !== undefined) return "settlementAccount";
   if (input.clearingAccounts !== undefined) return "clearingAccounts";
+  if (input.providerAccounts !== undefined) return "providerAccounts";
+  if (input.clearingBy !== undefined) return "clearingBy";
   return input.settle === true ? "settle" : null;
 }
 
@@ -103,7 +125,7 @@ function settleCheck(input: OrderMappingInput): string | null {
 export function mappingErrors(
   input: OrderMappingInput,
   books: Books,
-  clearingFor: Source[] = [],
+  clearingFor: ClearingFor = NONE,
 ): FieldError[] {
   const errors: FieldError[] = [];
   for (const n of namedAccounts(input, clearingFor)) {
@@ -165,7 +187,7 @@ export async function checkMapping(
   name: TenantName,
   input: OrderMappingInput,
 ): Promise<FieldError[]> {
-  const clearingFor = input.settlementAccount === null ? await sourcesInUse(env, name) : [];
+  const clearingFor = await clearingInUse(env, name, input);
   const named = namedAccounts(input, clearingFor);
   const withVatCodes =
     named.some((n) => n.percent !== null) ||
@@ -175,10 +197,33 @@ export async function checkMapping(
   return mappingErrors(input, await readBooks(env, name, withVatCodes), clearingFor);
 }
 
-/** The sources the tenant takes webhooks from: those with a secret set. */
-async function sourcesInUse(env: Bindings, name: TenantName): Promise<Source[]> {
-  const status = unwrap(await asOperator(env, name, (face) => face.webhookStatus()));
-  return status.filter((s) => s.secret.set).map((s) => s.source);
+/**
+ * The clearing accounts `input` switches to, for the sources the tenant takes webhooks from (those
+ * with a secret set); none when it switches nothing (`settlementAccount: null`, `clearingBy`).
+ */
+async function clearingInUse(
+  env: Bindings,
+  name: TenantName,
+  input: OrderMappingInput,
+): Promise<ClearingFor> {
+  if (input.settlementAccount !== null && input.clearingBy === undefined) return NONE;
+  const [status, defaults] = await Promise.all([
+    asOperator(env, name, (face) => face.webhookStatus()),
+    asOperator(env, name, (face) => face.mappingDefaults()),
+  ]);
+  const settlement =
+    input.settlementAccount === undefined
+      ? unwrap(defaults).settlementAccount
+      : input.settlementAccount;
+  if (settlement !== null) return NONE;
+  const sources = unwrap(status)
+    .filter((s) => s.secret.set)
+    .map((s) => s.source);
+  if ((input.clearingBy ?? unwrap(defaults).clearingBy) === "source")
+    return { sources, providers: [] };
+  const shop = sources.some((s) => s !== "stripe");
+  const providers = shop ? Provider.options : sources.length > 0 ? (["stripe"] as const) : [];
+  return { sources: [], providers: [...providers] };
 }
 
 /**

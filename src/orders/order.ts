@@ -81,6 +81,14 @@ export const Order = z.object({
   lines: z.array(OrderLine).min(1),
   /** What the buyer paid in all, VAT included: the invoice total must equal it to the øre. */
   total: Minor,
+  /**
+   * How the buyer paid, as the shop names it (WooCommerce's `payment_method`, Shopify's gateway,
+   * `stripe`): it picks the clearing account. Null when the shop does not say; absent on orders
+   * recorded before it was read.
+   */
+  paymentMethod: z.string().min(1).max(100).nullable().optional(),
+  /** The shop's own words for the method (WooCommerce's title), for people. */
+  paymentTitle: z.string().max(200).nullable().optional(),
 });
 export type Order = z.output<typeof Order>;
 

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { formatMinor } from "../ledger/money";
 import { Source } from "./order";
+import { Provider } from "../ledger/providers";
 import { RefundState, RunState, StepRecord, type OrderRun } from "./runs";
 
 const StepView = StepRecord.strict();
@@ -46,6 +47,22 @@ export const OrderRunView = z.strictObject({
   salesOrderId: z.string().nullable(),
   salesOrderNo: z.int().nullable(),
   invoiceNo: z.int().nullable(),
+  payment: z
+    .strictObject({
+      method: z
+        .string()
+        .nullable()
+        .meta({ description: "How the buyer paid, as the shop named it." }),
+      title: z.string().nullable().meta({ description: "The shop's own words for the method." }),
+      provider: Provider.nullable().meta({
+        description: "Who pays the order out to the shop, once it is settled.",
+      }),
+      clearingAccount: z.int().nullable().meta({
+        description: "The account the order's money waits in until that payout, once settled.",
+      }),
+    })
+    .nullable()
+    .meta({ description: "How the order was paid; null while no usable order has arrived." }),
   error: z.strictObject({ step: z.string(), detail: z.string() }).nullable(),
   steps: z.array(StepView),
   refunds: z.array(RefundView),
@@ -74,6 +91,12 @@ export function publicView(r: OrderRun): OrderRunView {
     salesOrderId: r.salesOrderId,
     salesOrderNo: r.salesOrderNo,
     invoiceNo: r.invoiceNo,
+    payment: r.order && {
+      method: r.order.paymentMethod ?? null,
+      title: r.order.paymentTitle ?? null,
+      provider: r.settlement?.provider ?? null,
+      clearingAccount: r.settlement?.accountNo ?? null,
+    },
     error: r.error,
     steps: r.steps,
     refunds: r.refunds.map((x) => ({

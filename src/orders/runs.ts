@@ -7,6 +7,7 @@ import { z } from "zod";
 import { sha256Hex } from "../kernel/crypto";
 import { Order, Refund, Source, type OrderEvent } from "./order";
 import type { TenantName } from "../kernel/stubs";
+import { Provider } from "../ledger/providers";
 
 export const RunState = z.enum([
   "received",
@@ -39,8 +40,15 @@ export const StepRecord = z.object({
 });
 export type StepRecord = z.output<typeof StepRecord>;
 
-/** The account and day a settlement posted to, which the payout credits (`docs/payouts.md`). */
-export const Settlement = z.object({ accountNo: z.int(), date: z.string() });
+/**
+ * The account and day a settlement posted to, which the payout credits (`docs/payouts.md`), and
+ * whose money it is (absent for settlements from before providers were told apart).
+ */
+export const Settlement = z.object({
+  accountNo: z.int(),
+  date: z.string(),
+  provider: Provider.optional(),
+});
 export type Settlement = z.output<typeof Settlement>;
 
 export const RefundRun = z.object({

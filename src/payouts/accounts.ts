@@ -7,6 +7,7 @@ import { readConfig, type Bindings } from "../kernel/config";
 import { readBooks } from "../ledger/books";
 import { DEFAULT_PAYOUT_ACCOUNTS, type OrderMapping } from "../ledger/mapping";
 import { Source } from "../orders/order";
+import { Provider } from "../ledger/providers";
 import { unwrap } from "../kernel/outcome";
 import { Problem } from "../kernel/problem";
 import { resourceOf } from "../v2/shaping/reference-cache";
@@ -34,6 +35,16 @@ const SOURCE_NAMES: Record<Source, string> = {
   standard: "nettbutikk",
 };
 
+/** A provider's clearing account as an accountant names it (apart from the per-source 1903). */
+const PROVIDER_NAMES: Record<Provider, string> = {
+  stripe: "Mellomregning Stripe-utbetaling",
+  vipps: "Mellomregning Vipps MobilePay",
+  klarna: "Mellomregning Klarna",
+  paypal: "Mellomregning PayPal",
+  card: "Mellomregning kortinnløser",
+  other: "Mellomregning andre betalinger",
+};
+
 /** NS 4102's names of the payout accounts' defaults; another number is named by its role. */
 const NAMES: Record<number, string> = {
   [DEFAULT_PAYOUT_ACCOUNTS.bankAccount]: "Bankinnskudd",
@@ -44,17 +55,27 @@ const NAMES: Record<number, string> = {
   [DEFAULT_PAYOUT_ACCOUNTS.currencyLossAccount]: "Valutatap (disagio)",
 };
 
+/** The clearing accounts `mapping` settles to: one per provider, or per source for older tenants. */
+function clearingRoles(mapping: OrderMapping): AccountRole[] {
+  if (mapping.settlementAccount !== null)
+    return [{ role: "settlement account", accountNo: mapping.settlementAccount, name: "Oppgjør" }];
+  if (mapping.clearingBy === "source")
+    return Source.options.map((s) => ({
+      role: `clearing account, ${s}`,
+      accountNo: mapping.clearingAccounts[s],
+      name: `Mellomregning ${SOURCE_NAMES[s]}`,
+    }));
+  return Provider.options.map((p) => ({
+    role: `clearing account, ${p}`,
+    accountNo: mapping.providerAccounts[p],
+    name: PROVIDER_NAMES[p],
+  }));
+}
+
 /** The accounts `mapping` settles and books payouts to, each once. */
 export function accountRoles(mapping: OrderMapping): AccountRole[] {
   const p = mapping.payouts;
-  const settle =
-    mapping.settlementAccount === null
-      ? Source.options.map((s) => ({
-          role: `clearing account, ${s}`,
-          accountNo: mapping.clearingAccounts[s],
-          name: `Mellomregning ${SOURCE_NAMES[s]}`,
-        }))
-      : [{ role: "settlement account", accountNo: mapping.settlementAccount, name: "Oppgjør" }];
+  const settle = clearingRoles(mapping);
   const named = (role: string, accountNo: number) => ({
     role,
     accountNo,

@@ -2,7 +2,8 @@
  * @module
  * A tenant's payouts: the accounts its settlements and payouts post to (each present in the
  * client's chart, or with a button that creates it), why to settle to clearing accounts while it
- * settles to one account, the payouts by state, and the orders in no payout yet; and one payout
+ * settles to one account, what each clearing account holds and what of it is due, the payouts by
+ * state, and the orders in no payout yet; and one payout
  * with its lines by kind, what keeps it from matching, its voucher, its steps and a Retry button;
  * for one held because it pays out no order, a Confirm and book button, the operator's alone.
  */
@@ -15,6 +16,8 @@ import type { PayoutView, UnpaidOrder } from "./view";
 import { Csrf, Layout } from "../console/layout";
 import { Table } from "../console/table";
 import type { StripeKeyStatus } from "./tenant/stripe-key";
+import type { ClearingHeld } from "./tenant/payout-book";
+import { formatMinor } from "../ledger/money";
 import { FormMessage } from "../console/pages/feedback";
 import { Steps } from "../ledger/console-steps";
 import { StripeKeySection } from "./console-stripe-key";
@@ -35,6 +38,7 @@ export function PayoutsPage(
     accounts: AccountCheck[];
     settlesToOneAccount: number | null;
     unpaid: { afterDays: number; orders: UnpaidOrder[] };
+    held: { afterDays: number; accounts: ClearingHeld[] };
     stripeKey: StripeKeyStatus;
     flash?: Flash | undefined;
   },
@@ -49,7 +53,7 @@ export function PayoutsPage(
       </p>
       {p.settlesToOneAccount !== null ? (
         <p class="notice" role="note">
-          {`Paid orders settle to account ${p.settlesToOneAccount}, one account for every source. When that is the bank, the books show card and wallet payments there on the day of sale, but the provider pays them out days later as one deposit less its fees, so the bank account never matches the statement. Empty the order mapping's settlement account to settle each source to its clearing account, and each payout is booked as one voucher that equals the deposit.`}
+          {`Paid orders settle to account ${p.settlesToOneAccount}, one account for every source. When that is the bank, the books show card and wallet payments there on the day of sale, but the provider pays them out days later as one deposit less its fees, so the bank account never matches the statement. Empty the order mapping's settlement account to settle each order to its clearing account, and each payout is booked as one voucher that equals the deposit.`}
         </p>
       ) : null}
       <h2 id="accounts">Accounts</h2>
@@ -72,6 +76,23 @@ export function PayoutsPage(
           ),
         ])}
       />
+      <h2 id="clearing">What the clearing accounts hold</h2>
+      <p>{`Orders settled to each clearing account that no payout has paid out yet, by ledgergate's records (refunds not counted); due: settled more than ${p.held.afterDays} days ago.`}</p>
+      {p.held.accounts.length === 0 ? (
+        <p>Nothing.</p>
+      ) : (
+        <Table
+          columns={["Account", "Whose", "Awaiting payout", "Due"]}
+          rows={p.held.accounts.map((h) => [
+            String(h.accountNo),
+            h.provider ?? "settled before providers were told apart",
+            `${h.orders} orders, ${formatMinor(h.total)} ${h.currency ?? ""}`,
+            h.dueOrders === 0
+              ? "–"
+              : `${h.dueOrders} orders, ${formatMinor(h.dueTotal)} ${h.currency ?? ""}`,
+          ])}
+        />
+      )}
       <StripeKeySection
         csrf={p.csrf}
         action={`${base}/stripe-key`}

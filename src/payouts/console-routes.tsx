@@ -27,11 +27,12 @@ export function payoutRoutes(router: ConsoleRouter) {
       const p = c.req.valid("param");
       const state = c.req.valid("query").state ?? null;
       const owner = tenantOwner(c, p);
-      const [payouts, mapping, unpaid, stripeKey] = await asOperatorOf(c, p, (f) =>
+      const [payouts, mapping, unpaid, held, stripeKey] = await asOperatorOf(c, p, (f) =>
         Promise.all([
           f.payouts(state, PER_PAGE),
           f.orderMapping(),
           f.unpaidOrders(PER_PAGE),
+          f.clearingHeld(),
           f.stripeKey(),
         ]),
       );
@@ -45,6 +46,7 @@ export function payoutRoutes(router: ConsoleRouter) {
           accounts={await checkAccounts(c.env, owner.tenant, m)}
           settlesToOneAccount={m.settlementAccount}
           unpaid={unwrap(unpaid)}
+          held={unwrap(held)}
           stripeKey={unwrap(stripeKey)}
           flash={(await takeFlash(c)) ?? undefined}
         />,

@@ -11,7 +11,7 @@ export function factsOf(run: OrderRun, mapping: OrderMapping): OrderFacts {
   const assumed = (steps: StepRecord[], name: string): Settlement | null => {
     const s = steps.find((x) => x.name === name && x.ok);
     return s
-      ? { accountNo: settlementAccountOf(mapping, run.source), date: s.at.slice(0, 10) }
+      ? { accountNo: settlementAccountOf(mapping, run.order ?? run), date: s.at.slice(0, 10) }
       : null;
   };
   const settled = (settlement: Settlement | null, total: number): Settled | null =>

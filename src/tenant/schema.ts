@@ -148,6 +148,19 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
       sql.exec("CREATE INDEX IF NOT EXISTS order_runs_live ON order_runs (live, updated_at)");
     },
   },
+  {
+    version: 18,
+    name: "mapping_defaults.clearing_by: existing tenant: keep clearing by source",
+    up: (sql) => {
+      // As step 11: an existing tenant's orders keep their per-source accounts until the operator
+      // switches to providers; a tenant being created now clears by provider.
+      addColumn(sql, "mapping_defaults", "clearing_by", "TEXT");
+      sql.exec(
+        "INSERT OR IGNORE INTO mapping_defaults (id, settlement_account) SELECT 1, NULL WHERE EXISTS (SELECT 1 FROM registration)",
+      );
+      sql.exec("UPDATE mapping_defaults SET clearing_by = 'source'");
+    },
+  },
 ];
 
 /** @throws MigrationError when a step fails (rolled back; calls fail until it passes) */

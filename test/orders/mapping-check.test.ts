@@ -152,7 +152,7 @@ describe("mapping check: error", () => {
     ]);
   });
 
-  it("switching to clearing accounts checks the clearing account of every source the tenant takes webhooks from", async () => {
+  it("switching to clearing accounts by source checks the clearing account of every source the tenant takes webhooks from", async () => {
     const t = await tenant();
     for (const no of [1903, 1904]) {
       const [a] = (await (await t.v2(`/GeneralLedgerAccounts?accountNos=${no}`)).json()) as {
@@ -170,7 +170,7 @@ describe("mapping check: error", () => {
     expect((await gw(`/admin/tenants/demo/${t.client}/webhooks/standard`, secret)).status).toBe(
       204,
     );
-    const res = await save(t, { settlementAccount: null });
+    const res = await save(t, { settlementAccount: null, clearingBy: "source" });
     expect(res.status).toBe(422);
     // Stripe's 1903 is missing too, but the tenant takes no Stripe webhooks.
     expect(((await res.json()) as ProblemBody).errors).toEqual([
@@ -180,7 +180,45 @@ describe("mapping check: error", () => {
       },
     ]);
     expect(
-      (await save(t, { settlementAccount: null, clearingAccounts: { standard: 1901 } })).status,
+      (
+        await save(t, {
+          settlementAccount: null,
+          clearingBy: "source",
+          clearingAccounts: { standard: 1901 },
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it("switching to clearing by provider checks every provider's account for a shop source, Stripe's alone for Stripe", async () => {
+    const t = await tenant();
+    const [a] = (await (await t.v2("/GeneralLedgerAccounts?accountNos=1907")).json()) as {
+      Id: number;
+    }[];
+    expect((await t.v2(`/GeneralLedgerAccounts/${a?.Id}`, { method: "DELETE" })).status).toBe(200);
+    const setSecret = async (source: string, secret: string) =>
+      expect(
+        (
+          await gw(
+            `/admin/tenants/demo/${t.client}/webhooks/${source}`,
+            json({ secret }, "PUT", ADMIN),
+          )
+        ).status,
+      ).toBe(204);
+    await setSecret("stripe", "whsec_a-stripe-secret-of-enough-length");
+    // Stripe pays out its own orders whatever the method: Klarna's 1907 is not needed.
+    expect((await save(t, { clearingBy: "provider" })).status).toBe(200);
+    await setSecret("standard", `whsec_${btoa("a-standard-secret-of-32-bytes!!!")}`);
+    const res = await save(t, { clearingBy: "provider" });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as ProblemBody).errors).toEqual([
+      {
+        path: "providerAccounts.klarna",
+        message: "account 1907 is not in the client's chart of accounts",
+      },
+    ]);
+    expect(
+      (await save(t, { clearingBy: "provider", providerAccounts: { klarna: 1904 } })).status,
     ).toBe(200);
   });
 

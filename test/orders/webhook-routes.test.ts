@@ -268,6 +268,8 @@ describe("webhook secrets and order mapping (admin)", () => {
       deliveryType: "Auto",
       settlementAccount: null,
       clearingAccounts: { standard: 1904 },
+      clearingBy: "provider",
+      providerAccounts: { vipps: 1906, other: 1910 },
       payouts: { bankAccount: 1920, feeAccount: 7770 },
       customers: "create",
       unknownSkus: "create",

@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { introspectWorkflow } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { payoutPaid } from "../fixtures/orders/payouts";
+import { payoutPaid, plainOrder } from "../fixtures/orders/payouts";
 import { follow, signIn } from "../helpers/console";
 import { ADMIN, gw } from "../helpers/gateway";
 import { shopTenant, type ShopTenant } from "../helpers/orders";
@@ -18,22 +18,22 @@ const accountNos = async (t: ShopTenant, no: number) =>
 describe("console: payouts", () => {
   it("lists the accounts the mapping posts to; a missing one is created through the API, with VAT code 0", async () => {
     const t = await shopTenant();
-    const [a] = await t.rows("/GeneralLedgerAccounts?accountNos=1904");
+    const [a] = await t.rows("/GeneralLedgerAccounts?accountNos=1910");
     expect((await t.v2(`/GeneralLedgerAccounts/${a?.Id}`, { method: "DELETE" })).status).toBe(200);
     const s = await signIn();
     const at = `/console/tenants/demo/${t.client}/payouts`;
     const page = await s.page(at);
-    expect(page).toContain("clearing account, shopify");
-    expect(page).toContain("Create 1904 Mellomregning nettbutikk");
-    expect(page).not.toContain("Create 1901");
+    expect(page).toContain("clearing account, vipps");
+    expect(page).toContain("Create 1910 Mellomregning andre betalinger");
+    expect(page).not.toContain("Create 1906");
     // No note while the tenant settles to its clearing accounts.
     expect(page).not.toContain("one account for every source");
 
-    const created = await follow(s, await s.post(`${at}/accounts`, { accountNo: "1904" }));
+    const created = await follow(s, await s.post(`${at}/accounts`, { accountNo: "1910" }));
     expect(created.location).toBe(`${at}#accounts`);
-    expect(created.html).toContain("Account 1904 Mellomregning nettbutikk created");
-    expect(created.html).not.toContain("Create 1904");
-    expect(await accountNos(t, 1904)).toEqual([[1904, "0"]]);
+    expect(created.html).toContain("Account 1910 Mellomregning andre betalinger created");
+    expect(created.html).not.toContain("Create 1910");
+    expect(await accountNos(t, 1910)).toEqual([[1910, "0"]]);
 
     // Only an account the mapping posts to: the form is not a way to edit the chart.
     const refused = await follow(s, await s.post(`${at}/accounts`, { accountNo: "4000" }));
@@ -59,6 +59,31 @@ describe("console: payouts", () => {
     expect(await s.page(`/console/tenants/demo/${t.client}`)).not.toContain(
       "the bank account never matches the statement",
     );
+  });
+
+  it("shows what each provider's clearing account holds by the tenant's records, and how each order was paid", async () => {
+    const t = await shopTenant();
+    const s = await signIn();
+    const at = `/console/tenants/demo/${t.client}/payouts`;
+    expect(await s.page(at)).toMatch(
+      /What the clearing accounts hold<\/h2><p>[^<]*<\/p><p>Nothing.<\/p>/,
+    );
+    {
+      await using intro = await introspectWorkflow(env.ORDER_TO_INVOICE);
+      for (const [id, total] of [
+        ["h-1", "300.00"],
+        ["h-2", "100.00"],
+      ] as const) {
+        const o = plainOrder(id, total);
+        const e = { ...o, data: { ...(o.data as object), paymentMethod: "vipps" } };
+        expect((await t.send("standard", e)).status).toBe(202);
+      }
+      for (const i of await intro.get()) await i.waitForStatus("complete");
+    }
+    const page = await s.page(at);
+    expect(page).toContain("<td>1906</td><td>vipps</td><td>2 orders, 400.00 NOK</td><td>–</td>");
+    const order = await s.page(`/console/tenants/demo/${t.client}/orders/standard/h-1`);
+    expect(order).toContain("<dt>Paid with</dt><dd>vipps: paid out by vipps, waits in 1906</dd>");
   });
 
   it("the Stripe key: set from the payouts page and never shown again, a secret key refused with the reason and not echoed, and forgotten", async () => {

@@ -60,13 +60,18 @@ describe("factsOf", () => {
       state: "credited",
       steps: [step("settle refund", "2026-02-28T10:00:00.000Z")],
     };
-    const legacy = resolveMapping({}, { settlementAccount: 1920 });
+    const legacy = resolveMapping({}, { settlementAccount: 1920, clearingBy: "source" });
     expect(factsOf(run, legacy)).toMatchObject({
       settled: { settlement: { accountNo: 1920, date: "2026-02-27" } },
       refunds: { r1: { settlement: { accountNo: 1920, date: "2026-02-28" } } },
     });
-    expect(factsOf(run, resolveMapping())).toMatchObject({
+    const bySource = resolveMapping({}, { settlementAccount: null, clearingBy: "source" });
+    expect(factsOf(run, bySource)).toMatchObject({
       settled: { settlement: { accountNo: 1901 } },
+    });
+    // A new tenant's default: the provider's account; an order that names no method is "other"'s.
+    expect(factsOf(run, resolveMapping())).toMatchObject({
+      settled: { settlement: { accountNo: 1910 } },
     });
   });
 });

@@ -292,6 +292,33 @@ describe("tenant schema: the numbered steps", () => {
     });
   });
 
+  it("step 18 keeps both cohorts of existing tenants clearing by source, and a new object by provider", async () => {
+    // From before payouts: step 11's row (1920), then clearing by source once it switches.
+    await withStorage((storage) => {
+      writeLayout5(storage.sql);
+      migrate(storage);
+      expect(storage.sql.exec("SELECT * FROM mapping_defaults").toArray()).toEqual([
+        { id: 1, settlement_account: 1920, clearing_by: "source" },
+      ]);
+    });
+    // Registered between steps 11 and 18: no row, its orders on the per-source accounts.
+    await withStorage((storage) => {
+      const sql = storage.sql;
+      writeLayout5(sql);
+      migrate(storage);
+      sql.exec("DELETE FROM mapping_defaults");
+      sql.exec("ALTER TABLE mapping_defaults DROP COLUMN clearing_by");
+      sql.exec("UPDATE meta SET value = '17' WHERE key = 'schema'");
+      migrate(storage);
+      expect(sql.exec("SELECT * FROM mapping_defaults").toArray()).toEqual([
+        { id: 1, settlement_account: null, clearing_by: "source" },
+      ]);
+    });
+    await withStorage((storage) => {
+      expect(storage.sql.exec("SELECT * FROM mapping_defaults").toArray()).toEqual([]);
+    });
+  });
+
   it("step 12 adds the payouts, their claims and the order index's settlement columns; a run settled before it has none", async () => {
     await withStorage((storage) => {
       const sql = storage.sql;

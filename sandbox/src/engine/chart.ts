@@ -79,12 +79,19 @@ export const ACCOUNT_TYPE_BY_CLASS: Record<number, string> = {
 export const ACCOUNTS: readonly { no: number; name: string; vat: string }[] = [
   { no: 1500, name: "Kundefordringer", vat: "0" },
   { no: 1900, name: "Kontanter", vat: "0" },
-  // Clearing accounts, one per payment source (the API's provider suggests 19xx asset accounts
-  // per payment method): a paid order waits here until the provider's payout reaches the bank.
+  // Clearing accounts (the API's provider suggests 19xx asset accounts per payment method): a paid
+  // order waits here until its provider's payout reaches the bank. 1901–1904 per shop source, as
+  // tenants from before clearing by provider have them; 1905–1910 per payout provider.
   { no: 1901, name: "Mellomregning Shopify", vat: "0" },
   { no: 1902, name: "Mellomregning WooCommerce", vat: "0" },
   { no: 1903, name: "Mellomregning Stripe", vat: "0" },
   { no: 1904, name: "Mellomregning nettbutikk", vat: "0" },
+  { no: 1905, name: "Mellomregning Stripe-utbetaling", vat: "0" },
+  { no: 1906, name: "Mellomregning Vipps MobilePay", vat: "0" },
+  { no: 1907, name: "Mellomregning Klarna", vat: "0" },
+  { no: 1908, name: "Mellomregning PayPal", vat: "0" },
+  { no: 1909, name: "Mellomregning kortinnløser", vat: "0" },
+  { no: 1910, name: "Mellomregning andre betalinger", vat: "0" },
   { no: 1920, name: "Bankinnskudd", vat: "0" },
   { no: 1950, name: "Bankinnskudd for skattetrekk", vat: "0" },
   { no: 2050, name: "Annen egenkapital", vat: "0" },

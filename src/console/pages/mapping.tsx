@@ -2,7 +2,8 @@
  * @module
  * The order mapping's form: the general settings, then one group per VAT class.
  */
-import { clearingField, payoutField, vatField } from "../mapping-form";
+import { clearingField, payoutField, providerField, vatField } from "../mapping-form";
+import { Provider } from "../../ledger/providers";
 import { SOURCE_LABELS } from "../views";
 import { Source, VatClass } from "../../orders/order";
 import type { Flash } from "../flash";
@@ -53,12 +54,31 @@ const CHOICES: Record<string, { label: string; options: [string, string][] }> = 
       ["no", "no: a voucher per order"],
     ],
   },
+  clearingBy: {
+    label: "Clearing accounts",
+    options: [
+      ["provider", "one per payout provider"],
+      ["source", "one per shop source (tenants from before providers)"],
+    ],
+  },
+  unknownPaymentMethod: {
+    label: "A payment method no rule knows is paid out by",
+    options: Provider.options.map((p) => [p, PROVIDER_LABELS[p]]),
+  },
 };
 const TEXTS: Record<string, string> = {
   webshopCustomerName: "Web shop customer name",
   settlementAccount: "Settlement account",
   roundingProduct: "Rounding product",
   roundingAccount: "Rounding account",
+};
+const PROVIDER_LABELS: Record<Provider, string> = {
+  stripe: "Stripe",
+  vipps: "Vipps MobilePay",
+  klarna: "Klarna",
+  paypal: "PayPal",
+  card: "a card acquirer (Nets…)",
+  other: "other",
 };
 const VAT_LABELS: Record<VatClass, string> = {
   "25": "25 %",
@@ -90,6 +110,9 @@ export function mappingLabel(name: string): string {
     return `${VAT_FIELDS[vat[2] as keyof typeof VAT_FIELDS]}, VAT ${VAT_LABELS[vat[1] as VatClass] ?? vat[1]}`;
   const clearing = /^clearingAccounts_(.+)$/.exec(name);
   if (clearing) return `Clearing account, ${SOURCE_LABELS[clearing[1] as Source] ?? clearing[1]}`;
+  const provider = /^providerAccounts_(.+)$/.exec(name);
+  if (provider)
+    return `Clearing account, ${PROVIDER_LABELS[provider[1] as Provider] ?? provider[1]}`;
   const payout = /^payouts_(.+)$/.exec(name);
   if (payout) return PAYOUT_LABELS[payout[1] as keyof typeof PAYOUT_LABELS] ?? name;
   return CHOICES[name]?.label ?? TEXTS[name] ?? name;
@@ -105,8 +128,8 @@ function SwitchNote() {
       Paid orders settle to one account. When that is the bank (1920), the books show card and
       wallet payments in the bank on the day of sale, but the provider pays them out days later, as
       one deposit less its fees: the bank account never matches the statement and the fees are never
-      booked. Empty the settlement account to settle each order to its source's clearing account,
-      and each payout is booked as one voucher that equals the deposit (see the payouts page).
+      booked. Empty the settlement account to settle each order to its clearing account, and each
+      payout is booked as one voucher that equals the deposit (see the payouts page).
     </p>
   );
 }
@@ -154,8 +177,15 @@ export function MappingFields(p: {
       {Object.entries(TEXTS).map(([name, label]) => field(name, label))}
       <fieldset>
         <legend>
-          Clearing accounts (paid orders settle here while the settlement account is empty)
+          Clearing accounts per provider (paid orders settle here while the settlement account is
+          empty)
         </legend>
+        {Provider.options.map((provider) =>
+          field(providerField(provider), mappingLabel(providerField(provider))),
+        )}
+      </fieldset>
+      <fieldset>
+        <legend>Clearing accounts per source (while clearing by source)</legend>
         {Source.options.map((source) =>
           field(clearingField(source), mappingLabel(clearingField(source))),
         )}

@@ -72,6 +72,10 @@ export const ShopifyOrder = z.object({
   phone: Text,
   customer: Customer.nullish(),
   billing_address: Address.nullish(),
+  /** Every gateway that took part of the payment, in order (Shopify's `gift_card` among them). */
+  payment_gateway_names: z.array(z.string()).nullish(),
+  /** Deprecated by Shopify, kept by older payloads: the first gateway. */
+  gateway: Text,
   note_attributes: z.array(z.object({ name: z.string(), value: z.unknown() })).nullish(),
   line_items: z.array(LineItem).min(1),
   shipping_lines: z.array(ShippingLine).default([]),
@@ -197,6 +201,18 @@ export function toOrder(o: ShopifyOrder): Result<Order | UnusableOrder, Refusal>
       buyer: buyerOf(o),
       lines,
       total: o.total_price,
+      paymentMethod: gatewayOf(o),
+      paymentTitle: null,
     },
   };
+}
+
+/**
+ * The gateway that took the order's money: the first named that is not a gift card (the shop's
+ * own liability, no provider's payout); with gift cards alone, the gift card.
+ */
+function gatewayOf(o: ShopifyOrder): string | null {
+  const names = (o.payment_gateway_names ?? []).map((n) => n.trim()).filter((n) => n !== "");
+  const paid = names.find((n) => n.toLowerCase() !== "gift_card") ?? names[0] ?? o.gateway;
+  return paid ? paid.slice(0, 100) : null;
 }

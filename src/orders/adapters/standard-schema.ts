@@ -97,6 +97,8 @@ export const StandardOrder = z.strictObject({
   shipping: z.array(Shipping).max(20).default([]),
   fees: z.array(Fee).max(20).default([]),
   total: Amount,
+  /** How the buyer paid ("vipps", "klarna", "card"…): it picks the clearing account. */
+  paymentMethod: z.string().trim().min(1).max(100).optional(),
 });
 export type StandardOrder = z.output<typeof StandardOrder>;
 

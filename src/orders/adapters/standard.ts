@@ -118,6 +118,8 @@ function toOrder(d: StandardOrder, timestamp: string): Result<Order, Refusal> {
       buyer,
       lines,
       total: d.total,
+      paymentMethod: d.paymentMethod ?? null,
+      paymentTitle: null,
     },
   };
 }

@@ -291,6 +291,9 @@ export function toOrder(inv: StripeInvoice): Result<Order | UnusableOrder, Refus
       buyer: buyerOf(inv),
       lines,
       total: m(inv.amount_paid),
+      // Stripe pays the order out whatever the buyer's method; its brand would cost a read.
+      paymentMethod: "stripe",
+      paymentTitle: null,
     },
   };
 }

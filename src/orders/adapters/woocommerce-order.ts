@@ -67,6 +67,8 @@ export const WooOrder = z.object({
       phone: Text,
     })
     .nullish(),
+  payment_method: Text,
+  payment_method_title: Text,
   meta_data: z.array(z.object({ key: z.string(), value: z.unknown() })).default([]),
   line_items: z.array(Line).default([]),
   shipping_lines: z.array(Shipping).default([]),
@@ -197,6 +199,8 @@ export function toOrder(o: WooOrder): Result<Order | UnusableOrder, Refusal> {
       buyer: buyerOf(o),
       lines,
       total: o.total,
+      paymentMethod: o.payment_method?.slice(0, 100) || null,
+      paymentTitle: o.payment_method_title?.slice(0, 200) || null,
     },
   };
 }

@@ -4,7 +4,7 @@
  * matched to the invoice or credit note by number; its reference makes a repeat a no-op.
  */
 import type { z } from "zod";
-import type { BankVoucherLinePost, BankVoucherPost } from "../../../shared/v2/vouchers";
+import type { BankVoucherPost } from "../../../shared/v2/vouchers";
 import { toDecimal } from "../../ledger/money";
 import type { SettlementIds } from "../port";
 import { expectStatus, isDuplicate, RunError, type RunApi } from "../../ledger/run-api";
@@ -12,7 +12,6 @@ import type { RunMemory } from "./memory";
 import { AccountReply, NO_VAT_CODE, parseRows, VatCodeReply } from "../../ledger/replies";
 
 export type VoucherBody = z.input<typeof BankVoucherPost>;
-type VoucherLine = z.input<typeof BankVoucherLinePost>;
 
 /** What a settlement posts: `amount` positive for a payment, negative for a refund paid out. */
 export interface Settlement extends SettlementIds {
@@ -30,8 +29,9 @@ export type VoucherOutcome =
   { kind: "posted" } | { kind: "duplicate" } | { kind: "refused"; detail: string };
 
 /**
- * The bank voucher of `items` under `reference`: two lines each, the settlement account's and the
- * customer's matched to the invoice. One item makes exactly the voucher a lone run posts.
+ * The bank voucher of `items` under `reference`: the customer's line of each, matched to its
+ * invoice, and one line per clearing account (a provider's), currency and day for all of them.
+ * One item makes exactly the voucher a lone run posts.
  */
 export function settlementVoucher(reference: string, items: Settlement[]): VoucherBody {
   const [first] = items;
@@ -54,11 +54,28 @@ export function settlementVoucher(reference: string, items: Settlement[]): Vouch
     CurrencyCode: first.currency,
     ExternalImportReference: reference,
     Description: description,
-    VoucherLines: items.flatMap((s): VoucherLine[] => [
-      line(s, s.settlementAccountId, s.amount),
-      line(s, s.customerAccountId, -s.amount, String(s.invoiceNo)),
-    ]),
+    VoucherLines: [
+      ...clearingLines(items).map(([s, amount, n]) => ({
+        ...line(s, s.settlementAccountId, amount),
+        ...(n > 1 ? { Description: `Settlements of ${n} shop orders` } : {}),
+      })),
+      ...items.map((s) => line(s, s.customerAccountId, -s.amount, String(s.invoiceNo))),
+    ],
   };
+}
+
+/** The items' money per clearing account, currency and day: its first item, sum and count. */
+function clearingLines(items: Settlement[]): [Settlement, number, number][] {
+  const sums = new Map<string, [Settlement, number, number]>();
+  for (const s of items) {
+    const key = JSON.stringify([s.settlementAccountId, s.currency, s.date]);
+    const sum = sums.get(key);
+    if (sum) {
+      sum[1] += s.amount;
+      sum[2] += 1;
+    } else sums.set(key, [s, s.amount, 1]);
+  }
+  return [...sums.values()];
 }
 
 /** Posts `body`; a duplicate reference means an earlier post of the same voucher went through. */
@@ -110,7 +127,7 @@ export async function settlementIds(api: RunApi, accountNo: number): Promise<Set
   const none = codes.find((c) => c.Code === NO_VAT_CODE);
   if (!account)
     throw new RunError(
-      `The settlement account ${accountNo} does not exist in the client's chart of accounts; create it (the console's payouts page offers to) or name another in the order mapping (settlementAccount, or the source's clearingAccounts), then retry.`,
+      `The settlement account ${accountNo} does not exist in the client's chart of accounts; create it (the console's payouts page offers to) or name another in the order mapping (settlementAccount, providerAccounts, or clearingAccounts while clearing by source), then retry.`,
       false,
     );
   if (!none) throw new RunError("The client has no VAT code 0 for bank lines.", false);

@@ -3,8 +3,14 @@
  * The orders' part of the operator's face (`tenant/operator-sections.ts`): webhook secrets and
  * shops, the order mapping, and the runs. The face checks the registration before any method.
  */
-import { ok, type Outcome } from "../../kernel/outcome";
-import type { OrderMapping, OrderMappingInput } from "../../ledger/mapping";
+import { failOn, ok, type Outcome } from "../../kernel/outcome";
+import {
+  clearingClash,
+  resolveMapping,
+  type MappingDefaults,
+  type OrderMapping,
+  type OrderMappingInput,
+} from "../../ledger/mapping";
 import { ownerOf, type TenantParts } from "../../tenant/parts";
 import { nameOf, type TenantRecord } from "../../tenant/registration";
 import type { Source } from "../order";
@@ -50,12 +56,24 @@ export class OrdersSection {
     return ok(webhookStatus(this.#t.settings, this.#t.pins));
   }
 
+  /** Stores the mapping unless its clearing accounts would mix providers' money (`clearingClash`). */
   setOrderMapping(_: TenantRecord, input: OrderMappingInput): Outcome<OrderMapping> {
-    return ok(this.#t.settings.setMapping(input));
+    const { settings, desk } = this.#t;
+    const clash = clearingClash(
+      resolveMapping(input, settings.defaults()),
+      desk.book.settledClearing(),
+    );
+    if (clash) return failOn(clash.path, "unprocessable", clash.message);
+    return ok(settings.setMapping(input));
   }
 
   orderMapping(): Outcome<OrderMapping> {
     return ok(this.#t.settings.mapping());
+  }
+
+  /** What the tenant's mapping means where it says nothing (older tenants keep their booking). */
+  mappingDefaults(): Outcome<MappingDefaults> {
+    return ok(this.#t.settings.defaults());
   }
 
   /** The tenant's runs, newest change first, optionally in one state. */

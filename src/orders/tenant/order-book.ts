@@ -41,6 +41,9 @@ const DeliveryRow = z.object({ signed_at: z.int().nullable() });
 const RunKeyRow = z.object({ run: z.string() });
 const OldestRow = z.object({ run: z.string().nullable(), seen: z.int().nullable() });
 const LiveRow = z.object({ oldest: z.string().nullable() });
+const ClearingRow = z
+  .object({ settled_to: z.int(), provider: z.string().nullable() })
+  .transform((r) => ({ accountNo: r.settled_to, provider: r.provider }));
 
 /** The order index (`RecordBook`), with the settlement's day and account as columns for payouts. */
 export class OrderBook extends RecordBook<RunState, OrderRun> {
@@ -56,6 +59,18 @@ export class OrderBook extends RecordBook<RunState, OrderRun> {
       settled_to: checked.settlement?.accountNo ?? null,
       live: liveRuns(checked).length > 0 ? 1 : 0,
     });
+  }
+
+  /**
+   * Each account orders were settled to, with whose money (null: from before providers were told
+   * apart). A scan of the runs, made only when the operator changes the mapping.
+   */
+  settledClearing(): { accountNo: number; provider: string | null }[] {
+    return rows(
+      this.sql,
+      ClearingRow,
+      "SELECT DISTINCT settled_to, json_extract(data, '$.settlement.provider') AS provider FROM order_runs WHERE settled_to IS NOT NULL",
+    );
   }
 
   /** Records with a run under way, unchanged since `before` (ISO), longest silent first. */

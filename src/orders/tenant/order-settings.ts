@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { Sealed } from "../../kernel/crypto";
 import {
+  ClearingBy,
   NEW_TENANT_DEFAULTS,
   OrderMappingInput,
   resolveMapping,
@@ -35,7 +36,8 @@ export const ORDER_SETTINGS_TABLES = [
 
 /**
  * Step 11 of `schema.ts`: a tenant from before payouts has one row (its paid orders settle to 1920
- * while its mapping names no account); any other has none and settles to clearing accounts.
+ * while its mapping names no account); any other has none and settles to clearing accounts. Step
+ * 18 adds `clearing_by`, "source" for every tenant from before clearing by provider.
  */
 export const MAPPING_DEFAULTS_TABLE =
   "CREATE TABLE IF NOT EXISTS mapping_defaults (id INTEGER PRIMARY KEY CHECK (id = 1), settlement_account INTEGER)";
@@ -57,8 +59,11 @@ const SecretRow = z.object({ sealed: jsonColumn(Sealed) }).transform((r) => r.se
 const MappingRow = z.object({ data: jsonColumn(OrderMappingInput) }).transform((r) => r.data);
 const IdsRow = z.object({ data: jsonColumn(SettlementIds) }).transform((r) => r.data);
 const DefaultsRow = z
-  .object({ settlement_account: z.int().nullable() })
-  .transform((r): MappingDefaults => ({ settlementAccount: r.settlement_account }));
+  .object({ settlement_account: z.int().nullable(), clearing_by: ClearingBy.nullable() })
+  .transform((r): MappingDefaults => ({
+    settlementAccount: r.settlement_account,
+    clearingBy: r.clearing_by ?? NEW_TENANT_DEFAULTS.clearingBy,
+  }));
 const DueRow = z.object({ due: z.int().nullable() });
 
 const context = (tenant: TenantName, source: Source) => `webhook:${tenant}:${source}`;
@@ -207,8 +212,11 @@ export class OrderSettings {
   /** The tenant's own defaults (`MAPPING_DEFAULTS_TABLE`). */
   defaults(): MappingDefaults {
     return (
-      row(this.sql, DefaultsRow, "SELECT settlement_account FROM mapping_defaults WHERE id = 1") ??
-      NEW_TENANT_DEFAULTS
+      row(
+        this.sql,
+        DefaultsRow,
+        "SELECT settlement_account, clearing_by FROM mapping_defaults WHERE id = 1",
+      ) ?? NEW_TENANT_DEFAULTS
     );
   }
 

@@ -9,7 +9,7 @@ import type { WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
 import { creditPlan, invoicePlan, roundingProblem, type LinePlan } from "../invoice-lines";
 import { sentDrafts, settledDrafts, type InvoiceIds } from "../../events/invoice-events";
-import { settlementAccountOf, type OrderMapping } from "../../ledger/mapping";
+import { clearingOf, type OrderMapping } from "../../ledger/mapping";
 import { formatMinor } from "../../ledger/money";
 import type { Order } from "../order";
 import { RunError } from "../../ledger/run-api";
@@ -332,7 +332,7 @@ export class Run extends RunSteps {
   }
 
   /**
-   * Settles to the source's account and reports where and when, for the payout to credit it; its
+   * Settles to the clearing account of the order's provider (`clearingOf`) and reports where and when, for the payout to credit it; its
    * `outgoing_invoice.paid` is made from what the run knows, with no read after the voucher. An
    * order's settlement goes into one voucher with its tenant's other runs on the way; a refund's,
    * or one that may follow an earlier attempt's lone post, is posted alone.
@@ -347,7 +347,7 @@ export class Run extends RunSteps {
     ref: string,
     after: (settlement: Settlement) => RunPatch,
   ): Promise<void> {
-    const accountNo = settlementAccountOf(mapping, order.source);
+    const { accountNo, provider } = clearingOf(mapping, order);
     const paid = (order.paidAt ?? order.placedAt).slice(0, 10);
     const date = amount < 0 ? new Date().toISOString().slice(0, 10) : paid;
     await this.sharedStep(
@@ -367,15 +367,16 @@ export class Run extends RunSteps {
           },
           amount < 0 || !mapping.shareCalls || attempt > 1 || this.runAttempt > 1,
         ),
-      (posted) => ({ ...posted, accountNo, date }),
+      (posted) => ({ ...posted, accountNo, date, provider }),
       (r) => ({
         posted: r.posted,
         accountNo: r.accountNo,
+        provider: r.provider,
         date: r.date,
         invoiceNo: invoice.InvoiceNo,
         amount: formatMinor(amount),
       }),
-      (r) => after({ accountNo: r.accountNo, date: r.date }),
+      (r) => after({ accountNo: r.accountNo, date: r.date, provider: r.provider }),
       (_r, at) => settledDrafts({ ...invoice, total: amount, currency: order.currency }, at),
     );
   }

@@ -14,7 +14,7 @@ export function ledgerTask(r: PayoutRecord, mapping: OrderMapping): PayoutTask |
   if (r.stripe.notItemised !== null)
     return {
       kind: "balance",
-      accountNo: settlementAccountOf(mapping, payout.orderSource),
+      accountNo: settlementAccountOf(mapping, { source: payout.orderSource }),
       date: payout.arrivalDate,
       currency: payout.currency,
     };

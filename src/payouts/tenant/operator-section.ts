@@ -10,6 +10,7 @@ import { nameOf, type TenantRecord } from "../../tenant/registration";
 import type { PayoutState } from "../records";
 import { modeOf, StripeKey } from "../stripe/key";
 import type { PayoutView, UnpaidOrder } from "../view";
+import type { ClearingHeld } from "./payout-book";
 import type { StripeKeyStatus } from "./stripe-key";
 
 type PayoutsHost = Pick<TenantParts, "payouts" | "stripeKeys" | "arm">;
@@ -76,6 +77,11 @@ export class PayoutsSection {
     limit: number,
   ): Outcome<{ afterDays: number; orders: UnpaidOrder[] }> {
     return ok(this.#t.payouts.unpaid(Date.now(), limit));
+  }
+
+  /** What each clearing account holds by the tenant's records, and what of it is due. */
+  clearingHeld(): Outcome<{ afterDays: number; accounts: ClearingHeld[] }> {
+    return ok(this.#t.payouts.held(Date.now()));
   }
 
   /** `answer`, once the alarm is armed for what it stored. */

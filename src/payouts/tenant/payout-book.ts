@@ -40,6 +40,37 @@ const OldestRow = z.object({ oldest: z.string().nullable() });
 const UNDER_WAY =
   "state IN ('received', 'running', 'reversing') AND json_extract(data, '$.started') = 1";
 const UnpaidRow = z.object({ data: jsonColumn(OrderRun) }).transform((r) => r.data);
+const HeldRow = z
+  .object({
+    account_no: z.int(),
+    provider: z.string().nullable(),
+    currency: z.string().nullable(),
+    orders: z.int(),
+    total: z.int().nullable(),
+    due_orders: z.int(),
+    due_total: z.int().nullable(),
+  })
+  .transform((r): ClearingHeld => ({
+    accountNo: r.account_no,
+    provider: r.provider,
+    currency: r.currency,
+    orders: r.orders,
+    total: r.total ?? 0,
+    dueOrders: r.due_orders,
+    dueTotal: r.due_total ?? 0,
+  }));
+
+/** Orders a clearing account holds in one currency (minor units), and of them those due. */
+export interface ClearingHeld {
+  accountNo: number;
+  /** Whose money (null: settled before providers were told apart). */
+  provider: string | null;
+  currency: string | null;
+  orders: number;
+  total: number;
+  dueOrders: number;
+  dueTotal: number;
+}
 
 export class PayoutBook extends RecordBook<PayoutState, PayoutRecord> {
   constructor(sql: SqlStorage) {
@@ -116,6 +147,28 @@ export class PayoutBook extends RecordBook<PayoutState, PayoutRecord> {
       lastDay,
       bankAccount,
       limit,
+    );
+  }
+
+  /**
+   * What each clearing account (and currency) holds by the tenant's records: its orders that no
+   * payout holds, and of them those settled by `lastDay`, due. Refunds are left out.
+   */
+  held(lastDay: string, bankAccount: number): ClearingHeld[] {
+    return rows(
+      this.sql,
+      HeldRow,
+      `SELECT o.settled_to AS account_no, json_extract(o.data, '$.settlement.provider') AS provider,
+        json_extract(o.data, '$.order.currency') AS currency, COUNT(*) AS orders,
+        SUM(json_extract(o.data, '$.order.total')) AS total,
+        SUM(o.settled_on <= ?) AS due_orders,
+        SUM(CASE WHEN o.settled_on <= ? THEN json_extract(o.data, '$.order.total') ELSE 0 END) AS due_total
+        FROM order_runs o WHERE o.settled_to IS NOT NULL AND o.settled_to != ?
+        AND NOT EXISTS (SELECT 1 FROM payout_claims c WHERE c.order_source = o.source AND c.order_id = o.order_id AND c.refund_id = '')
+        GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      lastDay,
+      lastDay,
+      bankAccount,
     );
   }
 

@@ -48,6 +48,7 @@ const VIEW: OrderRunView = {
   salesOrderId: "so-1",
   salesOrderNo: 3,
   invoiceNo: null,
+  payment: { method: "Vipps", title: null, provider: "vipps", clearingAccount: 1906 },
   error: { step: "send invoice", detail: "worker crashed" },
   steps: [{ name: "customer", at: "2026-03-01T10:01:00.000Z", ok: true, result: { id: 7 } }],
   refunds: [

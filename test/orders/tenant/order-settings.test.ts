@@ -205,8 +205,19 @@ describe("order-settings: mapping", () => {
         customers: "create",
         deliveryType: "Auto",
         settle: true,
-        // A tenant registered since payouts: each source settles to its clearing account.
+        // A tenant registered since providers: each provider's money to its clearing account.
         settlementAccount: null,
+        clearingBy: "provider",
+        providerAccounts: {
+          stripe: 1905,
+          vipps: 1906,
+          klarna: 1907,
+          paypal: 1908,
+          card: 1909,
+          other: 1910,
+        },
+        unknownPaymentMethod: "other",
+        paymentMethods: {},
         clearingAccounts: { shopify: 1901, woocommerce: 1902, stripe: 1903, standard: 1904 },
         roundingProduct: "AVRUNDING",
         roundingAccount: 3200,
@@ -233,6 +244,19 @@ describe("order-settings: mapping", () => {
       expect(s.setMapping({ settlementAccount: null }).settlementAccount).toBeNull();
       expect(s.mapping().settlementAccount).toBeNull();
       expect(s.setMapping({ settlementAccount: 1950 }).settlementAccount).toBe(1950);
+    });
+  });
+
+  it("a tenant from before providers (step 18's row) keeps clearing by source until its mapping switches", async () => {
+    await withSql((sql) => {
+      sql.exec(
+        "INSERT INTO mapping_defaults (id, settlement_account, clearing_by) VALUES (1, NULL, 'source')",
+      );
+      const s = settings(sql);
+      expect(s.mapping()).toMatchObject({ settlementAccount: null, clearingBy: "source" });
+      expect(s.setMapping({ deliveryType: "PdfByEmail" }).clearingBy).toBe("source");
+      expect(s.setMapping({ clearingBy: "provider" }).clearingBy).toBe("provider");
+      expect(s.mapping().clearingBy).toBe("provider");
     });
   });
 

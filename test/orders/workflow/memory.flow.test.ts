@@ -167,8 +167,8 @@ describe("order memory: a client key of other books", () => {
   it("drops the settlement ids of the old books: the next order settles on the new books' account, and the answer says what was cleared", async () => {
     const t = await shopTenant();
     await settle(t, "key-1");
-    // The standard source's clearing account: where a tenant's paid orders settle by default.
-    const before = await accountId(t, 1904);
+    // The clearing account of "other": where an own-JSON order naming no method settles.
+    const before = await accountId(t, 1910);
     const other = await control<{ clientKey: string }>(
       "POST",
       "/clients",
@@ -200,7 +200,7 @@ describe("order memory: a client key of other books", () => {
         events: 5,
       },
     });
-    const after = await accountId(t, 1904);
+    const after = await accountId(t, 1910);
     // Each sandbox client numbers its records from its own start: the same account, another id.
     expect(after).not.toBe(before);
     const run = await settle(t, "key-2");
@@ -209,7 +209,7 @@ describe("order memory: a client key of other books", () => {
       upstreamCalls: 3,
     });
     const posted = await t.rows(
-      "/AccountTransactions?accountNos=1904&fromDate=2000-01-01&toDate=2099-12-31",
+      "/AccountTransactions?accountNos=1910&fromDate=2000-01-01&toDate=2099-12-31",
     );
     expect(posted.map((x) => x.AccountId)).toEqual([after]);
   });

@@ -22,7 +22,8 @@ import { ADMIN, gw, json } from "../../helpers/gateway";
 import { shopTenant, type ShopTenant } from "../../helpers/orders";
 
 type Json = Record<string, unknown>;
-const CLEARING = 1904;
+/** Where the own JSON's orders that name no payment method wait: the provider "other". */
+const CLEARING = 1910;
 const BANK = 1920;
 const FEES = 7770;
 const EVER = "fromDate=2000-01-01&toDate=2099-12-31";

@@ -19,7 +19,7 @@ import type { ShopTenant } from "../../helpers/orders";
 import { setStripeKey, stripeStats, stripeTenant } from "../../helpers/stripe";
 
 type Json = Record<string, unknown>;
-const CLEARING = 1903;
+const CLEARING = 1905;
 const BANK = 1920;
 const FEES = 7770;
 const EVER = "fromDate=2000-01-01&toDate=2099-12-31";
