@@ -1,5 +1,4 @@
 /** The types of `dev-registry.mjs`, for its test. */
-export declare const DYING_MS: number;
 export declare function dropStaleRegistryEntries(options: {
   dirs: (string | undefined)[];
   names: string[];

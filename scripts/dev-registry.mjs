@@ -5,7 +5,7 @@ import { connect } from "node:net";
 import { join } from "node:path";
 
 /** How long an entry's port may still answer after its process was killed, ms. */
-export const DYING_MS = 8000;
+const DYING_MS = 8000;
 
 /**
  * Removes the entries `names` from each registry folder of `dirs` when nothing listens on their

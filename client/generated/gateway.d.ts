@@ -437,6 +437,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/tenants/{environment}/{client}/events/endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the endpoint a signed test event now, enabled or not, and answer its attempt */
+        post: operations["adminTestEventEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -835,6 +852,23 @@ export interface paths {
         put?: never;
         /** Deliver an endpoint every event of its types recorded in a time window again */
         post: operations["replayEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the endpoint a signed test event now, enabled or not, and answer its attempt */
+        post: operations["testEventEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1294,6 +1328,23 @@ export interface paths {
         put?: never;
         /** Deliver one event to one endpoint again */
         post: operations["consoleRedeliverEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/tenants/{environment}/{client}/events/endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send an endpoint a signed test event now */
+        post: operations["consoleTestEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2145,12 +2196,11 @@ export interface components {
         };
         DeliveryAttempt: {
             eventId: string;
-            /** @enum {string} */
-            type: "customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched";
+            type: ("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "ledgergate.test";
             /** @description 1 for the first attempt of its round. */
             attempt: number;
             /** @enum {string} */
-            trigger: "event" | "redeliver" | "replay";
+            trigger: "event" | "redeliver" | "replay" | "test";
             at: string;
             ok: boolean;
             /** @description The endpoint's answer code; null when none came. */
@@ -2183,6 +2233,18 @@ export interface components {
              * @description Until (ISO 8601), exclusive; default now.
              */
             until?: string;
+        };
+        /** @description The one attempt of a signed `ledgergate.test` event: the receiver's status, or why none came. */
+        EventTestAttempt: {
+            eventId: string;
+            type: ("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "ledgergate.test";
+            at: string;
+            ok: boolean;
+            /** @description The endpoint's answer code; null when none came. */
+            status: number | null;
+            /** @description Why the attempt failed, when it did. */
+            error: string | null;
+            durationMs: number;
         };
         WebhookIntake: {
             /**
@@ -2428,6 +2490,8 @@ export interface components {
             deliveryType?: string;
             settle?: string;
             shareCalls?: string;
+            clearingBy?: string;
+            unknownPaymentMethod?: string;
             settlementAccount?: string;
             roundingProduct?: string;
             roundingAccount?: string;
@@ -2450,6 +2514,12 @@ export interface components {
             clearingAccounts_woocommerce?: string;
             clearingAccounts_stripe?: string;
             clearingAccounts_standard?: string;
+            providerAccounts_stripe?: string;
+            providerAccounts_vipps?: string;
+            providerAccounts_klarna?: string;
+            providerAccounts_paypal?: string;
+            providerAccounts_card?: string;
+            providerAccounts_other?: string;
             payouts_bankAccount?: string;
             payouts_feeAccount?: string;
             payouts_feeVatCode?: string;
@@ -2482,6 +2552,10 @@ export interface components {
             /** @description The session's CSRF token. */
             csrf: string;
             endpoint: string;
+        };
+        ConsoleTestForm: {
+            /** @description The session's CSRF token. */
+            csrf: string;
         };
         ConsolePayoutRetry: {
             /** @description The session's CSRF token. */
@@ -5120,6 +5194,75 @@ export interface operations {
             };
         };
     };
+    adminTestEventEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventTestAttempt"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getGatewayOpenApi: {
         parameters: {
             query?: never;
@@ -6815,6 +6958,73 @@ export interface operations {
             };
             /** @description `unprocessable`: Unprocessable request; `idempotency-key-reused`: This Idempotency-Key was used with another request; `too-many-rows`: The list has more rows than Prefer: pages=all answers at once; `deadline-too-short`: The call's deadline cannot fit the pages it asks for */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    testEventEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventTestAttempt"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8674,6 +8884,87 @@ export interface operations {
         };
         responses: {
             /** @description To the events page, with what was queued or why not. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in (a form post). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form's CSRF token is missing or wrong, or it came from another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such tenant, endpoint or event. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleTestEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleTestForm"];
+            };
+        };
+        responses: {
+            /** @description To the events page, with what the receiver answered. */
             303: {
                 headers: {
                     location: string;

@@ -86,4 +86,8 @@ export const adminEventRoutes = router
     const w = replayWindow(since, until);
     const events = await tenantEvents(c, p);
     return c.json(unwrap(await events.replay(p.id, w.since, w.until)), 202);
+  })
+  .openapi(route.testEndpoint, async (c) => {
+    const p = c.req.valid("param");
+    return c.json(unwrap(await (await tenantEvents(c, p)).test(p.id)), 200);
   });

@@ -1,6 +1,6 @@
 /**
  * @module
- * The console's events page and its forms (replay, redeliver, enable), behind the session.
+ * The console's events page and its forms (test, replay, redeliver, enable), behind the session.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { EndpointId, EventId } from "./types";
@@ -60,6 +60,21 @@ export const redeliverEvent = createRoute({
     body: formBody(z.object({ csrf: Csrf, endpoint: EndpointId }).openapi("ConsoleRedelivery")),
   },
   responses: queued,
+});
+
+export const testEndpoint = createRoute({
+  ...post,
+  path: "/tenants/{environment}/{client}/events/endpoints/{id}/test",
+  operationId: "consoleTestEndpoint",
+  summary: "Send an endpoint a signed test event now",
+  request: {
+    params: EndpointTarget,
+    body: formBody(z.object({ csrf: Csrf }).openapi("ConsoleTestForm")),
+  },
+  responses: {
+    303: redirect("To the events page, with what the receiver answered."),
+    ...postRefused,
+  },
 });
 
 export const enableEndpoint = createRoute({

@@ -67,7 +67,8 @@ export function EventsPage(p: EventsPageProps) {
                 ),
                 `${a.durationMs} ms`,
                 a.deliveryState,
-                a.ok ? (
+                // A test event is in no log: there is nothing to deliver again.
+                a.ok || a.trigger === "test" ? (
                   ""
                 ) : (
                   <form method="post" action={path(`/events/${a.eventId}/redeliver`)}>
@@ -79,6 +80,10 @@ export function EventsPage(p: EventsPageProps) {
               ])}
             />
           )}
+          <form method="post" action={path(`/events/endpoints/${e.id}/test`)}>
+            <Csrf token={p.csrf} />
+            <button type="submit">Send a test event</button>
+          </form>
           <form method="post" action={path(`/events/endpoints/${e.id}/replay`)}>
             <Csrf token={p.csrf} />
             <label for={`since-${e.id}`}>Replay events recorded since (UTC)</label>

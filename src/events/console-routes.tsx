@@ -6,10 +6,16 @@
 import type { Context } from "hono";
 import type { ConsoleApp } from "../console/app";
 import { tenantPath } from "../console/views";
-import { unwrap, type Outcome } from "../kernel/outcome";
+import { fail, unwrap, type Outcome } from "../kernel/outcome";
 import { tenantEvents } from "./admin-routes";
 import { endpointsAndWatcher } from "./watcher/listing";
-import { enableEndpoint, eventsPage, redeliverEvent, replayEvents } from "./console-contract";
+import {
+  enableEndpoint,
+  eventsPage,
+  redeliverEvent,
+  replayEvents,
+  testEndpoint,
+} from "./console-contract";
 import { seeWith, takeFlash } from "../console/flash-redirect";
 import { EventsPage } from "./console-page";
 import { html } from "../console/render";
@@ -75,6 +81,15 @@ export function eventRoutes(router: ConsoleRouter) {
         await events.redeliver(p.eventId, c.req.valid("form").endpoint),
         "Redelivery",
       );
+    })
+    .openapi(testEndpoint, async (c) => {
+      const p = c.req.valid("param");
+      const tested = await (await tenantEvents(c, p)).test(p.id);
+      if (!tested.ok) return back(c, p, tested, "");
+      const t = tested.value;
+      return t.ok
+        ? back(c, p, tested, `Test event delivered: the receiver answered ${t.status}.`)
+        : back(c, p, fail("conflict", `The test event failed: ${t.error ?? "no answer"}.`), "");
     })
     .openapi(enableEndpoint, async (c) => {
       const p = c.req.valid("param");

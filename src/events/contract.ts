@@ -22,6 +22,7 @@ import {
   Redelivery,
   Replay,
   Rotated,
+  Tested,
 } from "./event-schemas";
 import { guarded, guardedJson, jsonAnswer, jsonBody, tagged } from "../kernel/routes/contract-kit";
 
@@ -118,6 +119,14 @@ function eventContract<T extends z.ZodObject, E extends z.ZodObject, V extends z
       middleware: [jsonGate({ optional: true })],
       request: { params: eventParams, body: jsonBody(Redelivery, false) },
       responses: { 202: jsonAnswer("Queued.", Queued), ...guardedJson(404, 409) },
+    }),
+    testEndpoint: createRoute({
+      ...events.post,
+      path: at("/endpoints/{id}/test"),
+      operationId: id("testEventEndpoint"),
+      summary: "Send the endpoint a signed test event now, enabled or not, and answer its attempt",
+      request: { params: endpointParams },
+      responses: { 200: jsonAnswer("The attempt.", Tested), ...guarded(404) },
     }),
     replay: createRoute({
       ...events.post,

@@ -9,6 +9,7 @@ import {
   EndpointTypes,
   EndpointView,
   EventId,
+  TestAttempt,
   WebhookEvent,
 } from "./types";
 import { WatcherView } from "./watcher/view";
@@ -114,3 +115,8 @@ export const Endpoints = z
 export const Deliveries = z
   .strictObject({ deliveries: z.array(Attempt) })
   .openapi("DeliveryLog", { description: "Attempts, newest first." });
+
+export const Tested = TestAttempt.clone().openapi("EventTestAttempt", {
+  description:
+    "The one attempt of a signed `ledgergate.test` event: the receiver's status, or why none came.",
+});

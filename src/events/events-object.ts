@@ -9,7 +9,9 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig, type Bindings } from "../kernel/config";
 import { noticeDisabled } from "./notice";
-import type { DeliveryMessage, EventDraft } from "./types";
+import { TEST_EVENT_TYPE, type DeliveryMessage, type EventDraft, type TestAttempt } from "./types";
+import { attempt } from "./deliver";
+import { TestPings, testEvent } from "./object/test-pings";
 import { log } from "../kernel/log";
 import { fail, ok, type Outcome } from "../kernel/outcome";
 import { watcherStub, type TenantName } from "../kernel/stubs";
@@ -35,6 +37,7 @@ export class Events extends DurableObject<Bindings> {
   readonly #endpoints: Endpoints;
   readonly #outbox: Outbox;
   readonly #attempts: AttemptLog;
+  readonly #tests: TestPings;
   readonly #dispatch: Dispatch;
   readonly #relay: Relay;
   readonly #replays: Replays;
@@ -49,6 +52,7 @@ export class Events extends DurableObject<Bindings> {
     this.#log = new EventLog(sql);
     this.#outbox = new Outbox(sql, () => readConfig(this.env).eventQueueLeaseMs);
     this.#attempts = new AttemptLog(sql);
+    this.#tests = new TestPings(sql);
     this.#endpoints = new Endpoints(
       sql,
       new Sealer(env),
@@ -148,6 +152,29 @@ export class Events extends DurableObject<Bindings> {
   deliveries(endpoint: string, limit: number) {
     const exists = this.#endpoints.get(endpoint);
     return exists.ok ? ok(this.#attempts.list(endpoint, limit)) : exists;
+  }
+
+  /**
+   * Sends `endpoint` a signed test event now, enabled or not, and answers its one attempt: how an
+   * integrator checks a receiver before real events depend on it. Never retried.
+   */
+  async test(endpoint: string): Promise<Outcome<TestAttempt>> {
+    const now = Date.now();
+    const target = await this.#endpoints.target(endpoint, now);
+    if (!target) return fail("not-found", "No such endpoint.");
+    if (!target.ok) return target;
+    const event = testEvent(endpoint, now);
+    const { outcome } = await attempt(fetch, { ...event, ...target.value }, now);
+    this.#tests.log(event.id, endpoint, outcome, now);
+    return ok({
+      eventId: event.id,
+      type: TEST_EVENT_TYPE,
+      at: new Date(now).toISOString(),
+      ok: outcome.error === null,
+      status: outcome.status,
+      error: outcome.error,
+      durationMs: Math.max(0, Math.round(outcome.durationMs)),
+    });
   }
 
   /** Sends an event again to one endpoint, or to every enabled endpoint that takes its type. */

@@ -61,4 +61,7 @@ export const eventRoutes = router
     const { since, until } = c.req.valid("json");
     const w = replayWindow(since, until);
     return c.json(unwrap(await own(c).replay(c.req.valid("param").id, w.since, w.until)), 202);
-  });
+  })
+  .openapi(route.testEndpoint, async (c) =>
+    c.json(unwrap(await own(c).test(c.req.valid("param").id)), 200),
+  );

@@ -92,13 +92,17 @@ export type EndpointView = z.output<typeof EndpointView>;
 export const DeliveryState = z.enum(["pending", "delivered", "failed"]);
 export type DeliveryState = z.output<typeof DeliveryState>;
 
-export const AttemptTrigger = z.enum(["event", "redeliver", "replay"]);
+/** `test`: a `ledgergate.test` event sent on request (`POST …/endpoints/{id}/test`). */
+export const AttemptTrigger = z.enum(["event", "redeliver", "replay", "test"]);
 export type AttemptTrigger = z.output<typeof AttemptTrigger>;
+
+/** The type of the test event an endpoint is sent on request; never in the log or the feed. */
+export const TEST_EVENT_TYPE = "ledgergate.test";
 
 /** One attempt, as the delivery log shows it. */
 export const AttemptView = z.strictObject({
   eventId: EventId,
-  type: EventType,
+  type: z.union([EventType, z.literal(TEST_EVENT_TYPE)]),
   attempt: z.int().min(1).meta({ description: "1 for the first attempt of its round." }),
   trigger: AttemptTrigger,
   at: z.string(),
@@ -115,6 +119,18 @@ export const AttemptView = z.strictObject({
   }),
 });
 export type AttemptView = z.output<typeof AttemptView>;
+
+/** What a test event's one attempt came to (`POST …/endpoints/{id}/test`). */
+export const TestAttempt = AttemptView.pick({
+  eventId: true,
+  type: true,
+  at: true,
+  ok: true,
+  status: true,
+  error: true,
+  durationMs: true,
+});
+export type TestAttempt = z.output<typeof TestAttempt>;
 
 /**
  * The queue message: deliver `event` to `endpoint` in round `round`. Written by the tenant's own

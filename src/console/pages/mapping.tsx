@@ -10,6 +10,14 @@ import type { Flash } from "../flash";
 import { Csrf } from "../layout";
 import { FormMessage } from "./feedback";
 
+const PROVIDER_LABELS: Record<Provider, string> = {
+  stripe: "Stripe",
+  vipps: "Vipps MobilePay",
+  klarna: "Klarna",
+  paypal: "PayPal",
+  card: "a card acquirer (Nets…)",
+  other: "other",
+};
 const CHOICES: Record<string, { label: string; options: [string, string][] }> = {
   unknownSkus: {
     label: "Unknown SKUs",
@@ -71,14 +79,6 @@ const TEXTS: Record<string, string> = {
   settlementAccount: "Settlement account",
   roundingProduct: "Rounding product",
   roundingAccount: "Rounding account",
-};
-const PROVIDER_LABELS: Record<Provider, string> = {
-  stripe: "Stripe",
-  vipps: "Vipps MobilePay",
-  klarna: "Klarna",
-  paypal: "PayPal",
-  card: "a card acquirer (Nets…)",
-  other: "other",
 };
 const VAT_LABELS: Record<VatClass, string> = {
   "25": "25 %",

@@ -3,6 +3,7 @@
  * The events object's SQLite layout as migration steps (`kernel/migrations.ts`), applied on every
  * wake. Fields and retention: docs/storage.md. Times are epoch ms.
  */
+import { addColumn } from "../../kernel/columns";
 import { migrate as migrateSteps, type Migration } from "../../kernel/migrations";
 
 /** The events object's layout, step by step. Add a step at the end; never edit a released one. */
@@ -37,6 +38,11 @@ export const EVENTS_MIGRATIONS: readonly Migration[] = [
       sql.exec("CREATE INDEX IF NOT EXISTS attempts_event ON attempts (event_id)");
       sql.exec("CREATE INDEX IF NOT EXISTS attempts_at ON attempts (at)");
     },
+  },
+  {
+    version: 2,
+    name: "attempts.type: a test event's attempt, whose event is in no log",
+    up: (sql) => addColumn(sql, "attempts", "type", "TEXT"),
   },
 ];
 
