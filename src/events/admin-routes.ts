@@ -89,5 +89,5 @@ export const adminEventRoutes = router
   })
   .openapi(route.testEndpoint, async (c) => {
     const p = c.req.valid("param");
-    return c.json(unwrap(await (await tenantEvents(c, p)).test(p.id)), 200);
+    return c.json(unwrap(await (await tenantEvents(c, p)).sendTest(p.id)), 200);
   });

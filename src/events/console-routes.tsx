@@ -84,7 +84,7 @@ export function eventRoutes(router: ConsoleRouter) {
     })
     .openapi(testEndpoint, async (c) => {
       const p = c.req.valid("param");
-      const tested = await (await tenantEvents(c, p)).test(p.id);
+      const tested = await (await tenantEvents(c, p)).sendTest(p.id);
       if (!tested.ok) return back(c, p, tested, "");
       const t = tested.value;
       return t.ok

@@ -158,13 +158,15 @@ export class Events extends DurableObject<Bindings> {
    * Sends `endpoint` a signed test event now, enabled or not, and answers its one attempt: how an
    * integrator checks a receiver before real events depend on it. Never retried.
    */
-  async test(endpoint: string): Promise<Outcome<TestAttempt>> {
+  async sendTest(endpoint: string): Promise<Outcome<TestAttempt>> {
     const now = Date.now();
     const target = await this.#endpoints.target(endpoint, now);
     if (!target) return fail("not-found", "No such endpoint.");
     if (!target.ok) return target;
     const event = testEvent(endpoint, now);
-    const { outcome } = await attempt(fetch, { ...event, ...target.value }, now);
+    // Called as `fetch`, not as a value (workerd refuses another `this`).
+    const send: typeof fetch = (input, init) => fetch(input, init);
+    const { outcome } = await attempt(send, { ...event, ...target.value }, now);
     this.#tests.log(event.id, endpoint, outcome, now);
     return ok({
       eventId: event.id,

@@ -63,5 +63,5 @@ export const eventRoutes = router
     return c.json(unwrap(await own(c).replay(c.req.valid("param").id, w.since, w.until)), 202);
   })
   .openapi(route.testEndpoint, async (c) =>
-    c.json(unwrap(await own(c).test(c.req.valid("param").id)), 200),
+    c.json(unwrap(await own(c).sendTest(c.req.valid("param").id)), 200),
   );

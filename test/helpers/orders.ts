@@ -134,6 +134,7 @@ export interface Run {
   salesOrderId: string | null;
   deliveries: number;
   attempt: number;
+  cancelledAt: string | null;
   customer: { id: number; created: boolean } | null;
   error: { step: string; detail: string } | null;
   steps: { name: string; result: Record<string, unknown> }[];

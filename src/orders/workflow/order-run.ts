@@ -53,7 +53,13 @@ export class Run extends RunSteps {
     const { run, mapping } = await this.load();
     const order = run.order;
     if (!order) throw new NonRetryableError("The order has no paid order data.");
-    if (run.cancelledAt) return this.#withdraw(order);
+    if (run.cancelledAt) {
+      if (this.runAttempt === 1) return this.stop("cancelled before the run began");
+      if (!(await this.#invoicedBeforeCancel(order)))
+        return this.stop("cancelled; no draft of the order is left");
+      // Invoiced before the cancellation: the invoice stands (the shop refunds the buyer), and
+      // this attempt settles it as the first would have; stopping "invoiced" left it live forever.
+    }
     // Before the first call: an order whose lines do not explain its total books nothing at all.
     this.current = "plan";
     const draft = invoicePlan(order, {}, mapping);
@@ -163,11 +169,10 @@ export class Run extends RunSteps {
   }
 
   /**
-   * A cancelled order: stopped at once on its first attempt; a later attempt first deletes any
-   * draft an earlier one left, so "cancelled" is never reported while a draft is in the books.
+   * A cancelled order's later attempt first deletes any draft an earlier one left, so "cancelled"
+   * is never reported while a draft is in the books; answers whether an invoice was sent before.
    */
-  async #withdraw(order: Order): Promise<unknown> {
-    if (this.runAttempt === 1) return this.stop("cancelled before the run began");
+  async #invoicedBeforeCancel(order: Order): Promise<boolean> {
     const ref = reference(order.source, "o", order.id);
     const invoiced = await this.apiStep(
       "withdraw",
@@ -175,9 +180,7 @@ export class Run extends RunSteps {
       (w) => (w ? { ...w } : { withdrawn: true }),
       (w) => (w ? { order: { invoiceNo: w.invoiceNo, state: "invoiced" } } : {}),
     );
-    return invoiced
-      ? { invoiceNo: invoiced.invoiceNo }
-      : this.stop("cancelled; no draft of the order is left");
+    return invoiced !== null;
   }
 
   /** Customer, products and sales order; with `recall`, ids may come from the tenant's memory. */

@@ -20,7 +20,7 @@ import {
   mismatches,
   type Schema,
 } from "../../helpers/answers";
-import { captureQueue } from "../../helpers/events";
+import { captureQueue, installReceiver } from "../../helpers/events";
 import { ADMIN, gw, json, tenant } from "../../helpers/gateway";
 import { initialize, mcpClient } from "../../helpers/mcp";
 import { connect, register, tokenRequest } from "../../helpers/oauth";
@@ -238,6 +238,7 @@ describe("answers: every JSON route, its success and a refusal", () => {
 
   it("events, with a gateway key and by the operator", async () => {
     captureQueue();
+    installReceiver();
     const t = await tenant();
     const key = { authorization: `Bearer ${t.gatewayKey}` };
     const customer = await gw("/v2/Customers", json({ Name: "Answers AS" }, "POST", key));
@@ -258,6 +259,7 @@ describe("answers: every JSON route, its success and a refusal", () => {
       expect((await gw(at, json({ description: "x" }, "PATCH", headers))).status).toBe(200);
       expect((await gw(`${at}/secret`, { method: "POST", headers })).status).toBe(200);
       expect((await gw(`${at}/deliveries`, { headers })).status).toBe(200);
+      expect((await gw(`${at}/test`, { method: "POST", headers })).status).toBe(200);
       expect(
         (await gw(`${at}/replay`, json({ since: "2026-01-01T00:00:00Z" }, "POST", headers))).status,
       ).toBe(202);

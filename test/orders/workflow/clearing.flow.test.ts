@@ -167,13 +167,14 @@ describe("clearing per provider", () => {
     await settledAll(t, withMethod(plainOrder("old-1", "400.00"), "vipps"));
     expect(await held(t, 1904)).toBe(40_000);
 
-    const refused = await putMapping(t, { providerAccounts: { vipps: 1904 } });
+    // 1904 holds a Vipps order: Klarna's money may not join it (Vipps's may).
+    const refused = await putMapping(t, { providerAccounts: { klarna: 1904 } });
     expect(refused.status).toBe(422);
     expect(await refused.json()).toMatchObject({
       errors: [
         {
-          path: "providerAccounts.vipps",
-          message: expect.stringContaining("account 1904 holds orders settled by source"),
+          path: "providerAccounts.klarna",
+          message: expect.stringContaining("account 1904 holds vipps's orders"),
         },
       ],
     });

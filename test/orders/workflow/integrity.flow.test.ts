@@ -2,7 +2,8 @@
  * An order's run books exactly what the shop's lines say, through the gateway and the sandbox: a
  * total the lines do not explain (a tip) fails the run before anything is booked; a refund that
  * arrives while its order has failed is credited once the order's retry invoices it; a cancellation
- * of a failed order reads "cancelled" only once its draft sales order is really gone.
+ * of a failed order reads "cancelled" only once its draft sales order is really gone, and one
+ * invoiced before it keeps its invoice and is settled by the next attempt.
  */
 import { env } from "cloudflare:workers";
 import { introspectWorkflow } from "cloudflare:test";
@@ -106,5 +107,24 @@ describe("order integrity", () => {
     expect((await t.v2(`/SalesOrders/${String(failed.salesOrderId)}`)).status).toBe(404);
     expect(await t.rows("/SalesOrders")).toHaveLength(0);
     expect(await t.rows("/OutgoingInvoices")).toHaveLength(0);
+  });
+
+  it("a cancellation of an order invoiced before it: the next attempt keeps the one invoice and settles it, never stopping at invoiced", async () => {
+    const t = await shopTenant();
+    const failed = await failAt(t, "settle");
+    expect(failed.invoiceNo).toEqual(expect.any(Number));
+    expect(
+      (await t.send("shopify", shopifyCancelled(order.payload), { topic: "orders/cancelled" }))
+        .status,
+    ).toBe(202);
+    // An invoiced order's cancellation starts nothing: the invoice stands, the operator retries.
+    await waitFor(t, "shopify", orderId, ["failed"], (r) => r.cancelledAt !== null);
+    expect((await t.orders(`/shopify/${orderId}/retry`, { method: "POST" })).status).toBe(202);
+    const run = await waitFor(t, "shopify", orderId, ["settled", "failed"], (r) => r.attempt === 2);
+    expect(run.state, JSON.stringify(run.error)).toBe("settled");
+    expect(run.steps.map((s) => s.name)).toEqual(expect.arrayContaining(["withdraw", "settle"]));
+    expect(run.invoiceNo).toBe(failed.invoiceNo);
+    const invoices = await t.rows("/OutgoingInvoices");
+    expect(invoices.map((i) => [i.InvoiceNo, i.Balance])).toEqual([[failed.invoiceNo, 0]]);
   });
 });
