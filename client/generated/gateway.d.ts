@@ -2106,6 +2106,8 @@ export interface components {
             /** @description Exact event type names, or `["*"]` for every type (the default). */
             types?: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "*")[];
             description?: string;
+            /** @description Deliveries a second at most (1–1000), for a small receiver: more wait their turn, none dropped. */
+            maxPerSecond?: number;
         };
         EventEndpoints: {
             endpoints: components["schemas"]["EventEndpoint"][];
@@ -2117,6 +2119,8 @@ export interface components {
             url: string;
             types: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "*")[];
             description: string | null;
+            /** @description Deliveries a second at most; more wait their turn, none dropped (null: no limit). */
+            maxPerSecond: number | null;
             /** @enum {string} */
             state: "enabled" | "disabled";
             disabledReason: string | null;
@@ -2163,6 +2167,8 @@ export interface components {
             /** @description Exact event type names, or `["*"]` for every type (the default). */
             types?: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "*")[];
             description?: string | null;
+            /** @description Deliveries a second at most (1–1000), for a small receiver: more wait their turn, none dropped. */
+            maxPerSecond?: number | null;
             /** @description `true` enables a disabled endpoint again; `false` stops its deliveries. */
             enabled?: boolean;
         };

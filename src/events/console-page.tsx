@@ -39,7 +39,7 @@ export function EventsPage(p: EventsPageProps) {
       {p.endpoints.map((e) => (
         <section id={e.id}>
           <h2>{e.url}</h2>
-          <p class="muted">{`${e.id} · ${e.types.join(", ")}${e.description ? ` · ${e.description}` : ""}`}</p>
+          <p class="muted">{`${e.id} · ${e.types.join(", ")}${e.maxPerSecond ? ` · at most ${e.maxPerSecond} a second` : ""}${e.description ? ` · ${e.description}` : ""}`}</p>
           {e.state === "disabled" ? (
             <div class="error" role="alert">
               <p>{`${e.disabledReason ?? "Disabled."} (${when(e.disabledAt)})`}</p>

@@ -9,6 +9,7 @@ import {
   EndpointTypes,
   EndpointView,
   EventId,
+  MaxPerSecond,
   TestAttempt,
   WebhookEvent,
 } from "./types";
@@ -27,6 +28,11 @@ const Types = EndpointTypes.clone().openapi({
   description: 'Exact event type names, or `["*"]` for every type (the default).',
 });
 
+const Pace = MaxPerSecond.clone().openapi({
+  description:
+    "Deliveries a second at most (1–1000), for a small receiver: more wait their turn, none dropped.",
+});
+
 export const NewEndpoint = z
   .strictObject({
     url: z.string().min(1).max(2000).openapi({
@@ -35,6 +41,7 @@ export const NewEndpoint = z
     }),
     types: Types.optional(),
     description: z.string().max(500).optional(),
+    maxPerSecond: Pace.optional(),
   })
   .openapi("NewEventEndpoint");
 export const Created = z
@@ -50,6 +57,7 @@ export const EndpointChange = z
     url: NewEndpoint.shape.url.optional(),
     types: Types.optional(),
     description: z.string().max(500).nullable().optional(),
+    maxPerSecond: Pace.nullable().optional(),
     enabled: z.boolean().optional().openapi({
       description: "`true` enables a disabled endpoint again; `false` stops its deliveries.",
     }),

@@ -199,9 +199,11 @@ export class Events extends DurableObject<Bindings> {
     return ok({ queued: opened.value.length });
   }
 
-  /** What the queue consumer sends for `m`. */
-  plan(m: DeliveryMessage): Promise<Plan> {
-    return this.#dispatch.plan(m, Date.now());
+  /** What the queue consumer sends for `m`; one held for its endpoint's pace is the alarm's. */
+  async plan(m: DeliveryMessage): Promise<Plan> {
+    const plan = await this.#dispatch.plan(m, Date.now());
+    if (plan.kind === "drop" && plan.deferred) await this.#arm();
+    return plan;
   }
 
   /** What came of an attempt of `m`, and whether the consumer retries it. */

@@ -69,12 +69,19 @@ export type WebhookEvent = z.output<typeof WebhookEvent>;
 /** Where an endpoint stands: delivering, or disabled (by its owner, a 410, or days of failure). */
 export const EndpointState = z.enum(["enabled", "disabled"]);
 
+/** Deliveries an endpoint takes a second at most; null: as fast as they come. */
+export const MaxPerSecond = z.int().min(1).max(1000);
+
 /** An endpoint as its owner and the operator see it: never its secret. */
 export const EndpointView = z.strictObject({
   id: EndpointId,
   url: z.string(),
   types: EndpointTypes,
   description: z.string().nullable(),
+  maxPerSecond: MaxPerSecond.nullable().meta({
+    description:
+      "Deliveries a second at most; more wait their turn, none dropped (null: no limit).",
+  }),
   state: EndpointState,
   disabledReason: z.string().nullable(),
   disabledAt: z.string().nullable(),

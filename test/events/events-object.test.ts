@@ -8,6 +8,7 @@
  */
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { EVENTS_MIGRATIONS, migrate as migrateEvents } from "../../src/events/object/schema";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DISABLE_AFTER_MS } from "../../src/events/object/dispatch";
 import { EVENT_RETENTION_MS } from "../../src/events/object/log";
@@ -232,9 +233,42 @@ describe("Events object", () => {
     expect(recorded).toMatchObject({ ok: false, error: { reason: "misconfigured" } });
   });
 
-  it("keeps its layout as numbered steps", async () => {
+  it("keeps its layout as numbered steps: a new object is at the last", async () => {
     const stub = eventsStub(env, tenantName("demo", `events-schema-${seq++}`));
     const version = await runInDurableObject(stub, (_i, state) => storedVersion(state.storage.sql));
-    expect(version).toBe(1);
+    expect(version).toBe(EVENTS_MIGRATIONS.at(-1)?.version);
+  });
+
+  it("brings an object of layout 1 forward: its attempts and deliveries stay, the new columns empty", async () => {
+    const stub = eventsStub(env, tenantName("demo", `events-schema-${seq++}`));
+    await runInDurableObject(stub, (_i, state) => {
+      const sql = state.storage.sql;
+      sql.exec("ALTER TABLE attempts DROP COLUMN type");
+      sql.exec("ALTER TABLE endpoints DROP COLUMN max_per_second");
+      sql.exec("ALTER TABLE endpoints DROP COLUMN next_slot_at");
+      sql.exec("ALTER TABLE deliveries DROP COLUMN slot_at");
+      sql.exec("UPDATE meta SET value = '1' WHERE key = 'schema'");
+      sql.exec(
+        "INSERT INTO deliveries (event_id, endpoint_id, state, round, trigger, attempts, queued, due_at, updated_at) VALUES ('evt_1', 'ep_1', 'pending', 1, 'event', 1, 1, 5, 5)",
+      );
+      sql.exec(
+        "INSERT INTO attempts (event_id, endpoint_id, attempt, trigger, at, status, error, duration_ms) VALUES ('evt_1', 'ep_1', 1, 'event', 5, 500, 'answered 500', 12)",
+      );
+      migrateEvents(state.storage);
+      expect(storedVersion(sql)).toBe(EVENTS_MIGRATIONS.at(-1)?.version);
+      expect(sql.exec("SELECT type, status FROM attempts").toArray()).toEqual([
+        { type: null, status: 500 },
+      ]);
+      expect(sql.exec("SELECT event_id, slot_at FROM deliveries").toArray()).toEqual([
+        { event_id: "evt_1", slot_at: null },
+      ]);
+      expect(
+        sql
+          .exec(
+            "SELECT name FROM pragma_table_info('endpoints') WHERE name IN ('max_per_second', 'next_slot_at') ORDER BY name",
+          )
+          .toArray(),
+      ).toEqual([{ name: "max_per_second" }, { name: "next_slot_at" }]);
+    });
   });
 });

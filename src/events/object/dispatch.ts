@@ -11,6 +11,8 @@ import type { AttemptOutcome, Outbox } from "./outbox";
 
 /** An endpoint whose every attempt failed this long is disabled, ms: longer than the schedule. */
 export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
+/** How early a paced delivery may go before its slot, ms: the alarm that sends it is not exact. */
+const SLOT_SLACK_MS = 50;
 /** How long a message waits while the endpoint's secret cannot be opened (SECRETS_KEY), s. */
 const MISCONFIGURED_WAIT_SECONDS = 300;
 
@@ -24,8 +26,11 @@ export type Plan =
       secrets: string[];
       attempt: number;
     }
-  /** Settled, overtaken by a newer round, or its endpoint or event is gone: acknowledge it. */
-  | { kind: "drop"; reason: string }
+  /**
+   * Settled, overtaken by a newer round, or its endpoint or event is gone: acknowledge it.
+   * `deferred`: held for its endpoint's pace, the sweep sends it at its slot (arm the alarm).
+   */
+  | { kind: "drop"; reason: string; deferred?: true }
   /** Cannot be sent now (the secret cannot be opened): retry the message after `seconds`. */
   | { kind: "wait"; seconds: number };
 
@@ -60,6 +65,17 @@ export class Dispatch {
       outbox.settle(delivery, "failed", now);
       return { kind: "drop", reason: "the endpoint is disabled" };
     }
+    // The pace: a delivery that waited has its slot; another takes the next free one.
+    const slot = delivery.slot_at ?? endpoints.reserve(m.endpoint, now);
+    if (slot > now + SLOT_SLACK_MS) {
+      outbox.defer(delivery, slot);
+      return {
+        kind: "drop",
+        reason: `held for the endpoint's pace until ${new Date(slot).toISOString()}`,
+        deferred: true,
+      };
+    }
+    outbox.spendSlot(delivery);
     return {
       kind: "send",
       url: target.value.url,

@@ -19,6 +19,8 @@ export const EndpointRow = z.object({
   disabled_reason: z.string().nullable(),
   disabled_at: z.int().nullable(),
   failing_since: z.int().nullable(),
+  max_per_second: z.int().nullable(),
+  next_slot_at: z.int().nullable(),
   created_at: z.int(),
   updated_at: z.int(),
 });
@@ -33,6 +35,7 @@ export function view(r: EndpointRow): EndpointView {
     url: r.url,
     types: r.types,
     description: r.description,
+    maxPerSecond: r.max_per_second,
     state: r.state,
     disabledReason: r.disabled_reason,
     disabledAt: iso(r.disabled_at),

@@ -22,6 +22,7 @@ export interface EndpointInput {
   url?: string;
   types?: EndpointTypes;
   description?: string | null;
+  maxPerSecond?: number | null;
   enabled?: boolean;
 }
 
@@ -70,12 +71,13 @@ export class Endpoints {
     if (!sealed) return UNSEALED;
     const types = input.types ?? ["*"];
     this.sql.exec(
-      `INSERT INTO endpoints (id, url, types, description, secret, state, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'enabled', ?, ?)`,
+      `INSERT INTO endpoints (id, url, types, description, max_per_second, secret, state, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'enabled', ?, ?)`,
       id,
       url.value,
       JSON.stringify(types),
       input.description ?? null,
+      input.maxPerSecond ?? null,
       JSON.stringify(sealed),
       now,
       now,
@@ -101,10 +103,11 @@ export class Endpoints {
     const enable = input.enabled === true && r.state === "disabled";
     const disable = input.enabled === false && r.state === "enabled";
     this.sql.exec(
-      `UPDATE endpoints SET url = ?, types = ?, description = ?, updated_at = ? WHERE id = ?`,
+      `UPDATE endpoints SET url = ?, types = ?, description = ?, max_per_second = ?, updated_at = ? WHERE id = ?`,
       url.value,
       JSON.stringify(input.types ?? r.types),
       input.description === undefined ? r.description : input.description,
+      input.maxPerSecond === undefined ? r.max_per_second : input.maxPerSecond,
       now,
       id,
     );
@@ -115,6 +118,23 @@ export class Endpoints {
       );
     if (disable) this.disable(id, "Disabled by its owner.", now);
     return this.get(id);
+  }
+
+  /**
+   * When a send to `id` may go, at `now` or later: its pace's next free slot, taken. An endpoint
+   * without a pace (or gone) sends at once. Slots are kept in storage, so a burst that waits keeps
+   * its order and spacing across evictions.
+   */
+  reserve(id: string, now: number): number {
+    const r = this.#row(id);
+    if (!r?.max_per_second) return now;
+    const slot = Math.max(now, r.next_slot_at ?? 0);
+    this.sql.exec(
+      "UPDATE endpoints SET next_slot_at = ? WHERE id = ?",
+      slot + Math.ceil(1000 / r.max_per_second),
+      id,
+    );
+    return slot;
   }
 
   remove(id: string): boolean {

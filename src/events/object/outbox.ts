@@ -22,6 +22,8 @@ const Row = z.object({
   attempts: z.int(),
   queued: z.int(),
   due_at: z.int(),
+  /** The send time its endpoint's pace gave it (`Endpoints.reserve`), while it waits for it. */
+  slot_at: z.int().nullable(),
 });
 export type DeliveryRow = z.output<typeof Row>;
 const DUE = z.object({ due: z.int().nullable() });
@@ -54,7 +56,7 @@ export class Outbox {
        VALUES (?, ?, 'pending', 1, ?, 0, 0, ?, ?)
        ON CONFLICT (event_id, endpoint_id) DO UPDATE SET state = 'pending', round = round + 1,
          trigger = excluded.trigger, attempts = 0, queued = 0, due_at = excluded.due_at,
-         updated_at = excluded.updated_at
+         slot_at = NULL, updated_at = excluded.updated_at
        RETURNING round`,
       event,
       endpoint,
@@ -100,6 +102,30 @@ export class Outbox {
       d.endpoint_id,
     );
     return { event: d.event_id, endpoint: d.endpoint_id, round };
+  }
+
+  /**
+   * Holds `d` until its pace's `slot`: its message is dropped, and the sweep sends it again then
+   * (no queue retry spent waiting, so a busy endpoint's deliveries are never dead-lettered for it).
+   */
+  defer(d: DeliveryRow, slot: number): void {
+    this.sql.exec(
+      "UPDATE deliveries SET slot_at = ?, queued = 0, due_at = ? WHERE event_id = ? AND endpoint_id = ?",
+      slot,
+      slot,
+      d.event_id,
+      d.endpoint_id,
+    );
+  }
+
+  /** `d` goes now: the slot it waited for is spent. */
+  spendSlot(d: DeliveryRow): void {
+    if (d.slot_at !== null)
+      this.sql.exec(
+        "UPDATE deliveries SET slot_at = NULL WHERE event_id = ? AND endpoint_id = ?",
+        d.event_id,
+        d.endpoint_id,
+      );
   }
 
   /** The queue took `sent`: each is due again only if its attempt is not reported in time. */

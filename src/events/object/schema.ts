@@ -44,6 +44,15 @@ export const EVENTS_MIGRATIONS: readonly Migration[] = [
     name: "attempts.type: a test event's attempt, whose event is in no log",
     up: (sql) => addColumn(sql, "attempts", "type", "TEXT"),
   },
+  {
+    version: 3,
+    name: "endpoints.max_per_second, next_slot_at; deliveries.slot_at: an endpoint's pace",
+    up: (sql) => {
+      addColumn(sql, "endpoints", "max_per_second", "INTEGER");
+      addColumn(sql, "endpoints", "next_slot_at", "INTEGER");
+      addColumn(sql, "deliveries", "slot_at", "INTEGER");
+    },
+  },
 ];
 
 /**
