@@ -109,4 +109,14 @@ describe("sandbox rate limit: counted by arrival", () => {
       ),
     ).toEqual(Array.from({ length: 10 }, () => 0));
   });
+
+  it("says which admitted calls filled the second before a refused one, as ms before it", () => {
+    const w = new ArrivalWindow();
+    const arrivals = Array.from({ length: 10 }, (_, i): [number, number] => [i * 50, i * 50]);
+    expect(decide(w, arrivals)).toEqual(arrivals.map(() => 0));
+    expect(decide(w, [[600, 600]])).toEqual([1]);
+    expect(w.before(600)).toEqual([600, 550, 500, 450, 400, 350, 300, 250, 200, 150]);
+    // A second later the first of them no longer counts.
+    expect(w.before(1000)).toEqual([950, 900, 850, 800, 750, 700, 650, 600, 550]);
+  });
 });

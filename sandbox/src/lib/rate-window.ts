@@ -51,6 +51,11 @@ export class ArrivalWindow {
       : this.#fixed(at, rule.fixedWindowMs, rule.perSecond);
   }
 
+  /** The admitted calls' stamps in the second before `at`, as ms before it: why a 429 came. */
+  before(at: number): number[] {
+    return this.#stamps.filter((t) => t > at - RATE_WINDOW_MS && t <= at).map((t) => at - t);
+  }
+
   /** Takes every stamp as `ms` older (the sandbox's clock skip, see `SandboxPlatform`). */
   skip(ms: number): void {
     this.#stamps = this.#stamps.map((t) => t - ms);
