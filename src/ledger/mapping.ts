@@ -124,7 +124,7 @@ export const OrderMappingInput = z.strictObject({
   settle: z.boolean().optional(),
   /** false: every run makes its own delivery check and voucher, however many are on the way. */
   shareCalls: z.boolean().optional(),
-  /** One account for every paid order; null: the sources' clearing accounts; absent: default. */
+  /** One account for every paid order; null: the clearing accounts; absent: the default. */
   settlementAccount: AccountNo.nullable().optional(),
   clearingAccounts: ClearingAccounts.partial().optional(),
   /** "provider": an account per payout provider; "source": per shop source (older tenants). */

@@ -3,8 +3,9 @@
  * The order mapping checked against the client's books when it is saved, not at the first order:
  * each account it names exists and is active, with a VAT code of the right rate; VAT code 0 exists
  * for settlements, and the payouts' fee code. Switching to clearing accounts checks those the
- * sources in use need: per source, or per provider (all of them for a shop, which may take any). Only what the request names is checked: an untouched default may be missing from
- * a chart that never needs it. The books are read through the reference cache. See docs/orders.md.
+ * sources in use need: per source, or per provider (all of them for a shop, which may take any).
+ * Only what the request names is checked: an untouched default may be missing from a chart that
+ * never needs it. The books are read through the reference cache. See docs/orders.md.
  */
 import type { Bindings } from "../kernel/config";
 import { unwrap } from "../kernel/outcome";
