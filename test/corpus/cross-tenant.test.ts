@@ -472,6 +472,7 @@ describe("cross-tenant isolation", () => {
               [`${ep}/secret`, { method: "POST" }],
               [`${ep}/deliveries`, {}],
               [`${ep}/replay`, json({ since: "2026-01-01T00:00:00Z" })],
+              [`${ep}/test`, { method: "POST" }],
               [`${at}/events/${other.eventId}/redeliver`, json({ endpoint: other.endpointId })],
             ],
             "admin-activity-with-key": [
@@ -518,6 +519,7 @@ describe("cross-tenant isolation", () => {
             ["GET", `${at}/events`, {}],
             ["POST", `${ep}/replay`, { since: "2026-01-01T00:00" }],
             ["POST", `${ep}/enable`, {}],
+            ["POST", `${ep}/test`, {}],
             ["POST", `${at}/events/${other.eventId}/redeliver`, { endpoint: other.endpointId }],
             ["POST", `${at}/grants/${other.grantId}/revoke`, {}],
             [
@@ -808,6 +810,7 @@ describe("cross-tenant isolation", () => {
             [`${ep}/deliveries`, {}],
             [`${ep}/secret`, { method: "POST" }],
             [`${ep}/replay`, json({ since: "2026-01-01T00:00:00Z" })],
+            [`${ep}/test`, { method: "POST" }],
             [`/events/${other.eventId}/redeliver`, { method: "POST" }],
             [`/events/${other.eventId}/redeliver`, json({ endpoint: other.endpointId })],
             [`/events?after=${other.eventId}`, {}],
