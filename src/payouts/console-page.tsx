@@ -16,7 +16,7 @@ import type { PayoutView, UnpaidOrder } from "./view";
 import { Csrf, Layout } from "../console/layout";
 import { Table } from "../console/table";
 import type { StripeKeyStatus } from "./tenant/stripe-key";
-import type { ClearingHeld } from "./tenant/payout-book";
+import type { Holdings } from "./tenant/payout-book";
 import { formatMinor } from "../ledger/money";
 import { FormMessage } from "../console/pages/feedback";
 import { Steps } from "../ledger/console-steps";
@@ -38,7 +38,7 @@ export function PayoutsPage(
     accounts: AccountCheck[];
     settlesToOneAccount: number | null;
     unpaid: { afterDays: number; orders: UnpaidOrder[] };
-    held: { afterDays: number; accounts: ClearingHeld[] };
+    held: Holdings;
     stripeKey: StripeKeyStatus;
     flash?: Flash | undefined;
   },

@@ -10,7 +10,7 @@ import { TEST_EVENT_TYPE } from "../types";
 import type { AttemptOutcome } from "./outbox";
 
 /** Test attempts kept per endpoint, newest: enough to compare a receiver before and after. */
-export const TESTS_KEPT = 20;
+const TESTS_KEPT = 20;
 
 /** The body of a test event to `endpoint` at `now` (epoch ms), and its id. */
 export function testEvent(endpoint: string, now: number): { id: string; body: string } {

@@ -10,7 +10,7 @@ import { nameOf, type TenantRecord } from "../../tenant/registration";
 import type { PayoutState } from "../records";
 import { modeOf, StripeKey } from "../stripe/key";
 import type { PayoutView, UnpaidOrder } from "../view";
-import type { ClearingHeld } from "./payout-book";
+import type { Holdings } from "./payout-book";
 import type { StripeKeyStatus } from "./stripe-key";
 
 type PayoutsHost = Pick<TenantParts, "payouts" | "stripeKeys" | "arm">;
@@ -80,7 +80,7 @@ export class PayoutsSection {
   }
 
   /** What each clearing account holds by the tenant's records, and what of it is due. */
-  clearingHeld(): Outcome<{ afterDays: number; accounts: ClearingHeld[] }> {
+  clearingHeld(): Outcome<Holdings> {
     return ok(this.#t.payouts.held(Date.now()));
   }
 

@@ -50,7 +50,7 @@ const HeldRow = z
     due_orders: z.int(),
     due_total: z.int().nullable(),
   })
-  .transform((r): ClearingHeld => ({
+  .transform((r) => ({
     accountNo: r.account_no,
     provider: r.provider,
     currency: r.currency,
@@ -60,16 +60,16 @@ const HeldRow = z
     dueTotal: r.due_total ?? 0,
   }));
 
-/** Orders a clearing account holds in one currency (minor units), and of them those due. */
-export interface ClearingHeld {
-  accountNo: number;
-  /** Whose money (null: settled before providers were told apart). */
-  provider: string | null;
-  currency: string | null;
-  orders: number;
-  total: number;
-  dueOrders: number;
-  dueTotal: number;
+/**
+ * Orders a clearing account holds in one currency (minor units), and of them those due; `provider`
+ * null: settled before providers were told apart.
+ */
+export type ClearingHeld = z.output<typeof HeldRow>;
+
+/** What the clearing accounts hold, and after how many days an order is due. */
+export interface Holdings {
+  afterDays: number;
+  accounts: ClearingHeld[];
 }
 
 export class PayoutBook extends RecordBook<PayoutState, PayoutRecord> {

@@ -28,7 +28,7 @@ import type { OrderBook } from "../../orders/tenant/order-book";
 import type { RunOwner } from "../../orders/tenant/order-desk";
 import type { OrderSettings } from "../../orders/tenant/order-settings";
 import type { PaymentRefs } from "../../ledger/payment-refs";
-import { PAYOUT_START_RETRY_MS, PayoutBook, type ClearingHeld } from "./payout-book";
+import { PAYOUT_START_RETRY_MS, PayoutBook, type Holdings } from "./payout-book";
 
 /** States whose claims are given up: their orders are in no payout again. */
 const RELEASING: readonly PayoutState[] = [
@@ -321,7 +321,7 @@ export class PayoutDesk {
   }
 
   /** What each clearing account holds, orders due after `unpaidAfterDays` among it. */
-  held(now: number): { afterDays: number; accounts: ClearingHeld[] } {
+  held(now: number): Holdings {
     const { bankAccount, unpaidAfterDays } = this.settings.mapping().payouts;
     const lastDay = new Date(now - unpaidAfterDays * 86_400_000).toISOString().slice(0, 10);
     return { afterDays: unpaidAfterDays, accounts: this.book.held(lastDay, bankAccount) };
