@@ -18,7 +18,7 @@ interface BuiltSandboxConfig {
   compatibilityFlags: string[];
   vars: Record<string, string>;
   durableObjects: Record<
-    "PLATFORM" | "CLIENTS" | "STRIPE",
+    "PLATFORM" | "CLIENTS" | "STRIPE" | "VIPPS",
     { className: string; useSQLite: boolean }
   >;
 }
@@ -43,14 +43,15 @@ export const SANDBOX_COMPATIBILITY_FLAGS: readonly string[] = Object.freeze([
 
 /**
  * The sandbox's Durable Object bindings and the class names the bundle exports for them:
- * `{ PLATFORM: "SandboxPlatform", CLIENTS: "SandboxClient", STRIPE: "SandboxStripe" }` (the last,
- * the stand-in of Stripe's API). All use SQLite storage.
+ * `{ PLATFORM: "SandboxPlatform", CLIENTS: "SandboxClient", STRIPE: "SandboxStripe", VIPPS:
+ * "SandboxVipps" }` (the last two, the stand-ins of Stripe's and Vipps MobilePay's APIs). All use SQLite storage.
  */
-export const SANDBOX_DURABLE_OBJECTS: Readonly<Record<"PLATFORM" | "CLIENTS" | "STRIPE", string>> =
+export const SANDBOX_DURABLE_OBJECTS: Readonly<Record<"PLATFORM" | "CLIENTS" | "STRIPE" | "VIPPS", string>> =
   Object.freeze({
     PLATFORM: built.durableObjects.PLATFORM.className,
     CLIENTS: built.durableObjects.CLIENTS.className,
     STRIPE: built.durableObjects.STRIPE.className,
+    VIPPS: built.durableObjects.VIPPS.className,
   });
 
 /**
@@ -113,6 +114,7 @@ export function sandboxWorker(options: SandboxWorkerOptions = {}): SandboxWorker
       PLATFORM: { ...built.durableObjects.PLATFORM },
       CLIENTS: { ...built.durableObjects.CLIENTS },
       STRIPE: { ...built.durableObjects.STRIPE },
+      VIPPS: { ...built.durableObjects.VIPPS },
     },
   };
 }

@@ -33,10 +33,10 @@ buildSync({
 // What wrangler itself reads from sandbox/wrangler.toml (scripts/sandbox-config.ts, as
 // vitest.config.ts does).
 const sandboxConfig = readSandboxConfig();
-// sandbox/attach.ts types exactly these two bindings; a change in wrangler.toml must change it too.
-if (Object.keys(sandboxConfig.durableObjects).sort().join() !== "CLIENTS,PLATFORM,STRIPE") {
+// sandbox/attach.ts types exactly these bindings; a change in wrangler.toml must change it too.
+if (Object.keys(sandboxConfig.durableObjects).sort().join() !== "CLIENTS,PLATFORM,STRIPE,VIPPS") {
   throw new Error(
-    `sandbox/wrangler.toml binds Durable Objects ${Object.keys(sandboxConfig.durableObjects).join(", ")}; sandbox/attach.ts expects PLATFORM, CLIENTS and STRIPE`,
+    `sandbox/wrangler.toml binds Durable Objects ${Object.keys(sandboxConfig.durableObjects).join(", ")}; sandbox/attach.ts expects PLATFORM, CLIENTS, STRIPE and VIPPS`,
   );
 }
 

@@ -3,7 +3,9 @@
  * The sandbox of the accounting API v2: both environments at the real roots' paths
  * (`/Demo/OAuth/Token`, `/Demo/v2/...`, `/OAuth/Token`, `/v2/...`), matched case-insensitively,
  * and the local control API under `/_sandbox/`; and a stand-in of the Stripe endpoints a payout is
- * read with (`/v1/...`, `/_sandbox/stripe/...`, docs/sandbox.md). This file only composes.
+ * read with (`/v1/...`, `/_sandbox/stripe/...`) and of the Vipps MobilePay endpoints a settlement is
+ * read with (`/accesstoken/get`, `/settlement/v1/...`, `/report/v2/...`, `/_sandbox/vipps/...`),
+ * docs/sandbox.md. This file only composes.
  */
 import { Hono } from "hono";
 import type { SandboxApp } from "./app";
@@ -16,10 +18,13 @@ import { requireHttps } from "./routes/https";
 import { stripeApiRoutes } from "./routes/stripe-api";
 import { stripeControlRoutes } from "./routes/stripe-control";
 import { tokenRoutes } from "./routes/token";
+import { vippsApiRoutes } from "./routes/vipps-api";
+import { vippsControlRoutes } from "./routes/vipps-control";
 
 export { SandboxClient } from "./durable/client";
 export { SandboxPlatform } from "./durable/platform";
 export { SandboxStripe } from "./durable/stripe";
+export { SandboxVipps } from "./durable/vipps";
 
 const app = new Hono<SandboxApp>({ getPath: (req) => new URL(req.url).pathname.toLowerCase() });
 
@@ -60,10 +65,20 @@ stripe.route("/v1", stripeApiRoutes);
 /** The paths Stripe's stand-in serves. */
 const STRIPE_PATH = /^\/(v1|_sandbox\/stripe)(\/|$)/;
 
+// Vipps MobilePay's stand-in: its own app for the same reason.
+const vipps = new Hono<SandboxApp>();
+vipps.use("*", requireHttps);
+vipps.route("/_sandbox/vipps", vippsControlRoutes);
+vipps.route("/", vippsApiRoutes);
+
+/** The paths Vipps MobilePay's stand-in serves. */
+const VIPPS_PATH = /^\/(accesstoken|settlement|report|_sandbox\/vipps)(\/|$)/;
+
 export default {
   fetch(req: Request, env: SandboxEnv, ctx: ExecutionContext) {
-    return STRIPE_PATH.test(new URL(req.url).pathname)
-      ? stripe.fetch(req, env, ctx)
-      : app.fetch(req, env, ctx);
+    const path = new URL(req.url).pathname;
+    if (STRIPE_PATH.test(path)) return stripe.fetch(req, env, ctx);
+    if (VIPPS_PATH.test(path)) return vipps.fetch(req, env, ctx);
+    return app.fetch(req, env, ctx);
   },
 } satisfies ExportedHandler<SandboxEnv>;

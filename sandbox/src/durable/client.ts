@@ -9,6 +9,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { backdate, type Backdating } from "../engine/backdate";
 import type { Call, Ctx, Reply } from "../engine/call";
+import { toOre } from "../engine/ledger";
 import { Store } from "../engine/store";
 import type { Result } from "../lib/problem";
 import { HANDLERS } from "../resources";
@@ -69,6 +70,19 @@ export class SandboxClient extends DurableObject<SandboxEnv> {
   /** Backdates a record's change stamps (the control API; `engine/backdate.ts`). */
   async backdate(b: Backdating): Promise<Record<string, unknown> | null> {
     return this.#store.atomically(this.ctx.storage, () => backdate(this.#store, b));
+  }
+
+  /**
+   * The client's invoices made from shop orders (reference `lg:<source>:o:<order id>`), the order
+   * id and total in øre of each: what the Vipps stand-in captures (`routes/vipps-control.ts`).
+   */
+  orderInvoices(): { orderId: string; total: number; currency: string }[] {
+    return this.#store.all("OutgoingInvoice").flatMap((r) => {
+      const id = /^lg:[a-z]+:o:(.+)$/.exec(String(r.dto.ExternalImportReference ?? ""))?.[1];
+      if (id === undefined || r.dto.VoucherType !== "OutgoingInvoice") return [];
+      const total = toOre(Number(r.dto.TotalPostedAmount));
+      return [{ orderId: id, total, currency: String(r.dto.CurrencyCode ?? "NOK") }];
+    });
   }
 
   /** Removes all of this client's data (sandbox reset); the next call starts from the seed. */
