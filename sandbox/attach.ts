@@ -46,13 +46,14 @@ export const SANDBOX_COMPATIBILITY_FLAGS: readonly string[] = Object.freeze([
  * `{ PLATFORM: "SandboxPlatform", CLIENTS: "SandboxClient", STRIPE: "SandboxStripe", VIPPS:
  * "SandboxVipps" }` (the last two, the stand-ins of Stripe's and Vipps MobilePay's APIs). All use SQLite storage.
  */
-export const SANDBOX_DURABLE_OBJECTS: Readonly<Record<"PLATFORM" | "CLIENTS" | "STRIPE" | "VIPPS", string>> =
-  Object.freeze({
-    PLATFORM: built.durableObjects.PLATFORM.className,
-    CLIENTS: built.durableObjects.CLIENTS.className,
-    STRIPE: built.durableObjects.STRIPE.className,
-    VIPPS: built.durableObjects.VIPPS.className,
-  });
+export const SANDBOX_DURABLE_OBJECTS: Readonly<
+  Record<"PLATFORM" | "CLIENTS" | "STRIPE" | "VIPPS", string>
+> = Object.freeze({
+  PLATFORM: built.durableObjects.PLATFORM.className,
+  CLIENTS: built.durableObjects.CLIENTS.className,
+  STRIPE: built.durableObjects.STRIPE.className,
+  VIPPS: built.durableObjects.VIPPS.className,
+});
 
 /**
  * The sandbox's default bindings: the `[vars]` of `sandbox/wrangler.toml` (its own application and

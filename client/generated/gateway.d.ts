@@ -190,6 +190,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/tenants/{environment}/{client}/vipps-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the tenant has Vipps keys, with their settings (never the keys) */
+        get: operations["getVippsKeys"];
+        /**
+         * Set the tenant's Vipps MobilePay keys, for reading its settlements
+         * @description A sales unit's own keys (docs/payouts.md, Vipps MobilePay), stored sealed and never shown again. The first read is ten minutes later, or at once with `POST …/vipps/read`.
+         */
+        put: operations["setVippsKeys"];
+        post?: never;
+        /** Forget the tenant's Vipps keys (what was read and booked stays) */
+        delete: operations["removeVippsKeys"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/tenants/{environment}/{client}/vipps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Vipps ledgers read, their dates and what is carried to the next payout */
+        get: operations["getVipps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/tenants/{environment}/{client}/vipps/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read every Vipps ledger date due now
+         * @description Reads each ledger's closed dates not read yet (at most 31 a ledger), hands each payout found to its reconciliation and answers what was read. A failure of Vipps is in `lastRead.error`. 409 without keys.
+         */
+        post: operations["readVipps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/tenants/{environment}/{client}/requests": {
         parameters: {
             query?: never;
@@ -1470,6 +1529,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/tenants/{environment}/{client}/payouts/vipps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set the tenant's Vipps MobilePay keys (never shown again) */
+        post: operations["consoleSetVippsKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/tenants/{environment}/{client}/payouts/vipps/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Forget the tenant's Vipps keys (what was read and booked stays) */
+        post: operations["consoleRemoveVippsKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/tenants/{environment}/{client}/payouts/vipps/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Read every Vipps ledger date due now */
+        post: operations["consoleReadVipps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/tenants/{environment}/{client}/payouts/accounts": {
         parameters: {
             query?: never;
@@ -1867,6 +1977,95 @@ export interface components {
             /** @description A restricted key (`rk_test_…` or `rk_live_…`) with Read on Payouts, Balance, Charges, Refunds and Disputes. A secret key (`sk_…`) is refused: reading is all ledgergate does with it. */
             key: string;
         };
+        VippsKeysSet: {
+            vippsKeys: components["schemas"]["VippsKeysState"];
+        };
+        /** @description Whether Vipps keys are set, with their settings: never the keys. */
+        VippsKeysState: {
+            set: boolean;
+            settings: {
+                merchantSerialNumber: string;
+                /** @description The shop whose orders Vipps's references name. */
+                orderSource: string;
+                referencePrefix: string;
+                /** @description The first ledger date read. */
+                since: string;
+            } | null;
+            setAt: string | null;
+        };
+        VippsKeysInput: {
+            clientId: string;
+            clientSecret: string;
+            subscriptionKey: string;
+            merchantSerialNumber: string;
+            /**
+             * @description The shop whose order ids Vipps's `reference`s carry.
+             * @enum {string}
+             */
+            orderSource: "shopify" | "woocommerce" | "standard";
+            /**
+             * @description What the shop puts before its order id in a reference (`Woo-` …).
+             * @default
+             */
+            referencePrefix: string;
+            /**
+             * Format: date
+             * @description The first ledger date read; default today; at most 92 days back.
+             */
+            since?: string;
+        };
+        VippsReading: {
+            keys: {
+                set: boolean;
+                settings: {
+                    merchantSerialNumber: string;
+                    /** @description The shop whose orders Vipps's references name. */
+                    orderSource: string;
+                    referencePrefix: string;
+                    /** @description The first ledger date read. */
+                    since: string;
+                } | null;
+                setAt: string | null;
+            };
+            lastRead: {
+                at: string;
+                /** @description Calls to Vipps, the token's included. */
+                calls: number;
+                datesRead: number;
+                payoutsFound: number;
+                error: string | null;
+            } | null;
+            nextReadAt: string | null;
+            ledgers: {
+                ledgerId: string;
+                currency: string;
+                /** @description The first date not read closed yet. */
+                nextDate: string;
+                carried: {
+                    rows: number;
+                    /** @description Their sum: negative is a balance Vipps carries until a payout repays it. */
+                    amount: string;
+                    dates: string[];
+                };
+                dates: {
+                    date: string;
+                    /**
+                     * @description `read`: closed and taken; `open`: not closed yet; `overdue`: four days late.
+                     * @enum {string}
+                     */
+                    state: "read" | "open" | "overdue";
+                    tries: number;
+                    fundsRows: number;
+                    payouts: string[];
+                    /** @description An amount, a decimal string. */
+                    balanceAfter: string | null;
+                    /** @description Gross settlement: the date's fees, which Vipps invoices monthly. */
+                    feesInvoiced: string;
+                    /** @description Rows of an entry type the gateway does not know. */
+                    unknown: number;
+                }[];
+            }[];
+        };
         RequestLog: {
             requests: components["schemas"]["LoggedRequest"][];
             /** @description `before` for the next page, or null. */
@@ -1953,7 +2152,7 @@ export interface components {
         /** @description A payout's reconciliation: its deposit, its lines summed by kind, its issues, its voucher. */
         Payout: {
             /** @enum {string} */
-            source: "shopify" | "woocommerce" | "stripe" | "standard";
+            source: "shopify" | "woocommerce" | "stripe" | "standard" | "vipps";
             payoutId: string;
             provider: string;
             currency: string;
@@ -2012,6 +2211,14 @@ export interface components {
                     /** @description An amount, a decimal string. */
                     fee: string;
                 };
+                /** @description Entries of a type the gateway does not know (Vipps's): the payout is held. */
+                unknown: {
+                    lines: number;
+                    /** @description An amount, a decimal string. */
+                    amount: string;
+                    /** @description An amount, a decimal string. */
+                    fee: string;
+                };
             };
             /** @description What keeps it from being booked (the first 200). */
             issues: {
@@ -2020,7 +2227,7 @@ export interface components {
                 orderId: string | null;
                 refundId: string | null;
                 /** @enum {string} */
-                reason: "no-order" | "unknown-order" | "unknown-refund" | "not-settled" | "settled-to-bank" | "amount-differs" | "duplicate-line" | "in-other-payout" | "deposit-differs" | "too-many-rates" | "needs-orders" | "other-source";
+                reason: "no-order" | "unknown-order" | "unknown-refund" | "not-settled" | "settled-to-bank" | "amount-differs" | "duplicate-line" | "in-other-payout" | "deposit-differs" | "too-many-rates" | "needs-orders" | "other-source" | "unknown-entry";
                 detail: string;
             }[];
             issueCount: number;
@@ -2070,6 +2277,16 @@ export interface components {
                     currency: string;
                     asOf: string;
                 } | null;
+            } | null;
+            /** @description A payout read from a Vipps MobilePay ledger; null for any other. */
+            vipps: {
+                ledgerId: string;
+                /** @description The ledger dates it pays out: earlier ones when their balance was carried. */
+                dates: string[];
+                /** @description The balance its date began with: negative when an earlier date's was carried and this payout repays it. */
+                carriedIn: string;
+                /** @description Gross settlement: its captures' fees, which Vipps invoices monthly; not booked here. */
+                feesInvoiced: string;
             } | null;
         };
         AssistantGrants: {
@@ -2577,6 +2794,27 @@ export interface components {
             key: string;
         };
         ConsoleStripeKeyRemoval: {
+            /** @description The session's CSRF token. */
+            csrf: string;
+        };
+        ConsoleVippsKeys: {
+            /** @description The session's CSRF token. */
+            csrf: string;
+            clientId: string;
+            clientSecret: string;
+            subscriptionKey: string;
+            merchantSerialNumber: string;
+            orderSource: string;
+            /** @default  */
+            referencePrefix: string;
+            /** @default  */
+            since: string;
+        };
+        ConsoleVippsKeysRemoval: {
+            /** @description The session's CSRF token. */
+            csrf: string;
+        };
+        ConsoleVippsRead: {
             /** @description The session's CSRF token. */
             csrf: string;
         };
@@ -3715,6 +3953,384 @@ export interface operations {
             };
             /** @description `not-found`: Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getVippsKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys' state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VippsKeysState"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setVippsKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VippsKeysInput"];
+            };
+        };
+        responses: {
+            /** @description Set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VippsKeysSet"];
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeVippsKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten (or none were set). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getVipps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VippsReading"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    readVipps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VippsReading"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: Conflict; `idempotency-key-in-use`: A request with this Idempotency-Key is still in flight; `outcome-unknown`: The outcome of the first request with this Idempotency-Key is unknown */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7212,7 +7828,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                source: "shopify" | "woocommerce" | "stripe" | "standard";
+                source: "shopify" | "woocommerce" | "stripe" | "standard" | "vipps";
                 payoutId: string;
             };
             cookie?: never;
@@ -7280,7 +7896,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                source: "shopify" | "woocommerce" | "stripe" | "standard";
+                source: "shopify" | "woocommerce" | "stripe" | "standard" | "vipps";
                 payoutId: string;
             };
             cookie?: never;
@@ -9191,7 +9807,7 @@ export interface operations {
             path: {
                 environment: "demo" | "production";
                 client: string;
-                source: "shopify" | "woocommerce" | "stripe" | "standard";
+                source: "shopify" | "woocommerce" | "stripe" | "standard" | "vipps";
                 payoutId: string;
             };
             cookie?: never;
@@ -9251,7 +9867,7 @@ export interface operations {
             path: {
                 environment: "demo" | "production";
                 client: string;
-                source: "shopify" | "woocommerce" | "stripe" | "standard";
+                source: "shopify" | "woocommerce" | "stripe" | "standard" | "vipps";
                 payoutId: string;
             };
             cookie?: never;
@@ -9342,7 +9958,7 @@ export interface operations {
             path: {
                 environment: "demo" | "production";
                 client: string;
-                source: "shopify" | "woocommerce" | "stripe" | "standard";
+                source: "shopify" | "woocommerce" | "stripe" | "standard" | "vipps";
                 payoutId: string;
             };
             cookie?: never;
@@ -9523,6 +10139,246 @@ export interface operations {
         };
         responses: {
             /** @description To the Stripe section of the payouts page. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in (a form post). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form's CSRF token is missing or wrong, or it came from another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleSetVippsKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleVippsKeys"];
+            };
+        };
+        responses: {
+            /** @description To the Vipps section of the payouts page: set, or why not. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in (a form post). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form's CSRF token is missing or wrong, or it came from another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleRemoveVippsKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleVippsKeysRemoval"];
+            };
+        };
+        responses: {
+            /** @description To the Vipps section of the payouts page. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in (a form post). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form's CSRF token is missing or wrong, or it came from another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `payload-too-large`: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleReadVipps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment: "demo" | "production";
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleVippsRead"];
+            };
+        };
+        responses: {
+            /** @description To the Vipps section of the payouts page, with what the read found. */
             303: {
                 headers: {
                     location: string;

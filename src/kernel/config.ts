@@ -24,6 +24,8 @@ export const DEFAULT_WATCHER_BUDGET_SHARE = 0.2;
 export const DEFAULT_PAGES_ALL_MAX_ROWS = 50_000;
 
 export const STRIPE_API_ROOT = "https://api.stripe.com";
+/** Vipps MobilePay's production root: the Report API has no test environment. */
+export const VIPPS_API_ROOT = "https://api.vipps.no";
 
 /** wrangler.toml's public development values: harmless only where all upstream is the sandbox. */
 const COMMITTED_DEVELOPMENT_VALUES = {
@@ -128,6 +130,14 @@ const ConfigBindings = z.object({
     .pipe(z.url({ protocol: /^https$/ }).transform((s) => s.replace(/\/+$/, "")))
     .nullable()
     .catch(null),
+  /** As STRIPE_API_BASE_URL: null unless https, and Vipps is not read until it is. */
+  VIPPS_API_BASE_URL: z
+    .string()
+    .optional()
+    .transform((s) => (s === undefined || s.trim() === "" ? VIPPS_API_ROOT : s.trim()))
+    .pipe(z.url({ protocol: /^https$/ }).transform((s) => s.replace(/\/+$/, "")))
+    .nullable()
+    .catch(null),
   /** Bound only in local development. */
   SANDBOX: z.unknown().optional(),
 } satisfies Partial<Record<keyof Bindings, z.ZodType>>);
@@ -158,6 +168,7 @@ const GatewayConfig = ConfigBindings.transform((b) => ({
   // "…Key", not "…Previous": the logger redacts fields by a secret-looking name.
   previousSecretsKey: b.SECRETS_KEY_PREVIOUS,
   stripeApiBaseUrl: b.STRIPE_API_BASE_URL,
+  vippsApiBaseUrl: b.VIPPS_API_BASE_URL,
   environments: {
     demo: environmentAvailability("demo", b),
     production: environmentAvailability("production", b),

@@ -5,7 +5,8 @@
 import type { Source } from "../orders/order";
 
 const MAX_REFERENCE = 50;
-const SHORT: Record<Source, string> = {
+const SHORT: Record<Source | "vipps", string> = {
+  vipps: "vip",
   shopify: "shp",
   woocommerce: "woo",
   stripe: "str",
@@ -22,7 +23,7 @@ function fnv64(text: string): string {
 
 /** `lg:<source>:<kind>:<id>`, the id hashed past 50 characters or with a comma (a separator). */
 export function reference(
-  source: Source,
+  source: Source | "vipps",
   kind: "o" | "c" | "e" | "g" | "r" | "p" | "rp" | "po",
   id: string,
 ): string {

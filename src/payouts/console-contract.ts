@@ -7,13 +7,13 @@
  * request log's page.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { Source } from "../orders/order";
+import { PayoutSource } from "./payout";
 import { PayoutState } from "./records";
 import { Target } from "../tenant/admin-contract";
 import { formBody, htmlPage, redirect } from "../kernel/routes/contract-kit";
 import { Csrf, noTenant, post, read, refused, signedOut } from "../console/contract-kit";
 
-const PayoutTarget = Target.extend({ source: Source, payoutId: z.string().min(1).max(100) });
+const PayoutTarget = Target.extend({ source: PayoutSource, payoutId: z.string().min(1).max(100) });
 
 export const payoutsPage = createRoute({
   ...read,
@@ -122,6 +122,60 @@ export const removeStripeKey = createRoute({
   },
   responses: {
     303: redirect("To the Stripe section of the payouts page."),
+    ...noTenant,
+    ...refused,
+  },
+});
+
+const VippsForm = z
+  .object({
+    csrf: Csrf,
+    clientId: z.string().max(300),
+    clientSecret: z.string().max(600),
+    subscriptionKey: z.string().max(300),
+    merchantSerialNumber: z.string().max(20),
+    orderSource: z.string().max(20),
+    referencePrefix: z.string().max(60).default(""),
+    since: z.string().max(20).default(""),
+  })
+  .openapi("ConsoleVippsKeys");
+
+export const setVippsKeys = createRoute({
+  ...post,
+  path: "/tenants/{environment}/{client}/payouts/vipps",
+  operationId: "consoleSetVippsKeys",
+  summary: "Set the tenant's Vipps MobilePay keys (never shown again)",
+  request: { params: Target, body: formBody(VippsForm) },
+  responses: {
+    303: redirect("To the Vipps section of the payouts page: set, or why not."),
+    ...noTenant,
+    ...refused,
+  },
+});
+
+const CsrfOnly = (name: string) => formBody(z.object({ csrf: Csrf }).openapi(name));
+
+export const removeVippsKeys = createRoute({
+  ...post,
+  path: "/tenants/{environment}/{client}/payouts/vipps/remove",
+  operationId: "consoleRemoveVippsKeys",
+  summary: "Forget the tenant's Vipps keys (what was read and booked stays)",
+  request: { params: Target, body: CsrfOnly("ConsoleVippsKeysRemoval") },
+  responses: {
+    303: redirect("To the Vipps section of the payouts page."),
+    ...noTenant,
+    ...refused,
+  },
+});
+
+export const readVipps = createRoute({
+  ...post,
+  path: "/tenants/{environment}/{client}/payouts/vipps/read",
+  operationId: "consoleReadVipps",
+  summary: "Read every Vipps ledger date due now",
+  request: { params: Target, body: CsrfOnly("ConsoleVippsRead") },
+  responses: {
+    303: redirect("To the Vipps section of the payouts page, with what the read found."),
     ...noTenant,
     ...refused,
   },

@@ -21,6 +21,8 @@ import { formatMinor } from "../ledger/money";
 import { FormMessage } from "../console/pages/feedback";
 import { Steps } from "../ledger/console-steps";
 import { StripeKeySection } from "./console-stripe-key";
+import { VippsSection } from "./console-vipps";
+import type { VippsView } from "./vipps/view";
 import { FailedAt, ListByState, RetryForm, RunFrame } from "../console/tenant-kit";
 import type { TenantOwner } from "../console/tenant-kit";
 
@@ -40,6 +42,7 @@ export function PayoutsPage(
     unpaid: { afterDays: number; orders: UnpaidOrder[] };
     held: Holdings;
     stripeKey: StripeKeyStatus;
+    vipps: VippsView;
     flash?: Flash | undefined;
   },
 ) {
@@ -97,6 +100,13 @@ export function PayoutsPage(
         csrf={p.csrf}
         action={`${base}/stripe-key`}
         status={p.stripeKey}
+        flash={p.flash}
+      />
+      <VippsSection
+        csrf={p.csrf}
+        action={`${base}/vipps`}
+        payoutHref={(payoutId) => payoutPath(p, { source: "vipps", payoutId })}
+        vipps={p.vipps}
         flash={p.flash}
       />
       <h2 id="list">Payouts</h2>
@@ -180,6 +190,18 @@ export function PayoutPage(p: TenantOwner & { payout: PayoutView }) {
                 <dd>{`${x.stripe.clearing.accountNo}: ${x.stripe.clearing.balance} ${x.stripe.clearing.currency} on ${x.stripe.clearing.asOf}`}</dd>
               </>
             ) : null}
+          </>
+        ) : null}
+        {x.vipps ? (
+          <>
+            <dt>Read from Vipps</dt>
+            <dd>{`Ledger ${x.vipps.ledgerId}, dates ${x.vipps.dates.join(", ")}; the balance its date began with ${x.vipps.carriedIn} ${x.currency}`}</dd>
+            <dt>Fees left for Vipps's invoice</dt>
+            <dd>
+              {x.vipps.feesInvoiced === "0.00"
+                ? "none (net settlement)"
+                : `${x.vipps.feesInvoiced} ${x.currency} (gross settlement: not booked here)`}
+            </dd>
           </>
         ) : null}
         {x.confirmedBy ? (

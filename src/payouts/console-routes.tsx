@@ -2,7 +2,8 @@
  * @module
  * A tenant's payouts on the console: the list with the accounts and the unpaid orders, one payout,
  * its Retry and, when it pays out no order, its Confirm and book (the operator's alone), creating a
- * missing account, and the Stripe key (set, never shown, removed). Read through the operator's face
+ * missing account, the Stripe key (set, never shown, removed) and the Vipps keys (set, removed,
+ * read now). Read through the operator's face
  * (`asOperatorOf`, `console/tenant-kit.tsx`): the session is the authority here, as the gateway
  * key is on `/payouts`.
  */
@@ -10,6 +11,7 @@ import { tenantPath } from "../console/views";
 import { unwrap } from "../kernel/outcome";
 import { tenantName } from "../kernel/stubs";
 import { accountRoles, checkAccounts, createAccount } from "./accounts";
+import { VippsKeysInput } from "./vipps/keys";
 import { seeWith, takeFlash } from "../console/flash-redirect";
 import { PayoutPage, payoutPath, PayoutsPage } from "./console-page";
 import * as route from "./console-contract";
@@ -27,13 +29,14 @@ export function payoutRoutes(router: ConsoleRouter) {
       const p = c.req.valid("param");
       const state = c.req.valid("query").state ?? null;
       const owner = tenantOwner(c, p);
-      const [payouts, mapping, unpaid, held, stripeKey] = await asOperatorOf(c, p, (f) =>
+      const [payouts, mapping, unpaid, held, stripeKey, vipps] = await asOperatorOf(c, p, (f) =>
         Promise.all([
           f.payouts(state, PER_PAGE),
           f.orderMapping(),
           f.unpaidOrders(PER_PAGE),
           f.clearingHeld(),
           f.stripeKey(),
+          f.vipps(),
         ]),
       );
       const m = unwrap(mapping);
@@ -48,6 +51,7 @@ export function payoutRoutes(router: ConsoleRouter) {
           unpaid={unwrap(unpaid)}
           held={unwrap(held)}
           stripeKey={unwrap(stripeKey)}
+          vipps={unwrap(vipps)}
           flash={(await takeFlash(c)) ?? undefined}
         />,
       );
@@ -86,6 +90,51 @@ export function payoutRoutes(router: ConsoleRouter) {
       return seeWith(c, tenantPath(p.environment, p.client, "/payouts"), {
         at: "stripe",
         notice: "The Stripe key is forgotten.",
+      });
+    })
+    .openapi(route.setVippsKeys, async (c) => {
+      const p = c.req.valid("param");
+      const back = tenantPath(p.environment, p.client, "/payouts");
+      const { csrf: _, since, ...form } = c.req.valid("form");
+      const input = VippsKeysInput.safeParse({ ...form, ...(since ? { since } : {}) });
+      // A refused form goes back with the reason, never with a key.
+      if (!input.success)
+        return seeWith(c, back, {
+          at: "vipps",
+          error: `${input.error.issues[0]?.path.join(".") ?? "form"}: ${input.error.issues[0]?.message ?? "not valid"}`,
+        });
+      const set = await asOperatorOf(c, p, (f) => f.setVippsKeys(input.data));
+      if (!set.ok && set.error.reason === "bad-request")
+        return seeWith(c, back, { at: "vipps", error: set.error.detail });
+      unwrap(set);
+      return seeWith(c, back, {
+        at: "vipps",
+        notice:
+          "The Vipps keys are set: the first read is in ten minutes, or now with Read Vipps now.",
+      });
+    })
+    .openapi(route.removeVippsKeys, async (c) => {
+      const p = c.req.valid("param");
+      unwrap(await asOperatorOf(c, p, (f) => f.removeVippsKeys()));
+      return seeWith(c, tenantPath(p.environment, p.client, "/payouts"), {
+        at: "vipps",
+        notice: "The Vipps keys are forgotten; what was read and booked stays.",
+      });
+    })
+    .openapi(route.readVipps, async (c) => {
+      const p = c.req.valid("param");
+      const back = tenantPath(p.environment, p.client, "/payouts");
+      const read = await asOperatorOf(c, p, (f) => f.readVipps());
+      if (!read.ok && read.error.reason === "conflict")
+        return seeWith(c, back, { at: "vipps", error: read.error.detail });
+      const last = unwrap(read).lastRead;
+      return seeWith(c, back, {
+        at: "vipps",
+        ...(last?.error
+          ? { error: `The read stopped: ${last.error}` }
+          : {
+              notice: `Read ${last?.datesRead ?? 0} dates; ${last?.payoutsFound ?? 0} payouts found.`,
+            }),
       });
     })
     .openapi(route.createAccount, async (c) => {

@@ -5,8 +5,8 @@
  * binds a handler to each.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { Source } from "../orders/order";
 import { SECURITY } from "../kernel/openapi/security";
+import { PayoutSource } from "./payout";
 import { PayoutState } from "./records";
 import { PayoutView, UnpaidOrder } from "./view";
 import { guarded, jsonAnswer, tagged } from "../kernel/routes/contract-kit";
@@ -24,7 +24,7 @@ const ListQuery = z.strictObject({
   }),
   limit: Limit,
 });
-const PayoutParams = z.object({ source: Source, payoutId: z.string().min(1).max(100) });
+const PayoutParams = z.object({ source: PayoutSource, payoutId: z.string().min(1).max(100) });
 
 /** A payout as the tenant's gateway key sees it (`payouts/view.ts`); a clone, see orders. */
 export const Payout = PayoutView.clone().openapi("Payout", {

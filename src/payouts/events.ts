@@ -7,12 +7,12 @@
 import type { Bindings } from "../kernel/config";
 import { recordEvents } from "../events/announce";
 import { eventKey } from "../events/keys";
-import type { Source } from "../orders/order";
 import type { TenantName } from "../kernel/stubs";
+import type { PayoutSource } from "./payout";
 
 export interface PayoutAnnouncement {
   type: "payout.reconciled" | "payout.unmatched";
-  source: Source;
+  source: PayoutSource;
   payoutId: string;
   attempt: number;
   /** `payout.reconciled`: the voucher; `payout.unmatched`: the issues' count and the first few. */

@@ -3,8 +3,7 @@
  * How each payout event changes a payout's record. Pure: the tenant's object stores the result in
  * the synchronous stretch it read the record in, so two deliveries never start two runs.
  */
-import type { Source } from "../orders/order";
-import type { PayoutEvent } from "./payout";
+import type { PayoutEvent, PayoutSource } from "./payout";
 import { again, blank, type PayoutRecord, type PayoutState } from "./records";
 import { applyLedgerPayout } from "./stripe/intake";
 
@@ -20,7 +19,7 @@ const CANCELLABLE: readonly PayoutState[] = ["waiting", "needs-key", "not-itemis
 /** Applies one event to its record: the new record (null: nothing to store), what happened. */
 export function applyPayoutEvent(
   record: PayoutRecord | null,
-  source: Source,
+  source: PayoutSource,
   event: PayoutEvent,
   at: string,
 ): { record: PayoutRecord | null; intake: PayoutIntake; detail: string } {

@@ -88,16 +88,30 @@ export function matchPayout(
   let fees = 0;
   let adjustments = 0;
   let disputes = 0;
+  const refundOf = refundsByAmount(lookup, payout.id);
   for (const [i, line] of payout.lines.entries()) {
     // A line that names its payment, not its order (Stripe's): the order that payment paid.
-    const l =
+    const paid =
       line.orderId === null && line.paymentRef
         ? { ...line, orderId: lookup.orderOfPayment?.(line.paymentRef) ?? null }
         : line;
+    // A refund that names only its order (Vipps's): that order's refund of the same amount.
+    const l =
+      paid.type === "refund" && paid.refundId === null && paid.orderId !== null
+        ? { ...paid, refundId: refundOf(paid.orderId, -paid.amount) }
+        : paid;
     fees += l.fee;
     if (l.type === "fee") fees -= l.amount;
     else if (l.type === "adjustment") adjustments -= l.amount;
     else if (l.type === "dispute") disputes -= l.amount;
+    else if (l.type === "unknown")
+      add({
+        line: i,
+        orderId: null,
+        refundId: null,
+        reason: "unknown-entry",
+        detail: `line ${i}: ${payout.provider}'s entry type "${l.entryType ?? "(none)"}" (${formatMinor(l.amount)} ${payout.currency}) is not one ledgergate knows how to book; the payout is held, not guessed`,
+      });
     if (l.type !== "charge" && l.type !== "refund") continue;
     const at = { line: i, orderId: l.orderId, refundId: l.type === "refund" ? l.refundId : null };
     const key = JSON.stringify([at.orderId ?? l.paymentRef ?? null, at.refundId]);
@@ -183,6 +197,24 @@ export function matchPayout(
       lossAccount: m.currencyLossAccount,
       rates,
     },
+  };
+}
+
+/**
+ * The order's settled refund of `total` that no other payout holds and no earlier line took, or
+ * null: two refunds of one amount are taken in turn.
+ */
+function refundsByAmount(lookup: MatchLookup, payoutId: string) {
+  const taken = new Set<string>();
+  return (orderId: string, total: number): string | null => {
+    for (const [refundId, s] of Object.entries(lookup.order(orderId)?.refunds ?? {})) {
+      const key = JSON.stringify([orderId, refundId]);
+      const other = lookup.claimedBy(orderId, refundId);
+      if (s?.total !== total || taken.has(key) || (other !== null && other !== payoutId)) continue;
+      taken.add(key);
+      return refundId;
+    }
+    return null;
   };
 }
 

@@ -7,7 +7,15 @@
 import { z } from "zod";
 import { Source } from "../orders/order";
 
-export const PayoutLineType = z.enum(["charge", "refund", "fee", "adjustment", "dispute"]);
+/** `unknown`: a provider's entry type the gateway does not know; its payout is held, not guessed. */
+export const PayoutLineType = z.enum([
+  "charge",
+  "refund",
+  "fee",
+  "adjustment",
+  "dispute",
+  "unknown",
+]);
 export type PayoutLineType = z.output<typeof PayoutLineType>;
 
 export const PayoutLine = z.object({
@@ -18,8 +26,17 @@ export const PayoutLine = z.object({
   fee: z.int(),
   /** The provider's payment of a line that names no order (Stripe's): its order is found by it. */
   paymentRef: z.string().min(1).max(255).optional(),
+  /** The provider's own name of a line read from its ledger (Vipps's `entryType`): shown. */
+  entryType: z.string().max(60).optional(),
 });
 export type PayoutLine = z.output<typeof PayoutLine>;
+
+/**
+ * Who a payout came from: a shop source whose verified webhook brought it, or `vipps`, whose
+ * settlements the gateway reads itself with the merchant's keys. With the id it names a payout.
+ */
+export const PayoutSource = z.enum([...Source.options, "vipps"]);
+export type PayoutSource = z.output<typeof PayoutSource>;
 
 export const Payout = z.object({
   /** The provider's payout id: with the tenant and source it names the payout. */

@@ -4,9 +4,8 @@
  * object), a place to report, remembered account ids. Bound to the registration the run was
  * started under: once that is gone, the run reads and writes nothing.
  */
-import type { Source } from "../orders/order";
 import type { SettlementIds } from "../orders/port";
-import type { PayoutLine } from "./payout";
+import type { PayoutLine, PayoutSource } from "./payout";
 import type { BookingPlan } from "./plan";
 import type { PayoutIssue, PayoutPatch, PayoutVoucher } from "./records";
 
@@ -35,10 +34,10 @@ export interface KnownAccount {
 
 export interface PayoutRunPort {
   /** Matches the lines and, when all match, claims their orders; else records the issues. */
-  payoutTask(source: Source, payoutId: string, attempt: number): Promise<PayoutTask>;
+  payoutTask(source: PayoutSource, payoutId: string, attempt: number): Promise<PayoutTask>;
   /** Records a step, a state or the voucher on `attempt` (ignored for another attempt). */
   payoutReport(
-    source: Source,
+    source: PayoutSource,
     payoutId: string,
     attempt: number,
     patch: PayoutPatch,
@@ -47,7 +46,7 @@ export interface PayoutRunPort {
   learnAccounts(found: KnownAccount[]): Promise<void>;
   /** Takes what was read of a Stripe payout and answers what follows, as `payoutTask` does. */
   payoutRead(
-    source: Source,
+    source: PayoutSource,
     payoutId: string,
     attempt: number,
     read: LedgerRead,

@@ -5,10 +5,9 @@
  */
 import { z } from "zod";
 import { sha256Hex } from "../kernel/crypto";
-import { Source } from "../orders/order";
 import { StepRecord } from "../orders/runs";
 import type { TenantName } from "../kernel/stubs";
-import { Payout } from "./payout";
+import { Payout, PayoutSource } from "./payout";
 
 export const PayoutState = z.enum([
   "received",
@@ -39,6 +38,7 @@ export const IssueReason = z.enum([
   "too-many-rates",
   "needs-orders",
   "other-source",
+  "unknown-entry",
 ]);
 export type IssueReason = z.output<typeof IssueReason>;
 
@@ -77,8 +77,20 @@ export const StripeFacts = z.object({
 });
 export type StripeFacts = z.output<typeof StripeFacts>;
 
+/** What the gateway knows of a payout it read from a Vipps MobilePay ledger. */
+export const VippsFacts = z.object({
+  ledgerId: z.string(),
+  /** The ledger dates whose rows it pays out: earlier ones when their balance was carried. */
+  dates: z.array(z.iso.date()),
+  /** The balance its date began with: negative when an earlier date's was carried and is repaid. */
+  carriedIn: z.int(),
+  /** Gross settlement: the fees of its captures, left for Vipps's monthly invoice, not booked. */
+  feesInvoiced: z.int(),
+});
+export type VippsFacts = z.output<typeof VippsFacts>;
+
 export const PayoutRecord = z.object({
-  source: Source,
+  source: PayoutSource,
   payoutId: z.string(),
   payout: Payout,
   state: PayoutState,
@@ -98,6 +110,8 @@ export const PayoutRecord = z.object({
   steps: z.array(StepRecord),
   /** Null for a payout whose lines came in its event. */
   stripe: StripeFacts.nullable().default(null),
+  /** Null but for a payout read from a Vipps ledger. */
+  vipps: VippsFacts.nullable().default(null),
   /**
    * The operator's acceptance that it pays out no order; cleared when other lines replace the
    * ones accepted. Optional, so older rows read as unconfirmed.
@@ -107,7 +121,7 @@ export const PayoutRecord = z.object({
 });
 export type PayoutRecord = z.output<typeof PayoutRecord>;
 
-export function blank(source: Source, payout: Payout, at: string): PayoutRecord {
+export function blank(source: PayoutSource, payout: Payout, at: string): PayoutRecord {
   return {
     source,
     payoutId: payout.id,
@@ -125,6 +139,7 @@ export function blank(source: Source, payout: Payout, at: string): PayoutRecord 
     error: null,
     steps: [],
     stripe: null,
+    vipps: null,
   };
 }
 
@@ -140,7 +155,7 @@ export interface PayoutParams {
   tenant: TenantName;
   /** A run never outlives the registration it belongs to. */
   registration: string;
-  source: Source;
+  source: PayoutSource;
   payoutId: string;
   attempt: number;
 }

@@ -5,7 +5,7 @@
  * gateway key's holder may be who sent the payout. Pure. See docs/payouts.md.
  */
 import type { Source } from "../orders/order";
-import type { Payout, PayoutLine } from "./payout";
+import type { Payout, PayoutLine, PayoutSource } from "./payout";
 import type { PayoutIssue, PayoutRecord } from "./records";
 
 export interface PayoutRules {
@@ -15,15 +15,20 @@ export interface PayoutRules {
   requiresOrders: boolean;
 }
 
-/** Stripe's orders are paid out by Stripe's own payouts, so no Standard sender may claim them. */
-const RULES: Record<Source, PayoutRules> = {
+/**
+ * Stripe's orders are paid out by Stripe's own payouts, so no Standard sender may claim them. A
+ * Vipps payout is read from Vipps's own ledger with the merchant's keys, not sent: one that only
+ * repays a balance carried from an earlier date, with no sale of its own, is a real deposit.
+ */
+const RULES: Record<PayoutSource, PayoutRules> = {
+  vipps: { orderSources: ["standard", "shopify", "woocommerce"], requiresOrders: false },
   standard: { orderSources: ["standard", "shopify", "woocommerce"], requiresOrders: true },
   stripe: { orderSources: ["stripe"], requiresOrders: true },
   shopify: { orderSources: [], requiresOrders: true },
   woocommerce: { orderSources: [], requiresOrders: true },
 };
 
-export function payoutRules(source: Source): PayoutRules {
+export function payoutRules(source: PayoutSource): PayoutRules {
   return RULES[source];
 }
 
@@ -32,7 +37,7 @@ export const isSale = (l: Pick<PayoutLine, "type">) => l.type === "charge" || l.
 
 /** The payout's own issue when its rules forbid it whatever its lines say, or null. */
 export function rulesIssue(
-  source: Source,
+  source: PayoutSource,
   payout: Payout,
   ordersWaived = false,
 ): PayoutIssue | null {

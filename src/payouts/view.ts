@@ -8,7 +8,7 @@ import { z } from "zod";
 import { formatMinor } from "../ledger/money";
 import { Source } from "../orders/order";
 import { StepRecord, type OrderRun } from "../orders/runs";
-import type { PayoutLineType } from "./payout";
+import { PayoutSource, type PayoutLineType } from "./payout";
 import { IssueReason, PayoutState, type PayoutRecord } from "./records";
 
 const Decimal = z.string().meta({ description: "An amount, a decimal string." });
@@ -16,7 +16,7 @@ const Decimal = z.string().meta({ description: "An amount, a decimal string." })
 const LineSum = z.strictObject({ lines: z.int(), amount: Decimal, fee: Decimal });
 
 export const PayoutView = z.strictObject({
-  source: Source,
+  source: PayoutSource,
   payoutId: z.string(),
   provider: z.string(),
   currency: z.string(),
@@ -38,6 +38,9 @@ export const PayoutView = z.strictObject({
     fee: LineSum,
     adjustment: LineSum,
     dispute: LineSum,
+    unknown: LineSum.meta({
+      description: "Entries of a type the gateway does not know (Vipps's): the payout is held.",
+    }),
   }),
   issues: z
     .array(
@@ -99,10 +102,27 @@ export const PayoutView = z.strictObject({
     .meta({
       description: "A payout read from Stripe; null for one whose lines came in its event.",
     }),
+  vipps: z
+    .strictObject({
+      ledgerId: z.string(),
+      dates: z.array(z.string()).meta({
+        description: "The ledger dates it pays out: earlier ones when their balance was carried.",
+      }),
+      carriedIn: Decimal.meta({
+        description:
+          "The balance its date began with: negative when an earlier date's was carried and this payout repays it.",
+      }),
+      feesInvoiced: Decimal.meta({
+        description:
+          "Gross settlement: its captures' fees, which Vipps invoices monthly; not booked here.",
+      }),
+    })
+    .nullable()
+    .meta({ description: "A payout read from a Vipps MobilePay ledger; null for any other." }),
 });
 export type PayoutView = z.output<typeof PayoutView>;
 
-const TYPES: PayoutLineType[] = ["charge", "refund", "fee", "adjustment", "dispute"];
+const TYPES: PayoutLineType[] = ["charge", "refund", "fee", "adjustment", "dispute", "unknown"];
 
 export function payoutView(r: PayoutRecord): PayoutView {
   const p = r.payout;
@@ -153,6 +173,12 @@ export function payoutView(r: PayoutRecord): PayoutView {
         currency: r.stripe.clearing.currency,
         asOf: r.stripe.clearing.asOf,
       },
+    },
+    vipps: r.vipps && {
+      ledgerId: r.vipps.ledgerId,
+      dates: r.vipps.dates,
+      carriedIn: formatMinor(r.vipps.carriedIn),
+      feesInvoiced: formatMinor(r.vipps.feesInvoiced),
     },
   };
 }

@@ -9,6 +9,8 @@ import { OrderMapping, OrderMappingInput } from "../ledger/mapping";
 import { Source } from "../orders/order";
 import { ShopDomain } from "../orders/adapters/shopify";
 import { StripeKey, StripeMode } from "../payouts/stripe/key";
+import { VippsKeysInput } from "../payouts/vipps/keys";
+import { VippsKeysState, VippsView } from "../payouts/vipps/view";
 import { SECURITY } from "../kernel/openapi/security";
 import { ClientSlug } from "../kernel/stubs";
 import { TenantView } from "./view";
@@ -255,6 +257,66 @@ export const removeStripeKey = createRoute({
   summary: "Forget the tenant's Stripe key",
   request: { params: Target },
   responses: { 204: none("Forgotten (or none was set)."), ...guarded(404) },
+});
+
+// Clones (see `setOrderMapping`): the payouts' schemas, named here for the document.
+const VippsKeysBody = VippsKeysInput.clone().openapi("VippsKeysInput");
+const VippsKeysStatus = VippsKeysState.clone().openapi("VippsKeysState", {
+  description: "Whether Vipps keys are set, with their settings: never the keys.",
+});
+const VippsStatus = VippsView.clone().openapi("VippsReading");
+
+export const setVippsKeys = createRoute({
+  ...admin.put,
+  path: "/tenants/{environment}/{client}/vipps-keys",
+  operationId: "setVippsKeys",
+  summary: "Set the tenant's Vipps MobilePay keys, for reading its settlements",
+  description:
+    "A sales unit's own keys (docs/payouts.md, Vipps MobilePay), stored sealed and never shown again. The first read is ten minutes later, or at once with `POST …/vipps/read`.",
+  middleware: [jsonGate()],
+  request: { params: Target, body: jsonBody(VippsKeysBody) },
+  responses: {
+    200: jsonAnswer("Set.", z.strictObject({ vippsKeys: VippsKeysStatus }).openapi("VippsKeysSet")),
+    ...guardedJson(404),
+  },
+});
+
+export const getVippsKeys = createRoute({
+  ...admin.get,
+  path: "/tenants/{environment}/{client}/vipps-keys",
+  operationId: "getVippsKeys",
+  summary: "Whether the tenant has Vipps keys, with their settings (never the keys)",
+  request: { params: Target },
+  responses: { 200: jsonAnswer("The keys' state.", VippsKeysStatus), ...guarded(404) },
+});
+
+export const removeVippsKeys = createRoute({
+  ...admin.delete,
+  path: "/tenants/{environment}/{client}/vipps-keys",
+  operationId: "removeVippsKeys",
+  summary: "Forget the tenant's Vipps keys (what was read and booked stays)",
+  request: { params: Target },
+  responses: { 204: none("Forgotten (or none were set)."), ...guarded(404) },
+});
+
+export const getVipps = createRoute({
+  ...admin.get,
+  path: "/tenants/{environment}/{client}/vipps",
+  operationId: "getVipps",
+  summary: "The Vipps ledgers read, their dates and what is carried to the next payout",
+  request: { params: Target },
+  responses: { 200: jsonAnswer("What was read.", VippsStatus), ...guarded(404) },
+});
+
+export const readVipps = createRoute({
+  ...admin.post,
+  path: "/tenants/{environment}/{client}/vipps/read",
+  operationId: "readVipps",
+  summary: "Read every Vipps ledger date due now",
+  description:
+    "Reads each ledger's closed dates not read yet (at most 31 a ledger), hands each payout found to its reconciliation and answers what was read. A failure of Vipps is in `lastRead.error`. 409 without keys.",
+  request: { params: Target },
+  responses: { 200: jsonAnswer("What was read.", VippsStatus), ...guarded(404, 409) },
 });
 
 /** `?offboard=true`: also end the integration upstream first (off: removal need not disconnect). */

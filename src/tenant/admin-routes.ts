@@ -97,6 +97,25 @@ export const adminRoutes = router
     unwrap(await onTenant(c, c.req.valid("param"), (f) => f.removeStripeKey()));
     return c.body(null, 204);
   })
+  .openapi(route.setVippsKeys, async (c) =>
+    c.json(
+      unwrap(await onTenant(c, c.req.valid("param"), (f) => f.setVippsKeys(c.req.valid("json")))),
+      200,
+    ),
+  )
+  .openapi(route.getVippsKeys, async (c) =>
+    c.json(unwrap(await onTenant(c, c.req.valid("param"), (f) => f.vippsKeys())), 200),
+  )
+  .openapi(route.removeVippsKeys, async (c) => {
+    unwrap(await onTenant(c, c.req.valid("param"), (f) => f.removeVippsKeys()));
+    return c.body(null, 204);
+  })
+  .openapi(route.getVipps, async (c) =>
+    c.json(unwrap(await onTenant(c, c.req.valid("param"), (f) => f.vipps())), 200),
+  )
+  .openapi(route.readVipps, async (c) =>
+    c.json(unwrap(await onTenant(c, c.req.valid("param"), (f) => f.readVipps())), 200),
+  )
   .openapi(route.getOrderMapping, async (c) =>
     c.json(unwrap(await onTenant(c, c.req.valid("param"), (f) => f.orderMapping())), 200),
   )

@@ -9,6 +9,7 @@ import type { RpcTarget } from "cloudflare:workers";
 import type { Source } from "../orders/order";
 import type { OrderRunView } from "../orders/run-view";
 import { fail, ok, type Outcome } from "../kernel/outcome";
+import type { PayoutSource } from "../payouts/payout";
 import type { PayoutState } from "../payouts/records";
 import type { PayoutView, UnpaidOrder } from "../payouts/view";
 import type { TenantName } from "../kernel/stubs";
@@ -23,10 +24,10 @@ import { ownerOf, type TenantParts } from "./parts";
 export interface KeyHolder extends TenantHolder {
   /** A new attempt for a failed order (or its failed refunds). */
   retryOrder(source: Source, orderId: string): Promise<Outcome<OrderRunView>>;
-  payout(source: Source, payoutId: string): Promise<Outcome<PayoutView>>;
+  payout(source: PayoutSource, payoutId: string): Promise<Outcome<PayoutView>>;
   payouts(state: PayoutState | null, limit: number): Promise<Outcome<PayoutView[]>>;
   /** A new attempt for an unmatched or failed payout. */
-  retryPayout(source: Source, payoutId: string): Promise<Outcome<PayoutView>>;
+  retryPayout(source: PayoutSource, payoutId: string): Promise<Outcome<PayoutView>>;
   /** Orders settled to a clearing account and in no payout after the mapping's days. */
   unpaidOrders(limit: number): Promise<Outcome<{ afterDays: number; orders: UnpaidOrder[] }>>;
   /** The key's tenant: the approval page's check of a typed key (no token, nothing written). */
@@ -75,7 +76,7 @@ class KeyFace extends HolderFace implements KeyHolder {
     return ok(this.#owner.tenant);
   }
 
-  async payout(source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
+  async payout(source: PayoutSource, payoutId: string): Promise<Outcome<PayoutView>> {
     return this.#parts.payouts.view(source, payoutId);
   }
 
@@ -83,7 +84,7 @@ class KeyFace extends HolderFace implements KeyHolder {
     return ok(this.#parts.payouts.list(state, limit));
   }
 
-  async retryPayout(source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
+  async retryPayout(source: PayoutSource, payoutId: string): Promise<Outcome<PayoutView>> {
     const retried = await this.#parts.payouts.retry(this.#owner, source, payoutId);
     await this.#parts.arm();
     return retried;

@@ -18,6 +18,8 @@ import type { ShopPins } from "../orders/tenant/shop-pins";
 import type { SharedCalls } from "../orders/tenant/shared-calls";
 import type { Pulses } from "../kernel/stored-rows";
 import type { StripeKeys } from "../payouts/tenant/stripe-key";
+import type { VippsDesk } from "../payouts/tenant/vipps-desk";
+import type { VippsKeyStore } from "../payouts/tenant/vipps-keys";
 import { nameOf, type Registration, type TenantRecord } from "./registration";
 import type { TokenKeeper } from "../upstream/tenant/token-keeper";
 import type { WebhookSetup } from "../orders/tenant/webhook-setup";
@@ -35,6 +37,8 @@ export interface TenantParts {
   readonly desk: OrderDesk;
   readonly payouts: PayoutDesk;
   readonly stripeKeys: StripeKeys;
+  readonly vippsKeys: VippsKeyStore;
+  readonly vipps: VippsDesk;
   readonly paymentRefs: PaymentRefs;
   readonly known: KnownIds;
   readonly codeIds: CodeIds;

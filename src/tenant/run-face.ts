@@ -13,6 +13,7 @@ import type { Settlement } from "../orders/run/settle";
 import type { RunRef, Shared } from "../orders/tenant/shared-calls";
 import type { KnownAccount, LedgerRead, PayoutRunPort, PayoutTask } from "../payouts/port";
 import type { PayoutPatch } from "../payouts/records";
+import type { PayoutSource } from "../payouts/payout";
 import { fail, type Outcome } from "../kernel/outcome";
 import type { RunOwner } from "../orders/tenant/order-desk";
 import { ownerOf, type TenantParts } from "./parts";
@@ -98,12 +99,12 @@ class RunFace extends RpcTarget implements RunHolder {
     this.#parts.known.learn(this.#owner.registration, learned, Date.now());
   }
 
-  async payoutTask(source: Source, payoutId: string, attempt: number): Promise<PayoutTask> {
+  async payoutTask(source: PayoutSource, payoutId: string, attempt: number): Promise<PayoutTask> {
     return this.#parts.payouts.task(source, payoutId, attempt);
   }
 
   async payoutReport(
-    source: Source,
+    source: PayoutSource,
     payoutId: string,
     attempt: number,
     patch: PayoutPatch,
@@ -126,7 +127,7 @@ class RunFace extends RpcTarget implements RunHolder {
   }
 
   async payoutRead(
-    source: Source,
+    source: PayoutSource,
     payoutId: string,
     attempt: number,
     read: LedgerRead,

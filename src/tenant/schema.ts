@@ -21,6 +21,8 @@ import { REQUEST_LOG_TABLES } from "../request-log/tenant-rows";
 import { ASSISTANT_GRANT_TABLES } from "../assistants/tenant/assistant-grants";
 import { ACCEPTED_TABLE, SHOP_REFUSALS_TABLE } from "../orders/tenant/shop-pins";
 import { STRIPE_KEY_TABLES } from "../payouts/tenant/stripe-key";
+import { VIPPS_BOOK_TABLES } from "../payouts/tenant/vipps-book";
+import { VIPPS_KEY_TABLES } from "../payouts/tenant/vipps-keys";
 import { TOKEN_TABLES } from "../upstream/tenant/token-state";
 import { TOOL_CALL_TABLES } from "../assistants/tenant/tool-calls";
 import { WRITE_CONFIRMATION_TABLES } from "../assistants/tenant/write-confirmations";
@@ -161,6 +163,12 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
       sql.exec("UPDATE mapping_defaults SET clearing_by = 'source'");
     },
   },
+  createTables(
+    19,
+    "vipps_keys, vipps_ledgers, vipps_dates, vipps_reads: Vipps settlements read from Vipps",
+    VIPPS_KEY_TABLES,
+    VIPPS_BOOK_TABLES,
+  ),
 ];
 
 /** @throws MigrationError when a step fails (rolled back; calls fail until it passes) */

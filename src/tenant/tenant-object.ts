@@ -30,6 +30,8 @@ import { RequestLog } from "../request-log/tenant-rows";
 import { ShopPins } from "../orders/tenant/shop-pins";
 import { SharedCalls } from "../orders/tenant/shared-calls";
 import { StripeKeys } from "../payouts/tenant/stripe-key";
+import { VippsDesk } from "../payouts/tenant/vipps-desk";
+import { VippsKeyStore } from "../payouts/tenant/vipps-keys";
 import { WebhookSetup } from "../orders/tenant/webhook-setup";
 import { Registration } from "./registration";
 import { grantRun, type RunHolderFace } from "./run-face";
@@ -57,6 +59,8 @@ export class Tenant extends DurableObject<Bindings> {
   readonly #desk: OrderDesk;
   readonly #payouts: PayoutDesk;
   readonly #stripeKeys: StripeKeys;
+  readonly #vippsKeys: VippsKeyStore;
+  readonly #vipps: VippsDesk;
   readonly #paymentRefs: PaymentRefs;
   readonly #known: KnownIds;
   readonly #codeIds: CodeIds;
@@ -92,6 +96,10 @@ export class Tenant extends DurableObject<Bindings> {
       new OrderBook(sql),
       this.#paymentRefs,
       this.#pulses,
+    );
+    this.#vippsKeys = new VippsKeyStore(sql, this.#sealer);
+    this.#vipps = new VippsDesk(sql, env, this.#vippsKeys, this.#payouts, (fn) =>
+      ctx.storage.transactionSync(fn),
     );
     this.#desk = new OrderDesk(
       sql,
@@ -146,6 +154,7 @@ export class Tenant extends DurableObject<Bindings> {
         dueAt: () => this.#payouts.reviveDueAt(),
         runDue: (now, owner) => this.#payouts.revive(owner, now),
       },
+      this.#vipps,
       { dueAt: () => this.#tokens.dueAt(), runDue: () => this.#tokens.renew() },
     );
     void ctx.blockConcurrencyWhile(() => this.#tokens.load());
@@ -159,6 +168,8 @@ export class Tenant extends DurableObject<Bindings> {
       this.#payouts.book,
       this.#paymentRefs,
       this.#stripeKeys,
+      this.#vippsKeys,
+      this.#vipps.book,
       this.#settings,
       this.#pins,
       this.#known,
@@ -185,6 +196,8 @@ export class Tenant extends DurableObject<Bindings> {
       desk: this.#desk,
       payouts: this.#payouts,
       stripeKeys: this.#stripeKeys,
+      vippsKeys: this.#vippsKeys,
+      vipps: this.#vipps,
       paymentRefs: this.#paymentRefs,
       known: this.#known,
       codeIds: this.#codeIds,

@@ -59,7 +59,7 @@ const FAMILIES = [
   /^\/events(\/|$)/,
   /^\/payouts(\/|$)/,
   /^\/webhooks\//,
-  /^\/admin\/tenants\/\{environment\}\/\{client\}\/((grants|requests|events|payouts|stripe-key)(\/.*)?|webhooks)$/,
+  /^\/admin\/tenants\/\{environment\}\/\{client\}\/((grants|requests|events|payouts|stripe-key|vipps-keys|vipps)(\/.*)?|webhooks)$/,
   /^\/console\/oauth\//,
   /^\/console\/tenants\/\{environment\}\/\{client\}(\/(grants|payouts|events|requests)(\/.*)?)?$/,
 ];
@@ -486,6 +486,11 @@ describe("cross-tenant isolation", () => {
               [`${at}/stripe-key`, {}],
               [`${at}/stripe-key`, json({ key: me.stripeKey }, "PUT")],
               [`${at}/stripe-key`, { method: "DELETE" }],
+              [`${at}/vipps-keys`, {}],
+              [`${at}/vipps-keys`, json({ clientId: "x", merchantSerialNumber: "123456" }, "PUT")],
+              [`${at}/vipps-keys`, { method: "DELETE" }],
+              [`${at}/vipps`, {}],
+              [`${at}/vipps/read`, { method: "POST" }],
             ],
           };
           const [path, init] = cycle(routes[kind]);
@@ -516,6 +521,9 @@ describe("cross-tenant isolation", () => {
             ["POST", `${at}/payouts/accounts`, { accountNo: "1920" }],
             ["POST", `${at}/payouts/stripe-key`, { key: me.stripeKey }],
             ["POST", `${at}/payouts/stripe-key/remove`, {}],
+            ["POST", `${at}/payouts/vipps`, { clientId: "x", merchantSerialNumber: "123456" }],
+            ["POST", `${at}/payouts/vipps/remove`, {}],
+            ["POST", `${at}/payouts/vipps/read`, {}],
             ["GET", `${at}/events`, {}],
             ["POST", `${ep}/replay`, { since: "2026-01-01T00:00" }],
             ["POST", `${ep}/enable`, {}],

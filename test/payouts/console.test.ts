@@ -9,7 +9,7 @@ import { introspectWorkflow } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { payoutPaid, plainOrder } from "../fixtures/orders/payouts";
 import { follow, signIn } from "../helpers/console";
-import { ADMIN, gw } from "../helpers/gateway";
+import { ADMIN, control, gw } from "../helpers/gateway";
 import { shopTenant, type ShopTenant } from "../helpers/orders";
 
 const accountNos = async (t: ShopTenant, no: number) =>
@@ -115,6 +115,73 @@ describe("console: payouts", () => {
     expect(removed.html).toContain("No Stripe key is set");
     const after = await gw(`/admin/tenants/demo/${t.client}/stripe-key`, { headers: ADMIN });
     expect(await after.json()).toEqual({ set: false, mode: null, setAt: null });
+  });
+
+  it("Vipps: keys set from the payouts page and never shown, Read now reads the closed date, its payout linked; a bad form is refused with the reason", async () => {
+    const t = await shopTenant();
+    {
+      await using intro = await introspectWorkflow(env.ORDER_TO_INVOICE);
+      const o = plainOrder("vc-1", "200.00");
+      const e = { ...o, data: { ...(o.data as object), paymentMethod: "vipps" } };
+      expect((await t.send("standard", e)).status).toBe(202);
+      for (const i of await intro.get()) await i.waitForStatus("complete");
+    }
+    const m = await control<Record<string, string>>("POST", "/vipps/merchants", {}, 201);
+    const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await control(
+      "POST",
+      `/vipps/ledgers/${m.ledgerId}/dates/${day}/entries`,
+      { captures: [{ reference: "vc-1", amount: 200_00 }] },
+      201,
+    );
+    const closed = await control<{ payout: { pspReference: string } }>(
+      "POST",
+      `/vipps/ledgers/${m.ledgerId}/dates/${day}/close`,
+    );
+    const s = await signIn();
+    const at = `/console/tenants/demo/${t.client}/payouts`;
+    expect(await s.page(at)).toContain("No Vipps keys are set");
+    const form = {
+      clientId: m.clientId ?? "",
+      clientSecret: m.clientSecret ?? "",
+      subscriptionKey: m.subscriptionKey ?? "",
+      merchantSerialNumber: m.merchantSerialNumber ?? "",
+      orderSource: "standard",
+      referencePrefix: "",
+      since: day,
+    };
+    const bad = await follow(
+      s,
+      await s.post(`${at}/vipps`, { ...form, merchantSerialNumber: "x" }),
+    );
+    expect(bad.location).toBe(`${at}#vipps`);
+    expect(bad.html).toContain(
+      "merchantSerialNumber: the merchant serial number (MSN) is 4 to 10 digits",
+    );
+    expect(bad.html).not.toContain(form.clientSecret);
+
+    const set = await follow(s, await s.post(`${at}/vipps`, form));
+    expect(set.html).toContain("The Vipps keys are set");
+    expect(set.html).toContain(`Keys of sales unit ${form.merchantSerialNumber} are set`);
+    for (const secret of [form.clientSecret, form.subscriptionKey])
+      expect(set.html).not.toContain(secret);
+
+    let read: Awaited<ReturnType<typeof follow>>;
+    {
+      await using intro = await introspectWorkflow(env.PAYOUT_RECONCILIATION);
+      read = await follow(s, await s.post(`${at}/vipps/read`));
+      for (const i of await intro.get()) await i.waitForStatus("complete");
+    }
+    expect(read.html).toContain("Read 1 dates; 1 payouts found.");
+    expect(read.html).toContain(`Ledger ${m.ledgerId} (NOK)`);
+    expect(read.html).toContain(`href="${at}/vipps/${closed.payout.pspReference}"`);
+    const payout = await s.page(`${at}/vipps/${closed.payout.pspReference}`);
+    expect(payout).toContain("<dt>Read from Vipps</dt>");
+    expect(payout).toContain("booked");
+
+    const removed = await follow(s, await s.post(`${at}/vipps/remove`));
+    expect(removed.html).toContain("The Vipps keys are forgotten");
+    expect(removed.html).toContain("No Vipps keys are set");
   });
 
   it("a payout that does not match: listed as unmatched, its issue named on its page, its Retry starts it again", async () => {

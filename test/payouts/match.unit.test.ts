@@ -300,3 +300,72 @@ describe("matchPayout: a payout the operator confirmed pays out no order", () =>
     expect(r.kind === "unmatched" && r.issues.map((i) => i.reason)).toEqual(["unknown-order"]);
   });
 });
+
+describe("matchPayout: lines read from a provider's ledger (Vipps's)", () => {
+  const twoRefunds = book(
+    {
+      "o-1": {
+        settled: settled(100_000),
+        refunds: { "r-1": settled(20_000), "r-2": settled(20_000), "r-3": settled(5_000) },
+      },
+    },
+    { "o-1:r-1": "po_0" },
+  );
+
+  it("a refund that names only its order takes that order's refund of the same amount no payout holds, each once", () => {
+    const r = matchPayout(
+      "vipps",
+      payout(
+        [
+          line({ type: "charge", orderId: "o-1", amount: 100_000 }),
+          line({ type: "refund", orderId: "o-1", amount: -20_000 }),
+          line({ type: "refund", orderId: "o-1", amount: -5_000 }),
+        ],
+        { provider: "vipps" },
+      ),
+      twoRefunds,
+      mapping,
+    );
+    expect(r.kind === "matched" && r.claims).toEqual([
+      { orderId: "o-1", refundId: null },
+      { orderId: "o-1", refundId: "r-2" },
+      { orderId: "o-1", refundId: "r-3" },
+    ]);
+    // A second refund of that amount finds none left: it names no refund.
+    const again = matchPayout(
+      "vipps",
+      payout(
+        [
+          line({ type: "refund", orderId: "o-1", amount: -20_000 }),
+          line({ type: "refund", orderId: "o-1", amount: -20_000 }),
+        ],
+        { provider: "vipps" },
+      ),
+      twoRefunds,
+      mapping,
+    );
+    expect(again.kind === "unmatched" && again.issues.map((i) => [i.line, i.reason])).toEqual([
+      [1, "no-order"],
+    ]);
+  });
+
+  it("an entry of a type not known holds the payout, naming it; a Vipps payout needs no sale", () => {
+    const r = matchPayout(
+      "vipps",
+      payout([line({ type: "unknown", amount: 300, entryType: "interest-credited" })], {
+        provider: "vipps",
+      }),
+      BOOK,
+      mapping,
+    );
+    expect(r.kind === "unmatched" && r.issues.map((i) => i.reason)).toEqual(["unknown-entry"]);
+    expect(r.kind === "unmatched" && r.issues[0]?.detail).toContain('"interest-credited"');
+    const adjustment = matchPayout(
+      "vipps",
+      payout([line({ type: "adjustment", amount: 300 })], { provider: "vipps" }),
+      BOOK,
+      mapping,
+    );
+    expect(adjustment.kind).toBe("matched");
+  });
+});

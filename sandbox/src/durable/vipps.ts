@@ -4,7 +4,8 @@
  * for every stand-in merchant (`idFromName("vipps")`): merchants and their sales-unit keys (stored
  * hashed), 24-hour access tokens, one ledger per merchant, and per ledger date the captures,
  * refunds and other entries added while it is open and the funds and fees rows it has once
- * closed (`vipps/ledger.ts`). Dates close in order. Answers are values (`VippsResult`): a
+ * closed (`vipps/ledger.ts`). Dates close in order: a date before the last one closed reads as
+ * closed, empty if nothing was added to it. Answers are values (`VippsResult`): a
  * rejection across RPC carries no status. Storage: `vipps/store.ts`.
  */
 import { DurableObject } from "cloudflare:workers";
@@ -148,7 +149,10 @@ export class SandboxVipps extends DurableObject<SandboxEnv> {
   report(msn: string, ledgerId: string, report: Report, date: string, from: number, size: number) {
     const m = this.#store.merchantBy("ledger_id", ledgerId);
     if (!m || m.msn !== msn) return problem(404, "Not Found", "No such ledgerId");
-    if (!this.#store.isClosed(ledgerId, date)) return answer({ items: [], tryLater: true });
+    // Dates close in order: one before the last closed date closed too, with whatever it had.
+    const closed =
+      this.#store.isClosed(ledgerId, date) || (m.lastClosed !== null && date < m.lastClosed);
+    if (!closed) return answer({ items: [], tryLater: true });
     const items = this.#store.rows(ledgerId, date, report, from, size + 1);
     const hasMore = items.length > size;
     return answer({

@@ -4,9 +4,8 @@
  * run starts at whichever says the ledger is `completed`, the other is a duplicate: one run,
  * whatever their order. Pure. See docs/payouts.md.
  */
-import type { Source } from "../../orders/order";
 import type { PayoutIntake } from "../intake";
-import type { LedgerFacts, PayoutEvent } from "../payout";
+import type { LedgerFacts, PayoutEvent, PayoutSource } from "../payout";
 import { again, blank, type PayoutRecord, type StripeFacts } from "../records";
 
 /** Why Stripe cannot itemise a payout; null when it can. */
@@ -20,7 +19,7 @@ export function notItemised(f: LedgerFacts): string | null {
 
 export function applyLedgerPayout(
   record: PayoutRecord | null,
-  source: Source,
+  source: PayoutSource,
   event: Extract<PayoutEvent, { kind: "payout-read" }>,
   at: string,
 ): { record: PayoutRecord; intake: PayoutIntake; detail: string } {

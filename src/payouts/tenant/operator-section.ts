@@ -1,10 +1,11 @@
 /**
  * @module
- * The payouts' part of the operator's face: the Stripe key, the payouts, the orders in none. The
+ * The payouts' part of the operator's face: the Stripe key, the Vipps keys and what was read with
+ * them, the payouts, the orders in none. The
  * face checks the registration before any method is reached.
  */
 import { failOn, fail, ok, type Outcome } from "../../kernel/outcome";
-import type { Source } from "../../orders/order";
+import type { PayoutSource } from "../payout";
 import { ownerOf, type TenantParts } from "../../tenant/parts";
 import { nameOf, type TenantRecord } from "../../tenant/registration";
 import type { PayoutState } from "../records";
@@ -12,8 +13,11 @@ import { modeOf, StripeKey } from "../stripe/key";
 import type { PayoutView, UnpaidOrder } from "../view";
 import type { Holdings } from "./payout-book";
 import type { StripeKeyStatus } from "./stripe-key";
+import { MAX_SINCE_DAYS, type VippsKeysInput } from "../vipps/keys";
+import { vippsView, type VippsView } from "../vipps/view";
+import type { VippsKeyStatus } from "./vipps-keys";
 
-type PayoutsHost = Pick<TenantParts, "payouts" | "stripeKeys" | "arm">;
+type PayoutsHost = Pick<TenantParts, "payouts" | "stripeKeys" | "vippsKeys" | "vipps" | "arm">;
 
 export class PayoutsSection {
   readonly #t: PayoutsHost;
@@ -53,21 +57,85 @@ export class PayoutsSection {
     return ok(null);
   }
 
+  /** Stores the Vipps MobilePay keys, sealed, with their settings; the first read is soon after. */
+  async setVippsKeys(
+    r: TenantRecord,
+    input: VippsKeysInput,
+  ): Promise<Outcome<{ vippsKeys: VippsKeyStatus }>> {
+    const now = Date.now();
+    const today = new Date(now).toISOString().slice(0, 10);
+    const earliest = new Date(now - MAX_SINCE_DAYS * 86_400_000).toISOString().slice(0, 10);
+    const since = input.since ?? today;
+    if (since > today || since < earliest)
+      return failOn(
+        "since",
+        "bad-request",
+        `The first date read is from ${earliest} to ${today} (at most ${MAX_SINCE_DAYS} days back).`,
+      );
+    const { clientId, clientSecret, subscriptionKey } = input;
+    const settings = {
+      merchantSerialNumber: input.merchantSerialNumber,
+      orderSource: input.orderSource,
+      referencePrefix: input.referencePrefix,
+      since,
+    };
+    const t = this.#t;
+    const secrets = { clientId, clientSecret, subscriptionKey };
+    if (!(await t.vippsKeys.set(nameOf(r), secrets, settings, now)))
+      return fail("misconfigured", "SECRETS_KEY is not configured.");
+    t.vipps.keysChanged(now, since);
+    await t.arm();
+    return ok({ vippsKeys: t.vippsKeys.status() });
+  }
+
+  /** Whether Vipps keys are set, with their settings; never the keys. */
+  vippsKeys(): Outcome<VippsKeyStatus> {
+    return ok(this.#t.vippsKeys.status());
+  }
+
+  /** Forgets the Vipps keys; what was read and booked stays. */
+  async removeVippsKeys(): Promise<Outcome<null>> {
+    this.#t.vippsKeys.clear();
+    await this.#t.arm();
+    return ok(null);
+  }
+
+  /** The Vipps ledgers read, their dates and what is carried. */
+  vipps(): Outcome<VippsView> {
+    return ok(vippsView(this.#t.vippsKeys.status(), this.#t.vipps.book));
+  }
+
+  /** Reads every Vipps date due now, then answers as `vipps`. */
+  async readVipps(r: TenantRecord): Promise<Outcome<VippsView>> {
+    if (!this.#t.vippsKeys.status().set)
+      return fail("conflict", "No Vipps keys are set for this tenant: set them first.");
+    await this.#armed(this.#t.vipps.read(ownerOf(r), Date.now()));
+    return this.vipps();
+  }
+
   /** Newest change first, optionally in one state. */
   payouts(_: TenantRecord, state: PayoutState | null, limit: number): Outcome<PayoutView[]> {
     return ok(this.#t.payouts.list(state, limit));
   }
 
-  payout(_: TenantRecord, source: Source, payoutId: string): Outcome<PayoutView> {
+  payout(_: TenantRecord, source: PayoutSource, payoutId: string): Outcome<PayoutView> {
     return this.#t.payouts.view(source, payoutId);
   }
 
-  retryPayout(r: TenantRecord, source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
+  retryPayout(
+    r: TenantRecord,
+    source: PayoutSource,
+    payoutId: string,
+  ): Promise<Outcome<PayoutView>> {
     return this.#armed(this.#t.payouts.retry(ownerOf(r), source, payoutId));
   }
 
   /** Books a payout held for `needs-orders` on the operator's word; no other face has it. */
-  confirmPayout(r: TenantRecord, source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
+  confirmPayout(
+    r: TenantRecord,
+    source: PayoutSource,
+    payoutId: string,
+  ): Promise<Outcome<PayoutView>> {
     return this.#armed(this.#t.payouts.confirm(ownerOf(r), source, payoutId));
   }
 

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { Source } from "../../orders/order";
 import { needsStart } from "../intake";
+import type { PayoutSource } from "../payout";
 import { PayoutRecord, type PayoutState } from "../records";
 import { OrderRun } from "../../orders/runs";
 import { RecordBook } from "../../kernel/stored-rows";
@@ -113,7 +114,7 @@ export class PayoutBook extends RecordBook<PayoutState, PayoutRecord> {
 
   /** Claims orders and refunds for a payout, replacing its earlier claims. */
   claim(
-    payout: { source: Source; payoutId: string; orderSource: Source },
+    payout: { source: PayoutSource; payoutId: string; orderSource: Source },
     claims: { orderId: string; refundId: string | null }[],
   ): void {
     this.release(payout.source, payout.payoutId);
@@ -128,7 +129,7 @@ export class PayoutBook extends RecordBook<PayoutState, PayoutRecord> {
       );
   }
 
-  release(source: Source, payoutId: string): void {
+  release(source: PayoutSource, payoutId: string): void {
     this.sql.exec(
       "DELETE FROM payout_claims WHERE payout_source = ? AND payout_id = ?",
       source,

@@ -6,20 +6,21 @@
  */
 import { readConfig, type Bindings } from "../../kernel/config";
 import { log } from "../../kernel/log";
-import type { Source } from "../../orders/order";
 import { matchPayout } from "../match";
 import { confirmable } from "../rules";
 import { factsOf } from "../facts";
-import type { PayoutEvent } from "../payout";
+import type { Payout, PayoutEvent, PayoutSource } from "../payout";
 import type { LedgerRead, PayoutTask } from "../port";
 import { ledgerTask, withRead } from "../stripe/task";
 import { afterRun, applyPayoutEvent, type PayoutIntake } from "../intake";
 import {
   again,
+  blank,
   payoutInstanceId,
   type PayoutPatch,
   type PayoutRecord,
   type PayoutState,
+  type VippsFacts,
 } from "../records";
 import { payoutView, unpaidView, type PayoutView, type UnpaidOrder } from "../view";
 import { fail, ok, type Outcome } from "../../kernel/outcome";
@@ -65,7 +66,7 @@ export class PayoutDesk {
 
   /** Applies a verified payout event, synchronously: what it did, for the webhook's answer. */
   take(
-    source: Source,
+    source: PayoutSource,
     event: PayoutEvent,
     at: string,
   ): { intake: PayoutIntake; detail: string; view: PayoutView | null } {
@@ -81,6 +82,16 @@ export class PayoutDesk {
       this.book.put(record);
     }
     return { intake, detail, view: record && payoutView(record) };
+  }
+
+  /**
+   * A payout the gateway read from a Vipps ledger: recorded once, its run started by the caller's
+   * `startPending`; the same payout read again is nothing new.
+   */
+  takeRead(payout: Payout, vipps: VippsFacts, at: string): PayoutIntake {
+    if (this.book.get("vipps", payout.id)) return "duplicate";
+    this.book.put({ ...blank("vipps", payout, at), deliveries: 1, vipps });
+    return "started";
   }
 
   /** When the longest silent attempt under way is due for `revive`, or null when none is. */
@@ -152,7 +163,7 @@ export class PayoutDesk {
   }
 
   /** What `attempt` is to do; its orders are claimed, or its issues recorded, now. */
-  task(source: Source, payoutId: string, attempt: number): PayoutTask {
+  task(source: PayoutSource, payoutId: string, attempt: number): PayoutTask {
     const r = this.book.get(source, payoutId);
     if (!r || r.attempt !== attempt) return { kind: "stale" };
     if (r.state === "reversing")
@@ -203,7 +214,7 @@ export class PayoutDesk {
   }
 
   /** Takes what `attempt` read of a Stripe payout and answers what follows, as `task` does. */
-  read(source: Source, payoutId: string, attempt: number, read: LedgerRead): PayoutTask {
+  read(source: PayoutSource, payoutId: string, attempt: number, read: LedgerRead): PayoutTask {
     const r = this.book.get(source, payoutId);
     if (!r || r.attempt !== attempt || r.state !== "received") return { kind: "stale" };
     this.book.put(withRead(r, read, new Date().toISOString()));
@@ -225,7 +236,7 @@ export class PayoutDesk {
    */
   async report(
     owner: RunOwner,
-    source: Source,
+    source: PayoutSource,
     payoutId: string,
     attempt: number,
     patch: PayoutPatch,
@@ -248,7 +259,11 @@ export class PayoutDesk {
   }
 
   /** A new attempt for an unmatched or failed payout; "conflict" for any other. */
-  async retry(owner: RunOwner, source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
+  async retry(
+    owner: RunOwner,
+    source: PayoutSource,
+    payoutId: string,
+  ): Promise<Outcome<PayoutView>> {
     const r = this.book.get(source, payoutId);
     if (!r) return notFound(source, payoutId);
     if (r.failed || !RETRYABLE.includes(r.state))
@@ -263,7 +278,11 @@ export class PayoutDesk {
    * The operator's confirmation of a payout held for `needs-orders`, and a new attempt whose match
    * skips that one rule and keeps every other check.
    */
-  async confirm(owner: RunOwner, source: Source, payoutId: string): Promise<Outcome<PayoutView>> {
+  async confirm(
+    owner: RunOwner,
+    source: PayoutSource,
+    payoutId: string,
+  ): Promise<Outcome<PayoutView>> {
     const r = this.book.get(source, payoutId);
     if (!r) return notFound(source, payoutId);
     if (!confirmable(r))
@@ -311,7 +330,7 @@ export class PayoutDesk {
     );
   }
 
-  view(source: Source, payoutId: string): Outcome<PayoutView> {
+  view(source: PayoutSource, payoutId: string): Outcome<PayoutView> {
     const r = this.book.get(source, payoutId);
     return r ? ok(payoutView(r)) : notFound(source, payoutId);
   }
@@ -339,6 +358,6 @@ export class PayoutDesk {
   }
 }
 
-function notFound(source: Source, payoutId: string) {
+function notFound(source: PayoutSource, payoutId: string) {
   return fail("not-found", `No ${source} payout ${payoutId} has reached this tenant.`);
 }

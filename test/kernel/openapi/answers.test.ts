@@ -149,6 +149,20 @@ describe("answers: every JSON route, its success and a refusal", () => {
     expect((await gw(`${at}/stripe-key`, json({ key: stripeKey }, "PUT", ADMIN))).status).toBe(200);
     expect((await gw(`${at}/stripe-key`, { headers: ADMIN })).status).toBe(200);
     expect((await gw(`${at}/stripe-key`, { method: "DELETE", headers: ADMIN })).status).toBe(204);
+    const vipps = {
+      clientId: "c",
+      clientSecret: "s",
+      subscriptionKey: "k",
+      merchantSerialNumber: "123456",
+      orderSource: "woocommerce",
+    };
+    expect((await gw(`${at}/vipps-keys`, json(vipps, "PUT", ADMIN))).status).toBe(200);
+    expect((await gw(`${at}/vipps-keys`, { headers: ADMIN })).status).toBe(200);
+    expect((await gw(`${at}/vipps`, { headers: ADMIN })).status).toBe(200);
+    // Keys Vipps refuses: the read answers, the refusal in its last read.
+    expect((await gw(`${at}/vipps/read`, { method: "POST", headers: ADMIN })).status).toBe(200);
+    expect((await gw(`${at}/vipps-keys`, { method: "DELETE", headers: ADMIN })).status).toBe(204);
+    expect((await gw(`${at}/vipps/read`, { method: "POST", headers: ADMIN })).status).toBe(409);
     expect((await gw(`${at}/requests`, { headers: ADMIN })).status).toBe(200);
     expect((await gw(`${at}/webhooks`, { headers: ADMIN })).status).toBe(200);
     expect(
