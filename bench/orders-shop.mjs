@@ -64,9 +64,10 @@ export const TERMINAL = new Set(["settled", "failed", "cancelled", "credited"]);
 
 /**
  * ledgergate's order JSON for order `id` (docs/order-json.md): two lines at 25 % and 15 %,
- * shipping, VAT included; `buyer` and `skus` replace the bench's own.
+ * shipping, VAT included; `buyer` and `skus` replace the bench's own; `paymentMethod`, how it was
+ * paid (none: the provider `other`).
  */
-export function orderEvent(id, { buyer = BUYER, skus = {} } = {}) {
+export function orderEvent(id, { buyer = BUYER, skus = {}, paymentMethod } = {}) {
   const now = new Date().toISOString();
   return {
     type: "order.paid",
@@ -109,6 +110,7 @@ export function orderEvent(id, { buyer = BUYER, skus = {} } = {}) {
         },
       ],
       total: TOTAL,
+      ...(paymentMethod ? { paymentMethod } : {}),
     },
   };
 }

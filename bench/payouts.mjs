@@ -3,7 +3,8 @@
 //      booked voucher; baseline: a per-transaction sync (one bank voucher per line, posted
 //      directly against the sandbox after one look-up of the accounts and one of the VAT codes),
 //      the shape the per-transaction mode of the payout tools has. Then the same sizes as Stripe
-//      payouts read from Stripe (bench/payouts-stripe.mjs): calls to the API and to Stripe.
+//      payouts read from Stripe (bench/payouts-stripe.mjs): calls to the API and to Stripe; and as
+//      Vipps settlements read from Vipps (bench/payouts-vipps.mjs), on orders of their own.
 // One tenant settles 1,001 orders first, Stripe invoices paid each with its own payment intent
 // (order runs at 10 req/s: several minutes). Its first payout (one order) is a warm-up that looks
 // its account ids up, reported on its own; each measured payout is then booked, measured and
@@ -15,6 +16,7 @@ import { directToken, GW, json, quiet, realApiSettings, SB, sleep, stats } from 
 import { naiveClient } from "./orders-baseline.mjs";
 import { TOTAL, orderTenant, signed } from "./orders-shop.mjs";
 import { printStripeRows, stripeRows } from "./payouts-stripe.mjs";
+import { printVippsRows, vippsRows } from "./payouts-vipps.mjs";
 import { invoicePaid, sendStripe, untilStripeOrder, withStripe } from "./stripe-shop.mjs";
 
 const SIZES = (process.env.LEDGERGATE_BENCH_PAYOUT_LINES?.trim() || "10,100,1000")
@@ -122,6 +124,7 @@ export async function payoutsBench(keys) {
     rows.push({ n, ...m });
   }
   const stripe = await stripeRows(tenant, rest, SIZES, TOTAL, FEE, notes);
+  const vipps = await vippsRows(SIZES, notes);
 
   // The baseline: a voucher per line, straight to the sandbox, on a client of its own.
   const client = await json("POST", `${SB}/_sandbox/clients`, {
@@ -175,6 +178,7 @@ export async function payoutsBench(keys) {
       `\nA tenant's first payout (1 line) looks its account ids up: ${warm.calls} calls, ${warm.seconds.toFixed(2)} s (${warm.steps.join(" · ")}). Steps of the ${rows.at(-1)?.n}-line payout: ${rows.at(-1)?.steps.join(" · ")}.`,
     );
     printStripeRows(stripe, rows);
+    printVippsRows(vipps, rows);
     for (const n of notes) console.log(`NOTE: ${n}`);
   };
 }
