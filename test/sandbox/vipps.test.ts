@@ -184,6 +184,28 @@ describe("Vipps stand-in: a ledger date", () => {
     ]);
   });
 
+  it("adds an entry of a type not documented every so many dates, when asked", async () => {
+    const m = await control<Merchant>(
+      "POST",
+      "/vipps/merchants",
+      { settlement: "gross", feeBasisPoints: 0, surpriseEvery: 2 },
+      201,
+    );
+    const read = await reader(m);
+    const types = [];
+    for (const date of ["2026-11-02", "2026-11-03", "2026-11-04", "2026-11-05"]) {
+      await entries(m, date, { captures: [{ reference: date, amount: 100 }] });
+      await close(m, date);
+      types.push((await read(funds(m, date))).body.items.map((r) => r.entryType).join(" "));
+    }
+    expect(types).toEqual([
+      "capture payout-scheduled",
+      "capture interest-credited payout-scheduled",
+      "capture payout-scheduled",
+      "capture interest-credited payout-scheduled",
+    ]);
+  });
+
   it("pages a date's rows by cursor", async () => {
     const m = await merchant("gross", 0);
     const read = await reader(m);

@@ -44,7 +44,12 @@ export interface NewMerchant {
   settlement: "net" | "gross";
   currency: string;
   feeBasisPoints: number;
+  /** Every this many closed dates, one entry of a type Vipps does not document (0: never). */
+  surpriseEvery: number;
 }
+
+/** What "be prepared to receive entry types not listed" looks like here: 1 øre of interest. */
+export const SURPRISE = { entryType: "interest-credited", amount: 1 } as const;
 
 export type Entry =
   | { kind: "capture"; reference: string; amount: number }
@@ -77,6 +82,7 @@ export class SandboxVipps extends DurableObject<SandboxEnv> {
       feeBalance: 0,
       payouts: 0,
       lastClosed: null,
+      closedDates: 0,
       ...m,
     });
     return { merchantSerialNumber: msn, clientId, clientSecret, subscriptionKey, ledgerId };
@@ -192,7 +198,10 @@ export class SandboxVipps extends DurableObject<SandboxEnv> {
     const m = this.#store.merchantBy("ledger_id", ledgerId);
     const refused = this.#openCheck(m, ledgerId, date);
     if (refused || !m) return refused ?? problem(404, "Not Found", "No such ledgerId");
-    const done = closeDate(m, date, this.#store.pending(ledgerId, date), new Date().toISOString());
+    const pending = this.#store.pending(ledgerId, date);
+    if (m.surpriseEvery > 0 && (m.closedDates + 1) % m.surpriseEvery === 0)
+      pending.push(this.#pending(m, { kind: "entry", reference: "", ...SURPRISE }));
+    const done = closeDate(m, date, pending, new Date().toISOString());
     this.ctx.storage.transactionSync(() =>
       this.#store.close(m, date, { funds: done.funds, fees: done.fees }, done.next),
     );

@@ -25,6 +25,8 @@ const MerchantBody = z.strictObject({
     .default("NOK"),
   /** A capture's fee in hundredths of a percent: 175 is 1.75 %. */
   feeBasisPoints: z.int().min(0).max(1_000).default(175),
+  /** Every this many closed dates, an entry of a type not documented (0: never). */
+  surpriseEvery: z.int().min(0).max(1_000).default(0),
 });
 const EntriesBody = z.strictObject({
   captures: z

@@ -11,7 +11,8 @@ const TABLES = [
     secret_hash TEXT NOT NULL, subscription_hash TEXT NOT NULL, ledger_id TEXT NOT NULL UNIQUE,
     settlement TEXT NOT NULL, currency TEXT NOT NULL, fee_bp INTEGER NOT NULL,
     balance INTEGER NOT NULL DEFAULT 0, fee_balance INTEGER NOT NULL DEFAULT 0,
-    payouts INTEGER NOT NULL DEFAULT 0, last_closed TEXT)`,
+    payouts INTEGER NOT NULL DEFAULT 0, last_closed TEXT, closed_dates INTEGER NOT NULL DEFAULT 0,
+    surprise_every INTEGER NOT NULL DEFAULT 0)`,
   "CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, msn TEXT NOT NULL, expires_at INTEGER NOT NULL)",
   `CREATE TABLE IF NOT EXISTS pending (seq INTEGER PRIMARY KEY AUTOINCREMENT, ledger_id TEXT NOT NULL,
     date TEXT NOT NULL, data TEXT NOT NULL)`,
@@ -29,6 +30,9 @@ export interface Merchant extends LedgerState {
   subscriptionHash: string;
   feeBasisPoints: number;
   lastClosed: string | null;
+  /** Dates closed so far, and every how many an entry of a type not documented is added (0: never). */
+  closedDates: number;
+  surpriseEvery: number;
 }
 
 export type Report = "funds" | "fees";
@@ -41,7 +45,7 @@ export class VippsStore {
   addMerchant(m: Merchant): void {
     this.sql.exec(
       `INSERT INTO merchants (msn, client_id, secret_hash, subscription_hash, ledger_id, settlement,
-        currency, fee_bp) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        currency, fee_bp, surprise_every) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       m.msn,
       m.clientId,
       m.secretHash,
@@ -50,6 +54,7 @@ export class VippsStore {
       m.settlement,
       m.currency,
       m.feeBasisPoints,
+      m.surpriseEvery,
     );
   }
 
@@ -70,6 +75,8 @@ export class VippsStore {
       feeBalance: Number(r.fee_balance),
       payouts: Number(r.payouts),
       lastClosed: r.last_closed === null ? null : String(r.last_closed),
+      closedDates: Number(r.closed_dates),
+      surpriseEvery: Number(r.surprise_every),
     };
   }
 
@@ -154,7 +161,8 @@ export class VippsStore {
     this.sql.exec("INSERT INTO closed (ledger_id, date) VALUES (?, ?)", m.ledgerId, date);
     this.sql.exec("DELETE FROM pending WHERE ledger_id = ? AND date = ?", m.ledgerId, date);
     this.sql.exec(
-      "UPDATE merchants SET balance = ?, fee_balance = ?, payouts = ?, last_closed = ? WHERE msn = ?",
+      `UPDATE merchants SET balance = ?, fee_balance = ?, payouts = ?, last_closed = ?,
+        closed_dates = closed_dates + 1 WHERE msn = ?`,
       next.balance,
       next.feeBalance,
       next.payouts,
