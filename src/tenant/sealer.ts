@@ -32,6 +32,26 @@ export class Sealer {
     };
   }
 
+  /**
+   * The secret sealed in the one row (`id = 1`) of `table` (a constant, never input), re-sealed
+   * there under the current key when an older one opened it; null when none opens it.
+   */
+  async openStored(
+    sql: SqlStorage,
+    table: string,
+    sealed: Sealed,
+    context: string,
+  ): Promise<string | null> {
+    const opened = await this.open(sealed, context);
+    if (opened?.resealed)
+      sql.exec(
+        `UPDATE ${table} SET sealed = ? WHERE id = 1 AND sealed = ?`,
+        JSON.stringify(opened.resealed),
+        JSON.stringify(sealed),
+      );
+    return opened?.text ?? null;
+  }
+
   async #keys() {
     try {
       return await secretsKeys(this.env);

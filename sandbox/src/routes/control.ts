@@ -11,6 +11,7 @@ import { controlBody } from "../lib/body";
 import { problemResponse } from "../lib/problem";
 import { PRIVILEGES, SUBSCRIPTIONS } from "../lib/privileges";
 import { SettingsPatch } from "../lib/settings";
+import { controlEnabled } from "./control-gate";
 import { stripeOf } from "./stripe-api";
 
 const EnvironmentName = z.enum(ENVIRONMENTS);
@@ -56,15 +57,7 @@ function perEnvironment<T>(
 }
 
 export const controlRoutes = new Hono<SandboxApp>()
-  .use("*", async (c, next) => {
-    if (c.env.SANDBOX_CONTROL !== "true")
-      return problemResponse({
-        status: 404,
-        title: "Not Found",
-        detail: "The sandbox control API is disabled.",
-      });
-    await next();
-  })
+  .use("*", controlEnabled)
   .get("/keys", (c) =>
     c.json({
       demo: { ...keysOf(c.env, "demo"), other: otherKeysOf(c.env, "demo") },

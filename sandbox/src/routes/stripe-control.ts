@@ -8,8 +8,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { SandboxApp } from "../app";
+import { controlEnabled } from "./control-gate";
 import { controlBody } from "../lib/body";
-import { problemResponse } from "../lib/problem";
 import type { StripeResult } from "../durable/stripe";
 import { stripeOf, stripeResponse } from "./stripe-api";
 
@@ -57,15 +57,7 @@ const PayoutPatch = z.strictObject({
 const created = (r: StripeResult) => stripeResponse(r, 201);
 
 export const stripeControlRoutes = new Hono<SandboxApp>()
-  .use("*", async (c, next) => {
-    if (c.env.SANDBOX_CONTROL !== "true")
-      return problemResponse({
-        status: 404,
-        title: "Not Found",
-        detail: "The sandbox control API is disabled.",
-      });
-    await next();
-  })
+  .use("*", controlEnabled)
   .post("/accounts", async (c) => {
     const [input, bad] = await controlBody(c.req.raw, Account);
     if (bad) return bad;

@@ -9,6 +9,7 @@
  */
 import { Hono, type Context } from "hono";
 import type { SandboxApp } from "../app";
+import { bearerOf, subscriptionKeyOf } from "./guards";
 import { MAX_PAGE, DEFAULT_PAGE, type VippsResult } from "../durable/vipps";
 
 /** The stand-in's one object. */
@@ -25,9 +26,11 @@ const UNAUTHORIZED = { code: "Unauthorized", message: "Please check your API key
 
 /** The merchant of a request's token, or the 401; counts the request under `route`. */
 async function merchant(c: Context<SandboxApp>, route: string) {
-  const auth = c.req.header("authorization") ?? "";
-  const token = /^bearer\s+(.+)$/i.exec(auth)?.[1]?.trim() ?? null;
-  const msn = await vippsOf(c.env).authenticate(token, c.req.header(SUBSCRIPTION) ?? null, route);
+  const msn = await vippsOf(c.env).authenticate(
+    bearerOf(c.req.raw),
+    subscriptionKeyOf(c.req.raw),
+    route,
+  );
   return msn === null
     ? { ok: false as const, res: Response.json(UNAUTHORIZED, { status: 401 }) }
     : { ok: true as const, msn };

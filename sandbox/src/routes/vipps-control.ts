@@ -7,8 +7,8 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { SandboxApp } from "../app";
-import { clientOf } from "../app";
+import { clientOf, type SandboxApp } from "../app";
+import { controlEnabled } from "./control-gate";
 import { ENVIRONMENTS } from "../env";
 import { controlBody } from "../lib/body";
 import { problemResponse } from "../lib/problem";
@@ -59,15 +59,7 @@ const FromOrdersBody = z.strictObject({
 });
 
 export const vippsControlRoutes = new Hono<SandboxApp>()
-  .use("*", async (c, next) => {
-    if (c.env.SANDBOX_CONTROL !== "true")
-      return problemResponse({
-        status: 404,
-        title: "Not Found",
-        detail: "The sandbox control API is disabled.",
-      });
-    await next();
-  })
+  .use("*", controlEnabled)
   .post("/merchants", async (c) => {
     const [input, bad] = await controlBody(c.req.raw, MerchantBody);
     if (bad) return bad;

@@ -50,16 +50,7 @@ export class StripeKeys {
   /** The key, opened (null: none, or none opens it); resealed if under the previous SECRETS_KEY. */
   async open(tenant: TenantName): Promise<string | null> {
     const r = this.#row();
-    if (!r) return null;
-    const opened = await this.sealer.open(r.sealed, context(tenant));
-    if (!opened) return null;
-    if (opened.resealed)
-      this.sql.exec(
-        "UPDATE stripe_key SET sealed = ? WHERE id = 1 AND sealed = ?",
-        JSON.stringify(opened.resealed),
-        JSON.stringify(r.sealed),
-      );
-    return opened.text;
+    return r && this.sealer.openStored(this.sql, "stripe_key", r.sealed, context(tenant));
   }
 
   status(): StripeKeyStatus {

@@ -83,16 +83,10 @@ export class VippsKeyStore {
   /** The keys, opened, with the settings (null: none, or none opens them). */
   async open(tenant: TenantName): Promise<{ keys: VippsKeys; settings: VippsSettings } | null> {
     const r = this.#row();
-    if (!r) return null;
-    const opened = await this.sealer.open(r.sealed, context(tenant));
-    if (!opened) return null;
-    if (opened.resealed)
-      this.sql.exec(
-        "UPDATE vipps_keys SET sealed = ? WHERE id = 1 AND sealed = ?",
-        JSON.stringify(opened.resealed),
-        JSON.stringify(r.sealed),
-      );
-    const secrets = Secrets.parse(JSON.parse(opened.text));
+    const text =
+      r && (await this.sealer.openStored(this.sql, "vipps_keys", r.sealed, context(tenant)));
+    if (!r || text === null) return null;
+    const secrets = Secrets.parse(JSON.parse(text));
     const settings = settingsOf(r);
     return { keys: { ...secrets, merchantSerialNumber: r.msn }, settings };
   }

@@ -49,15 +49,9 @@ async function settled(t: ShopTenant, ...events: Json[]) {
   for (const i of instances) await i.waitForStatus("complete");
 }
 
-/** A stand-in merchant whose keys the tenant holds, read from `since`. */
-async function merchantOf(t: ShopTenant, settlement: "net" | "gross", since: string) {
-  const m = await control<Merchant>(
-    "POST",
-    "/vipps/merchants",
-    { settlement, feeBasisPoints: 200 },
-    201,
-  );
-  const res = await gw(
+/** Sets `m`'s keys on the tenant, read from `since`. */
+const putKeys = (t: ShopTenant, m: Merchant, since: string) =>
+  gw(
     `/admin/tenants/${t.environment}/${t.client}/vipps-keys`,
     json(
       {
@@ -72,6 +66,16 @@ async function merchantOf(t: ShopTenant, settlement: "net" | "gross", since: str
       ADMIN,
     ),
   );
+
+/** A stand-in merchant whose keys the tenant holds, read from `since`. */
+async function merchantOf(t: ShopTenant, settlement: "net" | "gross", since: string) {
+  const m = await control<Merchant>(
+    "POST",
+    "/vipps/merchants",
+    { settlement, feeBasisPoints: 200 },
+    201,
+  );
+  const res = await putKeys(t, m, since);
   expect(res.status, await res.clone().text()).toBe(200);
   const set = (await res.json()) as Json;
   // Never the keys: only their settings.
@@ -193,7 +197,7 @@ describe("Vipps MobilePay settlements", () => {
     // finding the payout it booked: nothing new.
     const again = await read(t);
     expect(again).toMatchObject({ runs: 0, view: { lastRead: { datesRead: 0, payoutsFound: 0 } } });
-    await merchantKeysAgain(t, m, day);
+    expect((await putKeys(t, m, day)).status).toBe(200);
     const reread = await read(t);
     expect(reread.runs).toBe(0);
     expect(reread.view.lastRead).toMatchObject({ payoutsFound: 1 });
@@ -413,23 +417,3 @@ describe("Vipps MobilePay settlements", () => {
     expect(await sum(t, BANK)).toBe(0);
   });
 });
-
-/** Sets the same merchant's keys again, from `since`. */
-async function merchantKeysAgain(t: ShopTenant, m: Merchant, since: string) {
-  const res = await gw(
-    `/admin/tenants/${t.environment}/${t.client}/vipps-keys`,
-    json(
-      {
-        clientId: m.clientId,
-        clientSecret: m.clientSecret,
-        subscriptionKey: m.subscriptionKey,
-        merchantSerialNumber: m.merchantSerialNumber,
-        orderSource: "standard",
-        since,
-      },
-      "PUT",
-      ADMIN,
-    ),
-  );
-  expect(res.status).toBe(200);
-}
