@@ -139,6 +139,8 @@ export async function callUpstream(
     const headers = new Headers(call.headers);
     headers.set("authorization", `Bearer ${access.token}`);
     headers.set("ocp-apim-subscription-key", caller.config.subscriptionKey);
+    // Locally only: the sandbox logs it beside a 429, to tell transit from pace (docs/sandbox.md).
+    if (caller.env.SANDBOX) headers.set("x-ledgergate-sent-at", String(Date.now()));
     // If this isolate was too busy to send it when granted, the governor counts it from later.
     const result = await leaving(
       governor,

@@ -37,6 +37,8 @@ export async function requestToken(
       "ocp-apim-subscription-key": config.subscriptionKey,
       "content-type": "application/x-www-form-urlencoded; charset=utf-8",
       "user-agent": "ledgergate",
+      // Locally only, as `callUpstream` sends it.
+      ...(env.SANDBOX ? { "x-ledgergate-sent-at": String(Date.now()) } : {}),
     },
     body: "grant_type=client_credentials",
   });

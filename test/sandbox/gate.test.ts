@@ -176,6 +176,38 @@ describe("v2 gate: rate limit", () => {
     expect(stats.throttled).toBe(2);
   });
 
+  it("logs its own 429 with the calls before it, by arrival and by when their sender says it sent them", async () => {
+    const s = await session("demo");
+    holdClock();
+    await control("PUT", "/settings", { rateLimitPerSecond: 2 });
+    await control("POST", "/clock/skip", { ms: 1000 }, 204);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      // Sent 600 ms apart by the sender's clock, arriving at once: squeezed in transit.
+      const sent = Date.now();
+      const statuses: number[] = [];
+      for (const ms of [0, 600, 1200]) {
+        const res = await s.api("/ClientIntegrationInformation", {
+          headers: { "x-ledgergate-sent-at": String(sent + ms) },
+        });
+        statuses.push(res.status);
+        await res.arrayBuffer();
+      }
+      expect(statuses).toEqual([200, 200, 429]);
+      const lines = warn.mock.calls
+        .map((c) => JSON.parse(String(c[0])) as Record<string, unknown>)
+        .filter((l) => l.event === "sandbox-rate-limited");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({
+        path: "/clientintegrationinformation",
+        admittedMsBefore: [0, 0],
+        sentMsBefore: [1200, 600],
+      });
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it("counts per fixed window when fixedWindowMs is set: a burst beyond one window's share draws 429s a rolling second would pass", async () => {
     const s = await session("demo");
     // 3 per fixed second: 7 at once pass 3, or at most 6 if they straddle a second's edge.

@@ -74,7 +74,16 @@ export type TokenResult = { latencyMs: number } & (
  */
 export interface Arrival {
   arrivedAt: number;
+  /**
+   * When the caller says it sent the call (`x-ledgergate-sent-at`, the local gateway's clock), or
+   * null: logged beside a 429, so a second's calls squeezed in transit are told from ones sent
+   * too close together.
+   */
+  sentAt?: number | null;
 }
+
+/** The admitted calls a 429's log line compares with: a second's worth and a little more. */
+const SENT_KEPT = 12;
 
 /** A token request as the Worker parsed it; the platform decides everything else. */
 export interface TokenRequest extends Arrival {
@@ -110,6 +119,8 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
    * application's subscription key, as the API counts.
    */
   readonly #windows = new Map<string, ArrivalWindow>();
+  /** Per subscription key, the latest admitted calls' arrival and sending stamps, oldest first. */
+  readonly #sent = new Map<string, { at: number; sent: number | null }[]>();
 
   constructor(ctx: DurableObjectState, env: SandboxEnv) {
     super(ctx, env);
@@ -510,6 +521,7 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     }
     this.#settings = Settings.parse({});
     this.#windows.clear();
+    this.#sent.clear();
     return ids;
   }
 
@@ -520,6 +532,7 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
       subscriptionKey,
       path,
       arrivedAt,
+      sentAt = null,
     }: Arrival & { subscriptionKey: string | null; path: string },
   ): Rejection | null {
     const fault = this.#takeFault(target, path);
@@ -554,12 +567,24 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
           event: "sandbox-rate-limited",
           environment,
           path,
+          at: new Date(now).toISOString(),
           decidedAfterMs: now - arrivedAt,
           admittedMsBefore: window.before(Math.min(arrivedAt, now)),
+          // The same calls by when their sender sent them: wider apart than they arrived when
+          // the squeeze happened in transit (a loaded machine), not in the sender's pace.
+          sentMsBefore:
+            sentAt === null
+              ? null
+              : (this.#sent.get(application.subscriptionKey) ?? [])
+                  .filter((x) => x.at > arrivedAt - 1000 && x.sent !== null)
+                  .map((x) => sentAt - (x.sent ?? 0)),
         }),
       );
       return { kind: "throttled", retryAfterSeconds };
     }
+    const sent = this.#sent.get(application.subscriptionKey) ?? [];
+    sent.push({ at: arrivedAt, sent: sentAt });
+    this.#sent.set(application.subscriptionKey, sent.slice(-SENT_KEPT));
     return null;
   }
 

@@ -14,7 +14,7 @@ import type { Environment } from "../env";
 import { readJson } from "../lib/body";
 import { problemResponse, schemaProblem, type Result } from "../lib/problem";
 import { delay, DroppedConnection, rejectionResponse } from "../lib/rejection";
-import { bearerOf, subscriptionKeyOf } from "./guards";
+import { bearerOf, sentAtOf, subscriptionKeyOf } from "./guards";
 import { integrationRoutes } from "./integration";
 import { onboardingApiRoutes } from "./onboarding-api";
 
@@ -33,6 +33,7 @@ function gate(environment: Environment): MiddlewareHandler<SandboxApp> {
       // The Worker's clock when the call came in (nothing awaited before this): the rate limit
       // counts arrivals, not the moment the platform object gets to the call.
       arrivedAt: Date.now(),
+      sentAt: sentAtOf(c.req.raw),
       subscriptionKey: subscriptionKeyOf(c.req.raw),
       bearer: bearerOf(c.req.raw),
       path: relativePath(c.req.url).toLowerCase(),

@@ -12,6 +12,12 @@ export function subscriptionKeyOf(req: Request): string | null {
   return null;
 }
 
+/** When the local gateway says it sent the call (`x-ledgergate-sent-at`, epoch ms), or null. */
+export function sentAtOf(req: Request): number | null {
+  const n = Number(req.headers.get("x-ledgergate-sent-at") ?? "");
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
 /** The bearer token of `Authorization`, or null. */
 export function bearerOf(req: Request): string | null {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get("authorization") ?? "");

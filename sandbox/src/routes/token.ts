@@ -8,7 +8,7 @@ import { platformOf, type SandboxApp } from "../app";
 import type { Environment } from "../env";
 import { readLimited } from "../lib/body";
 import { delay, rejectionResponse } from "../lib/rejection";
-import { subscriptionKeyOf } from "./guards";
+import { sentAtOf, subscriptionKeyOf } from "./guards";
 
 /** Largest token request body read, bytes; a grant is a few dozen. */
 const MAX_TOKEN_BODY_BYTES = 8192;
@@ -26,6 +26,7 @@ export function tokenRoutes(environment: Environment) {
     const form = new URLSearchParams(body ?? "");
     const result = await platformOf(c.env, environment).issueToken(environment, {
       arrivedAt,
+      sentAt: sentAtOf(c.req.raw),
       subscriptionKey: subscriptionKeyOf(c.req.raw),
       path: "/oauth/token",
       isForm: isForm && body !== null,
