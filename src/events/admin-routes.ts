@@ -2,9 +2,10 @@
  * @module
  * The events routes for the operator, any tenant named by the path; an unregistered one is a 404.
  */
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayApp } from "../kernel/app";
 import type { Environment } from "../kernel/config";
-import { readFeed } from "./feed";
+import { readFeed, seekTo } from "./feed";
 import { feedTypes, replayWindow } from "./queries";
 import { unwrap } from "../kernel/outcome";
 import { endpointsAndWatcher } from "./watcher/listing";
@@ -29,7 +30,8 @@ export async function tenantEvents(
 const router = gatewayRouter();
 router.use("*", requireAdmin);
 
-export const adminEventRoutes = router
+// Typed as the plain router, as `eventRoutes` is (events/routes.ts says why).
+export const adminEventRoutes: OpenAPIHono<GatewayApp> = router
   .openapi(route.createEndpoint, async (c) => {
     const events = await tenantEvents(c, c.req.valid("param"));
     return c.json(unwrap(await events.createEndpoint(c.req.valid("json"))), 201);
@@ -60,8 +62,12 @@ export const adminEventRoutes = router
   .openapi(route.feed, async (c) => {
     const q = c.req.valid("query");
     const events = await tenantEvents(c, c.req.valid("param"));
-    const page = await readFeed(events, q.after ?? null, feedTypes(q.types), q.limit);
-    return c.json(page, 200);
+    return c.json(await readFeed(events, q, feedTypes(q.types)), 200);
+  })
+  .openapi(route.seekConsumer, async (c) => {
+    const p = c.req.valid("param");
+    const events = await tenantEvents(c, p);
+    return c.json(unwrap(await events.seek(p.name, seekTo(c.req.valid("json")))), 200);
   })
   .openapi(route.deliveries, async (c) => {
     const p = c.req.valid("param");

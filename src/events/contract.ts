@@ -5,10 +5,11 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { SECURITY } from "../kernel/openapi/security";
-import { EndpointId, EventId } from "./types";
+import { ConsumerName, EndpointId, EventId } from "./types";
 import { jsonGate } from "../kernel/middleware/validate";
 import { Target } from "../tenant/admin-contract";
 import {
+  ConsumerState,
   Created,
   Deliveries,
   DeliveriesQuery,
@@ -22,6 +23,7 @@ import {
   Redelivery,
   Replay,
   Rotated,
+  Seek,
   Tested,
 } from "./event-schemas";
 import { guarded, guardedJson, jsonAnswer, jsonBody, tagged } from "../kernel/routes/contract-kit";
@@ -29,12 +31,12 @@ import { guarded, guardedJson, jsonAnswer, jsonBody, tagged } from "../kernel/ro
 type Side = "key" | "operator";
 
 /** The routes of one side (`tenant`: the path's tenant parameters, or none). */
-function eventContract<T extends z.ZodObject, E extends z.ZodObject, V extends z.ZodObject>(
-  side: Side,
-  tenant: T,
-  endpointParams: E,
-  eventParams: V,
-) {
+function eventContract<
+  T extends z.ZodObject,
+  E extends z.ZodObject,
+  V extends z.ZodObject,
+  C extends z.ZodObject,
+>(side: Side, tenant: T, endpointParams: E, eventParams: V, consumerParams: C) {
   const operator = side === "operator";
   const events = tagged("events", operator ? SECURITY.operator : SECURITY.gatewayKey);
   const prefix = operator ? "/tenants/{environment}/{client}/events" : "";
@@ -101,7 +103,8 @@ function eventContract<T extends z.ZodObject, E extends z.ZodObject, V extends z
       operationId: id("listEvents"),
       summary: `${operator ? "A tenant's" : "The tenant's"} events, oldest first: the catch-up feed (30 days)`,
       request: { params: tenant, query: FeedQuery },
-      responses: { 200: jsonAnswer("The events.", Feed), ...guarded(400, 404) },
+      // 409: a named consumer the tenant has no room for.
+      responses: { 200: jsonAnswer("The events.", Feed), ...guarded(400, 404, 409) },
     }),
     deliveries: createRoute({
       ...events.get,
@@ -119,6 +122,18 @@ function eventContract<T extends z.ZodObject, E extends z.ZodObject, V extends z
       middleware: [jsonGate({ optional: true })],
       request: { params: eventParams, body: jsonBody(Redelivery, false) },
       responses: { 202: jsonAnswer("Queued.", Queued), ...guardedJson(404, 409) },
+    }),
+    seekConsumer: createRoute({
+      ...events.post,
+      path: at("/consumers/{name}/seek"),
+      operationId: id("seekEventConsumer"),
+      summary: "Move a named consumer after an event, to a time or to the log's start",
+      middleware: [jsonGate()],
+      request: { params: consumerParams, body: jsonBody(Seek) },
+      responses: {
+        200: jsonAnswer("Where it stands now.", ConsumerState),
+        ...guardedJson(404, 409),
+      },
     }),
     testEndpoint: createRoute({
       ...events.post,
@@ -146,6 +161,7 @@ export const keyEventContract = eventContract(
   z.object({}),
   z.object({ id: EndpointId }),
   z.object({ id: EventId }),
+  z.object({ name: ConsumerName }),
 );
 /** The routes under `/admin/tenants/{environment}/{client}/events`, for the operator. */
 export const operatorEventContract = eventContract(
@@ -153,4 +169,5 @@ export const operatorEventContract = eventContract(
   Target,
   Target.extend({ id: EndpointId }),
   Target.extend({ id: EventId }),
+  Target.extend({ name: ConsumerName }),
 );

@@ -5,6 +5,7 @@
 import { z } from "@hono/zod-openapi";
 import {
   AttemptView,
+  ConsumerName,
   EndpointId,
   EndpointTypes,
   EndpointView,
@@ -97,6 +98,10 @@ export const FeedQuery = z.object({
   after: EventId.optional().openapi({
     description: "The last event id you have: events after it.",
   }),
+  consumer: ConsumerName.optional().openapi({
+    description:
+      "A named consumer: the events after the position ledgergate keeps for it, which moves past them (instead of `after`). Made at the log's start when new; at most 20.",
+  }),
   types: z
     .string()
     .max(1000)
@@ -107,12 +112,37 @@ export const FeedQuery = z.object({
 export const DeliveriesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50).openapi({ description: "1–200." }),
 });
+export const ConsumerState = z
+  .strictObject({
+    name: ConsumerName,
+    position: EventId.nullable().openapi({
+      description: "The last event handed to it; null: none yet, or no longer in the log.",
+    }),
+    readAt: z.string().nullable().openapi({ description: "When it last read." }),
+  })
+  .openapi("EventConsumer");
 export const Feed = z
   .strictObject({
     events: z.array(Event),
     hasMore: z.boolean().openapi({ description: "More events follow the last one listed." }),
+    consumer: ConsumerState.optional().openapi({
+      description: "With `consumer`: where it stands now.",
+    }),
   })
   .openapi("EventFeed");
+export const Seek = z
+  .strictObject({
+    after: EventId.optional().openapi({ description: "Read next the events after this one." }),
+    at: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .openapi({ description: "Read next the events recorded from this time (ISO 8601)." }),
+    start: z.literal(true).optional().openapi({ description: "Read next from the log's start." }),
+  })
+  .refine((s) => [s.after, s.at, s.start].filter((x) => x !== undefined).length === 1, {
+    message: "give exactly one of after, at and start",
+  })
+  .openapi("ConsumerSeek");
 const Watcher = WatcherView.clone().openapi("EventWatcher", {
   description:
     'The watcher of changes made elsewhere (docs/events.md, "The watcher"): what it polls, how often, and the detection delay expected and measured.',

@@ -16,6 +16,7 @@ import { log } from "../kernel/log";
 import { fail, ok, type Outcome } from "../kernel/outcome";
 import { watcherStub, type TenantName } from "../kernel/stubs";
 import { Dispatch, type Next, type Plan } from "./object/dispatch";
+import { Consumers, type SeekTo } from "./object/consumers";
 import { Endpoints, type EndpointInput } from "./object/endpoints";
 import { EventLog } from "./object/log";
 import { AttemptLog } from "./object/attempt-log";
@@ -42,6 +43,7 @@ export class Events extends DurableObject<Bindings> {
   readonly #relay: Relay;
   readonly #replays: Replays;
   readonly #tell: WatchTell;
+  readonly #consumers: Consumers;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -50,6 +52,7 @@ export class Events extends DurableObject<Bindings> {
     this.#tenant = ownName(ctx);
     const tenant = this.#tenant ?? "unnamed";
     this.#log = new EventLog(sql);
+    this.#consumers = new Consumers(sql, this.#log);
     this.#outbox = new Outbox(sql, () => readConfig(this.env).eventQueueLeaseMs);
     this.#attempts = new AttemptLog(sql);
     this.#tests = new TestPings(sql);
@@ -62,10 +65,15 @@ export class Events extends DurableObject<Bindings> {
     this.#relay = new Relay(tenant, this.#outbox, () => this.env.EVENT_DELIVERIES);
     this.#replays = new Replays(this.#log, this.#endpoints, this.#outbox);
     const name = this.#tenant;
-    this.#tell = new WatchTell(sql, this.#endpoints, () => {
-      if (!name) throw new Error("an events object reached by no tenant's name has no watcher");
-      return watcherStub(this.env, name);
-    });
+    this.#tell = new WatchTell(
+      sql,
+      this.#endpoints,
+      () => {
+        if (!name) throw new Error("an events object reached by no tenant's name has no watcher");
+        return watcherStub(this.env, name);
+      },
+      () => this.#consumers.counted(Date.now()),
+    );
     // A tell never made (a first wake, or a failure before an eviction) is made now.
     if (name && this.#tell.pending()) this.ctx.waitUntil(this.#tell.tell(Date.now()));
     this.#dispatch = new Dispatch({
@@ -147,6 +155,21 @@ export class Events extends DurableObject<Bindings> {
 
   feed(after: string | null, types: string[] | null, limit: number) {
     return this.#log.feed(after, types, limit);
+  }
+
+  /** The events after named consumer `name`'s position, which moves past them. */
+  async consume(name: string, types: string[] | null, limit: number) {
+    const read = this.#consumers.read(name, types, limit, Date.now());
+    if (!read.ok) return read;
+    const { changed, ...page } = read.value;
+    if (changed) await this.#watcherTold();
+    await this.#arm();
+    return ok(page);
+  }
+
+  /** Moves named consumer `name` after an event, to a time or to the log's start. */
+  async seek(name: string, to: SeekTo) {
+    return this.#consumers.seek(name, to, Date.now());
   }
 
   deliveries(endpoint: string, limit: number) {
@@ -235,6 +258,7 @@ export class Events extends DurableObject<Bindings> {
     this.#outbox.clear();
     const events = this.#log.clear();
     const endpoints = this.#endpoints.clear();
+    this.#consumers.clear();
     await this.ctx.storage.deleteAlarm();
     // Told before the answer, so the watcher polls nothing after.
     await this.#tell.tell(Date.now());
@@ -262,13 +286,17 @@ export class Events extends DurableObject<Bindings> {
     if (this.#tell.dueAt() !== null) await this.#arm();
   }
 
-  /** One alarm: the earliest of the sweep, a purge, a previous secret's end, a failed tell. */
+  /**
+   * One alarm: the earliest of the sweep, a purge, a previous secret's end, a failed tell, a
+   * consumer that stops counting for the watcher.
+   */
   async #arm(): Promise<void> {
     const due = [
       this.#outbox.dueAt(),
       this.#log.dueAt(),
       this.#endpoints.dueAt(),
       this.#tell.dueAt(),
+      this.#consumers.dueAt(Date.now()),
     ].filter((t): t is number => t !== null);
     await (due.length === 0
       ? this.ctx.storage.deleteAlarm()

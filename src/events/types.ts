@@ -47,6 +47,10 @@ export const subscribes = (types: readonly string[], type: string): boolean =>
 
 /** An event's id: `evt_` and 26 letters and digits, the same on every attempt and replay. */
 export const EventId = z.string().regex(/^evt_[A-Za-z0-9]{26}$/, "not an event id");
+/** A named pull consumer (`GET /events?consumer=`). */
+export const ConsumerName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "a consumer's name is 1–64 of a–z, 0–9, _ and -");
 /** An endpoint's id: `ep_` and 22 letters and digits. */
 export const EndpointId = z.string().regex(/^ep_[A-Za-z0-9]{22}$/, "not an endpoint id");
 

@@ -474,6 +474,7 @@ describe("cross-tenant isolation", () => {
               [`${ep}/replay`, json({ since: "2026-01-01T00:00:00Z" })],
               [`${ep}/test`, { method: "POST" }],
               [`${at}/events/${other.eventId}/redeliver`, json({ endpoint: other.endpointId })],
+              [`${at}/events/consumers/erp/seek`, json({ start: true })],
             ],
             "admin-activity-with-key": [
               [`${at}/requests`, {}],
@@ -822,6 +823,8 @@ describe("cross-tenant isolation", () => {
             [`/events/${other.eventId}/redeliver`, { method: "POST" }],
             [`/events/${other.eventId}/redeliver`, json({ endpoint: other.endpointId })],
             [`/events?after=${other.eventId}`, {}],
+            // A consumer is the tenant's own: the other's event is in no log it reads.
+            [`/events/consumers/erp/seek`, json({ after: other.eventId })],
           ]);
           res = await call(path, { ...init, headers: { ...key, ...(init.headers as object) } });
           allowed = [404];
@@ -834,6 +837,7 @@ describe("cross-tenant isolation", () => {
               "/events/endpoints",
               `/events/endpoints/${other.endpointId}`,
               `/events/${other.eventId}/redeliver`,
+              "/events/consumers/erp/seek",
             ]),
             { method: r.pick(["GET", "POST"]), headers: { authorization: `Bearer ${forged}` } },
           );

@@ -51,7 +51,7 @@ describe("Events object", () => {
       ok: true,
       value: { recorded: 1, keys: ["k3"] },
     });
-    const page = await readFeed(stub, null, null, 10);
+    const page = await readFeed(stub, { limit: 10 }, null);
     expect(page.events.map((e) => e.data.orderId)).toEqual(["k1", "k2", "k3"]);
   });
 

@@ -78,14 +78,41 @@ export class EventLog {
   ): Outcome<{ events: WebhookEvent[]; hasMore: boolean }> {
     let from = 0;
     if (after !== null) {
-      const r = row(this.sql, SEQ, "SELECT seq FROM events WHERE id = ?", after);
-      if (!r)
+      const seq = this.seqOf(after);
+      if (seq === null)
         return fail(
           "not-found",
           `No event ${after} in the log: events are kept 30 days. Read the feed from its start (no after) and deduplicate by id.`,
         );
-      from = r.seq;
+      from = seq;
     }
+    const { events, hasMore } = this.page(from, types, limit);
+    return ok({ events, hasMore });
+  }
+
+  /** The position of event `id` in the log, or null when the log does not hold it. */
+  seqOf(id: string): number | null {
+    return row(this.sql, SEQ, "SELECT seq FROM events WHERE id = ?", id)?.seq ?? null;
+  }
+
+  /** The position of the last event recorded before `at`, 0 when none was. */
+  seqBefore(at: number): number {
+    return (
+      row(
+        this.sql,
+        z.object({ seq: z.int().nullable() }),
+        "SELECT MAX(seq) AS seq FROM events WHERE recorded_at < ?",
+        at,
+      )?.seq ?? 0
+    );
+  }
+
+  /** Events after position `from` (of `types`; null or empty: all), and the last one's position. */
+  page(
+    from: number,
+    types: readonly string[] | null,
+    limit: number,
+  ): { events: WebhookEvent[]; hasMore: boolean; last: number | null } {
     const wanted = types && types.length > 0 ? types : null;
     const found = rows(
       this.sql,
@@ -96,7 +123,12 @@ export class EventLog {
       ...(wanted ?? []),
       limit + 1,
     );
-    return ok({ events: found.slice(0, limit).map(asEvent), hasMore: found.length > limit });
+    const shown = found.slice(0, limit);
+    return {
+      events: shown.map(asEvent),
+      hasMore: found.length > limit,
+      last: shown.at(-1)?.seq ?? null,
+    };
   }
 
   /**

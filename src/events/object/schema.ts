@@ -53,6 +53,16 @@ export const EVENTS_MIGRATIONS: readonly Migration[] = [
       addColumn(sql, "deliveries", "slot_at", "INTEGER");
     },
   },
+  {
+    version: 4,
+    name: "consumers: named pull consumers whose position the object keeps",
+    up: (sql) => {
+      // `position`: the `seq` of the last event handed to it (0: before the first).
+      sql.exec(`CREATE TABLE IF NOT EXISTS consumers (name TEXT PRIMARY KEY,
+        position INTEGER NOT NULL, types TEXT, read_at INTEGER, created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL)`);
+    },
+  },
 ];
 
 /**

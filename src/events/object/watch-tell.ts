@@ -33,16 +33,22 @@ export class WatchTell {
     private readonly sql: SqlStorage,
     private readonly endpoints: Endpoints,
     private readonly watcher: () => WatcherLine,
+    /** The types of the named consumers that count (`null`: every type). */
+    private readonly readers: () => (string[] | null)[] = () => [],
   ) {}
 
   /**
    * The watchable types every endpoint takes, a disabled one too, so that enabling it and replaying
-   * sends what happened meanwhile: `["*"]`, some, or none (no endpoint: not watched).
+   * sends what happened meanwhile, and every named consumer that reads: `["*"]`, some, or none (no
+   * endpoint and no reader: not watched).
    */
   wanted(): string[] {
-    const configured = this.endpoints.list();
-    if (configured.some((e) => e.types.includes("*"))) return ["*"];
-    return WATCHABLE.filter((t) => configured.some((e) => subscribes(e.types, t)));
+    const all = [
+      ...this.endpoints.list().map((e) => e.types),
+      ...this.readers().map((types) => types ?? ["*"]),
+    ];
+    if (all.some((types) => types.includes("*"))) return ["*"];
+    return WATCHABLE.filter((t) => all.some((types) => subscribes(types, t)));
   }
 
   told(): string[] {

@@ -288,6 +288,9 @@ describe("answers: every JSON route, its success and a refusal", () => {
       expect(
         (await gw(`${base}/${events[0]?.id}/redeliver`, { method: "POST", headers })).status,
       ).toBe(202);
+      expect((await gw(`${base}?consumer=answers`, { headers })).status).toBe(200);
+      const seek = json({ after: events[0]?.id }, "POST", headers);
+      expect((await gw(`${base}/consumers/answers/seek`, seek)).status).toBe(200);
       // Refusals: each a declared problem.
       expect(
         (await gw(`${base}/endpoints`, json({ url: "http://x.example/" }, "POST", headers))).status,
