@@ -200,7 +200,9 @@ export default defineConfig({
             miniflare: { bindings: { SANDBOX_CONTROL: "true" } },
           }),
         ],
-        test: { name: "sandbox", include: ["test/sandbox/**/*.test.ts"] },
+        // A guard against a hang, not a measure: a test walking the whole catalog takes seconds
+        // on a busy machine, and the default 5 s failed one under load.
+        test: { name: "sandbox", include: ["test/sandbox/**/*.test.ts"], testTimeout: 60_000 },
       },
       gatewayProject("gateway", `${MIRROR}/**/*.test.ts`, [
         "**/*.unit.test.ts",
