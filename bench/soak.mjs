@@ -19,6 +19,7 @@ import { spawn } from "node:child_process";
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, openSync, rmSync } from "node:fs";
 import os from "node:os";
+import { clearInterval, setInterval } from "node:timers";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { startReceiver } from "../scripts/webhook-receiver.mjs";
