@@ -9,7 +9,8 @@ import { TOTAL, orderTenant, sendOrder, untilDone } from "./orders-shop.mjs";
 
 const ENDED = new Set(["booked", "unmatched", "failed"]);
 const DAY = 86_400_000;
-const vippsStats = () => json("GET", `${SB}/_sandbox/vipps/stats`);
+/** The stand-in's request count (its counters start at the first request). */
+const vippsCalls = async () => (await json("GET", `${SB}/_sandbox/vipps/stats`)).requests ?? 0;
 const control = (method, path, body) => json(method, `${SB}/_sandbox/vipps${path}`, body);
 
 async function untilVippsPayout(tenant, id, timeoutMs = 300_000) {
@@ -25,13 +26,10 @@ async function untilVippsPayout(tenant, id, timeoutMs = 300_000) {
   return p;
 }
 
-/** One row per size of `sizes`; problems go to `notes`. */
-export async function vippsRows(sizes, notes) {
+/** A tenant with `count` settled orders paid with Vipps (own JSON, 50 at a time); their ids. */
+export async function vippsTenant(count, notes) {
   const tenant = await orderTenant("payouts-vipps");
-  const orders = Array.from(
-    { length: sizes.reduce((a, b) => a + b, 0) },
-    (_, i) => `vipps_bench_o${i}`,
-  );
+  const orders = Array.from({ length: count }, (_, i) => `vipps_bench_o${i}`);
   const unsettled = [];
   for (let i = 0; i < orders.length; i += 50) {
     const batch = orders.slice(i, i + 50);
@@ -45,6 +43,11 @@ export async function vippsRows(sizes, notes) {
     notes.push(
       `${unsettled.length} Vipps orders did not settle (${unsettled.slice(0, 3).join(", ")})`,
     );
+  return { tenant, orders };
+}
+
+/** One row per size of `sizes`, each paying out the next of `orders`; problems go to `notes`. */
+export async function vippsRows(tenant, orders, sizes, notes) {
   const m = await control("POST", "/merchants", { settlement: "net", feeBasisPoints: 200 });
   const since = Date.now() - (sizes.length + 1) * DAY;
   const keys = await fetch(`${GW}/admin/tenants/demo/${tenant.slug}/vipps-keys`, {
@@ -71,13 +74,13 @@ export async function vippsRows(sizes, notes) {
     await control("POST", `/ledgers/${m.ledgerId}/dates/${date}/entries`, { captures });
     const closed = await control("POST", `/ledgers/${m.ledgerId}/dates/${date}/close`);
     await quiet(1000, 20_000);
-    const [api0, vipps0] = await Promise.all([stats(), vippsStats()]);
+    const [api0, vipps0] = await Promise.all([stats(), vippsCalls()]);
     const t0 = Date.now();
     await json("POST", `${GW}/admin/tenants/demo/${tenant.slug}/vipps/read`, undefined, ADMIN);
     const p = await untilVippsPayout(tenant, closed.payout?.pspReference);
     const seconds = (Date.now() - t0) / 1000;
     await quiet(500, 10_000);
-    const [api1, vipps1] = await Promise.all([stats(), vippsStats()]);
+    const [api1, vipps1] = await Promise.all([stats(), vippsCalls()]);
     if (p?.state !== "booked")
       notes.push(
         `Vipps payout of ${n}: ${p?.state} (${JSON.stringify(p?.issues?.[0] ?? p?.error)})`,
@@ -86,7 +89,7 @@ export async function vippsRows(sizes, notes) {
       n,
       state: p?.state,
       calls: api1.requests - api0.requests,
-      vippsCalls: vipps1.requests - vipps0.requests,
+      vippsCalls: vipps1 - vipps0,
       seconds,
       steps: (p?.steps ?? []).map((s) => `${s.name}: ${s.result?.upstreamCalls ?? 0}`),
     });

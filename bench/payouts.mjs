@@ -5,10 +5,11 @@
 //      the shape the per-transaction mode of the payout tools has. Then the same sizes as Stripe
 //      payouts read from Stripe (bench/payouts-stripe.mjs): calls to the API and to Stripe; and as
 //      Vipps settlements read from Vipps (bench/payouts-vipps.mjs), on orders of their own.
-// One tenant settles 1,001 orders first, Stripe invoices paid each with its own payment intent
-// (order runs at 10 req/s: several minutes). Its first payout (one order) is a warm-up that looks
-// its account ids up, reported on its own; each measured payout is then booked, measured and
-// reversed again (payout.failed), so the next, larger one can pay the same orders out.
+// A shop's tenant settles 1,111 of its own orders (paid with Vipps) first, and another 1,001
+// Stripe invoices, each paid with its own payment intent (order runs at 10 req/s: several
+// minutes). The shop's first payout (one order) is a warm-up that looks its account ids up,
+// reported on its own; each measured payout is then booked, measured and reversed again
+// (payout.failed), so the next, larger one (and the Vipps rows) can pay the same orders out.
 // LEDGERGATE_BENCH_PAYOUT_LINES (e.g. `10,100`) measures other sizes, for a shorter run. Every
 // figure comes from this run. Not a test: it asserts nothing.
 import { randomBytes } from "node:crypto";
@@ -16,7 +17,7 @@ import { directToken, GW, json, quiet, realApiSettings, SB, sleep, stats } from 
 import { naiveClient } from "./orders-baseline.mjs";
 import { TOTAL, orderTenant, signed } from "./orders-shop.mjs";
 import { printStripeRows, stripeRows } from "./payouts-stripe.mjs";
-import { printVippsRows, vippsRows } from "./payouts-vipps.mjs";
+import { printVippsRows, vippsRows, vippsTenant } from "./payouts-vipps.mjs";
 import { invoicePaid, sendStripe, untilStripeOrder, withStripe } from "./stripe-shop.mjs";
 
 const SIZES = (process.env.LEDGERGATE_BENCH_PAYOUT_LINES?.trim() || "10,100,1000")
@@ -46,11 +47,11 @@ async function sendPayout(tenant, type, data) {
   return res.status;
 }
 
-/** `payout.paid` of the (Stripe) orders `ids`, each with the bench's fee; the deposit their net. */
+/** `payout.paid` of the shop's own orders `ids`, each with the bench's fee; the deposit their net. */
 const payoutOf = (id, ids) => ({
   id,
-  provider: "stripe",
-  orderSource: "stripe",
+  provider: "vipps",
+  orderSource: "standard",
   currency: "NOK",
   amount: (NET * ids.length).toFixed(2),
   arrivalDate: new Date().toISOString().slice(0, 10),
@@ -110,21 +111,27 @@ export async function payoutsBench(keys) {
   };
   if (unsettled.length)
     notes.push(`${unsettled.length} orders did not settle (${unsettled.slice(0, 3).join(", ")})`);
-  const [first, ...rest] = orders;
-  const warm = await measured(tenant, "po-warm", [first]);
+  const [, ...rest] = orders;
+  // The own JSON's payouts pay out the shop's own orders (a Standard sender may not claim Stripe's):
+  // Vipps orders of a tenant of their own, paid out again by the Vipps rows once reversed.
+  const v0 = Date.now();
+  const shop = await vippsTenant(SIZES.reduce((a, b) => a + b, 0) + 1, notes);
+  const shopSetup = (Date.now() - v0) / 1000;
+  const [shopFirst, ...shopRest] = shop.orders;
+  const warm = await measured(shop.tenant, "po-warm", [shopFirst]);
   const rows = [];
   for (const n of SIZES) {
     const id = `po-${n}`;
-    const m = await measured(tenant, id, rest.slice(0, n));
+    const m = await measured(shop.tenant, id, shopRest.slice(0, n));
     if (m.state !== "booked")
       notes.push(`payout of ${n}: ${m.state} (${JSON.stringify(m.p?.issues?.[0] ?? m.p?.error)})`);
-    await sendPayout(tenant, "payout.failed", { id });
-    const reversed = await untilPayout(tenant, id, (p) => p?.state === "reversed");
+    await sendPayout(shop.tenant, "payout.failed", { id });
+    const reversed = await untilPayout(shop.tenant, id, (p) => p?.state === "reversed");
     if (reversed?.state !== "reversed") notes.push(`payout of ${n} was not reversed`);
     rows.push({ n, ...m });
   }
   const stripe = await stripeRows(tenant, rest, SIZES, TOTAL, FEE, notes);
-  const vipps = await vippsRows(SIZES, notes);
+  const vipps = await vippsRows(shop.tenant, shopRest, SIZES, notes);
 
   // The baseline: a voucher per line, straight to the sandbox, on a client of its own.
   const client = await json("POST", `${SB}/_sandbox/clients`, {
@@ -164,7 +171,7 @@ export async function payoutsBench(keys) {
 
   return () => {
     console.log(
-      `\n11. Payouts: upstream calls and time per payout (one tenant; ${orders.length} orders settled first in ${setup.seconds.toFixed(0)} s, ${setup.calls} calls)\n`,
+      `\n11. Payouts: upstream calls and time per payout (a shop's own orders: ${shop.orders.length} settled first in ${shopSetup.toFixed(0)} s; ${orders.length} Stripe orders of another tenant in ${setup.seconds.toFixed(0)} s, ${setup.calls} calls)\n`,
     );
     console.log(
       "| lines | ledgergate calls | baseline calls (a voucher per line) | ratio | ledgergate s, webhook to booked | baseline s | ratio |",
