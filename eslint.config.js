@@ -9,7 +9,7 @@ import tseslint from "typescript-eslint";
  */
 const PUBLISHED = {
   assistants: ["console/tool-calls"],
-  events: ["announce", "keys", "invoice-events", "run-events"],
+  events: ["announce", "keys", "invoice-events", "run-events", "connection-events"],
   onboarding: [],
   orders: ["order", "runs", "run-view", "adapters/payload", "adapters/standard-schema"],
   payouts: ["rules", "stripe/events"],

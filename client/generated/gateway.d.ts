@@ -1767,6 +1767,18 @@ export interface components {
                 /** @enum {string} */
                 state: "none";
             };
+            connection: {
+                /**
+                 * @description lost: the API refused the client key; a new one must be onboarded.
+                 * @enum {string}
+                 */
+                state: "connected" | "lost";
+                /** @description When it was last lost. */
+                lostAt: string | null;
+                reason: string | null;
+                /** @description When a key last worked again after. */
+                restoredAt: string | null;
+            };
             lastError: string | null;
             counters: {
                 tokensIssued: number;
@@ -2347,7 +2359,7 @@ export interface components {
         CreatedEventEndpoint: {
             id: string;
             url: string;
-            types: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "*")[];
+            types: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched" | "tenant.connection_lost" | "tenant.connection_restored" | "tenant.privileges_changed") | "*")[];
             /** @description The `whsec_` signing secret: shown once. */
             secret: string;
         };
@@ -2355,10 +2367,12 @@ export interface components {
             /** @description https:// on a public address (http:// to loopback only in the local configuration). */
             url: string;
             /** @description Exact event type names, or `["*"]` for every type (the default). */
-            types?: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "*")[];
+            types?: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched" | "tenant.connection_lost" | "tenant.connection_restored" | "tenant.privileges_changed") | "*")[];
             description?: string;
             /** @description Deliveries a second at most (1–1000), for a small receiver: more wait their turn, none dropped. */
             maxPerSecond?: number;
+            /** @description Each delivery waits for the one before it (by `timestamp`) to succeed or fail finally: for receivers that apply changes in order. One delivery at a time. */
+            ordered?: boolean;
         };
         EventEndpoints: {
             endpoints: components["schemas"]["EventEndpoint"][];
@@ -2368,10 +2382,20 @@ export interface components {
         EventEndpoint: {
             id: string;
             url: string;
-            types: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "*")[];
+            types: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched" | "tenant.connection_lost" | "tenant.connection_restored" | "tenant.privileges_changed") | "*")[];
             description: string | null;
             /** @description Deliveries a second at most; more wait their turn, none dropped (null: no limit). */
             maxPerSecond: number | null;
+            /** @description Each delivery waits for the one before it (by `timestamp`) to succeed or fail finally. */
+            ordered: boolean;
+            /** @description An ordered endpoint's deliveries waiting behind an earlier one (null: none). */
+            held: {
+                /** @description The event whose delivery the others wait for. */
+                by: string;
+                waiting: number;
+                /** @description Since when the first of them waits (ISO 8601). */
+                since: string;
+            } | null;
             /** @enum {string} */
             state: "enabled" | "disabled";
             disabledReason: string | null;
@@ -2416,10 +2440,12 @@ export interface components {
             /** @description https:// on a public address (http:// to loopback only in the local configuration). */
             url?: string;
             /** @description Exact event type names, or `["*"]` for every type (the default). */
-            types?: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "*")[];
+            types?: (("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched" | "tenant.connection_lost" | "tenant.connection_restored" | "tenant.privileges_changed") | "*")[];
             description?: string | null;
             /** @description Deliveries a second at most (1–1000), for a small receiver: more wait their turn, none dropped. */
             maxPerSecond?: number | null;
+            /** @description Each delivery waits for the one before it (by `timestamp`) to succeed or fail finally: for receivers that apply changes in order. One delivery at a time. */
+            ordered?: boolean;
             /** @description `true` enables a disabled endpoint again; `false` stops its deliveries. */
             enabled?: boolean;
         };
@@ -2440,7 +2466,7 @@ export interface components {
         Event: {
             id: string;
             /** @enum {string} */
-            type: "customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched";
+            type: "customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched" | "tenant.connection_lost" | "tenant.connection_restored" | "tenant.privileges_changed";
             /** @description When the change happened (ISO 8601, UTC). */
             timestamp: string;
             /** @description The record as the API (or the order run) answered it; over 20 kB, its id, `changedFields` and those fields' values. */
@@ -2476,7 +2502,7 @@ export interface components {
         };
         DeliveryAttempt: {
             eventId: string;
-            type: ("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "ledgergate.test";
+            type: ("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched" | "tenant.connection_lost" | "tenant.connection_restored" | "tenant.privileges_changed") | "ledgergate.test";
             /** @description 1 for the first attempt of its round. */
             attempt: number;
             /** @enum {string} */
@@ -2517,7 +2543,7 @@ export interface components {
         /** @description The one attempt of a signed `ledgergate.test` event: the receiver's status, or why none came. */
         EventTestAttempt: {
             eventId: string;
-            type: ("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched") | "ledgergate.test";
+            type: ("customer.created" | "customer.updated" | "product.created" | "product.updated" | "outgoing_invoice.created" | "outgoing_invoice.sent" | "outgoing_invoice.paid" | "outgoing_invoice.balance_changed" | "order.invoiced" | "order.settled" | "order.failed" | "order.cancelled" | "refund.credited" | "refund.failed" | "payout.reconciled" | "payout.unmatched" | "tenant.connection_lost" | "tenant.connection_restored" | "tenant.privileges_changed") | "ledgergate.test";
             at: string;
             ok: boolean;
             /** @description The endpoint's answer code; null when none came. */

@@ -5,6 +5,7 @@
  */
 import type { Environment } from "../kernel/config";
 import type { Source } from "../orders/order";
+import type { ConnectionView } from "../upstream/tenant/connection";
 
 /** How each source is named on the page ("Shopify webhook secret", "Save Shopify secret"). */
 export const SOURCE_LABELS: Record<Source, string> = {
@@ -32,6 +33,13 @@ export function tokenSummary(t: TokenView): { state: string; expiry: string; not
     case "none":
       return { state: "none", expiry: "–", note: "No token yet: one is fetched at the next call." };
   }
+}
+
+/** The connection in a few words: connected, or lost since when (and restored when, after one). */
+export function connectionSummary(c: ConnectionView | undefined): string {
+  if (!c) return "–";
+  if (c.state === "lost") return `lost since ${when(c.lostAt)}`;
+  return c.restoredAt ? `connected (restored ${when(c.restoredAt)})` : "connected";
 }
 
 /**

@@ -39,7 +39,7 @@ export function EventsPage(p: EventsPageProps) {
       {p.endpoints.map((e) => (
         <section id={e.id}>
           <h2>{e.url}</h2>
-          <p class="muted">{`${e.id} · ${e.types.join(", ")}${e.maxPerSecond ? ` · at most ${e.maxPerSecond} a second` : ""}${e.description ? ` · ${e.description}` : ""}`}</p>
+          <p class="muted">{`${e.id} · ${e.types.join(", ")}${e.maxPerSecond ? ` · at most ${e.maxPerSecond} a second` : ""}${e.ordered ? " · ordered" : ""}${e.description ? ` · ${e.description}` : ""}`}</p>
           {e.state === "disabled" ? (
             <div class="error" role="alert">
               <p>{`${e.disabledReason ?? "Disabled."} (${when(e.disabledAt)})`}</p>
@@ -50,6 +50,11 @@ export function EventsPage(p: EventsPageProps) {
             </div>
           ) : e.failingSince ? (
             <p class="error-text">{`Failing since ${when(e.failingSince)}.`}</p>
+          ) : null}
+          {e.held ? (
+            <p class={e.failingSince ? "error-text" : "muted"}>
+              {`${e.held.waiting} ${e.held.waiting === 1 ? "delivery waits" : "deliveries wait"} behind ${e.held.by} since ${when(e.held.since)}.`}
+            </p>
           ) : null}
           {e.attempts.length === 0 ? (
             <p>No deliveries yet.</p>

@@ -29,6 +29,11 @@ const Types = EndpointTypes.clone().openapi({
   description: 'Exact event type names, or `["*"]` for every type (the default).',
 });
 
+const Ordered = z.boolean().openapi({
+  description:
+    "Each delivery waits for the one before it (by `timestamp`) to succeed or fail finally: for receivers that apply changes in order. One delivery at a time.",
+});
+
 const Pace = MaxPerSecond.clone().openapi({
   description:
     "Deliveries a second at most (1–1000), for a small receiver: more wait their turn, none dropped.",
@@ -43,6 +48,7 @@ export const NewEndpoint = z
     types: Types.optional(),
     description: z.string().max(500).optional(),
     maxPerSecond: Pace.optional(),
+    ordered: Ordered.optional(),
   })
   .openapi("NewEventEndpoint");
 export const Created = z
@@ -59,6 +65,7 @@ export const EndpointChange = z
     types: Types.optional(),
     description: z.string().max(500).nullable().optional(),
     maxPerSecond: Pace.nullable().optional(),
+    ordered: Ordered.optional(),
     enabled: z.boolean().optional().openapi({
       description: "`true` enables a disabled endpoint again; `false` stops its deliveries.",
     }),

@@ -59,6 +59,7 @@ export class Events extends DurableObject<Bindings> {
     this.#endpoints = new Endpoints(
       sql,
       new Sealer(env),
+      (id) => this.#outbox.held(id),
       (id) => `event-endpoint:${tenant}:${id}`,
       () => readConfig(this.env).eventEndpointsAllowLoopback,
     );
@@ -134,9 +135,12 @@ export class Events extends DurableObject<Bindings> {
   async updateEndpoint(id: string, input: EndpointInput) {
     const now = Date.now();
     const updated = this.#endpoints.update(id, input, now);
-    if (updated.ok && updated.value.state === "disabled") this.#outbox.failAll(id, now);
+    if (!updated.ok) return updated;
+    if (updated.value.state === "disabled") this.#outbox.failAll(id, now);
+    if (!updated.value.ordered) this.#outbox.releaseAll(id, now);
     await this.#watcherTold();
-    return updated;
+    await this.#arm();
+    return this.#endpoints.get(id);
   }
 
   async deleteEndpoint(id: string): Promise<Outcome<null>> {
@@ -246,10 +250,13 @@ export class Events extends DurableObject<Bindings> {
     await this.#arm();
   }
 
-  /** Forgets the log, deliveries and attempts; the endpoints stay (new books, same receivers). */
+  /**
+   * Forgets the books' events with their deliveries and attempts; the endpoints stay (new books,
+   * same receivers), and so do the tenant's own events (`tenant.*`: its connection, not its books).
+   */
   async forgetBooks(): Promise<{ events: number }> {
-    this.#outbox.clear();
-    const events = this.#log.clear();
+    const events = this.#log.clearBooks();
+    this.#outbox.dropOrphans();
     await this.#arm();
     return { events };
   }
@@ -271,8 +278,7 @@ export class Events extends DurableObject<Bindings> {
     this.#endpoints.purge(now);
     this.#outbox.dropEvents(this.#log.purge(now));
     await this.#tell.tell(now);
-    const due = this.#outbox.due(now, SWEEP_BATCH);
-    const messages = due.map((d) => this.#outbox.resend(d, now));
+    const messages = this.#dispatch.sweep(now, SWEEP_BATCH);
     if (messages.length > 0)
       log.info("event-sweep", { tenant: this.#tenant, sent: messages.length });
     await this.#arm();

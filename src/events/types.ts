@@ -5,7 +5,10 @@
  */
 import { z } from "zod";
 
-/** Every event type, in the docs' order: changes in the books, then the runs' own outcomes. */
+/**
+ * Every event type, in the docs' order: changes in the books, the runs' own outcomes, then the
+ * tenant's connection to the API.
+ */
 export const EVENT_TYPES = [
   "customer.created",
   "customer.updated",
@@ -23,6 +26,9 @@ export const EVENT_TYPES = [
   "refund.failed",
   "payout.reconciled",
   "payout.unmatched",
+  "tenant.connection_lost",
+  "tenant.connection_restored",
+  "tenant.privileges_changed",
 ] as const;
 
 export const EventType = z.enum(EVENT_TYPES);
@@ -76,6 +82,14 @@ export const EndpointState = z.enum(["enabled", "disabled"]);
 /** Deliveries an endpoint takes a second at most; null: as fast as they come. */
 export const MaxPerSecond = z.int().min(1).max(1000);
 
+/** An ordered endpoint's queue: the delivery at its head, and how many wait behind it since when. */
+export const EndpointHeld = z.strictObject({
+  by: EventId.meta({ description: "The event whose delivery the others wait for." }),
+  waiting: z.int().min(1),
+  since: z.string().meta({ description: "Since when the first of them waits (ISO 8601)." }),
+});
+export type EndpointHeld = z.output<typeof EndpointHeld>;
+
 /** An endpoint as its owner and the operator see it: never its secret. */
 export const EndpointView = z.strictObject({
   id: EndpointId,
@@ -85,6 +99,13 @@ export const EndpointView = z.strictObject({
   maxPerSecond: MaxPerSecond.nullable().meta({
     description:
       "Deliveries a second at most; more wait their turn, none dropped (null: no limit).",
+  }),
+  ordered: z.boolean().meta({
+    description:
+      "Each delivery waits for the one before it (by `timestamp`) to succeed or fail finally.",
+  }),
+  held: EndpointHeld.nullable().meta({
+    description: "An ordered endpoint's deliveries waiting behind an earlier one (null: none).",
   }),
   state: EndpointState,
   disabledReason: z.string().nullable(),

@@ -62,7 +62,7 @@ export async function removeTenant(
 
 /**
  * Replaces a tenant's client key (checked first) and forgets what was kept of the old books,
- * its event log too (the endpoints stay). Answers what was cleared, by kind.
+ * its books' events too (the endpoints and `tenant.*` events stay). Answers what was cleared.
  */
 export async function replaceClientKey(env: Bindings, name: TenantName, clientKey: string) {
   const replaced = unwrap(await asOperator(env, name, (face) => face.replaceClientKey(clientKey)));

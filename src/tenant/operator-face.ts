@@ -24,7 +24,15 @@ import { nameOf } from "./registration";
 
 type LifecycleParts = Pick<
   TenantParts,
-  "registration" | "keys" | "tokens" | "log" | "desk" | "payouts" | "storage" | "wipe"
+  | "registration"
+  | "keys"
+  | "tokens"
+  | "connection"
+  | "log"
+  | "desk"
+  | "payouts"
+  | "storage"
+  | "wipe"
 >;
 
 export const SECTIONS = [
@@ -120,6 +128,7 @@ export class OperatorFace extends RpcTarget {
       name: r.name,
       createdAt: r.createdAt,
       ...t,
+      connection: p.connection.view(),
       counters: { ...t.counters, keyChecks: p.keys.checks },
       callCounters: storedCounters(p.log.counters()),
       gatewayKeys: p.keys.list(Date.now()),

@@ -22,6 +22,7 @@ import type { VippsDesk } from "../payouts/tenant/vipps-desk";
 import type { VippsKeyStore } from "../payouts/tenant/vipps-keys";
 import { nameOf, type Registration, type TenantRecord } from "./registration";
 import type { TokenKeeper } from "../upstream/tenant/token-keeper";
+import type { Connection } from "../upstream/tenant/connection";
 import type { WebhookSetup } from "../orders/tenant/webhook-setup";
 import type { ToolCalls } from "../assistants/tenant/tool-calls";
 import type { WriteConfirmations } from "../assistants/tenant/write-confirmations";
@@ -31,6 +32,7 @@ export interface TenantParts {
   readonly registration: Registration;
   readonly keys: GatewayKeys;
   readonly tokens: TokenKeeper;
+  readonly connection: Connection;
   readonly settings: OrderSettings;
   readonly pins: ShopPins;
   readonly webhooks: WebhookSetup;

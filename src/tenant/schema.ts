@@ -22,6 +22,7 @@ import { ASSISTANT_GRANT_TABLES } from "../assistants/tenant/assistant-grants";
 import { ACCEPTED_TABLE, SHOP_REFUSALS_TABLE } from "../orders/tenant/shop-pins";
 import { STRIPE_KEY_TABLES } from "../payouts/tenant/stripe-key";
 import { VIPPS_BOOK_TABLES } from "../payouts/tenant/vipps-book";
+import { CONNECTION_TABLES } from "../upstream/tenant/connection";
 import { VIPPS_KEY_TABLES } from "../payouts/tenant/vipps-keys";
 import { TOKEN_TABLES } from "../upstream/tenant/token-state";
 import { TOOL_CALL_TABLES } from "../assistants/tenant/tool-calls";
@@ -168,6 +169,11 @@ export const TENANT_MIGRATIONS: readonly Migration[] = [
     "vipps_keys, vipps_ledgers, vipps_dates, vipps_reads: Vipps settlements read from Vipps",
     VIPPS_KEY_TABLES,
     VIPPS_BOOK_TABLES,
+  ),
+  createTables(
+    20,
+    "connection_changes: the connection's losses and recoveries, told as events",
+    CONNECTION_TABLES,
   ),
 ];
 

@@ -38,6 +38,7 @@ import { grantRun, type RunHolderFace } from "./run-face";
 import { migrate } from "./schema";
 import { Sealer } from "./sealer";
 import { TokenKeeper } from "../upstream/tenant/token-keeper";
+import { Connection } from "../upstream/tenant/connection";
 import { ToolCalls } from "../assistants/tenant/tool-calls";
 import { WriteConfirmations } from "../assistants/tenant/write-confirmations";
 import { tokenSource } from "../upstream/tenant/token-source";
@@ -54,6 +55,7 @@ export class Tenant extends DurableObject<Bindings> {
   readonly #registration: Registration;
   readonly #keys: GatewayKeys;
   readonly #tokens: TokenKeeper;
+  readonly #connection: Connection;
   readonly #settings: OrderSettings;
   readonly #pins: ShopPins;
   readonly #desk: OrderDesk;
@@ -119,12 +121,24 @@ export class Tenant extends DurableObject<Bindings> {
     this.#confirmations = new WriteConfirmations(sql);
     this.#toolCalls = new ToolCalls(sql);
     this.#grants = new AssistantGrants(sql);
+    this.#connection = new Connection(sql, () => this.env);
     this.#tokens = new TokenKeeper(
       sql,
       // Reads `Date` at each call, so a test's fake `Date` reaches the token's clock too.
       () => Date.now(),
       tokenSource(() => this.env, this.#registration, this.#sealer),
       () => this.#arm(),
+      {
+        // Written in the keeper's turn; the alarm (armed now) tells the events object.
+        lost: (reason, now) => {
+          this.#connection.lost(reason, now);
+          this.ctx.waitUntil(this.#arm());
+        },
+        restored: (now) => {
+          this.#connection.restored(now);
+          this.ctx.waitUntil(this.#arm());
+        },
+      },
     );
     // Purges first: a run started next and a token renewed last see the books as kept.
     this.#work = new StoredWorks(ctx.storage).register(
@@ -156,6 +170,8 @@ export class Tenant extends DurableObject<Bindings> {
       },
       this.#vipps,
       { dueAt: () => this.#tokens.dueAt(), runDue: () => this.#tokens.renew() },
+      // After the renewal, so a loss it finds is told in the same alarm.
+      this.#connection,
     );
     void ctx.blockConcurrencyWhile(() => this.#tokens.load());
     // The one index across tenants (a secret's SHA-256 on a shop) is the directory's.
@@ -182,6 +198,7 @@ export class Tenant extends DurableObject<Bindings> {
       this.#grants,
       this.#shared,
       this.#tokens,
+      this.#connection,
       this.#keys,
       this.#registration,
     ];
@@ -190,6 +207,7 @@ export class Tenant extends DurableObject<Bindings> {
       registration: this.#registration,
       keys: this.#keys,
       tokens: this.#tokens,
+      connection: this.#connection,
       settings: this.#settings,
       pins: this.#pins,
       webhooks,

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { GovernorCounters } from "../upstream/rate-governor";
 import { Environment } from "../kernel/config";
+import { ConnectionView } from "../upstream/tenant/connection";
 
 const TokenState = z.discriminatedUnion("state", [
   z.strictObject({ state: z.literal("valid"), expiresAt: z.string() }),
@@ -37,6 +38,7 @@ export const TenantView = z.strictObject({
   name: z.string(),
   createdAt: z.string(),
   token: TokenState,
+  connection: ConnectionView,
   lastError: z.string().nullable(),
   counters: Counters,
   callCounters: CallCounters,
@@ -62,6 +64,7 @@ export function tenantView(d: TenantDescription, g: GovernorCounters): TenantVie
     name: d.name,
     createdAt: d.createdAt,
     token: d.token,
+    connection: d.connection,
     lastError: d.lastError,
     counters: {
       tokensIssued: d.counters.tokensIssued,

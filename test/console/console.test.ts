@@ -59,7 +59,7 @@ describe("console: happy", () => {
     expect(list).toContain(`<a href="/console/tenants/demo/${t.client}">demo:${t.client}</a>`);
     expect(list).toMatch(
       new RegExp(
-        `demo:${t.client}</a></td><td>Test AS</td><td>valid</td><td>\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC</td>`,
+        `demo:${t.client}</a></td><td>Test AS</td><td>connected</td><td>valid</td><td>\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC</td>`,
       ),
     );
     const page = await s.page(`/console/tenants/demo/${t.client}`);

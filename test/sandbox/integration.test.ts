@@ -35,6 +35,27 @@ describe("ClientIntegrationInformation", () => {
     );
   });
 
+  it("a client's grant changed through the control API shows in ClientIntegrationInformation", async () => {
+    const s = await session("production", { privileges: ["Customer_Full"] });
+    const changed = await control("PUT", `/clients/production/${s.clientId}/privileges`, {
+      privileges: ["Customer_Full", "SalaryLine_Full"],
+    });
+    expect(changed).toMatchObject({ ClientId: s.clientId, InvalidPrivileges: ["SalaryLine_Full"] });
+    const info = (await (await s.api("/ClientIntegrationInformation")).json()) as {
+      ValidPrivileges: string[];
+      InvalidPrivileges: string[];
+    };
+    expect(info.ValidPrivileges).toEqual(["Customer_Full"]);
+    expect(info.InvalidPrivileges).toEqual(["SalaryLine_Full"]);
+    await control(
+      "PUT",
+      `/clients/production/${s.clientId}/privileges`,
+      { privileges: ["Nope"] },
+      400,
+    );
+    await control("PUT", "/clients/production/no-such-client/privileges", {}, 404);
+  });
+
   it("in production, lists granted privileges without their subscription as invalid", async () => {
     const s = await session("production", {
       privileges: ["Customer", "SalaryLine_Full"],

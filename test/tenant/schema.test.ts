@@ -32,6 +32,7 @@ const TABLES = [
   "assistant_grants",
   "call_counters",
   "code_ids",
+  "connection_changes",
   "gateway_keys",
   "idempotency_keys",
   "known_customers",

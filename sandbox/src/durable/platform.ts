@@ -275,6 +275,25 @@ export class SandboxPlatform extends DurableObject<SandboxEnv> {
     );
   }
 
+  /**
+   * Changes what a client granted the integration (the control API's, as a client administrator
+   * would in the real product): each list given replaces the one before. False: no such client.
+   */
+  setPrivileges(
+    clientId: string,
+    change: { privileges?: string[] | undefined; subscriptions?: string[] | undefined },
+  ): boolean {
+    const client = this.#client(clientId);
+    if (!client) return false;
+    this.ctx.storage.sql.exec(
+      "UPDATE clients SET privileges = ?, subscriptions = ? WHERE id = ?",
+      change.privileges ? JSON.stringify(change.privileges) : client.privileges,
+      change.subscriptions ? JSON.stringify(change.subscriptions) : client.subscriptions,
+      clientId,
+    );
+    return true;
+  }
+
   /** `ClientIntegrationInformationDto` for a client, or null when it does not exist. */
   integrationInformation(environment: Environment, clientId: string) {
     const client = this.#client(clientId);

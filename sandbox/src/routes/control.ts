@@ -26,6 +26,9 @@ const NewClientBody = z.strictObject({
   subscriptions: z.array(z.enum(SUBSCRIPTIONS)).optional(),
 });
 
+/** `PUT /_sandbox/clients/{environment}/{clientId}/privileges`: the lists that replace the old. */
+const PrivilegesBody = NewClientBody.pick({ privileges: true, subscriptions: true });
+
 /** `POST /_sandbox/clients/{environment}/{clientId}/backdate`: which stamps, and to when. */
 const BackdateBody = z.strictObject({
   kind: z.string().regex(/^[A-Za-z]{1,64}$/),
@@ -93,6 +96,22 @@ export const controlRoutes = new Hono<SandboxApp>()
           title: "Conflict",
           detail: "The integration is already active for this client; remove it first.",
         });
+  })
+  .put("/clients/:environment/:clientId/privileges", async (c) => {
+    const environment = EnvironmentName.safeParse(c.req.param("environment"));
+    if (!environment.success)
+      return problemResponse({ status: 404, title: "Not Found", detail: "Unknown environment." });
+    const [input, bad] = await controlBody(c.req.raw, PrivilegesBody);
+    if (bad) return bad;
+    const clientId = c.req.param("clientId");
+    const platform = platformOf(c.env, environment.data);
+    if (!(await platform.setPrivileges(clientId, input)))
+      return problemResponse({
+        status: 404,
+        title: "Not Found",
+        detail: `No client ${clientId} in ${environment.data}.`,
+      });
+    return c.json(await platform.integrationInformation(environment.data, clientId));
   })
   .post("/clients/:environment/:clientId/integrations", async (c) => {
     const environment = EnvironmentName.safeParse(c.req.param("environment"));

@@ -5,7 +5,7 @@
 import type { GrantView } from "../../assistants/tenant/assistant-grants";
 import type { ShopView } from "../../orders/tenant/webhook-setup";
 import type { Flash } from "../flash";
-import { tenantPath, tokenSummary, when } from "../views";
+import { connectionSummary, tenantPath, tokenSummary, when } from "../views";
 import type { WebhookStatus } from "../../orders/tenant/webhook-status";
 import { Source } from "../../orders/order";
 import { Csrf, Layout } from "../layout";
@@ -59,7 +59,16 @@ export function TenantPage(p: TenantPageProps) {
       <JumpLinks />
 
       <h2 id="token">Token</h2>
+      {t.connection?.state === "lost" ? (
+        <div class="error" role="alert">
+          <p>
+            {`The connection was lost ${when(t.connection.lostAt)}: the API refused the client key (${t.connection.reason ?? "no reason given"}). The client removed the integration or its key; connect the client again and set the new key.`}
+          </p>
+        </div>
+      ) : null}
       <dl>
+        <dt>Connection</dt>
+        <dd>{connectionSummary(t.connection)}</dd>
         <dt>State</dt>
         <dd>{token.state}</dd>
         <dt>Expires</dt>

@@ -4,8 +4,9 @@
  */
 import type { Environment } from "../../kernel/config";
 import type { Flash } from "../flash";
-import { tenantPath, tokenSummary, type TokenView } from "../views";
+import { connectionSummary, tenantPath, tokenSummary, type TokenView } from "../views";
 import type { TenantView } from "../../tenant/view";
+import type { ConnectionView } from "../../upstream/tenant/connection";
 import { Layout } from "../layout";
 import { CallCounters } from "./call-counters";
 import { Table } from "../table";
@@ -18,6 +19,8 @@ export interface TenantRow {
   client: string;
   name: string;
   token: TokenView;
+  /** The connection's losses and recoveries (`upstream/tenant/connection.ts`). */
+  connection?: ConnectionView | undefined;
   lastError: string | null;
   counters: Record<string, number>;
   callCounters?: TenantView["callCounters"];
@@ -42,12 +45,21 @@ export function TenantsPage(p: {
         <p>No tenants yet. Connect a client below.</p>
       ) : (
         <Table
-          columns={["Tenant", "Name", "Token", "Token expires", "Upstream calls", "Last error"]}
+          columns={[
+            "Tenant",
+            "Name",
+            "Connection",
+            "Token",
+            "Token expires",
+            "Upstream calls",
+            "Last error",
+          ]}
           rows={p.tenants.map((t) => {
             const token = tokenSummary(t.token);
             return [
               <a href={tenantPath(t.environment, t.client)}>{t.tenant}</a>,
               t.name,
+              connectionSummary(t.connection),
               token.state,
               token.expiry,
               t.counters.upstreamCalls ?? 0,

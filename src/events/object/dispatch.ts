@@ -7,7 +7,9 @@ import { nextWait } from "../schedule";
 import type { DeliveryMessage } from "../types";
 import type { Endpoints } from "./endpoints";
 import type { EventLog } from "./log";
-import type { AttemptOutcome, Outbox } from "./outbox";
+import type { AttemptOutcome, DeliveryRow, Outbox } from "./outbox";
+
+type Ref = Omit<DeliveryMessage, "tenant">;
 
 /** An endpoint whose every attempt failed this long is disabled, ms: longer than the schedule. */
 export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
@@ -55,7 +57,7 @@ export class Dispatch {
     if (!delivery) return { kind: "drop", reason: "settled or overtaken by a newer round" };
     const event = log.get(m.event);
     if (!event) {
-      outbox.settle(delivery, "failed", now);
+      this.#settle(delivery, "failed", now);
       return { kind: "drop", reason: "the event is no longer in the log" };
     }
     const target = await endpoints.target(m.endpoint, now);
@@ -64,6 +66,15 @@ export class Dispatch {
     if (!target.value.enabled) {
       outbox.settle(delivery, "failed", now);
       return { kind: "drop", reason: "the endpoint is disabled" };
+    }
+    // Order before pace: a delivery held behind an earlier one takes no slot while it waits.
+    if (target.value.ordered && outbox.head(m.endpoint) !== m.event) {
+      outbox.hold(delivery, now);
+      return {
+        kind: "drop",
+        reason: "held behind an earlier delivery to its ordered endpoint",
+        deferred: true,
+      };
     }
     // The pace: a delivery that waited has its slot; another takes the next free one.
     const slot = delivery.slot_at ?? endpoints.reserve(m.endpoint, now);
@@ -102,7 +113,7 @@ export class Dispatch {
     const attempt = outbox.attempted(delivery, outcome, now);
     const status = outcome.status;
     if (status !== null && status >= 200 && status < 300) {
-      outbox.settle(delivery, "delivered", now);
+      this.#settle(delivery, "delivered", now);
       endpoints.succeeded(m.endpoint);
       return { kind: "done" };
     }
@@ -117,7 +128,7 @@ export class Dispatch {
       );
     const wait = nextWait(this.d.waits(), attempt, retryAfter, this.d.random());
     if (wait === null) {
-      outbox.settle(delivery, "failed", now);
+      this.#settle(delivery, "failed", now);
       return { kind: "done" };
     }
     outbox.waitUntil(delivery, now + wait * 1000);
@@ -133,7 +144,31 @@ export class Dispatch {
       { status: null, error: "dead-lettered by the queue", durationMs: 0 },
       now,
     );
-    this.d.outbox.settle(delivery, "failed", now);
+    this.#settle(delivery, "failed", now);
+  }
+
+  /**
+   * The sweep's due deliveries, each sent again in a new round, but for one still held behind an
+   * earlier delivery to its ordered endpoint (its release was lost): held on.
+   */
+  sweep(now: number, limit: number): Ref[] {
+    const { outbox, endpoints } = this.d;
+    const sent: Ref[] = [];
+    for (const d of outbox.due(now, limit)) {
+      const held =
+        d.held_at !== null &&
+        endpoints.isOrdered(d.endpoint_id) &&
+        outbox.head(d.endpoint_id) !== d.event_id;
+      if (held) outbox.hold(d, now);
+      else sent.push(outbox.resend(d, now));
+    }
+    return sent;
+  }
+
+  /** Settles `d`; the next delivery held behind it, if any, is due now. */
+  #settle(d: DeliveryRow, state: "delivered" | "failed", now: number): void {
+    this.d.outbox.settle(d, state, now);
+    this.d.outbox.release(d.endpoint_id, now);
   }
 
   #disable(endpoint: string, why: string, status: number | null, now: number): Next {

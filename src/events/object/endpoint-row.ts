@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { Sealed } from "../../kernel/crypto";
-import { EndpointTypes, type EndpointView } from "../types";
+import { EndpointTypes, type EndpointHeld, type EndpointView } from "../types";
 import { jsonColumn } from "../../tenant/sql";
 
 export const EndpointRow = z.object({
@@ -21,6 +21,7 @@ export const EndpointRow = z.object({
   failing_since: z.int().nullable(),
   max_per_second: z.int().nullable(),
   next_slot_at: z.int().nullable(),
+  ordered: z.int().nullable(),
   created_at: z.int(),
   updated_at: z.int(),
 });
@@ -28,14 +29,16 @@ export type EndpointRow = z.output<typeof EndpointRow>;
 
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 
-/** The endpoint as its owner and the operator see it: never a secret. */
-export function view(r: EndpointRow): EndpointView {
+/** The endpoint as its owner and the operator see it: never a secret. `held`: the outbox's. */
+export function view(r: EndpointRow, held: EndpointHeld | null = null): EndpointView {
   return {
     id: r.id,
     url: r.url,
     types: r.types,
     description: r.description,
     maxPerSecond: r.max_per_second,
+    ordered: r.ordered === 1,
+    held,
     state: r.state,
     disabledReason: r.disabled_reason,
     disabledAt: iso(r.disabled_at),

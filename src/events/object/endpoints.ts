@@ -7,7 +7,7 @@ import { z } from "zod";
 import { endpointUrl } from "../endpoint-url";
 import { newEndpointId } from "../ids";
 import { newEndpointSecret } from "../sign";
-import { subscribes, type EndpointTypes, type EndpointView } from "../types";
+import { subscribes, type EndpointHeld, type EndpointTypes, type EndpointView } from "../types";
 import { fail, failOn, ok, type Outcome } from "../../kernel/outcome";
 import { row, rows } from "../../tenant/sql";
 import { EndpointRow as Row, view } from "./endpoint-row";
@@ -23,6 +23,7 @@ export interface EndpointInput {
   types?: EndpointTypes;
   description?: string | null;
   maxPerSecond?: number | null;
+  ordered?: boolean;
   enabled?: boolean;
 }
 
@@ -54,6 +55,8 @@ export class Endpoints {
   constructor(
     private readonly sql: SqlStorage,
     private readonly sealer: Sealer,
+    /** What waits behind an ordered endpoint's head (the outbox's `held`). */
+    private readonly held: (id: string) => EndpointHeld | null,
     /** The sealing context of an endpoint's secret: bound to the tenant and the endpoint. */
     private readonly context: (id: string) => string,
     private readonly allowLoopback: () => boolean,
@@ -71,13 +74,14 @@ export class Endpoints {
     if (!sealed) return UNSEALED;
     const types = input.types ?? ["*"];
     this.sql.exec(
-      `INSERT INTO endpoints (id, url, types, description, max_per_second, secret, state, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'enabled', ?, ?)`,
+      `INSERT INTO endpoints (id, url, types, description, max_per_second, ordered, secret, state, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'enabled', ?, ?)`,
       id,
       url.value,
       JSON.stringify(types),
       input.description ?? null,
       input.maxPerSecond ?? null,
+      input.ordered ? 1 : 0,
       JSON.stringify(sealed),
       now,
       now,
@@ -86,12 +90,14 @@ export class Endpoints {
   }
 
   list(): EndpointView[] {
-    return rows(this.sql, Row, "SELECT * FROM endpoints ORDER BY created_at, id").map(view);
+    return rows(this.sql, Row, "SELECT * FROM endpoints ORDER BY created_at, id").map((r) =>
+      view(r, this.held(r.id)),
+    );
   }
 
   get(id: string): Outcome<EndpointView> {
     const r = this.#row(id);
-    return r ? ok(view(r)) : NOT_FOUND;
+    return r ? ok(view(r, this.held(id))) : NOT_FOUND;
   }
 
   /** Changes what `input` names; `enabled: true` also forgets why it was disabled. */
@@ -103,11 +109,12 @@ export class Endpoints {
     const enable = input.enabled === true && r.state === "disabled";
     const disable = input.enabled === false && r.state === "enabled";
     this.sql.exec(
-      `UPDATE endpoints SET url = ?, types = ?, description = ?, max_per_second = ?, updated_at = ? WHERE id = ?`,
+      `UPDATE endpoints SET url = ?, types = ?, description = ?, max_per_second = ?, ordered = ?, updated_at = ? WHERE id = ?`,
       url.value,
       JSON.stringify(input.types ?? r.types),
       input.description === undefined ? r.description : input.description,
       input.maxPerSecond === undefined ? r.max_per_second : input.maxPerSecond,
+      input.ordered === undefined ? (r.ordered ?? 0) : input.ordered ? 1 : 0,
       now,
       id,
     );
@@ -169,7 +176,12 @@ export class Endpoints {
   async target(
     id: string,
     now: number,
-  ): Promise<Outcome<{ url: string; enabled: boolean; secrets: string[] }> | null> {
+  ): Promise<Outcome<{
+    url: string;
+    enabled: boolean;
+    ordered: boolean;
+    secrets: string[];
+  }> | null> {
     const r = this.#row(id);
     if (!r) return null;
     const current = await this.sealer.open(r.secret, this.context(id));
@@ -186,7 +198,7 @@ export class Endpoints {
         ? await this.sealer.open(r.previous_secret, this.context(id))
         : null;
     const secrets = previous ? [current.text, previous.text] : [current.text];
-    return ok({ url: r.url, enabled: r.state === "enabled", secrets });
+    return ok({ url: r.url, enabled: r.state === "enabled", ordered: r.ordered === 1, secrets });
   }
 
   subscribers(type: string): string[] {
@@ -203,6 +215,10 @@ export class Endpoints {
   typesOf(id: string): { types: EndpointTypes; enabled: boolean } | null {
     const r = this.#row(id);
     return r && { types: r.types, enabled: r.state === "enabled" };
+  }
+
+  isOrdered(id: string): boolean {
+    return this.#row(id)?.ordered === 1;
   }
 
   succeeded(id: string): void {

@@ -172,6 +172,18 @@ export class EventLog {
     return old;
   }
 
+  /** Deletes every event but the tenant's own (`tenant.*`); answers how many. */
+  clearBooks(): number {
+    const n =
+      row(
+        this.sql,
+        z.object({ n: z.int() }),
+        "SELECT COUNT(*) AS n FROM events WHERE type NOT LIKE 'tenant.%'",
+      )?.n ?? 0;
+    this.sql.exec("DELETE FROM events WHERE type NOT LIKE 'tenant.%'");
+    return n;
+  }
+
   clear(): number {
     const n = row(this.sql, z.object({ n: z.int() }), "SELECT COUNT(*) AS n FROM events")?.n ?? 0;
     this.sql.exec("DELETE FROM events");

@@ -6,12 +6,17 @@
  * retry chains. See docs/design/events.md.
  */
 import { z } from "zod";
-import type { AttemptTrigger, DeliveryMessage } from "../types";
+import type { AttemptTrigger, DeliveryMessage, EndpointHeld } from "../types";
 import { AttemptTrigger as Trigger, DeliveryState } from "../types";
 import { row, rows } from "../../tenant/sql";
 
 /** A delivery written and not marked queued within this is sent by the sweep, ms. */
 export const SWEEP_GRACE_MS = 30_000;
+/**
+ * How often the sweep looks again at a delivery held behind an earlier one, ms. It is released
+ * when that one settles (`release`); this only covers a release lost to a crash.
+ */
+export const HOLD_CHECK_MS = 60 * 60 * 1000;
 
 const Row = z.object({
   event_id: z.string(),
@@ -24,11 +29,15 @@ const Row = z.object({
   due_at: z.int(),
   /** The send time its endpoint's pace gave it (`Endpoints.reserve`), while it waits for it. */
   slot_at: z.int().nullable(),
+  /** Since when it waits behind an earlier delivery to its ordered endpoint (`hold`). */
+  held_at: z.int().nullable(),
 });
 export type DeliveryRow = z.output<typeof Row>;
 const DUE = z.object({ due: z.int().nullable() });
 const ROUND = z.object({ round: z.int() });
 const COUNT = z.object({ n: z.int() });
+const EVENT = z.object({ event_id: z.string() });
+const HELD = z.object({ n: z.int(), since: z.int().nullable() });
 
 /** What one attempt came to. */
 export interface AttemptOutcome {
@@ -56,7 +65,7 @@ export class Outbox {
        VALUES (?, ?, 'pending', 1, ?, 0, 0, ?, ?)
        ON CONFLICT (event_id, endpoint_id) DO UPDATE SET state = 'pending', round = round + 1,
          trigger = excluded.trigger, attempts = 0, queued = 0, due_at = excluded.due_at,
-         slot_at = NULL, updated_at = excluded.updated_at
+         slot_at = NULL, held_at = NULL, updated_at = excluded.updated_at
        RETURNING round`,
       event,
       endpoint,
@@ -118,14 +127,80 @@ export class Outbox {
     );
   }
 
-  /** `d` goes now: the slot it waited for is spent. */
+  /** `d` goes now: the slot it waited for is spent, and it is held no more. */
   spendSlot(d: DeliveryRow): void {
-    if (d.slot_at !== null)
+    if (d.slot_at !== null || d.held_at !== null)
       this.sql.exec(
-        "UPDATE deliveries SET slot_at = NULL WHERE event_id = ? AND endpoint_id = ?",
+        "UPDATE deliveries SET slot_at = NULL, held_at = NULL WHERE event_id = ? AND endpoint_id = ?",
         d.event_id,
         d.endpoint_id,
       );
+  }
+
+  /**
+   * The event at the head of `endpoint`'s pending deliveries, in `timestamp` order (the log's
+   * order among equal ones): the one an ordered endpoint sends next. Null when none is pending.
+   */
+  head(endpoint: string): string | null {
+    return (
+      row(
+        this.sql,
+        EVENT,
+        `SELECT d.event_id FROM deliveries d JOIN events e ON e.id = d.event_id
+         WHERE d.endpoint_id = ? AND d.state = 'pending' ORDER BY e.at, e.seq LIMIT 1`,
+        endpoint,
+      )?.event_id ?? null
+    );
+  }
+
+  /**
+   * Holds `d` behind the head of its ordered endpoint: its message is dropped, and `release`
+   * makes it due when the head settles (the sweep looks again after `HOLD_CHECK_MS` regardless).
+   */
+  hold(d: DeliveryRow, now: number): void {
+    this.sql.exec(
+      "UPDATE deliveries SET held_at = COALESCE(held_at, ?), queued = 0, due_at = ? WHERE event_id = ? AND endpoint_id = ?",
+      now,
+      now + HOLD_CHECK_MS,
+      d.event_id,
+      d.endpoint_id,
+    );
+  }
+
+  /** The head of `endpoint` settled: the next one, if held, is due now (answers whether). */
+  release(endpoint: string, now: number): boolean {
+    const next = this.head(endpoint);
+    if (next === null) return false;
+    this.sql.exec(
+      "UPDATE deliveries SET due_at = ? WHERE event_id = ? AND endpoint_id = ? AND held_at IS NOT NULL",
+      now,
+      next,
+      endpoint,
+    );
+    return true;
+  }
+
+  /** `endpoint` is ordered no more: every delivery held to it is due now. */
+  releaseAll(endpoint: string, now: number): void {
+    this.sql.exec(
+      "UPDATE deliveries SET due_at = ?, held_at = NULL WHERE endpoint_id = ? AND state = 'pending' AND held_at IS NOT NULL",
+      now,
+      endpoint,
+    );
+  }
+
+  /** What waits behind `endpoint`'s head, or null when nothing is held. */
+  held(endpoint: string): EndpointHeld | null {
+    const h = row(
+      this.sql,
+      HELD,
+      "SELECT COUNT(*) AS n, MIN(held_at) AS since FROM deliveries WHERE endpoint_id = ? AND state = 'pending' AND held_at IS NOT NULL",
+      endpoint,
+    );
+    const by = h && h.n > 0 && h.since !== null ? this.head(endpoint) : null;
+    return h && by && h.since !== null
+      ? { by, waiting: h.n, since: new Date(h.since).toISOString() }
+      : null;
   }
 
   /** The queue took `sent`: each is due again only if its attempt is not reported in time. */
@@ -226,6 +301,12 @@ export class Outbox {
       this.sql.exec("DELETE FROM deliveries WHERE event_id = ?", id);
       this.sql.exec("DELETE FROM attempts WHERE event_id = ?", id);
     }
+  }
+
+  /** Drops the deliveries and attempts whose event the log no longer holds (test events too). */
+  dropOrphans(): void {
+    this.sql.exec("DELETE FROM deliveries WHERE event_id NOT IN (SELECT id FROM events)");
+    this.sql.exec("DELETE FROM attempts WHERE event_id NOT IN (SELECT id FROM events)");
   }
 
   clear(): void {

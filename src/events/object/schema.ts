@@ -63,6 +63,14 @@ export const EVENTS_MIGRATIONS: readonly Migration[] = [
         updated_at INTEGER NOT NULL)`);
     },
   },
+  {
+    version: 5,
+    name: "endpoints.ordered; deliveries.held_at: an ordered endpoint's deliveries wait in turn",
+    up: (sql) => {
+      addColumn(sql, "endpoints", "ordered", "INTEGER");
+      addColumn(sql, "deliveries", "held_at", "INTEGER");
+    },
+  },
 ];
 
 /**

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { subscribes } from "../types";
 import { log } from "../../kernel/log";
 import { POLLS, POLL_NAMES } from "../watcher/polls";
+import { GRANT_EVENT } from "../watcher/object/grant-check";
 import { jsonColumn, row } from "../../tenant/sql";
 import type { Endpoints } from "./endpoints";
 
@@ -16,7 +17,7 @@ const ACTIVE_TELL_MS = 60_000;
 /** How long after a failed tell the alarm tells again, ms. */
 const RETELL_MS = 60_000;
 
-const WATCHABLE = POLL_NAMES.flatMap((p) => POLLS[p].types);
+const WATCHABLE = [...POLL_NAMES.flatMap((p) => POLLS[p].types), GRANT_EVENT];
 
 const Told = z.object({ value: jsonColumn(z.array(z.string())) });
 

@@ -5,7 +5,7 @@
 import type { Bindings } from "../../kernel/config";
 import { eventsStub, parseTenantName, type TenantName } from "../../kernel/stubs";
 import { PAGE_SIZE, type PollIo } from "./poll";
-import { readPage } from "./read";
+import { readPage, type PollReader } from "./read";
 
 /**
  * The I/O of `tenant`'s polls of `books`, each waiting at most `turnWaitMs` for its turn.
@@ -18,9 +18,7 @@ export function pollIo(
   books: string,
   turnWaitMs: number,
 ): PollIo {
-  const parsed = parseTenantName(tenant);
-  if (!parsed.ok) throw new Error(parsed.error);
-  const who = { env, environment: parsed.value.environment, tenant, books, turnWaitMs };
+  const who = readerOf(env, tenant, books, turnWaitMs);
   return {
     read: (p, since, page) => readPage(who, p, since, page, PAGE_SIZE),
     record: async (drafts) => {
@@ -31,4 +29,20 @@ export function pollIo(
     },
     now: () => Date.now(),
   };
+}
+
+/**
+ * Who reads as `tenant`'s watcher, for `books`.
+ *
+ * @throws Error when `tenant` is not a tenant's name
+ */
+export function readerOf(
+  env: Bindings,
+  tenant: TenantName,
+  books: string,
+  turnWaitMs: number,
+): PollReader {
+  const parsed = parseTenantName(tenant);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return { env, environment: parsed.value.environment, tenant, books, turnWaitMs };
 }

@@ -34,8 +34,6 @@ export async function readPage(
   page: number,
   pageSize: number,
 ): Promise<Page> {
-  const config = readConfig(who.env).environments[who.environment];
-  if (!config.ok) return { kind: "stop", why: "failed" };
   const filter = filterOf(p);
   const query = new URLSearchParams({
     [filter.param]: filterTime(since),
@@ -43,6 +41,27 @@ export async function readPage(
     PageSize: String(pageSize),
   });
   if (page > 1) query.set("PageNumber", String(page));
+  const read = await readJson(who, POLLS[p.poll].path, `?${query}`, p.poll);
+  if (read.kind === "stop") return read;
+  const list = Array.isArray(read.value) ? read.value : [];
+  const rows = list.filter(
+    (v): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v),
+  );
+  return { kind: "rows", rows };
+}
+
+/**
+ * One GET of `path` as the tenant's watcher, its JSON answer (null for a 204), or why it stopped.
+ * `id` names the read in the request log.
+ */
+export async function readJson(
+  who: PollReader,
+  path: string,
+  search: string,
+  id: string,
+): Promise<{ kind: "json"; value: unknown } | Extract<Page, { kind: "stop" }>> {
+  const config = readConfig(who.env).environments[who.environment];
+  if (!config.ok) return { kind: "stop", why: "failed" };
   let res: Response;
   try {
     res = await loggedUpstream(
@@ -56,14 +75,14 @@ export async function readPage(
       },
       {
         method: "GET",
-        path: POLLS[p.poll].path,
-        search: `?${query}`,
+        path,
+        search,
         headers: new Headers({ accept: "application/json", "user-agent": "ledgergate-watcher" }),
         body: null,
         deadline: Date.now() + who.turnWaitMs + READ_DEADLINE_MS,
         maxPermitWaitMs: who.turnWaitMs,
       },
-      { kind: "watcher", id: p.poll },
+      { kind: "watcher", id },
     );
   } catch (e) {
     if (!(e instanceof Problem)) throw e;
@@ -73,7 +92,7 @@ export async function readPage(
       return { kind: "stop", why: "no-permit", retryAfterSeconds: retryAfterSeconds(retryAfter) };
     return { kind: "stop", why: "failed" };
   }
-  if (res.status === 204) return { kind: "rows", rows: [] };
+  if (res.status === 204) return { kind: "json", value: null };
   if (res.status === 429) {
     await res.body?.cancel();
     return {
@@ -89,12 +108,7 @@ export async function readPage(
   const bytes = await readCapped(res.body, MAX_PAGE_BYTES);
   if (!bytes) return { kind: "stop", why: "failed" };
   try {
-    const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
-    const list = Array.isArray(value) ? value : [];
-    const rows = list.filter(
-      (v): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v),
-    );
-    return { kind: "rows", rows };
+    return { kind: "json", value: JSON.parse(new TextDecoder().decode(bytes)) as unknown };
   } catch {
     return { kind: "stop", why: "failed" };
   }

@@ -10,13 +10,15 @@ import { DurableObject } from "cloudflare:workers";
 import { readConfig, type Bindings } from "../../kernel/config";
 import { log } from "../../kernel/log";
 import { asWatcher, parseTenantName, rosterStub, type TenantName } from "../../kernel/stubs";
-import { pollIo } from "./io";
+import { pollIo, readerOf } from "./io";
 import { plan } from "./polls";
 import { OFF, viewOf, type WatcherView } from "./view";
 import { isActive, turnWaitMs } from "./cadence";
 import { ownName } from "../../kernel/own-name";
 import { Cursors } from "./object/cursors";
-import { nextCycleAt, pollAll } from "./object/cycle";
+import { nextCycleAt, pollAll, type CycleRun } from "./object/cycle";
+import { GrantCheck, watchesGrant } from "./object/grant-check";
+import { readJson } from "./read";
 import { CycleLog, type CycleOutcome } from "./object/cycle-log";
 import { migrate } from "./object/schema";
 import { WatchRow, type Watch } from "./object/watch-row";
@@ -26,6 +28,7 @@ export class Watcher extends DurableObject<Bindings> {
   readonly #watch: WatchRow;
   readonly #cursors: Cursors;
   readonly #cycles: CycleLog;
+  readonly #grant: GrantCheck;
   /** Bumped when what is watched changes: a cycle awaiting the API meanwhile writes nothing. */
   #generation = 0;
 
@@ -37,6 +40,7 @@ export class Watcher extends DurableObject<Bindings> {
     this.#watch = new WatchRow(sql);
     this.#cursors = new Cursors(sql);
     this.#cycles = new CycleLog(sql);
+    this.#grant = new GrantCheck(sql);
   }
 
   /** Watches what endpoints taking `types` need (none: stop); a poll added starts now. */
@@ -45,9 +49,10 @@ export class Watcher extends DurableObject<Bindings> {
     this.#generation++;
     const planned = plan(types);
     const now = Date.now();
-    if (planned.length === 0) {
+    if (planned.length === 0 && !watchesGrant(types)) {
       this.#watch.clear();
       this.#cursors.clear();
+      this.#grant.clear();
       await this.ctx.storage.deleteAlarm();
       await this.#roster((r) => r.leave(this.#tenant as string));
       return OFF;
@@ -117,7 +122,10 @@ export class Watcher extends DurableObject<Bindings> {
     }
     if (w.books !== books.value) {
       // Other books (a new client key or registration): start afresh, announce nothing old.
-      if (w.books !== null) this.#cursors.restart(started);
+      if (w.books !== null) {
+        this.#cursors.restart(started);
+        this.#grant.clear();
+      }
       w.books = books.value;
       this.#watch.save(w);
     }
@@ -128,6 +136,9 @@ export class Watcher extends DurableObject<Bindings> {
     const current = () => generation === this.#generation;
     const run = await pollAll(planned, this.#cursors, io, current, finishing);
     if (!run) return;
+    if (run.outcome === "ok" || run.outcome === "capped")
+      await this.#checkGrant(w, tenant, books.value, run, started);
+    if (!current()) return;
     if (run.delays.length > 0) w.activeAt = Date.now();
     const cycleMs = await this.#cadence(w, planned.length);
     if (generation !== this.#generation) return;
@@ -137,6 +148,36 @@ export class Watcher extends DurableObject<Bindings> {
     this.#watch.save(w);
     this.#end(started, run);
     await this.ctx.storage.setAlarm(next);
+  }
+
+  /** The grant's hourly check, when some endpoint takes its event; counted into `run`. */
+  async #checkGrant(
+    w: Watch,
+    tenant: TenantName,
+    books: string,
+    run: CycleRun,
+    now: number,
+  ): Promise<void> {
+    if (!watchesGrant(w.types) || !this.#grant.due(now)) return;
+    const reader = readerOf(this.env, tenant, books, turnWaitMs(w.cycleMs));
+    try {
+      const checked = await this.#grant.run(
+        tenant,
+        {
+          read: () => readJson(reader, "/ClientIntegrationInformation", "", "grant"),
+          record: pollIo(this.env, tenant, books, 0).record,
+        },
+        now,
+      );
+      run.calls += checked.calls;
+      if (checked.stopped) {
+        run.outcome = checked.stopped.why;
+        run.retryAfterSeconds = checked.stopped.retryAfterSeconds ?? 0;
+      }
+    } catch (e) {
+      log.warn("watcher-grant-failed", { tenant, error: String(e) });
+      run.outcome = "failed";
+    }
   }
 
   #end(started: number, c: { calls: number; delays: number[]; outcome: CycleOutcome }): void {

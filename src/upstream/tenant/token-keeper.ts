@@ -24,6 +24,12 @@ export interface TokenSource {
   open(sealed: Sealed): Promise<string | null>;
 }
 
+/** Who hears of the connection's changes (`upstream/tenant/connection.ts`). */
+export interface ConnectionWatch {
+  lost(reason: string, now: number): void;
+  restored(now: number): void;
+}
+
 export class TokenKeeper {
   #token: TokenRecord | null = null;
   #sealed: Sealed | null = null;
@@ -47,6 +53,8 @@ export class TokenKeeper {
     private readonly source: TokenSource,
     /** Called after the token changed: the object re-arms its alarm. */
     private readonly changed: () => Promise<void>,
+    /** Told when the API first refuses the client key, and when a key works again after. */
+    private readonly connection: ConnectionWatch = { lost: () => {}, restored: () => {} },
   ) {}
 
   async load(): Promise<void> {
@@ -195,6 +203,8 @@ export class TokenKeeper {
       return this.#keep(got.value);
     }
     const e = got.error;
+    if (e.reason === "unprocessable" && this.#rejectedReason === null)
+      this.connection.lost(e.detail, this.now());
     const failure: Outcome<Access> =
       e.reason === "unprocessable"
         ? ((this.#rejectedReason = this.#lastError = e.detail), this.#rejected(e.detail))
@@ -224,6 +234,7 @@ export class TokenKeeper {
   }
 
   #healthy(): void {
+    if (this.#rejectedReason !== null) this.connection.restored(this.now());
     this.#rejectedReason = this.#lastError = null;
     this.#failures = this.#backoffUntil = 0;
   }

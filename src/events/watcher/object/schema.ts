@@ -21,6 +21,15 @@ export const WATCHER_MIGRATIONS: readonly Migration[] = [
         changes INTEGER NOT NULL, delay_ms INTEGER, outcome TEXT NOT NULL)`);
     },
   },
+  {
+    version: 2,
+    name: "grant_seen: the integration's privileges and subscriptions as last read",
+    up: (sql) => {
+      // `granted`: JSON { validPrivileges, invalidPrivileges, subscriptions }; `since`: first seen.
+      sql.exec(`CREATE TABLE IF NOT EXISTS grant_seen (id INTEGER PRIMARY KEY CHECK (id = 1),
+        granted TEXT NOT NULL, since INTEGER NOT NULL, checked_at INTEGER NOT NULL)`);
+    },
+  },
 ];
 
 /**
