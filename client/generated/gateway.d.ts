@@ -4459,6 +4459,8 @@ export interface operations {
                 limit?: string;
                 /** @description A `cursor` of the previous page. */
                 before?: string;
+                /** @description Only one caller's calls (`watcher`: the watcher's, kept apart and hidden without this). Without it, every caller's but the watcher's. */
+                caller?: "key" | "console" | "order-run" | "assistant" | "watcher" | "events" | "stripe";
             };
             header?: never;
             path: {
@@ -9605,6 +9607,8 @@ export interface operations {
                 limit?: string;
                 /** @description A `cursor` of the previous page. */
                 before?: string;
+                /** @description Only one caller's calls (`watcher`: the watcher's, kept apart and hidden without this). Without it, every caller's but the watcher's. */
+                caller?: "key" | "console" | "order-run" | "assistant" | "watcher" | "events" | "stripe";
             };
             header?: never;
             path: {

@@ -6,6 +6,7 @@
 import type { Environment, RequestLogMode } from "../kernel/config";
 import { tenantPath, when } from "../console/views";
 import type { RequestView } from "./view";
+import { CallerKind } from "./tenant-rows";
 import { Layout } from "../console/layout";
 import { Table } from "../console/table";
 import { ToolCallsSection } from "../assistants/console/tool-calls";
@@ -14,12 +15,27 @@ import type { ToolCallRow } from "../assistants/tenant/tool-calls";
 /** The filters offered as links besides every call. */
 const FILTERS = ["4xx", "5xx", "404", "429"];
 
+/** The page's address with these filters (and a cursor). */
+function pageHref(
+  base: string,
+  q: { status?: string | null; caller?: string | null; before?: string },
+) {
+  const query = new URLSearchParams();
+  if (q.status) query.set("status", q.status);
+  if (q.caller) query.set("caller", q.caller);
+  if (q.before) query.set("before", q.before);
+  const text = query.toString();
+  return text ? `${base}?${text}` : base;
+}
+
 export interface RequestsPageProps {
   csrf: string;
   tenant: string;
   environment: Environment;
   client: string;
   status: string | null;
+  /** One caller's calls only (null: every caller's but the watcher's). */
+  caller: CallerKind | null;
   requests: RequestView[];
   next: string | null;
   recording: RequestLogMode;
@@ -36,7 +52,6 @@ const NOT_RECORDING: Record<Exclude<RequestLogMode, "calls">, string> = {
 
 export function RequestsPage(p: RequestsPageProps) {
   const base = tenantPath(p.environment, p.client, "/requests");
-  const filtered = p.status === null ? base : `${base}?status=${p.status}`;
   const failed = p.requests.filter((r) => r.status >= 400);
   return (
     <Layout title={`Requests of ${p.tenant}`} csrf={p.csrf}>
@@ -49,21 +64,52 @@ export function RequestsPage(p: RequestsPageProps) {
       <nav aria-label="Filter by status">
         <p>
           Show:{" "}
-          <a href={base} aria-current={p.status === null ? "page" : undefined}>
+          <a
+            href={pageHref(base, { caller: p.caller })}
+            aria-current={p.status === null ? "page" : undefined}
+          >
             all
           </a>
           {FILTERS.map((s) => (
             <>
               {" · "}
-              <a href={`${base}?status=${s}`} aria-current={p.status === s ? "page" : undefined}>
+              <a
+                href={pageHref(base, { status: s, caller: p.caller })}
+                aria-current={p.status === s ? "page" : undefined}
+              >
                 {s}
               </a>
             </>
           ))}
         </p>
       </nav>
+      <nav aria-label="Filter by caller">
+        <p>
+          Caller:{" "}
+          <a
+            href={pageHref(base, { status: p.status })}
+            aria-current={p.caller === null ? "page" : undefined}
+          >
+            all but the watcher
+          </a>
+          {CallerKind.options.map((k) => (
+            <>
+              {" · "}
+              <a
+                href={pageHref(base, { status: p.status, caller: k })}
+                aria-current={p.caller === k ? "page" : undefined}
+              >
+                {k}
+              </a>
+            </>
+          ))}
+        </p>
+      </nav>
       {p.requests.length === 0 ? (
-        <p>No calls{p.status ? ` with status ${p.status}` : ""} yet.</p>
+        <p>
+          No calls{p.status ? ` with status ${p.status}` : ""}
+          {p.caller ? ` by ${p.caller}` : ""} yet.
+        </p>
       ) : (
         <Table
           columns={["Time", "Call", "Status", "API", "Attempts", "Wait", "Took", "Caller", "Id"]}
@@ -82,7 +128,9 @@ export function RequestsPage(p: RequestsPageProps) {
       )}
       {p.next && (
         <p>
-          <a href={`${filtered}${p.status === null ? "?" : "&"}before=${p.next}`}>Older calls</a>
+          <a href={pageHref(base, { status: p.status, caller: p.caller, before: p.next })}>
+            Older calls
+          </a>
         </p>
       )}
       <ToolCallsSection calls={p.toolCalls} />

@@ -26,6 +26,7 @@ export function requestRoutes(router: ConsoleRouter) {
       <RequestsPage
         {...tenantOwner(c, p)}
         status={q.status ?? null}
+        caller={q.caller ?? null}
         toolCalls={toolCalls}
         {...page}
       />,

@@ -5,7 +5,7 @@
 import { ok, type Outcome } from "../kernel/outcome";
 import type { TenantParts } from "../tenant/parts";
 import type { ApiClient, TenantRecord } from "../tenant/registration";
-import type { CallCounters, LoggedRow, StatusFilter } from "./tenant-rows";
+import type { CallCounters, CallerFilter, LoggedRow, StatusFilter } from "./tenant-rows";
 
 /** A page of the request log, and what its support bundles name the client by. */
 export interface LoggedPage {
@@ -30,9 +30,10 @@ export class RequestLogSection {
     status: StatusFilter,
     limit: number,
     before: number | null,
+    caller: CallerFilter = "callers",
   ): Outcome<LoggedPage> {
     return ok({
-      rows: this.#t.log.list(status, limit, before, Date.now()),
+      rows: this.#t.log.list(status, limit, before, Date.now(), caller),
       apiClient: r.apiClient,
       clientKeyId: r.clientKeyId,
       registrationId: r.registrationId,

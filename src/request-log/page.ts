@@ -7,12 +7,14 @@ import { unwrap } from "../kernel/outcome";
 import { asOperator, tenantName } from "../kernel/stubs";
 import { readApiClient } from "./api-client";
 import { pageSize, requestPage, statusFilter } from "./view";
+import type { CallerKind } from "./tenant-rows";
 
 /** The filters as the routes validated them (`RequestsQuery`). */
 export interface RequestsAsk {
   status?: string | undefined;
   limit?: string | undefined;
   before?: string | undefined;
+  caller?: CallerKind | undefined;
 }
 
 /**
@@ -30,7 +32,9 @@ export async function requestLogPage(
   const limit = pageSize(q.limit);
   const before = q.before === undefined ? null : Number(q.before);
   const page = unwrap(
-    await asOperator(env, name, (f) => f.requests(statusFilter(q.status), limit, before)),
+    await asOperator(env, name, (f) =>
+      f.requests(statusFilter(q.status), limit, before, q.caller ?? "callers"),
+    ),
   );
   let apiClient = page.apiClient;
   if (apiClient === null && page.rows.length > 0) {

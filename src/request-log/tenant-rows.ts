@@ -79,6 +79,8 @@ export type CountedCall = z.output<typeof CountedCall>;
 export type LoggedRow = LoggedCall & { seq: number };
 
 export type StatusFilter = { exact: number } | { class: number } | null;
+/** Whose calls a page lists: one kind's, every caller's but the watcher's (`callers`), or all. */
+export type CallerFilter = CallerKind | "callers" | "all";
 
 /** The counters, and since when they count (epoch ms). */
 export interface CallCounters {
@@ -91,7 +93,13 @@ export interface CallCounters {
 export interface RequestLogPort {
   record(call: LoggedCall): void;
   count(call: CountedCall): void;
-  list(status: StatusFilter, limit: number, before: number | null, now: number): LoggedRow[];
+  list(
+    status: StatusFilter,
+    limit: number,
+    before: number | null,
+    now: number,
+    caller?: CallerFilter,
+  ): LoggedRow[];
   counters(): CallCounters;
 }
 
@@ -224,15 +232,29 @@ export class RequestLog extends RetainedRows implements RequestLogPort {
     );
   }
 
-  /** Calls newest first, at most `limit`, older than the cursor `before`, within the age bound. */
-  list(status: StatusFilter, limit: number, before: number | null, now: number): LoggedRow[] {
+  /**
+   * Calls newest first, at most `limit`, older than the cursor `before`, within the age bound, of
+   * `caller` (`callers`: all but the watcher's lane).
+   */
+  list(
+    status: StatusFilter,
+    limit: number,
+    before: number | null,
+    now: number,
+    caller: CallerFilter = "all",
+  ): LoggedRow[] {
     const [low, high] =
       status === null
         ? [0, 1000]
         : "exact" in status
           ? [status.exact, status.exact + 1]
           : [status.class * 100, status.class * 100 + 100];
-    return this.newest(Stored, { limit, before, now }, "status >= ? AND status < ?", low, high);
+    const cursor = { limit, before, now };
+    const range = "status >= ? AND status < ?";
+    if (caller === "all") return this.newest(Stored, cursor, range, low, high);
+    if (caller === "callers")
+      return this.newest(Stored, cursor, `watcher = 0 AND ${range}`, low, high);
+    return this.newest(Stored, cursor, `caller_kind = ? AND ${range}`, caller, low, high);
   }
 
   counters(): CallCounters {

@@ -90,6 +90,7 @@ export function supportBundle(r: LoggedRow, ctx: BundleContext): string {
     `Request: ${r.method} ${ctx.apiBaseUrl}${r.path}${query}`,
     `Object ids: ${ids.length === 0 ? "none" : ids.join(", ")}`,
     `Request id: ${r.requestId}`,
+    `Caller: ${r.caller.id ? `${r.caller.kind} ${r.caller.id}` : r.caller.kind}`,
     `Status: ${r.apiStatus ?? `${r.status} (from the gateway; the API did not answer)`}`,
     `Request body: ${r.body ?? "none kept"}`,
     `Error: ${r.apiError ?? "none"}`,

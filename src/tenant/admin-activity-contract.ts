@@ -9,13 +9,19 @@ import { GrantId, GrantView } from "../assistants/tenant/assistant-grants";
 import { WebhookStatus } from "../orders/tenant/webhook-status";
 import { SECURITY } from "../kernel/openapi/security";
 import { Cursor, Recording, RequestView, StatusParam } from "../request-log/view";
+import { CallerKind } from "../request-log/tenant-rows";
 import { Target } from "./admin-contract";
 import { guarded, jsonAnswer, tagged } from "../kernel/routes/contract-kit";
 
 const admin = tagged("admin", SECURITY.operator);
 
-/** `?status=&limit=&before=` of the request log. */
-export const RequestsQuery = z.object({
+/** Whose calls: one stored kind, named in the refusal of any other value. */
+const CallerParam = z.enum(CallerKind.options, {
+  error: `caller is one of ${CallerKind.options.join(", ")}`,
+});
+
+/** `?status=&caller=&limit=&before=` of the request log; any other parameter is refused. */
+export const RequestsQuery = z.strictObject({
   status: StatusParam.optional().openapi({
     description: "An exact status (`404`) or a class (`4xx`).",
   }),
@@ -25,6 +31,10 @@ export const RequestsQuery = z.object({
     .optional()
     .openapi({ description: "1–200 calls; default 50." }),
   before: Cursor.optional().openapi({ description: "A `cursor` of the previous page." }),
+  caller: CallerParam.optional().openapi({
+    description:
+      "Only one caller's calls (`watcher`: the watcher's, kept apart and hidden without this). Without it, every caller's but the watcher's.",
+  }),
 });
 
 const Requests = z

@@ -13,6 +13,8 @@ import { escapeHtml, signIn } from "../helpers/console";
 import { ADMIN, control, fresh, gw, json, tenant } from "../helpers/gateway";
 import { shopTenant, waitFor } from "../helpers/orders";
 import { v2 } from "../helpers/request-log";
+import { addEndpoint } from "../helpers/events";
+import { cycle } from "../helpers/watcher";
 
 interface Logged {
   requestId: string;
@@ -238,7 +240,50 @@ describe("request log: the console", () => {
   });
 });
 
+describe("request log: by caller", () => {
+  it("hides the watcher's calls unless asked for them; ?caller= lists one caller's only", async () => {
+    const t = await tenant();
+    await addEndpoint(t.gatewayKey, {
+      url: `https://hooks.${t.client}.example.com/in`,
+      types: ["customer.created"],
+    });
+    expect((await cycle(t)).lastCycle).toMatchObject({ calls: 1, outcome: "ok" });
+    const mine = await v2(t.gatewayKey, "/Customers/987654321");
+
+    const shown = (await requests(t.client)).requests;
+    expect(shown.map((r) => r.caller.kind)).toEqual(["key"]);
+    expect(shown[0]?.supportBundle).toContain(`Caller: key ${shown[0]?.caller.id ?? ""}`);
+    const watcher = (await requests(t.client, "?caller=watcher")).requests;
+    expect(watcher.map((r) => [r.caller.kind, r.path])).toEqual([["watcher", "/Customers"]]);
+    const keys = (await requests(t.client, "?caller=key&status=404")).requests;
+    expect(keys.map((r) => r.requestId)).toEqual([mine.headers.get("x-request-id")]);
+    expect((await requests(t.client, "?caller=order-run")).requests).toEqual([]);
+
+    const operator = await signIn();
+    const page = await operator.page(`/console/tenants/demo/${t.client}/requests?caller=watcher`);
+    expect(page).toContain("<td>watcher customers</td>");
+    expect(page).not.toContain("<td>key ");
+    expect(page).toMatch(/aria-current="page"[^>]*>watcher</);
+  });
+});
+
 describe("request log: errors", () => {
+  it("refuses an unknown caller, naming the callers; an unknown parameter too", async () => {
+    const t = await tenant();
+    const res = await gw(`/admin/tenants/demo/${t.client}/requests?caller=robot`, {
+      headers: ADMIN,
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    const detail = JSON.stringify(await res.json());
+    for (const kind of ["key", "console", "order-run", "assistant", "watcher", "events", "stripe"])
+      expect(detail).toContain(kind);
+    const extra = await gw(`/admin/tenants/demo/${t.client}/requests?colour=red`, {
+      headers: ADMIN,
+    });
+    expect(extra.status).toBe(400);
+  });
+
   it("refuses a bad status filter, an unknown tenant answers 404", async () => {
     const t = await tenant();
     for (const q of ["?status=abc", "?status=6xx", "?before=x"]) {
