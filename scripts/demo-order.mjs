@@ -172,8 +172,22 @@ for (const vat of ["25", "15"]) {
     `  ${vat} % → sales account ${r.salesAccount}, shipping product ${r.shippingProduct}, fallback product ${r.fallbackProduct}`,
   );
 }
+// Where a paid order settles: one account, or the clearing account of its provider (or source).
+const settlesTo = !mapping.settle
+  ? "not settled"
+  : mapping.settlementAccount !== null
+    ? `settled to account ${mapping.settlementAccount}`
+    : mapping.clearingBy === "provider"
+      ? `settled to its payment provider's clearing account (${Object.entries(
+          mapping.providerAccounts,
+        )
+          .map(([p, a]) => `${p} ${a}`)
+          .join(", ")})`
+      : `settled to its source's clearing account (${Object.entries(mapping.clearingAccounts)
+          .map(([s, a]) => `${s} ${a}`)
+          .join(", ")})`;
 console.log(
-  `  unknown SKUs: ${mapping.unknownSkus}; customers: ${mapping.customers}; delivery: ${mapping.deliveryType}; settle: ${mapping.settle} to account ${mapping.settlementAccount}`,
+  `  unknown SKUs: ${mapping.unknownSkus}; customers: ${mapping.customers}; delivery: ${mapping.deliveryType}; paid orders ${settlesTo}`,
 );
 
 // 4. The order: a company buyer (valid MOD11 organization number), two lines at 25 % and 15 %,

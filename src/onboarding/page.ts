@@ -55,6 +55,8 @@ export function callbackPage(f: Finished): {
   status: 200 | 400 | 403 | 409 | 410 | 502 | 503;
   page: Html;
 } {
+  // `demo:acme` → the console's page of that tenant.
+  const consolePath = (tenant: string) => `/console/tenants/${tenant.replace(":", "/")}`;
   if (!f.ok) {
     const title = FAILURE_TITLE[f.reason];
     return {
@@ -64,7 +66,7 @@ export function callbackPage(f: Finished): {
   }
   const rows = f.connected.map(
     (c) =>
-      html`<tr><td>${c.name}</td><td>${c.organizationNumber ?? "—"}</td><td><code>${c.tenant}</code></td></tr>`,
+      html`<tr><td>${c.name}</td><td>${c.organizationNumber ?? "—"}</td><td><a href="${consolePath(c.tenant)}"><code>${c.tenant}</code></a></td></tr>`,
   );
   const failures = f.failed.map(
     (c) =>
@@ -84,7 +86,8 @@ ${
     : ""
 }
 ${failures.length > 0 ? html`<h2>Not connected</h2><ul role="alert">${failures}</ul><p>Ask the operator for a new link to try these again.</p>` : ""}
-<p class="note">For the operator: each new tenant has no gateway key in use yet. Create one with
+<p class="note">For the operator: each tenant's name opens its page in the console (after you sign in). A new
+tenant has no gateway key in use yet: rotate one there, or create one with
 <code>POST /admin/tenants/{environment}/{client}/gateway-keys</code> and <code>{"graceSeconds": 0}</code>; it is shown once.</p>`,
     ),
   };

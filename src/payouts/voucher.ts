@@ -79,7 +79,7 @@ export function voucherOf(
       currency: c.currency,
       rateDate: c.date ?? plan.date,
       vatId: ids.noVatId,
-      what: `${c.orders} orders, ${c.refunds} refunds${c.date ? ` settled ${c.date}` : ""}`,
+      what: `${counted(c.orders, "order")}, ${counted(c.refunds, "refund")}${c.date ? ` settled ${c.date}` : ""}`,
     });
   add({ ...own, accountNo: plan.feeAccount, amount: plan.fees, vatId: ids.feeVatId, what: "fees" });
   add({ ...own, accountNo: plan.adjustmentAccount, amount: plan.adjustments, what: "adjustments" });
@@ -116,3 +116,6 @@ export function planAccounts(plan: BookingPlan): number[] {
   if (fx) all.push(plan.gainAccount, plan.lossAccount);
   return [...new Set(all)];
 }
+
+/** `1 order`, `2 orders`: a count and its noun, as a voucher line says it. */
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;

@@ -121,8 +121,22 @@ export class Enrolment {
     return kept.ok ? ok({ cleared }) : kept;
   }
 
-  /** A token request with a client key that is not (yet) the tenant's. */
-  #check(environment: Environment, client: string, clientKey: string) {
-    return issueToken(this.env(), environment, nameOf({ environment, client }), clientKey);
+  /**
+   * A token request with a client key that is not (yet) the tenant's. A refusal names the
+   * environment: a key made for the other one is the likeliest mistake, and the API cannot say so.
+   */
+  async #check(environment: Environment, client: string, clientKey: string) {
+    const checked = await issueToken(
+      this.env(),
+      environment,
+      nameOf({ environment, client }),
+      clientKey,
+    );
+    if (checked.ok || checked.error.reason !== "unprocessable") return checked;
+    const other = environment === "demo" ? "production" : "demo";
+    return fail(
+      "unprocessable",
+      `${checked.error.detail} Is it a ${environment} client's key? A key of a ${other} client is refused in ${environment}; register it with "environment": "${other}" instead.`,
+    );
   }
 }

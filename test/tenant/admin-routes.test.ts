@@ -86,21 +86,21 @@ describe("admin: tenants", () => {
     });
     expect((await stats()).tokenRequests.total).toBe(before.tokenRequests.total + 1);
     expect((await listed()).some((x) => x.tenant === `demo:${client}`)).toBe(false);
-    // A production client's key is refused in demo, too.
+    // A production client's key is refused in demo, too, and the refusal says which to try.
     const prod = await control<{ clientKey: string }>(
       "POST",
       "/clients",
       { environment: "production" },
       201,
     );
-    expect(
-      (
-        await gw(
-          "/admin/tenants",
-          json({ client, environment: "demo", clientKey: prod.clientKey }, "POST", ADMIN),
-        )
-      ).status,
-    ).toBe(422);
+    const wrong = await gw(
+      "/admin/tenants",
+      json({ client, environment: "demo", clientKey: prod.clientKey }, "POST", ADMIN),
+    );
+    expect(wrong.status).toBe(422);
+    expect(((await wrong.json()) as { detail: string }).detail).toContain(
+      'register it with "environment": "production" instead',
+    );
   });
 
   it("refuses a client key outside the token's character set with 422, before any token request", async () => {
