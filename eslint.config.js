@@ -13,6 +13,7 @@ const PUBLISHED = {
   onboarding: [],
   orders: ["order", "runs", "run-view", "adapters/payload", "adapters/standard-schema"],
   payouts: ["rules", "stripe/events"],
+  search: [],
   "request-log": ["record", "upstream", "tenant-rows"],
   v2: [
     "call",

@@ -19,6 +19,7 @@ import { requestLog } from "./request-log/middleware";
 import { webhookPrecheck } from "./orders/webhook-precheck";
 import { adminRoutes } from "./tenant/admin-routes";
 import { adminEventRoutes } from "./events/admin-routes";
+import { adminSearchRoutes } from "./search/routes";
 import { consoleRoutes } from "./console";
 import { docsRoutes } from "./kernel/routes/docs";
 import { eventRoutes } from "./events/routes";
@@ -61,6 +62,7 @@ app.use("/webhooks/:source/:client/:environment", webhookPrecheck);
 app.route("/", metaRoutes);
 app.route("/admin", adminRoutes);
 app.route("/admin", adminEventRoutes);
+app.route("/admin", adminSearchRoutes);
 // Before /v2: /v2/openapi.json is the gateway's document, not an API call, and needs no key.
 app.route("/", docsRoutes(app));
 app.route("/v2", v2Routes);

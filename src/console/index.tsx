@@ -10,6 +10,7 @@ import { oauthRoutes } from "../assistants/console/oauth-routes";
 import { orderRoutes } from "../orders/console-routes";
 import { payoutRoutes } from "../payouts/console-routes";
 import { requestRoutes } from "../request-log/console-routes";
+import { searchRoutes } from "../search/routes";
 import { html } from "./render";
 import { consoleRouter } from "./router";
 import { sessionRoutes } from "./session-routes";
@@ -20,9 +21,11 @@ import { tenantRoutes } from "./tenant-routes";
  * (an operator's mistyped or stale link meets a page with a way back, not the API's JSON 404).
  * It reads no session: it shows nothing but the address's absence.
  */
-export const consoleRoutes = oauthRoutes(
-  payoutRoutes(
-    eventRoutes(requestRoutes(orderRoutes(tenantRoutes(sessionRoutes(consoleRouter()))))),
+export const consoleRoutes = searchRoutes(
+  oauthRoutes(
+    payoutRoutes(
+      eventRoutes(requestRoutes(orderRoutes(tenantRoutes(sessionRoutes(consoleRouter()))))),
+    ),
   ),
 ).all("*", (c) =>
   html(

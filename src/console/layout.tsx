@@ -16,6 +16,9 @@ header{background:#15324d;color:#fff}
 nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;max-width:64rem;margin:0 auto;padding:.5rem 1rem}
 header nav a{color:#fff;font-weight:600}
 header nav form{margin-left:auto}
+header nav form.search{display:flex;align-items:center;gap:.35rem;margin-left:1rem}
+header nav form.search label{color:#fff;margin:0}
+header nav form.search input{width:16rem;padding:.25rem .4rem}
 header .product{font-weight:700;margin-right:.5rem}
 nav.jump{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:0 0 1rem}
 [aria-current=page]{font-weight:700;text-decoration:none}
@@ -56,6 +59,8 @@ export interface LayoutProps {
   title: string;
   /** The session's CSRF token; with it the navigation and its sign-out form are shown. */
   csrf?: string | undefined;
+  /** What the header's search box holds (the search page's query). */
+  query?: string | undefined;
   /** Seconds after which the page reloads itself. */
   refresh?: number;
   /** The tab title's suffix: the console, or the approval page's "ledgergate". */
@@ -85,6 +90,20 @@ export function Layout(p: LayoutProps) {
               <span class="product">ledgergate</span>
               <a href="/console">Tenants</a>
               <a href="/console/budget">Budget</a>
+              <form method="get" action="/console/search" role="search" class="search">
+                <label for="q" class="inline">
+                  Search
+                </label>
+                <input
+                  id="q"
+                  name="q"
+                  type="search"
+                  required
+                  maxlength={200}
+                  value={p.query ?? ""}
+                  placeholder="order, invoice, customer, request, event, payout"
+                />
+              </form>
               <form method="post" action="/console/sign-out">
                 <Csrf token={p.csrf} />
                 <button type="submit">Sign out</button>

@@ -161,6 +161,12 @@ export class Events extends DurableObject<Bindings> {
     return this.#log.feed(after, types, limit);
   }
 
+  /** An event of the log by its id, without its data (the operator's search); null: none. */
+  find(id: string): { id: string; type: string; timestamp: string } | null {
+    const e = this.#log.get(id);
+    return e && { id: e.id, type: e.type, timestamp: e.timestamp };
+  }
+
   /** The events after named consumer `name`'s position, which moves past them. */
   async consume(name: string, types: string[] | null, limit: number) {
     const read = this.#consumers.read(name, types, limit, Date.now());

@@ -257,6 +257,11 @@ export class RequestLog extends RetainedRows implements RequestLogPort {
     return this.newest(Stored, cursor, `caller_kind = ? AND ${range}`, caller, low, high);
   }
 
+  /** The kept call of request id `id`, if any (a search's). */
+  find(id: string, now: number): LoggedRow | null {
+    return this.newest(Stored, { limit: 1, before: null, now }, "request_id = ?", id)[0] ?? null;
+  }
+
   counters(): CallCounters {
     const values = new Map(
       rows(this.sql, Counter, "SELECT name, value FROM call_counters").map((r) => [

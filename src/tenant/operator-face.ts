@@ -10,6 +10,7 @@ import { fail, ok, type Outcome } from "../kernel/outcome";
 import { OrdersSection } from "../orders/tenant/operator-section";
 import { PayoutsSection } from "../payouts/tenant/operator-section";
 import { RequestLogSection } from "../request-log/operator-section";
+import { SearchSection } from "../search/operator-section";
 import type { CallCounters } from "../request-log/tenant-rows";
 import { ReferencesSection } from "../v2/tenant/operator-section";
 import type { ClearedRecords, Enrolment, Registering } from "./enrolment";
@@ -41,6 +42,7 @@ export const SECTIONS = [
   ReferencesSection,
   RequestLogSection,
   AssistantsSection,
+  SearchSection,
 ] as const satisfies readonly SectionClass[];
 
 /** Each face's sections; kept off the instance, where nothing of it can be reached over RPC. */
@@ -54,7 +56,8 @@ export interface OperatorFace
     Sectioned<PayoutsSection>,
     Sectioned<ReferencesSection>,
     Sectioned<RequestLogSection>,
-    Sectioned<AssistantsSection> {}
+    Sectioned<AssistantsSection>,
+    Sectioned<SearchSection> {}
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class OperatorFace extends RpcTarget {

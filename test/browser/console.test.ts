@@ -38,6 +38,7 @@ const state: {
   webhookUrl?: string;
   secret?: string;
   gatewayKey?: string;
+  settledOrder?: string;
 } = {};
 function need<K extends keyof typeof state>(key: K): NonNullable<(typeof state)[K]> {
   const value = state[key];
@@ -440,6 +441,25 @@ describe("the console in Chromium", () => {
       );
     }
     await screenshot(page, "13-orders");
+    state.settledOrder = orderId;
+  });
+
+  it("the header's search box finds an order by its number and opens its page", async () => {
+    const orderId = need("settledOrder");
+    // The number the buyer sees, as the sample order names it (scripts/sample-shopify-order.ts).
+    const number = `#${orderId.slice(-5)}`;
+    await page.goto(gw("/console"));
+    const box = page.getByRole("searchbox", { name: "Search", exact: true });
+    await box.fill(number);
+    await box.press("Enter");
+    await page.getByRole("heading", { name: `Search: ${number}`, exact: true }).waitFor();
+    const hit = page.getByRole("link", { name: `shopify order ${number}`, exact: false });
+    expect(await hit.count()).toBe(1);
+    await expectNamedControls("search");
+    await screenshot(page, "13a-search");
+    await hit.click();
+    await page.getByRole("heading", { name: `Order ${orderId}`, exact: true }).waitFor();
+    await screenshot(page, "13b-search-opened");
   });
 
   it(

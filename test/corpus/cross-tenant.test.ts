@@ -61,6 +61,7 @@ const FAMILIES = [
   /^\/webhooks\//,
   /^\/admin\/tenants\/\{environment\}\/\{client\}\/((grants|requests|events|payouts|stripe-key|vipps-keys|vipps)(\/.*)?|webhooks)$/,
   /^\/console\/oauth\//,
+  /^\/(admin|console)\/search$/,
   /^\/console\/tenants\/\{environment\}\/\{client\}(\/(grants|payouts|events|requests)(\/.*)?)?$/,
 ];
 const METHODS = ["get", "put", "post", "delete", "patch"];
@@ -481,6 +482,8 @@ describe("cross-tenant isolation", () => {
               [`${at}/webhooks`, {}],
               [`${at}/grants`, {}],
               [`${at}/grants/${other.grantId}`, { method: "DELETE" }],
+              // The search across tenants is the operator's alone.
+              [`/admin/search?q=${other.t.client}`, {}],
             ],
             "admin-payouts-with-key": [
               [`${at}/payouts/standard/${other.payoutId}/confirm`, { method: "POST" }],
@@ -515,6 +518,7 @@ describe("cross-tenant isolation", () => {
           const [method, path, fields] = cycle<[string, string, Record<string, string>]>([
             ["GET", at, {}],
             ["GET", `${at}/requests`, {}],
+            ["GET", `/console/search?q=${other.t.client}`, {}],
             ["GET", `${at}/payouts`, {}],
             ["GET", payout, {}],
             ["POST", `${payout}/retry`, {}],

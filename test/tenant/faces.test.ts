@@ -372,7 +372,7 @@ describe("tenant faces: the operator's sections", () => {
     const declared = SECTIONS.flatMap((S) => Object.getOwnPropertyNames(S.prototype));
     expect(methods.filter((m) => LIFECYCLE.includes(m))).toEqual(LIFECYCLE);
     expect(sectioned).toEqual(declared.filter((m) => m !== "constructor").sort());
-    expect(sectioned).toHaveLength(34);
+    expect(sectioned).toHaveLength(35);
     for (const m of sectioned) {
       const answer = await asOperator(env, name, (f) =>
         (f as unknown as Record<string, () => Promise<unknown>>)[m]?.(),

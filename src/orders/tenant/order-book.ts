@@ -38,6 +38,7 @@ export const ORDER_BOOK_TABLES = [
 
 const RunRow = z.object({ data: jsonColumn(OrderRun) }).transform((r) => r.data);
 const DeliveryRow = z.object({ signed_at: z.int().nullable() });
+const FoundDelivery = z.object({ source: z.string(), seen_at: z.int() });
 const RunKeyRow = z.object({ run: z.string() });
 const OldestRow = z.object({ run: z.string().nullable(), seen: z.int().nullable() });
 const LiveRow = z.object({ oldest: z.string().nullable() });
@@ -121,6 +122,51 @@ export class OrderBook extends RecordBook<RunState, OrderRun> {
       since,
       ...params,
     ).map((r) => r.run);
+  }
+
+  /**
+   * Runs named by `q` for a search, newest first, at most `limit`: by order id or number, invoice
+   * or customer number, buyer's organization number or e-mail, or (3 characters or more) a part
+   * of the buyer's company or name. A scan of the kept runs: the operator's, never a caller's.
+   */
+  find(q: string, limit: number): OrderRun[] {
+    const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const named = q.length >= 3;
+    return rows(
+      this.sql,
+      RunRow,
+      `SELECT data FROM order_runs WHERE order_id = ?
+         OR json_extract(data, '$.order.number') IN (?, ?)
+         OR CAST(json_extract(data, '$.invoiceNo') AS TEXT) = ?
+         OR CAST(json_extract(data, '$.customer.number') AS TEXT) = ?
+         OR replace(json_extract(data, '$.order.buyer.organizationNumber'), ' ', '') = ?
+         OR lower(json_extract(data, '$.order.buyer.email')) = ?
+         OR (? AND (lower(json_extract(data, '$.order.buyer.company')) LIKE ? ESCAPE '\\'
+           OR lower(coalesce(json_extract(data, '$.order.buyer.firstName'), '') || ' ' ||
+             coalesce(json_extract(data, '$.order.buyer.lastName'), '')) LIKE ? ESCAPE '\\'))
+       ORDER BY updated_at DESC LIMIT ?`,
+      q,
+      q,
+      `#${q}`,
+      q,
+      q,
+      q.replaceAll(" ", ""),
+      q.toLowerCase(),
+      named ? 1 : 0,
+      like,
+      like,
+      limit,
+    );
+  }
+
+  /** A webhook delivery remembered under `eventId`, of any source: when it was seen. */
+  findDelivery(eventId: string): { source: string; seenAt: number }[] {
+    return rows(
+      this.sql,
+      FoundDelivery,
+      "SELECT source, seen_at FROM webhook_deliveries WHERE event_id = ? LIMIT 5",
+      eventId,
+    ).map((r) => ({ source: r.source, seenAt: r.seen_at }));
   }
 
   /** The signed timestamp last accepted for an event id (0: none), or null when the id is new. */

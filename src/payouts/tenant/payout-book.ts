@@ -89,6 +89,11 @@ export class PayoutBook extends RecordBook<PayoutState, PayoutRecord> {
     this.store(r, r.payoutId, needsStart(r));
   }
 
+  /** The payouts of any source whose id is `id` (a search's). */
+  find(id: string): PayoutRecord[] {
+    return rows(this.sql, RecordRow, "SELECT data FROM payouts WHERE payout_id = ? LIMIT 5", id);
+  }
+
   /** Payouts whose run may be under way. */
   underway(): PayoutRecord[] {
     return rows(

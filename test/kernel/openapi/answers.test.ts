@@ -165,6 +165,7 @@ describe("answers: every JSON route, its success and a refusal", () => {
     expect((await gw(`${at}/vipps/read`, { method: "POST", headers: ADMIN })).status).toBe(409);
     expect((await gw(`${at}/requests`, { headers: ADMIN })).status).toBe(200);
     expect((await gw(`${at}/webhooks`, { headers: ADMIN })).status).toBe(200);
+    expect((await gw(`/admin/search?q=${t.client}`, { headers: ADMIN })).status).toBe(200);
     expect(
       (await gw("/admin/onboarding", json({ environment: "demo" }, "POST", ADMIN))).status,
     ).toBe(201);
