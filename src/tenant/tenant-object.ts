@@ -140,7 +140,7 @@ export class Tenant extends DurableObject<Bindings> {
         },
       },
     );
-    // Purges first: a run started next and a token renewed last see the books as kept.
+    // Purges first: a run started next and a token renewed after see the books as kept.
     this.#work = new StoredWorks(ctx.storage).register(
       ...[
         this.#desk.book,
@@ -168,10 +168,12 @@ export class Tenant extends DurableObject<Bindings> {
         dueAt: () => this.#payouts.reviveDueAt(),
         runDue: (now, owner) => this.#payouts.revive(owner, now),
       },
-      this.#vipps,
       { dueAt: () => this.#tokens.dueAt(), runDue: () => this.#tokens.renew() },
       // After the renewal, so a loss it finds is told in the same alarm.
       this.#connection,
+      // Last: a read of Vipps's dates may take many calls to Vipps, and the token's renewal and the
+      // runs must not wait behind it.
+      this.#vipps,
     );
     void ctx.blockConcurrencyWhile(() => this.#tokens.load());
     // The one index across tenants (a secret's SHA-256 on a shop) is the directory's.

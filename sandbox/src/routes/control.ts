@@ -1,7 +1,8 @@
 /**
  * @module
  * `/_sandbox/*`, the control API for local use: keys, clients, settings and faults, counters,
- * the rate limit's clock, reset. Served only when `SANDBOX_CONTROL` is "true"; a deployed sandbox leaves it off.
+ * the rate limit's clock, reset. Served only when `SANDBOX_CONTROL` is "true"; a deployed sandbox
+ * leaves it off.
  */
 import { Hono } from "hono";
 import { z } from "zod";
@@ -51,6 +52,14 @@ const SkipBody = z.strictObject({
     .max(366 * 86_400_000),
 });
 
+/** The path's `{environment}`, or the 404 that answers an unknown one. */
+function environmentOf(name: string | undefined): [Environment, null] | [null, Response] {
+  const parsed = EnvironmentName.safeParse(name);
+  return parsed.success
+    ? [parsed.data, null]
+    : [null, problemResponse({ status: 404, title: "Not Found", detail: "Unknown environment." })];
+}
+
 function perEnvironment<T>(
   run: (environment: Environment) => Promise<T>,
 ): Promise<Record<Environment, T>> {
@@ -78,18 +87,17 @@ export const controlRoutes = new Hono<SandboxApp>()
     return c.json({ ...created, environment: input.environment }, 201);
   })
   .post("/clients/:environment/:clientId/reactivate", async (c) => {
-    const environment = EnvironmentName.safeParse(c.req.param("environment"));
-    if (!environment.success)
-      return problemResponse({ status: 404, title: "Not Found", detail: "Unknown environment." });
+    const [environment, unknown] = environmentOf(c.req.param("environment"));
+    if (unknown) return unknown;
     const clientId = c.req.param("clientId");
-    const result = await platformOf(c.env, environment.data).addIntegration(clientId);
+    const result = await platformOf(c.env, environment).addIntegration(clientId);
     if (result.ok)
-      return c.json({ clientId, clientKey: result.clientKey, environment: environment.data }, 201);
+      return c.json({ clientId, clientKey: result.clientKey, environment: environment }, 201);
     return result.reason === "not-found"
       ? problemResponse({
           status: 404,
           title: "Not Found",
-          detail: `No client ${clientId} in ${environment.data}.`,
+          detail: `No client ${clientId} in ${environment}.`,
         })
       : problemResponse({
           status: 409,
@@ -98,39 +106,37 @@ export const controlRoutes = new Hono<SandboxApp>()
         });
   })
   .put("/clients/:environment/:clientId/privileges", async (c) => {
-    const environment = EnvironmentName.safeParse(c.req.param("environment"));
-    if (!environment.success)
-      return problemResponse({ status: 404, title: "Not Found", detail: "Unknown environment." });
+    const [environment, unknown] = environmentOf(c.req.param("environment"));
+    if (unknown) return unknown;
     const [input, bad] = await controlBody(c.req.raw, PrivilegesBody);
     if (bad) return bad;
     const clientId = c.req.param("clientId");
-    const platform = platformOf(c.env, environment.data);
+    const platform = platformOf(c.env, environment);
     if (!(await platform.setPrivileges(clientId, input)))
       return problemResponse({
         status: 404,
         title: "Not Found",
-        detail: `No client ${clientId} in ${environment.data}.`,
+        detail: `No client ${clientId} in ${environment}.`,
       });
-    return c.json(await platform.integrationInformation(environment.data, clientId));
+    return c.json(await platform.integrationInformation(environment, clientId));
   })
   .post("/clients/:environment/:clientId/integrations", async (c) => {
-    const environment = EnvironmentName.safeParse(c.req.param("environment"));
-    if (!environment.success)
-      return problemResponse({ status: 404, title: "Not Found", detail: "Unknown environment." });
+    const [environment, unknown] = environmentOf(c.req.param("environment"));
+    if (unknown) return unknown;
     const [input, bad] = await controlBody(
       c.req.raw,
       z.strictObject({ name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/) }),
     );
     if (bad) return bad;
     const clientId = c.req.param("clientId");
-    const result = await platformOf(c.env, environment.data).addIntegration(clientId, input.name);
+    const result = await platformOf(c.env, environment).addIntegration(clientId, input.name);
     if (result.ok)
       return c.json(
         {
           clientId,
           integration: input.name,
           clientKey: result.clientKey,
-          environment: environment.data,
+          environment: environment,
         },
         201,
       );
@@ -138,7 +144,7 @@ export const controlRoutes = new Hono<SandboxApp>()
       ? problemResponse({
           status: 404,
           title: "Not Found",
-          detail: `No client ${clientId} in ${environment.data}.`,
+          detail: `No client ${clientId} in ${environment}.`,
         })
       : problemResponse({
           status: 409,
@@ -147,13 +153,12 @@ export const controlRoutes = new Hono<SandboxApp>()
         });
   })
   .post("/clients/:environment/:clientId/backdate", async (c) => {
-    const environment = EnvironmentName.safeParse(c.req.param("environment"));
-    if (!environment.success)
-      return problemResponse({ status: 404, title: "Not Found", detail: "Unknown environment." });
+    const [environment, unknown] = environmentOf(c.req.param("environment"));
+    if (unknown) return unknown;
     const [input, bad] = await controlBody(c.req.raw, BackdateBody);
     if (bad) return bad;
     const to = new Date(input.to).toISOString();
-    const stamps = await clientOf(c.env, environment.data, c.req.param("clientId")).backdate({
+    const stamps = await clientOf(c.env, environment, c.req.param("clientId")).backdate({
       ...input,
       to,
     });

@@ -4,9 +4,9 @@
  * ledger's dates in order, each closed date once, and hands every payout it finds to the payout
  * desk, which matches and books it as any payout. It reads ten minutes after the keys are set
  * (or at once on the operator's word), then every six hours; a date still open is tried again
- * hourly, daily once it is four days late (shown `overdue`). One read at a time; each date's rows, the payouts
- * they make and the ledger's next date are stored in one transaction, so a crash loses at most the
- * date being read, which is read again. See docs/payouts.md.
+ * hourly, daily once it is four days late (shown `overdue`). One read at a time; each date's rows,
+ * the payouts they make and the ledger's next date are stored in one transaction, so a crash loses
+ * at most the date being read, which is read again. See docs/payouts.md.
  */
 import { readConfig, type Bindings } from "../../kernel/config";
 import { log } from "../../kernel/log";
