@@ -5,7 +5,7 @@
  * and the local control API under `/_sandbox/`; and a stand-in of the Stripe endpoints a payout is
  * read with (`/v1/...`, `/_sandbox/stripe/...`) and of the Vipps MobilePay endpoints a settlement is
  * read with (`/accesstoken/get`, `/settlement/v1/...`, `/report/v2/...`, `/_sandbox/vipps/...`),
- * docs/sandbox.md. This file only composes.
+ * docs/sandbox.md; its root (`GET /`) says where these are. This file only composes.
  */
 import { Hono } from "hono";
 import type { SandboxApp } from "./app";
@@ -15,6 +15,7 @@ import { apiRoutes } from "./routes/api";
 import { controlRoutes } from "./routes/control";
 import { onboardingPageRoutes } from "./routes/onboarding-page";
 import { requireHttps } from "./routes/https";
+import { rootRoutes } from "./routes/root";
 import { stripeApiRoutes } from "./routes/stripe-api";
 import { stripeControlRoutes } from "./routes/stripe-control";
 import { tokenRoutes } from "./routes/token";
@@ -29,6 +30,7 @@ export { SandboxVipps } from "./durable/vipps";
 const app = new Hono<SandboxApp>({ getPath: (req) => new URL(req.url).pathname.toLowerCase() });
 
 app.use("*", requireHttps);
+app.route("/", rootRoutes);
 app.route("/_sandbox", controlRoutes);
 app.route("/onboarding", onboardingPageRoutes);
 app.route("/demo/oauth", tokenRoutes("demo"));

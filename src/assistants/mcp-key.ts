@@ -63,8 +63,9 @@ export function mcpOrigin(): MiddlewareHandler<GatewayApp> {
   };
 }
 
+/** Read by whoever sets the MCP client up, not by its assistant, which can send no header. */
 const NONE =
-  "Send a gateway key as Authorization: Bearer <gateway key>, or connect with OAuth (docs/mcp.md says how for each client).";
+  "No credential. Set the MCP client up to send a gateway key as Authorization: Bearer <gateway key>, or to connect with OAuth (docs/mcp.md says how for each client).";
 
 /**
  * Sets `c.var.mcpAuth` from a gateway key or OAuth access token, or answers the MCP 401. One per
@@ -102,7 +103,7 @@ export function mcpKey(failed = new BlockedAddresses()): MiddlewareHandler<Gatew
 }
 
 const REFUSED_AGAIN =
-  "The credential was refused in the last minute and still is: refresh the access token, or send a valid gateway key.";
+  "The credential was refused in the last minute and still is: the MCP client needs a fresh access token, or a valid gateway key in its setup.";
 
 /** `refusal`, or the 429 (still with the challenge) once the credential `id` is over the limit. */
 async function counted(c: Context<GatewayApp>, id: string, refusal: Problem): Promise<Problem> {

@@ -6,6 +6,7 @@
 import { matchOperation } from "../../shared/v2/catalog";
 import { log } from "../kernel/log";
 import { Problem } from "../kernel/problem";
+import type { Lane } from "../upstream/client";
 import { extraMethodsAt, parseExtraOperations, type ExtraOperations } from "./extra-operations";
 import { nearestPath } from "./suggest";
 
@@ -21,6 +22,9 @@ const KNOWN_BEYOND_CATALOG = parseExtraOperations("DELETE /Offboarding/RemoveInt
 
 /**
  * Throws a 404 or 405 unless `method path` is in the catalog, the operator's list, or let through.
+ * An MCP tool's call (`lane` "assistant") is told only what its assistant can do: the path as the
+ * tool takes it (no `/v2`), and no header, since an assistant passes a tool's arguments, never
+ * headers.
  *
  * @example admitOperation("GET", "/Custmers", headers, config.v2ExtraOperations) // throws a 404
  */
@@ -29,6 +33,7 @@ export function admitOperation(
   path: string,
   headers: Headers,
   extra: ExtraOperations,
+  lane: Lane = "caller",
 ): void {
   const pass = passHeader(headers);
   const match = matchOperation(method, path);
@@ -43,8 +48,12 @@ export function admitOperation(
   const allow = [
     ...new Set([...(match.kind === "method-not-allowed" ? match.allow : []), ...extraMethods]),
   ];
-  const call = `${method} /v2${path}`;
-  const letThrough = `If the API has this operation and the gateway's catalog does not list it yet, send ${UNCATALOGED_HEADER}: ${PASS}, or ask the operator to add "${method} ${path}" to V2_EXTRA_OPERATIONS.`;
+  const tool = lane === "assistant";
+  const root = tool ? "" : "/v2";
+  const call = `${method} ${root}${path}`;
+  const letThrough = tool
+    ? `Find the operation with search_operations. If the API has it and the gateway's catalog does not list it yet, the gateway's operator can add "${method} ${path}" to V2_EXTRA_OPERATIONS.`
+    : `If the API has this operation and the gateway's catalog does not list it yet, send ${UNCATALOGED_HEADER}: ${PASS}, or ask the operator to add "${method} ${path}" to V2_EXTRA_OPERATIONS.`;
   if (allow.length > 0)
     throw new Problem(
       "method-not-allowed",
@@ -54,7 +63,7 @@ export function admitOperation(
   const near = nearestPath(path);
   throw new Problem(
     "not-found",
-    `${call} is not an operation of API v2 the gateway knows. ${near ? `Did you mean /v2${near}? ` : ""}Nothing was sent to the API. ${letThrough}`,
+    `${call} is not an operation of API v2 the gateway knows. ${near ? `Did you mean ${root}${near}? ` : ""}Nothing was sent to the API. ${letThrough}`,
   );
 }
 

@@ -66,7 +66,7 @@ export async function readV2Request(
   if (!path.ok) throw new Problem("bad-request", path.error);
   const method = req.method.toUpperCase();
   const gateway = readConfig(env);
-  admitOperation(method, path.value, req.headers, gateway.v2ExtraOperations);
+  admitOperation(method, path.value, req.headers, gateway.v2ExtraOperations, lane);
   const config = gateway.environments[caller.environment];
   if (!config.ok) throw new Problem("unavailable", config.detail);
   const deadline = deadlineOf(req.headers.get("x-deadline-ms"), started);

@@ -246,12 +246,20 @@ describe("mcp: writes", () => {
     expect(refused.value).toMatch(/^The request failed validation \(400\): The body failed/);
     for (const e of errors) expect(refused.value).toContain(`- ${e.path}: ${e.message}`);
     expect(await customersOf(t)).toEqual([]);
-    // An operation the catalog does not have: /v2's own refusal, with the nearest path.
-    expect(
-      await errorOf(client, "prepare_write", { method: "POST", path: "/Custmers", body: {} }),
-    ).toMatch(
-      /^Not found \(404\): POST \/v2\/Custmers is not an operation .* Did you mean \/v2\/Customers\?/,
+    // An operation the catalog does not have: /v2's own refusal, with the nearest path as the
+    // tool takes it, and what the assistant can do: no header, which a tool's caller cannot send.
+    const unknown = await errorOf(client, "prepare_write", {
+      method: "POST",
+      path: "/Custmers",
+      body: {},
+    });
+    expect(unknown).toMatch(
+      /^Not found \(404\): POST \/Custmers is not an operation .* Did you mean \/Customers\? .*search_operations/,
     );
+    expect(unknown).not.toMatch(/X-Ledgergate-Uncataloged|\/v2/i);
+    const unread = await errorOf(client, "read", { path: "/ClientIntegrationInformatio" });
+    expect(unread).toContain("Did you mean /ClientIntegrationInformation?");
+    expect(unread).not.toMatch(/header|X-Ledgergate-Uncataloged/i);
   });
 
   it("changes a record with a merge patch, and refuses an unknown confirmation", async () => {

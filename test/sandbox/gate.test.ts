@@ -12,6 +12,7 @@ import {
   session,
   tokenFor,
 } from "./helpers";
+import { rootAnswer } from "../../sandbox/src/routes/root";
 
 beforeEach(() => fresh());
 afterEach(() => vi.useRealTimers());
@@ -115,6 +116,21 @@ describe("v2 gate: transport", () => {
     const res = await call("/Demo/v3/Customers");
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ statusCode: 404, message: "Resource not found" });
+  });
+
+  it("answers its root with where things are, the control API only when it is on", async () => {
+    const res = await call("/");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      demo: { token: "POST /Demo/OAuth/Token", api: "/Demo/v2/…" },
+      production: { token: "POST /OAuth/Token", api: "/v2/…" },
+      control: expect.stringMatching(/^\/_sandbox\//),
+      docs: expect.stringContaining("docs/sandbox.md"),
+    });
+    expect(rootAnswer({ SANDBOX_CONTROL: "false" }).control).toMatch(/^off/);
+    expect(rootAnswer({}).control).toMatch(/^off/);
   });
 });
 

@@ -103,7 +103,8 @@ const DescribeAnswer = OperationBrief.extend({
 
 function bodyNote(op: Operation): string {
   if (op.body === "none") return "No body.";
-  if (op.body === "multipart") return "A file upload: not through MCP; upload it through /v2.";
+  if (op.body === "multipart")
+    return "A file upload: not through MCP; the person uploads it through /v2 with the gateway key.";
   if (op.method === "PATCH")
     return "A JSON Patch array, or (simpler) an object of the fields to change: a merge patch, where null removes a field.";
   if (op.shape === "unpublished")

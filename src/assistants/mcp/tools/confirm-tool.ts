@@ -8,6 +8,7 @@
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { sha256Hex } from "../../../kernel/crypto";
+import { Problem } from "../../../kernel/problem";
 import { REPLAYED } from "../../../v2/shaping/idempotency";
 import { guarded, type ToolContext, type ToolStep } from "../audit";
 import { READ_MAX_CHARS } from "../paging";
@@ -35,6 +36,31 @@ export async function confirmationKey(handle: string): Promise<string> {
   return `mcp-${(await sha256Hex(`idempotency-key:${handle}`)).slice(0, 40)}`;
 }
 
+/**
+ * The refusals of a confirmation's idempotency key in words the assistant can act on: it chooses no
+ * key and sends no header, so it repeats the confirmation, reads the record, or prepares the write
+ * again (a new confirmation, a new key). Any other error is passed on as it is.
+ */
+export function confirmRefusal(err: unknown): unknown {
+  if (!(err instanceof Problem)) return err;
+  switch (err.type) {
+    case "idempotency-key-in-use":
+      return new ToolRefusal(
+        "The first confirm_write of this confirmation is still being performed. Call confirm_write again with the same confirmation in a second: it answers that write's answer and writes nothing twice.",
+      );
+    case "outcome-unknown":
+      return new ToolRefusal(
+        "This write was sent, but no answer came back, so whether the API applied it is unknown; confirming again answers the same. Read the record (read) to see whether it was written, and only if it was not, prepare the write again: a new confirmation is a new write.",
+      );
+    case "idempotency-key-reused":
+      return new ToolRefusal(
+        "This confirmation's key was first used for another write, so nothing was sent. Prepare the write again.",
+      );
+    default:
+      return err;
+  }
+}
+
 /** Performs a prepared write once; a repeat gets the first answer. */
 async function confirm(tc: ToolContext, handle: string, step: ToolStep) {
   const taken = await tc.port.take(await sha256Hex(handle), tc.principal.id);
@@ -53,17 +79,24 @@ async function confirm(tc: ToolContext, handle: string, step: ToolStep) {
       `This connection's scope is ${tc.principal.scope}: it cannot confirm a write of class ${w.operationClass}. Nothing was sent.`,
     );
   step.idempotencyKey = await confirmationKey(handle);
-  const res = await tc.port.send(
-    {
-      method: w.method,
-      path: w.path,
-      search: w.search,
-      json: w.body,
-      mediaType: writeMediaType(w.method, w.body === null ? null : (JSON.parse(w.body) as unknown)),
-      idempotencyKey: step.idempotencyKey,
-    },
-    step.run,
-  );
+  const res = await tc.port
+    .send(
+      {
+        method: w.method,
+        path: w.path,
+        search: w.search,
+        json: w.body,
+        mediaType: writeMediaType(
+          w.method,
+          w.body === null ? null : (JSON.parse(w.body) as unknown),
+        ),
+        idempotencyKey: step.idempotencyKey,
+      },
+      step.run,
+    )
+    .catch((e: unknown) => {
+      throw confirmRefusal(e);
+    });
   const refused = await apiRefusal(res, `${w.method} ${w.path}`);
   if (refused) throw refused;
   const replayed = res.headers.get(REPLAYED) === "true";

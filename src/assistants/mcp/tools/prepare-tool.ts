@@ -65,7 +65,9 @@ async function prepare(tc: ToolContext, input: PrepareInput, step: ToolStep) {
       `This connection's scope is ${tc.principal.scope}: it may prepare drafts only (creating and changing master data, sales orders and journal entry vouchers). ${op.key} is of class ${cls} (it sends, posts, deletes or changes what a draft may not); nothing was sent.`,
     );
   if (op.body === "multipart")
-    throw new ToolRefusal(`${op.key} uploads a file: upload it through /v2; MCP sends JSON only.`);
+    throw new ToolRefusal(
+      `${op.key} uploads a file, and MCP sends JSON only: the person uploads it through /v2 with the gateway key. Nothing was sent.`,
+    );
   if (op.body === "none" && input.body !== undefined)
     throw new ToolRefusal(`${op.key} takes no body; leave body out.`);
   if (op.body !== "none" && input.body === undefined)
@@ -76,7 +78,7 @@ async function prepare(tc: ToolContext, input: PrepareInput, step: ToolStep) {
   const bytes = json === null ? 0 : new TextEncoder().encode(json).byteLength;
   if (bytes > MAX_PREPARED_BODY_BYTES)
     throw new ToolRefusal(
-      `The body is ${bytes} bytes; a prepared write keeps at most ${MAX_PREPARED_BODY_BYTES}. Send a write this large through /v2; nothing was kept.`,
+      `The body is ${bytes} bytes; a prepared write keeps at most ${MAX_PREPARED_BODY_BYTES}, and nothing was kept. A write this large is for the person to send through /v2 with the gateway key.`,
     );
   const handle = `cw_${randomSecret(18)}`;
   const kept = await tc.port.stash({

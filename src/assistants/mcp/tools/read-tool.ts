@@ -77,7 +77,7 @@ async function read(tc: ToolContext, input: ReadInput, step: ToolStep) {
   if (res.status !== 204 && !isJsonType(type)) {
     await res.body?.cancel();
     throw new ToolRefusal(
-      `GET ${path} answers a file (${type || "no content type"}), not JSON: download it through /v2 with the gateway key.`,
+      `GET ${path} answers a file (${type || "no content type"}), not JSON, which read cannot pass on: the person downloads it through /v2 with the gateway key.`,
     );
   }
   const text = res.status === 204 ? "" : await res.text();
