@@ -530,6 +530,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find an order, invoice, customer, request, webhook, event or payout across tenants
+         * @description What the gateway keeps, never the API: each tenant's order runs, payouts, request log and webhook deliveries, and its event log for an event id. The first 500 tenants by name are read, ten at a time; at most 50 hits.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1685,6 +1705,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The search box's results: each record linked to its page */
+        get: operations["consoleSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/onboarding/callback": {
         parameters: {
             query?: never;
@@ -2551,6 +2588,25 @@ export interface components {
             /** @description Why the attempt failed, when it did. */
             error: string | null;
             durationMs: number;
+        };
+        SearchResult: {
+            query: string;
+            hits: components["schemas"]["SearchHit"][];
+            tenantsSearched: number;
+            /** @description Tenants past the first 500 (by name), which a search does not read. */
+            tenantsNotSearched: number;
+            /** @description More than 50 hits were found; narrow the query. */
+            truncated: boolean;
+        };
+        SearchHit: {
+            /** @enum {string} */
+            kind: "order" | "invoice" | "customer" | "request" | "webhook" | "event" | "payout";
+            id: string;
+            label: string;
+            at: string | null;
+            tenant: string;
+            /** @description The record's page in the console. */
+            href: string;
         };
         WebhookIntake: {
             /**
@@ -6054,6 +6110,74 @@ export interface operations {
             };
             /** @description `not-found`: Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    search: {
+        parameters: {
+            query: {
+                /** @description An order's id or number, an invoice number, a customer's number, organization number, e-mail or part of a name, a request id, a webhook delivery's id, an event id (evt_…) or a payout id. */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was found, with each record's console page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResult"];
+                };
+            };
+            /** @description `bad-request`: Bad request; `validation-failed`: The request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: Missing or invalid credentials */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11067,6 +11191,64 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-many-requests`: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The console is disabled (no usable ADMIN_TOKEN). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleSearch: {
+        parameters: {
+            query: {
+                /** @description An order's id or number, an invoice number, a customer's number, organization number, e-mail or part of a name, a request id, a webhook delivery's id, an event id (evt_…) or a payout id. */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hits, or none. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in: to /console/sign-in. */
+            303: {
+                headers: {
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An empty or over-long query. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description `too-many-requests`: Too many requests */
