@@ -57,7 +57,9 @@ describe("events: one invoice, one key", () => {
     const view = await cycle(t);
     expect(view.polls).toEqual(["invoice-balances", "invoices-sent"]);
     expect(view.lastCycle).toMatchObject({ calls: 2, changes: 0, outcome: "ok" });
-    const log = await gw(`/admin/tenants/demo/${t.client}/requests?limit=100`, { headers: ADMIN });
+    const log = await gw(`/admin/tenants/demo/${t.client}/requests?limit=100&caller=watcher`, {
+      headers: ADMIN,
+    });
     const rows = (
       (await log.json()) as {
         requests: { path: string; status: number; caller: { kind: string } }[];

@@ -102,8 +102,10 @@ describe("watcher: what issue 30 asks it to show", () => {
     expect(receiver.at(t.ep.url).map((r) => (JSON.parse(r.body) as { type: string }).type)).toEqual(
       ["customer.created"],
     );
-    // Its calls are the tenant's request log's rows, caller `watcher`.
-    const log = await gw(`/admin/tenants/demo/${t.client}/requests?limit=50`, { headers: ADMIN });
+    // Its calls are the tenant's request log's rows, caller `watcher` (listed when asked for).
+    const log = await gw(`/admin/tenants/demo/${t.client}/requests?limit=50&caller=watcher`, {
+      headers: ADMIN,
+    });
     const rows = ((await log.json()) as { requests: { caller: { kind: string }; path: string }[] })
       .requests;
     expect(rows.filter((r) => r.caller.kind === "watcher").map((r) => r.path)).toEqual([
