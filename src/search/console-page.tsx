@@ -12,7 +12,7 @@ export function SearchPage(p: SearchResult & { csrf: string; query: string }) {
     <Layout title={`Search: ${p.query}`} csrf={p.csrf} query={p.query}>
       <h1>{`Search: ${p.query}`}</h1>
       <p class="muted">
-        {`${p.tenantsSearched} tenants searched: their orders, invoices, customers, requests, webhook deliveries, events and payouts as the gateway keeps them.`}
+        {`${p.tenantsSearched} ${p.tenantsSearched === 1 ? "tenant" : "tenants"} searched: their orders, invoices, customers, requests, webhook deliveries, events and payouts as the gateway keeps them.`}
         {p.tenantsNotSearched > 0
           ? ` ${p.tenantsNotSearched} more tenants were not searched (a search reads the first ${p.tenantsSearched} by name).`
           : ""}
