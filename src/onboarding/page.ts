@@ -3,6 +3,7 @@
  * The page at the end of onboarding: what was connected, or why not. Escaped HTML, no script; no
  * key, token or state is ever passed in.
  */
+import { tenantPath } from "../console/views";
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import type { FinishFailure, Finished } from "./finish";
@@ -55,8 +56,6 @@ export function callbackPage(f: Finished): {
   status: 200 | 400 | 403 | 409 | 410 | 502 | 503;
   page: Html;
 } {
-  // `demo:acme` → the console's page of that tenant.
-  const consolePath = (tenant: string) => `/console/tenants/${tenant.replace(":", "/")}`;
   if (!f.ok) {
     const title = FAILURE_TITLE[f.reason];
     return {
@@ -66,7 +65,7 @@ export function callbackPage(f: Finished): {
   }
   const rows = f.connected.map(
     (c) =>
-      html`<tr><td>${c.name}</td><td>${c.organizationNumber ?? "—"}</td><td><a href="${consolePath(c.tenant)}"><code>${c.tenant}</code></a></td></tr>`,
+      html`<tr><td>${c.name}</td><td>${c.organizationNumber ?? "—"}</td><td><a href="${tenantPath(f.environment, c.client)}"><code>${c.tenant}</code></a></td></tr>`,
   );
   const failures = f.failed.map(
     (c) =>

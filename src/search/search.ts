@@ -5,6 +5,7 @@
  * no upstream call: a search costs `SEARCH_TENANTS` object calls at most, `SEARCH_FANOUT` at once.
  * Tenants past the bound are not searched, and the answer says how many.
  */
+import { tenantPath } from "../console/views";
 import type { Bindings } from "../kernel/config";
 import { log } from "../kernel/log";
 import {
@@ -56,7 +57,7 @@ export async function searchAll(env: Bindings, q: string): Promise<SearchResult>
 async function searchTenant(env: Bindings, name: TenantName, q: string): Promise<SearchHit[]> {
   const parsed = parseTenantName(name);
   if (!parsed.ok) return [];
-  const page = `/console/tenants/${parsed.value.environment}/${parsed.value.client}`;
+  const page = tenantPath(parsed.value.environment, parsed.value.client);
   const linked = (h: TenantHit): SearchHit => ({
     kind: h.kind,
     id: h.id,

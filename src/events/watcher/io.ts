@@ -21,13 +21,18 @@ export function pollIo(
   const who = readerOf(env, tenant, books, turnWaitMs);
   return {
     read: (p, since, page) => readPage(who, p, since, page, PAGE_SIZE),
-    record: async (drafts) => {
-      if (drafts.length === 0) return [];
-      const recorded = await eventsStub(env, tenant).record(drafts);
-      if (!recorded.ok) throw new Error(recorded.error.detail);
-      return recorded.value.keys;
-    },
+    record: recorder(env, tenant),
     now: () => Date.now(),
+  };
+}
+
+/** Records drafts in `tenant`'s event log; answers the keys it had not seen before. */
+export function recorder(env: Bindings, tenant: TenantName): PollIo["record"] {
+  return async (drafts) => {
+    if (drafts.length === 0) return [];
+    const recorded = await eventsStub(env, tenant).record(drafts);
+    if (!recorded.ok) throw new Error(recorded.error.detail);
+    return recorded.value.keys;
   };
 }
 

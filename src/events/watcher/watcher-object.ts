@@ -10,7 +10,7 @@ import { DurableObject } from "cloudflare:workers";
 import { readConfig, type Bindings } from "../../kernel/config";
 import { log } from "../../kernel/log";
 import { asWatcher, parseTenantName, rosterStub, type TenantName } from "../../kernel/stubs";
-import { pollIo, readerOf } from "./io";
+import { pollIo, readerOf, recorder } from "./io";
 import { plan } from "./polls";
 import { OFF, viewOf, type WatcherView } from "./view";
 import { isActive, turnWaitMs } from "./cadence";
@@ -165,7 +165,7 @@ export class Watcher extends DurableObject<Bindings> {
         tenant,
         {
           read: () => readJson(reader, "/ClientIntegrationInformation", "", "grant"),
-          record: pollIo(this.env, tenant, books, 0).record,
+          record: recorder(this.env, tenant),
         },
         now,
       );

@@ -9,7 +9,8 @@ import { z } from "zod";
 import { connectionDraft } from "../../events/connection-events";
 import type { Bindings } from "../../kernel/config";
 import { log } from "../../kernel/log";
-import { eventsStub, type TenantName } from "../../kernel/stubs";
+import { eventsStub } from "../../kernel/stubs";
+import type { RunOwner } from "../../orders/tenant/order-desk";
 import { row, rows } from "../../tenant/sql";
 import type { StoredWork } from "../../tenant/stored-work";
 
@@ -91,7 +92,7 @@ export class Connection implements StoredWork {
   }
 
   /** Tells the events object every change not told yet, oldest first. Safe to run twice. */
-  async runDue(now: number, owner: { tenant: string }): Promise<void> {
+  async runDue(now: number, owner: RunOwner): Promise<void> {
     const all = this.#rows();
     const untold = all.filter((r) => r.told_at === null);
     if (untold.length === 0 || now < this.#retryAt) return;
@@ -105,7 +106,7 @@ export class Connection implements StoredWork {
           }),
     );
     try {
-      const told = await eventsStub(this.env(), owner.tenant as TenantName).record(drafts);
+      const told = await eventsStub(this.env(), owner.tenant).record(drafts);
       if (!told.ok) throw new Error(told.error.detail);
     } catch (e) {
       this.#retryAt = now + RETRY_MS;
